@@ -1,0 +1,63 @@
+// api.mjs: the portdash JSON API (/api/v1) as small async functions.
+//
+// Every path segment is percent-encoded with encodeURIComponent (a ref such
+// as "ss/np-zeros-1" is one segment); a file path keeps its "/" separators.
+// URLs are relative to the page, so the dashboard also works under a prefix.
+// Failures throw ApiError carrying the server's problem document
+// (application/problem+json: type, title, status, detail).
+
+export class ApiError extends Error {
+  constructor(problem, url) {
+    super(problem.detail || problem.title || 'request failed');
+    this.name = 'ApiError';
+    this.problem = problem;
+    this.status = problem.status ?? 0;
+    this.url = url;
+  }
+}
+
+const seg = (s) => encodeURIComponent(String(s));
+const pathSegs = (p) => String(p).split('/').map(seg).join('/');
+
+function commitBase(repo, rev) {
+  return `api/v1/repos/${seg(repo)}/commits/${seg(rev)}`;
+}
+
+/** Turns a failed Response into an ApiError, reading a problem document if there is one. */
+async function failure(res, url) {
+  let problem = { type: 'about:blank', title: res.statusText || 'HTTP error', status: res.status, detail: '' };
+  const type = res.headers.get('content-type') || '';
+  try {
+    if (type.includes('json')) {
+      const body = await res.json();
+      if (body && typeof body === 'object') problem = { ...problem, ...body };
+    } else {
+      const text = (await res.text()).trim();
+      if (text) problem.detail = text.slice(0, 500);
+    }
+  } catch { /* keep the status line */ }
+  return new ApiError(problem, url);
+}
+
+async function get(url, as) {
+  let res;
+  try {
+    res = await fetch(url, { headers: { accept: as === 'text' ? 'text/plain, application/problem+json' : 'application/json' } });
+  } catch (e) {
+    throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: String(e.message || e) }, url);
+  }
+  if (!res.ok) throw await failure(res, url);
+  return as === 'text' ? res.text() : res.json();
+}
+
+/** [{name, refs: [{name, commit}]}] */
+export const repos = () => get('api/v1/repos');
+
+export const summary = (repo, rev) => get(`${commitBase(repo, rev)}/summary`);
+
+export const files = (repo, rev) => get(`${commitBase(repo, rev)}/files`);
+
+export const file = (repo, rev, path) => get(`${commitBase(repo, rev)}/files/${pathSegs(path)}`);
+
+/** The file's source as a string. */
+export const raw = (repo, rev, path) => get(`${commitBase(repo, rev)}/raw/${pathSegs(path)}`, 'text');

@@ -1,0 +1,72 @@
+// dom.mjs: the one way the dashboard builds DOM.
+//
+// Everything that comes from a repository (paths, commit messages, function
+// names, source lines) is attacker-controlled.  h() only ever creates elements
+// with document.createElement and inserts strings as text nodes, so such text
+// can never become markup.  There is no innerHTML anywhere in static/.
+
+/**
+ * Creates an element.  attrs: "class" (string or array, falsy parts dropped),
+ * "dataset" (object), "on<event>" (function listener), "text" (text content),
+ * anything else set with setAttribute (null/undefined/false skipped, true → "").
+ * children: nodes, strings (inserted as text) or nested arrays; null skipped.
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') {
+      el.className = Array.isArray(v) ? v.filter(Boolean).join(' ') : v;
+    } else if (k === 'dataset') {
+      Object.assign(el.dataset, v);
+    } else if (k.startsWith('on') && typeof v === 'function') {
+      el.addEventListener(k.slice(2), v);
+    } else if (k === 'text') {
+      el.textContent = String(v);
+    } else {
+      el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends children (nodes, strings as text, nested arrays; null skipped). */
+export function append(el, children) {
+  for (const c of [children].flat(Infinity)) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+/** Replaces all children of el. */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** Formats an integer with thousands separators ("12,345"); null → "–". */
+export function fmt(n) {
+  return n == null ? '–' : numberFormat.format(n);
+}
+
+/** Percentage of part in whole, rounded, as "42%" ("–" if whole is 0). */
+export function pct(part, whole) {
+  return whole ? `${Math.round((100 * part) / whole)}%` : '–';
+}
+
+/** Short form of a commit id. */
+export function shortCommit(id) {
+  return typeof id === 'string' ? id.slice(0, 10) : '';
+}
+
+/** <time> element for an ISO-8601 date with offset, shown as "YYYY-MM-DD HH:MM ±hh:mm". */
+export function timeEl(iso) {
+  if (!iso) return h('span', { class: 'muted' }, 'unknown date');
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(iso);
+  const shown = m ? `${m[1]} ${m[2]}${m[3] ? ` ${m[3] === 'Z' ? 'UTC' : m[3]}` : ''}` : iso;
+  return h('time', { datetime: iso, title: iso }, shown);
+}

@@ -1,0 +1,342 @@
+// overview.mjs: the overview page (index.html).
+//
+// URL: index.html?repo=R&rev=REV&status=S&dir=D&obj=O&q=TEXT&sort=COL&order=asc|desc
+// Missing repo/rev fall back to the first repository and its first ref.
+// Every filter or sort change is written back with history.replaceState, so
+// the URL in the address bar always reproduces the view; a change of repo or
+// ref is a navigation (it loads another commit).
+
+import * as api from './api.mjs';
+import { h, replace, fmt, pct, shortCommit, timeEl } from './dom.mjs';
+import {
+  STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP, TOKEN_CLASSES,
+  TOKEN_HELP, total,
+} from './model.mjs';
+import {
+  statusBadge, statusBar, objectBar, legend, showError, renderHeaders, nextSort, cmpStr,
+  readParams, writeParams, overviewHref, fileHref,
+} from './ui.mjs';
+
+const $ = (id) => document.getElementById(id);
+const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order'];
+const DEFAULT_SORT = { key: 'path', order: 'asc' };
+
+/**
+ * The table's columns.  get(file) returns the sort value; numeric columns
+ * start descending on their first click.
+ */
+const COLUMNS = [
+  { key: 'path', label: 'Path', get: (f) => f.path },
+  { key: 'status', label: 'Status', get: (f) => STATUS_RANK[f.status] ?? 99,
+    title: 'Sort by status (legacy, bridged, ported, neutral)' },
+  { key: 'functions', label: 'Functions', numeric: true, get: (f) => total(f.functions, STATUSES),
+    title: 'Sort by number of functions', className: 'col-bar' },
+  ...STATUSES.map((s) => ({ key: s, label: STATUS_LABEL[s], numeric: true, get: (f) => f.functions?.[s] ?? 0,
+    title: `Sort by ${s} functions`, className: `col-st col-st-${s}` })),
+  ...OBJECT_STATES.map((s) => ({ key: s, label: OBJECT_LABEL[s], numeric: true, get: (f) => f.object_paths?.[s] ?? 0,
+    title: `Sort by object-dtype paths: ${OBJECT_HELP[s]}`, className: `col-ob col-${s}` })),
+  { key: 'universal_ready', label: 'Universal-ready', numeric: true, get: (f) => (f.universal_ready ? 1 : 0),
+    title: 'Sort by universal-ready' },
+];
+const COLUMN = Object.fromEntries(COLUMNS.map((c) => [c.key, c]));
+
+const state = readParams(PARAMS);
+let allFiles = [];
+
+/** Directories (without trailing "/") containing at least one file, with file counts. */
+function directories(paths) {
+  const counts = new Map();
+  for (const p of paths) {
+    const parts = p.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const d = parts.slice(0, i).join('/');
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+  }
+  return [...counts.entries()].sort((a, b) => cmpStr(a[0], b[0]));
+}
+
+function currentSort() {
+  return COLUMN[state.sort] ? { key: state.sort, order: state.order === 'desc' ? 'desc' : 'asc' } : DEFAULT_SORT;
+}
+
+/** Files passing the filters, sorted: primary column in the chosen order, then path ascending. */
+function visibleFiles() {
+  const q = state.q.toLowerCase();
+  const rows = allFiles.filter((f) => (!state.status || f.status === state.status)
+    && (!state.dir || f.path.startsWith(`${state.dir}/`))
+    && (!state.obj || (f.object_paths?.[state.obj] ?? 0) > 0)
+    && (!q || f.path.toLowerCase().includes(q)));
+  const sort = currentSort();
+  const col = COLUMN[sort.key];
+  const dir = sort.order === 'desc' ? -1 : 1;
+  return rows.sort((a, b) => {
+    const va = col.get(a);
+    const vb = col.get(b);
+    const c = typeof va === 'string' ? cmpStr(va, vb) : va - vb;
+    return c ? dir * c : cmpStr(a.path, b.path);
+  });
+}
+
+function saveState() {
+  const s = currentSort();
+  writeParams({ ...state, sort: s.key === DEFAULT_SORT.key && s.order === DEFAULT_SORT.order ? '' : s.key,
+    order: s.key === DEFAULT_SORT.key && s.order === DEFAULT_SORT.order ? '' : s.order });
+}
+
+/* ---------- header: repository and ref pickers ---------- */
+
+function renderPicker(repos, repo, rev) {
+  const repoSel = $('repo-select');
+  const revSel = $('rev-select');
+  const known = repos.find((r) => r.name === repo);
+  replace(repoSel, repos.map((r) => h('option', { value: r.name }, r.name)),
+    known ? null : h('option', { value: repo }, `${repo} (unknown)`));
+  repoSel.value = repo;
+  const refs = known?.refs ?? [];
+  replace(revSel, refs.map((r) => h('option', { value: r.name, title: r.commit }, `${r.name} · ${shortCommit(r.commit)}`)),
+    refs.some((r) => r.name === rev) ? null : h('option', { value: rev }, rev.length >= 12 ? `${shortCommit(rev)}… (commit)` : rev));
+  revSel.value = rev;
+  repoSel.disabled = repos.length === 0;
+  revSel.disabled = false;
+  const keep = { status: state.status, dir: state.dir, obj: state.obj, q: state.q, sort: state.sort, order: state.order };
+  const go = (r, v) => {
+    const extra = Object.fromEntries(Object.entries(keep).filter(([, x]) => x));
+    location.assign(overviewHref(r, v, extra));
+  };
+  repoSel.onchange = () => {
+    const r = repos.find((x) => x.name === repoSel.value);
+    go(repoSel.value, r?.refs?.[0]?.name ?? 'HEAD');
+  };
+  revSel.onchange = () => go(repoSel.value, revSel.value);
+}
+
+/* ---------- the commit strip and the totals ---------- */
+
+function renderCommit(s, repo, rev) {
+  const isRef = rev !== s.commit && !s.commit.startsWith(rev);
+  replace($('commit'),
+    h('div', { class: 'commit-line' },
+      h('span', { class: 'repo-name' }, repo),
+      isRef ? h('span', { class: 'ref-name', title: 'ref' }, rev) : null,
+      h('code', { class: 'sha', title: s.commit, id: 'commit-id' }, shortCommit(s.commit)),
+      h('span', { class: 'commit-msg', id: 'commit-message' }, s.message ?? '')),
+    h('div', { class: 'commit-meta muted' },
+      h('span', { id: 'commit-author' }, s.author ?? ''),
+      ' authored ', timeEl(s.author_date),
+      s.committer_date && s.committer_date !== s.author_date ? [' · committed ', timeEl(s.committer_date)] : null));
+}
+
+/** One labelled figure; data-metric names it for tests and styling. */
+function metric(name, value, label, opts = {}) {
+  return h('div', { class: ['metric', opts.cls], title: opts.title },
+    h('span', { class: 'metric-value', dataset: { metric: name } }, fmt(value)),
+    h('span', { class: 'metric-label' }, opts.swatch ? h('span', { class: ['sw', opts.swatch] }) : null, label));
+}
+
+function renderSummary(s, repo, rev) {
+  const fn = s.functions ?? {};
+  const ob = s.object_paths ?? {};
+  const tk = s.tokens ?? {};
+  const fnTotal = total(fn, STATUSES);
+  const obTotal = total(ob, OBJECT_STATES);
+  const legacyObj = ob['object-legacy'] ?? 0;
+  const hpyObj = (ob['object-cpython-only'] ?? 0) + (ob['object-universal'] ?? 0);
+  const filesLink = (obj) => overviewHref(repo, rev, { obj, sort: obj, order: 'desc' });
+
+  const hero = h('section', { class: ['card', 'hero', legacyObj ? 'hero-bad' : 'hero-good'], 'aria-labelledby': 'hero-h' },
+    h('h2', { id: 'hero-h', class: 'card-title' }, 'Object-dtype paths on the legacy API'),
+    h('div', { class: 'hero-row' },
+      h('a', { class: 'hero-value', href: filesLink('object-legacy'), dataset: { metric: 'object-legacy' },
+        title: 'Show the files with object-dtype paths still on the legacy API' }, fmt(legacyObj)),
+      h('p', { class: 'hero-text' },
+        'functions still read or write object-array items as ',
+        h('code', null, 'PyObject *'), legacyObj ? '. Every one must move to HPyField before universal mode.' : '.')),
+    h('div', { class: 'hero-sub' },
+      metric('object-cpython-only', ob['object-cpython-only'] ?? 0, 'HPyField, CPython-only',
+        { swatch: 'ob-object-cpython-only', title: OBJECT_HELP['object-cpython-only'] }),
+      metric('object-universal', ob['object-universal'] ?? 0, 'HPyField, universal',
+        { swatch: 'ob-object-universal', title: OBJECT_HELP['object-universal'] }),
+      metric('object-total', obTotal, 'object paths in all')),
+    objectBar(ob, 'bar-big'),
+    legacyObj && hpyObj ? h('p', { class: 'warn', id: 'mixed-warning' },
+      h('strong', null, 'Mixed item representation: '),
+      `${fmt(legacyObj)} function(s) still treat object items as PyObject * while ${fmt(hpyObj)} use HPyField. `
+      + 'The two cannot coexist in universal mode; ',
+      h('a', { href: filesLink('object-legacy') }, 'list the remaining PyObject ** sites'), '.') : null);
+
+  const funcs = h('section', { class: 'card', 'aria-labelledby': 'fn-h' },
+    h('h2', { id: 'fn-h', class: 'card-title' }, 'Functions ', h('span', { class: 'muted', dataset: { metric: 'functions-total' } }, fmt(fnTotal))),
+    statusBar(fn, 'bar-big'),
+    h('div', { class: 'metric-grid' },
+      STATUSES.map((st) => metric(`functions-${st}`, fn[st] ?? 0, `${STATUS_LABEL[st]} · ${pct(fn[st] ?? 0, fnTotal)}`,
+        { swatch: `st-${st}` }))));
+
+  const ready = s.universal_ready_files ?? 0;
+  const nfiles = s.files ?? 0;
+  const uni = h('section', { class: 'card', 'aria-labelledby': 'uni-h' },
+    h('h2', { id: 'uni-h', class: 'card-title' }, 'Universal-ready files'),
+    h('div', { class: 'big-ratio', id: 'universal-ready' },
+      h('span', { class: 'metric-value', dataset: { metric: 'universal-ready' } }, fmt(ready)),
+      h('span', { class: 'of' }, ' of '),
+      h('span', { class: 'metric-value', dataset: { metric: 'files' } }, fmt(nfiles)),
+      h('span', { class: 'muted pct' }, ` ${pct(ready, nfiles)}`)),
+    h('div', { class: 'bar bar-big', role: 'img', 'aria-label': `${ready} of ${nfiles} files universal-ready`,
+      title: `${ready} of ${nfiles} files need no CPython` },
+    h('span', { class: 'seg st-ported', style: `width:${nfiles ? ((100 * ready) / nfiles).toFixed(3) : 0}%` })),
+    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing in it needs CPython.'));
+
+  const tokens = h('section', { class: 'card', 'aria-labelledby': 'tk-h' },
+    h('h2', { id: 'tk-h', class: 'card-title' }, 'Tokens'),
+    h('div', { class: 'metric-grid' },
+      TOKEN_CLASSES.map((c) => metric(`tokens-${c}`, tk[c] ?? 0, c, { swatch: `tk-${c}`, title: TOKEN_HELP[c] }))));
+
+  replace($('summary'), hero, h('div', { class: 'cards' }, funcs, uni, tokens));
+}
+
+/* ---------- the files table ---------- */
+
+function renderHead() {
+  const thead = $('files-table').tHead;
+  const sort = currentSort();
+  const onSort = (key) => {
+    const s = nextSort(sort, key, COLUMN[key].numeric);
+    state.sort = s.key;
+    state.order = s.order;
+    saveState();
+    renderTable();
+  };
+  const groups = h('tr', { class: 'group-row' },
+    h('td', { colspan: 2 }),
+    h('th', { scope: 'colgroup', colspan: 1 + STATUSES.length, class: 'group' }, 'Functions'),
+    h('th', { scope: 'colgroup', colspan: OBJECT_STATES.length, class: 'group' }, 'Object-dtype paths'),
+    h('td'));
+  const cols = h('tr');
+  renderHeaders(cols, COLUMNS, sort, onSort);
+  replace(thead, groups, cols);
+}
+
+function fileRow(f) {
+  const fn = f.functions ?? {};
+  const ob = f.object_paths ?? {};
+  const num = (n, cls) => h('td', { class: ['num', cls, !n && 'zero'] }, fmt(n ?? 0));
+  return h('tr', { class: `row-${f.status}`, dataset: { status: f.status ?? '' } },
+    h('th', { scope: 'row', class: 'path' }, h('a', { href: fileHref(state.repo, state.rev, f.path) }, f.path)),
+    h('td', null, statusBadge(f.status)),
+    h('td', { class: 'col-bar' }, statusBar(fn)),
+    STATUSES.map((s) => num(fn[s], `col-st col-st-${s}`)),
+    OBJECT_STATES.map((s) => num(ob[s], `col-ob col-${s}`)),
+    h('td', { class: 'num' }, f.universal_ready
+      ? h('span', { class: 'yes', title: 'universal-ready' }, 'yes')
+      : h('span', { class: 'no', title: 'needs CPython' }, 'no')));
+}
+
+function footRow(rows) {
+  const sum = (get) => rows.reduce((s, f) => s + (get(f) ?? 0), 0);
+  const fn = Object.fromEntries(STATUSES.map((s) => [s, sum((f) => f.functions?.[s])]));
+  const ready = rows.filter((f) => f.universal_ready).length;
+  return h('tr', null,
+    h('th', { scope: 'row', colspan: 2 }, `Total of ${fmt(rows.length)} shown`),
+    h('td', { class: 'col-bar' }, statusBar(fn)),
+    STATUSES.map((s) => h('td', { class: 'num' }, fmt(fn[s]))),
+    OBJECT_STATES.map((s) => h('td', { class: 'num' }, fmt(sum((f) => f.object_paths?.[s])))),
+    h('td', { class: 'num' }, `${fmt(ready)} of ${fmt(rows.length)}`));
+}
+
+function renderTable() {
+  renderHead();
+  const table = $('files-table');
+  const rows = visibleFiles();
+  replace(table.tBodies[0], rows.length ? rows.map(fileRow)
+    : h('tr', { class: 'empty' }, h('td', { colspan: COLUMNS.length }, 'No files match these filters.')));
+  replace(table.tFoot, footRow(rows));
+  const out = $('row-count');
+  out.dataset.shown = rows.length;
+  out.dataset.total = allFiles.length;
+  out.textContent = rows.length === allFiles.length
+    ? `${fmt(rows.length)} files`
+    : `showing ${fmt(rows.length)} of ${fmt(allFiles.length)} files`;
+}
+
+function setupFilters() {
+  const dirSel = $('f-dir');
+  const dirs = directories(allFiles.map((f) => f.path));
+  replace(dirSel, h('option', { value: '' }, 'all'),
+    dirs.map(([d, n]) => h('option', { value: d }, `${d}/ (${fmt(n)})`)),
+    state.dir && !dirs.some(([d]) => d === state.dir) ? h('option', { value: state.dir }, `${state.dir}/ (0)`) : null);
+  const fields = { status: $('f-status'), dir: dirSel, obj: $('f-obj'), q: $('f-q') };
+  for (const [name, el] of Object.entries(fields)) {
+    el.value = state[name];
+    if (el.value !== state[name]) el.value = '';
+    el.addEventListener(el.tagName === 'INPUT' ? 'input' : 'change', () => {
+      state[name] = el.value;
+      saveState();
+      renderTable();
+    });
+  }
+  $('f-reset').addEventListener('click', () => {
+    for (const [name, el] of Object.entries(fields)) { el.value = ''; state[name] = ''; }
+    state.sort = '';
+    state.order = '';
+    saveState();
+    renderTable();
+  });
+  $('filters').addEventListener('submit', (e) => e.preventDefault());
+}
+
+/* ---------- start ---------- */
+
+async function main() {
+  const errors = $('errors');
+  $('legend-slot').append(legend());
+  let repos = [];
+  try {
+    repos = await api.repos();
+  } catch (e) {
+    showError(errors, e, 'Could not list repositories');
+  }
+  if (!state.repo) {
+    if (!repos.length) {
+      replace($('commit'), h('span', { class: 'muted' }, 'No repositories have been ingested yet.'));
+      return;
+    }
+    state.repo = repos[0].name;
+  }
+  const known = repos.find((r) => r.name === state.repo);
+  if (!state.rev) {
+    if (!known) {
+      showError(errors, { problem: { title: 'Unknown repository',
+        detail: `No repository named "${state.repo}" has been ingested.${repos.length
+          ? ` Known repositories: ${repos.map((r) => r.name).join(', ')}.` : ''}` } });
+      replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
+      renderPicker(repos, state.repo, '');
+      return;
+    }
+    state.rev = known.refs?.[0]?.name ?? 'HEAD';
+  }
+  saveState();
+  renderPicker(repos, state.repo, state.rev);
+  document.title = `${state.repo} @ ${state.rev} · portdash`;
+
+  const [sum, list] = await Promise.allSettled([api.summary(state.repo, state.rev), api.files(state.repo, state.rev)]);
+  if (sum.status === 'fulfilled') {
+    renderCommit(sum.value, state.repo, state.rev);
+    renderSummary(sum.value, state.repo, state.rev);
+  } else {
+    showError(errors, sum.reason, 'Summary');
+    replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
+  }
+  if (list.status === 'fulfilled') {
+    allFiles = list.value.files ?? [];
+    setupFilters();
+    $('files-section').hidden = false;
+    renderTable();
+  } else if (sum.status === 'fulfilled' || list.reason?.status !== sum.reason?.status) {
+    showError(errors, list.reason, 'File list');
+  }
+}
+
+// data-ready tells tests (and anyone waiting) that loading has finished.
+main()
+  .catch((e) => showError($('errors'), e, 'Unexpected error'))
+  .finally(() => { document.body.dataset.ready = 'true'; });

@@ -1,0 +1,160 @@
+// ui.mjs: pieces shared by the overview and the file page: badges, stacked
+// status bars, the legend, error boxes, sortable table headers and the
+// URL-held page state.  All text goes in through h() (see dom.mjs).
+
+import { h, fmt, replace } from './dom.mjs';
+import {
+  STATUSES, STATUS_LABEL, STATUS_HELP, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP,
+  TOKEN_CLASSES, TOKEN_HELP,
+} from './model.mjs';
+
+/** A coloured status badge ("ported", "legacy", ...). */
+export function statusBadge(status) {
+  return h('span', { class: ['badge', `st-${status}`], title: STATUS_HELP[status] ?? '' },
+    STATUS_LABEL[status] ?? String(status));
+}
+
+/** Object-state badge; null → a muted dash ("not an object-dtype path"). */
+export function objectBadge(state) {
+  if (!state) return h('span', { class: 'muted', title: 'not an object-dtype path' }, '—');
+  return h('span', { class: ['badge', `ob-${state}`], title: OBJECT_HELP[state] ?? '' },
+    `object: ${OBJECT_LABEL[state] ?? state}`);
+}
+
+/** Token-class badge (hpy, capi, npy-legacy, bridge). */
+export function classBadge(cls) {
+  return h('span', { class: ['badge', `tk-${cls}`], title: TOKEN_HELP[cls] ?? '' }, String(cls));
+}
+
+/**
+ * A horizontal stacked bar of counts with widths proportional to them.
+ * keys: the count names in order; cssPrefix: "st" or "ob"; labels: key → text.
+ * The whole bar and each segment carry a title with the numbers.
+ */
+export function stackedBar(counts, keys, cssPrefix, labels, extraClass) {
+  const sum = keys.reduce((s, k) => s + (counts?.[k] ?? 0), 0);
+  const text = keys.map((k) => `${labels[k] ?? k} ${fmt(counts?.[k] ?? 0)}`).join(', ');
+  const bar = h('div', {
+    class: ['bar', extraClass, sum === 0 && 'bar-empty'],
+    role: 'img',
+    'aria-label': sum ? text : 'none',
+    title: sum ? text : 'none',
+  });
+  if (sum) {
+    for (const k of keys) {
+      const n = counts?.[k] ?? 0;
+      if (!n) continue;
+      bar.append(h('span', {
+        class: ['seg', `${cssPrefix}-${k}`],
+        style: `width:${((100 * n) / sum).toFixed(3)}%`,
+        title: `${labels[k] ?? k}: ${fmt(n)} of ${fmt(sum)}`,
+      }));
+    }
+  }
+  return bar;
+}
+
+export const statusBar = (counts, cls) => stackedBar(counts, STATUSES, 'st', STATUS_LABEL, cls);
+export const objectBar = (counts, cls) => stackedBar(counts, OBJECT_STATES, 'ob', OBJECT_LABEL, cls);
+
+/** The colour legend for statuses, object states and (optionally) token classes. */
+export function legend({ tokens = false } = {}) {
+  const item = (cls, label, help) => h('li', { title: help }, h('span', { class: ['sw', cls] }), label);
+  return h('div', { class: 'legend', 'aria-label': 'Legend' },
+    h('ul', null,
+      h('li', { class: 'legend-head' }, 'Functions'),
+      STATUSES.map((s) => item(`st-${s}`, STATUS_LABEL[s], STATUS_HELP[s]))),
+    h('ul', null,
+      h('li', { class: 'legend-head' }, 'Object-dtype paths'),
+      OBJECT_STATES.map((s) => item(`ob-${s}`, OBJECT_LABEL[s], OBJECT_HELP[s]))),
+    tokens && h('ul', null,
+      h('li', { class: 'legend-head' }, 'Findings'),
+      TOKEN_CLASSES.map((c) => item(`tk-${c}`, c, TOKEN_HELP[c])),
+      h('li', { title: 'inside #ifndef HPY_UNIVERSAL_ABI (or similar): does not block universal mode' },
+        h('span', { class: ['sw', 'sw-guarded'] }), 'guarded')));
+}
+
+/**
+ * Shows an error (an ApiError's problem document or any Error) in box,
+ * which should be a role="alert" region.  Appends, so several can stack.
+ */
+export function showError(box, err, context) {
+  const p = err?.problem ?? { title: err?.name || 'Error', detail: String(err?.message ?? err) };
+  box.hidden = false;
+  box.append(h('div', { class: 'problem' },
+    h('strong', { class: 'problem-title' },
+      context ? `${context}: ` : '', p.title || 'Error', p.status ? ` (HTTP ${p.status})` : ''),
+    p.detail ? h('div', { class: 'problem-detail' }, p.detail) : null,
+    p.type && p.type !== 'about:blank' ? h('div', { class: 'problem-type muted' }, p.type) : null));
+}
+
+/**
+ * Builds a sortable <th>: a button inside, aria-sort on the th.
+ * col: {key, label, title?, numeric?, className?}; sort: {key, order};
+ * onSort(key) is called on click.
+ */
+export function sortHeader(col, sort, onSort) {
+  const active = sort.key === col.key;
+  const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
+  return h('th', {
+    scope: 'col',
+    class: [col.numeric && 'num', col.className, active && 'sorted'],
+    'aria-sort': ariaSort,
+    dataset: { key: col.key },
+  },
+  h('button', { type: 'button', class: 'sort', title: col.title ?? `Sort by ${col.label}`, onclick: () => onSort(col.key) },
+    col.label,
+    h('span', { class: 'sort-ind', 'aria-hidden': 'true' }, active ? (sort.order === 'asc' ? '▲' : '▼') : '')));
+}
+
+/** Re-renders sortable headers into a <tr>. */
+export function renderHeaders(tr, cols, sort, onSort) {
+  replace(tr, cols.map((c) => (c.sortable === false
+    ? h('th', { scope: 'col', class: [c.numeric && 'num', c.className] }, c.label)
+    : sortHeader(c, sort, onSort))));
+}
+
+/**
+ * Next sort state after a click on column key: the same column flips order,
+ * a new column starts ascending for text and descending for numbers.
+ */
+export function nextSort(sort, key, numeric) {
+  if (sort.key === key) return { key, order: sort.order === 'asc' ? 'desc' : 'asc' };
+  return { key, order: numeric ? 'desc' : 'asc' };
+}
+
+/** Plain code-point string comparison (stable across browsers and the tests). */
+export function cmpStr(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Reads the page's query string into an object of strings (missing → ''). */
+export function readParams(names) {
+  const q = new URLSearchParams(location.search);
+  return Object.fromEntries(names.map((n) => [n, q.get(n) ?? '']));
+}
+
+/**
+ * Writes state into the URL with history.replaceState; empty values and
+ * values equal to defaults[name] are left out.  Keeps the hash.
+ */
+export function writeParams(state, defaults = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(state)) {
+    if (v == null || v === '' || v === defaults[k]) continue;
+    q.set(k, v);
+  }
+  const s = q.toString();
+  history.replaceState(null, '', `${location.pathname}${s ? `?${s}` : ''}${location.hash}`);
+}
+
+/** Link to the overview page for repo/rev with extra params. */
+export function overviewHref(repo, rev, extra = {}) {
+  const q = new URLSearchParams({ repo, rev, ...extra });
+  return `index.html?${q}`;
+}
+
+/** Link to the file page. */
+export function fileHref(repo, rev, path) {
+  return `file.html?${new URLSearchParams({ repo, rev, path })}`;
+}
