@@ -1,0 +1,109 @@
+# portdash: the HPy porting dashboard.  One plain Makefile.
+#
+#   make deps    install build/test dependencies (Debian packages, npm packages)
+#   make         build build/portdash
+#   make run     build a demo repository (or REPO=GITDIR), ingest it, serve it
+#   make test    sanitizer build + unit, ingest, API and browser tests
+#   make bench   analyzer/ingest benchmarks (see README)
+#   make check   style checks (line length, banned functions, warnings)
+#   make clean
+
+DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
+           libjansson-dev libsqlite3-dev zlib1g-dev libcmocka-dev libcurl4-openssl-dev \
+           sqlite3 chromium nodejs npm
+PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib
+
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter \
+           -Icommon -Iingest -Idb -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+
+# SAN=1 builds into build-san/ with AddressSanitizer + UBSan (used by make test).
+ifeq ($(SAN),1)
+B        = build-san
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+B        = build
+endif
+
+LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c)
+CLI_SRC  = $(wildcard cli/*.c)
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o
+CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
+TEST_SRC = $(wildcard tests/unit/test_*.c)
+TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+MIGRATIONS = $(sort $(wildcard db/migrations/*.sql))
+
+PORT    ?= 8080
+DEMO_DB ?= build/demo.db
+REFS    ?=
+
+.PHONY: all deps run test unit-tests bench check clean demo
+all: $(B)/portdash
+
+$(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/%.o: %.c $(wildcard common/*.h ingest/*.h db/*.h server/*.h cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Migrations are embedded in the binary so a database never meets a schema
+# from another build.
+$(B)/gen/db_migrations.c: $(MIGRATIONS) db/embed_migrations.sh
+	@mkdir -p $(dir $@)
+	sh db/embed_migrations.sh $(MIGRATIONS) > $@
+
+$(B)/gen/db_migrations.o: $(B)/gen/db_migrations.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The default rules file is embedded too; --rules FILE overrides it.
+$(B)/gen/rules_default.c: ingest/rules/default.rules common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh rules_default_text $< > $@
+
+$(B)/gen/rules_default.o: $(B)/gen/rules_default.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka -lcurl
+
+# Installs only what is missing; the stamp keeps repeated make runs quiet.
+deps: build/.deps-stamp
+build/.deps-stamp: Makefile package.json package-lock.json
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	@mkdir -p build && touch $@
+
+run: deps
+	$(MAKE) all
+	sh tests/run_demo.sh "$(B)/portdash" "$(DEMO_DB)" "$(PORT)" "$(REPO)" "$(REFS)"
+
+test: deps
+	$(MAKE) SAN=1 all unit-bins
+	sh tests/run_all.sh build-san
+
+unit-bins: $(TEST_BIN)
+
+bench: deps
+	$(MAKE) all
+	sh tests/bench/run.sh build/portdash
+
+check: deps
+	sh tests/checksrc.sh
+	$(MAKE) clean-build-check
+
+clean-build-check:
+	rm -rf build-check && $(MAKE) B=build-check CFLAGS="-Werror" all
+
+clean:
+	rm -rf build build-san build-check

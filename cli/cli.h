@@ -1,0 +1,16 @@
+/*
+ * cli.h: the portdash subcommands.  Each takes argc/argv after the
+ * subcommand name and returns the process exit status: 0 ok, 1 failure,
+ * 2 bad usage (the usage text is then printed on stderr).
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#define CLI_OK 0
+#define CLI_FAIL 1
+#define CLI_USAGE 2
+
+int cli_ingest(int argc, char **argv);
+int cli_serve(int argc, char **argv);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * cli_ingest.c: `portdash ingest`.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ingest.h"
+#include "pd_error.h"
+
+static void cli_ingest_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: portdash ingest --db FILE --repo GITDIR [--name NAME] [--ref REF]...\n"
+        "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
+        "                       [--quiet]\n\n"
+        "Walks the first-parent history of each REF (default: HEAD) of the git\n"
+        "repository GITDIR (bare or not), analyses every version of the files in\n"
+        "scope and stores the results in FILE (created if missing).  A second run\n"
+        "only reads what is new.\n\n"
+        "  --db FILE        database file\n"
+        "  --repo GITDIR    git directory to read\n"
+        "  --name NAME      repository name in the dashboard (default: GITDIR's\n"
+        "                   base name without .git)\n"
+        "  --ref REF        branch, tag or commit to walk; repeatable\n"
+        "  --include GLOB   only paths matching a glob (numpy/core/**); repeatable\n"
+        "  --exclude GLOB   leave out matching paths; repeatable\n"
+        "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
+        "  --quiet          no progress display\n");
+}
+
+/* Default name: the directory's base name without ".git" and "/.git". */
+static void cli_default_name(char *buf, size_t n, const char *path)
+{
+    char tmp[4096], *base, *dot;
+    size_t len;
+
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    while ((len = strlen(tmp)) > 1 && tmp[len - 1] == '/')
+        tmp[len - 1] = '\0';
+    if ((len = strlen(tmp)) > 5 && strcmp(tmp + len - 5, "/.git") == 0)
+        tmp[len - 5] = '\0';
+    base = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
+    if ((dot = strstr(base, ".git")) && dot[4] == '\0' && dot != base)
+        *dot = '\0';
+    snprintf(buf, n, "%s", base);
+}
+
+int cli_ingest(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, 0, 'd'}, {"repo", required_argument, 0, 'r'},
+        {"name", required_argument, 0, 'n'}, {"ref", required_argument, 0, 'f'},
+        {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
+        {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char **refs = calloc(argc, sizeof(char *));
+    const char **inc = calloc(argc, sizeof(char *));
+    const char **exc = calloc(argc, sizeof(char *));
+    ingest_options opt = {0};
+    ingest_stats st;
+    char name[256];
+    int c, rc = CLI_USAGE, quiet = 0;
+
+    optind = 1;
+    opt.refs = refs;
+    opt.include = inc;
+    opt.exclude = exc;
+    while (refs && inc && exc &&
+           (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': opt.db_path = optarg; break;
+        case 'r': opt.repo_path = optarg; break;
+        case 'n': opt.name = optarg; break;
+        case 'f': refs[opt.nrefs++] = optarg; break;
+        case 'i': inc[opt.ninclude++] = optarg; break;
+        case 'x': exc[opt.nexclude++] = optarg; break;
+        case 'R': opt.rules_path = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': cli_ingest_usage(stdout); rc = CLI_OK; goto done;
+        default: cli_ingest_usage(stderr); goto done;
+        }
+    }
+    if (!opt.db_path || !opt.repo_path || optind < argc) {
+        fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
+                ? "unexpected argument" : "--db and --repo are required");
+        cli_ingest_usage(stderr);
+        goto done;
+    }
+    if (!opt.name) {
+        cli_default_name(name, sizeof(name), opt.repo_path);
+        opt.name = name;
+    }
+    opt.progress = !quiet && isatty(2);
+    if (ingest_run(&opt, &st) < 0) {
+        fprintf(stderr, "portdash ingest: %s\n", pd_error_last());
+        rc = CLI_FAIL;
+        goto done;
+    }
+    if (!quiet)
+        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s\n",
+                opt.name, (unsigned long long)st.commits_new,
+                (unsigned long long)st.blobs_analysed, st.bytes_analysed / 1e6,
+                st.seconds);
+    rc = CLI_OK;
+done:
+    free(refs);
+    free(inc);
+    free(exc);
+    return rc;
+}

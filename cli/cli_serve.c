@@ -1,0 +1,108 @@
+/*
+ * cli_serve.c: `portdash serve`: runs until SIGINT or SIGTERM.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "pd_error.h"
+#include "srv.h"
+
+#ifndef PORTDASH_STATIC_DIR
+#define PORTDASH_STATIC_DIR "static"
+#endif
+
+static void cli_serve_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: portdash serve --db FILE [--listen HOST:PORT] [--repo NAME=GITDIR]...\n"
+        "                      [--static DIR] [--threads N]\n\n"
+        "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
+        "  --db FILE            database written by 'portdash ingest'\n"
+        "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
+        "                       picks a free port, printed on stdout)\n"
+        "  --repo NAME=GITDIR   where repository NAME's git directory is now (for\n"
+        "                       file sources; default: the path given at ingest)\n"
+        "  --static DIR         dashboard files (default: %s)\n"
+        "  --threads N          worker threads (default: number of CPUs)\n",
+        PORTDASH_STATIC_DIR);
+}
+
+static volatile sig_atomic_t cli_serve_stop;
+
+static void cli_serve_signal(int sig)
+{
+    cli_serve_stop = sig;
+}
+
+int cli_serve(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, 0, 'd'}, {"listen", required_argument, 0, 'l'},
+        {"repo", required_argument, 0, 'r'}, {"static", required_argument, 0, 's'},
+        {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char **names = calloc(argc, sizeof(char *));
+    const char **paths = calloc(argc, sizeof(char *));
+    srv_options opt = {0};
+    srv *s = NULL;
+    char *eq, host[256];
+    int c, rc = CLI_USAGE;
+
+    optind = 1;
+    opt.static_dir = PORTDASH_STATIC_DIR;
+    opt.repo_names = names;
+    opt.repo_paths = paths;
+    while (names && paths && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': opt.db_path = optarg; break;
+        case 'l': opt.listen = optarg; break;
+        case 's': opt.static_dir = optarg; break;
+        case 't': opt.threads = (unsigned)atoi(optarg); break;
+        case 'r':
+            if (!(eq = strchr(optarg, '=')) || eq == optarg || !eq[1]) {
+                fprintf(stderr, "portdash serve: --repo wants NAME=GITDIR, got '%s'\n",
+                        optarg);
+                goto done;
+            }
+            *eq = '\0';
+            names[opt.nrepos] = optarg;
+            paths[opt.nrepos++] = eq + 1;
+            break;
+        case 'h': cli_serve_usage(stdout); rc = CLI_OK; goto done;
+        default: cli_serve_usage(stderr); goto done;
+        }
+    }
+    if (!opt.db_path || optind < argc) {
+        fprintf(stderr, "portdash serve: %s\n\n", optind < argc
+                ? "unexpected argument" : "--db is required");
+        cli_serve_usage(stderr);
+        goto done;
+    }
+    if (srv_start(&s, &opt) < 0) {
+        fprintf(stderr, "portdash serve: %s\n", pd_error_last());
+        rc = CLI_FAIL;
+        goto done;
+    }
+    signal(SIGINT, cli_serve_signal);
+    signal(SIGTERM, cli_serve_signal);
+    signal(SIGPIPE, SIG_IGN);
+    snprintf(host, sizeof(host), "%s", opt.listen ? opt.listen : "127.0.0.1:");
+    if (strrchr(host, ':'))
+        *strrchr(host, ':') = '\0';
+    printf("portdash: serving %s on http://%s:%u/\n", opt.db_path, host,
+           (unsigned)srv_port(s));
+    fflush(stdout);
+    while (!cli_serve_stop)
+        pause();
+    srv_stop(s);
+    rc = CLI_OK;
+done:
+    free(names);
+    free(paths);
+    return rc;
+}

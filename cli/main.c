@@ -1,0 +1,49 @@
+/*
+ * main.c: the portdash command: dispatch to subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} cli_commands[] = {
+    {"ingest", cli_ingest, "read a repository's history into the database"},
+    {"serve", cli_serve, "serve the dashboard and the JSON API"},
+};
+
+static void cli_usage(FILE *out)
+{
+    size_t i;
+
+    fprintf(out, "usage: portdash COMMAND [OPTIONS]\n\n"
+                 "The HPy porting dashboard.  Commands:\n");
+    for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
+        fprintf(out, "  %-8s %s\n", cli_commands[i].name, cli_commands[i].help);
+    fprintf(out, "\nRun 'portdash COMMAND --help' for a command's options.\n"
+                 "Exit status: 0 ok, 1 failure, 2 bad usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2) {
+        cli_usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        cli_usage(stdout);
+        return CLI_OK;
+    }
+    for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
+        if (strcmp(argv[1], cli_commands[i].name) == 0)
+            return cli_commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "portdash: unknown command '%s'\n\n", argv[1]);
+    cli_usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,120 @@
+/*
+ * db.h: the portdash database: opening (with migrations), the shared count
+ * record, and the read queries that the server and ingest both need.
+ *
+ * One sqlite3 connection per thread; every value goes to SQLite as a bound
+ * parameter.  Errors follow pd_error.h (PD_EDB with SQLite's message).
+ */
+#ifndef DB_H
+#define DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+/* Figures summed over files.  Index order follows analyze.h's enums:
+ * tok[hpy, capi, npy-legacy, bridge], fn[ported, bridged, legacy, neutral],
+ * obj[object-legacy, object-cpython-only, object-universal]. */
+typedef struct {
+    int64_t files;
+    int64_t universal_ready_files;
+    int64_t tok[4];
+    int64_t fn[4];
+    int64_t obj[3];
+} db_counts;
+
+/* Add (sign = 1) or subtract (sign = -1) `b` into `a`. */
+void db_counts_add(db_counts *a, const db_counts *b, int sign);
+
+/*
+ * Open (create = 1: create if missing) the database at `path`, switch it to
+ * WAL mode, and apply pending migrations in one transaction each.  *out is a
+ * new connection closed with db_close().  Errors: PD_EDB (message names the
+ * file), PD_EINVAL if the file's schema is newer than this binary.
+ */
+int db_open(sqlite3 **out, const char *path, int create);
+
+/* Close; accepts NULL. */
+void db_close(sqlite3 *db);
+
+/* Run SQL without results (BEGIN, COMMIT, ...).  0 or PD_EDB. */
+int db_exec(sqlite3 *db, const char *sql);
+
+/* Prepare a statement; 0 or PD_EDB naming the SQL's first words. */
+int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql);
+
+/* Schema version recorded in the database (PRAGMA user_version). */
+int db_schema_version(sqlite3 *db);
+
+/*
+ * Value of `key` in table meta, copied into buf (size n).  Returns 0,
+ * PD_ENOTFOUND when unset, PD_EDB.
+ */
+int db_meta_get(sqlite3 *db, const char *key, char *buf, size_t n);
+
+/* Set meta `key` to `value`.  0 or PD_EDB. */
+int db_meta_set(sqlite3 *db, const char *key, const char *value);
+
+/* Look a repository up by name: its id and (if path_out) its git directory
+ * copied into path_out (size n).  0, PD_ENOTFOUND, PD_EDB. */
+int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
+                 char *path_out, size_t n);
+
+/*
+ * Resolve `rev` in repository `repo_id`: a stored ref name, then a full or
+ * abbreviated (4+ hex digits) commit id among ingested commits.  Fills the
+ * commit's row id and its 40-hex id (oid_out, 41 bytes).  Errors:
+ * PD_ENOTFOUND (unknown or ambiguous; the message says which), PD_EDB.
+ */
+int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
+                   int64_t *commit_out, char *oid_out);
+
+/*
+ * Call `fn` for every in-scope file at commit `commit_id`, in path order,
+ * with its path row id, path, blob id and analysis row id (0 if that blob has no
+ * analysis under `rules_hash`).  A non-zero return from fn stops the walk
+ * and is returned.  Otherwise 0 or PD_EDB.
+ */
+typedef int (*db_file_fn)(void *arg, int64_t path_id, const char *path,
+                          const char *blob_oid, int64_t analysis_id);
+int db_commit_files(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    db_file_fn fn, void *arg);
+
+/*
+ * The statement behind db_commit_files, for callers that want every column:
+ * 0 path_id, 1 path, 2 blob_oid, 3 analysis id (0: none), 4 status (NULL:
+ * no analysis), 5 universal_ready, 6-9 tok, 10-13 fn, 14-16 obj.  The
+ * caller steps and finalizes it.  0 or PD_EDB.
+ */
+int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
+                         const char *rules_hash);
+
+/* Counts of the current row of a db_commit_files_stmt (all 0 when the file
+ * has no analysis). */
+void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c);
+
+/*
+ * The blob id (40 hex + NUL into blob_out) of `path` at commit `commit_id`.
+ * 0, PD_ENOTFOUND (no such file at that commit), PD_EDB.
+ */
+int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
+                        char *blob_out);
+
+/* Read the counts of one analysis row (files = 1).  0, PD_ENOTFOUND, PD_EDB. */
+int db_analysis_counts(sqlite3 *db, int64_t analysis_id, db_counts *out);
+
+/* Read the stored summary of a commit.  0, PD_ENOTFOUND, PD_EDB. */
+int db_commit_stats(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    db_counts *out);
+
+/*
+ * Compress `len` bytes with zlib into a new buffer (*out, *out_len), freed
+ * with free().  0, PD_ENOMEM, PD_ERROR.
+ */
+int db_deflate(unsigned char **out, size_t *out_len, const void *in, size_t len);
+
+/* Inverse of db_deflate; `raw_len` is the original size.  *out is
+ * NUL-terminated and freed with free().  0, PD_ENOMEM, PD_EINVAL (corrupt). */
+int db_inflate(char **out, const void *in, size_t len, size_t raw_len);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * db_query.c: read queries shared by the server and the ingest: repository
+ * and rev lookup, the file list of a commit, and stored counts.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db.h"
+#include "pd_error.h"
+
+/* Step a statement expected to give one row; maps DONE to PD_ENOTFOUND. */
+static int db_step_one(sqlite3 *db, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc == SQLITE_DONE)
+        return PD_ENOTFOUND;
+    return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+}
+
+int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
+                 char *path_out, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT id, path FROM repos WHERE name = ?1")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    rc = db_step_one(db, st);
+    if (rc == PD_ENOTFOUND)
+        pd_error_set(rc, "no repository named '%s'", name);
+    if (rc == 0) {
+        *id_out = sqlite3_column_int64(st, 0);
+        if (path_out)
+            snprintf(path_out, n, "%s", (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int db_is_hex(const char *s, size_t min, size_t max)
+{
+    size_t n = strlen(s), i;
+
+    if (n < min || n > max)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+/* Commit ids starting with `prefix`: a range scan on the unique index. */
+static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
+                            int64_t *commit_out, char *oid_out)
+{
+    sqlite3_stmt *st = NULL;
+    char hi[48];
+    int rc, found = 0;
+
+    snprintf(hi, sizeof(hi), "%sg", rev);  /* 'g' sorts after every hex digit */
+    if ((rc = db_prepare(db, &st, "SELECT id, oid FROM commits WHERE repo_id = ?1 "
+                         "AND oid >= ?2 AND oid < ?3 LIMIT 2")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, rev, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, hi, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (found++ == 0) {
+            *commit_out = sqlite3_column_int64(st, 0);
+            snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
+        }
+    }
+    if (rc != SQLITE_DONE)
+        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+    else if (found == 0)
+        rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+    else if (found > 1)
+        rc = pd_error_set(PD_ENOTFOUND, "ambiguous commit id prefix '%s'", rev);
+    else
+        rc = 0;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
+                   int64_t *commit_out, char *oid_out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT c.id, c.oid FROM refs r JOIN commits c "
+                         "ON c.id = r.commit_id WHERE r.repo_id = ?1 AND "
+                         "(r.name = ?2 OR r.name = 'refs/heads/' || ?2 OR "
+                         "r.name = 'refs/remotes/' || ?2 OR r.name = 'refs/tags/' || ?2) "
+                         "ORDER BY r.name = ?2 DESC LIMIT 1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, rev, -1, SQLITE_STATIC);
+    rc = db_step_one(db, st);
+    if (rc == 0) {
+        *commit_out = sqlite3_column_int64(st, 0);
+        snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    if (rc != PD_ENOTFOUND)
+        return rc;
+    if (!db_is_hex(rev, 4, 40))
+        return pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+    return db_rev_by_prefix(db, repo_id, rev, commit_out, oid_out);
+}
+
+int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
+                        char *blob_out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "WITH RECURSIVE chain(cid, depth) AS ("
+                         " SELECT ?1, 0 UNION ALL"
+                         " SELECT c.first_parent_id, chain.depth + 1 FROM commits c"
+                         " JOIN chain ON c.id = chain.cid"
+                         " WHERE c.first_parent_id IS NOT NULL)"
+                         " SELECT ch.blob_oid FROM chain JOIN changes ch"
+                         " ON ch.commit_id = chain.cid WHERE ch.path_id ="
+                         " (SELECT id FROM paths WHERE path = ?2)"
+                         " ORDER BY chain.depth LIMIT 1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    rc = db_step_one(db, st);
+    if (rc == 0 && sqlite3_column_type(st, 0) == SQLITE_NULL)
+        rc = PD_ENOTFOUND;     /* deleted by then */
+    if (rc == 0)
+        snprintf(blob_out, 41, "%s", (const char *)sqlite3_column_text(st, 0));
+    else if (rc == PD_ENOTFOUND)
+        pd_error_set(rc, "no file '%s' at this commit", path);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Fill counts from a row whose columns start at `col` in schema order:
+ * universal_ready/files, tok x4, fn x4, obj x3. */
+static void db_counts_from_row(sqlite3_stmt *st, int col, db_counts *c)
+{
+    int i;
+
+    for (i = 0; i < 4; i++)
+        c->tok[i] = sqlite3_column_int64(st, col + i);
+    for (i = 0; i < 4; i++)
+        c->fn[i] = sqlite3_column_int64(st, col + 4 + i);
+    for (i = 0; i < 3; i++)
+        c->obj[i] = sqlite3_column_int64(st, col + 8 + i);
+}
+
+/*
+ * The file list is the newest change of each path along the first-parent
+ * chain; the chain's depth orders the changes, and deleted paths (NULL blob)
+ * drop out at the end.
+ */
+static const char db_files_sql[] =
+    "WITH RECURSIVE chain(cid, depth) AS ("
+    "  SELECT ?1, 0"
+    "  UNION ALL"
+    "  SELECT c.first_parent_id, chain.depth + 1 FROM commits c"
+    "  JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL"
+    "), latest AS ("
+    "  SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d"
+    "  FROM chain JOIN changes ch ON ch.commit_id = chain.cid"
+    "  GROUP BY ch.path_id"
+    ") SELECT p.id, p.path, l.blob_oid, coalesce(a.id, 0), a.status,"
+    "  a.universal_ready, a.tok_hpy, a.tok_capi, a.tok_npy_legacy, a.tok_bridge,"
+    "  a.fn_ported, a.fn_bridged, a.fn_legacy, a.fn_neutral, a.obj_legacy,"
+    "  a.obj_cpython_only, a.obj_universal FROM latest l"
+    "  JOIN paths p ON p.id = l.path_id"
+    "  LEFT JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2"
+    "  WHERE l.blob_oid IS NOT NULL ORDER BY p.path";
+
+int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
+                         const char *rules_hash)
+{
+    int rc;
+
+    if ((rc = db_prepare(db, out, db_files_sql)) < 0)
+        return rc;
+    sqlite3_bind_int64(*out, 1, commit_id);
+    sqlite3_bind_text(*out, 2, rules_hash, -1, SQLITE_TRANSIENT);
+    return 0;
+}
+
+void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c)
+{
+    memset(c, 0, sizeof(*c));
+    if (sqlite3_column_type(st, 4) == SQLITE_NULL)
+        return;
+    c->files = 1;
+    c->universal_ready_files = sqlite3_column_int64(st, 5);
+    db_counts_from_row(st, 6, c);
+}
+
+int db_commit_files(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    db_file_fn fn, void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_commit_files_stmt(db, &st, commit_id, rules_hash)) < 0)
+        return rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = fn(arg, sqlite3_column_int64(st, 0),
+                (const char *)sqlite3_column_text(st, 1),
+                (const char *)sqlite3_column_text(st, 2),
+                sqlite3_column_int64(st, 3));
+        if (rc != 0)
+            goto done;
+    }
+    rc = rc == SQLITE_DONE ? 0
+         : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+done:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_analysis_counts(sqlite3 *db, int64_t analysis_id, db_counts *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_prepare(db, &st, "SELECT universal_ready, tok_hpy, tok_capi, "
+                         "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
+                         "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
+                         "obj_universal FROM analyses WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    if ((rc = db_step_one(db, st)) == 0) {
+        out->files = 1;
+        out->universal_ready_files = sqlite3_column_int64(st, 0);
+        db_counts_from_row(st, 1, out);
+    } else if (rc == PD_ENOTFOUND) {
+        pd_error_set(rc, "no analysis %lld", (long long)analysis_id);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_commit_stats(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    db_counts *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_prepare(db, &st, "SELECT files, universal_ready_files, tok_hpy, "
+                         "tok_capi, tok_npy_legacy, tok_bridge, fn_ported, "
+                         "fn_bridged, fn_legacy, fn_neutral, obj_legacy, "
+                         "obj_cpython_only, obj_universal FROM commit_stats "
+                         "WHERE commit_id = ?1 AND rules_hash = ?2")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    if ((rc = db_step_one(db, st)) == 0) {
+        out->files = sqlite3_column_int64(st, 0);
+        out->universal_ready_files = sqlite3_column_int64(st, 1);
+        db_counts_from_row(st, 2, out);
+    } else if (rc == PD_ENOTFOUND) {
+        pd_error_set(rc, "commit %lld has no summary under the current rules",
+                     (long long)commit_id);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}

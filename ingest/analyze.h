@@ -1,0 +1,105 @@
+/*
+ * analyze.h: the porting analysis of one C/C++/numpy-template source file.
+ *
+ * Input is the raw bytes of a file version (a git blob); output is the list
+ * of function definitions with their porting status and object-dtype state,
+ * the classified token findings with line and column, and per-file totals.
+ * What counts as HPy, CPython C API, the project's legacy API or a bridge is
+ * not in this code: it comes from a rules file (see rules.h and
+ * ingest/rules/default.rules).  The classes and states are those of
+ * shared/DOMAIN.md ("What to classify").
+ */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+/* Token classes (DOMAIN.md).  Order is used as array index. */
+typedef enum {
+    AN_CLASS_HPY = 0,
+    AN_CLASS_CAPI,
+    AN_CLASS_NPY_LEGACY,
+    AN_CLASS_BRIDGE,
+    AN_CLASS_COUNT
+} an_class;
+
+/* Function and file status. */
+typedef enum {
+    AN_STATUS_PORTED = 0,
+    AN_STATUS_BRIDGED,
+    AN_STATUS_LEGACY,
+    AN_STATUS_NEUTRAL,
+    AN_STATUS_COUNT
+} an_status;
+
+/* Object-dtype state of a function; AN_OBJ_NONE when not on an object path. */
+typedef enum {
+    AN_OBJ_LEGACY = 0,
+    AN_OBJ_CPYTHON_ONLY,
+    AN_OBJ_UNIVERSAL,
+    AN_OBJ_COUNT,
+    AN_OBJ_NONE = -1
+} an_objstate;
+
+/* One classified occurrence. */
+typedef struct {
+    uint32_t line;      /* 1-based line in the file */
+    uint32_t column;    /* 1-based byte column */
+    an_class cls;
+    const char *rule;   /* rule id; owned by the rules object */
+    char *text;         /* the token text (NUL-terminated); owned by result */
+    int32_t function;   /* index into an_result.functions, -1 at file scope */
+    int guarded;        /* 1 when inside a CPython-only #if block */
+} an_finding;
+
+/* One function definition. */
+typedef struct {
+    char *name;                    /* owned by result */
+    uint32_t start_line;           /* line of the name/signature start */
+    uint32_t end_line;             /* line of the closing brace */
+    an_status status;
+    an_objstate object_state;      /* AN_OBJ_NONE if not an object path */
+    uint32_t tokens[AN_CLASS_COUNT]; /* unguarded + guarded occurrences */
+} an_function;
+
+typedef struct {
+    an_function *functions;
+    size_t nfunctions;
+    an_finding *findings;          /* sorted by line, then column */
+    size_t nfindings;
+    uint32_t tokens[AN_CLASS_COUNT];
+    an_status status;              /* file status from all its tokens */
+    int universal_ready;           /* 1: nothing unguarded needs CPython */
+    uint32_t lines;                /* number of lines in the file */
+    char *notes;                   /* what was not understood; NULL if none */
+} an_result;
+
+/*
+ * Analyse one file.  `path` is the repository-relative path (its suffix
+ * selects C, C++ or numpy-template handling); `buf`/`len` are its bytes,
+ * which need not be NUL-terminated nor valid UTF-8.  On success *out is a
+ * new result the caller frees with an_result_free().  Returns 0, or
+ * PD_ENOMEM (with pd_error_set).  Never fails on malformed source: what is
+ * not understood is described in (*out)->notes.
+ */
+int an_analyze(an_result **out, const rules *r, const char *path,
+               const char *buf, size_t len);
+
+/* Free a result; accepts NULL. */
+void an_result_free(an_result *res);
+
+/* Stable names used in the database and the JSON API:
+ * "hpy" "capi" "npy-legacy" "bridge"; "ported" "bridged" "legacy" "neutral";
+ * "object-legacy" "object-cpython-only" "object-universal" (NULL for NONE). */
+const char *an_class_name(an_class c);
+const char *an_status_name(an_status s);
+const char *an_objstate_name(an_objstate s);
+
+/* 1 when `path` has a suffix in scope by default:
+ * .c .h .c.src .h.src .cpp .hpp .cc */
+int an_path_in_scope(const char *path);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * ingest.h: reading a repository's history into the database.
+ *
+ * For each ref, the first-parent chain is walked from the tip back to the
+ * newest commit already summarised under the current rules (or to the root),
+ * then replayed oldest first: each commit's in-scope changes against its
+ * first parent are stored, each new blob is analysed once (keyed by blob id
+ * and rules hash), and the commit's summary is computed incrementally from
+ * its parent's.  Work is committed in batches, so an interrupted ingest keeps
+ * every batch it finished and the next run resumes from there.
+ */
+#ifndef INGEST_H
+#define INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *db_path;      /* database file (created if missing) */
+    const char *repo_path;    /* git directory, bare or not */
+    const char *name;         /* repository name in the dashboard */
+    const char **refs;        /* refs to walk; none: the repository's HEAD */
+    size_t nrefs;
+    const char **include;     /* path globs, see scope.h */
+    size_t ninclude;
+    const char **exclude;
+    size_t nexclude;
+    const char *rules_path;   /* NULL: the built-in default rules */
+    int progress;             /* 1: show progress on stderr */
+} ingest_options;
+
+typedef struct {
+    uint64_t commits_seen;    /* commits on the walked chains not yet summarised */
+    uint64_t commits_new;     /* commit rows inserted */
+    uint64_t blobs_analysed;
+    uint64_t bytes_analysed;
+    double seconds;           /* wall-clock time of the run */
+} ingest_stats;
+
+/*
+ * Run one ingest.  `stats` (may be NULL) receives the figures of the run.
+ * Returns 0, or a negative PD_E* code with a message naming the repository,
+ * ref or object that failed (PD_ENOTFOUND for an unknown ref, PD_EGIT for
+ * a repository that cannot be opened or an unreadable object, PD_EINVAL for
+ * a scope that disagrees with the stored one).  Batches committed before a
+ * failure stay; the failing batch is rolled back.
+ */
+int ingest_run(const ingest_options *opt, ingest_stats *stats);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * ingest_progress.c: terminal progress for long ingests (numpy's 15,000
+ * commits take minutes); see ingest_progress.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ingest_progress.h"
+
+struct ingest_progress {
+    int enabled;
+    char ref[128];
+    size_t total, done;
+    uint64_t blobs, bytes;
+    double start, last;
+};
+
+static double ingest_progress_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+ingest_progress *ingest_progress_new(int enabled)
+{
+    ingest_progress *p = calloc(1, sizeof(*p));
+
+    if (p)
+        p->enabled = enabled;
+    return p;
+}
+
+void ingest_progress_ref(ingest_progress *p, const char *ref, size_t total)
+{
+    if (!p)
+        return;
+    snprintf(p->ref, sizeof(p->ref), "%s", ref);
+    p->total = total;
+    p->done = 0;
+    p->start = ingest_progress_now();
+    p->last = 0;
+    if (p->enabled && total == 0)
+        fprintf(stderr, "%s: up to date\n", ref);
+}
+
+static void ingest_progress_draw(ingest_progress *p, double now)
+{
+    double el = now - p->start, rate = el > 0 ? p->done / el : 0;
+    double left = rate > 0 ? (p->total - p->done) / rate : 0;
+
+    fprintf(stderr, "\r\033[K%s: commits %zu/%zu, blobs %llu (%.1f MB), "
+            "%.0f commits/s, %dm%02ds left", p->ref, p->done, p->total,
+            (unsigned long long)p->blobs, p->bytes / 1e6, rate,
+            (int)left / 60, (int)left % 60);
+    fflush(stderr);
+}
+
+void ingest_progress_update(ingest_progress *p, size_t done, uint64_t blobs,
+                            uint64_t bytes)
+{
+    double now;
+
+    if (!p || !p->enabled)
+        return;
+    p->done = done;
+    p->blobs = blobs;
+    p->bytes = bytes;
+    now = ingest_progress_now();
+    if (now - p->last >= 0.25) {
+        p->last = now;
+        ingest_progress_draw(p, now);
+    }
+}
+
+void ingest_progress_done(ingest_progress *p)
+{
+    if (!p || !p->enabled || p->total == 0)
+        return;
+    ingest_progress_draw(p, ingest_progress_now());
+    fputc('\n', stderr);
+}
+
+void ingest_progress_free(ingest_progress *p)
+{
+    free(p);
+}

@@ -1,0 +1,466 @@
+/*
+ * ingest_store.c: the SQL writes of an ingest (see ingest_store.h).
+ *
+ * Findings are stored as one zlib-compressed JSON array per analysis:
+ * [[line, column, class, rule, text, function_index, guarded], ...], where
+ * class is the an_class name and function_index -1 means file scope.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "ingest_store.h"
+#include "pd_error.h"
+
+enum {
+    ST_REPO_FIND, ST_REPO_INS, ST_REPO_PATH, ST_COMMIT_FIND, ST_COMMIT_INS,
+    ST_PATH_FIND, ST_PATH_INS, ST_CHANGE_INS, ST_CHANGES_OF, ST_ANALYSIS_FIND,
+    ST_ANALYSIS_INS, ST_FUNC_INS, ST_STATS_INS, ST_REF_UPSERT, ST_COUNT
+};
+
+static const char *const ingest_store_sql[ST_COUNT] = {
+    [ST_REPO_FIND] = "SELECT id, scope FROM repos WHERE name = ?1",
+    [ST_REPO_INS] = "INSERT INTO repos(name, path, scope, created_at) "
+                    "VALUES(?1, ?2, ?3, ?4)",
+    [ST_REPO_PATH] = "UPDATE repos SET path = ?2 WHERE id = ?1",
+    [ST_COMMIT_FIND] = "SELECT c.id, EXISTS(SELECT 1 FROM commit_stats s "
+                       "WHERE s.commit_id = c.id AND s.rules_hash = ?3) "
+                       "FROM commits c WHERE c.repo_id = ?1 AND c.oid = ?2",
+    [ST_COMMIT_INS] = "INSERT INTO commits(repo_id, oid, parents, first_parent_id, "
+                      "author_name, author_email, author_time, author_offset, "
+                      "committer_time, committer_offset, summary) "
+                      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    [ST_PATH_FIND] = "SELECT id FROM paths WHERE path = ?1",
+    [ST_PATH_INS] = "INSERT INTO paths(path) VALUES(?1)",
+    [ST_CHANGE_INS] = "INSERT OR REPLACE INTO changes(commit_id, path_id, blob_oid) "
+                      "VALUES(?1, ?2, ?3)",
+    [ST_CHANGES_OF] = "SELECT ch.path_id, ch.blob_oid, p.path FROM changes ch "
+                      "JOIN paths p ON p.id = ch.path_id WHERE ch.commit_id = ?1",
+    [ST_ANALYSIS_FIND] = "SELECT id FROM analyses WHERE blob_oid = ?1 "
+                         "AND rules_hash = ?2",
+    [ST_ANALYSIS_INS] = "INSERT INTO analyses(blob_oid, rules_hash, size, lines, "
+                        "status, universal_ready, tok_hpy, tok_capi, "
+                        "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
+                        "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
+                        "obj_universal, notes, findings, findings_len) VALUES("
+                        "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                        "?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+    [ST_FUNC_INS] = "INSERT INTO functions(analysis_id, idx, name, start_line, "
+                    "end_line, status, object_state, tok_hpy, tok_capi, "
+                    "tok_npy_legacy, tok_bridge) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+                    "?7, ?8, ?9, ?10, ?11)",
+    [ST_STATS_INS] = "INSERT OR REPLACE INTO commit_stats(commit_id, rules_hash, "
+                     "files, universal_ready_files, tok_hpy, tok_capi, "
+                     "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
+                     "fn_neutral, obj_legacy, obj_cpython_only, obj_universal) "
+                     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                     "?13, ?14, ?15)",
+    [ST_REF_UPSERT] = "INSERT INTO refs(repo_id, name, commit_id, updated_at) "
+                      "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(repo_id, name) DO UPDATE "
+                      "SET commit_id = ?3, updated_at = ?4",
+};
+
+struct ingest_store {
+    sqlite3 *db;
+    sqlite3_stmt *st[ST_COUNT];
+};
+
+int ingest_store_open(ingest_store **out, sqlite3 *db)
+{
+    ingest_store *s = calloc(1, sizeof(*s));
+    int i, rc;
+
+    *out = NULL;
+    if (!s)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    s->db = db;
+    for (i = 0; i < ST_COUNT; i++) {
+        if ((rc = db_prepare(db, &s->st[i], ingest_store_sql[i])) < 0) {
+            ingest_store_free(s);
+            return rc;
+        }
+    }
+    *out = s;
+    return 0;
+}
+
+void ingest_store_free(ingest_store *s)
+{
+    int i;
+
+    if (!s)
+        return;
+    for (i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->st[i]);
+    free(s);
+}
+
+/* Reset a statement for reuse and return it. */
+static sqlite3_stmt *ingest_store_stmt(ingest_store *s, int which)
+{
+    sqlite3_stmt *st = s->st[which];
+
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return st;
+}
+
+/* Run a statement that returns no row. */
+static int ingest_store_done(ingest_store *s, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+int ingest_store_repo(ingest_store *s, int64_t *id_out, char **scope_out,
+                      const char *name, const char *path, const char *scope_json)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_REPO_FIND);
+    int rc;
+
+    if (scope_out)
+        *scope_out = NULL;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *stored = (const char *)sqlite3_column_text(st, 1);
+
+        *id_out = sqlite3_column_int64(st, 0);
+        if (scope_json && strcmp(scope_json, stored) != 0) {
+            rc = pd_error_set(PD_EINVAL, "repository '%s' was ingested with scope "
+                              "%s; this run asks for %s. Use the same --include/"
+                              "--exclude, or a new --name", name, stored, scope_json);
+            sqlite3_reset(st);
+            return rc;
+        }
+        if (scope_out && !(*scope_out = strdup(stored)))
+            rc = PD_ENOMEM;
+        sqlite3_reset(st);
+        if (rc == PD_ENOMEM)
+            return pd_error_set(rc, "out of memory");
+        st = ingest_store_stmt(s, ST_REPO_PATH);
+        sqlite3_bind_int64(st, 1, *id_out);
+        sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+        return ingest_store_done(s, st);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    st = ingest_store_stmt(s, ST_REPO_INS);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, scope_json ? scope_json : "{\"include\":[],\"exclude\":[]}",
+                      -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
+    if ((rc = ingest_store_done(s, st)) < 0)
+        return rc;
+    *id_out = sqlite3_last_insert_rowid(s->db);
+    if (scope_out && scope_json && !(*scope_out = strdup(scope_json)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    return 0;
+}
+
+int ingest_store_commit_find(ingest_store *s, int64_t *id_out, int *has_stats,
+                             int64_t repo_id, const git_oid *oid,
+                             const char *rules_hash)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_COMMIT_FIND);
+    char hex[GIT_OID_HEXSZ + 1];
+    int rc;
+
+    git_oid_tostr(hex, sizeof(hex), oid);
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, hex, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, rules_hash, -1, SQLITE_STATIC);
+    *id_out = 0;
+    *has_stats = 0;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id_out = sqlite3_column_int64(st, 0);
+        *has_stats = sqlite3_column_int(st, 1);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+/* Space-separated hex ids of a commit's parents, in a caller buffer. */
+static void ingest_store_parents(char *buf, size_t n, const git_commit *c)
+{
+    unsigned i, np = git_commit_parentcount(c);
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < np && off + GIT_OID_HEXSZ + 2 <= n; i++) {
+        if (i)
+            buf[off++] = ' ';
+        git_oid_tostr(buf + off, n - off, git_commit_parent_id(c, i));
+        off += GIT_OID_HEXSZ;
+    }
+}
+
+int ingest_store_commit_insert(ingest_store *s, int64_t *id_out, int64_t repo_id,
+                               const git_commit *c, int64_t first_parent_id)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_COMMIT_INS);
+    const git_signature *a = git_commit_author(c);
+    const char *summary = git_commit_summary((git_commit *)c);
+    char hex[GIT_OID_HEXSZ + 1], parents[(GIT_OID_HEXSZ + 1) * 16];
+    int rc;
+
+    git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+    ingest_store_parents(parents, sizeof(parents), c);
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, parents, -1, SQLITE_STATIC);
+    if (first_parent_id)
+        sqlite3_bind_int64(st, 4, first_parent_id);
+    sqlite3_bind_text(st, 5, a && a->name ? a->name : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, a && a->email ? a->email : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, a ? a->when.time : 0);
+    sqlite3_bind_int(st, 8, a ? a->when.offset : 0);
+    sqlite3_bind_int64(st, 9, git_commit_time(c));
+    sqlite3_bind_int(st, 10, git_commit_time_offset(c));
+    sqlite3_bind_text(st, 11, summary ? summary : "", -1, SQLITE_STATIC);
+    if ((rc = ingest_store_done(s, st)) < 0)
+        return rc;
+    *id_out = sqlite3_last_insert_rowid(s->db);
+    return 0;
+}
+
+int ingest_store_path_id(ingest_store *s, int64_t *id_out, const char *path)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_PATH_FIND);
+    int rc;
+
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id_out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    st = ingest_store_stmt(s, ST_PATH_INS);
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    if ((rc = ingest_store_done(s, st)) < 0)
+        return rc;
+    *id_out = sqlite3_last_insert_rowid(s->db);
+    return 0;
+}
+
+int ingest_store_change(ingest_store *s, int64_t commit_id, int64_t path_id,
+                        const git_oid *blob)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_CHANGE_INS);
+    char hex[GIT_OID_HEXSZ + 1];
+
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_int64(st, 2, path_id);
+    if (blob) {
+        git_oid_tostr(hex, sizeof(hex), blob);
+        sqlite3_bind_text(st, 3, hex, -1, SQLITE_TRANSIENT);
+    }
+    return ingest_store_done(s, st);
+}
+
+int ingest_store_changes_of(ingest_store *s, int64_t commit_id,
+                            int (*fn)(void *arg, int64_t path_id,
+                                      const char *blob_oid, const char *path),
+                            void *arg)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_CHANGES_OF);
+    int rc;
+
+    sqlite3_bind_int64(st, 1, commit_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = fn(arg, sqlite3_column_int64(st, 0),
+                (const char *)sqlite3_column_text(st, 1),
+                (const char *)sqlite3_column_text(st, 2));
+        if (rc != 0) {
+            sqlite3_reset(st);
+            return rc;
+        }
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+int ingest_store_analysis_find(ingest_store *s, int64_t *id_out,
+                               const char *blob_oid, const char *rules_hash)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_ANALYSIS_FIND);
+    int rc;
+
+    sqlite3_bind_text(st, 1, blob_oid, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    *id_out = 0;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id_out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+void ingest_store_counts_of(db_counts *out, const an_result *res)
+{
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    out->files = 1;
+    out->universal_ready_files = res->universal_ready ? 1 : 0;
+    for (i = 0; i < AN_CLASS_COUNT; i++)
+        out->tok[i] = res->tokens[i];
+    for (i = 0; i < res->nfunctions; i++) {
+        const an_function *f = &res->functions[i];
+
+        out->fn[f->status]++;
+        if (f->object_state != AN_OBJ_NONE)
+            out->obj[f->object_state]++;
+    }
+}
+
+/* The findings of a result as compact JSON text, freed with free(). */
+static char *ingest_store_findings_json(const an_result *res)
+{
+    json_t *arr = json_array();
+    char *text = NULL;
+    size_t i;
+
+    if (!arr)
+        return NULL;
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+        json_t *row = json_pack("[iisssib]", (json_int_t)f->line,
+                                (json_int_t)f->column, an_class_name(f->cls),
+                                f->rule ? f->rule : "", f->text ? f->text : "",
+                                (int)f->function, f->guarded);
+
+        /* json_pack rejects invalid UTF-8; keep the finding, lose the text. */
+        if (!row)
+            row = json_pack("[iisssib]", (json_int_t)f->line,
+                            (json_int_t)f->column, an_class_name(f->cls),
+                            f->rule ? f->rule : "", "\xef\xbf\xbd",
+                            (int)f->function, f->guarded);
+        if (!row || json_array_append_new(arr, row) < 0)
+            goto done;
+    }
+    text = json_dumps(arr, JSON_COMPACT);
+done:
+    json_decref(arr);
+    return text;
+}
+
+/* Insert the function rows of one analysis. */
+static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
+                                  const an_result *res)
+{
+    size_t i;
+    int rc, k;
+
+    for (i = 0; i < res->nfunctions; i++) {
+        const an_function *f = &res->functions[i];
+        sqlite3_stmt *st = ingest_store_stmt(s, ST_FUNC_INS);
+
+        sqlite3_bind_int64(st, 1, analysis_id);
+        sqlite3_bind_int64(st, 2, (int64_t)i);
+        sqlite3_bind_text(st, 3, f->name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, f->start_line);
+        sqlite3_bind_int64(st, 5, f->end_line);
+        sqlite3_bind_text(st, 6, an_status_name(f->status), -1, SQLITE_STATIC);
+        if (f->object_state != AN_OBJ_NONE)
+            sqlite3_bind_text(st, 7, an_objstate_name(f->object_state), -1,
+                              SQLITE_STATIC);
+        for (k = 0; k < AN_CLASS_COUNT; k++)
+            sqlite3_bind_int64(st, 8 + k, f->tokens[k]);
+        if ((rc = ingest_store_done(s, st)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
+                                 db_counts *c, const char *blob_oid,
+                                 const char *rules_hash, size_t size,
+                                 const an_result *res)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_ANALYSIS_INS);
+    char *json = ingest_store_findings_json(res);
+    unsigned char *z = NULL;
+    size_t zlen = 0, jlen;
+    int rc, k;
+
+    if (!json)
+        return pd_error_set(PD_ENOMEM, "out of memory encoding findings");
+    jlen = strlen(json);
+    if ((rc = db_deflate(&z, &zlen, json, jlen)) < 0)
+        goto done;
+    ingest_store_counts_of(c, res);
+    sqlite3_bind_text(st, 1, blob_oid, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, (int64_t)size);
+    sqlite3_bind_int64(st, 4, res->lines);
+    sqlite3_bind_text(st, 5, an_status_name(res->status), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, res->universal_ready ? 1 : 0);
+    for (k = 0; k < 4; k++) {
+        sqlite3_bind_int64(st, 7 + k, c->tok[k]);
+        sqlite3_bind_int64(st, 11 + k, c->fn[k]);
+    }
+    for (k = 0; k < 3; k++)
+        sqlite3_bind_int64(st, 15 + k, c->obj[k]);
+    if (res->notes)
+        sqlite3_bind_text(st, 18, res->notes, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 19, z, (int)zlen, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 20, (int64_t)jlen);
+    if ((rc = ingest_store_done(s, st)) < 0)
+        goto done;
+    *id_out = sqlite3_last_insert_rowid(s->db);
+    rc = ingest_store_functions(s, *id_out, res);
+done:
+    free(z);
+    free(json);
+    return rc;
+}
+
+int ingest_store_stats(ingest_store *s, int64_t commit_id,
+                       const char *rules_hash, const db_counts *c)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_STATS_INS);
+    int k;
+
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, c->files);
+    sqlite3_bind_int64(st, 4, c->universal_ready_files);
+    for (k = 0; k < 4; k++) {
+        sqlite3_bind_int64(st, 5 + k, c->tok[k]);
+        sqlite3_bind_int64(st, 9 + k, c->fn[k]);
+    }
+    for (k = 0; k < 3; k++)
+        sqlite3_bind_int64(st, 13 + k, c->obj[k]);
+    return ingest_store_done(s, st);
+}
+
+int ingest_store_ref(ingest_store *s, int64_t repo_id, const char *name,
+                     int64_t commit_id)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_REF_UPSERT);
+
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, commit_id);
+    sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
+    return ingest_store_done(s, st);
+}

@@ -1,0 +1,86 @@
+/*
+ * ingest_store.h: the writes of an ingest, as prepared statements kept for
+ * the whole run.  Callers group calls in transactions (ingest.c commits in
+ * batches so that an interrupted ingest keeps what it finished).
+ */
+#ifndef INGEST_STORE_H
+#define INGEST_STORE_H
+
+#include <stdint.h>
+#include <git2.h>
+#include <sqlite3.h>
+
+#include "analyze.h"
+#include "db.h"
+
+typedef struct ingest_store ingest_store;
+
+/* Prepare the statements on `db` (borrowed, must outlive the store).
+ * 0, PD_ENOMEM or PD_EDB. */
+int ingest_store_open(ingest_store **out, sqlite3 *db);
+
+/* Finalize the statements; accepts NULL. */
+void ingest_store_free(ingest_store *s);
+
+/*
+ * Find or create repository `name`.  A new one records `path` and
+ * `scope_json`.  An existing one gets its path updated; if `scope_json` is
+ * not NULL and differs from the stored scope, fails with PD_EINVAL (a
+ * changed scope would make old and new commits disagree), else
+ * *scope_out (if not NULL) receives the stored scope, freed with free().
+ */
+int ingest_store_repo(ingest_store *s, int64_t *id_out, char **scope_out,
+                      const char *name, const char *path,
+                      const char *scope_json);
+
+/*
+ * Look up commit `oid` of the repository: *id_out is its row id (0 if not
+ * stored) and *has_stats whether it has a summary under `rules_hash`.
+ */
+int ingest_store_commit_find(ingest_store *s, int64_t *id_out, int *has_stats,
+                             int64_t repo_id, const git_oid *oid,
+                             const char *rules_hash);
+
+/* Insert a commit's metadata; first_parent_id 0 means none. */
+int ingest_store_commit_insert(ingest_store *s, int64_t *id_out, int64_t repo_id,
+                               const git_commit *c, int64_t first_parent_id);
+
+/* Row id of `path`, created if new. */
+int ingest_store_path_id(ingest_store *s, int64_t *id_out, const char *path);
+
+/* Record that commit changed path to blob (NULL: deleted). */
+int ingest_store_change(ingest_store *s, int64_t commit_id, int64_t path_id,
+                        const git_oid *blob);
+
+/* Call fn for each stored change of a commit (blob_oid NULL: deleted).
+ * fn may use the store's other statements; a non-zero return stops. */
+int ingest_store_changes_of(ingest_store *s, int64_t commit_id,
+                            int (*fn)(void *arg, int64_t path_id,
+                                      const char *blob_oid, const char *path),
+                            void *arg);
+
+/* Analysis row id of (blob, rules_hash), 0 if none. */
+int ingest_store_analysis_find(ingest_store *s, int64_t *id_out,
+                               const char *blob_oid, const char *rules_hash);
+
+/*
+ * Store an analysis with its functions and compressed findings, and return
+ * its row id and its counts (files = 1).
+ */
+int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
+                                 db_counts *counts, const char *blob_oid,
+                                 const char *rules_hash, size_t size,
+                                 const an_result *res);
+
+/* Store the summary of a commit under `rules_hash` (replacing any). */
+int ingest_store_stats(ingest_store *s, int64_t commit_id,
+                       const char *rules_hash, const db_counts *c);
+
+/* Point ref `name` at commit_id. */
+int ingest_store_ref(ingest_store *s, int64_t repo_id, const char *name,
+                     int64_t commit_id);
+
+/* Counts of an analysis in the in-memory form (files = 1). */
+void ingest_store_counts_of(db_counts *out, const an_result *res);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * rules.h: the rules file that tells the analyzer which identifiers belong to
+ * which class (hpy, capi, npy-legacy, bridge), which ones mark object-dtype
+ * paths, which macros guard CPython-only code, and which calls take an owner
+ * argument that must not be HPy_NULL in universal mode.  The format is
+ * documented at the top of ingest/rules/default.rules.
+ */
+#ifndef RULES_H
+#define RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rules rules;
+
+/*
+ * Load a rules file.  On success *out is a new object freed with
+ * rules_free().  Errors: PD_EIO (cannot read; message names the file),
+ * PD_EINVAL (syntax; message gives file:line and the problem), PD_ENOMEM.
+ */
+int rules_load(rules **out, const char *path);
+
+/* Parse rules from memory (`name` is used in error messages). */
+int rules_parse(rules **out, const char *name, const char *text, size_t len);
+
+/* Free; accepts NULL. */
+void rules_free(rules *r);
+
+/*
+ * Hex SHA-1-sized content hash (40 chars, NUL-terminated) of the rules text,
+ * owned by `r`.  Stored with every analysis, so changed rules re-analyse.
+ * It is the git blob id of the text (git_odb_hash), so
+ * `git hash-object default.rules` gives the same value.
+ */
+const char *rules_hash(const rules *r);
+
+/* ingest/rules/default.rules, embedded by the Makefile
+ * (build/gen/rules_default.c, made by common/embed.sh). */
+extern const char rules_default_text[];
+extern const unsigned long rules_default_len;
+
+/* rules_parse() of the embedded default rules, named "default.rules" in
+ * messages.  Same errors and ownership as rules_parse(). */
+int rules_load_default(rules **out);
+
+/* ---- Lookup API used by the analyzer (analyze.c) ---------------------- */
+
+/* The class given by a rule: an_class index (analyze.h) and the rule id,
+ * owned by the rules object.  cls is RULES_CLS_UNSET when no rule of that
+ * kind applies, RULES_CLS_NONE for an explicit "none" (an exact rule that
+ * shields a name from the prefix rules). */
+#define RULES_CLS_UNSET (-1)
+#define RULES_CLS_NONE  (-2)
+
+typedef struct {
+    int cls;
+    const char *id;
+} rules_verdict;
+
+/* `guard` directive: which test of the macro makes a block CPython-only. */
+#define RULES_GUARD_IFNDEF 1  /* #ifndef NAME, #if !defined(NAME) */
+#define RULES_GUARD_IFDEF  2  /* #ifdef NAME, #if defined(NAME) */
+
+/* rules_name.flags */
+#define RULES_F_MARKER   0x1u  /* `marker`: puts a function on an object path */
+#define RULES_F_ITEMCOPY 0x2u  /* `itemcopy`: memcpy-like, see analyze.c */
+
+/* Most '*' in an `itemcast`/`itemlocal` type. */
+#define RULES_MAXSTARS 3
+
+/* Everything the rules say about one exact identifier. */
+typedef struct {
+    const char *name;           /* NUL-terminated, owned by the rules */
+    size_t len;
+    uint32_t hash;              /* rules_hash_name(name, len) */
+    rules_verdict exact;        /* `exact` */
+    rules_verdict member;       /* `member`: after '.' or '->' */
+    rules_verdict cond;         /* `exact-if`: class once a trigger is seen */
+    uint32_t cond_bit;          /* the bit of that exact-if rule */
+    uint32_t triggers;          /* bits of exact-if rules this name triggers */
+    rules_verdict itemcast[RULES_MAXSTARS + 1];  /* by number of '*' */
+    rules_verdict itemlocal[RULES_MAXSTARS + 1]; /* by number of '*' */
+    rules_verdict nullowner;    /* `nullowner`: this call ... */
+    int nullowner_arg;          /* ... with argument #arg (0-based) ... */
+    const char *null_name;      /* ... equal to this name */
+    int guard;                  /* RULES_GUARD_* or 0 */
+    unsigned flags;             /* RULES_F_* */
+    int has_local;              /* some itemlocal[] is set */
+    int has_cast;               /* some itemcast[] is set */
+} rules_name;
+
+/* FNV-1a hash of an identifier, as stored in rules_name.hash. */
+uint32_t rules_hash_name(const char *s, size_t len);
+
+/*
+ * Classify the identifier s[0..len) (no NUL needed).  Returns its exact
+ * entry or NULL, and sets *v to its class: the exact rule if any, else the
+ * longest matching prefix or suffix rule (a suffix wins a tie), else
+ * cls = RULES_CLS_UNSET.  An explicit "none" is returned as UNSET too.
+ * Allocation-free; safe to call from many threads on one rules object.
+ */
+const rules_name *rules_classify(const rules *r, const char *s, size_t len,
+                                 rules_verdict *v);
+
+/* The exact entry of s[0..len), or NULL. */
+const rules_name *rules_lookup(const rules *r, const char *s, size_t len);
+
+/* 1 when a function named `name` is an object-dtype function by an
+ * `objfunc` rule, else 0. */
+int rules_objfunc(const rules *r, const char *name);
+
+/* Number of exact-if rules (bits 0 .. n-1 of cond_bit/triggers). */
+int rules_ncond(const rules *r);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * api.h: the JSON API (v1) handlers.  Shapes are documented in README.md
+ * ("The JSON API"); field names and meanings there are a contract with CI
+ * bots.  `{rev}` is a ref name or a full or abbreviated commit id.
+ */
+#ifndef API_H
+#define API_H
+
+#include "srv.h"
+
+enum MHD_Result api_repos(srv_req *r);    /* GET /api/v1/repos */
+enum MHD_Result api_commit(srv_req *r);   /* GET .../commits/{rev} */
+enum MHD_Result api_summary(srv_req *r);  /* GET .../commits/{rev}/summary */
+enum MHD_Result api_files(srv_req *r);    /* GET .../commits/{rev}/files */
+enum MHD_Result api_file(srv_req *r);     /* GET .../commits/{rev}/files/{path} */
+enum MHD_Result api_raw(srv_req *r);      /* GET .../commits/{rev}/raw/{path} */
+
+/* ---- shared by the api_*.c files ---- */
+
+/* A resolved {repo}/{rev} pair. */
+typedef struct {
+    int64_t repo_id;
+    int64_t commit_id;
+    char oid[41];
+    char rules_hash[64];
+} api_at;
+
+/*
+ * Resolve r->param[0] (repo) and r->param[1] (rev) and read the current rules
+ * hash.  Returns 0, or a negative code after pd_error_set (reply with
+ * srv_reply_error).
+ */
+int api_resolve(srv_req *r, api_at *at);
+
+/* JSON objects of the counts: {"ported":..}, {"hpy":..}, {"object-legacy":..}. */
+json_t *api_functions_obj(const int64_t fn[4]);
+json_t *api_tokens_obj(const int64_t tok[4]);
+json_t *api_objpaths_obj(const int64_t obj[3]);
+
+/* ISO 8601 local time with offset ("2021-03-01T10:00:00+01:00"). */
+void api_iso8601(char *buf, size_t n, int64_t t, int offset_minutes);
+
+/* A JSON string from repository text, which may not be valid UTF-8:
+ * invalid bytes become U+FFFD rather than losing the whole value. */
+json_t *api_text(const char *s);
+
+#endif

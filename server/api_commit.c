@@ -1,0 +1,255 @@
+/*
+ * api_commit.c: repositories, commits, summaries and file tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "db.h"
+#include "pd_error.h"
+
+static const char *const api_status_names[4] = {"ported", "bridged", "legacy", "neutral"};
+static const char *const api_class_names[4] = {"hpy", "capi", "npy-legacy", "bridge"};
+static const char *const api_obj_names[3] = {"object-legacy", "object-cpython-only",
+                                             "object-universal"};
+
+json_t *api_functions_obj(const int64_t fn[4])
+{
+    json_t *o = json_object();
+    int i;
+
+    for (i = 0; i < 4; i++)
+        json_object_set_new(o, api_status_names[i], json_integer(fn[i]));
+    return o;
+}
+
+json_t *api_tokens_obj(const int64_t tok[4])
+{
+    json_t *o = json_object();
+    int i;
+
+    for (i = 0; i < 4; i++)
+        json_object_set_new(o, api_class_names[i], json_integer(tok[i]));
+    return o;
+}
+
+json_t *api_objpaths_obj(const int64_t obj[3])
+{
+    json_t *o = json_object();
+    int i;
+
+    for (i = 0; i < 3; i++)
+        json_object_set_new(o, api_obj_names[i], json_integer(obj[i]));
+    return o;
+}
+
+void api_iso8601(char *buf, size_t n, int64_t t, int off)
+{
+    time_t local = (time_t)(t + (int64_t)off * 60);
+    struct tm tm;
+    int a = off < 0 ? -off : off;
+
+    gmtime_r(&local, &tm);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+             off < 0 ? '-' : '+', a / 60, a % 60);
+}
+
+json_t *api_text(const char *s)
+{
+    json_t *j;
+    char *fixed;
+    size_t i, o = 0, n;
+
+    if (!s)
+        return json_null();
+    if ((j = json_string(s)))
+        return j;
+    /* Invalid UTF-8: keep ASCII, replace every other byte. */
+    n = strlen(s);
+    if (!(fixed = malloc(n * 3 + 1)))
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if ((unsigned char)s[i] < 0x80) {
+            fixed[o++] = s[i];
+        } else {
+            memcpy(fixed + o, "\xef\xbf\xbd", 3);
+            o += 3;
+        }
+    }
+    fixed[o] = '\0';
+    j = json_string(fixed);
+    free(fixed);
+    return j;
+}
+
+int api_resolve(srv_req *r, api_at *at)
+{
+    int rc;
+
+    memset(at, 0, sizeof(*at));
+    if ((rc = db_repo_find(r->db, r->param[0], &at->repo_id, NULL, 0)) < 0)
+        return rc;
+    if ((rc = db_rev_resolve(r->db, at->repo_id, r->param[1], &at->commit_id,
+                             at->oid)) < 0)
+        return rc;
+    rc = db_meta_get(r->db, "rules_hash", at->rules_hash, sizeof(at->rules_hash));
+    if (rc == PD_ENOTFOUND)
+        rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
+    return rc;
+}
+
+/* The refs of one repository as [{"name":..,"commit":..}]. */
+static json_t *api_refs_of(srv_req *r, int64_t repo_id)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *arr = json_array();
+
+    if (db_prepare(r->db, &st, "SELECT f.name, c.oid FROM refs f JOIN commits c "
+                   "ON c.id = f.commit_id WHERE f.repo_id = ?1 ORDER BY f.name") < 0) {
+        json_decref(arr);
+        return NULL;
+    }
+    sqlite3_bind_int64(st, 1, repo_id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        json_array_append_new(arr, json_pack("{s:o, s:s}", "name",
+                              api_text((const char *)sqlite3_column_text(st, 0)),
+                              "commit", (const char *)sqlite3_column_text(st, 1)));
+    sqlite3_finalize(st);
+    return arr;
+}
+
+enum MHD_Result api_repos(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *arr = json_array();
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, "SELECT id, name FROM repos ORDER BY name")) < 0) {
+        json_decref(arr);
+        return srv_reply_error(r, rc);
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        json_t *refs = api_refs_of(r, sqlite3_column_int64(st, 0));
+
+        json_array_append_new(arr, json_pack("{s:o, s:o}", "name",
+                              api_text((const char *)sqlite3_column_text(st, 1)),
+                              "refs", refs ? refs : json_array()));
+    }
+    sqlite3_finalize(st);
+    return srv_reply_json(r, 200, arr);
+}
+
+/* Commit metadata fields added to `o`. */
+static int api_commit_fields(srv_req *r, const api_at *at, json_t *o)
+{
+    sqlite3_stmt *st = NULL;
+    char adate[40], cdate[40];
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, "SELECT author_name, author_email, author_time, "
+                         "author_offset, committer_time, committer_offset, summary, "
+                         "parents FROM commits WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, at->commit_id);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return pd_error_set(PD_EDB, "commit row vanished");
+    }
+    api_iso8601(adate, sizeof(adate), sqlite3_column_int64(st, 2),
+                sqlite3_column_int(st, 3));
+    api_iso8601(cdate, sizeof(cdate), sqlite3_column_int64(st, 4),
+                sqlite3_column_int(st, 5));
+    json_object_set_new(o, "commit", json_string(at->oid));
+    json_object_set_new(o, "author", api_text((const char *)sqlite3_column_text(st, 0)));
+    json_object_set_new(o, "author_email",
+                        api_text((const char *)sqlite3_column_text(st, 1)));
+    json_object_set_new(o, "author_date", json_string(adate));
+    json_object_set_new(o, "committer_date", json_string(cdate));
+    json_object_set_new(o, "message", api_text((const char *)sqlite3_column_text(st, 6)));
+    json_t *parents = json_array();
+    const char *p = (const char *)sqlite3_column_text(st, 7);
+    while (p && strlen(p) >= 40) {
+        json_array_append_new(parents, json_stringn(p, 40));
+        p += p[40] ? 41 : 40;
+    }
+    json_object_set_new(o, "parents", parents);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+enum MHD_Result api_commit(srv_req *r)
+{
+    api_at at;
+    json_t *o;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0)
+        return srv_reply_error(r, rc);
+    o = json_object();
+    if ((rc = api_commit_fields(r, &at, o)) < 0) {
+        json_decref(o);
+        return srv_reply_error(r, rc);
+    }
+    return srv_reply_json(r, 200, o);
+}
+
+enum MHD_Result api_summary(srv_req *r)
+{
+    api_at at;
+    db_counts c;
+    json_t *o;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0)
+        return srv_reply_error(r, rc);
+    o = json_object();
+    if ((rc = api_commit_fields(r, &at, o)) < 0) {
+        json_decref(o);
+        return srv_reply_error(r, rc);
+    }
+    json_object_set_new(o, "files", json_integer(c.files));
+    json_object_set_new(o, "functions", api_functions_obj(c.fn));
+    json_object_set_new(o, "tokens", api_tokens_obj(c.tok));
+    json_object_set_new(o, "object_paths", api_objpaths_obj(c.obj));
+    json_object_set_new(o, "universal_ready_files", json_integer(c.universal_ready_files));
+    return srv_reply_json(r, 200, o);
+}
+
+enum MHD_Result api_files(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    api_at at;
+    db_counts c;
+    json_t *files, *o;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        return srv_reply_error(r, rc);
+    files = json_array();
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *status = (const char *)sqlite3_column_text(st, 4);
+
+        db_counts_from_files_row(st, &c);
+        json_array_append_new(files, json_pack("{s:o, s:s, s:s, s:o, s:o, s:o, s:b}",
+            "path", api_text((const char *)sqlite3_column_text(st, 1)),
+            "blob", (const char *)sqlite3_column_text(st, 2),
+            "status", status ? status : "unanalysed",
+            "functions", api_functions_obj(c.fn),
+            "object_paths", api_objpaths_obj(c.obj),
+            "tokens", api_tokens_obj(c.tok),
+            "universal_ready", (int)c.universal_ready_files));
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        json_decref(files);
+        return srv_reply_problem(r, 500, "Internal Server Error", "database: %s",
+                                 sqlite3_errmsg(r->db));
+    }
+    o = json_pack("{s:s, s:o}", "commit", at.oid, "files", files);
+    return srv_reply_json(r, 200, o);
+}

@@ -1,0 +1,284 @@
+/*
+ * srv.c: the libmicrohttpd daemon, per-thread database connections and the
+ * reply helpers shared by every handler (see srv.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "pd_error.h"
+#include "srv.h"
+#include "srv_routes.h"
+
+struct srv {
+    struct MHD_Daemon *daemon;
+    char *db_path;
+    char *static_dir;
+    const char **repo_names;
+    const char **repo_paths;
+    size_t nrepos;
+    pthread_key_t db_key;
+    uint16_t port;
+};
+
+/* Parse "HOST:PORT" (IPv4 or [IPv6]) into a socket address. */
+static int srv_parse_listen(struct sockaddr_storage *ss, socklen_t *len,
+                            const char *listen)
+{
+    char host[128];
+    const char *colon = strrchr(listen, ':');
+    char *end;
+    long port;
+
+    if (!colon || (size_t)(colon - listen) >= sizeof(host))
+        return pd_error_set(PD_EINVAL, "listen address '%s' is not HOST:PORT", listen);
+    port = strtol(colon + 1, &end, 10);
+    if (*end || end == colon + 1 || port < 0 || port > 65535)
+        return pd_error_set(PD_EINVAL, "listen address '%s' has a bad port", listen);
+    memcpy(host, listen, colon - listen);
+    host[colon - listen] = '\0';
+    memset(ss, 0, sizeof(*ss));
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+
+        host[strlen(host) - 1] = '\0';
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)port);
+        if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) != 1)
+            return pd_error_set(PD_EINVAL, "bad IPv6 address in '%s'", listen);
+        *len = sizeof(*a);
+        return 0;
+    }
+    struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+
+    a4->sin_family = AF_INET;
+    a4->sin_port = htons((uint16_t)port);
+    if (strcmp(host, "localhost") == 0)
+        snprintf(host, sizeof(host), "127.0.0.1");
+    if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
+        return pd_error_set(PD_EINVAL, "bad IPv4 address in '%s'", listen);
+    *len = sizeof(*a4);
+    return 0;
+}
+
+static void srv_db_free(void *p)
+{
+    db_close(p);
+}
+
+/* This thread's connection, opened on first use. */
+static sqlite3 *srv_thread_db(srv *s)
+{
+    sqlite3 *db = pthread_getspecific(s->db_key);
+
+    if (!db && db_open(&db, s->db_path, 0) == 0)
+        pthread_setspecific(s->db_key, db);
+    return db;
+}
+
+/* Keep the URL as sent: routes split it on '/' and decode each segment, so
+ * that %2F inside a ref name or path segment is not a separator. */
+static size_t srv_no_unescape(void *cls, struct MHD_Connection *c, char *uri)
+{
+    return strlen(uri);
+}
+
+static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+    static int first_call_marker;
+    srv *s = cls;
+    srv_req r;
+
+    if (*con_cls == NULL) {
+        *con_cls = &first_call_marker;
+        return MHD_YES;
+    }
+    memset(&r, 0, sizeof(r));
+    r.server = s;
+    r.conn = conn;
+    if (*upload_size) {
+        *upload_size = 0;   /* no route takes a body yet */
+        return MHD_YES;
+    }
+    if (!(r.db = srv_thread_db(s)))
+        return srv_reply_problem(&r, 500, "Database unavailable", "%s",
+                                 pd_error_last());
+    return srv_routes_dispatch(&r, method, url);
+}
+
+int srv_start(srv **out, const srv_options *opt)
+{
+    struct sockaddr_storage ss;
+    socklen_t sslen;
+    const union MHD_DaemonInfo *info;
+    srv *s = NULL;
+    sqlite3 *probe = NULL;
+    unsigned threads = opt->threads;
+    int rc;
+
+    *out = NULL;
+    if ((rc = srv_parse_listen(&ss, &sslen, opt->listen ? opt->listen
+                                                        : "127.0.0.1:8080")) < 0)
+        return rc;
+    /* Fail at start, not at the first request, on a bad database. */
+    if ((rc = db_open(&probe, opt->db_path, 0)) < 0)
+        return rc;
+    db_close(probe);
+    if (!(s = calloc(1, sizeof(*s))) || !(s->db_path = strdup(opt->db_path)) ||
+        !(s->static_dir = strdup(opt->static_dir ? opt->static_dir : "static"))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto fail;
+    }
+    s->repo_names = opt->repo_names;
+    s->repo_paths = opt->repo_paths;
+    s->nrepos = opt->nrepos;
+    pthread_key_create(&s->db_key, srv_db_free);
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 2;
+    }
+    s->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+            (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+        0, NULL, NULL, srv_access, s,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+        MHD_OPTION_END);
+    if (!s->daemon) {
+        rc = pd_error_set(PD_EIO, "cannot listen on %s: %s",
+                          opt->listen ? opt->listen : "127.0.0.1:8080",
+                          strerror(errno));
+        goto fail;
+    }
+    info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : 0;
+    *out = s;
+    return 0;
+fail:
+    srv_stop(s);
+    return rc;
+}
+
+uint16_t srv_port(const srv *s)
+{
+    return s->port;
+}
+
+const char *srv_static_dir(const srv *s)
+{
+    return s->static_dir;
+}
+
+void srv_stop(srv *s)
+{
+    if (!s)
+        return;
+    if (s->daemon) {
+        MHD_stop_daemon(s->daemon);
+        pthread_key_delete(s->db_key);
+    }
+    free(s->db_path);
+    free(s->static_dir);
+    free(s);
+}
+
+int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n)
+{
+    srv *s = r->server;
+    int64_t id;
+    size_t i;
+
+    for (i = 0; i < s->nrepos; i++) {
+        if (strcmp(s->repo_names[i], name) == 0) {
+            snprintf(buf, n, "%s", s->repo_paths[i]);
+            return 0;
+        }
+    }
+    return db_repo_find(r->db, name, &id, buf, n);
+}
+
+enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
+                                const void *buf, size_t len)
+{
+    struct MHD_Response *resp;
+    enum MHD_Result ret;
+
+    resp = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", ctype);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (r->allow)
+        MHD_add_response_header(resp, "Allow", r->allow);
+    MHD_add_response_header(resp, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:; "
+                            "style-src 'self' 'unsafe-inline'");
+    ret = MHD_queue_response(r->conn, status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc)
+{
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    enum MHD_Result ret;
+
+    json_decref(doc);
+    if (!text)
+        return srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
+    ret = srv_reply_bytes(r, status, "application/json", text, strlen(text));
+    free(text);
+    return ret;
+}
+
+enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
+                                  const char *fmt, ...)
+{
+    char detail[1024];
+    va_list ap;
+    json_t *doc;
+    char *text;
+    enum MHD_Result ret;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    doc = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank", "title", title,
+                    "status", (int)status, "detail", detail);
+    /* json_pack refuses invalid UTF-8 (an attacker's path): drop the detail. */
+    if (!doc)
+        doc = json_pack("{s:s, s:s, s:i}", "type", "about:blank", "title", title,
+                        "status", (int)status);
+    text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    if (!text)
+        return MHD_NO;
+    ret = srv_reply_bytes(r, status, "application/problem+json", text, strlen(text));
+    free(text);
+    return ret;
+}
+
+enum MHD_Result srv_reply_error(srv_req *r, int code)
+{
+    switch (code) {
+    case PD_ENOTFOUND:
+        return srv_reply_problem(r, 404, "Not Found", "%s", pd_error_last());
+    case PD_EINVAL:
+        return srv_reply_problem(r, 400, "Bad Request", "%s", pd_error_last());
+    default:
+        return srv_reply_problem(r, 500, "Internal Server Error", "%s",
+                                 pd_error_last());
+    }
+}

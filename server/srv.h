@@ -1,0 +1,83 @@
+/*
+ * srv.h: the HTTP server: libmicrohttpd with a thread pool, one route table
+ * (srv_routes.c), JSON API handlers (api_*.c) and the static dashboard.
+ *
+ * Errors are RFC 9457 problem documents (application/problem+json).  Each
+ * worker thread keeps its own SQLite connection; libgit2 repositories are
+ * opened per request because libgit2 objects are not shared across threads.
+ */
+#ifndef SRV_H
+#define SRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <sqlite3.h>
+
+typedef struct {
+    const char *db_path;
+    const char *listen;        /* "HOST:PORT"; NULL: 127.0.0.1:8080; port 0: any */
+    const char *static_dir;    /* dashboard files */
+    const char **repo_names;   /* --repo NAME=GITDIR overrides of git dirs */
+    const char **repo_paths;
+    size_t nrepos;
+    unsigned threads;          /* worker threads; 0: number of CPUs */
+} srv_options;
+
+typedef struct srv srv;
+
+/*
+ * Start serving.  *out is a running server stopped with srv_stop().  Errors:
+ * PD_EINVAL (bad listen address), PD_EDB (database cannot be opened), PD_EIO
+ * (cannot bind; message says the address).
+ */
+int srv_start(srv **out, const srv_options *opt);
+
+/* The TCP port actually bound (useful with port 0). */
+uint16_t srv_port(const srv *s);
+
+/* Stop and free; accepts NULL. */
+void srv_stop(srv *s);
+
+/* ---- for handlers ---- */
+
+#define SRV_MAX_PARAMS 4
+
+/* One request as a handler sees it. */
+typedef struct {
+    srv *server;
+    struct MHD_Connection *conn;
+    sqlite3 *db;                          /* this thread's connection */
+    const char *param[SRV_MAX_PARAMS];    /* decoded {name} captures, in order */
+    const char *tail;                     /* decoded {path...} capture or NULL */
+    const char *allow;                    /* Allow header for a 405, or NULL */
+} srv_req;
+
+typedef enum MHD_Result (*srv_handler)(srv_req *r);
+
+/* Reply with a JSON document (reference stolen), 200 unless `status`. */
+enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc);
+
+/* Reply with a problem document; `detail` is printf-formatted. */
+enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
+                                  const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Reply with the last pd_error as a problem: 404 for PD_ENOTFOUND, 400 for
+ * PD_EINVAL, 500 otherwise. */
+enum MHD_Result srv_reply_error(srv_req *r, int code);
+
+/* Reply with bytes (copied). */
+enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
+                                const void *buf, size_t len);
+
+/* The git directory of repository `name` (override or stored), copied into
+ * buf.  0, PD_ENOTFOUND, PD_EDB. */
+int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n);
+
+/* The static directory of the server. */
+const char *srv_static_dir(const srv *s);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * srv_routes.c: the one route table and its matcher (see srv_routes.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "pd_error.h"
+#include "srv_routes.h"
+#include "srv_static.h"
+
+const srv_route srv_routes[] = {
+    {"GET", "/api/v1/repos", api_repos, "repositories and their refs"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}", api_commit, "one commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/summary", api_summary,
+     "porting totals at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files", api_files,
+     "per-file status at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files/{path...}", api_file,
+     "functions and findings of one file"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}", api_raw,
+     "the file's source at a commit"},
+    {"GET", "/", srv_static_serve, "the dashboard"},
+    {"GET", "/{file...}", srv_static_serve, "dashboard files"},
+};
+const size_t srv_routes_count = sizeof(srv_routes) / sizeof(srv_routes[0]);
+
+#define SRV_MAX_SEGMENTS 64
+
+static int srv_hex(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+char *srv_percent_decode(const char *in, size_t n)
+{
+    char *out = malloc(n + 1), *o = out;
+    size_t i;
+    int hi, lo;
+
+    if (!out)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (in[i] != '%') {
+            *o++ = in[i];
+            continue;
+        }
+        if (i + 2 >= n) {
+            free(out);
+            return NULL;
+        }
+        hi = srv_hex(in[i + 1]);
+        lo = srv_hex(in[i + 2]);
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+            free(out);
+            return NULL;
+        }
+        *o++ = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Split a raw path into segments (pointers into `path`, not decoded). */
+static size_t srv_split(const char *path, const char **seg, size_t *len, size_t max)
+{
+    size_t n = 0;
+    const char *p = path;
+
+    if (*p == '/')
+        p++;
+    if (!*p)
+        return 0;
+    while (n < max) {
+        const char *slash = strchr(p, '/');
+
+        seg[n] = p;
+        len[n] = slash ? (size_t)(slash - p) : strlen(p);
+        n++;
+        if (!slash)
+            break;
+        p = slash + 1;
+    }
+    return n;
+}
+
+/*
+ * Match one pattern against the split path.  On a match fills r->param and
+ * r->tail with decoded copies, listed in `owned` for freeing.  Returns 1 on
+ * match, 0 on no match, -1 on a malformed escape.
+ */
+static int srv_match(srv_req *r, const char *pattern, const char **seg,
+                     const size_t *len, size_t nseg, char **owned, size_t *nowned)
+{
+    const char *pseg[SRV_MAX_SEGMENTS];
+    size_t plen[SRV_MAX_SEGMENTS], np, i, k = 0;
+
+    np = srv_split(pattern, pseg, plen, SRV_MAX_SEGMENTS);
+    for (i = 0; i < np; i++) {
+        int capture = pseg[i][0] == '{';
+        int rest = capture && plen[i] > 5 && memcmp(pseg[i] + plen[i] - 4, "...}", 4) == 0;
+
+        if (i >= nseg)
+            return 0;
+        if (rest) {
+            /* The rest is decoded segment by segment and joined with '/'. */
+            size_t j, total = 0, off = 0;
+            char *joined;
+
+            for (j = i; j < nseg; j++)
+                total += len[j] + 1;
+            if (!(joined = malloc(total + 1)))
+                return -1;
+            owned[(*nowned)++] = joined;
+            for (j = i; j < nseg; j++) {
+                char *d = srv_percent_decode(seg[j], len[j]);
+
+                if (!d || !*d || strchr(d, '/')) {
+                    free(d);
+                    return -1;
+                }
+                off += (size_t)sprintf(joined + off, "%s%s", j > i ? "/" : "", d);
+                free(d);
+            }
+            r->tail = joined;
+            return 1;
+        }
+        if (capture) {
+            char *d = srv_percent_decode(seg[i], len[i]);
+
+            if (!d)
+                return -1;
+            owned[(*nowned)++] = d;
+            if (!*d || k >= SRV_MAX_PARAMS)
+                return 0;
+            r->param[k++] = d;
+        } else if (plen[i] != len[i] || memcmp(pseg[i], seg[i], len[i]) != 0) {
+            return 0;
+        }
+    }
+    return np == nseg;
+}
+
+enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *url)
+{
+    const char *seg[SRV_MAX_SEGMENTS];
+    size_t len[SRV_MAX_SEGMENTS], nseg, i, nowned = 0;
+    char *owned[SRV_MAX_SEGMENTS + 2], allow[64] = "";
+    int is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    enum MHD_Result ret;
+    int m = 0;
+
+    nseg = srv_split(url, seg, len, SRV_MAX_SEGMENTS);
+    for (i = 0; i < srv_routes_count; i++) {
+        const srv_route *rt = &srv_routes[i];
+        int same = strcmp(rt->method, method) == 0 ||
+                   (is_get && strcmp(rt->method, "GET") == 0);
+
+        r->tail = NULL;
+        memset(r->param, 0, sizeof(r->param));
+        while (nowned)
+            free(owned[--nowned]);
+        m = srv_match(r, rt->pattern, seg, len, nseg, owned, &nowned);
+        if (m < 0)
+            break;
+        if (m == 1 && same) {
+            ret = rt->handler(r);
+            goto done;
+        }
+        if (m == 1 && !strstr(allow, rt->method))
+            snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s",
+                     allow[0] ? ", " : "", rt->method);
+    }
+    if (m < 0)
+        ret = srv_reply_problem(r, 400, "Bad Request", "malformed percent-encoding "
+                                "in the request path");
+    else if (allow[0] && (r->allow = allow))
+        ret = srv_reply_problem(r, 405, "Method Not Allowed", "%s is not allowed "
+                                "here; allowed: %s", method, allow);
+    else
+        ret = srv_reply_problem(r, 404, "Not Found", "no such resource");
+done:
+    while (nowned)
+        free(owned[--nowned]);
+    return ret;
+}

@@ -1,0 +1,76 @@
+/*
+ * srv_static.c: the dashboard's files (see srv_static.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "srv_static.h"
+
+static const struct {
+    const char *ext;
+    const char *type;
+} srv_static_types[] = {
+    {".html", "text/html; charset=utf-8"},
+    {".css", "text/css; charset=utf-8"},
+    {".js", "text/javascript; charset=utf-8"},
+    {".mjs", "text/javascript; charset=utf-8"},
+    {".json", "application/json"},
+    {".svg", "image/svg+xml"},
+    {".png", "image/png"},
+    {".ico", "image/x-icon"},
+    {".txt", "text/plain; charset=utf-8"},
+};
+
+static const char *srv_static_type(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    size_t i;
+
+    for (i = 0; dot && i < sizeof(srv_static_types) / sizeof(srv_static_types[0]); i++)
+        if (strcmp(dot, srv_static_types[i].ext) == 0)
+            return srv_static_types[i].type;
+    return "application/octet-stream";
+}
+
+/* Refuse any segment that could leave the directory or name a dotfile. */
+static int srv_static_safe(const char *rel)
+{
+    const char *p = rel;
+
+    while (*p) {
+        if (*p == '.')
+            return 0;
+        p = strchr(p, '/');
+        if (!p)
+            break;
+        p++;
+    }
+    return strstr(rel, "//") == NULL;
+}
+
+enum MHD_Result srv_static_serve(srv_req *r)
+{
+    const char *rel = r->tail ? r->tail : "index.html";
+    char path[4096];
+    struct stat sb;
+    FILE *f = NULL;
+    char *buf = NULL;
+    enum MHD_Result ret;
+
+    if (!srv_static_safe(rel) ||
+        snprintf(path, sizeof(path), "%s/%s", srv_static_dir(r->server), rel)
+            >= (int)sizeof(path) ||
+        stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || !(f = fopen(path, "rb")))
+        return srv_reply_problem(r, 404, "Not Found", "no such resource");
+    buf = malloc((size_t)sb.st_size + 1);
+    if (!buf || fread(buf, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size)
+        ret = srv_reply_problem(r, 500, "Internal Server Error",
+                                "cannot read a dashboard file");
+    else
+        ret = srv_reply_bytes(r, 200, srv_static_type(path), buf, (size_t)sb.st_size);
+    free(buf);
+    fclose(f);
+    return ret;
+}
