@@ -219,7 +219,8 @@ function renderSource(text) {
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
-  $('source-info').textContent = `${fmt(lines.length)} lines · ${fmt(byLine.size)} with findings`;
+  const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
+  $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
 }
 
 let anchor = 0;

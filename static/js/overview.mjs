@@ -115,14 +115,19 @@ function renderPicker(repos, repo, rev) {
 
 function renderCommit(s, repo, rev) {
   const isRef = rev !== s.commit && !s.commit.startsWith(rev);
+  const message = s.message ?? '';
+  const nl = message.indexOf('\n');
+  const subject = nl < 0 ? message : message.slice(0, nl);
+  const body = nl < 0 ? '' : message.slice(nl + 1).trim();
   replace($('commit'),
     h('div', { class: 'commit-line' },
       h('span', { class: 'repo-name' }, repo),
       isRef ? h('span', { class: 'ref-name', title: 'ref' }, rev) : null,
       h('code', { class: 'sha', title: s.commit, id: 'commit-id' }, shortCommit(s.commit)),
-      h('span', { class: 'commit-msg', id: 'commit-message' }, s.message ?? '')),
+      h('span', { class: 'commit-msg', id: 'commit-message' }, subject)),
+    body ? h('details', { class: 'commit-body' }, h('summary', null, 'full message'), h('pre', null, body)) : null,
     h('div', { class: 'commit-meta muted' },
-      h('span', { id: 'commit-author' }, s.author ?? ''),
+      h('span', { id: 'commit-author', title: s.author_email ?? null }, s.author ?? ''),
       ' authored ', timeEl(s.author_date),
       s.committer_date && s.committer_date !== s.author_date ? [' · committed ', timeEl(s.committer_date)] : null));
 }
@@ -264,7 +269,14 @@ function setupFilters() {
   replace(dirSel, h('option', { value: '' }, 'all'),
     dirs.map(([d, n]) => h('option', { value: d }, `${d}/ (${fmt(n)})`)),
     state.dir && !dirs.some(([d]) => d === state.dir) ? h('option', { value: state.dir }, `${state.dir}/ (0)`) : null);
-  const fields = { status: $('f-status'), dir: dirSel, obj: $('f-obj'), q: $('f-q') };
+  // Statuses beyond the four (e.g. "unanalysed") get options too.
+  const statusSel = $('f-status');
+  const extra = [...new Set(allFiles.map((f) => f.status))].filter((st) => !STATUSES.includes(st)).sort(cmpStr);
+  statusSel.append(...extra.map((st) => h('option', { value: st }, st)));
+  for (const opt of statusSel.options) {
+    if (opt.value) opt.textContent = `${opt.value} (${fmt(allFiles.filter((f) => f.status === opt.value).length)})`;
+  }
+  const fields = { status: statusSel, dir: dirSel, obj: $('f-obj'), q: $('f-q') };
   for (const [name, el] of Object.entries(fields)) {
     el.value = state[name];
     if (el.value !== state[name]) el.value = '';
