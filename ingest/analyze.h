@@ -75,6 +75,10 @@ typedef struct {
     int universal_ready;           /* 1: nothing unguarded needs CPython */
     uint32_t lines;                /* number of lines in the file */
     char *notes;                   /* what was not understood; NULL if none */
+    /* Private: one block holding every finding text and function name
+     * (they point into it).  Freed by an_result_free(); a result built by
+     * hand may leave it NULL and then must free those strings itself. */
+    char *text_pool;
 } an_result;
 
 /*

@@ -34,10 +34,11 @@ void rules_free(rules *r);
  */
 const char *rules_hash(const rules *r);
 
-/* ingest/rules/default.rules, embedded by the Makefile
+/* ingest/rules/default.rules, embedded by the Makefile as SYMBOL and
+ * SYMBOL_len
  * (build/gen/rules_default.c, made by common/embed.sh). */
 extern const char rules_default_text[];
-extern const unsigned long rules_default_len;
+extern const unsigned long rules_default_text_len;
 
 /* rules_parse() of the embedded default rules, named "default.rules" in
  * messages.  Same errors and ownership as rules_parse(). */

@@ -1,0 +1,441 @@
+/*
+ * analyze.c: the porting analysis of one source file (analyze.h).
+ *
+ * an_analyze() lexes the file once (lex.h), hands every token to the scanner
+ * (analyze_scan.c) and every directive to analyze_pp.c, then computes the
+ * verdicts that need the whole file: exact-if reclassification, the status
+ * of each function and of the file, object-dtype states and the notes.
+ *
+ * Memory: findings and functions grow in arrays handed to the result; every
+ * finding text and function name is interned in one pool (the result's
+ * text_pool), so the per-token hot path allocates nothing and a file with
+ * 10,000 Py_DECREF holds one copy of the name.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_int.h"
+#include "pd_error.h"
+
+const char *an_class_name(an_class c)
+{
+    static const char *const names[] = {"hpy", "capi", "npy-legacy",
+                                        "bridge"};
+
+    return (unsigned)c < AN_CLASS_COUNT ? names[c] : NULL;
+}
+
+const char *an_status_name(an_status s)
+{
+    static const char *const names[] = {"ported", "bridged", "legacy",
+                                        "neutral"};
+
+    return (unsigned)s < AN_STATUS_COUNT ? names[s] : NULL;
+}
+
+const char *an_objstate_name(an_objstate s)
+{
+    static const char *const names[] = {"object-legacy",
+                                        "object-cpython-only",
+                                        "object-universal"};
+
+    return s >= 0 && s < AN_OBJ_COUNT ? names[s] : NULL;
+}
+
+/* 1 if path ends with suffix. */
+static int an_ends_with(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+
+    return n >= m && strcmp(path + n - m, suffix) == 0;
+}
+
+int an_path_in_scope(const char *path)
+{
+    static const char *const suffixes[] = {".c", ".h", ".c.src", ".h.src",
+                                           ".cpp", ".hpp", ".cc"};
+    size_t i;
+
+    if (!path)
+        return 0;
+    for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+        if (an_ends_with(path, suffixes[i]))
+            return 1;
+    return 0;
+}
+
+/* Grow *arr (of *cap elements of size sz) to hold n + 1; 0 or PD_ENOMEM
+ * (sticky in st->rc). */
+static int an_grow(an_state *st, void **arr, size_t *cap, size_t n, size_t sz)
+{
+    void *p;
+    size_t c;
+
+    if (n < *cap)
+        return 0;
+    c = *cap ? *cap * 2 : 64;
+    if (!(p = realloc(*arr, c * sz)))
+        return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
+/* Double the intern table; 0 or PD_ENOMEM. */
+static int an_itab_grow(an_state *st)
+{
+    size_t cap = st->itab ? (st->itab_mask + 1) * 2 : 256, i, j;
+    struct an_itab *t = calloc(cap, sizeof(*t));
+
+    if (!t)
+        return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+    for (i = 0; st->itab && i <= st->itab_mask; i++) {
+        if (!st->itab[i].len)
+            continue;
+        for (j = st->itab[i].hash & (cap - 1); t[j].len; j = (j + 1) & (cap - 1))
+            ;
+        t[j] = st->itab[i];
+    }
+    free(st->itab);
+    st->itab = t;
+    st->itab_mask = cap - 1;
+    return 0;
+}
+
+/* Intern s[0..len) (len > 0) in the pool; *off gets its offset.  Returns 0
+ * or PD_ENOMEM. */
+int an_intern(an_state *st, const char *s, size_t len, uint32_t *off)
+{
+    uint32_t h = rules_hash_name(s, len);
+    size_t i;
+
+    if ((st->itab_n + 1) * 2 > (st->itab ? st->itab_mask + 1 : 0) &&
+        an_itab_grow(st))
+        return st->rc;
+    for (i = h & st->itab_mask; st->itab[i].len; i = (i + 1) & st->itab_mask) {
+        if (st->itab[i].hash == h && st->itab[i].len == len &&
+            memcmp(st->pool + st->itab[i].off, s, len) == 0) {
+            *off = st->itab[i].off;
+            return 0;
+        }
+    }
+    while (st->pool_cap - st->pool_len < len + 1) {
+        size_t cap = st->pool_cap ? st->pool_cap * 2 : 4096;
+        char *p = realloc(st->pool, cap);
+
+        if (!p)
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->pool = p;
+        st->pool_cap = cap;
+    }
+    memcpy(st->pool + st->pool_len, s, len);
+    st->pool[st->pool_len + len] = '\0';
+    st->itab[i].off = *off = (uint32_t)st->pool_len;
+    st->itab[i].len = (uint32_t)len;
+    st->itab[i].hash = h;
+    st->itab_n++;
+    st->pool_len += len + 1;
+    return 0;
+}
+
+/* Count finding fi for function fn (tokens, unguarded, item flags). */
+void an_assign(an_state *st, size_t fi, int32_t fn)
+{
+    an_finding *f = &st->res->findings[fi];
+    an_facc *a = &st->facc[fn];
+
+    f->function = fn;
+    st->res->functions[fn].tokens[f->cls]++;
+    if (f->guarded)
+        return;
+    a->unguarded[f->cls]++;
+    if (st->fmeta[fi].kind == AN_FK_ITEM) {
+        if (f->cls == AN_CLASS_CAPI || f->cls == AN_CLASS_NPY_LEGACY)
+            a->item_legacy = 1;
+        else
+            a->item_field = 1;
+    }
+}
+
+/*
+ * Add a finding of class v at line:column with the given text, kept in
+ * (line, column) order: item findings can come after the tokens they
+ * precede, so they are inserted, not appended.  It belongs to the open
+ * function unless it comes from a #define (define = 1).
+ */
+void an_add_finding(an_state *st, uint32_t line, uint32_t column,
+                    rules_verdict v, const char *text, size_t len,
+                    int kind, const rules_name *cond, int define)
+{
+    an_result *res = st->res;
+    size_t i = res->nfindings;
+    size_t capf = st->capf;
+    uint32_t off;
+    an_finding *f;
+
+    if (st->rc || an_intern(st, text, len, &off) ||
+        an_grow(st, (void **)&res->findings, &st->capf, i, sizeof(*f)) ||
+        an_grow(st, (void **)&st->fmeta, &capf, i, sizeof(*st->fmeta)))
+        return;
+    while (i > 0 && (res->findings[i - 1].line > line ||
+                     (res->findings[i - 1].line == line &&
+                      res->findings[i - 1].column > column)))
+        i--;
+    if (i < res->nfindings) {
+        memmove(&res->findings[i + 1], &res->findings[i],
+                (res->nfindings - i) * sizeof(*f));
+        memmove(&st->fmeta[i + 1], &st->fmeta[i],
+                (res->nfindings - i) * sizeof(*st->fmeta));
+    }
+    res->nfindings++;
+    f = &res->findings[i];
+    f->line = line;
+    f->column = column;
+    f->cls = (an_class)v.cls;
+    f->rule = v.id;
+    f->text = NULL;
+    f->function = -1;
+    f->guarded = st->guard > 0;
+    st->fmeta[i].text_off = off;
+    st->fmeta[i].kind = (uint8_t)kind;
+    st->fmeta[i].define = (uint8_t)define;
+    st->fmeta[i].cond = cond;
+    res->tokens[v.cls]++;
+    if (!f->guarded)
+        st->file_unguarded[v.cls]++;
+    if (st->cur >= 0 && !define)
+        an_assign(st, i, st->cur);
+}
+
+/* Start function `name` at start_line; returns its index or -1. */
+int32_t an_new_function(an_state *st, const char *name, size_t len,
+                        uint32_t start_line)
+{
+    an_result *res = st->res;
+    size_t capfn = st->capfn;
+    an_function *fn;
+    an_facc *a;
+    uint32_t off;
+
+    if (st->rc || an_intern(st, name, len, &off) ||
+        an_grow(st, (void **)&res->functions, &st->capfn, res->nfunctions,
+                sizeof(*fn)) ||
+        an_grow(st, (void **)&st->facc, &capfn, res->nfunctions,
+                sizeof(*a)))
+        return -1;
+    fn = &res->functions[res->nfunctions];
+    memset(fn, 0, sizeof(*fn));
+    fn->start_line = start_line;
+    fn->object_state = AN_OBJ_NONE;
+    a = &st->facc[res->nfunctions];
+    memset(a, 0, sizeof(*a));
+    a->name_off = off;
+    a->objname = (uint8_t)rules_objfunc(st->r, st->pool + off);
+    return (int32_t)res->nfunctions++;
+}
+
+/* Status from class counts (DOMAIN.md "Function status"). */
+static an_status an_status_of(const uint32_t *c)
+{
+    if (c[AN_CLASS_HPY] && !c[AN_CLASS_CAPI] && !c[AN_CLASS_BRIDGE])
+        return AN_STATUS_PORTED;
+    if ((c[AN_CLASS_HPY] || c[AN_CLASS_BRIDGE]) &&
+        (c[AN_CLASS_CAPI] || c[AN_CLASS_BRIDGE]))
+        return AN_STATUS_BRIDGED;
+    if (c[AN_CLASS_CAPI] || c[AN_CLASS_NPY_LEGACY])
+        return AN_STATUS_LEGACY;
+    return AN_STATUS_NEUTRAL;
+}
+
+/* Object state of function fn with status s (see analyze.h and
+ * DOMAIN.md): item access decides; a marker or name alone goes by s. */
+static an_objstate an_objstate_of(const an_facc *a, an_status s)
+{
+    if (a->item_legacy)
+        return AN_OBJ_LEGACY;
+    if (a->item_field)
+        return a->unguarded[AN_CLASS_BRIDGE] ? AN_OBJ_CPYTHON_ONLY
+                                             : AN_OBJ_UNIVERSAL;
+    if (!a->marker && !a->objname)
+        return AN_OBJ_NONE;
+    switch (s) {
+    case AN_STATUS_LEGACY: return AN_OBJ_LEGACY;
+    case AN_STATUS_BRIDGED: return AN_OBJ_CPYTHON_ONLY;
+    case AN_STATUS_PORTED: return AN_OBJ_UNIVERSAL;
+    default: return AN_OBJ_NONE;
+    }
+}
+
+/* exact-if rules: reclassify their findings when a trigger was seen. */
+static void an_apply_cond(an_state *st)
+{
+    an_result *res = st->res;
+    size_t i;
+
+    for (i = 0; i < res->nfindings; i++) {
+        an_finding *f = &res->findings[i];
+        const rules_name *e = st->fmeta[i].cond;
+        int old = f->cls, nc;
+
+        if (!e || !(st->triggers_seen & e->cond_bit))
+            continue;
+        nc = e->cond.cls;
+        f->cls = (an_class)nc;
+        f->rule = e->cond.id;
+        res->tokens[old]--;
+        res->tokens[nc]++;
+        if (!f->guarded) {
+            st->file_unguarded[old]--;
+            st->file_unguarded[nc]++;
+        }
+        if (f->function >= 0) {
+            res->functions[f->function].tokens[old]--;
+            res->functions[f->function].tokens[nc]++;
+            if (!f->guarded) {
+                st->facc[f->function].unguarded[old]--;
+                st->facc[f->function].unguarded[nc]++;
+            }
+        }
+    }
+}
+
+/* Append one printf-made sentence to res->notes ("; "-separated). */
+static void an_note(an_state *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void an_note(an_state *st, const char *fmt, ...)
+{
+    char buf[256];
+    size_t old = st->res->notes ? strlen(st->res->notes) : 0, n;
+    char *p;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    n = strlen(buf);
+    if (!(p = realloc(st->res->notes, old + n + 3))) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return;
+    }
+    if (old)
+        memcpy(p + old, "; ", 2), old += 2;
+    memcpy(p + old, buf, n + 1);
+    st->res->notes = p;
+}
+
+/* Describe what was not understood. */
+static void an_notes(an_state *st)
+{
+    const lex_state *lx = &st->lx;
+
+    if (lx->bad_comment_line)
+        an_note(st, "unterminated comment from line %u",
+                (unsigned)lx->bad_comment_line);
+    if (lx->bad_literals)
+        an_note(st, "%u unterminated string or char literal%s (first at "
+                "line %u)", (unsigned)lx->bad_literals,
+                lx->bad_literals == 1 ? "" : "s",
+                (unsigned)lx->bad_literal_line);
+    if (st->bad_closes)
+        an_note(st, "%u unmatched '}' (first at line %u)",
+                (unsigned)st->bad_closes, (unsigned)st->bad_close_line);
+    if (st->bad_pps)
+        an_note(st, "%u #else/#elif/#endif without #if (first at line %u)",
+                (unsigned)st->bad_pps, (unsigned)st->bad_pp_line);
+    if (st->nframes)
+        an_note(st, "%zu #if block%s not closed at end of file",
+                st->nframes, st->nframes == 1 ? "" : "s");
+    if (st->cur >= 0)
+        an_note(st, "unbalanced braces at end of file: function %s (line "
+                "%u) not closed", st->pool + st->facc[st->cur].name_off,
+                (unsigned)st->res->functions[st->cur].start_line);
+    else if (st->depth > 0)
+        an_note(st, "unbalanced braces at end of file (depth %ld)",
+                st->depth);
+}
+
+/* Whole-file verdicts once every token is read. */
+static void an_finish(an_state *st)
+{
+    an_result *res = st->res;
+    size_t i;
+
+    if (st->cur >= 0)
+        res->functions[st->cur].end_line = res->lines;
+    an_apply_cond(st);
+    for (i = 0; i < res->nfunctions; i++) {
+        an_function *fn = &res->functions[i];
+
+        fn->status = an_status_of(st->facc[i].unguarded);
+        fn->object_state = an_objstate_of(&st->facc[i], fn->status);
+        fn->name = st->pool + st->facc[i].name_off;
+    }
+    for (i = 0; i < res->nfindings; i++)
+        res->findings[i].text = st->pool + st->fmeta[i].text_off;
+    res->status = an_status_of(st->file_unguarded);
+    res->universal_ready = !st->file_unguarded[AN_CLASS_CAPI] &&
+                           !st->file_unguarded[AN_CLASS_BRIDGE];
+    an_notes(st);
+    res->text_pool = st->pool;
+    st->pool = NULL;
+}
+
+int an_analyze(an_result **out, const rules *r, const char *path,
+               const char *buf, size_t len)
+{
+    an_state st;
+    lex_token t;
+    int rc;
+
+    *out = NULL;
+    memset(&st, 0, sizeof(st));
+    st.r = r;
+    st.cur = -1;
+    st.cpp = path && (an_ends_with(path, ".cpp") ||
+                      an_ends_with(path, ".hpp") || an_ends_with(path, ".cc"));
+    if (!(st.res = calloc(1, sizeof(*st.res)))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory analysing %s",
+                          path ? path : "");
+        goto done;
+    }
+    st.res->lines = lex_count_lines(buf, len);
+    lex_init(&st.lx, buf, len, st.cpp ? LEX_F_CPP : 0);
+    for (;;) {
+        lex_next(&st.lx, &t);
+        if (t.kind == LEX_EOF || st.rc)
+            break;
+        if (t.kind == LEX_PP_BEGIN)
+            an_directive(&st);
+        else if (!st.skip)
+            an_scan_token(&st, &t);
+    }
+    if (!st.rc)
+        an_finish(&st);
+    if ((rc = st.rc) == 0) {
+        *out = st.res;
+        st.res = NULL;
+    }
+done:
+    an_result_free(st.res);
+    free(st.fmeta);
+    free(st.facc);
+    free(st.pool);
+    free(st.itab);
+    free(st.frames);
+    free(st.locals);
+    return rc;
+}
+
+void an_result_free(an_result *res)
+{
+    if (!res)
+        return;
+    free(res->functions);
+    free(res->findings);
+    free(res->notes);
+    free(res->text_pool);
+    free(res);
+}

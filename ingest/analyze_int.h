@@ -1,0 +1,176 @@
+/*
+ * analyze_int.h: state shared by the files of the analyzer (not an API).
+ *
+ *   analyze.c       public entry points, findings, text pool, the verdicts
+ *                   computed at the end (status, object state, notes)
+ *   analyze_scan.c  the token walk: declarations and function definitions,
+ *                   classification, object-dtype item access
+ *   analyze_pp.c    preprocessor directives: #if 0, guards, brace depth
+ *                   across #if/#else branches, #define bodies
+ *
+ * One an_state lives for one an_analyze() call.  Errors (only out of
+ * memory) are sticky in st->rc so the per-token code needs no error
+ * returns; the token loop stops as soon as it is set.
+ */
+#ifndef ANALYZE_INT_H
+#define ANALYZE_INT_H
+
+#include "analyze.h"
+#include "lex.h"
+
+/* What a finding is, beside its class (kept in an_fmeta). */
+enum { AN_FK_PLAIN = 0, AN_FK_ITEM, AN_FK_NULLOWNER };
+
+/* Per-finding data kept beside an_result.findings while analysing. */
+typedef struct {
+    uint32_t text_off;          /* offset of its text in the pool */
+    uint8_t kind;               /* AN_FK_* */
+    uint8_t define;             /* from a #define body: stays file scope */
+    const rules_name *cond;     /* entry with an exact-if rule, or NULL */
+} an_fmeta;
+
+/* Per-function data kept beside an_result.functions while analysing. */
+typedef struct {
+    uint32_t unguarded[AN_CLASS_COUNT];
+    uint32_t name_off;          /* offset of the name in the pool */
+    uint8_t marker;             /* uses a `marker` identifier */
+    uint8_t item_legacy;        /* legacy (PyObject **) item access */
+    uint8_t item_field;         /* HPyField item access */
+    uint8_t objname;            /* name matches an `objfunc` rule */
+} an_facc;
+
+/* One open #if/#ifdef/#ifndef. */
+typedef struct {
+    long saved_depth, saved_pdepth;  /* brace/paren depth at the #if */
+    long ref_depth, ref_pdepth;      /* at the end of the first taken branch */
+    uint8_t ref_set;
+    uint8_t outer_skip;         /* the whole block lies in skipped code */
+    uint8_t skip;               /* the current branch is skipped */
+    uint8_t guard;              /* the current branch is CPython-only */
+    uint8_t else_skip;          /* #else/#elif are dead (#if 1) */
+    uint8_t else_guard;         /* #else is CPython-only */
+    uint8_t seen_elif;
+} an_frame;
+
+/* A local or parameter declared with an `itemlocal` type. */
+typedef struct {
+    const char *s;
+    uint32_t len;
+    rules_verdict v;
+} an_local;
+
+/* A call being read whose arguments matter (itemcopy, nullowner). */
+typedef struct {
+    const rules_name *e;
+    const char *name;
+    uint32_t namelen, line, column;
+    long depth;                 /* paren depth of its arguments */
+    int argi;                   /* index of the current argument */
+    int ntok;                   /* tokens in the current argument */
+    int amp;                    /* current argument starts with '&' */
+    const char *a_s;            /* its identifier: `x` or `&x` */
+    uint32_t a_len;
+    int hit;                    /* an item finding was made */
+    int guarded;
+} an_call;
+
+/* A recent significant token (see an_state.ring). */
+typedef struct {
+    lex_kind kind;
+    uint32_t punct;
+    const char *s;
+    uint32_t len, line, column;
+    const rules_name *e;        /* IDENT: its exact entry or NULL */
+} an_tok;
+
+#define AN_RING 8               /* power of two */
+#define AN_MAXCALLS 16
+
+typedef struct {
+    const rules *r;
+    an_result *res;
+    lex_state lx;
+    int rc;                     /* sticky error: 0 or PD_ENOMEM */
+    int cpp;                    /* C++ source */
+
+    /* Output arrays, parallel to res->findings / res->functions. */
+    size_t capf, capfn;
+    an_fmeta *fmeta;
+    an_facc *facc;
+    /* Text pool with an intern table (offset, length, hash). */
+    char *pool;
+    size_t pool_len, pool_cap;
+    struct an_itab { uint32_t off, len, hash; } *itab;
+    size_t itab_mask, itab_n;
+    uint32_t file_unguarded[AN_CLASS_COUNT];
+    uint32_t triggers_seen;     /* exact-if trigger bits seen */
+
+    /* Scope. */
+    long depth;                 /* brace depth, wrappers excluded */
+    long pdepth;                /* paren depth */
+    int32_t cur;                /* open function, or -1 */
+    long wrappers;              /* open extern "C" { / namespace { */
+
+    /* The declaration being read at depth 0. */
+    int in_decl, decl_ntok, decl_kw;
+    uint32_t decl_line;
+    size_t decl_find;           /* index of its first finding */
+    int init;                   /* after '=': an initializer */
+    int ctor;                   /* after ':' past the parameters (C++) */
+    an_tok pend;                /* name whose (...) group is open */
+    int pend_valid, group_idlist, group_nident;
+    an_tok cand;                /* name followed by a closed (...) */
+    int cand_valid, cand_idlist;
+    int after_group, post_seen;
+    uint32_t group_close_line, post_line;
+    size_t post_find;
+    int kr, kr_next;            /* K&R parameter declarations */
+    uint32_t kr_line;
+    size_t kr_find;
+
+    /* Preprocessor. */
+    an_frame *frames;
+    size_t nframes, capframes;
+    int skip;                   /* current code is skipped (#if 0) */
+    int guard;                  /* number of guarded open branches */
+
+    /* Recent tokens, ring[(nring - 1) % AN_RING] is the last one. */
+    an_tok ring[AN_RING];
+    size_t nring;
+
+    /* Object-dtype tracking inside a declaration or function. */
+    an_local *locals;
+    size_t nlocals, caplocals;
+    an_call calls[AN_MAXCALLS];
+    int ncalls;
+    an_tok callpend;            /* itemcopy/nullowner name before '(' */
+    int callpend_valid;
+    const rules_name *ld_e;     /* local declaration being read */
+    int ld_state, ld_stars, ld_param;
+    long ld_depth;
+
+    /* Problems for the notes. */
+    uint32_t bad_close_line, bad_closes;
+    uint32_t bad_pp_line, bad_pps;
+} an_state;
+
+/* analyze.c */
+int an_intern(an_state *st, const char *s, size_t len, uint32_t *off);
+void an_add_finding(an_state *st, uint32_t line, uint32_t column,
+                    rules_verdict v, const char *text, size_t len,
+                    int kind, const rules_name *cond, int define);
+void an_assign(an_state *st, size_t fi, int32_t fn);
+int32_t an_new_function(an_state *st, const char *name, size_t len,
+                        uint32_t start_line);
+
+/* analyze_scan.c */
+void an_scan_token(an_state *st, const lex_token *t);
+const rules_name *an_classify(an_state *st, const lex_token *t, int member,
+                              int define);
+void an_reset_decl(an_state *st);
+void an_clip_calls(an_state *st);
+
+/* analyze_pp.c */
+void an_directive(an_state *st);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * analyze_pp.c: preprocessor directives for the analyzer (analyze_int.h).
+ *
+ * No macro is expanded and no condition is evaluated, except three shapes:
+ *   - `#if 0` skips its first branch; its #else/#elif are taken (and
+ *     `#if 1` makes its #else/#elif dead);
+ *   - guards from the rules (`guard MACRO ifndef|ifdef`): `#ifndef M`,
+ *     `#if !defined(M)`, `#ifdef M`, `#if defined(M)`, alone or as one
+ *     operand of a top-level `&&` chain, mark their branch as guarded
+ *     (CPython-only on purpose).  The single opposite test guards the #else
+ *     branch instead: `#ifdef HPY_UNIVERSAL_ABI ... #else <guarded>`;
+ *   - brace and paren depth follow the first taken branch of each
+ *     #if/#elif/#else chain: every later branch restarts from the depth
+ *     at #if and #endif returns to the depth at the end of the first one.
+ *     So a body whose branches each open a brace (`if (a) {` / `if (b) {`)
+ *     is still one function.
+ * #define bodies are classified as file-scope findings; #include and all
+ * other directives are ignored.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_int.h"
+#include "pd_error.h"
+
+#define AN_PPMAX 64              /* condition tokens looked at */
+
+/* Condition verdicts. */
+#define CT_ZERO       0x1        /* literally 0 */
+#define CT_ONE        0x2        /* literally 1 */
+#define CT_GUARD      0x4        /* the branch is CPython-only */
+#define CT_ELSE_GUARD 0x8        /* the #else branch is CPython-only */
+
+/* Read and drop the rest of the directive line. */
+static void an_pp_skip(an_state *st)
+{
+    lex_token t;
+
+    do
+        lex_next(&st->lx, &t);
+    while (t.kind != LEX_PP_END && t.kind != LEX_EOF);
+}
+
+/* Read the rest of the line into v (at most AN_PPMAX tokens kept);
+ * returns how many were kept. */
+static int an_pp_read(an_state *st, lex_token *v)
+{
+    lex_token t;
+    int n = 0;
+
+    for (;;) {
+        lex_next(&st->lx, &t);
+        if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
+            return n;
+        if (n < AN_PPMAX)
+            v[n++] = t;
+    }
+}
+
+static int an_pp_is(const lex_token *t, uint32_t punct)
+{
+    return t->kind == LEX_PUNCT && t->punct == punct;
+}
+
+/* Index of the ')' matching the '(' at v[i], or -1. */
+static int an_pp_match(const lex_token *v, int i, int n)
+{
+    int d = 0;
+
+    for (; i < n; i++) {
+        if (an_pp_is(&v[i], '('))
+            d++;
+        else if (an_pp_is(&v[i], ')') && --d == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Guard verdict of a test of macro name[0..len), negated or not:
+ * CT_GUARD, CT_ELSE_GUARD or 0. */
+static int an_pp_guard(an_state *st, const char *name, size_t len, int neg)
+{
+    const rules_name *e = rules_lookup(st->r, name, len);
+
+    if (!e || !e->guard)
+        return 0;
+    return neg == (e->guard == RULES_GUARD_IFNDEF) ? CT_GUARD : CT_ELSE_GUARD;
+}
+
+/* Guard verdict of one && operand: [!] defined NAME | [!] defined(NAME),
+ * in any number of parentheses. */
+static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
+{
+    int neg = 0;
+
+    for (;;) {
+        if (n >= 2 && an_pp_is(&v[0], '(') && an_pp_match(v, 0, n) == n - 1)
+            v++, n -= 2;
+        else if (n >= 1 && an_pp_is(&v[0], '!') && !neg)
+            v++, n--, neg = 1;
+        else
+            break;
+    }
+    if (n < 2 || v[0].kind != LEX_IDENT || v[0].len != 7 ||
+        memcmp(v[0].start, "defined", 7) != 0)
+        return 0;
+    if (n == 2 && v[1].kind == LEX_IDENT)
+        return an_pp_guard(st, v[1].start, v[1].len, neg);
+    if (n == 4 && an_pp_is(&v[1], '(') && v[2].kind == LEX_IDENT &&
+        an_pp_is(&v[3], ')'))
+        return an_pp_guard(st, v[2].start, v[2].len, neg);
+    return 0;
+}
+
+/* Verdict (CT_*) of an #if/#elif condition v[0..n). */
+static int an_pp_cond(an_state *st, const lex_token *v, int n)
+{
+    int i, start = 0, d = 0, nconj = 1, ct = 0, r;
+
+    if (n == 1 && v[0].kind == LEX_NUMBER && v[0].len == 1)
+        return v[0].start[0] == '0' ? CT_ZERO
+             : v[0].start[0] == '1' ? CT_ONE : 0;
+    if (n == AN_PPMAX)
+        return 0;                     /* too long to be one of ours */
+    for (i = 0; i < n; i++)
+        if (an_pp_is(&v[i], LEX_P2('|', '|')) ||
+            (an_pp_is(&v[i], LEX_P2('&', '&')) && (nconj++, 0)))
+            return 0;
+    for (i = 0; i <= n; i++) {
+        if (i < n && an_pp_is(&v[i], '('))
+            d++;
+        else if (i < n && an_pp_is(&v[i], ')'))
+            d--;
+        if (i < n && !(d == 0 && an_pp_is(&v[i], LEX_P2('&', '&'))))
+            continue;
+        r = an_pp_conjunct(st, v + start, i - start);
+        if (r == CT_GUARD || (r == CT_ELSE_GUARD && nconj == 1))
+            ct |= r;
+        start = i + 1;
+    }
+    return ct;
+}
+
+/* #if / #ifdef / #ifndef with verdict ct. */
+static void an_pp_push(an_state *st, int ct)
+{
+    an_frame *f;
+
+    if (st->nframes == st->capframes) {
+        size_t cap = st->capframes ? st->capframes * 2 : 16;
+
+        if (!(f = realloc(st->frames, cap * sizeof(*f)))) {
+            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return;
+        }
+        st->frames = f;
+        st->capframes = cap;
+    }
+    f = &st->frames[st->nframes++];
+    memset(f, 0, sizeof(*f));
+    f->saved_depth = st->depth;
+    f->saved_pdepth = st->pdepth;
+    f->outer_skip = (uint8_t)st->skip;
+    if (f->outer_skip) {
+        f->skip = 1;
+    } else {
+        f->skip = (ct & CT_ZERO) != 0;
+        f->else_skip = (ct & CT_ONE) != 0;
+        f->guard = (ct & CT_GUARD) != 0;
+        f->else_guard = (ct & CT_ELSE_GUARD) != 0;
+    }
+    st->skip = f->skip;
+    st->guard += f->guard;
+}
+
+/* The current branch of f ends: remember the depth of the first taken
+ * branch, drop its guard. */
+static void an_pp_branch_end(an_state *st, an_frame *f)
+{
+    if (!f->skip && !f->ref_set) {
+        f->ref_depth = st->depth;
+        f->ref_pdepth = st->pdepth;
+        f->ref_set = 1;
+    }
+    st->guard -= f->guard;
+    f->guard = 0;
+}
+
+/* Record a #else/#elif/#endif without #if at line. */
+static void an_pp_unmatched(an_state *st, uint32_t line)
+{
+    if (!st->bad_pps++)
+        st->bad_pp_line = line;
+}
+
+/* #else (is_else) or #elif with verdict ct. */
+static void an_pp_branch(an_state *st, int is_else, int ct, uint32_t line)
+{
+    an_frame *f;
+
+    if (!st->nframes) {
+        an_pp_unmatched(st, line);
+        return;
+    }
+    f = &st->frames[st->nframes - 1];
+    an_pp_branch_end(st, f);
+    if (!f->outer_skip) {
+        st->depth = f->saved_depth;
+        st->pdepth = f->saved_pdepth;
+        an_clip_calls(st);
+        if (is_else) {
+            f->skip = f->else_skip;
+            f->guard = !f->skip && f->else_guard && !f->seen_elif;
+        } else {
+            f->seen_elif = 1;
+            f->skip = f->else_skip || (ct & CT_ZERO);
+            f->guard = !f->skip && (ct & CT_GUARD);
+        }
+    }
+    st->skip = f->skip;
+    st->guard += f->guard;
+}
+
+/* #endif */
+static void an_pp_endif(an_state *st, uint32_t line)
+{
+    an_frame *f;
+
+    if (!st->nframes) {
+        an_pp_unmatched(st, line);
+        return;
+    }
+    f = &st->frames[st->nframes - 1];
+    an_pp_branch_end(st, f);
+    if (!f->outer_skip && f->ref_set) {
+        st->depth = f->ref_depth;
+        st->pdepth = f->ref_pdepth;
+        an_clip_calls(st);
+    }
+    st->nframes--;
+    st->skip = st->nframes ? st->frames[st->nframes - 1].skip : 0;
+}
+
+/* #define: classify the identifiers of the name and body (file scope). */
+static void an_pp_define(an_state *st)
+{
+    lex_token t, prev;
+
+    memset(&prev, 0, sizeof(prev));
+    for (;;) {
+        lex_next(&st->lx, &t);
+        if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
+            return;
+        if (t.kind == LEX_IDENT)
+            an_classify(st, &t, an_pp_is(&prev, '.') ||
+                        an_pp_is(&prev, LEX_P2('-', '>')), 1);
+        prev = t;
+    }
+}
+
+void an_directive(an_state *st)
+{
+    lex_token t, v[AN_PPMAX];
+    char name[16];
+    size_t n;
+    int nv, ct;
+
+    lex_next(&st->lx, &t);
+    if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
+        return;                       /* null directive */
+    n = t.kind == LEX_IDENT ? lex_text(&t, name, sizeof(name)) : 0;
+    if (n == 0 || n >= sizeof(name)) {
+        an_pp_skip(st);
+        return;
+    }
+    if (!strcmp(name, "if") || !strcmp(name, "elif")) {
+        nv = an_pp_read(st, v);
+        ct = an_pp_cond(st, v, nv);
+        if (name[0] == 'i')
+            an_pp_push(st, ct);
+        else
+            an_pp_branch(st, 0, ct, t.line);
+    } else if (!strcmp(name, "ifdef") || !strcmp(name, "ifndef")) {
+        nv = an_pp_read(st, v);
+        ct = nv >= 1 && v[0].kind == LEX_IDENT
+           ? an_pp_guard(st, v[0].start, v[0].len, name[2] == 'n') : 0;
+        an_pp_push(st, ct);
+    } else if (!strcmp(name, "else")) {
+        an_pp_skip(st);
+        an_pp_branch(st, 1, 0, t.line);
+    } else if (!strcmp(name, "endif")) {
+        an_pp_skip(st);
+        an_pp_endif(st, t.line);
+    } else if (!strcmp(name, "define") && !st->skip) {
+        an_pp_define(st);
+    } else {
+        an_pp_skip(st);
+    }
+}

@@ -1,0 +1,617 @@
+/*
+ * analyze_scan.c: the token walk of the analyzer (see analyze_int.h).
+ *
+ * Function definitions are found without parsing C: at brace depth 0 the
+ * candidate name is the last identifier directly followed by a balanced
+ * (...) group; when the next brace comes with a candidate and no '=' in
+ * between, it opens the candidate's body.  The declaration starts at its
+ * first token after the previous ';' or '}', except that a macro call line
+ * such as HPyDef_METH(...) above the definition is cut off: when a second
+ * name(...) replaces the candidate and the tokens after the first group
+ * start on a new line, the declaration restarts there.
+ *
+ * Inside functions it follows what DOMAIN.md calls object-dtype item
+ * access: casts to an `itemcast` type, and memcpy-like calls (`itemcopy`)
+ * that take the address of a local declared with an `itemlocal` type.  It
+ * also watches the arguments of `nullowner` calls.  All of it uses a few
+ * recent tokens (the ring) and counters: nothing recurses.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_int.h"
+#include "pd_error.h"
+
+/* First tokens of a declaration that opens a wrapper, not a body. */
+enum { DK_NONE = 0, DK_NAMESPACE, DK_EXTERN, DK_EXTERN_STR };
+
+/* 1 if the identifier t is s. */
+static int an_is(const an_tok *t, const char *s)
+{
+    size_t n = strlen(s);
+
+    return t->kind == LEX_IDENT && t->len == n && memcmp(t->s, s, n) == 0;
+}
+
+/* 1 if t is the punctuator p. */
+static int an_punct_is(const an_tok *t, uint32_t p)
+{
+    return t->kind == LEX_PUNCT && t->punct == p;
+}
+
+/* The k-th most recent significant token (1 = last), or a LEX_EOF token. */
+static const an_tok *an_prev(const an_state *st, size_t k)
+{
+    static const an_tok none = {LEX_EOF, 0, NULL, 0, 0, 0, NULL};
+
+    if (k > st->nring || k > AN_RING)
+        return &none;
+    return &st->ring[(st->nring - k) & (AN_RING - 1)];
+}
+
+/* 1 for keywords and attribute-like names that a '(' may follow but that
+ * never name a function. */
+static int an_not_name(const an_tok *t)
+{
+    static const char *const kw[] = {
+        "if", "while", "for", "switch", "return", "sizeof", "defined",
+        "__attribute__", "__attribute", "__declspec", "_Alignas", "alignas",
+        "_Alignof", "alignof", "__alignof__", "typeof", "__typeof__",
+        "__typeof", "decltype", "_Static_assert", "static_assert", "asm",
+        "__asm__", "__asm", "_Generic", "noexcept", "throw", "_Pragma",
+        "__pragma", "case", "do", "else", "goto"};
+    size_t i;
+
+    for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+        if (an_is(t, kw[i]))
+            return 1;
+    return 0;
+}
+
+/* 1 for C type keywords, which cannot name K&R parameters. */
+static int an_type_kw(const an_tok *t)
+{
+    static const char *const kw[] = {"void", "int", "char", "long", "short",
+                                     "float", "double", "signed", "unsigned",
+                                     "const", "struct", "union", "enum"};
+    size_t i;
+
+    for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+        if (an_is(t, kw[i]))
+            return 1;
+    return 0;
+}
+
+/* Text of token t without continuations, in buf (cap bytes); returns it
+ * and sets *len.  Tokens longer than cap are truncated. */
+static const char *an_text(const an_tok *t, char *buf, size_t cap,
+                           size_t *len)
+{
+    lex_token lt;
+    size_t n;
+
+    if (!memchr(t->s, '\\', t->len)) {
+        *len = t->len;
+        return t->s;
+    }
+    memset(&lt, 0, sizeof(lt));
+    lt.start = t->s;
+    lt.len = t->len;
+    n = lex_text(&lt, buf, cap);
+    *len = n < cap ? n : cap - 1;
+    return buf;
+}
+
+void an_reset_decl(an_state *st)
+{
+    st->in_decl = 0;
+    st->decl_ntok = 0;
+    st->decl_kw = DK_NONE;
+    st->init = st->ctor = 0;
+    st->pend_valid = st->cand_valid = 0;
+    st->after_group = st->post_seen = 0;
+    st->kr = st->kr_next = 0;
+}
+
+/* Drop tracked calls whose parentheses are closed (depth restores). */
+void an_clip_calls(an_state *st)
+{
+    while (st->ncalls > 0 && st->calls[st->ncalls - 1].depth > st->pdepth)
+        st->ncalls--;
+}
+
+/* ---- classification ---------------------------------------------------- */
+
+/*
+ * Classify identifier t: a member (after '.' or '->') only by `member`
+ * rules, anything else by exact, then prefix/suffix rules.  A class makes a
+ * finding.  `define`: t is in a #define body (file scope, no tracking).
+ * Returns the exact entry (NULL for members and unknown names).
+ */
+const rules_name *an_classify(an_state *st, const lex_token *t, int member,
+                              int define)
+{
+    char buf[256];
+    an_tok tk;
+    const char *s;
+    size_t len;
+    const rules_name *e;
+    rules_verdict v;
+
+    tk.s = t->start;
+    tk.len = (uint32_t)t->len;
+    s = t->spliced ? an_text(&tk, buf, sizeof(buf), &len) : t->start;
+    if (!t->spliced)
+        len = t->len;
+    if (member) {
+        e = rules_lookup(st->r, s, len);
+        if (e && e->member.cls >= 0)
+            an_add_finding(st, t->line, t->column, e->member, s, len,
+                           AN_FK_PLAIN, NULL, define);
+        return NULL;
+    }
+    e = rules_classify(st->r, s, len, &v);
+    if (e) {
+        st->triggers_seen |= e->triggers;
+        if ((e->flags & RULES_F_MARKER) && !define && st->cur >= 0 &&
+            !st->guard)
+            st->facc[st->cur].marker = 1;
+    }
+    if (v.cls >= 0)
+        an_add_finding(st, t->line, t->column, v, s, len, AN_FK_PLAIN,
+                       e && e->cond.cls >= 0 ? e : NULL, define);
+    return e;
+}
+
+/* ---- object-dtype item access ------------------------------------------ */
+
+/* The local named s[0..len), or NULL. */
+static const an_local *an_find_local(const an_state *st, const char *s,
+                                     size_t len)
+{
+    size_t i;
+
+    for (i = st->nlocals; i-- > 0;)
+        if (st->locals[i].len == len && memcmp(st->locals[i].s, s, len) == 0)
+            return &st->locals[i];
+    return NULL;
+}
+
+/* Record a local declared with an itemlocal type. */
+static void an_add_local(an_state *st, const an_tok *name, rules_verdict v)
+{
+    an_local *l;
+
+    if (st->nlocals == st->caplocals) {
+        size_t cap = st->caplocals ? st->caplocals * 2 : 16;
+
+        if (!(l = realloc(st->locals, cap * sizeof(*l)))) {
+            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return;
+        }
+        st->locals = l;
+        st->caplocals = cap;
+    }
+    l = &st->locals[st->nlocals++];
+    l->s = name->s;
+    l->len = name->len;
+    l->v = v;
+}
+
+/*
+ * Follow declarations `TYPE *...name` of itemlocal types: ld_state 0 waits
+ * for the type, 1 reads stars up to the name, 2 skips the initializer up
+ * to ',' (next declarator, unless in a parameter list) or ';' / ')'.
+ */
+static void an_local_decl(an_state *st, const an_tok *t)
+{
+    const an_tok *prev = an_prev(st, 1);
+
+    if (st->ld_state == 0) {
+        if (t->kind == LEX_IDENT && t->e && t->e->has_local &&
+            !an_punct_is(prev, '.') && !an_punct_is(prev, LEX_P2('-', '>'))) {
+            st->ld_e = t->e;
+            st->ld_state = 1;
+            st->ld_stars = 0;
+            st->ld_depth = st->pdepth;
+            st->ld_param = an_punct_is(prev, '(') || an_punct_is(prev, ',');
+        }
+    } else if (st->ld_state == 1) {
+        if (an_punct_is(t, '*'))
+            st->ld_stars++;
+        else if (an_is(t, "const") || an_is(t, "restrict") ||
+                 an_is(t, "__restrict") || an_is(t, "volatile"))
+            ;
+        else if (t->kind == LEX_IDENT && st->ld_stars <= RULES_MAXSTARS) {
+            if (st->ld_e->itemlocal[st->ld_stars].cls >= 0)
+                an_add_local(st, t, st->ld_e->itemlocal[st->ld_stars]);
+            st->ld_state = 2;
+        } else
+            st->ld_state = 0;
+    } else if (st->pdepth == st->ld_depth && t->kind == LEX_PUNCT) {
+        if (t->punct == ',')
+            st->ld_state = st->ld_param ? 0 : 1, st->ld_stars = 0;
+        else if (t->punct == ';' || t->punct == ')' || t->punct == '{' ||
+                 t->punct == '}')
+            st->ld_state = 0;
+    }
+}
+
+/* At ')': a cast `( TYPE *... )` of an itemcast type is an item access. */
+static void an_check_cast(an_state *st)
+{
+    const an_tok *ty, *lp, *before;
+    size_t k = 1;
+    int stars = 0;
+    char text[300];
+    int n;
+
+    while (stars <= RULES_MAXSTARS && an_punct_is(an_prev(st, k), '*'))
+        stars++, k++;
+    ty = an_prev(st, k);
+    lp = an_prev(st, k + 1);
+    before = an_prev(st, k + 2);
+    if (stars == 0 || stars > RULES_MAXSTARS || ty->kind != LEX_IDENT ||
+        !ty->e || ty->e->itemcast[stars].cls < 0 || !an_punct_is(lp, '('))
+        return;
+    if (before->kind == LEX_IDENT && !an_is(before, "return"))
+        return;                       /* sizeof(T *), f(T *): not a cast */
+    n = snprintf(text, sizeof(text), "(%.*s %.*s)", (int)ty->len, ty->s,
+                 stars, "***");
+    an_add_finding(st, lp->line, lp->column, ty->e->itemcast[stars], text,
+                   (size_t)n, AN_FK_ITEM, NULL, 0);
+}
+
+/* The argument of call c is complete: check it. */
+static void an_end_arg(an_state *st, an_call *c)
+{
+    const an_local *l;
+    char text[300];
+    int n, save = st->guard;
+    const rules_name *e = c->e;
+
+    st->guard = c->guarded;
+    if ((e->flags & RULES_F_ITEMCOPY) && c->argi <= 1 && !c->hit &&
+        c->ntok == 2 && c->amp && c->a_s &&
+        (l = an_find_local(st, c->a_s, c->a_len)) != NULL) {
+        n = snprintf(text, sizeof(text), "%.*s(&%.*s)", (int)c->namelen,
+                     c->name, (int)l->len, l->s);
+        an_add_finding(st, c->line, c->column, l->v, text, (size_t)n,
+                       AN_FK_ITEM, NULL, 0);
+        c->hit = 1;
+    }
+    if (e->nullowner.cls >= 0 && c->argi == e->nullowner_arg &&
+        c->ntok == 1 && c->a_s && c->a_len == strlen(e->null_name) &&
+        memcmp(c->a_s, e->null_name, c->a_len) == 0)
+        an_add_finding(st, c->line, c->column, e->nullowner, c->name,
+                       c->namelen, AN_FK_NULLOWNER, NULL, 0);
+    st->guard = save;
+    c->argi++;
+    c->ntok = c->amp = 0;
+    c->a_s = NULL;
+}
+
+/* Feed token t (not yet counted in pdepth) to the tracked calls. */
+static void an_call_token(an_state *st, const an_tok *t)
+{
+    an_call *c = st->ncalls ? &st->calls[st->ncalls - 1] : NULL;
+
+    if (c && st->pdepth == c->depth) {
+        if (an_punct_is(t, ',')) {
+            an_end_arg(st, c);
+        } else if (an_punct_is(t, ')')) {
+            an_end_arg(st, c);
+            st->ncalls--;
+        } else {
+            if (c->ntok == 0 && an_punct_is(t, '&'))
+                c->amp = 1;
+            else if (t->kind == LEX_IDENT && c->ntok == (c->amp ? 1 : 0)) {
+                c->a_s = t->s;
+                c->a_len = t->len;
+            }
+            c->ntok++;
+        }
+    } else if (c && st->pdepth > c->depth) {
+        c->ntok++;
+    }
+    if (st->callpend_valid && an_punct_is(t, '(') &&
+        st->ncalls < AN_MAXCALLS) {
+        c = &st->calls[st->ncalls++];
+        memset(c, 0, sizeof(*c));
+        c->e = st->callpend.e;
+        c->name = st->callpend.s;
+        c->namelen = st->callpend.len;
+        c->line = st->callpend.line;
+        c->column = st->callpend.column;
+        c->depth = st->pdepth + 1;
+        c->guarded = st->guard;
+    }
+    st->callpend_valid = 0;
+    if (t->kind == LEX_IDENT && t->e &&
+        ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0)) {
+        st->callpend = *t;
+        st->callpend_valid = 1;
+    }
+}
+
+/* ---- declarations and function definitions at depth 0 ----------------- */
+
+/* Bookkeeping for token t at depth 0 outside functions, before it is
+ * classified: where the declaration starts, the first token after a
+ * candidate's group, K&R statements, the shape of the open group. */
+static void an_decl_token(an_state *st, const an_tok *t)
+{
+    size_t nf = st->res->nfindings;
+
+    if (!st->in_decl) {
+        st->in_decl = 1;
+        st->decl_line = t->line;
+        st->decl_find = nf;
+        st->decl_kw = an_is(t, "namespace") ? DK_NAMESPACE
+                    : an_is(t, "extern") ? DK_EXTERN : DK_NONE;
+        st->nlocals = 0;
+        st->ld_state = 0;
+    } else if (st->decl_kw == DK_EXTERN && st->decl_ntok == 1 &&
+               t->kind == LEX_STRING) {
+        st->decl_kw = DK_EXTERN_STR;
+    }
+    st->decl_ntok++;
+    if (st->kr_next) {
+        st->kr_next = 0;
+        st->kr_line = t->line;
+        st->kr_find = nf;
+    }
+    if (st->after_group && !st->post_seen && st->pdepth == 0) {
+        st->post_seen = 1;
+        st->post_line = t->line;
+        st->post_find = nf;
+    }
+    if (st->pend_valid && st->pdepth == 1) {
+        if (t->kind == LEX_IDENT && !an_type_kw(t))
+            st->group_nident++;
+        else if (!an_punct_is(t, ',') && !an_punct_is(t, ')'))
+            st->group_idlist = 0;
+    }
+}
+
+/* Leave K&R mode: the declaration restarts after its last ';'. */
+static void an_kr_drop(an_state *st)
+{
+    uint32_t line = st->kr_line;
+    size_t find = st->kr_find;
+
+    an_reset_decl(st);
+    st->in_decl = 1;
+    st->decl_ntok = 1;
+    st->decl_line = line;
+    st->decl_find = find;
+}
+
+/* '(' at paren depth 0: the identifier before it may name a function. */
+static void an_open_group(an_state *st)
+{
+    const an_tok *prev = an_prev(st, 1);
+
+    if (st->kr)
+        an_kr_drop(st);
+    if (st->init || st->ctor || prev->kind != LEX_IDENT || an_not_name(prev)) {
+        st->pend_valid = 0;
+        return;
+    }
+    if (st->cand_valid && st->post_seen &&
+        st->post_line > st->group_close_line) {
+        /* A macro call line (HPyDef_METH...) above: not part of it. */
+        st->decl_line = st->post_line;
+        st->decl_find = st->post_find;
+    }
+    st->pend = *prev;
+    st->pend_valid = 1;
+    st->group_idlist = 1;
+    st->group_nident = 0;
+}
+
+/* Start the body of the candidate at '{'. */
+static void an_begin_function(an_state *st)
+{
+    char buf[256];
+    size_t len, i;
+    const char *s = an_text(&st->cand, buf, sizeof(buf), &len);
+    int32_t fn = an_new_function(st, s, len, st->decl_line);
+
+    if (fn < 0)
+        return;
+    for (i = st->decl_find; i < st->res->nfindings; i++)
+        if (!st->fmeta[i].define && st->res->findings[i].function < 0)
+            an_assign(st, i, fn);
+    st->cur = fn;
+    st->depth = 1;
+    st->pdepth = 0;
+    st->ncalls = 0;
+    st->callpend_valid = 0;
+    an_reset_decl(st);
+}
+
+/* '{' at depth 0 outside functions. */
+static void an_file_brace(an_state *st)
+{
+    if (st->pdepth == 0 && !st->init &&
+        ((st->decl_kw == DK_NAMESPACE && !st->cand_valid &&
+          !st->pend_valid) ||
+         (st->decl_kw == DK_EXTERN_STR && st->decl_ntok == 3))) {
+        st->wrappers++;               /* extern "C" {, namespace x { */
+        an_reset_decl(st);
+        return;
+    }
+    if (st->kr) {
+        if (an_punct_is(an_prev(st, 1), ';')) {
+            an_begin_function(st);
+            return;
+        }
+        an_kr_drop(st);
+    }
+    if (st->pdepth == 0 && st->cand_valid && !st->init) {
+        an_begin_function(st);
+        return;
+    }
+    st->depth++;                      /* struct, enum, initializer */
+}
+
+/* ';' at depth 0 outside functions. */
+static void an_file_semicolon(an_state *st)
+{
+    st->pdepth = 0;
+    if (st->kr) {
+        st->kr_next = 1;
+        return;
+    }
+    if (st->cand_valid && st->cand_idlist && st->post_seen && !st->init) {
+        st->kr = 1;                   /* int f(a, b) int a; ... { */
+        st->kr_next = 1;
+        return;
+    }
+    an_reset_decl(st);
+}
+
+/* A punctuator at depth 0 outside functions. */
+static void an_file_punct(an_state *st, const an_tok *t)
+{
+    switch (t->punct) {
+    case '(':
+        if (st->pdepth == 0)
+            an_open_group(st);
+        st->pdepth++;
+        break;
+    case ')':
+        if (st->pdepth > 0 && --st->pdepth == 0 && st->pend_valid) {
+            st->cand = st->pend;
+            st->cand_valid = 1;
+            st->cand_idlist = st->group_idlist && st->group_nident > 0;
+            st->after_group = 1;
+            st->post_seen = 0;
+            st->group_close_line = t->line;
+            st->pend_valid = 0;
+        }
+        break;
+    case '=':
+        if (st->pdepth == 0) {
+            if (st->kr)
+                an_kr_drop(st);
+            st->init = 1;
+            st->cand_valid = st->pend_valid = 0;
+        }
+        break;
+    case ':':
+        if (st->pdepth == 0 && st->cand_valid)
+            st->ctor = 1;             /* C++ constructor initializers */
+        break;
+    case ';':
+        an_file_semicolon(st);
+        break;
+    case '{':
+        an_file_brace(st);
+        break;
+    case '}':
+        if (st->wrappers > 0) {
+            st->wrappers--;
+        } else if (!st->bad_closes++) {
+            st->bad_close_line = t->line;
+        }
+        an_reset_decl(st);
+        break;
+    default:
+        break;
+    }
+}
+
+/* A punctuator inside a function body. */
+static void an_func_punct(an_state *st, const an_tok *t)
+{
+    switch (t->punct) {
+    case '(':
+        st->pdepth++;
+        break;
+    case ')':
+        an_check_cast(st);
+        if (st->pdepth > 0)
+            st->pdepth--;
+        an_clip_calls(st);
+        break;
+    case ';':
+        if (st->pdepth == 0)
+            st->ncalls = 0;
+        break;
+    case '{':
+        st->depth++;
+        break;
+    case '}':
+        if (st->depth > 0)
+            st->depth--;
+        if (st->depth == 0) {
+            st->res->functions[st->cur].end_line = t->line;
+            st->cur = -1;
+            st->pdepth = 0;
+            st->ncalls = 0;
+            st->callpend_valid = 0;
+            st->ld_state = 0;
+            an_reset_decl(st);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* A punctuator inside a brace block that is not a function (struct body,
+ * initializer): only depth matters. */
+static void an_data_punct(an_state *st, const an_tok *t)
+{
+    if (t->punct == '{') {
+        st->depth++;
+    } else if (t->punct == '}') {
+        if (--st->depth == 0) {
+            st->pdepth = 0;
+            an_reset_decl(st);
+        }
+    } else if (t->punct == '(') {
+        st->pdepth++;
+    } else if (t->punct == ')' && st->pdepth > 0) {
+        st->pdepth--;
+    }
+}
+
+void an_scan_token(an_state *st, const lex_token *lt)
+{
+    an_tok t;
+    const an_tok *prev = an_prev(st, 1);
+    int file_level = st->cur < 0 && st->depth == 0;
+
+    t.kind = lt->kind;
+    t.punct = lt->punct;
+    t.s = lt->start;
+    t.len = (uint32_t)lt->len;
+    t.line = lt->line;
+    t.column = lt->column;
+    t.e = NULL;
+    if (file_level)
+        an_decl_token(st, &t);
+    if (t.kind == LEX_IDENT) {
+        int member = an_punct_is(prev, '.') ||
+                     an_punct_is(prev, LEX_P2('-', '>'));
+
+        t.e = an_classify(st, lt, member, 0);
+    }
+    if (st->cur >= 0)
+        an_call_token(st, &t);
+    if (st->cur >= 0 || (file_level && st->in_decl))
+        an_local_decl(st, &t);
+    if (t.kind == LEX_PUNCT) {
+        if (st->cur >= 0)
+            an_func_punct(st, &t);
+        else if (st->depth == 0)
+            an_file_punct(st, &t);
+        else
+            an_data_punct(st, &t);
+    }
+    st->ring[st->nring++ & (AN_RING - 1)] = t;
+}

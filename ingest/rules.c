@@ -1,0 +1,822 @@
+/*
+ * rules.c: parser and lookup tables of the analyzer's rules file (rules.h).
+ *
+ * A rules file is a list of one-line directives (see the header comment of
+ * ingest/rules/default.rules for the format).  Parsing builds three lookup
+ * structures, tuned for the analyzer's hot path, which classifies every
+ * identifier of every file version:
+ *   - an open-addressing hash table of exact names (rules_name entries),
+ *     with a first-byte filter so most identifiers are rejected at once;
+ *   - a byte trie of prefixes, walked once per identifier for the longest
+ *     match;
+ *   - a short list of suffixes, filtered by their last byte.
+ * All strings live in an append-only arena freed with the rules object.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "analyze.h"
+#include "pd_error.h"
+#include "rules.h"
+
+#define RULES_MAXARGS 8
+#define RULES_MAXLINE 1024
+#define RULES_TRIE_SYMS 64
+
+/* A block of the string arena; blocks never move once allocated. */
+typedef struct rules_block {
+    struct rules_block *next;
+    size_t used, cap;
+    char data[];
+} rules_block;
+
+/* A trie node: children by symbol (0 = none) and the prefix ending here. */
+typedef struct {
+    uint16_t child[RULES_TRIE_SYMS];
+    rules_verdict v;
+} rules_node;
+
+typedef struct {
+    const char *s;
+    size_t len;
+    rules_verdict v;
+} rules_suffix;
+
+/* objfunc kinds */
+enum { OBJF_PREFIX, OBJF_SUFFIX, OBJF_CONTAINS };
+
+typedef struct {
+    int kind;
+    const char *s;
+} rules_objf;
+
+struct rules {
+    rules_name *names;          /* exact entries */
+    size_t nnames, capnames;
+    uint32_t *index;            /* names index + 1, 0 = empty slot */
+    size_t index_mask;
+    unsigned char first[256];   /* 1 if some exact name starts with it */
+    rules_node *nodes;          /* nodes[0] is the root */
+    size_t nnodes, capnodes;
+    rules_suffix *suffixes;
+    size_t nsuffixes;
+    unsigned char suffix_last[256];
+    rules_objf *objf;
+    size_t nobjf;
+    int ncond;
+    rules_block *arena;
+    char hash[GIT_OID_HEXSZ + 1];
+};
+
+/* Where the parser is, for messages. */
+typedef struct {
+    const char *file;
+    unsigned line;
+    const char *id;             /* the line's id=ID, or NULL */
+} rules_ctx;
+
+/* Symbol of an identifier byte in the trie, or -1. */
+static int rules_sym(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'Z')
+        return 10 + c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return 36 + c - 'a';
+    if (c == '_')
+        return 62;
+    if (c == '@')
+        return 63;
+    return -1;
+}
+
+/* Record a syntax error at the current line; returns PD_EINVAL. */
+static int rules_err(const rules_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int rules_err(const rules_ctx *c, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return pd_error_set(PD_EINVAL, "%s:%u: %s", c->file, c->line, msg);
+}
+
+/* Copy s[0..len) into the arena, NUL-terminated; NULL when out of memory. */
+static char *rules_strndup(rules *r, const char *s, size_t len)
+{
+    rules_block *b = r->arena;
+    char *out;
+
+    if (!b || b->cap - b->used < len + 1) {
+        size_t cap = len + 1 > 4096 ? len + 1 : 4096;
+
+        b = malloc(sizeof(*b) + cap);
+        if (!b)
+            return NULL;
+        b->next = r->arena;
+        b->used = 0;
+        b->cap = cap;
+        r->arena = b;
+    }
+    out = b->data + b->used;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    b->used += len + 1;
+    return out;
+}
+
+/* The rule id: the line's id=ID if given, else the printf-made default.
+ * NULL when out of memory. */
+static const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
+                            ...) __attribute__((format(printf, 3, 4)));
+
+static const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
+                            ...)
+{
+    char buf[RULES_MAXLINE];
+    va_list ap;
+
+    if (c->id)
+        return rules_strndup(r, c->id, strlen(c->id));
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    return rules_strndup(r, buf, strlen(buf));
+}
+
+uint32_t rules_hash_name(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */
+static int rules_is_ident(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (rules_sym((unsigned char)*s) < 0)
+            return 0;
+    return 1;
+}
+
+/* Parse a class name into *cls (an_class or RULES_CLS_NONE if allow_none). */
+static int rules_class(const rules_ctx *c, const char *s, int allow_none,
+                       int *cls)
+{
+    int i;
+
+    for (i = 0; i < AN_CLASS_COUNT; i++) {
+        if (strcmp(s, an_class_name((an_class)i)) == 0) {
+            *cls = i;
+            return 0;
+        }
+    }
+    if (allow_none && strcmp(s, "none") == 0) {
+        *cls = RULES_CLS_NONE;
+        return 0;
+    }
+    return rules_err(c, "unknown class '%s' (expected hpy, capi, npy-legacy, "
+                     "bridge%s)", s, allow_none ? " or none" : "");
+}
+
+const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
+{
+    uint32_t h, idx;
+    size_t i;
+
+    if (!r->index || !r->first[(unsigned char)s[0]])
+        return NULL;
+    h = rules_hash_name(s, len);
+    for (i = h & r->index_mask; (idx = r->index[i]) != 0;
+         i = (i + 1) & r->index_mask) {
+        const rules_name *e = &r->names[idx - 1];
+
+        if (e->hash == h && e->len == len && memcmp(e->name, s, len) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Double the hash index (or create it); 0 or PD_ENOMEM. */
+static int rules_grow_index(rules *r)
+{
+    size_t cap = r->index ? (r->index_mask + 1) * 2 : 64, i, j;
+    uint32_t *index = calloc(cap, sizeof(*index));
+
+    if (!index)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    for (i = 0; i < r->nnames; i++) {
+        for (j = r->names[i].hash & (cap - 1); index[j];
+             j = (j + 1) & (cap - 1))
+            ;
+        index[j] = (uint32_t)i + 1;
+    }
+    free(r->index);
+    r->index = index;
+    r->index_mask = cap - 1;
+    return 0;
+}
+
+/* Find or create the exact entry of `name`; *out gets it.  The pointer is
+ * valid until the next call.  0 or PD_ENOMEM. */
+static int rules_entry(rules *r, const char *name, rules_name **out)
+{
+    size_t len = strlen(name), k;
+    rules_name *e = (rules_name *)rules_lookup(r, name, len);
+    int rc;
+
+    if (e) {
+        *out = e;
+        return 0;
+    }
+    if ((r->nnames + 1) * 2 > (r->index ? r->index_mask + 1 : 0) &&
+        (rc = rules_grow_index(r)) != 0)
+        return rc;
+    if (r->nnames == r->capnames) {
+        size_t cap = r->capnames ? r->capnames * 2 : 64;
+        rules_name *names = realloc(r->names, cap * sizeof(*names));
+
+        if (!names)
+            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        r->names = names;
+        r->capnames = cap;
+    }
+    e = &r->names[r->nnames];
+    memset(e, 0, sizeof(*e));
+    if (!(e->name = rules_strndup(r, name, len)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    e->len = len;
+    e->hash = rules_hash_name(name, len);
+    e->exact.cls = e->member.cls = e->cond.cls = RULES_CLS_UNSET;
+    e->nullowner.cls = RULES_CLS_UNSET;
+    e->nullowner_arg = -1;
+    for (k = 0; k <= RULES_MAXSTARS; k++)
+        e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
+    for (k = e->hash & r->index_mask; r->index[k];
+         k = (k + 1) & r->index_mask)
+        ;
+    r->index[k] = (uint32_t)r->nnames + 1;
+    r->nnames++;
+    r->first[(unsigned char)name[0]] = 1;
+    *out = e;
+    return 0;
+}
+
+/* Add a prefix to the trie; 0, PD_EINVAL (duplicate, too many) or
+ * PD_ENOMEM. */
+static int rules_add_prefix(rules *r, const rules_ctx *c, const char *p,
+                            rules_verdict v)
+{
+    size_t n = 0;
+
+    if (r->nnodes == 0) {
+        if (!(r->nodes = calloc(64, sizeof(*r->nodes))))
+            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        r->capnodes = 64;
+        r->nnodes = 1;
+        r->nodes[0].v.cls = RULES_CLS_UNSET;
+    }
+    for (; *p; p++) {
+        int sym = rules_sym((unsigned char)*p);
+        size_t next = r->nodes[n].child[sym];
+
+        if (!next) {
+            if (r->nnodes >= UINT16_MAX)
+                return rules_err(c, "too many prefix rules");
+            if (r->nnodes == r->capnodes) {
+                rules_node *nodes = realloc(r->nodes, r->capnodes * 2 *
+                                            sizeof(*nodes));
+
+                if (!nodes)
+                    return pd_error_set(PD_ENOMEM, "out of memory");
+                r->nodes = nodes;
+                r->capnodes *= 2;
+            }
+            next = r->nnodes++;
+            memset(&r->nodes[next], 0, sizeof(r->nodes[next]));
+            r->nodes[next].v.cls = RULES_CLS_UNSET;
+            r->nodes[n].child[sym] = (uint16_t)next;
+        }
+        n = next;
+    }
+    if (r->nodes[n].v.cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate prefix rule");
+    r->nodes[n].v = v;
+    return 0;
+}
+
+/* Parse "TYPE" followed by '*'s from the joined args; *stars gets their
+ * number and the name is NUL-terminated in place. */
+static int rules_type_stars(const rules_ctx *c, char *type, int *stars)
+{
+    char *s = type;
+
+    while (*s && *s != '*')
+        s++;
+    *stars = 0;
+    for (; *s == '*'; s++)
+        (*stars)++;
+    if (*s || *stars > RULES_MAXSTARS)
+        return rules_err(c, "bad type '%s' (expected NAME followed by at "
+                         "most %d '*')", type, RULES_MAXSTARS);
+    type[strlen(type) - (size_t)*stars] = '\0';
+    if (!rules_is_ident(type))
+        return rules_err(c, "'%s' is not an identifier", type);
+    return 0;
+}
+
+/* The default id of an item-access rule of class cls. */
+static const char *rules_item_id(rules *r, const rules_ctx *c, int cls)
+{
+    if (cls == AN_CLASS_HPY)
+        return rules_id(r, c, "object-item-field");
+    if (cls == AN_CLASS_BRIDGE)
+        return rules_id(r, c, "object-item-bridge");
+    return rules_id(r, c, "object-item-legacy");
+}
+
+/* itemcast / itemlocal: CLASS TYPE with stars, maybe split over args. */
+static int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac,
+                        int cast)
+{
+    char type[RULES_MAXLINE] = "";
+    rules_name *e;
+    rules_verdict *slot;
+    int cls = 0, stars, i, rc;
+
+    if ((rc = rules_class(c, av[1], 0, &cls)) != 0)
+        return rc;
+    for (i = 2; i < ac; i++)
+        strncat(type, av[i], sizeof(type) - strlen(type) - 1);
+    if ((rc = rules_type_stars(c, type, &stars)) != 0)
+        return rc;
+    if (cast && stars == 0)
+        return rules_err(c, "an itemcast type needs at least one '*'");
+    if ((rc = rules_entry(r, type, &e)) != 0)
+        return rc;
+    slot = cast ? &e->itemcast[stars] : &e->itemlocal[stars];
+    if (slot->cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate %s rule for '%s'", av[0], av[2]);
+    slot->cls = cls;
+    if (!(slot->id = rules_item_id(r, c, cls)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    if (cast)
+        e->has_cast = 1;
+    else
+        e->has_local = 1;
+    return 0;
+}
+
+/* prefix / suffix PATTERN CLASS */
+static int rules_d_affix(rules *r, const rules_ctx *c, char **av, int suffix)
+{
+    rules_verdict v;
+    int rc;
+
+    if (!rules_is_ident(av[1]))
+        return rules_err(c, "'%s' is not an identifier", av[1]);
+    if ((rc = rules_class(c, av[2], 0, &v.cls)) != 0)
+        return rc;
+    v.id = rules_id(r, c, "%s-%s-%s", av[2], av[0], av[1]);
+    if (!v.id)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    if (!suffix)
+        return rules_add_prefix(r, c, av[1], v);
+    if (r->nsuffixes % 16 == 0) {
+        rules_suffix *s = realloc(r->suffixes, (r->nsuffixes + 16) *
+                                  sizeof(*s));
+
+        if (!s)
+            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        r->suffixes = s;
+    }
+    r->suffixes[r->nsuffixes].s = rules_strndup(r, av[1], strlen(av[1]));
+    r->suffixes[r->nsuffixes].len = strlen(av[1]);
+    r->suffixes[r->nsuffixes].v = v;
+    if (!r->suffixes[r->nsuffixes].s)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->nsuffixes++;
+    r->suffix_last[(unsigned char)av[1][strlen(av[1]) - 1]] = 1;
+    return 0;
+}
+
+/* exact / member NAME CLASS, exact-if NAME CLASS TRIGGER */
+static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
+{
+    rules_name *e;
+    rules_verdict *slot;
+    int cls = 0, rc, member = av[0][0] == 'm', cond = ac == 4;
+
+    if (!rules_is_ident(av[1]))
+        return rules_err(c, "'%s' is not an identifier", av[1]);
+    if ((rc = rules_class(c, av[2], !member && !cond, &cls)) != 0)
+        return rc;
+    if (cond) {
+        if (!rules_is_ident(av[3]))
+            return rules_err(c, "'%s' is not an identifier", av[3]);
+        if (r->ncond >= 32)
+            return rules_err(c, "too many exact-if rules (at most 32)");
+        if ((rc = rules_entry(r, av[3], &e)) != 0)
+            return rc;
+        e->triggers |= 1u << r->ncond;
+    }
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    slot = member ? &e->member : cond ? &e->cond : &e->exact;
+    if (slot->cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate %s rule for '%s'", av[0], av[1]);
+    slot->cls = cls;
+    if (member)
+        slot->id = rules_id(r, c, "%s-member-%s", av[2], av[1]);
+    else if (cond)
+        slot->id = rules_id(r, c, "%s-%s-with-%s", av[2], av[1], av[3]);
+    else
+        slot->id = rules_id(r, c, "%s-%s", av[2], av[1]);
+    if (!slot->id)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    if (cond)
+        e->cond_bit = 1u << r->ncond++;
+    return 0;
+}
+
+/* nullowner FUNCTION INDEX NULLNAME */
+static int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
+{
+    rules_name *e;
+    char *endp;
+    long idx;
+    int rc;
+
+    if (!rules_is_ident(av[1]) || !rules_is_ident(av[3]))
+        return rules_err(c, "'%s' is not an identifier",
+                         rules_is_ident(av[1]) ? av[3] : av[1]);
+    idx = strtol(av[2], &endp, 10);
+    if (*endp || endp == av[2] || idx < 0 || idx > 64)
+        return rules_err(c, "bad argument index '%s' (expected 0..64)",
+                         av[2]);
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    if (e->nullowner.cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate nullowner rule for '%s'", av[1]);
+    e->nullowner.cls = AN_CLASS_BRIDGE;
+    e->nullowner_arg = (int)idx;
+    e->null_name = rules_strndup(r, av[3], strlen(av[3]));
+    e->nullowner.id = rules_id(r, c, "field-null-owner");
+    if (!e->null_name || !e->nullowner.id)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    return 0;
+}
+
+/* marker NAME, itemcopy FUNCTION */
+static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
+                        unsigned flag)
+{
+    rules_name *e;
+    int rc;
+
+    if (!rules_is_ident(av[1]))
+        return rules_err(c, "'%s' is not an identifier", av[1]);
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    e->flags |= flag;
+    return 0;
+}
+
+/* guard MACRO ifndef|ifdef */
+static int rules_d_guard(rules *r, const rules_ctx *c, char **av)
+{
+    rules_name *e;
+    int g, rc;
+
+    if (strcmp(av[2], "ifndef") == 0)
+        g = RULES_GUARD_IFNDEF;
+    else if (strcmp(av[2], "ifdef") == 0)
+        g = RULES_GUARD_IFDEF;
+    else
+        return rules_err(c, "guard test must be ifndef or ifdef, not '%s'",
+                         av[2]);
+    if (!rules_is_ident(av[1]))
+        return rules_err(c, "'%s' is not an identifier", av[1]);
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    e->guard = g;
+    return 0;
+}
+
+/* objfunc prefix|suffix|contains TEXT */
+static int rules_d_objfunc(rules *r, const rules_ctx *c, char **av)
+{
+    rules_objf *o;
+    int kind;
+
+    if (strcmp(av[1], "prefix") == 0)
+        kind = OBJF_PREFIX;
+    else if (strcmp(av[1], "suffix") == 0)
+        kind = OBJF_SUFFIX;
+    else if (strcmp(av[1], "contains") == 0)
+        kind = OBJF_CONTAINS;
+    else
+        return rules_err(c, "objfunc match must be prefix, suffix or "
+                         "contains, not '%s'", av[1]);
+    if (!rules_is_ident(av[2]))
+        return rules_err(c, "'%s' is not an identifier", av[2]);
+    o = realloc(r->objf, (r->nobjf + 1) * sizeof(*o));
+    if (!o)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->objf = o;
+    o[r->nobjf].kind = kind;
+    if (!(o[r->nobjf].s = rules_strndup(r, av[2], strlen(av[2]))))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->nobjf++;
+    return 0;
+}
+
+/* The directives: name, argument count range, usage for messages. */
+static const struct {
+    const char *name;
+    int min, max;
+    const char *usage;
+} rules_directives[] = {
+    {"prefix", 2, 2, "PREFIX CLASS"},
+    {"suffix", 2, 2, "SUFFIX CLASS"},
+    {"exact", 2, 2, "NAME CLASS"},
+    {"member", 2, 2, "NAME CLASS"},
+    {"exact-if", 3, 3, "NAME CLASS TRIGGER"},
+    {"nullowner", 3, 3, "FUNCTION INDEX NULLNAME"},
+    {"itemcast", 2, 6, "CLASS TYPE*"},
+    {"itemlocal", 2, 6, "CLASS TYPE[*]"},
+    {"itemcopy", 1, 1, "FUNCTION"},
+    {"marker", 1, 1, "NAME"},
+    {"objfunc", 2, 2, "prefix|suffix|contains TEXT"},
+    {"guard", 2, 2, "MACRO ifndef|ifdef"},
+};
+
+/* Run one split line av[0..ac) (av[0] is the directive). */
+static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
+{
+    size_t i, n = sizeof(rules_directives) / sizeof(rules_directives[0]);
+    const char *d = av[0];
+
+    for (i = 0; i < n && strcmp(rules_directives[i].name, d) != 0; i++)
+        ;
+    if (i == n)
+        return rules_err(c, "unknown directive '%s'", d);
+    if (ac - 1 < rules_directives[i].min || ac - 1 > rules_directives[i].max)
+        return rules_err(c, "'%s' takes %s, got %d argument%s", d,
+                         rules_directives[i].usage, ac - 1,
+                         ac == 2 ? "" : "s");
+    if (!strcmp(d, "prefix") || !strcmp(d, "suffix"))
+        return rules_d_affix(r, c, av, d[0] == 's');
+    if (!strcmp(d, "exact") || !strcmp(d, "member") || !strcmp(d, "exact-if"))
+        return rules_d_name(r, c, av, ac);
+    if (!strcmp(d, "nullowner"))
+        return rules_d_nullowner(r, c, av);
+    if (!strcmp(d, "itemcast") || !strcmp(d, "itemlocal"))
+        return rules_d_item(r, c, av, ac, d[4] == 'c');
+    if (!strcmp(d, "itemcopy"))
+        return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
+    if (!strcmp(d, "marker"))
+        return rules_d_flag(r, c, av, RULES_F_MARKER);
+    if (!strcmp(d, "objfunc"))
+        return rules_d_objfunc(r, c, av);
+    return rules_d_guard(r, c, av);
+}
+
+/* Split one line (copied into buf) into words, dropping a '#' comment and
+ * taking out an id=ID word into c->id.  Returns the word count or
+ * PD_EINVAL. */
+static int rules_split(rules_ctx *c, char *buf, char **av)
+{
+    int ac = 0;
+    char *p = buf;
+
+    c->id = NULL;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (!*p || *p == '#')
+            break;
+        if (ac == RULES_MAXARGS)
+            return rules_err(c, "too many words (at most %d)",
+                             RULES_MAXARGS);
+        av[ac] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+            p++;
+        if (*p)
+            *p++ = '\0';
+        if (ac > 0 && strncmp(av[ac], "id=", 3) == 0) {
+            c->id = av[ac] + 3;
+            if (!*c->id)
+                return rules_err(c, "empty id=");
+            continue;
+        }
+        ac++;
+    }
+    if (ac == 0 && c->id)
+        return rules_err(c, "id= without a directive");
+    return ac;
+}
+
+/* Parse every line of text[0..len) into r. */
+static int rules_parse_lines(rules *r, rules_ctx *c, const char *text,
+                             size_t len)
+{
+    const char *p = text, *end = text + len, *nl;
+    char buf[RULES_MAXLINE], *av[RULES_MAXARGS];
+    int ac, rc;
+
+    for (c->line = 1; p < end; c->line++, p = nl + 1) {
+        nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            nl = end;
+        if ((size_t)(nl - p) >= sizeof(buf))
+            return rules_err(c, "line too long");
+        if (memchr(p, '\0', (size_t)(nl - p)))
+            return rules_err(c, "NUL byte in line");
+        memcpy(buf, p, (size_t)(nl - p));
+        buf[nl - p] = '\0';
+        if ((ac = rules_split(c, buf, av)) < 0)
+            return ac;
+        if (ac > 0 && (rc = rules_directive(r, c, av, ac)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int rules_parse(rules **out, const char *name, const char *text, size_t len)
+{
+    rules_ctx c = {name ? name : "rules", 0, NULL};
+    rules *r;
+    git_oid oid;
+    int rc;
+
+    *out = NULL;
+    if (!(r = calloc(1, sizeof(*r))))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
+        goto fail;
+    git_libgit2_init();
+    if (git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB) != 0) {
+        rc = pd_error_set(PD_EGIT, "cannot hash rules %s", c.file);
+        goto fail;
+    }
+    git_oid_tostr(r->hash, sizeof(r->hash), &oid);
+    *out = r;
+    return 0;
+fail:
+    rules_free(r);
+    return rc;
+}
+
+int rules_load(rules **out, const char *path)
+{
+    FILE *f = NULL;
+    char *text = NULL;
+    size_t len = 0, cap = 0, n;
+    int rc;
+
+    *out = NULL;
+    if (!(f = fopen(path, "rb")))
+        return pd_error_set(PD_EIO, "cannot open rules file %s", path);
+    do {
+        if (cap - len < 65536) {
+            char *t = realloc(text, cap + 65536);
+
+            if (!t) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
+                goto done;
+            }
+            text = t;
+            cap += 65536;
+        }
+        n = fread(text + len, 1, cap - len, f);
+        len += n;
+    } while (n > 0);
+    if (ferror(f)) {
+        rc = pd_error_set(PD_EIO, "cannot read rules file %s", path);
+        goto done;
+    }
+    rc = rules_parse(out, path, text, len);
+done:
+    free(text);
+    fclose(f);
+    return rc;
+}
+
+int rules_load_default(rules **out)
+{
+    return rules_parse(out, "default.rules", rules_default_text,
+                       (size_t)rules_default_text_len);
+}
+
+void rules_free(rules *r)
+{
+    rules_block *b, *next;
+
+    if (!r)
+        return;
+    for (b = r->arena; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(r->names);
+    free(r->index);
+    free(r->nodes);
+    free(r->suffixes);
+    free(r->objf);
+    free(r);
+}
+
+const char *rules_hash(const rules *r)
+{
+    return r->hash;
+}
+
+int rules_ncond(const rules *r)
+{
+    return r->ncond;
+}
+
+/* Longest prefix or suffix rule matching s[0..len); cls UNSET if none. */
+static rules_verdict rules_affix(const rules *r, const char *s, size_t len)
+{
+    rules_verdict best = {RULES_CLS_UNSET, NULL};
+    size_t i, n = 0, bestlen = 0;
+
+    if (r->nnodes) {
+        for (i = 0; i < len; i++) {
+            int sym = rules_sym((unsigned char)s[i]);
+
+            if (sym < 0 || (n = r->nodes[n].child[sym]) == 0)
+                break;
+            if (r->nodes[n].v.cls != RULES_CLS_UNSET) {
+                best = r->nodes[n].v;
+                bestlen = i + 1;
+            }
+        }
+    }
+    if (r->nsuffixes && r->suffix_last[(unsigned char)s[len - 1]]) {
+        for (i = 0; i < r->nsuffixes; i++) {
+            const rules_suffix *x = &r->suffixes[i];
+
+            if (x->len <= len && x->len >= bestlen &&
+                memcmp(s + len - x->len, x->s, x->len) == 0) {
+                best = x->v;
+                bestlen = x->len;
+            }
+        }
+    }
+    return best;
+}
+
+const rules_name *rules_classify(const rules *r, const char *s, size_t len,
+                                 rules_verdict *v)
+{
+    const rules_name *e = len ? rules_lookup(r, s, len) : NULL;
+
+    if (e && e->exact.cls != RULES_CLS_UNSET) {
+        *v = e->exact;
+        if (v->cls == RULES_CLS_NONE)
+            v->cls = RULES_CLS_UNSET;
+        return e;
+    }
+    if (len)
+        *v = rules_affix(r, s, len);
+    else
+        v->cls = RULES_CLS_UNSET;
+    return e;
+}
+
+int rules_objfunc(const rules *r, const char *name)
+{
+    size_t i, n = strlen(name), m;
+
+    for (i = 0; i < r->nobjf; i++) {
+        const char *s = r->objf[i].s;
+
+        m = strlen(s);
+        if (m > n)
+            continue;
+        if ((r->objf[i].kind == OBJF_PREFIX && memcmp(name, s, m) == 0) ||
+            (r->objf[i].kind == OBJF_SUFFIX &&
+             memcmp(name + n - m, s, m) == 0) ||
+            (r->objf[i].kind == OBJF_CONTAINS && strstr(name, s)))
+            return 1;
+    }
+    return 0;
+}

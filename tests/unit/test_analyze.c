@@ -1,0 +1,919 @@
+/*
+ * test_analyze.c: the source analyzer (ingest/lex.c, ingest/rules.c,
+ * ingest/analyze*.c) on small C files written for these tests
+ * (tests/fixtures/analyze/) and on byte strings built here.  Every case
+ * checks exact names, lines, columns, classes, statuses and states.
+ * Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyze.h"
+#include "lex.h"
+#include "pd_error.h"
+#include "rules.h"
+
+#define FIXTURES "tests/fixtures/analyze/"
+
+static rules *defrules;
+
+static int group_setup(void **state)
+{
+    (void)state;
+    return rules_load_default(&defrules);
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    rules_free(defrules);
+    return 0;
+}
+
+/* Analyse len bytes of src as `path` with rules r (default rules if NULL). */
+static an_result *run_mem(const rules *r, const char *path, const char *src,
+                          size_t len)
+{
+    an_result *res = NULL;
+
+    assert_int_equal(an_analyze(&res, r ? r : defrules, path, src, len), 0);
+    assert_non_null(res);
+    return res;
+}
+
+static an_result *run_str(const char *src)
+{
+    return run_mem(NULL, "t.c", src, strlen(src));
+}
+
+/* Analyse a fixture file by name. */
+static an_result *run_file(const char *name)
+{
+    char path[256];
+    FILE *f;
+    char *buf;
+    long len;
+    an_result *res;
+
+    snprintf(path, sizeof(path), FIXTURES "%s", name);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    len = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)len + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    res = run_mem(NULL, path, buf, (size_t)len);
+    free(buf);
+    return res;
+}
+
+/* The function called name (must exist once). */
+static const an_function *fn(const an_result *res, const char *name)
+{
+    const an_function *found = NULL;
+    size_t i;
+
+    for (i = 0; i < res->nfunctions; i++) {
+        if (strcmp(res->functions[i].name, name) == 0) {
+            assert_null(found);
+            found = &res->functions[i];
+        }
+    }
+    if (!found)
+        fail_msg("no function %s", name);
+    return found;
+}
+
+/* Index of a function, for an_finding.function. */
+static int32_t fn_index(const an_result *res, const char *name)
+{
+    return (int32_t)(fn(res, name) - res->functions);
+}
+
+/* The finding at line:column with rule `rule` (must exist). */
+static const an_finding *at(const an_result *res, uint32_t line,
+                            uint32_t column, const char *rule)
+{
+    size_t i;
+
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+
+        if (f->line == line && f->column == column &&
+            strcmp(f->rule, rule) == 0)
+            return f;
+    }
+    fail_msg("no finding %s at %u:%u", rule, line, column);
+    return NULL;
+}
+
+/* Number of findings with rule id `rule`. */
+static size_t count_rule(const an_result *res, const char *rule)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < res->nfindings; i++)
+        n += strcmp(res->findings[i].rule, rule) == 0;
+    return n;
+}
+
+static void check_fn(const an_result *res, const char *name, uint32_t start,
+                     uint32_t end, an_status status, an_objstate state)
+{
+    const an_function *f = fn(res, name);
+
+    assert_int_equal(f->start_line, start);
+    assert_int_equal(f->end_line, end);
+    assert_string_equal(an_status_name(f->status), an_status_name(status));
+    assert_int_equal(f->object_state, state);
+}
+
+/* ---- function detection ------------------------------------------------ */
+
+static void test_hpydef_meth_line_is_not_a_function(void **state)
+{
+    an_result *res = run_file("hpydef.c");
+    const an_finding *f;
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "frobnicate_impl", 5, 9, AN_STATUS_PORTED, AN_OBJ_NONE);
+    check_fn(res, "point_new_impl", 12, 16, AN_STATUS_PORTED, AN_OBJ_NONE);
+    f = at(res, 4, 1, "hpy-prefix-HPy");
+    assert_string_equal(f->text, "HPyDef_METH");
+    assert_int_equal(f->function, -1);
+    assert_int_equal(at(res, 11, 40, "hpy-prefix-HPy")->function, -1);
+    assert_int_equal(at(res, 5, 8, "hpy-prefix-HPy")->function,
+                     fn_index(res, "frobnicate_impl"));
+    assert_int_equal(fn(res, "frobnicate_impl")->tokens[AN_CLASS_HPY], 6);
+    assert_int_equal(fn(res, "point_new_impl")->tokens[AN_CLASS_HPY], 7);
+    assert_int_equal(res->tokens[AN_CLASS_HPY], 18);
+    assert_int_equal(res->lines, 18);
+    assert_int_equal(res->status, AN_STATUS_PORTED);
+    assert_int_equal(res->universal_ready, 1);
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_if_else_split_braces_one_function(void **state)
+{
+    an_result *res = run_file("ifelse_split.c");
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "pick", 2, 13, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "after", 15, 19, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_split_signature_under_if_else(void **state)
+{
+    an_result *res = run_str(
+        "#ifdef WIDE\n"                     /* 1 */
+        "static int twice(long v) {\n"      /* 2 */
+        "#else\n"                           /* 3 */
+        "static int twice(int v) {\n"       /* 4 */
+        "#endif\n"                          /* 5 */
+        "    return 2 * v;\n"               /* 6 */
+        "}\n"                               /* 7 */
+        "int next(void) { return 1; }\n");  /* 8 */
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "twice", 2, 7, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "next", 8, 8, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_prototypes_initializers_structs_are_not_functions(void **state)
+{
+    an_result *res = run_str(
+        "static int proto(int a);\n"                          /* 1 */
+        "typedef struct { int (*cb)(void); } holder;\n"       /* 2 */
+        "struct point { int x; };\n"                          /* 3 */
+        "enum { A, B };\n"                                    /* 4 */
+        "static PyMethodDef methods[] = {\n"                  /* 5 */
+        "    {\"f\", (PyCFunction)f, METH_O, NULL},\n"        /* 6 */
+        "};\n"                                                /* 7 */
+        "int table_size = sizeof(methods) / sizeof(x(1));\n"  /* 8 */
+        "static int\n"                                        /* 9 */
+        "real(int a)\n"                                       /* 10 */
+        "{\n"                                                 /* 11 */
+        "    if (a) { while (a--) { } }\n"                    /* 12 */
+        "    return sizeof(int);\n"                           /* 13 */
+        "}\n");                                               /* 14 */
+    const an_finding *f;
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 1);
+    check_fn(res, "real", 9, 14, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    f = at(res, 6, 27, "capi-METH_O");
+    assert_int_equal(f->function, -1);
+    assert_int_equal(f->cls, AN_CLASS_CAPI);
+    assert_int_equal(res->status, AN_STATUS_LEGACY);
+    an_result_free(res);
+}
+
+static void test_attributes_between_parameters_and_body(void **state)
+{
+    an_result *res = run_str(
+        "NPY_NO_EXPORT NPY_GCC_OPT_3 int\n"                   /* 1 */
+        "fast(int a) NPY_GCC_NONNULL __attribute__((hot))\n"  /* 2 */
+        "{\n"                                                 /* 3 */
+        "    return a;\n"                                     /* 4 */
+        "}\n");                                               /* 5 */
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 1);
+    check_fn(res, "fast", 1, 5, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    an_result_free(res);
+}
+
+static void test_kandr_definition(void **state)
+{
+    an_result *res = run_str(
+        "int\n"                    /* 1 */
+        "old(a, b)\n"              /* 2 */
+        "    int a;\n"             /* 3 */
+        "    char *b;\n"           /* 4 */
+        "{\n"                      /* 5 */
+        "    return a + *b;\n"     /* 6 */
+        "}\n"                      /* 7 */
+        "DECLARE(x);\n"            /* 8 */
+        "int y;\n"                 /* 9 */
+        "int z(void) { }\n");      /* 10 */
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "old", 1, 7, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "z", 10, 10, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    an_result_free(res);
+}
+
+static void test_extern_c_and_namespace_do_not_nest(void **state)
+{
+    const char *src =
+        "extern \"C\" {\n"                          /* 1 */
+        "namespace np {\n"                          /* 2 */
+        "static int\n"                              /* 3 */
+        "cxx(PyObject *o) noexcept(true)\n"         /* 4 */
+        "{\n"                                       /* 5 */
+        "    auto s = R\"x(} { )\" )x\";\n"         /* 6 */
+        "    return 0;\n"                           /* 7 */
+        "}\n"                                       /* 8 */
+        "}\n"                                       /* 9 */
+        "}\n"                                       /* 10 */
+        "int after(void) { return 1; }\n";          /* 11 */
+    an_result *res = run_mem(NULL, "x.cpp", src, strlen(src));
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "cxx", 3, 8, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "after", 11, 11, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+/* ---- classification ---------------------------------------------------- */
+
+static void test_exact_beats_prefix(void **state)
+{
+    static const char text[] =
+        "prefix Py capi\n"
+        "prefix PyArray npy-legacy\n"
+        "prefix HPy hpy\n"
+        "exact HPy_AsPyObject bridge\n"
+        "exact Py_ssize_t none\n";
+    const char *src = "void f(void) { PyArray_DATA; Py_INCREF; HPyField_Store;"
+                      " HPy_AsPyObject; HPyArray_AsFields; Py_ssize_t; Pz; }";
+    rules *r;
+    an_result *res;
+
+    (void)state;
+    assert_int_equal(rules_parse(&r, "t.rules", text, strlen(text)), 0);
+    res = run_mem(r, "t.c", src, strlen(src));
+    assert_int_equal(res->nfindings, 5);
+    assert_int_equal(at(res, 1, 16, "npy-legacy-prefix-PyArray")->cls,
+                     AN_CLASS_NPY_LEGACY);
+    assert_string_equal(at(res, 1, 30, "capi-prefix-Py")->text, "Py_INCREF");
+    assert_string_equal(at(res, 1, 41, "hpy-prefix-HPy")->text,
+                        "HPyField_Store");
+    assert_int_equal(at(res, 1, 57, "bridge-HPy_AsPyObject")->cls,
+                     AN_CLASS_BRIDGE);
+    assert_string_equal(at(res, 1, 73, "hpy-prefix-HPy")->text,
+                        "HPyArray_AsFields");
+    check_fn(res, "f", 1, 1, AN_STATUS_BRIDGED, AN_OBJ_NONE);
+    assert_int_equal(res->functions[0].tokens[AN_CLASS_HPY], 2);
+    assert_int_equal(res->functions[0].tokens[AN_CLASS_CAPI], 1);
+    assert_int_equal(res->functions[0].tokens[AN_CLASS_NPY_LEGACY], 1);
+    assert_int_equal(res->functions[0].tokens[AN_CLASS_BRIDGE], 1);
+    an_result_free(res);
+    rules_free(r);
+}
+
+static void test_suffix_rule_beats_shorter_prefix(void **state)
+{
+    an_result *res = run_str("PyTypeObject *t = &PyGenericArrType_Type;\n"
+                             "Py@NAME@ScalarObject *s;\n");
+
+    (void)state;
+    assert_int_equal(res->nfindings, 3);
+    assert_int_equal(at(res, 1, 1, "capi-prefix-Py")->cls, AN_CLASS_CAPI);
+    assert_int_equal(at(res, 1, 20, "npy-legacy-suffix-ArrType_Type")->cls,
+                     AN_CLASS_NPY_LEGACY);
+    assert_string_equal(at(res, 2, 1, "npy-legacy-suffix-ScalarObject")->text,
+                        "Py@NAME@ScalarObject");
+    an_result_free(res);
+}
+
+static void test_default_rules_numpy_names(void **state)
+{
+    an_result *res = run_str(
+        "x(void) { NPY_OBJECT; PY_SSIZE_T_CLEAN; npy_intp; PyArray_Descr;"
+        " _Py_NoneStruct; HPY_SSIZE_T_MAX; npy_get_context(); "
+        "HPyType_LEGACY_HELPERS; PyTypeNum_ISOBJECT; }");
+    const char *want[][2] = {
+        {"PyArray_Descr", "npy-legacy-prefix-PyArray"},
+        {"_Py_NoneStruct", "capi-prefix-_Py"},
+        {"HPY_SSIZE_T_MAX", "hpy-prefix-HPY_"},
+        {"npy_get_context", "bridge-npy_get_context"},
+        {"HPyType_LEGACY_HELPERS", "bridge-HPyType_LEGACY_HELPERS"},
+        {"PyTypeNum_ISOBJECT", "npy-legacy-prefix-PyTypeNum"},
+    };
+    size_t i;
+
+    (void)state;
+    assert_int_equal(res->nfindings, 6);
+    for (i = 0; i < 6; i++) {
+        assert_string_equal(res->findings[i].text, want[i][0]);
+        assert_string_equal(res->findings[i].rule, want[i][1]);
+    }
+    an_result_free(res);
+}
+
+static void test_member_designator_is_bridge(void **state)
+{
+    an_result *res = run_str(
+        "static HPyType_Spec spec = {\n"         /* 1 */
+        "    .name = \"x\",\n"                   /* 2 */
+        "    .legacy_slots = slots,\n"           /* 3 */
+        "};\n"                                   /* 4 */
+        "int f(S *s) { return s->legacy_methods + s->Py_x; }\n"); /* 5 */
+    const an_finding *f;
+
+    (void)state;
+    assert_int_equal(res->nfindings, 3);
+    f = at(res, 3, 6, "bridge-member-legacy_slots");
+    assert_string_equal(f->text, "legacy_slots");
+    assert_int_equal(f->function, -1);
+    f = at(res, 5, 25, "bridge-member-legacy_methods");
+    assert_int_equal(f->function, 0);
+    check_fn(res, "f", 5, 5, AN_STATUS_BRIDGED, AN_OBJ_NONE);
+    assert_int_equal(res->universal_ready, 0);
+    an_result_free(res);
+}
+
+static void test_pyobject_head_in_hpy_type_is_bridge(void **state)
+{
+    const char *plain = "typedef struct { PyObject_HEAD int x; } Obj;\n";
+    const char *hpy = "typedef struct { PyObject_HEAD int x; } Obj;\n"
+                      "static HPyType_Spec Obj_spec = { .name = \"o\" };\n";
+    an_result *res = run_str(plain);
+
+    (void)state;
+    assert_int_equal(at(res, 1, 18, "capi-prefix-Py")->cls, AN_CLASS_CAPI);
+    assert_int_equal(res->tokens[AN_CLASS_CAPI], 1);
+    an_result_free(res);
+    res = run_str(hpy);
+    assert_int_equal(at(res, 1, 18, "bridge-pyobject-head-in-hpy-type")->cls,
+                     AN_CLASS_BRIDGE);
+    assert_int_equal(res->tokens[AN_CLASS_CAPI], 0);
+    assert_int_equal(res->tokens[AN_CLASS_BRIDGE], 1);
+    assert_int_equal(res->status, AN_STATUS_BRIDGED);
+    assert_int_equal(res->universal_ready, 0);
+    an_result_free(res);
+}
+
+static void test_define_body_is_file_scope(void **state)
+{
+    an_result *res = run_str(
+        "int f(void)\n"                                  /* 1 */
+        "{\n"                                            /* 2 */
+        "#define DECREF_ALL(o) \\\n"                     /* 3 */
+        "    Py_DECREF(o); \\\n"                         /* 4 */
+        "    HPy_Close(ctx, o)\n"                        /* 5 */
+        "#include <Python.h>\n"                          /* 6 */
+        "    return 0;\n"                                /* 7 */
+        "}\n");                                          /* 8 */
+
+    (void)state;
+    assert_int_equal(res->nfindings, 2);
+    assert_int_equal(at(res, 4, 5, "capi-prefix-Py")->function, -1);
+    assert_int_equal(at(res, 5, 5, "hpy-prefix-HPy")->function, -1);
+    check_fn(res, "f", 1, 8, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_int_equal(res->status, AN_STATUS_BRIDGED);
+    an_result_free(res);
+}
+
+/* ---- preprocessor ------------------------------------------------------ */
+
+static void test_guarded_capi_keeps_file_universal_ready(void **state)
+{
+    an_result *res = run_file("guarded.c");
+    const an_function *f;
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 3);
+    check_fn(res, "to_handle", 4, 12, AN_STATUS_PORTED, AN_OBJ_NONE);
+    check_fn(res, "legacy_only", 15, 19, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "universal_only", 21, 25, AN_STATUS_PORTED, AN_OBJ_NONE);
+    f = fn(res, "to_handle");
+    assert_int_equal(f->tokens[AN_CLASS_CAPI], 2);
+    assert_int_equal(f->tokens[AN_CLASS_BRIDGE], 1);
+    assert_int_equal(f->tokens[AN_CLASS_HPY], 4);
+    assert_int_equal(at(res, 8, 19, "bridge-HPy_AsPyObject")->guarded, 1);
+    assert_int_equal(at(res, 9, 5, "capi-prefix-Py")->guarded, 1);
+    assert_int_equal(at(res, 18, 5, "capi-prefix-Py")->guarded, 1);
+    /* the #else of a guard is not guarded */
+    assert_int_equal(at(res, 24, 12, "hpy-prefix-HPy")->guarded, 0);
+    assert_int_equal(res->tokens[AN_CLASS_CAPI], 5);
+    assert_int_equal(res->status, AN_STATUS_PORTED);
+    assert_int_equal(res->universal_ready, 1);
+    an_result_free(res);
+}
+
+static void test_opposite_guard_guards_else_branch(void **state)
+{
+    an_result *res = run_str(
+        "#ifdef HPY_UNIVERSAL_ABI\n"     /* 1 */
+        "HPy a;\n"                       /* 2 */
+        "#else\n"                        /* 3 */
+        "PyObject *b;\n"                 /* 4 */
+        "#endif\n"                       /* 5 */
+        "#if !defined(HPY_ABI_CPYTHON)\n"  /* 6 */
+        "PyObject *c;\n"                 /* 7 */
+        "#endif\n");                     /* 8 */
+
+    (void)state;
+    assert_int_equal(at(res, 2, 1, "hpy-prefix-HPy")->guarded, 0);
+    assert_int_equal(at(res, 4, 1, "capi-prefix-Py")->guarded, 1);
+    assert_int_equal(at(res, 7, 1, "capi-prefix-Py")->guarded, 0);
+    assert_int_equal(res->universal_ready, 0);
+    an_result_free(res);
+}
+
+static void test_if0_is_skipped_and_else_taken(void **state)
+{
+    an_result *res = run_str(
+        "#if 0\n"                                /* 1 */
+        "int dead(void) { Py_INCREF(x); }\n"     /* 2 */
+        "#if 1\n"                                /* 3 */
+        "#else\n"                                /* 4 */
+        "#endif\n"                               /* 5 */
+        "#else\n"                                /* 6 */
+        "int live(void) { return HPy_IsNull(h); }\n" /* 7 */
+        "#endif\n"                               /* 8 */
+        "#if 1\n"                                /* 9 */
+        "int one(void) { return 1; }\n"          /* 10 */
+        "#else\n"                                /* 11 */
+        "int never(void) { Py_INCREF(x); }\n"    /* 12 */
+        "#endif\n");                             /* 13 */
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "live", 7, 7, AN_STATUS_PORTED, AN_OBJ_NONE);
+    check_fn(res, "one", 10, 10, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_int_equal(res->nfindings, 1);
+    assert_int_equal(res->universal_ready, 1);
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_unbalanced_conditionals_and_braces_are_noted(void **state)
+{
+    an_result *res = run_str("#endif\n"
+                             "}\n"
+                             "#if X\n"
+                             "int open(void) {\n"
+                             "  if (x) {\n");
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 1);
+    check_fn(res, "open", 4, 5, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_string_equal(res->notes,
+                        "1 unmatched '}' (first at line 2); "
+                        "1 #else/#elif/#endif without #if (first at line 1); "
+                        "1 #if block not closed at end of file; "
+                        "unbalanced braces at end of file: function open "
+                        "(line 4) not closed");
+    an_result_free(res);
+}
+
+/* ---- object-dtype paths ------------------------------------------------ */
+
+static void test_memcpy_pyobject_local_is_object_legacy(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+    const an_finding *f;
+    int32_t idx = fn_index(res, "incref_items");
+
+    (void)state;
+    check_fn(res, "incref_items", 4, 14, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
+    f = at(res, 7, 30, "object-item-legacy");
+    assert_string_equal(f->text, "(PyObject **)");
+    assert_int_equal(f->cls, AN_CLASS_CAPI);
+    assert_int_equal(f->function, idx);
+    f = at(res, 10, 9, "object-item-legacy");
+    assert_string_equal(f->text, "memcpy(&tmp)");
+    assert_int_equal(f->function, idx);
+    assert_int_equal(count_rule(res, "object-item-legacy"), 3);
+    an_result_free(res);
+}
+
+static void test_field_null_owner_is_bridge_and_cpython_only(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+    const an_finding *f;
+
+    (void)state;
+    check_fn(res, "store_null_owner", 16, 24, AN_STATUS_BRIDGED,
+             AN_OBJ_CPYTHON_ONLY);
+    f = at(res, 22, 5, "field-null-owner");
+    assert_int_equal(f->cls, AN_CLASS_BRIDGE);
+    assert_string_equal(f->text, "HPyField_Store");
+    assert_string_equal(at(res, 21, 5, "object-item-field")->text,
+                        "memcpy(&f_item)");
+    assert_string_equal(at(res, 23, 5, "object-item-field")->text,
+                        "memcpy(&f_item)");
+    assert_int_equal(count_rule(res, "field-null-owner"), 1);
+    an_result_free(res);
+}
+
+static void test_hpyfield_cast_with_owner_is_object_universal(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+    const an_finding *f;
+
+    (void)state;
+    check_fn(res, "fill_fields", 26, 35, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
+    f = at(res, 30, 22, "object-item-field");
+    assert_string_equal(f->text, "(HPyField *)");
+    assert_int_equal(f->cls, AN_CLASS_HPY);
+    assert_int_equal(count_rule(res, "object-item-field"), 3);
+    an_result_free(res);
+}
+
+static void test_struct_member_field_is_not_object_path(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+
+    (void)state;
+    check_fn(res, "get_descr", 37, 41, AN_STATUS_PORTED, AN_OBJ_NONE);
+    an_result_free(res);
+}
+
+static void test_marker_only_neutral_function_is_not_object_path(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+
+    (void)state;
+    check_fn(res, "is_object_type", 43, 47, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "OBJECT_clear", 49, 57, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
+    /* sizeof(HPyField *) and sizeof(PyObject *) are not item access */
+    check_fn(res, "field_size", 59, 63, AN_STATUS_BRIDGED, AN_OBJ_NONE);
+    assert_int_equal(res->nfunctions, 7);
+    assert_int_equal(res->status, AN_STATUS_BRIDGED);
+    assert_int_equal(res->universal_ready, 0);
+    an_result_free(res);
+}
+
+static void test_marker_state_follows_status(void **state)
+{
+    an_result *res = run_str(
+        "void a(HPyContext *ctx, PyArray_Descr *d) {\n"
+        "    if (PyDataType_REFCHK(d)) HPy_Close(ctx, h);\n"
+        "}\n"
+        "void b(HPyContext *ctx, int t) {\n"
+        "    if (t == NPY_OBJECT) Py_DECREF(HPy_AsPyObject(ctx, h));\n"
+        "}\n"
+        "void c(PyObject *o, int t) { if (t == NPY_OBJECT) Py_INCREF(o); }\n"
+        "void d(HPyContext *ctx, int t) {\n"
+        "#ifndef HPY_UNIVERSAL_ABI\n"
+        "    if (t == NPY_OBJECT) Py_INCREF(o);\n"
+        "#endif\n"
+        "}\n");
+
+    (void)state;
+    check_fn(res, "a", 1, 3, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
+    check_fn(res, "b", 4, 6, AN_STATUS_BRIDGED, AN_OBJ_CPYTHON_ONLY);
+    check_fn(res, "c", 7, 7, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
+    /* a guarded marker does not make an object path */
+    check_fn(res, "d", 8, 12, AN_STATUS_PORTED, AN_OBJ_NONE);
+    an_result_free(res);
+}
+
+/* ---- lexer robustness -------------------------------------------------- */
+
+static void test_crlf_and_no_trailing_newline(void **state)
+{
+    const char src[] = "static int\r\nf(void)\r\n{\r\n\treturn Py_True != 0;"
+                       "\r\n}\r\nint g(void) { return HPy_IsNull(h); }";
+    an_result *res = run_mem(NULL, "t.c", src, sizeof(src) - 1);
+
+    (void)state;
+    assert_int_equal(res->lines, 6);
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "f", 1, 5, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "g", 6, 6, AN_STATUS_PORTED, AN_OBJ_NONE);
+    assert_string_equal(at(res, 4, 9, "capi-prefix-Py")->text, "Py_True");
+    assert_string_equal(at(res, 6, 22, "hpy-prefix-HPy")->text, "HPy_IsNull");
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_nul_bytes_and_unterminated_comment(void **state)
+{
+    const char src[] = "int f(void) { \0 Py_None; \xff\xfe }\n"
+                       "\0\0int g(void) { return \"abc\n"
+                       "; }\n"
+                       "/* never closed { Py_INCREF(x);\n";
+    an_result *res = run_mem(NULL, "t.c", src, sizeof(src) - 1);
+
+    (void)state;
+    assert_int_equal(res->lines, 4);
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "f", 1, 1, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "g", 2, 3, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_int_equal(at(res, 1, 17, "capi-prefix-Py")->function, 0);
+    assert_int_equal(res->nfindings, 1);
+    assert_string_equal(res->notes,
+                        "unterminated comment from line 4; "
+                        "1 unterminated string or char literal (first at "
+                        "line 2)");
+    an_result_free(res);
+}
+
+static void test_string_with_braces_and_comment_markers(void **state)
+{
+    an_result *res = run_file("strings.c");
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "count", 5, 12, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "second", 14, 18, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    assert_int_equal(res->nfindings, 1);
+    assert_string_equal(at(res, 17, 12, "capi-prefix-Py")->text, "Py_None");
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_line_continuations(void **state)
+{
+    const char *src = "int f(void) { Py_\\\nDECREF(o); return \"a\\\nb{\"; }\n"
+                      "  # define X \\\n   HPy_Close\n"
+                      "int g(void) { return 0; }\n";
+    an_result *res = run_str(src);
+    const an_finding *f;
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "f", 1, 3, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "g", 6, 6, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    f = at(res, 1, 15, "capi-prefix-Py");
+    assert_string_equal(f->text, "Py_DECREF");
+    f = at(res, 5, 4, "hpy-prefix-HPy");
+    assert_int_equal(f->function, -1);
+    an_result_free(res);
+}
+
+static void test_template_identifiers(void **state)
+{
+    an_result *res = run_file("template.c.src");
+    lex_state lx;
+    lex_token t;
+    const char *src = "@TYPE@_getitem npy_@name@ @NAME@ x@";
+    const char *want[] = {"@TYPE@_getitem", "npy_@name@", "@NAME@", "x@"};
+    int i;
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 2);
+    check_fn(res, "@TYPE@_getitem", 5, 11, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "OBJECT_compare", 14, 18, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
+    lex_init(&lx, src, strlen(src), 0);
+    for (i = 0; i < 4; i++) {
+        lex_next(&lx, &t);
+        assert_int_equal(t.kind, LEX_IDENT);
+        assert_int_equal(t.len, strlen(want[i]));
+        assert_memory_equal(t.start, want[i], t.len);
+    }
+    lex_next(&lx, &t);
+    assert_int_equal(t.kind, LEX_EOF);
+    an_result_free(res);
+}
+
+static void test_deep_braces_100000(void **state)
+{
+    size_t depth = 100000, i, n = 0;
+    char *src = malloc(depth * 2 + 64);
+    an_result *res;
+
+    (void)state;
+    assert_non_null(src);
+    memcpy(src, "int deep(void)\n", 15);
+    n = 15;
+    for (i = 0; i < depth; i++)
+        src[n++] = '{';
+    src[n++] = '\n';
+    for (i = 0; i < depth; i++)
+        src[n++] = '}';
+    src[n++] = '\n';
+    res = run_mem(NULL, "t.c", src, n);
+    assert_int_equal(res->nfunctions, 1);
+    check_fn(res, "deep", 1, 3, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_null(res->notes);
+    an_result_free(res);
+    /* and 100,000 unclosed ones */
+    res = run_mem(NULL, "t.c", src, depth + 16);
+    assert_string_equal(res->notes, "unbalanced braces at end of file: "
+                        "function deep (line 1) not closed");
+    an_result_free(res);
+    free(src);
+}
+
+static void test_ten_megabytes(void **state)
+{
+    const char *unit = "static PyObject *\nf(HPyContext *ctx)\n{\n"
+                       "    /* { */ return HPy_AsPyObject(ctx, \"}\");\n}\n";
+    size_t ulen = strlen(unit), reps = 10 * 1024 * 1024 / ulen + 1, i;
+    char *src = malloc(ulen * reps);
+    an_result *res;
+
+    (void)state;
+    assert_non_null(src);
+    for (i = 0; i < reps; i++)
+        memcpy(src + i * ulen, unit, ulen);
+    res = run_mem(NULL, "big.c", src, ulen * reps);
+    assert_int_equal(res->nfunctions, reps);
+    assert_int_equal(res->lines, 5 * reps);
+    assert_int_equal(res->functions[reps - 1].start_line, 5 * reps - 4);
+    assert_int_equal(res->functions[reps - 1].end_line, 5 * reps);
+    assert_int_equal(res->functions[reps - 1].status, AN_STATUS_BRIDGED);
+    assert_int_equal(res->nfindings, 3 * reps);
+    an_result_free(res);
+    free(src);
+}
+
+/* ---- rules file -------------------------------------------------------- */
+
+static void test_rules_syntax_error_names_line(void **state)
+{
+    rules *r = (rules *)1;
+
+    (void)state;
+    assert_int_equal(rules_load(&r, FIXTURES "bad.rules"), PD_EINVAL);
+    assert_null(r);
+    assert_string_equal(pd_error_last(), FIXTURES "bad.rules:4: 'exact' "
+                        "takes NAME CLASS, got 3 arguments");
+}
+
+static void test_rules_errors(void **state)
+{
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"# ok\nfrobnicate X hpy\n", "m.rules:2: unknown directive 'frobnicate'"},
+        {"prefix Py\n", "m.rules:1: 'prefix' takes PREFIX CLASS, got 1 argument"},
+        {"prefix Py cpython\n", "m.rules:1: unknown class 'cpython' "
+                                "(expected hpy, capi, npy-legacy, bridge)"},
+        {"exact A hpy\nexact A capi\n", "m.rules:2: duplicate exact rule for 'A'"},
+        {"prefix Py capi\nprefix Py hpy\n", "m.rules:2: duplicate prefix rule"},
+        {"itemcast capi PyObject\n", "m.rules:1: an itemcast type needs at "
+                                     "least one '*'"},
+        {"guard X ifmaybe\n", "m.rules:1: guard test must be ifndef or ifdef, "
+                              "not 'ifmaybe'"},
+        {"nullowner F x HPy_NULL\n", "m.rules:1: bad argument index 'x' "
+                                     "(expected 0..64)"},
+        {"marker a-b\n", "m.rules:1: 'a-b' is not an identifier"},
+        {"objfunc start OBJECT_\n", "m.rules:1: objfunc match must be prefix, "
+                                    "suffix or contains, not 'start'"},
+    };
+    size_t i;
+    rules *r;
+
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(rules_parse(&r, "m.rules", cases[i].text,
+                                     strlen(cases[i].text)), PD_EINVAL);
+        assert_string_equal(pd_error_last(), cases[i].msg);
+    }
+    assert_int_equal(rules_load(&r, FIXTURES "missing.rules"), PD_EIO);
+    assert_string_equal(pd_error_last(), "cannot open rules file "
+                        FIXTURES "missing.rules");
+}
+
+static void test_rules_hash_is_git_blob_id(void **state)
+{
+    rules *r;
+
+    (void)state;
+    /* printf 'prefix HPy hpy\n' | git hash-object --stdin */
+    assert_int_equal(rules_parse(&r, "h", "prefix HPy hpy\n", 15), 0);
+    assert_string_equal(rules_hash(r), "ff8af41fd659d83adb5824b4966e4884bb8fd132");
+    rules_free(r);
+    assert_int_equal(strlen(rules_hash(defrules)), 40);
+}
+
+static void test_rule_ids_and_comments(void **state)
+{
+    static const char text[] =
+        "  # indented comment\n"
+        "exact HPy_AsPyObject bridge id=to-pyobject # trailing comment\n"
+        "itemcast capi PyObject * * id=legacy-items\n";
+    const char *src = "void f(void) { x = (PyObject **)d; HPy_AsPyObject; }";
+    rules *r;
+    an_result *res;
+
+    (void)state;
+    assert_int_equal(rules_parse(&r, "ids.rules", text, strlen(text)), 0);
+    res = run_mem(r, "t.c", src, strlen(src));
+    assert_int_equal(res->nfindings, 2);
+    assert_string_equal(at(res, 1, 20, "legacy-items")->text, "(PyObject **)");
+    assert_int_equal(at(res, 1, 36, "to-pyobject")->cls, AN_CLASS_BRIDGE);
+    check_fn(res, "f", 1, 1, AN_STATUS_BRIDGED, AN_OBJ_LEGACY);
+    an_result_free(res);
+    rules_free(r);
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static void test_names_and_scope(void **state)
+{
+    (void)state;
+    assert_string_equal(an_class_name(AN_CLASS_NPY_LEGACY), "npy-legacy");
+    assert_string_equal(an_status_name(AN_STATUS_BRIDGED), "bridged");
+    assert_string_equal(an_objstate_name(AN_OBJ_CPYTHON_ONLY),
+                        "object-cpython-only");
+    assert_null(an_objstate_name(AN_OBJ_NONE));
+    assert_int_equal(an_path_in_scope("numpy/core/src/a.c.src"), 1);
+    assert_int_equal(an_path_in_scope("x.hpp"), 1);
+    assert_int_equal(an_path_in_scope("x.cc"), 1);
+    assert_int_equal(an_path_in_scope("x.py"), 0);
+    assert_int_equal(an_path_in_scope("x.src"), 0);
+    an_result_free(NULL);
+    rules_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hpydef_meth_line_is_not_a_function),
+        cmocka_unit_test(test_if_else_split_braces_one_function),
+        cmocka_unit_test(test_split_signature_under_if_else),
+        cmocka_unit_test(test_prototypes_initializers_structs_are_not_functions),
+        cmocka_unit_test(test_attributes_between_parameters_and_body),
+        cmocka_unit_test(test_kandr_definition),
+        cmocka_unit_test(test_extern_c_and_namespace_do_not_nest),
+        cmocka_unit_test(test_exact_beats_prefix),
+        cmocka_unit_test(test_suffix_rule_beats_shorter_prefix),
+        cmocka_unit_test(test_default_rules_numpy_names),
+        cmocka_unit_test(test_member_designator_is_bridge),
+        cmocka_unit_test(test_pyobject_head_in_hpy_type_is_bridge),
+        cmocka_unit_test(test_define_body_is_file_scope),
+        cmocka_unit_test(test_guarded_capi_keeps_file_universal_ready),
+        cmocka_unit_test(test_opposite_guard_guards_else_branch),
+        cmocka_unit_test(test_if0_is_skipped_and_else_taken),
+        cmocka_unit_test(test_unbalanced_conditionals_and_braces_are_noted),
+        cmocka_unit_test(test_memcpy_pyobject_local_is_object_legacy),
+        cmocka_unit_test(test_field_null_owner_is_bridge_and_cpython_only),
+        cmocka_unit_test(test_hpyfield_cast_with_owner_is_object_universal),
+        cmocka_unit_test(test_struct_member_field_is_not_object_path),
+        cmocka_unit_test(test_marker_only_neutral_function_is_not_object_path),
+        cmocka_unit_test(test_marker_state_follows_status),
+        cmocka_unit_test(test_crlf_and_no_trailing_newline),
+        cmocka_unit_test(test_nul_bytes_and_unterminated_comment),
+        cmocka_unit_test(test_string_with_braces_and_comment_markers),
+        cmocka_unit_test(test_line_continuations),
+        cmocka_unit_test(test_template_identifiers),
+        cmocka_unit_test(test_deep_braces_100000),
+        cmocka_unit_test(test_ten_megabytes),
+        cmocka_unit_test(test_rules_syntax_error_names_line),
+        cmocka_unit_test(test_rules_errors),
+        cmocka_unit_test(test_rules_hash_is_git_blob_id),
+        cmocka_unit_test(test_rule_ids_and_comments),
+        cmocka_unit_test(test_names_and_scope),
+    };
+
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
