@@ -401,7 +401,6 @@ int an_analyze(an_result **out, const rules *r, const char *path,
                           path ? path : "");
         goto done;
     }
-    st.res->lines = lex_count_lines(buf, len);
     lex_init(&st.lx, buf, len, st.cpp ? LEX_F_CPP : 0);
     for (;;) {
         lex_next(&st.lx, &t);
@@ -412,6 +411,8 @@ int an_analyze(an_result **out, const rules *r, const char *path,
         else if (!st.skip)
             an_scan_token(&st, &t);
     }
+    /* newlines seen, plus a last line without one */
+    st.res->lines = st.lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
     if (!st.rc)
         an_finish(&st);
     if ((rc = st.rc) == 0) {

@@ -113,6 +113,7 @@ typedef struct {
 
     /* The declaration being read at depth 0. */
     int in_decl, decl_ntok, decl_kw;
+    int decl_class;             /* has class/struct/union (C++ bodies) */
     uint32_t decl_line;
     size_t decl_find;           /* index of its first finding */
     int init;                   /* after '=': an initializer */

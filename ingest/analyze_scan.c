@@ -26,12 +26,23 @@
 /* First tokens of a declaration that opens a wrapper, not a body. */
 enum { DK_NONE = 0, DK_NAMESPACE, DK_EXTERN, DK_EXTERN_STR };
 
-/* 1 if the identifier t is s. */
-static int an_is(const an_tok *t, const char *s)
-{
-    size_t n = strlen(s);
+/* 1 if token t is the identifier s, a string literal (its length is
+ * known at compile time, so most mismatches cost one comparison). */
+#define an_is(tok, lit) \
+    ((tok)->len == sizeof(lit) - 1 && (tok)->kind == LEX_IDENT && \
+     memcmp((tok)->s, (lit), sizeof(lit) - 1) == 0)
 
-    return t->kind == LEX_IDENT && t->len == n && memcmp(t->s, s, n) == 0;
+/* 1 if token t is an identifier among the n words of kw. */
+static int an_in(const an_tok *t, const char *const *kw, size_t n)
+{
+    size_t i;
+
+    if (t->kind != LEX_IDENT)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (strlen(kw[i]) == t->len && memcmp(t->s, kw[i], t->len) == 0)
+            return 1;
+    return 0;
 }
 
 /* 1 if t is the punctuator p. */
@@ -61,12 +72,7 @@ static int an_not_name(const an_tok *t)
         "__typeof", "decltype", "_Static_assert", "static_assert", "asm",
         "__asm__", "__asm", "_Generic", "noexcept", "throw", "_Pragma",
         "__pragma", "case", "do", "else", "goto"};
-    size_t i;
-
-    for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
-        if (an_is(t, kw[i]))
-            return 1;
-    return 0;
+    return an_in(t, kw, sizeof(kw) / sizeof(kw[0]));
 }
 
 /* 1 for C type keywords, which cannot name K&R parameters. */
@@ -75,12 +81,7 @@ static int an_type_kw(const an_tok *t)
     static const char *const kw[] = {"void", "int", "char", "long", "short",
                                      "float", "double", "signed", "unsigned",
                                      "const", "struct", "union", "enum"};
-    size_t i;
-
-    for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
-        if (an_is(t, kw[i]))
-            return 1;
-    return 0;
+    return an_in(t, kw, sizeof(kw) / sizeof(kw[0]));
 }
 
 /* Text of token t without continuations, in buf (cap bytes); returns it
@@ -108,6 +109,7 @@ void an_reset_decl(an_state *st)
     st->in_decl = 0;
     st->decl_ntok = 0;
     st->decl_kw = DK_NONE;
+    st->decl_class = 0;
     st->init = st->ctor = 0;
     st->pend_valid = st->cand_valid = 0;
     st->after_group = st->post_seen = 0;
@@ -350,12 +352,16 @@ static void an_decl_token(an_state *st, const an_tok *t)
         st->decl_find = nf;
         st->decl_kw = an_is(t, "namespace") ? DK_NAMESPACE
                     : an_is(t, "extern") ? DK_EXTERN : DK_NONE;
+        if (st->decl_kw == DK_NAMESPACE || an_is(t, "template"))
+            st->cpp = 1;              /* C++ in a .h file */
         st->nlocals = 0;
         st->ld_state = 0;
     } else if (st->decl_kw == DK_EXTERN && st->decl_ntok == 1 &&
                t->kind == LEX_STRING) {
         st->decl_kw = DK_EXTERN_STR;
     }
+    if (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union"))
+        st->decl_class = 1;
     st->decl_ntok++;
     if (st->kr_next) {
         st->kr_next = 0;
@@ -440,6 +446,12 @@ static void an_file_brace(an_state *st)
           !st->pend_valid) ||
          (st->decl_kw == DK_EXTERN_STR && st->decl_ntok == 3))) {
         st->wrappers++;               /* extern "C" {, namespace x { */
+        an_reset_decl(st);
+        return;
+    }
+    if (st->cpp && st->decl_class && st->pdepth == 0 && !st->init &&
+        !st->cand_valid) {
+        st->wrappers++;               /* C++ class body: methods inside */
         an_reset_decl(st);
         return;
     }

@@ -197,95 +197,39 @@ static void test_split_signature_under_if_else(void **state)
     an_result_free(res);
 }
 
-static void test_prototypes_initializers_structs_are_not_functions(void **state)
+static void test_declarations_that_are_not_functions(void **state)
 {
-    an_result *res = run_str(
-        "static int proto(int a);\n"                          /* 1 */
-        "typedef struct { int (*cb)(void); } holder;\n"       /* 2 */
-        "struct point { int x; };\n"                          /* 3 */
-        "enum { A, B };\n"                                    /* 4 */
-        "static PyMethodDef methods[] = {\n"                  /* 5 */
-        "    {\"f\", (PyCFunction)f, METH_O, NULL},\n"        /* 6 */
-        "};\n"                                                /* 7 */
-        "int table_size = sizeof(methods) / sizeof(x(1));\n"  /* 8 */
-        "static int\n"                                        /* 9 */
-        "real(int a)\n"                                       /* 10 */
-        "{\n"                                                 /* 11 */
-        "    if (a) { while (a--) { } }\n"                    /* 12 */
-        "    return sizeof(int);\n"                           /* 13 */
-        "}\n");                                               /* 14 */
+    an_result *res = run_file("decls.c");
     const an_finding *f;
 
     (void)state;
-    assert_int_equal(res->nfunctions, 1);
-    check_fn(res, "real", 9, 14, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    f = at(res, 6, 27, "capi-METH_O");
+    assert_int_equal(res->nfunctions, 4);
+    check_fn(res, "real", 10, 15, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    /* attributes between the parameters and the body */
+    check_fn(res, "fast", 17, 21, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    /* K&R parameter declarations; DECLARE(x); int y; is not one */
+    check_fn(res, "old", 23, 29, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "z", 32, 32, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    f = at(res, 7, 27, "capi-METH_O");
     assert_int_equal(f->function, -1);
     assert_int_equal(f->cls, AN_CLASS_CAPI);
     assert_int_equal(res->status, AN_STATUS_LEGACY);
-    an_result_free(res);
-}
-
-static void test_attributes_between_parameters_and_body(void **state)
-{
-    an_result *res = run_str(
-        "NPY_NO_EXPORT NPY_GCC_OPT_3 int\n"                   /* 1 */
-        "fast(int a) NPY_GCC_NONNULL __attribute__((hot))\n"  /* 2 */
-        "{\n"                                                 /* 3 */
-        "    return a;\n"                                     /* 4 */
-        "}\n");                                               /* 5 */
-
-    (void)state;
-    assert_int_equal(res->nfunctions, 1);
-    check_fn(res, "fast", 1, 5, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    an_result_free(res);
-}
-
-static void test_kandr_definition(void **state)
-{
-    an_result *res = run_str(
-        "int\n"                    /* 1 */
-        "old(a, b)\n"              /* 2 */
-        "    int a;\n"             /* 3 */
-        "    char *b;\n"           /* 4 */
-        "{\n"                      /* 5 */
-        "    return a + *b;\n"     /* 6 */
-        "}\n"                      /* 7 */
-        "DECLARE(x);\n"            /* 8 */
-        "int y;\n"                 /* 9 */
-        "int z(void) { }\n");      /* 10 */
-
-    (void)state;
-    assert_int_equal(res->nfunctions, 2);
-    check_fn(res, "old", 1, 7, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    check_fn(res, "z", 10, 10, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    an_result_free(res);
-}
-
-static void test_extern_c_and_namespace_do_not_nest(void **state)
-{
-    const char *src =
-        "extern \"C\" {\n"                          /* 1 */
-        "namespace np {\n"                          /* 2 */
-        "static int\n"                              /* 3 */
-        "cxx(PyObject *o) noexcept(true)\n"         /* 4 */
-        "{\n"                                       /* 5 */
-        "    auto s = R\"x(} { )\" )x\";\n"         /* 6 */
-        "    return 0;\n"                           /* 7 */
-        "}\n"                                       /* 8 */
-        "}\n"                                       /* 9 */
-        "}\n"                                       /* 10 */
-        "int after(void) { return 1; }\n";          /* 11 */
-    an_result *res = run_mem(NULL, "x.cpp", src, strlen(src));
-
-    (void)state;
-    assert_int_equal(res->nfunctions, 2);
-    check_fn(res, "cxx", 3, 8, AN_STATUS_LEGACY, AN_OBJ_NONE);
-    check_fn(res, "after", 11, 11, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
     assert_null(res->notes);
     an_result_free(res);
 }
+static void test_cxx_wrappers_and_class_bodies(void **state)
+{
+    an_result *res = run_file("wrappers.cpp");
 
+    (void)state;
+    assert_int_equal(res->nfunctions, 4);
+    check_fn(res, "cxx", 3, 8, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "after", 11, 11, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "less", 14, 14, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "tag", 15, 15, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    assert_null(res->notes);
+    an_result_free(res);
+}
 /* ---- classification ---------------------------------------------------- */
 
 static void test_exact_beats_prefix(void **state)
@@ -454,53 +398,23 @@ static void test_guarded_capi_keeps_file_universal_ready(void **state)
     an_result_free(res);
 }
 
-static void test_opposite_guard_guards_else_branch(void **state)
+static void test_if0_skipped_and_opposite_guard(void **state)
 {
-    an_result *res = run_str(
-        "#ifdef HPY_UNIVERSAL_ABI\n"     /* 1 */
-        "HPy a;\n"                       /* 2 */
-        "#else\n"                        /* 3 */
-        "PyObject *b;\n"                 /* 4 */
-        "#endif\n"                       /* 5 */
-        "#if !defined(HPY_ABI_CPYTHON)\n"  /* 6 */
-        "PyObject *c;\n"                 /* 7 */
-        "#endif\n");                     /* 8 */
-
-    (void)state;
-    assert_int_equal(at(res, 2, 1, "hpy-prefix-HPy")->guarded, 0);
-    assert_int_equal(at(res, 4, 1, "capi-prefix-Py")->guarded, 1);
-    assert_int_equal(at(res, 7, 1, "capi-prefix-Py")->guarded, 0);
-    assert_int_equal(res->universal_ready, 0);
-    an_result_free(res);
-}
-
-static void test_if0_is_skipped_and_else_taken(void **state)
-{
-    an_result *res = run_str(
-        "#if 0\n"                                /* 1 */
-        "int dead(void) { Py_INCREF(x); }\n"     /* 2 */
-        "#if 1\n"                                /* 3 */
-        "#else\n"                                /* 4 */
-        "#endif\n"                               /* 5 */
-        "#else\n"                                /* 6 */
-        "int live(void) { return HPy_IsNull(h); }\n" /* 7 */
-        "#endif\n"                               /* 8 */
-        "#if 1\n"                                /* 9 */
-        "int one(void) { return 1; }\n"          /* 10 */
-        "#else\n"                                /* 11 */
-        "int never(void) { Py_INCREF(x); }\n"    /* 12 */
-        "#endif\n");                             /* 13 */
+    an_result *res = run_file("conditionals.c");
 
     (void)state;
     assert_int_equal(res->nfunctions, 2);
     check_fn(res, "live", 7, 7, AN_STATUS_PORTED, AN_OBJ_NONE);
     check_fn(res, "one", 10, 10, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    assert_int_equal(res->nfindings, 1);
-    assert_int_equal(res->universal_ready, 1);
+    assert_int_equal(res->nfindings, 4);
+    assert_int_equal(at(res, 15, 1, "hpy-prefix-HPy")->guarded, 0);
+    /* #else of #ifdef HPY_UNIVERSAL_ABI is CPython-only */
+    assert_int_equal(at(res, 17, 1, "capi-prefix-Py")->guarded, 1);
+    assert_int_equal(at(res, 20, 1, "capi-prefix-Py")->guarded, 0);
+    assert_int_equal(res->universal_ready, 0);
     assert_null(res->notes);
     an_result_free(res);
 }
-
 static void test_unbalanced_conditionals_and_braces_are_noted(void **state)
 {
     an_result *res = run_str("#endif\n"
@@ -601,19 +515,7 @@ static void test_marker_only_neutral_function_is_not_object_path(void **state)
 
 static void test_marker_state_follows_status(void **state)
 {
-    an_result *res = run_str(
-        "void a(HPyContext *ctx, PyArray_Descr *d) {\n"
-        "    if (PyDataType_REFCHK(d)) HPy_Close(ctx, h);\n"
-        "}\n"
-        "void b(HPyContext *ctx, int t) {\n"
-        "    if (t == NPY_OBJECT) Py_DECREF(HPy_AsPyObject(ctx, h));\n"
-        "}\n"
-        "void c(PyObject *o, int t) { if (t == NPY_OBJECT) Py_INCREF(o); }\n"
-        "void d(HPyContext *ctx, int t) {\n"
-        "#ifndef HPY_UNIVERSAL_ABI\n"
-        "    if (t == NPY_OBJECT) Py_INCREF(o);\n"
-        "#endif\n"
-        "}\n");
+    an_result *res = run_file("markers.c");
 
     (void)state;
     check_fn(res, "a", 1, 3, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
@@ -623,7 +525,6 @@ static void test_marker_state_follows_status(void **state)
     check_fn(res, "d", 8, 12, AN_STATUS_PORTED, AN_OBJ_NONE);
     an_result_free(res);
 }
-
 /* ---- lexer robustness -------------------------------------------------- */
 
 static void test_crlf_and_no_trailing_newline(void **state)
@@ -881,10 +782,8 @@ int main(void)
         cmocka_unit_test(test_hpydef_meth_line_is_not_a_function),
         cmocka_unit_test(test_if_else_split_braces_one_function),
         cmocka_unit_test(test_split_signature_under_if_else),
-        cmocka_unit_test(test_prototypes_initializers_structs_are_not_functions),
-        cmocka_unit_test(test_attributes_between_parameters_and_body),
-        cmocka_unit_test(test_kandr_definition),
-        cmocka_unit_test(test_extern_c_and_namespace_do_not_nest),
+        cmocka_unit_test(test_declarations_that_are_not_functions),
+        cmocka_unit_test(test_cxx_wrappers_and_class_bodies),
         cmocka_unit_test(test_exact_beats_prefix),
         cmocka_unit_test(test_suffix_rule_beats_shorter_prefix),
         cmocka_unit_test(test_default_rules_numpy_names),
@@ -892,8 +791,7 @@ int main(void)
         cmocka_unit_test(test_pyobject_head_in_hpy_type_is_bridge),
         cmocka_unit_test(test_define_body_is_file_scope),
         cmocka_unit_test(test_guarded_capi_keeps_file_universal_ready),
-        cmocka_unit_test(test_opposite_guard_guards_else_branch),
-        cmocka_unit_test(test_if0_is_skipped_and_else_taken),
+        cmocka_unit_test(test_if0_skipped_and_opposite_guard),
         cmocka_unit_test(test_unbalanced_conditionals_and_braces_are_noted),
         cmocka_unit_test(test_memcpy_pyobject_local_is_object_legacy),
         cmocka_unit_test(test_field_null_owner_is_bridge_and_cpython_only),
