@@ -3,7 +3,8 @@
  *
  * No macro is expanded and no condition is evaluated, except three shapes:
  *   - `#if 0` skips its first branch; its #else/#elif are taken (and
- *     `#if 1` makes its #else/#elif dead);
+ *     `#if 1` makes its #else/#elif dead); tests of __cplusplus are
+ *     decided by the file's language;
  *   - guards from the rules (`guard MACRO ifndef|ifdef`): `#ifndef M`,
  *     `#if !defined(M)`, `#ifdef M`, `#if defined(M)`, alone or as one
  *     operand of a top-level `&&` chain, mark their branch as guarded
@@ -76,28 +77,17 @@ static int an_pp_match(const lex_token *v, int i, int n)
     return -1;
 }
 
-/* Guard verdict of a test of macro name[0..len), negated or not:
- * CT_GUARD, CT_ELSE_GUARD or 0. */
-static int an_pp_guard(an_state *st, const char *name, size_t len, int neg)
+/* If v[0..n) is `[!] defined NAME` or `[!] defined(NAME)`, in any number
+ * of parentheses, set *name to NAME's token and *neg; returns 1, else 0. */
+static int an_pp_defined(const lex_token *v, int n, const lex_token **name,
+                         int *neg)
 {
-    const rules_name *e = rules_lookup(st->r, name, len);
-
-    if (!e || !e->guard)
-        return 0;
-    return neg == (e->guard == RULES_GUARD_IFNDEF) ? CT_GUARD : CT_ELSE_GUARD;
-}
-
-/* Guard verdict of one && operand: [!] defined NAME | [!] defined(NAME),
- * in any number of parentheses. */
-static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
-{
-    int neg = 0;
-
+    *neg = 0;
     for (;;) {
         if (n >= 2 && an_pp_is(&v[0], '(') && an_pp_match(v, 0, n) == n - 1)
             v++, n -= 2;
-        else if (n >= 1 && an_pp_is(&v[0], '!') && !neg)
-            v++, n--, neg = 1;
+        else if (n >= 1 && an_pp_is(&v[0], '!') && !*neg)
+            v++, n--, *neg = 1;
         else
             break;
     }
@@ -105,26 +95,53 @@ static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
         memcmp(v[0].start, "defined", 7) != 0)
         return 0;
     if (n == 2 && v[1].kind == LEX_IDENT)
-        return an_pp_guard(st, v[1].start, v[1].len, neg);
-    if (n == 4 && an_pp_is(&v[1], '(') && v[2].kind == LEX_IDENT &&
-        an_pp_is(&v[3], ')'))
-        return an_pp_guard(st, v[2].start, v[2].len, neg);
-    return 0;
+        *name = &v[1];
+    else if (n == 4 && an_pp_is(&v[1], '(') && v[2].kind == LEX_IDENT &&
+             an_pp_is(&v[3], ')'))
+        *name = &v[2];
+    else
+        return 0;
+    return 1;
+}
+
+/* Verdict of a test of macro `name`, negated or not: a rules guard gives
+ * CT_GUARD or CT_ELSE_GUARD; __cplusplus is known (CT_ONE or CT_ZERO) so
+ * that the extern "C" { ... } of C headers is not seen in C files. */
+static int an_pp_test(an_state *st, const lex_token *name, int neg)
+{
+    const rules_name *e;
+
+    if (name->len == 11 && memcmp(name->start, "__cplusplus", 11) == 0)
+        return !neg == !!st->cpp ? CT_ONE : CT_ZERO;
+    e = rules_lookup(st->r, name->start, name->len);
+    if (!e || !e->guard)
+        return 0;
+    return neg == (e->guard == RULES_GUARD_IFNDEF) ? CT_GUARD : CT_ELSE_GUARD;
+}
+
+/* Verdict of one && operand (see an_pp_defined). */
+static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
+{
+    const lex_token *name;
+    int neg;
+
+    return an_pp_defined(v, n, &name, &neg) ? an_pp_test(st, name, neg) : 0;
 }
 
 /* Verdict (CT_*) of an #if/#elif condition v[0..n). */
 static int an_pp_cond(an_state *st, const lex_token *v, int n)
 {
-    int i, start = 0, d = 0, nconj = 1, ct = 0, r;
+    int i, start = 0, d = 0, ct = 0, r;
 
     if (n == 1 && v[0].kind == LEX_NUMBER && v[0].len == 1)
         return v[0].start[0] == '0' ? CT_ZERO
              : v[0].start[0] == '1' ? CT_ONE : 0;
+    if ((r = an_pp_conjunct(st, v, n)) != 0)
+        return r;                     /* a single test */
     if (n == AN_PPMAX)
         return 0;                     /* too long to be one of ours */
     for (i = 0; i < n; i++)
-        if (an_pp_is(&v[i], LEX_P2('|', '|')) ||
-            (an_pp_is(&v[i], LEX_P2('&', '&')) && (nconj++, 0)))
+        if (an_pp_is(&v[i], LEX_P2('|', '|')))
             return 0;
     for (i = 0; i <= n; i++) {
         if (i < n && an_pp_is(&v[i], '('))
@@ -134,7 +151,9 @@ static int an_pp_cond(an_state *st, const lex_token *v, int n)
         if (i < n && !(d == 0 && an_pp_is(&v[i], LEX_P2('&', '&'))))
             continue;
         r = an_pp_conjunct(st, v + start, i - start);
-        if (r == CT_GUARD || (r == CT_ELSE_GUARD && nconj == 1))
+        if (r == CT_ZERO)
+            return CT_ZERO;           /* one false operand */
+        if (r == CT_GUARD)
             ct |= r;
         start = i + 1;
     }
@@ -283,7 +302,7 @@ void an_directive(an_state *st)
     } else if (!strcmp(name, "ifdef") || !strcmp(name, "ifndef")) {
         nv = an_pp_read(st, v);
         ct = nv >= 1 && v[0].kind == LEX_IDENT
-           ? an_pp_guard(st, v[0].start, v[0].len, name[2] == 'n') : 0;
+           ? an_pp_test(st, &v[0], name[2] == 'n') : 0;
         an_pp_push(st, ct);
     } else if (!strcmp(name, "else")) {
         an_pp_skip(st);

@@ -412,6 +412,7 @@ static void test_if0_skipped_and_opposite_guard(void **state)
     assert_int_equal(at(res, 17, 1, "capi-prefix-Py")->guarded, 1);
     assert_int_equal(at(res, 20, 1, "capi-prefix-Py")->guarded, 0);
     assert_int_equal(res->universal_ready, 0);
+    /* the '}' under #if defined(__cplusplus) is not C */
     assert_null(res->notes);
     an_result_free(res);
 }
