@@ -44,7 +44,16 @@ typedef enum {
     AN_OBJ_NONE = -1
 } an_objstate;
 
-/* One classified occurrence. */
+/*
+ * One classified occurrence: an identifier, or one of three synthetic
+ * findings whose text is not a single token:
+ *   rule "object-item-legacy"/"object-item-field" (from `itemcast` and
+ *   `itemlocal` rules): item access at the cast's '(' with text
+ *   "(PyObject **)", or at a copy call with text "memcpy(&tmp)";
+ *   rule "field-null-owner" (class bridge): at the called name, with the
+ *   name as text ("HPyField_Load").
+ * Synthetic findings count in tokens[] like the others.
+ */
 typedef struct {
     uint32_t line;      /* 1-based line in the file */
     uint32_t column;    /* 1-based byte column */
