@@ -10,7 +10,7 @@
 
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libjansson-dev libsqlite3-dev zlib1g-dev libcmocka-dev libcurl4-openssl-dev \
-           sqlite3 chromium nodejs npm
+           sqlite3 chromium time
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib
 
 CC      ?= cc
@@ -80,6 +80,9 @@ build/.deps-stamp: Makefile package.json package-lock.json
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi; \
+	if ! command -v npm >/dev/null; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
 	fi
 	npm ci --no-audit --no-fund --loglevel=error
 	@mkdir -p build && touch $@

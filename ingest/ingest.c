@@ -298,7 +298,8 @@ static int ingest_load_base(ingest_ctx *c, int64_t base)
     size_t i;
     int rc;
 
-    memset(c->path_analysis, 0, c->npath_analysis * sizeof(int64_t));
+    if (c->path_analysis)
+        memset(c->path_analysis, 0, c->npath_analysis * sizeof(int64_t));
     memset(&c->totals, 0, sizeof(c->totals));
     if (!base)
         return 0;

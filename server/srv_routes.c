@@ -126,7 +126,8 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
                     free(d);
                     return -1;
                 }
-                off += (size_t)sprintf(joined + off, "%s%s", j > i ? "/" : "", d);
+                off += (size_t)snprintf(joined + off, total + 1 - off, "%s%s",
+                                        j > i ? "/" : "", d);
                 free(d);
             }
             r->tail = joined;

@@ -1,0 +1,68 @@
+#!/bin/sh
+# The one test runner behind `make test`.  Usage: run_all.sh BUILD_DIR
+# Runs every unit/ingest/API test binary (cmocka), then the browser tests
+# (node --test with playwright-core and Debian's chromium), and ends with
+# one line "N passed, M failed".
+set -u
+B=${1:-build-san}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=$(mktemp -d)
+trap 'rm -rf "$out"; [ -n "${srv_pid:-}" ] && kill "$srv_pid" 2>/dev/null' EXIT
+passed=0; failed=0; broken=""
+
+# Fixture repositories, built fresh from tests/fixtures by git.
+mkdir -p "$B/fixtures"
+for fx in tests/fixtures/*/; do
+  [ -f "$fx/COMMIT" ] && continue
+  ls "$fx"/*/COMMIT >/dev/null 2>&1 || continue
+  sh tests/repo/make_repo.sh "$fx" "$B/fixtures/$(basename "$fx").git" || exit 1
+done
+export PORTDASH_FIXTURES="$root/$B/fixtures"
+export PORTDASH_ROOT="$root"
+# Leaks are findings too; libgit2/MHD keep a few process-lifetime caches.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+for t in "$B"/tests/test_*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  "$t" >"$out/$name.log" 2>&1
+  rc=$?
+  cat "$out/$name.log"
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out/$name.log" | tail -n1)
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out/$name.log" | tail -n1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  if [ "$rc" -ne 0 ] && [ -z "$f" ]; then
+    failed=$((failed + 1)); broken="$broken $name"   # crashed before its summary
+  fi
+done
+
+# Browser tests against a real server on a free port with the demo data.
+if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then
+  db="$out/browser.db"
+  "$B/portdash" ingest --quiet --db "$db" --repo "$B/fixtures/toyport.git" --name demo \
+    --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
+  "$B/portdash" serve --db "$db" --listen 127.0.0.1:0 --static static >"$out/serve.log" 2>&1 &
+  srv_pid=$!
+  i=0; url=""
+  while [ $i -lt 100 ] && [ -z "$url" ]; do
+    url=$(sed -n 's/.*serving .* on \(http:[^ ]*\)\/$/\1/p' "$out/serve.log"); i=$((i+1)); sleep 0.1
+  done
+  if [ -n "$url" ]; then
+    PORTDASH_URL=$url node --test --test-reporter=tap tests/browser/ >"$out/browser.log" 2>&1
+    cat "$out/browser.log"
+    p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$out/browser.log" | tail -n1)
+    f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$out/browser.log" | tail -n1)
+    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+  else
+    echo "browser: server did not start"; cat "$out/serve.log"; failed=$((failed + 1))
+  fi
+  kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; srv_pid=""
+else
+  echo "browser tests: chromium or playwright-core missing (run make deps)"; failed=$((failed + 1))
+fi
+
+[ -n "$broken" ] && echo "crashed before reporting:$broken"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

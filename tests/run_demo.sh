@@ -1,0 +1,23 @@
+#!/bin/sh
+# `make run`: ingest a repository and serve it on 127.0.0.1:PORT.
+# Usage: run_demo.sh PORTDASH DB PORT [GITDIR [REFS]]
+# Without GITDIR, builds the demo repository from tests/fixtures/toyport.
+set -eu
+bin=$1; db=$2; port=$3; repo=${4:-}; refs=${5:-}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+mkdir -p build
+if [ -z "$repo" ]; then
+  sh tests/repo/make_repo.sh tests/fixtures/toyport build/demo.git
+  rm -f "$db" "$db-wal" "$db-shm"
+  "$bin" ingest --db "$db" --repo build/demo.git --name demo \
+    --ref hpy --ref hpy-convert-object-dtype
+  echo "Open http://127.0.0.1:$port/ (the demo toy port, refs hpy and hpy-convert-object-dtype)"
+else
+  [ "$db" = build/demo.db ] && db=build/portdash.db
+  set --
+  for r in $refs; do set -- "$@" --ref "$r"; done
+  "$bin" ingest --db "$db" --repo "$repo" "$@"
+  echo "Open http://127.0.0.1:$port/"
+fi
+exec "$bin" serve --db "$db" --listen "127.0.0.1:$port" --static static

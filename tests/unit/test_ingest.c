@@ -1,0 +1,310 @@
+/*
+ * test_ingest.c: ingest on fixture repositories built by git from
+ * tests/fixtures (toyport: a toy HPy port on two branches; history:
+ * deletes, a rename and a side branch).  Expected values come from git
+ * itself (ls-tree, log) wherever they can, not from hand-written numbers.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "ingest.h"
+#include "pd_error.h"
+#include "scope.h"
+
+typedef struct {
+    char *dir;
+    char db[4200];
+} fx;
+
+static int fx_setup(void **state)
+{
+    fx *f = calloc(1, sizeof(*f));
+
+    f->dir = tu_tmpdir();
+    snprintf(f->db, sizeof(f->db), "%s/t.db", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int fx_teardown(void **state)
+{
+    fx *f = *state;
+
+    tu_sh("rm -rf '%s'", f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+/* Ingest `repo` refs into db; returns the ingest's code. */
+static int run(const char *db, const char *repo, const char *name,
+               const char **refs, size_t nrefs, ingest_stats *st)
+{
+    ingest_options o = {0};
+
+    o.db_path = db;
+    o.repo_path = repo;
+    o.name = name;
+    o.refs = refs;
+    o.nrefs = nrefs;
+    return ingest_run(&o, st);
+}
+
+static int64_t scalar(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+
+    assert_int_equal(db_prepare(db, &st, sql), 0);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Collects "blob path\n" lines of a commit's files. */
+static int collect(void *arg, int64_t path_id, const char *path, const char *blob,
+                   int64_t analysis_id)
+{
+    char **acc = arg;
+    size_t n = strlen(*acc);
+
+    *acc = realloc(*acc, n + strlen(path) + 44);
+    snprintf(*acc + n, strlen(path) + 44, "%s %s\n", blob, path);
+    return analysis_id > 0 ? 0 : -100;   /* every file must have an analysis */
+}
+
+/* For every stored commit, the stored file list equals git's tree filtered
+ * to the default scope (the kinds .c .h .c.src ...). */
+static void check_all_trees(const char *dbpath, const char *repo)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char hash[64];
+    int n = 0;
+
+    assert_int_equal(db_open(&db, dbpath, 0), 0);
+    assert_int_equal(db_meta_get(db, "rules_hash", hash, sizeof(hash)), 0);
+    assert_int_equal(db_prepare(db, &st, "SELECT id, oid FROM commits"), 0);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char *mine = calloc(1, 1);
+        char *git = tu_sh_out("git --git-dir='%s' ls-tree -r %s | "
+                              "awk -F'\\t' '{split($1,a,\" \"); print a[3] \" \" $2}' | "
+                              "grep -E '\\.(c|h|c\\.src|h\\.src|cpp|hpp|cc)$'",
+                              repo, (const char *)sqlite3_column_text(st, 1));
+
+        assert_int_equal(db_commit_files(db, sqlite3_column_int64(st, 0), hash,
+                                         collect, &mine), 0);
+        assert_string_equal(mine, git);
+        free(mine);
+        free(git);
+        n++;
+    }
+    sqlite3_finalize(st);
+    assert_true(n > 0);
+    db_close(db);
+}
+
+static void test_ingest_stores_each_first_parent_commit(void **state)
+{
+    fx *f = *state;
+    const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
+    ingest_stats st;
+    sqlite3 *db;
+    char *count = tu_sh_out("git --git-dir='%s' rev-list --first-parent --count "
+                            "hpy-convert-object-dtype", tu_fixture("toyport"));
+
+    assert_int_equal(run(f->db, tu_fixture("toyport"), "toy", refs, 2, &st), 0);
+    assert_int_equal(st.commits_new, atoi(count));
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM commits"), atoi(count));
+    assert_int_equal(scalar(db, "SELECT count(*) FROM refs"), 2);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM commit_stats"), atoi(count));
+    /* Rebased port: committer dates collapse, author dates do not. */
+    assert_int_equal(scalar(db, "SELECT count(DISTINCT committer_time) FROM commits"), 1);
+    assert_int_equal(scalar(db, "SELECT count(DISTINCT author_time) FROM commits"),
+                     atoi(count));
+    db_close(db);
+    free(count);
+    check_all_trees(f->db, tu_fixture("toyport"));
+}
+
+static void test_each_blob_is_analysed_once(void **state)
+{
+    fx *f = *state;
+    const char *refs[] = {"hpy", "hpy-convert-object-dtype", "hpy"};
+    ingest_stats st;
+    char *blobs = tu_sh_out("git --git-dir='%s' log --format= --raw --no-abbrev "
+                            "hpy-convert-object-dtype | awk -F'\\t' '{split($1,a,\" \"); "
+                            "print a[4] \" \" $2}' | grep -E '\\.(c|h|c\\.src)$' | "
+                            "cut -d' ' -f1 | sort -u | wc -l",
+                            tu_fixture("toyport"));
+    sqlite3 *db;
+
+    assert_int_equal(run(f->db, tu_fixture("toyport"), "toy", refs, 3, &st), 0);
+    assert_int_equal(st.blobs_analysed, atoi(blobs));
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM analyses"), atoi(blobs));
+    db_close(db);
+    /* A second repository holding the same blobs analyses nothing new. */
+    assert_int_equal(run(f->db, tu_fixture("toyport"), "toy2", refs, 1, &st), 0);
+    assert_int_equal(st.blobs_analysed, 0);
+    assert_true(st.commits_new > 0);
+    free(blobs);
+}
+
+static void test_rerun_reads_only_new_commits(void **state)
+{
+    fx *f = *state;
+    const char *refs[] = {"main"};
+    char repo[4300];
+    ingest_stats st;
+    int64_t fresh[2], again[2];
+    sqlite3 *db;
+
+    /* The history fixture cut after its third commit, then whole. */
+    snprintf(repo, sizeof(repo), "%s/h.git", f->dir);
+    assert_int_equal(tu_sh("mkdir -p '%s/cut' && cp -R tests/fixtures/history/01-start "
+                           "tests/fixtures/history/02-delete tests/fixtures/history/03-rename "
+                           "'%s/cut/' && sh tests/repo/make_repo.sh '%s/cut' '%s'",
+                           f->dir, f->dir, f->dir, repo), 0);
+    assert_int_equal(run(f->db, repo, "h", refs, 1, &st), 0);
+    assert_int_equal(st.commits_new, 3);
+    assert_int_equal(tu_sh("sh tests/repo/make_repo.sh tests/fixtures/history '%s'", repo), 0);
+    assert_int_equal(run(f->db, repo, "h", refs, 1, &st), 0);
+    assert_int_equal(st.commits_new, 1);            /* 05-main only */
+    assert_int_equal(st.blobs_analysed, 1);
+    assert_int_equal(run(f->db, repo, "h", refs, 1, &st), 0);
+    assert_int_equal(st.commits_new, 0);
+    assert_int_equal(st.commits_seen, 0);
+    check_all_trees(f->db, repo);
+    /* The incremental summary equals the stored files' sum. */
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    fresh[0] = scalar(db, "SELECT s.fn_ported FROM commit_stats s JOIN refs r "
+                          "ON r.commit_id = s.commit_id");
+    fresh[1] = scalar(db, "SELECT s.files FROM commit_stats s JOIN refs r "
+                          "ON r.commit_id = s.commit_id");
+    db_close(db);
+    assert_int_equal(tu_sh("rm -f '%s'*", f->db), 0);
+    assert_int_equal(run(f->db, repo, "h", refs, 1, &st), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    again[0] = scalar(db, "SELECT s.fn_ported FROM commit_stats s JOIN refs r "
+                          "ON r.commit_id = s.commit_id");
+    again[1] = scalar(db, "SELECT s.files FROM commit_stats s JOIN refs r "
+                          "ON r.commit_id = s.commit_id");
+    db_close(db);
+    assert_int_equal(fresh[0], again[0]);
+    assert_int_equal(fresh[1], again[1]);
+    assert_int_equal(fresh[1], 1);                  /* src/a.c only */
+}
+
+static void test_unknown_ref_is_named_and_keeps_data(void **state)
+{
+    fx *f = *state;
+    const char *good[] = {"hpy"}, *bad[] = {"no-such-branch"};
+    sqlite3 *db;
+    int64_t before;
+
+    assert_int_equal(run(f->db, tu_fixture("toyport"), "toy", good, 1, NULL), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    before = scalar(db, "SELECT count(*) FROM commits");
+    db_close(db);
+    assert_int_equal(run(f->db, tu_fixture("toyport"), "toy", bad, 1, NULL),
+                     PD_ENOTFOUND);
+    assert_non_null(strstr(pd_error_last(), "unknown ref 'no-such-branch'"));
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM commits"), before);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM refs"), 1);
+    db_close(db);
+}
+
+static void test_unopenable_repository_is_named(void **state)
+{
+    fx *f = *state;
+
+    assert_int_equal(run(f->db, "/nonexistent/repo.git", "x", NULL, 0, NULL), PD_EGIT);
+    assert_non_null(strstr(pd_error_last(), "/nonexistent/repo.git: not a git repository"));
+}
+
+static void test_head_is_the_default_ref(void **state)
+{
+    fx *f = *state;
+    sqlite3 *db;
+
+    assert_int_equal(run(f->db, tu_fixture("toyport"), "toy", NULL, 0, NULL), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM refs WHERE name = "
+                                "(SELECT 'hpy-convert-object-dtype')"), 1);
+    db_close(db);
+}
+
+static void test_scope_is_kept_and_enforced(void **state)
+{
+    fx *f = *state;
+    const char *refs[] = {"hpy"}, *inc[] = {"src/**"}, *exc[] = {"**/*.c.src"};
+    ingest_options o = {0};
+    sqlite3 *db;
+
+    o.db_path = f->db;
+    o.repo_path = tu_fixture("toyport");
+    o.name = "toy";
+    o.refs = refs;
+    o.nrefs = 1;
+    o.include = inc;
+    o.ninclude = 1;
+    o.exclude = exc;
+    o.nexclude = 1;
+    assert_int_equal(ingest_run(&o, NULL), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM paths WHERE path LIKE 'include/%' "
+                                "OR path LIKE '%.c.src'"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM paths WHERE path = 'src/refcount.c'"), 1);
+    db_close(db);
+    /* Another scope under the same name would mix two cuts of history. */
+    o.nexclude = 0;
+    assert_int_equal(ingest_run(&o, NULL), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "was ingested with scope"));
+    /* No flags: the stored scope applies. */
+    o.ninclude = 0;
+    assert_int_equal(ingest_run(&o, NULL), 0);
+}
+
+static void test_glob_matching(void **state)
+{
+    assert_true(scope_glob_match("numpy/core/**", "numpy/core/src/a.c"));
+    assert_true(scope_glob_match("numpy/core/**", "numpy/core/a.c"));
+    assert_false(scope_glob_match("numpy/core/**", "numpy/random/a.c"));
+    assert_true(scope_glob_match("**/test_*.c", "test_a.c"));
+    assert_true(scope_glob_match("**/test_*.c", "x/y/test_a.c"));
+    assert_false(scope_glob_match("*.c", "x/a.c"));
+    assert_true(scope_glob_match("src/?.c", "src/a.c"));
+    assert_false(scope_glob_match("src/?.c", "src/ab.c"));
+    assert_true(scope_glob_match("src/[ab].c", "src/b.c"));
+    assert_false(scope_glob_match("src/[!ab].c", "src/b.c"));
+    assert_true(scope_glob_match("a/**/b.c", "a/b.c"));
+    assert_true(scope_glob_match("a/**/b.c", "a/x/y/b.c"));
+    assert_false(scope_glob_match("a/**/b.c", "a/x/y/bb.c"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_ingest_stores_each_first_parent_commit,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_each_blob_is_analysed_once, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_rerun_reads_only_new_commits, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_ref_is_named_and_keeps_data,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_unopenable_repository_is_named,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_head_is_the_default_ref, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scope_is_kept_and_enforced, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test(test_glob_matching),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
