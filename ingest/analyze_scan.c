@@ -40,7 +40,8 @@ static int an_in(const an_tok *t, const char *const *kw, size_t n)
     if (t->kind != LEX_IDENT)
         return 0;
     for (i = 0; i < n; i++)
-        if (strlen(kw[i]) == t->len && memcmp(t->s, kw[i], t->len) == 0)
+        if (kw[i][0] == t->s[0] && strlen(kw[i]) == t->len &&
+            memcmp(t->s, kw[i], t->len) == 0)
             return 1;
     return 0;
 }

@@ -59,7 +59,9 @@ struct rules {
     size_t nnames, capnames;
     uint32_t *index;            /* names index + 1, 0 = empty slot */
     size_t index_mask;
-    unsigned char first[256];   /* 1 if some exact name starts with it */
+    /* Filter of exact names by their first two bytes (the second is 0 for
+     * one-byte names): most identifiers are rejected without hashing. */
+    uint8_t first2[65536 / 8];
     rules_node *nodes;          /* nodes[0] is the root */
     size_t nnodes, capnodes;
     rules_suffix *suffixes;
@@ -196,10 +198,12 @@ static int rules_class(const rules_ctx *c, const char *s, int allow_none,
 
 const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
 {
+    unsigned k = (unsigned)(unsigned char)s[0] << 8 |
+                 (len > 1 ? (unsigned char)s[1] : 0u);
     uint32_t h, idx;
     size_t i;
 
-    if (!r->index || !r->first[(unsigned char)s[0]])
+    if (!r->index || !(r->first2[k >> 3] & (1u << (k & 7))))
         return NULL;
     h = rules_hash_name(s, len);
     for (i = h & r->index_mask; (idx = r->index[i]) != 0;
@@ -272,7 +276,8 @@ static int rules_entry(rules *r, const char *name, rules_name **out)
         ;
     r->index[k] = (uint32_t)r->nnames + 1;
     r->nnames++;
-    r->first[(unsigned char)name[0]] = 1;
+    k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
+    r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));
     *out = e;
     return 0;
 }
