@@ -55,7 +55,23 @@ export function fmt(n) {
 
 /** Percentage of part in whole, rounded, as "42%" ("–" if whole is 0). */
 export function pct(part, whole) {
-  return whole ? `${Math.round((100 * part) / whole)}%` : '–';
+  if (!whole) return '–';
+  const r = Math.round((100 * part) / whole);
+  if (r === 0 && part > 0) return '<1%';
+  if (r === 100 && part < whole) return '>99%';
+  return `${r}%`;
+}
+
+/**
+ * A file path as nodes: the directory part muted, the base name plain, with
+ * <wbr> break opportunities after each "/" so long paths wrap at separators.
+ */
+export function pathNodes(path) {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const parts = [];
+  for (const piece of dir.split('/').slice(0, -1)) parts.push(`${piece}/`, h('wbr'));
+  return [h('span', { class: 'path-dir' }, parts), h('span', { class: 'path-base' }, path.slice(slash + 1))];
 }
 
 /** Short form of a commit id. */

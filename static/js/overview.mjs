@@ -7,7 +7,7 @@
 // ref is a navigation (it loads another commit).
 
 import * as api from './api.mjs';
-import { h, replace, fmt, pct, shortCommit, timeEl } from './dom.mjs';
+import { h, replace, fmt, pct, shortCommit, timeEl, pathNodes } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP, TOKEN_CLASSES,
   TOKEN_HELP, total,
@@ -155,8 +155,9 @@ function renderSummary(s, repo, rev) {
       h('a', { class: 'hero-value', href: filesLink('object-legacy'), dataset: { metric: 'object-legacy' },
         title: 'Show the files with object-dtype paths still on the legacy API' }, fmt(legacyObj)),
       h('p', { class: 'hero-text' },
-        'functions still read or write object-array items as ',
-        h('code', null, 'PyObject *'), legacyObj ? '. Every one must move to HPyField before universal mode.' : '.')),
+        legacyObj === 1 ? 'function still reads or writes' : 'functions still read or write',
+        ' object-array items as ', h('code', null, 'PyObject *'),
+        legacyObj ? '. Each must move to HPyField before universal mode.' : '.')),
     h('div', { class: 'hero-sub' },
       metric('object-cpython-only', ob['object-cpython-only'] ?? 0, 'HPyField, CPython-only',
         { swatch: 'ob-object-cpython-only', title: OBJECT_HELP['object-cpython-only'] }),
@@ -166,7 +167,8 @@ function renderSummary(s, repo, rev) {
     objectBar(ob, 'bar-big'),
     legacyObj && hpyObj ? h('p', { class: 'warn', id: 'mixed-warning' },
       h('strong', null, 'Mixed item representation: '),
-      `${fmt(legacyObj)} function(s) still treat object items as PyObject * while ${fmt(hpyObj)} use HPyField. `
+      `${fmt(legacyObj)} ${legacyObj === 1 ? 'function still treats' : 'functions still treat'} object items as `
+      + `PyObject * while ${fmt(hpyObj)} ${hpyObj === 1 ? 'uses' : 'use'} HPyField. `
       + 'The two cannot coexist in universal mode; ',
       h('a', { href: filesLink('object-legacy') }, 'list the remaining PyObject ** sites'), '.') : null);
 
@@ -226,7 +228,7 @@ function fileRow(f) {
   const ob = f.object_paths ?? {};
   const num = (n, cls) => h('td', { class: ['num', cls, !n && 'zero'] }, fmt(n ?? 0));
   return h('tr', { class: `row-${f.status}`, dataset: { status: f.status ?? '' } },
-    h('th', { scope: 'row', class: 'path' }, h('a', { href: fileHref(state.repo, state.rev, f.path) }, f.path)),
+    h('th', { scope: 'row', class: 'path' }, h('a', { href: fileHref(state.repo, state.rev, f.path) }, pathNodes(f.path))),
     h('td', null, statusBadge(f.status)),
     h('td', { class: 'col-bar' }, statusBar(fn)),
     STATUSES.map((s) => num(fn[s], `col-st col-st-${s}`)),
