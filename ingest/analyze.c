@@ -250,14 +250,16 @@ static an_status an_status_of(const uint32_t *c)
 }
 
 /* Object state of function fn with status s (see analyze.h and
- * DOMAIN.md): item access decides; a marker or name alone goes by s. */
+ * DOMAIN.md): item access decides; a marker or name alone goes by s.
+ * HPyField items in a function that still calls the C API (numpy's
+ * visit_item walks descr->fields with PyDict_Next) run only on CPython. */
 static an_objstate an_objstate_of(const an_facc *a, an_status s)
 {
     if (a->item_legacy)
         return AN_OBJ_LEGACY;
     if (a->item_field)
-        return a->unguarded[AN_CLASS_BRIDGE] ? AN_OBJ_CPYTHON_ONLY
-                                             : AN_OBJ_UNIVERSAL;
+        return a->unguarded[AN_CLASS_BRIDGE] || a->unguarded[AN_CLASS_CAPI]
+                   ? AN_OBJ_CPYTHON_ONLY : AN_OBJ_UNIVERSAL;
     if (!a->marker && !a->objname)
         return AN_OBJ_NONE;
     switch (s) {

@@ -5,11 +5,10 @@
  * [[line, column, class, rule, text, function_index, guarded], ...], where
  * class is the an_class name and function_index -1 means file scope.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <jansson.h>
 
 #include "ingest_store.h"
 #include "pd_error.h"
@@ -332,35 +331,102 @@ void ingest_store_counts_of(db_counts *out, const an_result *res)
     }
 }
 
-/* The findings of a result as compact JSON text, freed with free(). */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int oom;
+} ingest_buf;
+
+/* Append n bytes; records allocation failure in b->oom. */
+static void ingest_buf_put(ingest_buf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *p;
+
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        if (!(p = realloc(b->buf, cap))) {
+            b->oom = 1;
+            return;
+        }
+        b->buf = p;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, s, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+}
+
+/* Append a JSON string.  Texts are identifiers and rule ids, but a rules
+ * file or a source file may hold anything: non-ASCII bytes become U+FFFD so
+ * the document is always valid UTF-8. */
+static void ingest_buf_string(ingest_buf *b, const char *s)
+{
+    char esc[8];
+
+    ingest_buf_put(b, "\"", 1);
+    while (*s) {
+        size_t run = 0;
+        unsigned char c;
+
+        /* Copy the plain run in one go; escape what ends it. */
+        while ((c = (unsigned char)s[run]) >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+            run++;
+        ingest_buf_put(b, s, run);
+        s += run;
+        if (!(c = (unsigned char)*s))
+            break;
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            ingest_buf_put(b, esc, 2);
+        } else if (c < 0x20) {
+            snprintf(esc, sizeof(esc), "\\u%04x", c);
+            ingest_buf_put(b, esc, 6);
+        } else {
+            ingest_buf_put(b, "\xef\xbf\xbd", 3);
+        }
+        s++;
+    }
+    ingest_buf_put(b, "\"", 1);
+}
+
+/*
+ * The findings of a result as compact JSON text, freed with free().  Written
+ * directly rather than through jansson: a numpy history has over a million
+ * findings, and building a json_t per value dominated the ingest profile.
+ */
 static char *ingest_store_findings_json(const an_result *res)
 {
-    json_t *arr = json_array();
-    char *text = NULL;
+    ingest_buf b = {0};
+    char num[64];
     size_t i;
 
-    if (!arr)
-        return NULL;
+    ingest_buf_put(&b, "[", 1);
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
-        json_t *row = json_pack("[iisssib]", (json_int_t)f->line,
-                                (json_int_t)f->column, an_class_name(f->cls),
-                                f->rule ? f->rule : "", f->text ? f->text : "",
-                                (int)f->function, f->guarded);
+        int n = snprintf(num, sizeof(num), "%s[%u,%u,", i ? "," : "",
+                         (unsigned)f->line, (unsigned)f->column);
 
-        /* json_pack rejects invalid UTF-8; keep the finding, lose the text. */
-        if (!row)
-            row = json_pack("[iisssib]", (json_int_t)f->line,
-                            (json_int_t)f->column, an_class_name(f->cls),
-                            f->rule ? f->rule : "", "\xef\xbf\xbd",
-                            (int)f->function, f->guarded);
-        if (!row || json_array_append_new(arr, row) < 0)
-            goto done;
+        ingest_buf_put(&b, num, (size_t)n);
+        ingest_buf_string(&b, an_class_name(f->cls));
+        ingest_buf_put(&b, ",", 1);
+        ingest_buf_string(&b, f->rule ? f->rule : "");
+        ingest_buf_put(&b, ",", 1);
+        ingest_buf_string(&b, f->text ? f->text : "");
+        n = snprintf(num, sizeof(num), ",%d,%s]", (int)f->function,
+                     f->guarded ? "true" : "false");
+        ingest_buf_put(&b, num, (size_t)n);
     }
-    text = json_dumps(arr, JSON_COMPACT);
-done:
-    json_decref(arr);
-    return text;
+    ingest_buf_put(&b, "]", 1);
+    if (b.oom) {
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
 }
 
 /* Insert the function rows of one analysis. */

@@ -19,7 +19,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # The blobs an ingest must read: every distinct in-scope blob on the chains.
 for r in $refs; do
-  git --git-dir="$repo" log --first-parent --format= --raw --no-abbrev "$r" -- "$scope" |
+  git --git-dir="$repo" log --first-parent --format= --raw --no-renames --no-abbrev "$r" -- "$scope" |
     awk -F'\t' '{split($1,a," "); if (a[4] !~ /^0+$/) print a[4], $2}' |
     grep -E '\.(c|h|c\.src|h\.src|cpp|hpp|cc)$' | cut -d' ' -f1
 done | sort -u > "$tmp/blobs"

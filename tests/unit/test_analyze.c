@@ -490,6 +490,16 @@ static void test_hpyfield_cast_with_owner_is_object_universal(void **state)
     an_result_free(res);
 }
 
+static void test_hpyfield_items_with_capi_calls_are_cpython_only(void **state)
+{
+    an_result *res = run_file("object_fields_capi.c");
+
+    (void)state;
+    check_fn(res, "visit_fields", 2, 13, AN_STATUS_BRIDGED, AN_OBJ_CPYTHON_ONLY);
+    assert_int_equal(count_rule(res, "field-null-owner"), 0);
+    an_result_free(res);
+}
+
 static void test_struct_member_field_is_not_object_path(void **state)
 {
     an_result *res = run_file("object_paths.c");
@@ -796,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_unbalanced_conditionals_and_braces_are_noted),
         cmocka_unit_test(test_memcpy_pyobject_local_is_object_legacy),
         cmocka_unit_test(test_field_null_owner_is_bridge_and_cpython_only),
+        cmocka_unit_test(test_hpyfield_items_with_capi_calls_are_cpython_only),
         cmocka_unit_test(test_hpyfield_cast_with_owner_is_object_universal),
         cmocka_unit_test(test_struct_member_field_is_not_object_path),
         cmocka_unit_test(test_marker_only_neutral_function_is_not_object_path),

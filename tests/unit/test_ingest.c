@@ -9,6 +9,7 @@
 #include "db.h"
 #include "ingest.h"
 #include "pd_error.h"
+#include "ingest_store.h"
 #include "scope.h"
 
 typedef struct {
@@ -269,6 +270,55 @@ static void test_scope_is_kept_and_enforced(void **state)
     assert_int_equal(ingest_run(&o, NULL), 0);
 }
 
+/* Finding texts come from source and rules files: whatever bytes they hold,
+ * the stored document must be valid JSON and keep what it can. */
+static void test_findings_encoding_escapes_any_text(void **state)
+{
+    fx *f = *state;
+    an_finding fd = {0};
+    an_result res = {0};
+    db_counts c;
+    ingest_store *s = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char *json = NULL;
+    json_t *doc, *row;
+    int64_t id;
+
+    fd.line = 7;
+    fd.column = 3;
+    fd.cls = AN_CLASS_CAPI;
+    fd.rule = "rule \"x\"";
+    fd.text = "a\"b\\c\001\377";
+    fd.function = -1;
+    res.findings = &fd;
+    res.nfindings = 1;
+    assert_int_equal(db_open(&db, f->db, 1), 0);
+    assert_int_equal(ingest_store_open(&s, db), 0);
+    assert_int_equal(ingest_store_analysis_insert(s, &id, &c, "ab", "h", 1, &res), 0);
+    assert_int_equal(db_prepare(db, &st, "SELECT findings, findings_len FROM analyses"), 0);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(db_inflate(&json, sqlite3_column_blob(st, 0),
+                                (size_t)sqlite3_column_bytes(st, 0),
+                                (size_t)sqlite3_column_int64(st, 1)), 0);
+    doc = json_loads(json, 0, NULL);
+    assert_non_null(doc);
+    row = json_array_get(doc, 0);
+    assert_int_equal(json_integer_value(json_array_get(row, 0)), 7);
+    assert_int_equal(json_integer_value(json_array_get(row, 1)), 3);
+    assert_string_equal(json_string_value(json_array_get(row, 2)), "capi");
+    assert_string_equal(json_string_value(json_array_get(row, 3)), "rule \"x\"");
+    assert_string_equal(json_string_value(json_array_get(row, 4)),
+                        "a\"b\\c\001\xef\xbf\xbd");
+    assert_int_equal(json_integer_value(json_array_get(row, 5)), -1);
+    assert_true(json_is_false(json_array_get(row, 6)));
+    json_decref(doc);
+    free(json);
+    sqlite3_finalize(st);
+    ingest_store_free(s);
+    db_close(db);
+}
+
 static void test_glob_matching(void **state)
 {
     assert_true(scope_glob_match("numpy/core/**", "numpy/core/src/a.c"));
@@ -303,6 +353,8 @@ int main(void)
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_scope_is_kept_and_enforced, fx_setup,
                                         fx_teardown),
+        cmocka_unit_test_setup_teardown(test_findings_encoding_escapes_any_text,
+                                        fx_setup, fx_teardown),
         cmocka_unit_test(test_glob_matching),
     };
 
