@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_diff.h"
 #include "db.h"
 #include "pd_error.h"
 
@@ -180,19 +181,115 @@ static int api_commit_fields(srv_req *r, const api_at *at, json_t *o)
     return 0;
 }
 
+/* First parent row id and patch id of a commit (0 / "" when none). */
+static int api_commit_parent(srv_req *r, int64_t commit_id, int64_t *parent,
+                             char *patch_id, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, "SELECT coalesce(first_parent_id, 0), "
+                         "coalesce(patch_id, '') FROM commits WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    *parent = 0;
+    patch_id[0] = '\0';
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *parent = sqlite3_column_int64(st, 0);
+        snprintf(patch_id, n, "%s", (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* The in-scope files a commit changed, with their function moves. */
+static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
+                              json_t *files, json_t *fns)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, "SELECT p.path, ch.blob_oid, o.path FROM changes ch "
+                         "JOIN paths p ON p.id = ch.path_id LEFT JOIN paths o ON "
+                         "o.id = ch.old_path_id WHERE ch.commit_id = ?1 AND NOT ("
+                         "ch.blob_oid IS NULL AND ch.path_id IN (SELECT old_path_id "
+                         "FROM changes WHERE commit_id = ?1 AND old_path_id IS NOT NULL)) "
+                         "ORDER BY p.path")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, at->commit_id);
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *path = (const char *)sqlite3_column_text(st, 0);
+        const char *to = (const char *)sqlite3_column_text(st, 1);
+        const char *old = (const char *)sqlite3_column_text(st, 2);
+        char from[41] = "";
+        const char *kind;
+
+        if (parent && db_commit_file_blob(r->db, parent, old ? old : path, from) < 0)
+            from[0] = '\0';
+        kind = !to ? "deleted" : old ? "renamed" : from[0] ? "modified" : "added";
+        json_array_append_new(files, json_pack("{s:o, s:o, s:s, s:o, s:o}",
+            "path", api_text(path), "old_path", old ? api_text(old) : json_null(),
+            "change", kind, "from_blob", from[0] ? json_string(from) : json_null(),
+            "to_blob", to ? json_string(to) : json_null()));
+        rc = api_diff_file(r, at->rules_hash, path, from[0] ? from : NULL, to, fns, NULL);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Other commits of the repository with the same patch id. */
+static json_t *api_same_patch(srv_req *r, const api_at *at, const char *patch_id)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *arr = json_array();
+
+    if (!patch_id[0] || db_prepare(r->db, &st, "SELECT oid, summary FROM commits "
+                                   "WHERE repo_id = ?1 AND patch_id = ?2 AND id != ?3 "
+                                   "ORDER BY committer_time") < 0)
+        return arr;
+    sqlite3_bind_int64(st, 1, at->repo_id);
+    sqlite3_bind_text(st, 2, patch_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, at->commit_id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        json_array_append_new(arr, json_pack("{s:s, s:o}", "commit",
+            (const char *)sqlite3_column_text(st, 0), "message",
+            api_text((const char *)sqlite3_column_text(st, 1))));
+    sqlite3_finalize(st);
+    return arr;
+}
+
 enum MHD_Result api_commit(srv_req *r)
 {
     api_at at;
-    json_t *o;
+    db_counts stats, before, delta;
+    char patch_id[64];
+    int64_t parent;
+    json_t *o, *files, *fns;
     int rc;
 
-    if ((rc = api_resolve(r, &at)) < 0)
+    memset(&before, 0, sizeof(before));
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &stats)) < 0 ||
+        (rc = api_commit_parent(r, at.commit_id, &parent, patch_id, sizeof(patch_id))) < 0 ||
+        (parent && (rc = db_commit_stats(r->db, parent, at.rules_hash, &before)) < 0))
         return srv_reply_error(r, rc);
     o = json_object();
-    if ((rc = api_commit_fields(r, &at, o)) < 0) {
+    files = json_array();
+    fns = json_array();
+    if ((rc = api_commit_fields(r, &at, o)) < 0 ||
+        (rc = api_commit_changes(r, &at, parent, files, fns)) < 0) {
         json_decref(o);
+        json_decref(files);
+        json_decref(fns);
         return srv_reply_error(r, rc);
     }
+    delta = stats;
+    db_counts_add(&delta, &before, -1);
+    json_object_set_new(o, "stats", api_stats_obj(&stats));
+    json_object_set_new(o, "delta", api_stats_obj(&delta));
+    json_object_set_new(o, "files", files);
+    json_object_set_new(o, "functions", fns);
+    json_object_set_new(o, "same_patch_as", api_same_patch(r, &at, patch_id));
     return srv_reply_json(r, 200, o);
 }
 

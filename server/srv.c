@@ -21,6 +21,7 @@ struct srv {
     struct MHD_Daemon *daemon;
     char *db_path;
     char *static_dir;
+    char *vendor_dir;
     const char **repo_names;
     const char **repo_paths;
     size_t nrepos;
@@ -135,7 +136,8 @@ int srv_start(srv **out, const srv_options *opt)
         return rc;
     db_close(probe);
     if (!(s = calloc(1, sizeof(*s))) || !(s->db_path = strdup(opt->db_path)) ||
-        !(s->static_dir = strdup(opt->static_dir ? opt->static_dir : "static"))) {
+        !(s->static_dir = strdup(opt->static_dir ? opt->static_dir : "static")) ||
+        !(s->vendor_dir = strdup(opt->vendor_dir ? opt->vendor_dir : "node_modules"))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto fail;
     }
@@ -181,6 +183,11 @@ const char *srv_static_dir(const srv *s)
     return s->static_dir;
 }
 
+const char *srv_vendor_dir(const srv *s)
+{
+    return s->vendor_dir;
+}
+
 void srv_stop(srv *s)
 {
     if (!s)
@@ -191,6 +198,7 @@ void srv_stop(srv *s)
     }
     free(s->db_path);
     free(s->static_dir);
+    free(s->vendor_dir);
     free(s);
 }
 
@@ -207,6 +215,26 @@ int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n)
         }
     }
     return db_repo_find(r->db, name, &id, buf, n);
+}
+
+int srv_query(srv_req *r, const char *key, char *buf, size_t n)
+{
+    const char *raw = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
+    char *dec;
+
+    if (!raw)
+        return PD_ENOTFOUND;
+    /* The URL is kept raw (srv_no_unescape), so arguments are too. */
+    if (!(dec = srv_percent_decode(raw, strlen(raw))))
+        return pd_error_set(PD_EINVAL, "query argument '%s' is not valid "
+                            "percent-encoding", key);
+    if (strlen(dec) >= n) {
+        free(dec);
+        return pd_error_set(PD_EINVAL, "query argument '%s' is too long", key);
+    }
+    memcpy(buf, dec, strlen(dec) + 1);
+    free(dec);
+    return 0;
 }
 
 enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,

@@ -20,6 +20,7 @@ typedef struct {
     const char *db_path;
     const char *listen;        /* "HOST:PORT"; NULL: 127.0.0.1:8080; port 0: any */
     const char *static_dir;    /* dashboard files */
+    const char *vendor_dir;    /* npm packages (node_modules); NULL: "node_modules" */
     const char **repo_names;   /* --repo NAME=GITDIR overrides of git dirs */
     const char **repo_paths;
     size_t nrepos;
@@ -77,7 +78,17 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
  * buf.  0, PD_ENOTFOUND, PD_EDB. */
 int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n);
 
+/*
+ * The query-string argument `key`, percent-decoded into buf (size n).
+ * Returns 0, PD_ENOTFOUND when absent, PD_EINVAL when malformed or too long
+ * (with pd_error_set naming the argument).
+ */
+int srv_query(srv_req *r, const char *key, char *buf, size_t n);
+
 /* The static directory of the server. */
 const char *srv_static_dir(const srv *s);
+
+/* The npm packages directory of the server. */
+const char *srv_vendor_dir(const srv *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "api_diff.h"
 #include "pd_error.h"
 #include "srv_routes.h"
 #include "srv_static.h"
@@ -20,6 +21,16 @@ const srv_route srv_routes[] = {
      "functions and findings of one file"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}", api_raw,
      "the file's source at a commit"},
+    {"GET", "/api/v1/repos/{repo}/compare/{range}", api_compare,
+     "what moved between BASE...HEAD"},
+    {"GET", "/api/v1/measures", api_measures_list, "names of the summary measures"},
+    {"GET", "/api/v1/repos/{repo}/refs/{ref}/history", api_history,
+     "a measure over the ref's first-parent history"},
+    {"GET", "/api/v1/repos/{repo}/refs/{ref}/file-history/{path...}", api_file_history,
+     "a measure over one file's history, following renames"},
+    {"GET", "/api/v1/repos/{repo}/refs/{ref}/rewrites", api_rewrites,
+     "rebases and force-pushes recorded for the ref"},
+    {"GET", "/vendor/chart.js/{file...}", srv_static_chartjs, "the charting library"},
     {"GET", "/", srv_static_serve, "the dashboard"},
     {"GET", "/{file...}", srv_static_serve, "dashboard files"},
 };

@@ -50,9 +50,9 @@ static int srv_static_safe(const char *rel)
     return strstr(rel, "//") == NULL;
 }
 
-enum MHD_Result srv_static_serve(srv_req *r)
+/* Serve file `rel` under directory `dir`. */
+static enum MHD_Result srv_static_file(srv_req *r, const char *dir, const char *rel)
 {
-    const char *rel = r->tail ? r->tail : "index.html";
     char path[4096];
     struct stat sb;
     FILE *f = NULL;
@@ -60,7 +60,7 @@ enum MHD_Result srv_static_serve(srv_req *r)
     enum MHD_Result ret;
 
     if (!srv_static_safe(rel) ||
-        snprintf(path, sizeof(path), "%s/%s", srv_static_dir(r->server), rel)
+        snprintf(path, sizeof(path), "%s/%s", dir, rel)
             >= (int)sizeof(path) ||
         stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || !(f = fopen(path, "rb")))
         return srv_reply_problem(r, 404, "Not Found", "no such resource");
@@ -73,4 +73,18 @@ enum MHD_Result srv_static_serve(srv_req *r)
     free(buf);
     fclose(f);
     return ret;
+}
+
+enum MHD_Result srv_static_serve(srv_req *r)
+{
+    return srv_static_file(r, srv_static_dir(r->server),
+                           r->tail ? r->tail : "index.html");
+}
+
+enum MHD_Result srv_static_chartjs(srv_req *r)
+{
+    char dir[4096];
+
+    snprintf(dir, sizeof(dir), "%s/chart.js/dist", srv_vendor_dir(r->server));
+    return srv_static_file(r, dir, r->tail);
 }

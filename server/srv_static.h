@@ -13,4 +13,11 @@
  */
 enum MHD_Result srv_static_serve(srv_req *r);
 
+/*
+ * Handler for "/vendor/chart.js/{file...}": the charting library, served
+ * from the npm install (node_modules/chart.js/dist) that `make deps` makes,
+ * so that no third-party build is committed.
+ */
+enum MHD_Result srv_static_chartjs(srv_req *r);
+
 #endif

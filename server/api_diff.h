@@ -1,0 +1,41 @@
+/*
+ * api_diff.h: what moved between two versions of a file, function by
+ * function, and between two whole commits.  Used by the commit page
+ * (changes against the first parent) and by compare.
+ *
+ * Functions are matched by name and, for names that occur more than once in
+ * a file (#if/#else variants), by occurrence.  Each change carries tags:
+ *   added, removed              the function appears / disappears
+ *   progressed, regressed       status rank up / down, with legacy < bridged
+ *                               < ported, and neutral ranked with ported
+ *                               (nothing left to port)
+ *   converted, object-regressed object state rank up / down, with
+ *                               object-legacy < object-cpython-only <
+ *                               object-universal
+ *   introduced, object-dropped  the function becomes / stops being an
+ *                               object-dtype path
+ */
+#ifndef API_DIFF_H
+#define API_DIFF_H
+
+#include "api.h"
+#include "db.h"
+
+/*
+ * Append to `functions` (and, if not NULL, to `regressions`) the changed
+ * functions of `path` between blob `from_blob` and blob `to_blob` (either
+ * NULL: the file is absent on that side), as {"path", "name", "from",
+ * "to", "changes"}.  0, or PD_EDB.
+ */
+int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
+                  const char *from_blob, const char *to_blob, json_t *functions,
+                  json_t *regressions);
+
+/* Summary object S ({"files", "functions", "tokens", "object_paths",
+ * "universal_ready_files"}) of counts. */
+json_t *api_stats_obj(const db_counts *c);
+
+/* GET /api/v1/repos/{repo}/compare/{base}...{head} */
+enum MHD_Result api_compare(srv_req *r);
+
+#endif

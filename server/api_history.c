@@ -1,0 +1,349 @@
+/*
+ * api_history.c: trends over a ref's first-parent history, a file's own
+ * history (following renames), and the rewrites recorded for a ref.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "db.h"
+#include "pd_error.h"
+
+/* Summary figures by their API key path, and where each is stored: the
+ * commit_stats column and the analyses column (per file). */
+static const struct {
+    const char *key;
+    const char *stats_col;
+    const char *file_col;
+} api_measures[] = {
+    {"files", "files", "1"},
+    {"universal_ready_files", "universal_ready_files", "universal_ready"},
+    {"functions.ported", "fn_ported", "fn_ported"},
+    {"functions.bridged", "fn_bridged", "fn_bridged"},
+    {"functions.legacy", "fn_legacy", "fn_legacy"},
+    {"functions.neutral", "fn_neutral", "fn_neutral"},
+    {"tokens.hpy", "tok_hpy", "tok_hpy"},
+    {"tokens.capi", "tok_capi", "tok_capi"},
+    {"tokens.npy-legacy", "tok_npy_legacy", "tok_npy_legacy"},
+    {"tokens.bridge", "tok_bridge", "tok_bridge"},
+    {"object_paths.object-legacy", "obj_legacy", "obj_legacy"},
+    {"object_paths.object-cpython-only", "obj_cpython_only", "obj_cpython_only"},
+    {"object_paths.object-universal", "obj_universal", "obj_universal"},
+};
+#define API_NMEASURES (sizeof(api_measures) / sizeof(api_measures[0]))
+
+enum MHD_Result api_measures_list(srv_req *r)
+{
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; i < API_NMEASURES; i++)
+        json_array_append_new(arr, json_string(api_measures[i].key));
+    return srv_reply_json(r, 200, arr);
+}
+
+/* Index of measure `key`, or -1 with pd_error_set. */
+static int api_measure_find(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < API_NMEASURES; i++)
+        if (strcmp(api_measures[i].key, key) == 0)
+            return (int)i;
+    pd_error_set(PD_EINVAL, "unknown measure '%s'; GET /api/v1/measures lists them", key);
+    return -1;
+}
+
+int api_parse_date(const char *s, int64_t *out)
+{
+    int y, mo, d, h = 0, mi = 0, se = 0, oh = 0, om = 0, n = 0;
+    char sign = 0;
+    struct tm tm;
+
+    if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3)
+        goto bad;
+    if (s[n] == 'T' || s[n] == ' ') {
+        int k = 0;
+
+        if (sscanf(s + n + 1, "%2d:%2d:%2d%n", &h, &mi, &se, &k) != 3)
+            goto bad;
+        n += 1 + k;
+        if (s[n] == '+' || s[n] == '-') {
+            sign = s[n];
+            if (sscanf(s + n + 1, "%2d:%2d", &oh, &om) != 2)
+                goto bad;
+            n += 6;
+        } else if (s[n] == 'Z') {
+            n++;
+        }
+    }
+    if (s[n] != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+        goto bad;
+    memset(&tm, 0, sizeof(tm));
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = se;
+    *out = (int64_t)timegm(&tm) - (sign == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    return 0;
+bad:
+    return pd_error_set(PD_EINVAL, "'%s' is not a date (YYYY-MM-DD or ISO 8601)", s);
+}
+
+/* {"commit", "author_date", "committer_date"} of a commits row whose
+ * columns from `col` are oid, author_time, author_offset, committer_time,
+ * committer_offset. */
+json_t *api_commit_point(sqlite3_stmt *st, int col)
+{
+    char a[40], c[40];
+
+    api_iso8601(a, sizeof(a), sqlite3_column_int64(st, col + 1),
+                sqlite3_column_int(st, col + 2));
+    api_iso8601(c, sizeof(c), sqlite3_column_int64(st, col + 3),
+                sqlite3_column_int(st, col + 4));
+    return json_pack("{s:s, s:s, s:s}", "commit",
+                     (const char *)sqlite3_column_text(st, col),
+                     "author_date", a, "committer_date", c);
+}
+
+/* Read measure/since/until/date arguments. */
+static int api_history_args(srv_req *r, int *measure, int *by_author,
+                            int64_t *since, int64_t *until)
+{
+    char buf[128];
+    int rc;
+
+    *by_author = 1;
+    *since = INT64_MIN;
+    *until = INT64_MAX;
+    if ((rc = srv_query(r, "measure", buf, sizeof(buf))) == PD_ENOTFOUND)
+        snprintf(buf, sizeof(buf), "object_paths.object-legacy");
+    else if (rc < 0)
+        return rc;
+    if ((*measure = api_measure_find(buf)) < 0)
+        return PD_EINVAL;
+    if ((rc = srv_query(r, "date", buf, sizeof(buf))) == 0) {
+        if (strcmp(buf, "committer") == 0)
+            *by_author = 0;
+        else if (strcmp(buf, "author") != 0)
+            return pd_error_set(PD_EINVAL, "date must be author or committer");
+    } else if (rc != PD_ENOTFOUND) {
+        return rc;
+    }
+    if ((rc = srv_query(r, "since", buf, sizeof(buf))) == 0)
+        rc = api_parse_date(buf, since);
+    if (rc < 0 && rc != PD_ENOTFOUND)
+        return rc;
+    if ((rc = srv_query(r, "until", buf, sizeof(buf))) == 0)
+        rc = api_parse_date(buf, until);
+    return rc == PD_ENOTFOUND ? 0 : rc;
+}
+
+#define API_CHAIN_CTE \
+    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
+    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) "
+
+enum MHD_Result api_history(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    api_at at;
+    char sql[1024];
+    json_t *points, *port_start = NULL;
+    int measure, by_author, rc;
+    int64_t since, until;
+
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0)
+        return srv_reply_error(r, rc);
+    /* The column name comes from the fixed table above, never from input. */
+    snprintf(sql, sizeof(sql), API_CHAIN_CTE
+             "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
+             "c.committer_offset, s.%s, s.tok_hpy FROM chain "
+             "JOIN commits c ON c.id = chain.cid JOIN commit_stats s "
+             "ON s.commit_id = c.id AND s.rules_hash = ?2 ORDER BY chain.depth DESC",
+             api_measures[measure].stats_col);
+    if ((rc = db_prepare(r->db, &st, sql)) < 0)
+        return srv_reply_error(r, rc);
+    sqlite3_bind_int64(st, 1, at.commit_id);
+    sqlite3_bind_text(st, 2, at.rules_hash, -1, SQLITE_STATIC);
+    points = json_array();
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, by_author ? 1 : 3);
+        json_t *p;
+
+        if (!port_start && sqlite3_column_int64(st, 6) > 0)
+            port_start = api_commit_point(st, 0);
+        if (t < since || t > until)
+            continue;
+        p = api_commit_point(st, 0);
+        json_object_set_new(p, "value", json_integer(sqlite3_column_int64(st, 5)));
+        json_array_append_new(points, p);
+    }
+    sqlite3_finalize(st);
+    return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:s, s:o, s:o}",
+        "ref", api_text(r->param[1]), "measure", api_measures[measure].key,
+        "date", by_author ? "author" : "committer",
+        "port_start", port_start ? port_start : json_null(), "points", points));
+}
+
+/* Path row id of `path`, 0 when unknown. */
+static int64_t api_path_id(srv_req *r, const char *path)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t id = 0;
+
+    if (db_prepare(r->db, &st, "SELECT id FROM paths WHERE path = ?1") < 0)
+        return 0;
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+/*
+ * Append to `points` (newest first) the changes of path_id along the chain
+ * from depth `min_depth` on.  Stops at the change that renamed another path
+ * into this one and returns that path's id in *renamed_from and the depth
+ * after it in *next_depth (0 when the walk is over).
+ */
+static int api_file_history_segment(srv_req *r, const api_at *at, int measure,
+                                    int64_t path_id, int64_t min_depth,
+                                    json_t *points, int64_t *renamed_from,
+                                    int64_t *next_depth)
+{
+    sqlite3_stmt *st = NULL;
+    char sql[1200];
+    int rc;
+
+    *renamed_from = 0;
+    snprintf(sql, sizeof(sql), API_CHAIN_CTE
+             "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
+             "c.committer_offset, a.%s, ch.old_path_id, chain.depth, p.path, "
+             "ch.blob_oid FROM chain JOIN changes ch ON ch.commit_id = chain.cid "
+             "AND ch.path_id = ?3 JOIN commits c ON c.id = chain.cid "
+             "JOIN paths p ON p.id = ch.path_id LEFT JOIN analyses a "
+             "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
+             "WHERE chain.depth >= ?4 ORDER BY chain.depth",
+             api_measures[measure].file_col);
+    if ((rc = db_prepare(r->db, &st, sql)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, at->commit_id);
+    sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, path_id);
+    sqlite3_bind_int64(st, 4, min_depth);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        json_t *p = api_commit_point(st, 0);
+
+        json_object_set_new(p, "value", sqlite3_column_type(st, 9) == SQLITE_NULL
+                            ? json_null() : json_integer(sqlite3_column_int64(st, 5)));
+        json_object_set_new(p, "path", api_text((const char *)sqlite3_column_text(st, 8)));
+        json_array_append_new(points, p);
+        if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
+            *renamed_from = sqlite3_column_int64(st, 6);
+            *next_depth = sqlite3_column_int64(st, 7) + 1;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+enum MHD_Result api_file_history(srv_req *r)
+{
+    api_at at;
+    json_t *points, *sorted;
+    int64_t path_id, from = 0, depth = 0, seen = 0;
+    int measure, by_author, rc;
+    int64_t since, until;
+    size_t i;
+
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0)
+        return srv_reply_error(r, rc);
+    if (!(path_id = api_path_id(r, r->tail)))
+        return srv_reply_problem(r, 404, "Not Found", "no file '%s' in this repository",
+                                 r->tail);
+    points = json_array();
+    /* A bounded number of renames: a cycle of renames cannot loop forever. */
+    while (path_id && seen++ < 64) {
+        rc = api_file_history_segment(r, &at, measure, path_id, depth, points,
+                                      &from, &depth);
+        if (rc < 0) {
+            json_decref(points);
+            return srv_reply_error(r, rc);
+        }
+        path_id = from;
+    }
+    sorted = json_array();
+    for (i = json_array_size(points); i-- > 0;)
+        json_array_append(sorted, json_array_get(points, i));
+    json_decref(points);
+    return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:o}", "path", api_text(r->tail),
+                          "measure", api_measures[measure].key, "points", sorted));
+}
+
+/* Pairs (old, new) of rebased commits with the same patch id. */
+static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *links = json_array();
+
+    if (db_prepare(r->db, &st,
+        "WITH RECURSIVE oldc(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id "
+        "FROM commits c JOIN oldc ON c.id = oldc.cid WHERE c.first_parent_id IS NOT NULL), "
+        "newc(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
+        "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id IS NOT NULL), "
+        "gone AS (SELECT cid FROM oldc EXCEPT SELECT cid FROM newc), "
+        "came AS (SELECT cid FROM newc EXCEPT SELECT cid FROM oldc) "
+        "SELECT o.oid, n.oid FROM commits o JOIN gone ON gone.cid = o.id "
+        "JOIN commits n ON n.patch_id = o.patch_id JOIN came ON came.cid = n.id "
+        "ORDER BY o.author_time") < 0)
+        return links;
+    sqlite3_bind_int64(st, 1, old_id);
+    sqlite3_bind_int64(st, 2, new_id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        json_array_append_new(links, json_pack("{s:s, s:s}",
+            "old", (const char *)sqlite3_column_text(st, 0),
+            "new", (const char *)sqlite3_column_text(st, 1)));
+    sqlite3_finalize(st);
+    return links;
+}
+
+enum MHD_Result api_rewrites(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *arr;
+    int64_t repo_id;
+    int rc;
+
+    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_prepare(r->db, &st, "SELECT w.ref, o.oid, n.oid, w.detected_at, "
+                         "w.old_commit_id, w.new_commit_id FROM rewrites w "
+                         "JOIN commits o ON o.id = w.old_commit_id "
+                         "JOIN commits n ON n.id = w.new_commit_id "
+                         "WHERE w.repo_id = ?1 AND w.ref = ?2 ORDER BY w.id")) < 0)
+        return srv_reply_error(r, rc);
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, r->param[1], -1, SQLITE_STATIC);
+    arr = json_array();
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char when[40];
+
+        api_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), 0);
+        json_array_append_new(arr, json_pack("{s:o, s:s, s:s, s:s, s:o}",
+            "ref", api_text((const char *)sqlite3_column_text(st, 0)),
+            "old_commit", (const char *)sqlite3_column_text(st, 1),
+            "new_commit", (const char *)sqlite3_column_text(st, 2),
+            "detected_at", when,
+            "links", api_rewrite_links(r, sqlite3_column_int64(st, 4),
+                                       sqlite3_column_int64(st, 5))));
+    }
+    sqlite3_finalize(st);
+    return srv_reply_json(r, 200, arr);
+}
