@@ -42,7 +42,7 @@ async function failure(res, url) {
 async function get(url, as) {
   let res;
   try {
-    res = await fetch(url, { headers: { accept: as === 'text' ? 'text/plain, application/problem+json' : 'application/json' } });
+    res = await fetch(url, { headers: { accept: as === 'text' ? 'text/plain, text/markdown, text/csv, application/problem+json' : 'application/json' } });
   } catch (e) {
     throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: String(e.message || e) }, url);
   }
@@ -61,3 +61,38 @@ export const file = (repo, rev, path) => get(`${commitBase(repo, rev)}/files/${p
 
 /** The file's source as a string. */
 export const raw = (repo, rev, path) => get(`${commitBase(repo, rev)}/raw/${pathSegs(path)}`, 'text');
+
+/* ---------- history, commits, compare, snapshots (issue 4) ---------- */
+
+const repoBase = (repo) => `api/v1/repos/${seg(repo)}`;
+const query = (params) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) if (v != null && v !== '') q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+/** One commit with its stats, delta to the first parent, changed files and function changes. */
+export const commit = (repo, rev) => get(commitBase(repo, rev));
+
+/** What moved between two revs: base...head, each side encoded on its own. */
+export const compare = (repo, base, head) => get(`${repoBase(repo)}/compare/${seg(base)}...${seg(head)}`);
+
+/** The measure names the history API accepts. */
+export const measures = () => get('api/v1/measures');
+
+/** A measure along a ref's first-parent history, oldest first. */
+export const history = (repo, ref, measure, params = {}) => get(`${repoBase(repo)}/refs/${seg(ref)}/history${query({ measure, ...params })}`);
+
+/** Recorded rewrites (rebases, force-pushes) of a ref. */
+export const rewrites = (repo, ref) => get(`${repoBase(repo)}/refs/${seg(ref)}/rewrites`);
+
+/** A measure of one file at each commit of ref that changed it (following renames). */
+export const fileHistory = (repo, ref, path, measure) => get(`${repoBase(repo)}/refs/${seg(ref)}/file-history/${pathSegs(path)}${query({ measure })}`);
+
+export const snapshots = (repo) => get(`${repoBase(repo)}/snapshots`);
+export const snapshot = (repo, week) => get(`${repoBase(repo)}/snapshots/${seg(week)}`);
+export const reportUrl = (repo, week, ref) => `${repoBase(repo)}/snapshots/${seg(week)}/report.md${query({ ref })}`;
+export const report = (repo, week, ref) => get(reportUrl(repo, week, ref), 'text');
+export const snapshotsCsvUrl = (repo) => `${repoBase(repo)}/snapshots.csv`;
+export const filesCsvUrl = (repo, rev) => `${commitBase(repo, rev)}/files.csv`;

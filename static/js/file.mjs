@@ -14,8 +14,9 @@ import {
 } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref,
+  readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
+import { mountSparkline } from './trend.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'sort', 'order']);
@@ -80,7 +81,23 @@ function renderHead(d) {
       total(obj, OBJECT_STATES) ? h('span', { class: 'fact' }, 'object paths: ',
         OBJECT_STATES.filter((s) => obj[s]).map((s, i) => [i ? ' · ' : '',
           h('span', { class: ['ob-text', `ob-text-${s}`] }, `${fmt(obj[s])} ${OBJECT_LABEL[s]}`)])) : null),
+    h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' })),
     d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null);
+}
+
+/** The file's history along the page's ref (or the repository's first ref when rev is a commit id). */
+async function sparkline() {
+  const box = $('sparkline');
+  if (!box) return;
+  try {
+    const repos = await api.repos();
+    const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
+    const ref = refs.find((r) => r.name === state.rev)?.name ?? refs[0]?.name;
+    if (!ref) return;
+    await mountSparkline(box, { repo: state.repo, ref, path: state.path });
+  } catch (e) {
+    box.textContent = `no history: ${e.problem?.title ?? e.message}`;
+  }
 }
 
 /* ---------- functions ---------- */
@@ -266,6 +283,7 @@ async function main() {
     replace($('file-head'), h('a', { href: './' }, 'Back to the overview'));
     return;
   }
+  renderNav($('nav'), '', state.repo, state.rev);
   renderCrumbs();
   document.title = `${state.path} · ${state.repo} @ ${state.rev} · portdash`;
   const [d, raw] = await Promise.allSettled([
@@ -285,6 +303,7 @@ async function main() {
     findingsByFunction.get(f.function).push(f);
   }
   renderHead(detail);
+  const spark = sparkline();
   $('functions-section').hidden = false;
   renderFunctions();
   setupFindingsFilter(detail.findings ?? []);
@@ -302,6 +321,7 @@ async function main() {
       'The analysis above is stored, but the file\'s text could not be read',
       p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
   }
+  await spark;
 }
 
 main()

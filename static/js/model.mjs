@@ -75,3 +75,72 @@ export function worstFinding(findings) {
 export function total(counts, keys) {
   return keys.reduce((s, k) => s + (counts?.[k] ?? 0), 0);
 }
+
+/**
+ * The summary figures, as key paths of the summary/stats object (the same
+ * names the history API takes as ?measure=).  good: which direction is
+ * progress ('up', 'down' or null when neither is clearly better: bridged
+ * functions and CPython-only object paths are half-way states).
+ */
+export const MEASURES = [
+  { key: 'object_paths.object-legacy', label: 'object paths on the legacy API', short: 'object: legacy API', good: 'down' },
+  { key: 'object_paths.object-cpython-only', label: 'object paths CPython-only', short: 'object: CPython-only', good: null },
+  { key: 'object_paths.object-universal', label: 'object paths universal', short: 'object: universal', good: 'up' },
+  { key: 'functions.ported', label: 'functions ported', short: 'ported', good: 'up' },
+  { key: 'functions.bridged', label: 'functions bridged', short: 'bridged', good: null },
+  { key: 'functions.legacy', label: 'functions legacy', short: 'legacy', good: 'down' },
+  { key: 'functions.neutral', label: 'functions neutral', short: 'neutral', good: null },
+  { key: 'universal_ready_files', label: 'universal-ready files', short: 'universal-ready files', good: 'up' },
+  { key: 'files', label: 'files', short: 'files', good: null },
+  { key: 'tokens.hpy', label: 'hpy tokens', short: 'hpy tokens', good: 'up' },
+  { key: 'tokens.capi', label: 'capi tokens', short: 'capi tokens', good: 'down' },
+  { key: 'tokens.npy-legacy', label: 'npy-legacy tokens', short: 'npy-legacy tokens', good: 'down' },
+  { key: 'tokens.bridge', label: 'bridge tokens', short: 'bridge tokens', good: 'down' },
+];
+export const MEASURE = Object.fromEntries(MEASURES.map((m) => [m.key, m]));
+
+/** Groups of MEASURES for tables of figures, worst-news group first. */
+export const MEASURE_GROUPS = [
+  { title: 'Object-dtype paths', keys: OBJECT_STATES.map((s) => `object_paths.${s}`) },
+  { title: 'Functions', keys: STATUSES.map((s) => `functions.${s}`) },
+  { title: 'Files', keys: ['universal_ready_files', 'files'] },
+  { title: 'Tokens', keys: TOKEN_CLASSES.map((c) => `tokens.${c}`) },
+];
+
+/** Value at a dotted key path ("functions.ported") of a stats object; missing → null. */
+export function measureValue(stats, key) {
+  let v = stats;
+  for (const k of String(key).split('.')) v = v == null ? undefined : v[k];
+  return typeof v === 'number' ? v : null;
+}
+
+/** 'good', 'bad' or 'flat' for a change d of measure key. */
+export function deltaSense(key, d) {
+  if (!d) return 'flat';
+  const good = MEASURE[key]?.good;
+  if (!good) return 'neutral';
+  return (d > 0) === (good === 'up') ? 'good' : 'bad';
+}
+
+/** Function change tags of the commit/compare APIs. */
+export const CHANGE_LABEL = {
+  added: 'added',
+  removed: 'removed',
+  progressed: 'progressed',
+  regressed: 'regressed',
+  converted: 'object path converted',
+  'object-regressed': 'object path regressed',
+  introduced: 'object path introduced',
+  'object-dropped': 'no longer an object path',
+};
+export const CHANGE_HELP = {
+  added: 'function is new',
+  removed: 'function is gone',
+  progressed: 'status moved towards HPy (legacy → bridged → ported)',
+  regressed: 'status moved back towards the CPython C API',
+  converted: 'object-dtype item access moved towards HPyField (legacy → CPython-only → universal)',
+  'object-regressed': 'object-dtype item access moved back towards PyObject *',
+  introduced: 'function became an object-dtype path',
+  'object-dropped': 'function is no longer an object-dtype path',
+};
+export const BAD_CHANGES = ['regressed', 'object-regressed'];

@@ -14,11 +14,13 @@ import {
 } from './model.mjs';
 import {
   statusBadge, statusBar, objectBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref, fileHref,
+  readParams, writeParams, overviewHref, fileHref, commitHref, snapshotsHref, renderNav,
 } from './ui.mjs';
+import { mountTrend } from './trend.mjs';
+import { renderTree } from './tree.mjs';
 
 const $ = (id) => document.getElementById(id);
-const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order'];
+const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open'];
 const DEFAULT_SORT = { key: 'path', order: 'asc' };
 
 /**
@@ -123,8 +125,12 @@ function renderCommit(s, repo, rev) {
     h('div', { class: 'commit-line' },
       h('span', { class: 'repo-name' }, repo),
       isRef ? h('span', { class: 'ref-name', title: 'ref' }, rev) : null,
-      h('code', { class: 'sha', title: s.commit, id: 'commit-id' }, shortCommit(s.commit)),
-      h('span', { class: 'commit-msg', id: 'commit-message' }, subject)),
+      h('a', { href: commitHref(repo, s.commit), id: 'commit-link', title: 'What this commit changed' },
+        h('code', { class: 'sha', title: s.commit, id: 'commit-id' }, shortCommit(s.commit))),
+      h('span', { class: 'commit-msg', id: 'commit-message' }, subject),
+      h('span', { class: 'head-links' },
+        h('a', { href: commitHref(repo, s.commit), id: 'commit-changes' }, 'changes in this commit'),
+        h('a', { href: snapshotsHref(repo), id: 'snapshots-link' }, 'weekly snapshots'))),
     body ? h('details', { class: 'commit-body' }, h('summary', null, 'full message'), h('pre', null, body)) : null,
     h('div', { class: 'commit-meta muted' },
       h('span', { id: 'commit-author', title: s.author_email ?? null }, s.author ?? ''),
@@ -298,6 +304,19 @@ function setupFilters() {
   $('filters').addEventListener('submit', (e) => e.preventDefault());
 }
 
+/* ---------- directory roll-ups ---------- */
+
+function setupTree() {
+  const open = state.open ? new Set(state.open.split(',').filter(Boolean)) : null;
+  const t = renderTree($('tree'), allFiles, {
+    repo: state.repo, rev: state.rev, open,
+    onOpen: (set) => { state.open = [...set].sort(cmpStr).join(','); saveState(); },
+  });
+  $('tree-expand').addEventListener('click', t.expandAll);
+  $('tree-collapse').addEventListener('click', t.collapseAll);
+  $('tree-section').hidden = false;
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -330,6 +349,20 @@ async function main() {
   }
   saveState();
   renderPicker(repos, state.repo, state.rev);
+  renderNav($('nav'), 'overview', state.repo, state.rev);
+  $('files-csv').href = api.filesCsvUrl(state.repo, state.rev);
+  $('files-csv').title = 'The file table of this commit as CSV';
+  const refNames = (known?.refs ?? []).map((r) => r.name);
+  if (refNames.length) {
+    const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
+    mountTrend($('trend'), {
+      repo: state.repo, ref: tref, refs: refNames, measure: state.measure, date: state.date, window: state.window,
+      onState: (st) => {
+        Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
+        saveState();
+      },
+    }).catch((e) => showError(errors, e, 'Trend'));
+  }
   document.title = `${state.repo} @ ${state.rev} · portdash`;
 
   const [sum, list] = await Promise.allSettled([api.summary(state.repo, state.rev), api.files(state.repo, state.rev)]);
@@ -342,6 +375,7 @@ async function main() {
   }
   if (list.status === 'fulfilled') {
     allFiles = list.value.files ?? [];
+    setupTree();
     setupFilters();
     $('files-section').hidden = false;
     renderTable();

@@ -5,7 +5,7 @@
 import { h, fmt, replace } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_HELP, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP,
-  TOKEN_CLASSES, TOKEN_HELP,
+  TOKEN_CLASSES, TOKEN_HELP, MEASURE, MEASURE_GROUPS, measureValue, deltaSense,
 } from './model.mjs';
 
 /** A coloured status badge ("ported", "legacy", ...). */
@@ -154,7 +154,94 @@ export function overviewHref(repo, rev, extra = {}) {
   return `index.html?${q}`;
 }
 
-/** Link to the file page. */
-export function fileHref(repo, rev, path) {
-  return `file.html?${new URLSearchParams({ repo, rev, path })}`;
+/** Link to the file page; line: optional line number for the #L anchor. */
+export function fileHref(repo, rev, path, line) {
+  return `file.html?${new URLSearchParams({ repo, rev, path })}${line ? `#L${line}` : ''}`;
+}
+
+/** Link to the commit page. */
+export function commitHref(repo, rev) {
+  return `commit.html?${new URLSearchParams({ repo, rev })}`;
+}
+
+/** Link to the compare page (base and head may be empty: the page then picks). */
+export function compareHref(repo, base, head) {
+  const q = new URLSearchParams({ repo });
+  if (base) q.set('base', base);
+  if (head) q.set('head', head);
+  return `compare.html?${q}`;
+}
+
+/** Link to the snapshots page. */
+export function snapshotsHref(repo) {
+  return `snapshots.html?${new URLSearchParams({ repo })}`;
+}
+
+/**
+ * Fills the page's <nav id="nav"> with links between the pages, keeping the
+ * repository (and rev where it makes sense).  current: 'overview',
+ * 'compare', 'snapshots' or '' (commit and file pages).
+ */
+export function renderNav(nav, current, repo, rev) {
+  if (!nav) return;
+  const link = (key, label, href) => h('a', { href, id: `nav-${key}`, 'aria-current': current === key ? 'page' : null }, label);
+  replace(nav,
+    link('overview', 'Overview', repo ? overviewHref(repo, rev || '') : './'),
+    link('compare', 'Compare', repo ? compareHref(repo, '', rev || '') : 'compare.html'),
+    link('snapshots', 'Snapshots', repo ? snapshotsHref(repo) : 'snapshots.html'));
+}
+
+/**
+ * A change of a measure: "▲ +3" / "▼ −2" / "±0", coloured by whether that
+ * direction is progress (green), a regression (red) or neither (grey).
+ */
+export function deltaEl(key, d) {
+  const sense = deltaSense(key, d);
+  const text = d == null ? '–' : d > 0 ? `▲ +${fmt(d)}` : d < 0 ? `▼ −${fmt(-d)}` : '±0';
+  const help = { good: 'progress', bad: 'regression', neutral: 'change', flat: 'no change' }[sense];
+  return h('span', { class: ['delta', `delta-${sense}`], dataset: { delta: d ?? '' }, title: help }, text);
+}
+
+/**
+ * A table of every summary figure: from (optional), to, and the change,
+ * grouped (object paths first).  Rows carry data-measure; cells .f-from,
+ * .f-to, .f-delta.  cols: {from, to} column headings.
+ */
+export function figuresTable(toStats, delta, cols) {
+  const fromStats = cols.from ? (key) => {
+    const t = measureValue(toStats, key);
+    const d = measureValue(delta, key);
+    return t == null || d == null ? null : t - d;
+  } : null;
+  const rows = [];
+  for (const g of MEASURE_GROUPS) {
+    rows.push(h('tr', { class: 'group-row' }, h('th', { scope: 'rowgroup', colspan: fromStats ? 4 : 3 }, g.title)));
+    for (const key of g.keys) {
+      const d = measureValue(delta, key);
+      rows.push(h('tr', { dataset: { measure: key }, class: [d && `row-${deltaSense(key, d)}`] },
+        h('th', { scope: 'row' }, MEASURE[key]?.label ?? key),
+        fromStats ? h('td', { class: 'num f-from' }, fmt(fromStats(key))) : null,
+        h('td', { class: 'num f-to' }, fmt(measureValue(toStats, key))),
+        h('td', { class: 'num f-delta' }, deltaEl(key, d))));
+    }
+  }
+  return h('table', { class: 'data figures' },
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Measure'),
+      fromStats ? h('th', { scope: 'col', class: 'num' }, cols.from) : null,
+      h('th', { scope: 'col', class: 'num' }, cols.to), h('th', { scope: 'col', class: 'num' }, 'Change'))),
+    h('tbody', null, rows));
+}
+
+/**
+ * The changes worth saying out loud, as chips: every measure that moved,
+ * regressions first, then progress, then the rest.  Empty → "no change".
+ */
+export function headlineChips(delta) {
+  const moved = Object.keys(MEASURE).map((key) => ({ key, d: measureValue(delta, key) })).filter((x) => x.d);
+  const rank = { bad: 0, good: 1, neutral: 2 };
+  moved.sort((a, b) => rank[deltaSense(a.key, a.d)] - rank[deltaSense(b.key, b.d)]);
+  if (!moved.length) return h('p', { class: 'headline muted', id: 'headline' }, 'No change in any summary figure.');
+  return h('ul', { class: 'headline', id: 'headline' }, moved.map(({ key, d }) => h('li', {
+    class: ['chip', `chip-${deltaSense(key, d)}`], dataset: { measure: key },
+  }, deltaEl(key, d), ' ', MEASURE[key]?.label ?? key)));
 }

@@ -1,0 +1,131 @@
+// compare.mjs: two revisions side by side (compare.html?repo=R&base=B&head=H).
+// B and H are ref names or commit ids, picked in the form (refs offered in a
+// datalist); the URL is the shareable state.  Regressions come first and
+// apart; then every function move (from → to), the totals of both sides with
+// the change, and the files whose status or universal-readiness changed.
+
+import * as api from './api.mjs';
+import { h, replace, fmt, shortCommit, pathNodes } from './dom.mjs';
+import {
+  showError, readParams, renderNav, commitHref, fileHref, figuresTable, headlineChips, statusBadge, cmpStr,
+} from './ui.mjs';
+import { functionChanges } from './changes.mjs';
+import { STATUS_RANK } from './model.mjs';
+
+const $ = (id) => document.getElementById(id);
+const state = readParams(['repo', 'base', 'head']);
+
+function setupForm(repos) {
+  const repoSel = $('c-repo');
+  replace(repoSel, repos.map((r) => h('option', { value: r.name }, r.name)),
+    repos.some((r) => r.name === state.repo) ? null : h('option', { value: state.repo }, `${state.repo} (unknown)`));
+  repoSel.value = state.repo;
+  const fillRefs = () => {
+    const refs = repos.find((r) => r.name === repoSel.value)?.refs ?? [];
+    replace($('c-refs'), refs.map((r) => h('option', { value: r.name }, `${r.name} · ${shortCommit(r.commit)}`)));
+  };
+  fillRefs();
+  repoSel.addEventListener('change', fillRefs);
+  $('c-base').value = state.base;
+  $('c-head').value = state.head;
+  $('c-swap').addEventListener('click', () => {
+    const b = $('c-base').value;
+    $('c-base').value = $('c-head').value;
+    $('c-head').value = b;
+  });
+  $('compare-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams({ repo: repoSel.value, base: $('c-base').value.trim(), head: $('c-head').value.trim() });
+    location.assign(`compare.html?${q}`);
+  });
+  $('c-copy').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $('c-copy').textContent = 'Copied';
+    } catch {
+      $('c-copy').textContent = 'Copy the address bar';
+    }
+  });
+}
+
+function sideLabel(name, oid) {
+  const isId = oid && oid.startsWith(name);
+  return [h('span', { class: 'side-label' }, isId ? shortCommit(oid) : name), ' ',
+    oid ? h('a', { href: commitHref(state.repo, oid), title: oid }, h('code', { class: 'sha' }, shortCommit(oid))) : null];
+}
+
+function fileSide(s, key) {
+  if (!s) return h('span', { class: 'muted' }, '—');
+  if (key === 'status') return statusBadge(s.status);
+  return s.universal_ready ? h('span', { class: 'yes' }, 'yes') : h('span', { class: 'no' }, 'no');
+}
+
+function renderFiles(c) {
+  const files = [...(c.files ?? [])].sort((a, b) => {
+    // Files that became universal-ready first, then status moves by rank, then path.
+    const ua = (a.to?.universal_ready ? 1 : 0) - (a.from?.universal_ready ? 1 : 0);
+    const ub = (b.to?.universal_ready ? 1 : 0) - (b.from?.universal_ready ? 1 : 0);
+    return (ub - ua) || cmpStr(a.path, b.path);
+  });
+  replace($('file-moves').tBodies[0], files.length ? files.map((f) => {
+    const worse = (f.from && f.to && ((f.from.universal_ready && !f.to.universal_ready)
+      || (STATUS_RANK[f.to.status] ?? 9) < (STATUS_RANK[f.from.status] ?? 9) && f.to.status !== 'neutral' && f.from.status !== 'neutral'));
+    return h('tr', { dataset: { path: f.path }, class: [worse && 'row-worse'] },
+      h('th', { scope: 'row', class: 'path' }, h('a', { href: fileHref(state.repo, f.to ? state.head : state.base, f.path) }, pathNodes(f.path))),
+      h('td', { class: 'st-from' }, fileSide(f.from, 'status')), h('td', { class: 'muted' }, '→'),
+      h('td', { class: 'st-to' }, fileSide(f.to, 'status')),
+      h('td', { class: 'ur-from' }, fileSide(f.from, 'ready')), h('td', { class: 'muted' }, '→'),
+      h('td', { class: 'ur-to' }, fileSide(f.to, 'ready')));
+  }) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No file changed status or universal-readiness.')));
+  $('filemoves-count').textContent = `${fmt(files.length)} ${files.length === 1 ? 'file' : 'files'}`;
+}
+
+async function main() {
+  let repos = [];
+  try {
+    repos = await api.repos();
+  } catch (e) {
+    showError($('errors'), e, 'Could not list repositories');
+  }
+  if (!state.repo) state.repo = repos[0]?.name ?? '';
+  const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
+  if (!state.base) state.base = refs[0]?.name ?? '';
+  if (!state.head) state.head = refs.find((r) => r.name !== state.base)?.name ?? refs[0]?.name ?? '';
+  if (state.repo) history.replaceState(null, '', `compare.html?${new URLSearchParams(state)}`);
+  renderNav($('nav'), 'compare', state.repo, state.head);
+  setupForm(repos);
+  if (!state.repo || !state.base || !state.head) {
+    replace($('compare-head'), h('p', { class: 'muted' }, 'Choose a base and a head to compare.'));
+    return;
+  }
+  document.title = `${state.base}...${state.head} · ${state.repo} · portdash`;
+  let c;
+  try {
+    c = await api.compare(state.repo, state.base, state.head);
+  } catch (e) {
+    showError($('errors'), e, 'Compare');
+    replace($('compare-head'), h('span', { class: 'muted' }, 'Nothing to show.'));
+    return;
+  }
+  replace($('compare-head'),
+    h('h1', { class: 'compare-title', id: 'compare-title' }, sideLabel(state.base, c.base), h('span', { class: 'muted' }, ' → '),
+      sideLabel(state.head, c.head)),
+    h('p', { class: 'muted small' }, 'What moved from base to head. Progress is green, regressions red and listed first.'));
+  replace($('headline-slot'), headlineChips(c.delta));
+  const regs = c.regressions ?? [];
+  replace($('regressions'), regs.length
+    ? functionChanges(regs, { repo: state.repo, to: state.head, from: state.base })
+    : h('p', { class: 'regressions-none', id: 'no-regressions' }, '✓ No regressions: no function moved back towards the CPython C API.'));
+  // The regressions are shown above; the moves list shows everything else.
+  const regKeys = new Set(regs.map((f) => `${f.path}\u0000${f.name}`));
+  const rest = (c.functions ?? []).filter((f) => !regKeys.has(`${f.path}\u0000${f.name}`));
+  replace($('moves'), functionChanges(rest, { repo: state.repo, to: state.head, from: state.base },
+    { emptyText: 'No other function changed status or object state.' }));
+  replace($('figures'), figuresTable(c.head_stats, c.delta, { from: 'Base', to: 'Head' }));
+  renderFiles(c);
+  $('result').hidden = false;
+}
+
+main()
+  .catch((e) => showError($('errors'), e, 'Unexpected error'))
+  .finally(() => { document.body.dataset.ready = 'true'; });

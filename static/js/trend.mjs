@@ -1,0 +1,360 @@
+// trend.mjs: history charts drawn with Chart.js (window.Chart, loaded from
+// /vendor/chart.js/chart.umd.js by a classic <script> before the modules).
+//
+// The trend panel on the overview: one measure along a ref's first-parent
+// history, one point per commit, oldest first.  The x axis is linear, in
+// milliseconds since the epoch of the chosen date (author or committer: on a
+// rebased branch every commit has the same committer date, so author date is
+// the default), ticks formatted here (no date adapter).  By default only the
+// "port window" is drawn: the commits from the one where the first HPy token
+// appeared (port_start) on; "full history" shows everything.  Rewrites of
+// the ref (rebases, force-pushes) and the port start are drawn as vertical
+// lines by a small plugin.  Clicking a point opens its commit page.
+// For ~15,000 points: no animation, parsing: false, normalized data, no
+// point dots above a few hundred points, and the decimation plugin (LTTB).
+
+import * as api from './api.mjs';
+import { h, replace, fmt, shortCommit } from './dom.mjs';
+import { MEASURE, MEASURES } from './model.mjs';
+import { commitHref, showError } from './ui.mjs';
+
+const DAY = 86400e3;
+const COLORS = { good: '#1a7f37', bad: '#cf222e', neutral: '#8a5a00', none: '#0969da' };
+
+/** Date of a point for the chosen axis, as ms since the epoch (NaN if missing). */
+export const pointTime = (p, date) => Date.parse(date === 'committer' ? p.committer_date : p.author_date);
+
+function pad(n) { return String(n).padStart(2, '0'); }
+
+/** Tick label for a timestamp, coarser as the visible span grows (UTC). */
+export function tickLabel(ms, span) {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return '';
+  const ymd = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  if (span > 6 * 365 * DAY) return String(d.getUTCFullYear());
+  if (span > 120 * DAY) return ymd.slice(0, 7);
+  if (span > 2 * DAY) return ymd;
+  return `${ymd} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+const fullDate = (ms) => {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '?' : `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+};
+
+/**
+ * Vertical marker lines: options.plugins.pdMarks.lines = [{x, label, color,
+ * dash}], x in data units.  Drawn after the datasets, labels at the top.
+ */
+export const marksPlugin = {
+  id: 'pdMarks',
+  afterDatasetsDraw(chart, _args, opts) {
+    const lines = opts?.lines ?? [];
+    if (!lines.length) return;
+    const { ctx, chartArea: a, scales: { x } } = chart;
+    ctx.save();
+    ctx.font = '11px system-ui, sans-serif';
+    let labelRow = 0;
+    for (const m of lines) {
+      const px = x.getPixelForValue(m.x);
+      if (!(px >= a.left - 0.5 && px <= a.right + 0.5)) continue;
+      ctx.strokeStyle = m.color ?? '#8250df';
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash(m.dash ?? [5, 4]);
+      ctx.beginPath();
+      ctx.moveTo(px, a.top);
+      ctx.lineTo(px, a.bottom);
+      ctx.stroke();
+      if (m.label) {
+        ctx.setLineDash([]);
+        ctx.fillStyle = m.color ?? '#8250df';
+        const w = ctx.measureText(m.label).width;
+        const lx = px + 4 + w > a.right ? px - 4 - w : px + 4;
+        ctx.fillText(m.label, lx, a.top + 11 + 13 * (labelRow++ % 3));
+      }
+    }
+    ctx.restore();
+  },
+};
+
+/** True when Chart.js is loaded; otherwise puts a notice in box. */
+export function chartAvailable(box) {
+  if (window.Chart) return true;
+  replace(box, h('div', { class: 'notice', role: 'status' }, 'Charts are unavailable: the Chart.js library (/vendor/chart.js/chart.umd.js) did not load.'));
+  return false;
+}
+
+/**
+ * The trend panel.  root: an empty <section>; opts: {repo, ref, refs,
+ * measure, date, window ('full' or ''), onState(partial)} — onState is called
+ * with the changed choices so the page can keep them in its URL.
+ */
+export async function mountTrend(root, opts) {
+  const st = {
+    measure: MEASURE[opts.measure] ? opts.measure : 'object_paths.object-legacy',
+    date: opts.date === 'committer' ? 'committer' : 'author',
+    window: opts.window === 'full' ? 'full' : 'port',
+    ref: opts.ref,
+  };
+  let measures = MEASURES.map((m) => m.key);
+  const errors = h('div', { class: 'errors', role: 'alert', hidden: true });
+  const measureSel = h('select', { id: 'trend-measure', 'aria-label': 'Measure' });
+  const refSel = h('select', { id: 'trend-ref', 'aria-label': 'Ref' },
+    (opts.refs ?? [st.ref]).map((r) => h('option', { value: r }, r)));
+  refSel.value = st.ref;
+  const dateBtns = ['author', 'committer'].map((d) => h('button', {
+    type: 'button', dataset: { date: d }, 'aria-pressed': String(st.date === d),
+    title: d === 'author' ? 'when each change was written' : 'when each commit was (re)applied: a rebase sets it for every commit',
+  }, `${d} date`));
+  const windowBox = h('input', { type: 'checkbox', id: 'trend-full' });
+  windowBox.checked = st.window === 'full';
+  const canvas = h('canvas', { id: 'trend-canvas', role: 'img', 'aria-label': 'Trend chart' });
+  const caption = h('div', { class: 'trend-caption', id: 'trend-caption', 'aria-live': 'polite' });
+  const rewritesList = h('ul', { class: 'rewrites', id: 'trend-rewrites' });
+  replace(root,
+    h('div', { class: 'section-head' },
+      h('h2', { id: 'trend-heading' }, 'Trend'),
+      h('div', { class: 'trend-controls' },
+        h('label', null, 'Measure ', measureSel),
+        (opts.refs ?? []).length > 1 ? h('label', null, 'along ', refSel) : h('span', null, 'along ', h('code', null, st.ref)),
+        h('span', { class: 'seg-toggle', role: 'group', 'aria-label': 'Time axis', id: 'trend-date' }, dateBtns),
+        h('label', { title: 'By default the chart starts where the first HPy token appeared' }, windowBox, ' full history'))),
+    errors,
+    h('div', { class: 'chart-box' }, canvas),
+    caption, rewritesList);
+  root.hidden = false;
+  if (!chartAvailable(root.querySelector('.chart-box'))) return;
+
+  try {
+    const m = await api.measures();
+    if (Array.isArray(m) && m.length) measures = m;
+  } catch { /* the built-in list */ }
+  replace(measureSel, measures.map((k) => h('option', { value: k, title: k }, MEASURE[k]?.label ?? k)));
+  if (!measures.includes(st.measure)) st.measure = measures[0];
+  measureSel.value = st.measure;
+
+  let data = null;        // history API answer for st.ref/st.measure
+  let rewrites = [];
+  let chart = null;
+  let loadSeq = 0;
+
+  async function load() {
+    const seq = ++loadSeq;
+    errors.hidden = true;
+    errors.replaceChildren();
+    root.dataset.loading = 'true';
+    const [hist, rw] = await Promise.allSettled([
+      api.history(opts.repo, st.ref, st.measure),
+      api.rewrites(opts.repo, st.ref),
+    ]);
+    if (seq !== loadSeq) return;
+    delete root.dataset.loading;
+    if (hist.status === 'rejected') {
+      showError(errors, hist.reason, 'Trend');
+      data = null;
+      chart?.destroy();
+      chart = null;
+      caption.replaceChildren();
+      return;
+    }
+    data = hist.value;
+    rewrites = rw.status === 'fulfilled' && Array.isArray(rw.value) ? rw.value : [];
+    draw();
+  }
+
+  /** Index of the first point of the port window (0 if none). */
+  function windowStart() {
+    if (st.window === 'full' || !data?.port_start) return 0;
+    const i = data.points.findIndex((p) => p.commit === data.port_start.commit);
+    return i < 0 ? 0 : i;
+  }
+
+  function draw() {
+    const pts = data.points ?? [];
+    const from = windowStart();
+    const shown = pts.slice(from);
+    const series = shown.map((p, i) => ({ x: pointTime(p, st.date), y: p.value, commit: p.commit, i: from + i }));
+    const xs = series.map((p) => p.x).filter((x) => Number.isFinite(x));
+    let min = Math.min(...xs);
+    let max = Math.max(...xs);
+    if (!xs.length) { min = 0; max = 1; }
+    if (max - min < DAY) { min -= DAY / 2; max += DAY / 2; }   // one day (a rebase): widen so it can be read
+    const span = max - min;
+    const good = MEASURE[st.measure]?.good;
+    const first = shown[0]?.value;
+    const last = shown[shown.length - 1]?.value;
+    const trend = first == null || last === first ? 'none'
+      : !good ? 'neutral' : (last > first) === (good === 'up') ? 'good' : 'bad';
+    const color = COLORS[trend];
+    const lines = [];
+    if (data.port_start && st.window === 'full') {
+      const ps = pts.find((p) => p.commit === data.port_start.commit);
+      const x = ps ? pointTime(ps, st.date) : Date.parse(st.date === 'committer' ? data.port_start.committer_date : data.port_start.author_date);
+      if (Number.isFinite(x)) lines.push({ x, label: 'first HPy token', color: '#1a7f37', dash: [2, 3] });
+    }
+    for (const r of rewrites) {
+      const p = pts.find((q) => q.commit === r.new_commit);
+      if (p) lines.push({ x: pointTime(p, st.date), label: `rewrite ${(r.detected_at ?? '').slice(0, 10)}`, color: '#8250df' });
+    }
+    const many = series.length > 400;
+    const config = {
+      type: 'line',
+      data: {
+        datasets: [{
+          label: MEASURE[st.measure]?.label ?? st.measure,
+          data: series,
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: 1.75,
+          pointRadius: many ? 0 : 2.5,
+          pointHoverRadius: 4,
+          pointHitRadius: many ? 3 : 6,
+          tension: 0,
+          spanGaps: true,
+        }],
+      },
+      options: {
+        animation: false,
+        parsing: false,
+        normalized: true,
+        responsive: true,
+        maintainAspectRatio: false,
+        interaction: { mode: 'nearest', intersect: false },
+        scales: {
+          x: {
+            type: 'linear', min, max,
+            ticks: { maxRotation: 0, autoSkipPadding: 16, callback: (v) => tickLabel(v, span) },
+            title: { display: true, text: `${st.date} date (UTC)`, color: '#59636e' },
+            grid: { color: '#eaeef2' },
+          },
+          y: {
+            beginAtZero: true,
+            ticks: { precision: 0, callback: (v) => fmt(v) },
+            title: { display: true, text: MEASURE[st.measure]?.label ?? st.measure, color: '#59636e' },
+            grid: { color: '#eaeef2' },
+          },
+        },
+        plugins: {
+          legend: { display: false },
+          decimation: { enabled: true, algorithm: 'lttb', samples: 1200, threshold: 1500 },
+          tooltip: {
+            callbacks: {
+              title: (items) => {
+                const p = items[0]?.raw;
+                return p ? `${shortCommit(p.commit)} · ${fullDate(p.x)}` : '';
+              },
+              label: (item) => ` ${MEASURE[st.measure]?.label ?? st.measure}: ${fmt(item.raw.y)}`,
+              footer: () => 'click to open the commit',
+            },
+          },
+          pdMarks: { lines },
+        },
+        onClick: (evt, _els, ch) => {
+          const els = ch.getElementsAtEventForMode(evt, 'nearest', { intersect: false }, true);
+          const p = els.length ? ch.data.datasets[els[0].datasetIndex].data[els[0].index] : null;
+          if (p?.commit) location.assign(commitHref(opts.repo, p.commit));
+        },
+        onHover: (evt, els) => { evt.native.target.style.cursor = els.length ? 'pointer' : 'default'; },
+      },
+      plugins: [marksPlugin],
+    };
+    chart?.destroy();
+    chart = new window.Chart(canvas, config);
+    canvas.dataset.points = String(series.length);
+    canvas.dataset.measure = st.measure;
+    canvas.dataset.date = st.date;
+    canvas.dataset.window = st.window;
+    canvas.setAttribute('aria-label', `${MEASURE[st.measure]?.label ?? st.measure} along ${st.ref}: `
+      + `${fmt(first)} to ${fmt(last)} over ${fmt(series.length)} commits`);
+
+    const label = MEASURE[st.measure]?.label ?? st.measure;
+    const dateRange = xs.length ? `${tickLabel(Math.min(...xs), 10 * DAY)} – ${tickLabel(Math.max(...xs), 10 * DAY)}` : '';
+    replace(caption,
+      h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
+        `${fmt(first)} → ${fmt(last)}`), ` ${label}`),
+      h('span', { class: 'muted', id: 'trend-count' }, `${fmt(series.length)} commits`,
+        st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(pts.length)} in the full history)` : ' (full history)'),
+      h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
+      !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null);
+    replace(rewritesList, rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected ${r.detected_at ?? ''}: `,
+      h('a', { href: commitHref(opts.repo, r.old_commit), title: r.old_commit }, h('code', null, shortCommit(r.old_commit))), ' → ',
+      h('a', { href: commitHref(opts.repo, r.new_commit), title: r.new_commit }, h('code', null, shortCommit(r.new_commit))),
+      r.links?.length ? ` · ${fmt(r.links.length)} commits linked by patch` : '')));
+    windowBox.disabled = !data.port_start;
+  }
+
+  const changed = (partial) => opts.onState?.({
+    measure: st.measure, date: st.date === 'author' ? '' : st.date, window: st.window === 'full' ? 'full' : '', tref: st.ref, ...partial,
+  });
+  measureSel.addEventListener('change', () => { st.measure = measureSel.value; changed(); load(); });
+  refSel.addEventListener('change', () => { st.ref = refSel.value; changed(); load(); });
+  for (const b of dateBtns) {
+    b.addEventListener('click', () => {
+      st.date = b.dataset.date;
+      for (const x of dateBtns) x.setAttribute('aria-pressed', String(x === b));
+      changed();
+      if (data) draw();
+    });
+  }
+  windowBox.addEventListener('change', () => {
+    st.window = windowBox.checked ? 'full' : 'port';
+    changed();
+    if (data) draw();
+  });
+  await load();
+}
+
+/**
+ * A sparkline of one file's history on the file page: root gets a small
+ * canvas and a measure picker.  Points are where the file changed.
+ */
+export async function mountSparkline(root, { repo, ref, path, measure = 'functions.ported' }) {
+  if (!window.Chart) {
+    replace(root, h('span', { class: 'muted' }, 'history chart unavailable'));
+    return;
+  }
+  const sel = h('select', { id: 'spark-measure', 'aria-label': 'Measure of the file history' },
+    ['functions.ported', 'functions.legacy', 'object_paths.object-legacy', 'object_paths.object-universal', 'tokens.capi']
+      .map((k) => h('option', { value: k }, MEASURE[k]?.label ?? k)));
+  sel.value = measure;
+  const canvas = h('canvas', { id: 'spark-canvas', width: 220, height: 36, role: 'img' });
+  const note = h('span', { id: 'spark-note' });
+  replace(root, h('span', null, 'history on ', h('code', null, ref)), canvas, sel, note);
+  let chart = null;
+  async function load() {
+    let d;
+    try {
+      d = await api.fileHistory(repo, ref, path, sel.value);
+    } catch (e) {
+      chart?.destroy();
+      chart = null;
+      note.textContent = `no history (${e.problem?.title ?? e.message})`;
+      return;
+    }
+    const pts = d.points ?? [];
+    const series = pts.map((p) => ({ x: pointTime(p, 'author'), y: p.value, commit: p.commit }));
+    chart?.destroy();
+    chart = new window.Chart(canvas, {
+      type: 'line',
+      data: { datasets: [{ data: series, borderColor: '#0969da', backgroundColor: '#0969da', borderWidth: 1.5,
+        pointRadius: series.length > 60 ? 0 : 2, pointHitRadius: 5, stepped: 'before' }] },
+      options: {
+        animation: false, parsing: false, normalized: true, responsive: false, layout: { padding: 4 },
+        scales: { x: { type: 'linear', display: false }, y: { display: false, beginAtZero: true } },
+        plugins: { legend: { display: false },
+          tooltip: { callbacks: { title: (it) => `${shortCommit(it[0]?.raw?.commit)} · ${fullDate(it[0]?.raw?.x)}`, label: (it) => ` ${fmt(it.raw.y)}` } } },
+        onClick: (evt, _e, ch) => {
+          const els = ch.getElementsAtEventForMode(evt, 'nearest', { intersect: false }, true);
+          const p = els.length ? ch.data.datasets[0].data[els[0].index] : null;
+          if (p?.commit) location.assign(commitHref(repo, p.commit));
+        },
+      },
+    });
+    canvas.dataset.points = String(series.length);
+    const first = pts[0]?.value;
+    const last = pts[pts.length - 1]?.value;
+    note.textContent = pts.length ? `${fmt(first)} → ${fmt(last)} over ${fmt(pts.length)} ${pts.length === 1 ? 'change' : 'changes'}` : 'no changes recorded';
+  }
+  sel.addEventListener('change', load);
+  await load();
+}
