@@ -86,9 +86,8 @@ async function main() {
   renderHead(c);
   if (c.stats) {
     replace($('headline-slot'), headlineChips(c.delta));
-    replace($('figures'), h('h3', { class: 'sub-title' }, 'Summary figures'),
-      figuresTable(c.stats, c.delta, { from: c.parents?.length ? 'Parent' : 'Before', to: 'This commit' }));
-    replace($('functions-changes'), h('h3', { class: 'sub-title' }, 'Functions'),
+    replace($('figures'), figuresTable(c.stats, c.delta, { from: c.parents?.length ? 'Parent' : 'Before', to: 'This commit' }));
+    replace($('functions-changes'), h('h3', { class: 'sub-title' }, 'Function changes'),
       functionChanges(c.functions, { repo: state.repo, to: c.commit, from: c.parents?.[0] },
         { emptyText: 'No function changed status or object state in this commit.' }));
     $('figures-section').hidden = false;

@@ -113,9 +113,13 @@ async function main() {
     h('p', { class: 'muted small' }, 'What moved from base to head. Progress is green, regressions red and listed first.'));
   replace($('headline-slot'), headlineChips(c.delta));
   const regs = c.regressions ?? [];
+  const lost = (c.files ?? []).filter((f) => f.from?.universal_ready && !f.to?.universal_ready);
   replace($('regressions'), regs.length
     ? functionChanges(regs, { repo: state.repo, to: state.head, from: state.base })
-    : h('p', { class: 'regressions-none', id: 'no-regressions' }, '✓ No regressions: no function moved back towards the CPython C API.'));
+    : h('p', { class: 'regressions-none', id: 'no-regressions' }, '✓ No regressions: no function moved back towards the CPython C API.'),
+  lost.length ? h('p', { class: 'warn', id: 'lost-ready' }, h('strong', null, `${fmt(lost.length)} ${lost.length === 1 ? 'file is' : 'files are'} no longer universal-ready: `),
+    lost.map((f, i) => [i ? ', ' : '', h('a', { href: fileHref(state.repo, state.head, f.path) }, f.path)]),
+    '.') : null);
   // The regressions are shown above; the moves list shows everything else.
   const regKeys = new Set(regs.map((f) => `${f.path}\u0000${f.name}`));
   const rest = (c.functions ?? []).filter((f) => !regKeys.has(`${f.path}\u0000${f.name}`));

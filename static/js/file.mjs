@@ -94,7 +94,10 @@ async function sparkline() {
     const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
     const ref = refs.find((r) => r.name === state.rev)?.name ?? refs[0]?.name;
     if (!ref) return;
-    await mountSparkline(box, { repo: state.repo, ref, path: state.path });
+    // Files with object-dtype paths: how many still use the legacy API; others: ported functions.
+    const hasObject = (detail?.functions ?? []).some((f) => f.object_state);
+    await mountSparkline(box, { repo: state.repo, ref, path: state.path,
+      measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported' });
   } catch (e) {
     box.textContent = `no history: ${e.problem?.title ?? e.message}`;
   }

@@ -351,6 +351,7 @@ export async function mountSparkline(root, { repo, ref, path, measure = 'functio
       },
     });
     canvas.dataset.points = String(series.length);
+    canvas.dataset.measure = sel.value;
     const first = pts[0]?.value;
     const last = pts[pts.length - 1]?.value;
     note.textContent = pts.length ? `${fmt(first)} → ${fmt(last)} over ${fmt(pts.length)} ${pts.length === 1 ? 'change' : 'changes'}` : 'no changes recorded';

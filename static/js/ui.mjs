@@ -203,9 +203,9 @@ export function deltaEl(key, d) {
 }
 
 /**
- * A table of every summary figure: from (optional), to, and the change,
- * grouped (object paths first).  Rows carry data-measure; cells .f-from,
- * .f-to, .f-delta.  cols: {from, to} column headings.
+ * Every summary figure: from (optional), to, and the change, as one small
+ * table per group (object paths first) laid out side by side.  Rows carry
+ * data-measure; cells .f-from, .f-to, .f-delta.  cols: {from, to} headings.
  */
 export function figuresTable(toStats, delta, cols) {
   const fromStats = cols.from ? (key) => {
@@ -213,23 +213,19 @@ export function figuresTable(toStats, delta, cols) {
     const d = measureValue(delta, key);
     return t == null || d == null ? null : t - d;
   } : null;
-  const rows = [];
-  for (const g of MEASURE_GROUPS) {
-    rows.push(h('tr', { class: 'group-row' }, h('th', { scope: 'rowgroup', colspan: fromStats ? 4 : 3 }, g.title)));
-    for (const key of g.keys) {
-      const d = measureValue(delta, key);
-      rows.push(h('tr', { dataset: { measure: key }, class: [d && `row-${deltaSense(key, d)}`] },
-        h('th', { scope: 'row' }, MEASURE[key]?.label ?? key),
-        fromStats ? h('td', { class: 'num f-from' }, fmt(fromStats(key))) : null,
-        h('td', { class: 'num f-to' }, fmt(measureValue(toStats, key))),
-        h('td', { class: 'num f-delta' }, deltaEl(key, d))));
-    }
-  }
-  return h('table', { class: 'data figures' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Measure'),
+  return h('div', { class: 'figures-grid' }, MEASURE_GROUPS.map((g) => h('table', { class: 'data figures' },
+    h('caption', null, g.title),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Measure')),
       fromStats ? h('th', { scope: 'col', class: 'num' }, cols.from) : null,
       h('th', { scope: 'col', class: 'num' }, cols.to), h('th', { scope: 'col', class: 'num' }, 'Change'))),
-    h('tbody', null, rows));
+    h('tbody', null, g.keys.map((key) => {
+      const d = measureValue(delta, key);
+      return h('tr', { dataset: { measure: key }, class: [d && `row-${deltaSense(key, d)}`] },
+        h('th', { scope: 'row' }, MEASURE[key]?.short ?? key),
+        fromStats ? h('td', { class: 'num f-from' }, fmt(fromStats(key))) : null,
+        h('td', { class: 'num f-to' }, fmt(measureValue(toStats, key))),
+        h('td', { class: 'num f-delta' }, deltaEl(key, d)));
+    })))));
 }
 
 /**

@@ -1,0 +1,520 @@
+// history.test.mjs: browser tests of the history pages of the dashboard:
+// the commit page, the compare page, the trend chart and the directory tree
+// on the overview, the file history sparkline and the snapshots page.
+//
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+//
+// Like dashboard.test.mjs, no figure is known in advance: every expected
+// value is read from the JSON API of the same server (the demo repository
+// built from tests/fixtures/toyport, refs hpy and hpy-convert-object-dtype).
+// Screenshots go to build/screenshots/*.png.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const BASE = (process.env.PORTDASH_URL ?? '').replace(/\/+$/, '');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SHOTS = path.join(ROOT, 'build', 'screenshots');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
+const OBJECT_STATES = ['object-legacy', 'object-cpython-only', 'object-universal'];
+const TOKEN_CLASSES = ['hpy', 'capi', 'npy-legacy', 'bridge'];
+const MEASURE_KEYS = [...OBJECT_STATES.map((s) => `object_paths.${s}`), ...STATUSES.map((s) => `functions.${s}`),
+  'universal_ready_files', 'files', ...TOKEN_CLASSES.map((c) => `tokens.${c}`)];
+// Which direction is progress (domain knowledge, not data): the rest is neither.
+const GOOD_WHEN = {
+  'object_paths.object-legacy': 'down', 'object_paths.object-universal': 'up', 'functions.ported': 'up',
+  'functions.legacy': 'down', universal_ready_files: 'up', 'tokens.hpy': 'up', 'tokens.capi': 'down',
+  'tokens.npy-legacy': 'down', 'tokens.bridge': 'down',
+};
+const BAD_TAGS = ['regressed', 'object-regressed'];
+
+let browser;
+let repo;        // the first repository
+let refs;        // its refs [{name, commit}]
+let convRef;     // the object-dtype conversion ref (the one that is not first), or the first
+
+/* ---------- helpers ---------- */
+
+const enc = encodeURIComponent;
+const encPath = (p) => p.split('/').map(enc).join('/');
+const repoApi = (r = repo) => `/api/v1/repos/${enc(r)}`;
+
+async function api(p) {
+  const res = await fetch(BASE + p);
+  const type = res.headers.get('content-type') ?? '';
+  const text = await res.text();
+  return { status: res.status, type, body: type.includes('json') ? JSON.parse(text) : text };
+}
+
+async function apiOk(p) {
+  const r = await api(p);
+  assert.equal(r.status, 200, `GET ${p} → ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r.body;
+}
+
+const num = (s) => Number(String(s).replace(/[,\s\u00a0+]/g, '').replace('−', '-').replace('±', ''));
+const valueAt = (stats, key) => key.split('.').reduce((o, k) => o?.[k], stats);
+const page = (name, params) => `${BASE}/${name}?${new URLSearchParams(params)}`;
+
+async function open(url, { width = 1366, height = 900 } = {}) {
+  const p = await browser.newPage({ viewport: { width, height } });
+  p.jsErrors = [];
+  p.on('pageerror', (e) => p.jsErrors.push(e.message));
+  await p.goto(url);
+  await p.waitForSelector('body[data-ready]', { timeout: 30000 });
+  return p;
+}
+
+async function close(p) {
+  const errs = p.jsErrors;
+  await p.close();
+  assert.deepEqual(errs, [], 'no JavaScript errors on the page');
+}
+
+async function shot(p, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function assertNoInjection(p) {
+  const r = await p.evaluate(() => ({
+    xss: typeof window.__xss,
+    imgs: document.querySelectorAll('img').length,
+    scripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
+  }));
+  assert.equal(r.xss, 'undefined', 'window.__xss must stay undefined');
+  assert.equal(r.imgs, 0, 'no <img> element may be injected');
+  assert.equal(r.scripts, 0, 'no inline <script> element may be injected');
+}
+
+/** Expected group of a function change: the first that applies, regressions first. */
+function expectedGroup(f) {
+  const t = f.changes ?? [];
+  if (t.some((x) => BAD_TAGS.includes(x))) return 'regressions';
+  if (t.some((x) => ['converted', 'introduced', 'object-dropped'].includes(x))) return 'object';
+  if (t.includes('progressed')) return 'progressed';
+  if (t.includes('added') || t.includes('removed')) return 'added-removed';
+  return 'other';
+}
+
+/** The function-change rows under a selector: [{path, name, changes, group, href, from, to}]. */
+function changeRows(p, scope) {
+  return p.locator(`${scope} tr.fn-change`).evaluateAll((trs) => trs.map((tr) => ({
+    path: tr.dataset.path,
+    name: tr.dataset.name,
+    changes: tr.dataset.changes,
+    group: tr.closest('[data-group]')?.dataset.group,
+    href: tr.querySelector('.fn-name a')?.getAttribute('href') ?? null,
+    from: tr.querySelector('td.from').textContent,
+    to: tr.querySelector('td.to').textContent,
+  })));
+}
+
+const key = (f) => `${f.path}\u0000${f.name}`;
+
+/** Text a side ({status, object_state} or null) is shown as. */
+function sideText(s, labels) {
+  if (!s) return '—';
+  return `${s.status}${s.object_state ? ` object: ${labels[s.object_state]}` : ''}`;
+}
+const OBJECT_LABEL = { 'object-legacy': 'legacy API', 'object-cpython-only': 'CPython-only', 'object-universal': 'universal' };
+const norm = (s) => s.replace(/\s+/g, ' ').trim();
+
+/** Checks that the rows show exactly the API's function changes, each in its group, linked to the right place. */
+function checkChanges(rows, functions, revs) {
+  assert.equal(rows.length, functions.length, 'one row per function change of the API');
+  const byKey = new Map(functions.map((f) => [key(f), f]));
+  for (const r of rows) {
+    const f = byKey.get(key(r));
+    assert.ok(f, `row ${r.path} ${r.name} is a change of the API`);
+    assert.equal(r.changes, (f.changes ?? []).join(' '), `tags of ${r.name}`);
+    assert.equal(r.group, expectedGroup(f), `group of ${r.name}`);
+    assert.equal(norm(r.from), sideText(f.from, OBJECT_LABEL), `before of ${r.name}`);
+    assert.equal(norm(r.to), sideText(f.to, OBJECT_LABEL), `after of ${r.name}`);
+    if (f.to) {
+      const u = new URL(r.href, `${BASE}/`);
+      assert.equal(u.pathname, '/file.html');
+      assert.equal(u.searchParams.get('path'), f.path);
+      assert.equal(u.searchParams.get('rev'), revs.to);
+      assert.equal(u.hash, `#L${f.to.start_line}`, `${r.name} links to its first line`);
+    }
+  }
+  assert.equal(new Set(rows.map(key)).size, rows.length, 'every change once');
+}
+
+/** The figures table: [{measure, from, to, delta, sense}]. */
+function figureRows(p, scope) {
+  return p.locator(`${scope} tr[data-measure]`).evaluateAll((trs) => trs.map((tr) => ({
+    measure: tr.dataset.measure,
+    from: tr.querySelector('.f-from')?.textContent ?? null,
+    to: tr.querySelector('.f-to').textContent,
+    delta: tr.querySelector('.f-delta .delta').dataset.delta,
+    sense: [...tr.querySelector('.f-delta .delta').classList].find((c) => c.startsWith('delta-')),
+  })));
+}
+
+function checkFigures(rows, fromStats, toStats, delta) {
+  assert.deepEqual(rows.map((r) => r.measure).sort(), [...MEASURE_KEYS].sort(), 'every summary figure once');
+  for (const r of rows) {
+    const d = valueAt(delta, r.measure);
+    assert.equal(num(r.to), valueAt(toStats, r.measure), `${r.measure} value`);
+    assert.equal(num(r.from), valueAt(fromStats, r.measure), `${r.measure} before`);
+    assert.equal(Number(r.delta), d, `${r.measure} change`);
+    const good = GOOD_WHEN[r.measure];
+    const sense = !d ? 'delta-flat' : !good ? 'delta-neutral' : (d > 0) === (good === 'up') ? 'delta-good' : 'delta-bad';
+    assert.equal(r.sense, sense, `${r.measure} ${d > 0 ? '+' : ''}${d} is coloured as ${sense}`);
+  }
+}
+
+const minus = (a, b) => (typeof a === 'number' ? a - b : Object.fromEntries(Object.keys(a).map((k) => [k, minus(a[k], b[k])])));
+
+/* ---------- setup ---------- */
+
+before(async () => {
+  assert.ok(BASE, 'set PORTDASH_URL to the base URL of a running portdash server');
+  const repos = await apiOk('/api/v1/repos');
+  repo = repos[0].name;
+  refs = repos[0].refs;
+  assert.ok(refs.length > 0);
+  convRef = refs.find((r) => /object/.test(r.name))?.name ?? refs[refs.length - 1].name;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/* ---------- commit page ---------- */
+
+test('the commit page shows the API\'s message, dates, parents, deltas and function changes for every commit of a ref', async () => {
+  const hist = await apiOk(`${repoApi()}/refs/${enc(convRef)}/history?measure=files`);
+  assert.ok(hist.points.length > 1, 'the ref has history');
+  let sawConverted = false;
+  for (const pt of [...hist.points].reverse()) {
+    const c = await apiOk(`${repoApi()}/commits/${pt.commit}`);
+    const p = await open(page('commit.html', { repo, rev: pt.commit }));
+    const [subject, ...rest] = c.message.split('\n');
+    assert.equal(await p.locator('#commit-message').textContent(), subject || '(no message)');
+    if (rest.join('').trim()) assert.equal(await p.locator('#commit-body').textContent(), rest.join('\n').trim());
+    assert.equal(await p.locator('#commit-id').textContent(), c.commit);
+    assert.ok((await p.locator('#commit-author').textContent()).startsWith(c.author));
+    assert.equal(await p.locator('#author-date time').getAttribute('datetime'), c.author_date);
+    assert.equal(await p.locator('#committer-date time').getAttribute('datetime'), c.committer_date);
+    const parents = await p.locator('#parents a.parent-link').evaluateAll((as) => as.map((a) => new URL(a.href).searchParams.get('rev')));
+    assert.deepEqual(parents, c.parents, 'parents link to their commit pages');
+    const same = await p.locator('#same-patch a.same-patch-link').evaluateAll((as) => as.map((a) => new URL(a.href).searchParams.get('rev')));
+    assert.deepEqual(same, (c.same_patch_as ?? []).map((s) => s.commit), 'same-patch commits are linked');
+
+    // Figures: this commit, its parent (stats - delta) and the change.
+    checkFigures(await figureRows(p, '#figures'), minus(c.stats, c.delta), c.stats, c.delta);
+    const moved = MEASURE_KEYS.filter((k) => valueAt(c.delta, k));
+    assert.deepEqual((await p.locator('#headline .chip').evaluateAll((li) => li.map((x) => x.dataset.measure))).sort(), moved.sort(),
+      'one headline chip per moved figure');
+
+    // Function changes, grouped, regressions first.
+    checkChanges(await changeRows(p, '#functions-changes'), c.functions, { to: c.commit });
+    const groups = await p.locator('#functions-changes [data-group]').evaluateAll((els) => els.map((e) => e.dataset.group));
+    if (groups.includes('regressions')) assert.equal(groups[0], 'regressions', 'regressions come first');
+    if (!c.functions.length) assert.ok(await p.locator('#no-function-changes').isVisible());
+    if (c.functions.some((f) => f.changes.includes('converted'))) {
+      sawConverted = true;
+      await shot(p, 'commit');
+    }
+
+    // Changed files.
+    const files = await p.locator('#changed-files tbody tr[data-path]').evaluateAll((trs) => trs.map((tr) => ({
+      path: tr.dataset.path, change: tr.dataset.change, old: tr.querySelector('.old-path').textContent,
+    })));
+    assert.deepEqual(files.map((f) => `${f.change} ${f.path} ${f.old}`).sort(),
+      c.files.map((f) => `${f.change} ${f.path} ${f.old_path ?? ''}`).sort());
+    await close(p);
+  }
+  assert.ok(sawConverted, `some commit of ${convRef} converts an object path (fixture?)`);
+});
+
+test('the commit page of the commit whose message holds <script> and which adds the evil file is plain text', async () => {
+  const hist = await apiOk(`${repoApi()}/refs/${enc(refs[0].name)}/history?measure=files`);
+  let found = null;
+  for (const pt of hist.points) {
+    const c = await apiOk(`${repoApi()}/commits/${pt.commit}`);
+    if (/<\s*script/i.test(c.message)) { found = c; break; }
+  }
+  assert.ok(found, 'a commit message of the demo contains <script> (fixture missing?)');
+  const p = await open(page('commit.html', { repo, rev: found.commit }));
+  assert.equal(await p.locator('#commit-message').textContent(), found.message.split('\n')[0]);
+  assert.equal(await p.locator('#commit-message *').count(), 0);
+  const evil = found.files.find((f) => f.path.includes('<img'));
+  if (evil) assert.ok((await p.locator('#changed-files tbody').textContent()).includes(evil.path), 'the evil path is shown literally');
+  assert.ok((await p.title()).includes(found.message.split('\n')[0]));
+  await assertNoInjection(p);
+  await shot(p, 'commit-evil');
+  await close(p);
+});
+
+test('the overview links its commit id to the commit page, and every page links to the others', async () => {
+  const rev = refs[0].name;
+  const sum = await apiOk(`${repoApi()}/commits/${enc(rev)}/summary`);
+  const p = await open(page('index.html', { repo, rev }));
+  await p.locator('#commit-link').click();
+  await p.waitForURL(/commit\.html/);
+  await p.waitForSelector('body[data-ready]');
+  assert.equal(new URL(p.url()).searchParams.get('rev'), sum.commit);
+  assert.equal(await p.locator('#commit-id').textContent(), sum.commit);
+  for (const name of ['overview', 'compare', 'snapshots']) {
+    const href = await p.locator(`#nav-${name}`).getAttribute('href');
+    assert.equal(new URL(href, `${BASE}/`).searchParams.get('repo'), repo, `${name} link keeps the repository`);
+  }
+  await p.locator('#nav-snapshots').click();
+  await p.waitForURL(/snapshots\.html/);
+  await p.waitForSelector('body[data-ready]');
+  assert.equal(await p.locator('#nav-snapshots').getAttribute('aria-current'), 'page');
+  await close(p);
+
+  // The file table's CSV link is the files.csv endpoint of the same commit.
+  const o = await open(page('index.html', { repo, rev }));
+  const csv = new URL(await o.locator('#files-csv').getAttribute('href'), `${BASE}/`);
+  assert.equal(csv.pathname, `${repoApi()}/commits/${enc(rev)}/files.csv`);
+  assert.ok(await o.locator('#snapshots-link').isVisible(), 'the overview links to the snapshots');
+  await close(o);
+});
+
+/* ---------- compare page ---------- */
+
+test('compare base...conversion lists the API\'s function moves, totals and file moves, with no false regressions', async () => {
+  const base = refs[0].name;
+  const head = convRef;
+  const c = await apiOk(`${repoApi()}/compare/${enc(base)}...${enc(head)}`);
+  const p = await open(page('compare.html', { repo, base, head }));
+  assert.equal(await p.locator('#c-base').inputValue(), base);
+  assert.equal(await p.locator('#c-head').inputValue(), head);
+  const regRows = await changeRows(p, '#regressions');
+  const moveRows = await changeRows(p, '#moves');
+  const regKeys = new Set(c.regressions.map(key));
+  checkChanges(regRows, c.regressions, { to: head });
+  checkChanges(moveRows, c.functions.filter((f) => !regKeys.has(key(f))), { to: head });
+  for (const r of regRows) assert.ok(BAD_TAGS.some((t) => r.changes.split(' ').includes(t)), `${r.name} listed as regression is one`);
+  for (const r of moveRows) assert.ok(!BAD_TAGS.some((t) => r.changes.split(' ').includes(t)), `${r.name} is not a regression`);
+  if (!c.regressions.length) assert.ok(await p.locator('#no-regressions').isVisible(), 'says there are no regressions');
+  assert.ok(c.functions.some((f) => f.changes.includes('converted')), 'the conversion branch converts object paths (fixture?)');
+  checkFigures(await figureRows(p, '#figures'), c.base_stats, c.head_stats, c.delta);
+  const fileRows = await p.locator('#file-moves tbody tr[data-path]').evaluateAll((trs) => trs.map((tr) => tr.dataset.path));
+  assert.deepEqual(fileRows.sort(), c.files.map((f) => f.path).sort(), 'files whose status or readiness changed');
+  await shot(p, 'compare');
+
+  // Swapping and submitting is a navigation to the shareable reverse comparison.
+  await p.locator('#c-swap').click();
+  await Promise.all([p.waitForURL(/compare\.html/), p.locator('#c-go').click()]);
+  await p.waitForSelector('body[data-ready]');
+  const q = new URL(p.url()).searchParams;
+  assert.equal(q.get('base'), head);
+  assert.equal(q.get('head'), base);
+  await close(p);
+});
+
+test('the reverse compare lists the regressions first and apart, and repository text stays text', async () => {
+  const base = convRef;
+  const head = refs[0].name;
+  const c = await apiOk(`${repoApi()}/compare/${enc(base)}...${enc(head)}`);
+  assert.ok(c.regressions.length > 0, 'going back from the conversion regresses (fixture?)');
+  const p = await open(page('compare.html', { repo, base, head }));
+  const rows = await changeRows(p, '#regressions');
+  checkChanges(rows, c.regressions, { to: head });
+  assert.ok(rows.every((r) => r.group === 'regressions'));
+  // The regressions come before every other change on the page.
+  const order = await p.locator('tr.fn-change').evaluateAll((trs) => trs.map((tr) => tr.closest('[data-group]').dataset.group));
+  const firstOther = order.findIndex((g) => g !== 'regressions');
+  assert.ok(firstOther === -1 || order.slice(firstOther).every((g) => g !== 'regressions'), 'regressions first');
+  const colour = await p.locator('#regressions .fn-group').first().evaluate((el) => el.classList.contains('tone-bad'));
+  assert.ok(colour, 'regressions are marked red');
+  checkFigures(await figureRows(p, '#figures'), c.base_stats, c.head_stats, c.delta);
+  await shot(p, 'compare-reverse');
+  await close(p);
+
+  // From the first commit to the ref with the evil file: its path is text.
+  const hist = await apiOk(`${repoApi()}/refs/${enc(head)}/history?measure=files`);
+  const root = hist.points[0].commit;
+  const c2 = await apiOk(`${repoApi()}/compare/${root}...${enc(head)}`);
+  const p2 = await open(page('compare.html', { repo, base: root, head }));
+  const evil = c2.files.find((f) => f.path.includes('<img'));
+  if (evil) assert.ok((await p2.locator('#file-moves').textContent()).includes(evil.path));
+  await assertNoInjection(p2);
+  await close(p2);
+
+  // An unknown rev shows the API's problem document.
+  const bad = await api(`${repoApi()}/compare/no-such-ref-4711...${enc(head)}`);
+  const p3 = await open(page('compare.html', { repo, base: 'no-such-ref-4711', head }));
+  assert.ok(await p3.locator('#errors').isVisible());
+  if (bad.body?.detail) assert.ok((await p3.locator('#errors').textContent()).includes(bad.body.detail));
+  await close(p3);
+});
+
+/* ---------- trend chart ---------- */
+
+/** Reads the trend chart's points (before decimation) from the Chart.js instance. */
+function chartPoints(p) {
+  return p.evaluate(() => {
+    const ch = window.Chart.getChart(document.getElementById('trend-canvas'));
+    const ds = ch.data.datasets[0];
+    return (ds._data ?? ds.data).map((q) => ({ x: q.x, y: q.y, commit: q.commit }));
+  });
+}
+
+test('the trend chart draws one point per commit of the history API, switches the date axis and opens commits', async () => {
+  const ref = convRef;
+  const measure = 'object_paths.object-legacy';
+  const h = await apiOk(`${repoApi()}/refs/${enc(ref)}/history?measure=${enc(measure)}`);
+  assert.ok(h.points.length > 1);
+  const p = await open(page('index.html', { repo, rev: ref, window: 'full' }));
+  await p.waitForFunction(() => document.getElementById('trend-canvas')?.dataset.points);
+  assert.equal(await p.locator('#trend-measure').inputValue(), measure, 'object-legacy is the default measure');
+  let pts = await chartPoints(p);
+  assert.equal(pts.length, h.points.length, 'as many points as the API gives');
+  assert.deepEqual(pts.map((q) => q.commit), h.points.map((q) => q.commit), 'in first-parent order');
+  assert.deepEqual(pts.map((q) => q.y), h.points.map((q) => q.value));
+  assert.deepEqual(pts.map((q) => q.x), h.points.map((q) => Date.parse(q.author_date)), 'x = author date by default');
+  await shot(p, 'overview-trend');
+
+  await p.locator('#trend-date button[data-date="committer"]').click();
+  pts = await chartPoints(p);
+  assert.deepEqual(pts.map((q) => q.x), h.points.map((q) => Date.parse(q.committer_date)), 'x = committer date after the switch');
+  assert.equal(new URL(p.url()).searchParams.get('date'), 'committer', 'the choice is kept in the URL');
+  await p.locator('#trend-date button[data-date="author"]').click();
+
+  // Another measure: the values of that series.
+  const m2 = 'functions.ported';
+  const h2 = await apiOk(`${repoApi()}/refs/${enc(ref)}/history?measure=${enc(m2)}`);
+  await p.locator('#trend-measure').selectOption(m2);
+  await p.waitForFunction((m) => document.getElementById('trend-canvas').dataset.measure === m, m2);
+  pts = await chartPoints(p);
+  assert.deepEqual(pts.map((q) => q.y), h2.points.map((q) => q.value), `${m2} values`);
+
+  // The port window (default): from the port_start commit on.
+  await p.locator('#trend-full').uncheck();
+  pts = await chartPoints(p);
+  const start = h.port_start ? h.points.findIndex((q) => q.commit === h.port_start.commit) : 0;
+  assert.ok(start >= 0, 'port_start is a point of the history');
+  assert.deepEqual(pts.map((q) => q.commit), h2.points.slice(start).map((q) => q.commit), 'port window starts at the first HPy token');
+
+  // Rewrites are listed with the chart.
+  const rw = await apiOk(`${repoApi()}/refs/${enc(ref)}/rewrites`);
+  assert.equal(await p.locator('#trend-rewrites li').count(), rw.length);
+
+  // Clicking a point opens its commit page.
+  const target = await p.evaluate(() => {
+    const ch = window.Chart.getChart(document.getElementById('trend-canvas'));
+    const meta = ch.getDatasetMeta(0);
+    const i = meta.data.length - 1;
+    const r = ch.canvas.getBoundingClientRect();
+    return { x: r.left + meta.data[i].x, y: r.top + meta.data[i].y, commit: ch.data.datasets[0].data[i].commit };
+  });
+  await Promise.all([p.waitForURL(/commit\.html/), p.mouse.click(target.x, target.y)]);
+  assert.equal(new URL(p.url()).searchParams.get('rev'), target.commit);
+  await close(p);
+
+  // Defaults from a fresh overview: port window, author date.
+  const p2 = await open(page('index.html', { repo, rev: ref }));
+  await p2.waitForFunction(() => document.getElementById('trend-canvas')?.dataset.points);
+  pts = await chartPoints(p2);
+  assert.equal(pts.length, h.points.length - start);
+  await close(p2);
+});
+
+test('the file page shows a sparkline with one point per change of the file', async () => {
+  const ref = convRef;
+  const files = (await apiOk(`${repoApi()}/commits/${enc(ref)}/files`)).files;
+  // The file with the longest history.
+  let best = null;
+  for (const f of files) {
+    const fh = await apiOk(`${repoApi()}/refs/${enc(ref)}/file-history/${encPath(f.path)}?measure=functions.ported`);
+    if (!best || fh.points.length > best.fh.points.length) best = { f, fh };
+  }
+  const p = await open(page('file.html', { repo, rev: ref, path: best.f.path }));
+  await p.waitForFunction(() => document.getElementById('spark-canvas')?.dataset.points);
+  const sparkValues = () => p.evaluate(() => {
+    const ds = window.Chart.getChart(document.getElementById('spark-canvas')).data.datasets[0];
+    return (ds._data ?? ds.data).map((q) => q.y);
+  });
+  // The default measure is the file's object-legacy paths when it has object paths, else ported functions.
+  const measure = await p.locator('#spark-measure').inputValue();
+  const fh = await apiOk(`${repoApi()}/refs/${enc(ref)}/file-history/${encPath(best.f.path)}?measure=${enc(measure)}`);
+  assert.deepEqual(await sparkValues(), fh.points.map((q) => q.value), `${measure} at each change`);
+  const other = measure === 'functions.ported' ? 'object_paths.object-legacy' : 'functions.ported';
+  const fh2 = await apiOk(`${repoApi()}/refs/${enc(ref)}/file-history/${encPath(best.f.path)}?measure=${enc(other)}`);
+  await p.locator('#spark-measure').selectOption(other);
+  await p.waitForFunction((n) => document.getElementById('spark-canvas')?.dataset.measure === n, other);
+  assert.deepEqual(await sparkValues(), fh2.points.map((q) => q.value), `${other} at each change`);
+  await shot(p, 'file-sparkline');
+  await close(p);
+});
+
+/* ---------- directory tree ---------- */
+
+test('the directory tree sums equal the figures of the files below each directory', async () => {
+  const rev = refs[0].name;
+  const files = (await apiOk(`${repoApi()}/commits/${enc(rev)}/files`)).files;
+  const p = await open(page('index.html', { repo, rev }));
+  await p.locator('#tree-expand').click();
+  const rows = await p.locator('#dir-tree tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    dir: tr.dataset.dir ?? null,
+    path: tr.dataset.path ?? null,
+    cells: Object.fromEntries([...tr.querySelectorAll('td[class*="t-"]')].map((td) => [
+      [...td.classList].find((c) => c.startsWith('t-')).slice(2), td.querySelector('.t-ready-text')?.textContent ?? td.textContent])),
+  })));
+  const dirRows = rows.filter((r) => r.dir != null);
+  const fileRows = rows.filter((r) => r.path != null);
+  assert.deepEqual(fileRows.map((r) => r.path).sort(), files.map((f) => f.path).sort(), 'expanded, every file once');
+  assert.ok(dirRows.length > 0);
+  for (const r of dirRows) {
+    const under = files.filter((f) => f.path.startsWith(`${r.dir}/`));
+    assert.ok(under.length > 0, `${r.dir} has files`);
+    assert.equal(num(r.cells.files), under.length, `${r.dir} file count`);
+    for (const s of STATUSES) assert.equal(num(r.cells[s]), under.reduce((n, f) => n + (f.functions?.[s] ?? 0), 0), `${r.dir} ${s}`);
+    for (const s of OBJECT_STATES) assert.equal(num(r.cells[s]), under.reduce((n, f) => n + (f.object_paths?.[s] ?? 0), 0), `${r.dir} ${s}`);
+    assert.equal(r.cells.ready, `${under.filter((f) => f.universal_ready).length}/${under.length}`, `${r.dir} universal-ready`);
+  }
+  await assertNoInjection(p);
+  await p.locator('#tree-section').screenshot({ path: path.join(SHOTS, 'overview-tree.png') });
+  await close(p);
+});
+
+/* ---------- snapshots ---------- */
+
+test('the snapshots page lists the API\'s snapshots (or says there are none) and shows a report as text', async (t) => {
+  const r = await api(`${repoApi()}/snapshots`);
+  const p = await open(page('snapshots.html', { repo }));
+  if (r.status !== 200) {
+    // Until the snapshots API exists the page must at least say so.
+    assert.ok(await p.locator('#errors').isVisible(), 'a failing snapshots API is shown as an error');
+    await close(p);
+    if (r.status === 404 && r.body?.detail === 'no such resource') t.skip('endpoint missing');
+    return;
+  }
+  const list = r.body;
+  if (!list.length) {
+    assert.ok(await p.locator('#snapshots-empty').isVisible(), 'empty-state message');
+    await shot(p, 'snapshots-empty');
+    await close(p);
+    return;
+  }
+  const rows = await p.locator('#snapshots-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    week: tr.dataset.week, ref: tr.dataset.ref, commit: new URL(tr.querySelector('.commit a').href).searchParams.get('rev'),
+    taken: tr.querySelector('.taken time')?.getAttribute('datetime'), method: tr.querySelector('td.method').textContent,
+  })));
+  const expect = list.map((s) => `${s.week} ${s.ref} ${s.commit} ${s.taken_at} ${s.method}`).sort();
+  assert.deepEqual(rows.map((s) => `${s.week} ${s.ref} ${s.commit} ${s.taken} ${s.method}`).sort(), expect);
+  const s = list[0];
+  const md = await api(`${repoApi()}/snapshots/${enc(s.week)}/report.md?ref=${enc(s.ref)}`);
+  await p.locator(`#snapshots-table tr[data-week="${s.week}"][data-ref="${s.ref}"] .show-report`).click();
+  await p.waitForFunction((w) => document.getElementById('report').dataset.week === w, s.week);
+  assert.equal(await p.locator('#report').textContent(), md.body, 'the report is shown verbatim');
+  assert.equal(await p.locator('#report *').count(), 0, 'as text, never markup');
+  await assertNoInjection(p);
+  await shot(p, 'snapshots');
+  await close(p);
+});
