@@ -14,7 +14,7 @@
 // point dots above a few hundred points, and the decimation plugin (LTTB).
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit } from './dom.mjs';
+import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
 import { MEASURE, MEASURES } from './model.mjs';
 import { commitHref, showError } from './ui.mjs';
 
@@ -268,6 +268,8 @@ export async function mountTrend(root, opts) {
       + `${fmt(first)} to ${fmt(last)} over ${fmt(series.length)} commits`);
 
     const label = MEASURE[st.measure]?.label ?? st.measure;
+    let backwards = 0;
+    for (let i = 1; i < series.length; i++) if (series[i].x < series[i - 1].x) backwards++;
     const dateRange = xs.length ? `${tickLabel(Math.min(...xs), 10 * DAY)} – ${tickLabel(Math.max(...xs), 10 * DAY)}` : '';
     replace(caption,
       h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
@@ -275,11 +277,13 @@ export async function mountTrend(root, opts) {
       h('span', { class: 'muted', id: 'trend-count' }, `${fmt(series.length)} commits`,
         st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(pts.length)} in the full history)` : ' (full history)'),
       h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
-      !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null);
-    replace(rewritesList, rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected ${r.detected_at ?? ''}: `,
+      !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null,
+      backwards ? h('span', { class: 'muted', id: 'trend-backwards', title: 'The chart follows commit order; where a commit is dated before its parent the line turns back.' },
+        `${fmt(backwards)} ${backwards === 1 ? 'commit is' : 'commits are'} dated before ${backwards === 1 ? 'its' : 'their'} parent (rebased or reordered)`) : null);
+    replace(rewritesList, rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected `, timeEl(r.detected_at), ': ',
       h('a', { href: commitHref(opts.repo, r.old_commit), title: r.old_commit }, h('code', null, shortCommit(r.old_commit))), ' → ',
       h('a', { href: commitHref(opts.repo, r.new_commit), title: r.new_commit }, h('code', null, shortCommit(r.new_commit))),
-      r.links?.length ? ` · ${fmt(r.links.length)} commits linked by patch` : '')));
+      r.links?.length ? ` · ${fmt(r.links.length)} ${r.links.length === 1 ? 'commit' : 'commits'} linked to ${r.links.length === 1 ? 'its' : 'their'} rebased copy by patch id` : '')));
     windowBox.disabled = !data.port_start;
   }
 
