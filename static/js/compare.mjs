@@ -89,7 +89,8 @@ async function main() {
   }
   if (!state.repo) state.repo = repos[0]?.name ?? '';
   const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
-  if (!state.base) state.base = refs[0]?.name ?? '';
+  // Defaults: the first two refs; a given side is paired with the first other ref.
+  if (!state.base) state.base = (state.head ? refs.find((r) => r.name !== state.head) : refs[0])?.name ?? refs[0]?.name ?? '';
   if (!state.head) state.head = refs.find((r) => r.name !== state.base)?.name ?? refs[0]?.name ?? '';
   if (state.repo) history.replaceState(null, '', `compare.html?${new URLSearchParams(state)}`);
   renderNav($('nav'), 'compare', state.repo, state.head);
@@ -123,6 +124,7 @@ async function main() {
   // The regressions are shown above; the moves list shows everything else.
   const regKeys = new Set(regs.map((f) => `${f.path}\u0000${f.name}`));
   const rest = (c.functions ?? []).filter((f) => !regKeys.has(`${f.path}\u0000${f.name}`));
+  $('moves-heading').textContent = regs.length ? 'Other function moves' : 'Function moves';
   replace($('moves'), functionChanges(rest, { repo: state.repo, to: state.head, from: state.base },
     { emptyText: 'No other function changed status or object state.' }));
   replace($('figures'), figuresTable(c.head_stats, c.delta, { from: 'Base', to: 'Head' }));
