@@ -29,7 +29,11 @@ static void cli_ingest_usage(FILE *out)
         "  --include GLOB   only paths matching a glob (numpy/core/**); repeatable\n"
         "  --exclude GLOB   leave out matching paths; repeatable\n"
         "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
-        "  --quiet          no progress display\n");
+        "  --no-patch-ids   skip git patch ids (faster; no links between a\n"
+        "                   rebased commit and its earlier version)\n"
+        "  --quiet          no progress display\n\n"
+        "A ref whose new tip does not descend from the stored one (a rebase or\n"
+        "force-push) is recorded as a rewrite; every old commit is kept.\n");
 }
 
 /* Default name: the directory's base name without ".git" and "/.git". */
@@ -56,6 +60,7 @@ int cli_ingest(int argc, char **argv)
         {"name", required_argument, 0, 'n'}, {"ref", required_argument, 0, 'f'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
+        {"no-patch-ids", no_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -80,6 +85,7 @@ int cli_ingest(int argc, char **argv)
         case 'x': exc[opt.nexclude++] = optarg; break;
         case 'R': opt.rules_path = optarg; break;
         case 'q': quiet = 1; break;
+        case 'P': opt.no_patch_ids = 1; break;
         case 'h': cli_ingest_usage(stdout); rc = CLI_OK; goto done;
         default: cli_ingest_usage(stderr); goto done;
         }
@@ -101,10 +107,11 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     if (!quiet)
-        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s\n",
+        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,
                 (unsigned long long)st.blobs_analysed, st.bytes_analysed / 1e6,
-                st.seconds);
+                st.seconds, st.rewrites ? "; a ref was rewritten (rebased or "
+                "force-pushed): recorded, old history kept" : "");
     rc = CLI_OK;
 done:
     free(refs);

@@ -18,6 +18,7 @@
 #include "analyze.h"
 #include "db.h"
 #include "ingest.h"
+#include "ingest_patch.h"
 #include "ingest_progress.h"
 #include "ingest_store.h"
 #include "pd_error.h"
@@ -153,14 +154,94 @@ static int ingest_replay_change(void *arg, int64_t path_id, const char *blob,
     return ingest_apply(arg, path_id, blob, path);
 }
 
-/* Diff a new commit against its first parent; store and apply each change. */
+/* Store and apply the change of one in-scope path (blob NULL: deleted). */
+static int ingest_change(ingest_ctx *c, int64_t commit_id, const char *path,
+                         const git_oid *blob, int64_t old_path_id)
+{
+    char hex[GIT_OID_HEXSZ + 1];
+    int64_t path_id;
+    int rc;
+
+    if (blob)
+        git_oid_tostr(hex, sizeof(hex), blob);
+    if ((rc = ingest_store_path_id(c->store, &path_id, path)) < 0 ||
+        (rc = ingest_store_change(c->store, commit_id, path_id, blob, old_path_id)) < 0)
+        return rc;
+    return ingest_apply(c, path_id, blob ? hex : NULL, path);
+}
+
+/*
+ * One delta of a commit: a rename within scope becomes a deletion of the old
+ * path and an addition of the new one that names the old, so that a file's
+ * history can be followed across the move.  Changed in-scope paths are
+ * collected in `paths` for the patch id.
+ */
+static int ingest_delta(ingest_ctx *c, int64_t commit_id, const git_diff_delta *d,
+                        char **paths, size_t *npaths)
+{
+    int is_blob = d->new_file.mode == GIT_FILEMODE_BLOB ||
+                  d->new_file.mode == GIT_FILEMODE_BLOB_EXECUTABLE;
+    int gone = d->status == GIT_DELTA_DELETED || !is_blob;
+    int old_in = scope_contains(&c->scope, d->old_file.path);
+    int new_in = scope_contains(&c->scope, d->new_file.path);
+    int64_t old_id = 0;
+    int rc = 0;
+
+    if (d->status == GIT_DELTA_RENAMED && old_in) {
+        if ((rc = ingest_change(c, commit_id, d->old_file.path, NULL, 0)) < 0 ||
+            (rc = ingest_store_path_id(c->store, &old_id, d->old_file.path)) < 0)
+            return rc;
+        paths[(*npaths)++] = (char *)d->old_file.path;
+    }
+    if (gone && old_in && d->status != GIT_DELTA_RENAMED) {
+        paths[(*npaths)++] = (char *)d->old_file.path;
+        return ingest_change(c, commit_id, d->old_file.path, NULL, 0);
+    }
+    if (!gone && new_in) {
+        paths[(*npaths)++] = (char *)d->new_file.path;
+        rc = ingest_change(c, commit_id, d->new_file.path, &d->new_file.id, old_id);
+    }
+    return rc;
+}
+
+/* Pair deleted and added files into renames (libgit2's similarity
+ * detection, as git's -M).  Similarity reads blobs, so it only runs when an
+ * in-scope file was both deleted and added.  A clone that lacks some blobs
+ * cannot compare them: then the commit is stored without renames rather
+ * than not at all. */
+static void ingest_find_renames(ingest_ctx *c, git_diff *diff)
+{
+    git_diff_find_options fopt;
+    size_t i, n = git_diff_num_deltas(diff);
+    int added = 0, deleted = 0;
+
+    for (i = 0; i < n && !(added && deleted); i++) {
+        const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+        if (d->status == GIT_DELTA_ADDED && scope_contains(&c->scope, d->new_file.path))
+            added = 1;
+        if (d->status == GIT_DELTA_DELETED && scope_contains(&c->scope, d->old_file.path))
+            deleted = 1;
+    }
+    if (!added || !deleted)
+        return;
+    git_diff_find_options_init(&fopt, GIT_DIFF_FIND_OPTIONS_VERSION);
+    fopt.flags = GIT_DIFF_FIND_RENAMES;
+    if (git_diff_find_similar(diff, &fopt) < 0)
+        git_error_clear();
+}
+
+/* Diff a new commit against its first parent; store and apply each change,
+ * then the commit's patch id. */
 static int ingest_diff(ingest_ctx *c, git_commit *commit, int64_t commit_id)
 {
     git_commit *parent = NULL;
     git_tree *old_tree = NULL, *new_tree = NULL;
     git_diff *diff = NULL;
     git_diff_options dopt;
-    size_t i, n;
+    git_oid patch;
+    char **paths = NULL;
+    size_t i, n, npaths = 0;
     int rc = 0;
 
     git_diff_options_init(&dopt, GIT_DIFF_OPTIONS_VERSION);
@@ -178,26 +259,20 @@ static int ingest_diff(ingest_ctx *c, git_commit *commit, int64_t commit_id)
                           c->opt->repo_path, hex, e ? e->message : "?");
         goto done;
     }
+    ingest_find_renames(c, diff);
     n = git_diff_num_deltas(diff);
-    for (i = 0; i < n && rc == 0; i++) {
-        const git_diff_delta *d = git_diff_get_delta(diff, i);
-        int gone = d->status == GIT_DELTA_DELETED ||
-                   (d->new_file.mode != GIT_FILEMODE_BLOB &&
-                    d->new_file.mode != GIT_FILEMODE_BLOB_EXECUTABLE);
-        const char *path = gone ? d->old_file.path : d->new_file.path;
-        char hex[GIT_OID_HEXSZ + 1];
-        int64_t path_id;
-
-        if (!scope_contains(&c->scope, path))
-            continue;
-        git_oid_tostr(hex, sizeof(hex), &d->new_file.id);
-        if ((rc = ingest_store_path_id(c->store, &path_id, path)) < 0 ||
-            (rc = ingest_store_change(c->store, commit_id, path_id,
-                                      gone ? NULL : &d->new_file.id)) < 0)
-            break;
-        rc = ingest_apply(c, path_id, gone ? NULL : hex, path);
+    if (!(paths = calloc(2 * n + 1, sizeof(char *)))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto done;
     }
+    for (i = 0; i < n && rc == 0; i++)
+        rc = ingest_delta(c, commit_id, git_diff_get_delta(diff, i), paths, &npaths);
+    if (rc == 0 && !c->opt->no_patch_ids &&
+        ingest_patch_id(&patch, c->repo, commit, paths, npaths) == 0)
+        rc = ingest_store_patch_id(c->store, commit_id, &patch);
+    git_error_clear();
 done:
+    free(paths);
     git_diff_free(diff);
     git_tree_free(old_tree);
     git_tree_free(new_tree);
@@ -392,15 +467,43 @@ static int ingest_resolve(ingest_ctx *c, git_oid *out, const char *ref)
     return rc;
 }
 
+/*
+ * A ref that moved from `old_id` to `new_id` without descending from it was
+ * rebased or force-pushed: record it.  Descent is checked on the stored
+ * first-parent chain first, then by git (a merge may bring the old tip in
+ * through another parent).  Nothing stored is removed either way.
+ */
+static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
+                                int64_t new_id, const git_oid *tip)
+{
+    char hex[GIT_OID_HEXSZ + 1];
+    git_oid old;
+    int rc;
+
+    if (!old_id || old_id == new_id)
+        return 0;
+    if ((rc = ingest_store_on_chain(c->store, new_id, old_id)) != 0)
+        return rc < 0 ? rc : 0;
+    if ((rc = ingest_store_commit_oid(c->store, hex, old_id)) < 0)
+        return rc;
+    if (git_oid_fromstr(&old, hex) == 0 &&
+        git_graph_descendant_of(c->repo, tip, &old) == 1)
+        return 0;
+    git_error_clear();
+    c->st.rewrites++;
+    return ingest_store_rewrite(c->store, c->repo_id, ref, old_id, new_id);
+}
+
 /* Ingest one ref: walk, replay oldest first, then move the stored ref. */
 static int ingest_ref(ingest_ctx *c, const char *ref)
 {
     git_oid tip, *chain = NULL;
-    int64_t *ids = NULL, base = 0, prev, tip_id = 0;
+    int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0;
     size_t n = 0, i;
     int rc, has_stats;
 
     if ((rc = ingest_resolve(c, &tip, ref)) < 0 ||
+        (rc = ingest_store_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
         (rc = ingest_chain(c, &tip, &chain, &ids, &n, &base)) < 0 ||
         (rc = ingest_load_base(c, base)) < 0)
         goto done;
@@ -415,7 +518,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
     }
     ingest_progress_done(c->progress);
     if ((rc = ingest_store_commit_find(c->store, &tip_id, &has_stats, c->repo_id,
-                                       &tip, c->rules_hash)) < 0)
+                                       &tip, c->rules_hash)) < 0 ||
+        (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
         goto done;
     rc = ingest_store_ref(c->store, c->repo_id, ref, tip_id);
 done:

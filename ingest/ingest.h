@@ -27,6 +27,7 @@ typedef struct {
     size_t nexclude;
     const char *rules_path;   /* NULL: the built-in default rules */
     int progress;             /* 1: show progress on stderr */
+    int no_patch_ids;         /* 1: skip patch ids (no rebase links) */
 } ingest_options;
 
 typedef struct {
@@ -34,6 +35,7 @@ typedef struct {
     uint64_t commits_new;     /* commit rows inserted */
     uint64_t blobs_analysed;
     uint64_t bytes_analysed;
+    uint64_t rewrites;        /* refs found rebased or force-pushed */
     double seconds;           /* wall-clock time of the run */
 } ingest_stats;
 

@@ -16,7 +16,8 @@
 enum {
     ST_REPO_FIND, ST_REPO_INS, ST_REPO_PATH, ST_COMMIT_FIND, ST_COMMIT_INS,
     ST_PATH_FIND, ST_PATH_INS, ST_CHANGE_INS, ST_CHANGES_OF, ST_ANALYSIS_FIND,
-    ST_ANALYSIS_INS, ST_FUNC_INS, ST_STATS_INS, ST_REF_UPSERT, ST_COUNT
+    ST_ANALYSIS_INS, ST_FUNC_INS, ST_STATS_INS, ST_REF_UPSERT, ST_PATCH_ID,
+    ST_REF_GET, ST_ON_CHAIN, ST_REWRITE, ST_COMMIT_OID, ST_COUNT
 };
 
 static const char *const ingest_store_sql[ST_COUNT] = {
@@ -33,8 +34,8 @@ static const char *const ingest_store_sql[ST_COUNT] = {
                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [ST_PATH_FIND] = "SELECT id FROM paths WHERE path = ?1",
     [ST_PATH_INS] = "INSERT INTO paths(path) VALUES(?1)",
-    [ST_CHANGE_INS] = "INSERT OR REPLACE INTO changes(commit_id, path_id, blob_oid) "
-                      "VALUES(?1, ?2, ?3)",
+    [ST_CHANGE_INS] = "INSERT OR REPLACE INTO changes(commit_id, path_id, blob_oid, "
+                      "old_path_id) VALUES(?1, ?2, ?3, ?4)",
     [ST_CHANGES_OF] = "SELECT ch.path_id, ch.blob_oid, p.path FROM changes ch "
                       "JOIN paths p ON p.id = ch.path_id WHERE ch.commit_id = ?1",
     [ST_ANALYSIS_FIND] = "SELECT id FROM analyses WHERE blob_oid = ?1 "
@@ -59,6 +60,15 @@ static const char *const ingest_store_sql[ST_COUNT] = {
     [ST_REF_UPSERT] = "INSERT INTO refs(repo_id, name, commit_id, updated_at) "
                       "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(repo_id, name) DO UPDATE "
                       "SET commit_id = ?3, updated_at = ?4",
+    [ST_PATCH_ID] = "UPDATE commits SET patch_id = ?2 WHERE id = ?1",
+    [ST_REF_GET] = "SELECT commit_id FROM refs WHERE repo_id = ?1 AND name = ?2",
+    [ST_ON_CHAIN] = "WITH RECURSIVE chain(cid) AS (SELECT ?1 UNION ALL "
+                    "SELECT c.first_parent_id FROM commits c JOIN chain "
+                    "ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL "
+                    "AND chain.cid != ?2) SELECT 1 FROM chain WHERE cid = ?2",
+    [ST_REWRITE] = "INSERT INTO rewrites(repo_id, ref, old_commit_id, new_commit_id, "
+                   "detected_at) VALUES(?1, ?2, ?3, ?4, ?5)",
+    [ST_COMMIT_OID] = "SELECT oid FROM commits WHERE id = ?1",
 };
 
 struct ingest_store {
@@ -257,7 +267,7 @@ int ingest_store_path_id(ingest_store *s, int64_t *id_out, const char *path)
 }
 
 int ingest_store_change(ingest_store *s, int64_t commit_id, int64_t path_id,
-                        const git_oid *blob)
+                        const git_oid *blob, int64_t old_path_id)
 {
     sqlite3_stmt *st = ingest_store_stmt(s, ST_CHANGE_INS);
     char hex[GIT_OID_HEXSZ + 1];
@@ -268,6 +278,8 @@ int ingest_store_change(ingest_store *s, int64_t commit_id, int64_t path_id,
         git_oid_tostr(hex, sizeof(hex), blob);
         sqlite3_bind_text(st, 3, hex, -1, SQLITE_TRANSIENT);
     }
+    if (old_path_id)
+        sqlite3_bind_int64(st, 4, old_path_id);
     return ingest_store_done(s, st);
 }
 
@@ -529,4 +541,78 @@ int ingest_store_ref(ingest_store *s, int64_t repo_id, const char *name,
     sqlite3_bind_int64(st, 3, commit_id);
     sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
     return ingest_store_done(s, st);
+}
+
+int ingest_store_patch_id(ingest_store *s, int64_t commit_id, const git_oid *patch_id)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_PATCH_ID);
+    char hex[GIT_OID_HEXSZ + 1];
+
+    git_oid_tostr(hex, sizeof(hex), patch_id);
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, hex, -1, SQLITE_TRANSIENT);
+    return ingest_store_done(s, st);
+}
+
+/* Run a one-integer query; *out is 0 when there is no row. */
+static int ingest_store_int(ingest_store *s, sqlite3_stmt *st, int64_t *out)
+{
+    int rc = sqlite3_step(st);
+
+    *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+int ingest_store_ref_get(ingest_store *s, int64_t *commit_out, int64_t repo_id,
+                         const char *name)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_REF_GET);
+
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    return ingest_store_int(s, st, commit_out);
+}
+
+int ingest_store_on_chain(ingest_store *s, int64_t tip, int64_t ancestor)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_ON_CHAIN);
+    int64_t found;
+    int rc;
+
+    sqlite3_bind_int64(st, 1, tip);
+    sqlite3_bind_int64(st, 2, ancestor);
+    if ((rc = ingest_store_int(s, st, &found)) < 0)
+        return rc;
+    return found ? 1 : 0;
+}
+
+int ingest_store_rewrite(ingest_store *s, int64_t repo_id, const char *name,
+                         int64_t old_id, int64_t new_id)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_REWRITE);
+
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, old_id);
+    sqlite3_bind_int64(st, 4, new_id);
+    sqlite3_bind_int64(st, 5, (int64_t)time(NULL));
+    return ingest_store_done(s, st);
+}
+
+int ingest_store_commit_oid(ingest_store *s, char *oid_out, int64_t commit_id)
+{
+    sqlite3_stmt *st = ingest_store_stmt(s, ST_COMMIT_OID);
+    int rc;
+
+    sqlite3_bind_int64(st, 1, commit_id);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        snprintf(oid_out, GIT_OID_HEXSZ + 1, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return pd_error_set(PD_EDB, "commit row %lld is missing", (long long)commit_id);
+    return 0;
 }

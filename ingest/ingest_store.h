@@ -48,9 +48,28 @@ int ingest_store_commit_insert(ingest_store *s, int64_t *id_out, int64_t repo_id
 /* Row id of `path`, created if new. */
 int ingest_store_path_id(ingest_store *s, int64_t *id_out, const char *path);
 
-/* Record that commit changed path to blob (NULL: deleted). */
+/* Record that commit changed path to blob (NULL: deleted); old_path_id is
+ * the path it was renamed from (0: not a rename). */
 int ingest_store_change(ingest_store *s, int64_t commit_id, int64_t path_id,
-                        const git_oid *blob);
+                        const git_oid *blob, int64_t old_path_id);
+
+/* Set the patch id (git patch-id of the commit's in-scope diff). */
+int ingest_store_patch_id(ingest_store *s, int64_t commit_id, const git_oid *patch_id);
+
+/* The commit a stored ref points at (0 if the ref is new). */
+int ingest_store_ref_get(ingest_store *s, int64_t *commit_out, int64_t repo_id,
+                         const char *name);
+
+/* 1 if commit `ancestor` is on the first-parent chain of `tip`, else 0;
+ * negative PD_EDB. */
+int ingest_store_on_chain(ingest_store *s, int64_t tip, int64_t ancestor);
+
+/* Record that ref `name` moved from old_id to new_id without descending. */
+int ingest_store_rewrite(ingest_store *s, int64_t repo_id, const char *name,
+                         int64_t old_id, int64_t new_id);
+
+/* The 40-hex id of a stored commit into oid_out (41 bytes). */
+int ingest_store_commit_oid(ingest_store *s, char *oid_out, int64_t commit_id);
 
 /* Call fn for each stored change of a commit (blob_oid NULL: deleted).
  * fn may use the store's other statements; a non-zero return stops. */

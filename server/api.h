@@ -41,16 +41,9 @@ json_t *api_functions_obj(const int64_t fn[4]);
 json_t *api_tokens_obj(const int64_t tok[4]);
 json_t *api_objpaths_obj(const int64_t obj[3]);
 
-/* Parse "YYYY-MM-DD" or ISO 8601 date-time (Z or +hh:mm) into unix seconds.
- * 0 or PD_EINVAL. */
-int api_parse_date(const char *s, int64_t *out);
-
 /* {"commit","author_date","committer_date"} from a row with oid,
  * author_time, author_offset, committer_time, committer_offset at `col`. */
 json_t *api_commit_point(sqlite3_stmt *st, int col);
-
-/* ISO 8601 local time with offset ("2021-03-01T10:00:00+01:00"). */
-void api_iso8601(char *buf, size_t n, int64_t t, int offset_minutes);
 
 /* A JSON string from repository text, which may not be valid UTF-8:
  * invalid bytes become U+FFFD rather than losing the whole value. */

@@ -10,6 +10,7 @@
 #include "api_diff.h"
 #include "db.h"
 #include "pd_error.h"
+#include "pd_time.h"
 
 static const char *const api_status_names[4] = {"ported", "bridged", "legacy", "neutral"};
 static const char *const api_class_names[4] = {"hpy", "capi", "npy-legacy", "bridge"};
@@ -44,18 +45,6 @@ json_t *api_objpaths_obj(const int64_t obj[3])
     for (i = 0; i < 3; i++)
         json_object_set_new(o, api_obj_names[i], json_integer(obj[i]));
     return o;
-}
-
-void api_iso8601(char *buf, size_t n, int64_t t, int off)
-{
-    time_t local = (time_t)(t + (int64_t)off * 60);
-    struct tm tm;
-    int a = off < 0 ? -off : off;
-
-    gmtime_r(&local, &tm);
-    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-             off < 0 ? '-' : '+', a / 60, a % 60);
 }
 
 json_t *api_text(const char *s)
@@ -159,9 +148,9 @@ static int api_commit_fields(srv_req *r, const api_at *at, json_t *o)
         sqlite3_finalize(st);
         return pd_error_set(PD_EDB, "commit row vanished");
     }
-    api_iso8601(adate, sizeof(adate), sqlite3_column_int64(st, 2),
+    pd_iso8601(adate, sizeof(adate), sqlite3_column_int64(st, 2),
                 sqlite3_column_int(st, 3));
-    api_iso8601(cdate, sizeof(cdate), sqlite3_column_int64(st, 4),
+    pd_iso8601(cdate, sizeof(cdate), sqlite3_column_int64(st, 4),
                 sqlite3_column_int(st, 5));
     json_object_set_new(o, "commit", json_string(at->oid));
     json_object_set_new(o, "author", api_text((const char *)sqlite3_column_text(st, 0)));

@@ -68,7 +68,7 @@ static int api_compare_path(srv_req *r, const api_at *at, sqlite3_stmt *a,
 }
 
 /* Walk both sorted file lists together. */
-static int api_compare_files(srv_req *r, const api_at *base, const api_at *head,
+int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
                              json_t *files, json_t *fns, json_t *regs)
 {
     sqlite3_stmt *a = NULL, *b = NULL;
@@ -113,7 +113,7 @@ enum MHD_Result api_compare(srv_req *r)
     files = json_array();
     fns = json_array();
     regs = json_array();
-    if ((rc = api_compare_files(r, &base, &head, files, fns, regs)) < 0) {
+    if ((rc = api_compare_commits(r, &base, &head, files, fns, regs)) < 0) {
         json_decref(files);
         json_decref(fns);
         json_decref(regs);

@@ -35,6 +35,14 @@ int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
  * "universal_ready_files"}) of counts. */
 json_t *api_stats_obj(const db_counts *c);
 
+/*
+ * Files whose status or universal readiness differ between two resolved
+ * commits (appended to `files` as {"path", "from", "to"}), and all function
+ * moves (to `fns`, regressions also to `regs`).  0 or PD_EDB.
+ */
+int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
+                        json_t *files, json_t *fns, json_t *regs);
+
 /* GET /api/v1/repos/{repo}/compare/{base}...{head} */
 enum MHD_Result api_compare(srv_req *r);
 

@@ -10,6 +10,7 @@
 #include "api.h"
 #include "db.h"
 #include "pd_error.h"
+#include "pd_time.h"
 
 /* Summary figures by their API key path, and where each is stored: the
  * commit_stats column and the analyses column (per file). */
@@ -56,44 +57,6 @@ static int api_measure_find(const char *key)
     return -1;
 }
 
-int api_parse_date(const char *s, int64_t *out)
-{
-    int y, mo, d, h = 0, mi = 0, se = 0, oh = 0, om = 0, n = 0;
-    char sign = 0;
-    struct tm tm;
-
-    if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3)
-        goto bad;
-    if (s[n] == 'T' || s[n] == ' ') {
-        int k = 0;
-
-        if (sscanf(s + n + 1, "%2d:%2d:%2d%n", &h, &mi, &se, &k) != 3)
-            goto bad;
-        n += 1 + k;
-        if (s[n] == '+' || s[n] == '-') {
-            sign = s[n];
-            if (sscanf(s + n + 1, "%2d:%2d", &oh, &om) != 2)
-                goto bad;
-            n += 6;
-        } else if (s[n] == 'Z') {
-            n++;
-        }
-    }
-    if (s[n] != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-        goto bad;
-    memset(&tm, 0, sizeof(tm));
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = se;
-    *out = (int64_t)timegm(&tm) - (sign == '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    return 0;
-bad:
-    return pd_error_set(PD_EINVAL, "'%s' is not a date (YYYY-MM-DD or ISO 8601)", s);
-}
-
 /* {"commit", "author_date", "committer_date"} of a commits row whose
  * columns from `col` are oid, author_time, author_offset, committer_time,
  * committer_offset. */
@@ -101,9 +64,9 @@ json_t *api_commit_point(sqlite3_stmt *st, int col)
 {
     char a[40], c[40];
 
-    api_iso8601(a, sizeof(a), sqlite3_column_int64(st, col + 1),
+    pd_iso8601(a, sizeof(a), sqlite3_column_int64(st, col + 1),
                 sqlite3_column_int(st, col + 2));
-    api_iso8601(c, sizeof(c), sqlite3_column_int64(st, col + 3),
+    pd_iso8601(c, sizeof(c), sqlite3_column_int64(st, col + 3),
                 sqlite3_column_int(st, col + 4));
     return json_pack("{s:s, s:s, s:s}", "commit",
                      (const char *)sqlite3_column_text(st, col),
@@ -135,11 +98,11 @@ static int api_history_args(srv_req *r, int *measure, int *by_author,
         return rc;
     }
     if ((rc = srv_query(r, "since", buf, sizeof(buf))) == 0)
-        rc = api_parse_date(buf, since);
+        rc = pd_parse_date(buf, since);
     if (rc < 0 && rc != PD_ENOTFOUND)
         return rc;
     if ((rc = srv_query(r, "until", buf, sizeof(buf))) == 0)
-        rc = api_parse_date(buf, until);
+        rc = pd_parse_date(buf, until);
     return rc == PD_ENOTFOUND ? 0 : rc;
 }
 
@@ -335,7 +298,7 @@ enum MHD_Result api_rewrites(srv_req *r)
     while (sqlite3_step(st) == SQLITE_ROW) {
         char when[40];
 
-        api_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), 0);
+        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), 0);
         json_array_append_new(arr, json_pack("{s:o, s:s, s:s, s:s, s:o}",
             "ref", api_text((const char *)sqlite3_column_text(st, 0)),
             "old_commit", (const char *)sqlite3_column_text(st, 1),

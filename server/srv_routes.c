@@ -6,6 +6,7 @@
 
 #include "api.h"
 #include "api_diff.h"
+#include "api_snapshot.h"
 #include "pd_error.h"
 #include "srv_routes.h"
 #include "srv_static.h"
@@ -23,6 +24,15 @@ const srv_route srv_routes[] = {
      "the file's source at a commit"},
     {"GET", "/api/v1/repos/{repo}/compare/{range}", api_compare,
      "what moved between BASE...HEAD"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files.csv", api_files_csv,
+     "per-file status at a commit, as CSV"},
+    {"GET", "/api/v1/repos/{repo}/snapshots.csv", api_snapshots_csv,
+     "all weekly snapshots, as CSV"},
+    {"GET", "/api/v1/repos/{repo}/snapshots", api_snapshots, "weekly snapshots"},
+    {"GET", "/api/v1/repos/{repo}/snapshots/{week}", api_snapshot_week,
+     "one week's snapshots with per-file status"},
+    {"GET", "/api/v1/repos/{repo}/snapshots/{week}/report.md", api_report,
+     "the dev-call report for a week"},
     {"GET", "/api/v1/measures", api_measures_list, "names of the summary measures"},
     {"GET", "/api/v1/repos/{repo}/refs/{ref}/history", api_history,
      "a measure over the ref's first-parent history"},

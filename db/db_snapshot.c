@@ -1,0 +1,182 @@
+/*
+ * db_snapshot.c: weekly snapshots (see db_snapshot.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "db_snapshot.h"
+#include "pd_error.h"
+
+void db_iso_week(char *buf, size_t n, int64_t t)
+{
+    time_t tt = (time_t)t, thu;
+    struct tm tm;
+    int wday;
+
+    gmtime_r(&tt, &tm);
+    wday = (tm.tm_wday + 6) % 7;                 /* Monday = 0 */
+    /* ISO 8601: a week belongs to the year of its Thursday. */
+    thu = tt + (time_t)(3 - wday) * 86400;
+    gmtime_r(&thu, &tm);
+    snprintf(buf, n, "%04d-W%02d", tm.tm_year + 1900, tm.tm_yday / 7 + 1);
+}
+
+int db_iso_week_end(const char *week, int64_t *out)
+{
+    int y, w, n = 0, wday;
+    struct tm tm;
+    time_t jan4;
+
+    if (sscanf(week, "%4d-W%2d%n", &y, &w, &n) != 2 || week[n] || w < 1 || w > 53)
+        return pd_error_set(PD_EINVAL, "'%s' is not an ISO week (YYYY-Www)", week);
+    memset(&tm, 0, sizeof(tm));
+    tm.tm_year = y - 1900;
+    tm.tm_mday = 4;                              /* January 4 is in week 1 */
+    jan4 = timegm(&tm);
+    gmtime_r(&jan4, &tm);
+    wday = (tm.tm_wday + 6) % 7;
+    *out = (int64_t)jan4 - (int64_t)wday * 86400 + (int64_t)w * 7 * 86400;
+    return 0;
+}
+
+int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
+                           int64_t before, int by_author)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    *commit_out = 0;
+    rc = db_prepare(db, &st, by_author
+        ? "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL SELECT "
+          "c.first_parent_id, chain.depth + 1 FROM commits c JOIN chain ON "
+          "c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) SELECT cid FROM "
+          "chain JOIN commits c ON c.id = chain.cid WHERE c.author_time < ?2 "
+          "ORDER BY chain.depth LIMIT 1"
+        : "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL SELECT "
+          "c.first_parent_id, chain.depth + 1 FROM commits c JOIN chain ON "
+          "c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) SELECT cid FROM "
+          "chain JOIN commits c ON c.id = chain.cid WHERE c.committer_time < ?2 "
+          "ORDER BY chain.depth LIMIT 1");
+    if (rc < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, tip_id);
+    sqlite3_bind_int64(st, 2, before);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *commit_out = sqlite3_column_int64(st, 0);
+    rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+         : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Copy the commit's per-file rows into the snapshot. */
+static int db_snapshot_files(sqlite3 *db, int64_t snap_id, int64_t commit_id,
+                             const char *rules_hash)
+{
+    sqlite3_stmt *files = NULL, *ins = NULL;
+    int rc, k;
+
+    if ((rc = db_commit_files_stmt(db, &files, commit_id, rules_hash)) < 0 ||
+        (rc = db_prepare(db, &ins, "INSERT INTO snapshot_files(snapshot_id, path, "
+                         "blob_oid, status, universal_ready, fn_ported, fn_bridged, "
+                         "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
+                         "obj_universal) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11, ?12)")) < 0)
+        goto done;
+    while ((rc = sqlite3_step(files)) == SQLITE_ROW) {
+        db_counts c;
+        const char *status = (const char *)sqlite3_column_text(files, 4);
+
+        db_counts_from_files_row(files, &c);
+        sqlite3_reset(ins);
+        sqlite3_bind_int64(ins, 1, snap_id);
+        sqlite3_bind_text(ins, 2, (const char *)sqlite3_column_text(files, 1), -1,
+                          SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 3, (const char *)sqlite3_column_text(files, 2), -1,
+                          SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 4, status ? status : "unanalysed", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(ins, 5, c.universal_ready_files);
+        for (k = 0; k < 4; k++)
+            sqlite3_bind_int64(ins, 6 + k, c.fn[k]);
+        for (k = 0; k < 3; k++)
+            sqlite3_bind_int64(ins, 10 + k, c.obj[k]);
+        if (sqlite3_step(ins) != SQLITE_DONE) {
+            rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+            goto done;
+        }
+    }
+    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+done:
+    sqlite3_finalize(files);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+/* Insert the snapshot row; 1 if the week is already taken. */
+static int db_snapshot_row(sqlite3 *db, int64_t *id_out, int64_t repo_id,
+                           const char *ref, int64_t commit_id, const char *week,
+                           int64_t taken_at, const char *method,
+                           const char *rules_hash, const db_counts *c)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, k;
+
+    if ((rc = db_prepare(db, &st, "INSERT INTO snapshots(repo_id, ref, week, "
+                         "commit_id, taken_at, method, rules_hash, files, "
+                         "universal_ready_files, tok_hpy, tok_capi, tok_npy_legacy, "
+                         "tok_bridge, fn_ported, fn_bridged, fn_legacy, fn_neutral, "
+                         "obj_legacy, obj_cpython_only, obj_universal) VALUES(?1, ?2, "
+                         "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                         "?16, ?17, ?18, ?19, ?20) ON CONFLICT(repo_id, ref, week) "
+                         "DO NOTHING")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, week, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, commit_id);
+    sqlite3_bind_int64(st, 5, taken_at);
+    sqlite3_bind_text(st, 6, method, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, rules_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, c->files);
+    sqlite3_bind_int64(st, 9, c->universal_ready_files);
+    for (k = 0; k < 4; k++) {
+        sqlite3_bind_int64(st, 10 + k, c->tok[k]);
+        sqlite3_bind_int64(st, 14 + k, c->fn[k]);
+    }
+    for (k = 0; k < 3; k++)
+        sqlite3_bind_int64(st, 18 + k, c->obj[k]);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+    if (sqlite3_changes(db) == 0)
+        return 1;
+    *id_out = sqlite3_last_insert_rowid(db);
+    return 0;
+}
+
+int db_snapshot_take(sqlite3 *db, int64_t repo_id, const char *ref, int64_t commit_id,
+                     const char *week, int64_t taken_at, const char *method,
+                     const char *rules_hash)
+{
+    db_counts c;
+    int64_t id = 0;
+    int rc;
+
+    if ((rc = db_commit_stats(db, commit_id, rules_hash, &c)) < 0)
+        return rc;
+    if ((rc = db_exec(db, "BEGIN IMMEDIATE")) < 0)
+        return rc;
+    rc = db_snapshot_row(db, &id, repo_id, ref, commit_id, week, taken_at, method,
+                         rules_hash, &c);
+    if (rc == 0)
+        rc = db_snapshot_files(db, id, commit_id, rules_hash);
+    if (rc < 0) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    return db_exec(db, "COMMIT") < 0 ? PD_EDB : rc;
+}

@@ -1,0 +1,287 @@
+/*
+ * api_report.c: GET .../snapshots/{week}/report.md: the Markdown report the
+ * team reads at its weekly dev call: what changed since the previous
+ * snapshot of each ref.  Repository text (paths, names, messages, authors)
+ * is escaped, so a commit message cannot inject Markdown or HTML into the
+ * places where the report is rendered.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_diff.h"
+#include "api_snapshot.h"
+#include "db.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+#define API_REPORT_MAX_ITEMS 40
+
+/* Plain text with the Markdown and HTML metacharacters that can act inside
+ * a line backslash-escaped (lines this report writes never start with
+ * repository text, so line-start markers need no escape). */
+static void md_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (strchr("\\`*_[]<>|", *s))
+            fputc('\\', f);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    }
+}
+
+/* A code span; backticks inside become quotes so the span cannot end. */
+static void md_code(FILE *f, const char *s)
+{
+    fputc('`', f);
+    for (; s && *s; s++)
+        fputc(*s == '`' ? '\'' : *s == '\n' ? ' ' : *s, f);
+    fputc('`', f);
+}
+
+/* One row of the headline table. */
+static void md_row(FILE *f, const char *label, int64_t before, int64_t now, int have_prev)
+{
+    if (have_prev)
+        fprintf(f, "| %s | %lld | %lld | %+lld |\n", label, (long long)before,
+                (long long)now, (long long)(now - before));
+    else
+        fprintf(f, "| %s | | %lld | |\n", label, (long long)now);
+}
+
+static void md_headline(FILE *f, const db_counts *p, const db_counts *c, int have)
+{
+    fputs("| measure | previous | now | change |\n|---|---:|---:|---:|\n", f);
+    md_row(f, "object-dtype paths on the legacy API", p->obj[0], c->obj[0], have);
+    md_row(f, "object-dtype paths on HPyField, CPython only", p->obj[1], c->obj[1], have);
+    md_row(f, "object-dtype paths on HPyField, universal", p->obj[2], c->obj[2], have);
+    md_row(f, "functions ported", p->fn[0], c->fn[0], have);
+    md_row(f, "functions bridged", p->fn[1], c->fn[1], have);
+    md_row(f, "functions legacy", p->fn[2], c->fn[2], have);
+    md_row(f, "universal-ready files", p->universal_ready_files, c->universal_ready_files,
+           have);
+    md_row(f, "files", p->files, c->files, have);
+    md_row(f, "CPython C API uses", p->tok[1], c->tok[1], have);
+    fputc('\n', f);
+}
+
+/* 1 if function change `fn` carries tag `tag`. */
+static int md_has_tag(json_t *fn, const char *tag)
+{
+    json_t *t;
+    size_t i;
+
+    json_array_foreach(json_object_get(fn, "changes"), i, t)
+        if (strcmp(json_string_value(t), tag) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *md_side(json_t *fn, const char *side, const char *key)
+{
+    json_t *v = json_object_get(json_object_get(fn, side), key);
+
+    return json_is_string(v) ? json_string_value(v) : "none";
+}
+
+/* A section listing the function changes with `tag` (NULL: regressions). */
+static void md_functions(FILE *f, const char *title, json_t *fns, const char *tag,
+                         const char *key)
+{
+    json_t *fn;
+    size_t i, n = 0, shown = 0;
+
+    json_array_foreach(fns, i, fn)
+        n += tag ? md_has_tag(fn, tag) : 1;
+    fprintf(f, "### %s (%zu)\n\n", title, n);
+    if (n == 0)
+        fputs("None.\n\n", f);
+    json_array_foreach(fns, i, fn) {
+        if ((tag && !md_has_tag(fn, tag)) || shown++ >= API_REPORT_MAX_ITEMS)
+            continue;
+        fputs("- ", f);
+        md_code(f, json_string_value(json_object_get(fn, "name")));
+        fputs(" in ", f);
+        md_code(f, json_string_value(json_object_get(fn, "path")));
+        fprintf(f, ": %s → %s\n", md_side(fn, "from", key), md_side(fn, "to", key));
+    }
+    if (shown > API_REPORT_MAX_ITEMS)
+        fprintf(f, "- … and %zu more (see the compare page)\n", shown - API_REPORT_MAX_ITEMS);
+    if (n)
+        fputc('\n', f);
+}
+
+/* Files whose universal readiness changed, in one direction. */
+static void md_files(FILE *f, const char *title, json_t *files, int became)
+{
+    json_t *x;
+    size_t i, n = 0;
+
+    fprintf(f, "### %s\n\n", title);
+    json_array_foreach(files, i, x) {
+        int from = json_is_true(json_object_get(json_object_get(x, "from"),
+                                                "universal_ready"));
+        int to = json_is_true(json_object_get(json_object_get(x, "to"), "universal_ready"));
+
+        if (from == to || to != became)
+            continue;
+        fputs("- ", f);
+        md_code(f, json_string_value(json_object_get(x, "path")));
+        fputc('\n', f);
+        n++;
+    }
+    fputs(n ? "\n" : "None.\n\n", f);
+}
+
+/* Authors of the commits in `cur`'s chain that are not in `prev`'s. */
+static void md_contributors(FILE *f, srv_req *r, int64_t cur, int64_t prev)
+{
+    sqlite3_stmt *st = NULL;
+    int any = 0;
+
+    fputs("### Contributors\n\n", f);
+    if (db_prepare(r->db, &st,
+        "WITH RECURSIVE a(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id FROM "
+        "commits c JOIN a ON c.id = a.cid WHERE c.first_parent_id IS NOT NULL), "
+        "b(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
+        "JOIN b ON c.id = b.cid WHERE c.first_parent_id IS NOT NULL), "
+        "n AS (SELECT cid FROM a EXCEPT SELECT cid FROM b) "
+        "SELECT c.author_name, count(*) FROM n JOIN commits c ON c.id = n.cid "
+        "GROUP BY c.author_name ORDER BY count(*) DESC, c.author_name LIMIT 20") < 0)
+        return;
+    sqlite3_bind_int64(st, 1, cur);
+    sqlite3_bind_int64(st, 2, prev);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        fputs("- ", f);
+        md_text(f, (const char *)sqlite3_column_text(st, 0));
+        fprintf(f, ": %lld commit%s\n", (long long)sqlite3_column_int64(st, 1),
+                sqlite3_column_int64(st, 1) == 1 ? "" : "s");
+        any = 1;
+    }
+    sqlite3_finalize(st);
+    fputs(any ? "\n" : "No new commits.\n\n", f);
+}
+
+/* The commit line of a snapshot: short id, subject, author date. */
+static void md_commit(FILE *f, srv_req *r, int64_t commit_id)
+{
+    sqlite3_stmt *st = NULL;
+    char when[40];
+
+    if (db_prepare(r->db, &st, "SELECT oid, summary, author_name, author_time, "
+                   "author_offset FROM commits WHERE id = ?1") < 0)
+        return;
+    sqlite3_bind_int64(st, 1, commit_id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), sqlite3_column_int(st, 4));
+        fprintf(f, "commit %.10s, ", (const char *)sqlite3_column_text(st, 0));
+        md_text(f, (const char *)sqlite3_column_text(st, 1));
+        fputs(" (", f);
+        md_text(f, (const char *)sqlite3_column_text(st, 2));
+        fprintf(f, ", %.10s)", when);
+    }
+    sqlite3_finalize(st);
+}
+
+/* What moved between the previous snapshot and this one. */
+static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur)
+{
+    json_t *files = json_array(), *fns = json_array(), *regs = json_array();
+    int rc = api_compare_commits(r, prev, cur, files, fns, regs);
+
+    if (rc == 0) {
+        md_functions(f, "Regressions", regs, NULL, "status");
+        md_functions(f, "Object-dtype paths converted", fns, "converted", "object_state");
+        md_functions(f, "New object-dtype paths", fns, "introduced", "object_state");
+        md_functions(f, "Functions ported or bridged", fns, "progressed", "status");
+        md_files(f, "Files that became universal-ready", files, 1);
+        md_files(f, "Files no longer universal-ready", files, 0);
+    }
+    json_decref(files);
+    json_decref(fns);
+    json_decref(regs);
+    return rc;
+}
+
+/* The section of one ref: `st` is a row of api_snapshot_query. */
+static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
+                  sqlite3_stmt *st)
+{
+    sqlite3_stmt *ps = NULL;
+    const char *ref = (const char *)sqlite3_column_text(st, 1);
+    const char *week = (const char *)sqlite3_column_text(st, 0);
+    db_counts cur, prev;
+    api_at a = {0}, b = {0};
+    int have, rc;
+
+    memset(&prev, 0, sizeof(prev));
+    api_snapshot_counts(st, &cur);
+    if ((rc = api_snapshot_prev(r, &ps, repo_id, ref, week)) < 0)
+        return rc;
+    have = sqlite3_step(ps) == SQLITE_ROW;
+    fputs("## ", f);
+    md_code(f, ref);
+    fputs("\n\nThis week: ", f);
+    md_commit(f, r, sqlite3_column_int64(st, 19));
+    fprintf(f, "; snapshot made by %s.\n", (const char *)sqlite3_column_text(st, 4));
+    if (have) {
+        api_snapshot_counts(ps, &prev);
+        fprintf(f, "Previous snapshot: %s, ", (const char *)sqlite3_column_text(ps, 0));
+        md_commit(f, r, sqlite3_column_int64(ps, 19));
+        fputs(".\n\n", f);
+    } else {
+        fputs("This is the first snapshot of this ref: nothing to compare with yet.\n\n", f);
+    }
+    md_headline(f, &prev, &cur, have);
+    if (have) {
+        a.repo_id = b.repo_id = repo_id;
+        a.commit_id = sqlite3_column_int64(ps, 19);
+        b.commit_id = sqlite3_column_int64(st, 19);
+        snprintf(a.rules_hash, sizeof(a.rules_hash), "%s", rules_hash);
+        snprintf(b.rules_hash, sizeof(b.rules_hash), "%s", rules_hash);
+        if ((rc = md_changes(f, r, &a, &b)) == 0)
+            md_contributors(f, r, b.commit_id, a.commit_id);
+    }
+    sqlite3_finalize(ps);
+    return rc;
+}
+
+enum MHD_Result api_report(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    char rules_hash[64], ref[256], *buf = NULL;
+    size_t len = 0;
+    int64_t repo_id;
+    int rc, n = 0, by_ref;
+    enum MHD_Result ret;
+    FILE *f;
+
+    by_ref = srv_query(r, "ref", ref, sizeof(ref)) == 0;
+    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_meta_get(r->db, "rules_hash", rules_hash, sizeof(rules_hash))) < 0 ||
+        (rc = api_snapshot_query(r, &st, repo_id, r->param[1])) < 0)
+        return srv_reply_error(r, rc);
+    f = open_memstream(&buf, &len);
+    fputs("# Porting report: ", f);
+    md_text(f, r->param[0]);
+    fprintf(f, ", week ");
+    md_text(f, r->param[1]);
+    fputs("\n\n", f);
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        if (by_ref && strcmp(ref, (const char *)sqlite3_column_text(st, 1)) != 0)
+            continue;
+        rc = md_ref(f, r, repo_id, rules_hash, st);
+        n++;
+    }
+    sqlite3_finalize(st);
+    fclose(f);
+    if (rc < 0)
+        ret = srv_reply_error(r, rc);
+    else if (n == 0)
+        ret = srv_reply_problem(r, 404, "Not Found", "no snapshot for week '%s'%s",
+                                r->param[1], by_ref ? " and that ref" : "");
+    else
+        ret = srv_reply_bytes(r, 200, "text/markdown; charset=utf-8", buf, len);
+    free(buf);
+    return ret;
+}
