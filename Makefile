@@ -10,13 +10,13 @@
 
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libjansson-dev libsqlite3-dev zlib1g-dev libcmocka-dev libcurl4-openssl-dev \
-           sqlite3 chromium time
+           sqlite3 chromium time clang universal-ctags
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib
 
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter \
-           -Icommon -Iingest -Idb -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+           -Icommon -Iingest -Idb -Iserver -Ireport $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
 
 # SAN=1 builds into build-san/ with AddressSanitizer + UBSan (used by make test).
@@ -28,7 +28,7 @@ else
 B        = build
 endif
 
-LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c)
+LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
@@ -40,13 +40,13 @@ PORT    ?= 8080
 DEMO_DB ?= build/demo.db
 REFS    ?=
 
-.PHONY: all deps run test unit-tests bench check clean demo
+.PHONY: all deps run test unit-tests bench check clean demo fuzz
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/%.o: %.c $(wildcard common/*.h ingest/*.h db/*.h server/*.h cli/*.h)
+$(B)/%.o: %.c $(wildcard common/*.h ingest/*.h db/*.h server/*.h cli/*.h report/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -100,6 +100,20 @@ unit-bins: $(TEST_BIN)
 bench: deps
 	$(MAKE) all
 	sh tests/bench/run.sh build/portdash
+
+# libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
+           common/pd_error.c
+fuzz: build/fuzz/fuzz_analyze
+	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
+
+build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest/*.h common/*.h)
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
+	  $(shell pkg-config --libs libgit2)
 
 check: deps
 	sh tests/checksrc.sh

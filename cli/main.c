@@ -13,6 +13,8 @@ static const struct {
 } cli_commands[] = {
     {"ingest", cli_ingest, "read a repository's history into the database"},
     {"serve", cli_serve, "serve the dashboard and the JSON API"},
+    {"snapshot", cli_snapshot, "record weekly snapshots of refs (or backfill past weeks)"},
+    {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
 };
 
 static void cli_usage(FILE *out)

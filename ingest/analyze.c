@@ -328,6 +328,17 @@ static void an_note(an_state *st, const char *fmt, ...)
     st->res->notes = p;
 }
 
+/* Line `line` of the analysed text as a line of the file (templates are
+ * analysed expanded). */
+static unsigned an_line(const an_state *st, uint32_t line)
+{
+    uint32_t l = line, c;
+
+    if (st->tmap)
+        tmpl_map(st->tmap, line, 1, &l, &c);
+    return (unsigned)l;
+}
+
 /* Describe what was not understood. */
 static void an_notes(an_state *st)
 {
@@ -335,25 +346,25 @@ static void an_notes(an_state *st)
 
     if (lx->bad_comment_line)
         an_note(st, "unterminated comment from line %u",
-                (unsigned)lx->bad_comment_line);
+                an_line(st, lx->bad_comment_line));
     if (lx->bad_literals)
         an_note(st, "%u unterminated string or char literal%s (first at "
                 "line %u)", (unsigned)lx->bad_literals,
                 lx->bad_literals == 1 ? "" : "s",
-                (unsigned)lx->bad_literal_line);
+                an_line(st, lx->bad_literal_line));
     if (st->bad_closes)
         an_note(st, "%u unmatched '}' (first at line %u)",
-                (unsigned)st->bad_closes, (unsigned)st->bad_close_line);
+                (unsigned)st->bad_closes, an_line(st, st->bad_close_line));
     if (st->bad_pps)
         an_note(st, "%u #else/#elif/#endif without #if (first at line %u)",
-                (unsigned)st->bad_pps, (unsigned)st->bad_pp_line);
+                (unsigned)st->bad_pps, an_line(st, st->bad_pp_line));
     if (st->nframes)
         an_note(st, "%zu #if block%s not closed at end of file",
                 st->nframes, st->nframes == 1 ? "" : "s");
     if (st->cur >= 0)
         an_note(st, "unbalanced braces at end of file: function %s (line "
                 "%u) not closed", st->pool + st->facc[st->cur].name_off,
-                (unsigned)st->res->functions[st->cur].start_line);
+                an_line(st, st->res->functions[st->cur].start_line));
     else if (st->depth > 0)
         an_note(st, "unbalanced braces at end of file (depth %ld)",
                 st->depth);
@@ -378,6 +389,7 @@ static void an_finish(an_state *st)
     for (i = 0; i < res->nfindings; i++)
         res->findings[i].text = st->pool + st->fmeta[i].text_off;
     res->status = an_status_of(st->file_unguarded);
+    res->cpp = st->cpp;
     res->universal_ready = !st->file_unguarded[AN_CLASS_CAPI] &&
                            !st->file_unguarded[AN_CLASS_BRIDGE];
     an_notes(st);
@@ -385,12 +397,110 @@ static void an_finish(an_state *st)
     st->pool = NULL;
 }
 
+/* One finding's sort key for an_remap(). */
+typedef struct {
+    uint32_t line, column;
+    size_t idx;
+} an_key;
+
+static int an_key_cmp(const void *a, const void *b)
+{
+    const an_key *x = a, *y = b;
+
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->column != y->column)
+        return x->column < y->column ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Map every line and column of a finished template analysis back to the
+ * template and re-sort the findings (stable), then note what the
+ * expansion did not understand. */
+static void an_remap(an_state *st, const char *buf, size_t len)
+{
+    an_result *res = st->res;
+    const tmpl_out *t = st->tmap;
+    an_finding *sorted = NULL;
+    an_key *keys = NULL;
+    uint32_t c;
+    size_t i;
+
+    for (i = 0; i < res->nfunctions; i++) {
+        an_function *fn = &res->functions[i];
+
+        tmpl_map(t, fn->start_line, 1, &fn->start_line, &c);
+        tmpl_map(t, fn->name_line, 1, &fn->name_line, &c);
+        tmpl_map(t, fn->end_line, 1, &fn->end_line, &c);
+    }
+    if (res->nfindings &&
+        (!(keys = malloc(res->nfindings * sizeof(*keys))) ||
+         !(sorted = malloc(res->nfindings * sizeof(*sorted))))) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        goto done;
+    }
+    for (i = 0; i < res->nfindings; i++) {
+        an_finding *f = &res->findings[i];
+
+        tmpl_map(t, f->line, f->column, &f->line, &f->column);
+        keys[i].line = f->line;
+        keys[i].column = f->column;
+        keys[i].idx = i;
+    }
+    if (res->nfindings)
+        qsort(keys, res->nfindings, sizeof(*keys), an_key_cmp);
+    for (i = 0; i < res->nfindings; i++)
+        sorted[i] = res->findings[keys[i].idx];
+    if (res->nfindings)
+        memcpy(res->findings, sorted, res->nfindings * sizeof(*sorted));
+    res->lines = lex_count_lines(buf, len);
+    if (t->unknown_names)
+        an_note(st, "template: %zu @name@ without a value kept as written",
+                t->unknown_names);
+    if (t->bad_headers)
+        an_note(st, "template: %zu repeat header%s without names or with "
+                "lists of different lengths", t->bad_headers,
+                t->bad_headers == 1 ? "" : "s");
+    if (t->unterminated_line)
+        an_note(st, "template: repeat block at line %u has no end; the rest "
+                "is analysed as written", (unsigned)t->unterminated_line);
+done:
+    free(keys);
+    free(sorted);
+}
+
+/* 1 for a numpy template path (.c.src, .h.src). */
+static int an_is_template(const char *path)
+{
+    return path && (an_ends_with(path, ".c.src") ||
+                    an_ends_with(path, ".h.src"));
+}
+
+/* Lex buf[0..len) and feed every token to the scanner. */
+static void an_walk(an_state *st, const char *buf, size_t len)
+{
+    lex_token t;
+
+    lex_init(&st->lx, buf, len, st->cpp ? LEX_F_CPP : 0);
+    for (;;) {
+        lex_next(&st->lx, &t);
+        if (t.kind == LEX_EOF || st->rc)
+            break;
+        if (t.kind == LEX_PP_BEGIN)
+            an_directive(st);
+        else if (!st->skip)
+            an_scan_token(st, &t);
+    }
+    /* newlines seen, plus a last line without one */
+    st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
+}
+
 int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len)
 {
     an_state st;
-    lex_token t;
-    int rc;
+    tmpl_out *tm = NULL;
+    int rc, big = 0;
 
     *out = NULL;
     memset(&st, 0, sizeof(st));
@@ -403,26 +513,27 @@ int an_analyze(an_result **out, const rules *r, const char *path,
                           path ? path : "");
         goto done;
     }
-    lex_init(&st.lx, buf, len, st.cpp ? LEX_F_CPP : 0);
-    for (;;) {
-        lex_next(&st.lx, &t);
-        if (t.kind == LEX_EOF || st.rc)
-            break;
-        if (t.kind == LEX_PP_BEGIN)
-            an_directive(&st);
-        else if (!st.skip)
-            an_scan_token(&st, &t);
-    }
-    /* newlines seen, plus a last line without one */
-    st.res->lines = st.lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
+    if (an_is_template(path) && (rc = tmpl_expand(&tm, &big, buf, len)))
+        goto done;
+    st.tmap = tm;
+    if (tm)
+        an_walk(&st, tm->text, tm->len);
+    else
+        an_walk(&st, buf, len);
     if (!st.rc)
         an_finish(&st);
+    if (!st.rc && tm)
+        an_remap(&st, buf, len);
+    if (!st.rc && big)
+        an_note(&st, "template: expansion larger than 128 times the file; "
+                "analysed as written, without instances");
     if ((rc = st.rc) == 0) {
         *out = st.res;
         st.res = NULL;
     }
 done:
     an_result_free(st.res);
+    tmpl_free(tm);
     free(st.fmeta);
     free(st.facc);
     free(st.pool);

@@ -72,6 +72,8 @@ typedef struct {
     an_status status;
     an_objstate object_state;      /* AN_OBJ_NONE if not an object path */
     uint32_t tokens[AN_CLASS_COUNT]; /* unguarded + guarded occurrences */
+    uint32_t name_line;            /* line of the function's name (the line
+                                    * ctags reports); >= start_line */
 } an_function;
 
 typedef struct {
@@ -88,12 +90,19 @@ typedef struct {
      * (they point into it).  Freed by an_result_free(); a result built by
      * hand may leave it NULL and then must free those strings itself. */
     char *text_pool;
+    int cpp;                       /* 1: read as C++ (.cpp .hpp .cc, or a
+                                    * header with namespace/template) */
 } an_result;
 
 /*
  * Analyse one file.  `path` is the repository-relative path (its suffix
  * selects C, C++ or numpy-template handling); `buf`/`len` are its bytes,
- * which need not be NUL-terminated nor valid UTF-8.  On success *out is a
+ * which need not be NUL-terminated nor valid UTF-8.  A numpy template
+ * (.c.src, .h.src) is expanded first (tmpl.h): each instance of a
+ * templated function is a function of its own (OBJECT_getitem,
+ * BOOL_getitem, ...), the tokens its substitutions bring in are findings of
+ * that instance, and every line and column is mapped back to the template
+ * (so findings of several instances may share a position).  On success *out is a
  * new result the caller frees with an_result_free().  Returns 0, or
  * PD_ENOMEM (with pd_error_set).  Never fails on malformed source: what is
  * not understood is described in (*out)->notes.

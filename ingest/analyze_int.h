@@ -17,6 +17,7 @@
 
 #include "analyze.h"
 #include "lex.h"
+#include "tmpl.h"
 
 /* What a finding is, beside its class (kept in an_fmeta). */
 enum { AN_FK_PLAIN = 0, AN_FK_ITEM, AN_FK_NULLOWNER };
@@ -84,6 +85,8 @@ typedef struct {
 } an_tok;
 
 #define AN_RING 8               /* power of two */
+#define AN_MAXSCOPE 32          /* nested namespaces/classes with names */
+#define AN_QUAL 192             /* bytes of a qualifier A::B:: or a scope */
 #define AN_MAXCALLS 16
 
 typedef struct {
@@ -92,6 +95,7 @@ typedef struct {
     lex_state lx;
     int rc;                     /* sticky error: 0 or PD_ENOMEM */
     int cpp;                    /* C++ source */
+    const tmpl_out *tmap;       /* template expansion being analysed */
 
     /* Output arrays, parallel to res->findings / res->functions. */
     size_t capf, capfn;
@@ -110,6 +114,21 @@ typedef struct {
     long pdepth;                /* paren depth */
     int32_t cur;                /* open function, or -1 */
     long wrappers;              /* open extern "C" { / namespace { */
+
+    /* C++ names: enclosing namespaces and classes ("ns::Cls"), and the
+     * qualifier written before a function's name (`Cls::` in Cls::m). */
+    char scope[AN_QUAL];
+    uint32_t scope_len;
+    uint32_t scope_marks[AN_MAXSCOPE];  /* scope_len before each wrapper */
+    an_tok scope_name;          /* name of the namespace/class declared */
+    int scope_name_valid, decl_colon;
+    long adepth;                /* open '<' of template arguments (C++) */
+    char opname[2][16];         /* "operator ==" names, pend and cand */
+    an_tok alt;                 /* K&R header with an ANSI alternative */
+    int alt_valid;
+    uint32_t alt_line;          /* ... and its declaration's first line */
+    size_t alt_find;
+    char qual[AN_QUAL], cand_qual[AN_QUAL];  /* NUL-terminated */
 
     /* The declaration being read at depth 0. */
     int in_decl, decl_ntok, decl_kw;

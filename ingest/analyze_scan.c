@@ -115,6 +115,9 @@ void an_reset_decl(an_state *st)
     st->pend_valid = st->cand_valid = 0;
     st->after_group = st->post_seen = 0;
     st->kr = st->kr_next = 0;
+    st->scope_name_valid = st->decl_colon = 0;
+    st->adepth = 0;
+    st->alt_valid = 0;
 }
 
 /* Drop tracked calls whose parentheses are closed (depth restores). */
@@ -361,8 +364,16 @@ static void an_decl_token(an_state *st, const an_tok *t)
                t->kind == LEX_STRING) {
         st->decl_kw = DK_EXTERN_STR;
     }
-    if (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union"))
+    if (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union")) {
         st->decl_class = 1;
+        st->scope_name_valid = 0;
+    } else if (t->kind == LEX_IDENT && st->pdepth == 0 && st->decl_ntok > 0 &&
+               st->adepth == 0 &&
+               ((st->decl_kw == DK_NAMESPACE && st->decl_ntok == 1) ||
+                (st->decl_class && !st->decl_colon && !an_is(t, "final")))) {
+        st->scope_name = *t;          /* namespace NAME {, struct NAME { */
+        st->scope_name_valid = 1;
+    }
     st->decl_ntok++;
     if (st->kr_next) {
         st->kr_next = 0;
@@ -395,13 +406,114 @@ static void an_kr_drop(an_state *st)
     st->decl_find = find;
 }
 
+/* The qualifier of the name before '(' (C++ `A::B::name`, `Cls::~Cls`)
+ * into st->qual, from the recent tokens: at most three levels. */
+static void an_qualifier(an_state *st)
+{
+    const an_tok *parts[3];
+    size_t k = 2, n = 0, len = 0, i;
+
+    st->qual[0] = '\0';
+    if (!st->cpp)
+        return;
+    if (an_punct_is(an_prev(st, 2), '~'))
+        k = 3;
+    while (n < 3 && an_punct_is(an_prev(st, k), LEX_P2(':', ':')) &&
+           an_prev(st, k + 1)->kind == LEX_IDENT) {
+        parts[n++] = an_prev(st, k + 1);
+        k += 2;
+    }
+    for (i = n; i-- > 0;)
+        len += (size_t)snprintf(st->qual + len, sizeof(st->qual) - len,
+                                "%.*s::", (int)parts[i]->len, parts[i]->s);
+    if (an_punct_is(an_prev(st, 2), '~') && len + 1 < sizeof(st->qual))
+        snprintf(st->qual + len, sizeof(st->qual) - len, "~");
+}
+
+/* Enter a wrapper (namespace, class body, extern "C"): its name, if it
+ * has one, extends the scope. */
+static void an_push_scope(an_state *st, int named)
+{
+    if (st->wrappers < AN_MAXSCOPE)
+        st->scope_marks[st->wrappers] = st->scope_len;
+    if (named && st->scope_name_valid && st->wrappers < AN_MAXSCOPE) {
+        int n = snprintf(st->scope + st->scope_len,
+                         sizeof(st->scope) - st->scope_len, "%s%.*s",
+                         st->scope_len ? "::" : "", (int)st->scope_name.len,
+                         st->scope_name.s);
+
+        if (n > 0 && st->scope_len + (size_t)n < sizeof(st->scope))
+            st->scope_len += (uint32_t)n;
+        else
+            st->scope[st->scope_len] = '\0';
+    }
+    st->wrappers++;
+}
+
+/* Leave the innermost wrapper. */
+static void an_pop_scope(an_state *st)
+{
+    st->wrappers--;
+    if (st->wrappers < AN_MAXSCOPE) {
+        st->scope_len = st->scope_marks[st->wrappers];
+        st->scope[st->scope_len] = '\0';
+    }
+}
+
+/* C++ `operator==(`, `operator()(`, `operator[](`: 1 and the name as
+ * ctags writes it ("operator ==") in *name, pointing into st->opname[0];
+ * 0 otherwise. */
+static int an_operator(an_state *st, an_tok *name)
+{
+    const an_tok *p1 = an_prev(st, 1), *p2 = an_prev(st, 2), *p3 = an_prev(st, 3);
+    const an_tok *op = an_is(p2, "operator") ? p2 : an_is(p3, "operator") ? p3 : NULL;
+    int n;
+
+    if (!st->cpp || p1->kind != LEX_PUNCT || !op)
+        return 0;
+    if (op == p3 && !(an_punct_is(p1, ')') && an_punct_is(p2, '(')) &&
+        !(an_punct_is(p1, ']') && an_punct_is(p2, '[')) && p2->kind != LEX_PUNCT)
+        return 0;
+    n = snprintf(st->opname[0], sizeof(st->opname[0]), "operator %.*s%.*s",
+                 op == p3 ? (int)p2->len : 0, p2->s, (int)p1->len, p1->s);
+    *name = *op;
+    name->s = st->opname[0];
+    name->len = n > 0 && (size_t)n < sizeof(st->opname[0]) ? (uint32_t)n : 8;
+    return 1;
+}
+
 /* '(' at paren depth 0: the identifier before it may name a function. */
 static void an_open_group(an_state *st)
 {
     const an_tok *prev = an_prev(st, 1);
+    an_tok opn;
 
-    if (st->kr)
+    if (st->kr) {
+        /* `#ifdef KR_headers  T f(a) int a;  #else  T f(int a)  #endif {`:
+         * one function, starting at the first header (as ctags has it). */
+        int same = st->cand_valid && prev->kind == LEX_IDENT &&
+                   prev->len == st->cand.len &&
+                   memcmp(prev->s, st->cand.s, prev->len) == 0;
+        an_tok c = st->cand;
+        uint32_t line = st->decl_line;
+        size_t find = st->decl_find;
+
         an_kr_drop(st);
+        if (same) {
+            st->alt = c;
+            st->alt_valid = 1;
+            st->alt_line = line;
+            st->alt_find = find;
+        }
+    }
+    if (!st->init && !st->ctor && an_operator(st, &opn)) {
+        st->pend = opn;
+        st->pend_valid = 1;
+        st->group_idlist = 1;
+        st->group_nident = 0;
+        st->qual[0] = '\0';
+        return;
+    }
     if (st->init || st->ctor || prev->kind != LEX_IDENT || an_not_name(prev)) {
         st->pend_valid = 0;
         return;
@@ -414,6 +526,7 @@ static void an_open_group(an_state *st)
     }
     st->pend = *prev;
     st->pend_valid = 1;
+    an_qualifier(st);
     st->group_idlist = 1;
     st->group_nident = 0;
 }
@@ -421,13 +534,23 @@ static void an_open_group(an_state *st)
 /* Start the body of the candidate at '{'. */
 static void an_begin_function(an_state *st)
 {
-    char buf[256];
+    char buf[256], full[2 * AN_QUAL + 256];
     size_t len, i;
     const char *s = an_text(&st->cand, buf, sizeof(buf), &len);
-    int32_t fn = an_new_function(st, s, len, st->decl_line);
+    int32_t fn;
+
+    if (st->scope_len || st->cand_qual[0]) {    /* C++: ns::Cls::name */
+        int n = snprintf(full, sizeof(full), "%s%s%s%.*s", st->scope,
+                         st->scope_len ? "::" : "", st->cand_qual, (int)len, s);
+
+        s = full;
+        len = n > 0 && (size_t)n < sizeof(full) ? (size_t)n : strlen(full);
+    }
+    fn = an_new_function(st, s, len, st->decl_line);
 
     if (fn < 0)
         return;
+    st->res->functions[fn].name_line = st->cand.line;
     for (i = st->decl_find; i < st->res->nfindings; i++)
         if (!st->fmeta[i].define && st->res->findings[i].function < 0)
             an_assign(st, i, fn);
@@ -446,13 +569,13 @@ static void an_file_brace(an_state *st)
         ((st->decl_kw == DK_NAMESPACE && !st->cand_valid &&
           !st->pend_valid) ||
          (st->decl_kw == DK_EXTERN_STR && st->decl_ntok == 3))) {
-        st->wrappers++;               /* extern "C" {, namespace x { */
-        an_reset_decl(st);
+        an_push_scope(st, st->decl_kw == DK_NAMESPACE);
+        an_reset_decl(st);            /* extern "C" {, namespace x { */
         return;
     }
     if (st->cpp && st->decl_class && st->pdepth == 0 && !st->init &&
         !st->cand_valid) {
-        st->wrappers++;               /* C++ class body: methods inside */
+        an_push_scope(st, 1);         /* C++ class body: methods inside */
         an_reset_decl(st);
         return;
     }
@@ -499,6 +622,18 @@ static void an_file_punct(an_state *st, const an_tok *t)
         if (st->pdepth > 0 && --st->pdepth == 0 && st->pend_valid) {
             st->cand = st->pend;
             st->cand_valid = 1;
+            memcpy(st->cand_qual, st->qual, sizeof(st->qual));
+            if (st->alt_valid && st->alt.len == st->cand.len &&
+                memcmp(st->alt.s, st->cand.s, st->alt.len) == 0) {
+                st->cand = st->alt;   /* see an_open_group() */
+                st->decl_line = st->alt_line;
+                st->decl_find = st->alt_find;
+            }
+            st->alt_valid = 0;
+            if (st->cand.s == st->opname[0]) {
+                memcpy(st->opname[1], st->opname[0], sizeof(st->opname[0]));
+                st->cand.s = st->opname[1];
+            }
             st->cand_idlist = st->group_idlist && st->group_nident > 0;
             st->after_group = 1;
             st->post_seen = 0;
@@ -506,7 +641,19 @@ static void an_file_punct(an_state *st, const an_tok *t)
             st->pend_valid = 0;
         }
         break;
+    case '<':
+        if (st->cpp && st->pdepth == 0 && !st->init &&
+            an_prev(st, 1)->kind == LEX_IDENT)
+            st->adepth++;             /* template <..., Cls<T> */
+        break;
+    case '>':
+    case LEX_P2('>', '>'):
+        if (st->pdepth == 0 && st->adepth > 0)
+            st->adepth -= t->punct == '>' || st->adepth == 1 ? 1 : 2;
+        break;
     case '=':
+        if (st->pdepth == 0 && st->adepth > 0)
+            break;                    /* a default template argument */
         if (st->pdepth == 0) {
             if (st->kr)
                 an_kr_drop(st);
@@ -517,6 +664,8 @@ static void an_file_punct(an_state *st, const an_tok *t)
     case ':':
         if (st->pdepth == 0 && st->cand_valid)
             st->ctor = 1;             /* C++ constructor initializers */
+        else if (st->pdepth == 0 && st->decl_class && st->adepth == 0)
+            st->decl_colon = 1;       /* class NAME : bases { */
         break;
     case ';':
         an_file_semicolon(st);
@@ -526,7 +675,7 @@ static void an_file_punct(an_state *st, const an_tok *t)
         break;
     case '}':
         if (st->wrappers > 0) {
-            st->wrappers--;
+            an_pop_scope(st);
         } else if (!st->bad_closes++) {
             st->bad_close_line = t->line;
         }

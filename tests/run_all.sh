@@ -38,6 +38,28 @@ for t in "$B"/tests/test_*; do
   fi
 done
 
+# Function boundaries against Universal Ctags on the analyzer fixtures: one
+# test (tests/ctags_compare.sh; the fixtures hold cases where ctags is wrong).
+if command -v ctags >/dev/null; then
+  if sh tests/ctags_compare.sh --min 85 --show 5 "$B/portdash" tests/fixtures/analyze \
+       >"$out/ctags.log" 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  cat "$out/ctags.log"
+else
+  echo "ctags comparison: universal-ctags missing (run make deps)"; failed=$((failed + 1))
+fi
+
+# Node tests (tests/node/): portdash analyze --format sarif against the
+# published SARIF 2.1.0 schema.
+if [ -d tests/node ] && [ -d node_modules/ajv ]; then
+  PORTDASH_BIN="$root/$B/portdash" node --test --test-reporter=tap tests/node/ >"$out/node.log" 2>&1
+  cat "$out/node.log"
+  p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$out/node.log" | tail -n1)
+  f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$out/node.log" | tail -n1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+else
+  echo "node tests: ajv missing (run make deps)"; failed=$((failed + 1))
+fi
+
 # Browser tests against a real server on a free port with the demo data.
 if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then
   db="$out/browser.db"

@@ -1,0 +1,426 @@
+/*
+ * cli_analyze.c: `portdash analyze`, the linter mode for CI bots: analyse
+ * files from disk, or the files of one revision of a git repository, and
+ * print the analysis (report.h) without a database or server.  With
+ * --blobs it is the analyzer benchmark of tests/bench/run.sh.
+ */
+#include <ftw.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <git2.h>
+
+#include "analyze.h"
+#include "cli.h"
+#include "pd_error.h"
+#include "report.h"
+#include "rules.h"
+#include "scope.h"
+
+/* The files to report and what is needed to free them. */
+typedef struct {
+    report_file *files;
+    size_t n, cap;
+    const rules *r;
+    scope sc;
+    git_repository *repo;       /* --repo, borrowed */
+} cli_an;
+
+static void cli_analyze_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: portdash analyze [--format FMT] [--rules FILE] [--fail-on CLASS]... PATH...\n"
+        "       portdash analyze [options] --repo GITDIR --rev REV [--path GLOB]...\n"
+        "       portdash analyze [--rules FILE] --repo GITDIR --blobs FILE\n\n"
+        "Prints the porting analysis of C/C++/numpy-template files without a\n"
+        "database: files and directories (searched for .c .h .c.src .h.src .cpp\n"
+        ".hpp .cc) from disk, or the files of revision REV of a git repository.\n\n"
+        "  --format FMT     text (default), json, sarif (SARIF 2.1.0), or functions\n"
+        "                   (tab-separated path, name, name line, first and last line)\n"
+        "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
+        "  --fail-on CLASS  exit 1 when an unguarded finding of CLASS (hpy, capi,\n"
+        "                   npy-legacy, bridge) or a function in object state CLASS\n"
+        "                   (object-legacy, object-cpython-only, object-universal)\n"
+        "                   is found; repeatable, or a comma list\n"
+        "  --repo GITDIR    read from this git repository (bare or not)\n"
+        "  --rev REV        the revision to read (branch, tag, commit)\n"
+        "  --path GLOB      only paths matching a glob (numpy/core/**); repeatable\n"
+        "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
+        "                   line, '-' for stdin) and print the time and MB/s\n\n"
+        "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
+        "2 bad usage.\n");
+}
+
+/* Analyse buf as `path` and keep the result; 0 or a PD_E* code. */
+static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
+{
+    an_result *res = NULL;
+    char *p;
+    int rc;
+
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 64;
+        report_file *f = realloc(a->files, cap * sizeof(*f));
+
+        if (!f)
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        a->files = f;
+        a->cap = cap;
+    }
+    if ((rc = an_analyze(&res, a->r, path, buf, len)) < 0)
+        return rc;
+    if (!(p = strdup(path))) {
+        an_result_free(res);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    a->files[a->n].path = p;
+    a->files[a->n++].res = res;
+    return 0;
+}
+
+/* Read and analyse one file from disk. */
+static int cli_an_file(cli_an *a, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    int rc = 0;
+
+    if (!f)
+        return pd_error_set(PD_EIO, "cannot open %s", path);
+    for (;;) {
+        if (len == cap) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            char *p = realloc(buf, ncap);
+
+            if (!p) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
+                goto done;
+            }
+            buf = p;
+            cap = ncap;
+        }
+        if ((n = fread(buf + len, 1, cap - len, f)) == 0)
+            break;
+        len += n;
+    }
+    if (ferror(f))
+        rc = pd_error_set(PD_EIO, "cannot read %s", path);
+    else
+        rc = cli_an_add(a, path, buf ? buf : "", len);
+done:
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+/* nftw() callback state: the walk cannot take a context pointer. */
+static cli_an *cli_walk_an;
+static int cli_walk_rc;
+static char **cli_walk_paths;
+static size_t cli_walk_n, cli_walk_cap;
+
+static int cli_walk_cb(const char *path, const struct stat *sb, int type,
+                       struct FTW *ftw)
+{
+    char *p, **q;
+
+    (void)sb, (void)ftw;
+    if (type != FTW_F || !an_path_in_scope(path))
+        return 0;
+    if (cli_walk_n == cli_walk_cap) {
+        cli_walk_cap = cli_walk_cap ? cli_walk_cap * 2 : 64;
+        if (!(q = realloc(cli_walk_paths, cli_walk_cap * sizeof(*q)))) {
+            cli_walk_rc = pd_error_set(PD_ENOMEM, "out of memory");
+            return 1;
+        }
+        cli_walk_paths = q;
+    }
+    if (!(p = strdup(path))) {
+        cli_walk_rc = pd_error_set(PD_ENOMEM, "out of memory");
+        return 1;
+    }
+    cli_walk_paths[cli_walk_n++] = p;
+    return 0;
+}
+
+static int cli_strcmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A PATH argument: a file, or a directory searched in path order. */
+static int cli_an_path(cli_an *a, const char *path)
+{
+    struct stat sb;
+    size_t i;
+    int rc;
+
+    if (stat(path, &sb) < 0)
+        return pd_error_set(PD_EIO, "cannot open %s", path);
+    if (!S_ISDIR(sb.st_mode))
+        return cli_an_file(a, path);
+    cli_walk_an = a;
+    cli_walk_rc = 0;
+    cli_walk_n = 0;
+    if (nftw(path, cli_walk_cb, 32, FTW_PHYS) < 0 && !cli_walk_rc)
+        cli_walk_rc = pd_error_set(PD_EIO, "cannot read directory %s", path);
+    rc = cli_walk_rc;
+    qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
+    for (i = 0; i < cli_walk_n; i++) {
+        if (!rc)
+            rc = cli_an_file(a, cli_walk_paths[i]);
+        free(cli_walk_paths[i]);
+    }
+    free(cli_walk_paths);
+    cli_walk_paths = NULL;
+    cli_walk_cap = cli_walk_n = 0;
+    return rc;
+}
+
+/* git_tree_walk() callback: analyse in-scope blobs. */
+static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+    cli_an *a = payload;
+    git_blob *blob = NULL;
+    char path[4096];
+    int rc;
+
+    if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+        return 0;
+    snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
+    if (!scope_contains(&a->sc, path))
+        return 0;
+    if (git_blob_lookup(&blob, a->repo, git_tree_entry_id(e)) < 0) {
+        cli_walk_rc = pd_error_set(PD_EGIT, "cannot read %s: %s", path,
+                                   git_error_last() ? git_error_last()->message : "?");
+        return -1;
+    }
+    rc = cli_an_add(a, path, git_blob_rawcontent(blob),
+                    (size_t)git_blob_rawsize(blob));
+    git_blob_free(blob);
+    if (rc < 0) {
+        cli_walk_rc = rc;
+        return -1;
+    }
+    return 0;
+}
+
+/* Analyse every in-scope file of revision `rev` of `repo`. */
+static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
+{
+    git_object *obj = NULL;
+    git_tree *tree = NULL;
+    int rc = 0;
+
+    if (git_revparse_single(&obj, repo, rev) < 0 ||
+        git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0) {
+        rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+        goto done;
+    }
+    cli_walk_rc = 0;
+    if (git_tree_walk(tree, GIT_TREEWALK_PRE, cli_tree_cb, a) < 0)
+        rc = cli_walk_rc ? cli_walk_rc
+                         : pd_error_set(PD_EGIT, "cannot walk '%s'", rev);
+done:
+    git_tree_free(tree);
+    git_object_free(obj);
+    return rc;
+}
+
+/* Seconds of process CPU time (the benchmark is single-threaded). */
+static double cli_cpu(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --blobs: read every listed blob ("ID [PATH]" lines; the path's suffix
+ * picks C, C++ or template handling, default C) into memory, then analyse
+ * them all and print "blobs N bytes B read_s R analyze_s A analyze_MBps M"
+ * (CPU seconds of this process). */
+static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
+{
+    FILE *f = strcmp(list, "-") == 0 ? stdin : fopen(list, "r");
+    git_blob **blobs = NULL;
+    char **paths = NULL;
+    size_t n = 0, cap = 0, i, bytes = 0;
+    char line[4096];
+    double t0, t1, t2;
+    int rc = 0;
+
+    if (!f)
+        return pd_error_set(PD_EIO, "cannot open %s", list);
+    t0 = cli_cpu();
+    while (!rc && fgets(line, sizeof(line), f)) {
+        git_oid oid;
+        size_t idl = strcspn(line, " \t\r\n");
+        char *path = line + idl + strspn(line + idl, " \t");
+
+        path[strcspn(path, "\r\n")] = '\0';
+        line[idl] = '\0';
+        if (!line[0])
+            continue;
+        if (n == cap) {
+            git_blob **p = realloc(blobs, (cap ? cap * 2 : 1024) * sizeof(*p));
+            char **q = p ? realloc(paths, (cap ? cap * 2 : 1024) * sizeof(*q)) : NULL;
+
+            if (p)
+                blobs = p;
+            if (!p || !q) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                break;
+            }
+            paths = q;
+            cap = cap ? cap * 2 : 1024;
+        }
+        if (!(paths[n] = strdup(*path ? path : "blob.c"))) {
+            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            break;
+        }
+        if (git_oid_fromstr(&oid, line) < 0 ||
+            git_blob_lookup(&blobs[n], repo, &oid) < 0) {
+            rc = pd_error_set(PD_EGIT, "cannot read blob %s", line);
+            free(paths[n]);
+            break;
+        }
+        bytes += (size_t)git_blob_rawsize(blobs[n++]);
+    }
+    t1 = cli_cpu();
+    for (i = 0; !rc && i < n; i++) {
+        an_result *res = NULL;
+
+        rc = an_analyze(&res, r, paths[i], git_blob_rawcontent(blobs[i]),
+                        (size_t)git_blob_rawsize(blobs[i]));
+        an_result_free(res);
+    }
+    t2 = cli_cpu();
+    if (!rc)
+        printf("blobs %zu bytes %zu read_s %.3f analyze_s %.3f analyze_MBps %.1f\n",
+               n, bytes, t1 - t0, t2 - t1, bytes / 1e6 / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
+    for (i = 0; i < n; i++) {
+        git_blob_free(blobs[i]);
+        free(paths[i]);
+    }
+    free(blobs);
+    free(paths);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}
+
+/* Analyse the inputs into a and write the report; the exit status. */
+static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
+                      const char *rev, const char *blobs, const char *format,
+                      const report_fail *fail)
+{
+    git_repository *repo = NULL;
+    size_t bad;
+    int rc = 0, i;
+
+    if (repo_path && git_repository_open_ext(&repo, repo_path,
+                                             GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+        rc = pd_error_set(PD_EGIT, "cannot open repository %s: %s", repo_path,
+                          git_error_last() ? git_error_last()->message : "?");
+    } else if (blobs) {
+        rc = cli_an_blobs(a->r, repo, blobs);
+        git_repository_free(repo);
+        return rc < 0 ? (fprintf(stderr, "portdash analyze: %s\n", pd_error_last()),
+                         CLI_FAIL) : CLI_OK;
+    } else if (repo) {
+        a->repo = repo;
+        rc = cli_an_rev(a, repo, rev);
+    }
+    for (i = 0; !rc && i < argc; i++)
+        rc = cli_an_path(a, argv[i]);
+    if (!rc)
+        rc = report_write(stdout, format, a->files, a->n, a->r, fail);
+    git_repository_free(repo);
+    if (rc < 0) {
+        fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+        return CLI_FAIL;
+    }
+    if ((bad = report_fail_count(fail, a->files, a->n)) > 0) {
+        fprintf(stderr, "portdash analyze: %zu finding%s forbidden by --fail-on\n",
+                bad, bad == 1 ? "" : "s");
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+int cli_analyze(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'R'},
+        {"fail-on", required_argument, 0, 'f'}, {"repo", required_argument, 0, 'r'},
+        {"rev", required_argument, 0, 'v'}, {"path", required_argument, 0, 'p'},
+        {"blobs", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char **globs = calloc(argc, sizeof(char *));
+    const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
+    const char *blobs = NULL;
+    report_fail fail = {0, 0};
+    cli_an a;
+    rules *r = NULL;
+    size_t i;
+    int c, rc = CLI_USAGE;
+
+    memset(&a, 0, sizeof(a));
+    optind = 1;
+    while (globs && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'F': format = optarg; break;
+        case 'R': rules_path = optarg; break;
+        case 'f':
+            if (report_fail_parse(&fail, optarg) < 0) {
+                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+                goto done;
+            }
+            break;
+        case 'r': repo = optarg; break;
+        case 'v': rev = optarg; break;
+        case 'p': globs[a.sc.ninclude++] = optarg; break;
+        case 'b': blobs = optarg; break;
+        case 'h': cli_analyze_usage(stdout); rc = CLI_OK; goto done;
+        default: cli_analyze_usage(stderr); goto done;
+        }
+    }
+    a.sc.include = globs;
+    if (!globs || (!repo && optind >= argc) || (repo && !rev && !blobs) ||
+        (!repo && (rev || blobs)) ||
+        (strcmp(format, "text") && strcmp(format, "json") &&
+         strcmp(format, "sarif") && strcmp(format, "functions"))) {
+        fprintf(stderr, "portdash analyze: %s\n\n",
+                !repo && optind >= argc ? "no PATH given"
+                : repo && !rev && !blobs ? "--repo needs --rev (or --blobs)"
+                : !repo && (rev || blobs) ? "--rev and --blobs need --repo"
+                : "unknown --format (text, json, sarif, functions)");
+        cli_analyze_usage(stderr);
+        goto done;
+    }
+    git_libgit2_init();
+    if ((rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0) {
+        fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+        rc = CLI_FAIL;
+    } else {
+        a.r = r;
+        rc = cli_an_run(&a, argv + optind, argc - optind, repo, rev, blobs,
+                        format, fail.classes || fail.objstates ? &fail : NULL);
+    }
+    git_libgit2_shutdown();
+done:
+    for (i = 0; i < a.n; i++) {
+        free((char *)a.files[i].path);
+        an_result_free((an_result *)a.files[i].res);
+    }
+    free(a.files);
+    rules_free(r);
+    free(globs);
+    return rc;
+}

@@ -1,0 +1,202 @@
+/*
+ * report.c: text, JSON and function-list output of analyses, and the
+ * --fail-on policy (report.h).  SARIF is in sarif.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "pd_error.h"
+#include "report.h"
+
+int report_fail_parse(report_fail *f, const char *words)
+{
+    const char *p = words;
+
+    while (*p) {
+        size_t n = strcspn(p, ","), i;
+        int hit = 0;
+
+        for (i = 0; i < AN_CLASS_COUNT && !hit; i++)
+            if (strlen(an_class_name((an_class)i)) == n &&
+                memcmp(an_class_name((an_class)i), p, n) == 0)
+                f->classes |= 1u << i, hit = 1;
+        for (i = 0; i < AN_OBJ_COUNT && !hit; i++)
+            if (strlen(an_objstate_name((an_objstate)i)) == n &&
+                memcmp(an_objstate_name((an_objstate)i), p, n) == 0)
+                f->objstates |= 1u << i, hit = 1;
+        if (!hit && n)
+            return pd_error_set(PD_EINVAL, "unknown --fail-on class '%.*s' "
+                                "(hpy, capi, npy-legacy, bridge, object-legacy, "
+                                "object-cpython-only, object-universal)",
+                                (int)n, p);
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+int report_fail_finding(const report_fail *f, const an_finding *x)
+{
+    return f && !x->guarded && (f->classes >> x->cls & 1u);
+}
+
+size_t report_fail_count(const report_fail *f, const report_file *files,
+                         size_t n)
+{
+    size_t i, k, cnt = 0;
+
+    for (i = 0; f && i < n; i++) {
+        const an_result *res = files[i].res;
+
+        for (k = 0; k < res->nfindings; k++)
+            cnt += (size_t)report_fail_finding(f, &res->findings[k]);
+        for (k = 0; k < res->nfunctions; k++) {
+            an_objstate s = res->functions[k].object_state;
+
+            cnt += s != AN_OBJ_NONE && (f->objstates >> s & 1u);
+        }
+    }
+    return cnt;
+}
+
+/* The text format of one file. */
+static void report_text_file(FILE *out, const report_file *rf)
+{
+    const an_result *res = rf->res;
+    size_t i;
+
+    fprintf(out, "%s: %s, %s, %zu function%s\n", rf->path,
+            an_status_name(res->status),
+            res->universal_ready ? "universal-ready" : "not universal-ready",
+            res->nfunctions, res->nfunctions == 1 ? "" : "s");
+    for (i = 0; i < res->nfunctions; i++) {
+        const an_function *fn = &res->functions[i];
+        const char *os = an_objstate_name(fn->object_state);
+
+        fprintf(out, "%s:%u: function %s (lines %u-%u) %s%s%s\n", rf->path,
+                (unsigned)fn->name_line, fn->name, (unsigned)fn->start_line,
+                (unsigned)fn->end_line, an_status_name(fn->status),
+                os ? ", " : "", os ? os : "");
+    }
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+
+        fprintf(out, "%s:%u:%u: %s %s `%s`", rf->path, (unsigned)f->line,
+                (unsigned)f->column, an_class_name(f->cls), f->rule, f->text);
+        if (f->function >= 0)
+            fprintf(out, " in %s", res->functions[f->function].name);
+        fprintf(out, "%s\n", f->guarded ? " (guarded)" : "");
+    }
+    if (res->notes)
+        fprintf(out, "%s: note: %s\n", rf->path, res->notes);
+}
+
+/* {"hpy": n, "capi": n, ...} */
+static json_t *report_tokens(const uint32_t *t)
+{
+    json_t *o = json_object();
+    int i;
+
+    for (i = 0; o && i < AN_CLASS_COUNT; i++)
+        json_object_set_new(o, an_class_name((an_class)i), json_integer(t[i]));
+    return o;
+}
+
+/* The JSON object of one file (report.h), or NULL when out of memory. */
+static json_t *report_json_file(const report_file *rf)
+{
+    const an_result *res = rf->res;
+    json_t *o = json_object(), *fns = json_array(), *fds = json_array();
+    size_t i;
+
+    if (!o || !fns || !fds) {
+        json_decref(o), json_decref(fns), json_decref(fds);
+        return NULL;
+    }
+    json_object_set_new(o, "path", json_string(rf->path));
+    json_object_set_new(o, "status", json_string(an_status_name(res->status)));
+    json_object_set_new(o, "universal_ready", json_boolean(res->universal_ready));
+    json_object_set_new(o, "lines", json_integer(res->lines));
+    json_object_set_new(o, "notes", res->notes ? json_string(res->notes) : json_null());
+    for (i = 0; i < res->nfunctions; i++) {
+        const an_function *fn = &res->functions[i];
+        const char *os = an_objstate_name(fn->object_state);
+
+        json_array_append_new(fns, json_pack(
+            "{s:s, s:i, s:i, s:i, s:s, s:o, s:o}", "name", fn->name,
+            "start_line", (json_int_t)fn->start_line,
+            "name_line", (json_int_t)fn->name_line,
+            "end_line", (json_int_t)fn->end_line,
+            "status", an_status_name(fn->status),
+            "object_state", os ? json_string(os) : json_null(),
+            "tokens", report_tokens(fn->tokens)));
+    }
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+
+        json_array_append_new(fds, json_pack(
+            "{s:i, s:i, s:s, s:s, s:s, s:o, s:b}",
+            "line", (json_int_t)f->line, "column", (json_int_t)f->column,
+            "class", an_class_name(f->cls), "rule", f->rule, "text", f->text,
+            "function", f->function >= 0
+                ? json_string(res->functions[f->function].name) : json_null(),
+            "guarded", f->guarded));
+    }
+    json_object_set_new(o, "functions", fns);
+    json_object_set_new(o, "findings", fds);
+    return o;
+}
+
+/* The JSON format: an array of files. */
+static int report_json(FILE *out, const report_file *files, size_t n)
+{
+    json_t *arr = json_array();
+    size_t i;
+    int rc = 0;
+
+    for (i = 0; arr && i < n && !rc; i++) {
+        json_t *o = report_json_file(&files[i]);
+
+        if (!o || json_array_append_new(arr, o))
+            rc = pd_error_set(PD_ENOMEM, "out of memory writing JSON");
+    }
+    if (!arr)
+        rc = pd_error_set(PD_ENOMEM, "out of memory writing JSON");
+    if (!rc && json_dumpf(arr, out, JSON_INDENT(1) | JSON_ENSURE_ASCII))
+        rc = pd_error_set(PD_EIO, "cannot write the JSON report");
+    if (!rc)
+        fputc('\n', out);
+    json_decref(arr);
+    return rc;
+}
+
+int report_write(FILE *out, const char *format, const report_file *files,
+                 size_t n, const rules *r, const report_fail *f)
+{
+    size_t i, k;
+
+    if (strcmp(format, "json") == 0)
+        return report_json(out, files, n);
+    if (strcmp(format, "sarif") == 0)
+        return report_sarif(out, files, n, r, f);
+    if (strcmp(format, "text") == 0) {
+        for (i = 0; i < n; i++)
+            report_text_file(out, &files[i]);
+    } else if (strcmp(format, "functions") == 0) {
+        for (i = 0; i < n; i++)
+            for (k = 0; k < files[i].res->nfunctions; k++) {
+                const an_function *fn = &files[i].res->functions[k];
+
+                fprintf(out, "%s\t%s\t%u\t%u\t%u\t%s\n", files[i].path,
+                        fn->name, (unsigned)fn->name_line,
+                        (unsigned)fn->start_line, (unsigned)fn->end_line,
+                        files[i].res->cpp ? "c++" : "c");
+            }
+    } else {
+        return pd_error_set(PD_EINVAL, "unknown format '%s' (text, json, "
+                            "sarif, functions)", format);
+    }
+    return ferror(out) ? pd_error_set(PD_EIO, "cannot write the report") : 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * fuzz_analyze.c: libFuzzer target over the lexer and the analyzer.
+ *
+ * The first input byte picks the file kind (C, C++, numpy template, header
+ * template) so that every language path of an_analyze() is reached; the rest
+ * is the file's bytes.  Each input is lexed on its own (with comments
+ * returned, so both lexer modes run) and then analysed with the default
+ * rules; the result is walked so that every string it holds is read.
+ * Build and run with `make fuzz` (clang -fsanitize=fuzzer,address,undefined);
+ * the seed corpus is tests/fixtures/analyze.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "lex.h"
+#include "rules.h"
+
+static rules *fz_rules;
+
+/* Walk a result, touching every string, so ASan sees bad pointers. */
+static size_t fz_walk(const an_result *res)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < res->nfunctions; i++) {
+        n += strlen(res->functions[i].name);
+        if (res->functions[i].end_line < res->functions[i].start_line)
+            abort();
+    }
+    for (i = 0; i < res->nfindings; i++)
+        n += strlen(res->findings[i].text) + strlen(res->findings[i].rule);
+    if (res->notes)
+        n += strlen(res->notes);
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *paths[] = {"f.c", "f.cpp", "f.c.src", "f.h.src"};
+    const char *path = paths[0];
+    an_result *res = NULL;
+    lex_state lx;
+    lex_token t;
+
+    if (!fz_rules && rules_load_default(&fz_rules) != 0)
+        abort();
+    if (size > 0) {
+        path = paths[data[0] & 3];
+        data++;
+        size--;
+    }
+    lex_init(&lx, (const char *)data, size, LEX_F_COMMENTS | LEX_F_CPP);
+    do
+        lex_next(&lx, &t);
+    while (t.kind != LEX_EOF);
+    if (an_analyze(&res, fz_rules, path, (const char *)data, size) == 0) {
+        fz_walk(res);
+        an_result_free(res);
+    }
+    return 0;
+}
