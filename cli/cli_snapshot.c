@@ -58,23 +58,13 @@ static int cli_snapshot_one(cli_snap *s, const char *ref, int64_t commit,
 /* Every week from since to until. */
 static int cli_backfill_ref(cli_snap *s, const char *ref, int64_t tip)
 {
-    const char *method = s->by_author ? "backfill-author-date" : "backfill-committer-date";
-    char week[16], prev[16] = "";
-    int64_t t, end, commit;
-    int rc;
+    int taken = 0, kept = 0;
+    int rc = db_snapshot_backfill(s->db, s->repo_id, ref, tip, s->since, s->until,
+                                  s->by_author, s->rules_hash, &taken, &kept);
 
-    for (t = s->since; t <= s->until; t += 86400) {
-        db_iso_week(week, sizeof(week), t);
-        if (strcmp(week, prev) == 0)
-            continue;
-        snprintf(prev, sizeof(prev), "%s", week);
-        if ((rc = db_iso_week_end(week, &end)) < 0 ||
-            (rc = db_chain_commit_before(s->db, &commit, tip, end, s->by_author)) < 0)
-            return rc;
-        if (commit && (rc = cli_snapshot_one(s, ref, commit, week, method)) < 0)
-            return rc;
-    }
-    return 0;
+    s->taken += taken;
+    s->kept += kept;
+    return rc;
 }
 
 /* Snapshot (or backfill) the refs named, or all refs of the repository. */

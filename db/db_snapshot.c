@@ -180,3 +180,36 @@ int db_snapshot_take(sqlite3 *db, int64_t repo_id, const char *ref, int64_t comm
     }
     return db_exec(db, "COMMIT") < 0 ? PD_EDB : rc;
 }
+
+int db_snapshot_backfill(sqlite3 *db, int64_t repo_id, const char *ref, int64_t tip,
+                         int64_t since, int64_t until, int by_author,
+                         const char *rules_hash, int *taken, int *kept)
+{
+    const char *method = by_author ? "backfill-author-date" : "backfill-committer-date";
+    char week[16], prev[16] = "";
+    int64_t t, end, commit;
+    int rc;
+
+    *taken = *kept = 0;
+    /* Day by day, so no week is skipped whatever the start weekday. */
+    for (t = since; t <= until; t += 86400) {
+        db_iso_week(week, sizeof(week), t);
+        if (strcmp(week, prev) == 0)
+            continue;
+        snprintf(prev, sizeof(prev), "%s", week);
+        if ((rc = db_iso_week_end(week, &end)) < 0 ||
+            (rc = db_chain_commit_before(db, &commit, tip, end, by_author)) < 0)
+            return rc;
+        if (!commit)
+            continue;
+        rc = db_snapshot_take(db, repo_id, ref, commit, week, (int64_t)time(NULL),
+                              method, rules_hash);
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            (*kept)++;
+        else
+            (*taken)++;
+    }
+    return 0;
+}

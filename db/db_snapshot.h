@@ -41,4 +41,16 @@ int db_snapshot_take(sqlite3 *db, int64_t repo_id, const char *ref, int64_t comm
 int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
                            int64_t before, int by_author);
 
+/*
+ * Reconstruct one snapshot per ISO week from `since` to `until` (unix
+ * seconds) for `ref` from its stored history: for each week, the commit
+ * chosen by db_chain_commit_before() with the week's end, recorded with
+ * method "backfill-author-date" or "backfill-committer-date".  Weeks before
+ * the first commit are skipped, weeks already taken are kept.  *taken and
+ * *kept count both.  0 or a negative PD_E* code.
+ */
+int db_snapshot_backfill(sqlite3 *db, int64_t repo_id, const char *ref, int64_t tip,
+                         int64_t since, int64_t until, int by_author,
+                         const char *rules_hash, int *taken, int *kept);
+
 #endif

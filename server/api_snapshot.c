@@ -187,14 +187,15 @@ static void api_csv_counts(FILE *f, const db_counts *c)
             (long long)c->tok[2], (long long)c->tok[3]);
 }
 
-/* Send a memstream's text as CSV. */
-static enum MHD_Result api_csv_reply(srv_req *r, FILE *f, char *buf, size_t len)
+/* Send a memstream's text as CSV; the stream sets *buf and *len only when
+ * it is closed, so they are passed by address. */
+static enum MHD_Result api_csv_reply(srv_req *r, FILE *f, char **buf, size_t *len)
 {
     enum MHD_Result ret;
 
     fclose(f);
-    ret = srv_reply_bytes(r, 200, "text/csv; charset=utf-8", buf, len);
-    free(buf);
+    ret = srv_reply_bytes(r, 200, "text/csv; charset=utf-8", *buf, *len);
+    free(*buf);
     return ret;
 }
 
@@ -225,7 +226,7 @@ enum MHD_Result api_snapshots_csv(srv_req *r)
         api_csv_counts(f, &c);
     }
     sqlite3_finalize(st);
-    return api_csv_reply(r, f, buf, len);
+    return api_csv_reply(r, f, &buf, &len);
 }
 
 enum MHD_Result api_files_csv(srv_req *r)
@@ -254,5 +255,5 @@ enum MHD_Result api_files_csv(srv_req *r)
         api_csv_counts(f, &c);
     }
     sqlite3_finalize(st);
-    return api_csv_reply(r, f, buf, len);
+    return api_csv_reply(r, f, &buf, &len);
 }
