@@ -251,7 +251,12 @@ enum MHD_Result api_file_history(srv_req *r)
                           "measure", api_measures[measure].key, "points", sorted));
 }
 
-/* Pairs (old, new) of rebased commits with the same patch id. */
+/*
+ * Pairs (old, new) of commits that left and joined the ref's chain in a
+ * rewrite and are the same change: the same git patch id, or, when the
+ * rebase had to alter the patch, the same author, author date and subject
+ * (a rebase keeps all three).
+ */
 static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
 {
     sqlite3_stmt *st = NULL;
@@ -264,16 +269,19 @@ static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
         "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id IS NOT NULL), "
         "gone AS (SELECT cid FROM oldc EXCEPT SELECT cid FROM newc), "
         "came AS (SELECT cid FROM newc EXCEPT SELECT cid FROM oldc) "
-        "SELECT o.oid, n.oid FROM commits o JOIN gone ON gone.cid = o.id "
-        "JOIN commits n ON n.patch_id = o.patch_id JOIN came ON came.cid = n.id "
-        "ORDER BY o.author_time") < 0)
+        "SELECT o.oid, n.oid, CASE WHEN o.patch_id = n.patch_id THEN 'patch-id' "
+        "ELSE 'author-date-subject' END FROM commits o JOIN gone ON gone.cid = o.id "
+        "JOIN commits n ON (n.patch_id = o.patch_id OR (n.author_email = o.author_email "
+        "AND n.author_time = o.author_time AND n.summary = o.summary)) "
+        "JOIN came ON came.cid = n.id ORDER BY o.author_time") < 0)
         return links;
     sqlite3_bind_int64(st, 1, old_id);
     sqlite3_bind_int64(st, 2, new_id);
     while (sqlite3_step(st) == SQLITE_ROW)
-        json_array_append_new(links, json_pack("{s:s, s:s}",
+        json_array_append_new(links, json_pack("{s:s, s:s, s:s}",
             "old", (const char *)sqlite3_column_text(st, 0),
-            "new", (const char *)sqlite3_column_text(st, 1)));
+            "new", (const char *)sqlite3_column_text(st, 1),
+            "by", (const char *)sqlite3_column_text(st, 2)));
     sqlite3_finalize(st);
     return links;
 }

@@ -331,6 +331,8 @@ static void test_rebase_is_recorded_and_loses_nothing(void **state)
     links = json_object_get(json_array_get(w, 0), "links");
     /* git's own patch ids: the shared root appears twice too, so minus 1. */
     assert_int_equal(json_array_size(links), atoi(replayed) - 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(links, 0), "by")),
+                        "patch-id");
     /* Every old commit is still stored, and the snapshot still names the old tip. */
     assert_int_equal(scalar("SELECT count(*) FROM commits c JOIN repos r ON "
                             "r.id = c.repo_id WHERE r.name = 'h'"),
