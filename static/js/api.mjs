@@ -95,4 +95,5 @@ export const snapshot = (repo, week) => get(`${repoBase(repo)}/snapshots/${seg(w
 export const reportUrl = (repo, week, ref) => `${repoBase(repo)}/snapshots/${seg(week)}/report.md${query({ ref })}`;
 export const report = (repo, week, ref) => get(reportUrl(repo, week, ref), 'text');
 export const snapshotsCsvUrl = (repo) => `${repoBase(repo)}/snapshots.csv`;
+export const snapshotsCsv = (repo) => get(snapshotsCsvUrl(repo), 'text');
 export const filesCsvUrl = (repo, rev) => `${commitBase(repo, rev)}/files.csv`;

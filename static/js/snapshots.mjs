@@ -7,17 +7,61 @@
 
 import * as api from './api.mjs';
 import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
-import { showError, readParams, writeParams, renderNav, commitHref, cmpStr } from './ui.mjs';
+import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, deltaEl } from './ui.mjs';
+import { MEASURE } from './model.mjs';
 
 const $ = (id) => document.getElementById(id);
-const state = readParams(['repo', 'week', 'ref']);
+const state = readParams(['repo', 'week', 'ref', 'show']);
+// The figures shown per snapshot (from snapshots.csv), with the change since the ref's previous snapshot.
+const FIGURES = ['object_paths.object-legacy', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
+
+/** RFC 4180 CSV → array of records (arrays of strings). */
+export function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); rows.push(row); row = []; field = '';
+    } else field += c;
+  }
+  if (field || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/** Map "week\u0000ref" → {measure: number} from snapshots.csv (empty map on failure). */
+async function figuresByWeek() {
+  const out = new Map();
+  try {
+    const [head, ...rows] = parseCsv(await api.snapshotsCsv(state.repo));
+    const col = (n) => head.indexOf(n);
+    for (const r of rows) {
+      if (r.length < head.length) continue;
+      out.set(`${r[col('week')]}\u0000${r[col('ref')]}`, Object.fromEntries(FIGURES.filter((k) => col(k) >= 0).map((k) => [k, Number(r[col(k)])])));
+    }
+  } catch { /* figures are an extra */ }
+  return out;
+}
 
 async function showReport(s) {
   state.week = s.week;
   state.ref = s.ref;
   writeParams(state);
   for (const tr of document.querySelectorAll('#snapshots-table tbody tr')) {
-    tr.classList.toggle('current', tr.dataset.week === s.week && tr.dataset.ref === s.ref);
+    const current = tr.dataset.week === s.week && tr.dataset.ref === s.ref;
+    tr.classList.toggle('current', current);
+    if (current) {
+      const box = tr.closest('.table-wrap');
+      if (box && (tr.offsetTop < box.scrollTop || tr.offsetTop > box.scrollTop + box.clientHeight - tr.offsetHeight)) {
+        box.scrollTop = tr.offsetTop - box.clientHeight / 3;
+      }
+    }
   }
   const url = api.reportUrl(state.repo, s.week, s.ref);
   $('report-heading').textContent = `Report for ${s.week} · ${s.ref}`;
@@ -37,7 +81,7 @@ async function showReport(s) {
   }
 }
 
-function render(list) {
+function render(list, figs) {
   const rows = [...list].sort((a, b) => cmpStr(b.week, a.week) || cmpStr(a.ref, b.ref));
   $('snapshots-count').textContent = `${fmt(rows.length)} ${rows.length === 1 ? 'snapshot' : 'snapshots'}`;
   if (!rows.length) {
@@ -45,21 +89,68 @@ function render(list) {
       h('strong', null, 'No snapshots yet. '),
       'Record one with ', h('code', null, `portdash snapshot --db FILE --repo ${state.repo}`),
       ' (weekly, from a timer or CI), or reconstruct past weeks with ', h('code', null, 'portdash snapshot --backfill --since DATE'), '.'));
-    return;
+    return null;
   }
-  replace($('snapshots'), h('div', { class: 'table-wrap' }, h('table', { class: 'data snapshots', id: 'snapshots-table' },
-    h('caption', { class: 'sr-only' }, 'Weekly snapshots'),
-    h('thead', null, h('tr', null, ['Week', 'Ref', 'Commit', 'Taken at', 'Method', 'Report'].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.map((s) => h('tr', { dataset: { week: s.week, ref: s.ref } },
-      h('th', { scope: 'row', class: 'week' }, s.week),
-      h('td', { class: 'ref' }, h('code', null, s.ref)),
-      h('td', { class: 'commit' }, h('a', { href: commitHref(state.repo, s.commit), title: s.commit }, h('code', { class: 'sha' }, shortCommit(s.commit)))),
-      h('td', { class: 'taken' }, timeEl(s.taken_at)),
-      h('td', { class: 'method' }, h('span', { class: 'method' }, s.method ?? '')),
-      h('td', { class: 'links' }, h('span', { class: 'head-links' },
-        h('button', { type: 'button', class: 'linkish show-report', onclick: () => showReport(s) }, 'show report'),
-        h('a', { href: api.reportUrl(state.repo, s.week, s.ref), class: 'raw-report' }, 'report.md'),
-        h('a', { href: api.filesCsvUrl(state.repo, s.commit), download: true, class: 'files-csv' }, 'files.csv')))))))));
+  // The previous snapshot of the same ref (rows are newest first).
+  const prev = new Map();
+  const lastOfRef = new Map();
+  for (const s of [...rows].reverse()) {
+    prev.set(s, lastOfRef.get(s.ref) ?? null);
+    lastOfRef.set(s.ref, s);
+  }
+  const refs = [...new Set(rows.map((s) => s.ref))].sort(cmpStr);
+  const refSel = h('select', { id: 'snap-ref', 'aria-label': 'Ref' }, h('option', { value: '' }, 'all refs'),
+    refs.map((r) => h('option', { value: r }, r)));
+  const changedBox = h('input', { type: 'checkbox', id: 'snap-changed' });
+  const hasFigs = figs.size > 0;
+  const figCells = (s) => {
+    const now = figs.get(`${s.week}\u0000${s.ref}`);
+    const before = prev.get(s) ? figs.get(`${prev.get(s).week}\u0000${prev.get(s).ref}`) : null;
+    return FIGURES.map((k) => h('td', { class: ['num', 'fig', `fig-${k.replace(/[^a-z-]/g, '-')}`] },
+      now ? [fmt(now[k]), before && now[k] !== before[k] ? [' ', deltaEl(k, now[k] - before[k])] : null] : '–'));
+  };
+  const tbody = h('tbody', null, rows.map((s) => {
+    const p = prev.get(s);
+    const same = p && p.commit === s.commit;
+    return h('tr', { dataset: { week: s.week, ref: s.ref }, class: [same && 'unchanged'],
+      title: same ? 'same commit as the previous snapshot of this ref' : null },
+    h('th', { scope: 'row', class: 'week' }, s.week),
+    h('td', { class: 'ref' }, h('code', null, s.ref)),
+    h('td', { class: 'commit' }, h('a', { href: commitHref(state.repo, s.commit), title: s.commit }, h('code', { class: 'sha' }, shortCommit(s.commit)))),
+    hasFigs ? figCells(s) : null,
+    h('td', { class: 'taken' }, timeEl(s.taken_at)),
+    h('td', { class: 'method' }, h('span', { class: 'method' }, s.method ?? '')),
+    h('td', { class: 'links' }, h('span', { class: 'head-links' },
+      h('button', { type: 'button', class: 'linkish show-report', onclick: () => showReport(s) }, 'show'),
+      h('a', { href: api.reportUrl(state.repo, s.week, s.ref), class: 'raw-report' }, 'report.md'),
+      h('a', { href: api.filesCsvUrl(state.repo, s.commit), download: true, class: 'files-csv', title: 'the file table of this commit as CSV' }, 'files CSV'))));
+  }));
+  const applyFilter = () => {
+    state.show = [refSel.value && `ref:${refSel.value}`, changedBox.checked && 'changed'].filter(Boolean).join(',');
+    writeParams(state);
+    let n = 0;
+    for (const tr of tbody.rows) {
+      const hide = (refSel.value && tr.dataset.ref !== refSel.value) || (changedBox.checked && tr.classList.contains('unchanged'));
+      tr.hidden = !!hide;
+      if (!hide) n++;
+    }
+    $('snapshots-count').textContent = n === rows.length ? `${fmt(rows.length)} snapshots` : `showing ${fmt(n)} of ${fmt(rows.length)} snapshots`;
+  };
+  const show = state.show.split(',');
+  refSel.value = show.find((x) => x.startsWith('ref:'))?.slice(4) ?? '';
+  changedBox.checked = show.includes('changed');
+  refSel.addEventListener('change', applyFilter);
+  changedBox.addEventListener('change', applyFilter);
+  replace($('snapshots'),
+    h('form', { class: 'filters', 'aria-label': 'Filter snapshots', onsubmit: (e) => e.preventDefault() },
+      h('label', null, 'Ref ', refSel), h('label', null, changedBox, ' only weeks with a new commit')),
+    h('div', { class: 'table-wrap scroll-y tall' }, h('table', { class: 'data snapshots', id: 'snapshots-table' },
+      h('caption', { class: 'sr-only' }, 'Weekly snapshots'),
+      h('thead', null, h('tr', null, ['Week', 'Ref', 'Commit'].map((t) => h('th', { scope: 'col' }, t)),
+        hasFigs ? FIGURES.map((k) => h('th', { scope: 'col', class: 'num', title: `${MEASURE[k].label}, and the change since the previous snapshot of the ref` }, MEASURE[k].short)) : null,
+        ['Taken at', 'Method', 'Report'].map((t) => h('th', { scope: 'col' }, t)))),
+      tbody)));
+  applyFilter();
   const chosen = rows.find((s) => s.week === state.week && (!state.ref || s.ref === state.ref));
   return chosen ? showReport(chosen) : null;
 }
@@ -88,7 +179,7 @@ async function main() {
     replace($('snapshots'), h('span', { class: 'muted' }, 'Nothing to show.'));
     return;
   }
-  await render(Array.isArray(list) ? list : []);
+  await render(Array.isArray(list) ? list : [], Array.isArray(list) && list.length ? await figuresByWeek() : new Map());
 }
 
 main()

@@ -508,6 +508,15 @@ test('the snapshots page lists the API\'s snapshots (or says there are none) and
   })));
   const expect = list.map((s) => `${s.week} ${s.ref} ${s.commit} ${s.taken_at} ${s.method}`).sort();
   assert.deepEqual(rows.map((s) => `${s.week} ${s.ref} ${s.commit} ${s.taken} ${s.method}`).sort(), expect);
+  // Per-snapshot figures come from snapshots.csv.
+  const csv = await api(`${repoApi()}/snapshots.csv`);
+  if (csv.status === 200) {
+    const [head, ...lines] = csv.body.trim().split(/\r?\n/).map((l) => l.split(',').map((x) => x.replace(/^"|"$/g, '')));
+    const col = (n) => head.indexOf(n);
+    const first = lines[0];
+    const cell = await p.locator(`#snapshots-table tr[data-week="${first[col('week')]}"][data-ref="${first[col('ref')]}"] td.fig`).first().textContent();
+    assert.equal(num(cell.split(/[▲▼]/)[0]), Number(first[col('object_paths.object-legacy')]), 'object-legacy of a snapshot, from the CSV');
+  }
   const s = list[0];
   const md = await api(`${repoApi()}/snapshots/${enc(s.week)}/report.md?ref=${enc(s.ref)}`);
   await p.locator(`#snapshots-table tr[data-week="${s.week}"][data-ref="${s.ref}"] .show-report`).click();
