@@ -9,9 +9,9 @@
 #   make clean
 
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
-           libjansson-dev libsqlite3-dev zlib1g-dev libcmocka-dev libcurl4-openssl-dev \
+           libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libcmocka-dev libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags
-PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib
+PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
 
 CC      ?= cc
 OPT     ?= -O2

@@ -20,7 +20,7 @@ static void cli_serve_usage(FILE *out)
 {
     fprintf(out,
         "usage: portdash serve --db FILE [--listen HOST:PORT] [--repo NAME=GITDIR]...\n"
-        "                      [--static DIR] [--vendor DIR] [--threads N]\n\n"
+        "                      [--static DIR] [--vendor DIR] [--threads N] [--private]\n\n"
         "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
         "  --db FILE            database written by 'portdash ingest'\n"
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
@@ -29,7 +29,8 @@ static void cli_serve_usage(FILE *out)
         "                       file sources; default: the path given at ingest)\n"
         "  --static DIR         dashboard files (default: %s)\n"
         "  --vendor DIR         npm packages for the dashboard (default: node_modules)\n"
-        "  --threads N          worker threads (default: number of CPUs)\n",
+        "  --threads N          worker threads (default: number of CPUs)\n"
+        "  --private            API reads need a token with scope 'read' too\n",
         PORTDASH_STATIC_DIR);
 }
 
@@ -45,7 +46,7 @@ int cli_serve(int argc, char **argv)
     static const struct option longopts[] = {
         {"db", required_argument, 0, 'd'}, {"listen", required_argument, 0, 'l'},
         {"repo", required_argument, 0, 'r'}, {"static", required_argument, 0, 's'},
-        {"vendor", required_argument, 0, 'v'},
+        {"vendor", required_argument, 0, 'v'}, {"private", no_argument, 0, 'p'},
         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char **names = calloc(argc, sizeof(char *));
@@ -65,6 +66,7 @@ int cli_serve(int argc, char **argv)
         case 'l': opt.listen = optarg; break;
         case 's': opt.static_dir = optarg; break;
         case 'v': opt.vendor_dir = optarg; break;
+        case 'p': opt.private_reads = 1; break;
         case 't': opt.threads = (unsigned)atoi(optarg); break;
         case 'r':
             if (!(eq = strchr(optarg, '=')) || eq == optarg || !eq[1]) {

@@ -85,6 +85,9 @@ int api_resolve(srv_req *r, api_at *at)
     if ((rc = db_rev_resolve(r->db, at->repo_id, r->param[1], &at->commit_id,
                              at->oid)) < 0)
         return rc;
+    /* A full commit id names content that never changes (under given rules). */
+    if (strcmp(r->param[1], at->oid) == 0)
+        r->immutable = 1;
     rc = db_meta_get(r->db, "rules_hash", at->rules_hash, sizeof(at->rules_hash));
     if (rc == PD_ENOTFOUND)
         rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");

@@ -24,8 +24,13 @@ static int api_compare_resolve(srv_req *r, api_at *base, api_at *head)
     r->param[1] = left;
     rc = api_resolve(r, base);
     if (rc == 0) {
+        int base_fixed = r->immutable;
+
+        r->immutable = 0;
         r->param[1] = dots + 3;
         rc = api_resolve(r, head);
+        /* Immutable only when both sides are full commit ids. */
+        r->immutable = base_fixed && r->immutable;
     }
     r->param[1] = saved;
     return rc;

@@ -12,9 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <git2.h>
+#include <time.h>
+#include <zlib.h>
+
 #include "db.h"
+#include "db_token.h"
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_metrics.h"
 #include "srv_routes.h"
 
 struct srv {
@@ -27,7 +33,63 @@ struct srv {
     size_t nrepos;
     pthread_key_t db_key;
     uint16_t port;
+    int private_reads;
+    size_t max_body;
+    srv_metrics *metrics;
 };
+
+/* Per-connection state: made on the first callback, freed on completion. */
+typedef struct {
+    char *body;
+    size_t len, cap;
+    int too_big;
+    double start;
+} srv_conn;
+
+static double srv_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void srv_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                          enum MHD_RequestTerminationCode toe)
+{
+    srv_conn *sc = *con_cls;
+
+    if (sc) {
+        free(sc->body);
+        free(sc);
+        *con_cls = NULL;
+    }
+}
+
+/* Keep upload data; beyond the limit only remember that it was too big. */
+static void srv_conn_append(srv_conn *sc, const char *data, size_t n, size_t max)
+{
+    if (sc->too_big || sc->len + n > max) {
+        sc->too_big = 1;
+        return;
+    }
+    if (sc->len + n + 1 > sc->cap) {
+        size_t cap = sc->cap ? sc->cap : 65536;
+        char *p;
+
+        while (cap < sc->len + n + 1)
+            cap *= 2;
+        if (!(p = realloc(sc->body, cap))) {
+            sc->too_big = 1;
+            return;
+        }
+        sc->body = p;
+        sc->cap = cap;
+    }
+    memcpy(sc->body + sc->len, data, n);
+    sc->len += n;
+    sc->body[sc->len] = '\0';
+}
 
 /* Parse "HOST:PORT" (IPv4 or [IPv6]) into a socket address. */
 static int srv_parse_listen(struct sockaddr_storage *ss, socklen_t *len,
@@ -91,30 +153,74 @@ static size_t srv_no_unescape(void *cls, struct MHD_Connection *c, char *uri)
     return strlen(uri);
 }
 
+/* Under --private, API reads need a token with scope "read". */
+static int srv_private_denied(srv_req *r, const char *url, enum MHD_Result *ret)
+{
+    if (!r->server->private_reads || strncmp(url, "/api/", 5) != 0 ||
+        strcmp(url, "/api/v1/openapi.json") == 0)
+        return 0;
+    return srv_authorize(r, "read", ret) < 0;
+}
+
 static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    static int first_call_marker;
     srv *s = cls;
+    srv_conn *sc = *con_cls;
+    enum MHD_Result ret;
     srv_req r;
 
-    if (*con_cls == NULL) {
-        *con_cls = &first_call_marker;
+    if (!sc) {
+        if (!(sc = calloc(1, sizeof(*sc))))
+            return MHD_NO;
+        sc->start = srv_now();
+        *con_cls = sc;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        srv_conn_append(sc, upload, *upload_size, s->max_body);
+        *upload_size = 0;
         return MHD_YES;
     }
     memset(&r, 0, sizeof(r));
     r.server = s;
     r.conn = conn;
-    if (*upload_size) {
-        *upload_size = 0;   /* no route takes a body yet */
-        return MHD_YES;
+    r.method = method;
+    r.url = url;
+    r.route = -1;
+    r.body = sc->body;
+    r.body_len = sc->len;
+    if (sc->too_big)
+        ret = srv_reply_problem(&r, 413, "Content Too Large", "the request body is "
+                                "over the limit of %zu bytes", s->max_body);
+    else if (!(r.db = srv_thread_db(s)))
+        ret = srv_reply_problem(&r, 500, "Database unavailable", "%s", pd_error_last());
+    else if (!srv_private_denied(&r, url, &ret))
+        ret = srv_routes_dispatch(&r, method, url);
+    srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
+    return ret;
+}
+
+int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
+{
+    const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_AUTHORIZATION);
+    char scopes[256];
+
+    if (!h || strncmp(h, "Bearer ", 7) != 0 ||
+        db_token_check(r->db, h + 7, scopes, sizeof(scopes)) != 0) {
+        *ret = srv_reply_problem(r, 401, "Unauthorized", "this needs "
+                                 "'Authorization: Bearer TOKEN' with a valid token "
+                                 "(portdash token create)");
+        return -1;
     }
-    if (!(r.db = srv_thread_db(s)))
-        return srv_reply_problem(&r, 500, "Database unavailable", "%s",
-                                 pd_error_last());
-    return srv_routes_dispatch(&r, method, url);
+    if (!db_token_has_scope(scopes, scope)) {
+        *ret = srv_reply_problem(r, 403, "Forbidden", "the token lacks scope '%s'", scope);
+        return -1;
+    }
+    return 0;
 }
 
 int srv_start(srv **out, const srv_options *opt)
@@ -141,6 +247,12 @@ int srv_start(srv **out, const srv_options *opt)
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto fail;
     }
+    s->private_reads = opt->private_reads;
+    s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
+    if (!(s->metrics = srv_metrics_new())) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto fail;
+    }
     s->repo_names = opt->repo_names;
     s->repo_paths = opt->repo_paths;
     s->nrepos = opt->nrepos;
@@ -157,6 +269,7 @@ int srv_start(srv **out, const srv_options *opt)
         MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+        MHD_OPTION_NOTIFY_COMPLETED, srv_completed, NULL,
         MHD_OPTION_END);
     if (!s->daemon) {
         rc = pd_error_set(PD_EIO, "cannot listen on %s: %s",
@@ -183,6 +296,16 @@ const char *srv_static_dir(const srv *s)
     return s->static_dir;
 }
 
+struct srv_metrics *srv_get_metrics(const srv *s)
+{
+    return s->metrics;
+}
+
+const char *srv_db_path(const srv *s)
+{
+    return s->db_path;
+}
+
 const char *srv_vendor_dir(const srv *s)
 {
     return s->vendor_dir;
@@ -199,6 +322,7 @@ void srv_stop(srv *s)
     free(s->db_path);
     free(s->static_dir);
     free(s->vendor_dir);
+    free(s->metrics);
     free(s);
 }
 
@@ -237,76 +361,3 @@ int srv_query(srv_req *r, const char *key, char *buf, size_t n)
     return 0;
 }
 
-enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
-                                const void *buf, size_t len)
-{
-    struct MHD_Response *resp;
-    enum MHD_Result ret;
-
-    resp = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
-    if (!resp)
-        return MHD_NO;
-    MHD_add_response_header(resp, "Content-Type", ctype);
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    if (r->allow)
-        MHD_add_response_header(resp, "Allow", r->allow);
-    MHD_add_response_header(resp, "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; "
-                            "style-src 'self' 'unsafe-inline'");
-    ret = MHD_queue_response(r->conn, status, resp);
-    MHD_destroy_response(resp);
-    return ret;
-}
-
-enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc)
-{
-    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-    enum MHD_Result ret;
-
-    json_decref(doc);
-    if (!text)
-        return srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
-    ret = srv_reply_bytes(r, status, "application/json", text, strlen(text));
-    free(text);
-    return ret;
-}
-
-enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
-                                  const char *fmt, ...)
-{
-    char detail[1024];
-    va_list ap;
-    json_t *doc;
-    char *text;
-    enum MHD_Result ret;
-
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof(detail), fmt, ap);
-    va_end(ap);
-    doc = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank", "title", title,
-                    "status", (int)status, "detail", detail);
-    /* json_pack refuses invalid UTF-8 (an attacker's path): drop the detail. */
-    if (!doc)
-        doc = json_pack("{s:s, s:s, s:i}", "type", "about:blank", "title", title,
-                        "status", (int)status);
-    text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-    json_decref(doc);
-    if (!text)
-        return MHD_NO;
-    ret = srv_reply_bytes(r, status, "application/problem+json", text, strlen(text));
-    free(text);
-    return ret;
-}
-
-enum MHD_Result srv_reply_error(srv_req *r, int code)
-{
-    switch (code) {
-    case PD_ENOTFOUND:
-        return srv_reply_problem(r, 404, "Not Found", "%s", pd_error_last());
-    case PD_EINVAL:
-        return srv_reply_problem(r, 400, "Bad Request", "%s", pd_error_last());
-    default:
-        return srv_reply_problem(r, 500, "Internal Server Error", "%s",
-                                 pd_error_last());
-    }
-}

@@ -25,6 +25,8 @@ typedef struct {
     const char **repo_paths;
     size_t nrepos;
     unsigned threads;          /* worker threads; 0: number of CPUs */
+    int private_reads;         /* 1: API reads need a token with scope "read" */
+    size_t max_body;           /* request body limit in bytes; 0: 32 MiB */
 } srv_options;
 
 typedef struct srv srv;
@@ -54,6 +56,14 @@ typedef struct {
     const char *param[SRV_MAX_PARAMS];    /* decoded {name} captures, in order */
     const char *tail;                     /* decoded {path...} capture or NULL */
     const char *allow;                    /* Allow header for a 405, or NULL */
+    const char *method;                   /* request method */
+    const char *url;                      /* request path, raw */
+    const char *body;                     /* request body (NUL-terminated) or NULL */
+    size_t body_len;                      /* bytes of body */
+    int route;                            /* index in srv_routes, -1: none */
+    unsigned status;                      /* status sent, for metrics */
+    int immutable;                        /* answer about a full commit id */
+    char link[1024];                      /* Link header of a paginated list */
 } srv_req;
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);
@@ -84,6 +94,29 @@ int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n);
  * (with pd_error_set naming the argument).
  */
 int srv_query(srv_req *r, const char *key, char *buf, size_t n);
+
+/*
+ * Check the request's `Authorization: Bearer TOKEN` for `scope`.  Returns 0
+ * when allowed; otherwise replies 401 (no or unknown token, with
+ * WWW-Authenticate) or 403 (token without the scope) and returns -1 with the
+ * reply's result in *ret.
+ */
+int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret);
+
+/*
+ * Cut a JSON array to the page the client asked for (?page=N&per_page=M,
+ * 1-based; per_page defaults to `per_page_default`, at most 10 times that),
+ * and set the Link header (rel first, prev, next, last, RFC 8288) keeping
+ * the request's other query arguments.  Steals `arr`; returns the page, or
+ * NULL with pd_error_set(PD_EINVAL) on a bad argument.
+ */
+json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
+
+/* The server's metrics (for GET /metrics). */
+struct srv_metrics *srv_get_metrics(const srv *s);
+
+/* The database file the server reads. */
+const char *srv_db_path(const srv *s);
 
 /* The static directory of the server. */
 const char *srv_static_dir(const srv *s);

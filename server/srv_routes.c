@@ -193,6 +193,7 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
         if (m < 0)
             break;
         if (m == 1 && same) {
+            r->route = (int)i;
             ret = rt->handler(r);
             goto done;
         }

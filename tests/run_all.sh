@@ -65,6 +65,9 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   db="$out/browser.db"
   "$B/portdash" ingest --quiet --db "$db" --repo "$B/fixtures/toyport.git" --name demo \
     --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
+  # Weekly snapshots of the demo, so the snapshots page has rows to check.
+  "$B/portdash" snapshot --db "$db" --repo demo --backfill --since 2020-11-30 \
+    --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }
   "$B/portdash" serve --db "$db" --listen 127.0.0.1:0 --static static >"$out/serve.log" 2>&1 &
   srv_pid=$!
   i=0; url=""

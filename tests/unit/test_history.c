@@ -160,8 +160,8 @@ static void test_trend_points_are_the_summaries_of_the_chain(void **state)
     json_array_foreach(json_object_get(h, "points"), i, p) {
         json_t *s;
 
-        strncat(expect, json_string_value(json_object_get(p, "commit")), 41);
-        strcat(expect, " ");
+        snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect), "%s ",
+                 json_string_value(json_object_get(p, "commit")));
         snprintf(path, sizeof(path), "/api/v1/repos/demo/commits/%s/summary",
                  json_string_value(json_object_get(p, "commit")));
         s = get(path, 200);

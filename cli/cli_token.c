@@ -1,0 +1,107 @@
+/*
+ * cli_token.c: `portdash token create|list|revoke`: API tokens for CI bots.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+#include "db_token.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+static void cli_token_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: portdash token create --db FILE --name NAME [--scope SCOPE]...\n"
+        "       portdash token list   --db FILE\n"
+        "       portdash token revoke --db FILE --name NAME\n\n"
+        "Tokens authorize write endpoints (Authorization: Bearer TOKEN).  create\n"
+        "prints the new token once; only its SHA-256 is stored.  Scopes: %s\n"
+        "(default: all).  'read' matters only under 'serve --private'.\n",
+        DB_TOKEN_SCOPES);
+}
+
+/* Print name, scopes, creation and revocation of every token. */
+static int cli_token_list(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    char when[40], gone[40];
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT name, scopes, created_at, revoked_at FROM "
+                         "tokens ORDER BY name")) < 0)
+        return rc;
+    printf("%-20s %-20s %-26s %s\n", "NAME", "SCOPES", "CREATED", "REVOKED");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 2), 0);
+        if (sqlite3_column_type(st, 3) == SQLITE_NULL)
+            snprintf(gone, sizeof(gone), "-");
+        else
+            pd_iso8601(gone, sizeof(gone), sqlite3_column_int64(st, 3), 0);
+        printf("%-20s %-20s %-26s %s\n", (const char *)sqlite3_column_text(st, 0),
+               (const char *)sqlite3_column_text(st, 1), when, gone);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int cli_token(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, 0, 'd'}, {"name", required_argument, 0, 'n'},
+        {"scope", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *db_path = NULL, *name = NULL, *verb = argc > 1 ? argv[1] : "";
+    char scopes[256] = "", token[DB_TOKEN_LEN + 1];
+    sqlite3 *db = NULL;
+    int c, rc = CLI_USAGE;
+
+    if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0) {
+        cli_token_usage(stdout);
+        return CLI_OK;
+    }
+    optind = 2;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db_path = optarg; break;
+        case 'n': name = optarg; break;
+        case 's':
+            snprintf(scopes + strlen(scopes), sizeof(scopes) - strlen(scopes), "%s%s",
+                     scopes[0] ? " " : "", optarg);
+            break;
+        case 'h': cli_token_usage(stdout); return CLI_OK;
+        default: cli_token_usage(stderr); return CLI_USAGE;
+        }
+    }
+    if (!db_path || optind < argc || (strcmp(verb, "list") != 0 && !name) ||
+        (strcmp(verb, "create") && strcmp(verb, "list") && strcmp(verb, "revoke"))) {
+        fprintf(stderr, "portdash token: wants create|list|revoke, --db, and --name "
+                "for create and revoke\n\n");
+        cli_token_usage(stderr);
+        return CLI_USAGE;
+    }
+    rc = CLI_FAIL;
+    if (db_open(&db, db_path, 1) < 0)
+        goto fail;
+    if (strcmp(verb, "create") == 0) {
+        if (db_token_create(db, token, name, scopes) < 0)
+            goto fail;
+        printf("%s\n", token);
+        fprintf(stderr, "token '%s' created; it is shown only this once\n", name);
+    } else if (strcmp(verb, "revoke") == 0) {
+        if (db_token_revoke(db, name) < 0)
+            goto fail;
+        fprintf(stderr, "token '%s' revoked\n", name);
+    } else if (cli_token_list(db) < 0) {
+        goto fail;
+    }
+    db_close(db);
+    return CLI_OK;
+fail:
+    fprintf(stderr, "portdash token: %s\n", pd_error_last());
+    db_close(db);
+    return rc;
+}

@@ -1,0 +1,116 @@
+/*
+ * db_token.c: API tokens (see db_token.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "db.h"
+#include "db_token.h"
+#include "pd_error.h"
+
+int db_token_has_scope(const char *scopes, const char *scope)
+{
+    size_t n = strlen(scope);
+    const char *p = scopes;
+
+    while ((p = strstr(p, scope)) != NULL) {
+        if ((p == scopes || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+/* Every word of `scopes` must be a known scope. */
+static int db_token_scopes_ok(const char *scopes)
+{
+    char buf[256], *w, *save = NULL;
+
+    snprintf(buf, sizeof(buf), "%s", scopes);
+    for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (!db_token_has_scope(DB_TOKEN_SCOPES, w))
+            return pd_error_set(PD_EINVAL, "unknown scope '%s' (known: %s)", w,
+                                DB_TOKEN_SCOPES);
+    return 0;
+}
+
+int db_token_create(sqlite3 *db, char *out, const char *name, const char *scopes)
+{
+    unsigned char raw[32], hash[crypto_hash_sha256_BYTES];
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if (sodium_init() < 0)
+        return pd_error_set(PD_ERROR, "libsodium could not start");
+    if (!scopes || !*scopes)
+        scopes = DB_TOKEN_SCOPES;
+    if ((rc = db_token_scopes_ok(scopes)) < 0)
+        return rc;
+    randombytes_buf(raw, sizeof(raw));
+    memcpy(out, "pd_", 3);
+    sodium_bin2hex(out + 3, 65, raw, sizeof(raw));
+    sodium_memzero(raw, sizeof(raw));
+    crypto_hash_sha256(hash, (const unsigned char *)out, DB_TOKEN_LEN);
+    if ((rc = db_prepare(db, &st, "INSERT INTO tokens(name, hash, scopes, created_at) "
+                         "VALUES(?1, ?2, ?3, ?4)")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, hash, sizeof(hash), SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, scopes, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL));
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        return pd_error_set(PD_EINVAL, "a token named '%s' exists already", name);
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+    return 0;
+}
+
+int db_token_revoke(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 "
+                         "AND revoked_at IS NULL")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+    if (sqlite3_changes(db) == 0)
+        return pd_error_set(PD_ENOTFOUND, "no valid token named '%s'", name);
+    return 0;
+}
+
+int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n)
+{
+    unsigned char hash[crypto_hash_sha256_BYTES];
+    sqlite3_stmt *st = NULL;
+    int rc, found = 0;
+
+    if (sodium_init() < 0)
+        return pd_error_set(PD_ERROR, "libsodium could not start");
+    crypto_hash_sha256(hash, (const unsigned char *)token, strlen(token));
+    if ((rc = db_prepare(db, &st, "SELECT hash, scopes FROM tokens "
+                         "WHERE revoked_at IS NULL")) < 0)
+        return rc;
+    /* Every stored hash is compared, so the time does not tell which matched. */
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const void *h = sqlite3_column_blob(st, 0);
+
+        if (sqlite3_column_bytes(st, 0) == (int)sizeof(hash) &&
+            sodium_memcmp(h, hash, sizeof(hash)) == 0 && !found) {
+            snprintf(scopes_out, n, "%s", (const char *)sqlite3_column_text(st, 1));
+            found = 1;
+        }
+    }
+    sqlite3_finalize(st);
+    return found ? 0 : PD_ENOTFOUND;
+}

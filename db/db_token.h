@@ -1,0 +1,39 @@
+/*
+ * db_token.h: API tokens for write endpoints (and reads under
+ * `serve --private`).  Tokens are 32 random bytes from libsodium, shown once
+ * as "pd_" + 64 hex digits; the database keeps their SHA-256 only, and a
+ * presented token is checked against every stored hash with sodium_memcmp,
+ * in constant time.
+ */
+#ifndef DB_TOKEN_H
+#define DB_TOKEN_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+
+#define DB_TOKEN_LEN 67            /* "pd_" + 64 hex, without the NUL */
+
+/* Scopes a token may carry. */
+#define DB_TOKEN_SCOPES "read ingest sarif"
+
+/*
+ * Create token `name` with space-separated `scopes` (NULL: all of
+ * DB_TOKEN_SCOPES).  The token text is written to out (DB_TOKEN_LEN + 1
+ * bytes).  Errors: PD_EINVAL (name taken, unknown scope), PD_EDB.
+ */
+int db_token_create(sqlite3 *db, char *out, const char *name, const char *scopes);
+
+/* Revoke token `name`.  0, PD_ENOTFOUND, PD_EDB. */
+int db_token_revoke(sqlite3 *db, const char *name);
+
+/*
+ * Check a presented token.  Returns 0 and copies its scopes into scopes_out
+ * (size n) when it matches a valid token, PD_ENOTFOUND when it matches none
+ * (unknown or revoked), PD_EDB.
+ */
+int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n);
+
+/* 1 if space-separated `scopes` contains `scope`. */
+int db_token_has_scope(const char *scopes, const char *scope);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * srv_page.c: pagination of long JSON lists with RFC 8288 Link headers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_error.h"
+#include "srv.h"
+
+typedef struct {
+    char *buf;
+    size_t n;
+} srv_page_args;
+
+/* MHD iterator: copy every query argument but page and per_page (raw, as
+ * the URL is kept unescaped). */
+static enum MHD_Result srv_page_keep(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, const char *value)
+{
+    srv_page_args *a = cls;
+    size_t len = strlen(a->buf);
+
+    if (strcmp(key, "page") == 0 || strcmp(key, "per_page") == 0)
+        return MHD_YES;
+    snprintf(a->buf + len, a->n - len, "%s=%s&", key, value ? value : "");
+    return MHD_YES;
+}
+
+/* Parse a positive integer argument; 0 when absent. */
+static int srv_page_arg(srv_req *r, const char *key, size_t *out)
+{
+    char buf[32], *end;
+    long v;
+    int rc = srv_query(r, key, buf, sizeof(buf));
+
+    *out = 0;
+    if (rc == PD_ENOTFOUND)
+        return 0;
+    v = rc == 0 ? strtol(buf, &end, 10) : -1;
+    if (rc < 0 || *end || v < 1)
+        return pd_error_set(PD_EINVAL, "%s must be a positive integer", key);
+    *out = (size_t)v;
+    return 0;
+}
+
+json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default)
+{
+    size_t page, per, total = json_array_size(arr), last, i;
+    char keep[1024] = "";
+    srv_page_args a = {keep, sizeof(keep)};
+    json_t *out;
+
+    if (srv_page_arg(r, "page", &page) < 0 || srv_page_arg(r, "per_page", &per) < 0) {
+        json_decref(arr);
+        return NULL;
+    }
+    page = page ? page : 1;
+    per = per ? per : per_page_default;
+    if (per > per_page_default * 10)
+        per = per_page_default * 10;
+    last = total ? (total + per - 1) / per : 1;
+    if (total <= per && page == 1)
+        return arr;
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_page_keep, &a);
+    out = json_array();
+    for (i = (page - 1) * per; i < total && i < page * per; i++)
+        json_array_append(out, json_array_get(arr, i));
+    json_decref(arr);
+    snprintf(r->link, sizeof(r->link), "<%s?%spage=1&per_page=%zu>; rel=\"first\", "
+             "<%s?%spage=%zu&per_page=%zu>; rel=\"last\"", r->url, keep, per, r->url,
+             keep, last, per);
+    if (page > 1 && page <= last)
+        snprintf(r->link + strlen(r->link), sizeof(r->link) - strlen(r->link),
+                 ", <%s?%spage=%zu&per_page=%zu>; rel=\"prev\"", r->url, keep,
+                 page - 1, per);
+    if (page < last)
+        snprintf(r->link + strlen(r->link), sizeof(r->link) - strlen(r->link),
+                 ", <%s?%spage=%zu&per_page=%zu>; rel=\"next\"", r->url, keep,
+                 page + 1, per);
+    return out;
+}

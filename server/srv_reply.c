@@ -1,0 +1,176 @@
+/*
+ * srv_reply.c: every response goes out here: the common headers, gzip for
+ * clients that accept it, ETags and 304s for immutable answers, Link headers
+ * for paginated lists, and the status the metrics count.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+#include <zlib.h>
+
+#include "pd_error.h"
+#include "srv.h"
+
+/* 1 if the client's Accept-Encoding allows gzip. */
+static int srv_accepts_gzip(srv_req *r)
+{
+    const char *ae = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_ACCEPT_ENCODING);
+
+    return ae && strstr(ae, "gzip") && !strstr(ae, "gzip;q=0");
+}
+
+/* gzip `buf` (RFC 1952); NULL if it cannot be done or does not pay. */
+static unsigned char *srv_gzip(const void *buf, size_t len, size_t *out_len)
+{
+    z_stream z;
+    unsigned char *out;
+    size_t cap = compressBound(len) + 32;
+
+    memset(&z, 0, sizeof(z));
+    if (!(out = malloc(cap)))
+        return NULL;
+    /* windowBits 15 + 16 asks zlib for a gzip header and trailer. */
+    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(out);
+        return NULL;
+    }
+    z.next_in = (unsigned char *)buf;
+    z.avail_in = (uInt)len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    if (deflate(&z, Z_FINISH) != Z_STREAM_END || z.total_out >= len) {
+        deflateEnd(&z);
+        free(out);
+        return NULL;
+    }
+    *out_len = z.total_out;
+    deflateEnd(&z);
+    return out;
+}
+
+/* The strong ETag of a body: its git blob id, quoted. */
+static void srv_etag(char *out, size_t n, const void *buf, size_t len)
+{
+    git_oid oid;
+    char hex[GIT_OID_HEXSZ + 1];
+
+    git_odb_hash(&oid, buf, len, GIT_OBJECT_BLOB);
+    git_oid_tostr(hex, sizeof(hex), &oid);
+    snprintf(out, n, "\"%s\"", hex);
+}
+
+static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char *ctype)
+{
+    if (ctype)
+        MHD_add_response_header(resp, "Content-Type", ctype);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:; "
+                            "style-src 'self' 'unsafe-inline'");
+    MHD_add_response_header(resp, "Vary", "Accept-Encoding");
+    if (r->allow)
+        MHD_add_response_header(resp, "Allow", r->allow);
+    if (r->link[0])
+        MHD_add_response_header(resp, "Link", r->link);
+    if (r->status == 401)
+        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
+}
+
+enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
+                                const void *buf, size_t len)
+{
+    struct MHD_Response *resp;
+    enum MHD_Result ret;
+    unsigned char *gz = NULL;
+    size_t gzlen = 0;
+    char etag[48] = "";
+    int compressible = strncmp(ctype, "application/", 12) == 0 ||
+                       strncmp(ctype, "text/", 5) == 0 || strncmp(ctype, "image/svg", 9) == 0;
+
+    r->status = status;
+    if (r->immutable && status == 200) {
+        const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                      MHD_HTTP_HEADER_IF_NONE_MATCH);
+
+        srv_etag(etag, sizeof(etag), buf, len);
+        if (inm && strstr(inm, etag)) {
+            r->status = status = 304;
+            len = 0;
+        }
+    }
+    if (len >= 1024 && compressible && srv_accepts_gzip(r))
+        gz = srv_gzip(buf, len, &gzlen);
+    resp = gz ? MHD_create_response_from_buffer(gzlen, gz, MHD_RESPMEM_MUST_FREE)
+              : MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+    if (!resp) {
+        free(gz);
+        return MHD_NO;
+    }
+    srv_common_headers(r, resp, status == 304 ? NULL : ctype);
+    if (gz)
+        MHD_add_response_header(resp, "Content-Encoding", "gzip");
+    if (etag[0]) {
+        MHD_add_response_header(resp, "ETag", etag);
+        MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+    }
+    ret = MHD_queue_response(r->conn, status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc)
+{
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    enum MHD_Result ret;
+
+    json_decref(doc);
+    if (!text)
+        return srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
+    ret = srv_reply_bytes(r, status, "application/json", text, strlen(text));
+    free(text);
+    return ret;
+}
+
+enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
+                                  const char *fmt, ...)
+{
+    char detail[1024];
+    va_list ap;
+    json_t *doc;
+    char *text;
+    enum MHD_Result ret;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    doc = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank", "title", title,
+                    "status", (int)status, "detail", detail);
+    /* json_pack refuses invalid UTF-8 (an attacker's path): drop the detail. */
+    if (!doc)
+        doc = json_pack("{s:s, s:s, s:i}", "type", "about:blank", "title", title,
+                        "status", (int)status);
+    text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    if (!text)
+        return MHD_NO;
+    ret = srv_reply_bytes(r, status, "application/problem+json", text, strlen(text));
+    free(text);
+    return ret;
+}
+
+enum MHD_Result srv_reply_error(srv_req *r, int code)
+{
+    switch (code) {
+    case PD_ENOTFOUND:
+        return srv_reply_problem(r, 404, "Not Found", "%s", pd_error_last());
+    case PD_EINVAL:
+        return srv_reply_problem(r, 400, "Bad Request", "%s", pd_error_last());
+    default:
+        return srv_reply_problem(r, 500, "Internal Server Error", "%s",
+                                 pd_error_last());
+    }
+}
