@@ -14,6 +14,7 @@ static const struct {
     {"ingest", cli_ingest, "read a repository's history into the database"},
     {"serve", cli_serve, "serve the dashboard and the JSON API"},
     {"snapshot", cli_snapshot, "record weekly snapshots of refs (or backfill past weeks)"},
+    {"token", cli_token, "create, list and revoke API tokens for CI bots"},
     {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
 };
 
