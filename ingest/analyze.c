@@ -432,6 +432,13 @@ static void an_remap(an_state *st, const char *buf, size_t len)
         tmpl_map(t, fn->start_line, 1, &fn->start_line, &c);
         tmpl_map(t, fn->name_line, 1, &fn->name_line, &c);
         tmpl_map(t, fn->end_line, 1, &fn->end_line, &c);
+        /* A body that runs out of one instance into the text after the
+         * loop can end above its start in the template (found by the
+         * fuzzer): keep the lines ordered. */
+        if (fn->name_line < fn->start_line)
+            fn->name_line = fn->start_line;
+        if (fn->end_line < fn->name_line)
+            fn->end_line = fn->name_line;
     }
     if (res->nfindings &&
         (!(keys = malloc(res->nfindings * sizeof(*keys))) ||

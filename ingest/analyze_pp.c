@@ -9,7 +9,10 @@
  *     `#if !defined(M)`, `#ifdef M`, `#if defined(M)`, alone or as one
  *     operand of a top-level `&&` chain, mark their branch as guarded
  *     (CPython-only on purpose).  The single opposite test guards the #else
- *     branch instead: `#ifdef HPY_UNIVERSAL_ABI ... #else <guarded>`;
+ *     branch instead: `#ifdef HPY_UNIVERSAL_ABI ... #else <guarded>`.
+ *     Conditions joined by a top-level `||` are guarded when every operand
+ *     that is not literally 0 is; a literal 0/1 operand of `||` or `&&`
+ *     counts as false/true;
  *   - brace and paren depth follow the first taken branch of each
  *     #if/#elif/#else chain: every later branch restarts from the depth
  *     at #if and #endif returns to the depth at the end of the first one.
@@ -119,30 +122,29 @@ static int an_pp_test(an_state *st, const lex_token *name, int neg)
     return neg == (e->guard == RULES_GUARD_IFNDEF) ? CT_GUARD : CT_ELSE_GUARD;
 }
 
-/* Verdict of one && operand (see an_pp_defined). */
+/* Verdict of one && operand: a literal 0 or 1, or a test of a macro
+ * (see an_pp_defined). */
 static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
 {
     const lex_token *name;
     int neg;
 
-    return an_pp_defined(v, n, &name, &neg) ? an_pp_test(st, name, neg) : 0;
-}
-
-/* Verdict (CT_*) of an #if/#elif condition v[0..n). */
-static int an_pp_cond(an_state *st, const lex_token *v, int n)
-{
-    int i, start = 0, d = 0, ct = 0, r;
-
+    while (n >= 3 && an_pp_is(&v[0], '(') && an_pp_match(v, 0, n) == n - 1)
+        v++, n -= 2;                  /* (0), ((1)) */
     if (n == 1 && v[0].kind == LEX_NUMBER && v[0].len == 1)
         return v[0].start[0] == '0' ? CT_ZERO
              : v[0].start[0] == '1' ? CT_ONE : 0;
+    return an_pp_defined(v, n, &name, &neg) ? an_pp_test(st, name, neg) : 0;
+}
+
+/* Verdict of a top-level `&&` chain v[0..n): false if one operand is 0,
+ * guarded if one operand is a guard. */
+static int an_pp_and(an_state *st, const lex_token *v, int n)
+{
+    int i, start = 0, d = 0, ct = 0, r;
+
     if ((r = an_pp_conjunct(st, v, n)) != 0)
         return r;                     /* a single test */
-    if (n == AN_PPMAX)
-        return 0;                     /* too long to be one of ours */
-    for (i = 0; i < n; i++)
-        if (an_pp_is(&v[i], LEX_P2('|', '|')))
-            return 0;
     for (i = 0; i <= n; i++) {
         if (i < n && an_pp_is(&v[i], '('))
             d++;
@@ -158,6 +160,40 @@ static int an_pp_cond(an_state *st, const lex_token *v, int n)
         start = i + 1;
     }
     return ct;
+}
+
+/* Verdict (CT_*) of an #if/#elif condition v[0..n): a top-level `||` of
+ * `&&` chains.  The branch is guarded only when every operand that can be
+ * true is guarded (`!defined(HPY_UNIVERSAL_ABI) || defined(HPY_ABI_CPYTHON)`),
+ * its #else is guarded when one operand's #else is, and false operands
+ * drop out. */
+static int an_pp_cond(an_state *st, const lex_token *v, int n)
+{
+    int i, start = 0, d = 0, live = 0, all_guard = 1, else_guard = 0, r;
+
+    if (n == AN_PPMAX)
+        return an_pp_conjunct(st, v, n);   /* too long to be one of ours */
+    for (i = 0; i <= n; i++) {
+        if (i < n && an_pp_is(&v[i], '('))
+            d++;
+        else if (i < n && an_pp_is(&v[i], ')'))
+            d--;
+        if (i < n && !(d == 0 && an_pp_is(&v[i], LEX_P2('|', '|'))))
+            continue;
+        r = start == 0 && i == n ? an_pp_and(st, v, n)
+                                 : an_pp_and(st, v + start, i - start);
+        start = i + 1;
+        if (r == CT_ZERO)
+            continue;
+        if (r == CT_ONE)
+            return CT_ONE;
+        live++;
+        all_guard &= r == CT_GUARD;
+        else_guard |= r == CT_ELSE_GUARD;
+    }
+    if (!live)
+        return CT_ZERO;
+    return (all_guard ? CT_GUARD : 0) | (else_guard ? CT_ELSE_GUARD : 0);
 }
 
 /* #if / #ifdef / #ifndef with verdict ct. */

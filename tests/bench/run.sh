@@ -58,3 +58,7 @@ echo "| git cat-file --batch of the same blobs | ${t_cat} s |"
 echo "| ratio ingest / cat-file | $(echo "$t_ingest $t_cat" | awk '{printf "%.1f", $1/$2}') |"
 echo "| ingest peak RSS | $(echo "$rss" | awk '{printf "%.0f MB", $1/1024}') |"
 echo "| database size | $(echo "$db" | awk '{printf "%.0f MB", $1/1e6}') |"
+echo
+sh "$(dirname "$0")/analyze.sh" "$bin"
+echo
+sh "$(dirname "$0")/linear.sh" "$bin"

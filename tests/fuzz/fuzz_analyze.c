@@ -27,7 +27,9 @@ static size_t fz_walk(const an_result *res)
 
     for (i = 0; i < res->nfunctions; i++) {
         n += strlen(res->functions[i].name);
-        if (res->functions[i].end_line < res->functions[i].start_line)
+        if (res->functions[i].end_line < res->functions[i].name_line ||
+            res->functions[i].name_line < res->functions[i].start_line ||
+            res->functions[i].end_line > res->lines + 1)
             abort();
     }
     for (i = 0; i < res->nfindings; i++)

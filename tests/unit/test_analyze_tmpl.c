@@ -247,6 +247,171 @@ static void test_template_mapping_and_limits(void **state)
     free(big);
 }
 
+static void test_template_lines_stay_ordered(void **state)
+{
+    /* found by the fuzzer: a declaration that starts with the last words
+     * of one instance (before the end marker) and names the function in
+     * the next one used to start below its name */
+    an_result *res = run_file("fuzz_end_above_start.c.src");
+    size_t i;
+
+    (void)state;
+    assert_true(res->nfunctions >= 7);
+    for (i = 0; i < res->nfunctions; i++) {
+        assert_true(res->functions[i].start_line <= res->functions[i].name_line);
+        assert_true(res->functions[i].name_line <= res->functions[i].end_line);
+        assert_true(res->functions[i].end_line <= res->lines);
+    }
+    an_result_free(res);
+}
+
+/* ---- C++ names ---------------------------------------------------------- */
+
+static void test_cxx_qualified_names_like_ctags(void **state)
+{
+    const char *src =
+        "namespace ns {\n"                                   /* 1 */
+        "class Cls : public Base<int> {\n"                   /* 2 */
+        "  int m() { return 1; }\n"                          /* 3 */
+        "  template <typename T, class U = T> T t(T x) { return x; }\n"
+        "  bool operator==(const Cls &o) const { return 1; }\n"
+        "  int operator()(int i) { return i; }\n"           /* 6 */
+        "  ~Cls() {}\n"                                      /* 7 */
+        "};\n"                                               /* 8 */
+        "int Cls::n(int a) { return a; }\n"                  /* 9 */
+        "}\n"                                                /* 10 */
+        "template <typename T>\n"                            /* 11 */
+        "T ns::Cls::q(T x)\n{\n  return x;\n}\n"              /* 12-15 */
+        "ns::Other::~Other() { }\n"                          /* 16 */
+        "template <>\nstruct Idx<true> {\n"                  /* 17-18 */
+        "  Idx(int *p) : p_(p) {}\n};\n"                     /* 19-20 */
+        "static int plain(void) { return 0; }\n";            /* 21 */
+    an_result *res = run_mem("a.cpp", src, strlen(src));
+
+    (void)state;
+    assert_true(res->cpp);
+    check_fn(res, "ns::Cls::m", 3, 3, 3, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Cls::t", 4, 4, 4, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Cls::operator ==", 5, 5, 5, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Cls::operator ()", 6, 6, 6, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Cls::~Cls", 7, 7, 7, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Cls::n", 9, 9, 9, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Cls::q", 11, 12, 15, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "ns::Other::~Other", 16, 16, 16, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "Idx::Idx", 19, 19, 19, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    check_fn(res, "plain", 21, 21, 21, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    assert_int_equal(res->nfunctions, 10);
+    assert_null(res->notes);
+    an_result_free(res);
+}
+
+static void test_kr_and_ansi_headers_are_one_function(void **state)
+{
+    const char *src = "#ifdef KR_headers\n"
+                      "double f__cabs(real, imag) double real, imag;\n"
+                      "#else\n"
+                      "double f__cabs(double real, double imag)\n"
+                      "#endif\n{\n    return real;\n}\n";
+    an_result *res = run_mem("f2c.c", src, strlen(src));
+
+    (void)state;
+    assert_int_equal(res->nfunctions, 1);
+    check_fn(res, "f__cabs", 2, 2, 8, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
+    an_result_free(res);
+}
+
+/* ---- preprocessor -------------------------------------------------------- */
+
+/* Guard state of the Py_INCREF findings of f (#if branch) and g (#else
+ * branch) under `#if cond`, as "f:1 g:0"; a skipped branch is absent. */
+static void expect_guards(const char *cond, const char *want)
+{
+    char src[512], got[64] = "";
+    an_result *res;
+    size_t i;
+
+    snprintf(src, sizeof(src), "#if %s\nint f(void) { Py_INCREF(x); }\n#else\n"
+             "int g(void) { Py_INCREF(x); }\n#endif\n", cond);
+    res = run_mem("g.c", src, strlen(src));
+    for (i = 0; i < res->nfindings; i++)
+        snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s:%d",
+                 i ? " " : "", res->functions[res->findings[i].function].name,
+                 res->findings[i].guarded);
+    assert_string_equal(got, want);
+    an_result_free(res);
+}
+
+static void test_or_conditions_in_guards(void **state)
+{
+    (void)state;
+    expect_guards("!defined(HPY_UNIVERSAL_ABI) || defined(HPY_ABI_CPYTHON)",
+                  "f:1 g:0");
+    expect_guards("!defined(HPY_UNIVERSAL_ABI) || defined(OTHER)", "f:0 g:0");
+    expect_guards("defined(HPY_UNIVERSAL_ABI) || defined(OTHER)", "f:0 g:1");
+    expect_guards("0 || !defined(HPY_UNIVERSAL_ABI)", "f:1 g:0");
+    expect_guards("(1) || defined(X)", "f:0");
+    expect_guards("0 || 0", "g:0");
+    expect_guards("defined(X) && 0", "g:0");
+    expect_guards("!defined(HPY_UNIVERSAL_ABI) && defined(X) || 0", "f:1 g:0");
+}
+
+/* ---- inputs that must not break anything -------------------------------- */
+
+/* n bytes of `unit` repeated. */
+static char *repeat(const char *unit, size_t n)
+{
+    size_t ulen = strlen(unit), i;
+    char *s = malloc(n + 1);
+
+    assert_non_null(s);
+    for (i = 0; i < n; i++)
+        s[i] = unit[i % ulen];
+    s[n] = '\0';
+    return s;
+}
+
+static void test_hostile_inputs_are_noted_not_fatal(void **state)
+{
+    static const char *const paths[] = {"x.c", "x.cpp", "x.c.src", "x.h.src"};
+    const char bytes[] = "int f(void) { return '\xff\xfe'; }\n\0\x80 \"open\n"
+                         "/* never closed \r\n{{{";
+    size_t n = 100000, i;
+    char *deep_paren = repeat("(", n), *deep_if = repeat("#if X\n", 6 * n);
+    char *deep_ns = repeat("namespace a { ", 14 * n);
+    char *tmpl10 = repeat("/**begin repeat #T=A,B# */\nint @T@_f(void){return 0;}\n"
+                          "/**end repeat**/\n", 10 << 20);
+    an_result *res;
+
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        res = run_mem(paths[i], bytes, sizeof(bytes) - 1);
+        assert_non_null(res->notes);
+        assert_non_null(strstr(res->notes, "unterminated comment from line 3"));
+        assert_non_null(strstr(res->notes, "unterminated string or char literal"));
+        an_result_free(res);
+        res = run_mem(paths[i], deep_paren, n);
+        assert_int_equal(res->nfunctions, 0);
+        an_result_free(res);
+        res = run_mem(paths[i], deep_if, 6 * n);
+        assert_non_null(strstr(res->notes, "100000 #if blocks not closed"));
+        an_result_free(res);
+        res = run_mem(paths[i], deep_ns, 14 * n);
+        assert_int_equal(res->nfunctions, 0);
+        an_result_free(res);
+    }
+    /* 10 MB of template: every instance found, lines mapped back */
+    res = run_mem("big.c.src", tmpl10, 10 << 20);
+    assert_true(res->nfunctions > 200000);
+    assert_string_equal(res->functions[1].name, "B_f");
+    assert_int_equal(res->functions[1].start_line, 2);
+    assert_true(res->functions[res->nfunctions - 1].end_line <= res->lines);
+    an_result_free(res);
+    free(deep_paren);
+    free(deep_if);
+    free(deep_ns);
+    free(tmpl10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +419,11 @@ int main(void)
         cmocka_unit_test(test_template_substitutions_classified_per_instance),
         cmocka_unit_test(test_template_value_lists_like_numpy),
         cmocka_unit_test(test_template_mapping_and_limits),
+        cmocka_unit_test(test_template_lines_stay_ordered),
+        cmocka_unit_test(test_cxx_qualified_names_like_ctags),
+        cmocka_unit_test(test_kr_and_ansi_headers_are_one_function),
+        cmocka_unit_test(test_or_conditions_in_guards),
+        cmocka_unit_test(test_hostile_inputs_are_noted_not_fatal),
     };
 
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
