@@ -418,10 +418,23 @@ static void an_qualifier(an_state *st)
         return;
     if (an_punct_is(an_prev(st, 2), '~'))
         k = 3;
-    while (n < 3 && an_punct_is(an_prev(st, k), LEX_P2(':', ':')) &&
-           an_prev(st, k + 1)->kind == LEX_IDENT) {
-        parts[n++] = an_prev(st, k + 1);
-        k += 2;
+    while (n < 3 && an_punct_is(an_prev(st, k), LEX_P2(':', ':'))) {
+        size_t j = k + 1;
+        long d = 0;
+
+        if (an_punct_is(an_prev(st, j), '>')) {   /* Cls<T, U>::name */
+            for (; j <= AN_RING; j++) {
+                d += an_punct_is(an_prev(st, j), '>') -
+                     an_punct_is(an_prev(st, j), '<');
+                if (d == 0)
+                    break;
+            }
+            j++;
+        }
+        if (j > AN_RING || an_prev(st, j)->kind != LEX_IDENT)
+            break;
+        parts[n++] = an_prev(st, j);
+        k = j + 1;
     }
     for (i = n; i-- > 0;)
         len += (size_t)snprintf(st->qual + len, sizeof(st->qual) - len,
@@ -546,7 +559,10 @@ static void an_begin_function(an_state *st)
         s = full;
         len = n > 0 && (size_t)n < sizeof(full) ? (size_t)n : strlen(full);
     }
-    fn = an_new_function(st, s, len, st->decl_line);
+    /* The declaration cannot start below its name (a K&R restart on
+     * malformed input could say so; found by the fuzzer). */
+    fn = an_new_function(st, s, len, st->decl_line <= st->cand.line
+                                     ? st->decl_line : st->cand.line);
 
     if (fn < 0)
         return;
@@ -616,6 +632,13 @@ static void an_file_punct(an_state *st, const an_tok *t)
     case '(':
         if (st->pdepth == 0)
             an_open_group(st);
+        else if (st->pdepth == 1 && st->pend_valid &&
+                 an_prev(st, 1)->kind == LEX_IDENT && !an_not_name(an_prev(st, 1)) &&
+                 an_punct_is(an_prev(st, 2), '*') && an_punct_is(an_prev(st, 3), '(')) {
+            st->pend = *an_prev(st, 1);   /* T (*name(args))(int): returns */
+            st->group_idlist = 0;         /* a function pointer */
+            st->qual[0] = '\0';
+        }
         st->pdepth++;
         break;
     case ')':

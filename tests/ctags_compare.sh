@@ -112,12 +112,34 @@ files=$(cd "$tmp/src" && find . -type f | wc -l)
 #         directive between its first line and its name (numpy's
 #         `static int #if ... NPY_GCC_UNROLL_LOOPS #endif name(...)`);
 #  define: ctags misses a definition whose name the file also #defines as
-#         a macro (in another #if branch: numpy's SIMD headers).
+#         a macro (in another #if branch: numpy's SIMD headers);
+#  dead:  ctags reports a definition under an #if that is false as written
+#         (`#if 0`, `#if (1 == 0) && 0` in expanded templates), which the
+#         analyzer skips like the compiler.
 comm -13 "$tmp/an3" "$tmp/ct3" | awk -F'\t' 'NR == FNR {e[$1 FS $2 FS $3] = $4; next}
   {print $0 "\t" e[$0]}' "$tmp/ct" - > "$tmp/onlyc"
 comm -23 "$tmp/an3" "$tmp/ct3" | awk -F'\t' 'NR == FNR {e[$1 FS $2 FS $3] = $4 FS $5; next}
   {print $0 "\t" e[$0]}' "$tmp/an" - > "$tmp/onlya"
 awk -F'\t' -v src="$tmp/src" '
+  # 1 when line `at` of file f lies in a branch that is false as written:
+  # `#if 0`, `#if ... && 0`, `#if 0 && ...` (and #else of `#if 1`).
+  function dead(f, at,   line, n, d, k, c, st) {
+    n = 0; d = 0
+    while ((getline line < f) > 0 && ++n < at) {
+      if (line ~ /^[ \t]*#[ \t]*if/) {
+        c = line; sub(/^[ \t]*#[ \t]*if(n?def)?[ \t]*/, "", c); sub(/[ \t]*(\/[*\/].*)?$/, "", c)
+        st[++d] = (c ~ /^\(?0\)?$/ || c ~ /&&[ \t]*\(?0\)?$/ || c ~ /^\(?0\)?[ \t]*&&/) ? 1 : \
+                  (c ~ /^\(?1\)?$/) ? 2 : 0
+      } else if (line ~ /^[ \t]*#[ \t]*(else|elif)/ && d > 0) {
+        st[d] = st[d] == 2 ? 1 : 0
+      } else if (line ~ /^[ \t]*#[ \t]*endif/ && d > 0) {
+        d--
+      }
+    }
+    close(f)
+    for (k = 1; k <= d; k++) if (st[k] == 1) return 1
+    return 0
+  }
   FILENAME == ARGV[1] {c[++nc] = $0; cp[nc] = $1; cl[nc] = $3; ce[nc] = $4; next}
   {a[++na] = $0; ap[na] = $1; al[na] = $3; ae[na] = $4; as[na] = $5}
   END {
@@ -126,6 +148,8 @@ awk -F'\t' -v src="$tmp/src" '
         if (!ua[j] && ap[j] == cp[i] && ae[j] == ce[i] && al[j] > cl[i]) {
           uc[i] = ua[j] = "macro"; break
         }
+    for (i = 1; i <= nc; i++)
+      if (!uc[i] && dead(src "/" cp[i], cl[i])) uc[i] = "dead"
     for (j = 1; j <= na; j++) {
       if (ua[j]) continue
       f = src "/" ap[j]; n = 0
@@ -144,9 +168,10 @@ expl=$(awk -F'\t' '$2 != "-"' "$tmp/diffs" | wc -l)
 nmacro=$(awk -F'\t' '$2 == "macro"' "$tmp/diffs" | wc -l)
 npp=$(awk -F'\t' '$2 == "pp"' "$tmp/diffs" | wc -l)
 ndef=$(awk -F'\t' '$2 == "define"' "$tmp/diffs" | wc -l)
+ndead=$(awk -F'\t' '$2 == "dead"' "$tmp/diffs" | wc -l)
 awk -v both="$both" -v a="$onlya" -v c="$onlyc" -v ends="$ends" -v files="$files" \
     -v label="$label" -v nt="$ntmpl" -v sk="$skipped" -v ex="$expl" \
-    -v nm="$nmacro" -v np="$npp" -v nd="$ndef" 'BEGIN {
+    -v nm="$nmacro" -v np="$npp" -v nd="$ndef" -v ndd="$ndead" 'BEGIN {
   tot = both + a + c; agr = tot ? 100 * both / tot : 100
   printf "ctags comparison: %s\n", label
   printf "files %d (templates %d, %d expanded by numpy'"'"'s conv_template.py, %d left out)\n", \
@@ -157,7 +182,7 @@ awk -v both="$both" -v a="$onlya" -v c="$onlyc" -v ends="$ends" -v files="$files
          agr, ends, both, both ? 100 * ends / both : 100
   printf "differences where ctags is wrong: %d (macro call named as the function: %d entries; " \
          "missed by ctags: %d with a directive inside the declaration, %d whose name is " \
-         "also a #define)\n", ex, nm, np, nd
+         "also a #define; dead code under a false #if, reported by ctags: %d)\n", ex, nm, np, nd, ndd
   printf "agreement counting those as agreeing %.2f%%; unexplained differences %d\n", \
          tot ? 100 * (both + ex) / tot : 100, a + c - ex
 }'
