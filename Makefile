@@ -16,7 +16,7 @@ PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter \
-           -Icommon -Iingest -Idb -Iserver -Ireport $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+           -Icommon -Iingest -Idb -Iserver -Igate -Isarif -Ireport $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
 
 # SAN=1 builds into build-san/ with AddressSanitizer + UBSan (used by make test).
@@ -28,9 +28,9 @@ else
 B        = build
 endif
 
-LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c)
+LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -46,7 +46,7 @@ all: $(B)/portdash
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/%.o: %.c $(wildcard common/*.h ingest/*.h db/*.h server/*.h cli/*.h report/*.h)
+$(B)/%.o: %.c $(wildcard common/*.h ingest/*.h db/*.h server/*.h cli/*.h report/*.h gate/*.h sarif/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -65,6 +65,15 @@ $(B)/gen/rules_default.c: ingest/rules/default.rules common/embed.sh
 	sh common/embed.sh rules_default_text $< > $@
 
 $(B)/gen/rules_default.o: $(B)/gen/rules_default.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The OpenAPI document is served from the binary; a test checks it against
+# the route table.
+$(B)/gen/openapi.c: server/openapi.json common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh srv_openapi_json $< > $@
+
+$(B)/gen/openapi.o: $(B)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(LIB_OBJ)

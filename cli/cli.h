@@ -14,6 +14,8 @@ int cli_ingest(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_snapshot(int argc, char **argv);
 int cli_token(int argc, char **argv);
+int cli_import_sarif(int argc, char **argv);
+int cli_gate(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 
 #endif

@@ -14,7 +14,9 @@ static const struct {
     {"ingest", cli_ingest, "read a repository's history into the database"},
     {"serve", cli_serve, "serve the dashboard and the JSON API"},
     {"snapshot", cli_snapshot, "record weekly snapshots of refs (or backfill past weeks)"},
+    {"gate", cli_gate, "did a change make the port worse? (CI gate, from git)"},
     {"token", cli_token, "create, list and revoke API tokens for CI bots"},
+    {"import-sarif", cli_import_sarif, "store analyzer output (SARIF 2.1.0) for a commit"},
     {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
 };
 

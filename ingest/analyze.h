@@ -17,6 +17,13 @@
 
 #include "rules.h"
 
+/*
+ * Version of what an_analyze() produces.  Bump it whenever a change to the
+ * analyzer changes its results: stored analyses are keyed by the rules hash
+ * and this version together, so the next ingest re-analyses.
+ */
+#define AN_ANALYZER_VERSION "3"
+
 /* Token classes (DOMAIN.md).  Order is used as array index. */
 typedef enum {
     AN_CLASS_HPY = 0,

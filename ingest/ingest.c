@@ -33,7 +33,8 @@ typedef struct {
     sqlite3 *db;
     ingest_store *store;
     rules *rules;
-    const char *rules_hash;
+    const char *rules_hash;       /* analysis key: rules hash + analyzer version */
+    char analysis_key[GIT_OID_HEXSZ + 1];
     scope scope;
     int64_t repo_id;
     int64_t *path_analysis;       /* by path id: analysis id, 0 if absent */
@@ -515,6 +516,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
             goto done;
         ingest_progress_update(c->progress, n - i, c->st.blobs_analysed,
                                c->st.bytes_analysed);
+        if (c->opt->on_progress && ((n - i) % 256 == 0 || i == 0))
+            c->opt->on_progress(c->opt->progress_arg, ref, n - i, n);
     }
     ingest_progress_done(c->progress);
     if ((rc = ingest_store_commit_find(c->store, &tip_id, &has_stats, c->repo_id,
@@ -577,6 +580,19 @@ static int ingest_use_stored_scope(ingest_ctx *c, const char *text)
     return 0;
 }
 
+/* The key analyses are stored under: a hash of the rules file's hash and the
+ * analyzer's version, so that a new rules file or a new analyzer both lead
+ * to re-analysis on the next ingest, and nothing else does. */
+static void ingest_analysis_key(char *out, const char *rules_hash)
+{
+    char text[128];
+    git_oid oid;
+
+    snprintf(text, sizeof(text), "rules %s analyzer %s", rules_hash, AN_ANALYZER_VERSION);
+    git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
+    git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
+}
+
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
@@ -597,7 +613,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
                          : rules_load_default(&c->rules);
     if (rc < 0)
         return rc;
-    c->rules_hash = rules_hash(c->rules);
+    ingest_analysis_key(c->analysis_key, rules_hash(c->rules));
+    c->rules_hash = c->analysis_key;
     if ((rc = db_open(&c->db, opt->db_path, 1)) < 0 ||
         (rc = ingest_store_open(&c->store, c->db)) < 0)
         return rc;

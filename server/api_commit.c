@@ -11,6 +11,7 @@
 #include "db.h"
 #include "pd_error.h"
 #include "pd_time.h"
+#include "sarif_import.h"
 
 static const char *const api_status_names[4] = {"ported", "bridged", "legacy", "neutral"};
 static const char *const api_class_names[4] = {"hpy", "capi", "npy-legacy", "bridge"};
@@ -285,6 +286,21 @@ enum MHD_Result api_commit(srv_req *r)
     return srv_reply_json(r, 200, o);
 }
 
+/* Findings per tool: the built-in analyzer ("portdash": hpy uses are level
+ * none, npy-legacy note, capi and bridge warning) and each uploaded one. */
+static int api_summary_tools(srv_req *r, const api_at *at, const db_counts *c,
+                             json_t *o)
+{
+    json_t *tools = json_object();
+
+    json_object_set_new(tools, "portdash", json_pack("{s:I, s:i, s:I, s:I, s:I}",
+        "results", (json_int_t)(c->tok[0] + c->tok[1] + c->tok[2] + c->tok[3]),
+        "error", 0, "warning", (json_int_t)(c->tok[1] + c->tok[3]),
+        "note", (json_int_t)c->tok[2], "none", (json_int_t)c->tok[0]));
+    json_object_set_new(o, "tools", tools);
+    return sarif_tools_json(r->db, at->commit_id, tools);
+}
+
 enum MHD_Result api_summary(srv_req *r)
 {
     api_at at;
@@ -295,8 +311,10 @@ enum MHD_Result api_summary(srv_req *r)
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0)
         return srv_reply_error(r, rc);
+    r->immutable = 0;      /* SARIF uploads change "tools" */
     o = json_object();
-    if ((rc = api_commit_fields(r, &at, o)) < 0) {
+    if ((rc = api_commit_fields(r, &at, o)) < 0 ||
+        (rc = api_summary_tools(r, &at, &c, o)) < 0) {
         json_decref(o);
         return srv_reply_error(r, rc);
     }
@@ -339,6 +357,8 @@ enum MHD_Result api_files(srv_req *r)
         return srv_reply_problem(r, 500, "Internal Server Error", "database: %s",
                                  sqlite3_errmsg(r->db));
     }
+    if (!(files = srv_paginate(r, files, 1000)))
+        return srv_reply_error(r, PD_EINVAL);
     o = json_pack("{s:s, s:o}", "commit", at.oid, "files", files);
     return srv_reply_json(r, 200, o);
 }

@@ -36,45 +36,52 @@ static int api_compare_resolve(srv_req *r, api_at *base, api_at *head)
     return rc;
 }
 
-/* {"status", "universal_ready"} of a files-statement row, or null. */
-static json_t *api_compare_side(sqlite3_stmt *st)
+/* {"status", "universal_ready"} of one side, or null when absent. */
+static json_t *api_compare_side(const api_side *x)
 {
-    const char *status;
-
-    if (!st)
+    if (!x->blob)
         return json_null();
-    status = (const char *)sqlite3_column_text(st, 4);
-    return json_pack("{s:s, s:b}", "status", status ? status : "unanalysed",
-                     "universal_ready", sqlite3_column_int(st, 5));
+    return json_pack("{s:s, s:b}", "status", x->status, "universal_ready", x->ready);
 }
 
-/* One path present on either side: its file entry and function moves. */
-static int api_compare_path(srv_req *r, const api_at *at, sqlite3_stmt *a,
-                            sqlite3_stmt *b, json_t *files, json_t *fns, json_t *regs)
-{
-    sqlite3_stmt *any = a ? a : b;
-    const char *path = (const char *)sqlite3_column_text(any, 1);
-    const char *ba = a ? (const char *)sqlite3_column_text(a, 2) : NULL;
-    const char *bb = b ? (const char *)sqlite3_column_text(b, 2) : NULL;
-    json_t *from, *to;
+typedef struct {
+    const api_at *head;
+    json_t *files, *fns, *regs;
+} api_compare_ctx;
 
-    if (ba && bb && strcmp(ba, bb) == 0)
-        return 0;
-    from = api_compare_side(a);
-    to = api_compare_side(b);
+/* api_changed_files callback: file entry and function moves of one path. */
+static int api_compare_path(void *arg, srv_req *r, const char *path,
+                            const api_side *a, const api_side *b)
+{
+    api_compare_ctx *c = arg;
+    json_t *from = api_compare_side(a), *to = api_compare_side(b);
+
     if (!json_equal(from, to))
-        json_array_append_new(files, json_pack("{s:o, s:o, s:o}", "path",
+        json_array_append_new(c->files, json_pack("{s:o, s:o, s:o}", "path",
                               api_text(path), "from", from, "to", to));
     else {
         json_decref(from);
         json_decref(to);
     }
-    return api_diff_file(r, at->rules_hash, path, ba, bb, fns, regs);
+    return api_diff_file(r, c->head->rules_hash, path, a->blob, b->blob, c->fns, c->regs);
 }
 
-/* Walk both sorted file lists together. */
-int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
-                             json_t *files, json_t *fns, json_t *regs)
+/* Fill a side from a files-statement row (NULL row: absent). */
+static void api_side_of(api_side *x, sqlite3_stmt *st)
+{
+    const char *status = st ? (const char *)sqlite3_column_text(st, 4) : NULL;
+
+    memset(x, 0, sizeof(*x));
+    if (!st)
+        return;
+    x->blob = (const char *)sqlite3_column_text(st, 2);
+    x->status = status ? status : "unanalysed";
+    x->ready = sqlite3_column_int(st, 5);
+}
+
+int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
+                      int (*fn)(void *arg, srv_req *r, const char *path,
+                                const api_side *a, const api_side *b), void *arg)
 {
     sqlite3_stmt *a = NULL, *b = NULL;
     int ra, rb, rc;
@@ -84,13 +91,18 @@ int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
         goto done;
     ra = sqlite3_step(a);
     rb = sqlite3_step(b);
+    /* Both lists are sorted by path: walk them together. */
     while (rc == 0 && (ra == SQLITE_ROW || rb == SQLITE_ROW)) {
         int cmp = ra != SQLITE_ROW ? 1 : rb != SQLITE_ROW ? -1
                   : strcmp((const char *)sqlite3_column_text(a, 1),
                            (const char *)sqlite3_column_text(b, 1));
+        api_side sa, sb;
 
-        rc = api_compare_path(r, head, cmp <= 0 ? a : NULL, cmp >= 0 ? b : NULL,
-                              files, fns, regs);
+        api_side_of(&sa, cmp <= 0 ? a : NULL);
+        api_side_of(&sb, cmp >= 0 ? b : NULL);
+        if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0)
+            rc = fn(arg, r, (const char *)sqlite3_column_text(cmp <= 0 ? a : b, 1),
+                    &sa, &sb);
         if (cmp <= 0)
             ra = sqlite3_step(a);
         if (cmp >= 0)
@@ -102,6 +114,14 @@ done:
     sqlite3_finalize(a);
     sqlite3_finalize(b);
     return rc;
+}
+
+int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
+                        json_t *files, json_t *fns, json_t *regs)
+{
+    api_compare_ctx c = {head, files, fns, regs};
+
+    return api_changed_files(r, base, head, api_compare_path, &c);
 }
 
 enum MHD_Result api_compare(srv_req *r)

@@ -31,9 +31,29 @@ int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
                   const char *from_blob, const char *to_blob, json_t *functions,
                   json_t *regressions);
 
+/* The functions of blob's analysis under the rules (empty list for NULL). */
+#include "gate.h"
+int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnlist *out);
+
 /* Summary object S ({"files", "functions", "tokens", "object_paths",
  * "universal_ready_files"}) of counts. */
 json_t *api_stats_obj(const db_counts *c);
+
+/* One side of a changed file: blob NULL when the file is absent there. */
+typedef struct {
+    const char *blob;
+    const char *status;
+    int ready;
+} api_side;
+
+/*
+ * Call `fn` for every in-scope path whose blob differs between two resolved
+ * commits (present on one side only included), in path order.  A non-zero
+ * return from fn stops the walk and is returned.  0 or PD_EDB.
+ */
+int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
+                      int (*fn)(void *arg, srv_req *r, const char *path,
+                                const api_side *a, const api_side *b), void *arg);
 
 /*
  * Files whose status or universal readiness differ between two resolved

@@ -148,6 +148,10 @@ enum MHD_Result api_history(srv_req *r)
         json_array_append_new(points, p);
     }
     sqlite3_finalize(st);
+    if (!(points = srv_paginate(r, points, 100000))) {
+        json_decref(port_start);
+        return srv_reply_error(r, PD_EINVAL);
+    }
     return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:s, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", api_measures[measure].key,
         "date", by_author ? "author" : "committer",

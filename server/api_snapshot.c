@@ -92,6 +92,8 @@ enum MHD_Result api_snapshots(srv_req *r)
     while (sqlite3_step(st) == SQLITE_ROW)
         json_array_append_new(arr, api_snapshot_head(st));
     sqlite3_finalize(st);
+    if (!(arr = srv_paginate(r, arr, 1000)))
+        return srv_reply_error(r, PD_EINVAL);
     return srv_reply_json(r, 200, arr);
 }
 

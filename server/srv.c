@@ -20,6 +20,7 @@
 #include "db_token.h"
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_routes.h"
 
@@ -36,6 +37,7 @@ struct srv {
     int private_reads;
     size_t max_body;
     srv_metrics *metrics;
+    srv_jobs *jobs;
 };
 
 /* Per-connection state: made on the first callback, freed on completion. */
@@ -249,7 +251,7 @@ int srv_start(srv **out, const srv_options *opt)
     }
     s->private_reads = opt->private_reads;
     s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
-    if (!(s->metrics = srv_metrics_new())) {
+    if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto fail;
     }
@@ -296,6 +298,11 @@ const char *srv_static_dir(const srv *s)
     return s->static_dir;
 }
 
+struct srv_jobs *srv_get_jobs(const srv *s)
+{
+    return s->jobs;
+}
+
 struct srv_metrics *srv_get_metrics(const srv *s)
 {
     return s->metrics;
@@ -323,6 +330,7 @@ void srv_stop(srv *s)
     free(s->static_dir);
     free(s->vendor_dir);
     free(s->metrics);
+    srv_jobs_free(s->jobs);
     free(s);
 }
 

@@ -112,6 +112,9 @@ int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret);
  */
 json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
 
+/* The server's background ingest jobs. */
+struct srv_jobs *srv_get_jobs(const srv *s);
+
 /* The server's metrics (for GET /metrics). */
 struct srv_metrics *srv_get_metrics(const srv *s);
 

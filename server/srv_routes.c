@@ -6,6 +6,8 @@
 
 #include "api.h"
 #include "api_diff.h"
+#include "api_sarif.h"
+#include "api_ops.h"
 #include "api_snapshot.h"
 #include "pd_error.h"
 #include "srv_routes.h"
@@ -22,6 +24,10 @@ const srv_route srv_routes[] = {
      "functions and findings of one file"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}", api_raw,
      "the file's source at a commit"},
+    {"POST", "/api/v1/repos/{repo}/commits/{rev}/sarif", api_sarif_post,
+     "upload a SARIF 2.1.0 log for a commit (token scope sarif)"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/sarif", api_sarif_list,
+     "the SARIF runs stored for a commit"},
     {"GET", "/api/v1/repos/{repo}/compare/{range}", api_compare,
      "what moved between BASE...HEAD"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/files.csv", api_files_csv,
@@ -34,6 +40,15 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/repos/{repo}/snapshots/{week}/report.md", api_report,
      "the dev-call report for a week"},
     {"GET", "/api/v1/measures", api_measures_list, "names of the summary measures"},
+    {"GET", "/api/v1/repos/{repo}/gate", api_gate,
+     "the ratchet gate between ?base=REV and ?head=REV"},
+    {"POST", "/api/v1/repos/{repo}/ingest", api_ingest_trigger,
+     "ingest new commits in the background (token scope ingest)"},
+    {"GET", "/api/v1/jobs/{id}", api_job, "state and progress of an ingest job"},
+    {"GET", "/api/v1/openapi.json", api_openapi, "this API as OpenAPI 3.1"},
+    {"GET", "/badge/{repo}/{ref}/{measure}", api_badge, "an SVG badge for READMEs"},
+    {"GET", "/healthz", api_healthz, "liveness and database check"},
+    {"GET", "/metrics", api_metrics, "Prometheus metrics"},
     {"GET", "/api/v1/repos/{repo}/refs/{ref}/history", api_history,
      "a measure over the ref's first-parent history"},
     {"GET", "/api/v1/repos/{repo}/refs/{ref}/file-history/{path...}", api_file_history,

@@ -1,0 +1,122 @@
+/*
+ * cli_gate.c: `portdash gate`: the ratchet gate for CI, straight from git.
+ * Exit 0 when the gate passes, 1 when it fails or cannot run, 2 on usage.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gate.h"
+#include "gate_git.h"
+#include "pd_error.h"
+#include "rules.h"
+#include "scope.h"
+
+static void cli_gate_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: portdash gate --repo GITDIR --base REV --head REV [--format json|markdown]\n"
+        "                     [--policy FILE] [--rules FILE] [--include GLOB]...\n"
+        "                     [--exclude GLOB]...\n\n"
+        "Did HEAD make the port worse than BASE?  Analyses both revisions of the git\n"
+        "repository (no database or server) and applies the ratchet: no function less\n"
+        "ported, no new object-legacy path, no file that stops being universal-ready,\n"
+        "no new C API use in a function that had none.  --policy FILE replaces these\n"
+        "with its own lines: 'ratchet status|object-legacy|universal-ready|new-capi',\n"
+        "'max MEASURE N', 'min MEASURE N'.  --format markdown prints a pull-request\n"
+        "comment.  Exit status: 0 pass, 1 fail (or error), 2 bad usage.\n");
+}
+
+/* Read a whole file into a new NUL-terminated buffer. */
+static char *cli_gate_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+        buf[n] = '\0';
+    else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+int cli_gate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"repo", required_argument, 0, 'r'}, {"base", required_argument, 0, 'b'},
+        {"head", required_argument, 0, 'H'}, {"format", required_argument, 0, 'f'},
+        {"policy", required_argument, 0, 'p'}, {"rules", required_argument, 0, 'R'},
+        {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *repo = NULL, *base = NULL, *head = NULL, *fmt = "json", *policy = NULL;
+    const char *rules_path = NULL;
+    const char **inc = calloc(argc, sizeof(char *)), **exc = calloc(argc, sizeof(char *));
+    scope sc = {inc, 0, exc, 0};
+    gate_policy pol;
+    rules *r = NULL;
+    json_t *res = NULL;
+    char *text = NULL;
+    int c, rc = CLI_USAGE;
+
+    optind = 1;
+    while (inc && exc && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': repo = optarg; break;
+        case 'b': base = optarg; break;
+        case 'H': head = optarg; break;
+        case 'f': fmt = optarg; break;
+        case 'p': policy = optarg; break;
+        case 'R': rules_path = optarg; break;
+        case 'i': inc[sc.ninclude++] = optarg; break;
+        case 'x': exc[sc.nexclude++] = optarg; break;
+        case 'h': cli_gate_usage(stdout); rc = CLI_OK; goto done;
+        default: cli_gate_usage(stderr); goto done;
+        }
+    }
+    if (!repo || !base || !head || optind < argc ||
+        (strcmp(fmt, "json") && strcmp(fmt, "markdown"))) {
+        fprintf(stderr, "portdash gate: --repo, --base and --head are required; "
+                "--format is json or markdown\n\n");
+        cli_gate_usage(stderr);
+        goto done;
+    }
+    rc = CLI_FAIL;
+    gate_policy_default(&pol);
+    if (policy && !(text = cli_gate_slurp(policy))) {
+        fprintf(stderr, "portdash gate: cannot read policy file %s\n", policy);
+        goto done;
+    }
+    if ((text && gate_policy_parse(&pol, policy, text) < 0) ||
+        (rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0 ||
+        gate_git_run(&res, repo, base, head, &pol, r, &sc) < 0) {
+        fprintf(stderr, "portdash gate: %s\n", pd_error_last());
+        goto done;
+    }
+    if (strcmp(fmt, "markdown") == 0) {
+        char *md = gate_markdown(res);
+
+        fputs(md ? md : "", stdout);
+        free(md);
+    } else {
+        json_dumpf(res, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+    }
+    rc = strcmp(json_string_value(json_object_get(res, "result")), "pass") == 0
+         ? CLI_OK : CLI_FAIL;
+done:
+    json_decref(res);
+    rules_free(r);
+    free(text);
+    free(inc);
+    free(exc);
+    return rc;
+}

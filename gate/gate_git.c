@@ -1,0 +1,224 @@
+/*
+ * gate_git.c: the gate from git trees (see gate_git.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "analyze.h"
+#include "gate_git.h"
+#include "ingest_store.h"
+#include "pd_error.h"
+
+typedef struct {
+    char *path;
+    git_oid blob;
+} gg_file;
+
+typedef struct {
+    gg_file *v;
+    size_t n, cap;
+    const scope *sc;
+} gg_tree;
+
+/* An analysed blob: its functions, readiness and counts. */
+typedef struct {
+    git_oid oid;
+    gate_fnlist fns;
+    int ready;
+    db_counts counts;
+} gg_blob;
+
+typedef struct {
+    git_repository *repo;
+    const rules *r;
+    gg_blob *v;
+    size_t n, cap;
+} gg_cache;
+
+static int gg_walk(const char *root, const git_tree_entry *e, void *arg)
+{
+    gg_tree *t = arg;
+    char path[4096];
+
+    if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+        return 0;
+    snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
+    if (!scope_contains(t->sc, path))
+        return 0;
+    if (t->n == t->cap) {
+        gg_file *v = realloc(t->v, (t->cap = t->cap ? t->cap * 2 : 256) * sizeof(*v));
+        if (!v)
+            return -1;
+        t->v = v;
+    }
+    if (!(t->v[t->n].path = strdup(path)))
+        return -1;
+    git_oid_cpy(&t->v[t->n++].blob, git_tree_entry_id(e));
+    return 0;
+}
+
+static int gg_cmp(const void *a, const void *b)
+{
+    return strcmp(((const gg_file *)a)->path, ((const gg_file *)b)->path);
+}
+
+/* The in-scope files of rev, sorted by path. */
+static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, const char *rev)
+{
+    git_object *obj = NULL;
+    git_tree *tree = NULL;
+    int rc = 0;
+
+    if (git_revparse_single(&obj, repo, rev) < 0 ||
+        git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
+        rc = pd_error_set(PD_EGIT, "%s: unknown rev '%s'", gitdir, rev);
+    else if (git_tree_walk(tree, GIT_TREEWALK_PRE, gg_walk, t) < 0)
+        rc = pd_error_set(PD_ENOMEM, "out of memory listing '%s'", rev);
+    git_tree_free(tree);
+    git_object_free(obj);
+    if (rc == 0)
+        qsort(t->v, t->n, sizeof(*t->v), gg_cmp);
+    return rc;
+}
+
+/* The analysis of a blob, from the cache or made now. */
+static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob **out)
+{
+    git_blob *blob = NULL;
+    an_result *res = NULL;
+    gg_blob *b;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < c->n; i++)
+        if (git_oid_equal(&c->v[i].oid, oid)) {
+            *out = &c->v[i];
+            return 0;
+        }
+    if (c->n == c->cap) {
+        gg_blob *v = realloc(c->v, (c->cap = c->cap ? c->cap * 2 : 256) * sizeof(*v));
+        if (!v)
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        c->v = v;
+    }
+    if (git_blob_lookup(&blob, c->repo, oid) < 0)
+        return pd_error_set(PD_EGIT, "cannot read %s", path);
+    rc = an_analyze(&res, c->r, path, git_blob_rawcontent(blob),
+                    (size_t)git_blob_rawsize(blob));
+    b = &c->v[c->n];
+    memset(b, 0, sizeof(*b));
+    git_oid_cpy(&b->oid, oid);
+    for (i = 0; rc == 0 && i < res->nfunctions; i++) {
+        const an_function *f = &res->functions[i];
+
+        rc = gate_fnlist_push(&b->fns, f->name, an_status_name(f->status),
+                              an_objstate_name(f->object_state), f->start_line,
+                              f->tokens[AN_CLASS_CAPI]);
+    }
+    if (rc == 0) {
+        ingest_store_counts_of(&b->counts, res);
+        b->ready = res->universal_ready ? 1 : 0;
+        c->n++;
+        *out = b;
+    }
+    an_result_free(res);
+    git_blob_free(blob);
+    return rc;
+}
+
+/* Sum the counts of every file of a tree. */
+static int gg_totals(gg_cache *c, gg_tree *t, db_counts *sum)
+{
+    gg_blob *b;
+    size_t i;
+    int rc;
+
+    memset(sum, 0, sizeof(*sum));
+    for (i = 0; i < t->n; i++) {
+        if ((rc = gg_analyse(c, &t->v[i].blob, t->v[i].path, &b)) < 0)
+            return rc;
+        db_counts_add(sum, &b->counts, 1);
+    }
+    return 0;
+}
+
+/* Feed every path whose blob differs to the gate. */
+static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
+{
+    static gate_fnlist none;
+    size_t i = 0, j = 0;
+    int rc = 0;
+
+    while (rc == 0 && (i < a->n || j < b->n)) {
+        int cmp = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i].path, b->v[j].path);
+        gg_blob *x = NULL, *y = NULL;
+
+        if (cmp <= 0 && (rc = gg_analyse(c, &a->v[i].blob, a->v[i].path, &x)) < 0)
+            break;
+        if (cmp >= 0 && (rc = gg_analyse(c, &b->v[j].blob, b->v[j].path, &y)) < 0)
+            break;
+        if (x != y)
+            rc = gate_add_file(g, cmp <= 0 ? a->v[i].path : b->v[j].path,
+                               x ? &x->fns : &none, y ? &y->fns : &none,
+                               x ? x->ready : -1, y ? y->ready : -1);
+        i += cmp <= 0;
+        j += cmp >= 0;
+    }
+    return rc;
+}
+
+static void gg_tree_free(gg_tree *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n; i++)
+        free(t->v[i].path);
+    free(t->v);
+}
+
+int gate_git_run(json_t **out, const char *gitdir, const char *base, const char *head,
+                 const gate_policy *policy, const rules *r, const scope *sc)
+{
+    gg_tree ta = {0}, tb = {0};
+    gg_cache c = {0};
+    db_counts sa, sb;
+    char ha[GIT_OID_HEXSZ + 1] = "", hb[GIT_OID_HEXSZ + 1] = "";
+    gate *g = gate_new(policy);
+    git_object *o = NULL;
+    size_t i;
+    int rc;
+
+    *out = NULL;
+    ta.sc = tb.sc = sc;
+    c.r = r;
+    git_libgit2_init();
+    if (!g)
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+    else if (git_repository_open_ext(&c.repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+        rc = pd_error_set(PD_EGIT, "%s: not a git repository", gitdir);
+    else if ((rc = gg_tree_of(&ta, c.repo, gitdir, base)) == 0 &&
+             (rc = gg_tree_of(&tb, c.repo, gitdir, head)) == 0 &&
+             (rc = gg_totals(&c, &ta, &sa)) == 0 && (rc = gg_totals(&c, &tb, &sb)) == 0)
+        rc = gg_feed(&c, &ta, &tb, g);
+    if (rc == 0) {
+        if (git_revparse_single(&o, c.repo, base) == 0)
+            git_oid_tostr(ha, sizeof(ha), git_object_id(o));
+        git_object_free(o);
+        if (git_revparse_single(&o, c.repo, head) == 0)
+            git_oid_tostr(hb, sizeof(hb), git_object_id(o));
+        git_object_free(o);
+        *out = gate_result(g, ha, hb, &sa, &sb);
+    }
+    for (i = 0; i < c.n; i++)
+        gate_fnlist_free(&c.v[i].fns);
+    free(c.v);
+    gg_tree_free(&ta);
+    gg_tree_free(&tb);
+    gate_free(g);
+    git_repository_free(c.repo);
+    git_libgit2_shutdown();
+    return rc;
+}

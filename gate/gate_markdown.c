@@ -1,0 +1,79 @@
+/*
+ * gate_markdown.c: the gate's verdict as a pull-request comment.  Paths and
+ * function names are repository text: they go into code spans whose
+ * backticks are replaced, so they cannot break out into Markdown or HTML.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate.h"
+
+static void gate_md_code(FILE *f, const char *s)
+{
+    fputc('`', f);
+    for (; s && *s; s++)
+        fputc(*s == '`' ? '\'' : *s == '\n' || *s == '\r' ? ' ' : *s, f);
+    fputc('`', f);
+}
+
+static const char *gate_md_side(json_t *fn, const char *side)
+{
+    json_t *o = json_object_get(fn, side);
+    json_t *st = json_object_get(o, "object_state");
+    static __thread char buf[64];
+
+    if (!json_is_object(o))
+        return "absent";
+    snprintf(buf, sizeof(buf), "%s%s%s", json_string_value(json_object_get(o, "status")),
+             json_is_string(st) ? ", " : "", json_is_string(st) ? json_string_value(st) : "");
+    return buf;
+}
+
+char *gate_markdown(json_t *res)
+{
+    int pass = strcmp(json_string_value(json_object_get(res, "result")), "pass") == 0;
+    json_t *c, *x, *why;
+    char *buf = NULL, from[64];
+    size_t len = 0, i, k;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        return NULL;
+    fprintf(f, "### HPy porting gate: %s\n\n", pass ? "✅ pass" : "❌ fail");
+    fprintf(f, "Base `%.10s`, head `%.10s`.\n\n| condition | base | head | |\n"
+            "|---|---:|---:|---|\n", json_string_value(json_object_get(res, "base")),
+            json_string_value(json_object_get(res, "head")));
+    json_array_foreach(json_object_get(res, "conditions"), i, c)
+        fprintf(f, "| %s (`%s`) | %lld | %lld | %s |\n",
+                json_string_value(json_object_get(c, "rule")),
+                json_string_value(json_object_get(c, "measure")),
+                (long long)json_integer_value(json_object_get(c, "base")),
+                (long long)json_integer_value(json_object_get(c, "head")),
+                json_is_true(json_object_get(c, "ok")) ? "ok" : "**failed**");
+    x = json_object_get(res, "regressions");
+    fprintf(f, "\n%zu regression%s.\n", json_array_size(x),
+            json_array_size(x) == 1 ? "" : "s");
+    json_array_foreach(x, i, c) {
+        fputs("- ", f);
+        gate_md_code(f, json_string_value(json_object_get(c, "name")));
+        fputs(" in ", f);
+        gate_md_code(f, json_string_value(json_object_get(c, "path")));
+        snprintf(from, sizeof(from), "%s", gate_md_side(c, "from"));
+        fprintf(f, ": %s → %s (", from, gate_md_side(c, "to"));
+        json_array_foreach(json_object_get(c, "reasons"), k, why)
+            fprintf(f, "%s%s", k ? ", " : "", json_string_value(why));
+        fputs(")\n", f);
+    }
+    x = json_object_get(res, "files_no_longer_universal_ready");
+    if (json_array_size(x)) {
+        fputs("\nNo longer universal-ready:\n", f);
+        json_array_foreach(x, i, c) {
+            fputs("- ", f);
+            gate_md_code(f, json_string_value(c));
+            fputc('\n', f);
+        }
+    }
+    fclose(f);
+    return buf;
+}

@@ -1,0 +1,513 @@
+/*
+ * test_ci.c: the CI-bot side of the server: tokens, background ingest jobs,
+ * immutable answers with ETags, gzip, pagination, metrics, health, the
+ * OpenAPI document against the route table, badges, and the ratchet gate
+ * through the API and straight from git.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "db_token.h"
+#include "gate.h"
+#include "gate_git.h"
+#include "ingest.h"
+#include "pd_error.h"
+#include "rules.h"
+#include "srv.h"
+#include "srv_routes.h"
+
+static char *g_dir;
+static char g_db[4200];
+static char g_base[64];
+static srv *g_srv;
+static char g_tok_all[DB_TOKEN_LEN + 1], g_tok_sarif[DB_TOKEN_LEN + 1];
+
+typedef struct {
+    long status;
+    char *body;
+    size_t len;
+    char headers[4096];
+} ci_http;
+
+static size_t ci_body(char *p, size_t size, size_t n, void *arg)
+{
+    ci_http *h = arg;
+
+    h->body = realloc(h->body, h->len + size * n + 1);
+    memcpy(h->body + h->len, p, size * n);
+    h->len += size * n;
+    h->body[h->len] = '\0';
+    return size * n;
+}
+
+static size_t ci_header(char *p, size_t size, size_t n, void *arg)
+{
+    ci_http *h = arg;
+    size_t len = strlen(h->headers);
+
+    snprintf(h->headers + len, sizeof(h->headers) - len, "%.*s", (int)(size * n), p);
+    return size * n;
+}
+
+/* A request with optional extra header lines (NULL-terminated). */
+static ci_http ci_req(const char *method, const char *path, const char **hdrs, int raw)
+{
+    ci_http h = {0};
+    CURL *c = curl_easy_init();
+    struct curl_slist *list = NULL;
+    char url[2048];
+
+    snprintf(url, sizeof(url), "%s%s", g_base, path);
+    for (; hdrs && *hdrs; hdrs++)
+        list = curl_slist_append(list, *hdrs);
+    h.body = calloc(1, 1);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "POST") == 0)
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, "");
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, ci_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, ci_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
+    curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+    if (!raw)
+        curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+    assert_int_equal(curl_easy_perform(c), CURLE_OK);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h.status);
+    curl_slist_free_all(list);
+    curl_easy_cleanup(c);
+    return h;
+}
+
+/* The value of header `name` (case-insensitive) in a response, or "". */
+static const char *ci_hval(ci_http *h, const char *name)
+{
+    static char v[1024];
+    const char *p = h->headers;
+    size_t n = strlen(name);
+
+    v[0] = '\0';
+    while (p && *p) {
+        if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
+            snprintf(v, sizeof(v), "%.*s", (int)strcspn(p + n + 2, "\r\n"), p + n + 2);
+            break;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return v;
+}
+
+static int setup(void **state)
+{
+    const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
+    ingest_options o = {0};
+    srv_options so = {0};
+    sqlite3 *db = NULL;
+
+    g_dir = tu_tmpdir();
+    snprintf(g_db, sizeof(g_db), "%s/ci.db", g_dir);
+    o.db_path = g_db;
+    o.repo_path = tu_fixture("toyport");
+    o.name = "demo";
+    o.refs = refs;
+    o.nrefs = 2;
+    if (ingest_run(&o, NULL) < 0 || db_open(&db, g_db, 0) < 0 ||
+        db_token_create(db, g_tok_all, "bot", NULL) < 0 ||
+        db_token_create(db, g_tok_sarif, "sarif-only", "sarif") < 0)
+        return -1;
+    db_close(db);
+    so.db_path = g_db;
+    so.listen = "127.0.0.1:0";
+    so.static_dir = "static";
+    if (srv_start(&g_srv, &so) < 0)
+        return -1;
+    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(g_srv));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    srv_stop(g_srv);
+    tu_sh("rm -rf '%s'", g_dir);
+    free(g_dir);
+    return 0;
+}
+
+static void test_writes_need_a_token_with_the_scope(void **state)
+{
+    char auth[128], bad[] = "Authorization: Bearer pd_0000";
+    const char *none[] = {NULL}, *wrong[] = {bad, NULL}, *scoped[] = {auth, NULL};
+    ci_http h;
+
+    h = ci_req("POST", "/api/v1/repos/demo/ingest", none, 0);
+    assert_int_equal(h.status, 401);
+    assert_string_equal(ci_hval(&h, "WWW-Authenticate"), "Bearer realm=\"portdash\"");
+    free(h.body);
+    h = ci_req("POST", "/api/v1/repos/demo/ingest", wrong, 0);
+    assert_int_equal(h.status, 401);
+    free(h.body);
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", g_tok_sarif);
+    h = ci_req("POST", "/api/v1/repos/demo/ingest", scoped, 0);
+    assert_int_equal(h.status, 403);
+    assert_non_null(strstr(h.body, "lacks scope 'ingest'"));
+    free(h.body);
+}
+
+static void test_ingest_job_runs_in_the_background(void **state)
+{
+    char auth[128];
+    const char *hdr[] = {auth, NULL};
+    json_t *job, *st = NULL;
+    ci_http h;
+    int i;
+
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", g_tok_all);
+    h = ci_req("POST", "/api/v1/repos/demo/ingest", hdr, 0);
+    assert_int_equal(h.status, 202);
+    job = json_loads(h.body, 0, NULL);
+    assert_non_null(job);
+    for (i = 0; i < 200; i++) {
+        char url[256];
+
+        json_decref(st);
+        snprintf(url, sizeof(url), "%s%s", g_base,
+                 json_string_value(json_object_get(job, "url")));
+        st = tu_get_json(url, 200);
+        if (strcmp(json_string_value(json_object_get(st, "state")), "running") != 0)
+            break;
+        usleep(50000);
+    }
+    assert_string_equal(json_string_value(json_object_get(st, "state")), "done");
+    /* Everything was ingested before: the job finds nothing new. */
+    assert_int_equal(json_integer_value(json_object_get(st, "commits_new")), 0);
+    json_decref(st);
+    json_decref(job);
+    free(h.body);
+    h = ci_req("GET", "/api/v1/jobs/999", NULL, 0);
+    assert_int_equal(h.status, 404);
+    free(h.body);
+}
+
+static void test_revoked_token_is_refused(void **state)
+{
+    char tok[DB_TOKEN_LEN + 1], auth[128], scopes[64];
+    const char *hdr[] = {auth, NULL};
+    sqlite3 *db = NULL;
+    ci_http h;
+
+    assert_int_equal(db_open(&db, g_db, 0), 0);
+    assert_int_equal(db_token_create(db, tok, "short-lived", "ingest"), 0);
+    assert_int_equal(db_token_check(db, tok, scopes, sizeof(scopes)), 0);
+    assert_string_equal(scopes, "ingest");
+    assert_int_equal(db_token_revoke(db, "short-lived"), 0);
+    assert_int_equal(db_token_revoke(db, "short-lived"), PD_ENOTFOUND);
+    assert_int_equal(db_token_create(db, tok, "bot", NULL), PD_EINVAL);
+    assert_int_equal(db_token_create(db, tok, "x", "write-all"), PD_EINVAL);
+    db_close(db);
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", tok);
+    h = ci_req("POST", "/api/v1/repos/demo/ingest", hdr, 0);
+    assert_int_equal(h.status, 401);
+    free(h.body);
+}
+
+static void test_private_reads_need_a_read_token(void **state)
+{
+    srv_options so = {0};
+    srv *s = NULL;
+    char saved[64], auth[128];
+    const char *hdr[] = {auth, NULL};
+    ci_http h;
+
+    so.db_path = g_db;
+    so.listen = "127.0.0.1:0";
+    so.private_reads = 1;
+    assert_int_equal(srv_start(&s, &so), 0);
+    snprintf(saved, sizeof(saved), "%s", g_base);
+    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(s));
+    h = ci_req("GET", "/api/v1/repos", NULL, 0);
+    assert_int_equal(h.status, 401);
+    free(h.body);
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", g_tok_all);
+    h = ci_req("GET", "/api/v1/repos", hdr, 0);
+    assert_int_equal(h.status, 200);
+    free(h.body);
+    h = ci_req("GET", "/api/v1/openapi.json", NULL, 0);
+    assert_int_equal(h.status, 200);
+    free(h.body);
+    srv_stop(s);
+    snprintf(g_base, sizeof(g_base), "%s", saved);
+}
+
+static void test_full_commit_ids_are_immutable(void **state)
+{
+    char *id = tu_sh_out("git --git-dir='%s' rev-parse hpy", tu_fixture("toyport"));
+    char path[256], inm[128];
+    const char *hdr[] = {inm, NULL};
+    ci_http h;
+
+    id[strcspn(id, "\n")] = '\0';
+    /* The file table of a commit never changes; its summary may (SARIF uploads). */
+    snprintf(path, sizeof(path), "/api/v1/repos/demo/commits/%s/files", id);
+    h = ci_req("GET", path, NULL, 0);
+    assert_int_equal(h.status, 200);
+    assert_string_equal(ci_hval(&h, "Cache-Control"), "public, max-age=31536000, immutable");
+    snprintf(inm, sizeof(inm), "If-None-Match: %s", ci_hval(&h, "ETag"));
+    assert_int_equal(strlen(ci_hval(&h, "ETag")), 42);
+    free(h.body);
+    h = ci_req("GET", path, hdr, 0);
+    assert_int_equal(h.status, 304);
+    assert_int_equal(h.len, 0);
+    free(h.body);
+    /* A ref moves: no ETag, no caching promise. */
+    h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 0);
+    assert_string_equal(ci_hval(&h, "ETag"), "");
+    free(h.body);
+    free(id);
+}
+
+static void test_json_is_gzipped_for_clients_that_accept_it(void **state)
+{
+    const char *gz[] = {"Accept-Encoding: gzip", NULL};
+    ci_http plain = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 1);
+    ci_http packed = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", gz, 1);
+    ci_http decoded = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 0);
+
+    assert_string_equal(ci_hval(&plain, "Content-Encoding"), "");
+    assert_string_equal(ci_hval(&packed, "Content-Encoding"), "gzip");
+    assert_true(packed.len < plain.len);
+    assert_true((unsigned char)packed.body[0] == 0x1f && (unsigned char)packed.body[1] == 0x8b);
+    assert_string_equal(decoded.body, plain.body);
+    free(plain.body);
+    free(packed.body);
+    free(decoded.body);
+}
+
+static void test_long_lists_are_paginated(void **state)
+{
+    char url[256];
+    json_t *all, *p1, *p3;
+    ci_http h;
+
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/snapshots", g_base);
+    all = tu_get_json(url, 200);
+    json_decref(all);
+    h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files?per_page=2", NULL, 0);
+    assert_int_equal(h.status, 200);
+    p1 = json_loads(h.body, 0, NULL);
+    assert_int_equal(json_array_size(json_object_get(p1, "files")), 2);
+    assert_non_null(strstr(ci_hval(&h, "Link"), "<"
+                           "/api/v1/repos/demo/commits/hpy/files?page=2&per_page=2>; "
+                           "rel=\"next\""));
+    assert_non_null(strstr(ci_hval(&h, "Link"), "page=3&per_page=2>; rel=\"last\""));
+    free(h.body);
+    h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files?per_page=2&page=3", NULL, 0);
+    p3 = json_loads(h.body, 0, NULL);
+    assert_int_equal(json_array_size(json_object_get(p3, "files")), 1);
+    assert_null(strstr(ci_hval(&h, "Link"), "rel=\"next\""));
+    free(h.body);
+    h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files?page=0", NULL, 0);
+    assert_int_equal(h.status, 400);
+    free(h.body);
+    json_decref(p1);
+    json_decref(p3);
+}
+
+static void test_metrics_and_health(void **state)
+{
+    ci_http h;
+    int i;
+
+    for (i = 0; i < 3; i++)
+        free(ci_req("GET", "/api/v1/repos", NULL, 0).body);
+    free(ci_req("GET", "/api/v1/repos/nope/commits/hpy/summary", NULL, 0).body);
+    h = ci_req("GET", "/metrics", NULL, 0);
+    assert_int_equal(h.status, 200);
+    assert_true(strncmp(ci_hval(&h, "Content-Type"), "text/plain; version=0.0.4", 25) == 0);
+    assert_non_null(strstr(h.body, "portdash_http_requests_total{route=\"/api/v1/repos\","
+                                   "method=\"GET\",status=\"200\"} "));
+    assert_non_null(strstr(h.body, "route=\"/api/v1/repos/{repo}/commits/{rev}/summary\","
+                                   "method=\"GET\",status=\"404\"} 1\n"));
+    assert_non_null(strstr(h.body, "portdash_http_request_duration_seconds_bucket{le=\"+Inf\"}"));
+    assert_non_null(strstr(h.body, "portdash_ingest_jobs{state=\"running\"}"));
+    assert_null(strstr(h.body, "portdash_database_bytes{file=\"db\"} 0\n"));
+    free(h.body);
+    h = ci_req("GET", "/healthz", NULL, 0);
+    assert_int_equal(h.status, 200);
+    assert_string_equal(h.body, "{\"status\":\"ok\"}");
+    free(h.body);
+}
+
+/* "/a/{x...}" -> "/a/{x}", the OpenAPI spelling of a route pattern. */
+static void ci_openapi_path(char *out, size_t n, const char *pattern)
+{
+    const char *dots = strstr(pattern, "...}");
+
+    if (dots)
+        snprintf(out, n, "%.*s}", (int)(dots - pattern), pattern);
+    else
+        snprintf(out, n, "%s", pattern);
+}
+
+static void test_openapi_documents_every_route(void **state)
+{
+    char url[256], path[256], method[16];
+    json_t *doc, *paths, *item, *op;
+    const char *p, *m;
+    size_t i, k, documented = 0;
+
+    snprintf(url, sizeof(url), "%s/api/v1/openapi.json", g_base);
+    doc = tu_get_json(url, 200);
+    assert_string_equal(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
+    paths = json_object_get(doc, "paths");
+    for (i = 0; i < srv_routes_count; i++) {
+        const srv_route *rt = &srv_routes[i];
+
+        /* The dashboard's own files are not API. */
+        if (rt->handler == srv_routes[srv_routes_count - 1].handler ||
+            strncmp(rt->pattern, "/vendor/", 8) == 0)
+            continue;
+        ci_openapi_path(path, sizeof(path), rt->pattern);
+        for (k = 0; rt->method[k] && k < sizeof(method) - 1; k++)
+            method[k] = (char)(rt->method[k] | 0x20);
+        method[k] = '\0';
+        if (!json_object_get(json_object_get(paths, path), method))
+            fail_msg("route %s %s is not in openapi.json", rt->method, path);
+        documented++;
+    }
+    /* And the other way: every documented operation is served. */
+    json_object_foreach(paths, p, item) {
+        json_object_foreach(item, m, op) {
+            int found = 0;
+
+            for (i = 0; i < srv_routes_count && !found; i++) {
+                ci_openapi_path(path, sizeof(path), srv_routes[i].pattern);
+                found = strcmp(path, p) == 0 && strcasecmp(srv_routes[i].method, m) == 0;
+            }
+            if (!found)
+                fail_msg("openapi.json documents %s %s, which no route serves", m, p);
+        }
+    }
+    assert_true(documented > 20);
+    json_decref(doc);
+}
+
+static void test_badge_shows_the_summary_figure(void **state)
+{
+    char url[256], want[64];
+    json_t *s;
+    ci_http h;
+
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/summary", g_base);
+    s = tu_get_json(url, 200);
+    snprintf(want, sizeof(want), ">%lld (", (long long)json_integer_value(
+             json_object_get(json_object_get(s, "object_paths"), "object-legacy")));
+    h = ci_req("GET", "/badge/demo/hpy/object_paths.object-legacy.svg", NULL, 0);
+    assert_int_equal(h.status, 200);
+    assert_string_equal(ci_hval(&h, "Content-Type"), "image/svg+xml");
+    assert_true(strncmp(h.body, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39) == 0);
+    assert_non_null(strstr(h.body, want));
+    free(h.body);
+    h = ci_req("GET", "/badge/demo/hpy/nope.svg", NULL, 0);
+    assert_int_equal(h.status, 404);
+    free(h.body);
+    json_decref(s);
+}
+
+/* Names of a gate result's regressions, sorted, joined by spaces. */
+static char *ci_regression_names(json_t *res)
+{
+    char *out = calloc(1, 4096);
+    json_t *x;
+    size_t i;
+
+    json_array_foreach(json_object_get(res, "regressions"), i, x)
+        snprintf(out + strlen(out), 4096 - strlen(out), "%s ",
+                 json_string_value(json_object_get(x, "name")));
+    return out;
+}
+
+static void test_gate_ratchet_through_the_api_and_from_git(void **state)
+{
+    char url[256];
+    json_t *fw, *bw, *git = NULL;
+    gate_policy pol;
+    rules *r = NULL;
+    char *a, *b;
+    ci_http h;
+
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/gate?base=hpy&head="
+             "hpy-convert-object-dtype", g_base);
+    fw = tu_get_json(url, 200);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/gate?base=hpy-convert-object-dtype"
+             "&head=hpy", g_base);
+    bw = tu_get_json(url, 200);
+    assert_string_equal(json_string_value(json_object_get(fw, "result")), "pass");
+    assert_string_equal(json_string_value(json_object_get(bw, "result")), "fail");
+    a = ci_regression_names(bw);
+    /* Going back to hpy brings back legacy item code in both functions. */
+    assert_string_equal(a, "toy_item_incref toy_fill_object ");
+    /* The same verdict without a server, from the git repository itself. */
+    gate_policy_default(&pol);
+    assert_int_equal(rules_load_default(&r), 0);
+    assert_int_equal(gate_git_run(&git, tu_fixture("toyport"), "hpy-convert-object-dtype",
+                                  "hpy", &pol, r, NULL), 0);
+    assert_true(json_equal(json_object_get(git, "conditions"),
+                           json_object_get(bw, "conditions")));
+    b = ci_regression_names(git);
+    assert_string_equal(a, b);
+    h = ci_req("GET", "/api/v1/repos/demo/gate?base=hpy-convert-object-dtype&head=hpy"
+               "&format=markdown", NULL, 0);
+    assert_non_null(strstr(h.body, "### HPy porting gate: ❌ fail"));
+    assert_non_null(strstr(h.body, "- `toy_fill_object` in `src/refcount.c`: "));
+    free(h.body);
+    h = ci_req("GET", "/api/v1/repos/demo/gate?base=hpy", NULL, 0);
+    assert_int_equal(h.status, 400);
+    free(h.body);
+    free(a);
+    free(b);
+    rules_free(r);
+    json_decref(git);
+    json_decref(fw);
+    json_decref(bw);
+}
+
+static void test_gate_policy_file(void **state)
+{
+    gate_policy p;
+    db_counts c = {0};
+
+    assert_int_equal(gate_policy_parse(&p, "p", "# only bounds\nmax object_paths"
+                                       ".object-legacy 3\nmin functions.ported 1\n"), 0);
+    assert_int_equal(p.ratchets, 0);
+    assert_int_equal(p.nbounds, 2);
+    assert_int_equal(gate_policy_parse(&p, "p", "ratchet status\nratchet sideways\n"),
+                     PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "p:2: unknown ratchet 'sideways'"));
+    assert_int_equal(gate_policy_parse(&p, "p", "max nope 3\n"), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "p:1: unknown measure 'nope'"));
+    c.obj[0] = 7;
+    assert_int_equal(gate_measure(&c, "object_paths.object-legacy"), 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_writes_need_a_token_with_the_scope),
+        cmocka_unit_test(test_ingest_job_runs_in_the_background),
+        cmocka_unit_test(test_revoked_token_is_refused),
+        cmocka_unit_test(test_private_reads_need_a_read_token),
+        cmocka_unit_test(test_full_commit_ids_are_immutable),
+        cmocka_unit_test(test_json_is_gzipped_for_clients_that_accept_it),
+        cmocka_unit_test(test_long_lists_are_paginated),
+        cmocka_unit_test(test_metrics_and_health),
+        cmocka_unit_test(test_openapi_documents_every_route),
+        cmocka_unit_test(test_badge_shows_the_summary_figure),
+        cmocka_unit_test(test_gate_ratchet_through_the_api_and_from_git),
+        cmocka_unit_test(test_gate_policy_file),
+    };
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
