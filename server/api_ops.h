@@ -14,5 +14,6 @@ enum MHD_Result api_job(srv_req *r);            /* GET /api/v1/jobs/{id} */
 enum MHD_Result api_badge(srv_req *r);          /* GET /badge/{repo}/{ref}/{measure}.svg */
 enum MHD_Result api_openapi(srv_req *r);        /* GET /api/v1/openapi.json */
 enum MHD_Result api_gate(srv_req *r);           /* GET /api/v1/repos/{repo}/gate */
+enum MHD_Result api_object_items(srv_req *r);   /* GET .../commits/{rev}/object-items */
 
 #endif

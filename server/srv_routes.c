@@ -40,6 +40,8 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/repos/{repo}/snapshots/{week}/report.md", api_report,
      "the dev-call report for a week"},
     {"GET", "/api/v1/measures", api_measures_list, "names of the summary measures"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/object-items", api_object_items,
+     "object-array item accesses: PyObject * sites left, HPyField sites"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,
      "the ratchet gate between ?base=REV and ?head=REV"},
     {"POST", "/api/v1/repos/{repo}/ingest", api_ingest_trigger,

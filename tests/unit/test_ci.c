@@ -473,6 +473,37 @@ static void test_gate_ratchet_through_the_api_and_from_git(void **state)
     json_decref(bw);
 }
 
+/* After the first HPyField conversion the toy port mixes both item
+ * representations: the PyObject * sites left are listed. */
+static void test_object_items_show_a_mixed_representation(void **state)
+{
+    char url[256];
+    json_t *a, *b, *site;
+    size_t i;
+    int getitem = 0;
+
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/object-items", g_base);
+    a = tu_get_json(url, 200);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy-convert-object-dtype/"
+             "object-items", g_base);
+    b = tu_get_json(url, 200);
+    assert_false(json_is_true(json_object_get(a, "mixed")));
+    assert_int_equal(json_integer_value(json_object_get(a, "field_site_count")), 0);
+    assert_true(json_is_true(json_object_get(b, "mixed")));
+    assert_true(json_integer_value(json_object_get(b, "legacy_site_count")) <
+                json_integer_value(json_object_get(a, "legacy_site_count")));
+    json_array_foreach(json_object_get(b, "legacy_sites"), i, site) {
+        assert_string_not_equal(json_string_value(json_object_get(site, "path")),
+                                "src/refcount.c");
+        if (json_is_string(json_object_get(site, "function")) &&
+            strcmp(json_string_value(json_object_get(site, "function")), "OBJECT_getitem") == 0)
+            getitem = 1;
+    }
+    assert_true(getitem);
+    json_decref(a);
+    json_decref(b);
+}
+
 static void test_gate_policy_file(void **state)
 {
     gate_policy p;
@@ -505,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_openapi_documents_every_route),
         cmocka_unit_test(test_badge_shows_the_summary_figure),
         cmocka_unit_test(test_gate_ratchet_through_the_api_and_from_git),
+        cmocka_unit_test(test_object_items_show_a_mixed_representation),
         cmocka_unit_test(test_gate_policy_file),
     };
 

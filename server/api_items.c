@@ -1,0 +1,92 @@
+/*
+ * api_items.c: GET /api/v1/repos/{repo}/commits/{rev}/object-items: where
+ * object-array items are still read as PyObject * and where as HPyField.
+ * Once one place treats the buffer as HPyField *, every place must
+ * (DOMAIN.md, "Why object dtype is special"): the legacy sites listed here
+ * are what must reach zero before the test suite can run in universal mode.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_ops.h"
+#include "db.h"
+#include "pd_error.h"
+
+/* The item-access findings of one analysis, sorted into the two lists. */
+static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
+                        json_t *legacy, int64_t *fields)
+{
+    sqlite3_stmt *st = NULL, *fn = NULL;
+    char *text = NULL;
+    json_t *rows = NULL, *row, *names = json_array();
+    size_t i;
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, "SELECT findings, findings_len FROM analyses "
+                         "WHERE id = ?1")) < 0 ||
+        (rc = db_prepare(r->db, &fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
+                         "ORDER BY idx")) < 0)
+        goto done;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    sqlite3_bind_int64(fn, 1, analysis_id);
+    while (sqlite3_step(fn) == SQLITE_ROW)
+        json_array_append_new(names, api_text((const char *)sqlite3_column_text(fn, 0)));
+    if (sqlite3_step(st) != SQLITE_ROW ||
+        (rc = db_inflate(&text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
+                         (size_t)sqlite3_column_int64(st, 1))) < 0)
+        goto done;
+    rows = json_loads(text, 0, NULL);
+    json_array_foreach(rows, i, row) {
+        const char *rule = json_string_value(json_array_get(row, 3));
+        json_int_t f = json_integer_value(json_array_get(row, 5));
+
+        if (rule && strcmp(rule, "object-item-field") == 0)
+            (*fields)++;
+        if (!rule || strcmp(rule, "object-item-legacy") != 0)
+            continue;
+        json_array_append_new(legacy, json_pack("{s:o, s:O, s:O, s:O, s:O}",
+            "path", api_text(path), "function", f >= 0 && (size_t)f < json_array_size(names)
+                ? json_array_get(names, (size_t)f) : json_null(),
+            "line", json_array_get(row, 0), "column", json_array_get(row, 1),
+            "text", json_array_get(row, 4)));
+    }
+done:
+    json_decref(rows);
+    json_decref(names);
+    free(text);
+    sqlite3_finalize(st);
+    sqlite3_finalize(fn);
+    return rc;
+}
+
+enum MHD_Result api_object_items(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    api_at at;
+    json_t *legacy;
+    int64_t fields = 0;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        return srv_reply_error(r, rc);
+    legacy = json_array();
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        /* Only files with object-dtype paths can hold item accesses. */
+        if (sqlite3_column_int64(st, 3) == 0 || sqlite3_column_int64(st, 14) +
+            sqlite3_column_int64(st, 15) + sqlite3_column_int64(st, 16) == 0)
+            continue;
+        rc = api_items_of(r, sqlite3_column_int64(st, 3),
+                          (const char *)sqlite3_column_text(st, 1), legacy, &fields);
+    }
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(legacy);
+        return srv_reply_error(r, rc);
+    }
+    return srv_reply_json(r, 200, json_pack("{s:s, s:b, s:I, s:I, s:o}", "commit", at.oid,
+        "mixed", json_array_size(legacy) > 0 && fields > 0,
+        "legacy_site_count", (json_int_t)json_array_size(legacy),
+        "field_site_count", (json_int_t)fields, "legacy_sites", legacy));
+}
