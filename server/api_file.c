@@ -1,6 +1,7 @@
 /*
- * api_file.c: one file at a commit: its functions and findings, and its
- * source read from the git repository.
+ * api_file.c: one file at a commit: its functions and findings (the
+ * built-in analyzer's, then those of uploaded SARIF runs), and its source
+ * read from the git repository.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "api.h"
 #include "db.h"
 #include "pd_error.h"
+#include "sarif_import.h"
 
 /* Functions of an analysis as JSON; names[] gets each name (borrowed from
  * the returned array) for the findings to refer to. */
@@ -63,13 +65,13 @@ static json_t *api_file_findings(const char *json, const char **names, size_t nn
     json_array_foreach(rows, i, row) {
         json_int_t fn = json_integer_value(json_array_get(row, 5));
 
-        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O}",
+        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s}",
             "line", json_array_get(row, 0), "column", json_array_get(row, 1),
             "class", json_array_get(row, 2), "rule", json_array_get(row, 3),
             "text", json_array_get(row, 4),
             "function", fn >= 0 && (size_t)fn < nnames ? json_string(names[fn])
                                                         : json_null(),
-            "guarded", json_array_get(row, 6)));
+            "guarded", json_array_get(row, 6), "tool", "portdash"));
     }
     json_decref(rows);
     return out;
@@ -129,9 +131,12 @@ enum MHD_Result api_file(srv_req *r)
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_file_blob(r->db, at.commit_id, r->tail, blob)) < 0)
         return srv_reply_error(r, rc);
+    r->immutable = 0;      /* SARIF uploads add findings to a commit's files */
     o = json_pack("{s:s, s:o, s:s}", "commit", at.oid, "path", api_text(r->tail),
                   "blob", blob);
-    if ((rc = api_file_analysis(r, &at, blob, o)) < 0) {
+    if ((rc = api_file_analysis(r, &at, blob, o)) < 0 ||
+        (rc = sarif_file_findings(r->db, at.commit_id, r->tail,
+                                  json_object_get(o, "findings"))) < 0) {
         json_decref(o);
         return srv_reply_error(r, rc);
     }

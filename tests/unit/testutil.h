@@ -138,6 +138,45 @@ static inline tu_http tu_request(const char *method, const char *url)
     return h;
 }
 
+/*
+ * POST `len` bytes of `body` to `url` with extra request headers
+ * (NULL-terminated list of "Name: value", may be NULL); the reply as
+ * tu_request gives it.  Free with tu_http_free.
+ */
+static inline tu_http tu_post(const char *url, const char **headers, const void *body,
+                              size_t len)
+{
+    tu_http h = {0};
+    CURL *c = curl_easy_init();
+    struct curl_slist *hl = NULL;
+    char *ct = NULL;
+
+    assert_non_null(c);
+    h.body = calloc(1, 1);
+    /* No "Expect: 100-continue" round trip; the server reads bodies as they come. */
+    hl = curl_slist_append(hl, "Expect:");
+    for (; headers && *headers; headers++)
+        hl = curl_slist_append(hl, *headers);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_POST, 1L);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, tu_http_write);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, tu_http_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
+    curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L);
+    curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+    assert_int_equal(curl_easy_perform(c), CURLE_OK);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h.status);
+    curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct);
+    snprintf(h.ctype, sizeof(h.ctype), "%s", ct ? ct : "");
+    curl_easy_cleanup(c);
+    curl_slist_free_all(hl);
+    return h;
+}
+
 static inline void tu_http_free(tu_http *h)
 {
     free(h->body);

@@ -1,0 +1,131 @@
+/*
+ * cli_sarif.c: `portdash import-sarif`: store a SARIF 2.1.0 log (plain or
+ * gzip) for a commit, the same import as POST .../commits/{rev}/sarif.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+#include "pd_error.h"
+#include "sarif_import.h"
+
+static void cli_sarif_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: portdash import-sarif --db FILE --repo NAME --rev REV\n"
+        "                             [--checkout-uri URI] [--category CAT] FILE\n\n"
+        "Stores the runs of a SARIF 2.1.0 log (FILE, gzip or not; '-' for stdin)\n"
+        "for commit REV of an ingested repository, replacing earlier runs of the\n"
+        "same tool and category.  --checkout-uri names the directory (or file:\n"
+        "URI) the analyzer ran in, so absolute paths under it map to repository\n"
+        "paths; --category overrides automationDetails.id.\n");
+}
+
+/* The whole of `path` ('-': stdin) into a new buffer; at most `max` bytes.
+ * 0, PD_EIO, PD_EINVAL (too big), PD_ENOMEM. */
+static int cli_sarif_read(char **out, size_t *len, const char *path, size_t max)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1), *p;
+    int rc = 0;
+
+    *out = NULL;
+    if (!f) {
+        free(buf);
+        return pd_error_set(PD_EIO, "cannot open %s", path);
+    }
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n > max) {
+            rc = pd_error_set(PD_EINVAL, "%s is over %zu bytes", path, max);
+            break;
+        }
+        if (n == cap) {
+            if (!(p = realloc(buf, cap * 2 + 1))) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = p;
+            cap *= 2;
+        }
+    }
+    if (!buf)
+        rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
+    else if (rc == 0 && ferror(f))
+        rc = pd_error_set(PD_EIO, "cannot read %s", path);
+    if (f != stdin)
+        fclose(f);
+    if (rc < 0) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* Inflate if gzip, import, print what each run became. */
+static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char *file)
+{
+    char *raw = NULL, *inflated = NULL;
+    size_t len = 0, ilen = 0, i;
+    sarif_import_report *rep = NULL;
+    int rc, too_big;
+
+    if ((rc = cli_sarif_read(&raw, &len, file, SARIF_MAX_INFLATED)) < 0 ||
+        (rc = sarif_gunzip(&inflated, &ilen, &too_big, raw, len, SARIF_MAX_INFLATED)) < 0 ||
+        (rc = sarif_import(&rep, db, o, inflated ? inflated : raw,
+                           inflated ? ilen : len)) < 0)
+        goto done;
+    for (i = 0; i < rep->nruns; i++)
+        printf("%s%s%s: %zu results, %zu findings, %zu unmapped\n", rep->runs[i].tool,
+               rep->runs[i].category[0] ? " / " : "", rep->runs[i].category,
+               rep->runs[i].results, rep->runs[i].findings, rep->runs[i].unmapped);
+done:
+    sarif_import_report_free(rep);
+    free(inflated);
+    free(raw);
+    return rc;
+}
+
+int cli_import_sarif(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, 0, 'd'}, {"repo", required_argument, 0, 'r'},
+        {"rev", required_argument, 0, 'v'}, {"checkout-uri", required_argument, 0, 'c'},
+        {"category", required_argument, 0, 'g'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    sarif_import_options o = {0};
+    const char *db_path = NULL;
+    sqlite3 *db = NULL;
+    int c, rc;
+
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db_path = optarg; break;
+        case 'r': o.repo = optarg; break;
+        case 'v': o.rev = optarg; break;
+        case 'c': o.checkout_uri = optarg; break;
+        case 'g': o.category = optarg; break;
+        case 'h': cli_sarif_usage(stdout); return CLI_OK;
+        default: cli_sarif_usage(stderr); return CLI_USAGE;
+        }
+    }
+    if (!db_path || !o.repo || !o.rev || optind != argc - 1) {
+        fprintf(stderr, "portdash import-sarif: wants --db, --repo, --rev and one FILE\n\n");
+        cli_sarif_usage(stderr);
+        return CLI_USAGE;
+    }
+    if ((rc = db_open(&db, db_path, 0)) == 0)
+        rc = cli_sarif_run(db, &o, argv[optind]);
+    if (rc < 0)
+        fprintf(stderr, "portdash import-sarif: %s\n", pd_error_last());
+    db_close(db);
+    return rc < 0 ? CLI_FAIL : CLI_OK;
+}

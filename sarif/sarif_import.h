@@ -1,0 +1,107 @@
+/*
+ * sarif_import.h: analyzer output in, as SARIF 2.1.0 logs (OASIS
+ * sarif-v2.1.0-os), for the server's POST .../commits/{rev}/sarif and the
+ * CLI's `portdash import-sarif`.
+ *
+ * A log is checked against the parts of the SARIF schema this module reads
+ * (sections 3.13 sarifLog, 3.14 run, 3.18-3.19 tool, 3.27 result, 3.28-3.30
+ * locations, 3.4 artifactLocation, 3.11 message, 3.17 runAutomationDetails);
+ * the first problem is reported with a JSON pointer (RFC 6901) and nothing is
+ * stored.  Every run is stored under (commit, tool, category), replacing the
+ * runs of an earlier upload with the same key, in one SQLite transaction.
+ * Results are mapped to a repository path and to the analysed function
+ * whose lines hold the result's start line; see README.md, "Uploading
+ * analyzer output (SARIF)", for the rules.
+ */
+#ifndef SARIF_IMPORT_H
+#define SARIF_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+/* Largest log accepted after gzip decompression (bytes). */
+#define SARIF_MAX_INFLATED ((size_t)128 << 20)
+
+/* Key of the fingerprint portdash adds to every result (SARIF 3.27.17). */
+#define SARIF_FINGERPRINT_KEY "portdash/v1"
+
+typedef struct {
+    const char *repo;          /* repository name, as ingested */
+    const char *rev;           /* ref name or (abbreviated) commit id */
+    const char *checkout_uri;  /* absolute path or file: URI of the checkout the
+                                  analyzer saw; NULL: absolute paths are unmapped */
+    const char *category;      /* overrides every run's category; NULL: from the log */
+} sarif_import_options;
+
+/* What one run of a log became. */
+typedef struct {
+    char *tool;
+    char *category;
+    size_t results;            /* every result */
+    size_t findings;           /* results of kind "fail" */
+    size_t unmapped;           /* results not at a file of the commit */
+} sarif_run_count;
+
+typedef struct {
+    sarif_run_count *runs;
+    size_t nruns;
+} sarif_import_report;
+
+/*
+ * If `in` (len bytes) starts with the gzip magic 1f 8b, inflate it into a new
+ * NUL-terminated buffer *out of *out_len bytes (freed with free()); otherwise
+ * *out is NULL and the caller uses `in` as it is.  *too_big is set to 1 when
+ * the inflated size would pass `max` (then PD_EINVAL is returned too).
+ * Returns 0, PD_EINVAL (corrupt gzip or too big; message says which),
+ * PD_ENOMEM.
+ */
+int sarif_gunzip(char **out, size_t *out_len, int *too_big, const void *in,
+                 size_t len, size_t max);
+
+/*
+ * Import the SARIF log `text` (len bytes of JSON) for opt->repo at opt->rev.
+ * On success *out describes the stored runs (free with
+ * sarif_import_report_free).  Errors: PD_EINVAL (invalid JSON: "invalid
+ * JSON at line L, column C: ..."; invalid SARIF: "POINTER: problem", for
+ * example "/runs/0/results/3/message: required property missing"),
+ * PD_ENOTFOUND (unknown repository or rev, nothing ingested), PD_EDB.  On
+ * error nothing is stored.
+ */
+int sarif_import(sarif_import_report **out, sqlite3 *db,
+                 const sarif_import_options *opt, const char *text, size_t len);
+
+/* Free a report; accepts NULL. */
+void sarif_import_report_free(sarif_import_report *rep);
+
+/* The report as {"runs": [{"tool", "category", "results", "findings",
+ * "unmapped"}]}; a new reference, NULL on ENOMEM. */
+json_t *sarif_import_report_json(const sarif_import_report *rep);
+
+/*
+ * The stored runs of a commit as a new array [{"tool", "category",
+ * "version", "results", "findings", "unmapped", "uploaded_at"}] ordered by
+ * tool and category.  0 or PD_EDB (*out NULL).
+ */
+int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id);
+
+/*
+ * Append the stored findings (kind "fail") at `path` of commit `commit_id`
+ * to `findings` as {"line", "column", "class": "sarif", "rule", "text",
+ * "function", "guarded": false, "tool", "level", "category"}.  0 or PD_EDB.
+ */
+int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
+                        json_t *findings);
+
+/*
+ * Add to object `tools` one member per uploaded tool of commit `commit_id`:
+ * {"results": n, "error": n, "warning": n, "note": n, "none": n}, counting
+ * findings (kind "fail") over all of that tool's runs.  A tool named like an
+ * existing member (the built-in "portdash") gets " (sarif)" appended.
+ * 0 or PD_EDB.
+ */
+int sarif_tools_json(sqlite3 *db, int64_t commit_id, json_t *tools);
+
+#endif

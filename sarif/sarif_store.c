@@ -1,0 +1,405 @@
+/*
+ * sarif_store.c: import a SARIF log (sarif_import.h): gzip bodies, the
+ * mapping of each result to a file and analysed function of the commit,
+ * the portdash fingerprint, and the writes, all in one transaction so a
+ * failed import leaves the database as it was.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+#include <zlib.h>
+
+#include "db.h"
+#include "pd_error.h"
+#include "sarif_import.h"
+#include "sarif_log.h"
+
+/* One import: where it goes, its statements, and the file last looked up. */
+typedef struct {
+    sqlite3 *db;
+    const sarif_import_options *opt;
+    int64_t repo_id, commit_id;
+    char rules_hash[64];
+    sqlite3_stmt *ins;          /* INSERT INTO sarif_results */
+    sqlite3_stmt *fn;           /* innermost function holding a line */
+    char *file;                 /* path of the cached lookup, owned */
+    int file_known;             /* 1: file is a file of the commit */
+    int64_t file_analysis;      /* its analysis row, 0: none */
+} ss_ctx;
+
+/* Grow *buf (capacity *cap) for the inflate loop, to at most max + 1 bytes
+ * plus a NUL.  0 or PD_ENOMEM. */
+static int ss_grow(char **buf, size_t *cap, size_t max)
+{
+    size_t want = *cap ? *cap * 2 : 1 << 16;
+    char *p;
+
+    if (want > max + 1)
+        want = max + 1;
+    if (!(p = realloc(*buf, want + 1)))
+        return pd_error_set(PD_ENOMEM, "out of memory inflating the body");
+    *buf = p;
+    *cap = want;
+    return 0;
+}
+
+int sarif_gunzip(char **out, size_t *out_len, int *too_big, const void *in,
+                 size_t len, size_t max)
+{
+    const unsigned char *b = in;
+    z_stream zs;
+    char *buf = NULL;
+    size_t cap = 0;
+    int zrc = Z_OK, rc = 0;
+
+    *out = NULL;
+    *out_len = 0;
+    *too_big = 0;
+    if (len < 2 || b[0] != 0x1f || b[1] != 0x8b)
+        return 0;
+    if (len > UINT_MAX)
+        return pd_error_set(PD_EINVAL, "the gzip body is too large");
+    memset(&zs, 0, sizeof(zs));
+    if (inflateInit2(&zs, 15 + 16) != Z_OK)      /* 16: gzip wrapper (RFC 1952) */
+        return pd_error_set(PD_ENOMEM, "zlib could not start inflating");
+    zs.next_in = (Bytef *)b;
+    zs.avail_in = (uInt)len;
+    while (zrc != Z_STREAM_END || zs.total_out > max) {
+        if (zs.total_out == cap || zs.total_out > max) {
+            if (zs.total_out > max) {
+                *too_big = 1;
+                rc = pd_error_set(PD_EINVAL, "the gzip body inflates to more than "
+                                  "%zu bytes", max);
+                break;
+            }
+            if ((rc = ss_grow(&buf, &cap, max)) < 0)
+                break;
+        }
+        zs.next_out = (Bytef *)buf + zs.total_out;
+        zs.avail_out = (uInt)(cap - zs.total_out);
+        zrc = inflate(&zs, Z_NO_FLUSH);
+        if (zrc != Z_OK && zrc != Z_STREAM_END && !(zrc == Z_BUF_ERROR && !zs.avail_out)) {
+            rc = pd_error_set(PD_EINVAL, "the gzip body is corrupt or truncated (%s)",
+                              zs.msg ? zs.msg : "unexpected end");
+            break;
+        }
+    }
+    if (rc == 0) {
+        buf[zs.total_out] = '\0';
+        *out = buf;
+        *out_len = zs.total_out;
+        buf = NULL;
+    }
+    inflateEnd(&zs);
+    free(buf);
+    return rc;
+}
+
+/* Look `path` up at the commit (cached for runs of results in one file). */
+static int ss_file(ss_ctx *c, const char *path)
+{
+    sqlite3_stmt *st = NULL;
+    char blob[41];
+    int rc;
+
+    if (c->file && strcmp(c->file, path) == 0)
+        return 0;
+    free(c->file);
+    c->file_known = 0;
+    c->file_analysis = 0;
+    if (!(c->file = strdup(path)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
+        return 0;
+    if (rc < 0 || (rc = db_prepare(c->db, &st, "SELECT id FROM analyses WHERE "
+                                   "blob_oid = ?1 AND rules_hash = ?2")) < 0)
+        return rc;
+    c->file_known = 1;
+    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, c->rules_hash, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        c->file_analysis = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* The innermost analysed function of the cached file holding `line`,
+ * copied into fn (size n); "" when none. */
+static void ss_function(ss_ctx *c, long line, char *fn, size_t n)
+{
+    fn[0] = '\0';
+    if (!c->file_analysis || line <= 0)
+        return;
+    sqlite3_reset(c->fn);
+    sqlite3_bind_int64(c->fn, 1, c->file_analysis);
+    sqlite3_bind_int64(c->fn, 2, line);
+    if (sqlite3_step(c->fn) == SQLITE_ROW)
+        snprintf(fn, n, "%s", (const char *)sqlite3_column_text(c->fn, 0));
+}
+
+/* The result's partialFingerprints as JSON text (new string), with
+ * SARIF_FINGERPRINT_KEY added unless present: SHA-256 of tool, rule, path,
+ * function and message, none of which moves when lines do. */
+static char *ss_fingerprints(const char *tool, const sarif_result *r, const char *path,
+                             const char *fn)
+{
+    json_t *o = r->fingerprints ? json_copy(r->fingerprints) : json_object();
+    const char *parts[5] = {tool, r->rule_id ? r->rule_id : "", path, fn, r->message};
+    unsigned char hash[crypto_hash_sha256_BYTES];
+    char hex[2 * 16 + 1], *s;
+    crypto_hash_sha256_state st;
+    int i;
+
+    if (!o)
+        return NULL;
+    if (!json_object_get(o, SARIF_FINGERPRINT_KEY)) {
+        crypto_hash_sha256_init(&st);
+        for (i = 0; i < 5; i++)
+            crypto_hash_sha256_update(&st, (const unsigned char *)parts[i],
+                                      strlen(parts[i]) + 1);
+        crypto_hash_sha256_final(&st, hash);
+        sodium_bin2hex(hex, sizeof(hex), hash, 16);
+        json_object_set_new(o, SARIF_FINGERPRINT_KEY, json_string(hex));
+    }
+    s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(o);
+    return s;
+}
+
+/* Bind text or NULL. */
+static void ss_bind(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Map and store result `idx` of a run; counts it into *count. */
+static int ss_result(ss_ctx *c, const sarif_run *run, size_t idx, int64_t run_id,
+                     sarif_run_count *count)
+{
+    const sarif_result *r = &run->results[idx];
+    char *path = r->uri ? sarif_map_path(r->uri, c->opt->checkout_uri) : NULL;
+    char fn[1024] = "", *fps;
+    int rc = 0;
+
+    if (path && (rc = ss_file(c, path)) < 0)
+        goto done;
+    if (path && c->file_known)
+        ss_function(c, r->line, fn, sizeof(fn));
+    count->unmapped += !(path && c->file_known);
+    count->findings += strcmp(r->kind, "fail") == 0;
+    count->results++;
+    if (!(fps = ss_fingerprints(run->tool, r, path ? path : r->uri ? r->uri : "", fn))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto done;
+    }
+    sqlite3_reset(c->ins);
+    sqlite3_bind_int64(c->ins, 1, run_id);
+    sqlite3_bind_int64(c->ins, 2, (sqlite3_int64)idx);
+    ss_bind(c->ins, 3, path);
+    if (r->line > 0)
+        sqlite3_bind_int64(c->ins, 4, r->line);
+    else
+        sqlite3_bind_null(c->ins, 4);
+    if (r->column > 0)
+        sqlite3_bind_int64(c->ins, 5, r->column);
+    else
+        sqlite3_bind_null(c->ins, 5);
+    ss_bind(c->ins, 6, r->rule_id);
+    ss_bind(c->ins, 7, r->level);
+    ss_bind(c->ins, 8, r->kind);
+    ss_bind(c->ins, 9, r->message);
+    ss_bind(c->ins, 10, fn[0] ? fn : NULL);
+    ss_bind(c->ins, 11, fps);
+    if (sqlite3_step(c->ins) != SQLITE_DONE)
+        rc = pd_error_set(PD_EDB, "storing a SARIF result: %s", sqlite3_errmsg(c->db));
+    free(fps);
+done:
+    free(path);
+    return rc;
+}
+
+/* Run a statement on (commit, tool, category); 0 or PD_EDB. */
+static int ss_exec_key(ss_ctx *c, const char *sql, const char *tool, const char *cat)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(c->db, &st, sql)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, c->commit_id);
+    sqlite3_bind_text(st, 2, tool, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, cat, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = pd_error_set(PD_EDB, "replacing SARIF runs: %s", sqlite3_errmsg(c->db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Forget the runs of earlier uploads with this run's key. */
+static int ss_replace(ss_ctx *c, const char *tool, const char *cat)
+{
+    int rc;
+
+    if ((rc = ss_exec_key(c, "DELETE FROM sarif_results WHERE run_id IN (SELECT id "
+                          "FROM sarif_runs WHERE commit_id = ?1 AND tool = ?2 AND "
+                          "category = ?3)", tool, cat)) < 0)
+        return rc;
+    return ss_exec_key(c, "DELETE FROM sarif_runs WHERE commit_id = ?1 AND tool = ?2 "
+                       "AND category = ?3", tool, cat);
+}
+
+/* Store one run and its results; fills *count. */
+static int ss_run(ss_ctx *c, const sarif_run *run, const char *cat, sarif_run_count *count)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t run_id;
+    size_t i;
+    int rc;
+
+    if (!(count->tool = strdup(run->tool)) || !(count->category = strdup(cat)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = db_prepare(c->db, &st, "INSERT INTO sarif_runs (repo_id, commit_id, tool, "
+                         "tool_version, category, uploaded_at, results, findings, "
+                         "unmapped) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 0, 0)")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, c->repo_id);
+    sqlite3_bind_int64(st, 2, c->commit_id);
+    ss_bind(st, 3, run->tool);
+    ss_bind(st, 4, run->version);
+    ss_bind(st, 5, cat);
+    sqlite3_bind_int64(st, 6, (sqlite3_int64)time(NULL));
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "storing a SARIF "
+                                                            "run: %s", sqlite3_errmsg(c->db));
+    sqlite3_finalize(st);
+    run_id = sqlite3_last_insert_rowid(c->db);
+    for (i = 0; rc == 0 && i < run->nresults; i++)
+        rc = ss_result(c, run, i, run_id, count);
+    if (rc < 0 || (rc = db_prepare(c->db, &st, "UPDATE sarif_runs SET results = ?1, "
+                                   "findings = ?2, unmapped = ?3 WHERE id = ?4")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)count->results);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)count->findings);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)count->unmapped);
+    sqlite3_bind_int64(st, 4, run_id);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = pd_error_set(PD_EDB, "counting a SARIF run: %s", sqlite3_errmsg(c->db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Repository, commit and rules hash of the import. */
+static int ss_resolve(ss_ctx *c)
+{
+    char oid[41];
+    int rc;
+
+    if ((rc = db_repo_find(c->db, c->opt->repo, &c->repo_id, NULL, 0)) < 0 ||
+        (rc = db_rev_resolve(c->db, c->repo_id, c->opt->rev, &c->commit_id, oid)) < 0)
+        return rc;
+    rc = db_meta_get(c->db, "rules_hash", c->rules_hash, sizeof(c->rules_hash));
+    if (rc == PD_ENOTFOUND)
+        rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
+    return rc;
+}
+
+/* Write every run of `log` in one transaction; fills rep. */
+static int ss_write(ss_ctx *c, const sarif_log *log, sarif_import_report *rep)
+{
+    const char *cat;
+    size_t i;
+    int rc;
+
+    if ((rc = db_exec(c->db, "BEGIN IMMEDIATE")) < 0)
+        return rc;
+    if ((rc = db_prepare(c->db, &c->ins, "INSERT INTO sarif_results (run_id, idx, path, "
+                         "line, col, rule_id, level, kind, message, function, "
+                         "fingerprints) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11)")) < 0 ||
+        (rc = db_prepare(c->db, &c->fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
+                         "AND start_line <= ?2 AND end_line >= ?2 "
+                         "ORDER BY start_line DESC LIMIT 1")) < 0)
+        goto done;
+    for (i = 0; rc == 0 && i < log->nruns; i++) {
+        cat = c->opt->category ? c->opt->category : log->runs[i].category;
+        rc = ss_replace(c, log->runs[i].tool, cat);
+    }
+    for (i = 0; rc == 0 && i < log->nruns; i++) {
+        cat = c->opt->category ? c->opt->category : log->runs[i].category;
+        rep->nruns = i + 1;
+        rc = ss_run(c, &log->runs[i], cat, &rep->runs[i]);
+    }
+    if (rc == 0)
+        rc = db_exec(c->db, "COMMIT");
+done:
+    if (rc < 0)
+        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);   /* keeps the message */
+    return rc;
+}
+
+int sarif_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
+                 const char *text, size_t len)
+{
+    ss_ctx c;
+    sarif_log *log = NULL;
+    sarif_import_report *rep = NULL;
+    int rc;
+
+    *out = NULL;
+    memset(&c, 0, sizeof(c));
+    c.db = db;
+    c.opt = opt;
+    if ((rc = ss_resolve(&c)) < 0 || (rc = sarif_log_parse(&log, text, len)) < 0)
+        goto done;
+    if (!(rep = calloc(1, sizeof(*rep))) ||
+        !(rep->runs = calloc(log->nruns + 1, sizeof(*rep->runs)))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto done;
+    }
+    rc = ss_write(&c, log, rep);
+done:
+    sqlite3_finalize(c.ins);
+    sqlite3_finalize(c.fn);
+    free(c.file);
+    sarif_log_free(log);
+    if (rc < 0)
+        sarif_import_report_free(rep);
+    else
+        *out = rep;
+    return rc;
+}
+
+void sarif_import_report_free(sarif_import_report *rep)
+{
+    size_t i;
+
+    if (!rep)
+        return;
+    for (i = 0; rep->runs && i < rep->nruns; i++) {
+        free(rep->runs[i].tool);
+        free(rep->runs[i].category);
+    }
+    free(rep->runs);
+    free(rep);
+}
+
+json_t *sarif_import_report_json(const sarif_import_report *rep)
+{
+    json_t *runs = json_array();
+    size_t i;
+
+    for (i = 0; runs && i < rep->nruns; i++) {
+        const sarif_run_count *r = &rep->runs[i];
+
+        json_array_append_new(runs, json_pack("{s:s, s:s, s:I, s:I, s:I}",
+            "tool", r->tool, "category", r->category,
+            "results", (json_int_t)r->results, "findings", (json_int_t)r->findings,
+            "unmapped", (json_int_t)r->unmapped));
+    }
+    return runs ? json_pack("{s:o}", "runs", runs) : NULL;
+}

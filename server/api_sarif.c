@@ -1,0 +1,69 @@
+/*
+ * api_sarif.c: upload and list SARIF runs of a commit (api_sarif.h).  The
+ * import itself, shared with `portdash import-sarif`, is sarif/.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_sarif.h"
+#include "pd_error.h"
+#include "sarif_import.h"
+
+/* Optional query argument `key` into buf; *set 1 when given.  0, or
+ * PD_EINVAL for a malformed one. */
+static int api_sarif_arg(srv_req *r, const char *key, char *buf, size_t n, int *set)
+{
+    int rc = srv_query(r, key, buf, n);
+
+    *set = rc == 0;
+    return rc == PD_ENOTFOUND ? 0 : rc;
+}
+
+enum MHD_Result api_sarif_post(srv_req *r)
+{
+    sarif_import_options opt = {r->param[0], r->param[1], NULL, NULL};
+    sarif_import_report *rep = NULL;
+    enum MHD_Result ret;
+    char checkout[4096], category[1024], *inflated = NULL;
+    size_t len = 0;
+    int rc, too_big = 0, has_checkout, has_category;
+
+    if (srv_authorize(r, "sarif", &ret) < 0)
+        return ret;
+    if (!r->body || !r->body_len)
+        return srv_reply_problem(r, 400, "Bad Request", "the request body is empty; "
+                                 "send a SARIF 2.1.0 log");
+    if ((rc = api_sarif_arg(r, "checkout_uri", checkout, sizeof(checkout),
+                            &has_checkout)) < 0 ||
+        (rc = api_sarif_arg(r, "category", category, sizeof(category),
+                            &has_category)) < 0)
+        return srv_reply_error(r, rc);
+    opt.checkout_uri = has_checkout ? checkout : NULL;
+    opt.category = has_category ? category : NULL;
+    if ((rc = sarif_gunzip(&inflated, &len, &too_big, r->body, r->body_len,
+                           SARIF_MAX_INFLATED)) < 0)
+        return too_big ? srv_reply_problem(r, 413, "Content Too Large", "%s",
+                                           pd_error_last())
+                       : srv_reply_error(r, rc);
+    rc = sarif_import(&rep, r->db, &opt, inflated ? inflated : r->body,
+                      inflated ? len : r->body_len);
+    free(inflated);
+    if (rc < 0)
+        return srv_reply_error(r, rc);
+    ret = srv_reply_json(r, 201, sarif_import_report_json(rep));
+    sarif_import_report_free(rep);
+    return ret;
+}
+
+enum MHD_Result api_sarif_list(srv_req *r)
+{
+    api_at at;
+    json_t *runs;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0 ||
+        (rc = sarif_runs_json(&runs, r->db, at.commit_id)) < 0)
+        return srv_reply_error(r, rc);
+    return srv_reply_json(r, 200, json_pack("{s:s, s:o}", "commit", at.oid, "runs", runs));
+}
