@@ -407,8 +407,8 @@ static void tm_level(tm_state *st, size_t a, size_t b, int level)
         return;
     }
     if (level == 0) {
-        strcpy(beg, "/**begin repeat");
-        strcpy(end, "/**end repeat**/");
+        snprintf(beg, sizeof(beg), "/**begin repeat");
+        snprintf(end, sizeof(end), "/**end repeat**/");
     } else {
         snprintf(beg, sizeof(beg), "/**begin repeat%d", level);
         snprintf(end, sizeof(end), "/**end repeat%d**/", level);
