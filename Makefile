@@ -17,7 +17,7 @@ CC      ?= cc
 OPT     ?= -O2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter \
            -Icommon -Iingest -Idb -Iserver -Igate -Isarif -Ireport $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
 # SAN=1 builds into build-san/ with AddressSanitizer + UBSan (used by make test).
 ifeq ($(SAN),1)

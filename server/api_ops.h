@@ -15,5 +15,16 @@ enum MHD_Result api_badge(srv_req *r);          /* GET /badge/{repo}/{ref}/{meas
 enum MHD_Result api_openapi(srv_req *r);        /* GET /api/v1/openapi.json */
 enum MHD_Result api_gate(srv_req *r);           /* GET /api/v1/repos/{repo}/gate */
 enum MHD_Result api_object_items(srv_req *r);   /* GET .../commits/{rev}/object-items */
+enum MHD_Result api_forecast(srv_req *r);       /* GET /api/v1/repos/{repo}/forecast */
+
+/*
+ * The forecast of `measure` (object_paths.object-legacy,
+ * functions.not-ported, tokens.capi) over the snapshots of `ref` up to week
+ * `until_week` (NULL: all), fitted over the last `window` weeks (see
+ * api_forecast.c for the method).  New reference, or NULL after
+ * pd_error_set (PD_EINVAL: unknown measure).
+ */
+json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
+                          const char *measure, int window, const char *until_week);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "api_diff.h"
+#include "api_ops.h"
 #include "api_snapshot.h"
 #include "db.h"
 #include "pd_error.h"
@@ -162,6 +163,29 @@ static void md_contributors(FILE *f, srv_req *r, int64_t cur, int64_t prev)
     fputs(any ? "\n" : "No new commits.\n\n", f);
 }
 
+/* The pace of object-legacy paths and when they would reach zero. */
+static void md_forecast(FILE *f, srv_req *r, int64_t repo_id, const char *ref,
+                        const char *week)
+{
+    json_t *fc = api_forecast_json(r, repo_id, ref, "object_paths.object-legacy", 12, week);
+    json_t *p = json_object_get(fc, "projection");
+
+    fputs("### Forecast\n\n", f);
+    if (!fc)
+        return;
+    if (json_is_object(p))
+        fprintf(f, "At the pace since %s (%.1f object-legacy paths a week), they would "
+                "reach zero around %s (between %s and %s).\n\n",
+                json_string_value(json_object_get(fc, "window_start")),
+                -json_real_value(json_object_get(fc, "slope_per_week")),
+                json_string_value(json_object_get(p, "zero_on")),
+                json_string_value(json_object_get(p, "earliest")),
+                json_string_value(json_object_get(p, "latest")));
+    else
+        fprintf(f, "No projection: %s.\n\n", json_string_value(json_object_get(fc, "note")));
+    json_decref(fc);
+}
+
 /* The commit line of a snapshot: short id, subject, author date. */
 static void md_commit(FILE *f, srv_req *r, int64_t commit_id)
 {
@@ -241,6 +265,7 @@ static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
         snprintf(b.rules_hash, sizeof(b.rules_hash), "%s", rules_hash);
         if ((rc = md_changes(f, r, &a, &b)) == 0)
             md_contributors(f, r, b.commit_id, a.commit_id);
+        md_forecast(f, r, repo_id, ref, week);
     }
     sqlite3_finalize(ps);
     return rc;

@@ -42,6 +42,8 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/measures", api_measures_list, "names of the summary measures"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/object-items", api_object_items,
      "object-array item accesses: PyObject * sites left, HPyField sites"},
+    {"GET", "/api/v1/repos/{repo}/forecast", api_forecast,
+     "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,
      "the ratchet gate between ?base=REV and ?head=REV"},
     {"POST", "/api/v1/repos/{repo}/ingest", api_ingest_trigger,

@@ -438,6 +438,27 @@ static void test_weekly_report_reads_and_escapes(void **state)
     json_decref(get("/api/v1/repos/demo/snapshots/1999-W01/report.md", 404));
 }
 
+static void test_forecast_says_when_it_cannot_project(void **state)
+{
+    json_t *f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype", 200);
+    json_t *list = get("/api/v1/repos/demo/snapshots", 200);
+    char *md = get_text("/api/v1/repos/demo/snapshots/2021-W46/report.md"
+                        "?ref=hpy-convert-object-dtype", "text/markdown; charset=utf-8");
+
+    /* One point per snapshot of the ref; the toy port changes too rarely. */
+    assert_int_equal(json_integer_value(json_object_get(f, "weeks")), 53);
+    assert_int_equal(json_array_size(json_object_get(f, "points")), 53);
+    assert_true(json_is_null(json_object_get(f, "projection")));
+    assert_string_equal(json_string_value(json_object_get(f, "note")),
+                        "too little history to project: fewer than 4 weeks with a change");
+    assert_non_null(strstr(md, "### Forecast\n\nNo projection: too little history"));
+    json_decref(get("/api/v1/repos/demo/forecast?ref=hpy&measure=files", 400));
+    json_decref(get("/api/v1/repos/demo/forecast", 400));
+    json_decref(f);
+    json_decref(list);
+    free(md);
+}
+
 static void test_csv_exports(void **state)
 {
     char *files = get_text("/api/v1/repos/demo/commits/hpy/files.csv",
@@ -472,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_backfill_takes_the_last_commit_of_each_week),
         cmocka_unit_test(test_iso_weeks),
         cmocka_unit_test(test_weekly_report_reads_and_escapes),
+        cmocka_unit_test(test_forecast_says_when_it_cannot_project),
         cmocka_unit_test(test_csv_exports),
     };
 

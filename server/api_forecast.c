@@ -1,0 +1,201 @@
+/*
+ * api_forecast.c: GET /api/v1/repos/{repo}/forecast?ref=R[&measure=M]: the
+ * pace of a measure of remaining work over the weekly snapshots and the
+ * date it would reach zero at that pace, with the range it could fall in.
+ *
+ * Method: ordinary least squares of the value on the week index over the
+ * last `weeks` snapshots (default 12: the pace the team has now, not the
+ * average over pauses of months), or, when those hold fewer than 4 changes,
+ * over every snapshot since the series left its starting level.  The
+ * slope's standard error gives a range (slope +/- 2 SE, about 95 % for a
+ * straight-line trend).  When there are fewer than 4 weeks with changes, or
+ * the slope is not clearly below zero, the answer says it cannot project.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "api_ops.h"
+#include "db.h"
+#include "db_snapshot.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+/* Remaining-work measures: value of a snapshot row's counts. */
+static const char *const api_fc_measures[] = {
+    "object_paths.object-legacy", "functions.not-ported", "tokens.capi"};
+
+static int64_t api_fc_value(int m, sqlite3_stmt *st)
+{
+    /* Columns: 0 week, 1 obj_legacy, 2 fn_bridged, 3 fn_legacy, 4 tok_capi. */
+    if (m == 0)
+        return sqlite3_column_int64(st, 1);
+    if (m == 1)
+        return sqlite3_column_int64(st, 2) + sqlite3_column_int64(st, 3);
+    return sqlite3_column_int64(st, 4);
+}
+
+typedef struct {
+    double slope, se, intercept;
+    int n, changes;
+} api_fit;
+
+/* Least squares over points (x = week index, y = value). */
+static void api_fc_fit(const double *y, int n, api_fit *f)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, rss = 0;
+    int i;
+
+    memset(f, 0, sizeof(*f));
+    f->n = n;
+    for (i = 0; i < n; i++) {
+        sx += i;
+        sy += y[i];
+        sxx += (double)i * i;
+        sxy += i * y[i];
+        if (i && y[i] != y[i - 1])
+            f->changes++;
+    }
+    if (n < 3 || n * sxx - sx * sx == 0)
+        return;
+    f->slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    f->intercept = (sy - f->slope * sx) / n;
+    for (i = 0; i < n; i++) {
+        double e = y[i] - (f->intercept + f->slope * i);
+
+        rss += e * e;
+    }
+    f->se = sqrt(rss / (n - 2) / (sxx - sx * sx / n));
+}
+
+/* ISO date of the Monday `weeks` after week `week`'s end, into buf. */
+static void api_fc_date(char *buf, size_t n, const char *week, double weeks)
+{
+    int64_t end = 0;
+
+    db_iso_week_end(week, &end);
+    pd_iso8601(buf, n, end + (int64_t)(weeks * 7 * 86400), 0);
+    buf[10] = '\0';
+}
+
+/* The fit and projection of a series, as JSON fields added to `o`. */
+static void api_fc_project(json_t *o, const double *y, char (*weeks)[16], int n,
+                           int window)
+{
+    int k = 1, start = n > window ? n - window : 0;
+    api_fit f;
+    char d0[40], d1[40], d2[40];
+
+    api_fc_fit(y + start, n - start, &f);
+    if (f.changes < 4) {
+        while (k < n && y[k] == y[0])
+            k++;
+        start = k > 1 ? k - 1 : 0;   /* the last week still at the starting level */
+        api_fc_fit(y + start, n - start, &f);
+    }
+    json_object_set_new(o, "window_start", n ? json_string(weeks[start]) : json_null());
+    json_object_set_new(o, "slope_per_week", json_real(f.slope));
+    json_object_set_new(o, "slope_stderr", json_real(f.se));
+    if (n == 0 || f.changes < 4) {
+        json_object_set_new(o, "projection", json_null());
+        json_object_set_new(o, "note", json_string("too little history to project: fewer "
+                                                   "than 4 weeks with a change"));
+        return;
+    }
+    if (y[n - 1] == 0) {
+        json_object_set_new(o, "projection", json_null());
+        json_object_set_new(o, "note", json_string("already at zero"));
+        return;
+    }
+    if (f.slope >= 0 || f.slope + 2 * f.se >= 0) {
+        json_object_set_new(o, "projection", json_null());
+        json_object_set_new(o, "note", json_string("the pace is too irregular to project: "
+                                                   "the trend is not clearly falling"));
+        return;
+    }
+    {
+        double now = f.intercept + f.slope * (n - 1 - start);
+
+        if (-now / f.slope > 520) {
+            json_object_set_new(o, "projection", json_null());
+            json_object_set_new(o, "note", json_string("at this pace zero is more than "
+                                                       "ten years away"));
+            return;
+        }
+
+        api_fc_date(d0, sizeof(d0), weeks[n - 1], -now / f.slope);
+        api_fc_date(d1, sizeof(d1), weeks[n - 1], -now / (f.slope - 2 * f.se));
+        api_fc_date(d2, sizeof(d2), weeks[n - 1], -now / (f.slope + 2 * f.se));
+    }
+    json_object_set_new(o, "projection", json_pack("{s:s, s:s, s:s}", "zero_on", d0,
+                                                   "earliest", d1, "latest", d2));
+    json_object_set_new(o, "note", json_string("straight-line fit of the weekly "
+                                               "snapshots; range is slope +/- 2 standard errors"));
+}
+
+json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
+                          const char *measure, int window, const char *until_week)
+{
+    sqlite3_stmt *st = NULL;
+    char (*weeks)[16] = NULL;
+    double *y = NULL;
+    int m, n = 0, cap = 0;
+    json_t *o, *points;
+
+    for (m = 0; m < 3 && strcmp(api_fc_measures[m], measure) != 0; m++)
+        ;
+    if (m == 3) {
+        pd_error_set(PD_EINVAL, "no forecast for '%s' (use object_paths.object-legacy, "
+                     "functions.not-ported or tokens.capi)", measure);
+        return NULL;
+    }
+    if (db_prepare(r->db, &st, "SELECT week, obj_legacy, fn_bridged, fn_legacy, "
+                   "tok_capi FROM snapshots WHERE repo_id = ?1 AND ref = ?2 "
+                   "AND week <= ?3 ORDER BY week") < 0)
+        return NULL;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, until_week ? until_week : "9999", -1, SQLITE_STATIC);
+    points = json_array();
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            y = realloc(y, cap * sizeof(*y));
+            weeks = realloc(weeks, cap * sizeof(*weeks));
+        }
+        y[n] = (double)api_fc_value(m, st);
+        snprintf(weeks[n], sizeof(weeks[n]), "%s", (const char *)sqlite3_column_text(st, 0));
+        json_array_append_new(points, json_pack("{s:s, s:I}", "week", weeks[n],
+                                                "value", (json_int_t)y[n]));
+        n++;
+    }
+    sqlite3_finalize(st);
+    o = json_pack("{s:o, s:s, s:i, s:o}", "ref", api_text(ref), "measure", measure,
+                  "weeks", n, "points", points);
+    api_fc_project(o, y, weeks, n, window);
+    free(y);
+    free(weeks);
+    return o;
+}
+
+enum MHD_Result api_forecast(srv_req *r)
+{
+    char ref[256], measure[64] = "object_paths.object-legacy", wbuf[16];
+    int64_t repo_id;
+    int window = 12, rc;
+    json_t *o;
+
+    if (srv_query(r, "ref", ref, sizeof(ref)) < 0)
+        return srv_reply_problem(r, 400, "Bad Request", "the forecast needs ?ref=REF");
+    srv_query(r, "measure", measure, sizeof(measure));
+    if (srv_query(r, "weeks", wbuf, sizeof(wbuf)) == 0 && (window = atoi(wbuf)) < 3)
+        return srv_reply_problem(r, 400, "Bad Request", "weeks must be 3 or more");
+    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0)
+        return srv_reply_error(r, rc);
+    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
+        return srv_reply_error(r, PD_EINVAL);
+    return srv_reply_json(r, 200, o);
+}
