@@ -18,6 +18,15 @@ import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
 import { MEASURE, MEASURES } from './model.mjs';
 import { commitHref, showError } from './ui.mjs';
 
+// How a rewrite's commits were linked: by git patch id, or (when the rebase
+// changed the patch) by the same author, author date and subject.
+function linkMethods(links) {
+  const byPatch = links.filter((l) => l.by !== 'author-date-subject').length;
+  const byMeta = links.length - byPatch;
+  return [byPatch ? `${byPatch} by patch id` : null,
+    byMeta ? `${byMeta} by author, date and subject` : null].filter(Boolean).join(', ');
+}
+
 const DAY = 86400e3;
 const COLORS = { good: '#1a7f37', bad: '#cf222e', neutral: '#8a5a00', none: '#0969da' };
 
@@ -283,7 +292,7 @@ export async function mountTrend(root, opts) {
     replace(rewritesList, rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected `, timeEl(r.detected_at), ': ',
       h('a', { href: commitHref(opts.repo, r.old_commit), title: r.old_commit }, h('code', null, shortCommit(r.old_commit))), ' → ',
       h('a', { href: commitHref(opts.repo, r.new_commit), title: r.new_commit }, h('code', null, shortCommit(r.new_commit))),
-      r.links?.length ? ` · ${fmt(r.links.length)} ${r.links.length === 1 ? 'commit' : 'commits'} linked to ${r.links.length === 1 ? 'its' : 'their'} rebased copy by patch id` : '')));
+      r.links?.length ? ` · ${fmt(r.links.length)} ${r.links.length === 1 ? 'commit' : 'commits'} linked to ${r.links.length === 1 ? 'its' : 'their'} rebased copy (${linkMethods(r.links)})` : '')));
     windowBox.disabled = !data.port_start;
   }
 
