@@ -15,7 +15,7 @@ PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
 
 CC      ?= cc
 OPT     ?= -O2
-CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter \
+CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
            -Icommon -Iingest -Idb -Iserver -Igate -Isarif -Ireport $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
@@ -129,7 +129,7 @@ check: deps
 	$(MAKE) clean-build-check
 
 clean-build-check:
-	rm -rf build-check && $(MAKE) B=build-check CFLAGS="-Werror" all
+	rm -rf build-check && $(MAKE) B=build-check WERROR=-Werror all
 
 clean:
 	rm -rf build build-san build-check
