@@ -30,7 +30,8 @@ endif
 
 LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o \
+           $(B)/gen/scopes_default.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -65,6 +66,14 @@ $(B)/gen/rules_default.c: ingest/rules/default.rules common/embed.sh
 	sh common/embed.sh rules_default_text $< > $@
 
 $(B)/gen/rules_default.o: $(B)/gen/rules_default.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# So are the built-in scopes; serve --scopes FILE overrides them.
+$(B)/gen/scopes_default.c: db/scopes/default.scopes common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh scopes_default_text $< > $@
+
+$(B)/gen/scopes_default.o: $(B)/gen/scopes_default.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # The OpenAPI document is served from the binary; a test checks it against

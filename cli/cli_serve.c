@@ -20,7 +20,8 @@ static void cli_serve_usage(FILE *out)
 {
     fprintf(out,
         "usage: portdash serve --db FILE [--listen HOST:PORT] [--repo NAME=GITDIR]...\n"
-        "                      [--static DIR] [--vendor DIR] [--threads N] [--private]\n\n"
+        "                      [--static DIR] [--vendor DIR] [--threads N] [--private]\n"
+        "                      [--scopes FILE]\n\n"
         "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
         "  --db FILE            database written by 'portdash ingest'\n"
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
@@ -30,7 +31,9 @@ static void cli_serve_usage(FILE *out)
         "  --static DIR         dashboard files (default: %s)\n"
         "  --vendor DIR         npm packages for the dashboard (default: node_modules)\n"
         "  --threads N          worker threads (default: number of CPUs)\n"
-        "  --private            API reads need a token with scope 'read' too\n",
+        "  --private            API reads need a token with scope 'read' too\n"
+        "  --scopes FILE        named scopes for ?scope=NAME (default: the built-in\n"
+        "                       ones; format in README.md, \"Scopes\")\n",
         PORTDASH_STATIC_DIR);
 }
 
@@ -48,6 +51,7 @@ int cli_serve(int argc, char **argv)
         {"repo", required_argument, 0, 'r'}, {"static", required_argument, 0, 's'},
         {"vendor", required_argument, 0, 'v'}, {"private", no_argument, 0, 'p'},
         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
+        {"scopes", required_argument, 0, 'S'},
         {0, 0, 0, 0}};
     const char **names = calloc(argc, sizeof(char *));
     const char **paths = calloc(argc, sizeof(char *));
@@ -67,6 +71,7 @@ int cli_serve(int argc, char **argv)
         case 's': opt.static_dir = optarg; break;
         case 'v': opt.vendor_dir = optarg; break;
         case 'p': opt.private_reads = 1; break;
+        case 'S': opt.scopes_path = optarg; break;
         case 't': opt.threads = (unsigned)atoi(optarg); break;
         case 'r':
             if (!(eq = strchr(optarg, '=')) || eq == optarg || !eq[1]) {

@@ -8,6 +8,7 @@
 
 #include "api.h"
 #include "api_ops.h"
+#include "api_scope.h"
 #include "db.h"
 #include "pd_error.h"
 
@@ -53,7 +54,8 @@ static const char *api_badge_colour(double p)
 
 enum MHD_Result api_badge(srv_req *r)
 {
-    char measure[64], value[48], svg[2048], *dot;
+    char measure[64], value[48], svg[2048], label[160], *dot;
+    const db_scope *sc;
     api_at at;
     db_counts c;
     long long v;
@@ -70,15 +72,19 @@ enum MHD_Result api_badge(srv_req *r)
     if (i == (int)(sizeof(api_badges) / sizeof(api_badges[0])))
         return srv_reply_problem(r, 404, "Not Found", "no badge for measure '%s'", measure);
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0)
+        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0 ||
+        (rc = api_scope_stats(r, &at, &c, &sc)) < 0)
         return srv_reply_error(r, rc);
+    /* A scope's badge says so: "no-object-dtype: functions ported". */
+    snprintf(label, sizeof(label), "%s%s%s", sc ? sc->name : "", sc ? ": " : "",
+             api_badges[i].label);
     api_badge_value(i, &c, &v, &progress);
     if (progress >= 0)
         snprintf(value, sizeof(value), "%lld (%.0f%%)", v, progress * 100);
     else
         snprintf(value, sizeof(value), "%lld", v);
     /* Text widths estimated at 6.5 px a character of 11 px Verdana. */
-    lw = (int)(strlen(api_badges[i].label) * 6.5) + 10;
+    lw = (int)(strlen(label) * 6.5) + 10;
     vw = (int)(strlen(value) * 6.5) + 10;
     snprintf(svg, sizeof(svg),
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" role=\"img\" "
@@ -87,7 +93,7 @@ enum MHD_Result api_badge(srv_req *r)
         "<rect x=\"%d\" width=\"%d\" height=\"20\" fill=\"%s\"/>"
         "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">"
         "<text x=\"5\" y=\"14\">%s</text><text x=\"%d\" y=\"14\">%s</text></g></svg>",
-        lw + vw, api_badges[i].label, value, api_badges[i].label, value, lw, lw, vw,
-        api_badge_colour(progress), api_badges[i].label, lw + 5, value);
+        lw + vw, label, value, label, value, lw, lw, vw,
+        api_badge_colour(progress), label, lw + 5, value);
     return srv_reply_bytes(r, 200, "image/svg+xml", svg, strlen(svg));
 }

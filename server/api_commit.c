@@ -8,6 +8,7 @@
 
 #include "api.h"
 #include "api_diff.h"
+#include "api_scope.h"
 #include "db.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -303,16 +304,20 @@ static int api_summary_tools(srv_req *r, const api_at *at, const db_counts *c,
 
 enum MHD_Result api_summary(srv_req *r)
 {
+    const db_scope *sc;
     api_at at;
     db_counts c;
     json_t *o;
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0)
+        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0 ||
+        (rc = api_scope_stats(r, &at, &c, &sc)) < 0)
         return srv_reply_error(r, rc);
     r->immutable = 0;      /* SARIF uploads change "tools" */
     o = json_object();
+    if (sc)
+        json_object_set_new(o, "scope", json_string(sc->name));
     if ((rc = api_commit_fields(r, &at, o)) < 0 ||
         (rc = api_summary_tools(r, &at, &c, o)) < 0) {
         json_decref(o);
@@ -329,12 +334,13 @@ enum MHD_Result api_summary(srv_req *r)
 enum MHD_Result api_files(srv_req *r)
 {
     sqlite3_stmt *st = NULL;
+    const db_scope *sc;
     api_at at;
     db_counts c;
     json_t *files, *o;
     int rc;
 
-    if ((rc = api_resolve(r, &at)) < 0 ||
+    if ((rc = api_resolve(r, &at)) < 0 || (rc = api_scope_arg(r, &sc)) < 0 ||
         (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     files = json_array();
@@ -342,6 +348,8 @@ enum MHD_Result api_files(srv_req *r)
         const char *status = (const char *)sqlite3_column_text(st, 4);
 
         db_counts_from_files_row(st, &c);
+        if (sc && api_scope_file_row(r, sc, st, &c, &status) != 0)
+            continue;
         json_array_append_new(files, json_pack("{s:o, s:s, s:s, s:o, s:o, s:o, s:b}",
             "path", api_text((const char *)sqlite3_column_text(st, 1)),
             "blob", (const char *)sqlite3_column_text(st, 2),
@@ -360,5 +368,7 @@ enum MHD_Result api_files(srv_req *r)
     if (!(files = srv_paginate(r, files, 1000)))
         return srv_reply_error(r, PD_EINVAL);
     o = json_pack("{s:s, s:o}", "commit", at.oid, "files", files);
+    if (sc)
+        json_object_set_new(o, "scope", json_string(sc->name));
     return srv_reply_json(r, 200, o);
 }

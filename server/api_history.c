@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_scope.h"
 #include "db.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -114,6 +115,7 @@ static int api_history_args(srv_req *r, int *measure, int *by_author,
 enum MHD_Result api_history(srv_req *r)
 {
     sqlite3_stmt *st = NULL;
+    const db_scope *sc;
     api_at at;
     char sql[1024];
     json_t *points, *port_start = NULL;
@@ -121,8 +123,12 @@ enum MHD_Result api_history(srv_req *r)
     int64_t since, until;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0)
+        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0 ||
+        (rc = api_scope_arg(r, &sc)) < 0)
         return srv_reply_error(r, rc);
+    if (sc)
+        return api_scope_history(r, &at, sc, api_measures[measure].key, by_author,
+                                 since, until);
     /* The column name comes from the fixed table above, never from input. */
     snprintf(sql, sizeof(sql), API_CHAIN_CTE
              "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "db.h"
+#include "db_scope.h"
 #include "db_token.h"
 #include "pd_error.h"
 #include "srv.h"
@@ -38,6 +39,7 @@ struct srv {
     size_t max_body;
     srv_metrics *metrics;
     srv_jobs *jobs;
+    db_scopes *scopes;          /* named scopes (db_scope.h) */
 };
 
 /* Per-connection state: made on the first callback, freed on completion. */
@@ -255,6 +257,8 @@ int srv_start(srv **out, const srv_options *opt)
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto fail;
     }
+    if ((rc = db_scopes_load(&s->scopes, opt->scopes_path)) < 0)
+        goto fail;
     s->repo_names = opt->repo_names;
     s->repo_paths = opt->repo_paths;
     s->nrepos = opt->nrepos;
@@ -313,6 +317,11 @@ const char *srv_db_path(const srv *s)
     return s->db_path;
 }
 
+const struct db_scopes *srv_get_scopes(const srv *s)
+{
+    return s->scopes;
+}
+
 const char *srv_vendor_dir(const srv *s)
 {
     return s->vendor_dir;
@@ -326,6 +335,7 @@ void srv_stop(srv *s)
         MHD_stop_daemon(s->daemon);
         pthread_key_delete(s->db_key);
     }
+    db_scopes_free(s->scopes);
     free(s->db_path);
     free(s->static_dir);
     free(s->vendor_dir);

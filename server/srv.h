@@ -27,6 +27,7 @@ typedef struct {
     unsigned threads;          /* worker threads; 0: number of CPUs */
     int private_reads;         /* 1: API reads need a token with scope "read" */
     size_t max_body;           /* request body limit in bytes; 0: 32 MiB */
+    const char *scopes_path;   /* scopes file (db_scope.h); NULL: built-in */
 } srv_options;
 
 typedef struct srv srv;
@@ -117,6 +118,10 @@ struct srv_jobs *srv_get_jobs(const srv *s);
 
 /* The server's metrics (for GET /metrics). */
 struct srv_metrics *srv_get_metrics(const srv *s);
+
+/* The server's named scopes (db_scope.h), loaded at start. */
+struct db_scopes;
+const struct db_scopes *srv_get_scopes(const srv *s);
 
 /* The database file the server reads. */
 const char *srv_db_path(const srv *s);

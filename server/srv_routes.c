@@ -8,6 +8,7 @@
 #include "api_diff.h"
 #include "api_sarif.h"
 #include "api_ops.h"
+#include "api_scope.h"
 #include "api_snapshot.h"
 #include "pd_error.h"
 #include "srv_routes.h"
@@ -42,6 +43,9 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/measures", api_measures_list, "names of the summary measures"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/object-items", api_object_items,
      "object-array item accesses: PyObject * sites left, HPyField sites"},
+    {"GET", "/api/v1/scopes", api_scopes, "the named scopes for ?scope=NAME"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/blockers", api_blockers,
+     "universal blockers under a scope (default no-object-dtype)"},
     {"GET", "/api/v1/repos/{repo}/forecast", api_forecast,
      "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,

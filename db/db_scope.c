@@ -1,0 +1,644 @@
+/*
+ * db_scope.c: named scopes (parsing the scopes file) and the figures of a
+ * commit, a file or a first-parent history under a scope (see db_scope.h).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "db_scope.h"
+#include "pd_error.h"
+#include "scope.h"
+
+extern const char scopes_default_text[];
+
+/* ---------- the scopes file ---------- */
+
+/* Append a copy of `s` to a string array; 0 or PD_ENOMEM. */
+static int db_scope_push(char ***arr, size_t *n, const char *s)
+{
+    char **grown = realloc(*arr, (*n + 1) * sizeof(char *));
+
+    if (!grown)
+        return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+    *arr = grown;
+    if (!(grown[*n] = strdup(s)))
+        return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+    (*n)++;
+    return 0;
+}
+
+/* 1 when `s` is a valid scope name: [A-Za-z0-9._-]+, at most 64 bytes. */
+static int db_scope_name_ok(const char *s)
+{
+    size_t i, n = strlen(s);
+
+    if (n == 0 || n > 64)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
+            return 0;
+    return 1;
+}
+
+/* Free the strings of one scope. */
+static void db_scope_clear(db_scope *sc)
+{
+    size_t i;
+
+    free(sc->name);
+    free(sc->title);
+    for (i = 0; i < sc->ninclude; i++)
+        free(sc->include[i]);
+    for (i = 0; i < sc->nexclude; i++)
+        free(sc->exclude[i]);
+    free(sc->include);
+    free(sc->exclude);
+}
+
+void db_scopes_free(db_scopes *s)
+{
+    size_t i;
+
+    if (!s)
+        return;
+    for (i = 0; i < s->n; i++)
+        db_scope_clear(&s->v[i]);
+    free(s->v);
+    free(s);
+}
+
+/* Apply one line (trimmed, not blank, not a comment) to the scopes. */
+static int db_scopes_line(db_scopes *s, char *line, const char *origin, int lineno)
+{
+    char *arg = line + strcspn(line, " \t");
+    db_scope *sc = s->n ? &s->v[s->n - 1] : NULL, *grown;
+
+    if (*arg)
+        *arg++ = '\0';
+    arg += strspn(arg, " \t");
+    if (strcmp(line, "scope") == 0) {
+        if (!db_scope_name_ok(arg))
+            return pd_error_set(PD_EINVAL, "%s:%d: bad scope name '%s' (letters, digits, "
+                                "'.', '_', '-')", origin, lineno, arg);
+        if (db_scopes_find(s, arg))
+            return pd_error_set(PD_EINVAL, "%s:%d: scope '%s' defined twice", origin,
+                                lineno, arg);
+        if (!(grown = realloc(s->v, (s->n + 1) * sizeof(*grown))))
+            return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+        s->v = grown;
+        sc = &s->v[s->n++];
+        memset(sc, 0, sizeof(*sc));
+        if (!(sc->name = strdup(arg)) || !(sc->title = strdup("")))
+            return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+        return 0;
+    }
+    if (!sc)
+        return pd_error_set(PD_EINVAL, "%s:%d: '%s' before any 'scope NAME' line",
+                            origin, lineno, line);
+    if (strcmp(line, "title") == 0) {
+        free(sc->title);
+        return (sc->title = strdup(arg)) ? 0
+               : pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+    }
+    if ((strcmp(line, "include") == 0 || strcmp(line, "exclude") == 0) && !*arg)
+        return pd_error_set(PD_EINVAL, "%s:%d: %s needs a glob", origin, lineno, line);
+    if (strcmp(line, "include") == 0)
+        return db_scope_push(&sc->include, &sc->ninclude, arg);
+    if (strcmp(line, "exclude") == 0)
+        return db_scope_push(&sc->exclude, &sc->nexclude, arg);
+    if (strcmp(line, "exclude-object-paths") == 0 && !*arg) {
+        sc->exclude_object_paths = 1;
+        return 0;
+    }
+    return pd_error_set(PD_EINVAL, "%s:%d: unknown directive '%s' (scope, title, "
+                        "include, exclude, exclude-object-paths)", origin, lineno, line);
+}
+
+int db_scopes_parse(db_scopes **out, const char *text, const char *origin)
+{
+    db_scopes *s = calloc(1, sizeof(*s));
+    char *copy = strdup(text), *line, *next;
+    uint64_t h = 1469598103934665603ULL;
+    const char *p;
+    int lineno = 0, rc = 0;
+
+    *out = NULL;
+    if (!s || !copy) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+        goto done;
+    }
+    for (p = text; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    snprintf(s->hash, sizeof(s->hash), "%016llx", (unsigned long long)h);
+    for (line = copy; line && rc == 0; line = next) {
+        size_t n;
+
+        lineno++;
+        if ((next = strchr(line, '\n')))
+            *next++ = '\0';
+        line += strspn(line, " \t");
+        n = strlen(line);
+        while (n && strchr(" \t\r", line[n - 1]))
+            line[--n] = '\0';
+        if (n && line[0] != '#')
+            rc = db_scopes_line(s, line, origin, lineno);
+    }
+done:
+    free(copy);
+    if (rc < 0)
+        db_scopes_free(s);
+    else
+        *out = s;
+    return rc;
+}
+
+int db_scopes_load(db_scopes **out, const char *path)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    int rc;
+
+    if (!path)
+        return db_scopes_parse(out, scopes_default_text, "built-in scopes");
+    if (!(f = fopen(path, "rb")))
+        return pd_error_set(PD_EIO, "cannot read scopes file %s", path);
+    do {
+        if (n + 4096 + 1 > cap) {
+            char *grown = realloc(buf, cap = cap * 2 + 8192);
+
+            if (!grown) {
+                fclose(f);
+                free(buf);
+                return pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
+            }
+            buf = grown;
+        }
+        got = fread(buf + n, 1, 4096, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    buf[n] = '\0';
+    rc = db_scopes_parse(out, buf, path);
+    free(buf);
+    return rc;
+}
+
+const db_scope *db_scopes_find(const db_scopes *s, const char *name)
+{
+    size_t i;
+
+    for (i = 0; s && i < s->n; i++)
+        if (strcmp(s->v[i].name, name) == 0)
+            return &s->v[i];
+    return NULL;
+}
+
+int db_scope_has_path(const db_scope *sc, const char *path)
+{
+    size_t i;
+    int in = sc->ninclude == 0;
+
+    for (i = 0; !in && i < sc->ninclude; i++)
+        in = scope_glob_match(sc->include[i], path);
+    for (i = 0; in && i < sc->nexclude; i++)
+        in = !scope_glob_match(sc->exclude[i], path);
+    return in;
+}
+
+int db_scope_status_index(const char *status)
+{
+    static const char *const names[4] = {"ported", "bridged", "legacy", "neutral"};
+    int i;
+
+    for (i = 0; status && i < 4; i++)
+        if (strcmp(names[i], status) == 0)
+            return i;
+    return -1;
+}
+
+/* ---------- one analysis ---------- */
+
+/* Status from unguarded class counts: the rule of analyze.c's an_status_of
+ * (hpy, capi, npy-legacy, bridge order). */
+static int db_scope_status_of(const int64_t u[4])
+{
+    if (u[0] && !u[1] && !u[3])
+        return 0;
+    if ((u[0] || u[3]) && (u[1] || u[3]))
+        return 1;
+    if (u[1] || u[2])
+        return 2;
+    return 3;
+}
+
+void db_scope_detail_free(db_scope_detail *d)
+{
+    size_t i;
+
+    if (!d)
+        return;
+    for (i = 0; i < d->nfn; i++)
+        free(d->fn[i].name);
+    free(d->fn);
+    memset(d, 0, sizeof(*d));
+}
+
+/* Read the function rows of an analysis into d (ordered by idx). */
+static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
+{
+    sqlite3_stmt *st = NULL;
+    size_t cap = 0;
+    int rc, k;
+
+    if ((rc = db_prepare(db, &st, "SELECT name, start_line, status, object_state, "
+                         "tok_hpy, tok_capi, tok_npy_legacy, tok_bridge FROM functions "
+                         "WHERE analysis_id = ?1 ORDER BY idx")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_scope_fn *f;
+
+        if (d->nfn == cap) {
+            db_scope_fn *grown = realloc(d->fn, (cap = cap * 2 + 16) * sizeof(*grown));
+
+            if (!grown) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory reading functions");
+                goto done;
+            }
+            d->fn = grown;
+        }
+        f = &d->fn[d->nfn];
+        memset(f, 0, sizeof(*f));
+        if (!(f->name = strdup((const char *)sqlite3_column_text(st, 0)))) {
+            rc = pd_error_set(PD_ENOMEM, "out of memory reading functions");
+            goto done;
+        }
+        d->nfn++;
+        f->start_line = sqlite3_column_int64(st, 1);
+        f->status = db_scope_status_index((const char *)sqlite3_column_text(st, 2));
+        f->is_object = sqlite3_column_type(st, 3) != SQLITE_NULL;
+        for (k = 0; k < 4; k++)
+            f->tok[k] = sqlite3_column_int64(st, 4 + k);
+    }
+    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+done:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Add the unguarded findings of an analysis to d's functions and file scope.
+ * Findings rows: [line, column, class, rule, text, function, guarded]. */
+static int db_scope_detail_findings(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
+{
+    static const char *const classes[4] = {"hpy", "capi", "npy-legacy", "bridge"};
+    sqlite3_stmt *st = NULL;
+    char *text = NULL;
+    json_t *rows = NULL, *row;
+    size_t i;
+    int rc, k;
+
+    if ((rc = db_prepare(db, &st, "SELECT findings, findings_len FROM analyses "
+                         "WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
+        goto done;
+    }
+    if ((rc = db_inflate(&text, sqlite3_column_blob(st, 0),
+                         (size_t)sqlite3_column_bytes(st, 0),
+                         (size_t)sqlite3_column_int64(st, 1))) < 0)
+        goto done;
+    if (!(rows = json_loads(text, 0, NULL)) || !json_is_array(rows)) {
+        rc = pd_error_set(PD_EINVAL, "analysis %lld: findings are not a JSON array",
+                          (long long)analysis_id);
+        goto done;
+    }
+    json_array_foreach(rows, i, row) {
+        const char *cls = json_string_value(json_array_get(row, 2));
+        json_int_t fn = json_integer_value(json_array_get(row, 5));
+
+        if (json_is_true(json_array_get(row, 6)) || !cls)
+            continue;
+        for (k = 0; k < 4 && strcmp(classes[k], cls) != 0; k++)
+            ;
+        if (k == 4)
+            continue;
+        if (fn >= 0 && (size_t)fn < d->nfn)
+            d->fn[fn].ung[k]++;
+        else
+            d->file_ung[k]++;
+    }
+done:
+    json_decref(rows);
+    free(text);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out)
+{
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_scope_detail_functions(db, analysis_id, out)) < 0 ||
+        (rc = db_scope_detail_findings(db, analysis_id, out)) < 0)
+        db_scope_detail_free(out);
+    return rc;
+}
+
+/* Figures of an analysis without its object functions, from its detail. */
+static void db_scope_noobject_of(const db_scope_detail *d, const db_counts *full,
+                                 db_counts *out, int *status)
+{
+    int64_t ung[4];
+    size_t i;
+    int k;
+
+    memset(out, 0, sizeof(*out));
+    out->files = 1;
+    memcpy(ung, d->file_ung, sizeof(ung));
+    for (k = 0; k < 4; k++)
+        out->tok[k] = full->tok[k];
+    for (i = 0; i < d->nfn; i++) {
+        const db_scope_fn *f = &d->fn[i];
+
+        for (k = 0; k < 4; k++) {
+            if (f->is_object)
+                out->tok[k] -= f->tok[k];
+            else
+                ung[k] += f->ung[k];
+        }
+        if (!f->is_object && f->status >= 0)
+            out->fn[f->status]++;
+    }
+    *status = db_scope_status_of(ung);
+    out->universal_ready_files = !ung[1] && !ung[3];
+}
+
+/* Look the cached no-object figures of an analysis up: 1 found, 0 not
+ * (also when the cache table does not exist yet). */
+static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
+                              int *status)
+{
+    sqlite3_stmt *st = NULL;
+    int found = 0, k;
+
+    if (sqlite3_prepare_v2(db, "SELECT status, universal_ready, tok_hpy, tok_capi, "
+                           "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
+                           "fn_neutral FROM analysis_noobject WHERE analysis_id = ?1",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    sqlite3_bind_int64(st, 1, analysis_id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        memset(out, 0, sizeof(*out));
+        out->files = 1;
+        *status = sqlite3_column_int(st, 0);
+        out->universal_ready_files = sqlite3_column_int64(st, 1);
+        for (k = 0; k < 4; k++) {
+            out->tok[k] = sqlite3_column_int64(st, 2 + k);
+            out->fn[k] = sqlite3_column_int64(st, 6 + k);
+        }
+        found = 1;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* Store no-object figures in the cache, creating it when missing.  A failed
+ * write (a busy database, a read-only file) only costs a later recompute. */
+static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
+                               int status)
+{
+    sqlite3_stmt *st = NULL;
+    int k;
+
+    sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS analysis_noobject ("
+                 " analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id),"
+                 " status INTEGER NOT NULL, universal_ready INTEGER NOT NULL,"
+                 " tok_hpy INTEGER NOT NULL, tok_capi INTEGER NOT NULL,"
+                 " tok_npy_legacy INTEGER NOT NULL, tok_bridge INTEGER NOT NULL,"
+                 " fn_ported INTEGER NOT NULL, fn_bridged INTEGER NOT NULL,"
+                 " fn_legacy INTEGER NOT NULL, fn_neutral INTEGER NOT NULL)",
+                 NULL, NULL, NULL);
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject VALUES "
+                           "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st,
+                           NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return;
+    }
+    sqlite3_bind_int64(st, 1, analysis_id);
+    sqlite3_bind_int(st, 2, status);
+    sqlite3_bind_int64(st, 3, c->universal_ready_files);
+    for (k = 0; k < 4; k++) {
+        sqlite3_bind_int64(st, 4 + k, c->tok[k]);
+        sqlite3_bind_int64(st, 8 + k, c->fn[k]);
+    }
+    sqlite3_step(st);
+    sqlite3_finalize(st);
+}
+
+int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
+                         const db_counts *full, int status, db_counts *out,
+                         int *status_out)
+{
+    db_scope_detail d;
+    int rc;
+
+    *out = *full;
+    *status_out = status;
+    if (!sc->exclude_object_paths || !analysis_id ||
+        full->obj[0] + full->obj[1] + full->obj[2] == 0)
+        return 0;
+    if (db_scope_cache_get(db, analysis_id, out, status_out))
+        return 0;
+    if ((rc = db_scope_detail_read(db, analysis_id, &d)) < 0)
+        return rc;
+    db_scope_noobject_of(&d, full, out, status_out);
+    db_scope_detail_free(&d);
+    db_scope_cache_put(db, analysis_id, out, *status_out);
+    return 0;
+}
+
+/* ---------- a commit ---------- */
+
+int db_scope_commit_counts(sqlite3 *db, const db_scope *sc, int64_t commit_id,
+                           const char *rules_hash, db_counts *out)
+{
+    sqlite3_stmt *st = NULL;
+    db_counts full, c;
+    int rc, status, in_tx;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_commit_files_stmt(db, &st, commit_id, rules_hash)) < 0)
+        return rc;
+    /* One transaction, so that cache rows written on the way cost one sync. */
+    in_tx = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 4) == SQLITE_NULL ||
+            !db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 1)))
+            continue;
+        db_counts_from_files_row(st, &full);
+        status = db_scope_status_index((const char *)sqlite3_column_text(st, 4));
+        if ((rc = db_scope_file_counts(db, sc, sqlite3_column_int64(st, 3), &full,
+                                       status, &c, &status)) < 0)
+            goto done;
+        db_counts_add(out, &c, 1);
+    }
+    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+done:
+    sqlite3_finalize(st);
+    if (in_tx)
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
+/* ---------- a first-parent history ---------- */
+
+/* Running state of a replay: per path id, whether it is in the scope
+ * (0 unknown, 1 in, 2 out) and what it adds to the totals now. */
+typedef struct {
+    signed char *in;
+    db_counts *cur;
+    size_t n;
+    db_counts totals;
+} db_scope_run;
+
+/* Make room for path id `id`; 0 or PD_ENOMEM. */
+static int db_scope_run_grow(db_scope_run *run, int64_t id)
+{
+    size_t n = run->n;
+    signed char *in;
+    db_counts *cur;
+
+    if ((size_t)id < n)
+        return 0;
+    while (n <= (size_t)id)
+        n = n * 2 + 1024;
+    if (!(in = realloc(run->in, n)))
+        return pd_error_set(PD_ENOMEM, "out of memory replaying history");
+    run->in = in;
+    if (!(cur = realloc(run->cur, n * sizeof(*cur))))
+        return pd_error_set(PD_ENOMEM, "out of memory replaying history");
+    run->cur = cur;
+    memset(run->in + run->n, 0, n - run->n);
+    memset(run->cur + run->n, 0, (n - run->n) * sizeof(*cur));
+    run->n = n;
+    return 0;
+}
+
+/* Apply the change on the current row of the replay statement (columns:
+ * 6 path_id, 7 path, 8 blob, 9 analysis id, 10 status, 11.. counts as
+ * db_commit_files_stmt's 5..). */
+static int db_scope_run_change(sqlite3 *db, const db_scope *sc, db_scope_run *run,
+                               sqlite3_stmt *st)
+{
+    int64_t pid = sqlite3_column_int64(st, 6);
+    db_counts full, c;
+    int rc, status, k;
+
+    if ((rc = db_scope_run_grow(run, pid)) < 0)
+        return rc;
+    if (!run->in[pid])
+        run->in[pid] = db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 7))
+                       ? 1 : 2;
+    if (run->in[pid] != 1)
+        return 0;
+    memset(&c, 0, sizeof(c));
+    if (sqlite3_column_type(st, 10) != SQLITE_NULL) {
+        memset(&full, 0, sizeof(full));
+        full.files = 1;
+        full.universal_ready_files = sqlite3_column_int64(st, 11);
+        for (k = 0; k < 4; k++) {
+            full.tok[k] = sqlite3_column_int64(st, 12 + k);
+            full.fn[k] = sqlite3_column_int64(st, 16 + k);
+        }
+        for (k = 0; k < 3; k++)
+            full.obj[k] = sqlite3_column_int64(st, 20 + k);
+        status = db_scope_status_index((const char *)sqlite3_column_text(st, 10));
+        if ((rc = db_scope_file_counts(db, sc, sqlite3_column_int64(st, 9), &full, status,
+                                       &c, &status)) < 0)
+            return rc;
+    }
+    db_counts_add(&run->totals, &run->cur[pid], -1);
+    db_counts_add(&run->totals, &c, 1);
+    run->cur[pid] = c;
+    return 0;
+}
+
+static const char db_scope_history_sql[] =
+    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
+    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) "
+    "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, c.committer_offset, "
+    "chain.cid, ch.path_id, p.path, ch.blob_oid, coalesce(a.id, 0), a.status, "
+    "a.universal_ready, a.tok_hpy, a.tok_capi, a.tok_npy_legacy, a.tok_bridge, "
+    "a.fn_ported, a.fn_bridged, a.fn_legacy, a.fn_neutral, a.obj_legacy, "
+    "a.obj_cpython_only, a.obj_universal, EXISTS (SELECT 1 FROM commit_stats s "
+    "WHERE s.commit_id = chain.cid AND s.rules_hash = ?2) "
+    "FROM chain JOIN commits c ON c.id = chain.cid "
+    "LEFT JOIN changes ch ON ch.commit_id = chain.cid "
+    "LEFT JOIN paths p ON p.id = ch.path_id "
+    "LEFT JOIN analyses a ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
+    "ORDER BY chain.depth DESC";
+
+/* The commit columns (0..4) of the current row. */
+static void db_scope_commit_of(sqlite3_stmt *st, db_scope_commit *cm)
+{
+    snprintf(cm->oid, sizeof(cm->oid), "%s", (const char *)sqlite3_column_text(st, 0));
+    cm->author_time = sqlite3_column_int64(st, 1);
+    cm->author_offset = sqlite3_column_int(st, 2);
+    cm->committer_time = sqlite3_column_int64(st, 3);
+    cm->committer_offset = sqlite3_column_int(st, 4);
+}
+
+int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,
+                     const char *rules_hash, db_scope_commit_fn fn, void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_scope_run run;
+    db_scope_commit cm;
+    int64_t cur = 0;
+    int rc, has_stats = 0, in_tx;
+
+    memset(&run, 0, sizeof(run));
+    if ((rc = db_prepare(db, &st, db_scope_history_sql)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, tip);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    in_tx = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t cid = sqlite3_column_int64(st, 5);
+
+        if (cid != cur) {
+            /* The rows of one commit are adjacent: the previous one is done. */
+            if (cur && has_stats && (rc = fn(arg, &cm, &run.totals)) != 0)
+                goto done;
+            cur = cid;
+            db_scope_commit_of(st, &cm);
+            has_stats = sqlite3_column_int(st, 23);
+        }
+        if (sqlite3_column_type(st, 6) != SQLITE_NULL &&
+            (rc = db_scope_run_change(db, sc, &run, st)) < 0)
+            goto done;
+    }
+    if (rc != SQLITE_DONE) {
+        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    rc = cur && has_stats ? fn(arg, &cm, &run.totals) : 0;
+done:
+    sqlite3_finalize(st);
+    if (in_tx)
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    free(run.in);
+    free(run.cur);
+    return rc;
+}

@@ -1,0 +1,142 @@
+/*
+ * db_scope.h: named scopes and the figures of a commit under a scope.
+ *
+ * A scopes file (db/scopes/default.scopes documents the format) names
+ * scopes: path globs (ingest/scope.h's scope_glob_match) and optionally the
+ * object-dtype filter `exclude-object-paths`, which leaves out every
+ * function whose object state is not null.  The built-in `no-object-dtype`
+ * scope answers the team's plan (DOMAIN.md, seed): object arrays stay on the
+ * CPython API and raise an error in universal mode, so how far is the rest
+ * from universal mode?
+ *
+ * Scoped figures are computed from what ingest stored, never by analysing
+ * again.  Under the object filter, a file with object paths keeps:
+ * functions that are not object paths (counted by status); tokens = the
+ * file's totals minus the object functions' tokens (so file-scope tokens
+ * stay); status and universal readiness from the unguarded findings outside
+ * object functions (findings are read for that).  Those per-analysis
+ * figures do not depend on the scope's globs, which apply per path, so they
+ * are cached in table analysis_noobject (created on first use; derived data
+ * that any run may drop).  A file without object paths keeps its stored
+ * figures.
+ */
+#ifndef DB_SCOPE_H
+#define DB_SCOPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "db.h"
+
+typedef struct {
+    char *name;
+    char *title;                 /* "" when none */
+    char **include;              /* ninclude globs; none: every path */
+    size_t ninclude;
+    char **exclude;
+    size_t nexclude;
+    int exclude_object_paths;    /* 1: leave out object-dtype functions */
+} db_scope;
+
+typedef struct db_scopes {
+    db_scope *v;
+    size_t n;
+    char hash[17];               /* FNV-1a 64 of the file text, hex */
+} db_scopes;
+
+/*
+ * Parse scopes file text (`origin` names it in messages).  *out is freed
+ * with db_scopes_free().  Errors: PD_EINVAL with "ORIGIN:LINE: what"
+ * (unknown directive, directive before any scope, bad or duplicate name),
+ * PD_ENOMEM.
+ */
+int db_scopes_parse(db_scopes **out, const char *text, const char *origin);
+
+/* Read and parse the file at `path`, or the built-in scopes when path is
+ * NULL.  Errors as db_scopes_parse, PD_EIO when the file cannot be read. */
+int db_scopes_load(db_scopes **out, const char *path);
+
+/* Free; accepts NULL. */
+void db_scopes_free(db_scopes *s);
+
+/* The scope named `name`, or NULL. */
+const db_scope *db_scopes_find(const db_scopes *s, const char *name);
+
+/* 1 when `path` is in the scope's globs, else 0. */
+int db_scope_has_path(const db_scope *sc, const char *path);
+
+/* Index of a status name in db_counts.fn order, -1 when unknown. */
+int db_scope_status_index(const char *status);
+
+/*
+ * The figures of one analysed file under scope `sc` (its path already
+ * matched): `full` and `status` are the stored ones (files = 1), *out and
+ * *status_out (index as db_counts.fn) the scoped ones.  Reads or fills the
+ * analysis_noobject cache when the filter applies and the file has object
+ * paths.  0, PD_ENOTFOUND (no such analysis), PD_EDB, PD_ENOMEM, PD_EINVAL
+ * (corrupt findings).
+ */
+int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
+                         const db_counts *full, int status, db_counts *out,
+                         int *status_out);
+
+/* A function of one analysis: its stored figures and its unguarded uses
+ * per class (index order of db_counts.tok). */
+typedef struct {
+    char *name;                  /* owned by the detail */
+    int64_t start_line;
+    int status;                  /* index as db_counts.fn */
+    int is_object;               /* 1: an object-dtype path */
+    int64_t tok[4];              /* guarded + unguarded, as stored */
+    int64_t ung[4];              /* unguarded only */
+} db_scope_fn;
+
+typedef struct {
+    db_scope_fn *fn;
+    size_t nfn;
+    int64_t file_ung[4];         /* unguarded, outside any function */
+} db_scope_detail;
+
+/*
+ * The functions of analysis `analysis_id` with their unguarded uses per
+ * class, read from its functions and findings.  *out is filled; free its contents with
+ * db_scope_detail_free.  0, PD_ENOTFOUND, PD_EDB, PD_ENOMEM, PD_EINVAL.
+ */
+int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out);
+
+/* Free what db_scope_detail_read allocated; accepts NULL. */
+void db_scope_detail_free(db_scope_detail *d);
+
+/* A commit of a replayed chain. */
+typedef struct {
+    char oid[41];
+    int64_t author_time, committer_time;    /* unix seconds */
+    int author_offset, committer_offset;    /* minutes east of UTC */
+} db_scope_commit;
+
+/*
+ * Called for each commit of a first-parent chain that has a stored summary
+ * under the rules, oldest first, with the scoped totals after it.  A
+ * non-zero return stops the walk and is returned.
+ */
+typedef int (*db_scope_commit_fn)(void *arg, const db_scope_commit *cm,
+                                  const db_counts *c);
+
+/*
+ * Replay the first-parent chain ending at `tip` oldest first, keeping the
+ * scope's running totals as ingest keeps the stored ones (a change
+ * subtracts the path's previous figures and adds the new ones).  0, or
+ * fn's return, or an error code as above.
+ */
+int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,
+                     const char *rules_hash, db_scope_commit_fn fn, void *arg);
+
+/*
+ * The scope's totals at commit `commit_id` (sum over its files).  0 or an
+ * error code as above.
+ */
+int db_scope_commit_counts(sqlite3 *db, const db_scope *sc, int64_t commit_id,
+                           const char *rules_hash, db_counts *out);
+
+#endif

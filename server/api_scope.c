@@ -1,0 +1,263 @@
+/*
+ * api_scope.c: named scopes in the API (see api_scope.h and db_scope.h).
+ *
+ * The blockers of a scope are what still keeps its files from universal
+ * mode: per file, the functions the scope keeps (for no-object-dtype, those
+ * that are not object-dtype paths) with unguarded capi or bridge uses, and
+ * such uses outside any function.  A file is listed exactly when it is not
+ * universal-ready under the scope, so "total" equals files minus
+ * universal_ready_files of the scoped summary.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_scope.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+/* The scope as JSON: name, title, globs and filter. */
+static json_t *api_scope_json(const db_scope *sc)
+{
+    json_t *inc = json_array(), *exc = json_array();
+    size_t i;
+
+    for (i = 0; i < sc->ninclude; i++)
+        json_array_append_new(inc, json_string(sc->include[i]));
+    for (i = 0; i < sc->nexclude; i++)
+        json_array_append_new(exc, json_string(sc->exclude[i]));
+    return json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", sc->name, "title", sc->title,
+                     "include", inc, "exclude", exc,
+                     "exclude_object_paths", sc->exclude_object_paths);
+}
+
+enum MHD_Result api_scopes(srv_req *r)
+{
+    const db_scopes *all = srv_get_scopes(r->server);
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; all && i < all->n; i++)
+        json_array_append_new(arr, api_scope_json(&all->v[i]));
+    return srv_reply_json(r, 200, arr);
+}
+
+int api_scope_arg(srv_req *r, const db_scope **out)
+{
+    const db_scopes *all = srv_get_scopes(r->server);
+    char name[128], known[512] = "";
+    size_t i, off = 0;
+    int rc;
+
+    *out = NULL;
+    if ((rc = srv_query(r, "scope", name, sizeof(name))) == PD_ENOTFOUND)
+        return 0;
+    if (rc < 0)
+        return rc;
+    if (!name[0])
+        return 0;
+    if ((*out = db_scopes_find(all, name)))
+        return 0;
+    for (i = 0; all && i < all->n && off < sizeof(known); i++)
+        off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s", i ? ", " : "",
+                                all->v[i].name);
+    return pd_error_set(PD_EINVAL, "unknown scope '%s'; GET /api/v1/scopes lists them (%s)",
+                        name, known[0] ? known : "none");
+}
+
+int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope **out)
+{
+    int rc;
+
+    if ((rc = api_scope_arg(r, out)) < 0 || !*out)
+        return rc;
+    return db_scope_commit_counts(r->db, *out, at->commit_id, at->rules_hash, c);
+}
+
+int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_counts *c,
+                       const char **status)
+{
+    static const char *const names[4] = {"ported", "bridged", "legacy", "neutral"};
+    db_counts full = *c;
+    int si;
+
+    if (!db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 1)))
+        return 1;
+    if (!*status)
+        return 0;
+    si = db_scope_status_index(*status);
+    if (db_scope_file_counts(r->db, sc, sqlite3_column_int64(st, 3), &full, si, c, &si) < 0)
+        *c = full;
+    else if (si >= 0)
+        *status = names[si];
+    return 0;
+}
+
+/* ---------- history ---------- */
+
+/* The value of summary measure `key` in counts c; -1 when unknown. */
+static int api_scope_measure(const char *key, const db_counts *c, int64_t *v)
+{
+    static const char *const keys[] = {
+        "files", "universal_ready_files", "functions.ported", "functions.bridged",
+        "functions.legacy", "functions.neutral", "tokens.hpy", "tokens.capi",
+        "tokens.npy-legacy", "tokens.bridge", "object_paths.object-legacy",
+        "object_paths.object-cpython-only", "object_paths.object-universal"};
+    int i;
+
+    for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])); i++)
+        if (strcmp(keys[i], key) == 0)
+            break;
+    switch (i) {
+    case 0: *v = c->files; return 0;
+    case 1: *v = c->universal_ready_files; return 0;
+    case 2: case 3: case 4: case 5: *v = c->fn[i - 2]; return 0;
+    case 6: case 7: case 8: case 9: *v = c->tok[i - 6]; return 0;
+    case 10: case 11: case 12: *v = c->obj[i - 10]; return 0;
+    default: return -1;
+    }
+}
+
+/* What the history callback collects. */
+typedef struct {
+    const char *key;
+    int by_author;
+    int64_t since, until;
+    json_t *points;
+    json_t *port_start;
+} api_scope_hist;
+
+/* {"commit", "author_date", "committer_date"} of a replayed commit. */
+static json_t *api_scope_point(const db_scope_commit *cm)
+{
+    char a[40], c[40];
+
+    pd_iso8601(a, sizeof(a), cm->author_time, cm->author_offset);
+    pd_iso8601(c, sizeof(c), cm->committer_time, cm->committer_offset);
+    return json_pack("{s:s, s:s, s:s}", "commit", cm->oid, "author_date", a,
+                     "committer_date", c);
+}
+
+/* db_scope_history callback: one point per commit inside the dates. */
+static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_counts *c)
+{
+    api_scope_hist *h = arg;
+    int64_t t = h->by_author ? cm->author_time : cm->committer_time, v = 0;
+    json_t *p;
+
+    if (!h->port_start && c->tok[0] > 0)
+        h->port_start = api_scope_point(cm);
+    if (t < h->since || t > h->until)
+        return 0;
+    api_scope_measure(h->key, c, &v);
+    p = api_scope_point(cm);
+    json_object_set_new(p, "value", json_integer(v));
+    json_array_append_new(h->points, p);
+    return 0;
+}
+
+enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *sc,
+                                  const char *key, int by_author, int64_t since,
+                                  int64_t until)
+{
+    api_scope_hist h = {key, by_author, since, until, json_array(), NULL};
+    int64_t v;
+    int rc;
+
+    if (api_scope_measure(key, &(db_counts){0}, &v) < 0) {
+        json_decref(h.points);
+        return srv_reply_problem(r, 400, "Bad Request", "measure '%s' has no scoped "
+                                 "history", key);
+    }
+    if ((rc = db_scope_history(r->db, sc, at->commit_id, at->rules_hash,
+                               api_scope_hist_point, &h)) < 0) {
+        json_decref(h.points);
+        json_decref(h.port_start);
+        return srv_reply_error(r, rc);
+    }
+    if (!(h.points = srv_paginate(r, h.points, 100000))) {
+        json_decref(h.port_start);
+        return srv_reply_error(r, PD_EINVAL);
+    }
+    return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:s, s:s, s:o, s:o}",
+        "ref", api_text(r->param[1]), "measure", key, "scope", sc->name,
+        "date", by_author ? "author" : "committer",
+        "port_start", h.port_start ? h.port_start : json_null(), "points", h.points));
+}
+
+/* ---------- blockers ---------- */
+
+/* The blocker entry of one file not universal-ready under sc; NULL after
+ * pd_error_set.  Adds its function count to *nfn. */
+static json_t *api_blockers_file(srv_req *r, const db_scope *sc, int64_t analysis_id,
+                                 const char *path, int64_t *nfn)
+{
+    db_scope_detail d;
+    json_t *fns;
+    size_t i;
+
+    if (db_scope_detail_read(r->db, analysis_id, &d) < 0)
+        return NULL;
+    fns = json_array();
+    for (i = 0; i < d.nfn; i++) {
+        const db_scope_fn *f = &d.fn[i];
+
+        if ((f->is_object && sc->exclude_object_paths) || (!f->ung[1] && !f->ung[3]))
+            continue;
+        json_array_append_new(fns, json_pack("{s:o, s:I, s:I, s:I}", "name",
+            api_text(f->name), "start_line", (json_int_t)f->start_line,
+            "capi", (json_int_t)f->ung[1], "bridge", (json_int_t)f->ung[3]));
+    }
+    *nfn += (int64_t)json_array_size(fns);
+    json_t *o = json_pack("{s:o, s:o, s:{s:I, s:I}}", "path", api_text(path),
+        "functions", fns, "file_scope", "capi", (json_int_t)d.file_ung[1],
+        "bridge", (json_int_t)d.file_ung[3]);
+    db_scope_detail_free(&d);
+    return o;
+}
+
+enum MHD_Result api_blockers(srv_req *r)
+{
+    sqlite3_stmt *st = NULL;
+    const db_scope *sc;
+    api_at at;
+    db_counts full, c;
+    json_t *files;
+    int64_t nfn = 0;
+    int rc, status;
+
+    if ((rc = api_resolve(r, &at)) < 0 || (rc = api_scope_arg(r, &sc)) < 0)
+        return srv_reply_error(r, rc);
+    if (!sc && !(sc = db_scopes_find(srv_get_scopes(r->server), "no-object-dtype")))
+        return srv_reply_problem(r, 400, "Bad Request", "name a scope with ?scope=NAME");
+    if ((rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        return srv_reply_error(r, rc);
+    files = json_array();
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *path = (const char *)sqlite3_column_text(st, 1);
+        int64_t aid = sqlite3_column_int64(st, 3);
+        json_t *f;
+
+        if (sqlite3_column_type(st, 4) == SQLITE_NULL || !db_scope_has_path(sc, path))
+            continue;
+        db_counts_from_files_row(st, &full);
+        status = db_scope_status_index((const char *)sqlite3_column_text(st, 4));
+        if ((rc = db_scope_file_counts(r->db, sc, aid, &full, status, &c, &status)) < 0)
+            goto fail;
+        if (c.universal_ready_files)
+            continue;
+        if (!(f = api_blockers_file(r, sc, aid, path, &nfn))) {
+            rc = PD_EDB;
+            goto fail;
+        }
+        json_array_append_new(files, f);
+    }
+    sqlite3_finalize(st);
+    return srv_reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:I, s:I}", "commit", at.oid,
+        "scope", sc->name, "files", files, "total", (json_int_t)json_array_size(files),
+        "functions_total", (json_int_t)nfn));
+fail:
+    sqlite3_finalize(st);
+    json_decref(files);
+    return srv_reply_error(r, rc);
+}
