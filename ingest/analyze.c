@@ -370,6 +370,61 @@ static void an_notes(an_state *st)
                 st->depth);
 }
 
+/* Order of call records: by function, then first call (kept stable by
+ * position, which the records carry implicitly through their index). */
+static int an_callrec_cmp(const void *a, const void *b)
+{
+    const struct an_callrec *x = a, *y = b;
+
+    if (x->fn != y->fn)
+        return x->fn < y->fn ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Fill functions[].calls from the call records: distinct names per
+ * function, space-separated, in one pool (res->calls_pool).  Names are
+ * ordered by their offset in the text pool, that is by first appearance
+ * in the file.
+ */
+static void an_build_calls(an_state *st)
+{
+    an_result *res = st->res;
+    size_t i, j, total = 1;
+    char *p;
+
+    if (st->ncallrecs)
+        qsort(st->callrecs, st->ncallrecs, sizeof(*st->callrecs), an_callrec_cmp);
+    for (i = 0; i < st->ncallrecs; i++)
+        total += strlen(st->pool + st->callrecs[i].off) + 1;
+    if (!(p = res->calls_pool = malloc(total))) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return;
+    }
+    *p++ = '\0';                   /* calls_pool[0]: "" for no calls */
+    for (i = 0; i < res->nfunctions; i++)
+        res->functions[i].calls = res->calls_pool;
+    for (i = 0; i < st->ncallrecs; i = j) {
+        int32_t fn = st->callrecs[i].fn;
+        char *start = p;
+
+        for (j = i; j < st->ncallrecs && st->callrecs[j].fn == fn; j++) {
+            const char *name = st->pool + st->callrecs[j].off;
+            size_t n = strlen(name);
+
+            if (j > i && st->callrecs[j].off == st->callrecs[j - 1].off)
+                continue;
+            if (p > start)
+                *p++ = ' ';
+            memcpy(p, name, n);
+            p += n;
+        }
+        *p++ = '\0';
+        if (fn >= 0 && (size_t)fn < res->nfunctions)
+            res->functions[fn].calls = start;
+    }
+}
+
 /* Whole-file verdicts once every token is read. */
 static void an_finish(an_state *st)
 {
@@ -388,13 +443,12 @@ static void an_finish(an_state *st)
     }
     for (i = 0; i < res->nfindings; i++)
         res->findings[i].text = st->pool + st->fmeta[i].text_off;
+    an_build_calls(st);
     res->status = an_status_of(st->file_unguarded);
     res->cpp = st->cpp;
     res->universal_ready = !st->file_unguarded[AN_CLASS_CAPI] &&
                            !st->file_unguarded[AN_CLASS_BRIDGE];
     an_notes(st);
-    res->text_pool = st->pool;
-    st->pool = NULL;
 }
 
 /* One finding's sort key for an_remap(). */
@@ -529,6 +583,12 @@ int an_analyze(an_result **out, const rules *r, const char *path,
         an_walk(&st, buf, len);
     if (!st.rc)
         an_finish(&st);
+    if (!st.rc)
+        an_types(&st, tm ? tm->text : buf, tm ? tm->len : len);
+    if (!st.rc) {
+        st.res->text_pool = st.pool;  /* names and texts point into it */
+        st.pool = NULL;
+    }
     if (!st.rc && tm)
         an_remap(&st, buf, len);
     if (!st.rc && big)
@@ -547,6 +607,7 @@ done:
     free(st.itab);
     free(st.frames);
     free(st.locals);
+    free(st.callrecs);
     return rc;
 }
 
@@ -558,5 +619,7 @@ void an_result_free(an_result *res)
     free(res->findings);
     free(res->notes);
     free(res->text_pool);
+    free(res->hpy_types);
+    free(res->calls_pool);
     free(res);
 }

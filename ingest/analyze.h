@@ -22,7 +22,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "3"
+#define AN_ANALYZER_VERSION "4"
 
 /* Token classes (DOMAIN.md).  Order is used as array index. */
 typedef enum {
@@ -81,6 +81,11 @@ typedef struct {
     uint32_t tokens[AN_CLASS_COUNT]; /* unguarded + guarded occurrences */
     uint32_t name_line;            /* line of the function's name (the line
                                     * ctags reports); >= start_line */
+    const char *calls;             /* names called in the body (`name(`,
+                                    * not after '.' or '->'), distinct, in
+                                    * order of first call, separated by one
+                                    * space; "" when none; NULL in a result
+                                    * built by hand.  Owned by the result. */
 } an_function;
 
 typedef struct {
@@ -99,6 +104,12 @@ typedef struct {
     char *text_pool;
     int cpp;                       /* 1: read as C++ (.cpp .hpp .cc, or a
                                     * header with namespace/template) */
+    /* HPy types for traverse coverage, as compact JSON, or NULL when the
+     * file has none of them (see analyze_types.c for the shape):
+     * {"specs", "helpers", "structs", "aliases", "defines", "traverse",
+     * "visits"}.  Lines are lines of the file.  Owned by the result. */
+    char *hpy_types;
+    char *calls_pool;              /* Private: holds functions[].calls */
 } an_result;
 
 /*

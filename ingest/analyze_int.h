@@ -7,6 +7,8 @@
  *                   classification, object-dtype item access
  *   analyze_pp.c    preprocessor directives: #if 0, guards, brace depth
  *                   across #if/#else branches, #define bodies
+ *   analyze_types.c HPy types, their HPyField members and traverse visits
+ *                   (a second, cheap pass over files that mention them)
  *
  * One an_state lives for one an_analyze() call.  Errors (only out of
  * memory) are sticky in st->rc so the per-token code needs no error
@@ -169,6 +171,10 @@ typedef struct {
     int ld_state, ld_stars, ld_param;
     long ld_depth;
 
+    /* Calls in function bodies: (function, interned callee name). */
+    struct an_callrec { int32_t fn; uint32_t off; } *callrecs;
+    size_t ncallrecs, capcallrecs;
+
     /* Problems for the notes. */
     uint32_t bad_close_line, bad_closes;
     uint32_t bad_pp_line, bad_pps;
@@ -189,6 +195,10 @@ const rules_name *an_classify(an_state *st, const lex_token *t, int member,
                               int define);
 void an_reset_decl(an_state *st);
 void an_clip_calls(an_state *st);
+
+/* analyze_types.c: fill st->res->hpy_types from the analysed text (after
+ * an_finish, before template lines are mapped back). */
+void an_types(an_state *st, const char *buf, size_t len);
 
 /* analyze_pp.c */
 void an_directive(an_state *st);

@@ -765,6 +765,42 @@ static void an_data_punct(an_state *st, const an_tok *t)
     }
 }
 
+/* '(' inside a function after a name: record the call (frontier, see
+ * analyze.h an_function.calls).  Calls through '.' or '->' are function
+ * pointers, not the repository's functions. */
+static void an_record_call(an_state *st, const an_tok *name)
+{
+    const an_tok *before = an_prev(st, 2);
+    struct an_callrec *c;
+    char buf[256];
+    size_t len;
+    const char *s;
+    uint32_t off;
+
+    if (an_not_name(name) || an_punct_is(before, '.') ||
+        an_punct_is(before, LEX_P2('-', '>')))
+        return;
+    s = an_text(name, buf, sizeof(buf), &len);
+    if (!len || an_intern(st, s, len, &off))
+        return;
+    if (st->ncallrecs && st->callrecs[st->ncallrecs - 1].fn == st->cur &&
+        st->callrecs[st->ncallrecs - 1].off == off)
+        return;
+    if (st->ncallrecs == st->capcallrecs) {
+        size_t cap = st->capcallrecs ? st->capcallrecs * 2 : 256;
+
+        if (!(c = realloc(st->callrecs, cap * sizeof(*c)))) {
+            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return;
+        }
+        st->callrecs = c;
+        st->capcallrecs = cap;
+    }
+    c = &st->callrecs[st->ncallrecs++];
+    c->fn = st->cur;
+    c->off = off;
+}
+
 void an_scan_token(an_state *st, const lex_token *lt)
 {
     an_tok t;
@@ -786,6 +822,9 @@ void an_scan_token(an_state *st, const lex_token *lt)
 
         t.e = an_classify(st, lt, member, 0);
     }
+    if (st->cur >= 0 && t.kind == LEX_PUNCT && t.punct == '(' &&
+        prev->kind == LEX_IDENT)
+        an_record_call(st, prev);
     if (st->cur >= 0)
         an_call_token(st, &t);
     if (st->cur >= 0 || (file_level && st->in_decl))

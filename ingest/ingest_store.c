@@ -44,9 +44,9 @@ static const char *const ingest_store_sql[ST_COUNT] = {
                         "status, universal_ready, tok_hpy, tok_capi, "
                         "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
                         "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
-                        "obj_universal, notes, findings, findings_len) VALUES("
-                        "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-                        "?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+                        "obj_universal, notes, findings, findings_len, hpy_types, calls, "
+                        "calls_len) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+                        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
     [ST_FUNC_INS] = "INSERT INTO functions(analysis_id, idx, name, start_line, "
                     "end_line, status, object_state, tok_hpy, tok_capi, "
                     "tok_npy_legacy, tok_bridge) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
@@ -469,21 +469,56 @@ static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
     return 0;
 }
 
+/*
+ * The calls of every function (an_function.calls) as one text, a line per
+ * function in index order; NULL with *len 0 when no function calls
+ * anything or on allocation failure (then *oom is set).  Freed with free().
+ */
+static char *ingest_store_calls_text(const an_result *res, size_t *len, int *oom)
+{
+    ingest_buf b = {0};
+    size_t i;
+    int any = 0;
+
+    *len = 0;
+    *oom = 0;
+    for (i = 0; i < res->nfunctions; i++) {
+        const char *c = res->functions[i].calls ? res->functions[i].calls : "";
+
+        any |= c[0] != '\0';
+        ingest_buf_put(&b, c, strlen(c));
+        ingest_buf_put(&b, "\n", 1);
+    }
+    if (b.oom || !any) {
+        *oom = b.oom;
+        free(b.buf);
+        return NULL;
+    }
+    *len = b.len;
+    return b.buf;
+}
+
 int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
                                  db_counts *c, const char *blob_oid,
                                  const char *rules_hash, size_t size,
                                  const an_result *res)
 {
     sqlite3_stmt *st = ingest_store_stmt(s, ST_ANALYSIS_INS);
-    char *json = ingest_store_findings_json(res);
-    unsigned char *z = NULL;
-    size_t zlen = 0, jlen;
-    int rc, k;
+    char *json = ingest_store_findings_json(res), *calls = NULL;
+    unsigned char *z = NULL, *zc = NULL;
+    size_t zlen = 0, jlen, clen = 0, zclen = 0;
+    int rc, k, oom;
 
     if (!json)
         return pd_error_set(PD_ENOMEM, "out of memory encoding findings");
     jlen = strlen(json);
-    if ((rc = db_deflate(&z, &zlen, json, jlen)) < 0)
+    calls = ingest_store_calls_text(res, &clen, &oom);
+    if (oom) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory encoding calls");
+        goto done;
+    }
+    if ((rc = db_deflate(&z, &zlen, json, jlen)) < 0 ||
+        (calls && (rc = db_deflate(&zc, &zclen, calls, clen)) < 0))
         goto done;
     ingest_store_counts_of(c, res);
     sqlite3_bind_text(st, 1, blob_oid, -1, SQLITE_STATIC);
@@ -502,12 +537,20 @@ int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
         sqlite3_bind_text(st, 18, res->notes, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 19, z, (int)zlen, SQLITE_STATIC);
     sqlite3_bind_int64(st, 20, (int64_t)jlen);
+    if (res->hpy_types)
+        sqlite3_bind_text(st, 21, res->hpy_types, -1, SQLITE_STATIC);
+    if (calls) {
+        sqlite3_bind_blob(st, 22, zc, (int)zclen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 23, (int64_t)clen);
+    }
     if ((rc = ingest_store_done(s, st)) < 0)
         goto done;
     *id_out = sqlite3_last_insert_rowid(s->db);
     rc = ingest_store_functions(s, *id_out, res);
 done:
     free(z);
+    free(zc);
+    free(calls);
     free(json);
     return rc;
 }

@@ -487,7 +487,7 @@ static int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
     return 0;
 }
 
-/* marker NAME, itemcopy FUNCTION */
+/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION */
 static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
                         unsigned flag)
 {
@@ -567,6 +567,7 @@ static const struct {
     {"itemlocal", 2, 6, "CLASS TYPE[*]"},
     {"itemcopy", 1, 1, "FUNCTION"},
     {"marker", 1, 1, "NAME"},
+    {"itemsvisit", 1, 1, "FUNCTION"},
     {"objfunc", 2, 2, "prefix|suffix|contains TEXT"},
     {"guard", 2, 2, "MACRO ifndef|ifdef"},
 };
@@ -597,6 +598,8 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
     if (!strcmp(d, "marker"))
         return rules_d_flag(r, c, av, RULES_F_MARKER);
+    if (!strcmp(d, "itemsvisit"))
+        return rules_d_flag(r, c, av, RULES_F_ITEMSVISIT);
     if (!strcmp(d, "objfunc"))
         return rules_d_objfunc(r, c, av);
     return rules_d_guard(r, c, av);

@@ -65,6 +65,8 @@ typedef struct {
 /* rules_name.flags */
 #define RULES_F_MARKER   0x1u  /* `marker`: puts a function on an object path */
 #define RULES_F_ITEMCOPY 0x2u  /* `itemcopy`: memcpy-like, see analyze.c */
+#define RULES_F_ITEMSVISIT 0x4u /* `itemsvisit`: visits object-array items
+                                 * (analyze_types.c) */
 
 /* Most '*' in an `itemcast`/`itemlocal` type. */
 #define RULES_MAXSTARS 3
