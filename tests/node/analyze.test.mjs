@@ -1,0 +1,59 @@
+// portdash analyze without a database: reading one revision of a git
+// repository (the toyport fixture built by tests/run_all.sh), the JSON,
+// text and function-list formats, and usage errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const bin = resolve(process.env.PORTDASH_BIN || join(root, 'build', 'portdash'));
+const fixtures = process.env.PORTDASH_FIXTURES || join(root, 'build-san', 'fixtures');
+const toyport = join(fixtures, 'toyport.git');
+
+function analyze(args) {
+  const r = spawnSync(bin, ['analyze', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('--repo --rev --path reads one revision, JSON per file', () => {
+  const r = analyze(['--repo', toyport, '--rev', 'hpy-convert-object-dtype', '--path', 'src/**',
+    '--format', 'json']);
+  assert.equal(r.status, 0, r.err);
+  const files = JSON.parse(r.out);
+  assert.ok(files.length >= 3);
+  for (const f of files) {
+    assert.match(f.path, /^src\//);
+    assert.ok(['ported', 'bridged', 'legacy', 'neutral'].includes(f.status));
+    for (const fn of f.functions) {
+      assert.ok(fn.start_line <= fn.name_line && fn.name_line <= fn.end_line);
+    }
+  }
+  // the template is expanded: instances are functions of their own
+  const tmpl = files.find((f) => f.path === 'src/arraytypes.c.src');
+  assert.ok(tmpl.functions.some((fn) => fn.name.startsWith('OBJECT_')), JSON.stringify(tmpl.functions));
+  // the file name with markup is one path, as text
+  assert.ok(files.some((f) => f.path.includes('<img')));
+});
+
+test('text and functions formats', () => {
+  const t = analyze(['tests/fixtures/analyze/hpydef.c']);
+  assert.equal(t.status, 0, t.err);
+  assert.match(t.out, /^tests\/fixtures\/analyze\/hpydef\.c: \w+, /m);
+  assert.match(t.out, /^tests\/fixtures\/analyze\/hpydef\.c:\d+:\d+: (hpy|capi|bridge|npy-legacy) \S+ `/m);
+  const f = analyze(['--format', 'functions', 'tests/fixtures/ctags/methods.cpp']);
+  assert.equal(f.status, 0, f.err);
+  assert.match(f.out, /^tests\/fixtures\/ctags\/methods\.cpp\tnpy::Sorter::sort\t31\t30\t34\tc\+\+$/m);
+});
+
+test('usage errors exit 2, failures 1', () => {
+  assert.equal(analyze([]).status, 2);
+  assert.equal(analyze(['--format', 'xml', 'x.c']).status, 2);
+  assert.equal(analyze(['--rev', 'hpy', 'x.c']).status, 2);
+  assert.equal(analyze(['no/such/file.c']).status, 1);
+  const r = analyze(['--repo', toyport, '--rev', 'no-such-ref']);
+  assert.equal(r.status, 1);
+  assert.match(r.err, /unknown revision 'no-such-ref'/);
+});
