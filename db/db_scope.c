@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "db_scope.h"
 #include "pd_error.h"
 #include "scope.h"
@@ -291,16 +289,90 @@ done:
     return rc;
 }
 
-/* Add the unguarded findings of an analysis to d's functions and file scope.
- * Findings rows: [line, column, class, rule, text, function, guarded]. */
+/* Skip a JSON string at *pp (which points at its opening quote); its
+ * first byte after the quote in *first (0 when empty).  0, or -1 if the
+ * text ends first. */
+static int db_scope_skip_string(const char **pp, char *first)
+{
+    const char *p = *pp + 1;
+
+    *first = *p == '"' ? 0 : *p;
+    for (; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1])
+            p++;
+    if (*p != '"')
+        return -1;
+    *pp = p + 1;
+    return 0;
+}
+
+/*
+ * Scan findings JSON as ingest_store.c writes it, an array of rows
+ * [line, column, "class", "rule", "text", function, guarded], and add each
+ * unguarded one to its function's (or the file scope's) class counts.
+ * Written by hand rather than with jansson because a cold history reads the
+ * findings of thousands of analyses: this scanner only skips what it does
+ * not need.  0, or -1 on text of another shape.
+ */
+static int db_scope_scan_findings(const char *p, db_scope_detail *d)
+{
+    char first;
+    int k;
+
+    p += strspn(p, " \n");
+    if (*p++ != '[')
+        return -1;
+    while (*p) {
+        const char *cls;
+        long fn;
+        char *end;
+
+        p += strspn(p, " ,\n");
+        if (*p == ']')
+            return 0;
+        if (*p++ != '[')
+            return -1;
+        strtol(p, &end, 10);                       /* line */
+        if (*end != ',')
+            return -1;
+        strtol(end + 1, &end, 10);                 /* column */
+        if (*end != ',' || end[1] != '"')
+            return -1;
+        cls = p = end + 1;
+        if (db_scope_skip_string(&p, &first) < 0 || *p++ != ',' ||
+            *p != '"' || db_scope_skip_string(&p, &first) < 0 || *p++ != ',' ||
+            *p != '"' || db_scope_skip_string(&p, &first) < 0 || *p++ != ',')
+            return -1;
+        fn = strtol(p, &end, 10);
+        if (*end != ',')
+            return -1;
+        p = end + 1;
+        if (strncmp(p, "false]", 6) == 0) {
+            p += 6;
+            /* "hpy" "capi" "npy-legacy" "bridge": the first two bytes tell. */
+            k = cls[1] == 'h' ? 0 : cls[1] == 'c' ? 1 : cls[1] == 'n' ? 2
+              : cls[1] == 'b' ? 3 : -1;
+            if (k < 0)
+                continue;
+            if (fn >= 0 && (size_t)fn < d->nfn)
+                d->fn[fn].ung[k]++;
+            else
+                d->file_ung[k]++;
+        } else if (strncmp(p, "true]", 5) == 0) {
+            p += 5;
+        } else {
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* Add the unguarded findings of an analysis to d's functions and file scope. */
 static int db_scope_detail_findings(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
 {
-    static const char *const classes[4] = {"hpy", "capi", "npy-legacy", "bridge"};
     sqlite3_stmt *st = NULL;
     char *text = NULL;
-    json_t *rows = NULL, *row;
-    size_t i;
-    int rc, k;
+    int rc;
 
     if ((rc = db_prepare(db, &st, "SELECT findings, findings_len FROM analyses "
                          "WHERE id = ?1")) < 0)
@@ -314,28 +386,11 @@ static int db_scope_detail_findings(sqlite3 *db, int64_t analysis_id, db_scope_d
                          (size_t)sqlite3_column_bytes(st, 0),
                          (size_t)sqlite3_column_int64(st, 1))) < 0)
         goto done;
-    if (!(rows = json_loads(text, 0, NULL)) || !json_is_array(rows)) {
-        rc = pd_error_set(PD_EINVAL, "analysis %lld: findings are not a JSON array",
+    if (db_scope_scan_findings(text, d) < 0)
+        rc = pd_error_set(PD_EINVAL, "analysis %lld: findings are not rows of [line, "
+                          "column, class, rule, text, function, guarded]",
                           (long long)analysis_id);
-        goto done;
-    }
-    json_array_foreach(rows, i, row) {
-        const char *cls = json_string_value(json_array_get(row, 2));
-        json_int_t fn = json_integer_value(json_array_get(row, 5));
-
-        if (json_is_true(json_array_get(row, 6)) || !cls)
-            continue;
-        for (k = 0; k < 4 && strcmp(classes[k], cls) != 0; k++)
-            ;
-        if (k == 4)
-            continue;
-        if (fn >= 0 && (size_t)fn < d->nfn)
-            d->fn[fn].ung[k]++;
-        else
-            d->file_ung[k]++;
-    }
 done:
-    json_decref(rows);
     free(text);
     sqlite3_finalize(st);
     return rc;
