@@ -8,6 +8,7 @@
 #include "api_diff.h"
 #include "api_sarif.h"
 #include "api_ops.h"
+#include "api_port.h"
 #include "api_scope.h"
 #include "api_snapshot.h"
 #include "pd_error.h"
@@ -46,6 +47,10 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/scopes", api_scopes, "the named scopes for ?scope=NAME"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/blockers", api_blockers,
      "universal blockers under a scope (default no-object-dtype)"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/traverse", api_traverse,
+     "traverse coverage: HPy types, their HPyField members and visits"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/frontier", api_frontier,
+     "what to port next: functions whose in-repository callees are ported"},
     {"GET", "/api/v1/repos/{repo}/forecast", api_forecast,
      "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,

@@ -1,0 +1,392 @@
+/*
+ * api_frontier.c: GET /api/v1/repos/{repo}/commits/{rev}/frontier, what to
+ * port next.
+ *
+ * The analyzer stores, per function, the names its body calls
+ * (analyses.calls).  At a commit those names are resolved to the
+ * repository's own functions: a name defined in the caller's file means
+ * that definition, otherwise every definition of that name in the other
+ * files (static functions of the same name in several files all count);
+ * names defined nowhere (the C API, libc, macros) are left out.
+ *
+ * The frontier: legacy or bridged functions all of whose in-repository
+ * callees are ported or neutral, so converting one needs nothing else
+ * converted first.  They are ranked by "bridged_callers": the distinct
+ * functions with status bridged or ported that call them (a ported or
+ * bridged caller of a legacy function crosses a bridge today; converting
+ * the callee removes those crossings).  A callee with several
+ * definitions counts as ported only when all of them are.  Only
+ * candidates with at least one such caller are listed unless ?all=1;
+ * ?limit=N (default 100) caps the list, "candidates" counts them all.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_port.h"
+#include "db.h"
+#include "pd_error.h"
+
+/* The functions of a commit with their analyses' calls. */
+static const char fr_sql[] =
+    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
+    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL), "
+    "latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
+    "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
+    "SELECT p.path, a.id, a.calls, a.calls_len FROM latest l "
+    "JOIN paths p ON p.id = l.path_id "
+    "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
+    "WHERE l.blob_oid IS NOT NULL ORDER BY p.path";
+
+typedef struct {
+    uint32_t file;              /* index into fr_state.paths */
+    const char *name;
+    int status;                 /* an_status order: 0 ported .. 3 neutral */
+    uint32_t start_line;
+    char *calls;                /* space-separated names, or NULL */
+    uint32_t callers;           /* bridged or ported callers */
+    uint32_t callees_total, callees_ported;
+    uint32_t next;              /* next function of the same name, +1 */
+} fr_fn;
+
+typedef struct {
+    fr_fn *fn;
+    size_t n, cap;
+    char **paths;               /* owned */
+    size_t npaths;
+    char **texts;               /* inflated calls, owned */
+    size_t ntexts;
+    char **names;               /* owned function names */
+    uint32_t *head;             /* hash bucket -> first function + 1 */
+    size_t mask;
+} fr_state;
+
+static const char *const fr_status[] = {"ported", "bridged", "legacy", "neutral"};
+
+static int fr_status_of(const char *s)
+{
+    int i;
+
+    for (i = 0; i < 4; i++)
+        if (s && strcmp(s, fr_status[i]) == 0)
+            return i;
+    return 3;
+}
+
+/* FNV-1a of s[0..len). */
+static uint32_t fr_hash(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* Free everything; accepts a zeroed state. */
+static void fr_free(fr_state *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->npaths; i++)
+        free(s->paths[i]);
+    for (i = 0; i < s->ntexts; i++)
+        free(s->texts[i]);
+    for (i = 0; i < s->n; i++)
+        free(s->names[i]);
+    free(s->paths);
+    free(s->texts);
+    free(s->names);
+    free(s->fn);
+    free(s->head);
+}
+
+/* Grow an array of pointers by one slot; 0 or PD_ENOMEM. */
+static int fr_push(void *arrp, size_t n, void *v)
+{
+    void ***arr = arrp;
+    void **p;
+
+    if ((n & (n - 1)) == 0) {     /* 0 or a power of 2: the array is full */
+        if (!(p = realloc(*arr, (n * 2 < 16 ? 16 : n * 2) * sizeof(void *))))
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        *arr = p;
+    }
+    (*arr)[n] = v;
+    return 0;
+}
+
+/* Add the functions of one analysis (file index fi) with its calls text. */
+static int fr_load_analysis(srv_req *r, fr_state *s, int64_t analysis_id,
+                            uint32_t fi, char *calls)
+{
+    sqlite3_stmt *st = NULL;
+    char *line = calls;
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, "SELECT name, status, start_line FROM functions "
+                         "WHERE analysis_id = ?1 ORDER BY idx")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        fr_fn *f;
+        char *name = strdup((const char *)sqlite3_column_text(st, 0)), *nl;
+
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 1024;
+            fr_fn *p = realloc(s->fn, cap * sizeof(*p));
+            char **q = realloc(s->names, cap * sizeof(*q));
+
+            if (p)
+                s->fn = p;
+            if (q)
+                s->names = q;
+            if (!p || !q) {
+                free(name);
+                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                break;
+            }
+            s->cap = cap;
+        }
+        if (!name) {
+            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            break;
+        }
+        f = &s->fn[s->n];
+        memset(f, 0, sizeof(*f));
+        s->names[s->n++] = name;
+        f->file = fi;
+        f->name = name;
+        f->status = fr_status_of((const char *)sqlite3_column_text(st, 1));
+        f->start_line = (uint32_t)sqlite3_column_int64(st, 2);
+        if (line && *line) {
+            nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            f->calls = *line ? line : NULL;
+            line = nl ? nl + 1 : NULL;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Read every function of the commit. */
+static int fr_load(srv_req *r, const api_at *at, fr_state *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(r->db, &st, fr_sql)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, at->commit_id);
+    sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        char *path = strdup((const char *)sqlite3_column_text(st, 0)), *calls = NULL;
+
+        if (!path || fr_push(&s->paths, s->npaths, path) < 0) {
+            free(path);
+            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            break;
+        }
+        s->npaths++;
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+            if ((rc = db_inflate(&calls, sqlite3_column_blob(st, 2),
+                                 (size_t)sqlite3_column_bytes(st, 2),
+                                 (size_t)sqlite3_column_int64(st, 3))) < 0)
+                break;
+            if (fr_push(&s->texts, s->ntexts, calls) < 0) {
+                free(calls);
+                rc = PD_ENOMEM;
+                break;
+            }
+            s->ntexts++;
+        }
+        rc = fr_load_analysis(r, s, sqlite3_column_int64(st, 1),
+                              (uint32_t)(s->npaths - 1), calls);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Index the functions by name. */
+static int fr_index(fr_state *s)
+{
+    size_t cap = 1024, i;
+
+    while (cap < s->n * 2)
+        cap *= 2;
+    if (!(s->head = calloc(cap, sizeof(*s->head))))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    s->mask = cap - 1;
+    for (i = 0; i < s->n; i++) {
+        uint32_t h = fr_hash(s->fn[i].name, strlen(s->fn[i].name)) & (uint32_t)s->mask;
+
+        s->fn[i].next = s->head[h];
+        s->head[h] = (uint32_t)i + 1;
+    }
+    return 0;
+}
+
+/*
+ * Visit the definitions name[0..len) resolves to from a caller in file
+ * `file`: the ones in that file if any, else all.  Calls fn(s, callee,
+ * arg) for each; returns how many there were.
+ */
+static size_t fr_resolve(fr_state *s, const char *name, size_t len, uint32_t file,
+                         void (*fn)(fr_state *, fr_fn *, void *), void *arg)
+{
+    uint32_t h = fr_hash(name, len) & (uint32_t)s->mask, k;
+    size_t local = 0, all = 0;
+
+    for (k = s->head[h]; k; k = s->fn[k - 1].next) {
+        fr_fn *d = &s->fn[k - 1];
+
+        if (strlen(d->name) == len && memcmp(d->name, name, len) == 0) {
+            all++;
+            local += d->file == file;
+        }
+    }
+    for (k = all ? s->head[h] : 0; k; k = s->fn[k - 1].next) {
+        fr_fn *d = &s->fn[k - 1];
+
+        if (strlen(d->name) == len && memcmp(d->name, name, len) == 0 &&
+            (!local || d->file == file))
+            fn(s, d, arg);
+    }
+    return local ? local : all;
+}
+
+/* fr_resolve callbacks. */
+static void fr_count_caller(fr_state *s, fr_fn *callee, void *arg)
+{
+    callee->callers++;
+}
+
+static void fr_check_ported(fr_state *s, fr_fn *callee, void *arg)
+{
+    int *ok = arg;
+
+    if (callee->status != 0 && callee->status != 3)
+        *ok = 0;
+}
+
+/* Walk the calls of function f: its callers count (ported/bridged f) and
+ * its own callee totals. */
+static void fr_walk(fr_state *s, fr_fn *f)
+{
+    const char *p = f->calls;
+
+    while (p && *p) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+
+        if (!(len == strlen(f->name) && memcmp(p, f->name, len) == 0)) {
+            int ok = 1;
+
+            if (f->status == 0 || f->status == 1)
+                fr_resolve(s, p, len, f->file, fr_count_caller, NULL);
+            if (fr_resolve(s, p, len, f->file, fr_check_ported, &ok)) {
+                f->callees_total++;
+                f->callees_ported += ok;
+            }
+        }
+        p = e ? e + 1 : NULL;
+    }
+}
+
+/* Frontier order: most bridged callers, then most callees, path, name. */
+static fr_state *fr_sort_state;
+
+static int fr_cmp(const void *a, const void *b)
+{
+    const fr_fn *x = &fr_sort_state->fn[*(const uint32_t *)a];
+    const fr_fn *y = &fr_sort_state->fn[*(const uint32_t *)b];
+    int c;
+
+    if (x->callers != y->callers)
+        return x->callers > y->callers ? -1 : 1;
+    if (x->callees_total != y->callees_total)
+        return x->callees_total > y->callees_total ? -1 : 1;
+    if ((c = strcmp(fr_sort_state->paths[x->file], fr_sort_state->paths[y->file])))
+        return c;
+    return strcmp(x->name, y->name);
+}
+
+/* The frontier as JSON, at most `limit` entries; *total gets all. */
+static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total)
+{
+    uint32_t *idx = malloc((s->n + 1) * sizeof(*idx));
+    json_t *arr = json_array();
+    size_t i, n = 0;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+    if (!idx) {
+        json_decref(arr);
+        return NULL;
+    }
+    for (i = 0; i < s->n; i++) {
+        fr_fn *f = &s->fn[i];
+
+        if ((f->status == 1 || f->status == 2) &&
+            f->callees_ported == f->callees_total && (all || f->callers > 0))
+            idx[n++] = (uint32_t)i;
+    }
+    pthread_mutex_lock(&lock);                 /* qsort has no context argument */
+    fr_sort_state = s;
+    qsort(idx, n, sizeof(*idx), fr_cmp);
+    pthread_mutex_unlock(&lock);
+    *total = n;
+    for (i = 0; i < n && i < limit; i++) {
+        fr_fn *f = &s->fn[idx[i]];
+
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I}",
+            "path", api_text(s->paths[f->file]), "name", api_text(f->name),
+            "status", fr_status[f->status], "start_line", (json_int_t)f->start_line,
+            "callees_ported", (json_int_t)f->callees_ported,
+            "callees_total", (json_int_t)f->callees_total,
+            "bridged_callers", (json_int_t)f->callers));
+    }
+    free(idx);
+    return arr;
+}
+
+enum MHD_Result api_frontier(srv_req *r)
+{
+    fr_state s;
+    api_at at;
+    char buf[32];
+    json_t *list;
+    size_t i, total = 0, limit = 100;
+    int rc, all = 0;
+
+    memset(&s, 0, sizeof(s));
+    if ((rc = api_resolve(r, &at)) < 0)
+        return srv_reply_error(r, rc);
+    if (srv_query(r, "limit", buf, sizeof(buf)) == 0) {
+        char *end;
+        long v = strtol(buf, &end, 10);
+
+        if (*end || v < 1 || v > 100000)
+            return srv_reply_problem(r, 400, "Bad Request",
+                                     "limit must be an integer from 1 to 100000");
+        limit = (size_t)v;
+    }
+    if (srv_query(r, "all", buf, sizeof(buf)) == 0)
+        all = strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0;
+    if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0) {
+        fr_free(&s);
+        return srv_reply_error(r, rc);
+    }
+    for (i = 0; i < s.n; i++)
+        fr_walk(&s, &s.fn[i]);
+    list = fr_list(&s, all, limit, &total);
+    fr_free(&s);
+    if (!list)
+        return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
+    return srv_reply_json(r, 200, json_pack("{s:s, s:I, s:o}", "commit", at.oid,
+                          "candidates", (json_int_t)total, "functions", list));
+}
