@@ -18,9 +18,11 @@ import {
 } from './ui.mjs';
 import { mountTrend } from './trend.mjs';
 import { renderTree } from './tree.mjs';
+import * as scoped from './scopes.mjs';
+import { mountObjectItems } from './items.mjs';
 
 const $ = (id) => document.getElementById(id);
-const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open'];
+const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
 const DEFAULT_SORT = { key: 'path', order: 'asc' };
 
 /**
@@ -101,7 +103,8 @@ function renderPicker(repos, repo, rev) {
   revSel.value = rev;
   repoSel.disabled = repos.length === 0;
   revSel.disabled = false;
-  const keep = { status: state.status, dir: state.dir, obj: state.obj, q: state.q, sort: state.sort, order: state.order };
+  const keep = { status: state.status, dir: state.dir, obj: state.obj, q: state.q, sort: state.sort, order: state.order,
+    scope: state.scope };
   const go = (r, v) => {
     const extra = Object.fromEntries(Object.entries(keep).filter(([, x]) => x));
     location.assign(overviewHref(r, v, extra));
@@ -152,7 +155,6 @@ function renderSummary(s, repo, rev) {
   const fnTotal = total(fn, STATUSES);
   const obTotal = total(ob, OBJECT_STATES);
   const legacyObj = ob['object-legacy'] ?? 0;
-  const hpyObj = (ob['object-cpython-only'] ?? 0) + (ob['object-universal'] ?? 0);
   const filesLink = (obj) => overviewHref(repo, rev, { obj, sort: obj, order: 'desc' });
 
   const hero = h('section', { class: ['card', 'hero', legacyObj ? 'hero-bad' : 'hero-good'], 'aria-labelledby': 'hero-h' },
@@ -170,13 +172,7 @@ function renderSummary(s, repo, rev) {
       metric('object-universal', ob['object-universal'] ?? 0, 'HPyField, universal',
         { swatch: 'ob-object-universal', title: OBJECT_HELP['object-universal'] }),
       metric('object-total', obTotal, 'object paths in all')),
-    objectBar(ob, 'bar-big'),
-    legacyObj && hpyObj ? h('p', { class: 'warn', id: 'mixed-warning' },
-      h('strong', null, 'Mixed item representation: '),
-      `${fmt(legacyObj)} ${legacyObj === 1 ? 'function still treats' : 'functions still treat'} object items as `
-      + `PyObject * while ${fmt(hpyObj)} ${hpyObj === 1 ? 'uses' : 'use'} HPyField. `
-      + 'The two cannot coexist in universal mode; ',
-      h('a', { href: filesLink('object-legacy') }, 'list the remaining PyObject ** sites'), '.') : null);
+    objectBar(ob, 'bar-big'));
 
   const funcs = h('section', { class: 'card', 'aria-labelledby': 'fn-h' },
     h('h2', { id: 'fn-h', class: 'card-title' }, 'Functions ', h('span', { class: 'muted', dataset: { metric: 'functions-total' } }, fmt(fnTotal))),
@@ -357,6 +353,7 @@ async function main() {
     const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
     mountTrend($('trend'), {
       repo: state.repo, ref: tref, refs: refNames, measure: state.measure, date: state.date, window: state.window,
+      scope: state.scope,
       onState: (st) => {
         Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
         saveState();
@@ -365,7 +362,16 @@ async function main() {
   }
   document.title = `${state.repo} @ ${state.rev} · portdash`;
 
-  const [sum, list] = await Promise.allSettled([api.summary(state.repo, state.rev), api.files(state.repo, state.rev)]);
+  // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
+  const scopeList = await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; });
+  scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
+  const extras = Promise.allSettled([
+    mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }).catch((e) => showError(errors, e, 'Object items')),
+    scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
+      .catch((e) => showError(errors, e, 'Without object dtype')),
+  ]);
+  const [sum, list] = await Promise.allSettled([scoped.summary(state.repo, state.rev, state.scope),
+    scoped.files(state.repo, state.rev, state.scope)]);
   if (sum.status === 'fulfilled') {
     renderCommit(sum.value, state.repo, state.rev);
     renderSummary(sum.value, state.repo, state.rev);
@@ -382,6 +388,7 @@ async function main() {
   } else if (sum.status === 'fulfilled' || list.reason?.status !== sum.reason?.status) {
     showError(errors, list.reason, 'File list');
   }
+  await extras;
 }
 
 // data-ready tells tests (and anyone waiting) that loading has finished.

@@ -153,7 +153,7 @@ export async function mountTrend(root, opts) {
     errors.replaceChildren();
     root.dataset.loading = 'true';
     const [hist, rw] = await Promise.allSettled([
-      api.history(opts.repo, st.ref, st.measure),
+      api.history(opts.repo, st.ref, st.measure, opts.scope ? { scope: opts.scope } : {}),
       api.rewrites(opts.repo, st.ref),
     ]);
     if (seq !== loadSeq) return;
