@@ -65,6 +65,9 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   db="$out/browser.db"
   "$B/portdash" ingest --quiet --db "$db" --repo "$B/fixtures/toyport.git" --name demo \
     --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
+  # The gcport fixture for the traverse and frontier panels (port.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --repo "$B/fixtures/gcport.git" --name gcport \
+    --ref hpy || { echo "browser: gcport ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --repo demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }

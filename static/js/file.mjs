@@ -17,6 +17,7 @@ import {
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
 import { mountSparkline } from './trend.mjs';
+import { mountTraverse, portSection } from './traverse.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'sort', 'order']);
@@ -307,6 +308,9 @@ async function main() {
   }
   renderHead(detail);
   const spark = sparkline();
+  // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
+  const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
+    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
   $('functions-section').hidden = false;
   renderFunctions();
   setupFindingsFilter(detail.findings ?? []);
@@ -325,6 +329,7 @@ async function main() {
       p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
   }
   await spark;
+  await types;
 }
 
 main()

@@ -20,6 +20,8 @@ import { mountTrend } from './trend.mjs';
 import { renderTree } from './tree.mjs';
 import * as scoped from './scopes.mjs';
 import { mountObjectItems } from './items.mjs';
+import { mountTraverse, portSection } from './traverse.mjs';
+import { mountFrontier } from './frontier.mjs';
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
@@ -369,6 +371,11 @@ async function main() {
     mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }).catch((e) => showError(errors, e, 'Object items')),
     scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
       .catch((e) => showError(errors, e, 'Without object dtype')),
+    // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
+    mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
+      .catch((e) => showError(errors, e, 'Traverse coverage')),
+    mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
+      .catch((e) => showError(errors, e, 'Next to port')),
   ]);
   const [sum, list] = await Promise.allSettled([scoped.summary(state.repo, state.rev, state.scope),
     scoped.files(state.repo, state.rev, state.scope)]);

@@ -1,0 +1,111 @@
+// traverse.mjs: traverse coverage of the HPy types, from
+// GET .../commits/{rev}/traverse, on the overview and on file pages.
+//
+// A moving GC (PyPy) must be told of every HPyField of an object: the
+// type's tp_traverse has to HPy_VISIT each one (DOMAIN.md).  Each type is a
+// row: its spec and struct, the traverse function, whether it visits the
+// object items of the array buffer, and every HPyField member with the
+// commit where it appeared and the one where its visit appeared.  An
+// unvisited member is shown in red.  Repository text goes in as text only
+// (dom.mjs).
+
+import { ApiError } from './api.mjs';
+import { h, replace, fmt, pathNodes, shortCommit } from './dom.mjs';
+import { fileHref, commitHref } from './ui.mjs';
+
+const seg = (s) => encodeURIComponent(String(s));
+
+/** GET a JSON document of the API; failures throw ApiError. */
+export async function getJson(url) {
+  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  if (!res.ok) {
+    let problem = { title: res.statusText || 'HTTP error', status: res.status, detail: '' };
+    try { problem = { ...problem, ...(await res.json()) }; } catch { /* keep the status */ }
+    throw new ApiError(problem, url);
+  }
+  return res.json();
+}
+
+/** GET .../traverse */
+export const traverse = (repo, rev) => getJson(`api/v1/repos/${seg(repo)}/commits/${seg(rev)}/traverse`);
+
+/**
+ * The section with id `id`, made (hidden, class "card") and inserted before
+ * `before` the first time.  Lets the panels live in their own modules.
+ */
+export function portSection(id, before, label) {
+  let sec = document.getElementById(id);
+  if (!sec) {
+    sec = h('section', { id, class: ['card', 'port-panel'], 'aria-label': label, hidden: true });
+    before.before(sec);
+  }
+  return sec;
+}
+
+/** A commit id as a link to its commit page, or a muted dash. */
+function commitLink(repo, id, what) {
+  if (!id) return h('span', { class: 'muted', title: `no ${what}` }, '—');
+  return h('a', { href: commitHref(repo, id), class: 'commit-id', title: id }, h('code', null, shortCommit(id)));
+}
+
+/** One member: a badge (green visited, red not visited) and its two commits. */
+function fieldRow(repo, f) {
+  return h('li', { class: ['tv-field', f.visited ? 'tv-visited' : 'tv-unvisited'], dataset: { field: f.name, visited: String(f.visited) } },
+    h('span', { class: ['badge', f.visited ? 'st-ported' : 'st-legacy'],
+      title: f.visited ? 'visited by tp_traverse' : 'NOT visited by tp_traverse: a moving GC (PyPy) does not see it' },
+    h('code', null, f.name), f.visited ? ' visited' : ' not visited'),
+    ' · member since ', commitLink(repo, f.introduced_in, 'commit'),
+    ' · visited since ', commitLink(repo, f.visited_since, 'visit'));
+}
+
+/** Whether the traverse visits object items: yes, no, or — without traverse. */
+function itemsCell(v) {
+  if (v == null) return h('span', { class: 'muted', title: 'no tp_traverse' }, '—');
+  return h('span', { class: ['badge', v ? 'st-ported' : 'st-neutral'] }, v ? 'yes' : 'no');
+}
+
+/** One type as a table row. */
+function typeRow(repo, rev, t) {
+  const unvisited = t.fields.filter((f) => !f.visited).length;
+  return h('tr', { class: [unvisited && 'tv-bad'], dataset: { spec: t.spec, unvisited: String(unvisited) } },
+    h('td', null, h('strong', null, t.name ?? t.spec), h('br'),
+      h('a', { href: fileHref(repo, rev, t.path, t.line), class: 'small' }, h('code', null, t.spec))),
+    h('td', null, t.struct ? h('code', null, t.struct) : h('span', { class: 'muted' }, '—'),
+      t.struct_path ? [h('br'), h('a', { href: fileHref(repo, rev, t.struct_path), class: 'small path' }, pathNodes(t.struct_path))] : null),
+    h('td', null, t.traverse
+      ? h('a', { href: fileHref(repo, rev, t.traverse_path) }, h('code', null, t.traverse))
+      : h('span', { class: ['badge', t.fields.length ? 'st-legacy' : 'st-neutral'] }, 'no tp_traverse')),
+    h('td', null, itemsCell(t.items_visited)),
+    h('td', null, t.fields.length
+      ? h('ul', { class: 'tv-fields' }, t.fields.map((f) => fieldRow(repo, f)))
+      : h('span', { class: 'muted' }, 'no HPyField members')));
+}
+
+/**
+ * Fills root with the traverse coverage at repo/rev; with `path`, only the
+ * types whose spec, struct or traverse is in that file (hidden when none).
+ */
+export async function mountTraverse(root, { repo, rev, path }) {
+  const d = await traverse(repo, rev);
+  const types = path
+    ? d.types.filter((t) => t.path === path || t.struct_path === path || t.traverse_path === path)
+    : d.types;
+  root.hidden = types.length === 0 && Boolean(path);
+  const fields = types.reduce((n, t) => n + t.fields.length, 0);
+  const unvisited = types.reduce((n, t) => n + t.fields.filter((f) => !f.visited).length, 0);
+  replace(root,
+    h('h2', { id: 'traverse-h' }, 'Traverse coverage'),
+    h('p', { class: 'small', id: 'traverse-summary' },
+      h('span', { dataset: { metric: 'traverse-types' } }, fmt(types.length)), ` HPy ${types.length === 1 ? 'type' : 'types'}, `,
+      h('span', { dataset: { metric: 'traverse-fields' } }, fmt(fields)), ' HPyField members, ',
+      h('span', { class: [unvisited && 'problem-title'], dataset: { metric: 'traverse-unvisited' } }, fmt(unvisited)),
+      ' not visited by their tp_traverse. A member that is not visited is invisible to a moving GC such as PyPy\'s.'),
+    types.length
+      ? h('table', { class: 'data traverse', id: 'traverse-table' },
+        h('thead', null, h('tr', null, h('th', null, 'Type'), h('th', null, 'Struct'), h('th', null, 'tp_traverse'),
+          h('th', { title: 'does the traverse visit the object items of the array buffer?' }, 'Object items visited'),
+          h('th', null, 'HPyField members'))),
+        h('tbody', null, types.map((t) => typeRow(repo, rev, t))))
+      : h('p', { class: 'muted' }, 'No HPyType_Spec at this commit.'));
+  return d;
+}
