@@ -467,14 +467,9 @@ static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
     return found;
 }
 
-/* Store no-object figures in the cache, creating it when missing.  A failed
- * write (a busy database, a read-only file) only costs a later recompute. */
-static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
-                               int status)
+/* Create the cache table when missing (derived data: any run may drop it). */
+static void db_scope_cache_create(sqlite3 *db)
 {
-    sqlite3_stmt *st = NULL;
-    int k;
-
     sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS analysis_noobject ("
                  " analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id),"
                  " status INTEGER NOT NULL, universal_ready INTEGER NOT NULL,"
@@ -483,6 +478,17 @@ static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts
                  " fn_ported INTEGER NOT NULL, fn_bridged INTEGER NOT NULL,"
                  " fn_legacy INTEGER NOT NULL, fn_neutral INTEGER NOT NULL)",
                  NULL, NULL, NULL);
+}
+
+/* Store no-object figures in the cache, creating it when missing.  A failed
+ * write (a busy database, a read-only file) only costs a later recompute. */
+static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
+                               int status)
+{
+    sqlite3_stmt *st = NULL;
+    int k;
+
+    db_scope_cache_create(db);
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject VALUES "
                            "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st,
                            NULL) != SQLITE_OK) {
@@ -520,6 +526,53 @@ int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
     db_scope_detail_free(&d);
     db_scope_cache_put(db, analysis_id, out, *status_out);
     return 0;
+}
+
+int db_scope_warm(sqlite3 *db, const char *rules_hash, int64_t *filled)
+{
+    static const db_scope filter = {"warm", "", NULL, 0, NULL, 0, 1};
+    sqlite3_stmt *st = NULL;
+    db_counts full, c;
+    int rc, status, k;
+
+    if (filled)
+        *filled = 0;
+    db_scope_cache_create(db);
+    if ((rc = db_prepare(db, &st, "SELECT id, status, universal_ready, tok_hpy, tok_capi, "
+                         "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
+                         "fn_neutral, obj_legacy, obj_cpython_only, obj_universal "
+                         "FROM analyses WHERE rules_hash = ?1 AND obj_legacy + "
+                         "obj_cpython_only + obj_universal > 0 AND id NOT IN "
+                         "(SELECT analysis_id FROM analysis_noobject)")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, rules_hash, -1, SQLITE_STATIC);
+    if ((rc = db_exec(db, "BEGIN")) < 0)
+        goto done;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        memset(&full, 0, sizeof(full));
+        full.files = 1;
+        full.universal_ready_files = sqlite3_column_int64(st, 2);
+        for (k = 0; k < 4; k++) {
+            full.tok[k] = sqlite3_column_int64(st, 3 + k);
+            full.fn[k] = sqlite3_column_int64(st, 7 + k);
+        }
+        for (k = 0; k < 3; k++)
+            full.obj[k] = sqlite3_column_int64(st, 11 + k);
+        status = db_scope_status_index((const char *)sqlite3_column_text(st, 1));
+        if ((rc = db_scope_file_counts(db, &filter, sqlite3_column_int64(st, 0), &full,
+                                       status, &c, &status)) < 0)
+            break;
+        if (filled)
+            (*filled)++;
+    }
+    if (rc == SQLITE_DONE)
+        rc = 0;
+    else if (rc > 0)
+        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
+    sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+done:
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* ---------- a commit ---------- */

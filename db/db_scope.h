@@ -81,6 +81,15 @@ int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
                          const db_counts *full, int status, db_counts *out,
                          int *status_out);
 
+/*
+ * Fill the analysis_noobject cache for every analysis under `rules_hash`
+ * that has object paths and no cached row yet, in one transaction, so that
+ * the first scoped history after an ingest is as fast as the next ones.
+ * *filled (may be NULL) gets the number of rows written.  0 or an error
+ * code as db_scope_file_counts.
+ */
+int db_scope_warm(sqlite3 *db, const char *rules_hash, int64_t *filled);
+
 /* A function of one analysis: its stored figures and its unguarded uses
  * per class (index order of db_counts.tok). */
 typedef struct {

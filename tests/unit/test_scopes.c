@@ -421,6 +421,30 @@ static void test_scopes_file_errors_name_the_line(void **state)
     db_scopes_free(NULL);
 }
 
+/* db_scope_warm fills the cache for every analysis with object paths, and
+ * the figures read from it are those computed without it. */
+static void test_warming_the_cache_keeps_the_figures(void **state)
+{
+    json_t *before = get(200, "/api/v1/repos/demo/commits/hpy/files?scope=no-object-dtype");
+    json_t *after;
+    sqlite3 *db = NULL;
+    char hash[64];
+    int64_t filled = -1, again = -1;
+
+    assert_int_equal(db_open(&db, g_db, 0), 0);
+    assert_int_equal(db_meta_get(db, "rules_hash", hash, sizeof(hash)), 0);
+    assert_int_equal(db_exec(db, "DROP TABLE IF EXISTS analysis_noobject"), 0);
+    assert_int_equal(db_scope_warm(db, hash, &filled), 0);
+    assert_true(filled >= 3);
+    assert_int_equal(db_scope_warm(db, hash, &again), 0);
+    assert_int_equal(again, 0);
+    db_close(db);
+    after = get(200, "/api/v1/repos/demo/commits/hpy/files?scope=no-object-dtype");
+    assert_true(json_equal(before, after));
+    json_decref(before);
+    json_decref(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_a_path_glob_scope_keeps_only_its_paths),
         cmocka_unit_test(test_scopes_are_listed),
         cmocka_unit_test(test_scopes_file_errors_name_the_line),
+        cmocka_unit_test(test_warming_the_cache_keeps_the_figures),
     };
 
     return cmocka_run_group_tests(tests, scopes_setup, scopes_teardown);
