@@ -56,8 +56,10 @@ int api_scope_arg(srv_req *r, const db_scope **out)
         return rc;
     if (!name[0])
         return 0;
-    if ((*out = db_scopes_find(all, name)))
+    if ((*out = db_scopes_find(all, name))) {
+        r->immutable = 0;   /* another scopes file may define the name otherwise */
         return 0;
+    }
     for (i = 0; all && i < all->n && off < sizeof(known); i++)
         off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s", i ? ", " : "",
                                 all->v[i].name);
