@@ -396,7 +396,7 @@ static void an_build_calls(an_state *st)
     if (st->ncallrecs)
         qsort(st->callrecs, st->ncallrecs, sizeof(*st->callrecs), an_callrec_cmp);
     for (i = 0; i < st->ncallrecs; i++)
-        total += strlen(st->pool + st->callrecs[i].off) + 1;
+        total += st->callrecs[i].len + 1;
     if (!(p = res->calls_pool = malloc(total))) {
         st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
         return;
@@ -410,7 +410,7 @@ static void an_build_calls(an_state *st)
 
         for (j = i; j < st->ncallrecs && st->callrecs[j].fn == fn; j++) {
             const char *name = st->pool + st->callrecs[j].off;
-            size_t n = strlen(name);
+            size_t n = st->callrecs[j].len;
 
             if (j > i && st->callrecs[j].off == st->callrecs[j - 1].off)
                 continue;

@@ -17,6 +17,8 @@
 #ifndef ANALYZE_INT_H
 #define ANALYZE_INT_H
 
+#include <string.h>
+
 #include "analyze.h"
 #include "lex.h"
 #include "tmpl.h"
@@ -171,8 +173,9 @@ typedef struct {
     int ld_state, ld_stars, ld_param;
     long ld_depth;
 
+    int types_seen;             /* an identifier that analyze_types.c reads */
     /* Calls in function bodies: (function, interned callee name). */
-    struct an_callrec { int32_t fn; uint32_t off; } *callrecs;
+    struct an_callrec { int32_t fn; uint32_t off, len; } *callrecs;
     size_t ncallrecs, capcallrecs;
 
     /* Problems for the notes. */
@@ -197,8 +200,20 @@ void an_reset_decl(an_state *st);
 void an_clip_calls(an_state *st);
 
 /* analyze_types.c: fill st->res->hpy_types from the analysed text (after
- * an_finish, before template lines are mapped back). */
+ * an_finish, before template lines are mapped back); does nothing unless
+ * st->types_seen (set by an_types_word() during the scan). */
 void an_types(an_state *st, const char *buf, size_t len);
+
+/* 1 if identifier s[0..len) is one the types pass reads (HPyType_...,
+ * HPyField, HPy_VISIT, HPyDef_SLOT); cheap: most names fail at s[0]. */
+static inline int an_types_word(const char *s, size_t len)
+{
+    if (len < 8 || s[0] != 'H' || s[1] != 'P' || s[2] != 'y')
+        return 0;
+    return memcmp(s, "HPyType_", 8) == 0 || (len == 8 && memcmp(s, "HPyField", 8) == 0) ||
+           (len == 9 && memcmp(s, "HPy_VISIT", 9) == 0) ||
+           (len == 11 && memcmp(s, "HPyDef_SLOT", 11) == 0);
+}
 
 /* analyze_pp.c */
 void an_directive(an_state *st);

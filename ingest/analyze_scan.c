@@ -799,6 +799,7 @@ static void an_record_call(an_state *st, const an_tok *name)
     c = &st->callrecs[st->ncallrecs++];
     c->fn = st->cur;
     c->off = off;
+    c->len = (uint32_t)len;
 }
 
 void an_scan_token(an_state *st, const lex_token *lt)
@@ -819,6 +820,9 @@ void an_scan_token(an_state *st, const lex_token *lt)
     if (t.kind == LEX_IDENT) {
         int member = an_punct_is(prev, '.') ||
                      an_punct_is(prev, LEX_P2('-', '>'));
+
+        if (!st->types_seen && an_types_word(t.s, t.len))
+            st->types_seen = 1;
 
         t.e = an_classify(st, lt, member, 0);
     }

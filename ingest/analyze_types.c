@@ -22,8 +22,9 @@
  *             `HPy_VISIT(&((S *)x)->m)`, and whether it calls an
  *             `itemsvisit` function of the rules (visits object items)
  *
- * The pass lexes the file a second time, but only when it holds one of
- * the words above: a file without "HPy" is skipped after one memmem.
+ * The pass lexes the file a second time, but only when the main scan saw
+ * one of the words above (an_types_word(), a first-byte test on each
+ * identifier): most files are never read twice.
  * Output is compact JSON written by hand (the analyzer does not link
  * jansson), NULL when nothing was found.
  */
@@ -504,24 +505,6 @@ track:
     y->prev = *t;
 }
 
-/* 1 if buf holds a word this pass reads. */
-static int ty_worth(const char *buf, size_t len)
-{
-    const char *p = buf, *end = buf + len;
-
-    while ((p = memmem(p, (size_t)(end - p), "HPy", 3)) != NULL) {
-        size_t left = (size_t)(end - p);
-
-        if ((left >= 8 && memcmp(p, "HPyType_", 8) == 0) ||
-            (left >= 8 && memcmp(p, "HPyField", 8) == 0) ||
-            (left >= 9 && memcmp(p, "HPy_VISIT", 9) == 0) ||
-            (left >= 11 && memcmp(p, "HPyDef_SLOT", 11) == 0))
-            return 1;
-        p += 3;
-    }
-    return 0;
-}
-
 /* Append `"key":[...]` of section b to out when it has elements. */
 static void ty_section(ty_buf *out, const char *key, const ty_buf *b)
 {
@@ -546,7 +529,7 @@ void an_types(an_state *st, const char *buf, size_t len)
     size_t i;
     int in_pp = 0, oom = 0;
 
-    if (st->rc || !ty_worth(buf, len))
+    if (st->rc || !st->types_seen)
         return;
     memset(&y, 0, sizeof(y));
     y.st = st;
