@@ -275,6 +275,14 @@ done:
     return rc;
 }
 
+/* obj[key], or JSON null when it is missing (for "O" in json_pack). */
+static json_t *tr_get(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+
+    return v ? v : json_null();
+}
+
 /* The API object of one spec of file `own`. */
 static json_t *tr_type_json(srv_req *r, const api_at *at, json_t *files, json_t *own,
                             json_t *spec, int *rc)
@@ -298,10 +306,9 @@ static json_t *tr_type_json(srv_req *r, const api_at *at, json_t *files, json_t 
         return NULL;
     }
     return json_pack("{s:O, s:O, s:o, s:s, s:O, s:o, s:o, s:o, s:o, s:o}",
-        "name", json_object_get(spec, "name") ? json_object_get(spec, "name") : json_null(),
-        "spec", json_object_get(spec, "var"),
+        "name", tr_get(spec, "name"), "spec", tr_get(spec, "var"),
         "struct", ty.struct_name ? json_string(ty.struct_name) : json_null(),
-        "path", path, "line", json_object_get(spec, "line"),
+        "path", path, "line", tr_get(spec, "line"),
         "struct_path", ty.sfile ? json_deep_copy(json_object_get(ty.sfile, "path")) : json_null(),
         "traverse", ty.impl ? json_string(ty.impl) : json_null(),
         "traverse_path", ty.impl ? json_deep_copy(json_object_get(ty.tfile, "path"))
