@@ -48,8 +48,8 @@ if [ "$1" = --repo ]; then
   # Keep only the in-scope paths the analyzer would read.
   set --
   for g in $globs; do set -- "$@" --path "$g"; done
-  "$bin" analyze --repo "$repo" --rev "$rev" "$@" --format functions |
-    cut -f1 | sort -u > "$tmp/scope"
+  "$bin" analyze --repo "$repo" --rev "$rev" "$@" --format json |
+    sed -n 's/^  "path": "\(.*\)",$/\1/p' | sort -u > "$tmp/scope"
   (cd "$tmp/src" && find . -type f | sed 's|^\./||' | sort) > "$tmp/all"
   comm -23 "$tmp/all" "$tmp/scope" | (cd "$tmp/src" && xargs -r rm -f)
   [ -f "$tmp/src/numpy/distutils/conv_template.py" ] ||
