@@ -91,6 +91,8 @@ export const rewrites = (repo, ref) => get(`${repoBase(repo)}/refs/${seg(ref)}/r
 export const fileHistory = (repo, ref, path, measure) => get(`${repoBase(repo)}/refs/${seg(ref)}/file-history/${pathSegs(path)}${query({ measure })}`);
 
 export const snapshots = (repo) => get(`${repoBase(repo)}/snapshots`);
+/** GET /api/v1/repos/{repo}/forecast: pace and projected date for zero. */
+export const forecast = (repo, ref, measure) => get(`${repoBase(repo)}/forecast${query({ ref, measure })}`);
 export const snapshot = (repo, week) => get(`${repoBase(repo)}/snapshots/${seg(week)}`);
 export const reportUrl = (repo, week, ref) => `${repoBase(repo)}/snapshots/${seg(week)}/report.md${query({ ref })}`;
 export const report = (repo, week, ref) => get(reportUrl(repo, week, ref), 'text');

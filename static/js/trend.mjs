@@ -120,6 +120,7 @@ export async function mountTrend(root, opts) {
   const canvas = h('canvas', { id: 'trend-canvas', role: 'img', 'aria-label': 'Trend chart' });
   const caption = h('div', { class: 'trend-caption', id: 'trend-caption', 'aria-live': 'polite' });
   const rewritesList = h('ul', { class: 'rewrites', id: 'trend-rewrites' });
+  const forecastLine = h('p', { class: 'trend-forecast muted', id: 'trend-forecast', hidden: true });
   replace(root,
     h('div', { class: 'section-head' },
       h('h2', { id: 'trend-heading' }, 'Trend'),
@@ -130,7 +131,7 @@ export async function mountTrend(root, opts) {
         h('label', { title: 'By default the chart starts where the first HPy token appeared' }, windowBox, ' full history'))),
     errors,
     h('div', { class: 'chart-box' }, canvas),
-    caption, rewritesList);
+    caption, forecastLine, rewritesList);
   root.hidden = false;
   if (!chartAvailable(root.querySelector('.chart-box'))) return;
 
@@ -169,6 +170,27 @@ export async function mountTrend(root, opts) {
     data = hist.value;
     rewrites = rw.status === 'fulfilled' && Array.isArray(rw.value) ? rw.value : [];
     draw();
+    showForecast(seq);
+  }
+
+  /* The forecast from the weekly snapshots, for the measures of remaining
+   * work it covers; the server says plainly when it cannot project. */
+  async function showForecast(seq) {
+    const covered = { 'object_paths.object-legacy': true, 'tokens.capi': true };
+    forecastLine.hidden = true;
+    if (!covered[st.measure] || opts.scope) return;
+    let fc;
+    try {
+      fc = await api.forecast(opts.repo, st.ref, st.measure);
+    } catch { return; }
+    if (seq !== loadSeq) return;
+    const p = fc.projection;
+    forecastLine.replaceChildren(h('strong', null, 'Forecast: '), fc.weeks === 0
+      ? 'no weekly snapshots of this ref yet (portdash snapshot)'
+      : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots`
+        : `no projection: ${fc.note}`);
+    forecastLine.dataset.projection = p ? p.zero_on : '';
+    forecastLine.hidden = false;
   }
 
   /** Index of the first point of the port window (0 if none). */
