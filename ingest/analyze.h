@@ -22,7 +22,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "4"
+#define AN_ANALYZER_VERSION "5"
 
 /* Token classes (DOMAIN.md).  Order is used as array index. */
 typedef enum {
@@ -56,7 +56,9 @@ typedef enum {
  * findings whose text is not a single token:
  *   rule "object-item-legacy"/"object-item-field" (from `itemcast` and
  *   `itemlocal` rules): item access at the cast's '(' with text
- *   "(PyObject **)", or at a copy call with text "memcpy(&tmp)";
+ *   "(PyObject **)", at a copy call with text "memcpy(&tmp)", or at a
+ *   `fieldarg` call with text "HPyField_Store(hf)" ("(&hf)" when the
+ *   argument is written so);
  *   rule "field-null-owner" (class bridge): at the called name, with the
  *   name as text ("HPyField_Load").
  * Synthetic findings count in tokens[] like the others.

@@ -57,14 +57,18 @@ typedef struct {
     uint8_t seen_elif;
 } an_frame;
 
-/* A local or parameter declared with an `itemlocal` type. */
+/* A local or parameter declared with an `itemlocal` type (v), or with
+ * an `itemcast` type, that is a pointer into the items (pv). */
 typedef struct {
     const char *s;
     uint32_t len;
-    rules_verdict v;
+    rules_verdict v;            /* itemlocal verdict, or cls UNSET */
+    rules_verdict pv;           /* itemcast verdict, or cls UNSET */
+    int param;                  /* declared in a function's parameters */
 } an_local;
 
-/* A call being read whose arguments matter (itemcopy, nullowner). */
+/* A call being read whose arguments matter (itemcopy, nullowner,
+ * fieldarg). */
 typedef struct {
     const rules_name *e;
     const char *name;
@@ -73,8 +77,11 @@ typedef struct {
     int argi;                   /* index of the current argument */
     int ntok;                   /* tokens in the current argument */
     int amp;                    /* current argument starts with '&' */
+    int deref;                  /* ... with '*' (fieldarg only) */
     const char *a_s;            /* its identifier: `x` or `&x` */
     uint32_t a_len;
+    int a_ok;                   /* fieldarg: the token after a_s (if
+                                 * any) is ++ -- [ + or - */
     int hit;                    /* an item finding was made */
     int guarded;
 } an_call;

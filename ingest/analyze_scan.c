@@ -12,8 +12,11 @@
  *
  * Inside functions it follows what DOMAIN.md calls object-dtype item
  * access: casts to an `itemcast` type, and memcpy-like calls (`itemcopy`)
- * that take the address of a local declared with an `itemlocal` type.  It
- * also watches the arguments of `nullowner` calls.  All of it uses a few
+ * that take the address of a local declared with an `itemlocal` type, and
+ * `fieldarg` calls (HPyField_Load/Store) whose field argument names a
+ * pointer local or parameter of an `itemcast` type (`HPyField *pf`), or a
+ * by-value parameter of an `itemlocal` type (`HPyField hf`).  It also
+ * watches the arguments of `nullowner` calls.  All of it uses a few
  * recent tokens (the ring) and counters: nothing recurses.
  */
 #include <stdio.h>
@@ -184,8 +187,10 @@ static const an_local *an_find_local(const an_state *st, const char *s,
     return NULL;
 }
 
-/* Record a local declared with an itemlocal type. */
-static void an_add_local(an_state *st, const an_tok *name, rules_verdict v)
+/* Record a local declared with an itemlocal type (v) or an itemcast
+ * type (pv); param: in a function's parameter list. */
+static void an_add_local(an_state *st, const an_tok *name, rules_verdict v,
+                         rules_verdict pv, int param)
 {
     an_local *l;
 
@@ -203,6 +208,8 @@ static void an_add_local(an_state *st, const an_tok *name, rules_verdict v)
     l->s = name->s;
     l->len = name->len;
     l->v = v;
+    l->pv = pv;
+    l->param = param;
 }
 
 /*
@@ -215,7 +222,8 @@ static void an_local_decl(an_state *st, const an_tok *t)
     const an_tok *prev = an_prev(st, 1);
 
     if (st->ld_state == 0) {
-        if (t->kind == LEX_IDENT && t->e && t->e->has_local &&
+        if (t->kind == LEX_IDENT && t->e &&
+            (t->e->has_local || t->e->has_cast) &&
             !an_punct_is(prev, '.') && !an_punct_is(prev, LEX_P2('-', '>'))) {
             st->ld_e = t->e;
             st->ld_state = 1;
@@ -230,8 +238,12 @@ static void an_local_decl(an_state *st, const an_tok *t)
                  an_is(t, "__restrict") || an_is(t, "volatile"))
             ;
         else if (t->kind == LEX_IDENT && st->ld_stars <= RULES_MAXSTARS) {
-            if (st->ld_e->itemlocal[st->ld_stars].cls >= 0)
-                an_add_local(st, t, st->ld_e->itemlocal[st->ld_stars]);
+            const rules_name *e = st->ld_e;
+
+            if (e->itemlocal[st->ld_stars].cls >= 0 ||
+                e->itemcast[st->ld_stars].cls >= 0)
+                an_add_local(st, t, e->itemlocal[st->ld_stars],
+                             e->itemcast[st->ld_stars], st->cur < 0);
             st->ld_state = 2;
         } else
             st->ld_state = 0;
@@ -280,12 +292,22 @@ static void an_end_arg(an_state *st, an_call *c)
     st->guard = c->guarded;
     if ((e->flags & RULES_F_ITEMCOPY) && c->argi <= 1 && !c->hit &&
         c->ntok == 2 && c->amp && c->a_s &&
-        (l = an_find_local(st, c->a_s, c->a_len)) != NULL) {
+        (l = an_find_local(st, c->a_s, c->a_len)) != NULL &&
+        l->v.cls >= 0) {
         n = snprintf(text, sizeof(text), "%.*s(&%.*s)", (int)c->namelen,
                      c->name, (int)l->len, l->s);
         an_add_finding(st, c->line, c->column, l->v, text, (size_t)n,
                        AN_FK_ITEM, NULL, 0);
         c->hit = 1;
+    }
+    if (c->argi == e->fieldarg_arg && c->a_s && c->a_ok &&
+        (l = an_find_local(st, c->a_s, c->a_len)) != NULL &&
+        (l->pv.cls >= 0 || (l->param && l->v.cls >= 0 && !c->deref))) {
+        n = snprintf(text, sizeof(text), "%.*s(%s%.*s)", (int)c->namelen,
+                     c->name, c->amp ? "&" : c->deref ? "*" : "",
+                     (int)l->len, l->s);
+        an_add_finding(st, c->line, c->column, l->pv.cls >= 0 ? l->pv : l->v,
+                       text, (size_t)n, AN_FK_ITEM, NULL, 0);
     }
     if (e->nullowner.cls >= 0 && c->argi == e->nullowner_arg &&
         c->ntok == 1 && c->a_s && c->a_len == strlen(e->null_name) &&
@@ -294,7 +316,7 @@ static void an_end_arg(an_state *st, an_call *c)
                        c->namelen, AN_FK_NULLOWNER, NULL, 0);
     st->guard = save;
     c->argi++;
-    c->ntok = c->amp = 0;
+    c->ntok = c->amp = c->deref = c->a_ok = 0;
     c->a_s = NULL;
 }
 
@@ -310,11 +332,21 @@ static void an_call_token(an_state *st, const an_tok *t)
             an_end_arg(st, c);
             st->ncalls--;
         } else {
-            if (c->ntok == 0 && an_punct_is(t, '&'))
+            if (c->ntok == 0 && an_punct_is(t, '&')) {
                 c->amp = 1;
-            else if (t->kind == LEX_IDENT && c->ntok == (c->amp ? 1 : 0)) {
+            } else if (c->ntok == 0 && an_punct_is(t, '*')) {
+                c->deref = 1;
+            } else if (t->kind == LEX_IDENT &&
+                       c->ntok == (c->amp || c->deref ? 1 : 0)) {
                 c->a_s = t->s;
                 c->a_len = t->len;
+                c->a_ok = 1;
+            } else if (c->a_s && c->ntok == (c->amp || c->deref ? 2 : 1)) {
+                /* x++, x[i], x + i: still x; x->m, x.m, x(...): not */
+                c->a_ok = t->kind == LEX_PUNCT &&
+                          (t->punct == LEX_P2('+', '+') ||
+                           t->punct == LEX_P2('-', '-') || t->punct == '[' ||
+                           t->punct == '+' || t->punct == '-');
             }
             c->ntok++;
         }
@@ -335,7 +367,8 @@ static void an_call_token(an_state *st, const an_tok *t)
     }
     st->callpend_valid = 0;
     if (t->kind == LEX_IDENT && t->e &&
-        ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0)) {
+        ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0 ||
+         t->e->fieldarg_arg >= 0)) {
         st->callpend = *t;
         st->callpend_valid = 1;
     }

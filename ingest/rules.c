@@ -269,6 +269,7 @@ static int rules_entry(rules *r, const char *name, rules_name **out)
     e->exact.cls = e->member.cls = e->cond.cls = RULES_CLS_UNSET;
     e->nullowner.cls = RULES_CLS_UNSET;
     e->nullowner_arg = -1;
+    e->fieldarg_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
     for (k = e->hash & r->index_mask; r->index[k];
@@ -487,6 +488,28 @@ static int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
     return 0;
 }
 
+/* fieldarg FUNCTION INDEX */
+static int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av)
+{
+    rules_name *e;
+    char *endp;
+    long idx;
+    int rc;
+
+    if (!rules_is_ident(av[1]))
+        return rules_err(c, "'%s' is not an identifier", av[1]);
+    idx = strtol(av[2], &endp, 10);
+    if (*endp || endp == av[2] || idx < 0 || idx > 64)
+        return rules_err(c, "bad argument index '%s' (expected 0..64)",
+                         av[2]);
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    if (e->fieldarg_arg >= 0)
+        return rules_err(c, "duplicate fieldarg rule for '%s'", av[1]);
+    e->fieldarg_arg = (int)idx;
+    return 0;
+}
+
 /* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION */
 static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
                         unsigned flag)
@@ -566,6 +589,7 @@ static const struct {
     {"itemcast", 2, 6, "CLASS TYPE*"},
     {"itemlocal", 2, 6, "CLASS TYPE[*]"},
     {"itemcopy", 1, 1, "FUNCTION"},
+    {"fieldarg", 2, 2, "FUNCTION INDEX"},
     {"marker", 1, 1, "NAME"},
     {"itemsvisit", 1, 1, "FUNCTION"},
     {"objfunc", 2, 2, "prefix|suffix|contains TEXT"},
@@ -594,6 +618,8 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_d_nullowner(r, c, av);
     if (!strcmp(d, "itemcast") || !strcmp(d, "itemlocal"))
         return rules_d_item(r, c, av, ac, d[4] == 'c');
+    if (!strcmp(d, "fieldarg"))
+        return rules_d_fieldarg(r, c, av);
     if (!strcmp(d, "itemcopy"))
         return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
     if (!strcmp(d, "marker"))

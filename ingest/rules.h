@@ -86,6 +86,8 @@ typedef struct {
     rules_verdict nullowner;    /* `nullowner`: this call ... */
     int nullowner_arg;          /* ... with argument #arg (0-based) ... */
     const char *null_name;      /* ... equal to this name */
+    int fieldarg_arg;           /* `fieldarg`: index of the field argument
+                                 * (0-based), or -1 */
     int guard;                  /* RULES_GUARD_* or 0 */
     unsigned flags;             /* RULES_F_* */
     int has_local;              /* some itemlocal[] is set */

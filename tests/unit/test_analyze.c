@@ -473,7 +473,8 @@ static void test_field_null_owner_is_bridge_and_cpython_only(void **state)
                         "memcpy(&f_item)");
     assert_string_equal(at(res, 23, 5, "object-item-field")->text,
                         "memcpy(&f_item)");
-    assert_int_equal(count_rule(res, "field-null-owner"), 1);
+    /* store_null_owner, npy_store_py, npy_hf2h */
+    assert_int_equal(count_rule(res, "field-null-owner"), 3);
     an_result_free(res);
 }
 
@@ -487,7 +488,13 @@ static void test_hpyfield_cast_with_owner_is_object_universal(void **state)
     f = at(res, 30, 22, "object-item-field");
     assert_string_equal(f->text, "(HPyField *)");
     assert_int_equal(f->cls, AN_CLASS_HPY);
-    assert_int_equal(count_rule(res, "object-item-field"), 3);
+    /* HPyField_Store(ctx, h_arr, fptr++, h_obj): fptr is HPyField * */
+    f = at(res, 33, 9, "object-item-field");
+    assert_string_equal(f->text, "HPyField_Store(fptr)");
+    assert_int_equal(f->cls, AN_CLASS_HPY);
+    assert_int_equal(f->function, fn_index(res, "fill_fields"));
+    /* 21 23 30 33, then 70 80 87 97 98 99 100 101 (fieldarg cases) */
+    assert_int_equal(count_rule(res, "object-item-field"), 12);
     an_result_free(res);
 }
 
@@ -519,10 +526,120 @@ static void test_marker_only_neutral_function_is_not_object_path(void **state)
     check_fn(res, "OBJECT_clear", 49, 57, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
     /* sizeof(HPyField *) and sizeof(PyObject *) are not item access */
     check_fn(res, "field_size", 59, 63, AN_STATUS_BRIDGED, AN_OBJ_NONE);
-    assert_int_equal(res->nfunctions, 7);
+    assert_int_equal(res->nfunctions, 12);
     assert_int_equal(res->status, AN_STATUS_BRIDGED);
     assert_int_equal(res->universal_ready, 0);
     an_result_free(res);
+}
+
+/* fieldarg: HPyField_Store/Load whose field argument is a pointer
+ * parameter or local (HPyField *hf), as numpy-hpy's npy_store_py. */
+static void test_fieldarg_pointer_param_null_owner_is_cpython_only(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+    int32_t idx = fn_index(res, "npy_store_py");
+    const an_finding *f;
+
+    (void)state;
+    check_fn(res, "npy_store_py", 65, 72, AN_STATUS_BRIDGED,
+             AN_OBJ_CPYTHON_ONLY);
+    f = at(res, 70, 5, "object-item-field");
+    assert_string_equal(f->text, "HPyField_Store(hf)");
+    assert_int_equal(f->cls, AN_CLASS_HPY);
+    assert_int_equal(f->function, idx);
+    f = at(res, 70, 5, "field-null-owner");
+    assert_int_equal(f->cls, AN_CLASS_BRIDGE);
+    assert_int_equal(f->function, idx);
+    /* an item passed by value as a parameter (HPyField hf) */
+    check_fn(res, "npy_hf2h", 74, 81, AN_STATUS_BRIDGED, AN_OBJ_CPYTHON_ONLY);
+    f = at(res, 80, 12, "object-item-field");
+    assert_string_equal(f->text, "HPyField_Load(hf)");
+    assert_int_equal(f->function, fn_index(res, "npy_hf2h"));
+    assert_string_equal(at(res, 80, 12, "field-null-owner")->text,
+                        "HPyField_Load");
+    an_result_free(res);
+}
+
+static void test_fieldarg_forms_with_owner_are_object_universal(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+    int32_t idx = fn_index(res, "walk_fields");
+    static const struct {
+        uint32_t line, column;
+        const char *text;
+    } hits[] = {
+        {97, 17, "HPyField_Load(items)"},     /* items[i] */
+        {98, 9, "HPyField_Store(&items)"},    /* &items[i] */
+        {99, 9, "HPyField_Store(items)"},     /* items + i */
+        {100, 9, "HPyField_Store(p)"},        /* p++, p a local */
+        {101, 24, "HPyField_Load(*p)"},       /* *p */
+    };
+    const an_finding *f;
+    size_t i;
+
+    (void)state;
+    /* a visitor callback storing through its HPyField *pf */
+    check_fn(res, "clear_fields_visitor", 83, 89, AN_STATUS_PORTED,
+             AN_OBJ_UNIVERSAL);
+    f = at(res, 87, 5, "object-item-field");
+    assert_string_equal(f->text, "HPyField_Store(pf)");
+    assert_int_equal(f->function, fn_index(res, "clear_fields_visitor"));
+    check_fn(res, "walk_fields", 91, 104, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
+    for (i = 0; i < sizeof(hits) / sizeof(hits[0]); i++) {
+        f = at(res, hits[i].line, hits[i].column, "object-item-field");
+        assert_string_equal(f->text, hits[i].text);
+        assert_int_equal(f->cls, AN_CLASS_HPY);
+        assert_int_equal(f->function, idx);
+    }
+    an_result_free(res);
+}
+
+/* Struct members (&fa->f_base, pf->f_next) and a non-pointer local
+ * (HPyField f_local) given to HPyField_Store/Load are not item access. */
+static void test_fieldarg_member_and_value_local_are_not_items(void **state)
+{
+    an_result *res = run_file("object_paths.c");
+    int32_t idx = fn_index(res, "member_fields");
+    size_t i;
+
+    (void)state;
+    check_fn(res, "member_fields", 106, 116, AN_STATUS_PORTED, AN_OBJ_NONE);
+    for (i = 0; i < res->nfindings; i++)
+        if (res->findings[i].function == idx)
+            assert_string_not_equal(res->findings[i].rule, "object-item-field");
+    check_fn(res, "get_descr", 37, 41, AN_STATUS_PORTED, AN_OBJ_NONE);
+    an_result_free(res);
+}
+
+static void test_fieldarg_rule_errors_and_custom_rules(void **state)
+{
+    const char *text = "prefix HPy hpy\n"
+                       "itemcast hpy HPyField *\n"
+                       "fieldarg MyStore 1\n";
+    const char *src = "void f(HPyField *a, HPyField *b)\n"
+                      "{\n"
+                      "    MyStore(a, b);\n"
+                      "    MyStore(b, a->x);\n"
+                      "}\n";
+    rules *r;
+    an_result *res;
+
+    (void)state;
+    assert_int_equal(rules_parse(&r, "m.rules", "fieldarg F -1\n", 14),
+                     PD_EINVAL);
+    assert_string_equal(pd_error_last(), "m.rules:1: bad argument index '-1' "
+                                         "(expected 0..64)");
+    assert_int_equal(rules_parse(&r, "m.rules", "fieldarg F 1\nfieldarg F 2\n",
+                                 26), PD_EINVAL);
+    assert_string_equal(pd_error_last(),
+                        "m.rules:2: duplicate fieldarg rule for 'F'");
+    assert_int_equal(rules_parse(&r, "t.rules", text, strlen(text)), 0);
+    res = run_mem(r, "t.c", src, strlen(src));
+    assert_string_equal(at(res, 3, 5, "object-item-field")->text, "MyStore(b)");
+    assert_int_equal(count_rule(res, "object-item-field"), 1);
+    check_fn(res, "f", 1, 5, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
+    an_result_free(res);
+    rules_free(r);
 }
 
 static void test_marker_state_follows_status(void **state)
@@ -812,6 +929,10 @@ int main(void)
         cmocka_unit_test(test_hpyfield_items_with_capi_calls_are_cpython_only),
         cmocka_unit_test(test_hpyfield_cast_with_owner_is_object_universal),
         cmocka_unit_test(test_struct_member_field_is_not_object_path),
+        cmocka_unit_test(test_fieldarg_pointer_param_null_owner_is_cpython_only),
+        cmocka_unit_test(test_fieldarg_forms_with_owner_are_object_universal),
+        cmocka_unit_test(test_fieldarg_member_and_value_local_are_not_items),
+        cmocka_unit_test(test_fieldarg_rule_errors_and_custom_rules),
         cmocka_unit_test(test_marker_only_neutral_function_is_not_object_path),
         cmocka_unit_test(test_marker_state_follows_status),
         cmocka_unit_test(test_crlf_and_no_trailing_newline),
