@@ -40,6 +40,8 @@ MIGRATIONS = $(sort $(wildcard db/migrations/*.sql))
 PORT    ?= 8080
 DEMO_DB ?= build/demo.db
 REFS    ?=
+NAME    ?=
+INCLUDE ?=
 
 .PHONY: all deps run test unit-tests bench check clean demo fuzz
 all: $(B)/portdash
@@ -107,7 +109,8 @@ build/.deps-stamp: Makefile package.json package-lock.json
 
 run: deps
 	$(MAKE) all
-	sh tests/run_demo.sh "$(B)/portdash" "$(DEMO_DB)" "$(PORT)" "$(REPO)" "$(REFS)"
+	sh tests/run_demo.sh "$(B)/portdash" "$(DEMO_DB)" "$(PORT)" "$(REPO)" "$(REFS)" \
+	  "$(NAME)" "$(INCLUDE)"
 
 test: deps
 	$(MAKE) SAN=1 all unit-bins

@@ -22,7 +22,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "5"
+#define AN_ANALYZER_VERSION "6"
 
 /* Token classes (DOMAIN.md).  Order is used as array index. */
 typedef enum {

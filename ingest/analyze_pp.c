@@ -307,8 +307,8 @@ static void an_pp_define(an_state *st)
         if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
             return;
         if (t.kind == LEX_IDENT)
-            an_classify(st, &t, an_pp_is(&prev, '.') ||
-                        an_pp_is(&prev, LEX_P2('-', '>')), 1);
+            an_classify(st, &t, an_pp_is(&prev, '.') ? 1
+                                : an_pp_is(&prev, LEX_P2('-', '>')) ? 2 : 0, 1);
         prev = t;
     }
 }

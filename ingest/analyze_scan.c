@@ -133,9 +133,12 @@ void an_clip_calls(an_state *st)
 /* ---- classification ---------------------------------------------------- */
 
 /*
- * Classify identifier t: a member (after '.' or '->') only by `member`
- * rules, anything else by exact, then prefix/suffix rules.  A class makes a
- * finding.  `define`: t is in a #define body (file scope, no tracking).
+ * Classify identifier t: a member (member = 1 after '.', 2 after '->') only
+ * by `member` rules, and only after '.': HPy's members are designated
+ * initializers (`.legacy_slots = ...`, `.legacy = true`), while a pointer
+ * access such as numpy's own `DType->legacy` flag is not HPy's.  Anything
+ * else by exact, then prefix/suffix rules.  A class makes a finding.
+ * `define`: t is in a #define body (file scope, no tracking).
  * Returns the exact entry (NULL for members and unknown names).
  */
 const rules_name *an_classify(an_state *st, const lex_token *t, int member,
@@ -155,7 +158,7 @@ const rules_name *an_classify(an_state *st, const lex_token *t, int member,
         len = t->len;
     if (member) {
         e = rules_lookup(st->r, s, len);
-        if (e && e->member.cls >= 0)
+        if (member == 1 && e && e->member.cls >= 0)
             an_add_finding(st, t->line, t->column, e->member, s, len,
                            AN_FK_PLAIN, NULL, define);
         return NULL;
@@ -851,8 +854,8 @@ void an_scan_token(an_state *st, const lex_token *lt)
     if (file_level)
         an_decl_token(st, &t);
     if (t.kind == LEX_IDENT) {
-        int member = an_punct_is(prev, '.') ||
-                     an_punct_is(prev, LEX_P2('-', '>'));
+        int member = an_punct_is(prev, '.') ? 1
+                     : an_punct_is(prev, LEX_P2('-', '>')) ? 2 : 0;
 
         if (!st->types_seen && an_types_word(t.s, t.len))
             st->types_seen = 1;

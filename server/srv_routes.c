@@ -171,7 +171,9 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
             for (j = i; j < nseg; j++) {
                 char *d = srv_percent_decode(seg[j], len[j]);
 
-                if (!d || !*d || strchr(d, '/')) {
+                /* A decoded '/' (%2F) just joins the path; '..' is the
+                 * static handler's to refuse. */
+                if (!d || !*d) {
                     free(d);
                     return -1;
                 }
@@ -219,6 +221,9 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
             free(owned[--nowned]);
         m = srv_match(r, rt->pattern, seg, len, nseg, owned, &nowned);
         if (m < 0)
+            break;
+        /* An API path served under another method is a 405, not a file. */
+        if (m == 1 && same && rt->handler == srv_static_serve && allow[0])
             break;
         if (m == 1 && same) {
             r->route = (int)i;

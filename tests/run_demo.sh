@@ -1,9 +1,9 @@
 #!/bin/sh
 # `make run`: ingest a repository and serve it on 127.0.0.1:PORT.
-# Usage: run_demo.sh PORTDASH DB PORT [GITDIR [REFS]]
+# Usage: run_demo.sh PORTDASH DB PORT [GITDIR [REFS [NAME [INCLUDE]]]]
 # Without GITDIR, builds the demo repository from tests/fixtures/toyport.
-set -eu
-bin=$1; db=$2; port=$3; repo=${4:-}; refs=${5:-}
+set -euf  # -f: globs such as numpy/core/** are passed on, never expanded
+bin=$1; db=$2; port=$3; repo=${4:-}; refs=${5:-}; name=${6:-}; include=${7:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p build
@@ -17,6 +17,8 @@ else
   [ "$db" = build/demo.db ] && db=build/portdash.db
   set --
   for r in $refs; do set -- "$@" --ref "$r"; done
+  [ -n "$name" ] && set -- "$@" --name "$name"
+  for g in $include; do set -- "$@" --include "$g"; done
   "$bin" ingest --db "$db" --repo "$repo" "$@"
   echo "Open http://127.0.0.1:$port/"
 fi
