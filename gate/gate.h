@@ -7,7 +7,11 @@
  * totals of both sides.  The default policy is a ratchet: no function less
  * ported than before (status legacy < bridged < ported, neutral ranked with
  * ported), no new object-legacy path, no file that stops being
- * universal-ready, no new C API use in a function that had none.  A policy
+ * universal-ready outside object-dtype paths, no new C API use in a
+ * function that had none.  Readiness is judged outside object-dtype paths
+ * because the team's plan keeps object arrays on the CPython API for now
+ * (in universal mode creating one raises); the object-legacy ratchet judges
+ * those paths.  A policy
  * file can choose conditions and add bounds (see gate_policy_parse).
  */
 #ifndef GATE_H
@@ -104,10 +108,17 @@ void gate_free(gate *g);
 /*
  * Feed one file that differs between the sides: its path, functions on each
  * side (either list may be empty when the file is absent there) and its
- * universal readiness on each side (-1: absent).  0 or PD_ENOMEM.
+ * universal readiness outside object-dtype paths on each side (-1: absent).
+ * 0 or PD_ENOMEM.
  */
 int gate_add_file(gate *g, const char *path, gate_fnlist *base, gate_fnlist *head,
                   int base_ready, int head_ready);
+
+/*
+ * The numbers of files universal-ready outside object-dtype paths on each
+ * side, reported with the universal-ready condition.
+ */
+void gate_set_ready_totals(gate *g, int64_t base, int64_t head);
 
 /*
  * The verdict: {"result": "pass"|"fail", "base", "head", "conditions":

@@ -13,8 +13,15 @@ struct gate {
     json_t *regressions;
     json_t *lost_files;        /* paths no longer universal-ready */
     int less_ported, new_legacy, new_capi;
+    int64_t ready_base, ready_head;   /* -1: not set, use the summaries */
     const char *path;          /* file being fed */
 };
+
+void gate_set_ready_totals(gate *g, int64_t base, int64_t head)
+{
+    g->ready_base = base;
+    g->ready_head = head;
+}
 
 gate *gate_new(const gate_policy *policy)
 {
@@ -25,6 +32,7 @@ gate *gate_new(const gate_policy *policy)
     g->policy = *policy;
     g->regressions = json_array();
     g->lost_files = json_array();
+    g->ready_base = g->ready_head = -1;
     return g;
 }
 
@@ -117,9 +125,18 @@ json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
     if (r & GATE_OBJECT_LEGACY)
         pass &= gate_cond(conds, "object_paths.object-legacy", "no new object-legacy "
                           "path", b, h, g->new_legacy == 0);
-    if (r & GATE_UNIVERSAL)
-        pass &= gate_cond(conds, "universal_ready_files", "no file stops being "
-                          "universal-ready", b, h, json_array_size(g->lost_files) == 0);
+    if (r & GATE_UNIVERSAL) {
+        int ok = json_array_size(g->lost_files) == 0;
+
+        json_array_append_new(conds, json_pack("{s:s, s:s, s:I, s:I, s:b}", "measure",
+            "universal_ready_files", "rule", "no file stops being universal-ready "
+            "outside object-dtype paths", "base", (json_int_t)(g->ready_base >= 0
+            ? g->ready_base : gate_measure(b, "universal_ready_files")), "head",
+            (json_int_t)(g->ready_head >= 0 ? g->ready_head
+                                            : gate_measure(h, "universal_ready_files")),
+            "ok", ok));
+        pass &= ok;
+    }
     if (r & GATE_NEW_CAPI)
         pass &= gate_cond(conds, "tokens.capi", "no new C API use in a function that "
                           "had none", b, h, g->new_capi == 0);

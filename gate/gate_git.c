@@ -84,6 +84,24 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
     return rc;
 }
 
+/* 1 when nothing unguarded outside object-dtype paths needs CPython: no
+ * capi or bridge finding at file scope or in a function that is not an
+ * object path (the gate's universal-ready ratchet, see gate.h). */
+static int gg_ready_outside_objects(const an_result *res)
+{
+    size_t i;
+
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+
+        if (f->guarded || (f->cls != AN_CLASS_CAPI && f->cls != AN_CLASS_BRIDGE))
+            continue;
+        if (f->function < 0 || res->functions[f->function].object_state == AN_OBJ_NONE)
+            return 0;
+    }
+    return 1;
+}
+
 /* The analysis of a blob, from the cache or made now. */
 static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob **out)
 {
@@ -120,7 +138,7 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
     }
     if (rc == 0) {
         ingest_store_counts_of(&b->counts, res);
-        b->ready = res->universal_ready ? 1 : 0;
+        b->ready = gg_ready_outside_objects(res);
         c->n++;
         *out = b;
     }
@@ -129,18 +147,21 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
     return rc;
 }
 
-/* Sum the counts of every file of a tree. */
-static int gg_totals(gg_cache *c, gg_tree *t, db_counts *sum)
+/* Sum the counts of every file of a tree, and its files ready outside
+ * object-dtype paths. */
+static int gg_totals(gg_cache *c, gg_tree *t, db_counts *sum, int64_t *ready)
 {
     gg_blob *b;
     size_t i;
     int rc;
 
     memset(sum, 0, sizeof(*sum));
+    *ready = 0;
     for (i = 0; i < t->n; i++) {
         if ((rc = gg_analyse(c, &t->v[i].blob, t->v[i].path, &b)) < 0)
             return rc;
         db_counts_add(sum, &b->counts, 1);
+        *ready += b->ready;
     }
     return 0;
 }
@@ -185,6 +206,7 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
     gg_tree ta = {0}, tb = {0};
     gg_cache c = {0};
     db_counts sa, sb;
+    int64_t ra = 0, rb = 0;
     char ha[GIT_OID_HEXSZ + 1] = "", hb[GIT_OID_HEXSZ + 1] = "";
     gate *g = gate_new(policy);
     git_object *o = NULL;
@@ -201,8 +223,11 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
         rc = pd_error_set(PD_EGIT, "%s: not a git repository", gitdir);
     else if ((rc = gg_tree_of(&ta, c.repo, gitdir, base)) == 0 &&
              (rc = gg_tree_of(&tb, c.repo, gitdir, head)) == 0 &&
-             (rc = gg_totals(&c, &ta, &sa)) == 0 && (rc = gg_totals(&c, &tb, &sb)) == 0)
+             (rc = gg_totals(&c, &ta, &sa, &ra)) == 0 &&
+             (rc = gg_totals(&c, &tb, &sb, &rb)) == 0)
         rc = gg_feed(&c, &ta, &tb, g);
+    if (rc == 0)
+        gate_set_ready_totals(g, ra, rb);
     if (rc == 0) {
         if (git_revparse_single(&o, c.repo, base) == 0)
             git_oid_tostr(ha, sizeof(ha), git_object_id(o));

@@ -9,8 +9,42 @@
 #include "api_diff.h"
 #include "api_ops.h"
 #include "db.h"
+#include "db_scope.h"
 #include "gate.h"
 #include "pd_error.h"
+
+/*
+ * 1 when the analysis of `blob` has nothing unguarded outside object-dtype
+ * paths that needs CPython (the gate's universal-ready ratchet, gate.h);
+ * -1 when the file is absent.
+ */
+static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
+{
+    sqlite3_stmt *st = NULL;
+    db_scope_detail d;
+    int64_t id = 0;
+    size_t i;
+    int ready;
+
+    if (!blob)
+        return -1;
+    if (db_prepare(r->db, &st, "SELECT id FROM analyses WHERE blob_oid = ?1 AND "
+                   "rules_hash = ?2") == 0) {
+        sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            id = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (!id || db_scope_detail_read(r->db, id, &d) < 0)
+        return 0;
+    ready = d.file_ung[1] == 0 && d.file_ung[3] == 0;
+    for (i = 0; i < d.nfn && ready; i++)
+        if (!d.fn[i].is_object && (d.fn[i].ung[1] || d.fn[i].ung[3]))
+            ready = 0;
+    db_scope_detail_free(&d);
+    return ready;
+}
 
 /* api_changed_files callback: feed one changed file to the gate. */
 static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side *a,
@@ -26,8 +60,8 @@ static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side
     if ((rc = api_diff_load(r, hash, a->blob, &fa)) < 0)
         return rc;
     if ((rc = api_diff_load(r, hash, b->blob, &fb)) == 0)
-        rc = gate_add_file(g, path, &fa, &fb, a->blob ? a->ready : -1,
-                           b->blob ? b->ready : -1);
+        rc = gate_add_file(g, path, &fa, &fb, api_gate_ready(r, hash, a->blob),
+                           api_gate_ready(r, hash, b->blob));
     gate_fnlist_free(&fa);
     gate_fnlist_free(&fb);
     return rc;
@@ -73,6 +107,15 @@ enum MHD_Result api_gate(srv_req *r)
     if ((rc = api_changed_files(r, &base, &head, api_gate_file, g)) < 0) {
         gate_free(g);
         return srv_reply_error(r, rc);
+    }
+    {
+        const db_scope *no_obj = db_scopes_find(srv_get_scopes(r->server), "no-object-dtype");
+        db_counts sb, sh;
+
+        if (no_obj && db_scope_commit_counts(r->db, no_obj, base.commit_id, base.rules_hash,
+                                             &sb) == 0 &&
+            db_scope_commit_counts(r->db, no_obj, head.commit_id, head.rules_hash, &sh) == 0)
+            gate_set_ready_totals(g, sb.universal_ready_files, sh.universal_ready_files);
     }
     res = gate_result(g, base.oid, head.oid, &cb, &ch);
     gate_free(g);

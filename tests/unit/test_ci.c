@@ -504,6 +504,34 @@ static void test_object_items_show_a_mixed_representation(void **state)
     json_decref(b);
 }
 
+/* Readiness is fed per file (judged outside object-dtype paths by the
+ * callers); losing it fails the ratchet and names the file. */
+static void test_gate_universal_ratchet_names_the_file(void **state)
+{
+    gate_policy pol;
+    gate_fnlist none = {0};
+    db_counts c = {0};
+    gate *g;
+    json_t *res, *cond;
+
+    gate_policy_default(&pol);
+    g = gate_new(&pol);
+    assert_int_equal(gate_add_file(g, "a.h", &none, &none, 1, 0), 0);
+    assert_int_equal(gate_add_file(g, "b.h", &none, &none, 0, 1), 0);
+    gate_set_ready_totals(g, 5, 5);
+    res = gate_result(g, "base", "head", &c, &c);
+    assert_string_equal(json_string_value(json_object_get(res, "result")), "fail");
+    cond = json_array_get(json_object_get(res, "conditions"), 2);
+    assert_string_equal(json_string_value(json_object_get(cond, "rule")),
+                        "no file stops being universal-ready outside object-dtype paths");
+    assert_int_equal(json_integer_value(json_object_get(cond, "head")), 5);
+    assert_false(json_is_true(json_object_get(cond, "ok")));
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(res, "files_no_longer_universal_ready"), 0)), "a.h");
+    json_decref(res);
+    gate_free(g);
+}
+
 static void test_gate_policy_file(void **state)
 {
     gate_policy p;
@@ -537,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_badge_shows_the_summary_figure),
         cmocka_unit_test(test_gate_ratchet_through_the_api_and_from_git),
         cmocka_unit_test(test_object_items_show_a_mixed_representation),
+        cmocka_unit_test(test_gate_universal_ratchet_names_the_file),
         cmocka_unit_test(test_gate_policy_file),
     };
 
