@@ -10,9 +10,7 @@
 #include "db.h"
 #include "pd_error.h"
 
-/* Functions of the analysis of `blob` under the rules, in file order. */
-static int api_fnlist_load(srv_req *r, const char *blob, const char *rules_hash,
-                           gate_fnlist *out)
+int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnlist *out)
 {
     sqlite3_stmt *st = NULL;
     int rc;
@@ -34,11 +32,6 @@ static int api_fnlist_load(srv_req *r, const char *blob, const char *rules_hash,
                               sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
     sqlite3_finalize(st);
     return rc;
-}
-
-int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnlist *out)
-{
-    return api_fnlist_load(r, blob, rules_hash, out);
 }
 
 /* {"status", "object_state"[, "start_line"]} of one side, or null. */
@@ -125,9 +118,9 @@ int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
 
     if (from_blob && to_blob && strcmp(from_blob, to_blob) == 0)
         return 0;
-    if ((rc = api_fnlist_load(r, from_blob, rules_hash, &a)) < 0)
+    if ((rc = api_diff_load(r, rules_hash, from_blob, &a)) < 0)
         return rc;
-    if ((rc = api_fnlist_load(r, to_blob, rules_hash, &b)) < 0) {
+    if ((rc = api_diff_load(r, rules_hash, to_blob, &b)) < 0) {
         gate_fnlist_free(&a);
         return rc;
     }

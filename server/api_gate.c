@@ -46,22 +46,24 @@ static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
     return ready;
 }
 
+typedef struct {
+    gate *g;
+    const char *rules_hash;
+} api_gate_ctx;
+
 /* api_changed_files callback: feed one changed file to the gate. */
 static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side *a,
                          const api_side *b)
 {
-    gate *g = arg;
+    api_gate_ctx *c = arg;
     gate_fnlist fa, fb;
-    char hash[64];
     int rc;
 
-    if ((rc = db_meta_get(r->db, "rules_hash", hash, sizeof(hash))) < 0)
+    if ((rc = api_diff_load(r, c->rules_hash, a->blob, &fa)) < 0)
         return rc;
-    if ((rc = api_diff_load(r, hash, a->blob, &fa)) < 0)
-        return rc;
-    if ((rc = api_diff_load(r, hash, b->blob, &fb)) == 0)
-        rc = gate_add_file(g, path, &fa, &fb, api_gate_ready(r, hash, a->blob),
-                           api_gate_ready(r, hash, b->blob));
+    if ((rc = api_diff_load(r, c->rules_hash, b->blob, &fb)) == 0)
+        rc = gate_add_file(c->g, path, &fa, &fb, api_gate_ready(r, c->rules_hash, a->blob),
+                           api_gate_ready(r, c->rules_hash, b->blob));
     gate_fnlist_free(&fa);
     gate_fnlist_free(&fb);
     return rc;
@@ -90,6 +92,7 @@ enum MHD_Result api_gate(srv_req *r)
     db_counts cb, ch;
     gate_policy pol;
     gate *g;
+    api_gate_ctx ctx;
     json_t *res;
     char fmt[32] = "json", *md;
     enum MHD_Result ret;
@@ -104,7 +107,9 @@ enum MHD_Result api_gate(srv_req *r)
     gate_policy_default(&pol);
     if (!(g = gate_new(&pol)))
         return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
-    if ((rc = api_changed_files(r, &base, &head, api_gate_file, g)) < 0) {
+    ctx.g = g;
+    ctx.rules_hash = head.rules_hash;
+    if ((rc = api_changed_files(r, &base, &head, api_gate_file, &ctx)) < 0) {
         gate_free(g);
         return srv_reply_error(r, rc);
     }

@@ -12,9 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <git2.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "db.h"
 #include "db_scope.h"

@@ -205,6 +205,7 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
     const char *seg[SRV_MAX_SEGMENTS];
     size_t len[SRV_MAX_SEGMENTS], nseg, i, nowned = 0;
     char *owned[SRV_MAX_SEGMENTS + 2], allow[64] = "";
+    const char *allow_pattern = NULL;
     int is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     enum MHD_Result ret;
     int m = 0;
@@ -222,14 +223,18 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
         m = srv_match(r, rt->pattern, seg, len, nseg, owned, &nowned);
         if (m < 0)
             break;
-        /* An API path served under another method is a 405, not a file. */
-        if (m == 1 && same && rt->handler == srv_static_serve && allow[0])
+        /* Routes go from specific to general: once a path matched under
+         * another method, a later, more general pattern (the dashboard's
+         * catch-all) does not turn the 405 into something else. */
+        if (m == 1 && same && allow_pattern && strcmp(rt->pattern, allow_pattern) != 0)
             break;
         if (m == 1 && same) {
             r->route = (int)i;
             ret = rt->handler(r);
             goto done;
         }
+        if (m == 1 && !allow_pattern)
+            allow_pattern = rt->pattern;
         if (m == 1 && !strstr(allow, rt->method))
             snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s",
                      allow[0] ? ", " : "", rt->method);

@@ -10,47 +10,18 @@
 #include "pd_error.h"
 #include "srv.h"
 
-static char *g_dir;
-static char g_db[4200];
-static char g_base[64];
-static srv *g_srv;
+static tu_site g_site;
 
 static int api_setup(void **state)
 {
-    const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
-    ingest_options o = {0};
-    srv_options so = {0};
-
-    g_dir = tu_tmpdir();
-    snprintf(g_db, sizeof(g_db), "%s/api.db", g_dir);
-    o.db_path = g_db;
-    o.repo_path = tu_fixture("toyport");
-    o.name = "demo";
-    o.refs = refs;
-    o.nrefs = 2;
-    if (ingest_run(&o, NULL) < 0) {
-        fprintf(stderr, "ingest: %s\n", pd_error_last());
-        return -1;
-    }
-    so.db_path = g_db;
-    so.listen = "127.0.0.1:0";
-    so.static_dir = "static";
-    so.threads = 2;
-    if (srv_start(&g_srv, &so) < 0) {
-        fprintf(stderr, "serve: %s\n", pd_error_last());
-        return -1;
-    }
-    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(g_srv));
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    return 0;
+    tu_site_init(&g_site, "api.db");
+    return tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
+           tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
 }
 
 static int api_teardown(void **state)
 {
-    srv_stop(g_srv);
-    tu_sh("rm -rf '%s'", g_dir);
-    free(g_dir);
-    curl_global_cleanup();
+    tu_site_free(&g_site);
     return 0;
 }
 
@@ -58,7 +29,7 @@ static json_t *get(const char *path, long status)
 {
     char url[2048];
 
-    snprintf(url, sizeof(url), "%s%s", g_base, path);
+    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
     return tu_get_json(url, status);
 }
 
@@ -210,7 +181,7 @@ static void test_raw_returns_the_blob_bytes(void **state)
     char *want = tu_sh_out("git --git-dir='%s' cat-file blob hpy:src/toyarray.c",
                            tu_fixture("toyport"));
 
-    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/raw/src/toyarray.c", g_base);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/raw/src/toyarray.c", g_site.base);
     h = tu_request("GET", url);
     assert_int_equal(h.status, 200);
     assert_string_equal(h.ctype, "text/plain; charset=utf-8");
@@ -242,7 +213,7 @@ static void expect_problem(const char *method, const char *path, long status,
     tu_http h;
     json_t *doc;
 
-    snprintf(url, sizeof(url), "%s%s", g_base, path);
+    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
     h = tu_request(method, url);
     if (h.status != status)
         fail_msg("%s %s: status %ld, want %ld (%s)", method, path, h.status, status, h.body);
@@ -281,7 +252,7 @@ static void test_dashboard_is_served(void **state)
     char url[256];
     tu_http h;
 
-    snprintf(url, sizeof(url), "%s/", g_base);
+    snprintf(url, sizeof(url), "%s/", g_site.base);
     h = tu_request("GET", url);
     assert_int_equal(h.status, 200);
     assert_string_equal(h.ctype, "text/html; charset=utf-8");

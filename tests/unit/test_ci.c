@@ -16,122 +16,36 @@
 #include "srv.h"
 #include "srv_routes.h"
 
-static char *g_dir;
-static char g_db[4200];
-static char g_base[64];
-static srv *g_srv;
+static tu_site g_site;
 static char g_tok_all[DB_TOKEN_LEN + 1], g_tok_sarif[DB_TOKEN_LEN + 1];
 
-typedef struct {
-    long status;
-    char *body;
-    size_t len;
-    char headers[4096];
-} ci_http;
-
-static size_t ci_body(char *p, size_t size, size_t n, void *arg)
+/* A request to the site's server with optional header lines; `raw`:
+ * leave gzip bodies as they are. */
+static tu_http ci_req(const char *method, const char *path, const char **hdrs, int raw)
 {
-    ci_http *h = arg;
-
-    h->body = realloc(h->body, h->len + size * n + 1);
-    memcpy(h->body + h->len, p, size * n);
-    h->len += size * n;
-    h->body[h->len] = '\0';
-    return size * n;
-}
-
-static size_t ci_header(char *p, size_t size, size_t n, void *arg)
-{
-    ci_http *h = arg;
-    size_t len = strlen(h->headers);
-
-    snprintf(h->headers + len, sizeof(h->headers) - len, "%.*s", (int)(size * n), p);
-    return size * n;
-}
-
-/* A request with optional extra header lines (NULL-terminated). */
-static ci_http ci_req(const char *method, const char *path, const char **hdrs, int raw)
-{
-    ci_http h = {0};
-    CURL *c = curl_easy_init();
-    struct curl_slist *list = NULL;
     char url[2048];
 
-    snprintf(url, sizeof(url), "%s%s", g_base, path);
-    for (; hdrs && *hdrs; hdrs++)
-        list = curl_slist_append(list, *hdrs);
-    h.body = calloc(1, 1);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    if (strcmp(method, "POST") == 0)
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, "");
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, ci_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, ci_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
-    curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
-    if (!raw)
-        curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-    assert_int_equal(curl_easy_perform(c), CURLE_OK);
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h.status);
-    curl_slist_free_all(list);
-    curl_easy_cleanup(c);
-    return h;
-}
-
-/* The value of header `name` (case-insensitive) in a response, or "". */
-static const char *ci_hval(ci_http *h, const char *name)
-{
-    static char v[1024];
-    const char *p = h->headers;
-    size_t n = strlen(name);
-
-    v[0] = '\0';
-    while (p && *p) {
-        if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
-            snprintf(v, sizeof(v), "%.*s", (int)strcspn(p + n + 2, "\r\n"), p + n + 2);
-            break;
-        }
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
-    }
-    return v;
+    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
+    return tu_send(method, url, hdrs, NULL, 0, !raw);
 }
 
 static int setup(void **state)
 {
-    const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
-    ingest_options o = {0};
-    srv_options so = {0};
     sqlite3 *db = NULL;
+    int rc;
 
-    g_dir = tu_tmpdir();
-    snprintf(g_db, sizeof(g_db), "%s/ci.db", g_dir);
-    o.db_path = g_db;
-    o.repo_path = tu_fixture("toyport");
-    o.name = "demo";
-    o.refs = refs;
-    o.nrefs = 2;
-    if (ingest_run(&o, NULL) < 0 || db_open(&db, g_db, 0) < 0 ||
-        db_token_create(db, g_tok_all, "bot", NULL) < 0 ||
-        db_token_create(db, g_tok_sarif, "sarif-only", "sarif") < 0)
+    tu_site_init(&g_site, "ci.db");
+    if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0)
         return -1;
+    rc = db_open(&db, g_site.db, 0) < 0 || db_token_create(db, g_tok_all, "bot", NULL) < 0 ||
+         db_token_create(db, g_tok_sarif, "sarif-only", "sarif") < 0;
     db_close(db);
-    so.db_path = g_db;
-    so.listen = "127.0.0.1:0";
-    so.static_dir = "static";
-    if (srv_start(&g_srv, &so) < 0)
-        return -1;
-    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(g_srv));
-    return 0;
+    return rc || tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
-    srv_stop(g_srv);
-    tu_sh("rm -rf '%s'", g_dir);
-    free(g_dir);
+    tu_site_free(&g_site);
     return 0;
 }
 
@@ -139,11 +53,11 @@ static void test_writes_need_a_token_with_the_scope(void **state)
 {
     char auth[128], bad[] = "Authorization: Bearer pd_0000";
     const char *none[] = {NULL}, *wrong[] = {bad, NULL}, *scoped[] = {auth, NULL};
-    ci_http h;
+    tu_http h;
 
     h = ci_req("POST", "/api/v1/repos/demo/ingest", none, 0);
     assert_int_equal(h.status, 401);
-    assert_string_equal(ci_hval(&h, "WWW-Authenticate"), "Bearer realm=\"portdash\"");
+    assert_string_equal(tu_header(&h, "WWW-Authenticate"), "Bearer realm=\"portdash\"");
     free(h.body);
     h = ci_req("POST", "/api/v1/repos/demo/ingest", wrong, 0);
     assert_int_equal(h.status, 401);
@@ -160,7 +74,7 @@ static void test_ingest_job_runs_in_the_background(void **state)
     char auth[128];
     const char *hdr[] = {auth, NULL};
     json_t *job, *st = NULL;
-    ci_http h;
+    tu_http h;
     int i;
 
     snprintf(auth, sizeof(auth), "Authorization: Bearer %s", g_tok_all);
@@ -172,7 +86,7 @@ static void test_ingest_job_runs_in_the_background(void **state)
         char url[256];
 
         json_decref(st);
-        snprintf(url, sizeof(url), "%s%s", g_base,
+        snprintf(url, sizeof(url), "%s%s", g_site.base,
                  json_string_value(json_object_get(job, "url")));
         st = tu_get_json(url, 200);
         if (strcmp(json_string_value(json_object_get(st, "state")), "running") != 0)
@@ -195,9 +109,9 @@ static void test_revoked_token_is_refused(void **state)
     char tok[DB_TOKEN_LEN + 1], auth[128], scopes[64];
     const char *hdr[] = {auth, NULL};
     sqlite3 *db = NULL;
-    ci_http h;
+    tu_http h;
 
-    assert_int_equal(db_open(&db, g_db, 0), 0);
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
     assert_int_equal(db_token_create(db, tok, "short-lived", "ingest"), 0);
     assert_int_equal(db_token_check(db, tok, scopes, sizeof(scopes)), 0);
     assert_string_equal(scopes, "ingest");
@@ -218,14 +132,14 @@ static void test_private_reads_need_a_read_token(void **state)
     srv *s = NULL;
     char saved[64], auth[128];
     const char *hdr[] = {auth, NULL};
-    ci_http h;
+    tu_http h;
 
-    so.db_path = g_db;
+    so.db_path = g_site.db;
     so.listen = "127.0.0.1:0";
     so.private_reads = 1;
     assert_int_equal(srv_start(&s, &so), 0);
-    snprintf(saved, sizeof(saved), "%s", g_base);
-    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(s));
+    snprintf(saved, sizeof(saved), "%s", g_site.base);
+    snprintf(g_site.base, sizeof(g_site.base), "http://127.0.0.1:%u", srv_port(s));
     h = ci_req("GET", "/api/v1/repos", NULL, 0);
     assert_int_equal(h.status, 401);
     free(h.body);
@@ -237,7 +151,7 @@ static void test_private_reads_need_a_read_token(void **state)
     assert_int_equal(h.status, 200);
     free(h.body);
     srv_stop(s);
-    snprintf(g_base, sizeof(g_base), "%s", saved);
+    snprintf(g_site.base, sizeof(g_site.base), "%s", saved);
 }
 
 static void test_full_commit_ids_are_immutable(void **state)
@@ -245,16 +159,16 @@ static void test_full_commit_ids_are_immutable(void **state)
     char *id = tu_sh_out("git --git-dir='%s' rev-parse hpy", tu_fixture("toyport"));
     char path[256], inm[128];
     const char *hdr[] = {inm, NULL};
-    ci_http h;
+    tu_http h;
 
     id[strcspn(id, "\n")] = '\0';
     /* The file table of a commit never changes; its summary may (SARIF uploads). */
     snprintf(path, sizeof(path), "/api/v1/repos/demo/commits/%s/files", id);
     h = ci_req("GET", path, NULL, 0);
     assert_int_equal(h.status, 200);
-    assert_string_equal(ci_hval(&h, "Cache-Control"), "public, max-age=31536000, immutable");
-    snprintf(inm, sizeof(inm), "If-None-Match: %s", ci_hval(&h, "ETag"));
-    assert_int_equal(strlen(ci_hval(&h, "ETag")), 42);
+    assert_string_equal(tu_header(&h, "Cache-Control"), "public, max-age=31536000, immutable");
+    snprintf(inm, sizeof(inm), "If-None-Match: %s", tu_header(&h, "ETag"));
+    assert_int_equal(strlen(tu_header(&h, "ETag")), 42);
     free(h.body);
     h = ci_req("GET", path, hdr, 0);
     assert_int_equal(h.status, 304);
@@ -262,7 +176,7 @@ static void test_full_commit_ids_are_immutable(void **state)
     free(h.body);
     /* A ref moves: no ETag, no caching promise. */
     h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 0);
-    assert_string_equal(ci_hval(&h, "ETag"), "");
+    assert_string_equal(tu_header(&h, "ETag"), "");
     free(h.body);
     free(id);
 }
@@ -270,12 +184,12 @@ static void test_full_commit_ids_are_immutable(void **state)
 static void test_json_is_gzipped_for_clients_that_accept_it(void **state)
 {
     const char *gz[] = {"Accept-Encoding: gzip", NULL};
-    ci_http plain = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 1);
-    ci_http packed = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", gz, 1);
-    ci_http decoded = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 0);
+    tu_http plain = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 1);
+    tu_http packed = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", gz, 1);
+    tu_http decoded = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files", NULL, 0);
 
-    assert_string_equal(ci_hval(&plain, "Content-Encoding"), "");
-    assert_string_equal(ci_hval(&packed, "Content-Encoding"), "gzip");
+    assert_string_equal(tu_header(&plain, "Content-Encoding"), "");
+    assert_string_equal(tu_header(&packed, "Content-Encoding"), "gzip");
     assert_true(packed.len < plain.len);
     assert_true((unsigned char)packed.body[0] == 0x1f && (unsigned char)packed.body[1] == 0x8b);
     assert_string_equal(decoded.body, plain.body);
@@ -286,26 +200,22 @@ static void test_json_is_gzipped_for_clients_that_accept_it(void **state)
 
 static void test_long_lists_are_paginated(void **state)
 {
-    char url[256];
-    json_t *all, *p1, *p3;
-    ci_http h;
+    json_t *p1, *p3;
+    tu_http h;
 
-    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/snapshots", g_base);
-    all = tu_get_json(url, 200);
-    json_decref(all);
     h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files?per_page=2", NULL, 0);
     assert_int_equal(h.status, 200);
     p1 = json_loads(h.body, 0, NULL);
     assert_int_equal(json_array_size(json_object_get(p1, "files")), 2);
-    assert_non_null(strstr(ci_hval(&h, "Link"), "<"
+    assert_non_null(strstr(tu_header(&h, "Link"), "<"
                            "/api/v1/repos/demo/commits/hpy/files?page=2&per_page=2>; "
                            "rel=\"next\""));
-    assert_non_null(strstr(ci_hval(&h, "Link"), "page=3&per_page=2>; rel=\"last\""));
+    assert_non_null(strstr(tu_header(&h, "Link"), "page=3&per_page=2>; rel=\"last\""));
     free(h.body);
     h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files?per_page=2&page=3", NULL, 0);
     p3 = json_loads(h.body, 0, NULL);
     assert_int_equal(json_array_size(json_object_get(p3, "files")), 1);
-    assert_null(strstr(ci_hval(&h, "Link"), "rel=\"next\""));
+    assert_null(strstr(tu_header(&h, "Link"), "rel=\"next\""));
     free(h.body);
     h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/files?page=0", NULL, 0);
     assert_int_equal(h.status, 400);
@@ -316,7 +226,7 @@ static void test_long_lists_are_paginated(void **state)
 
 static void test_metrics_and_health(void **state)
 {
-    ci_http h;
+    tu_http h;
     int i;
 
     for (i = 0; i < 3; i++)
@@ -324,7 +234,7 @@ static void test_metrics_and_health(void **state)
     free(ci_req("GET", "/api/v1/repos/nope/commits/hpy/summary", NULL, 0).body);
     h = ci_req("GET", "/metrics", NULL, 0);
     assert_int_equal(h.status, 200);
-    assert_true(strncmp(ci_hval(&h, "Content-Type"), "text/plain; version=0.0.4", 25) == 0);
+    assert_true(strncmp(tu_header(&h, "Content-Type"), "text/plain; version=0.0.4", 25) == 0);
     assert_non_null(strstr(h.body, "portdash_http_requests_total{route=\"/api/v1/repos\","
                                    "method=\"GET\",status=\"200\"} "));
     assert_non_null(strstr(h.body, "route=\"/api/v1/repos/{repo}/commits/{rev}/summary\","
@@ -357,7 +267,7 @@ static void test_openapi_documents_every_route(void **state)
     const char *p, *m;
     size_t i, k, documented = 0;
 
-    snprintf(url, sizeof(url), "%s/api/v1/openapi.json", g_base);
+    snprintf(url, sizeof(url), "%s/api/v1/openapi.json", g_site.base);
     doc = tu_get_json(url, 200);
     assert_string_equal(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
     paths = json_object_get(doc, "paths");
@@ -397,15 +307,15 @@ static void test_badge_shows_the_summary_figure(void **state)
 {
     char url[256], want[64];
     json_t *s;
-    ci_http h;
+    tu_http h;
 
-    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/summary", g_base);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/summary", g_site.base);
     s = tu_get_json(url, 200);
     snprintf(want, sizeof(want), ">%lld (", (long long)json_integer_value(
              json_object_get(json_object_get(s, "object_paths"), "object-legacy")));
     h = ci_req("GET", "/badge/demo/hpy/object_paths.object-legacy.svg", NULL, 0);
     assert_int_equal(h.status, 200);
-    assert_string_equal(ci_hval(&h, "Content-Type"), "image/svg+xml");
+    assert_string_equal(tu_header(&h, "Content-Type"), "image/svg+xml");
     assert_true(strncmp(h.body, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39) == 0);
     assert_non_null(strstr(h.body, want));
     free(h.body);
@@ -435,13 +345,13 @@ static void test_gate_ratchet_through_the_api_and_from_git(void **state)
     gate_policy pol;
     rules *r = NULL;
     char *a, *b;
-    ci_http h;
+    tu_http h;
 
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/gate?base=hpy&head="
-             "hpy-convert-object-dtype", g_base);
+             "hpy-convert-object-dtype", g_site.base);
     fw = tu_get_json(url, 200);
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/gate?base=hpy-convert-object-dtype"
-             "&head=hpy", g_base);
+             "&head=hpy", g_site.base);
     bw = tu_get_json(url, 200);
     assert_string_equal(json_string_value(json_object_get(fw, "result")), "pass");
     assert_string_equal(json_string_value(json_object_get(bw, "result")), "fail");
@@ -482,10 +392,10 @@ static void test_object_items_show_a_mixed_representation(void **state)
     size_t i;
     int getitem = 0;
 
-    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/object-items", g_base);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/object-items", g_site.base);
     a = tu_get_json(url, 200);
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy-convert-object-dtype/"
-             "object-items", g_base);
+             "object-items", g_site.base);
     b = tu_get_json(url, 200);
     assert_false(json_is_true(json_object_get(a, "mixed")));
     assert_int_equal(json_integer_value(json_object_get(a, "field_site_count")), 0);

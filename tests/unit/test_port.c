@@ -17,51 +17,22 @@
 #include "rules.h"
 #include "srv.h"
 
-static char *g_dir;
-static char g_db[4200];
-static char g_base[64];
-static srv *g_srv;
+static tu_site g_site;
 static rules *g_rules;
 
 static int port_setup(void **state)
 {
-    const char *refs[] = {"hpy"};
-    ingest_options o = {0};
-    srv_options so = {0};
-
     if (rules_load_default(&g_rules) < 0)
         return -1;
-    g_dir = tu_tmpdir();
-    snprintf(g_db, sizeof(g_db), "%s/port.db", g_dir);
-    o.db_path = g_db;
-    o.repo_path = tu_fixture("gcport");
-    o.name = "gc";
-    o.refs = refs;
-    o.nrefs = 1;
-    if (ingest_run(&o, NULL) < 0) {
-        fprintf(stderr, "ingest: %s\n", pd_error_last());
-        return -1;
-    }
-    so.db_path = g_db;
-    so.listen = "127.0.0.1:0";
-    so.static_dir = "static";
-    so.threads = 2;
-    if (srv_start(&g_srv, &so) < 0) {
-        fprintf(stderr, "serve: %s\n", pd_error_last());
-        return -1;
-    }
-    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(g_srv));
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    return 0;
+    tu_site_init(&g_site, "port.db");
+    return tu_site_ingest(&g_site, "gcport", "gc", "hpy") < 0 ||
+           tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
 }
 
 static int port_teardown(void **state)
 {
-    srv_stop(g_srv);
-    tu_sh("rm -rf '%s'", g_dir);
-    free(g_dir);
+    tu_site_free(&g_site);
     rules_free(g_rules);
-    curl_global_cleanup();
     return 0;
 }
 
@@ -69,7 +40,7 @@ static json_t *get(const char *path, long status)
 {
     char url[2048];
 
-    snprintf(url, sizeof(url), "%s%s", g_base, path);
+    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
     return tu_get_json(url, status);
 }
 

@@ -19,54 +19,30 @@
 #define FIX "tests/fixtures/sarif/"
 #define BODY_LIMIT ((size_t)1 << 20)
 
-static char *g_dir;
-static char g_db[4200];
-static char g_base[64];
+static tu_site g_site;
 static char g_ci[DB_TOKEN_LEN + 1], g_reader[DB_TOKEN_LEN + 1];
-static srv *g_srv;
 
 static int sarif_setup(void **state)
 {
-    const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
-    ingest_options o = {0};
     srv_options so = {0};
     sqlite3 *db = NULL;
+    int rc;
 
-    g_dir = tu_tmpdir();
-    snprintf(g_db, sizeof(g_db), "%s/sarif.db", g_dir);
-    o.db_path = g_db;
-    o.repo_path = tu_fixture("toyport");
-    o.name = "demo";
-    o.refs = refs;
-    o.nrefs = 2;
-    if (ingest_run(&o, NULL) < 0 || db_open(&db, g_db, 0) < 0 ||
-        db_token_create(db, g_ci, "ci", "sarif") < 0 ||
-        db_token_create(db, g_reader, "reader", "read") < 0) {
+    tu_site_init(&g_site, "sarif.db");
+    if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0)
+        return -1;
+    rc = db_open(&db, g_site.db, 0) < 0 || db_token_create(db, g_ci, "ci", "sarif") < 0 ||
+         db_token_create(db, g_reader, "reader", "read") < 0;
+    if (rc)
         fprintf(stderr, "setup: %s\n", pd_error_last());
-        db_close(db);
-        return -1;
-    }
     db_close(db);
-    so.db_path = g_db;
-    so.listen = "127.0.0.1:0";
-    so.static_dir = "static";
-    so.threads = 2;
     so.max_body = BODY_LIMIT;
-    if (srv_start(&g_srv, &so) < 0) {
-        fprintf(stderr, "serve: %s\n", pd_error_last());
-        return -1;
-    }
-    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(g_srv));
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    return 0;
+    return rc || tu_site_serve(&g_site, &so) < 0 ? -1 : 0;
 }
 
 static int sarif_teardown(void **state)
 {
-    srv_stop(g_srv);
-    tu_sh("rm -rf '%s'", g_dir);
-    free(g_dir);
-    curl_global_cleanup();
+    tu_site_free(&g_site);
     return 0;
 }
 
@@ -96,7 +72,7 @@ static tu_http post(const char *rev, const char *query, const char *token,
     char url[1024], auth[128];
     const char *hdrs[] = {auth, "Content-Type: application/sarif+json", NULL};
 
-    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/%s/sarif%s", g_base, rev,
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/%s/sarif%s", g_site.base, rev,
              query ? query : "");
     snprintf(auth, sizeof(auth), "Authorization: Bearer %s", token ? token : "");
     return tu_post(url, token ? hdrs : hdrs + 1, body, len);
@@ -122,7 +98,7 @@ static json_t *get(const char *path, long status)
 {
     char url[2048];
 
-    snprintf(url, sizeof(url), "%s%s", g_base, path);
+    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
     return tu_get_json(url, status);
 }
 
@@ -181,7 +157,7 @@ static void test_upload_needs_a_token_with_scope_sarif(void **state)
     assert_int_equal(h.status, 401);
     assert_string_equal(h.ctype, "application/problem+json");
     tu_http_free(&h);
-    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/sarif", g_base);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/sarif", g_site.base);
     curl_easy_setopt(c, CURLOPT_URL, url);
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, "{}");
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, www_auth_header);
@@ -468,7 +444,7 @@ static json_t *stored_fingerprints(const char *tool, const char *message, const 
     char *s = tu_sh_out("sqlite3 '%s' \"SELECT r.fingerprints FROM sarif_results r JOIN "
                         "sarif_runs s ON s.id = r.run_id JOIN refs f ON f.commit_id = "
                         "s.commit_id WHERE s.tool = '%s' AND r.message = '%s' AND "
-                        "f.name = '%s' AND s.category = ''\"", g_db, tool, message, rev);
+                        "f.name = '%s' AND s.category = ''\"", g_site.db, tool, message, rev);
     json_t *doc = json_loads(s, 0, NULL);
 
     if (!doc)
@@ -501,13 +477,13 @@ static void test_cli_imports_from_stdin(void **state)
     const char *fx = getenv("PORTDASH_FIXTURES");
     char *out = tu_sh_out("gzip -c " FIX "one.sarif | '%s/../portdash' import-sarif "
                           "--db '%s' --repo demo --rev hpy --category cli - 2>&1",
-                          fx ? fx : "build-san/fixtures", g_db);
+                          fx ? fx : "build-san/fixtures", g_site.db);
 
     assert_string_equal(out, "lintB / cli: 2 results, 2 findings, 0 unmapped\n");
     free(out);
     out = tu_sh_out("'%s/../portdash' import-sarif --db '%s' --repo demo --rev nope "
                     FIX "one.sarif 2>&1; echo \"rc=$?\"", fx ? fx : "build-san/fixtures",
-                    g_db);
+                    g_site.db);
     assert_non_null(strstr(out, "nope"));
     assert_non_null(strstr(out, "rc=1"));
     free(out);

@@ -14,10 +14,8 @@
 #include "pd_error.h"
 #include "srv.h"
 
-static char *g_dir;
-static char g_db[4200], g_scopes[4200];
-static char g_base[64];
-static srv *g_srv;
+static tu_site g_site;
+static char g_scopes[4200];
 
 static const char g_scopes_text[] =
     "# scopes of test_scopes.c\n"
@@ -35,59 +33,35 @@ static const char g_scopes_text[] =
 
 static int scopes_setup(void **state)
 {
-    const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
-    ingest_options o = {0};
     srv_options so = {0};
     FILE *f;
 
-    g_dir = tu_tmpdir();
-    snprintf(g_db, sizeof(g_db), "%s/scopes.db", g_dir);
-    snprintf(g_scopes, sizeof(g_scopes), "%s/test.scopes", g_dir);
+    tu_site_init(&g_site, "scopes.db");
+    snprintf(g_scopes, sizeof(g_scopes), "%s/test.scopes", g_site.dir);
     if (!(f = fopen(g_scopes, "w")))
         return -1;
     fputs(g_scopes_text, f);
     fclose(f);
-    o.db_path = g_db;
-    o.repo_path = tu_fixture("toyport");
-    o.name = "demo";
-    o.refs = refs;
-    o.nrefs = 2;
-    if (ingest_run(&o, NULL) < 0) {
-        fprintf(stderr, "ingest: %s\n", pd_error_last());
-        return -1;
-    }
-    so.db_path = g_db;
-    so.listen = "127.0.0.1:0";
-    so.static_dir = "static";
-    so.threads = 2;
     so.scopes_path = g_scopes;
-    if (srv_start(&g_srv, &so) < 0) {
-        fprintf(stderr, "serve: %s\n", pd_error_last());
-        return -1;
-    }
-    snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%u", srv_port(g_srv));
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    return 0;
+    return tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
+           tu_site_serve(&g_site, &so) < 0 ? -1 : 0;
 }
 
 static int scopes_teardown(void **state)
 {
-    srv_stop(g_srv);
-    tu_sh("rm -rf '%s'", g_dir);
-    free(g_dir);
-    curl_global_cleanup();
+    tu_site_free(&g_site);
     return 0;
 }
 
 static json_t *get(long status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* GET g_base + the formatted path, expecting `status`. */
+/* GET g_site.base + the formatted path, expecting `status`. */
 static json_t *get(long status, const char *fmt, ...)
 {
     char url[2048];
     va_list ap;
-    int n = snprintf(url, sizeof(url), "%s", g_base);
+    int n = snprintf(url, sizeof(url), "%s", g_site.base);
 
     va_start(ap, fmt);
     vsnprintf(url + n, sizeof(url) - (size_t)n, fmt, ap);
@@ -339,12 +313,12 @@ static void test_badge_follows_the_scope(void **state)
     tu_http h;
 
     snprintf(url, sizeof(url), "%s/badge/demo/hpy/functions.legacy.svg?scope=no-object-dtype",
-             g_base);
+             g_site.base);
     h = tu_request("GET", url);
     assert_int_equal(h.status, 200);
     assert_non_null(strstr(h.body, "no-object-dtype: functions legacy: 2 "));
     tu_http_free(&h);
-    snprintf(url, sizeof(url), "%s/badge/demo/hpy/functions.legacy.svg?scope=nope", g_base);
+    snprintf(url, sizeof(url), "%s/badge/demo/hpy/functions.legacy.svg?scope=nope", g_site.base);
     h = tu_request("GET", url);
     assert_int_equal(h.status, 400);
     tu_http_free(&h);
@@ -431,7 +405,7 @@ static void test_warming_the_cache_keeps_the_figures(void **state)
     char hash[64];
     int64_t filled = -1, again = -1;
 
-    assert_int_equal(db_open(&db, g_db, 0), 0);
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
     assert_int_equal(db_meta_get(db, "rules_hash", hash, sizeof(hash)), 0);
     assert_int_equal(db_exec(db, "DROP TABLE IF EXISTS analysis_noobject"), 0);
     assert_int_equal(db_scope_warm(db, hash, &filled), 0);

@@ -22,6 +22,10 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
+#include "ingest.h"
+#include "pd_error.h"
+#include "srv.h"
+
 /* Path of a fixture repository built by run_all.sh (static buffer). */
 static inline const char *tu_fixture(const char *name)
 {
@@ -89,6 +93,7 @@ typedef struct {
     size_t len;
     char ctype[128];
     char allow[128];
+    char headers[4096];       /* every response header line, as received */
 } tu_http;
 
 static size_t tu_http_write(char *ptr, size_t size, size_t nmemb, void *arg)
@@ -106,45 +111,42 @@ static size_t tu_http_write(char *ptr, size_t size, size_t nmemb, void *arg)
 static size_t tu_http_header(char *ptr, size_t size, size_t nmemb, void *arg)
 {
     tu_http *h = arg;
-    size_t n = size * nmemb;
+    size_t n = size * nmemb, len = strlen(h->headers);
 
+    snprintf(h->headers + len, sizeof(h->headers) - len, "%.*s", (int)n, ptr);
     if (n > 7 && strncasecmp(ptr, "Allow: ", 7) == 0)
         snprintf(h->allow, sizeof(h->allow), "%.*s", (int)(n - 9), ptr + 7);
     return n;
 }
 
-/* One request; the body is NUL-terminated.  Free with tu_http_free. */
-static inline tu_http tu_request(const char *method, const char *url)
+/* The value of response header `name` (case-insensitive), or "" (a static
+ * buffer, valid until the next call). */
+static inline const char *tu_header(const tu_http *h, const char *name)
 {
-    tu_http h = {0};
-    CURL *c = curl_easy_init();
-    char *ct = NULL;
+    static char v[1024];
+    const char *p = h->headers;
+    size_t n = strlen(name);
 
-    assert_non_null(c);
-    h.body = calloc(1, 1);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, tu_http_write);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, tu_http_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
-    curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L);
-    curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
-    assert_int_equal(curl_easy_perform(c), CURLE_OK);
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h.status);
-    curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct);
-    snprintf(h.ctype, sizeof(h.ctype), "%s", ct ? ct : "");
-    curl_easy_cleanup(c);
-    return h;
+    v[0] = '\0';
+    while (p && *p) {
+        if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
+            snprintf(v, sizeof(v), "%.*s", (int)strcspn(p + n + 2, "\r\n"), p + n + 2);
+            break;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return v;
 }
 
 /*
- * POST `len` bytes of `body` to `url` with extra request headers
- * (NULL-terminated list of "Name: value", may be NULL); the reply as
- * tu_request gives it.  Free with tu_http_free.
+ * One request: `method` to `url` with extra request headers (NULL-terminated
+ * "Name: value" list, may be NULL) and, for POST, `len` bytes of `body`.
+ * `decode`: let curl ask for and undo gzip.  The reply's body is
+ * NUL-terminated.  Free with tu_http_free.
  */
-static inline tu_http tu_post(const char *url, const char **headers, const void *body,
-                              size_t len)
+static inline tu_http tu_send(const char *method, const char *url, const char **headers,
+                              const void *body, size_t len, int decode)
 {
     tu_http h = {0};
     CURL *c = curl_easy_init();
@@ -158,9 +160,13 @@ static inline tu_http tu_post(const char *url, const char **headers, const void 
     for (; headers && *headers; headers++)
         hl = curl_slist_append(hl, *headers);
     curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_POST, 1L);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "POST") == 0) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body ? body : "");
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    }
+    if (decode)
+        curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, tu_http_write);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
@@ -175,6 +181,19 @@ static inline tu_http tu_post(const char *url, const char **headers, const void 
     curl_easy_cleanup(c);
     curl_slist_free_all(hl);
     return h;
+}
+
+/* One request without body or extra headers. */
+static inline tu_http tu_request(const char *method, const char *url)
+{
+    return tu_send(method, url, NULL, NULL, 0, 0);
+}
+
+/* POST `len` bytes of `body` to `url` with extra request headers. */
+static inline tu_http tu_post(const char *url, const char **headers, const void *body,
+                              size_t len)
+{
+    return tu_send("POST", url, headers, body, len, 0);
 }
 
 static inline void tu_http_free(tu_http *h)
@@ -200,6 +219,85 @@ static inline json_t *tu_get_json(const char *url, long want_status)
         fail_msg("GET %s: invalid JSON (%s): %s", url, err.text, h.body);
     tu_http_free(&h);
     return doc;
+}
+
+/*
+ * A test site: a temporary directory holding a database, fixture
+ * repositories ingested into it, and a real server on a free loopback port.
+ * The setup every API test shares.
+ */
+typedef struct {
+    char *dir;
+    char db[4200];
+    char base[64];            /* http://127.0.0.1:PORT */
+    srv *server;
+} tu_site;
+
+/* Make the directory and name the database dir/`dbname`. */
+static inline void tu_site_init(tu_site *s, const char *dbname)
+{
+    memset(s, 0, sizeof(*s));
+    s->dir = tu_tmpdir();
+    snprintf(s->db, sizeof(s->db), "%s/%s", s->dir, dbname);
+}
+
+/* Ingest the space-separated `refs` of fixture repository `fixture` as
+ * repository `name`.  0, or -1 after printing why. */
+static inline int tu_site_ingest(tu_site *s, const char *fixture, const char *name,
+                                 const char *refs)
+{
+    char buf[512], *save = NULL, *r;
+    const char *list[16];
+    ingest_options o = {0};
+
+    snprintf(buf, sizeof(buf), "%s", refs);
+    for (r = strtok_r(buf, " ", &save); r && o.nrefs < 16; r = strtok_r(NULL, " ", &save))
+        list[o.nrefs++] = r;
+    o.db_path = s->db;
+    o.repo_path = tu_fixture(fixture);
+    o.name = name;
+    o.refs = list;
+    if (ingest_run(&o, NULL) < 0) {
+        fprintf(stderr, "ingest %s: %s\n", fixture, pd_error_last());
+        return -1;
+    }
+    return 0;
+}
+
+/* Serve the site's database; `so` (may be NULL) carries extra options, its
+ * db_path and listen are set here.  0, or -1 after printing why. */
+static inline int tu_site_serve(tu_site *s, srv_options *so)
+{
+    srv_options dflt = {0};
+
+    if (!so)
+        so = &dflt;
+    so->db_path = s->db;
+    so->listen = "127.0.0.1:0";
+    if (!so->static_dir)
+        so->static_dir = "static";
+    if (!so->threads)
+        so->threads = 2;
+    if (srv_start(&s->server, so) < 0) {
+        fprintf(stderr, "serve: %s\n", pd_error_last());
+        return -1;
+    }
+    snprintf(s->base, sizeof(s->base), "http://127.0.0.1:%u", srv_port(s->server));
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    return 0;
+}
+
+/* Stop the server and remove the directory. */
+static inline void tu_site_free(tu_site *s)
+{
+    if (s->server) {
+        srv_stop(s->server);
+        curl_global_cleanup();
+    }
+    if (s->dir)
+        tu_sh("rm -rf '%s'", s->dir);
+    free(s->dir);
+    memset(s, 0, sizeof(*s));
 }
 
 #endif
