@@ -10,16 +10,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { BASE, api, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
 
-const BASE = (process.env.PORTDASH_URL ?? '').replace(/\/+$/, '');
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SHOTS = path.join(ROOT, 'build', 'screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
 const OBJECT_STATES = ['object-legacy', 'object-cpython-only', 'object-universal'];
 const TOKEN_CLASSES = ['hpy', 'capi', 'npy-legacy', 'bridge'];
@@ -36,47 +28,14 @@ const enc = encodeURIComponent;
 const encPath = (p) => p.split('/').map(enc).join('/');
 const commitApi = (r, v) => `/api/v1/repos/${enc(r)}/commits/${enc(v)}`;
 
-/** GETs an API path; returns {status, type, body} with body parsed as JSON when it is JSON. */
-async function api(p) {
-  const res = await fetch(BASE + p);
-  const type = res.headers.get('content-type') ?? '';
-  const text = await res.text();
-  return { status: res.status, type, body: type.includes('json') ? JSON.parse(text) : text };
-}
 
-async function apiOk(p) {
-  const r = await api(p);
-  assert.equal(r.status, 200, `GET ${p} → ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-  return r.body;
-}
 
 const num = (s) => Number(String(s).replace(/[,\s\u00a0]/g, ''));
 const overviewUrl = (params) => `${BASE}/index.html?${new URLSearchParams(params)}`;
 const fileUrl = (p, hash = '') => `${BASE}/file.html?${new URLSearchParams({ repo, rev, path: p })}${hash}`;
 
-/**
- * Opens url in a fresh page and waits until the page says it has loaded
- * (body[data-ready]).  JavaScript errors on the page fail the test at close().
- */
-async function open(url, { width = 1366, height = 900 } = {}) {
-  const page = await browser.newPage({ viewport: { width, height } });
-  page.jsErrors = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: 20000 });
-  return page;
-}
 
-async function close(page) {
-  const errs = page.jsErrors;
-  await page.close();
-  assert.deepEqual(errs, [], 'no JavaScript errors on the page');
-}
 
-async function shot(page, name) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 async function metric(page, name) {
   const el = page.locator(`[data-metric="${name}"]`).first();
@@ -125,11 +84,11 @@ before(async () => {
   summary = await apiOk(`${commitApi(repo, rev)}/summary`);
   files = (await apiOk(`${commitApi(repo, rev)}/files`)).files;
   assert.ok(files.length > 0, 'the demo commit has files');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launch();
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser();
 });
 
 /* ---------- overview ---------- */

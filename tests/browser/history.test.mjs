@@ -11,16 +11,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { BASE, api, apiOk, close, closeBrowser, launch, open, shot, SHOTS } from './lib.mjs';
 
-const BASE = (process.env.PORTDASH_URL ?? '').replace(/\/+$/, '');
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SHOTS = path.join(ROOT, 'build', 'screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
 const OBJECT_STATES = ['object-legacy', 'object-cpython-only', 'object-universal'];
 const TOKEN_CLASSES = ['hpy', 'capi', 'npy-legacy', 'bridge'];
@@ -45,42 +38,14 @@ const enc = encodeURIComponent;
 const encPath = (p) => p.split('/').map(enc).join('/');
 const repoApi = (r = repo) => `/api/v1/repos/${enc(r)}`;
 
-async function api(p) {
-  const res = await fetch(BASE + p);
-  const type = res.headers.get('content-type') ?? '';
-  const text = await res.text();
-  return { status: res.status, type, body: type.includes('json') ? JSON.parse(text) : text };
-}
 
-async function apiOk(p) {
-  const r = await api(p);
-  assert.equal(r.status, 200, `GET ${p} → ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-  return r.body;
-}
 
 const num = (s) => Number(String(s).replace(/[,\s\u00a0+]/g, '').replace('−', '-').replace('±', ''));
 const valueAt = (stats, key) => key.split('.').reduce((o, k) => o?.[k], stats);
 const page = (name, params) => `${BASE}/${name}?${new URLSearchParams(params)}`;
 
-async function open(url, { width = 1366, height = 900 } = {}) {
-  const p = await browser.newPage({ viewport: { width, height } });
-  p.jsErrors = [];
-  p.on('pageerror', (e) => p.jsErrors.push(e.message));
-  await p.goto(url);
-  await p.waitForSelector('body[data-ready]', { timeout: 30000 });
-  return p;
-}
 
-async function close(p) {
-  const errs = p.jsErrors;
-  await p.close();
-  assert.deepEqual(errs, [], 'no JavaScript errors on the page');
-}
 
-async function shot(p, name) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 async function assertNoInjection(p) {
   const r = await p.evaluate(() => ({
@@ -183,11 +148,11 @@ before(async () => {
   refs = repos[0].refs;
   assert.ok(refs.length > 0);
   convRef = refs.find((r) => /object/.test(r.name))?.name ?? refs[refs.length - 1].name;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launch();
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser();
 });
 
 /* ---------- commit page ---------- */

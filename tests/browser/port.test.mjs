@@ -9,11 +9,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
+import { BASE, apiOk, close, closeBrowser, launch, open } from './lib.mjs';
 
-const BASE = (process.env.PORTDASH_URL ?? '').replace(/\/+$/, '');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const REPO = 'gcport';
 const REV = 'hpy';
 const enc = encodeURIComponent;
@@ -23,26 +20,8 @@ let browser;
 let traverse;  // GET .../traverse of gcport at hpy
 let frontier;  // GET .../frontier of gcport at hpy
 
-async function apiOk(p) {
-  const res = await fetch(BASE + p);
-  assert.equal(res.status, 200, `GET ${p} → ${res.status}`);
-  return res.json();
-}
 
-async function open(url) {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  page.jsErrors = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: 20000 });
-  return page;
-}
 
-async function close(page) {
-  const errs = page.jsErrors;
-  await page.close();
-  assert.deepEqual(errs, [], 'no JavaScript errors on the page');
-}
 
 before(async () => {
   assert.ok(BASE, 'set PORTDASH_URL');
@@ -50,11 +29,11 @@ before(async () => {
   assert.ok(repos.some((r) => r.name === REPO), `the server serves the ${REPO} fixture`);
   traverse = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/traverse`);
   frontier = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/frontier?limit=25`);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launch();
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser();
 });
 
 test('the overview lists every HPy type of the API with its members, unvisited ones in red', async () => {

@@ -11,14 +11,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { BASE, apiOk, close, closeBrowser, launch, open, SHOTS } from './lib.mjs';
 
-const BASE = (process.env.PORTDASH_URL ?? '').replace(/\/+$/, '');
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SHOTS = path.join(ROOT, 'build', 'screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const NO_OBJECT = 'no-object-dtype';
 
 let browser;
@@ -30,30 +24,8 @@ const commitApi = (r, v) => `/api/v1/repos/${enc(r)}/commits/${enc(v)}`;
 const num = (s) => Number(String(s).replace(/[,\s\u00a0]/g, ''));
 const overviewUrl = (params) => `${BASE}/index.html?${new URLSearchParams(params)}`;
 
-async function apiOk(p) {
-  const res = await fetch(BASE + p);
-  const body = await res.text();
-  assert.equal(res.status, 200, `GET ${p} → ${res.status} ${body.slice(0, 300)}`);
-  return JSON.parse(body);
-}
 
-/** Opens url and waits for body[data-ready]; records JS errors and API requests. */
-async function open(url) {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  page.jsErrors = [];
-  page.requests = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  page.on('request', (r) => page.requests.push(r.url()));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: 20000 });
-  return page;
-}
 
-async function close(page) {
-  const errs = page.jsErrors;
-  await page.close();
-  assert.deepEqual(errs, [], 'no JavaScript errors on the page');
-}
 
 async function metric(page, name) {
   return num(await page.locator(`[data-metric="${name}"]`).first().textContent());
@@ -64,11 +36,11 @@ before(async () => {
   const repos = await apiOk('/api/v1/repos');
   repo = repos[0].name;
   refs = repos[0].refs.map((r) => r.name);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launch();
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser();
 });
 
 test('the no-object-dtype panel shows the API\'s scoped figures and lists every blocker file', async () => {
