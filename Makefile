@@ -3,21 +3,48 @@
 #   make deps    install build/test dependencies (Debian packages, npm packages)
 #   make         build build/portdash
 #   make run     build a demo repository (or REPO=GITDIR), ingest it, serve it
-#   make test    sanitizer build + unit, ingest, API and browser tests
-#   make bench   analyzer/ingest benchmarks (see README)
+#   make test    style check, sanitizer build + unit, ingest, API, install and
+#                browser tests
+#   make install PREFIX=/usr/local DESTDIR=   binary, dashboard, browser
+#                libraries, rules/scopes files, man page, systemd units
+#   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see README)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
 
+# What each Debian package is for: the C libraries and their headers
+# (libgit2, libmicrohttpd, jansson, sqlite3, zlib, libsodium), cmocka and
+# libcurl for the unit/API tests, chromium for the browser tests,
+# universal-ctags for the function-boundary comparison, clang for the
+# fuzzers, time for the benchmarks' peak RSS, nodejs/npm for the browser
+# tests and the dashboard's charting library (npm packages pinned in
+# package.json), man-db to check the manual page, systemd for
+# `systemd-analyze verify` of the units, nginx for the reverse-proxy test.
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libcmocka-dev libcurl4-openssl-dev \
-           sqlite3 chromium time clang universal-ctags
+           sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
+# playwright-core 1.61 is the newest release that runs on Debian 12's
+# Node.js 18 (1.62 and later need Node 20); `make deps` checks it.
+NODE_MIN = 18
 
 CC      ?= cc
 OPT     ?= -O2
+
+# Targets that only install, test through a sub-make, or clean must not
+# need the libraries yet (a fresh machine has no pkg-config before deps).
+NOPKG_GOALS = deps clean test run bench check install help
+ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+ifneq ($(.SHELLSTATUS),0)
+$(error pkg-config cannot find: $(shell pkg-config --print-errors --exists $(PKGS) 2>&1 || \
+          echo pkg-config itself) -- run 'make deps')
+endif
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+endif
+
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
-           -Icommon -Iingest -Idb -Iserver -Igate -Isarif -Ireport $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+           -MMD -MP -Icommon -Iingest -Idb -Iserver -Igate -Isarif -Ireport $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
 # SAN=1 builds into build-san/ with AddressSanitizer + UBSan (used by make test).
 ifeq ($(SAN),1)
@@ -49,7 +76,8 @@ all: $(B)/portdash
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/%.o: %.c $(wildcard common/*.h ingest/*.h db/*.h server/*.h cli/*.h report/*.h gate/*.h sarif/*.h)
+# Header dependencies come from the compiler (-MMD -MP), one .d per object.
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -87,25 +115,64 @@ $(B)/gen/openapi.c: server/openapi.json common/embed.sh
 $(B)/gen/openapi.o: $(B)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
+
 $(B)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka -lcurl
 
 # Installs only what is missing; the stamp keeps repeated make runs quiet.
+# Node.js comes from Debian (nodejs + npm) unless a node is already on the
+# PATH; either way it must be NODE_MIN or newer, checked here so a mismatch
+# stops with this message instead of five failing browser test files.
 deps: build/.deps-stamp
 build/.deps-stamp: Makefile package.json package-lock.json
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
+	if ! command -v npm >/dev/null; then missing="$$missing nodejs npm"; fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
-	fi; \
-	if ! command -v npm >/dev/null; then \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing || \
+	    { echo "deps: apt-get could not install$$missing (run as root, with Debian's package lists)"; exit 1; }; \
+	fi
+	@v=$$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0); \
+	if [ "$$v" -lt $(NODE_MIN) ]; then \
+	  echo "deps: Node.js $$(node --version 2>/dev/null || echo missing) is too old: playwright-core" \
+	       "(browser tests) needs Node.js $(NODE_MIN) or newer (Debian 12 ships 18)"; exit 1; \
 	fi
 	npm ci --no-audit --no-fund --loglevel=error
 	@mkdir -p build && touch $@
+
+# Installed layout: the binary finds ../share/portdash/{static,vendor} by
+# itself (cli/cli_serve.c); units are written with the real paths.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+DATADIR  = $(PREFIX)/share/portdash
+MANDIR   = $(PREFIX)/share/man/man1
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+STATEDIR ?= /var/lib/portdash
+CONFDIR ?= /etc/portdash
+VENDOR_FILES = chart.js/dist/chart.umd.js
+UNITS = portdash.service portdash-ingest.service portdash-ingest.timer \
+        portdash-snapshot.service portdash-snapshot.timer
+
+install: deps
+	$(MAKE) all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/static $(DESTDIR)$(MANDIR) \
+	  $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR)/examples
+	install -m 755 $(B)/portdash $(DESTDIR)$(BINDIR)/portdash
+	cp -R static/. $(DESTDIR)$(DATADIR)/static/
+	for f in $(VENDOR_FILES); do \
+	  install -D -m 644 node_modules/$$f $(DESTDIR)$(DATADIR)/vendor/$$f || exit 1; done
+	install -m 644 ingest/rules/default.rules $(DESTDIR)$(DATADIR)/default.rules
+	install -m 644 db/scopes/default.scopes $(DESTDIR)$(DATADIR)/default.scopes
+	install -m 644 doc/portdash.1 $(DESTDIR)$(MANDIR)/portdash.1
+	for u in $(UNITS); do \
+	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@CONFDIR@|$(CONFDIR)|g' \
+	      deploy/systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u || exit 1; done
+	install -m 644 deploy/portdash.env deploy/nginx/portdash.conf $(DESTDIR)$(DATADIR)/examples/
 
 run: deps
 	$(MAKE) all
@@ -113,6 +180,7 @@ run: deps
 	  "$(NAME)" "$(INCLUDE)"
 
 test: deps
+	sh tests/checksrc.sh
 	$(MAKE) SAN=1 all unit-bins
 	sh tests/run_all.sh build-san
 
@@ -120,7 +188,9 @@ unit-bins: $(TEST_BIN)
 
 bench: deps
 	$(MAKE) all
-	sh tests/bench/run.sh build/portdash
+	@[ -n "$(BENCH_REPO)" ] || { echo "bench: set BENCH_REPO to a bare clone of numpy-hpy" \
+	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see README, Benchmarks)"; exit 2; }
+	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/run.sh build/portdash
 
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60

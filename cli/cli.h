@@ -18,4 +18,10 @@ int cli_import_sarif(int argc, char **argv);
 int cli_gate(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 
+/*
+ * Says on stderr that `portdash CMD OLD` is a deprecated spelling of NOW
+ * (kept working as an alias so existing scripts and units keep running).
+ */
+void cli_deprecated(const char *cmd, const char *old, const char *now);
+
 #endif

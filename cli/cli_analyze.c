@@ -35,8 +35,8 @@ static void cli_analyze_usage(FILE *out)
 {
     fprintf(out,
         "usage: portdash analyze [--format FMT] [--rules FILE] [--fail-on CLASS]... PATH...\n"
-        "       portdash analyze [options] --repo GITDIR --rev REV [--path GLOB]...\n"
-        "       portdash analyze [--rules FILE] --repo GITDIR --blobs FILE\n\n"
+        "       portdash analyze [options] --git-dir GITDIR --rev REV [--path GLOB]...\n"
+        "       portdash analyze [--rules FILE] --git-dir GITDIR --blobs FILE\n\n"
         "Prints the porting analysis of C/C++/numpy-template files without a\n"
         "database: files and directories (searched for .c .h .c.src .h.src .cpp\n"
         ".hpp .cc) from disk, or the files of revision REV of a git repository.\n\n"
@@ -47,7 +47,8 @@ static void cli_analyze_usage(FILE *out)
         "                   npy-legacy, bridge) or a function in object state CLASS\n"
         "                   (object-legacy, object-cpython-only, object-universal)\n"
         "                   is found; repeatable, or a comma list\n"
-        "  --repo GITDIR    read from this git repository (bare or not)\n"
+        "  --git-dir GITDIR read from this git repository (bare or not; --repo GITDIR\n"
+        "                   is a deprecated alias)\n"
         "  --rev REV        the revision to read (branch, tag, commit)\n"
         "  --path GLOB      only paths matching a glob (numpy/core/**); repeatable\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
@@ -378,7 +379,8 @@ int cli_analyze(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"format", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'R'},
-        {"fail-on", required_argument, 0, 'f'}, {"repo", required_argument, 0, 'r'},
+        {"fail-on", required_argument, 0, 'f'}, {"git-dir", required_argument, 0, 'G'},
+        {"repo", required_argument, 0, 'r'},
         {"rev", required_argument, 0, 'v'}, {"path", required_argument, 0, 'p'},
         {"blobs", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
@@ -403,7 +405,8 @@ int cli_analyze(int argc, char **argv)
                 goto done;
             }
             break;
-        case 'r': repo = optarg; break;
+        case 'r': cli_deprecated("analyze", "--repo", "--git-dir"); /* fall through */
+        case 'G': repo = optarg; break;
         case 'v': rev = optarg; break;
         case 'p': globs[a.sc.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
@@ -418,8 +421,8 @@ int cli_analyze(int argc, char **argv)
          strcmp(format, "sarif") && strcmp(format, "functions"))) {
         fprintf(stderr, "portdash analyze: %s\n\n",
                 !repo && optind >= argc ? "no PATH given"
-                : repo && !rev && !blobs ? "--repo needs --rev (or --blobs)"
-                : !repo && (rev || blobs) ? "--rev and --blobs need --repo"
+                : repo && !rev && !blobs ? "--git-dir needs --rev (or --blobs)"
+                : !repo && (rev || blobs) ? "--rev and --blobs need --git-dir"
                 : "unknown --format (text, json, sarif, functions)");
         cli_analyze_usage(stderr);
         goto done;

@@ -17,16 +17,17 @@
 static void cli_gate_usage(FILE *out)
 {
     fprintf(out,
-        "usage: portdash gate --repo GITDIR --base REV --head REV [--format json|markdown]\n"
-        "                     [--policy FILE] [--rules FILE] [--include GLOB]...\n"
-        "                     [--exclude GLOB]...\n\n"
+        "usage: portdash gate --git-dir GITDIR --base REV --head REV\n"
+        "                     [--format json|markdown] [--policy FILE] [--rules FILE]\n"
+        "                     [--include GLOB]... [--exclude GLOB]...\n\n"
         "Did HEAD make the port worse than BASE?  Analyses both revisions of the git\n"
         "repository (no database or server) and applies the ratchet: no function less\n"
         "ported, no new object-legacy path, no file that stops being universal-ready,\n"
         "no new C API use in a function that had none.  --policy FILE replaces these\n"
         "with its own lines: 'ratchet status|object-legacy|universal-ready|new-capi',\n"
         "'max MEASURE N', 'min MEASURE N'.  --format markdown prints a pull-request\n"
-        "comment.  Exit status: 0 pass, 1 fail (or error), 2 bad usage.\n");
+        "comment.  Exit status: 0 pass, 1 fail (or error), 2 bad usage.  --repo GITDIR\n"
+        "is a deprecated alias of --git-dir.\n");
 }
 
 /* Read a whole file into a new NUL-terminated buffer. */
@@ -52,7 +53,8 @@ static char *cli_gate_slurp(const char *path)
 int cli_gate(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"repo", required_argument, 0, 'r'}, {"base", required_argument, 0, 'b'},
+        {"git-dir", required_argument, 0, 'G'}, {"repo", required_argument, 0, 'r'},
+        {"base", required_argument, 0, 'b'},
         {"head", required_argument, 0, 'H'}, {"format", required_argument, 0, 'f'},
         {"policy", required_argument, 0, 'p'}, {"rules", required_argument, 0, 'R'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
@@ -70,7 +72,8 @@ int cli_gate(int argc, char **argv)
     optind = 1;
     while (inc && exc && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
-        case 'r': repo = optarg; break;
+        case 'r': cli_deprecated("gate", "--repo", "--git-dir"); /* fall through */
+        case 'G': repo = optarg; break;
         case 'b': base = optarg; break;
         case 'H': head = optarg; break;
         case 'f': fmt = optarg; break;
@@ -84,7 +87,7 @@ int cli_gate(int argc, char **argv)
     }
     if (!repo || !base || !head || optind < argc ||
         (strcmp(fmt, "json") && strcmp(fmt, "markdown"))) {
-        fprintf(stderr, "portdash gate: --repo, --base and --head are required; "
+        fprintf(stderr, "portdash gate: --git-dir, --base and --head are required; "
                 "--format is json or markdown\n\n");
         cli_gate_usage(stderr);
         goto done;

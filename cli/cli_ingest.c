@@ -16,7 +16,7 @@
 static void cli_ingest_usage(FILE *out)
 {
     fprintf(out,
-        "usage: portdash ingest --db FILE --repo GITDIR [--name NAME] [--ref REF]...\n"
+        "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
         "                       [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
@@ -24,7 +24,7 @@ static void cli_ingest_usage(FILE *out)
         "scope and stores the results in FILE (created if missing).  A second run\n"
         "only reads what is new.\n\n"
         "  --db FILE        database file\n"
-        "  --repo GITDIR    git directory to read\n"
+        "  --git-dir GITDIR git directory to read (--repo GITDIR: deprecated alias)\n"
         "  --name NAME      repository name in the dashboard (default: GITDIR's\n"
         "                   base name without .git)\n"
         "  --ref REF        branch, tag or commit to walk; repeatable\n"
@@ -73,7 +73,8 @@ static void cli_ingest_warm_scopes(const char *db_path)
 int cli_ingest(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"db", required_argument, 0, 'd'}, {"repo", required_argument, 0, 'r'},
+        {"db", required_argument, 0, 'd'}, {"git-dir", required_argument, 0, 'G'},
+        {"repo", required_argument, 0, 'r'},
         {"name", required_argument, 0, 'n'}, {"ref", required_argument, 0, 'f'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
@@ -95,7 +96,8 @@ int cli_ingest(int argc, char **argv)
            (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': opt.db_path = optarg; break;
-        case 'r': opt.repo_path = optarg; break;
+        case 'r': cli_deprecated("ingest", "--repo", "--git-dir"); /* fall through */
+        case 'G': opt.repo_path = optarg; break;
         case 'n': opt.name = optarg; break;
         case 'f': refs[opt.nrefs++] = optarg; break;
         case 'i': inc[opt.ninclude++] = optarg; break;
@@ -109,7 +111,7 @@ int cli_ingest(int argc, char **argv)
     }
     if (!opt.db_path || !opt.repo_path || optind < argc) {
         fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
-                ? "unexpected argument" : "--db and --repo are required");
+                ? "unexpected argument" : "--db and --git-dir are required");
         cli_ingest_usage(stderr);
         goto done;
     }

@@ -15,13 +15,14 @@
 static void cli_sarif_usage(FILE *out)
 {
     fprintf(out,
-        "usage: portdash import-sarif --db FILE --repo NAME --rev REV\n"
+        "usage: portdash import-sarif --db FILE --name NAME --rev REV\n"
         "                             [--checkout-uri URI] [--category CAT] FILE\n\n"
         "Stores the runs of a SARIF 2.1.0 log (FILE, gzip or not; '-' for stdin)\n"
         "for commit REV of an ingested repository, replacing earlier runs of the\n"
         "same tool and category.  --checkout-uri names the directory (or file:\n"
         "URI) the analyzer ran in, so absolute paths under it map to repository\n"
-        "paths; --category overrides automationDetails.id.\n");
+        "paths; --category overrides automationDetails.id.  NAME is the repository\n"
+        "name given to ingest (--repo NAME is a deprecated alias).\n");
 }
 
 /* The whole of `path` ('-': stdin) into a new buffer; at most `max` bytes.
@@ -97,7 +98,8 @@ done:
 int cli_import_sarif(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"db", required_argument, 0, 'd'}, {"repo", required_argument, 0, 'r'},
+        {"db", required_argument, 0, 'd'}, {"name", required_argument, 0, 'n'},
+        {"repo", required_argument, 0, 'r'},
         {"rev", required_argument, 0, 'v'}, {"checkout-uri", required_argument, 0, 'c'},
         {"category", required_argument, 0, 'g'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
@@ -109,7 +111,8 @@ int cli_import_sarif(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': db_path = optarg; break;
-        case 'r': o.repo = optarg; break;
+        case 'r': cli_deprecated("import-sarif", "--repo", "--name"); /* fall through */
+        case 'n': o.repo = optarg; break;
         case 'v': o.rev = optarg; break;
         case 'c': o.checkout_uri = optarg; break;
         case 'g': o.category = optarg; break;
@@ -118,7 +121,7 @@ int cli_import_sarif(int argc, char **argv)
         }
     }
     if (!db_path || !o.repo || !o.rev || optind != argc - 1) {
-        fprintf(stderr, "portdash import-sarif: wants --db, --repo, --rev and one FILE\n\n");
+        fprintf(stderr, "portdash import-sarif: wants --db, --name, --rev and one FILE\n\n");
         cli_sarif_usage(stderr);
         return CLI_USAGE;
     }

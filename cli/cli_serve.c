@@ -29,9 +29,11 @@ static void cli_serve_usage(FILE *out)
         "  --repo NAME=GITDIR   where repository NAME's git directory is now (for\n"
         "                       file sources; default: the path given at ingest)\n"
         "  --static DIR         dashboard files (default: %s next to the build\n"
-        "                       directory, else in the current directory)\n"
-        "  --vendor DIR         npm packages for the dashboard (default: node_modules,\n"
-        "                       found the same way)\n"
+        "                       directory, else ../share/portdash/static next to the\n"
+        "                       binary (installed), else in the current directory)\n"
+        "  --vendor DIR         browser libraries for the dashboard (default:\n"
+        "                       node_modules, or ../share/portdash/vendor, found the\n"
+        "                       same way)\n"
         "  --threads N          worker threads (default: number of CPUs)\n"
         "  --private            API reads need a token with scope 'read' too\n"
         "  --scopes FILE        named scopes for ?scope=NAME (default: the built-in\n"
@@ -40,32 +42,33 @@ static void cli_serve_usage(FILE *out)
 }
 
 /*
- * `name` (a sibling of build/ in the source tree) next to the binary, so
- * that `serve` finds the dashboard from any working directory; falls back
- * to `name` relative to the current directory.  Returns a static buffer.
+ * Where `serve` finds the dashboard (`probe` inside it) when no option
+ * names it: `src` next to the binary's directory (a source tree, so
+ * build/portdash works from any working directory), then `inst` under
+ * ../share/portdash/ (the `make install` layout), then `src` relative to
+ * the current directory.  Returns a static buffer (two in rotation).
  */
-static const char *cli_serve_default_dir(const char *name, const char *probe)
+static const char *cli_serve_default_dir(const char *src, const char *inst, const char *probe)
 {
     static char bufs[2][4096];
     static int which;
-    char exe[2048], *slash, *buf = bufs[which++ % 2];
+    char exe[2048], check[4200], *slash, *buf = bufs[which++ % 2];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-    snprintf(buf, sizeof(bufs[0]), "%s", name);
-    if (n <= 0)
-        return buf;
-    exe[n] = '\0';
-    if ((slash = strrchr(exe, '/')))
-        *slash = '\0';
-    snprintf(buf, sizeof(bufs[0]), "%s/../%s", exe, name);
-    {
-        char check[4200];
-
+    if (n > 0) {
+        exe[n] = '\0';
+        if ((slash = strrchr(exe, '/')))
+            *slash = '\0';
+        snprintf(buf, sizeof(bufs[0]), "%s/../%s", exe, src);
+        snprintf(check, sizeof(check), "%s/%s", buf, probe);
+        if (access(check, R_OK) == 0)
+            return buf;
+        snprintf(buf, sizeof(bufs[0]), "%s/../share/portdash/%s", exe, inst);
         snprintf(check, sizeof(check), "%s/%s", buf, probe);
         if (access(check, R_OK) == 0)
             return buf;
     }
-    snprintf(buf, sizeof(bufs[0]), "%s", name);
+    snprintf(buf, sizeof(bufs[0]), "%s", src);
     return buf;
 }
 
@@ -93,8 +96,8 @@ int cli_serve(int argc, char **argv)
     int c, rc = CLI_USAGE;
 
     optind = 1;
-    opt.static_dir = cli_serve_default_dir(PORTDASH_STATIC_DIR, "index.html");
-    opt.vendor_dir = cli_serve_default_dir("node_modules", "chart.js");
+    opt.static_dir = cli_serve_default_dir(PORTDASH_STATIC_DIR, "static", "index.html");
+    opt.vendor_dir = cli_serve_default_dir("node_modules", "vendor", "chart.js");
     opt.repo_names = names;
     opt.repo_paths = paths;
     while (names && paths && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {

@@ -17,8 +17,8 @@
 static void cli_snapshot_usage(FILE *out)
 {
     fprintf(out,
-        "usage: portdash snapshot --db FILE --repo NAME [--ref REF]...\n"
-        "       portdash snapshot --db FILE --repo NAME [--ref REF]... --backfill\n"
+        "usage: portdash snapshot --db FILE --name NAME [--ref REF]...\n"
+        "       portdash snapshot --db FILE --name NAME [--ref REF]... --backfill\n"
         "                         --since DATE [--until DATE] [--date author|committer]\n\n"
         "Records an immutable snapshot of each REF (default: every ingested ref of\n"
         "NAME) for the current ISO week: its commit, totals and per-file status.\n"
@@ -29,7 +29,9 @@ static void cli_snapshot_usage(FILE *out)
         "                   newest commit of the ref's first-parent chain dated\n"
         "                   before the end of each week\n"
         "  --date KIND      which commit date places a commit in a week: author\n"
-        "                   (default; right for rebased branches) or committer\n");
+        "                   (default; right for rebased branches) or committer\n"
+        "  --name NAME      the repository name given to ingest (--repo NAME is a\n"
+        "                   deprecated alias)\n");
 }
 
 typedef struct {
@@ -111,7 +113,8 @@ static int cli_snapshot_refs(cli_snap *s, const char **refs, size_t nrefs, int b
 int cli_snapshot(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"db", required_argument, 0, 'd'}, {"repo", required_argument, 0, 'r'},
+        {"db", required_argument, 0, 'd'}, {"name", required_argument, 0, 'n'},
+        {"repo", required_argument, 0, 'r'},
         {"ref", required_argument, 0, 'f'}, {"backfill", no_argument, 0, 'b'},
         {"since", required_argument, 0, 's'}, {"until", required_argument, 0, 'u'},
         {"date", required_argument, 0, 'D'}, {"help", no_argument, 0, 'h'},
@@ -129,7 +132,8 @@ int cli_snapshot(int argc, char **argv)
     while (refs && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': db_path = optarg; break;
-        case 'r': name = optarg; break;
+        case 'r': cli_deprecated("snapshot", "--repo", "--name"); /* fall through */
+        case 'n': name = optarg; break;
         case 'f': refs[nrefs++] = optarg; break;
         case 'b': backfill = 1; break;
         case 's': since = optarg; break;
@@ -148,7 +152,7 @@ int cli_snapshot(int argc, char **argv)
     if (!db_path || !name || optind < argc || (backfill && !since) ||
         (!backfill && (since || until))) {
         fprintf(stderr, "portdash snapshot: %s\n\n", !db_path || !name
-                ? "--db and --repo are required" : backfill && !since
+                ? "--db and --name are required" : backfill && !since
                 ? "--backfill needs --since" : optind < argc ? "unexpected argument"
                 : "--since and --until go with --backfill");
         cli_snapshot_usage(stderr);

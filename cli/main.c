@@ -32,6 +32,11 @@ static void cli_usage(FILE *out)
                  "Exit status: 0 ok, 1 failure, 2 bad usage.\n");
 }
 
+void cli_deprecated(const char *cmd, const char *old, const char *now)
+{
+    fprintf(stderr, "portdash %s: %s is deprecated, use %s (same meaning)\n", cmd, old, now);
+}
+
 int main(int argc, char **argv)
 {
     size_t i;

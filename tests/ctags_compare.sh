@@ -3,7 +3,7 @@
 # with Universal Ctags (the reference), on any repository or directory.
 #
 #   ctags_compare.sh [--min PCT] [--show N] PORTDASH DIR
-#   ctags_compare.sh [--min PCT] [--show N] PORTDASH --repo GITDIR --rev REV [--path GLOB]...
+#   ctags_compare.sh [--min PCT] [--show N] PORTDASH --git-dir GITDIR --rev REV [--path GLOB]...
 #
 # A definition is (path, qualified name, line of the name): ctags reports
 # the line of the name, the analyzer's `name_line` is the same line (its
@@ -32,7 +32,7 @@ command -v ctags >/dev/null || { echo "ctags_compare: universal-ctags missing" >
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/src"
-if [ "$1" = --repo ]; then
+if [ "$1" = --git-dir ] || [ "$1" = --repo ]; then
   repo=$2; rev=""; shift 2
   globs=""
   while [ $# -gt 0 ]; do
@@ -48,7 +48,7 @@ if [ "$1" = --repo ]; then
   # Keep only the in-scope paths the analyzer would read.
   set --
   for g in $globs; do set -- "$@" --path "$g"; done
-  "$bin" analyze --repo "$repo" --rev "$rev" "$@" --format json |
+  "$bin" analyze --git-dir "$repo" --rev "$rev" "$@" --format json |
     sed -n 's/^  "path": "\(.*\)",$/\1/p' | sort -u > "$tmp/scope"
   (cd "$tmp/src" && find . -type f | sed 's|^\./||' | sort) > "$tmp/all"
   comm -23 "$tmp/all" "$tmp/scope" | (cd "$tmp/src" && xargs -r rm -f)

@@ -60,16 +60,31 @@ else
   echo "node tests: ajv missing (run make deps)"; failed=$((failed + 1))
 fi
 
+# Deployment: make install, the installed binary serving from the installed
+# files, the man page, the systemd units, nginx in front (tests/deploy/).
+# Each script prints "ok - NAME" / "not ok - NAME" lines.
+for t in install nginx; do
+  case $t in
+    install) sh tests/deploy/install.sh "$B" "$B/fixtures" >"$out/deploy-$t.log" 2>&1 ;;
+    nginx) sh tests/deploy/nginx.sh "$root/$B/portdash" "$root/$B/fixtures" >"$out/deploy-$t.log" 2>&1 ;;
+  esac
+  rc=$?
+  cat "$out/deploy-$t.log"
+  p=$(grep -c '^ok ' "$out/deploy-$t.log"); f=$(grep -c '^not ok ' "$out/deploy-$t.log")
+  passed=$((passed + p)); failed=$((failed + f))
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$broken deploy-$t"; fi
+done
+
 # Browser tests against a real server on a free port with the demo data.
 if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then
   db="$out/browser.db"
-  "$B/portdash" ingest --quiet --db "$db" --repo "$B/fixtures/toyport.git" --name demo \
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/toyport.git" --name demo \
     --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).
-  "$B/portdash" ingest --quiet --db "$db" --repo "$B/fixtures/gcport.git" --name gcport \
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/gcport.git" --name gcport \
     --ref hpy || { echo "browser: gcport ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
-  "$B/portdash" snapshot --db "$db" --repo demo --backfill --since 2020-11-30 \
+  "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }
   "$B/portdash" serve --db "$db" --listen 127.0.0.1:0 --static static >"$out/serve.log" 2>&1 &
   srv_pid=$!

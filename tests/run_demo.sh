@@ -10,7 +10,7 @@ mkdir -p build
 if [ -z "$repo" ]; then
   sh tests/repo/make_repo.sh tests/fixtures/toyport build/demo.git
   rm -f "$db" "$db-wal" "$db-shm"
-  "$bin" ingest --db "$db" --repo build/demo.git --name demo \
+  "$bin" ingest --db "$db" --git-dir build/demo.git --name demo \
     --ref hpy --ref hpy-convert-object-dtype
   echo "Open http://127.0.0.1:$port/ (the demo toy port, refs hpy and hpy-convert-object-dtype)"
 else
@@ -19,7 +19,7 @@ else
   for r in $refs; do set -- "$@" --ref "$r"; done
   [ -n "$name" ] && set -- "$@" --name "$name"
   for g in $include; do set -- "$@" --include "$g"; done
-  "$bin" ingest --db "$db" --repo "$repo" "$@"
+  "$bin" ingest --db "$db" --git-dir "$repo" "$@"
   echo "Open http://127.0.0.1:$port/"
 fi
 exec "$bin" serve --db "$db" --listen "127.0.0.1:$port" --static static

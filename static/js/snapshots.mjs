@@ -87,7 +87,7 @@ function render(list, figs) {
   if (!rows.length) {
     replace($('snapshots'), h('div', { class: 'notice', id: 'snapshots-empty', role: 'status' },
       h('strong', null, 'No snapshots yet. '),
-      'Record one with ', h('code', null, `portdash snapshot --db FILE --repo ${state.repo}`),
+      'Record one with ', h('code', null, `portdash snapshot --db FILE --name ${state.repo}`),
       ' (weekly, from a timer or CI), or reconstruct past weeks with ', h('code', null, 'portdash snapshot --backfill --since DATE'), '.'));
     return null;
   }

@@ -3,7 +3,7 @@
 # blob under BENCH_ANALYZE_SCOPE in the history of BENCH_ANALYZE_REF, and in
 # the same run time `git cat-file --batch` reading the same blobs (the floor
 # for reading the data).  Usage: analyze.sh PORTDASH
-#   BENCH_REPO           git directory (default: a numpy-hpy clone)
+#   BENCH_REPO           git directory of numpy-hpy (required; see README)
 #   BENCH_ANALYZE_REF    ref whose whole history is read (default: hpy)
 #   BENCH_ANALYZE_SCOPE  path (default: numpy/core)
 #   BENCH_RUNS           repetitions (default 3); medians reported
@@ -12,7 +12,7 @@
 # with its output discarded.  Both are single-threaded.
 set -eu
 bin=$1
-repo=${BENCH_REPO:-/work/.mirror/steve-s+numpy-hpy/repo}
+repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see README, Benchmarks)}
 ref=${BENCH_ANALYZE_REF:-hpy}
 scope=${BENCH_ANALYZE_SCOPE:-numpy/core}
 runs=${BENCH_RUNS:-3}
@@ -29,7 +29,7 @@ git --git-dir="$repo" log --format= --raw --no-renames --no-abbrev "$ref" -- "$s
 cut -d' ' -f1 "$tmp/blobs" > "$tmp/ids"
 i=0
 while [ $i -lt "$runs" ]; do
-  "$bin" analyze --repo "$repo" --blobs "$tmp/blobs" > "$tmp/out"
+  "$bin" analyze --git-dir "$repo" --blobs "$tmp/blobs" > "$tmp/out"
   sed -n 's/.* analyze_s \([0-9.]*\) .*/\1/p' "$tmp/out" >> "$tmp/an"
   s=$(date +%s.%N)
   git --git-dir="$repo" cat-file --batch < "$tmp/ids" > /dev/null

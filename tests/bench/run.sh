@@ -2,13 +2,13 @@
 # `make bench`: full-history ingest of a real repository, side by side with
 # the floor for reading the same data (git cat-file --batch on the same
 # blobs).  Usage: run.sh PORTDASH
-#   BENCH_REPO   git directory (default: a numpy-hpy clone; see README)
+#   BENCH_REPO   git directory of numpy-hpy (required; see README)
 #   BENCH_REFS   refs to ingest (default: "hpy hpy-convert-object-dtype")
 #   BENCH_SCOPE  include glob (default: numpy/core/**)
 #   BENCH_RUNS   repetitions of each measurement (default 3); medians reported
 set -eu
 bin=$1
-repo=${BENCH_REPO:-/work/.mirror/steve-s+numpy-hpy/repo}
+repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see README, Benchmarks)}
 refs=${BENCH_REFS:-hpy hpy-convert-object-dtype}
 scope=${BENCH_SCOPE:-numpy/core/**}
 runs=${BENCH_RUNS:-3}
@@ -33,7 +33,7 @@ i=0
 while [ $i -lt "$runs" ]; do
   rm -f "$tmp/b.db"*
   /usr/bin/time -f '%e %M' -o "$tmp/time" \
-    "$bin" ingest --quiet --db "$tmp/b.db" --repo "$repo" --name numpy-hpy \
+    "$bin" ingest --quiet --db "$tmp/b.db" --git-dir "$repo" --name numpy-hpy \
     --include "$scope" "$@"
   cat "$tmp/time" >> "$tmp/ingest"
   stat -c %s "$tmp/b.db" >> "$tmp/dbsize"

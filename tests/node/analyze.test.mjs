@@ -18,8 +18,8 @@ function analyze(args) {
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
 
-test('--repo --rev --path reads one revision, JSON per file', () => {
-  const r = analyze(['--repo', toyport, '--rev', 'hpy-convert-object-dtype', '--path', 'src/**',
+test('--git-dir --rev --path reads one revision, JSON per file', () => {
+  const r = analyze(['--git-dir', toyport, '--rev', 'hpy-convert-object-dtype', '--path', 'src/**',
     '--format', 'json']);
   assert.equal(r.status, 0, r.err);
   const files = JSON.parse(r.out);
@@ -53,7 +53,7 @@ test('usage errors exit 2, failures 1', () => {
   assert.equal(analyze(['--format', 'xml', 'x.c']).status, 2);
   assert.equal(analyze(['--rev', 'hpy', 'x.c']).status, 2);
   assert.equal(analyze(['no/such/file.c']).status, 1);
-  const r = analyze(['--repo', toyport, '--rev', 'no-such-ref']);
+  const r = analyze(['--git-dir', toyport, '--rev', 'no-such-ref']);
   assert.equal(r.status, 1);
   assert.match(r.err, /unknown revision 'no-such-ref'/);
 });

@@ -476,7 +476,7 @@ static void test_cli_imports_from_stdin(void **state)
 {
     const char *fx = getenv("PORTDASH_FIXTURES");
     char *out = tu_sh_out("gzip -c " FIX "one.sarif | '%s/../portdash' import-sarif "
-                          "--db '%s' --repo demo --rev hpy --category cli - 2>&1",
+                          "--db '%s' --name demo --rev hpy --category cli - 2>&1",
                           fx ? fx : "build-san/fixtures", g_site.db);
 
     assert_string_equal(out, "lintB / cli: 2 results, 2 findings, 0 unmapped\n");

@@ -1,0 +1,72 @@
+// The command line as documented: the manual page (doc/portdash.1) names
+// every command and every option that `portdash COMMAND --help` prints, and
+// names no option that does not exist; the old `--repo` spellings still work
+// as deprecated aliases of --git-dir (a git directory) and --name (a
+// repository name), with a deprecation line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const bin = resolve(process.env.PORTDASH_BIN || join(root, 'build', 'portdash'));
+const fixtures = process.env.PORTDASH_FIXTURES || join(root, 'build-san', 'fixtures');
+const toyport = join(fixtures, 'toyport.git');
+const run = (args) => spawnSync(bin, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+// roff writes '-' as '\-' in option names
+const man = readFileSync(join(root, 'doc', 'portdash.1'), 'utf8').replace(/\\-/g, '-');
+
+function commands() {
+  const r = run(['--help']);
+  assert.equal(r.status, 0);
+  return [...r.stdout.matchAll(/^  ([a-z][a-z-]+) /gm)].map((m) => m[1]);
+}
+
+function options(cmd) {
+  const r = run([cmd, '--help']);
+  assert.equal(r.status, 0, `${cmd} --help: ${r.stderr}`);
+  return new Set([...r.stdout.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]));
+}
+
+test('every command has a section in the man page', () => {
+  const cmds = commands();
+  assert.ok(cmds.length >= 7, cmds.join(' '));
+  for (const c of cmds) assert.match(man, new RegExp(`^\\.SS ${c.replace('-', '\\\\?-')}$`, 'm'), c);
+});
+
+test('every option of every --help is in the man page, and no other', () => {
+  const all = new Set(['help', 'bare']); // --bare: git clone's, in EXAMPLES
+  for (const c of commands()) {
+    const sect = man.split(/^\.SS /m).find((s) => s.startsWith(c + '\n') || s.startsWith(c.replace('-', '\\-') + '\n'));
+    assert.ok(sect, `no section for ${c}`);
+    for (const o of options(c)) {
+      all.add(o);
+      if (o === 'help') continue;
+      assert.ok(sect.includes(`--${o}`), `portdash ${c} --${o} is not in its man page section`);
+    }
+  }
+  for (const m of man.matchAll(/--([a-z][a-z-]*)/g)) assert.ok(all.has(m[1]), `man page names --${m[1]}, which no command has`);
+});
+
+test('--repo GITDIR still works for analyze, with a deprecation line', () => {
+  const a = run(['analyze', '--git-dir', toyport, '--rev', 'hpy', '--format', 'functions']);
+  const b = run(['analyze', '--repo', toyport, '--rev', 'hpy', '--format', 'functions']);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  assert.equal(b.stdout, a.stdout);
+  assert.equal(a.stderr, '');
+  assert.match(b.stderr, /--repo is deprecated, use --git-dir/);
+});
+
+test('usage names the new spellings', () => {
+  assert.match(run(['ingest', '--help']).stdout, /--git-dir GITDIR/);
+  assert.match(run(['gate', '--help']).stdout, /--git-dir GITDIR/);
+  assert.match(run(['snapshot', '--help']).stdout, /--name NAME/);
+  assert.match(run(['import-sarif', '--help']).stdout, /--name NAME/);
+  const r = run(['snapshot', '--db', '/nonexistent/x.db']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--db and --name are required/);
+});
