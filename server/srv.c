@@ -19,6 +19,7 @@
 #include "db_token.h"
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_cache.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_routes.h"
@@ -38,6 +39,7 @@ struct srv {
     srv_metrics *metrics;
     srv_jobs *jobs;
     db_scopes *scopes;          /* named scopes (db_scope.h) */
+    srv_cache *cache;           /* answer cache (srv_cache.h), NULL: none */
 };
 
 /* Per-connection state: made on the first callback, freed on completion. */
@@ -257,6 +259,12 @@ int srv_start(srv **out, const srv_options *opt)
     }
     if ((rc = db_scopes_load(&s->scopes, opt->scopes_path)) < 0)
         goto fail;
+    if (opt->cache_mb >= 0 &&
+        !(s->cache = srv_cache_new((size_t)(opt->cache_mb ? opt->cache_mb
+                                            : SRV_CACHE_DEFAULT_MB) << 20))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto fail;
+    }
     s->repo_names = opt->repo_names;
     s->repo_paths = opt->repo_paths;
     s->nrepos = opt->nrepos;
@@ -305,6 +313,11 @@ struct srv_jobs *srv_get_jobs(const srv *s)
     return s->jobs;
 }
 
+struct srv_cache *srv_get_cache(const srv *s)
+{
+    return s->cache;
+}
+
 struct srv_metrics *srv_get_metrics(const srv *s)
 {
     return s->metrics;
@@ -339,6 +352,7 @@ void srv_stop(srv *s)
     free(s->vendor_dir);
     free(s->metrics);
     srv_jobs_free(s->jobs);
+    srv_cache_free(s->cache);
     free(s);
 }
 
