@@ -230,7 +230,7 @@ int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
 int srv_start(srv **out, const srv_options *opt)
 {
     struct sockaddr_storage ss;
-    socklen_t sslen;
+    socklen_t sslen = 0;
     const union MHD_DaemonInfo *info;
     srv *s = NULL;
     sqlite3 *probe = NULL;
@@ -291,6 +291,9 @@ int srv_start(srv **out, const srv_options *opt)
     }
     info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : 0;
+    if (!opt->no_warm)
+        srv_cache_warm_start(s->cache, (struct sockaddr *)&ss, sslen, s->port);
+    srv_jobs_on_done(s->jobs, srv_cache_warm_soon, s->cache);
     *out = s;
     return 0;
 fail:
@@ -342,6 +345,7 @@ void srv_stop(srv *s)
 {
     if (!s)
         return;
+    srv_cache_warm_stop(s->cache);
     if (s->daemon) {
         MHD_stop_daemon(s->daemon);
         pthread_key_delete(s->db_key);

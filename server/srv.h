@@ -30,6 +30,7 @@ typedef struct {
     const char *scopes_path;   /* scopes file (db_scope.h); NULL: built-in */
     long cache_mb;             /* answer cache bound (srv_cache.h) in MiB; 0: the
                                 * default, negative: no cache */
+    int no_warm;               /* 1: do not warm the cache (srv_warm.h) */
 } srv_options;
 
 typedef struct srv srv;

@@ -22,6 +22,7 @@
 #include "srv_cache.h"
 #include "srv_reply.h"
 #include "srv_routes.h"
+#include "srv_warm.h"
 
 #define SRV_CACHE_BUCKETS 16384
 /* Headers, response objects and bookkeeping of one entry, roughly. */
@@ -62,6 +63,7 @@ struct srv_cache {
     size_t bytes, max_bytes, entries;
     uint64_t epoch;                    /* database generation (atomic) */
     uint64_t hits, misses, revalidated, evictions, not_modified;
+    srv_warm *warm;
 };
 
 srv_cache *srv_cache_new(size_t max_bytes)
@@ -114,6 +116,7 @@ void srv_cache_free(srv_cache *c)
 
     if (!c)
         return;
+    srv_warm_stop(c->warm);
     for (e = c->head; e; e = next) {
         next = e->next;
         srv_cache_entry_free(e);
@@ -606,6 +609,8 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
         ret = handler(r);
         srv_cache_bump(c);        /* this connection's writes: data_version misses them */
+        if (r->status >= 200 && r->status < 300)
+            srv_cache_warm_soon(c);
         return ret;
     }
     if (!c || cls == CACHE_NONE || c->max_bytes == 0)
@@ -653,6 +658,29 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     return srv_cache_compute(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
 }
 
+void srv_cache_warm_start(srv_cache *c, const struct sockaddr *addr, socklen_t len,
+                          unsigned short port)
+{
+    if (c && c->max_bytes && !c->warm)
+        c->warm = srv_warm_start(addr, len, port);
+}
+
+void srv_cache_warm_soon(void *cache)
+{
+    srv_cache *c = cache;
+
+    if (c)
+        srv_warm_soon(c->warm);
+}
+
+void srv_cache_warm_stop(srv_cache *c)
+{
+    if (c) {
+        srv_warm_stop(c->warm);
+        c->warm = NULL;
+    }
+}
+
 void srv_cache_count(srv_cache *c, srv_cache_counts *out)
 {
     memset(out, 0, sizeof(*out));
@@ -668,6 +696,7 @@ void srv_cache_count(srv_cache *c, srv_cache_counts *out)
     out->max_bytes = c->max_bytes;
     out->entries = c->entries;
     pthread_mutex_unlock(&c->lock);
+    out->warm_rounds = srv_warm_rounds(c->warm);
 }
 
 void srv_cache_metrics_write(srv_cache *c, FILE *f)
@@ -699,8 +728,12 @@ void srv_cache_metrics_write(srv_cache *c, FILE *f)
             "portdash_cache_max_bytes %zu\n"
             "# HELP portdash_cache_entries Entries in the answer cache.\n"
             "# TYPE portdash_cache_entries gauge\n"
-            "portdash_cache_entries %zu\n",
+            "portdash_cache_entries %zu\n"
+            "# HELP portdash_cache_warm_rounds_total Rounds of warming finished (start, "
+            "ingests, uploads).\n"
+            "# TYPE portdash_cache_warm_rounds_total counter\n"
+            "portdash_cache_warm_rounds_total %u\n",
             (unsigned long long)n.hits, (unsigned long long)n.misses,
             (unsigned long long)n.revalidated, (unsigned long long)n.not_modified,
-            (unsigned long long)n.evictions, n.bytes, n.max_bytes, n.entries);
+            (unsigned long long)n.evictions, n.bytes, n.max_bytes, n.entries, n.warm_rounds);
 }

@@ -31,6 +31,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #include "srv.h"
 
@@ -67,6 +68,7 @@ typedef struct {
     size_t bytes;           /* bytes held */
     size_t max_bytes;
     size_t entries;
+    unsigned warm_rounds;   /* warming rounds finished */
 } srv_cache_counts;
 
 /* The counters (consistent with each other). */
@@ -74,6 +76,19 @@ void srv_cache_count(srv_cache *c, srv_cache_counts *out);
 
 /* The counters in Prometheus text format (portdash_cache_*). */
 void srv_cache_metrics_write(srv_cache *c, FILE *f);
+
+/* Warm the cache (srv_warm.h) from a thread asking the server at `addr`
+ * (its bound address) on `port`, once now and after every write.  Without
+ * a call, nothing is warmed. */
+void srv_cache_warm_start(srv_cache *c, const struct sockaddr *addr, socklen_t len,
+                          unsigned short port);
+
+/* Ask for a warming round (`cache` is the srv_cache; void * so that it
+ * serves as srv_jobs' on-done hook).  Accepts NULL. */
+void srv_cache_warm_soon(void *cache);
+
+/* Stop warming (before the server stops); accepts NULL. */
+void srv_cache_warm_stop(srv_cache *c);
 
 /* ---- for srv_reply.c ---- */
 

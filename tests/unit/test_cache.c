@@ -209,6 +209,43 @@ static void cache_run_job(void)
     tu_http_free(&h);
 }
 
+/* A counter of /metrics. */
+static unsigned long long cache_metric(const char *name)
+{
+    tu_http h = cache_get(g_site.base, "/metrics", NULL);
+    char key[128];
+    const char *p;
+    unsigned long long v;
+
+    snprintf(key, sizeof(key), "\n%s ", name);
+    assert_non_null(p = strstr(h.body, key));
+    v = strtoull(p + strlen(key), NULL, 10);
+    tu_http_free(&h);
+    return v;
+}
+
+/* The server warms at start: the first reader of a ref's summary and file
+ * list gets them from the cache. */
+static void test_start_warms_summary_and_files_of_every_ref(void **state)
+{
+    unsigned long long misses, hits;
+    int i;
+
+    /* Wait for the first round (a bound, not a timing assertion). */
+    for (i = 0; i < 1200 && cache_metric("portdash_cache_warm_rounds_total") < 1; i++)
+        usleep(50000);
+    assert_true(cache_metric("portdash_cache_warm_rounds_total") >= 1);
+    misses = cache_metric("portdash_cache_misses_total");
+    hits = cache_metric("portdash_cache_hits_total");
+    free(cache_get(g_site.base, "/api/v1/repos/demo/commits/hpy-convert-object-dtype/summary",
+                   NULL).body);
+    free(cache_get(g_site.base, "/api/v1/repos/demo/commits/C/files", NULL).body);
+    free(cache_get(g_site.base, "/api/v1/repos/demo/refs/hpy/history"
+                   "?measure=object_paths.object-legacy", NULL).body);
+    assert_int_equal(cache_metric("portdash_cache_misses_total"), misses);
+    assert_int_equal(cache_metric("portdash_cache_hits_total"), hits + 3);
+}
+
 static void test_every_get_answer_has_an_etag_and_answers_304(void **state)
 {
     size_t i, j;
@@ -433,6 +470,7 @@ static void test_metrics_count_the_cache(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_start_warms_summary_and_files_of_every_ref),
         cmocka_unit_test(test_every_get_answer_has_an_etag_and_answers_304),
         cmocka_unit_test(test_ref_names_share_the_commit_answer_but_revalidate),
         cmocka_unit_test(test_sarif_upload_changes_only_what_it_extends),
