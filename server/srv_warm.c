@@ -111,7 +111,7 @@ static void srv_warm_ref(srv_warm *w, const char *repo, const char *ref)
     srv_warm_get(w, path, NULL);
     for (i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
         snprintf(path, sizeof(path), "/api/v1/repos/%s/refs/%s/history?measure="
-                 "object_paths.object-legacy&date=author&points=%d", repo, ref, points[i]);
+                 "object_paths.object-legacy&points=%d", repo, ref, points[i]);
         srv_warm_get(w, path, NULL);
     }
 }

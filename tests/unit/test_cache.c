@@ -451,6 +451,40 @@ static void test_a_new_analysis_key_is_never_served_old_answers(void **state)
     cache_agrees_with_plain();
 }
 
+/* ?points=N: at most N points, the ends and the port start kept, the
+ * count before in sampled_from; bad N is a 400. */
+static void test_history_points_reduce_the_series(void **state)
+{
+    char full_url[256], url[300];
+    json_t *full, *few, *fp, *wp;
+    size_t n;
+
+    snprintf(full_url, sizeof(full_url), "%s/api/v1/repos/demo/refs/hpy/history"
+             "?measure=functions.ported", g_site.base);
+    full = tu_get_json(full_url, 200);
+    fp = json_object_get(full, "points");
+    n = json_array_size(fp);
+    assert_true(n > 3);
+    assert_null(json_object_get(full, "sampled_from"));
+    snprintf(url, sizeof(url), "%s&points=3", full_url);
+    few = tu_get_json(url, 200);
+    wp = json_object_get(few, "points");
+    assert_int_equal(json_array_size(wp), 3);
+    assert_int_equal(json_integer_value(json_object_get(few, "sampled_from")), n);
+    assert_true(json_equal(json_array_get(wp, 0), json_array_get(fp, 0)));
+    assert_true(json_equal(json_array_get(wp, 2), json_array_get(fp, n - 1)));
+    json_decref(few);
+    snprintf(url, sizeof(url), "%s&points=%zu", full_url, n + 10);
+    few = tu_get_json(url, 200);
+    assert_true(json_equal(json_object_get(few, "points"), fp));
+    json_decref(few);
+    snprintf(url, sizeof(url), "%s&points=2", full_url);
+    json_decref(tu_get_json(url, 400));
+    snprintf(url, sizeof(url), "%s&points=many", full_url);
+    json_decref(tu_get_json(url, 400));
+    json_decref(full);
+}
+
 static void test_metrics_count_the_cache(void **state)
 {
     tu_http h;
@@ -475,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_ref_names_share_the_commit_answer_but_revalidate),
         cmocka_unit_test(test_sarif_upload_changes_only_what_it_extends),
         cmocka_unit_test(test_another_scopes_file_changes_scoped_answers_only),
+        cmocka_unit_test(test_history_points_reduce_the_series),
         cmocka_unit_test(test_metrics_count_the_cache),
         cmocka_unit_test(test_a_new_analysis_key_is_never_served_old_answers),
     };
