@@ -5,6 +5,7 @@
 #   make run     build a demo repository (or REPO=GITDIR), ingest it, serve it
 #   make test    sanitizer build + unit, ingest, API and browser tests
 #   make bench   analyzer/ingest benchmarks (see README)
+#   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
 
@@ -43,7 +44,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench check clean demo fuzz
+.PHONY: all deps run test unit-tests bench bench-api check clean demo fuzz
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -121,6 +122,20 @@ unit-bins: $(TEST_BIN)
 bench: deps
 	$(MAKE) all
 	sh tests/bench/run.sh build/portdash
+
+# The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
+# git directory in BENCH_REPO (README, "Benchmark: the API against nginx").
+BENCH_PKGS = nginx wrk curl
+bench-api: deps
+	@missing=""; for p in $(BENCH_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "bench-api: installing$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+	$(MAKE) all
+	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/api.sh build/portdash
 
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60
