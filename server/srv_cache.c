@@ -20,6 +20,7 @@
 #include "db.h"
 #include "pd_error.h"
 #include "srv_cache.h"
+#include "srv_cache_key.h"
 #include "srv_reply.h"
 #include "srv_routes.h"
 #include "srv_warm.h"
@@ -27,8 +28,6 @@
 #define SRV_CACHE_BUCKETS 16384
 /* Headers, response objects and bookkeeping of one entry, roughly. */
 #define SRV_CACHE_OVERHEAD 1024
-
-typedef enum { CACHE_NONE, CACHE_COMMIT, CACHE_REF, CACHE_GLOBAL } srv_cache_class;
 
 /* A body shared by an entry and the responses sending it. */
 typedef struct {
@@ -56,8 +55,18 @@ typedef struct srv_cache_entry {
     size_t bytes;
 } srv_cache_entry;
 
+/* An answer being computed: others asking for it wait instead of computing
+ * it again (64 connections asking for a cold 0.5 s history at once). */
+typedef struct srv_cache_flight {
+    struct srv_cache_flight *next;
+    char *key;
+    size_t keylen;
+} srv_cache_flight;
+
 struct srv_cache {
     pthread_mutex_t lock;
+    pthread_cond_t landed;             /* a flight ended */
+    srv_cache_flight *flights;
     srv_cache_entry **buckets;
     srv_cache_entry *head, *tail;      /* most, least recently used */
     size_t bytes, max_bytes, entries;
@@ -75,6 +84,7 @@ srv_cache *srv_cache_new(size_t max_bytes)
         return NULL;
     }
     pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->landed, NULL);
     c->max_bytes = max_bytes;
     c->epoch = 1;
     return c;
@@ -122,6 +132,7 @@ void srv_cache_free(srv_cache *c)
         srv_cache_entry_free(e);
     }
     pthread_mutex_destroy(&c->lock);
+    pthread_cond_destroy(&c->landed);
     free(c->buckets);
     free(c);
 }
@@ -216,140 +227,6 @@ static void srv_cache_insert(srv_cache *c, srv_cache_entry *e)
         srv_cache_remove(c, c->tail);
         c->evictions++;
     }
-}
-
-/* ---- keys ---- */
-
-static srv_cache_class srv_cache_route_class(const char *pattern)
-{
-    if (strncmp(pattern, "/api/", 5) != 0 && strncmp(pattern, "/badge/", 7) != 0)
-        return CACHE_NONE;
-    if (strstr(pattern, "/jobs/"))
-        return CACHE_NONE;          /* progress of a running job */
-    if (strstr(pattern, "/commits/{rev}"))
-        return CACHE_COMMIT;
-    /* Rewrites can be recorded without the tip changing (A, B, back to A). */
-    if (strstr(pattern, "/refs/{ref}/") && !strstr(pattern, "/rewrites"))
-        return CACHE_REF;
-    return CACHE_GLOBAL;
-}
-
-typedef struct {
-    char **v;
-    size_t n, cap;
-} srv_cache_args;
-
-static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const char *key,
-                                     const char *value)
-{
-    srv_cache_args *a = cls;
-    char **v;
-
-    if (a->n == a->cap) {
-        if (!(v = realloc(a->v, (a->cap ? a->cap * 2 : 8) * sizeof(*v))))
-            return MHD_NO;
-        a->v = v;
-        a->cap = a->cap ? a->cap * 2 : 8;
-    }
-    /* Length-prefixed, so that no two argument lists join the same way. */
-    if (asprintf(&a->v[a->n], "%zu:%s=%zu:%s", strlen(key), key,
-                 value ? strlen(value) : 0, value ? value : "") < 0)
-        return MHD_NO;
-    a->n++;
-    return MHD_YES;
-}
-
-static int srv_cache_strcmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The request key: route, captures (param[1] replaced by `rev` when not
- * NULL), tail and the sorted query arguments.  malloc'd, or NULL.
- */
-static char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
-{
-    srv_cache_args a = {0};
-    char *buf = NULL;
-    size_t n = 0, i;
-    FILE *f = open_memstream(&buf, &n);
-
-    if (!f)
-        return NULL;
-    fprintf(f, "%d", r->route);
-    for (i = 0; i < SRV_MAX_PARAMS && r->param[i]; i++) {
-        const char *p = i == 1 && rev ? rev : r->param[i];
-
-        fprintf(f, "|%zu:%s", strlen(p), p);
-    }
-    if (r->tail)
-        fprintf(f, "|t%zu:%s", strlen(r->tail), r->tail);
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a);
-    if (a.n)
-        qsort(a.v, a.n, sizeof(*a.v), srv_cache_strcmp);
-    for (i = 0; i < a.n; i++) {
-        fprintf(f, "&%s", a.v[i]);
-        free(a.v[i]);
-    }
-    free(a.v);
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-/*
- * The data key of the request into dkey (size n) and, for commit routes,
- * the full commit id into oid.  Negative when the request cannot be
- * resolved: the handler then answers it (with its error) uncached.
- */
-static int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
-                              char *oid, char *dkey, size_t n)
-{
-    char rules[64];
-    int64_t repo_id, commit_id;
-    sqlite3_stmt *st = NULL;
-    long long gen = 0, runs = 0, last = 0;
-    int rc;
-
-    if (cls == CACHE_GLOBAL) {
-        snprintf(dkey, n, "g:%llu", (unsigned long long)epoch);
-        return 0;
-    }
-    if ((rc = db_meta_get(r->db, "rules_hash", rules, sizeof(rules))) < 0 ||
-        (rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
-        (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0)
-        return rc;
-    if (cls == CACHE_REF) {
-        snprintf(dkey, n, "r:%s:%s", oid, rules);
-        return 0;
-    }
-    /* Every change to the commit's SARIF runs raises its generation
-     * (migration 006); count and highest id also cover runs stored before. */
-    if ((rc = db_prepare(r->db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
-                         "sarif_generation WHERE commit_id = ?1), count(*), "
-                         "coalesce(max(id), 0) FROM sarif_runs WHERE commit_id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        gen = sqlite3_column_int64(st, 0);
-        runs = sqlite3_column_int64(st, 1);
-        last = sqlite3_column_int64(st, 2);
-    }
-    sqlite3_finalize(st);
-    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld", oid, rules, gen, runs, last);
-    return 0;
-}
-
-/* 1 when `s` is a full commit id as the database stores them. */
-static int srv_cache_is_oid(const char *s)
-{
-    size_t i;
-
-    for (i = 0; i < 40; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-            return 0;
-    return s[40] == '\0';
 }
 
 /* ---- the database generation ---- */
@@ -505,35 +382,6 @@ int srv_cache_capture_reply(srv_req *r, unsigned status, const char *ctype,
     return 1;
 }
 
-/* The raw URL with its segment number `seg` (0: the one after the first
- * '/') replaced by `oid`; malloc'd, or NULL. */
-static char *srv_cache_url_with(const char *url, int seg, const char *oid)
-{
-    const char *start = url + (*url == '/'), *end;
-    char *out = NULL;
-
-    for (; seg > 0; seg--) {
-        if (!(start = strchr(start, '/')))
-            return NULL;
-        start++;
-    }
-    end = start + strcspn(start, "/");
-    if (asprintf(&out, "%.*s%s%s", (int)(start - url), url, oid, end) < 0)
-        return NULL;
-    return out;
-}
-
-/* The segment number of {rev} in a route pattern. */
-static int srv_cache_rev_segment(const char *pattern)
-{
-    const char *at = strstr(pattern, "/{rev}"), *p;
-    int n = 0;
-
-    for (p = pattern + 1; p < at; p++)
-        n += *p == '/';
-    return n + 1;
-}
-
 /* Serve `e` when it exists and holds an answer (caller holds the lock). */
 static int srv_cache_try(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm_ok,
                          enum MHD_Result *ret)
@@ -596,6 +444,71 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler h
     return ret;
 }
 
+/* 1 when `key` is being computed (caller holds the lock). */
+static int srv_cache_in_flight(srv_cache *c, const char *key, size_t n)
+{
+    srv_cache_flight *f;
+
+    for (f = c->flights; f; f = f->next)
+        if (f->keylen == n && memcmp(f->key, key, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Serve the entry of `key` when it holds an answer computed under `dkey`
+ * (caller holds the lock). */
+static int srv_cache_try_valid(srv_cache *c, const char *key, size_t n, const char *dkey,
+                               uint64_t epoch, srv_req *r, int imm_ok, enum MHD_Result *ret)
+{
+    srv_cache_entry *e = srv_cache_find(c, key, n);
+
+    if (!e || !e->body || strcmp(e->dkey, dkey) != 0)
+        return 0;
+    e->epoch = epoch;
+    return srv_cache_try(c, e, r, imm_ok, ret);
+}
+
+/*
+ * Compute the answer of `key` (taken), called with the lock held, which it
+ * releases: or wait for the request computing it and serve its answer.
+ */
+static enum MHD_Result srv_cache_fly(srv_cache *c, srv_req *r, srv_handler handler,
+                                     srv_cache_class cls, char *oid, char *key, size_t klen,
+                                     const char *dkey, uint64_t epoch, int imm_ok)
+{
+    srv_cache_flight flight, **fp;
+    enum MHD_Result ret;
+
+    while (srv_cache_in_flight(c, key, klen)) {
+        pthread_cond_wait(&c->landed, &c->lock);
+        if (srv_cache_try_valid(c, key, klen, dkey, epoch, r, imm_ok, &ret)) {
+            pthread_mutex_unlock(&c->lock);
+            free(key);
+            return ret;
+        }
+    }
+    c->misses++;
+    if (!(flight.key = malloc(klen))) {
+        pthread_mutex_unlock(&c->lock);
+        free(key);
+        return handler(r);
+    }
+    memcpy(flight.key, key, klen);
+    flight.keylen = klen;
+    flight.next = c->flights;
+    c->flights = &flight;
+    pthread_mutex_unlock(&c->lock);
+    ret = srv_cache_compute(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
+    pthread_mutex_lock(&c->lock);
+    for (fp = &c->flights; *fp != &flight; fp = &(*fp)->next)
+        ;
+    *fp = flight.next;
+    pthread_cond_broadcast(&c->landed);
+    pthread_mutex_unlock(&c->lock);
+    free(flight.key);
+    return ret;
+}
+
 enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler)
 {
     srv_cache_class cls = srv_cache_route_class(srv_routes[r->route].pattern);
@@ -644,18 +557,13 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     pthread_mutex_lock(&c->lock);
     if (key != rkey)
         srv_cache_alias(c, rkey, rlen, key, epoch);
-    e = srv_cache_find(c, key, klen);
-    if (e && e->body && strcmp(e->dkey, dkey) == 0) {
-        e->epoch = epoch;
+    if (srv_cache_try_valid(c, key, klen, dkey, epoch, r, imm_ok, &ret)) {
         c->revalidated++;
-        srv_cache_try(c, e, r, imm_ok, &ret);
         pthread_mutex_unlock(&c->lock);
         free(key);
         return ret;
     }
-    c->misses++;
-    pthread_mutex_unlock(&c->lock);
-    return srv_cache_compute(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
+    return srv_cache_fly(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
 }
 
 void srv_cache_warm_start(srv_cache *c, const struct sockaddr *addr, socklen_t len,

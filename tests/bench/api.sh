@@ -106,6 +106,9 @@ http {
 }
 EOF
 mkdir -p "$dir/tmp"
+# nginx's workers run as another user when started by root.
+chmod 755 "$dir" "$dir/www"
+chmod 644 "$dir"/www/*
 "$NGINX" -c "$dir/nginx.conf" -p "$dir" -e "$dir/nginx.err" 2>/dev/null ||
   "$NGINX" -c "$dir/nginx.conf" -p "$dir"
 for _ in $(seq 50); do [ -s "$dir/nginx.pid" ] && break; sleep 0.1; done
@@ -114,6 +117,8 @@ i=0
 while IFS='|' read -r key path; do
   i=$((i + 1))
   curl -s -o /dev/null -w '%{http_code} %{time_total}\n' "$nbase/$i.json" > "$dir/cold.ng.$i"
+  read -r code _ < "$dir/cold.ng.$i"
+  [ "$code" = 200 ] || { echo "api.sh: $key: HTTP $code from nginx" >&2; exit 1; }
 done < "$dir/answers"
 
 # wrk's "Requests/sec", 50% and 99% latency (in ms) and errors of one run.
