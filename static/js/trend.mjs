@@ -166,7 +166,8 @@ export async function mountTrend(root, opts) {
     const [hist, rw] = await Promise.allSettled([
       api.history(opts.repo, st.ref, st.measure, {
         scope: opts.scope,
-        points: chartPoints(canvas.clientWidth * (window.devicePixelRatio || 1)),
+        // The box the chart fills: the canvas keeps its default 300 px until drawn.
+        points: chartPoints((canvas.parentElement?.clientWidth || canvas.clientWidth) * (window.devicePixelRatio || 1)),
       }),
       api.rewrites(opts.repo, st.ref),
     ]);
