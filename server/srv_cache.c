@@ -521,7 +521,10 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
 
     if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
         ret = handler(r);
-        srv_cache_bump(c);        /* this connection's writes: data_version misses them */
+        /* This connection's writes, which data_version does not show it.  A
+         * refused request (4xx) wrote nothing: it must not cost the cache. */
+        if (r->status < 400 || r->status >= 500)
+            srv_cache_bump(c);
         if (r->status >= 200 && r->status < 300)
             srv_cache_warm_soon(c);
         return ret;

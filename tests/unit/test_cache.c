@@ -209,19 +209,12 @@ static void cache_run_job(void)
     tu_http_free(&h);
 }
 
-/* A counter of /metrics. */
+/* A counter of /metrics of the test site's server. */
+static unsigned long long cache_metric_at(const char *base, const char *name);
+
 static unsigned long long cache_metric(const char *name)
 {
-    tu_http h = cache_get(g_site.base, "/metrics", NULL);
-    char key[128];
-    const char *p;
-    unsigned long long v;
-
-    snprintf(key, sizeof(key), "\n%s ", name);
-    assert_non_null(p = strstr(h.body, key));
-    v = strtoull(p + strlen(key), NULL, 10);
-    tu_http_free(&h);
-    return v;
+    return cache_metric_at(g_site.base, name);
 }
 
 /* The server warms at start: the first reader of a ref's summary and file
@@ -485,6 +478,60 @@ static void test_history_points_reduce_the_series(void **state)
     json_decref(full);
 }
 
+/* The counter `name` of /metrics of the server at `base`. */
+static unsigned long long cache_metric_at(const char *base, const char *name)
+{
+    tu_http h = cache_get(base, "/metrics", NULL);
+    char key[128];
+    const char *p;
+    unsigned long long v;
+
+    snprintf(key, sizeof(key), "\n%s ", name);
+    assert_non_null(p = strstr(h.body, key));
+    v = strtoull(p + strlen(key), NULL, 10);
+    tu_http_free(&h);
+    return v;
+}
+
+/* A refused write changes nothing, so it costs no cached answer; answers
+ * that depend on the whole database are computed again after a write.  On
+ * a server of its own without warming, so that nothing else computes. */
+static void test_refused_writes_keep_the_cache(void **state)
+{
+    const char *fc = "/api/v1/repos/demo/forecast?ref=hpy";
+    char url[256], base[64], auth[128];
+    const char *hdrs[] = {auth, NULL};
+    srv_options so = {0};
+    unsigned long long misses;
+    srv *s = NULL;
+    tu_http h;
+
+    so.db_path = g_site.db;
+    so.listen = "127.0.0.1:0";
+    so.static_dir = "static";
+    so.threads = 2;
+    so.no_warm = 1;
+    assert_int_equal(srv_start(&s, &so), 0);
+    snprintf(base, sizeof(base), "http://127.0.0.1:%u", srv_port(s));
+    free(cache_get(base, fc, NULL).body);
+    free(cache_get(base, fc, NULL).body);
+    misses = cache_metric_at(base, "portdash_cache_misses_total");
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/ingest", base);
+    h = tu_post(url, NULL, "", 0);
+    assert_int_equal(h.status, 401);
+    tu_http_free(&h);
+    free(cache_get(base, fc, NULL).body);
+    assert_int_equal(cache_metric_at(base, "portdash_cache_misses_total"), misses);
+    /* An accepted write (an ingest job) does. */
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", g_tok);
+    h = tu_post(url, hdrs, "", 0);
+    assert_int_equal(h.status, 202);
+    tu_http_free(&h);
+    free(cache_get(base, fc, NULL).body);
+    assert_int_equal(cache_metric_at(base, "portdash_cache_misses_total"), misses + 1);
+    srv_stop(s);
+}
+
 static void test_metrics_count_the_cache(void **state)
 {
     tu_http h;
@@ -510,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_sarif_upload_changes_only_what_it_extends),
         cmocka_unit_test(test_another_scopes_file_changes_scoped_answers_only),
         cmocka_unit_test(test_history_points_reduce_the_series),
+        cmocka_unit_test(test_refused_writes_keep_the_cache),
         cmocka_unit_test(test_metrics_count_the_cache),
         cmocka_unit_test(test_a_new_analysis_key_is_never_served_old_answers),
     };
