@@ -47,7 +47,8 @@ static int srv_warm_get(srv_warm *w, const char *path, char **body)
         close(fd);
         return -1;
     }
-    while ((got = read(fd, buf, sizeof(buf))) > 0) {
+    while ((got = read(fd, buf, sizeof(buf) - 1)) > 0) {
+        buf[got] = '\0';
         if (!body) {
             if (!n && sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
                 status = -1;
