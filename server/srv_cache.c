@@ -539,8 +539,10 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         return handler(r);
     pthread_mutex_lock(&c->lock);
     e = srv_cache_find(c, rkey, rlen);
-    if (e && e->target)
+    if (e && e->target) {
+        imm_ok = 0;           /* a name of the commit, not its id */
         e = e->epoch == epoch ? srv_cache_find(c, e->target, strlen(e->target)) : NULL;
+    }
     if (e && e->epoch == epoch && srv_cache_try(c, e, r, imm_ok, &ret)) {
         pthread_mutex_unlock(&c->lock);
         free(rkey);
@@ -551,6 +553,9 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         free(rkey);
         return handler(r);
     }
+    /* A ref whose name looks like a commit id is a name all the same. */
+    if (by_id && strcmp(oid, r->param[1]) != 0)
+        by_id = imm_ok = 0;
     key = rkey;
     klen = rlen;
     if (cls == CACHE_COMMIT && !by_id && !(key = srv_cache_key(r, oid, &klen))) {
