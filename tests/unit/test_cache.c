@@ -532,6 +532,42 @@ static void test_refused_writes_keep_the_cache(void **state)
     srv_stop(s);
 }
 
+/* --cache-mb bounds what the cache holds: the least recently used answers
+ * go, and an answer that went is computed again, the same. */
+static void test_cache_stays_within_its_bound(void **state)
+{
+    char base[64], path[128];
+    srv_options so = {0};
+    tu_http first, again;
+    srv *s = NULL;
+    int i;
+
+    so.db_path = g_site.db;
+    so.listen = "127.0.0.1:0";
+    so.static_dir = "static";
+    so.threads = 2;
+    so.no_warm = 1;
+    so.cache_mb = 1;
+    assert_int_equal(srv_start(&s, &so), 0);
+    snprintf(base, sizeof(base), "http://127.0.0.1:%u", srv_port(s));
+    first = cache_get(base, "/api/v1/repos/demo/commits/H/files?n=0", NULL);
+    assert_int_equal(first.status, 200);
+    for (i = 1; i < 400; i++) {
+        snprintf(path, sizeof(path), "/api/v1/repos/demo/commits/H/files?n=%d", i);
+        free(cache_get(base, path, NULL).body);
+    }
+    assert_true(cache_metric_at(base, "portdash_cache_bytes") <= (1 << 20));
+    assert_true(cache_metric_at(base, "portdash_cache_evictions_total") > 0);
+    assert_true(cache_metric_at(base, "portdash_cache_entries") < 400);
+    again = cache_get(base, "/api/v1/repos/demo/commits/H/files?n=0", NULL);
+    assert_int_equal(again.status, 200);
+    assert_string_equal(again.body, first.body);
+    assert_int_equal(cache_metric_at(base, "portdash_cache_misses_total"), 401);
+    tu_http_free(&first);
+    tu_http_free(&again);
+    srv_stop(s);
+}
+
 static void test_metrics_count_the_cache(void **state)
 {
     tu_http h;
@@ -558,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_another_scopes_file_changes_scoped_answers_only),
         cmocka_unit_test(test_history_points_reduce_the_series),
         cmocka_unit_test(test_refused_writes_keep_the_cache),
+        cmocka_unit_test(test_cache_stays_within_its_bound),
         cmocka_unit_test(test_metrics_count_the_cache),
         cmocka_unit_test(test_a_new_analysis_key_is_never_served_old_answers),
     };
