@@ -53,7 +53,15 @@ typedef struct srv_cache_entry {
     srv_cache_body *body;
     struct MHD_Response *resp[2][3];   /* [immutable][identity, gzip, 304] */
     size_t bytes;
+    int refs;                /* the table's and each request's queueing it */
 } srv_cache_entry;
+
+/* An answer chosen under the lock, queued after it (srv_cache_give). */
+typedef struct {
+    srv_cache_entry *e;      /* referenced until queued */
+    struct MHD_Response *resp;
+    unsigned status;
+} srv_cache_pick;
 
 /* An answer being computed: others asking for it wait instead of computing
  * it again (64 connections asking for a cold 0.5 s history at once). */
@@ -120,6 +128,14 @@ static void srv_cache_entry_free(srv_cache_entry *e)
     free(e);
 }
 
+/* Drop a reference; the last one frees (after eviction, possibly in a
+ * request that was still queueing the answer). */
+static void srv_cache_entry_unref(srv_cache_entry *e)
+{
+    if (e && __atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        srv_cache_entry_free(e);
+}
+
 void srv_cache_free(srv_cache *c)
 {
     srv_cache_entry *e, *next;
@@ -129,7 +145,7 @@ void srv_cache_free(srv_cache *c)
     srv_warm_stop(c->warm);
     for (e = c->head; e; e = next) {
         next = e->next;
-        srv_cache_entry_free(e);
+        srv_cache_entry_unref(e);
     }
     pthread_mutex_destroy(&c->lock);
     pthread_cond_destroy(&c->landed);
@@ -206,7 +222,7 @@ static void srv_cache_remove(srv_cache *c, srv_cache_entry *e)
     srv_cache_unlink_lru(c, e);
     c->bytes -= e->bytes;
     c->entries--;
-    srv_cache_entry_free(e);
+    srv_cache_entry_unref(e);
 }
 
 /* Insert `e` (replacing an entry of the same key), then evict from the
@@ -294,22 +310,37 @@ static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int 
     return resp;
 }
 
-/* Queue the answer of `e` (caller holds the lock, so e stays alive). */
-static enum MHD_Result srv_cache_send(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm)
+/* Choose the response of `e` for r (caller holds the lock) and keep e
+ * alive until srv_cache_give queued it: the lock is not held while
+ * libmicrohttpd queues, so a worker preempted there stalls no other.
+ * 0 when no response can be made (out of memory). */
+static int srv_cache_pick_for(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm,
+                              srv_cache_pick *p)
 {
     int kind = 0;
-    struct MHD_Response *resp;
 
-    if (srv_reply_etag_matches(r, e->etag)) {
+    if (srv_reply_etag_matches(r, e->etag))
         kind = 2;
-        c->not_modified++;
-    } else if (e->body->gz && srv_reply_accepts_gzip(r)) {
+    else if (e->body->gz && srv_reply_accepts_gzip(r))
         kind = 1;
-    }
-    r->status = kind == 2 ? 304 : 200;
-    if (!(resp = srv_cache_response(e, imm, kind)))
-        return MHD_NO;
-    return MHD_queue_response(r->conn, r->status, resp);
+    if (!(p->resp = srv_cache_response(e, imm, kind)))
+        return 0;
+    c->not_modified += kind == 2;
+    p->status = kind == 2 ? 304 : 200;
+    p->e = e;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_ACQ_REL);
+    return 1;
+}
+
+/* Queue what srv_cache_pick_for chose (without the lock). */
+static enum MHD_Result srv_cache_give(srv_req *r, srv_cache_pick *p)
+{
+    enum MHD_Result ret;
+
+    r->status = p->status;
+    ret = MHD_queue_response(r->conn, p->status, p->resp);
+    srv_cache_entry_unref(p->e);
+    return ret;
 }
 
 /* A new entry holding what the handler replied (cap->buf is taken). */
@@ -326,6 +357,7 @@ static srv_cache_entry *srv_cache_entry_new(srv_cache_capture *cap, char *key, s
         return NULL;
     }
     b->refs = 1;
+    e->refs = 1;
     b->buf = cap->buf;
     b->len = cap->len;
     cap->buf = NULL;
@@ -361,6 +393,7 @@ static void srv_cache_alias(srv_cache *c, char *key, size_t keylen, const char *
     e->key = key;
     e->keylen = keylen;
     e->epoch = epoch;
+    e->refs = 1;
     e->bytes = 2 * keylen + strlen(target) + 128;
     srv_cache_insert(c, e);
 }
@@ -382,15 +415,15 @@ int srv_cache_capture_reply(srv_req *r, unsigned status, const char *ctype,
     return 1;
 }
 
-/* Serve `e` when it exists and holds an answer (caller holds the lock). */
+/* Choose the answer of `e` when it exists and holds one (caller holds the
+ * lock). */
 static int srv_cache_try(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm_ok,
-                         enum MHD_Result *ret)
+                         srv_cache_pick *p)
 {
-    if (!e || !e->body)
+    if (!e || !e->body || !srv_cache_pick_for(c, e, r, imm_ok && e->immutable, p))
         return 0;
     c->hits++;
     srv_cache_touch(c, e);
-    *ret = srv_cache_send(c, e, r, imm_ok && e->immutable);
     return 1;
 }
 
@@ -405,7 +438,9 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler h
     const char *param1 = r->param[1], *url = r->url;
     char *url2 = NULL;
     srv_cache_entry *e;
+    srv_cache_pick p;
     enum MHD_Result ret;
+    int ok, keep;
 
     if (cls == CACHE_COMMIT) {
         /* The answer by commit id, so that it can serve every name of it;
@@ -432,15 +467,15 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler h
         return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
     }
     e->epoch = epoch;
+    keep = e->bytes <= c->max_bytes / 2;
     pthread_mutex_lock(&c->lock);
-    if (e->bytes <= c->max_bytes / 2) {
-        srv_cache_insert(c, e);
-        ret = srv_cache_send(c, e, r, imm_ok && e->immutable);
-    } else {
-        ret = srv_cache_send(c, e, r, imm_ok && e->immutable);
-        srv_cache_entry_free(e);      /* too big to keep: sent once */
-    }
+    if (keep)
+        srv_cache_insert(c, e);       /* the table's reference */
+    ok = srv_cache_pick_for(c, e, r, imm_ok && e->immutable, &p);
     pthread_mutex_unlock(&c->lock);
+    ret = ok ? srv_cache_give(r, &p) : MHD_NO;
+    if (!keep)
+        srv_cache_entry_unref(e);     /* too big to keep: sent once */
     return ret;
 }
 
@@ -458,14 +493,14 @@ static int srv_cache_in_flight(srv_cache *c, const char *key, size_t n)
 /* Serve the entry of `key` when it holds an answer computed under `dkey`
  * (caller holds the lock). */
 static int srv_cache_try_valid(srv_cache *c, const char *key, size_t n, const char *dkey,
-                               uint64_t epoch, srv_req *r, int imm_ok, enum MHD_Result *ret)
+                               uint64_t epoch, srv_req *r, int imm_ok, srv_cache_pick *p)
 {
     srv_cache_entry *e = srv_cache_find(c, key, n);
 
     if (!e || !e->body || strcmp(e->dkey, dkey) != 0)
         return 0;
     e->epoch = epoch;
-    return srv_cache_try(c, e, r, imm_ok, ret);
+    return srv_cache_try(c, e, r, imm_ok, p);
 }
 
 /*
@@ -477,14 +512,15 @@ static enum MHD_Result srv_cache_fly(srv_cache *c, srv_req *r, srv_handler handl
                                      const char *dkey, uint64_t epoch, int imm_ok)
 {
     srv_cache_flight flight, **fp;
+    srv_cache_pick p;
     enum MHD_Result ret;
 
     while (srv_cache_in_flight(c, key, klen)) {
         pthread_cond_wait(&c->landed, &c->lock);
-        if (srv_cache_try_valid(c, key, klen, dkey, epoch, r, imm_ok, &ret)) {
+        if (srv_cache_try_valid(c, key, klen, dkey, epoch, r, imm_ok, &p)) {
             pthread_mutex_unlock(&c->lock);
             free(key);
-            return ret;
+            return srv_cache_give(r, &p);
         }
     }
     c->misses++;
@@ -515,6 +551,7 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     char oid[41] = "", dkey[256], *rkey, *key;
     size_t rlen, klen;
     srv_cache_entry *e;
+    srv_cache_pick p;
     enum MHD_Result ret;
     uint64_t epoch;
     int by_id, imm_ok;
@@ -543,10 +580,10 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         imm_ok = 0;           /* a name of the commit, not its id */
         e = e->epoch == epoch ? srv_cache_find(c, e->target, strlen(e->target)) : NULL;
     }
-    if (e && e->epoch == epoch && srv_cache_try(c, e, r, imm_ok, &ret)) {
+    if (e && e->epoch == epoch && srv_cache_try(c, e, r, imm_ok, &p)) {
         pthread_mutex_unlock(&c->lock);
         free(rkey);
-        return ret;
+        return srv_cache_give(r, &p);
     }
     pthread_mutex_unlock(&c->lock);
     if (srv_cache_data_key(r, cls, epoch, oid, dkey, sizeof(dkey)) < 0) {
@@ -565,11 +602,11 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     pthread_mutex_lock(&c->lock);
     if (key != rkey)
         srv_cache_alias(c, rkey, rlen, key, epoch);
-    if (srv_cache_try_valid(c, key, klen, dkey, epoch, r, imm_ok, &ret)) {
+    if (srv_cache_try_valid(c, key, klen, dkey, epoch, r, imm_ok, &p)) {
         c->revalidated++;
         pthread_mutex_unlock(&c->lock);
         free(key);
-        return ret;
+        return srv_cache_give(r, &p);
     }
     return srv_cache_fly(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
 }
