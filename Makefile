@@ -8,6 +8,7 @@
 #   make install PREFIX=/usr/local DESTDIR=   binary, dashboard, browser
 #                libraries, rules/scopes files, man page, systemd units
 #   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see README)
+#   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
 
@@ -32,7 +33,7 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench check install help
+NOPKG_GOALS = deps clean test run bench bench-api check install help
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -70,7 +71,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench check clean demo fuzz
+.PHONY: all deps run test unit-tests bench bench-api check clean demo fuzz
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -191,6 +192,20 @@ bench: deps
 	@[ -n "$(BENCH_REPO)" ] || { echo "bench: set BENCH_REPO to a bare clone of numpy-hpy" \
 	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see README, Benchmarks)"; exit 2; }
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/run.sh build/portdash
+
+# The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
+# git directory in BENCH_REPO (README, "Benchmark: the API against nginx").
+BENCH_PKGS = nginx wrk curl
+bench-api: deps
+	@missing=""; for p in $(BENCH_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "bench-api: installing$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+	$(MAKE) all
+	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/api.sh build/portdash
 
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60

@@ -21,7 +21,7 @@ static void cli_serve_usage(FILE *out)
     fprintf(out,
         "usage: portdash serve --db FILE [--listen HOST:PORT] [--repo NAME=GITDIR]...\n"
         "                      [--static DIR] [--vendor DIR] [--threads N] [--private]\n"
-        "                      [--scopes FILE]\n\n"
+        "                      [--scopes FILE] [--cache-mb N] [--no-warm]\n\n"
         "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
         "  --db FILE            database written by 'portdash ingest'\n"
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
@@ -37,7 +37,11 @@ static void cli_serve_usage(FILE *out)
         "  --threads N          worker threads (default: number of CPUs)\n"
         "  --private            API reads need a token with scope 'read' too\n"
         "  --scopes FILE        named scopes for ?scope=NAME (default: the built-in\n"
-        "                       ones; format in README.md, \"Scopes\")\n",
+        "                       ones; format in README.md, \"Scopes\")\n"
+        "  --cache-mb N         bound of the answer cache in MiB (default 64; 0: no\n"
+        "                       cache)\n"
+        "  --no-warm            do not compute the answers everyone reads at start and\n"
+        "                       after ingests and uploads\n",
         PORTDASH_STATIC_DIR);
 }
 
@@ -86,7 +90,8 @@ int cli_serve(int argc, char **argv)
         {"repo", required_argument, 0, 'r'}, {"static", required_argument, 0, 's'},
         {"vendor", required_argument, 0, 'v'}, {"private", no_argument, 0, 'p'},
         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
-        {"scopes", required_argument, 0, 'S'},
+        {"scopes", required_argument, 0, 'S'}, {"cache-mb", required_argument, 0, 'C'},
+        {"no-warm", no_argument, 0, 'W'},
         {0, 0, 0, 0}};
     const char **names = calloc(argc, sizeof(char *));
     const char **paths = calloc(argc, sizeof(char *));
@@ -109,6 +114,15 @@ int cli_serve(int argc, char **argv)
         case 'p': opt.private_reads = 1; break;
         case 'S': opt.scopes_path = optarg; break;
         case 't': opt.threads = (unsigned)atoi(optarg); break;
+        case 'W': opt.no_warm = 1; break;
+        case 'C':
+            if ((opt.cache_mb = strtol(optarg, &eq, 10)) < 0 || *eq || eq == optarg) {
+                fprintf(stderr, "portdash serve: --cache-mb wants a number of MiB, "
+                        "got '%s'\n", optarg);
+                goto done;
+            }
+            opt.cache_mb = opt.cache_mb ? opt.cache_mb : -1;
+            break;
         case 'r':
             if (!(eq = strchr(optarg, '=')) || eq == optarg || !eq[1]) {
                 fprintf(stderr, "portdash serve: --repo wants NAME=GITDIR, got '%s'\n",

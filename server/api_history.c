@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_lttb.h"
 #include "api_scope.h"
 #include "db.h"
 #include "pd_error.h"
@@ -118,9 +119,10 @@ enum MHD_Result api_history(srv_req *r)
     const db_scope *sc;
     api_at at;
     char sql[1024];
-    json_t *points, *port_start = NULL;
-    int measure, by_author, rc;
+    json_t *points, *port_start = NULL, *doc;
+    int measure, by_author, rc, sampled;
     int64_t since, until;
+    size_t total = 0;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0 ||
@@ -154,14 +156,19 @@ enum MHD_Result api_history(srv_req *r)
         json_array_append_new(points, p);
     }
     sqlite3_finalize(st);
-    if (!(points = srv_paginate(r, points, 100000))) {
+    if ((sampled = api_lttb_query(r, &points, by_author, port_start, &total)) < 0 ||
+        !(points = srv_paginate(r, points, 100000))) {
+        json_decref(sampled < 0 ? points : NULL);
         json_decref(port_start);
-        return srv_reply_error(r, PD_EINVAL);
+        return srv_reply_error(r, sampled < 0 ? sampled : PD_EINVAL);
     }
-    return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:s, s:o, s:o}",
+    doc = json_pack("{s:o, s:s, s:s, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", api_measures[measure].key,
         "date", by_author ? "author" : "committer",
-        "port_start", port_start ? port_start : json_null(), "points", points));
+        "port_start", port_start ? port_start : json_null(), "points", points);
+    if (sampled)
+        json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
+    return srv_reply_json(r, 200, doc);
 }
 
 /* Path row id of `path`, 0 when unknown. */

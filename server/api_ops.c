@@ -9,6 +9,7 @@
 #include "api_ops.h"
 #include "db.h"
 #include "pd_error.h"
+#include "srv_cache.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_routes.h"
@@ -67,6 +68,7 @@ enum MHD_Result api_metrics(srv_req *r)
             "portdash_database_bytes{file=\"db\"} %lld\n"
             "portdash_database_bytes{file=\"wal\"} %lld\n",
             jc.running, jc.done, jc.failed, api_file_size(db), api_file_size(wal));
+    srv_cache_metrics_write(srv_get_cache(r->server), f);
     fclose(f);
     ret = srv_reply_bytes(r, 200, "text/plain; version=0.0.4; charset=utf-8", buf, len);
     free(buf);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_lttb.h"
 #include "api_scope.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -163,6 +164,8 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
                                   int64_t until)
 {
     api_scope_hist h = {key, by_author, since, until, json_array(), NULL};
+    json_t *doc;
+    size_t total = 0;
     int64_t v;
     int rc;
 
@@ -177,14 +180,19 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
         json_decref(h.port_start);
         return srv_reply_error(r, rc);
     }
-    if (!(h.points = srv_paginate(r, h.points, 100000))) {
+    if ((rc = api_lttb_query(r, &h.points, by_author, h.port_start, &total)) < 0 ||
+        !(h.points = srv_paginate(r, h.points, 100000))) {
+        json_decref(rc < 0 ? h.points : NULL);
         json_decref(h.port_start);
-        return srv_reply_error(r, PD_EINVAL);
+        return srv_reply_error(r, rc < 0 ? rc : PD_EINVAL);
     }
-    return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:s, s:s, s:o, s:o}",
+    doc = json_pack("{s:o, s:s, s:s, s:s, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", key, "scope", sc->name,
         "date", by_author ? "author" : "committer",
-        "port_start", h.port_start ? h.port_start : json_null(), "points", h.points));
+        "port_start", h.port_start ? h.port_start : json_null(), "points", h.points);
+    if (rc)
+        json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
+    return srv_reply_json(r, 200, doc);
 }
 
 /* ---------- blockers ---------- */

@@ -19,6 +19,7 @@
 #include "db_token.h"
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_cache.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_routes.h"
@@ -38,6 +39,7 @@ struct srv {
     srv_metrics *metrics;
     srv_jobs *jobs;
     db_scopes *scopes;          /* named scopes (db_scope.h) */
+    srv_cache *cache;           /* answer cache (srv_cache.h), NULL: none */
 };
 
 /* Per-connection state: made on the first callback, freed on completion. */
@@ -228,7 +230,7 @@ int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
 int srv_start(srv **out, const srv_options *opt)
 {
     struct sockaddr_storage ss;
-    socklen_t sslen;
+    socklen_t sslen = 0;
     const union MHD_DaemonInfo *info;
     srv *s = NULL;
     sqlite3 *probe = NULL;
@@ -257,6 +259,12 @@ int srv_start(srv **out, const srv_options *opt)
     }
     if ((rc = db_scopes_load(&s->scopes, opt->scopes_path)) < 0)
         goto fail;
+    if (opt->cache_mb >= 0 &&
+        !(s->cache = srv_cache_new((size_t)(opt->cache_mb ? opt->cache_mb
+                                            : SRV_CACHE_DEFAULT_MB) << 20))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto fail;
+    }
     s->repo_names = opt->repo_names;
     s->repo_paths = opt->repo_paths;
     s->nrepos = opt->nrepos;
@@ -283,6 +291,9 @@ int srv_start(srv **out, const srv_options *opt)
     }
     info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : 0;
+    if (!opt->no_warm)
+        srv_cache_warm_start(s->cache, (struct sockaddr *)&ss, sslen, s->port);
+    srv_jobs_on_done(s->jobs, srv_cache_warm_soon, s->cache);
     *out = s;
     return 0;
 fail:
@@ -303,6 +314,11 @@ const char *srv_static_dir(const srv *s)
 struct srv_jobs *srv_get_jobs(const srv *s)
 {
     return s->jobs;
+}
+
+struct srv_cache *srv_get_cache(const srv *s)
+{
+    return s->cache;
 }
 
 struct srv_metrics *srv_get_metrics(const srv *s)
@@ -329,6 +345,7 @@ void srv_stop(srv *s)
 {
     if (!s)
         return;
+    srv_cache_warm_stop(s->cache);
     if (s->daemon) {
         MHD_stop_daemon(s->daemon);
         pthread_key_delete(s->db_key);
@@ -339,6 +356,7 @@ void srv_stop(srv *s)
     free(s->vendor_dir);
     free(s->metrics);
     srv_jobs_free(s->jobs);
+    srv_cache_free(s->cache);
     free(s);
 }
 

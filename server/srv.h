@@ -28,6 +28,9 @@ typedef struct {
     int private_reads;         /* 1: API reads need a token with scope "read" */
     size_t max_body;           /* request body limit in bytes; 0: 32 MiB */
     const char *scopes_path;   /* scopes file (db_scope.h); NULL: built-in */
+    long cache_mb;             /* answer cache bound (srv_cache.h) in MiB; 0: the
+                                * default, negative: no cache */
+    int no_warm;               /* 1: do not warm the cache (srv_warm.h) */
 } srv_options;
 
 typedef struct srv srv;
@@ -65,6 +68,7 @@ typedef struct {
     unsigned status;                      /* status sent, for metrics */
     int immutable;                        /* answer about a full commit id */
     char link[1024];                      /* Link header of a paginated list */
+    struct srv_cache_capture *capture;    /* set by srv_cache: keep the answer */
 } srv_req;
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);
@@ -115,6 +119,9 @@ json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
 
 /* The server's background ingest jobs. */
 struct srv_jobs *srv_get_jobs(const srv *s);
+
+/* The server's answer cache (srv_cache.h); NULL when disabled. */
+struct srv_cache *srv_get_cache(const srv *s);
 
 /* The server's metrics (for GET /metrics). */
 struct srv_metrics *srv_get_metrics(const srv *s);

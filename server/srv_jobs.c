@@ -36,6 +36,8 @@ struct srv_jobs {
     int next_id;
     int active;                    /* threads not yet finished */
     pthread_cond_t idle;
+    void (*on_done)(void *);       /* srv_jobs_on_done */
+    void *on_done_arg;
 };
 
 srv_jobs *srv_jobs_new(const char *db_path)
@@ -111,6 +113,9 @@ static void *srv_job_run(void *arg)
     o.on_progress = srv_job_progress;
     o.progress_arg = job;
     rc = ingest_run(&o, &st);
+    /* While the job still counts as active, so srv_jobs_free waits for it. */
+    if (j->on_done)
+        j->on_done(j->on_done_arg);
     pthread_mutex_lock(&j->lock);
     job->stats = st;
     job->state = rc < 0 ? JOB_FAILED : JOB_DONE;
@@ -187,6 +192,14 @@ int srv_jobs_start(srv_jobs *j, int *id_out, int *joined, const char *repo,
 done:
     pthread_mutex_unlock(&j->lock);
     return rc;
+}
+
+void srv_jobs_on_done(srv_jobs *j, void (*fn)(void *), void *arg)
+{
+    pthread_mutex_lock(&j->lock);
+    j->on_done = fn;
+    j->on_done_arg = arg;
+    pthread_mutex_unlock(&j->lock);
 }
 
 static const char *const srv_job_states[] = {"running", "done", "failed"};

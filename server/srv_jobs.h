@@ -33,6 +33,10 @@ int srv_jobs_start(srv_jobs *j, int *id_out, int *joined, const char *repo,
 /* The job as JSON ({"id", "repo", "state", "progress", ...}), or NULL. */
 json_t *srv_jobs_get(srv_jobs *j, int id);
 
+/* Call fn(arg) after each job finishes (done or failed), from the job's
+ * thread; the answer cache warms itself with it. */
+void srv_jobs_on_done(srv_jobs *j, void (*fn)(void *), void *arg);
+
 /* Jobs by state. */
 void srv_jobs_count(srv_jobs *j, srv_job_counts *out);
 

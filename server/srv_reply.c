@@ -1,7 +1,8 @@
 /*
- * srv_reply.c: every response goes out here: the common headers, gzip for
- * clients that accept it, ETags and 304s for immutable answers, Link headers
- * for paginated lists, and the status the metrics count.
+ * srv_reply.c: every response goes out here (or, for cached answers, with
+ * the same pieces from srv_cache.c): the common headers, gzip for clients
+ * that accept it, ETags and 304s, Link headers for paginated lists, and the
+ * status the metrics count.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,9 +14,10 @@
 
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_cache.h"
+#include "srv_reply.h"
 
-/* 1 if the client's Accept-Encoding allows gzip. */
-static int srv_accepts_gzip(srv_req *r)
+int srv_reply_accepts_gzip(srv_req *r)
 {
     const char *ae = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                  MHD_HTTP_HEADER_ACCEPT_ENCODING);
@@ -23,14 +25,21 @@ static int srv_accepts_gzip(srv_req *r)
     return ae && strstr(ae, "gzip") && !strstr(ae, "gzip;q=0");
 }
 
-/* gzip `buf` (RFC 1952); NULL if it cannot be done or does not pay. */
-static unsigned char *srv_gzip(const void *buf, size_t len, size_t *out_len)
+int srv_reply_compressible(const char *ctype)
+{
+    return strncmp(ctype, "application/", 12) == 0 || strncmp(ctype, "text/", 5) == 0 ||
+           strncmp(ctype, "image/svg", 9) == 0;
+}
+
+unsigned char *srv_reply_gzip(const void *buf, size_t len, size_t *out_len)
 {
     z_stream z;
     unsigned char *out;
     size_t cap = compressBound(len) + 32;
 
     memset(&z, 0, sizeof(z));
+    if (len < 1024)
+        return NULL;
     if (!(out = malloc(cap)))
         return NULL;
     /* windowBits 15 + 16 asks zlib for a gzip header and trailer. */
@@ -52,18 +61,40 @@ static unsigned char *srv_gzip(const void *buf, size_t len, size_t *out_len)
     return out;
 }
 
-/* The strong ETag of a body: its git blob id, quoted. */
-static void srv_etag(char *out, size_t n, const void *buf, size_t len)
+void srv_reply_etag(char *out, const void *buf, size_t len)
 {
     git_oid oid;
     char hex[GIT_OID_HEXSZ + 1];
 
     git_odb_hash(&oid, buf, len, GIT_OBJECT_BLOB);
     git_oid_tostr(hex, sizeof(hex), &oid);
-    snprintf(out, n, "\"%s\"", hex);
+    snprintf(out, SRV_ETAG_SIZE, "\"%s\"", hex);
 }
 
-static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char *ctype)
+int srv_reply_etag_matches(srv_req *r, const char *etag)
+{
+    const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                  MHD_HTTP_HEADER_IF_NONE_MATCH);
+    size_t n = strlen(etag);
+    const char *p;
+
+    if (!inm)
+        return 0;
+    if (strcmp(inm, "*") == 0)
+        return 1;
+    /* A list of entity tags: the quoted tag must stand whole, not inside
+     * another one. */
+    for (p = strstr(inm, etag); p; p = strstr(p + 1, etag)) {
+        char after = p[n];
+
+        if ((after == '\0' || after == ',' || after == ' ') &&
+            (p == inm || p[-1] == ' ' || p[-1] == ',' || p[-1] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+void srv_reply_add_headers(struct MHD_Response *resp, const char *ctype, const char *link)
 {
     if (ctype)
         MHD_add_response_header(resp, "Content-Type", ctype);
@@ -72,10 +103,15 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
                             "default-src 'self'; img-src 'self' data:; "
                             "style-src 'self' 'unsafe-inline'");
     MHD_add_response_header(resp, "Vary", "Accept-Encoding");
+    if (link && link[0])
+        MHD_add_response_header(resp, "Link", link);
+}
+
+static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char *ctype)
+{
+    srv_reply_add_headers(resp, ctype, r->link);
     if (r->allow)
         MHD_add_response_header(resp, "Allow", r->allow);
-    if (r->link[0])
-        MHD_add_response_header(resp, "Link", r->link);
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
 }
@@ -87,23 +123,21 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
     enum MHD_Result ret;
     unsigned char *gz = NULL;
     size_t gzlen = 0;
-    char etag[48] = "";
-    int compressible = strncmp(ctype, "application/", 12) == 0 ||
-                       strncmp(ctype, "text/", 5) == 0 || strncmp(ctype, "image/svg", 9) == 0;
+    char etag[SRV_ETAG_SIZE] = "";
 
+    if (srv_cache_capture_reply(r, status, ctype, buf, len))
+        return MHD_YES;
     r->status = status;
-    if (r->immutable && status == 200) {
-        const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                      MHD_HTTP_HEADER_IF_NONE_MATCH);
-
-        srv_etag(etag, sizeof(etag), buf, len);
-        if (inm && strstr(inm, etag)) {
+    /* Every 200 answer can be revalidated, cached or not. */
+    if (status == 200) {
+        srv_reply_etag(etag, buf, len);
+        if (srv_reply_etag_matches(r, etag)) {
             r->status = status = 304;
             len = 0;
         }
     }
-    if (len >= 1024 && compressible && srv_accepts_gzip(r))
-        gz = srv_gzip(buf, len, &gzlen);
+    if (srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r))
+        gz = srv_reply_gzip(buf, len, &gzlen);
     resp = gz ? MHD_create_response_from_buffer(gzlen, gz, MHD_RESPMEM_MUST_FREE)
               : MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
     if (!resp) {
@@ -115,11 +149,21 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
         MHD_add_response_header(resp, "Content-Encoding", "gzip");
     if (etag[0]) {
         MHD_add_response_header(resp, "ETag", etag);
-        MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+        srv_reply_cache_headers(resp, r->immutable);
     }
     ret = MHD_queue_response(r->conn, status, resp);
     MHD_destroy_response(resp);
     return ret;
+}
+
+void srv_reply_cache_headers(struct MHD_Response *resp, int immutable)
+{
+    if (immutable) {
+        MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+        return;
+    }
+    MHD_add_response_header(resp, "X-Accel-Expires", "1");
+    MHD_add_response_header(resp, "Cache-Control", "no-cache");
 }
 
 enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc)

@@ -12,6 +12,7 @@
 #include "api_scope.h"
 #include "api_snapshot.h"
 #include "pd_error.h"
+#include "srv_cache.h"
 #include "srv_routes.h"
 #include "srv_static.h"
 
@@ -230,7 +231,7 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
             break;
         if (m == 1 && same) {
             r->route = (int)i;
-            ret = rt->handler(r);
+            ret = srv_cache_dispatch(srv_get_cache(r->server), r, rt->handler);
             goto done;
         }
         if (m == 1 && !allow_pattern)

@@ -390,6 +390,20 @@ test('the trend chart draws one point per commit of the history API, switches th
   await close(p2);
 });
 
+test('the trend chart asks the history API for about its pixel width in points', async () => {
+  const p = await open(page('index.html', { repo, rev: convRef }), { width: 1366 });
+  await p.waitForFunction(() => document.getElementById('trend-canvas')?.dataset.points);
+  const asked = await p.evaluate(() => performance.getEntriesByType('resource')
+    .map((e) => new URL(e.name)).filter((u) => u.pathname.endsWith('/history'))
+    .map((u) => ({ points: Number(u.searchParams.get('points')), width: document.getElementById('trend-canvas').parentElement.clientWidth * devicePixelRatio })));
+  assert.ok(asked.length >= 1, 'the history was asked for');
+  for (const a of asked) {
+    assert.equal(a.points % 500, 0, 'a step the server warms');
+    assert.ok(a.points >= Math.min(2000, a.width) && a.points <= 2000, `${a.points} points for ${a.width} px`);
+  }
+  await close(p);
+});
+
 test('the file page shows a sparkline with one point per change of the file', async () => {
   const ref = convRef;
   const files = (await apiOk(`${repoApi()}/commits/${enc(ref)}/files`)).files;

@@ -1,0 +1,151 @@
+/*
+ * api_lttb.c: Largest-Triangle-Three-Buckets downsampling (see api_lttb.h).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_lttb.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
+                     size_t **out, size_t *nout)
+{
+    size_t *keep, i, k = 0, a = 0;
+    double every;
+
+    if (!(keep = malloc((len ? len : 1) * sizeof(*keep))))
+        return -1;
+    *out = keep;
+    if (n >= len) {
+        for (i = 0; i < len; i++)
+            keep[i] = i;
+        *nout = len;
+        return 0;
+    }
+    if (n < 3) {
+        keep[0] = 0;
+        keep[1] = len - 1;
+        *nout = 2;
+        return 0;
+    }
+    /* The first and last points stay; the n - 2 others are one per bucket
+     * of the points between, the one making the largest triangle with the
+     * point kept before and the mean of the next bucket. */
+    every = (double)(len - 2) / (double)(n - 2);
+    keep[k++] = 0;
+    for (i = 0; i < n - 2; i++) {
+        size_t lo = (size_t)floor((double)i * every) + 1;
+        size_t hi = (size_t)floor((double)(i + 1) * every) + 1;
+        size_t nlo = hi, nhi = (size_t)floor((double)(i + 2) * every) + 1, j, best = lo;
+        double ax = 0, ay = 0, max = -1;
+
+        if (nhi > len)
+            nhi = len;
+        if (hi > len - 1)
+            hi = len - 1;
+        for (j = nlo; j < nhi; j++) {
+            ax += x[j];
+            ay += y[j];
+        }
+        if (nhi > nlo) {
+            ax /= (double)(nhi - nlo);
+            ay /= (double)(nhi - nlo);
+        } else {
+            ax = x[len - 1];
+            ay = y[len - 1];
+        }
+        for (j = lo; j < hi; j++) {
+            double area = fabs((x[a] - ax) * (y[j] - y[a]) - (x[a] - x[j]) * (ay - y[a]));
+
+            if (area > max) {
+                max = area;
+                best = j;
+            }
+        }
+        keep[k++] = a = best;
+    }
+    keep[k++] = len - 1;
+    *nout = k;
+    return 0;
+}
+
+/* Append to `dst` the points of src[from..to] that LTTB keeps for budget n. */
+static int api_lttb_part(json_t *dst, json_t *src, const double *x, const double *y,
+                         size_t from, size_t to, size_t n)
+{
+    size_t *keep, nkeep, i;
+
+    if (api_lttb_indices(x + from, y + from, to - from + 1, n, &keep, &nkeep) < 0)
+        return -1;
+    for (i = 0; i < nkeep; i++)
+        json_array_append(dst, json_array_get(src, from + keep[i]));
+    free(keep);
+    return 0;
+}
+
+json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep)
+{
+    size_t len = json_array_size(points), i, cut = 0, n1;
+    double *x = NULL, *y = NULL;
+    json_t *out = NULL, *p;
+    int64_t t = 0;
+
+    if (len <= n || n < 3)
+        return points;
+    if (!(x = malloc(len * sizeof(*x))) || !(y = malloc(len * sizeof(*y))) ||
+        !(out = json_array()))
+        goto done;
+    json_array_foreach(points, i, p) {
+        const char *c = json_string_value(json_object_get(p, "commit"));
+
+        /* A point without a readable date sits where its neighbour does. */
+        if (pd_parse_date(json_string_value(json_object_get(p, date)) ?
+                          json_string_value(json_object_get(p, date)) : "", &t) < 0 && i)
+            t = (int64_t)x[i - 1];
+        x[i] = (double)t;
+        y[i] = json_number_value(json_object_get(p, "value"));
+        if (keep && c && strcmp(c, keep) == 0)
+            cut = i;
+    }
+    /* Both sides of the kept point get budgets in proportion, at least 2
+     * each; they share the kept point, so together they are n. */
+    n1 = cut ? (size_t)((double)n * (double)(cut + 1) / (double)len) : 0;
+    if (cut && n1 < 2)
+        n1 = 2;
+    if (cut && n1 > n - 1)
+        n1 = n - 1;
+    if ((cut && api_lttb_part(out, points, x, y, 0, cut, n1) < 0) ||
+        (cut && json_array_remove(out, json_array_size(out) - 1) < 0) ||
+        api_lttb_part(out, points, x, y, cut, len - 1, cut ? n - n1 + 1 : n) < 0) {
+        json_decref(out);
+        out = NULL;
+    }
+done:
+    free(x);
+    free(y);
+    json_decref(points);
+    return out;
+}
+
+int api_lttb_query(srv_req *r, json_t **points, int by_author, const json_t *port_start,
+                   size_t *total)
+{
+    char buf[32], *end;
+    long n;
+    int rc;
+
+    if ((rc = srv_query(r, "points", buf, sizeof(buf))) == PD_ENOTFOUND)
+        return 0;
+    n = rc < 0 ? 0 : strtol(buf, &end, 10);
+    if (rc < 0 || *end || end == buf || n < 3 || n > 100000)
+        return pd_error_set(PD_EINVAL, "points must be a whole number from 3 to 100000");
+    *total = json_array_size(*points);
+    if (!(*points = api_lttb_points(*points, (size_t)n, by_author ? "author_date"
+                                    : "committer_date", json_string_value(
+                                    json_object_get(port_start, "commit")))))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    return 1;
+}

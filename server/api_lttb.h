@@ -1,0 +1,49 @@
+/*
+ * api_lttb.h: ?points=N on the history endpoints: the series reduced for a
+ * chart of about N pixels by Largest-Triangle-Three-Buckets (S. Steinarsson,
+ * "Downsampling Time Series for Visual Representation", MSc thesis,
+ * University of Iceland, 2013, section 4.2), the algorithm Chart.js's own
+ * decimation uses, so the dashboard draws what it would have drawn from the
+ * full series while downloading a fraction of it.
+ */
+#ifndef API_LTTB_H
+#define API_LTTB_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "srv.h"
+
+/*
+ * The indices (ascending, into *out, malloc'd; *nout of them) of the
+ * points LTTB keeps of the series x[i], y[i] (len points) for a budget of n
+ * points: the first and the last and one per bucket between.  When n >= len
+ * every index; a budget under 3 keeps the two ends.  0, or -1 when out of
+ * memory.
+ */
+int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
+                     size_t **out, size_t *nout);
+
+/*
+ * Reduce history points (a JSON array of {"commit", "author_date",
+ * "committer_date", "value"}, oldest first; reference stolen) to at most
+ * `n` points, x the `date` ("author_date" or "committer_date") and y the
+ * value.  The point of commit `keep` (may be NULL: the port start the
+ * dashboard's window begins at) stays: the series is cut there and each
+ * side reduced in proportion.  Returns the new array, or NULL when out of
+ * memory.
+ */
+json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep);
+
+/*
+ * ?points=N of request `r` applied to *points (by author or committer
+ * date; the point of commit port_start's "commit" kept): 0 when the request
+ * does not ask, 1 when applied with *total the count before, PD_EINVAL
+ * (pd_error_set; *points untouched) for an N that is not a whole number
+ * from 3 to 100000, or PD_ENOMEM (*points freed and NULL).
+ */
+int api_lttb_query(srv_req *r, json_t **points, int by_author, const json_t *port_start,
+                   size_t *total);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * srv_cache_key.c: the keys of the answer cache (see srv_cache_key.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "srv_cache_key.h"
+
+srv_cache_class srv_cache_route_class(const char *pattern)
+{
+    if (strncmp(pattern, "/api/", 5) != 0 && strncmp(pattern, "/badge/", 7) != 0)
+        return CACHE_NONE;
+    if (strstr(pattern, "/jobs/"))
+        return CACHE_NONE;          /* progress of a running job */
+    if (strstr(pattern, "/commits/{rev}"))
+        return CACHE_COMMIT;
+    /* Rewrites can be recorded without the tip changing (A, B, back to A). */
+    if (strstr(pattern, "/refs/{ref}/") && !strstr(pattern, "/rewrites"))
+        return CACHE_REF;
+    return CACHE_GLOBAL;
+}
+
+typedef struct {
+    char **v;
+    size_t n, cap;
+} srv_cache_args;
+
+static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    srv_cache_args *a = cls;
+    char **v;
+
+    if (a->n == a->cap) {
+        if (!(v = realloc(a->v, (a->cap ? a->cap * 2 : 8) * sizeof(*v))))
+            return MHD_NO;
+        a->v = v;
+        a->cap = a->cap ? a->cap * 2 : 8;
+    }
+    /* Length-prefixed, so that no two argument lists join the same way. */
+    if (asprintf(&a->v[a->n], "%zu:%s=%zu:%s", strlen(key), key,
+                 value ? strlen(value) : 0, value ? value : "") < 0)
+        return MHD_NO;
+    a->n++;
+    return MHD_YES;
+}
+
+static int srv_cache_strcmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The request key: route, captures (param[1] replaced by `rev` when not
+ * NULL), tail and the sorted query arguments.  malloc'd, or NULL.
+ */
+char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
+{
+    srv_cache_args a = {0};
+    char *buf = NULL;
+    size_t n = 0, i;
+    FILE *f = open_memstream(&buf, &n);
+
+    if (!f)
+        return NULL;
+    fprintf(f, "%d", r->route);
+    for (i = 0; i < SRV_MAX_PARAMS && r->param[i]; i++) {
+        const char *p = i == 1 && rev ? rev : r->param[i];
+
+        fprintf(f, "|%zu:%s", strlen(p), p);
+    }
+    if (r->tail)
+        fprintf(f, "|t%zu:%s", strlen(r->tail), r->tail);
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a);
+    if (a.n)
+        qsort(a.v, a.n, sizeof(*a.v), srv_cache_strcmp);
+    for (i = 0; i < a.n; i++) {
+        fprintf(f, "&%s", a.v[i]);
+        free(a.v[i]);
+    }
+    free(a.v);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/*
+ * The data key of the request into dkey (size n) and, for commit routes,
+ * the full commit id into oid.  Negative when the request cannot be
+ * resolved: the handler then answers it (with its error) uncached.
+ */
+int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
+                              char *oid, char *dkey, size_t n)
+{
+    char rules[64];
+    int64_t repo_id, commit_id;
+    sqlite3_stmt *st = NULL;
+    long long gen = 0, runs = 0, last = 0;
+    int rc;
+
+    if (cls == CACHE_GLOBAL) {
+        snprintf(dkey, n, "g:%llu", (unsigned long long)epoch);
+        return 0;
+    }
+    if ((rc = db_meta_get(r->db, "rules_hash", rules, sizeof(rules))) < 0 ||
+        (rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0)
+        return rc;
+    if (cls == CACHE_REF) {
+        snprintf(dkey, n, "r:%s:%s", oid, rules);
+        return 0;
+    }
+    /* Every change to the commit's SARIF runs raises its generation
+     * (migration 006); count and highest id also cover runs stored before. */
+    if ((rc = db_prepare(r->db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
+                         "sarif_generation WHERE commit_id = ?1), count(*), "
+                         "coalesce(max(id), 0) FROM sarif_runs WHERE commit_id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        gen = sqlite3_column_int64(st, 0);
+        runs = sqlite3_column_int64(st, 1);
+        last = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld", oid, rules, gen, runs, last);
+    return 0;
+}
+
+/* 1 when `s` is a full commit id as the database stores them. */
+int srv_cache_is_oid(const char *s)
+{
+    size_t i;
+
+    for (i = 0; i < 40; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return s[40] == '\0';
+}
+
+/* The raw URL with its segment number `seg` (0: the one after the first
+ * '/') replaced by `oid`; malloc'd, or NULL. */
+char *srv_cache_url_with(const char *url, int seg, const char *oid)
+{
+    const char *start = url + (*url == '/'), *end;
+    char *out = NULL;
+
+    for (; seg > 0; seg--) {
+        if (!(start = strchr(start, '/')))
+            return NULL;
+        start++;
+    }
+    end = start + strcspn(start, "/");
+    if (asprintf(&out, "%.*s%s%s", (int)(start - url), url, oid, end) < 0)
+        return NULL;
+    return out;
+}
+
+/* The segment number of {rev} in a route pattern. */
+int srv_cache_rev_segment(const char *pattern)
+{
+    const char *at = strstr(pattern, "/{rev}"), *p;
+    int n = 0;
+
+    for (p = pattern + 1; p < at; p++)
+        n += *p == '/';
+    return n + 1;
+}

@@ -1,0 +1,50 @@
+/*
+ * srv_reply.h: the pieces of srv_reply.c the answer cache (srv_cache.c)
+ * shares, so that a cached answer goes out with the very headers, ETag and
+ * gzip form of a computed one.
+ */
+#ifndef SRV_REPLY_H
+#define SRV_REPLY_H
+
+#include <stddef.h>
+
+#include "srv.h"
+
+/* Size of an ETag buffer: a quoted 40-hex blob id and the NUL. */
+#define SRV_ETAG_SIZE 48
+
+/* The strong ETag of a body: its git blob id (SHA-1 of "blob LEN\0" and the
+ * bytes), quoted, into out (SRV_ETAG_SIZE bytes). */
+void srv_reply_etag(char *out, const void *buf, size_t len);
+
+/* 1 when the request's If-None-Match lists `etag` (or is "*"; a weak "W/"
+ * form of it matches too, RFC 9110 13.1.2 weak comparison), else 0. */
+int srv_reply_etag_matches(srv_req *r, const char *etag);
+
+/* 1 if the client's Accept-Encoding allows gzip. */
+int srv_reply_accepts_gzip(srv_req *r);
+
+/* 1 when a body of this content type is worth compressing. */
+int srv_reply_compressible(const char *ctype);
+
+/* gzip `buf` (RFC 1952) into a malloc'd buffer of *out_len bytes; NULL if it
+ * cannot be done, or does not pay (under 1 KiB, or no smaller). */
+unsigned char *srv_reply_gzip(const void *buf, size_t len, size_t *out_len);
+
+/* The headers every answer carries: Content-Type (when ctype is not NULL),
+ * nosniff, the CSP, Vary: Accept-Encoding, and Link when `link` is set. */
+void srv_reply_add_headers(struct MHD_Response *resp, const char *ctype, const char *link);
+
+/*
+ * Adds the caching headers of an answer with an ETag: immutable ones
+ * `Cache-Control: public, max-age=31536000, immutable`; the others
+ * `X-Accel-Expires: 1` then `Cache-Control: no-cache`, so that a client
+ * revalidates every time and an nginx proxy_cache in front (which drops
+ * X-Accel-* before the client) keeps the answer one second and then
+ * revalidates it with If-None-Match.  nginx 1.22 reads X-Accel-Expires
+ * only when it comes before Cache-Control, hence the order
+ * (deploy/nginx/portdash.conf, tests/deploy/nginx.sh).
+ */
+void srv_reply_cache_headers(struct MHD_Response *resp, int immutable);
+
+#endif
