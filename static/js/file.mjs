@@ -209,7 +209,7 @@ function lineContent(text, findings) {
 }
 
 function findingTitle(list) {
-  return list.map((f) => `${f.line}:${f.column} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
+  return list.map((f) => `${f.line}${f.column != null ? `:${f.column}` : ''} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
 }
 
 function renderSource(text) {

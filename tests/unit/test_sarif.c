@@ -299,49 +299,193 @@ static void expect_400(const char *body, const char *detail, int prefix)
 #define RUN(results) "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":" \
                      "{\"name\":\"x\"}},\"results\":[" results "]}]}"
 
-static void test_malformed_logs_name_the_first_problem(void **state)
+/* POST `body` (category "tolerant") and expect 201 with exactly one warning
+ * (pointer, problem prefix, action); returns the reply. */
+static json_t *expect_warning(const char *body, const char *pointer, const char *problem,
+                              const char *action)
 {
-    size_t len;
-    char *missing = slurp(FIX "missing_message.sarif", &len);
+    tu_http h = post("hpy-convert-object-dtype", "?category=tolerant", g_ci, body,
+                     strlen(body));
+    json_t *doc = json_loads(h.body, 0, NULL);
+    json_t *w = json_array_get(json_object_get(doc, "warnings"), 0);
+    const char *got = json_string_value(json_object_get(w, "problem"));
+
+    if (h.status != 201 || json_array_size(json_object_get(doc, "warnings")) != 1 || !got)
+        fail_msg("status %ld, reply %s; want 201 and one warning at %s", h.status, h.body,
+                 pointer);
+    assert_string_equal(json_string_value(json_object_get(w, "pointer")), pointer);
+    if (strncmp(got, problem, strlen(problem)) != 0)
+        fail_msg("problem '%s', want '%s'", got, problem);
+    assert_string_equal(json_string_value(json_object_get(w, "action")), action);
+    tu_http_free(&h);
+    return doc;
+}
+
+/* The only run of a reply: its `key` count. */
+static json_int_t run0(json_t *rep, const char *key)
+{
+    assert_int_equal(json_array_size(json_object_get(rep, "runs")), 1);
+    return num(json_array_get(json_object_get(rep, "runs"), 0), key);
+}
+
+static void test_unreadable_logs_are_refused_naming_the_problem(void **state)
+{
     json_t *list;
 
-    expect_400(missing, "/runs/0/results/3/message: required property missing", 0);
     expect_400("{\"version\":\"2.0.0\",\"runs\":[]}", "/version: must be \"2.1.0\"", 0);
     expect_400("{\"runs\":[]}", "/version: required property missing", 0);
     expect_400("{\"version\":\"2.1.0\"}", "/runs: required property missing", 0);
+    expect_400("{\"version\":\"2.1.0\",\"runs\":{}}", "/runs: must be an array", 0);
     expect_400("[]", "the log must be a JSON object", 0);
-    expect_400("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{}}}]}",
-               "/runs/0/tool/driver/name: required property missing", 0);
-    expect_400("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{}}]}",
-               "/runs/0/tool/driver: required property missing", 0);
-    expect_400(RUN("{\"message\":{}}"),
-               "/runs/0/results/0/message: needs property \"text\" or \"id\"", 0);
-    expect_400(RUN("{\"message\":{\"text\":\"m\"},\"ruleIndex\":3}"),
-               "/runs/0/results/0/ruleIndex: 3 is not an index of /runs/0/tool/driver/rules", 0);
-    expect_400(RUN("{\"message\":{\"text\":\"m\"},\"level\":\"fatal\"}"),
-               "/runs/0/results/0/level: must be one of \"none\", \"note\", \"warning\", "
-               "\"error\"", 0);
-    expect_400(RUN("{\"message\":{\"text\":\"m\"},\"kind\":\"bad\"}"),
-               "/runs/0/results/0/kind: must be one of", 1);
-    expect_400(RUN("{\"message\":{\"text\":\"m\"},\"locations\":[{\"physicalLocation\":"
-                   "{\"region\":{\"startLine\":0}}}]}"),
-               "/runs/0/results/0/locations/0/physicalLocation/region/startLine: "
-               "must be an integer from 1", 0);
-    expect_400(RUN("{\"message\":{\"text\":\"m\"},\"locations\":[{\"physicalLocation\":"
-                   "{\"artifactLocation\":{\"index\":2}}}]}"),
-               "/runs/0/results/0/locations/0/physicalLocation/artifactLocation/index: "
-               "2 is not an index of /runs/0/artifacts", 0);
-    expect_400(RUN("{\"message\":{\"text\":\"m\"},\"partialFingerprints\":{\"a/b\":1}}"),
-               "/runs/0/results/0/partialFingerprints/a~1b: must be a string", 0);
-    expect_400("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"ok\"}}},"
-               "{\"tool\":{\"driver\":{\"name\":5}}}]}",
-               "/runs/1/tool/driver/name: must be a string", 0);
     expect_400("{\"version\": \"2.1.0\",\n \"runs\": [", "invalid JSON at line 2, column", 1);
-    /* The valid first run of the last log was not stored either. */
     list = get("/api/v1/repos/demo/commits/hpy-convert-object-dtype/sarif", 200);
     assert_int_equal(json_array_size(json_object_get(list, "runs")), 0);
     json_decref(list);
+}
+
+/* The issue's log: a null tool name costs that run only; "" is kept. */
+static void test_a_bad_run_is_skipped_and_the_others_kept(void **state)
+{
+    const char *log = "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":"
+        "\"CodeQL command-line toolchain\"}}},{\"tool\":{\"driver\":{\"name\":\"ESLint\"}}},"
+        "{\"tool\":{\"driver\":{\"name\":\"\"}}},{\"tool\":{\"driver\":{\"name\":null}}}]}";
+    tu_http h = post("hpy-convert-object-dtype", "?category=issue", g_ci, log, strlen(log));
+    json_t *doc = json_loads(h.body, 0, NULL), *w = json_object_get(doc, "warnings");
+    json_t *runs = json_object_get(doc, "runs");
+
+    assert_int_equal(h.status, 201);
+    assert_int_equal(json_array_size(runs), 3);
+    assert_non_null(run_of(runs, "CodeQL command-line toolchain", "issue"));
+    assert_non_null(run_of(runs, "ESLint", "issue"));
+    assert_non_null(run_of(runs, "(unnamed)", "issue"));
+    assert_int_equal(json_array_size(w), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "pointer")),
+                        "/runs/2/tool/driver/name");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(w, 1), "pointer")),
+                        "/runs/3/tool/driver/name");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(w, 1), "problem")),
+                        "must be a string");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(w, 1), "action")),
+                        "run skipped");
+    tu_http_free(&h);
+    json_decref(doc);
+    doc = expect_warning("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{}}}]}",
+                         "/runs/0/tool/driver/name", "required property missing",
+                         "run skipped");
+    assert_int_equal(json_array_size(json_object_get(doc, "runs")), 0);
+    json_decref(doc);
+    doc = expect_warning("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{}}]}",
+                         "/runs/0/tool/driver", "required property missing", "run skipped");
+    json_decref(doc);
+    doc = expect_warning("{\"version\":\"2.1.0\",\"runs\":[5]}", "/runs/0",
+                         "must be an object", "run skipped");
+    json_decref(doc);
+}
+
+static void test_a_bad_result_is_skipped_and_the_others_kept(void **state)
+{
+    size_t len;
+    char *missing = slurp(FIX "missing_message.sarif", &len);
+    json_t *d;
+
+    d = expect_warning(missing, "/runs/0/results/3/message", "required property missing",
+                       "result skipped");
+    assert_int_equal(run0(d, "results"), 3);
+    json_decref(d);
+    d = expect_warning(RUN("{\"message\":{}},{\"message\":{\"text\":\"ok\"}}"),
+                       "/runs/0/results/0/message", "needs property \"text\" or \"id\"",
+                       "result skipped");
+    assert_int_equal(run0(d, "results"), 1);
+    json_decref(d);
+    d = expect_warning(RUN("{\"message\":{\"text\":\"m\"},\"kind\":\"bad\"}"),
+                       "/runs/0/results/0/kind", "must be one of", "result skipped");
+    assert_int_equal(run0(d, "results"), 0);
+    json_decref(d);
+    d = expect_warning(RUN("7"), "/runs/0/results/0", "must be an object", "result skipped");
+    json_decref(d);
     free(missing);
+}
+
+static void test_a_bad_property_is_ignored_and_the_result_kept(void **state)
+{
+    json_t *d;
+
+    d = expect_warning(RUN("{\"message\":{\"text\":\"m\"},\"ruleIndex\":3}"),
+                       "/runs/0/results/0/ruleIndex",
+                       "3 is not an index of /runs/0/tool/driver/rules",
+                       "ruleIndex ignored; result kept without a rule");
+    assert_int_equal(run0(d, "findings"), 1);
+    json_decref(d);
+    d = expect_warning(RUN("{\"message\":{\"text\":\"m\"},\"level\":\"fatal\"}"),
+                       "/runs/0/results/0/level", "must be one of \"none\", \"note\"",
+                       "level ignored; the default level applies");
+    assert_int_equal(run0(d, "findings"), 1);
+    json_decref(d);
+    d = expect_warning(RUN("{\"message\":{\"text\":\"m\"},\"locations\":[{\"physicalLocation\":"
+                           "{\"region\":{\"startLine\":0}}}]}"),
+                       "/runs/0/results/0/locations/0/physicalLocation/region/startLine",
+                       "must be an integer from 1", "region ignored; result kept without a line");
+    json_decref(d);
+    /* a dangling artifactLocation.index is no longer passed over in silence */
+    d = expect_warning(RUN("{\"message\":{\"text\":\"m\"},\"locations\":[{\"physicalLocation\":"
+                           "{\"artifactLocation\":{\"index\":2}}}]}"),
+                       "/runs/0/results/0/locations/0/physicalLocation/artifactLocation/index",
+                       "2 is not an index of /runs/0/artifacts",
+                       "artifactLocation ignored; result kept, not at a file");
+    assert_int_equal(run0(d, "unmapped"), 1);
+    json_decref(d);
+    d = expect_warning(RUN("{\"message\":{\"text\":\"m\"},\"partialFingerprints\":{\"a/b\":1}}"),
+                       "/runs/0/results/0/partialFingerprints/a~1b", "must be a string",
+                       "partialFingerprints ignored");
+    json_decref(d);
+    d = expect_warning("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"x\","
+                       "\"rules\":[{\"name\":\"no id\"}]}}}]}",
+                       "/runs/0/tool/driver/rules/0/id", "required property missing",
+                       "rule ignored");
+    json_decref(d);
+}
+
+/* ruleIndex past an empty rules array, ruleId there: the rule is the id. */
+static void test_rule_index_past_the_rules_falls_back_to_rule_id(void **state)
+{
+    const char *log = "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":"
+        "\"lintR\",\"rules\":[]}},\"results\":[{\"ruleId\":\"R1\",\"ruleIndex\":0,"
+        "\"message\":{\"text\":\"by rule id\"},\"locations\":[{\"physicalLocation\":"
+        "{\"artifactLocation\":{\"uri\":\"src/refcount.c\"},\"region\":{\"startLine\":16}}}]}]}]}";
+    json_t *rep = expect_warning(log, "/runs/0/results/0/ruleIndex",
+                                 "0 is not an index of /runs/0/tool/driver/rules",
+                                 "ruleIndex ignored; the rule is the result's ruleId");
+    json_t *d = get("/api/v1/repos/demo/commits/hpy-convert-object-dtype/files/src/refcount.c",
+                    200), *f = NULL;
+
+    assert_int_equal(findings(d, "lintR", "by rule id", &f), 1);
+    assert_string_equal(json_string_value(json_object_get(f, "rule")), "R1");
+    assert_string_equal(json_string_value(json_object_get(f, "level")), "warning");
+    json_decref(d);
+    json_decref(rep);
+}
+
+static void test_warnings_past_a_hundred_are_counted(void **state)
+{
+    size_t n = 150, i, k = 0;
+    char *body = malloc(n * 20 + 200);
+    tu_http h;
+    json_t *doc;
+
+    k += (size_t)sprintf(body, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+                         "{\"name\":\"many\"}},\"results\":[");
+    for (i = 0; i < n; i++)
+        k += (size_t)sprintf(body + k, "%s{\"message\":{}}", i ? "," : "");
+    strcpy(body + k, "]}]}");
+    h = post("hpy-convert-object-dtype", "?category=many", g_ci, body, strlen(body));
+    doc = json_loads(h.body, 0, NULL);
+    assert_int_equal(h.status, 201);
+    assert_int_equal(json_array_size(json_object_get(doc, "warnings")), 100);
+    assert_int_equal(num(doc, "warnings_omitted"), 50);
+    assert_int_equal(run0(doc, "results"), 0);
+    json_decref(doc);
+    tu_http_free(&h);
+    free(body);
 }
 
 /* gzip (RFC 1952) of `len` bytes of `in`, or of `len` zero bytes if in is
@@ -487,6 +631,15 @@ static void test_cli_imports_from_stdin(void **state)
     assert_non_null(strstr(out, "nope"));
     assert_non_null(strstr(out, "rc=1"));
     free(out);
+    /* a bad run: kept what it could, warned on stderr, exit status 0 */
+    out = tu_sh_out("printf '%%s' '{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+                    "{\"name\":\"cliT\"}}},{\"tool\":{\"driver\":{\"name\":null}}}]}' | "
+                    "'%s/../portdash' import-sarif --db '%s' --repo demo --rev hpy - 2>&1; "
+                    "echo \"rc=$?\"", fx ? fx : "build-san/fixtures", g_site.db);
+    assert_string_equal(out, "cliT: 0 results, 0 findings, 0 unmapped\n"
+                        "portdash import-sarif: warning: /runs/1/tool/driver/name: must be "
+                        "a string (run skipped)\nrc=0\n");
+    free(out);
 }
 
 int main(void)
@@ -498,7 +651,12 @@ int main(void)
         cmocka_unit_test(test_percent_encoded_path_maps_to_the_file),
         cmocka_unit_test(test_kind_pass_is_not_a_finding),
         cmocka_unit_test(test_summary_counts_findings_per_tool),
-        cmocka_unit_test(test_malformed_logs_name_the_first_problem),
+        cmocka_unit_test(test_unreadable_logs_are_refused_naming_the_problem),
+        cmocka_unit_test(test_a_bad_run_is_skipped_and_the_others_kept),
+        cmocka_unit_test(test_a_bad_result_is_skipped_and_the_others_kept),
+        cmocka_unit_test(test_a_bad_property_is_ignored_and_the_result_kept),
+        cmocka_unit_test(test_rule_index_past_the_rules_falls_back_to_rule_id),
+        cmocka_unit_test(test_warnings_past_a_hundred_are_counted),
         cmocka_unit_test(test_oversize_bodies_get_413),
         cmocka_unit_test(test_gzip_body_is_inflated),
         cmocka_unit_test(test_second_upload_of_tool_and_category_replaces_the_first),
