@@ -96,9 +96,10 @@ json_t *sarif_import_report_json(const sarif_import_report *rep);
 int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id);
 
 /*
- * Append the stored findings (every kind but pass and notApplicable) at `path` of commit `commit_id`
- * to `findings` as {"line", "column", "class": "sarif", "rule", "text",
- * "function", "guarded": false, "tool", "level", "category"}.  0 or PD_EDB.
+ * Append the stored findings (every kind but pass and notApplicable) at
+ * `path` of commit `commit_id` to `findings` as {"line", "column", "class":
+ * "sarif", "rule", "text", "function", "guarded": false, "tool", "level",
+ * "category"}.  0 or PD_EDB.
  */
 int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
                         json_t *findings);
