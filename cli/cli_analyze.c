@@ -52,6 +52,14 @@ static void cli_analyze_usage(FILE *out)
         "  --path GLOB      only paths matching a glob (numpy/core/**); repeatable\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
         "                   line, '-' for stdin) and print the time and MB/s\n\n"
+        "SARIF fits GitHub code scanning (25,000 results per run, 10 MB gzip):\n"
+        "one result per finding when they fit, else one per function and class\n"
+        "with its counts; what was grouped or left out goes to stderr and\n"
+        "run.properties[\"portdash/sarif\"].\n"
+        "  --sarif-group G    auto (default), finding, or function\n"
+        "  --sarif-classes L  only these classes (capi,npy-legacy,bridge)\n"
+        "  --sarif-level LV   only results at LV or worse (note, warning, error)\n"
+        "  --sarif-max N      at most N results, worst levels kept (default 25000)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
         "2 bad usage.\n");
 }
@@ -338,7 +346,7 @@ static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
 /* Analyse the inputs into a and write the report; the exit status. */
 static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const char *rev, const char *blobs, const char *format,
-                      const report_fail *fail)
+                      const report_fail *fail, const report_sarif_opts *so)
 {
     git_repository *repo = NULL;
     size_t bad;
@@ -359,7 +367,9 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     }
     for (i = 0; !rc && i < argc; i++)
         rc = cli_an_path(a, argv[i]);
-    if (!rc)
+    if (!rc && strcmp(format, "sarif") == 0)
+        rc = report_sarif_ex(stdout, a->files, a->n, a->r, fail, so);
+    else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, a->r, fail);
     git_repository_free(repo);
     if (rc < 0) {
@@ -374,6 +384,32 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     return CLI_OK;
 }
 
+/* One --sarif-* option (getopt code c) into *so; 0 or PD_EINVAL. */
+static int cli_an_sarif_opt(report_sarif_opts *so, int c, const char *arg)
+{
+    char *end;
+    long n;
+
+    switch (c) {
+    case 'G':
+        so->group = strcmp(arg, "auto") == 0 ? REPORT_SARIF_AUTO
+                  : strcmp(arg, "finding") == 0 ? REPORT_SARIF_FINDING
+                  : strcmp(arg, "function") == 0 ? REPORT_SARIF_FUNCTION : -1;
+        return (int)so->group < 0 ? pd_error_set(PD_EINVAL, "--sarif-group: '%.40s' is "
+                                                 "not auto, finding or function", arg) : 0;
+    case 'C':
+        return report_sarif_classes(&so->classes, arg);
+    case 'L':
+        return report_sarif_level(&so->min_level, arg);
+    default:
+        n = strtol(arg, &end, 10);
+        if (*end || n < 1 || n > REPORT_SARIF_MAX_RESULTS)
+            return pd_error_set(PD_EINVAL, "--sarif-max: want 1 to %d", REPORT_SARIF_MAX_RESULTS);
+        so->max_results = (size_t)n;
+        return 0;
+    }
+}
+
 int cli_analyze(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -381,11 +417,15 @@ int cli_analyze(int argc, char **argv)
         {"fail-on", required_argument, 0, 'f'}, {"repo", required_argument, 0, 'r'},
         {"rev", required_argument, 0, 'v'}, {"path", required_argument, 0, 'p'},
         {"blobs", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"sarif-group", required_argument, 0, 'G'},
+        {"sarif-classes", required_argument, 0, 'C'},
+        {"sarif-level", required_argument, 0, 'L'},
+        {"sarif-max", required_argument, 0, 'M'}, {0, 0, 0, 0}};
     const char **globs = calloc(argc, sizeof(char *));
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
     const char *blobs = NULL;
     report_fail fail = {0, 0};
+    report_sarif_opts so = {0};
     cli_an a;
     rules *r = NULL;
     size_t i;
@@ -407,6 +447,12 @@ int cli_analyze(int argc, char **argv)
         case 'v': rev = optarg; break;
         case 'p': globs[a.sc.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
+        case 'G': case 'C': case 'L': case 'M':
+            if (cli_an_sarif_opt(&so, c, optarg) < 0) {
+                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+                goto done;
+            }
+            break;
         case 'h': cli_analyze_usage(stdout); rc = CLI_OK; goto done;
         default: cli_analyze_usage(stderr); goto done;
         }
@@ -430,8 +476,9 @@ int cli_analyze(int argc, char **argv)
         rc = CLI_FAIL;
     } else {
         a.r = r;
+        so.note = stderr;
         rc = cli_an_run(&a, argv + optind, argc - optind, repo, rev, blobs,
-                        format, fail.classes || fail.objstates ? &fail : NULL);
+                        format, fail.classes || fail.objstates ? &fail : NULL, &so);
     }
     git_libgit2_shutdown();
 done:
