@@ -10,8 +10,9 @@
  * result is skipped and a bad optional property ignored, each reported as a
  * warning with a JSON pointer (RFC 6901); only a log that cannot be read at
  * all is refused, and then nothing is stored.  Runs of portdash's own
- * analyzer are listed but their results not stored (the ingest shows them).  Every run is stored under (commit, tool, category), replacing the
- * runs of an earlier upload with the same key, in one SQLite transaction.
+ * analyzer are listed but their results not stored (the ingest shows them).
+ * Every run is stored under (commit, tool, category), replacing the runs
+ * of an earlier upload with the same key, in one SQLite transaction.
  * Results are mapped to a repository path and to the analysed function
  * whose lines hold the result's start line; see README.md, "Uploading
  * analyzer output (SARIF)", for the rules.
