@@ -65,6 +65,7 @@ typedef struct {
     unsigned status;                      /* status sent, for metrics */
     int immutable;                        /* answer about a full commit id */
     char link[1024];                      /* Link header of a paginated list */
+    char location[128];                   /* Location header (a 202's job), or "" */
 } srv_req;
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);

@@ -76,6 +76,8 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
         MHD_add_response_header(resp, "Allow", r->allow);
     if (r->link[0])
         MHD_add_response_header(resp, "Link", r->link);
+    if (r->location[0])
+        MHD_add_response_header(resp, "Location", r->location);
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
 }
