@@ -17,5 +17,6 @@ int cli_token(int argc, char **argv);
 int cli_import_sarif(int argc, char **argv);
 int cli_gate(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
+int cli_triage(int argc, char **argv);
 
 #endif

@@ -100,7 +100,7 @@ int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id);
  * Append the stored findings (every kind but pass and notApplicable) at
  * `path` of commit `commit_id` to `findings` as {"line", "column", "class":
  * "sarif", "rule", "text", "function", "guarded": false, "tool", "level",
- * "category"}.  0 or PD_EDB.
+ * "category", "fingerprint" (its SARIF_FINGERPRINT_KEY)}.  0 or PD_EDB.
  */
 int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
                         json_t *findings);

@@ -66,7 +66,9 @@ int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
     int rc;
 
     if ((rc = db_prepare(db, &st, "SELECT r.line, r.col, r.rule_id, r.message, "
-                         "r.function, s.tool, r.level, s.category FROM sarif_results r "
+                         "r.function, s.tool, r.level, s.category, "
+                         "json_extract(r.fingerprints, '$.\"" SARIF_FINGERPRINT_KEY "\"') "
+                         "FROM sarif_results r "
                          "JOIN sarif_runs s ON s.id = r.run_id WHERE r.path = ?2 AND "
                          "s.commit_id = ?1 AND " SARIF_FINDING_SQL " "
                          "ORDER BY r.line, r.col, s.tool, r.idx")) < 0)
@@ -75,11 +77,11 @@ int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
     sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         json_array_append_new(findings, json_pack(
-            "{s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+            "{s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
             "line", sq_int(st, 0), "column", sq_int(st, 1), "class", "sarif",
             "rule", sq_text(st, 2), "text", sq_text(st, 3), "function", sq_text(st, 4),
             "guarded", 0, "tool", sq_text(st, 5), "level", sq_text(st, 6),
-            "category", sq_text(st, 7)));
+            "category", sq_text(st, 7), "fingerprint", sq_text(st, 8)));
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return pd_error_set(PD_EDB, "reading SARIF results: %s", sqlite3_errmsg(db));

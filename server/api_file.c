@@ -9,6 +9,7 @@
 #include <git2.h>
 
 #include "api.h"
+#include "api_triage.h"
 #include "db.h"
 #include "pd_error.h"
 #include "sarif_import.h"
@@ -138,23 +139,39 @@ static int api_file_filter(srv_req *r, json_t *o)
                                  has_levels ? levels : NULL);
 }
 
-enum MHD_Result api_file(srv_req *r)
+int api_file_doc(srv_req *r, const api_at *at, const char *path, json_t **out)
 {
-    api_at at;
     char blob[41];
     json_t *o;
     int rc;
 
-    if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_file_blob(r->db, at.commit_id, r->tail, blob)) < 0)
-        return srv_reply_error(r, rc);
-    r->immutable = 0;      /* SARIF uploads add findings to a commit's files */
-    o = json_pack("{s:s, s:o, s:s}", "commit", at.oid, "path", api_text(r->tail),
+    *out = NULL;
+    if ((rc = db_commit_file_blob(r->db, at->commit_id, path, blob)) < 0)
+        return rc;
+    o = json_pack("{s:s, s:o, s:s}", "commit", at->oid, "path", api_text(path),
                   "blob", blob);
-    if ((rc = api_file_analysis(r, &at, blob, o)) < 0 ||
-        (rc = sarif_file_findings(r->db, at.commit_id, r->tail,
+    if ((rc = api_file_analysis(r, at, blob, o)) < 0 ||
+        (rc = sarif_file_findings(r->db, at->commit_id, path,
                                   json_object_get(o, "findings"))) < 0 ||
-        (rc = api_file_filter(r, o)) < 0) {
+        (rc = api_triage_apply(r, at->repo_id, o, "findings", path)) < 0) {
+        json_decref(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
+}
+
+enum MHD_Result api_file(srv_req *r)
+{
+    api_at at;
+    json_t *o = NULL;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0)
+        return srv_reply_error(r, rc);
+    /* SARIF uploads and dismissals change a commit's files */
+    r->immutable = 0;
+    if ((rc = api_file_doc(r, &at, r->tail, &o)) < 0 || (rc = api_file_filter(r, o)) < 0) {
         json_decref(o);
         return srv_reply_error(r, rc);
     }

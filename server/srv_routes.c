@@ -11,6 +11,7 @@
 #include "api_port.h"
 #include "api_scope.h"
 #include "api_snapshot.h"
+#include "api_triage.h"
 #include "pd_error.h"
 #include "srv_routes.h"
 #include "srv_static.h"
@@ -55,6 +56,12 @@ const srv_route srv_routes[] = {
      "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,
      "the ratchet gate between ?base=REV and ?head=REV"},
+    {"GET", "/api/v1/repos/{repo}/dismissals", api_dismissals,
+     "dismissed findings, newest first"},
+    {"POST", "/api/v1/repos/{repo}/dismissals", api_dismiss,
+     "dismiss a finding (scope triage)"},
+    {"DELETE", "/api/v1/repos/{repo}/dismissals/{id}", api_undismiss,
+     "undo a dismissal (scope triage)"},
     {"POST", "/api/v1/repos/{repo}/ingest", api_ingest_trigger,
      "ingest new commits in the background (token scope ingest)"},
     {"GET", "/api/v1/jobs/{id}", api_job, "state and progress of an ingest job"},
