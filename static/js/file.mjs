@@ -20,7 +20,8 @@ import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 
 const $ = (id) => document.getElementById(id);
-const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'sort', 'order']);
+const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
+const LEVELS = ['error', 'warning', 'note', 'none'];
 const DEFAULT_SORT = { key: 'lines', order: 'asc' };
 let detail = null;
 let findingsByFunction = new Map();
@@ -148,32 +149,58 @@ function setupFindingsFilter(findings) {
   if (sel.value !== state.class) { sel.value = ''; state.class = ''; }
   const unguarded = $('f-unguarded');
   unguarded.checked = state.unguarded === '1';
+  const open = $('f-open');
+  open.checked = state.open === '1';
+  // per-tool and per-level filters (the API's ?tool= and ?level=, done here)
+  const tools = [...new Set(findings.map((f) => f.tool ?? 'portdash'))].sort();
+  const tool = $('f-tool');
+  replace(tool, h('option', { value: '' }, 'all'),
+    tools.map((t) => h('option', { value: t }, `${t} (${fmt(findings.filter((f) => (f.tool ?? 'portdash') === t).length)})`)));
+  tool.value = tools.includes(state.tool) ? state.tool : '';
+  const level = $('f-level');
+  replace(level, h('option', { value: '' }, 'all'),
+    LEVELS.map((l) => h('option', { value: l }, `${l} (${fmt(findings.filter((f) => f.level === l).length)})`)));
+  level.value = LEVELS.includes(state.level) ? state.level : '';
   const apply = () => {
     state.class = sel.value;
     state.unguarded = unguarded.checked ? '1' : '';
+    state.tool = tool.value;
+    state.level = level.value;
+    state.open = open.checked ? '1' : '';
     save();
     renderFindings();
   };
-  sel.addEventListener('change', apply);
-  unguarded.addEventListener('change', apply);
+  for (const el of [sel, unguarded, tool, level, open]) el.addEventListener('change', apply);
+}
+
+function dismissedBadge(d) {
+  if (!d) return '';
+  return h('span', { class: 'badge dismissed-badge', title: `dismissed by ${d.by} at ${d.at}${d.comment ? `: ${d.comment}` : ''}` }, d.reason);
 }
 
 function renderFindings() {
   const all = detail.findings ?? [];
-  const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded))
-    .sort((a, b) => (a.line - b.line) || (a.column - b.column));
-  replace($('findings-table').tBodies[0], rows.length ? rows.map((f) => h('tr', { class: [f.guarded && 'guarded'] },
+  const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded) &&
+    (!state.tool || (f.tool ?? 'portdash') === state.tool) && (!state.level || f.level === state.level) &&
+    (state.open !== '1' || !f.dismissed))
+    .sort((a, b) => (a.line - b.line) || ((a.column ?? 0) - (b.column ?? 0)));
+  replace($('findings-table').tBodies[0], rows.length ? rows.map((f) => h('tr', { class: [f.guarded && 'guarded', f.dismissed && 'dismissed'], dataset: { fingerprint: f.fingerprint ?? '' } },
     h('td', { class: 'num' }, h('a', { href: `#L${f.line}` }, String(f.line))),
     h('td', { class: 'num' }, String(f.column ?? '')),
     h('td', null, classBadge(f.class)),
     h('td', { class: 'rule' }, f.rule ?? ''),
     h('td', null, h('code', null, f.text ?? '')),
     h('td', null, f.function ? h('code', null, f.function) : h('span', { class: 'muted' }, '—')),
-    h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : '')))
-    : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
+    h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : ''),
+    h('td', null, f.tool ?? 'portdash'),
+    h('td', null, dismissedBadge(f.dismissed))))
+    : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
   const out = $('findings-count');
   out.dataset.shown = rows.length;
-  out.textContent = rows.length === all.length ? `${fmt(all.length)} findings` : `showing ${fmt(rows.length)} of ${fmt(all.length)} findings`;
+  const dismissed = all.filter((f) => f.dismissed).length;
+  out.dataset.dismissed = dismissed;
+  out.textContent = (rows.length === all.length ? `${fmt(all.length)} findings` : `showing ${fmt(rows.length)} of ${fmt(all.length)} findings`) +
+    (dismissed ? ` · ${fmt(dismissed)} dismissed` : '');
 }
 
 /* ---------- source ---------- */
