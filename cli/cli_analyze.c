@@ -59,7 +59,9 @@ static void cli_analyze_usage(FILE *out)
         "  --sarif-group G    auto (default), finding, or function\n"
         "  --sarif-classes L  only these classes (capi,npy-legacy,bridge)\n"
         "  --sarif-level LV   only results at LV or worse (note, warning, error)\n"
-        "  --sarif-max N      at most N results, worst levels kept (default 25000)\n\n"
+        "  --sarif-max N      at most N results, worst levels kept (default 25000)\n"
+        "  --sarif-since REV  only findings new since REV (with --repo: a pull\n"
+        "                     request's own; moved lines are not new)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
         "2 bad usage.\n");
 }
@@ -87,6 +89,7 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
         return pd_error_set(PD_ENOMEM, "out of memory");
     }
     a->files[a->n].path = p;
+    a->files[a->n].keep = NULL;
     a->files[a->n++].res = res;
     return 0;
 }
@@ -343,6 +346,39 @@ static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
     return rc;
 }
 
+/* Free the files of a (paths, results, keep marks). */
+static void cli_an_free(cli_an *a)
+{
+    size_t i;
+
+    for (i = 0; i < a->n; i++) {
+        free((char *)a->files[i].path);
+        free((unsigned char *)a->files[i].keep);
+        an_result_free((an_result *)a->files[i].res);
+    }
+    free(a->files);
+    a->files = NULL;
+    a->n = a->cap = 0;
+}
+
+/* --sarif-since: analyse `since` too and mark what is new in a. */
+static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
+{
+    cli_an b;
+    size_t nnew = 0;
+    int rc;
+
+    memset(&b, 0, sizeof(b));
+    b.r = a->r;
+    b.sc = a->sc;
+    b.repo = repo;
+    if ((rc = cli_an_rev(&b, repo, since)) == 0 &&
+        (rc = report_new_since(a->files, a->n, b.files, b.n, &nnew)) == 0)
+        fprintf(stderr, "portdash analyze: SARIF: %zu findings new since %s\n", nnew, since);
+    cli_an_free(&b);
+    return rc;
+}
+
 /* Analyse the inputs into a and write the report; the exit status. */
 static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const char *rev, const char *blobs, const char *format,
@@ -364,6 +400,8 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     } else if (repo) {
         a->repo = repo;
         rc = cli_an_rev(a, repo, rev);
+        if (rc == 0 && so->since)
+            rc = cli_an_since(a, repo, so->since);
     }
     for (i = 0; !rc && i < argc; i++)
         rc = cli_an_path(a, argv[i]);
@@ -420,7 +458,8 @@ int cli_analyze(int argc, char **argv)
         {"sarif-group", required_argument, 0, 'G'},
         {"sarif-classes", required_argument, 0, 'C'},
         {"sarif-level", required_argument, 0, 'L'},
-        {"sarif-max", required_argument, 0, 'M'}, {0, 0, 0, 0}};
+        {"sarif-max", required_argument, 0, 'M'},
+        {"sarif-since", required_argument, 0, 'S'}, {0, 0, 0, 0}};
     const char **globs = calloc(argc, sizeof(char *));
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
     const char *blobs = NULL;
@@ -428,7 +467,6 @@ int cli_analyze(int argc, char **argv)
     report_sarif_opts so = {0};
     cli_an a;
     rules *r = NULL;
-    size_t i;
     int c, rc = CLI_USAGE;
 
     memset(&a, 0, sizeof(a));
@@ -447,6 +485,7 @@ int cli_analyze(int argc, char **argv)
         case 'v': rev = optarg; break;
         case 'p': globs[a.sc.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
+        case 'S': so.since = optarg; break;
         case 'G': case 'C': case 'L': case 'M':
             if (cli_an_sarif_opt(&so, c, optarg) < 0) {
                 fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
@@ -459,13 +498,14 @@ int cli_analyze(int argc, char **argv)
     }
     a.sc.include = globs;
     if (!globs || (!repo && optind >= argc) || (repo && !rev && !blobs) ||
-        (!repo && (rev || blobs)) ||
+        (!repo && (rev || blobs || so.since)) ||
         (strcmp(format, "text") && strcmp(format, "json") &&
          strcmp(format, "sarif") && strcmp(format, "functions"))) {
         fprintf(stderr, "portdash analyze: %s\n\n",
                 !repo && optind >= argc ? "no PATH given"
                 : repo && !rev && !blobs ? "--repo needs --rev (or --blobs)"
-                : !repo && (rev || blobs) ? "--rev and --blobs need --repo"
+                : !repo && (rev || blobs || so.since) ? "--rev, --blobs and --sarif-since "
+                  "need --repo"
                 : "unknown --format (text, json, sarif, functions)");
         cli_analyze_usage(stderr);
         goto done;
@@ -482,11 +522,7 @@ int cli_analyze(int argc, char **argv)
     }
     git_libgit2_shutdown();
 done:
-    for (i = 0; i < a.n; i++) {
-        free((char *)a.files[i].path);
-        an_result_free((an_result *)a.files[i].res);
-    }
-    free(a.files);
+    cli_an_free(&a);
     rules_free(r);
     free(globs);
     return rc;

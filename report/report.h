@@ -14,6 +14,8 @@
 typedef struct {
     const char *path;
     const an_result *res;
+    const unsigned char *keep;  /* NULL: every finding; else SARIF writes
+                                   finding i only when keep[i] (report_new_since) */
 } report_file;
 
 /* What a run forbids (--fail-on): token classes and object states. */
@@ -83,6 +85,8 @@ typedef struct {
     FILE *note;                 /* gets a statement of what was grouped or left
                                    out and the sizes against GitHub's limits;
                                    NULL: none */
+    const char *since;          /* the files' keep marks are "new since" this
+                                   rev (report_new_since); named in properties */
 } report_sarif_opts;
 
 /*
@@ -94,6 +98,17 @@ typedef struct {
  */
 int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *r,
                     const report_fail *f, const report_sarif_opts *o);
+
+/*
+ * Mark the findings of `head` (nh files) that are new since `base` (nb
+ * files, the same paths at an earlier revision): head[i].keep[k] is 1 when
+ * finding k's file, rule, function, identifier and occurrence among those
+ * four are not in base, the same key as the fingerprints, so moved lines
+ * do not count as new.  The keep arrays are allocated here, one per file
+ * (free each with free()).  *nnew counts the new findings.  0 or PD_ENOMEM.
+ */
+int report_new_since(report_file *head, size_t nh, const report_file *base, size_t nb,
+                     size_t *nnew);
 
 /*
  * Parse a --sarif-classes list ("capi,bridge") into a class bit set, or a

@@ -230,11 +230,13 @@ int sarif_level_rank(const char *level)
     return i;
 }
 
-int sarif_wanted(const report_sarif_opts *o, const report_fail *fail, const an_finding *f)
+int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
+                 const report_file *rf, size_t k)
 {
     unsigned classes = o->classes ? o->classes : ~(1u << AN_CLASS_HPY);
+    const an_finding *f = &rf->res->findings[k];
 
-    return f->cls != AN_CLASS_HPY && (classes >> f->cls & 1) &&
+    return f->cls != AN_CLASS_HPY && (classes >> f->cls & 1) && (!rf->keep || rf->keep[k]) &&
            sarif_level_rank(sarif_level(fail, f)) >= (o->min_level ? o->min_level : 1);
 }
 
@@ -255,7 +257,7 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
         const an_finding *f = &res->findings[i];
         long ri;
 
-        if (!sarif_wanted(o, fail, f))
+        if (!sarif_wanted(o, fail, rf, i))
             continue;
         if ((ri = sarif_rule_index(sr, f->rule, f->cls)) < 0 ||
             json_array_append_new(results,
@@ -302,7 +304,7 @@ static void sarif_count(const report_file *files, size_t n, const report_fail *f
         for (k = 0; k < files[i].res->nfindings; k++) {
             const an_finding *x = &files[i].res->findings[k];
 
-            if (sarif_wanted(o, fail, x))
+            if (sarif_wanted(o, fail, &files[i], k))
                 (*wanted)++;
             else if (x->cls != AN_CLASS_HPY)
                 (*filtered)++;
@@ -340,8 +342,8 @@ static void sarif_state(FILE *note, json_t *props, size_t bytes, size_t gz)
             (long long)res, grouped ? ", one per function and class (--sarif-group "
             "finding for one per finding)" : "", bytes, gz, REPORT_SARIF_MAX_RESULTS);
     if (fl)
-        fprintf(note, "portdash analyze: SARIF: %lld findings left out by --sarif-classes "
-                "or --sarif-level\n", (long long)fl);
+        fprintf(note, "portdash analyze: SARIF: %lld findings left out by --sarif-classes, "
+                "--sarif-level or --sarif-since\n", (long long)fl);
     if (om)
         fprintf(note, "portdash analyze: SARIF: %lld results left out over the limit of "
                 "%lld (lowest levels first; see run.properties[\"portdash/sarif\"])\n",
@@ -389,6 +391,8 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
                              : pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
     props = sarif_props(wanted, filtered, grouped, json_array_size(results), omitted,
                         o->max_results ? o->max_results : REPORT_SARIF_MAX_RESULTS);
+    if (props && o->since)
+        json_object_set_new(props, "since", json_string(o->since));
     if (!rc)
         doc = json_pack(
             "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o, s:{s:s}}}, s:o, s:{s:O}}]}",

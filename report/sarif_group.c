@@ -42,10 +42,11 @@ static int sg_ident_cmp(const void *a, const void *b)
 
 /* The identifiers of group (fn, cls) of res with their counts, most used
  * first, at most cap of them; *n how many. */
-static sg_ident *sg_idents(const an_result *res, int32_t fn, an_class cls,
+static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
                            const report_fail *fail, const report_sarif_opts *o,
                            size_t cap, size_t *n)
 {
+    const an_result *res = rf->res;
     sg_ident *v = malloc(cap * sizeof(*v));
     size_t k, j;
 
@@ -53,7 +54,7 @@ static sg_ident *sg_idents(const an_result *res, int32_t fn, an_class cls,
     for (k = 0; v && k < res->nfindings; k++) {
         const an_finding *f = &res->findings[k];
 
-        if (f->function != fn || f->cls != cls || !sarif_wanted(o, fail, f))
+        if (f->function != fn || f->cls != cls || !sarif_wanted(o, fail, rf, k))
             continue;
         for (j = 0; j < *n && strcmp(v[j].text, f->text) != 0; j++)
             ;
@@ -114,7 +115,7 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
     const char *fn = first->function >= 0 ? res->functions[first->function].name : NULL;
     char msg[1024], occ[24], fph[17];
     size_t nv, i, same = 0;
-    sg_ident *v = sg_idents(res, first->function, cls, fail, o, 256, &nv);
+    sg_ident *v = sg_idents(rf, first->function, cls, fail, o, 256, &nv);
     json_t *ids = json_object(), *loc, *r;
 
     if (!v || !ids) {
@@ -172,7 +173,7 @@ int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
         sg_group *s = &g[(size_t)(f->function + 1) * AN_CLASS_COUNT + f->cls];
         int rank = sarif_level_rank(sarif_level(fail, f));
 
-        if (!sarif_wanted(o, fail, f))
+        if (!sarif_wanted(o, fail, rf, k))
             continue;
         if (!s->count++) {
             s->first = k;

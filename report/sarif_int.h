@@ -36,8 +36,10 @@ const char *sarif_level(const report_fail *fail, const an_finding *f);
 /* 0 none, 1 note, 2 warning, 3 error; 0 for anything else. */
 int sarif_level_rank(const char *level);
 
-/* 1 if finding f is written under options o (class and level). */
-int sarif_wanted(const report_sarif_opts *o, const report_fail *fail, const an_finding *f);
+/* 1 if finding k of rf is written under options o (class, level, and
+ * rf->keep). */
+int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
+                 const report_file *rf, size_t k);
 
 /*
  * Append to `results` one result per (function, class) of file rf with

@@ -174,3 +174,37 @@ test('default SARIF of numpy/core fits GitHub code scanning', (t) => {
   const gz = Number(/, (\d+) gzip/.exec(r.err)[1]);
   assert.ok(gz > 0 && gz < 10 * 1024 * 1024, r.err);
 });
+
+test('--sarif-since keeps only the findings a revision adds; moved lines are not new', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-since-'));
+  const git = (cmd) => {
+    const r = spawnSync('sh', ['-c', `git -c user.name=t -c user.email=t@example.org ${cmd}`],
+      { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  try {
+    const src = 'static PyObject *\nf(PyObject *o)\n{\n    Py_INCREF(o);\n    return o;\n}\n';
+    git('init -q -b main');
+    writeFileSync(join(dir, 'a.c'), src);
+    git('add a.c && git -c user.name=t -c user.email=t@example.org commit -qm one');
+    writeFileSync(join(dir, 'a.c'), '/* moved down */\n\n\n' + src.replace('    return o;',
+      '    Py_INCREF(o);\n    PyErr_SetString(PyExc_TypeError, "x");\n    return o;'));
+    git('commit -qam two');
+    const r = analyze(['--format', 'sarif', '--repo', '.', '--rev', 'HEAD', '--sarif-since', 'HEAD~1'], dir);
+    assert.equal(r.status, 0, r.err);
+    const run = JSON.parse(r.out).runs[0];
+    assert.ok(validate(JSON.parse(r.out)));
+    // the second Py_INCREF and PyErr_SetString / PyExc_TypeError are new; the moved ones are not
+    const texts = run.results.map((x) => /`([^`]*)`/.exec(x.message.text)[1]).sort();
+    assert.deepEqual(texts, ['PyErr_SetString', 'PyExc_TypeError', 'Py_INCREF']);
+    assert.equal(run.properties['portdash/sarif'].since, 'HEAD~1');
+    assert.match(r.err, /findings new since HEAD~1/);
+    const all = JSON.parse(analyze(['--format', 'sarif', '--repo', '.', '--rev', 'HEAD'], dir).out).runs[0];
+    assert.equal(run.properties['portdash/sarif'].filtered, all.results.length - run.results.length);
+    const bad = analyze(['--format', 'sarif', '--sarif-since', 'HEAD~1', 'a.c'], dir);
+    assert.equal(bad.status, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
