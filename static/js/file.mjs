@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
 } from './model.mjs';
@@ -178,6 +178,58 @@ function dismissedBadge(d) {
   return h('span', { class: 'badge dismissed-badge', title: `dismissed by ${d.by} at ${d.at}${d.comment ? `: ${d.comment}` : ''}` }, d.reason);
 }
 
+/* Dismissing needs a token of scope triage; it is kept for this tab only. */
+const TOKEN_KEY = 'portdash-triage-token';
+const REASONS = ['false positive', "won't fix", 'used in tests'];
+
+/** Reloads the file's findings after a dismissal changed them. */
+async function refreshFindings() {
+  const d = await api.file(state.repo, state.rev, state.path);
+  detail.findings = d.findings;
+  detail.dismissed_count = d.dismissed_count;
+  renderFindings();
+}
+
+/** The inline form that dismisses finding f, in place of its cell's content. */
+function dismissForm(td, f) {
+  const reason = h('select', { name: 'reason', 'aria-label': 'Reason' }, REASONS.map((r) => h('option', { value: r }, r)));
+  const comment = h('input', { name: 'comment', type: 'text', placeholder: 'comment', 'aria-label': 'Comment', maxlength: 4000 });
+  const token = h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)', 'aria-label': 'Token',
+    value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
+  const msg = h('span', { class: 'form-error', role: 'alert' });
+  const form = h('form', { class: 'dismiss-form', onsubmit: async (e) => {
+    e.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, token.value);
+    try {
+      await api.dismiss(state.repo, token.value, { rev: state.rev, path: state.path, fingerprint: f.fingerprint,
+        reason: reason.value, comment: comment.value });
+      await refreshFindings();
+    } catch (err) {
+      msg.textContent = err.message;
+    }
+  } }, reason, comment, token, h('button', { type: 'submit' }, 'Dismiss'), msg);
+  replace(td, form);
+  reason.focus();
+}
+
+function dismissCell(f) {
+  const td = h('td', { class: 'dismiss-cell' });
+  if (f.dismissed) {
+    return append(td, [dismissedBadge(f.dismissed), ' ', h('button', { type: 'button', class: 'linkish undo', onclick: async () => {
+      try {
+        await api.undismiss(state.repo, sessionStorage.getItem(TOKEN_KEY) ?? '', f.dismissed.id);
+        await refreshFindings();
+      } catch (err) {
+        append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${err.message}`));
+      }
+    } }, 'undo')]);
+  }
+  if (f.fingerprint) {
+    td.append(h('button', { type: 'button', class: 'linkish dismiss', onclick: () => dismissForm(td, f) }, 'dismiss…'));
+  }
+  return td;
+}
+
 function renderFindings() {
   const all = detail.findings ?? [];
   const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded) &&
@@ -193,7 +245,7 @@ function renderFindings() {
     h('td', null, f.function ? h('code', null, f.function) : h('span', { class: 'muted' }, '—')),
     h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : ''),
     h('td', null, f.tool ?? 'portdash'),
-    h('td', null, dismissedBadge(f.dismissed))))
+    dismissCell(f)))
     : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
   const out = $('findings-count');
   out.dataset.shown = rows.length;

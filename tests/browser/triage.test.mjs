@@ -90,3 +90,28 @@ test('a finding without a column has no ":null" in the source gutter', async () 
   assert.ok(!titles.some((t) => t.includes(':null')), 'no ":null"');
   await close(page);
 });
+
+test('a finding is dismissed and undone from the page, with the token of scope triage', async () => {
+  const page = await open(pageUrl());
+  await page.waitForSelector('#findings-table tbody tr');
+  const count = page.locator('#findings-count');
+  const target = file.findings.find((f) => !f.dismissed && f.tool === 'portdash' && f.fingerprint);
+  const row = () => page.locator(`#findings-table tbody tr[data-fingerprint="${target.fingerprint}"]`);
+  // a wrong token: the server's problem is shown, nothing changes
+  await row().locator('button.dismiss').click();
+  await row().locator('input[name=token]').fill('pd_wrong');
+  await row().locator('button[type=submit]').click();
+  await row().locator('.form-error').filter({ hasText: /token/ }).waitFor();
+  await row().locator('select[name=reason]').selectOption('used in tests');
+  await row().locator('input[name=comment]').fill('only the test suite calls it');
+  await row().locator('input[name=token]').fill(TOKEN);
+  await row().locator('button[type=submit]').click();
+  await page.waitForFunction(() => document.querySelector('#findings-count').dataset.dismissed === '2');
+  assert.equal(await row().locator('.dismissed-badge').textContent(), 'used in tests');
+  const api = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/files/${PATH}`);
+  assert.equal(api.findings.find((f) => f.fingerprint === target.fingerprint).dismissed.comment, 'only the test suite calls it');
+  await row().locator('button.undo').click();
+  await page.waitForFunction(() => document.querySelector('#findings-count').dataset.dismissed === '1');
+  assert.match(await count.textContent(), /· 1 dismissed$/);
+  await close(page);
+});
