@@ -370,6 +370,28 @@ static void test_file_findings_filter_by_tool_and_level(void **state)
     json_decref(all);
 }
 
+/* The CLI reads the same: kinds, a Windows log under --checkout-uri, and
+ * the issue's log with a bad run. */
+static void test_cli_reads_kinds_windows_paths_and_bad_runs(void **state)
+{
+    const char *fx = getenv("PORTDASH_FIXTURES");
+    char *out;
+
+    out = tu_sh_out("printf '%%s' '{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+        "{\"name\":\"cliK\"}},\"results\":[{\"kind\":\"open\",\"message\":{\"text\":\"a\"},"
+        "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":"
+        "\"C:\\\\co\\\\src\\\\refcount.c\"}}}]},{\"kind\":\"pass\",\"message\":"
+        "{\"text\":\"b\"}},{\"kind\":\"informational\",\"message\":{\"text\":\"c\"},"
+        "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":"
+        "\"file:///c:/CO/src/toyarray.c\"}}}]}]},{\"tool\":{\"driver\":{\"name\":null}}}]}' | "
+        "'%s/../portdash' import-sarif --db '%s' --repo demo --rev hpy --checkout-uri 'C:/co' "
+        "--category cli-win - 2>&1; echo \"rc=$?\"", fx ? fx : "build-san/fixtures", g_site.db);
+    assert_string_equal(out, "cliK / cli-win: 3 results, 2 findings, 1 unmapped\n"
+                        "portdash import-sarif: warning: /runs/1/tool/driver/name: must be "
+                        "a string (run skipped)\nrc=0\n");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_windows_paths_map_under_the_checkout),
         cmocka_unit_test(test_own_sarif_does_not_double_the_findings),
         cmocka_unit_test(test_file_findings_filter_by_tool_and_level),
+        cmocka_unit_test(test_cli_reads_kinds_windows_paths_and_bad_runs),
     };
 
     return cmocka_run_group_tests(tests, sarif_setup, sarif_teardown);
