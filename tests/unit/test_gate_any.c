@@ -129,6 +129,11 @@ static void test_unknown_revisions_are_404(void **state)
     json_decref(p);
     p = gate_api("hpy", "--output=x", 404);
     json_decref(p);
+    /* revision syntax that searches history (":/text", "@{...}") is not taken */
+    p = gate_api("hpy", ":/Port", 404);
+    json_decref(p);
+    p = gate_api("hpy", "hpy@%7B1%7D", 404);
+    json_decref(p);
     p = gate_api("hpy", "0000000000000000000000000000000000000000", 404);
     json_decref(p);
 }
