@@ -53,6 +53,16 @@ static void cli_analyze_usage(FILE *out)
         "  --path GLOB      only paths matching a glob (numpy/core/**); repeatable\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
         "                   line, '-' for stdin) and print the time and MB/s\n\n"
+        "SARIF fits GitHub code scanning (25,000 results per run, 10 MB gzip):\n"
+        "one result per finding when they fit, else one per function and class\n"
+        "with its counts; what was grouped or left out goes to stderr and\n"
+        "run.properties[\"portdash/sarif\"].\n"
+        "  --sarif-group G    auto (default), finding, or function\n"
+        "  --sarif-classes L  only these classes (capi,npy-legacy,bridge)\n"
+        "  --sarif-level LV   only results at LV or worse (note, warning, error)\n"
+        "  --sarif-max N      at most N results, worst levels kept (default 25000)\n"
+        "  --sarif-since REV  only findings new since REV (with --git-dir: a\n"
+        "                     request's own; moved lines are not new)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
         "2 bad usage.\n");
 }
@@ -80,6 +90,7 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
         return pd_error_set(PD_ENOMEM, "out of memory");
     }
     a->files[a->n].path = p;
+    a->files[a->n].keep = NULL;
     a->files[a->n++].res = res;
     return 0;
 }
@@ -336,10 +347,43 @@ static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
     return rc;
 }
 
+/* Free the files of a (paths, results, keep marks). */
+static void cli_an_free(cli_an *a)
+{
+    size_t i;
+
+    for (i = 0; i < a->n; i++) {
+        free((char *)a->files[i].path);
+        free((unsigned char *)a->files[i].keep);
+        an_result_free((an_result *)a->files[i].res);
+    }
+    free(a->files);
+    a->files = NULL;
+    a->n = a->cap = 0;
+}
+
+/* --sarif-since: analyse `since` too and mark what is new in a. */
+static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
+{
+    cli_an b;
+    size_t nnew = 0;
+    int rc;
+
+    memset(&b, 0, sizeof(b));
+    b.r = a->r;
+    b.sc = a->sc;
+    b.repo = repo;
+    if ((rc = cli_an_rev(&b, repo, since)) == 0 &&
+        (rc = report_new_since(a->files, a->n, b.files, b.n, &nnew)) == 0)
+        fprintf(stderr, "portdash analyze: SARIF: %zu findings new since %s\n", nnew, since);
+    cli_an_free(&b);
+    return rc;
+}
+
 /* Analyse the inputs into a and write the report; the exit status. */
 static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const char *rev, const char *blobs, const char *format,
-                      const report_fail *fail)
+                      const report_fail *fail, const report_sarif_opts *so)
 {
     git_repository *repo = NULL;
     size_t bad;
@@ -357,10 +401,14 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     } else if (repo) {
         a->repo = repo;
         rc = cli_an_rev(a, repo, rev);
+        if (rc == 0 && so->since)
+            rc = cli_an_since(a, repo, so->since);
     }
     for (i = 0; !rc && i < argc; i++)
         rc = cli_an_path(a, argv[i]);
-    if (!rc)
+    if (!rc && strcmp(format, "sarif") == 0)
+        rc = report_sarif_ex(stdout, a->files, a->n, a->r, fail, so);
+    else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, a->r, fail);
     git_repository_free(repo);
     if (rc < 0) {
@@ -375,22 +423,52 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     return CLI_OK;
 }
 
+/* One --sarif-* option (getopt code c) into *so; 0 or PD_EINVAL. */
+static int cli_an_sarif_opt(report_sarif_opts *so, int c, const char *arg)
+{
+    char *end;
+    long n;
+
+    switch (c) {
+    case 'G':
+        so->group = strcmp(arg, "auto") == 0 ? REPORT_SARIF_AUTO
+                  : strcmp(arg, "finding") == 0 ? REPORT_SARIF_FINDING
+                  : strcmp(arg, "function") == 0 ? REPORT_SARIF_FUNCTION : -1;
+        return (int)so->group < 0 ? pd_error_set(PD_EINVAL, "--sarif-group: '%.40s' is "
+                                                 "not auto, finding or function", arg) : 0;
+    case 'C':
+        return report_sarif_classes(&so->classes, arg);
+    case 'L':
+        return report_sarif_level(&so->min_level, arg);
+    default:
+        n = strtol(arg, &end, 10);
+        if (*end || n < 1 || n > REPORT_SARIF_MAX_RESULTS)
+            return pd_error_set(PD_EINVAL, "--sarif-max: want 1 to %d", REPORT_SARIF_MAX_RESULTS);
+        so->max_results = (size_t)n;
+        return 0;
+    }
+}
+
 int cli_analyze(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"format", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'R'},
-        {"fail-on", required_argument, 0, 'f'}, {"git-dir", required_argument, 0, 'G'},
+        {"fail-on", required_argument, 0, 'f'}, {"git-dir", required_argument, 0, 'D'},
         {"repo", required_argument, 0, 'r'},
         {"rev", required_argument, 0, 'v'}, {"path", required_argument, 0, 'p'},
         {"blobs", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"sarif-group", required_argument, 0, 'G'},
+        {"sarif-classes", required_argument, 0, 'C'},
+        {"sarif-level", required_argument, 0, 'L'},
+        {"sarif-max", required_argument, 0, 'M'},
+        {"sarif-since", required_argument, 0, 'S'}, {0, 0, 0, 0}};
     const char **globs = calloc(argc, sizeof(char *));
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
     const char *blobs = NULL;
     report_fail fail = {0, 0};
+    report_sarif_opts so = {0};
     cli_an a;
     rules *r = NULL;
-    size_t i;
     int c, rc = CLI_USAGE;
 
     memset(&a, 0, sizeof(a));
@@ -406,23 +484,31 @@ int cli_analyze(int argc, char **argv)
             }
             break;
         case 'r': cli_deprecated("analyze", "--repo", "--git-dir"); /* fall through */
-        case 'G': repo = optarg; break;
+        case 'D': repo = optarg; break;
         case 'v': rev = optarg; break;
         case 'p': globs[a.sc.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
+        case 'S': so.since = optarg; break;
+        case 'G': case 'C': case 'L': case 'M':
+            if (cli_an_sarif_opt(&so, c, optarg) < 0) {
+                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+                goto done;
+            }
+            break;
         case 'h': cli_analyze_usage(stdout); rc = CLI_OK; goto done;
         default: cli_analyze_usage(stderr); goto done;
         }
     }
     a.sc.include = globs;
     if (!globs || (!repo && optind >= argc) || (repo && !rev && !blobs) ||
-        (!repo && (rev || blobs)) ||
+        (!repo && (rev || blobs || so.since)) ||
         (strcmp(format, "text") && strcmp(format, "json") &&
          strcmp(format, "sarif") && strcmp(format, "functions"))) {
         fprintf(stderr, "portdash analyze: %s\n\n",
                 !repo && optind >= argc ? "no PATH given"
                 : repo && !rev && !blobs ? "--git-dir needs --rev (or --blobs)"
-                : !repo && (rev || blobs) ? "--rev and --blobs need --git-dir"
+                : !repo && (rev || blobs || so.since) ? "--rev, --blobs and --sarif-since "
+                  "need --git-dir"
                 : "unknown --format (text, json, sarif, functions)");
         cli_analyze_usage(stderr);
         goto done;
@@ -433,16 +519,13 @@ int cli_analyze(int argc, char **argv)
         rc = CLI_FAIL;
     } else {
         a.r = r;
+        so.note = stderr;
         rc = cli_an_run(&a, argv + optind, argc - optind, repo, rev, blobs,
-                        format, fail.classes || fail.objstates ? &fail : NULL);
+                        format, fail.classes || fail.objstates ? &fail : NULL, &so);
     }
     git_libgit2_shutdown();
 done:
-    for (i = 0; i < a.n; i++) {
-        free((char *)a.files[i].path);
-        an_result_free((an_result *)a.files[i].res);
-    }
-    free(a.files);
+    cli_an_free(&a);
     rules_free(r);
     free(globs);
     return rc;

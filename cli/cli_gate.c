@@ -1,6 +1,8 @@
 /*
  * cli_gate.c: `portdash gate`: the ratchet gate for CI, straight from git.
- * Exit 0 when the gate passes, 1 when it fails or cannot run, 2 on usage.
+ * Exit 0 when the gate passes, 1 when it fails, 2 when it could not run
+ * (bad usage, unknown revision, unreadable repository, bad policy or rules
+ * file), so a CI job can tell a port that got worse from a broken setup.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +16,9 @@
 #include "rules.h"
 #include "scope.h"
 
+/* Exit status when the gate could not be judged (issue 14). */
+#define CLI_GATE_CANNOT_RUN 2
+
 static void cli_gate_usage(FILE *out)
 {
     fprintf(out,
@@ -26,8 +31,9 @@ static void cli_gate_usage(FILE *out)
         "no new C API use in a function that had none.  --policy FILE replaces these\n"
         "with its own lines: 'ratchet status|object-legacy|universal-ready|new-capi',\n"
         "'max MEASURE N', 'min MEASURE N'.  --format markdown prints a pull-request\n"
-        "comment.  Exit status: 0 pass, 1 fail (or error), 2 bad usage.  --repo GITDIR\n"
-        "is a deprecated alias of --git-dir.\n");
+        "comment.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate could\n"
+        "not run (bad usage, unknown revision, unreadable repository, bad policy).\n"
+        "--repo GITDIR is a deprecated alias of --git-dir.\n");
 }
 
 /* Read a whole file into a new NUL-terminated buffer. */
@@ -92,7 +98,7 @@ int cli_gate(int argc, char **argv)
         cli_gate_usage(stderr);
         goto done;
     }
-    rc = CLI_FAIL;
+    rc = CLI_GATE_CANNOT_RUN;
     gate_policy_default(&pol);
     if (policy && !(text = cli_gate_slurp(policy))) {
         fprintf(stderr, "portdash gate: cannot read policy file %s\n", policy);

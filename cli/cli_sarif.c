@@ -21,8 +21,10 @@ static void cli_sarif_usage(FILE *out)
         "for commit REV of an ingested repository, replacing earlier runs of the\n"
         "same tool and category.  --checkout-uri names the directory (or file:\n"
         "URI) the analyzer ran in, so absolute paths under it map to repository\n"
-        "paths; --category overrides automationDetails.id.  NAME is the repository\n"
-        "name given to ingest (--repo NAME is a deprecated alias).\n");
+        "paths; --category overrides automationDetails.id.  A run or result that\n"
+        "cannot be read is skipped with a warning on stderr; only a file that is\n"
+        "not a SARIF 2.1.0 log at all is refused (exit status 1).  NAME is the\n"
+        "repository name given to ingest (--repo NAME is a deprecated alias).\n");
 }
 
 /* The whole of `path` ('-': stdin) into a new buffer; at most `max` bytes.
@@ -71,6 +73,23 @@ static int cli_sarif_read(char **out, size_t *len, const char *path, size_t max)
     return 0;
 }
 
+/* What was skipped or ignored, one line each on stderr. */
+static void cli_sarif_warnings(const sarif_import_report *rep)
+{
+    json_t *w;
+    size_t i;
+
+    fflush(stdout);          /* the runs first, then what was left out of them */
+    json_array_foreach(rep->warnings, i, w)
+        fprintf(stderr, "portdash import-sarif: warning: %s: %s (%s)\n",
+                json_string_value(json_object_get(w, "pointer")),
+                json_string_value(json_object_get(w, "problem")),
+                json_string_value(json_object_get(w, "action")));
+    if (rep->warnings_omitted)
+        fprintf(stderr, "portdash import-sarif: %zu more warnings not shown\n",
+                rep->warnings_omitted);
+}
+
 /* Inflate if gzip, import, print what each run became. */
 static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char *file)
 {
@@ -88,6 +107,7 @@ static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char 
         printf("%s%s%s: %zu results, %zu findings, %zu unmapped\n", rep->runs[i].tool,
                rep->runs[i].category[0] ? " / " : "", rep->runs[i].category,
                rep->runs[i].results, rep->runs[i].findings, rep->runs[i].unmapped);
+    cli_sarif_warnings(rep);
 done:
     sarif_import_report_free(rep);
     free(inflated);

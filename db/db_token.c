@@ -114,3 +114,24 @@ int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n)
     sqlite3_finalize(st);
     return found ? 0 : PD_ENOTFOUND;
 }
+
+int db_token_name(sqlite3 *db, const char *token, char *out, size_t n)
+{
+    unsigned char hash[crypto_hash_sha256_BYTES];
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if (sodium_init() < 0)
+        return pd_error_set(PD_ERROR, "libsodium could not start");
+    crypto_hash_sha256(hash, (const unsigned char *)token, strlen(token));
+    if ((rc = db_prepare(db, &st, "SELECT name FROM tokens WHERE hash = ?1 AND "
+                         "revoked_at IS NULL")) < 0)
+        return rc;
+    sqlite3_bind_blob(st, 1, hash, sizeof(hash), SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    else
+        rc = pd_error_set(PD_ENOTFOUND, "no such token");
+    sqlite3_finalize(st);
+    return rc;
+}

@@ -14,7 +14,7 @@
 #define DB_TOKEN_LEN 67            /* "pd_" + 64 hex, without the NUL */
 
 /* Scopes a token may carry. */
-#define DB_TOKEN_SCOPES "read ingest sarif"
+#define DB_TOKEN_SCOPES "read ingest sarif triage"
 
 /*
  * Create token `name` with space-separated `scopes` (NULL: all of
@@ -32,6 +32,10 @@ int db_token_revoke(sqlite3 *db, const char *name);
  * (unknown or revoked), PD_EDB.
  */
 int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n);
+
+/* The name of valid token `token` into out (size n).  0, PD_ENOTFOUND,
+ * PD_EDB.  For records of who did what; authorise with db_token_check. */
+int db_token_name(sqlite3 *db, const char *token, char *out, size_t n);
 
 /* 1 if space-separated `scopes` contains `scope`. */
 int db_token_has_scope(const char *scopes, const char *scope);

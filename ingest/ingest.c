@@ -520,6 +520,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
             c->opt->on_progress(c->opt->progress_arg, ref, n - i, n);
     }
     ingest_progress_done(c->progress);
+    if (c->opt->no_refs)
+        goto done;
     if ((rc = ingest_store_commit_find(c->store, &tip_id, &has_stats, c->repo_id,
                                        &tip, c->rules_hash)) < 0 ||
         (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)

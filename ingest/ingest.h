@@ -28,6 +28,9 @@ typedef struct {
     const char *rules_path;   /* NULL: the built-in default rules */
     int progress;             /* 1: show progress on stderr */
     int no_patch_ids;         /* 1: skip patch ids (no rebase links) */
+    int no_refs;              /* 1: store the commits and analyses of `refs`
+                                 (any revision: branch, tag, commit id) but
+                                 no ref: the API gate of an unstored rev */
     /* Called after every 256 commits and at the end of each ref, from the
      * ingesting thread (for the server's job progress); may be NULL. */
     void (*on_progress)(void *arg, const char *ref, size_t done, size_t total);

@@ -5,7 +5,8 @@
  * (sarif-v2.1.0-os), checked in tests/node/sarif.test.mjs against the
  * published JSON schema sarif-schema-2.1.0.json.  One run; its rules are
  * the rule ids of the rules file that produced results, in order of first
- * use, so ruleIndex is the position in tool.driver.rules.
+ * use, so ruleIndex is the position in tool.driver.rules.  Grouping per
+ * function and the cut to GitHub's limits are sarif_group.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,13 @@
 
 #include <jansson.h>
 
+#include <zlib.h>
+
 #include "pd_error.h"
 #include "report.h"
+#include "sarif_int.h"
 
-/* What each class means for someone reading a code-scanning alert. */
-static const char *const sarif_class_short[AN_CLASS_COUNT] = {
+const char *const sarif_class_short[AN_CLASS_COUNT] = {
     "HPy API use",
     "CPython C API use: blocks HPy universal mode",
     "numpy's own PyObject*-based API (legacy, counted apart from the C API)",
@@ -104,7 +107,7 @@ static int sarif_fingerprints(const an_result *res, uint64_t *fp)
 /* `path` as a relative URI reference (RFC 3986): unreserved bytes and '/'
  * kept, everything else percent-encoded; a leading "./" dropped.  Returns
  * a new json string. */
-static json_t *sarif_uri(const char *path)
+json_t *sarif_uri(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t n = strlen(path), i, k = 0;
@@ -140,9 +143,13 @@ static json_t *sarif_rule(const char *id, an_class cls)
 {
     char full[512];
 
-    snprintf(full, sizeof(full), "Rule '%s' of the portdash rules file "
-             "classified this identifier as %s: %s.", id, an_class_name(cls),
-             sarif_class_short[cls]);
+    if (strncmp(id, "class/", 6) == 0)     /* a result per function (sarif_group.c) */
+        snprintf(full, sizeof(full), "The identifiers of class %s one function uses, "
+                 "counted in one result: %s.", an_class_name(cls), sarif_class_short[cls]);
+    else
+        snprintf(full, sizeof(full), "Rule '%s' of the portdash rules file "
+                 "classified this identifier as %s: %s.", id, an_class_name(cls),
+                 sarif_class_short[cls]);
     return json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}",
                      "id", id, "name", id,
                      "shortDescription", "text", sarif_class_short[cls],
@@ -153,15 +160,7 @@ static json_t *sarif_rule(const char *id, an_class cls)
                      "properties", "category", an_class_name(cls));
 }
 
-/* Rule ids with results so far (pointers owned by the rules object). */
-typedef struct {
-    const char **ids;
-    size_t n, cap;
-    json_t *rules;          /* tool.driver.rules */
-} sarif_rules;
-
-/* Index of rule `id` in tool.driver.rules, adding it; -1 on ENOMEM. */
-static long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls)
+long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls)
 {
     size_t i;
 
@@ -190,9 +189,7 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
 {
     const an_result *res = rf->res;
     const char *fn = f->function >= 0 ? res->functions[f->function].name : NULL;
-    const char *level = report_fail_finding(fail, f) ? "error"
-                      : f->guarded || f->cls == AN_CLASS_NPY_LEGACY ? "note"
-                      : "warning";
+    const char *level = sarif_level(fail, f);
     char msg[600], fph[17];
     json_t *loc, *r;
 
@@ -216,9 +213,36 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
     return r;
 }
 
+const char *sarif_level(const report_fail *fail, const an_finding *f)
+{
+    if (report_fail_finding(fail, f))
+        return "error";
+    return f->guarded || f->cls == AN_CLASS_NPY_LEGACY ? "note" : "warning";
+}
+
+int sarif_level_rank(const char *level)
+{
+    static const char *const names[] = {"none", "note", "warning", "error"};
+    int i;
+
+    for (i = 3; i > 0 && strcmp(level, names[i]) != 0; i--)
+        ;
+    return i;
+}
+
+int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
+                 const report_file *rf, size_t k)
+{
+    unsigned classes = o->classes ? o->classes : ~(1u << AN_CLASS_HPY);
+    const an_finding *f = &rf->res->findings[k];
+
+    return f->cls != AN_CLASS_HPY && (classes >> f->cls & 1) && (!rf->keep || rf->keep[k]) &&
+           sarif_level_rank(sarif_level(fail, f)) >= (o->min_level ? o->min_level : 1);
+}
+
 /* Add the results of one file to `results`; 0 or PD_ENOMEM. */
 static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
-                      const report_fail *fail)
+                      const report_fail *fail, const report_sarif_opts *o)
 {
     const an_result *res = rf->res;
     uint64_t *fp = malloc((res->nfindings + 1) * sizeof(*fp));
@@ -233,7 +257,7 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
         const an_finding *f = &res->findings[i];
         long ri;
 
-        if (f->cls == AN_CLASS_HPY)
+        if (!sarif_wanted(o, fail, rf, i))
             continue;
         if ((ri = sarif_rule_index(sr, f->rule, f->cls)) < 0 ||
             json_array_append_new(results,
@@ -244,36 +268,190 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
     return rc;
 }
 
-int report_sarif(FILE *out, const report_file *files, size_t n,
-                 const rules *r, const report_fail *f)
+/* Bytes of `s` (n) gzip-compressed at the default level, as `gzip` and the
+ * upload-sarif action send it; 0 on a zlib failure. */
+static size_t sarif_gzip_size(const char *s, size_t n)
 {
-    sarif_rules sr = {0};
-    json_t *doc = NULL, *results = json_array();
-    size_t i;
+    unsigned char buf[1 << 15];
+    z_stream zs;
+    size_t total = 0;
+    int zrc = Z_OK;
+
+    memset(&zs, 0, sizeof(zs));
+    if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return 0;
+    zs.next_in = (Bytef *)s;
+    zs.avail_in = (uInt)n;
+    while (zrc == Z_OK) {
+        zs.next_out = buf;
+        zs.avail_out = sizeof(buf);
+        zrc = deflate(&zs, Z_FINISH);
+        total += sizeof(buf) - zs.avail_out;
+    }
+    deflateEnd(&zs);
+    return zrc == Z_STREAM_END ? total : 0;
+}
+
+/* Selected and filtered-out findings of the n files under o. */
+static void sarif_count(const report_file *files, size_t n, const report_fail *fail,
+                        const report_sarif_opts *o, size_t *wanted, size_t *filtered)
+{
+    size_t i, k;
+
+    *wanted = *filtered = 0;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < files[i].res->nfindings; k++) {
+            const an_finding *x = &files[i].res->findings[k];
+
+            if (sarif_wanted(o, fail, &files[i], k))
+                (*wanted)++;
+            else if (x->cls != AN_CLASS_HPY)
+                (*filtered)++;
+        }
+}
+
+/* What was done, for run.properties["portdash/sarif"]. */
+static json_t *sarif_props(size_t wanted, size_t filtered, int grouped, size_t results,
+                           const size_t omitted[4], size_t max)
+{
+    return json_pack("{s:I, s:I, s:s, s:I, s:I, s:{s:I, s:I, s:I}, s:I}",
+                     "findings", (json_int_t)wanted, "filtered", (json_int_t)filtered,
+                     "grouping", grouped ? "function" : "finding",
+                     "results", (json_int_t)results,
+                     "omitted", (json_int_t)(omitted[1] + omitted[2] + omitted[3]),
+                     "omittedByLevel", "note", (json_int_t)omitted[1],
+                     "warning", (json_int_t)omitted[2], "error", (json_int_t)omitted[3],
+                     "maxResults", (json_int_t)max);
+}
+
+/* The statement on o->note: what was grouped or left out, and the sizes
+ * against GitHub's limits. */
+static void sarif_state(FILE *note, json_t *props, size_t bytes, size_t gz)
+{
+    json_int_t w = json_integer_value(json_object_get(props, "findings"));
+    json_int_t res = json_integer_value(json_object_get(props, "results"));
+    json_int_t om = json_integer_value(json_object_get(props, "omitted"));
+    json_int_t fl = json_integer_value(json_object_get(props, "filtered"));
+    int grouped = strcmp(json_string_value(json_object_get(props, "grouping")), "function") == 0;
+
+    if (!note)
+        return;
+    fprintf(note, "portdash analyze: SARIF: %lld findings -> %lld results%s; %zu bytes, "
+            "%zu gzip (GitHub: at most %d results per run, 10 MB gzip)\n", (long long)w,
+            (long long)res, grouped ? ", one per function and class (--sarif-group "
+            "finding for one per finding)" : "", bytes, gz, REPORT_SARIF_MAX_RESULTS);
+    if (fl)
+        fprintf(note, "portdash analyze: SARIF: %lld findings left out by --sarif-classes, "
+                "--sarif-level or --sarif-since\n", (long long)fl);
+    if (om)
+        fprintf(note, "portdash analyze: SARIF: %lld results left out over the limit of "
+                "%lld (lowest levels first; see run.properties[\"portdash/sarif\"])\n",
+                (long long)om, json_integer_value(json_object_get(props, "maxResults")));
+    if (res > REPORT_SARIF_SHOWN_RESULTS)
+        fprintf(note, "portdash analyze: SARIF: note: GitHub shows the top %d results of "
+                "a run by severity\n", REPORT_SARIF_SHOWN_RESULTS);
+    if (gz > REPORT_SARIF_MAX_GZIP)
+        fprintf(note, "portdash analyze: SARIF: warning: over GitHub's 10 MB gzip limit; "
+                "try --sarif-group function or --sarif-level warning\n");
+}
+
+/* The results array of the n files under o; *grouped, omitted[] filled. */
+static int sarif_results(json_t *results, sarif_rules *sr, const report_file *files,
+                         size_t n, const report_fail *fail, const report_sarif_opts *o,
+                         size_t wanted, int *grouped, size_t omitted[4])
+{
+    size_t i, max = o->max_results ? o->max_results : REPORT_SARIF_MAX_RESULTS;
     int rc = 0;
 
+    *grouped = o->group == REPORT_SARIF_FUNCTION ||
+               (o->group == REPORT_SARIF_AUTO && wanted > max);
+    for (i = 0; i < n && !rc; i++)
+        rc = *grouped ? sarif_group_file(&files[i], sr, results, fail, o)
+                      : sarif_file(&files[i], sr, results, fail, o);
+    return rc ? rc : sarif_cap(results, max, omitted);
+}
+
+int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *r,
+                    const report_fail *f, const report_sarif_opts *o)
+{
+    static const report_sarif_opts dflt = {0};
+    sarif_rules sr = {0};
+    json_t *doc = NULL, *results = json_array(), *props;
+    size_t wanted, filtered, omitted[4] = {0}, len;
+    char *text = NULL;
+    int rc, grouped = 0;
+
+    if (!o)
+        o = &dflt;
     sr.rules = json_array();
-    for (i = 0; i < n && !rc && sr.rules && results; i++)
-        rc = sarif_file(&files[i], &sr, results, f);
-    if (!rc && sr.rules && results)
+    sarif_count(files, n, f, o, &wanted, &filtered);
+    rc = sr.rules && results ? sarif_results(results, &sr, files, n, f, o, wanted,
+                                             &grouped, omitted)
+                             : pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+    props = sarif_props(wanted, filtered, grouped, json_array_size(results), omitted,
+                        o->max_results ? o->max_results : REPORT_SARIF_MAX_RESULTS);
+    if (props && o->since)
+        json_object_set_new(props, "since", json_string(o->since));
+    if (!rc)
         doc = json_pack(
-            "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o, s:{s:s}}}, s:o}]}",
+            "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o, s:{s:s}}}, s:o, s:{s:O}}]}",
             "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
             "version", "2.1.0", "runs", "tool", "driver", "name", "portdash",
             "version", REPORT_TOOL_VERSION, "semanticVersion",
             REPORT_TOOL_VERSION, "rules", sr.rules, "properties",
-            "rulesHash", r ? rules_hash(r) : "", "results", results);
+            "rulesHash", r ? rules_hash(r) : "", "results", results,
+            "properties", "portdash/sarif", props);
     else {
         json_decref(sr.rules);
         json_decref(results);
     }
-    if (!rc && !doc)
+    if (!rc && (!doc || !(text = json_dumps(doc, JSON_INDENT(1) | JSON_ENSURE_ASCII))))
         rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
-    if (!rc && json_dumpf(doc, out, JSON_INDENT(1) | JSON_ENSURE_ASCII))
+    len = text ? strlen(text) : 0;
+    if (!rc && (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF))
         rc = pd_error_set(PD_EIO, "cannot write the SARIF report");
     if (!rc)
-        fputc('\n', out);
+        sarif_state(o->note, props, len + 1, sarif_gzip_size(text, len));
+    free(text);
+    json_decref(props);
     json_decref(doc);
     free(sr.ids);
     return rc;
+}
+
+int report_sarif(FILE *out, const report_file *files, size_t n,
+                 const rules *r, const report_fail *f)
+{
+    return report_sarif_ex(out, files, n, r, f, NULL);
+}
+
+int report_sarif_classes(unsigned *out, const char *words)
+{
+    static const char *const names[] = {"capi", "npy-legacy", "bridge"};
+    static const an_class cls[] = {AN_CLASS_CAPI, AN_CLASS_NPY_LEGACY, AN_CLASS_BRIDGE};
+    const char *p = words;
+    size_t i, k;
+
+    *out = 0;
+    while (*p) {
+        k = strcspn(p, ",");
+        for (i = 0; i < 3 && !(strlen(names[i]) == k && strncmp(p, names[i], k) == 0); i++)
+            ;
+        if (i == 3)
+            return pd_error_set(PD_EINVAL, "--sarif-classes: unknown class '%.*s' "
+                                "(capi, npy-legacy, bridge)", (int)(k > 40 ? 40 : k), p);
+        *out |= 1u << cls[i];
+        p += k + (p[k] == ',');
+    }
+    return *out ? 0 : pd_error_set(PD_EINVAL, "--sarif-classes: no class given");
+}
+
+int report_sarif_level(int *out, const char *word)
+{
+    *out = strcmp(word, "none") == 0 ? 0 : sarif_level_rank(word);
+    if (*out == 0)
+        return pd_error_set(PD_EINVAL, "--sarif-level: '%.40s' is not note, warning "
+                            "or error", word);
+    return 0;
 }

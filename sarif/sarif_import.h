@@ -5,10 +5,14 @@
  *
  * A log is checked against the parts of the SARIF schema this module reads
  * (sections 3.13 sarifLog, 3.14 run, 3.18-3.19 tool, 3.27 result, 3.28-3.30
- * locations, 3.4 artifactLocation, 3.11 message, 3.17 runAutomationDetails);
- * the first problem is reported with a JSON pointer (RFC 6901) and nothing is
- * stored.  Every run is stored under (commit, tool, category), replacing the
- * runs of an earlier upload with the same key, in one SQLite transaction.
+ * locations, 3.4 artifactLocation, 3.11 message, 3.17 runAutomationDetails).
+ * As GitHub code scanning does, what can be kept is kept: a bad run or
+ * result is skipped and a bad optional property ignored, each reported as a
+ * warning with a JSON pointer (RFC 6901); only a log that cannot be read at
+ * all is refused, and then nothing is stored.  Runs of portdash's own
+ * analyzer are listed but their results not stored (the ingest shows them).
+ * Every run is stored under (commit, tool, category), replacing the runs
+ * of an earlier upload with the same key, in one SQLite transaction.
  * Results are mapped to a repository path and to the analysed function
  * whose lines hold the result's start line; see README.md, "Uploading
  * analyzer output (SARIF)", for the rules.
@@ -41,13 +45,17 @@ typedef struct {
     char *tool;
     char *category;
     size_t results;            /* every result */
-    size_t findings;           /* results of kind "fail" */
+    size_t findings;           /* results of kind fail, open, review,
+                                  informational (not pass, notApplicable) */
     size_t unmapped;           /* results not at a file of the commit */
 } sarif_run_count;
 
 typedef struct {
     sarif_run_count *runs;
     size_t nruns;
+    json_t *warnings;          /* [{pointer, problem, action}]: what was skipped,
+                                  ignored or not stored, and why */
+    size_t warnings_omitted;   /* warnings past the first 100 */
 } sarif_import_report;
 
 /*
@@ -65,8 +73,8 @@ int sarif_gunzip(char **out, size_t *out_len, int *too_big, const void *in,
  * Import the SARIF log `text` (len bytes of JSON) for opt->repo at opt->rev.
  * On success *out describes the stored runs (free with
  * sarif_import_report_free).  Errors: PD_EINVAL (invalid JSON: "invalid
- * JSON at line L, column C: ..."; invalid SARIF: "POINTER: problem", for
- * example "/runs/0/results/3/message: required property missing"),
+ * JSON at line L, column C: ..."; a log without the SARIF frame: "POINTER:
+ * problem", for example "/version: must be \"2.1.0\""),
  * PD_ENOTFOUND (unknown repository or rev, nothing ingested), PD_EDB.  On
  * error nothing is stored.
  */
@@ -77,7 +85,8 @@ int sarif_import(sarif_import_report **out, sqlite3 *db,
 void sarif_import_report_free(sarif_import_report *rep);
 
 /* The report as {"runs": [{"tool", "category", "results", "findings",
- * "unmapped"}]}; a new reference, NULL on ENOMEM. */
+ * "unmapped"}], "warnings": [{"pointer", "problem", "action"}],
+ * "warnings_omitted": n}; a new reference, NULL on ENOMEM. */
 json_t *sarif_import_report_json(const sarif_import_report *rep);
 
 /*
@@ -88,17 +97,33 @@ json_t *sarif_import_report_json(const sarif_import_report *rep);
 int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id);
 
 /*
- * Append the stored findings (kind "fail") at `path` of commit `commit_id`
- * to `findings` as {"line", "column", "class": "sarif", "rule", "text",
- * "function", "guarded": false, "tool", "level", "category"}.  0 or PD_EDB.
+ * Append the stored findings (every kind but pass and notApplicable) at
+ * `path` of commit `commit_id` to `findings` as {"line", "column", "class":
+ * "sarif", "rule", "text", "function", "guarded": false, "tool", "level",
+ * "category", "fingerprint" (its SARIF_FINGERPRINT_KEY)}.  0 or PD_EDB.
  */
 int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
                         json_t *findings);
 
 /*
+ * The level a built-in finding of class `cls` ("hpy", "capi", ...) counts
+ * at, as in the commit summary's tools.portdash: hpy "none", npy-legacy
+ * "note", capi and bridge "warning".  A static string.
+ */
+const char *sarif_builtin_level(const char *cls);
+
+/*
+ * Keep in array `findings` only those whose "tool" is one of `tools` and
+ * whose "level" one of `levels` (comma-separated lists; NULL: any).
+ * Returns 0, or PD_EINVAL when `levels` names something that is not a
+ * SARIF level (none, note, warning, error).
+ */
+int sarif_findings_filter(json_t *findings, const char *tools, const char *levels);
+
+/*
  * Add to object `tools` one member per uploaded tool of commit `commit_id`:
  * {"results": n, "error": n, "warning": n, "note": n, "none": n}, counting
- * findings (kind "fail") over all of that tool's runs.  A tool named like an
+ * findings over all of that tool's runs.  A tool named like an
  * existing member (the built-in "portdash") gets " (sarif)" appended.
  * 0 or PD_EDB.
  */

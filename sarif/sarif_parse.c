@@ -1,9 +1,13 @@
 /*
  * sarif_parse.c: read a SARIF 2.1.0 log (OASIS sarif-v2.1.0-os) into the
  * runs and results portdash stores, checking every property it reads
- * against the schema (sarif-schema-2.1.0.json) on the way.  The first
- * problem ends the parse with PD_EINVAL and a message "POINTER: problem",
- * the pointer in RFC 6901 form, so a CI bot sees where its log went wrong.
+ * against the schema (sarif-schema-2.1.0.json) on the way.  Like GitHub code
+ * scanning and the SARIF SDK, a problem costs only the part it is in: a bad
+ * run is skipped, a bad result is skipped, a bad optional property is
+ * ignored, and each becomes a warning {pointer (RFC 6901), problem, action}
+ * in log->warnings.  Only a log that cannot be read at all (not JSON, not
+ * an object, no "version": "2.1.0", no "runs" array) ends the parse with
+ * PD_EINVAL and a message "POINTER: problem".
  *
  * Spec rules applied here (section numbers of sarif-v2.1.0-os):
  *   3.17.3  category = automationDetails.id up to its last '/', "" when
@@ -27,6 +31,11 @@
 
 #define SP_PTR 512        /* room for one JSON pointer */
 #define SP_MAX_CHAIN 8    /* uriBaseId / index indirections followed */
+#define SP_MAX_WARN 100   /* warnings listed; more are only counted */
+
+/* Pointer and problem of the last sp_fail, for the warning made from it by
+ * the caller that recovers (thread-local: the server parses in parallel). */
+static _Thread_local char sp_last_ptr[SP_PTR], sp_last_what[256];
 
 /* What the results of one run refer to. */
 typedef struct {
@@ -35,6 +44,7 @@ typedef struct {
     json_t *rule_by_id;   /* owned: rule id -> rule object */
     json_t *artifacts;    /* run.artifacts, or NULL */
     json_t *bases;        /* run.originalUriBaseIds, or NULL */
+    sarif_log *log;       /* where warnings go */
 } sp_ctx;
 
 static const char *const sp_levels[] = {"none", "note", "warning", "error", NULL};
@@ -87,9 +97,35 @@ static int sp_fail(const char *at, const char *key, const char *fmt, ...)
         sp_child(p, sizeof(p), at, key);
     else
         sp_ptr(p, sizeof(p), "%s", at);
+    memcpy(sp_last_ptr, p, sizeof(p));
+    memcpy(sp_last_what, what, sizeof(what));
     if (!p[0])
         return pd_error_set(PD_EINVAL, "the log %s", what);
     return pd_error_set(PD_EINVAL, "%s: %s", p, what);
+}
+
+/*
+ * Record the problem of the last sp_fail as a warning of `log`, with what
+ * was done about it (`action`, for example "run skipped").  Returns 0, so
+ * a caller can `return sp_warn(...)` to go on; PD_ENOMEM.
+ */
+static int sp_warn(sarif_log *log, const char *action)
+{
+    if (json_array_size(log->warnings) >= SP_MAX_WARN) {
+        log->warnings_omitted++;
+        return 0;
+    }
+    if (json_array_append_new(log->warnings, json_pack("{s:s, s:s, s:s}",
+            "pointer", sp_last_ptr, "problem", sp_last_what, "action", action)))
+        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+    return 0;
+}
+
+/* rc of a step the parse can go on without: a PD_EINVAL becomes a warning
+ * with `action`, anything else stays. */
+static int sp_soft(int rc, sarif_log *log, const char *action)
+{
+    return rc == PD_EINVAL ? sp_warn(log, action) : rc;
 }
 
 static const char *sp_type_name(json_type t)
@@ -317,14 +353,21 @@ static int sp_rule(json_t **rule, sarif_result *r, json_t *res, const char *at,
     int rc;
 
     *rule = NULL;
-    if ((rc = sp_get(&id, res, at, "ruleId", JSON_STRING, 0)) < 0 ||
-        (rc = sp_int(&ix, res, at, "ruleIndex", -1, -1)) < 0)
+    if ((rc = sp_soft(sp_get(&id, res, at, "ruleId", JSON_STRING, 0), c->log,
+                      "ruleId ignored")) < 0)
         return rc;
+    if ((rc = sp_int(&ix, res, at, "ruleIndex", -1, -1)) < 0 ||
+        (ix >= 0 && (!c->rules || (size_t)ix >= json_array_size(c->rules)) &&
+         (rc = sp_fail(at, "ruleIndex", "%ld is not an index of %s/tool/driver/rules",
+                       ix, c->at)) < 0)) {
+        ix = -1;
+        if ((rc = sp_soft(rc, c->log, id ? "ruleIndex ignored; the rule is the "
+                          "result's ruleId" : "ruleIndex ignored; result kept "
+                          "without a rule")) < 0)
+            return rc;
+    }
     r->rule_id = json_string_value(id);
     if (ix >= 0) {
-        if (!c->rules || (size_t)ix >= json_array_size(c->rules))
-            return sp_fail(at, "ruleIndex", "%ld is not an index of "
-                           "%s/tool/driver/rules", ix, c->at);
         *rule = json_array_get(c->rules, (size_t)ix);
         if (!r->rule_id)
             r->rule_id = json_string_value(json_object_get(*rule, "id"));
@@ -341,28 +384,57 @@ static int sp_location(sarif_result *r, json_t *res, const char *at, const sp_ct
     char p[SP_PTR], q[SP_PTR];
     int rc;
 
+    sp_ptr(p, sizeof(p), "%s/locations/0", at);
     if ((rc = sp_get(&locs, res, at, "locations", JSON_ARRAY, 0)) < 0 ||
         !json_array_size(locs))
-        return rc;
-    sp_ptr(p, sizeof(p), "%s/locations/0", at);
+        return sp_soft(rc, c->log, "locations ignored; result kept without one");
     if (!json_is_object(loc = json_array_get(locs, 0)))
-        return sp_fail(p, NULL, "must be an object");
+        return sp_soft(sp_fail(p, NULL, "must be an object"), c->log,
+                       "location ignored; result kept without one");
     if ((rc = sp_get(&phys, loc, p, "physicalLocation", JSON_OBJECT, 0)) < 0 || !phys)
-        return rc;
+        return sp_soft(rc, c->log, "location ignored; result kept without one");
     sp_ptr(p + strlen(p), sizeof(p) - strlen(p), "/physicalLocation");
-    if ((rc = sp_get(&al, phys, p, "artifactLocation", JSON_OBJECT, 0)) < 0 ||
-        (rc = sp_get(&region, phys, p, "region", JSON_OBJECT, 0)) < 0)
+    if ((rc = sp_soft(sp_get(&al, phys, p, "artifactLocation", JSON_OBJECT, 0), c->log,
+                      "artifactLocation ignored; result kept, not at a file")) < 0 ||
+        (rc = sp_soft(sp_get(&region, phys, p, "region", JSON_OBJECT, 0), c->log,
+                      "region ignored; result kept without a line")) < 0)
         return rc;
     if (region) {
         sp_child(q, sizeof(q), p, "region");
         if ((rc = sp_int(&r->line, region, q, "startLine", 1, 0)) < 0 ||
-            (rc = sp_int(&r->column, region, q, "startColumn", 1, 0)) < 0)
-            return rc;
+            (rc = sp_int(&r->column, region, q, "startColumn", 1, 0)) < 0) {
+            r->line = r->column = 0;
+            if ((rc = sp_soft(rc, c->log, "region ignored; result kept without a "
+                              "line")) < 0)
+                return rc;
+        }
     }
     if (!al)
         return 0;
     sp_child(q, sizeof(q), p, "artifactLocation");
-    return sp_resolve(&r->uri, al, q, c, 0);
+    if ((rc = sp_resolve(&r->uri, al, q, c, 0)) == PD_EINVAL) {
+        free(r->uri);
+        r->uri = NULL;
+        return sp_warn(c->log, "artifactLocation ignored; result kept, not at a file");
+    }
+    return rc;
+}
+
+/*
+ * The level a result of kind `kind` (not "fail") is shown at, `level` being
+ * the one it gives (NULL: none given).  3.27.10 makes the default "none";
+ * but "open" and "review" ask a person to look (3.27.9), so they show as
+ * warnings unless the log gives a level, and "informational" as a note.
+ */
+static const char *sp_kind_level(const char *kind, const char *level)
+{
+    int asks = strcmp(kind, "open") == 0 || strcmp(kind, "review") == 0;
+
+    if (level && strcmp(level, "none") != 0)
+        return level;
+    if (asks)
+        return "warning";
+    return strcmp(kind, "informational") == 0 ? "note" : "none";
 }
 
 /* One result (3.27) at pointer `at`. */
@@ -377,15 +449,21 @@ static int sp_result(sarif_result *r, json_t *res, const char *at, const sp_ctx 
     if ((rc = sp_rule(&rule, r, res, at, c)) < 0 ||
         (rc = sp_message(&r->message, res, at, rule)) < 0 ||
         (rc = sp_enum(&r->kind, res, at, "kind", sp_kinds)) < 0 ||
-        (rc = sp_enum(&r->level, res, at, "level", sp_levels)) < 0 ||
-        (rc = sp_get(&fps, res, at, "partialFingerprints", JSON_OBJECT, 0)) < 0)
+        (rc = sp_soft(sp_enum(&r->level, res, at, "level", sp_levels), c->log,
+                      "level ignored; the default level applies")) < 0 ||
+        (rc = sp_soft(sp_get(&fps, res, at, "partialFingerprints", JSON_OBJECT, 0),
+                      c->log, "partialFingerprints ignored")) < 0)
         return rc;
     json_object_foreach(fps, key, v) {
         char p[SP_PTR];
 
         if (!json_is_string(v)) {
             sp_child(p, sizeof(p), at, "partialFingerprints");
-            return sp_fail(p, key, "must be a string");
+            if ((rc = sp_soft(sp_fail(p, key, "must be a string"), c->log,
+                              "partialFingerprints ignored")) < 0)
+                return rc;
+            fps = NULL;
+            break;
         }
     }
     r->fingerprints = fps;
@@ -393,8 +471,8 @@ static int sp_result(sarif_result *r, json_t *res, const char *at, const sp_ctx 
         r->kind = "fail";
     dflt = json_string_value(json_object_get(json_object_get(rule, "defaultConfiguration"),
                                              "level"));
-    if (!r->level && strcmp(r->kind, "fail") != 0)
-        r->level = "none";
+    if (strcmp(r->kind, "fail") != 0)
+        r->level = sp_kind_level(r->kind, r->level);
     for (size_t i = 0; !r->level && dflt && sp_levels[i]; i++)
         if (strcmp(dflt, sp_levels[i]) == 0)
             r->level = sp_levels[i];
@@ -420,24 +498,37 @@ static int sp_driver(sarif_run *run, json_t *jr, sp_ctx *c)
         return rc;
     sp_ptr(p + strlen(p), sizeof(p) - strlen(p), "/driver");
     if ((rc = sp_get(&name, driver, p, "name", JSON_STRING, 1)) < 0 ||
-        (rc = sp_get(&ver, driver, p, "semanticVersion", JSON_STRING, 0)) < 0 ||
-        (!ver && (rc = sp_get(&ver, driver, p, "version", JSON_STRING, 0)) < 0) ||
-        (rc = sp_get(&c->rules, driver, p, "rules", JSON_ARRAY, 0)) < 0)
+        (rc = sp_soft(sp_get(&ver, driver, p, "semanticVersion", JSON_STRING, 0),
+                      c->log, "semanticVersion ignored")) < 0 ||
+        (!ver && (rc = sp_soft(sp_get(&ver, driver, p, "version", JSON_STRING, 0),
+                               c->log, "version ignored")) < 0) ||
+        (rc = sp_soft(sp_get(&c->rules, driver, p, "rules", JSON_ARRAY, 0), c->log,
+                      "rules ignored")) < 0)
         return rc;
     run->tool = json_string_value(name);
     run->version = json_string_value(ver);
+    if (!run->tool[0]) {
+        run->tool = SARIF_UNNAMED_TOOL;
+        if ((rc = sp_soft(sp_fail(p, "name", "is empty"), c->log,
+                          "run stored under tool \"" SARIF_UNNAMED_TOOL "\"")) < 0)
+            return rc;
+    }
     json_array_foreach(c->rules, i, rule) {
-        json_t *id, *conf;
+        json_t *id = NULL, *conf = NULL;
 
         sp_ptr(q, sizeof(q), "%s/rules/%zu", p, i);
-        if (!json_is_object(rule))
-            return sp_fail(q, NULL, "must be an object");
-        if ((rc = sp_get(&id, rule, q, "id", JSON_STRING, 1)) < 0 ||
-            (rc = sp_get(&conf, rule, q, "defaultConfiguration", JSON_OBJECT, 0)) < 0)
-            return rc;
-        sp_ptr(q + strlen(q), sizeof(q) - strlen(q), "/defaultConfiguration");
-        if (conf && (rc = sp_enum(&level, conf, q, "level", sp_levels)) < 0)
-            return rc;
+        rc = json_is_object(rule) ? 0 : sp_fail(q, NULL, "must be an object");
+        if (rc == 0 && (rc = sp_get(&id, rule, q, "id", JSON_STRING, 1)) == 0 &&
+            (rc = sp_get(&conf, rule, q, "defaultConfiguration", JSON_OBJECT, 0)) == 0 &&
+            conf) {
+            sp_ptr(q + strlen(q), sizeof(q) - strlen(q), "/defaultConfiguration");
+            rc = sp_enum(&level, conf, q, "level", sp_levels);
+        }
+        if (rc < 0) {
+            if ((rc = sp_soft(rc, c->log, "rule ignored")) < 0)
+                return rc;
+            continue;
+        }
         if (!json_object_get(c->rule_by_id, json_string_value(id)))
             json_object_set(c->rule_by_id, json_string_value(id), rule);
     }
@@ -445,17 +536,19 @@ static int sp_driver(sarif_run *run, json_t *jr, sp_ctx *c)
 }
 
 /* The run's category (3.17.3): automationDetails.id up to its last '/'. */
-static int sp_category(sarif_run *run, json_t *jr, const char *at)
+static int sp_category(sarif_run *run, json_t *jr, const char *at, sarif_log *log)
 {
     json_t *ad, *id = NULL;
     char p[SP_PTR];
     const char *s, *slash;
     int rc;
 
-    if ((rc = sp_get(&ad, jr, at, "automationDetails", JSON_OBJECT, 0)) < 0)
+    if ((rc = sp_soft(sp_get(&ad, jr, at, "automationDetails", JSON_OBJECT, 0), log,
+                      "automationDetails ignored; category \"\"")) < 0)
         return rc;
     sp_child(p, sizeof(p), at, "automationDetails");
-    if (ad && (rc = sp_get(&id, ad, p, "id", JSON_STRING, 0)) < 0)
+    if (ad && (rc = sp_soft(sp_get(&id, ad, p, "id", JSON_STRING, 0), log,
+                            "automationDetails ignored; category \"\"")) < 0)
         return rc;
     s = id ? json_string_value(id) : "";
     slash = strrchr(s, '/');
@@ -464,9 +557,9 @@ static int sp_category(sarif_run *run, json_t *jr, const char *at)
 }
 
 /* One run (3.14) at pointer `at`. */
-static int sp_run(sarif_run *run, json_t *jr, const char *at)
+static int sp_run(sarif_run *run, json_t *jr, const char *at, sarif_log *log)
 {
-    sp_ctx c = {at, NULL, json_object(), NULL, NULL};
+    sp_ctx c = {at, NULL, json_object(), NULL, NULL, log};
     json_t *results, *res;
     char p[SP_PTR];
     size_t i;
@@ -478,9 +571,11 @@ static int sp_run(sarif_run *run, json_t *jr, const char *at)
         rc = sp_fail(at, NULL, "must be an object");
         goto done;
     }
-    if ((rc = sp_driver(run, jr, &c)) < 0 || (rc = sp_category(run, jr, at)) < 0 ||
-        (rc = sp_get(&c.artifacts, jr, at, "artifacts", JSON_ARRAY, 0)) < 0 ||
-        (rc = sp_get(&c.bases, jr, at, "originalUriBaseIds", JSON_OBJECT, 0)) < 0 ||
+    if ((rc = sp_driver(run, jr, &c)) < 0 || (rc = sp_category(run, jr, at, log)) < 0 ||
+        (rc = sp_soft(sp_get(&c.artifacts, jr, at, "artifacts", JSON_ARRAY, 0), log,
+                      "artifacts ignored")) < 0 ||
+        (rc = sp_soft(sp_get(&c.bases, jr, at, "originalUriBaseIds", JSON_OBJECT, 0), log,
+                      "originalUriBaseIds ignored")) < 0 ||
         (rc = sp_get(&results, jr, at, "results", JSON_ARRAY, 0)) < 0)
         goto done;
     if (!(run->results = calloc(json_array_size(results) + 1, sizeof(*run->results)))) {
@@ -488,14 +583,38 @@ static int sp_run(sarif_run *run, json_t *jr, const char *at)
         goto done;
     }
     json_array_foreach(results, i, res) {
+        sarif_result *r = &run->results[run->nresults];
+
         sp_ptr(p, sizeof(p), "%s/results/%zu", at, i);
-        run->nresults = i + 1;
-        if ((rc = sp_result(&run->results[i], res, p, &c)) < 0)
+        r->idx = i;
+        if ((rc = sp_result(r, res, p, &c)) == 0) {
+            run->nresults++;
+            continue;
+        }
+        free(r->message);
+        free(r->uri);
+        memset(r, 0, sizeof(*r));
+        if ((rc = sp_soft(rc, log, "result skipped")) < 0)
             goto done;
     }
 done:
     json_decref(c.rule_by_id);
     return rc;
+}
+
+/* Free what a run owns and zero it (a skipped run may be half filled: the
+ * result being read when it failed was already freed by sp_run). */
+static void sp_run_free(sarif_run *run)
+{
+    size_t j;
+
+    for (j = 0; j < run->nresults; j++) {
+        free(run->results[j].message);
+        free(run->results[j].uri);
+    }
+    free(run->results);
+    free(run->category);
+    memset(run, 0, sizeof(*run));
 }
 
 int sarif_log_parse(sarif_log **out, const char *text, size_t len)
@@ -510,6 +629,10 @@ int sarif_log_parse(sarif_log **out, const char *text, size_t len)
     *out = NULL;
     if (!log)
         return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+    if (!(log->warnings = json_array())) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        goto fail;
+    }
     if (!(log->doc = json_loadb(text, len, 0, &err))) {
         rc = pd_error_set(PD_EINVAL, "invalid JSON at line %d, column %d: %s",
                           err.line, err.column, err.text);
@@ -532,9 +655,16 @@ int sarif_log_parse(sarif_log **out, const char *text, size_t len)
         goto fail;
     }
     json_array_foreach(runs, i, jr) {
+        sarif_run *run = &log->runs[log->nruns];
+
         sp_ptr(p, sizeof(p), "/runs/%zu", i);
-        log->nruns = i + 1;
-        if ((rc = sp_run(&log->runs[i], jr, p)) < 0)
+        run->idx = i;
+        if ((rc = sp_run(run, jr, p, log)) == 0) {
+            log->nruns++;
+            continue;
+        }
+        sp_run_free(run);
+        if ((rc = sp_soft(rc, log, "run skipped")) < 0)
             goto fail;
     }
     *out = log;
@@ -546,19 +676,14 @@ fail:
 
 void sarif_log_free(sarif_log *log)
 {
-    size_t i, j;
+    size_t i;
 
     if (!log)
         return;
-    for (i = 0; i < log->nruns; i++) {
-        for (j = 0; j < log->runs[i].nresults; j++) {
-            free(log->runs[i].results[j].message);
-            free(log->runs[i].results[j].uri);
-        }
-        free(log->runs[i].results);
-        free(log->runs[i].category);
-    }
+    for (i = 0; i < log->nruns; i++)
+        sp_run_free(&log->runs[i]);
     free(log->runs);
     json_decref(log->doc);
+    json_decref(log->warnings);
     free(log);
 }

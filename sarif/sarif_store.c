@@ -192,7 +192,7 @@ static int ss_result(ss_ctx *c, const sarif_run *run, size_t idx, int64_t run_id
     if (path && c->file_known)
         ss_function(c, r->line, fn, sizeof(fn));
     count->unmapped += !(path && c->file_known);
-    count->findings += strcmp(r->kind, "fail") == 0;
+    count->findings += sarif_kind_is_finding(r->kind);
     count->results++;
     if (!(fps = ss_fingerprints(run->tool, r, path ? path : r->uri ? r->uri : "", fn))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
@@ -200,7 +200,7 @@ static int ss_result(ss_ctx *c, const sarif_run *run, size_t idx, int64_t run_id
     }
     sqlite3_reset(c->ins);
     sqlite3_bind_int64(c->ins, 1, run_id);
-    sqlite3_bind_int64(c->ins, 2, (sqlite3_int64)idx);
+    sqlite3_bind_int64(c->ins, 2, (sqlite3_int64)r->idx);
     ss_bind(c->ins, 3, path);
     if (r->line > 0)
         sqlite3_bind_int64(c->ins, 4, r->line);
@@ -254,13 +254,33 @@ static int ss_replace(ss_ctx *c, const char *tool, const char *cat)
                        "AND category = ?3", tool, cat);
 }
 
+/*
+ * Results of portdash's own analyzer (report/sarif.c) are not stored: the
+ * ingest already shows every one of them, and a second copy would double
+ * each count (issue 14).  The run is listed with its result count and a
+ * warning says why it has no findings.  0 or PD_ENOMEM.
+ */
+static int ss_own(const sarif_run *run, sarif_run_count *count, sarif_import_report *rep)
+{
+    char ptr[64];
+
+    count->results = run->nresults;
+    snprintf(ptr, sizeof(ptr), "/runs/%zu/tool/driver/name", run->idx);
+    if (json_array_append_new(rep->warnings, json_pack("{s:s, s:s, s:s}",
+            "pointer", ptr, "problem", "is portdash's own analyzer, whose findings "
+            "the ingest already shows", "action", "results not stored again")))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    return 0;
+}
+
 /* Store one run and its results; fills *count. */
-static int ss_run(ss_ctx *c, const sarif_run *run, const char *cat, sarif_run_count *count)
+static int ss_run(ss_ctx *c, const sarif_run *run, const char *cat, sarif_run_count *count,
+                  sarif_import_report *rep)
 {
     sqlite3_stmt *st = NULL;
     int64_t run_id;
     size_t i;
-    int rc;
+    int rc, own;
 
     if (!(count->tool = strdup(run->tool)) || !(count->category = strdup(cat)))
         return pd_error_set(PD_ENOMEM, "out of memory");
@@ -278,7 +298,10 @@ static int ss_run(ss_ctx *c, const sarif_run *run, const char *cat, sarif_run_co
                                                             "run: %s", sqlite3_errmsg(c->db));
     sqlite3_finalize(st);
     run_id = sqlite3_last_insert_rowid(c->db);
-    for (i = 0; rc == 0 && i < run->nresults; i++)
+    own = strcmp(run->tool, SARIF_OWN_TOOL) == 0;
+    if (rc == 0 && own)
+        rc = ss_own(run, count, rep);
+    for (i = 0; rc == 0 && !own && i < run->nresults; i++)
         rc = ss_result(c, run, i, run_id, count);
     if (rc < 0 || (rc = db_prepare(c->db, &st, "UPDATE sarif_runs SET results = ?1, "
                                    "findings = ?2, unmapped = ?3 WHERE id = ?4")) < 0)
@@ -332,7 +355,7 @@ static int ss_write(ss_ctx *c, const sarif_log *log, sarif_import_report *rep)
     for (i = 0; rc == 0 && i < log->nruns; i++) {
         cat = c->opt->category ? c->opt->category : log->runs[i].category;
         rep->nruns = i + 1;
-        rc = ss_run(c, &log->runs[i], cat, &rep->runs[i]);
+        rc = ss_run(c, &log->runs[i], cat, &rep->runs[i], rep);
     }
     if (rc == 0)
         rc = db_exec(c->db, "COMMIT");
@@ -361,6 +384,8 @@ int sarif_import(sarif_import_report **out, sqlite3 *db, const sarif_import_opti
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto done;
     }
+    rep->warnings = json_incref(log->warnings);
+    rep->warnings_omitted = log->warnings_omitted;
     rc = ss_write(&c, log, rep);
 done:
     sqlite3_finalize(c.ins);
@@ -385,6 +410,7 @@ void sarif_import_report_free(sarif_import_report *rep)
         free(rep->runs[i].category);
     }
     free(rep->runs);
+    json_decref(rep->warnings);
     free(rep);
 }
 
@@ -401,5 +427,6 @@ json_t *sarif_import_report_json(const sarif_import_report *rep)
             "results", (json_int_t)r->results, "findings", (json_int_t)r->findings,
             "unmapped", (json_int_t)r->unmapped));
     }
-    return runs ? json_pack("{s:o}", "runs", runs) : NULL;
+    return runs ? json_pack("{s:o, s:O, s:I}", "runs", runs, "warnings", rep->warnings,
+                            "warnings_omitted", (json_int_t)rep->warnings_omitted) : NULL;
 }

@@ -12,7 +12,9 @@
 #include "db.h"
 #include "pd_error.h"
 
-/* A measure's value and its progress (0..1, -1 when it has no direction). */
+/* A measure and its label.  The badge reads "LABEL: VALUE (P% done)", P the
+ * share of the measure's population already ported (see api_badge_value),
+ * so a reader is not left guessing what the percentage counts. */
 typedef struct {
     const char *key;
     const char *label;
@@ -54,7 +56,8 @@ static const char *api_badge_colour(double p)
 
 enum MHD_Result api_badge(srv_req *r)
 {
-    char measure[64], value[48], svg[2048], label[160], *dot;
+    char value[48], svg[2048], label[160];
+    const char *measure = r->param[2];      /* the route took ".svg" off */
     const db_scope *sc;
     api_at at;
     db_counts c;
@@ -62,10 +65,6 @@ enum MHD_Result api_badge(srv_req *r)
     double progress;
     int i, rc, lw, vw;
 
-    snprintf(measure, sizeof(measure), "%s", r->param[2]);
-    if (!(dot = strstr(measure, ".svg")) || dot[4])
-        return srv_reply_problem(r, 404, "Not Found", "badges end in .svg");
-    *dot = '\0';
     for (i = 0; i < (int)(sizeof(api_badges) / sizeof(api_badges[0])); i++)
         if (strcmp(api_badges[i].key, measure) == 0)
             break;
@@ -80,7 +79,7 @@ enum MHD_Result api_badge(srv_req *r)
              api_badges[i].label);
     api_badge_value(i, &c, &v, &progress);
     if (progress >= 0)
-        snprintf(value, sizeof(value), "%lld (%.0f%%)", v, progress * 100);
+        snprintf(value, sizeof(value), "%lld (%.0f%% done)", v, progress * 100);
     else
         snprintf(value, sizeof(value), "%lld", v);
     /* Text widths estimated at 6.5 px a character of 11 px Verdana. */

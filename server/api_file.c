@@ -9,6 +9,7 @@
 #include <git2.h>
 
 #include "api.h"
+#include "api_triage.h"
 #include "db.h"
 #include "pd_error.h"
 #include "sarif_import.h"
@@ -65,13 +66,14 @@ static json_t *api_file_findings(const char *json, const char **names, size_t nn
     json_array_foreach(rows, i, row) {
         json_int_t fn = json_integer_value(json_array_get(row, 5));
 
-        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s}",
+        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s, s:s}",
             "line", json_array_get(row, 0), "column", json_array_get(row, 1),
             "class", json_array_get(row, 2), "rule", json_array_get(row, 3),
             "text", json_array_get(row, 4),
             "function", fn >= 0 && (size_t)fn < nnames ? json_string(names[fn])
                                                         : json_null(),
-            "guarded", json_array_get(row, 6), "tool", "portdash"));
+            "guarded", json_array_get(row, 6), "tool", "portdash",
+            "level", sarif_builtin_level(json_string_value(json_array_get(row, 2)))));
     }
     json_decref(rows);
     return out;
@@ -121,22 +123,55 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, jso
     return rc;
 }
 
-enum MHD_Result api_file(srv_req *r)
+/* ?tool=A,B and ?level=warning,error keep only those findings. */
+static int api_file_filter(srv_req *r, json_t *o)
 {
-    api_at at;
+    char tools[1024], levels[256];
+    int rc, has_tools, has_levels;
+
+    if ((rc = srv_query(r, "tool", tools, sizeof(tools))) < 0 && rc != PD_ENOTFOUND)
+        return rc;
+    has_tools = rc == 0;
+    if ((rc = srv_query(r, "level", levels, sizeof(levels))) < 0 && rc != PD_ENOTFOUND)
+        return rc;
+    has_levels = rc == 0;
+    return sarif_findings_filter(json_object_get(o, "findings"), has_tools ? tools : NULL,
+                                 has_levels ? levels : NULL);
+}
+
+int api_file_doc(srv_req *r, const api_at *at, const char *path, json_t **out)
+{
     char blob[41];
     json_t *o;
     int rc;
 
-    if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_file_blob(r->db, at.commit_id, r->tail, blob)) < 0)
-        return srv_reply_error(r, rc);
-    r->immutable = 0;      /* SARIF uploads add findings to a commit's files */
-    o = json_pack("{s:s, s:o, s:s}", "commit", at.oid, "path", api_text(r->tail),
+    *out = NULL;
+    if ((rc = db_commit_file_blob(r->db, at->commit_id, path, blob)) < 0)
+        return rc;
+    o = json_pack("{s:s, s:o, s:s}", "commit", at->oid, "path", api_text(path),
                   "blob", blob);
-    if ((rc = api_file_analysis(r, &at, blob, o)) < 0 ||
-        (rc = sarif_file_findings(r->db, at.commit_id, r->tail,
-                                  json_object_get(o, "findings"))) < 0) {
+    if ((rc = api_file_analysis(r, at, blob, o)) < 0 ||
+        (rc = sarif_file_findings(r->db, at->commit_id, path,
+                                  json_object_get(o, "findings"))) < 0 ||
+        (rc = api_triage_apply(r, at->repo_id, o, "findings", path)) < 0) {
+        json_decref(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
+}
+
+enum MHD_Result api_file(srv_req *r)
+{
+    api_at at;
+    json_t *o = NULL;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0)
+        return srv_reply_error(r, rc);
+    /* SARIF uploads and dismissals change a commit's files */
+    r->immutable = 0;
+    if ((rc = api_file_doc(r, &at, r->tail, &o)) < 0 || (rc = api_file_filter(r, o)) < 0) {
         json_decref(o);
         return srv_reply_error(r, rc);
     }

@@ -1,17 +1,29 @@
 /*
  * api_gate.c: GET /api/v1/repos/{repo}/gate?base=REV&head=REV[&format=markdown]:
  * the ratchet gate (gate.h) on stored analyses, with the default policy.
+ * A rev the database does not hold but the repository's git directory does
+ * (a pull request's branch, any commit id) is ingested first, commits and
+ * analyses only, no ref: each new blob is analysed once, as `portdash gate`
+ * would, and kept for the next gate.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <git2.h>
 
 #include "api_diff.h"
 #include "api_ops.h"
 #include "db.h"
 #include "db_scope.h"
 #include "gate.h"
+#include "ingest.h"
 #include "pd_error.h"
+
+/* One gate ingest at a time: two requests for the same new branch would
+ * otherwise analyse its blobs twice. */
+static pthread_mutex_t api_gate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * 1 when the analysis of `blob` has nothing unguarded outside object-dtype
@@ -69,19 +81,78 @@ static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side
     return rc;
 }
 
-/* Resolve query argument `key` as a rev of repository param[0]. */
-static int api_gate_rev(srv_req *r, const char *key, api_at *at)
+/* The full commit id `rev` names in git directory `gitdir` into hex.
+ * PD_ENOTFOUND when git does not know it either. */
+static int api_gate_git_commit(const char *gitdir, const char *rev, char hex[41])
 {
-    char rev[256];
-    const char *saved = r->param[1];
+    git_repository *repo = NULL;
+    git_object *obj = NULL, *commit = NULL;
+    int rc = 0;
+
+    git_libgit2_init();
+    if (git_repository_open_ext(&repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+        rc = pd_error_set(PD_EGIT, "cannot open the repository's git directory");
+    else if (rev[0] == '-' || rev[0] == ':' || strstr(rev, "@{") ||  /* no history search */
+             git_revparse_single(&obj, repo, rev) < 0 ||
+             git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
+        rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s': neither stored nor in "
+                          "the repository", rev);
+    else
+        git_oid_tostr(hex, 41, git_object_id(commit));
+    git_object_free(commit);
+    git_object_free(obj);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    return rc;
+}
+
+/* Ingest commit `hex` (and its first-parent chain down to what is stored)
+ * of repository param[0] without storing a ref. */
+static int api_gate_ingest(srv_req *r, const char *gitdir, const char *hex)
+{
+    const char *refs[1] = {hex};
+    ingest_options o = {0};
     int rc;
 
+    o.db_path = srv_db_path(r->server);
+    o.repo_path = gitdir;
+    o.name = r->param[0];
+    o.refs = refs;
+    o.nrefs = 1;
+    o.no_refs = 1;
+    pthread_mutex_lock(&api_gate_lock);
+    rc = ingest_run(&o, NULL);
+    pthread_mutex_unlock(&api_gate_lock);
+    return rc;
+}
+
+/* Resolve query argument `key` as a rev of repository param[0], ingesting
+ * it first when only git has it (*ingested set to 1 then). */
+static int api_gate_rev(srv_req *r, const char *key, api_at *at, int *ingested)
+{
+    char rev[256], gitdir[4096], hex[41];
+    const char *saved = r->param[1];
+    int64_t repo_id;
+    int rc;
+
+    *ingested = 0;
     if ((rc = srv_query(r, key, rev, sizeof(rev))) == PD_ENOTFOUND)
         return pd_error_set(PD_EINVAL, "the gate needs ?base=REV&head=REV");
     if (rc < 0)
         return rc;
     r->param[1] = rev;
     rc = api_resolve(r, at);
+    if (rc == PD_ENOTFOUND && db_repo_find(r->db, r->param[0], &repo_id, NULL, 0) == 0 &&
+        (rc = srv_repo_path(r, r->param[0], gitdir, sizeof(gitdir))) == 0 &&
+        (rc = api_gate_git_commit(gitdir, rev, hex)) == 0) {
+        /* A branch name not stored may name a commit that is (gated before). */
+        r->param[1] = hex;
+        if ((rc = api_resolve(r, at)) == PD_ENOTFOUND &&
+            (rc = api_gate_ingest(r, gitdir, hex)) == 0) {
+            *ingested = 1;
+            rc = api_resolve(r, at);
+        }
+    }
     r->param[1] = saved;
     return rc;
 }
@@ -96,10 +167,10 @@ enum MHD_Result api_gate(srv_req *r)
     json_t *res;
     char fmt[32] = "json", *md;
     enum MHD_Result ret;
-    int rc;
+    int rc, new_base, new_head;
 
-    if ((rc = api_gate_rev(r, "base", &base)) < 0 ||
-        (rc = api_gate_rev(r, "head", &head)) < 0 ||
+    if ((rc = api_gate_rev(r, "base", &base, &new_base)) < 0 ||
+        (rc = api_gate_rev(r, "head", &head, &new_head)) < 0 ||
         (rc = db_commit_stats(r->db, base.commit_id, base.rules_hash, &cb)) < 0 ||
         (rc = db_commit_stats(r->db, head.commit_id, head.rules_hash, &ch)) < 0)
         return srv_reply_error(r, rc);
@@ -124,6 +195,12 @@ enum MHD_Result api_gate(srv_req *r)
     }
     res = gate_result(g, base.oid, head.oid, &cb, &ch);
     gate_free(g);
+    /* What this request had to ingest first ([] when all was stored). */
+    json_object_set_new(res, "ingested", json_pack("[]"));
+    if (new_base)
+        json_array_append_new(json_object_get(res, "ingested"), json_string("base"));
+    if (new_head)
+        json_array_append_new(json_object_get(res, "ingested"), json_string("head"));
     if (strcmp(fmt, "markdown") != 0)
         return srv_reply_json(r, 200, res);
     md = gate_markdown(res);

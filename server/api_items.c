@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "api_ops.h"
+#include "api_triage.h"
 #include "db.h"
 #include "pd_error.h"
 
@@ -45,8 +46,9 @@ static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
             (*fields)++;
         if (!rule || strcmp(rule, "object-item-legacy") != 0)
             continue;
-        json_array_append_new(legacy, json_pack("{s:o, s:O, s:O, s:O, s:O}",
-            "path", api_text(path), "function", f >= 0 && (size_t)f < json_array_size(names)
+        json_array_append_new(legacy, json_pack("{s:o, s:s, s:O, s:O, s:O, s:O}",
+            "path", api_text(path), "rule", rule,
+            "function", f >= 0 && (size_t)f < json_array_size(names)
                 ? json_array_get(names, (size_t)f) : json_null(),
             "line", json_array_get(row, 0), "column", json_array_get(row, 1),
             "text", json_array_get(row, 4)));
@@ -85,8 +87,19 @@ enum MHD_Result api_object_items(srv_req *r)
         json_decref(legacy);
         return srv_reply_error(r, rc);
     }
-    return srv_reply_json(r, 200, json_pack("{s:s, s:b, s:I, s:I, s:o}", "commit", at.oid,
-        "mixed", json_array_size(legacy) > 0 && fields > 0,
-        "legacy_site_count", (json_int_t)json_array_size(legacy),
-        "field_site_count", (json_int_t)fields, "legacy_sites", legacy));
+    {
+        json_t *o = json_pack("{s:s, s:b, s:I, s:I, s:o}", "commit", at.oid,
+            "mixed", json_array_size(legacy) > 0 && fields > 0,
+            "legacy_site_count", (json_int_t)json_array_size(legacy),
+            "field_site_count", (json_int_t)fields, "legacy_sites", legacy);
+
+        /* the sites carry the fingerprints of the file page's findings, so a
+         * site dismissed there shows dismissed here ("dismissed_count") */
+        if ((rc = api_triage_apply(r, at.repo_id, o, "legacy_sites", NULL)) < 0) {
+            json_decref(o);
+            return srv_reply_error(r, rc);
+        }
+        r->immutable = 0;
+        return srv_reply_json(r, 200, o);
+    }
 }

@@ -1,39 +1,131 @@
 /*
  * api_jobs.c: POST /api/v1/repos/{repo}/ingest (token scope "ingest") and
- * GET /api/v1/jobs/{id}: CI bots ask the server to read new commits.
+ * GET /api/v1/jobs/{id}: CI bots ask the server to read new commits of the
+ * stored refs, and of refs it does not hold yet (a body {"refs": [...]}).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <git2.h>
 
 #include "api_ops.h"
 #include "db.h"
 #include "pd_error.h"
 #include "srv_jobs.h"
 
-/* The stored refs of a repository, as a NULL-terminated array of copies. */
-static char **api_jobs_refs(srv_req *r, int64_t repo_id, size_t *n)
+#define API_JOBS_MAX_NEW 16    /* refs one request may add */
+
+/* The stored refs of a repository and then `extra` (NULL-terminated array
+ * of copies; an extra ref already stored is not repeated). */
+static char **api_jobs_refs(srv_req *r, int64_t repo_id, json_t *extra, size_t *n)
 {
     sqlite3_stmt *st = NULL;
-    char **refs = NULL;
-    size_t cap = 0;
+    char **refs = calloc(json_array_size(extra) + 1, sizeof(char *));
+    size_t cap = json_array_size(extra) + 1, i, k;
+    json_t *x;
 
     *n = 0;
-    if (db_prepare(r->db, &st, "SELECT name FROM refs WHERE repo_id = ?1 ORDER BY name") < 0)
+    json_array_foreach(extra, i, x) {
+        for (k = 0; refs && k < *n && strcmp(refs[k], json_string_value(x)) != 0; k++)
+            ;
+        if (refs && k == *n)
+            refs[(*n)++] = strdup(json_string_value(x));
+    }
+    if (!refs || db_prepare(r->db, &st, "SELECT name FROM refs WHERE repo_id = ?1 "
+                            "ORDER BY name") < 0) {
+        for (k = 0; refs && k < *n; k++)
+            free(refs[k]);
+        free(refs);
         return NULL;
+    }
     sqlite3_bind_int64(st, 1, repo_id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while (refs && sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+
+        for (k = 0; k < *n && strcmp(refs[k], name) != 0; k++)
+            ;
+        if (k < *n)
+            continue;
         if (*n + 1 >= cap) {
             char **p = realloc(refs, (cap = cap ? cap * 2 : 8) * sizeof(char *));
             if (!p)
                 break;
             refs = p;
         }
-        refs[(*n)++] = strdup((const char *)sqlite3_column_text(st, 0));
+        refs[(*n)++] = strdup(name);
         refs[*n] = NULL;
     }
     sqlite3_finalize(st);
     return refs;
+}
+
+/*
+ * The body's {"refs": [names]} into *out (NULL without a body), each a
+ * branch or tag of the git directory.  0, PD_EINVAL (malformed, too many,
+ * a commit id rather than a ref), PD_ENOTFOUND (git has no such ref).
+ */
+static int api_jobs_new_refs(srv_req *r, const char *gitdir, json_t **out)
+{
+    git_repository *repo = NULL;
+    json_t *doc, *refs, *x;
+    size_t i;
+    int rc = 0;
+
+    *out = NULL;
+    if (!r->body || !r->body_len)
+        return 0;
+    doc = json_loadb(r->body, r->body_len, 0, NULL);
+    refs = json_object_get(doc, "refs");
+    if (!json_is_array(refs) || json_array_size(refs) > API_JOBS_MAX_NEW) {
+        json_decref(doc);
+        return pd_error_set(PD_EINVAL, "the body is {\"refs\": [\"branch\", ...]} "
+                            "with at most %d refs", API_JOBS_MAX_NEW);
+    }
+    git_libgit2_init();
+    if (git_repository_open_ext(&repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+        rc = pd_error_set(PD_EGIT, "cannot open the repository's git directory");
+    json_array_foreach(refs, i, x) {
+        git_object *obj = NULL;
+        git_reference *ref = NULL;
+        const char *name = json_string_value(x);
+
+        if (rc < 0)
+            break;
+        if (!name || !name[0] || name[0] == '-' || strlen(name) > 255)
+            rc = pd_error_set(PD_EINVAL, "refs[%zu] is not a ref name", i);
+        else if (git_revparse_ext(&obj, &ref, repo, name) < 0)
+            rc = pd_error_set(PD_ENOTFOUND, "the repository has no ref '%s'", name);
+        else if (!ref)
+            rc = pd_error_set(PD_EINVAL, "'%s' is not a branch or tag (to gate a commit, "
+                              "GET .../gate?base=REV&head=COMMIT)", name);
+        git_reference_free(ref);
+        git_object_free(obj);
+    }
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    if (rc == 0)
+        *out = json_incref(refs);
+    json_decref(doc);
+    return rc;
+}
+
+/* 1 when running job `id` ingests every ref of `want`. */
+static int api_jobs_covers(srv_req *r, int id, json_t *want)
+{
+    json_t *job = srv_jobs_get(srv_get_jobs(r->server), id), *x, *y;
+    size_t i, k;
+    int all = 1;
+
+    json_array_foreach(want, i, x) {
+        int found = 0;
+
+        json_array_foreach(json_object_get(job, "refs"), k, y)
+            found |= json_equal(x, y);
+        all &= found;
+    }
+    json_decref(job);
+    return all;
 }
 
 enum MHD_Result api_ingest_trigger(srv_req *r)
@@ -41,6 +133,7 @@ enum MHD_Result api_ingest_trigger(srv_req *r)
     char gitdir[4096], url[64];
     enum MHD_Result ret;
     char **refs;
+    json_t *extra = NULL;
     size_t n, i;
     int64_t repo_id;
     int rc, id, joined;
@@ -48,17 +141,31 @@ enum MHD_Result api_ingest_trigger(srv_req *r)
     if (srv_authorize(r, "ingest", &ret) < 0)
         return ret;
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
-        (rc = srv_repo_path(r, r->param[0], gitdir, sizeof(gitdir))) < 0)
+        (rc = srv_repo_path(r, r->param[0], gitdir, sizeof(gitdir))) < 0 ||
+        (rc = api_jobs_new_refs(r, gitdir, &extra)) < 0)
         return srv_reply_error(r, rc);
-    refs = api_jobs_refs(r, repo_id, &n);
+    if (!(refs = api_jobs_refs(r, repo_id, extra, &n))) {
+        json_decref(extra);
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    }
     rc = srv_jobs_start(srv_get_jobs(r->server), &id, &joined, r->param[0], gitdir,
                         (const char **)refs, n);
     for (i = 0; i < n; i++)
         free(refs[i]);
     free(refs);
-    if (rc < 0)
+    if (rc < 0) {
+        json_decref(extra);
         return srv_reply_error(r, rc);
+    }
     snprintf(url, sizeof(url), "/api/v1/jobs/%d", id);
+    snprintf(r->location, sizeof(r->location), "%s", url);
+    if (joined && extra && !api_jobs_covers(r, id, extra)) {
+        json_decref(extra);
+        return srv_reply_problem(r, 409, "Conflict", "job %d is ingesting this repository "
+                                 "without the refs asked for; ask again when it is done "
+                                 "(Location)", id);
+    }
+    json_decref(extra);
     return srv_reply_json(r, 202, json_pack("{s:i, s:s, s:b}", "job", id, "url", url,
                                             "joined", joined));
 }

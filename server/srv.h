@@ -69,6 +69,7 @@ typedef struct {
     int immutable;                        /* answer about a full commit id */
     char link[1024];                      /* Link header of a paginated list */
     struct srv_cache_capture *capture;    /* set by srv_cache: keep the answer */
+    char location[128];                   /* Location header (a 202's job), or "" */
 } srv_req;
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);

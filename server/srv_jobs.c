@@ -224,6 +224,13 @@ json_t *srv_jobs_get(srv_jobs *j, int id)
             "error", job->state == JOB_FAILED ? json_string(job->error) : json_null(),
             "started_at", started,
             "finished_at", job->state == JOB_RUNNING ? json_null() : json_string(finished));
+        if (o) {
+            json_t *refs = json_array();
+
+            for (size_t i = 0; i < job->nrefs; i++)
+                json_array_append_new(refs, json_string(job->refs[i]));
+            json_object_set_new(o, "refs", refs);
+        }
     }
     pthread_mutex_unlock(&j->lock);
     return o;

@@ -112,6 +112,8 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
     srv_reply_add_headers(resp, ctype, r->link);
     if (r->allow)
         MHD_add_response_header(resp, "Allow", r->allow);
+    if (r->location[0])
+        MHD_add_response_header(resp, "Location", r->location);
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
 }

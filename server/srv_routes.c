@@ -11,6 +11,7 @@
 #include "api_port.h"
 #include "api_scope.h"
 #include "api_snapshot.h"
+#include "api_triage.h"
 #include "pd_error.h"
 #include "srv_cache.h"
 #include "srv_routes.h"
@@ -56,11 +57,17 @@ const srv_route srv_routes[] = {
      "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,
      "the ratchet gate between ?base=REV and ?head=REV"},
+    {"GET", "/api/v1/repos/{repo}/dismissals", api_dismissals,
+     "dismissed findings, newest first"},
+    {"POST", "/api/v1/repos/{repo}/dismissals", api_dismiss,
+     "dismiss a finding (scope triage)"},
+    {"DELETE", "/api/v1/repos/{repo}/dismissals/{id}", api_undismiss,
+     "undo a dismissal (scope triage)"},
     {"POST", "/api/v1/repos/{repo}/ingest", api_ingest_trigger,
      "ingest new commits in the background (token scope ingest)"},
     {"GET", "/api/v1/jobs/{id}", api_job, "state and progress of an ingest job"},
     {"GET", "/api/v1/openapi.json", api_openapi, "this API as OpenAPI 3.1"},
-    {"GET", "/badge/{repo}/{ref}/{measure}", api_badge, "an SVG badge for READMEs"},
+    {"GET", "/badge/{repo}/{ref}/{measure}.svg", api_badge, "an SVG badge for READMEs"},
     {"GET", "/healthz", api_healthz, "liveness and database check"},
     {"GET", "/metrics", api_metrics, "Prometheus metrics"},
     {"GET", "/api/v1/repos/{repo}/refs/{ref}/history", api_history,
@@ -186,10 +193,17 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
             return 1;
         }
         if (capture) {
-            char *d = srv_percent_decode(seg[i], len[i]);
+            /* "{name}.svg": the segment must end with the literal text after
+             * '}', which is not part of the parameter. */
+            const char *close = memchr(pseg[i], '}', plen[i]);
+            size_t slen = close ? plen[i] - (size_t)(close + 1 - pseg[i]) : 0;
+            char *d;
 
-            if (!d)
+            if (slen && (len[i] <= slen || memcmp(seg[i] + len[i] - slen, close + 1, slen)))
+                return 0;
+            if (!(d = srv_percent_decode(seg[i], len[i] - slen)))
                 return -1;
+
             owned[(*nowned)++] = d;
             if (!*d || k >= SRV_MAX_PARAMS)
                 return 0;

@@ -86,6 +86,8 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }
+  # A token for triage.test.mjs (SARIF upload and a dismissal).
+  tok=$("$B/portdash" token create --db "$db" --name browser --scope sarif --scope triage 2>/dev/null)
   "$B/portdash" serve --db "$db" --listen 127.0.0.1:0 --static static >"$out/serve.log" 2>&1 &
   srv_pid=$!
   i=0; url=""
@@ -93,7 +95,7 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
     url=$(sed -n 's/.*serving .* on \(http:[^ ]*\)\/$/\1/p' "$out/serve.log"); i=$((i+1)); sleep 0.1
   done
   if [ -n "$url" ]; then
-    PORTDASH_URL=$url node --test --test-reporter=tap tests/browser/ >"$out/browser.log" 2>&1
+    PORTDASH_URL=$url PORTDASH_TOKEN=$tok node --test --test-reporter=tap tests/browser/ >"$out/browser.log" 2>&1
     cat "$out/browser.log"
     p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$out/browser.log" | tail -n1)
     f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$out/browser.log" | tail -n1)

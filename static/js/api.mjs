@@ -99,3 +99,24 @@ export const report = (repo, week, ref) => get(reportUrl(repo, week, ref), 'text
 export const snapshotsCsvUrl = (repo) => `${repoBase(repo)}/snapshots.csv`;
 export const snapshotsCsv = (repo) => get(snapshotsCsvUrl(repo), 'text');
 export const filesCsvUrl = (repo, rev) => `${commitBase(repo, rev)}/files.csv`;
+
+/** A write request with a JSON body and `Authorization: Bearer token`; the parsed answer. */
+async function send(method, url, token, body) {
+  let res;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {
+    throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: String(e.message || e) }, url);
+  }
+  if (!res.ok) throw await failure(res, url);
+  return res.json();
+}
+
+/** Dismisses a finding ({rev, path, fingerprint, reason, comment}); needs a token of scope triage. */
+export const dismiss = (repo, token, body) => send('POST', `${repoBase(repo)}/dismissals`, token, body);
+/** Undoes dismissal `id`. */
+export const undismiss = (repo, token, id) => send('DELETE', `${repoBase(repo)}/dismissals/${seg(id)}`, token);

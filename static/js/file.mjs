@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
 } from './model.mjs';
@@ -20,7 +20,8 @@ import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 
 const $ = (id) => document.getElementById(id);
-const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'sort', 'order']);
+const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
+const LEVELS = ['error', 'warning', 'note', 'none'];
 const DEFAULT_SORT = { key: 'lines', order: 'asc' };
 let detail = null;
 let findingsByFunction = new Map();
@@ -148,32 +149,110 @@ function setupFindingsFilter(findings) {
   if (sel.value !== state.class) { sel.value = ''; state.class = ''; }
   const unguarded = $('f-unguarded');
   unguarded.checked = state.unguarded === '1';
+  const open = $('f-open');
+  open.checked = state.open === '1';
+  // per-tool and per-level filters (the API's ?tool= and ?level=, done here)
+  const tools = [...new Set(findings.map((f) => f.tool ?? 'portdash'))].sort();
+  const tool = $('f-tool');
+  replace(tool, h('option', { value: '' }, 'all'),
+    tools.map((t) => h('option', { value: t }, `${t} (${fmt(findings.filter((f) => (f.tool ?? 'portdash') === t).length)})`)));
+  tool.value = tools.includes(state.tool) ? state.tool : '';
+  const level = $('f-level');
+  replace(level, h('option', { value: '' }, 'all'),
+    LEVELS.map((l) => h('option', { value: l }, `${l} (${fmt(findings.filter((f) => f.level === l).length)})`)));
+  level.value = LEVELS.includes(state.level) ? state.level : '';
   const apply = () => {
     state.class = sel.value;
     state.unguarded = unguarded.checked ? '1' : '';
+    state.tool = tool.value;
+    state.level = level.value;
+    state.open = open.checked ? '1' : '';
     save();
     renderFindings();
   };
-  sel.addEventListener('change', apply);
-  unguarded.addEventListener('change', apply);
+  for (const el of [sel, unguarded, tool, level, open]) el.addEventListener('change', apply);
+}
+
+function dismissedBadge(d) {
+  if (!d) return '';
+  return h('span', { class: 'badge dismissed-badge', title: `dismissed by ${d.by} at ${d.at}${d.comment ? `: ${d.comment}` : ''}` }, d.reason);
+}
+
+/* Dismissing needs a token of scope triage; it is kept for this tab only. */
+const TOKEN_KEY = 'portdash-triage-token';
+const REASONS = ['false positive', "won't fix", 'used in tests'];
+
+/** Reloads the file's findings after a dismissal changed them. */
+async function refreshFindings() {
+  const d = await api.file(state.repo, state.rev, state.path);
+  detail.findings = d.findings;
+  detail.dismissed_count = d.dismissed_count;
+  renderFindings();
+}
+
+/** The inline form that dismisses finding f, in place of its cell's content. */
+function dismissForm(td, f) {
+  const reason = h('select', { name: 'reason', 'aria-label': 'Reason' }, REASONS.map((r) => h('option', { value: r }, r)));
+  const comment = h('input', { name: 'comment', type: 'text', placeholder: 'comment', 'aria-label': 'Comment', maxlength: 4000 });
+  const token = h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)', 'aria-label': 'Token',
+    value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
+  const msg = h('span', { class: 'form-error', role: 'alert' });
+  const form = h('form', { class: 'dismiss-form', onsubmit: async (e) => {
+    e.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, token.value);
+    try {
+      await api.dismiss(state.repo, token.value, { rev: state.rev, path: state.path, fingerprint: f.fingerprint,
+        reason: reason.value, comment: comment.value });
+      await refreshFindings();
+    } catch (err) {
+      msg.textContent = err.message;
+    }
+  } }, reason, comment, token, h('button', { type: 'submit' }, 'Dismiss'), msg);
+  replace(td, form);
+  reason.focus();
+}
+
+function dismissCell(f) {
+  const td = h('td', { class: 'dismiss-cell' });
+  if (f.dismissed) {
+    return append(td, [dismissedBadge(f.dismissed), ' ', h('button', { type: 'button', class: 'linkish undo', onclick: async () => {
+      try {
+        await api.undismiss(state.repo, sessionStorage.getItem(TOKEN_KEY) ?? '', f.dismissed.id);
+        await refreshFindings();
+      } catch (err) {
+        append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${err.message}`));
+      }
+    } }, 'undo')]);
+  }
+  if (f.fingerprint) {
+    td.append(h('button', { type: 'button', class: 'linkish dismiss', onclick: () => dismissForm(td, f) }, 'dismiss…'));
+  }
+  return td;
 }
 
 function renderFindings() {
   const all = detail.findings ?? [];
-  const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded))
-    .sort((a, b) => (a.line - b.line) || (a.column - b.column));
-  replace($('findings-table').tBodies[0], rows.length ? rows.map((f) => h('tr', { class: [f.guarded && 'guarded'] },
+  const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded) &&
+    (!state.tool || (f.tool ?? 'portdash') === state.tool) && (!state.level || f.level === state.level) &&
+    (state.open !== '1' || !f.dismissed))
+    .sort((a, b) => (a.line - b.line) || ((a.column ?? 0) - (b.column ?? 0)));
+  replace($('findings-table').tBodies[0], rows.length ? rows.map((f) => h('tr', { class: [f.guarded && 'guarded', f.dismissed && 'dismissed'], dataset: { fingerprint: f.fingerprint ?? '' } },
     h('td', { class: 'num' }, h('a', { href: `#L${f.line}` }, String(f.line))),
     h('td', { class: 'num' }, String(f.column ?? '')),
     h('td', null, classBadge(f.class)),
     h('td', { class: 'rule' }, f.rule ?? ''),
     h('td', null, h('code', null, f.text ?? '')),
     h('td', null, f.function ? h('code', null, f.function) : h('span', { class: 'muted' }, '—')),
-    h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : '')))
-    : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
+    h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : ''),
+    h('td', null, f.tool ?? 'portdash'),
+    dismissCell(f)))
+    : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
   const out = $('findings-count');
   out.dataset.shown = rows.length;
-  out.textContent = rows.length === all.length ? `${fmt(all.length)} findings` : `showing ${fmt(rows.length)} of ${fmt(all.length)} findings`;
+  const dismissed = all.filter((f) => f.dismissed).length;
+  out.dataset.dismissed = dismissed;
+  out.textContent = (rows.length === all.length ? `${fmt(all.length)} findings` : `showing ${fmt(rows.length)} of ${fmt(all.length)} findings`) +
+    (dismissed ? ` · ${fmt(dismissed)} dismissed` : '');
 }
 
 /* ---------- source ---------- */
@@ -209,7 +288,7 @@ function lineContent(text, findings) {
 }
 
 function findingTitle(list) {
-  return list.map((f) => `${f.line}:${f.column} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
+  return list.map((f) => `${f.line}${f.column != null ? `:${f.column}` : ''} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
 }
 
 function renderSource(text) {

@@ -97,3 +97,116 @@ test('SARIF of numpy arraytypes.c.src is valid', (t) => {
   assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
   assert.ok(log.runs[0].results.length > 1000);
 });
+
+// GitHub code scanning takes at most 25,000 results per run and 10 MB of
+// gzip (docs.github.com .../troubleshooting-sarif-uploads/results-exceed-limit
+// and .../file-too-large); the writer groups or cuts, and says so.
+test('one result per function and class carries the counts, and is valid', () => {
+  const each = JSON.parse(analyze(['--format', 'sarif', 'tests/fixtures/analyze']).out).runs[0];
+  const r = analyze(['--format', 'sarif', '--sarif-group', 'function', 'tests/fixtures/analyze']);
+  assert.equal(r.status, 0, r.err);
+  const log = JSON.parse(r.out);
+  assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
+  const run = log.runs[0];
+  assert.equal(run.properties['portdash/sarif'].grouping, 'function');
+  assert.equal(run.properties['portdash/sarif'].findings, each.results.length);
+  // every finding is counted in exactly one grouped result
+  assert.equal(run.results.reduce((n, x) => n + x.properties.count, 0), each.results.length);
+  assert.ok(run.results.length < each.results.length);
+  for (const res of run.results) {
+    assert.match(res.ruleId, /^class\/(capi|npy-legacy|bridge)$/);
+    assert.equal(run.tool.driver.rules[res.ruleIndex].id, res.ruleId);
+    assert.match(res.message.text, /^\d+ (capi|npy-legacy|bridge) findings? (in |at file scope)/);
+    const ids = Object.values(res.properties.identifiers).reduce((a, b) => a + b, 0);
+    assert.ok(ids <= res.properties.count && ids >= 1);
+  }
+  assert.match(r.err, /findings -> \d+ results, one per function and class/);
+  // auto: these few findings fit, so one result per finding
+  assert.equal(each.properties['portdash/sarif'].grouping, 'finding');
+});
+
+test('--sarif-max keeps the worst levels and states what it left out', () => {
+  const all = JSON.parse(analyze(['--format', 'sarif', '--fail-on', 'capi',
+    'tests/fixtures/analyze']).out).runs[0].results;
+  const errors = all.filter((x) => x.level === 'error').length;
+  assert.ok(errors > 0 && errors < all.length);
+  const r = analyze(['--format', 'sarif', '--fail-on', 'capi', '--sarif-group', 'finding',
+    '--sarif-max', String(errors), 'tests/fixtures/analyze']);
+  const run = JSON.parse(r.out).runs[0];
+  assert.equal(run.results.length, errors);
+  assert.ok(run.results.every((x) => x.level === 'error'));
+  const p = run.properties['portdash/sarif'];
+  assert.equal(p.omitted, all.length - errors);
+  assert.equal(p.omittedByLevel.warning + p.omittedByLevel.note, all.length - errors);
+  assert.match(r.err, new RegExp(`${all.length - errors} results left out over the limit of ${errors}`));
+  // auto groups when the findings do not fit
+  const g = JSON.parse(analyze(['--format', 'sarif', '--sarif-max', String(all.length - 1),
+    'tests/fixtures/analyze']).out).runs[0];
+  assert.equal(g.properties['portdash/sarif'].grouping, 'function');
+});
+
+test('--sarif-classes and --sarif-level leave findings out, counted', () => {
+  const all = JSON.parse(analyze(['--format', 'sarif', 'tests/fixtures/analyze']).out).runs[0].results;
+  const r = analyze(['--format', 'sarif', '--sarif-classes', 'capi,bridge', '--sarif-level', 'warning',
+    'tests/fixtures/analyze']);
+  const run = JSON.parse(r.out).runs[0];
+  const want = all.filter((x) => x.level !== 'note' && !/npy-legacy/.test(x.message.text));
+  assert.equal(run.results.length, want.length);
+  assert.equal(run.properties['portdash/sarif'].filtered, all.length - want.length);
+  assert.match(r.err, new RegExp(`${all.length - want.length} findings left out by --sarif-classes`));
+  for (const [opt, val] of [['--sarif-classes', 'hpyx'], ['--sarif-level', 'fatal'],
+    ['--sarif-group', 'file'], ['--sarif-max', '0']]) {
+    const bad = analyze(['--format', 'sarif', opt, val, 'tests/fixtures/analyze']);
+    assert.equal(bad.status, 2, `${opt} ${val}`);
+    assert.match(bad.err, new RegExp(opt));
+  }
+});
+
+test('default SARIF of numpy/core fits GitHub code scanning', (t) => {
+  if (!numpyRepo) { t.skip('PORTDASH_NUMPY_REPO not set'); return; }
+  const r = analyze(['--format', 'sarif', '--git-dir', numpyRepo, '--rev', 'hpy',
+    '--path', 'numpy/core/**']);
+  if (r.status !== 0 && /cannot open repository/.test(r.err)) { t.skip('no numpy-hpy clone'); return; }
+  assert.equal(r.status, 0, r.err);
+  const log = JSON.parse(r.out);
+  assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
+  assert.equal(log.runs.length, 1);
+  assert.ok(log.runs[0].results.length <= 25000);
+  assert.ok(log.runs[0].tool.driver.rules.length <= 25000);
+  const gz = Number(/, (\d+) gzip/.exec(r.err)[1]);
+  assert.ok(gz > 0 && gz < 10 * 1024 * 1024, r.err);
+});
+
+test('--sarif-since keeps only the findings a revision adds; moved lines are not new', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-since-'));
+  const git = (cmd) => {
+    const r = spawnSync('sh', ['-c', `git -c user.name=t -c user.email=t@example.org ${cmd}`],
+      { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  try {
+    const src = 'static PyObject *\nf(PyObject *o)\n{\n    Py_INCREF(o);\n    return o;\n}\n';
+    git('init -q -b main');
+    writeFileSync(join(dir, 'a.c'), src);
+    git('add a.c && git -c user.name=t -c user.email=t@example.org commit -qm one');
+    writeFileSync(join(dir, 'a.c'), '/* moved down */\n\n\n' + src.replace('    return o;',
+      '    Py_INCREF(o);\n    PyErr_SetString(PyExc_TypeError, "x");\n    return o;'));
+    git('commit -qam two');
+    const r = analyze(['--format', 'sarif', '--git-dir', '.', '--rev', 'HEAD', '--sarif-since', 'HEAD~1'], dir);
+    assert.equal(r.status, 0, r.err);
+    const run = JSON.parse(r.out).runs[0];
+    assert.ok(validate(JSON.parse(r.out)));
+    // the second Py_INCREF and PyErr_SetString / PyExc_TypeError are new; the moved ones are not
+    const texts = run.results.map((x) => /`([^`]*)`/.exec(x.message.text)[1]).sort();
+    assert.deepEqual(texts, ['PyErr_SetString', 'PyExc_TypeError', 'Py_INCREF']);
+    assert.equal(run.properties['portdash/sarif'].since, 'HEAD~1');
+    assert.match(r.err, /findings new since HEAD~1/);
+    const all = JSON.parse(analyze(['--format', 'sarif', '--git-dir', '.', '--rev', 'HEAD'], dir).out).runs[0];
+    assert.equal(run.properties['portdash/sarif'].filtered, all.results.length - run.results.length);
+    const bad = analyze(['--format', 'sarif', '--sarif-since', 'HEAD~1', 'a.c'], dir);
+    assert.equal(bad.status, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

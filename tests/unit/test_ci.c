@@ -328,8 +328,13 @@ static void test_badge_shows_the_summary_figure(void **state)
     assert_string_equal(tu_header(&h, "Content-Type"), "image/svg+xml");
     assert_true(strncmp(h.body, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39) == 0);
     assert_non_null(strstr(h.body, want));
+    /* the percentage says what it is */
+    assert_non_null(strstr(h.body, "% done)</text>"));
     free(h.body);
     h = ci_req("GET", "/badge/demo/hpy/nope.svg", NULL, 0);
+    assert_int_equal(h.status, 404);
+    free(h.body);
+    h = ci_req("GET", "/badge/demo/hpy/object_paths.object-legacy", NULL, 0);
     assert_int_equal(h.status, 404);
     free(h.body);
     json_decref(s);
@@ -470,6 +475,70 @@ static void test_gate_policy_file(void **state)
     assert_int_equal(gate_measure(&c, "object_paths.object-legacy"), 7);
 }
 
+/* Issue 14.8: an operationId on every operation, unique; every answer's
+ * media type declared (the gate's markdown too); the badge path as served. */
+static void test_openapi_names_every_operation_and_media_type(void **state)
+{
+    char url[256];
+    json_t *doc, *item, *op, *resp, *ids = json_object(), *gate_op;
+    const char *p, *m, *code;
+
+    snprintf(url, sizeof(url), "%s/api/v1/openapi.json", g_site.base);
+    doc = tu_get_json(url, 200);
+    json_object_foreach(json_object_get(doc, "paths"), p, item) {
+        json_object_foreach(item, m, op) {
+            const char *id = json_string_value(json_object_get(op, "operationId"));
+
+            if (!id)
+                fail_msg("%s %s has no operationId", m, p);
+            if (json_object_get(ids, id))
+                fail_msg("operationId %s twice", id);
+            json_object_set_new(ids, id, json_true());
+            json_object_foreach(json_object_get(op, "responses"), code, resp)
+                if (json_object_size(json_object_get(resp, "content")) == 0)
+                    fail_msg("%s %s: response %s has no media type", m, p, code);
+        }
+    }
+    assert_true(json_object_size(ids) > 20);
+    gate_op = json_object_get(json_object_get(json_object_get(doc, "paths"),
+                                              "/api/v1/repos/{repo}/gate"), "get");
+    assert_non_null(json_object_get(json_object_get(json_object_get(
+        json_object_get(gate_op, "responses"), "200"), "content"), "text/markdown"));
+    assert_non_null(json_object_get(json_object_get(doc, "paths"),
+                                    "/badge/{repo}/{ref}/{measure}.svg"));
+    json_decref(ids);
+    json_decref(doc);
+}
+
+/* `portdash gate` tells a failed gate (1) from one that could not run (2). */
+static void test_gate_cli_exit_status(void **state)
+{
+    const char *fx = getenv("PORTDASH_FIXTURES");
+    static const struct { const char *args; int status; } cases[] = {
+        {"--base hpy --head hpy-convert-object-dtype", 0},
+        {"--base hpy-convert-object-dtype --head hpy", 1},
+        {"--base hpy --head no-such-branch", 2},
+        {"--base hpy --head hpy-convert-object-dtype --policy /nonexistent", 2},
+        {"--base hpy --head hpy-convert-object-dtype --policy BADPOLICY", 2},
+        {"--base hpy", 2},
+    };
+    char policy[4300], args[4800];
+
+    snprintf(policy, sizeof(policy), "%s/bad.policy", g_site.dir);
+    assert_int_equal(tu_sh("echo 'ratchet sideways' > '%s'", policy), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *bad = strstr(cases[i].args, "BADPOLICY");
+        int st;
+
+        snprintf(args, sizeof(args), "%.*s%s", bad ? (int)(bad - cases[i].args) : 400,
+                 cases[i].args, bad ? policy : "");
+        st = tu_sh("'%s/../portdash' gate --git-dir '%s' %s >/dev/null 2>&1",
+                   fx ? fx : "build-san/fixtures", tu_fixture("toyport"), args);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != cases[i].status)
+            fail_msg("gate %s: exit %d, want %d", args, WEXITSTATUS(st), cases[i].status);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +556,8 @@ int main(void)
         cmocka_unit_test(test_object_items_show_a_mixed_representation),
         cmocka_unit_test(test_gate_universal_ratchet_names_the_file),
         cmocka_unit_test(test_gate_policy_file),
+        cmocka_unit_test(test_openapi_names_every_operation_and_media_type),
+        cmocka_unit_test(test_gate_cli_exit_status),
     };
 
     curl_global_init(CURL_GLOBAL_DEFAULT);

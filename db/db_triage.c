@@ -1,0 +1,171 @@
+/*
+ * db_triage.c: dismissed findings (db_triage.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "db_triage.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+#define DT_COLS "id, fingerprint, reason, comment, tool, path, rule, text, function, " \
+                "line, commit_oid, by_name, created_at"
+
+int db_triage_reason_ok(const char *reason)
+{
+    return reason && (strcmp(reason, "false positive") == 0 ||
+                      strcmp(reason, "won't fix") == 0 ||
+                      strcmp(reason, "used in tests") == 0);
+}
+
+static json_t *dt_text(sqlite3_stmt *st, int col)
+{
+    const char *s = (const char *)sqlite3_column_text(st, col);
+
+    return s ? json_string(s) : json_null();
+}
+
+/* One row of DT_COLS as the list's object. */
+static json_t *dt_row(sqlite3_stmt *st)
+{
+    char at[40];
+
+    pd_iso8601(at, sizeof(at), sqlite3_column_int64(st, 12), 0);
+    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+        "id", (json_int_t)sqlite3_column_int64(st, 0), "fingerprint", dt_text(st, 1),
+        "reason", dt_text(st, 2), "comment", dt_text(st, 3), "tool", dt_text(st, 4),
+        "path", dt_text(st, 5), "rule", dt_text(st, 6), "text", dt_text(st, 7),
+        "function", dt_text(st, 8),
+        "line", sqlite3_column_type(st, 9) == SQLITE_NULL ? json_null()
+                : json_integer(sqlite3_column_int64(st, 9)),
+        "commit", dt_text(st, 10), "by", dt_text(st, 11), "at", at);
+}
+
+/* Bind member `key` of f as text (or NULL) to parameter i. */
+static void dt_bind(sqlite3_stmt *st, int i, json_t *f, const char *key)
+{
+    const char *s = json_string_value(json_object_get(f, key));
+
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+int db_triage_dismiss(sqlite3 *db, int64_t repo_id, const char *oid, json_t *f,
+                      const char *reason, const char *comment, const char *by,
+                      json_t **out)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *line = json_object_get(f, "line");
+    int rc;
+
+    *out = NULL;
+    if (!db_triage_reason_ok(reason))
+        return pd_error_set(PD_EINVAL, "reason must be one of %s", DB_TRIAGE_REASONS);
+    if ((rc = db_prepare(db, &st, "INSERT INTO dismissals (repo_id, fingerprint, reason, "
+                         "comment, tool, path, rule, text, function, line, commit_oid, "
+                         "by_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11, ?12, ?13) ON CONFLICT (repo_id, fingerprint) DO UPDATE "
+                         "SET reason = ?3, comment = ?4, tool = ?5, path = ?6, rule = ?7, "
+                         "text = ?8, function = ?9, line = ?10, commit_oid = ?11, "
+                         "by_name = ?12, created_at = ?13 RETURNING " DT_COLS)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    dt_bind(st, 2, f, "fingerprint");
+    sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, comment ? comment : "", -1, SQLITE_STATIC);
+    dt_bind(st, 5, f, "tool");
+    dt_bind(st, 6, f, "path");
+    dt_bind(st, 7, f, "rule");
+    dt_bind(st, 8, f, "text");
+    dt_bind(st, 9, f, "function");
+    if (json_is_integer(line))
+        sqlite3_bind_int64(st, 10, json_integer_value(line));
+    sqlite3_bind_text(st, 11, oid, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 12, by, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 13, (sqlite3_int64)time(NULL));
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *out = dt_row(st);
+    else
+        rc = pd_error_set(PD_EDB, "storing a dismissal: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_triage_undo(sqlite3 *db, int64_t repo_id, int64_t id)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "DELETE FROM dismissals WHERE repo_id = ?1 AND id = ?2")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_int64(st, 2, id);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = pd_error_set(PD_EDB, "removing a dismissal: %s", sqlite3_errmsg(db));
+    else if (sqlite3_changes(db) == 0)
+        rc = pd_error_set(PD_ENOTFOUND, "no dismissal %lld", (long long)id);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_triage_list(sqlite3 *db, int64_t repo_id, json_t **out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = db_prepare(db, &st, "SELECT " DT_COLS " FROM dismissals WHERE repo_id = ?1 "
+                         "ORDER BY created_at DESC, id DESC")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    *out = json_array();
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        json_array_append_new(*out, dt_row(st));
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        json_decref(*out);
+        *out = NULL;
+        return pd_error_set(PD_EDB, "reading dismissals: %s", sqlite3_errmsg(db));
+    }
+    return 0;
+}
+
+int db_triage_mark(sqlite3 *db, int64_t repo_id, json_t *findings, size_t *ndismissed)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *f;
+    size_t i;
+    int rc;
+
+    *ndismissed = 0;
+    if ((rc = db_prepare(db, &st, "SELECT " DT_COLS " FROM dismissals WHERE repo_id = ?1 "
+                         "AND fingerprint = ?2")) < 0)
+        return rc;
+    json_array_foreach(findings, i, f) {
+        const char *fp = json_string_value(json_object_get(f, "fingerprint"));
+        json_t *d = json_null();
+
+        if (!fp)
+            continue;
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, repo_id);
+        sqlite3_bind_text(st, 2, fp, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            json_t *row = dt_row(st);
+
+            d = json_pack("{s:O, s:O, s:O, s:O, s:O}", "id", json_object_get(row, "id"),
+                          "reason", json_object_get(row, "reason"),
+                          "comment", json_object_get(row, "comment"),
+                          "by", json_object_get(row, "by"), "at", json_object_get(row, "at"));
+            json_decref(row);
+            (*ndismissed)++;
+        }
+        json_object_set_new(f, "dismissed", d);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}

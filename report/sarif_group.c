@@ -1,0 +1,230 @@
+/*
+ * sarif_group.c: SARIF that fits GitHub code scanning (sarif_int.h).  A
+ * whole code base can have more findings than the 25,000 results GitHub
+ * takes in a run (numpy/core: about 41,000), so the writer can give one
+ * result per function and class instead, carrying the count and the
+ * identifiers used; and whatever the grouping, it keeps at most the
+ * allowed number of results, the worst levels first, counting the rest.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_error.h"
+#include "sarif_int.h"
+
+#define SG_TOP 5          /* identifiers named in a message */
+#define SG_IDENTS 50      /* identifiers listed in properties */
+
+/* Rule id of a grouped result, per class. */
+static const char *const sg_rule[AN_CLASS_COUNT] = {
+    "class/hpy", "class/capi", "class/npy-legacy", "class/bridge"};
+
+/* One (function, class) of a file. */
+typedef struct {
+    size_t count, guarded;
+    size_t first;         /* index of its first finding */
+    int rank;             /* worst level */
+} sg_group;
+
+typedef struct {
+    const char *text;
+    size_t n;
+} sg_ident;
+
+static int sg_ident_cmp(const void *a, const void *b)
+{
+    const sg_ident *x = a, *y = b;
+
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return strcmp(x->text, y->text);
+}
+
+/* The identifiers of group (fn, cls) of res with their counts, most used
+ * first, at most cap of them; *n how many. */
+static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
+                           const report_fail *fail, const report_sarif_opts *o,
+                           size_t cap, size_t *n)
+{
+    const an_result *res = rf->res;
+    sg_ident *v = malloc(cap * sizeof(*v));
+    size_t k, j;
+
+    *n = 0;
+    for (k = 0; v && k < res->nfindings; k++) {
+        const an_finding *f = &res->findings[k];
+
+        if (f->function != fn || f->cls != cls || !sarif_wanted(o, fail, rf, k))
+            continue;
+        for (j = 0; j < *n && strcmp(v[j].text, f->text) != 0; j++)
+            ;
+        if (j < *n)
+            v[j].n++;
+        else if (*n < cap)
+            v[(*n)++] = (sg_ident){f->text, 1};
+    }
+    if (v)
+        qsort(v, *n, sizeof(*v), sg_ident_cmp);
+    return v;
+}
+
+/* FNV-1a 64 of the parts, each with its NUL. */
+static uint64_t sg_fnv(const char *const *parts, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+
+    for (size_t i = 0; i < n; i++)
+        for (const char *s = parts[i];; s++) {
+            h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+            if (!*s)
+                break;
+        }
+    return h;
+}
+
+/* The message of a group: "N capi findings in FN (A x3, B x2, C and 4
+ * more identifiers): what the class means." */
+static void sg_message(char *msg, size_t cap, const sg_group *g, an_class cls,
+                       const char *fn, const sg_ident *v, size_t nv)
+{
+    size_t k = 0, i;
+
+    k += (size_t)snprintf(msg, cap, "%zu %s finding%s %s%s (", g->count, an_class_name(cls),
+                          g->count == 1 ? "" : "s", fn ? "in " : "at file scope",
+                          fn ? fn : "");
+    for (i = 0; i < nv && i < SG_TOP && k < cap; i++) {
+        k += (size_t)snprintf(msg + k, cap - k, "%s%.80s", i ? ", " : "", v[i].text);
+        if (v[i].n > 1 && k < cap)
+            k += (size_t)snprintf(msg + k, cap - k, " x%zu", v[i].n);
+    }
+    if (k < cap && nv > SG_TOP)
+        k += (size_t)snprintf(msg + k, cap - k, " and %zu more identifiers", nv - SG_TOP);
+    if (k < cap)
+        snprintf(msg + k, cap - k, ")%s: %s.", g->guarded == g->count ?
+                 " in CPython-only #if blocks" : "", sarif_class_short[cls]);
+}
+
+/* One grouped result. */
+static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
+                         long rule_index, const report_fail *fail,
+                         const report_sarif_opts *o)
+{
+    static const char *const levels[] = {"none", "note", "warning", "error"};
+    const an_result *res = rf->res;
+    const an_finding *first = &res->findings[g->first];
+    const char *fn = first->function >= 0 ? res->functions[first->function].name : NULL;
+    char msg[1024], occ[24], fph[17];
+    size_t nv, i, same = 0;
+    sg_ident *v = sg_idents(rf, first->function, cls, fail, o, 256, &nv);
+    json_t *ids = json_object(), *loc, *r;
+
+    if (!v || !ids) {
+        free(v);
+        json_decref(ids);
+        return NULL;
+    }
+    for (i = 0; fn && (int32_t)i < first->function; i++)
+        same += strcmp(res->functions[i].name, fn) == 0;
+    snprintf(occ, sizeof(occ), "#%zu", same);
+    snprintf(fph, sizeof(fph), "%016llx", (unsigned long long)sg_fnv(
+        (const char *[]){"function", an_class_name(cls), fn ? fn : "", occ}, 4));
+    sg_message(msg, sizeof(msg), g, cls, fn, v, nv);
+    for (i = 0; i < nv && i < SG_IDENTS; i++)
+        json_object_set_new(ids, v[i].text, json_integer((json_int_t)v[i].n));
+    free(v);
+    loc = json_pack("{s:{s:{s:o}, s:{s:i, s:i}}}", "physicalLocation",
+                    "artifactLocation", "uri", sarif_uri(rf->path), "region",
+                    "startLine", (json_int_t)first->line,
+                    "startColumn", (json_int_t)first->column);
+    if (loc && fn)
+        json_object_set_new(loc, "logicalLocations",
+                            json_pack("[{s:s, s:s}]", "name", fn, "kind", "function"));
+    r = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o], s:{s:s}, s:{s:I, s:I, s:o}}",
+                  "ruleId", sg_rule[cls], "ruleIndex", (json_int_t)rule_index,
+                  "level", levels[g->rank], "message", "text", msg, "locations", loc,
+                  "partialFingerprints", "portdash/v1", fph,
+                  "properties", "count", (json_int_t)g->count,
+                  "guarded", (json_int_t)g->guarded, "identifiers", ids);
+    return r;
+}
+
+static int sg_first_cmp(const void *a, const void *b)
+{
+    const sg_group *x = *(sg_group *const *)a, *y = *(sg_group *const *)b;
+
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
+                     const report_fail *fail, const report_sarif_opts *o)
+{
+    const an_result *res = rf->res;
+    size_t slots = (res->nfunctions + 1) * AN_CLASS_COUNT, k, n = 0;
+    sg_group *g = calloc(slots, sizeof(*g));
+    sg_group **order = malloc((slots + 1) * sizeof(*order));
+    int rc = 0;
+
+    if (!g || !order) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+        goto done;
+    }
+    for (k = 0; k < res->nfindings; k++) {
+        const an_finding *f = &res->findings[k];
+        sg_group *s = &g[(size_t)(f->function + 1) * AN_CLASS_COUNT + f->cls];
+        int rank = sarif_level_rank(sarif_level(fail, f));
+
+        if (!sarif_wanted(o, fail, rf, k))
+            continue;
+        if (!s->count++) {
+            s->first = k;
+            order[n++] = s;
+        }
+        s->guarded += f->guarded != 0;
+        if (rank > s->rank)
+            s->rank = rank;
+    }
+    qsort(order, n, sizeof(*order), sg_first_cmp);
+    for (k = 0; k < n && !rc; k++) {
+        an_class cls = (an_class)((size_t)(order[k] - g) % AN_CLASS_COUNT);
+        long ri = sarif_rule_index(sr, sg_rule[cls], cls);
+
+        if (ri < 0 || json_array_append_new(results, sg_result(rf, order[k], cls, ri,
+                                                               fail, o)))
+            rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+    }
+done:
+    free(g);
+    free(order);
+    return rc;
+}
+
+int sarif_cap(json_t *results, size_t max, size_t omitted[4])
+{
+    size_t per[4] = {0}, keep[4] = {0}, left = max, i;
+    json_t *kept, *r;
+    int rank;
+
+    if (json_array_size(results) <= max)
+        return 0;
+    json_array_foreach(results, i, r)
+        per[sarif_level_rank(json_string_value(json_object_get(r, "level")))]++;
+    for (rank = 3; rank >= 0; rank--) {
+        keep[rank] = per[rank] < left ? per[rank] : left;
+        left -= keep[rank];
+    }
+    if (!(kept = json_array()))
+        return pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+    json_array_foreach(results, i, r) {
+        rank = sarif_level_rank(json_string_value(json_object_get(r, "level")));
+        if (keep[rank]) {
+            keep[rank]--;
+            json_array_append(kept, r);
+        } else {
+            omitted[rank]++;
+        }
+    }
+    json_array_clear(results);
+    json_array_extend(results, kept);
+    json_decref(kept);
+    return 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * sarif_int.h: inside the SARIF writer: what report/sarif.c (one result
+ * per finding, the log) shares with report/sarif_group.c (one result per
+ * function and class, and the cut to GitHub's limits).  Not used outside
+ * report/.
+ */
+#ifndef SARIF_INT_H
+#define SARIF_INT_H
+
+#include <jansson.h>
+
+#include "report.h"
+
+/* Rule ids with results so far (pointers owned by the rules file or
+ * static), and tool.driver.rules in the same order. */
+typedef struct {
+    const char **ids;
+    size_t n, cap;
+    json_t *rules;
+} sarif_rules;
+
+/* What each class means for someone reading a code-scanning alert. */
+extern const char *const sarif_class_short[AN_CLASS_COUNT];
+
+/* Index of rule `id` (of class cls) in tool.driver.rules, adding it; -1
+ * on ENOMEM. */
+long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls);
+
+/* `path` as a relative, percent-encoded URI reference; a new json string. */
+json_t *sarif_uri(const char *path);
+
+/* The level of finding f: "error" when fail forbids it, "note" when
+ * guarded or npy-legacy, else "warning" (a static string). */
+const char *sarif_level(const report_fail *fail, const an_finding *f);
+
+/* 0 none, 1 note, 2 warning, 3 error; 0 for anything else. */
+int sarif_level_rank(const char *level);
+
+/* 1 if finding k of rf is written under options o (class, level, and
+ * rf->keep). */
+int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
+                 const report_file *rf, size_t k);
+
+/*
+ * Append to `results` one result per (function, class) of file rf with
+ * the findings o selects: its count, the identifiers used, the worst
+ * level, at the first finding.  0 or PD_ENOMEM.
+ */
+int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
+                     const report_fail *fail, const report_sarif_opts *o);
+
+/*
+ * Keep at most `max` of `results`, the worst levels first, in their order;
+ * omitted[rank] counts what was left out per level.  0 or PD_ENOMEM.
+ */
+int sarif_cap(json_t *results, size_t max, size_t omitted[4]);
+
+#endif

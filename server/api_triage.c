@@ -1,0 +1,178 @@
+/*
+ * api_triage.c: dismissing findings over the API (api_triage.h).  A
+ * dismissal is checked against the finding it names (the file at the rev
+ * must have a finding with that fingerprint) and records who, by the name
+ * of the token that asked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "api_triage.h"
+#include "db.h"
+#include "db_token.h"
+#include "db_triage.h"
+#include "pd_error.h"
+
+void api_triage_fingerprints(json_t *findings, const char *path)
+{
+    json_t *seen = json_object(), *f;
+    size_t i;
+
+    json_array_foreach(findings, i, f) {
+        const char *parts[5] = {
+            json_string_value(json_object_get(f, "path")),
+            json_string_value(json_object_get(f, "rule")),
+            json_string_value(json_object_get(f, "function")),
+            json_string_value(json_object_get(f, "text")), NULL};
+        unsigned char hash[crypto_hash_sha256_BYTES];
+        char key[2048], occ[24], hex[33];
+        crypto_hash_sha256_state st;
+        json_int_t n;
+        int k;
+
+        if (json_object_get(f, "fingerprint"))
+            continue;
+        if (!parts[0])
+            parts[0] = path;
+        snprintf(key, sizeof(key), "%s\n%s\n%s\n%s", parts[0] ? parts[0] : "",
+                 parts[1] ? parts[1] : "", parts[2] ? parts[2] : "",
+                 parts[3] ? parts[3] : "");
+        n = json_integer_value(json_object_get(seen, key));
+        json_object_set_new(seen, key, json_integer(n + 1));
+        snprintf(occ, sizeof(occ), "#%lld", (long long)n);
+        parts[4] = occ;
+        crypto_hash_sha256_init(&st);
+        crypto_hash_sha256_update(&st, (const unsigned char *)"portdash-finding", 17);
+        for (k = 0; k < 5; k++)
+            crypto_hash_sha256_update(&st, (const unsigned char *)(parts[k] ? parts[k] : ""),
+                                      strlen(parts[k] ? parts[k] : "") + 1);
+        crypto_hash_sha256_final(&st, hash);
+        sodium_bin2hex(hex, sizeof(hex), hash, 16);
+        json_object_set_new(f, "fingerprint", json_string(hex));
+    }
+    json_decref(seen);
+}
+
+int api_triage_apply(srv_req *r, int64_t repo_id, json_t *o, const char *key,
+                     const char *path)
+{
+    json_t *list = json_object_get(o, key);
+    size_t n = 0;
+    int rc;
+
+    api_triage_fingerprints(list, path);
+    if ((rc = db_triage_mark(r->db, repo_id, list, &n)) < 0)
+        return rc;
+    json_object_set_new(o, "dismissed_count", json_integer((json_int_t)n));
+    return 0;
+}
+
+/* The name of the request's (already authorised) token into by. */
+static void api_triage_who(srv_req *r, char *by, size_t n)
+{
+    const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_AUTHORIZATION);
+
+    if (!h || db_token_name(r->db, h + 7, by, n) < 0)
+        snprintf(by, n, "?");
+}
+
+/* A string member of the body, NULL when absent or not a string. */
+static const char *api_triage_str(json_t *body, const char *key)
+{
+    return json_string_value(json_object_get(body, key));
+}
+
+int api_triage_dismiss(srv_req *r, const char *rev, const char *path, const char *fp,
+                       const char *reason, const char *comment, const char *by,
+                       json_t **out)
+{
+    const char *saved = r->param[1];
+    json_t *doc = NULL, *f = NULL, *x;
+    api_at at;
+    size_t i;
+    int rc;
+
+    *out = NULL;
+    if (!db_triage_reason_ok(reason))
+        return pd_error_set(PD_EINVAL, "reason must be one of %s", DB_TRIAGE_REASONS);
+    r->param[1] = rev;
+    rc = api_resolve(r, &at);
+    r->param[1] = saved;
+    if (rc == 0)
+        rc = api_file_doc(r, &at, path, &doc);
+    json_array_foreach(json_object_get(doc, "findings"), i, x)
+        if (!f && strcmp(json_string_value(json_object_get(x, "fingerprint")), fp) == 0)
+            f = x;
+    if (rc == 0 && !f)
+        rc = pd_error_set(PD_ENOTFOUND, "%s at %s has no finding with fingerprint %s",
+                          path, rev, fp);
+    if (rc == 0) {
+        json_object_set_new(f, "path", json_string(path));
+        rc = db_triage_dismiss(r->db, at.repo_id, at.oid, f, reason, comment, by, out);
+    }
+    json_decref(doc);
+    return rc;
+}
+
+enum MHD_Result api_dismiss(srv_req *r)
+{
+    json_t *body = r->body ? json_loadb(r->body, r->body_len, 0, NULL) : NULL;
+    json_t *out = NULL;
+    const char *rev = api_triage_str(body, "rev"), *path = api_triage_str(body, "path");
+    const char *fp = api_triage_str(body, "fingerprint");
+    const char *reason = api_triage_str(body, "reason");
+    const char *comment = api_triage_str(body, "comment");
+    char by[128];
+    enum MHD_Result ret;
+    int rc;
+
+    if (srv_authorize(r, "triage", &ret) < 0) {
+        json_decref(body);
+        return ret;
+    }
+    if (!rev || !path || !fp || !reason || (json_object_get(body, "comment") && !comment) ||
+        (comment && strlen(comment) > 4000)) {
+        json_decref(body);
+        return srv_reply_problem(r, 400, "Bad Request", "the body is {\"rev\", \"path\", "
+                                 "\"fingerprint\", \"reason\": one of %s, \"comment\"} "
+                                 "(comment at most 4000 bytes)", DB_TRIAGE_REASONS);
+    }
+    api_triage_who(r, by, sizeof(by));
+    rc = api_triage_dismiss(r, rev, path, fp, reason, comment, by, &out);
+    json_decref(body);
+    return rc < 0 ? srv_reply_error(r, rc) : srv_reply_json(r, 201, out);
+}
+
+enum MHD_Result api_dismissals(srv_req *r)
+{
+    int64_t repo_id;
+    json_t *list;
+    int rc;
+
+    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_triage_list(r->db, repo_id, &list)) < 0)
+        return srv_reply_error(r, rc);
+    return srv_reply_json(r, 200, json_pack("{s:o}", "dismissals", list));
+}
+
+enum MHD_Result api_undismiss(srv_req *r)
+{
+    enum MHD_Result ret;
+    int64_t repo_id;
+    char *end;
+    long long id = strtoll(r->param[1], &end, 10);
+    int rc;
+
+    if (srv_authorize(r, "triage", &ret) < 0)
+        return ret;
+    if (*end || id <= 0)
+        return srv_reply_problem(r, 404, "Not Found", "no dismissal '%s'", r->param[1]);
+    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_triage_undo(r->db, repo_id, id)) < 0)
+        return srv_reply_error(r, rc);
+    return srv_reply_json(r, 200, json_pack("{s:I}", "deleted", (json_int_t)id));
+}
