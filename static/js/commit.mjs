@@ -26,6 +26,7 @@ function renderHead(c) {
   const body = nl < 0 ? '' : message.slice(nl + 1).trim();
   const parents = c.parents ?? [];
   const same = c.same_patch_as ?? [];
+  document.body.dataset.commit = c.commit ?? '';
   const commitLink = (id, extra = {}) => h('a', { href: commitHref(state.repo, id), title: id, ...extra }, h('code', { class: 'sha' }, shortCommit(id)));
   replace($('commit-head'),
     h('h1', { class: 'commit-subject', id: 'commit-message' }, subject || '(no message)'),

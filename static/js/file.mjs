@@ -67,6 +67,7 @@ function renderHead(d) {
   const counts = Object.fromEntries(STATUSES.map((s) => [s, fns.filter((f) => f.status === s).length]));
   const obj = Object.fromEntries(OBJECT_STATES.map((s) => [s, fns.filter((f) => f.object_state === s).length]));
   const slash = d.path.lastIndexOf('/');
+  document.body.dataset.commit = d.commit ?? '';
   replace($('file-head'),
     h('h1', { class: 'file-title', id: 'file-path' },
       h('span', { class: 'dir' }, d.path.slice(0, slash + 1)), h('span', { class: 'base' }, d.path.slice(slash + 1))),
