@@ -233,7 +233,7 @@ function renderSource(text) {
       dataset: worst ? { worst: worst.class, guarded: String(!!worst.guarded) } : null,
     },
     h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
-    h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', 'aria-label': `${fs.length} finding(s)` }) : null),
+    h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
     h('td', { class: 'lc' }, lineContent(line, fs))));
   });
   body.append(frag);

@@ -97,9 +97,10 @@ function blockerFile(repo, rev, f) {
   const bridge = f.functions.reduce((a, x) => a + x.bridge, 0) + f.file_scope.bridge;
   return h('details', { class: 'blocker-file', dataset: { path: f.path, capi, bridge, functions: f.functions.length } },
     h('summary', null,
-      h('a', { href: fileHref(repo, rev, f.path), class: 'path' }, pathNodes(f.path)),
+      h('span', { class: 'path' }, pathNodes(f.path)),
       h('span', { class: 'muted' }, ` · ${fmt(f.functions.length)} ${f.functions.length === 1 ? 'function' : 'functions'}`,
         ` · ${fmt(capi)} C API`, bridge ? ` · ${fmt(bridge)} bridge` : '', ' uses')),
+    h('p', { class: 'blocker-open small' }, h('a', { href: fileHref(repo, rev, f.path), class: 'blocker-file-link' }, 'open the file page')),
     h('ul', { class: 'blocker-fns' },
       f.functions.map((x) => h('li', null,
         h('a', { href: fileHref(repo, rev, f.path, x.start_line) }, h('code', null, x.name)),

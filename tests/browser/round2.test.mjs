@@ -1,0 +1,210 @@
+// round2.test.mjs: browser tests of issue 15 (dashboard, round 2) against
+// a real server: blockers by C API symbol (panel and symbol page), search,
+// the keys every page has (skip link, `/`, `t`, `y`, copy permalink), a
+// page that fits at 1280 and 1920 px, accessibility with axe-core (WCAG
+// 2.1 A/AA rules, no serious or critical violation) and the dark theme.
+//
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+// Figures are first asked of the JSON API of the same server.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { BASE, ROOT, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
+
+const enc = encodeURIComponent;
+const num = (s) => Number(String(s).replace(/[,\s\u00a0]/g, ''));
+const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+let browser;
+let repo;
+let rev;
+let commit;
+let week;
+
+before(async () => {
+  const repos = await apiOk('/api/v1/repos');
+  repo = repos[0].name;
+  rev = repos[0].refs[0].name;
+  commit = repos[0].refs[0].commit;
+  const snaps = await apiOk(`/api/v1/repos/${enc(repo)}/snapshots`);
+  week = (snaps.snapshots ?? snaps)[0]?.week;
+  browser = await launch();
+});
+
+after(closeBrowser);
+
+/** Every page of the dashboard, with the parameters it needs. */
+function pages() {
+  const q = (o) => new URLSearchParams(o).toString();
+  return {
+    overview: `index.html?${q({ repo, rev })}`,
+    file: `file.html?${q({ repo, rev, path: 'src/arraytypes.c.src' })}`,
+    commit: `commit.html?${q({ repo, rev })}`,
+    compare: `compare.html?${q({ repo, base: rev, head: 'hpy-convert-object-dtype' })}`,
+    snapshots: `snapshots.html?${q({ repo })}`,
+    symbol: `symbol.html?${q({ repo, rev, symbol: 'PyObject' })}`,
+    search: `search.html?${q({ repo, rev, q: 'getitem' })}`,
+  };
+}
+
+test('the symbols panel lists the API\'s blocking symbols with their HPy replacement', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols`);
+  assert.ok(d.symbols.length > 0);
+  const page = await open(`${BASE}/index.html?${new URLSearchParams({ repo, rev })}`);
+  await page.waitForSelector('#symbols-table');
+  const rows = await page.$$eval('#symbols-table tbody tr', (trs) => trs.map((tr) => ({
+    symbol: tr.dataset.symbol,
+    uses: tr.querySelector('[data-metric="uses"]').textContent,
+    hpy: tr.querySelector('[data-metric="hpy"]').textContent,
+  })));
+  assert.deepEqual(rows.map((r) => r.symbol), d.symbols.slice(0, 15).map((s) => s.symbol));
+  for (const [i, r] of rows.entries()) {
+    assert.equal(num(r.uses), d.symbols[i].uses);
+    assert.equal(r.hpy, d.symbols[i].hpy ?? 'none');
+  }
+  assert.equal(num(await page.textContent('[data-metric="symbols-without-hpy"]')), d.without_hpy);
+  assert.equal(await page.textContent('#symbols-hpy-version'), d.hpy_version);
+  // The symbol link opens its page, which lists the API's sites.
+  await Promise.all([page.waitForNavigation(), page.click('#symbols-table tbody tr:first-child a')]);
+  await page.waitForSelector('body[data-ready]');
+  const one = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols/${enc(d.symbols[0].symbol)}?scope=${enc(d.scope)}`);
+  assert.equal(await page.textContent('#symbol-name'), d.symbols[0].symbol);
+  assert.equal(await page.locator('#symbol-sites tbody tr').count(), one.sites.length);
+  assert.match(await page.textContent('#symbol-uses'), new RegExp(`^${one.uses} in ${one.functions} `));
+  await close(page);
+});
+
+test('a symbol with an HPy replacement names it on its page', async () => {
+  const page = await open(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyLong_FromLong' })}`);
+  assert.match(await page.textContent('#symbol-hpy'), /^HPyLong_FromLong/);
+  await close(page);
+});
+
+test('search finds functions by name and C API names with their replacement', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/search?q=getitem`);
+  const page = await open(`${BASE}/${pages().search}`);
+  await page.waitForSelector('#search-functions');
+  assert.deepEqual(await page.$$eval('#search-functions tbody tr', (t) => t.map((r) => r.dataset.name)),
+    d.functions.map((f) => f.name));
+  assert.deepEqual(await page.$$eval('#search-symbols tbody tr', (t) => t.map((r) => r.dataset.symbol)),
+    d.symbols.map((s) => s.name));
+  // Typing changes the results.
+  await page.fill('#search-q', 'LONG_get');
+  await page.waitForFunction(() => document.querySelectorAll('#search-functions tbody tr').length === 1);
+  assert.equal(await page.textContent('#search-functions tbody tr code'), 'LONG_getitem');
+  // The file finder.
+  await page.selectOption('#search-mode', 'file');
+  await page.fill('#search-q', 'arraytypes');
+  await page.waitForSelector('#search-files li');
+  assert.ok((await page.textContent('#search-files')).includes('src/arraytypes.c.src'));
+  await close(page);
+});
+
+test('keys: skip link first, / focuses search, y pins the commit, t opens the file finder', async () => {
+  const page = await open(`${BASE}/${pages().overview}`);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'skip-link');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => location.hash), '#main');
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'site-q');
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('y');
+  assert.equal(new URL(page.url()).searchParams.get('rev'), commit);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('t')]);
+  await page.waitForSelector('body[data-ready]');
+  const u = new URL(page.url());
+  assert.equal(u.pathname.endsWith('/search.html'), true);
+  assert.equal(u.searchParams.get('mode'), 'file');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'search-q');
+  await close(page);
+});
+
+test('the copy-permalink button pins the commit id on the file page', async () => {
+  const page = await open(`${BASE}/${pages().file}`);
+  await page.click('#copy-permalink');
+  const u = new URL(page.url());
+  assert.equal(u.searchParams.get('rev'), commit);
+  assert.equal(u.searchParams.get('path'), 'src/arraytypes.c.src');
+  await close(page);
+});
+
+/** Horizontal overflow of the page and of any element in main, and main's
+ * content in nested vertical scroll boxes. */
+async function fit(page) {
+  return page.evaluate(() => {
+    const doc = document.documentElement;
+    const wide = [];
+    const boxes = [];
+    for (const e of document.querySelectorAll('main *')) {
+      const s = getComputedStyle(e);
+      if (e.closest('.sr-only') || e.clientWidth === 0) continue;
+      if (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1) {
+        wide.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} ${e.scrollWidth}>${e.clientWidth}`);
+      }
+      if (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1) {
+        boxes.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+      }
+    }
+    const cut = [...document.querySelectorAll('select')].filter((s) => s.offsetWidth && s.scrollWidth > s.clientWidth + 1)
+      .map((s) => s.id);
+    return { page: doc.scrollWidth - doc.clientWidth, wide, boxes, cut };
+  });
+}
+
+for (const width of [1280, 1920]) {
+  test(`every page fits at ${width} px: no horizontal overflow, no nested scroll boxes, selects show their text`, async () => {
+    const bad = [];
+    for (const [name, url] of Object.entries(pages())) {
+      const page = await open(`${BASE}/${url}`, { width, height: 900 });
+      const f = await fit(page);
+      await shot(page, `round2-${name}-${width}`);
+      if (f.page) bad.push(`${name}: the page is ${f.page} px wider than the window`);
+      bad.push(...f.wide.map((w) => `${name}: scrolls sideways: ${w}`),
+        ...f.boxes.map((b) => `${name}: nested scroll box: ${b}`), ...f.cut.map((c) => `${name}: select cuts its text: ${c}`));
+      await close(page);
+    }
+    assert.deepEqual(bad, []);
+  });
+}
+
+/** axe-core is injected as a script, which the server's Content-Security-
+ * Policy forbids (rightly): this page alone bypasses it. */
+async function axe(url, scheme) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true, colorScheme: scheme });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  }).finally(() => page.close());
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe-core: no serious or critical WCAG 2.1 AA violation on any page (${scheme})`, async () => {
+    const bad = [];
+    for (const [name, url] of Object.entries(pages())) {
+      bad.push(...(await axe(`${BASE}/${url}`, scheme)).map((v) => `${name}: ${v}`));
+    }
+    assert.deepEqual(bad, []);
+  });
+}
+
+test('the dark theme follows prefers-color-scheme', async () => {
+  const page = await open(`${BASE}/${pages().overview}`);
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await bg(), 'rgb(255, 255, 255)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.notEqual(await bg(), 'rgb(255, 255, 255)');
+  await shot(page, 'round2-overview-dark');
+  await close(page);
+});
+
+test('the snapshots page of a week exists for these tests', () => {
+  assert.ok(week, 'the test database has weekly snapshots');
+});
