@@ -18,12 +18,14 @@ import {
 } from './ui.mjs';
 import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
+import { templateGroups, groupSums, groupName } from './tmplgroup.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'sort', 'order']);
 const DEFAULT_SORT = { key: 'lines', order: 'asc' };
 let detail = null;
 let findingsByFunction = new Map();
+const openGroups = new Set();
 
 const OBJECT_RANK = (s) => (s ? OBJECT_STATES.indexOf(s) : OBJECT_STATES.length);
 const FN_COLUMNS = [
@@ -126,17 +128,47 @@ function renderFunctions() {
     return c ? dir * c : (a.start_line ?? 0) - (b.start_line ?? 0);
   });
   const lineLink = (n) => h('a', { href: `#L${n}` }, String(n));
-  replace($('functions-table').tBodies[0], fns.length ? fns.map((f) => h('tr', { dataset: { name: f.name ?? '' } },
+  const nfind = (f) => findingsByFunction.get(f.name)?.length ?? 0;
+  const fnRow = (f, group) => h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
+    hidden: group ? !openGroups.has(group) : null },
     h('th', { scope: 'row', class: 'fn-name' },
       h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, f.name ?? '?'))),
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
     h('td', { class: 'fn-status', dataset: { status: f.status ?? '' } }, statusBadge(f.status)),
     h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '' } }, objectBadge(f.object_state)),
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
-    h('td', { class: ['num', !findingsByFunction.get(f.name)?.length && 'zero'] },
-      fmt(findingsByFunction.get(f.name)?.length ?? 0))))
+    h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
+  // Template instances (tmplgroup.mjs): one row per definition, where its
+  // first instance sorts, then its instances (shown when expanded).
+  const groups = templateGroups(fns);
+  const done = new Set();
+  const rows = [];
+  for (const f of fns) {
+    const key = `${f.start_line}-${f.end_line}`;
+    const inst = groups.get(key);
+    if (!inst) { rows.push(fnRow(f)); continue; }
+    if (done.has(key)) continue;
+    done.add(key);
+    const sums = groupSums(inst, TOKEN_CLASSES, nfind);
+    const open = openGroups.has(key);
+    const toggle = h('button', { type: 'button', class: 'toggle linkish', 'aria-expanded': String(open),
+      'aria-label': `${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${groupName(inst.map((x) => x.name))}` }, open ? '▾' : '▸');
+    toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
+    rows.push(h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
+      h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
+        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, groupName(inst.map((x) => x.name)))),
+        h('span', { class: 'muted small' }, ` · ${fmt(inst.length)} instances`)),
+      h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
+      h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
+      h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null)),
+      TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
+      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings))));
+    for (const x of inst) rows.push(fnRow(x, key));
+  }
+  replace($('functions-table').tBodies[0], fns.length ? rows
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
-  $('functions-count').textContent = `${fmt(fns.length)} functions`;
+  $('functions-count').textContent = `${fmt(fns.length)} functions` +
+    (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
 }
 
 /* ---------- findings ---------- */

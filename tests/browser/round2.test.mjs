@@ -208,3 +208,28 @@ test('the dark theme follows prefers-color-scheme', async () => {
 test('the snapshots page of a week exists for these tests', () => {
   assert.ok(week, 'the test database has weekly snapshots');
 });
+
+test('template instances: one row per definition, counts summed, expandable to the instances', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/files/src/arraytypes.c.src`);
+  const key = (f) => `${f.start_line}-${f.end_line}`;
+  const by = new Map();
+  for (const f of d.functions) by.set(key(f), [...(by.get(key(f)) ?? []), f]);
+  const groups = [...by].filter(([, v]) => v.length > 1);
+  assert.ok(groups.length > 0, 'the fixture has a template definition with several instances');
+  const page = await open(`${BASE}/${pages().file}`);
+  for (const [k, inst] of groups) {
+    const row = page.locator(`#functions-table tr.tmpl-group[data-group="${k}"]`);
+    assert.equal(await row.getAttribute('data-instances'), String(inst.length));
+    assert.equal(num(await row.locator('[data-sum="capi"]').textContent()),
+      inst.reduce((a, f) => a + f.tokens.capi, 0));
+    const members = page.locator(`#functions-table tr.tmpl-instance[data-group="${k}"]`);
+    assert.equal(await members.count(), inst.length);
+    assert.equal(await members.first().isVisible(), false);
+    await row.locator('button.toggle').click();
+    assert.equal(await page.locator(`#functions-table tr.tmpl-instance[data-group="${k}"]`).first().isVisible(), true);
+    assert.equal(await page.locator(`#functions-table tr.tmpl-group[data-group="${k}"] button.toggle`).getAttribute('aria-expanded'), 'true');
+  }
+  assert.match(await page.textContent('#functions-count'),
+    new RegExp(`^${d.functions.length} functions \\(${by.size} definitions\\)$`));
+  await close(page);
+});

@@ -211,7 +211,8 @@ static void test_search_finds_functions_and_names(void **state)
     /* The exact name first, then the names it starts. */
     s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=PyLong_FromLong");
     expect_json(json_array_get(json_object_get(s, "symbols"), 0),
-        "{\"name\": \"PyLong_FromLong\", \"hpy\": \"HPyLong_FromLong\", \"hpy_source\": \"table\"}");
+        "{\"name\": \"PyLong_FromLong\", \"hpy\": \"HPyLong_FromLong\","
+        " \"hpy_source\": \"table\"}");
     assert_string_equal(json_string_value(json_object_get(
         json_array_get(json_object_get(s, "symbols"), 1), "name")), "PyLong_FromLongLong");
     json_decref(s);
