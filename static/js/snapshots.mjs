@@ -1,14 +1,15 @@
 // snapshots.mjs: the weekly snapshots of a repository
 // (snapshots.html?repo=R[&week=W&ref=REF]).  A table of every snapshot
 // (week, ref, commit, when and how it was taken) with links to its Markdown
-// report, shown in the page as plain preformatted text (textContent: the
-// report quotes commit messages and paths), the raw report, and the CSV
-// exports.  The chosen report is kept in the URL.
+// report, rendered in the page (markdown.mjs: marked, then DOMPurify, as
+// the report quotes commit messages and paths), the raw report, and the
+// CSV exports.  The chosen report is kept in the URL.
 
 import * as api from './api.mjs';
 import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
 import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, deltaEl } from './ui.mjs';
 import { MEASURE } from './model.mjs';
+import { renderMarkdown } from './markdown.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'week', 'ref', 'show']);
@@ -73,7 +74,7 @@ async function showReport(s) {
   pre.textContent = 'Loading…';
   $('report-section').hidden = false;
   try {
-    pre.textContent = await api.report(state.repo, s.week, s.ref);
+    replace(pre, renderMarkdown(await api.report(state.repo, s.week, s.ref)));
     pre.dataset.week = s.week;
   } catch (e) {
     pre.textContent = '';

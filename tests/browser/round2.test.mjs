@@ -233,3 +233,52 @@ test('template instances: one row per definition, counts summed, expandable to t
     new RegExp(`^${d.functions.length} functions \\(${by.size} definitions\\)$`));
   await close(page);
 });
+
+test('the weekly report quoting a hostile commit message renders as text, nothing runs', async () => {
+  const snaps = await apiOk(`/api/v1/repos/${enc(repo)}/snapshots`);
+  const s = snaps[snaps.length - 1];
+  const md = await (await fetch(`${BASE}/api/v1/repos/${enc(repo)}/snapshots/${enc(s.week)}/report.md?ref=${enc(s.ref)}`)).text();
+  const page = await open(`${BASE}/snapshots.html?${new URLSearchParams({ repo })}`);
+  await page.locator(`#snapshots-table tr[data-week="${s.week}"][data-ref="${s.ref}"] .show-report`).click();
+  await page.waitForFunction((w) => document.getElementById('report').dataset.week === w, s.week);
+  const r = await page.evaluate(() => ({
+    xss: typeof window.__xss,
+    bad: document.querySelectorAll('#report script, #report img, #report iframe, #report svg').length,
+    text: document.getElementById('report').textContent,
+  }));
+  assert.equal(r.xss, 'undefined');
+  assert.equal(r.bad, 0);
+  if (md.includes('__xss')) assert.ok(r.text.includes('<script>window.__xss=1</script>'), 'the message shown as text');
+  await close(page);
+});
+
+test('the Markdown sanitiser drops every way to run code or load things', async () => {
+  const page = await open(`${BASE}/snapshots.html?${new URLSearchParams({ repo })}`);
+  const r = await page.evaluate(async () => {
+    const { renderMarkdown } = await import('./js/markdown.mjs');
+    const box = document.createElement('div');
+    box.append(renderMarkdown([
+      '# t', '<img src=x onerror="window.__xss=3">', '[click](javascript:window.__xss=4)',
+      '<a href="javascript:window.__xss=5">a</a>', '<svg onload="window.__xss=6"></svg>',
+      '<iframe src="data:text/html,x"></iframe>', '<script>window.__xss=7</script>',
+      '<details open ontoggle="window.__xss=8">d</details>', '![i](http://example.invalid/x.png)',
+      '<style>body{display:none}</style>', '<form action="http://example.invalid"><input></form>',
+      '<p style="position:fixed">s</p>', '| a | b |\n|---|---|\n| `x_y` | *z* |',
+    ].join('\n\n')));
+    document.body.append(box);
+    await new Promise((res) => setTimeout(res, 50));
+    return {
+      xss: typeof window.__xss,
+      tags: [...box.querySelectorAll('*')].map((e) => e.tagName.toLowerCase()),
+      handlers: [...box.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on') || n === 'style'),
+      hrefs: [...box.querySelectorAll('[href]')].map((a) => a.getAttribute('href')),
+      table: box.querySelector('table td code')?.textContent,
+    };
+  });
+  assert.equal(r.xss, 'undefined');
+  for (const t of ['img', 'svg', 'iframe', 'script', 'style', 'form', 'input']) assert.ok(!r.tags.includes(t), t);
+  assert.deepEqual(r.handlers, []);
+  assert.ok(r.hrefs.every((h) => !/^\s*javascript:/i.test(h)), JSON.stringify(r.hrefs));
+  assert.equal(r.table, 'x_y', 'tables and code still render');
+  await close(page);
+});
