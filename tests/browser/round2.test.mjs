@@ -282,3 +282,24 @@ test('the Markdown sanitiser drops every way to run code or load things', async 
   assert.equal(r.table, 'x_y', 'tables and code still render');
   await close(page);
 });
+
+test('the universal blockers list a template definition once, expandable to its instances', async () => {
+  const bl = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/blockers`);
+  const page = await open(`${BASE}/${pages().overview}`);
+  let groups = 0;
+  for (const f of bl.files) {
+    const by = new Map();
+    for (const x of f.functions) by.set(x.start_line, (by.get(x.start_line) ?? 0) + 1);
+    const row = page.locator(`#blockers details[data-path="${f.path}"]`);
+    assert.equal(await row.locator('.blocker-fns > li:not(.file-scope)').count(), by.size, f.path);
+    for (const [line, n] of by) {
+      if (n < 2) continue;
+      groups++;
+      const g = row.locator('.blocker-fns > li.tmpl-group').filter({ hasText: `line ${line} ` });
+      assert.equal(await g.getAttribute('data-instances'), String(n));
+      assert.equal(await g.locator('ul > li').count(), n);
+    }
+  }
+  assert.ok(groups > 0, 'the fixture has a blocking template definition');
+  await close(page);
+});
