@@ -303,3 +303,20 @@ test('the universal blockers list a template definition once, expandable to its 
   assert.ok(groups > 0, 'the fixture has a blocking template definition');
   await close(page);
 });
+
+test('next to port says what the list means, can show every candidate, never proposes the bridge mechanism', async () => {
+  const repos = await apiOk('/api/v1/repos');
+  const gc = repos.find((r) => r.refs.some((x) => x.name === 'hpy') && r.name === 'gcport') ?? repos[repos.length - 1];
+  const f = await apiOk(`/api/v1/repos/${enc(gc.name)}/commits/hpy/frontier?limit=100000`);
+  const page = await open(`${BASE}/index.html?${new URLSearchParams({ repo: gc.name, rev: 'hpy' })}`);
+  await page.waitForSelector('#frontier-meaning');
+  assert.match(await page.textContent('#frontier-meaning'), /What this list means: .* can be converted on its own/);
+  const names = await page.$$eval('#frontier-table tbody tr', (t) => t.map((r) => r.dataset.name));
+  assert.ok(!names.includes('npy_get_context'));
+  if (f.excluded.length) {
+    assert.match(await page.textContent('#frontier-excluded'), /npy_get_context.*bridge mechanism/);
+  }
+  if (await page.locator('#frontier-all').count()) await page.click('#frontier-all');
+  assert.equal(await page.locator('#frontier-table tbody tr').count(), f.candidates);
+  await close(page);
+});
