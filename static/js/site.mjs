@@ -65,7 +65,8 @@ function mountSearch() {
     if (!url) return;
     try { await navigator.clipboard.writeText(url); say('Permalink copied.'); } catch { /* the URL bar has it */ }
   };
-  bar.append(form, button);
+  bar.append(form);
+  if (q.has('rev') || q.has('head')) bar.append(button);
 }
 
 function typing(el) {

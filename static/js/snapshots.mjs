@@ -10,11 +10,12 @@ import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
 import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, deltaEl } from './ui.mjs';
 import { MEASURE } from './model.mjs';
 import { renderMarkdown } from './markdown.mjs';
+import { mountSnapshotChart } from './snapchart.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'week', 'ref', 'show']);
 // The figures shown per snapshot (from snapshots.csv), with the change since the ref's previous snapshot.
-const FIGURES = ['object_paths.object-legacy', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
+const FIGURES = ['object_paths.object-legacy', 'object_paths.object-cpython-only', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
 
 /** RFC 4180 CSV → array of records (arrays of strings). */
 export function parseCsv(text) {
@@ -152,6 +153,7 @@ function render(list, figs) {
         ['Taken at', 'Method', 'Report'].map((t) => h('th', { scope: 'col' }, t)))),
       tbody)));
   applyFilter();
+  if (hasFigs) mountSnapshotChart($('snapchart'), refs, figs, { ref: refSel.value || refs[0] });
   const chosen = rows.find((s) => s.week === state.week && (!state.ref || s.ref === state.ref));
   return chosen ? showReport(chosen) : null;
 }

@@ -320,3 +320,38 @@ test('next to port says what the list means, can show every candidate, never pro
   assert.equal(await page.locator('#frontier-table tbody tr').count(), f.candidates);
   await close(page);
 });
+
+test('the snapshots chart shows one ref\'s weekly figures, with the weeks without a snapshot as gaps', async () => {
+  const snaps = await apiOk(`/api/v1/repos/${enc(repo)}/snapshots`);
+  const refs = [...new Set(snaps.map((s) => s.ref))].sort();
+  const csv = (await (await fetch(`${BASE}/api/v1/repos/${enc(repo)}/snapshots.csv`)).text()).trim().split(/\r?\n/)
+    .map((l) => l.split(',').map((x) => x.replace(/^"|"$/g, '')));
+  const [head, ...lines] = csv;
+  const page = await open(`${BASE}/snapshots.html?${new URLSearchParams({ repo })}`);
+  await page.waitForSelector('#snapchart-canvas');
+  for (const ref of refs.slice(0, 2)) {
+    await page.selectOption('#snapchart-ref', ref);
+    const mine = lines.filter((l) => l[head.indexOf('ref')] === ref);
+    const weeks = mine.map((l) => l[0]).sort();
+    const all = await page.evaluate(async ([a, b]) => (await import('./js/snapchart.mjs')).weeksBetween(a, b),
+      [weeks[0], weeks[weeks.length - 1]]);
+    const c = await page.evaluate(() => {
+      const cv = document.getElementById('snapchart-canvas');
+      const ch = window.Chart.getChart(cv);
+      return { weeks: cv.dataset.weeks, gaps: cv.dataset.gaps, labels: ch.data.labels,
+        legacy: ch.data.datasets[0].data, cpy: ch.data.datasets[1].data, spans: ch.data.datasets.map((d) => d.spanGaps) };
+    });
+    assert.equal(Number(c.weeks), all.length);
+    assert.equal(Number(c.gaps), all.length - weeks.length);
+    assert.deepEqual(c.labels, all);
+    assert.ok(c.spans.every((x) => x === false), 'gaps are not bridged');
+    for (const l of mine) {
+      const i = all.indexOf(l[0]);
+      assert.equal(c.legacy[i], Number(l[head.indexOf('object_paths.object-legacy')]), `${ref} ${l[0]}`);
+      assert.equal(c.cpy[i], Number(l[head.indexOf('object_paths.object-cpython-only')]));
+    }
+    for (const [i, w] of all.entries()) if (!weeks.includes(w)) assert.equal(c.legacy[i], null, `gap at ${w}`);
+    if (all.length > weeks.length) assert.match(await page.textContent('#snapchart-gaps'), /no snapshot \(gaps in the lines\)/);
+  }
+  await close(page);
+});
