@@ -245,7 +245,13 @@ function findingTitle(list) {
   return list.map((f) => `${f.line}:${f.column} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
 }
 
-function renderSource(text) {
+/* Lets the browser paint what is in the page before going on. */
+const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res)));
+
+/* The source table; lines after the first screenfuls are appended in
+ * chunks, each after a paint, so a long file (arraytypes.c.src, 5,000
+ * lines) shows its first lines at once.  Resolves when all are in. */
+async function renderSource(text) {
   const lines = text.split(/\r\n|\n|\r/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const byLine = new Map();
@@ -254,25 +260,30 @@ function renderSource(text) {
     byLine.get(f.line).push(f);
   }
   const body = h('tbody');
-  const frag = document.createDocumentFragment();
-  lines.forEach((line, i) => {
+  const row = (line, i) => {
     const n = i + 1;
     const fs = byLine.get(n);
     const worst = fs ? worstFinding(fs) : null;
-    frag.append(h('tr', {
+    return h('tr', {
       id: `L${n}`,
       class: worst && ['hl', `hl-${worst.class}`, worst.guarded && 'hl-guarded'],
       dataset: worst ? { worst: worst.class, guarded: String(!!worst.guarded) } : null,
     },
     h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
     h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
-    h('td', { class: 'lc' }, lineContent(line, fs))));
-  });
-  body.append(frag);
+    h('td', { class: 'lc' }, lineContent(line, fs)));
+  };
+  const FIRST = 300;
+  const CHUNK = 1000;
+  body.append(...lines.slice(0, FIRST).map(row));
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
+  for (let at = FIRST; at < lines.length; at += CHUNK) {
+    await paint();
+    body.append(...lines.slice(at, at + CHUNK).map((l, k) => row(l, at + k)));
+  }
   const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
   $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
 }
@@ -341,17 +352,19 @@ async function main() {
   }
   renderHead(detail);
   const spark = sparkline();
+  const painted = paint();
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
   const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
     { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
   $('functions-section').hidden = false;
   renderFunctions();
+  await painted;         // the head and the functions show before the rest
   setupFindingsFilter(detail.findings ?? []);
   $('findings-section').hidden = false;
   renderFindings();
   $('source-section').hidden = false;
   if (raw.status === 'fulfilled') {
-    renderSource(raw.value);
+    await renderSource(raw.value);
     applyHash();
     window.addEventListener('hashchange', () => applyHash());
   } else {
