@@ -271,7 +271,10 @@ async function renderSource(text) {
     },
     h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
     h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
-    h('td', { class: 'lc' }, lineContent(line, fs)));
+    h('td', { class: 'lc' }, lineContent(line, fs),
+      // The finding messages under the line, not only in a tooltip.
+      fs ? h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
+        `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`))) : null));
   };
   const FIRST = 300;
   const CHUNK = 1000;

@@ -355,3 +355,17 @@ test('the snapshots chart shows one ref\'s weekly figures, with the weeks withou
   }
   await close(page);
 });
+
+test('the source view shows the finding messages under their lines', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/files/src/arraytypes.c.src`);
+  const page = await open(`${BASE}/${pages().file}`);
+  const byLine = new Map();
+  for (const f of d.findings) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f]);
+  for (const [line, fs] of byLine) {
+    const msgs = await page.locator(`#L${line} .fmsg .fmsg-one`).allTextContents();
+    assert.equal(msgs.length, fs.length, `line ${line}`);
+    for (const f of fs) assert.ok(msgs.some((m) => m.includes(f.rule) && m.includes(f.text)), `${line}: ${f.rule}`);
+  }
+  assert.equal(await page.locator('#source-table .fmsg').count(), byLine.size);
+  await close(page);
+});
