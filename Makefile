@@ -163,7 +163,8 @@ MANDIR   = $(PREFIX)/share/man/man1
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 STATEDIR ?= /var/lib/portdash
 CONFDIR ?= /etc/portdash
-VENDOR_FILES = chart.js/dist/chart.umd.js marked/lib/marked.esm.js dompurify/dist/purify.es.mjs
+VENDOR_FILES = chart.js/dist/chart.umd.js marked/lib/marked.esm.js dompurify/dist/purify.es.mjs \
+               diff/dist/diff.js
 UNITS = portdash.service portdash-ingest.service portdash-ingest.timer \
         portdash-snapshot.service portdash-snapshot.timer
 

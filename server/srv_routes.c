@@ -77,7 +77,7 @@ const srv_route srv_routes[] = {
      "rebases and force-pushes recorded for the ref"},
     {"GET", "/vendor/chart.js/{file...}", srv_static_chartjs, "the charting library"},
     {"GET", "/vendor/{lib}/{file...}", srv_static_vendor,
-     "the report's Markdown renderer and sanitiser"},
+     "the report's Markdown renderer and sanitiser, the diff library"},
     {"GET", "/", srv_static_serve, "the dashboard"},
     {"GET", "/{file...}", srv_static_serve, "dashboard files"},
 };

@@ -97,6 +97,7 @@ static const struct {
 } srv_static_vendors[] = {
     {"marked", "marked/lib"},
     {"dompurify", "dompurify/dist"},
+    {"diff", "diff/dist"},
 };
 
 enum MHD_Result srv_static_vendor(srv_req *r)

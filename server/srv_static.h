@@ -22,7 +22,8 @@ enum MHD_Result srv_static_chartjs(srv_req *r);
 
 /*
  * Handler for "/vendor/{lib}/{file...}": marked (marked/lib) and DOMPurify
- * (dompurify/dist), which render and sanitise the weekly report, from the
+ * (dompurify/dist), which render and sanitise the weekly report, and jsdiff
+ * (diff/dist, the function diffs of the commit and compare pages), from the
  * same vendor directory as Chart.js.  Other names get a 404.
  */
 enum MHD_Result srv_static_vendor(srv_req *r);

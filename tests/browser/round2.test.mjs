@@ -369,3 +369,40 @@ test('the source view shows the finding messages under their lines', async () =>
   assert.equal(await page.locator('#source-table .fmsg').count(), byLine.size);
   await close(page);
 });
+
+test('commit and compare pages show the code diff of a changed function, with findings inline', async () => {
+  const c = await apiOk(`/api/v1/repos/${enc(repo)}/commits/hpy-convert-object-dtype`);
+  const f = c.functions.find((x) => x.from && x.to);
+  assert.ok(f, 'the commit changes a function that exists on both sides');
+  const parent = c.parents[0];
+  const [oldF, newF, oldRaw, newRaw] = await Promise.all([
+    apiOk(`/api/v1/repos/${enc(repo)}/commits/${parent}/files/${f.path}`),
+    apiOk(`/api/v1/repos/${enc(repo)}/commits/${c.commit}/files/${f.path}`),
+    fetch(`${BASE}/api/v1/repos/${enc(repo)}/commits/${parent}/raw/${f.path}`).then((r) => r.text()),
+    fetch(`${BASE}/api/v1/repos/${enc(repo)}/commits/${c.commit}/raw/${f.path}`).then((r) => r.text()),
+  ]);
+  const slice = (d, raw) => {
+    const fn = d.functions.find((x) => x.name === f.name);
+    return raw.split('\n').slice(fn.start_line - 1, fn.end_line);
+  };
+  const before = slice(oldF, oldRaw);
+  const after = slice(newF, newRaw);
+  for (const url of [`commit.html?${new URLSearchParams({ repo, rev: 'hpy-convert-object-dtype' })}`,
+    `compare.html?${new URLSearchParams({ repo, base: parent, head: c.commit })}`]) {
+    const page = await open(`${BASE}/${url}`);
+    const tr = page.locator(`tr.fn-change[data-path="${f.path}"][data-name="${f.name}"]`).first();
+    await tr.locator('.fn-diff-btn').click();
+    const row = page.locator(`tr.fn-diff-row[data-name="${f.name}"][data-loaded="true"]`).first();
+    await row.waitFor();
+    const lines = await row.locator('table.fn-diff tr').evaluateAll((trs) => trs.map((t) => ({
+      kind: t.className, code: t.querySelector('td.lc').firstChild?.textContent ?? '',
+    })));
+    // Old side = context + removed lines, new side = context + added lines.
+    assert.deepEqual(lines.filter((l) => l.kind !== 'd-add').map((l) => l.code), before, url);
+    assert.deepEqual(lines.filter((l) => l.kind !== 'd-del').map((l) => l.code), after, url);
+    assert.ok(lines.some((l) => l.kind !== 'd-ctx'), 'something changed');
+    const nf = newF.findings.filter((x) => x.function === f.name).length;
+    assert.equal(await row.locator('.fmsg-one').count(), nf, 'the findings of the new side, inline');
+    await close(page);
+  }
+});
