@@ -392,7 +392,7 @@ enum MHD_Result api_frontier(srv_req *r)
     fr_state s;
     api_at at;
     char buf[32];
-    json_t *list, *excluded = json_array();
+    json_t *list, *excluded;
     size_t i, total = 0, limit = 100;
     int rc, all = 0;
 
@@ -410,6 +410,7 @@ enum MHD_Result api_frontier(srv_req *r)
     }
     if (srv_query(r, "all", buf, sizeof(buf)) == 0)
         all = strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0;
+    excluded = json_array();
     if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0) {
         fr_free(&s);
         json_decref(excluded);
