@@ -59,7 +59,7 @@ endif
 LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o \
-           $(B)/gen/scopes_default.o
+           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -105,6 +105,15 @@ $(B)/gen/scopes_default.c: db/scopes/default.scopes common/embed.sh
 	sh common/embed.sh scopes_default_text $< > $@
 
 $(B)/gen/scopes_default.o: $(B)/gen/scopes_default.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The CPython -> HPy name table (tools/gen_hpy_api.py writes it from HPy's
+# repository; never edited by hand).
+$(B)/gen/hpy_api.c: server/hpy_api.tsv common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh hpy_api_text $< > $@
+
+$(B)/gen/hpy_api.o: $(B)/gen/hpy_api.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # The OpenAPI document is served from the binary; a test checks it against
@@ -155,7 +164,8 @@ MANDIR   = $(PREFIX)/share/man/man1
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 STATEDIR ?= /var/lib/portdash
 CONFDIR ?= /etc/portdash
-VENDOR_FILES = chart.js/dist/chart.umd.js
+VENDOR_FILES = chart.js/dist/chart.umd.js marked/lib/marked.esm.js dompurify/dist/purify.es.mjs \
+               diff/dist/diff.js
 UNITS = portdash.service portdash-ingest.service portdash-ingest.timer \
         portdash-snapshot.service portdash-snapshot.timer
 

@@ -62,7 +62,7 @@ static void cli_analyze_usage(FILE *out)
         "  --sarif-level LV   only results at LV or worse (note, warning, error)\n"
         "  --sarif-max N      at most N results, worst levels kept (default 25000)\n"
         "  --sarif-since REV  only findings new since REV (with --git-dir: a\n"
-        "                     request's own; moved lines are not new)\n\n"
+        "                     pull request's own; moved lines are not new)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
         "2 bad usage.\n");
 }

@@ -18,6 +18,11 @@
  * definitions counts as ported only when all of them are.  Only
  * candidates with at least one such caller are listed unless ?all=1;
  * ?limit=N (default 100) caps the list, "candidates" counts them all.
+ *
+ * A function whose name is itself an `exact ... bridge` rule of the
+ * built-in rules (numpy's npy_get_context) is the bridge mechanism: it is
+ * removed once nothing needs a bridge, never ported, so it is left out of
+ * the list and named under "excluded".
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,8 +30,29 @@
 
 #include "api.h"
 #include "api_port.h"
+#include "analyze.h"
 #include "db.h"
 #include "pd_error.h"
+#include "rules.h"
+
+static rules *fr_rules;
+static pthread_once_t fr_rules_once = PTHREAD_ONCE_INIT;
+
+static void fr_rules_load(void)
+{
+    if (rules_load_default(&fr_rules) < 0)
+        fr_rules = NULL;     /* then nothing is excluded */
+}
+
+/* 1 when `name` is a bridge by an exact rule: the bridge mechanism. */
+static int fr_is_bridge_mechanism(const char *name)
+{
+    const rules_name *rn;
+
+    pthread_once(&fr_rules_once, fr_rules_load);
+    rn = fr_rules ? rules_lookup(fr_rules, name, strlen(name)) : NULL;
+    return rn && rn->exact.cls == AN_CLASS_BRIDGE;
+}
 
 /* The functions of a commit with their analyses' calls. */
 static const char fr_sql[] =
@@ -317,7 +343,7 @@ static int fr_cmp(const void *a, const void *b)
 }
 
 /* The frontier as JSON, at most `limit` entries; *total gets all. */
-static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total)
+static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t *excluded)
 {
     uint32_t *idx = malloc((s->n + 1) * sizeof(*idx));
     json_t *arr = json_array();
@@ -331,8 +357,15 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total)
     for (i = 0; i < s->n; i++) {
         fr_fn *f = &s->fn[i];
 
-        if ((f->status == 1 || f->status == 2) &&
-            f->callees_ported == f->callees_total && (all || f->callers > 0))
+        if (!(f->status == 1 || f->status == 2) ||
+            f->callees_ported != f->callees_total || (!all && !f->callers))
+            continue;
+        if (fr_is_bridge_mechanism(f->name))
+            json_array_append_new(excluded, json_pack("{s:o, s:o, s:I, s:s}",
+                "path", api_text(s->paths[f->file]), "name", api_text(f->name),
+                "start_line", (json_int_t)f->start_line, "reason",
+                "the bridge mechanism itself: removed once nothing needs it, not ported"));
+        else
             idx[n++] = (uint32_t)i;
     }
     pthread_mutex_lock(&lock);                 /* qsort has no context argument */
@@ -359,7 +392,7 @@ enum MHD_Result api_frontier(srv_req *r)
     fr_state s;
     api_at at;
     char buf[32];
-    json_t *list;
+    json_t *list, *excluded;
     size_t i, total = 0, limit = 100;
     int rc, all = 0;
 
@@ -377,16 +410,21 @@ enum MHD_Result api_frontier(srv_req *r)
     }
     if (srv_query(r, "all", buf, sizeof(buf)) == 0)
         all = strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0;
+    excluded = json_array();
     if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0) {
         fr_free(&s);
+        json_decref(excluded);
         return srv_reply_error(r, rc);
     }
     for (i = 0; i < s.n; i++)
         fr_walk(&s, &s.fn[i]);
-    list = fr_list(&s, all, limit, &total);
+    list = fr_list(&s, all, limit, &total, excluded);
     fr_free(&s);
-    if (!list)
+    if (!list) {
+        json_decref(excluded);
         return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
-    return srv_reply_json(r, 200, json_pack("{s:s, s:I, s:o}", "commit", at.oid,
-                          "candidates", (json_int_t)total, "functions", list));
+    }
+    return srv_reply_json(r, 200, json_pack("{s:s, s:I, s:o, s:o}", "commit", at.oid,
+                          "candidates", (json_int_t)total, "functions", list,
+                          "excluded", excluded));
 }

@@ -11,6 +11,7 @@
 #include "api_port.h"
 #include "api_scope.h"
 #include "api_snapshot.h"
+#include "api_symbols.h"
 #include "api_triage.h"
 #include "pd_error.h"
 #include "srv_cache.h"
@@ -49,6 +50,12 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/scopes", api_scopes, "the named scopes for ?scope=NAME"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/blockers", api_blockers,
      "universal blockers under a scope (default no-object-dtype)"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/symbols", api_symbols,
+     "universal blockers by C API symbol with the HPy replacement"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/symbols/{symbol}", api_symbol,
+     "the blocking uses of one C API symbol"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/search", api_search,
+     "functions and C API names by name"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/traverse", api_traverse,
      "traverse coverage: HPy types, their HPyField members and visits"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/frontier", api_frontier,
@@ -77,6 +84,8 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/repos/{repo}/refs/{ref}/rewrites", api_rewrites,
      "rebases and force-pushes recorded for the ref"},
     {"GET", "/vendor/chart.js/{file...}", srv_static_chartjs, "the charting library"},
+    {"GET", "/vendor/{lib}/{file...}", srv_static_vendor,
+     "the report's Markdown renderer and sanitiser, the diff library"},
     {"GET", "/", srv_static_serve, "the dashboard"},
     {"GET", "/{file...}", srv_static_serve, "dashboard files"},
 };

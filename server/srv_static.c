@@ -88,3 +88,29 @@ enum MHD_Result srv_static_chartjs(srv_req *r)
     snprintf(dir, sizeof(dir), "%s/chart.js/dist", srv_vendor_dir(r->server));
     return srv_static_file(r, dir, r->tail);
 }
+
+/* The other browser libraries: name in the URL -> its directory under the
+ * vendor directory (node_modules, or share/portdash/vendor installed). */
+static const struct {
+    const char *name;
+    const char *dir;
+} srv_static_vendors[] = {
+    {"marked", "marked/lib"},
+    {"dompurify", "dompurify/dist"},
+    {"diff", "diff/dist"},
+};
+
+enum MHD_Result srv_static_vendor(srv_req *r)
+{
+    char dir[4096];
+    size_t i;
+
+    for (i = 0; i < sizeof(srv_static_vendors) / sizeof(srv_static_vendors[0]); i++) {
+        if (strcmp(r->param[0], srv_static_vendors[i].name) != 0)
+            continue;
+        snprintf(dir, sizeof(dir), "%s/%s", srv_vendor_dir(r->server),
+                 srv_static_vendors[i].dir);
+        return srv_static_file(r, dir, r->tail);
+    }
+    return srv_reply_problem(r, 404, "Not Found", "no such resource");
+}

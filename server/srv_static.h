@@ -20,4 +20,12 @@ enum MHD_Result srv_static_serve(srv_req *r);
  */
 enum MHD_Result srv_static_chartjs(srv_req *r);
 
+/*
+ * Handler for "/vendor/{lib}/{file...}": marked (marked/lib) and DOMPurify
+ * (dompurify/dist), which render and sanitise the weekly report, and jsdiff
+ * (diff/dist, the function diffs of the commit and compare pages), from the
+ * same vendor directory as Chart.js.  Other names get a 404.
+ */
+enum MHD_Result srv_static_vendor(srv_req *r);
+
 #endif

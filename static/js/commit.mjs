@@ -9,6 +9,7 @@ import {
   showError, readParams, renderNav, overviewHref, commitHref, compareHref, fileHref, figuresTable, headlineChips,
 } from './ui.mjs';
 import { functionChanges } from './changes.mjs';
+import { attachFunctionDiffs } from './fndiff.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev']);
@@ -26,6 +27,7 @@ function renderHead(c) {
   const body = nl < 0 ? '' : message.slice(nl + 1).trim();
   const parents = c.parents ?? [];
   const same = c.same_patch_as ?? [];
+  document.body.dataset.commit = c.commit ?? '';
   const commitLink = (id, extra = {}) => h('a', { href: commitHref(state.repo, id), title: id, ...extra }, h('code', { class: 'sha' }, shortCommit(id)));
   replace($('commit-head'),
     h('h1', { class: 'commit-subject', id: 'commit-message' }, subject || '(no message)'),
@@ -90,6 +92,7 @@ async function main() {
     replace($('functions-changes'), h('h3', { class: 'sub-title' }, 'Function changes'),
       functionChanges(c.functions, { repo: state.repo, to: c.commit, from: c.parents?.[0] },
         { emptyText: 'No function changed status or object state in this commit.' }));
+    attachFunctionDiffs($('functions-changes'), { repo: state.repo, to: c.commit, from: c.parents?.[0] });
     $('figures-section').hidden = false;
   } else {
     showError($('errors'), { problem: { title: 'No change data', detail: 'The server did not send the figures of this commit (stats, delta, functions): is it older than the commit API?' } });

@@ -10,6 +10,7 @@ import {
   showError, readParams, renderNav, commitHref, fileHref, figuresTable, headlineChips, statusBadge, cmpStr,
 } from './ui.mjs';
 import { functionChanges } from './changes.mjs';
+import { attachFunctionDiffs } from './fndiff.mjs';
 import { STATUS_RANK } from './model.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -127,6 +128,7 @@ async function main() {
   $('moves-heading').textContent = regs.length ? 'Other function moves' : 'Function moves';
   replace($('moves'), functionChanges(rest, { repo: state.repo, to: state.head, from: state.base },
     { emptyText: 'No other function changed status or object state.' }));
+  for (const id of ['regressions', 'moves']) attachFunctionDiffs($(id), { repo: state.repo, to: state.head, from: state.base });
   replace($('figures'), figuresTable(c.head_stats, c.delta, { from: 'Base', to: 'Head' }));
   renderFiles(c);
   $('result').hidden = false;

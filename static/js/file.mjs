@@ -18,6 +18,7 @@ import {
 } from './ui.mjs';
 import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
+import { templateGroups, groupSums, groupName } from './tmplgroup.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
@@ -25,6 +26,7 @@ const LEVELS = ['error', 'warning', 'note', 'none'];
 const DEFAULT_SORT = { key: 'lines', order: 'asc' };
 let detail = null;
 let findingsByFunction = new Map();
+const openGroups = new Set();
 
 const OBJECT_RANK = (s) => (s ? OBJECT_STATES.indexOf(s) : OBJECT_STATES.length);
 const FN_COLUMNS = [
@@ -68,6 +70,7 @@ function renderHead(d) {
   const counts = Object.fromEntries(STATUSES.map((s) => [s, fns.filter((f) => f.status === s).length]));
   const obj = Object.fromEntries(OBJECT_STATES.map((s) => [s, fns.filter((f) => f.object_state === s).length]));
   const slash = d.path.lastIndexOf('/');
+  document.body.dataset.commit = d.commit ?? '';
   replace($('file-head'),
     h('h1', { class: 'file-title', id: 'file-path' },
       h('span', { class: 'dir' }, d.path.slice(0, slash + 1)), h('span', { class: 'base' }, d.path.slice(slash + 1))),
@@ -126,17 +129,47 @@ function renderFunctions() {
     return c ? dir * c : (a.start_line ?? 0) - (b.start_line ?? 0);
   });
   const lineLink = (n) => h('a', { href: `#L${n}` }, String(n));
-  replace($('functions-table').tBodies[0], fns.length ? fns.map((f) => h('tr', { dataset: { name: f.name ?? '' } },
+  const nfind = (f) => findingsByFunction.get(f.name)?.length ?? 0;
+  const fnRow = (f, group) => h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
+    hidden: group ? !openGroups.has(group) : null },
     h('th', { scope: 'row', class: 'fn-name' },
       h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, f.name ?? '?'))),
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
     h('td', { class: 'fn-status', dataset: { status: f.status ?? '' } }, statusBadge(f.status)),
     h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '' } }, objectBadge(f.object_state)),
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
-    h('td', { class: ['num', !findingsByFunction.get(f.name)?.length && 'zero'] },
-      fmt(findingsByFunction.get(f.name)?.length ?? 0))))
+    h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
+  // Template instances (tmplgroup.mjs): one row per definition, where its
+  // first instance sorts, then its instances (shown when expanded).
+  const groups = templateGroups(fns);
+  const done = new Set();
+  const rows = [];
+  for (const f of fns) {
+    const key = `${f.start_line}-${f.end_line}`;
+    const inst = groups.get(key);
+    if (!inst) { rows.push(fnRow(f)); continue; }
+    if (done.has(key)) continue;
+    done.add(key);
+    const sums = groupSums(inst, TOKEN_CLASSES, nfind);
+    const open = openGroups.has(key);
+    const toggle = h('button', { type: 'button', class: 'toggle linkish', 'aria-expanded': String(open),
+      'aria-label': `${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${groupName(inst.map((x) => x.name))}` }, open ? '▾' : '▸');
+    toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
+    rows.push(h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
+      h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
+        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, groupName(inst.map((x) => x.name)))),
+        h('span', { class: 'muted small' }, ` · ${fmt(inst.length)} instances`)),
+      h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
+      h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
+      h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null)),
+      TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
+      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings))));
+    for (const x of inst) rows.push(fnRow(x, key));
+  }
+  replace($('functions-table').tBodies[0], fns.length ? rows
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
-  $('functions-count').textContent = `${fmt(fns.length)} functions`;
+  $('functions-count').textContent = `${fmt(fns.length)} functions` +
+    (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
 }
 
 /* ---------- findings ---------- */
@@ -291,7 +324,13 @@ function findingTitle(list) {
   return list.map((f) => `${f.line}${f.column != null ? `:${f.column}` : ''} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
 }
 
-function renderSource(text) {
+/* Lets the browser paint what is in the page before going on. */
+const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res)));
+
+/* The source table; lines after the first screenfuls are appended in
+ * chunks, each after a paint, so a long file (arraytypes.c.src, 5,000
+ * lines) shows its first lines at once.  Resolves when all are in. */
+async function renderSource(text) {
   const lines = text.split(/\r\n|\n|\r/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const byLine = new Map();
@@ -300,25 +339,33 @@ function renderSource(text) {
     byLine.get(f.line).push(f);
   }
   const body = h('tbody');
-  const frag = document.createDocumentFragment();
-  lines.forEach((line, i) => {
+  const row = (line, i) => {
     const n = i + 1;
     const fs = byLine.get(n);
     const worst = fs ? worstFinding(fs) : null;
-    frag.append(h('tr', {
+    return h('tr', {
       id: `L${n}`,
       class: worst && ['hl', `hl-${worst.class}`, worst.guarded && 'hl-guarded'],
       dataset: worst ? { worst: worst.class, guarded: String(!!worst.guarded) } : null,
     },
     h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
-    h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', 'aria-label': `${fs.length} finding(s)` }) : null),
-    h('td', { class: 'lc' }, lineContent(line, fs))));
-  });
-  body.append(frag);
+    h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
+    h('td', { class: 'lc' }, lineContent(line, fs),
+      // The finding messages under the line, not only in a tooltip.
+      fs ? h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
+        `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`))) : null));
+  };
+  const FIRST = 300;
+  const CHUNK = 1000;
+  body.append(...lines.slice(0, FIRST).map(row));
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
+  for (let at = FIRST; at < lines.length; at += CHUNK) {
+    await paint();
+    body.append(...lines.slice(at, at + CHUNK).map((l, k) => row(l, at + k)));
+  }
   const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
   $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
 }
@@ -387,17 +434,19 @@ async function main() {
   }
   renderHead(detail);
   const spark = sparkline();
+  const painted = paint();
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
   const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
     { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
   $('functions-section').hidden = false;
   renderFunctions();
+  await painted;         // the head and the functions show before the rest
   setupFindingsFilter(detail.findings ?? []);
   $('findings-section').hidden = false;
   renderFindings();
   $('source-section').hidden = false;
   if (raw.status === 'fulfilled') {
-    renderSource(raw.value);
+    await renderSource(raw.value);
     applyHash();
     window.addEventListener('hashchange', () => applyHash());
   } else {

@@ -16,28 +16,44 @@ const seg = (s) => encodeURIComponent(String(s));
 export const frontier = (repo, rev, limit = 25) =>
   getJson(`api/v1/repos/${seg(repo)}/commits/${seg(rev)}/frontier?limit=${limit}`);
 
-/** Fills root with the top of the frontier at repo/rev. */
+function frontierTable(repo, rev, list) {
+  return h('table', { class: 'data frontier', id: 'frontier-table' },
+    h('caption', { class: 'sr-only' }, 'Functions that can be ported next'),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Function'), h('th', { scope: 'col' }, 'File'), h('th', { scope: 'col' }, 'Status'),
+      h('th', { scope: 'col', class: 'num', title: 'bridged or ported functions that call it' }, 'Bridged callers'),
+      h('th', { scope: 'col', class: 'num', title: 'in-repository callees, all ported or neutral' }, 'Callees ported'))),
+    h('tbody', null, list.map((f) => h('tr', { dataset: { name: f.name, path: f.path } },
+      h('td', null, h('a', { href: fileHref(repo, rev, f.path, f.start_line) }, h('code', null, f.name))),
+      h('td', { class: 'path' }, pathNodes(f.path)),
+      h('td', null, statusBadge(f.status)),
+      h('td', { class: 'num', dataset: { metric: 'bridged-callers' } }, fmt(f.bridged_callers)),
+      h('td', { class: 'num' }, `${fmt(f.callees_ported)} / ${fmt(f.callees_total)}`)))));
+}
+
+/**
+ * Fills root with the frontier at repo/rev: what the list means, the first
+ * `limit` candidates and a button for all of them, and the bridge
+ * mechanism left out (npy_get_context: removed, never ported).
+ */
 export async function mountFrontier(root, { repo, rev, limit = 25 }) {
-  const d = await frontier(repo, rev, limit);
+  const d = await frontier(repo, rev, 100000);
+  const body = h('div', { id: 'frontier-body' }, d.functions.length ? frontierTable(repo, rev, d.functions.slice(0, limit)) : null);
+  const more = d.functions.length > limit
+    ? h('button', { type: 'button', class: 'linkish', id: 'frontier-all' }, `show all ${fmt(d.functions.length)}`) : null;
+  if (more) more.onclick = () => { replace(body, frontierTable(repo, rev, d.functions)); more.remove(); };
+  const excluded = d.excluded ?? [];
   root.hidden = false;
   replace(root,
     h('h2', { id: 'frontier-h' }, 'Next to port'),
-    h('p', { class: 'small' },
+    h('p', { class: 'small', id: 'frontier-meaning' },
+      'What this list means: each function below is still legacy or bridged, every function it calls inside the repository is already ported or neutral, and at least one ported or bridged function calls it. So it can be converted on its own, now, and converting it removes the bridge crossings of its callers. ',
       h('span', { dataset: { metric: 'frontier-candidates' } }, fmt(d.candidates)),
-      ` legacy or bridged ${d.candidates === 1 ? 'function has' : 'functions have'} only ported or neutral callees in the repository and at least one bridged or ported caller: each can be converted on its own. `,
-      'Most callers first: converting those removes the most bridges.',
-      d.candidates > d.functions.length ? ` The first ${fmt(d.functions.length)} are listed.` : ''),
-    d.functions.length
-      ? h('table', { class: 'data frontier', id: 'frontier-table' },
-        h('thead', null, h('tr', null, h('th', null, 'Function'), h('th', null, 'File'), h('th', null, 'Status'),
-          h('th', { class: 'num', title: 'bridged or ported functions that call it' }, 'Bridged callers'),
-          h('th', { class: 'num', title: 'in-repository callees, all ported or neutral' }, 'Callees ported'))),
-        h('tbody', null, d.functions.map((f) => h('tr', { dataset: { name: f.name, path: f.path } },
-          h('td', null, h('a', { href: fileHref(repo, rev, f.path, f.start_line) }, h('code', null, f.name))),
-          h('td', { class: 'path' }, pathNodes(f.path)),
-          h('td', null, statusBadge(f.status)),
-          h('td', { class: 'num', dataset: { metric: 'bridged-callers' } }, fmt(f.bridged_callers)),
-          h('td', { class: 'num' }, `${fmt(f.callees_ported)} / ${fmt(f.callees_total)}`)))))
-      : h('p', { class: 'muted' }, 'No candidate: no legacy or bridged function with only ported callees is called from ported code.'));
+      ` ${d.candidates === 1 ? 'candidate' : 'candidates'}, most bridged callers first.`),
+    excluded.length ? h('p', { class: 'small', id: 'frontier-excluded' }, 'Left out: ',
+      excluded.map((x, i) => [i ? ', ' : '', h('code', null, x.name)]),
+      ' — the bridge mechanism itself, which is removed once nothing needs a bridge, not ported.') : null,
+    d.functions.length ? body
+      : h('p', { class: 'muted' }, 'No candidate: no legacy or bridged function with only ported callees is called from ported code.'),
+    more);
   return d;
 }

@@ -22,6 +22,7 @@ import * as scoped from './scopes.mjs';
 import { mountObjectItems } from './items.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountFrontier } from './frontier.mjs';
+import { mountSymbols } from './symbols.mjs';
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
@@ -371,6 +372,9 @@ async function main() {
     mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }).catch((e) => showError(errors, e, 'Object items')),
     scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
       .catch((e) => showError(errors, e, 'Without object dtype')),
+    // Blockers by C API symbol with the HPy replacement (symbols.mjs).
+    mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope })
+      .catch((e) => showError(errors, e, 'Blockers by symbol')),
     // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
     mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
       .catch((e) => showError(errors, e, 'Traverse coverage')),
@@ -380,6 +384,7 @@ async function main() {
   const [sum, list] = await Promise.allSettled([scoped.summary(state.repo, state.rev, state.scope),
     scoped.files(state.repo, state.rev, state.scope)]);
   if (sum.status === 'fulfilled') {
+    document.body.dataset.commit = sum.value.commit ?? '';
     renderCommit(sum.value, state.repo, state.rev);
     renderSummary(sum.value, state.repo, state.rev);
   } else {

@@ -13,6 +13,7 @@
 import { ApiError } from './api.mjs';
 import { h, replace, fmt, pct, pathNodes } from './dom.mjs';
 import { fileHref, overviewHref } from './ui.mjs';
+import { groupName } from './tmplgroup.mjs';
 
 export const NO_OBJECT = 'no-object-dtype';
 
@@ -91,19 +92,39 @@ function figure(name, value, label, title) {
 
 const sum = (o) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
 
-/** One blocker file as a <details> row: path, counts, then its functions. */
+/** One blocking function: a link to its line, its counts. */
+function blockerFn(repo, rev, path, x) {
+  return h('li', null,
+    h('a', { href: fileHref(repo, rev, path, x.start_line) }, h('code', null, x.name)),
+    h('span', { class: 'muted' }, ` line ${x.start_line} · ${fmt(x.capi)} C API${x.bridge ? `, ${fmt(x.bridge)} bridge` : ''}`));
+}
+
+/** Functions grouped by definition: template instances share their start line. */
+function blockerDefinitions(fns) {
+  const by = new Map();
+  for (const x of fns) by.set(x.start_line, [...(by.get(x.start_line) ?? []), x]);
+  return [...by.values()];
+}
+
+/** One blocker file as a <details> row: path, counts, then its functions
+ * (a numpy template definition once, expandable to its instances). */
 function blockerFile(repo, rev, f) {
   const capi = f.functions.reduce((a, x) => a + x.capi, 0) + f.file_scope.capi;
   const bridge = f.functions.reduce((a, x) => a + x.bridge, 0) + f.file_scope.bridge;
   return h('details', { class: 'blocker-file', dataset: { path: f.path, capi, bridge, functions: f.functions.length } },
     h('summary', null,
-      h('a', { href: fileHref(repo, rev, f.path), class: 'path' }, pathNodes(f.path)),
+      h('span', { class: 'path' }, pathNodes(f.path)),
       h('span', { class: 'muted' }, ` · ${fmt(f.functions.length)} ${f.functions.length === 1 ? 'function' : 'functions'}`,
         ` · ${fmt(capi)} C API`, bridge ? ` · ${fmt(bridge)} bridge` : '', ' uses')),
+    h('p', { class: 'blocker-open small' }, h('a', { href: fileHref(repo, rev, f.path), class: 'blocker-file-link' }, 'open the file page')),
     h('ul', { class: 'blocker-fns' },
-      f.functions.map((x) => h('li', null,
-        h('a', { href: fileHref(repo, rev, f.path, x.start_line) }, h('code', null, x.name)),
-        h('span', { class: 'muted' }, ` line ${x.start_line} · ${fmt(x.capi)} C API${x.bridge ? `, ${fmt(x.bridge)} bridge` : ''}`))),
+      blockerDefinitions(f.functions).map((g) => (g.length === 1 ? blockerFn(repo, rev, f.path, g[0])
+        : h('li', { class: 'tmpl-group', dataset: { instances: String(g.length) } },
+          h('details', null, h('summary', null,
+            h('code', null, groupName(g.map((x) => x.name))),
+            h('span', { class: 'muted' }, ` line ${g[0].start_line} · ${fmt(g.length)} template instances · ${fmt(g.reduce((a, x) => a + x.capi, 0))} C API${
+              g.some((x) => x.bridge) ? `, ${fmt(g.reduce((a, x) => a + x.bridge, 0))} bridge` : ''}`)),
+          h('ul', null, g.map((x) => blockerFn(repo, rev, f.path, x))))))),
       f.file_scope.capi || f.file_scope.bridge
         ? h('li', { class: 'file-scope' }, 'outside any function (declarations, macros, structs): ',
           `${fmt(f.file_scope.capi)} C API${f.file_scope.bridge ? `, ${fmt(f.file_scope.bridge)} bridge` : ''}`)

@@ -1,19 +1,21 @@
 // snapshots.mjs: the weekly snapshots of a repository
 // (snapshots.html?repo=R[&week=W&ref=REF]).  A table of every snapshot
 // (week, ref, commit, when and how it was taken) with links to its Markdown
-// report, shown in the page as plain preformatted text (textContent: the
-// report quotes commit messages and paths), the raw report, and the CSV
-// exports.  The chosen report is kept in the URL.
+// report, rendered in the page (markdown.mjs: marked, then DOMPurify, as
+// the report quotes commit messages and paths), the raw report, and the
+// CSV exports.  The chosen report is kept in the URL.
 
 import * as api from './api.mjs';
 import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
 import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, deltaEl } from './ui.mjs';
 import { MEASURE } from './model.mjs';
+import { renderMarkdown } from './markdown.mjs';
+import { mountSnapshotChart } from './snapchart.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'week', 'ref', 'show']);
 // The figures shown per snapshot (from snapshots.csv), with the change since the ref's previous snapshot.
-const FIGURES = ['object_paths.object-legacy', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
+const FIGURES = ['object_paths.object-legacy', 'object_paths.object-cpython-only', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
 
 /** RFC 4180 CSV → array of records (arrays of strings). */
 export function parseCsv(text) {
@@ -73,7 +75,7 @@ async function showReport(s) {
   pre.textContent = 'Loading…';
   $('report-section').hidden = false;
   try {
-    pre.textContent = await api.report(state.repo, s.week, s.ref);
+    replace(pre, renderMarkdown(await api.report(state.repo, s.week, s.ref)));
     pre.dataset.week = s.week;
   } catch (e) {
     pre.textContent = '';
@@ -151,6 +153,7 @@ function render(list, figs) {
         ['Taken at', 'Method', 'Report'].map((t) => h('th', { scope: 'col' }, t)))),
       tbody)));
   applyFilter();
+  if (hasFigs) mountSnapshotChart($('snapchart'), refs, figs, { ref: refSel.value || refs[0] });
   const chosen = rows.find((s) => s.week === state.week && (!state.ref || s.ref === state.ref));
   return chosen ? showReport(chosen) : null;
 }

@@ -106,12 +106,12 @@ export function renderTree(root, files, opts) {
   function rows(node, label, depth) {
     const isOpen = open.has(node.path);
     const out = [h('tr', {
-      class: 'dir', dataset: { dir: node.path, depth: String(depth) }, 'aria-expanded': String(isOpen),
+      class: 'dir', dataset: { dir: node.path, depth: String(depth) },
     },
     h('th', { scope: 'row', class: 'name', style: `--depth:${depth}` },
       h('span', { class: 'indent' }),
       h('button', {
-        type: 'button', class: 'toggle', 'aria-label': `${isOpen ? 'Collapse' : 'Expand'} ${node.path}/`,
+        type: 'button', class: 'toggle', 'aria-label': `${isOpen ? 'Collapse' : 'Expand'} ${node.path}/`, 'aria-expanded': String(isOpen),
         onclick: () => {
           if (open.has(node.path)) open.delete(node.path); else open.add(node.path);
           opts.onOpen?.(open);

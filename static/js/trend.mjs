@@ -367,7 +367,7 @@ export async function mountSparkline(root, { repo, ref, path, measure = 'functio
     ['functions.ported', 'functions.legacy', 'object_paths.object-legacy', 'object_paths.object-universal', 'tokens.capi']
       .map((k) => h('option', { value: k }, MEASURE[k]?.label ?? k)));
   sel.value = measure;
-  const canvas = h('canvas', { id: 'spark-canvas', width: 220, height: 36, role: 'img' });
+  const canvas = h('canvas', { id: 'spark-canvas', width: 220, height: 36, role: 'img', 'aria-label': `File history chart on ${ref}` });
   const note = h('span', { id: 'spark-note' });
   replace(root, h('span', null, 'history on ', h('code', null, ref)), canvas, sel, note);
   let chart = null;

@@ -241,3 +241,16 @@ export function headlineChips(delta) {
     class: ['chip', `chip-${deltaSense(key, d)}`], dataset: { measure: key },
   }, deltaEl(key, d), ' ', MEASURE[key]?.label ?? key)));
 }
+
+/** A rev as people read it: a commit id shortened, a ref name as it is. */
+export function revLabel(rev) {
+  return /^[0-9a-f]{40}$/.test(rev ?? '') ? rev.slice(0, 10) : (rev ?? '');
+}
+
+/** Link to the search page (mode 'file': the file finder). */
+export function searchHref(repo, rev, q = '', mode = '') {
+  const p = new URLSearchParams({ repo, rev });
+  if (q) p.set('q', q);
+  if (mode) p.set('mode', mode);
+  return `search.html?${p}`;
+}

@@ -258,7 +258,7 @@ test('the file page lists the functions of the API and highlights the lines of f
   assert.match(await page.locator('#file-universal').textContent(), d.universal_ready ? /^universal-ready$/ : /not universal-ready/);
   if (d.notes) assert.equal(await page.locator('#file-notes').textContent(), `Notes: ${d.notes}`);
 
-  const rows = await page.locator('#functions-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+  const rows = await page.locator('#functions-table tbody tr[data-name]').evaluateAll((trs) => trs.map((tr) => ({
     name: tr.dataset.name,
     status: tr.querySelector('.fn-status').dataset.status,
     statusText: tr.querySelector('.fn-status').textContent,

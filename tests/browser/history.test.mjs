@@ -464,7 +464,7 @@ test('the directory tree sums equal the figures of the files below each director
 
 /* ---------- snapshots ---------- */
 
-test('the snapshots page lists the API\'s snapshots (or says there are none) and shows a report as text', async (t) => {
+test('the snapshots page lists the API\'s snapshots (or says there are none) and shows a report rendered', async (t) => {
   const r = await api(`${repoApi()}/snapshots`);
   const p = await open(page('snapshots.html', { repo }));
   if (r.status !== 200) {
@@ -500,8 +500,15 @@ test('the snapshots page lists the API\'s snapshots (or says there are none) and
   const md = await api(`${repoApi()}/snapshots/${enc(s.week)}/report.md?ref=${enc(s.ref)}`);
   await p.locator(`#snapshots-table tr[data-week="${s.week}"][data-ref="${s.ref}"] .show-report`).click();
   await p.waitForFunction((w) => document.getElementById('report').dataset.week === w, s.week);
-  assert.equal(await p.locator('#report').textContent(), md.body, 'the report is shown verbatim');
-  assert.equal(await p.locator('#report *').count(), 0, 'as text, never markup');
+  // Rendered Markdown (marked + DOMPurify): headings and tables, no
+  // escape backslashes left visible, the words of the report all there.
+  assert.equal(await p.locator('#report h1').count(), (md.body.match(/^# /gm) ?? []).length);
+  assert.equal(await p.locator('#report table').count() > 0, /^\|/m.test(md.body));
+  const shown = await p.locator('#report').textContent();
+  assert.ok(!/\\[_*<>`]/.test(shown), 'no Markdown escape left visible');
+  const words = (t) => t.replace(/\\(.)/g, '$1').replace(/[#|*`\-:]+/g, ' ').split(/\s+/).filter((w) => /^\w{4,}$/.test(w));
+  const seen = new Set(words(shown));
+  assert.deepEqual(words(md.body).filter((w) => !seen.has(w)), [], 'every word of the report is shown');
   await assertNoInjection(p);
   await shot(p, 'snapshots');
   await close(p);

@@ -303,11 +303,34 @@ static void test_frontier_at_an_older_commit_limit_and_all(void **state)
     free(c1);
 }
 
+/* npy_get_context (src/ctx.c) is bridged, has no callees and a bridged
+ * caller, so it would top the frontier; it is the bridge mechanism, to be
+ * removed, so it is named under "excluded" instead and not counted. */
+static void test_frontier_never_proposes_the_bridge_mechanism(void **state)
+{
+    json_t *doc = get("/api/v1/repos/gc/commits/hpy/frontier?all=1", 200), *f, *ex;
+    size_t i;
+
+    json_array_foreach(json_object_get(doc, "functions"), i, f)
+        assert_string_not_equal(json_string_value(json_object_get(f, "name")),
+                                "npy_get_context");
+    ex = json_object_get(doc, "excluded");
+    assert_int_equal(json_array_size(ex), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ex, 0), "name")),
+                        "npy_get_context");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ex, 0), "path")),
+                        "src/ctx.c");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(ex, 0), "start_line")),
+                     8);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calls_are_distinct_names_in_order_without_members_or_keywords),
         cmocka_unit_test(test_calls_of_template_instances_are_their_own),
+        cmocka_unit_test(test_frontier_never_proposes_the_bridge_mechanism),
         cmocka_unit_test(test_types_record_spec_struct_fields_defines_and_traverse),
         cmocka_unit_test(test_types_two_argument_slot_and_no_types_in_plain_files),
         cmocka_unit_test(test_traverse_joins_header_struct_with_spec_and_dates_members),

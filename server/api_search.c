@@ -1,0 +1,159 @@
+/*
+ * api_search.c: GET .../commits/{rev}/search?q=TEXT[&limit=N]: functions
+ * whose name contains TEXT (case-insensitive) in the files at the commit,
+ * with file, line, status and object state; and the CPython C API names of
+ * HPy's table (api_hpymap.h) that contain it, with their replacement.
+ * Exact names come first, then prefixes, then the rest, each by name.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_hpymap.h"
+#include "api_symbols.h"
+#include "db.h"
+#include "pd_error.h"
+
+#define API_SEARCH_MAX 500
+
+/* 0: the name is q, 1: starts with q, 2: contains it (case-insensitive). */
+static int api_search_rank(const char *name, const char *q)
+{
+    size_t n = strlen(q);
+
+    if (strcasecmp(name, q) == 0)
+        return 0;
+    return strncasecmp(name, q, n) == 0 ? 1 : 2;
+}
+
+static int api_search_order(const void *a, const void *b)
+{
+    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    json_int_t rx = json_integer_value(json_object_get(x, "rank"));
+    json_int_t ry = json_integer_value(json_object_get(y, "rank"));
+    int c;
+
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    if ((c = strcmp(json_string_value(json_object_get(x, "name")),
+                    json_string_value(json_object_get(y, "name")))))
+        return c;
+    return strcmp(json_string_value(json_object_get(x, "path")),
+                  json_string_value(json_object_get(y, "path")));
+}
+
+/* Sort arr by rank and name, drop the rank key, keep the first `limit`. */
+static json_t *api_search_sorted(json_t *arr, size_t limit)
+{
+    size_t n = json_array_size(arr), i;
+    json_t **v = calloc(n ? n : 1, sizeof(*v)), *out = json_array();
+
+    for (i = 0; i < n; i++)
+        v[i] = json_incref(json_array_get(arr, i));
+    qsort(v, n, sizeof(*v), api_search_order);
+    for (i = 0; i < n; i++) {
+        json_object_del(v[i], "rank");
+        if (!json_string_length(json_object_get(v[i], "path")))
+            json_object_del(v[i], "path");   /* a C API name, not in a file */
+        if (i < limit)
+            json_array_append(out, v[i]);
+        json_decref(v[i]);
+    }
+    free(v);
+    json_decref(arr);
+    return out;
+}
+
+/* The functions of every file at the commit whose name contains q. */
+static int api_search_functions(srv_req *r, const api_at *at, const char *q, json_t *out)
+{
+    sqlite3_stmt *files = NULL, *fn = NULL;
+    char like[300];
+    int rc;
+
+    snprintf(like, sizeof(like), "%%%s%%", q);
+    if ((rc = db_commit_files_stmt(r->db, &files, at->commit_id, at->rules_hash)) < 0 ||
+        (rc = db_prepare(r->db, &fn, "SELECT name, start_line, end_line, status, "
+                         "object_state FROM functions WHERE analysis_id = ?1 AND "
+                         "name LIKE ?2 ESCAPE '\\' ORDER BY idx")) < 0)
+        goto done;
+    sqlite3_bind_text(fn, 2, like, -1, SQLITE_TRANSIENT);
+    while ((rc = sqlite3_step(files)) == SQLITE_ROW) {
+        const char *path = (const char *)sqlite3_column_text(files, 1);
+
+        if (sqlite3_column_type(files, 4) == SQLITE_NULL)
+            continue;
+        sqlite3_reset(fn);
+        sqlite3_bind_int64(fn, 1, sqlite3_column_int64(files, 3));
+        while (sqlite3_step(fn) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(fn, 0);
+            const char *obj = (const char *)sqlite3_column_text(fn, 4);
+
+            json_array_append_new(out, json_pack("{s:o, s:o, s:I, s:I, s:s, s:s?, s:i}",
+                "name", api_text(name), "path", api_text(path),
+                "start_line", (json_int_t)sqlite3_column_int64(fn, 1),
+                "end_line", (json_int_t)sqlite3_column_int64(fn, 2),
+                "status", (const char *)sqlite3_column_text(fn, 3), "object_state", obj,
+                "rank", api_search_rank(name, q)));
+        }
+    }
+    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
+done:
+    sqlite3_finalize(files);
+    sqlite3_finalize(fn);
+    return rc;
+}
+
+/* Escape LIKE's wildcards so that q is matched as written. */
+static int api_search_query(srv_req *r, char *q, size_t n)
+{
+    char raw[120];
+    size_t i, o = 0;
+    int rc;
+
+    if ((rc = srv_query(r, "q", raw, sizeof(raw))) == PD_ENOTFOUND || (!rc && !raw[0]))
+        return pd_error_set(PD_EINVAL, "give the text to search for with ?q=TEXT");
+    if (rc < 0)
+        return rc;
+    for (i = 0; raw[i] && o + 2 < n; i++) {
+        if (raw[i] == '%' || raw[i] == '_' || raw[i] == '\\')
+            q[o++] = '\\';
+        q[o++] = raw[i];
+    }
+    q[o] = '\0';
+    return 0;
+}
+
+enum MHD_Result api_search(srv_req *r)
+{
+    char q[256], raw[120], lim[16];
+    api_at at;
+    json_t *fns, *syms;
+    size_t limit = 100, total;
+    int rc;
+
+    if ((rc = api_resolve(r, &at)) < 0 || (rc = api_search_query(r, q, sizeof(q))) < 0)
+        return srv_reply_error(r, rc);
+    srv_query(r, "q", raw, sizeof(raw));
+    if (srv_query(r, "limit", lim, sizeof(lim)) == 0) {
+        char *end;
+        long v = strtol(lim, &end, 10);
+
+        if (*end || v < 1 || v > API_SEARCH_MAX)
+            return srv_reply_problem(r, 400, "Bad Request", "limit must be 1 to %d",
+                                     API_SEARCH_MAX);
+        limit = (size_t)v;
+    }
+    fns = json_array();
+    if ((rc = api_search_functions(r, &at, q, fns)) < 0) {
+        json_decref(fns);
+        return srv_reply_error(r, rc);
+    }
+    total = json_array_size(fns);
+    fns = api_search_sorted(fns, limit);
+    syms = api_search_sorted(api_hpymap_matching(raw), limit);
+    return srv_reply_json(r, 200, json_pack("{s:s, s:o, s:I, s:o, s:o}", "commit", at.oid,
+        "q", api_text(raw), "functions_total", (json_int_t)total, "functions", fns,
+        "symbols", syms));
+}

@@ -1,0 +1,93 @@
+// site.mjs: what every page has, as people know it from GitHub: a skip
+// link to the main content, a search box in the top bar, keyboard keys
+// (`/` search, `t` find a file, `y` turn the URL into a commit permalink)
+// and a "copy permalink" button.
+//
+// Links built from a ref name (rev=hpy) move when the branch moves; a
+// permalink names the commit id instead (rev=<40 hex>).  Pages put the
+// commit they show in body[data-commit] once they know it; until then `y`
+// and the button have nothing to pin and say so.
+
+import { h } from './dom.mjs';
+import { searchHref } from './ui.mjs';
+
+const params = () => new URLSearchParams(location.search);
+
+/** The URL of this page with rev (or head) replaced by the commit id. */
+export function permalink(commit) {
+  const q = params();
+  const key = q.has('rev') ? 'rev' : q.has('head') ? 'head' : 'rev';
+  q.set(key, commit);
+  return `${location.pathname}?${q}${location.hash}`;
+}
+
+function say(text) {
+  let box = document.getElementById('site-status');
+  if (!box) {
+    box = h('div', { id: 'site-status', class: 'site-status', role: 'status', 'aria-live': 'polite' });
+    document.body.append(box);
+  }
+  box.textContent = text;
+}
+
+function pin() {
+  const c = document.body.dataset.commit;
+  if (!c) { say('This page has no commit to pin yet.'); return null; }
+  history.replaceState(null, '', permalink(c));
+  say(`The URL now names commit ${c.slice(0, 10)}.`);
+  return location.href;
+}
+
+function mountSkipLink() {
+  const main = document.getElementById('main');
+  if (!main) return;
+  main.tabIndex = -1;
+  document.body.prepend(h('a', { class: 'skip-link', href: '#main', id: 'skip-link' }, 'Skip to content'));
+}
+
+function mountSearch() {
+  const bar = document.querySelector('.topbar');
+  const q = params();
+  const repo = q.get('repo');
+  if (!bar || !repo || document.body.classList.contains('page-search')) return;
+  const rev = q.get('rev') || q.get('head') || '';
+  const input = h('input', { id: 'site-q', name: 'q', type: 'search', placeholder: 'Search ( / )', autocomplete: 'off', spellcheck: 'false' });
+  const form = h('form', { class: 'site-search', role: 'search', id: 'site-search' },
+    h('label', { class: 'sr-only', for: 'site-q' }, 'Search functions and C API names'), input);
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    location.assign(searchHref(repo, document.body.dataset.commit || rev, input.value));
+  };
+  const button = h('button', { type: 'button', class: 'linkish permalink-btn', id: 'copy-permalink',
+    title: 'Copy a link to this page at the commit it shows (key y pins the URL)' }, 'Copy permalink');
+  button.onclick = async () => {
+    const url = pin();
+    if (!url) return;
+    try { await navigator.clipboard.writeText(url); say('Permalink copied.'); } catch { /* the URL bar has it */ }
+  };
+  bar.append(form);
+  if (q.has('rev') || q.has('head')) bar.append(button);
+}
+
+function typing(el) {
+  return el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || typing(document.activeElement)) return;
+  const q = params();
+  const repo = q.get('repo');
+  if (e.key === '/') {
+    const box = document.getElementById('site-q') || document.getElementById('search-q');
+    if (box) { e.preventDefault(); box.focus(); }
+  } else if (e.key === 't' && repo) {
+    e.preventDefault();
+    location.assign(searchHref(repo, document.body.dataset.commit || q.get('rev') || q.get('head') || '', '', 'file'));
+  } else if (e.key === 'y') {
+    pin();
+  }
+}
+
+mountSkipLink();
+mountSearch();
+document.addEventListener('keydown', onKey);

@@ -1,0 +1,119 @@
+// symbols.mjs: what blocks universal mode, by C API symbol, with the HPy
+// API that replaces each (GET .../symbols, README "Blockers by C API
+// symbol").  The overview's panel lists the symbols most used first; a
+// symbol without an HPy replacement is what HPy itself must add (or what
+// the port must stop needing).  The replacement table is HPy's own, for
+// the release the server names (hpy_version).
+
+import { h, replace, fmt, pathNodes } from './dom.mjs';
+import { fileHref } from './ui.mjs';
+import { getJson } from './traverse.mjs';
+
+const seg = (s) => encodeURIComponent(String(s));
+const base = (repo, rev) => `api/v1/repos/${seg(repo)}/commits/${seg(rev)}`;
+const scopeQ = (scope) => (scope ? `?scope=${seg(scope)}` : '');
+
+export const symbols = (repo, rev, scope) => getJson(`${base(repo, rev)}/symbols${scopeQ(scope)}`);
+export const symbol = (repo, rev, name, scope) => getJson(`${base(repo, rev)}/symbols/${seg(name)}${scopeQ(scope)}`);
+export const search = (repo, rev, q, limit = 100) =>
+  getJson(`${base(repo, rev)}/search?${new URLSearchParams({ q, limit })}`);
+
+/** Link to the page of one symbol. */
+export function symbolHref(repo, rev, name, scope) {
+  const q = new URLSearchParams({ repo, rev, symbol: name });
+  if (scope) q.set('scope', scope);
+  return `symbol.html?${q}`;
+}
+
+const SOURCE_TITLE = {
+  table: "HPy's porting-guide table",
+  handle: 'the object behind an HPy context handle',
+  name: 'a hand-written HPy function of the same name',
+};
+
+/** The HPy replacement cell: its name, or "none" (what HPy must add). */
+export function hpyCell(s) {
+  if (!s.hpy) return h('span', { class: 'hpy-none', title: 'HPy has no equivalent in its table' }, 'none');
+  return h('code', { class: 'hpy-name', title: SOURCE_TITLE[s.hpy_source] ?? null }, s.hpy);
+}
+
+function symbolRow(repo, rev, scope, s) {
+  return h('tr', { dataset: { symbol: s.symbol } },
+    h('td', null, h('a', { href: symbolHref(repo, rev, s.symbol, scope) }, h('code', null, s.symbol))),
+    h('td', null, s.class === 'bridge' ? 'bridge' : 'C API'),
+    h('td', { class: 'num', dataset: { metric: 'uses' } }, fmt(s.uses)),
+    h('td', { class: 'num' }, fmt(s.functions)),
+    h('td', { class: 'num' }, fmt(s.files)),
+    h('td', { dataset: { metric: 'hpy' } }, hpyCell(s)));
+}
+
+/** A table of symbols (the first `shown`, all when shown is null). */
+function symbolTable(repo, rev, scope, list, id) {
+  return h('table', { class: 'data symbols', id },
+    h('caption', { class: 'sr-only' }, 'C API symbols blocking universal mode'),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Symbol'), h('th', { scope: 'col' }, 'Kind'),
+      h('th', { scope: 'col', class: 'num', title: 'unguarded uses in the scope' }, 'Uses'),
+      h('th', { scope: 'col', class: 'num' }, 'Functions'), h('th', { scope: 'col', class: 'num' }, 'Files'),
+      h('th', { scope: 'col' }, 'HPy replacement'))),
+    h('tbody', null, list.map((s) => symbolRow(repo, rev, scope, s))));
+}
+
+/**
+ * The overview panel: the blocking symbols at repo/rev under scope (the
+ * page's scope, else no-object-dtype), the first `top` shown, a button for
+ * the rest.
+ */
+export async function mountSymbols(root, { repo, rev, scope, top = 15 }) {
+  const d = await symbols(repo, rev, scope || undefined);
+  const list = d.symbols;
+  const body = h('div', { id: 'symbols-body' }, symbolTable(repo, rev, d.scope, list.slice(0, top), 'symbols-table'));
+  const more = list.length > top
+    ? h('button', { type: 'button', class: 'linkish', id: 'symbols-all' }, `show all ${fmt(list.length)}`) : null;
+  if (more) {
+    more.onclick = () => {
+      replace(body, symbolTable(repo, rev, d.scope, list, 'symbols-table'));
+      more.remove();
+    };
+  }
+  replace(root,
+    h('h2', { id: 'symbols-h', class: 'card-title' }, 'What blocks universal mode, by C API symbol'),
+    h('p', { class: 'small' },
+      'Each CPython C API function, macro, type or object still used without a guard in scope ',
+      h('code', { id: 'symbols-scope' }, d.scope), ` (${fmt(d.uses_total)} uses of `,
+      h('span', { dataset: { metric: 'symbols-total' } }, fmt(d.total)), ' symbols), with the HPy API that replaces it, from HPy ',
+      h('span', { id: 'symbols-hpy-version' }, d.hpy_version), '\'s own table. ',
+      h('strong', null, h('span', { dataset: { metric: 'symbols-without-hpy' } }, fmt(d.without_hpy)), ' have none'),
+      ': what HPy must add, or what the port must stop needing.'),
+    body, more);
+  root.hidden = false;
+  return d;
+}
+
+/** The symbol page: its replacement and every blocking site, by file. */
+export async function renderSymbolPage(root, { repo, rev, name, scope }) {
+  const d = await symbol(repo, rev, name, scope || undefined);
+  const byFile = new Map();
+  for (const s of d.sites) {
+    if (!byFile.has(s.path)) byFile.set(s.path, []);
+    byFile.get(s.path).push(s);
+  }
+  replace(root,
+    h('h1', null, h('code', { id: 'symbol-name' }, d.symbol)),
+    h('dl', { class: 'facts' },
+      h('dt', null, 'HPy replacement'), h('dd', { id: 'symbol-hpy' }, hpyCell(d),
+        h('span', { class: 'muted' }, ` · HPy ${d.hpy_version}`)),
+      h('dt', null, 'Scope'), h('dd', null, h('code', null, d.scope)),
+      h('dt', null, 'Blocking uses'), h('dd', { id: 'symbol-uses' },
+        `${fmt(d.uses)} in ${fmt(d.functions)} ${d.functions === 1 ? 'function' : 'functions'} of ${fmt(d.files)} ${d.files === 1 ? 'file' : 'files'}`)),
+    d.sites.length
+      ? h('table', { class: 'data sites', id: 'symbol-sites' },
+        h('caption', { class: 'sr-only' }, 'Where the symbol is used'),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'File'), h('th', { scope: 'col', class: 'num' }, 'Line'),
+          h('th', { scope: 'col' }, 'Function'))),
+        h('tbody', null, [...byFile].flatMap(([path, sites]) => sites.map((s, i) => h('tr', { dataset: { path } },
+          h('td', { class: 'path' }, i === 0 ? pathNodes(path) : ''),
+          h('td', { class: 'num' }, h('a', { href: fileHref(repo, d.commit, path, s.line) }, String(s.line))),
+          h('td', null, s.function ? h('code', null, s.function) : h('span', { class: 'muted' }, 'outside any function')))))))
+      : h('p', { class: 'muted', id: 'symbol-sites' }, 'No blocking use at this commit in this scope.'));
+  return d;
+}

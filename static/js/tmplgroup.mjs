@@ -1,0 +1,50 @@
+// tmplgroup.mjs: numpy template instances (.c.src / .h.src) as one row per
+// definition.  The analyzer expands a template loop into one function per
+// instance (BOOL_getitem, BYTE_getitem, ...), each with the template lines
+// of its definition; instances of one definition share start and end line.
+// A definition with more than one instance is shown as one row, its counts
+// summed over the instances, expandable to them.
+
+/** The name pattern of a group: the common prefix and suffix around '@…@'. */
+export function groupName(names) {
+  if (names.length < 2) return names[0] ?? '';
+  let pre = names[0];
+  let suf = names[0];
+  for (const n of names) {
+    while (!n.startsWith(pre)) pre = pre.slice(0, -1);
+    while (!n.endsWith(suf)) suf = suf.slice(1);
+  }
+  if (pre.length + suf.length > Math.min(...names.map((n) => n.length))) suf = '';
+  return `${pre}@…@${suf}`;
+}
+
+/**
+ * Groups functions by definition (start_line and end_line): returns a Map
+ * key → instances, where key is `${start}-${end}`, only for definitions
+ * with two or more instances.
+ */
+export function templateGroups(fns) {
+  const by = new Map();
+  for (const f of fns) {
+    const k = `${f.start_line}-${f.end_line}`;
+    if (!by.has(k)) by.set(k, []);
+    by.get(k).push(f);
+  }
+  for (const [k, v] of by) if (v.length < 2) by.delete(k);
+  return by;
+}
+
+/** Sums of the instances: tokens per class, statuses and object states counted. */
+export function groupSums(instances, classes, findingsOf) {
+  const tokens = Object.fromEntries(classes.map((c) => [c, 0]));
+  const statuses = {};
+  const objects = {};
+  let findings = 0;
+  for (const f of instances) {
+    for (const c of classes) tokens[c] += f.tokens?.[c] ?? 0;
+    statuses[f.status] = (statuses[f.status] ?? 0) + 1;
+    if (f.object_state) objects[f.object_state] = (objects[f.object_state] ?? 0) + 1;
+    findings += findingsOf(f);
+  }
+  return { tokens, statuses, objects, findings };
+}

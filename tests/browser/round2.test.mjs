@@ -1,0 +1,408 @@
+// round2.test.mjs: browser tests of issue 15 (dashboard, round 2) against
+// a real server: blockers by C API symbol (panel and symbol page), search,
+// the keys every page has (skip link, `/`, `t`, `y`, copy permalink), a
+// page that fits at 1280 and 1920 px, accessibility with axe-core (WCAG
+// 2.1 A/AA rules, no serious or critical violation) and the dark theme.
+//
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+// Figures are first asked of the JSON API of the same server.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { BASE, ROOT, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
+
+const enc = encodeURIComponent;
+const num = (s) => Number(String(s).replace(/[,\s\u00a0]/g, ''));
+const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+let browser;
+let repo;
+let rev;
+let commit;
+let week;
+
+before(async () => {
+  const repos = await apiOk('/api/v1/repos');
+  repo = repos[0].name;
+  rev = repos[0].refs[0].name;
+  commit = repos[0].refs[0].commit;
+  const snaps = await apiOk(`/api/v1/repos/${enc(repo)}/snapshots`);
+  week = (snaps.snapshots ?? snaps)[0]?.week;
+  browser = await launch();
+});
+
+after(closeBrowser);
+
+/** Every page of the dashboard, with the parameters it needs. */
+function pages() {
+  const q = (o) => new URLSearchParams(o).toString();
+  return {
+    overview: `index.html?${q({ repo, rev })}`,
+    file: `file.html?${q({ repo, rev, path: 'src/arraytypes.c.src' })}`,
+    commit: `commit.html?${q({ repo, rev })}`,
+    compare: `compare.html?${q({ repo, base: rev, head: 'hpy-convert-object-dtype' })}`,
+    snapshots: `snapshots.html?${q({ repo })}`,
+    symbol: `symbol.html?${q({ repo, rev, symbol: 'PyObject' })}`,
+    search: `search.html?${q({ repo, rev, q: 'getitem' })}`,
+  };
+}
+
+test('the symbols panel lists the API\'s blocking symbols with their HPy replacement', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols`);
+  assert.ok(d.symbols.length > 0);
+  const page = await open(`${BASE}/index.html?${new URLSearchParams({ repo, rev })}`);
+  await page.waitForSelector('#symbols-table');
+  const rows = await page.$$eval('#symbols-table tbody tr', (trs) => trs.map((tr) => ({
+    symbol: tr.dataset.symbol,
+    uses: tr.querySelector('[data-metric="uses"]').textContent,
+    hpy: tr.querySelector('[data-metric="hpy"]').textContent,
+  })));
+  assert.deepEqual(rows.map((r) => r.symbol), d.symbols.slice(0, 15).map((s) => s.symbol));
+  for (const [i, r] of rows.entries()) {
+    assert.equal(num(r.uses), d.symbols[i].uses);
+    assert.equal(r.hpy, d.symbols[i].hpy ?? 'none');
+  }
+  assert.equal(num(await page.textContent('[data-metric="symbols-without-hpy"]')), d.without_hpy);
+  assert.equal(await page.textContent('#symbols-hpy-version'), d.hpy_version);
+  // The symbol link opens its page, which lists the API's sites.
+  await Promise.all([page.waitForNavigation(), page.click('#symbols-table tbody tr:first-child a')]);
+  await page.waitForSelector('body[data-ready]');
+  const one = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols/${enc(d.symbols[0].symbol)}?scope=${enc(d.scope)}`);
+  assert.equal(await page.textContent('#symbol-name'), d.symbols[0].symbol);
+  assert.equal(await page.locator('#symbol-sites tbody tr').count(), one.sites.length);
+  assert.match(await page.textContent('#symbol-uses'), new RegExp(`^${one.uses} in ${one.functions} `));
+  await close(page);
+});
+
+test('a symbol with an HPy replacement names it on its page', async () => {
+  const page = await open(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyLong_FromLong' })}`);
+  assert.match(await page.textContent('#symbol-hpy'), /^HPyLong_FromLong/);
+  await close(page);
+});
+
+test('search finds functions by name and C API names with their replacement', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/search?q=getitem`);
+  const page = await open(`${BASE}/${pages().search}`);
+  await page.waitForSelector('#search-functions');
+  assert.deepEqual(await page.$$eval('#search-functions tbody tr', (t) => t.map((r) => r.dataset.name)),
+    d.functions.map((f) => f.name));
+  assert.deepEqual(await page.$$eval('#search-symbols tbody tr', (t) => t.map((r) => r.dataset.symbol)),
+    d.symbols.map((s) => s.name));
+  // Typing changes the results.
+  await page.fill('#search-q', 'LONG_get');
+  await page.waitForFunction(() => document.querySelectorAll('#search-functions tbody tr').length === 1);
+  assert.equal(await page.textContent('#search-functions tbody tr code'), 'LONG_getitem');
+  // The file finder.
+  await page.selectOption('#search-mode', 'file');
+  await page.fill('#search-q', 'arraytypes');
+  await page.waitForSelector('#search-files li');
+  assert.ok((await page.textContent('#search-files')).includes('src/arraytypes.c.src'));
+  await close(page);
+});
+
+test('keys: skip link first, / focuses search, y pins the commit, t opens the file finder', async () => {
+  const page = await open(`${BASE}/${pages().overview}`);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'skip-link');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => location.hash), '#main');
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'site-q');
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('y');
+  assert.equal(new URL(page.url()).searchParams.get('rev'), commit);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('t')]);
+  await page.waitForSelector('body[data-ready]');
+  const u = new URL(page.url());
+  assert.equal(u.pathname.endsWith('/search.html'), true);
+  assert.equal(u.searchParams.get('mode'), 'file');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'search-q');
+  await close(page);
+});
+
+test('the copy-permalink button pins the commit id on the file page', async () => {
+  const page = await open(`${BASE}/${pages().file}`);
+  await page.click('#copy-permalink');
+  const u = new URL(page.url());
+  assert.equal(u.searchParams.get('rev'), commit);
+  assert.equal(u.searchParams.get('path'), 'src/arraytypes.c.src');
+  await close(page);
+});
+
+/** Horizontal overflow of the page and of any element in main, and main's
+ * content in nested vertical scroll boxes. */
+async function fit(page) {
+  return page.evaluate(() => {
+    const doc = document.documentElement;
+    const wide = [];
+    const boxes = [];
+    for (const e of document.querySelectorAll('main *')) {
+      const s = getComputedStyle(e);
+      if (e.closest('.sr-only') || e.clientWidth === 0) continue;
+      if (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1) {
+        wide.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} ${e.scrollWidth}>${e.clientWidth}`);
+      }
+      if (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1) {
+        boxes.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+      }
+    }
+    const cut = [...document.querySelectorAll('select')].filter((s) => s.offsetWidth && s.scrollWidth > s.clientWidth + 1)
+      .map((s) => s.id);
+    return { page: doc.scrollWidth - doc.clientWidth, wide, boxes, cut };
+  });
+}
+
+for (const width of [1280, 1920]) {
+  test(`every page fits at ${width} px: no horizontal overflow, no nested scroll boxes, selects show their text`, async () => {
+    const bad = [];
+    for (const [name, url] of Object.entries(pages())) {
+      const page = await open(`${BASE}/${url}`, { width, height: 900 });
+      const f = await fit(page);
+      await shot(page, `round2-${name}-${width}`);
+      if (f.page) bad.push(`${name}: the page is ${f.page} px wider than the window`);
+      bad.push(...f.wide.map((w) => `${name}: scrolls sideways: ${w}`),
+        ...f.boxes.map((b) => `${name}: nested scroll box: ${b}`), ...f.cut.map((c) => `${name}: select cuts its text: ${c}`));
+      await close(page);
+    }
+    assert.deepEqual(bad, []);
+  });
+}
+
+/** axe-core is injected as a script, which the server's Content-Security-
+ * Policy forbids (rightly): this page alone bypasses it. */
+async function axe(url, scheme) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true, colorScheme: scheme });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  }).finally(() => page.close());
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe-core: no serious or critical WCAG 2.1 AA violation on any page (${scheme})`, async () => {
+    const bad = [];
+    for (const [name, url] of Object.entries(pages())) {
+      bad.push(...(await axe(`${BASE}/${url}`, scheme)).map((v) => `${name}: ${v}`));
+    }
+    assert.deepEqual(bad, []);
+  });
+}
+
+test('the dark theme follows prefers-color-scheme', async () => {
+  const page = await open(`${BASE}/${pages().overview}`);
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await bg(), 'rgb(255, 255, 255)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.notEqual(await bg(), 'rgb(255, 255, 255)');
+  await shot(page, 'round2-overview-dark');
+  await close(page);
+});
+
+test('the snapshots page of a week exists for these tests', () => {
+  assert.ok(week, 'the test database has weekly snapshots');
+});
+
+test('template instances: one row per definition, counts summed, expandable to the instances', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/files/src/arraytypes.c.src`);
+  const key = (f) => `${f.start_line}-${f.end_line}`;
+  const by = new Map();
+  for (const f of d.functions) by.set(key(f), [...(by.get(key(f)) ?? []), f]);
+  const groups = [...by].filter(([, v]) => v.length > 1);
+  assert.ok(groups.length > 0, 'the fixture has a template definition with several instances');
+  const page = await open(`${BASE}/${pages().file}`);
+  for (const [k, inst] of groups) {
+    const row = page.locator(`#functions-table tr.tmpl-group[data-group="${k}"]`);
+    assert.equal(await row.getAttribute('data-instances'), String(inst.length));
+    assert.equal(num(await row.locator('[data-sum="capi"]').textContent()),
+      inst.reduce((a, f) => a + f.tokens.capi, 0));
+    const members = page.locator(`#functions-table tr.tmpl-instance[data-group="${k}"]`);
+    assert.equal(await members.count(), inst.length);
+    assert.equal(await members.first().isVisible(), false);
+    await row.locator('button.toggle').click();
+    assert.equal(await page.locator(`#functions-table tr.tmpl-instance[data-group="${k}"]`).first().isVisible(), true);
+    assert.equal(await page.locator(`#functions-table tr.tmpl-group[data-group="${k}"] button.toggle`).getAttribute('aria-expanded'), 'true');
+  }
+  assert.match(await page.textContent('#functions-count'),
+    new RegExp(`^${d.functions.length} functions \\(${by.size} definitions\\)$`));
+  await close(page);
+});
+
+test('the weekly report quoting a hostile commit message renders as text, nothing runs', async () => {
+  const snaps = await apiOk(`/api/v1/repos/${enc(repo)}/snapshots`);
+  const s = snaps[snaps.length - 1];
+  const md = await (await fetch(`${BASE}/api/v1/repos/${enc(repo)}/snapshots/${enc(s.week)}/report.md?ref=${enc(s.ref)}`)).text();
+  const page = await open(`${BASE}/snapshots.html?${new URLSearchParams({ repo })}`);
+  await page.locator(`#snapshots-table tr[data-week="${s.week}"][data-ref="${s.ref}"] .show-report`).click();
+  await page.waitForFunction((w) => document.getElementById('report').dataset.week === w, s.week);
+  const r = await page.evaluate(() => ({
+    xss: typeof window.__xss,
+    bad: document.querySelectorAll('#report script, #report img, #report iframe, #report svg').length,
+    text: document.getElementById('report').textContent,
+  }));
+  assert.equal(r.xss, 'undefined');
+  assert.equal(r.bad, 0);
+  if (md.includes('__xss')) assert.ok(r.text.includes('<script>window.__xss=1</script>'), 'the message shown as text');
+  await close(page);
+});
+
+test('the Markdown sanitiser drops every way to run code or load things', async () => {
+  const page = await open(`${BASE}/snapshots.html?${new URLSearchParams({ repo })}`);
+  const r = await page.evaluate(async () => {
+    const { renderMarkdown } = await import('./js/markdown.mjs');
+    const box = document.createElement('div');
+    box.append(renderMarkdown([
+      '# t', '<img src=x onerror="window.__xss=3">', '[click](javascript:window.__xss=4)',
+      '<a href="javascript:window.__xss=5">a</a>', '<svg onload="window.__xss=6"></svg>',
+      '<iframe src="data:text/html,x"></iframe>', '<script>window.__xss=7</script>',
+      '<details open ontoggle="window.__xss=8">d</details>', '![i](http://example.invalid/x.png)',
+      '<style>body{display:none}</style>', '<form action="http://example.invalid"><input></form>',
+      '<p style="position:fixed">s</p>', '| a | b |\n|---|---|\n| `x_y` | *z* |',
+    ].join('\n\n')));
+    document.body.append(box);
+    await new Promise((res) => setTimeout(res, 50));
+    return {
+      xss: typeof window.__xss,
+      tags: [...box.querySelectorAll('*')].map((e) => e.tagName.toLowerCase()),
+      handlers: [...box.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on') || n === 'style'),
+      hrefs: [...box.querySelectorAll('[href]')].map((a) => a.getAttribute('href')),
+      table: box.querySelector('table td code')?.textContent,
+    };
+  });
+  assert.equal(r.xss, 'undefined');
+  for (const t of ['img', 'svg', 'iframe', 'script', 'style', 'form', 'input']) assert.ok(!r.tags.includes(t), t);
+  assert.deepEqual(r.handlers, []);
+  assert.ok(r.hrefs.every((h) => !/^\s*javascript:/i.test(h)), JSON.stringify(r.hrefs));
+  assert.equal(r.table, 'x_y', 'tables and code still render');
+  await close(page);
+});
+
+test('the universal blockers list a template definition once, expandable to its instances', async () => {
+  const bl = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/blockers`);
+  const page = await open(`${BASE}/${pages().overview}`);
+  let groups = 0;
+  for (const f of bl.files) {
+    const by = new Map();
+    for (const x of f.functions) by.set(x.start_line, (by.get(x.start_line) ?? 0) + 1);
+    const row = page.locator(`#blockers details[data-path="${f.path}"]`);
+    assert.equal(await row.locator('.blocker-fns > li:not(.file-scope)').count(), by.size, f.path);
+    for (const [line, n] of by) {
+      if (n < 2) continue;
+      groups++;
+      const g = row.locator('.blocker-fns > li.tmpl-group').filter({ hasText: `line ${line} ` });
+      assert.equal(await g.getAttribute('data-instances'), String(n));
+      assert.equal(await g.locator('ul > li').count(), n);
+    }
+  }
+  assert.ok(groups > 0, 'the fixture has a blocking template definition');
+  await close(page);
+});
+
+test('next to port says what the list means, can show every candidate, never proposes the bridge mechanism', async () => {
+  const repos = await apiOk('/api/v1/repos');
+  const gc = repos.find((r) => r.refs.some((x) => x.name === 'hpy') && r.name === 'gcport') ?? repos[repos.length - 1];
+  const f = await apiOk(`/api/v1/repos/${enc(gc.name)}/commits/hpy/frontier?limit=100000`);
+  const page = await open(`${BASE}/index.html?${new URLSearchParams({ repo: gc.name, rev: 'hpy' })}`);
+  await page.waitForSelector('#frontier-meaning');
+  assert.match(await page.textContent('#frontier-meaning'), /What this list means: .* can be converted on its own/);
+  const names = await page.$$eval('#frontier-table tbody tr', (t) => t.map((r) => r.dataset.name));
+  assert.ok(!names.includes('npy_get_context'));
+  if (f.excluded.length) {
+    assert.match(await page.textContent('#frontier-excluded'), /npy_get_context.*bridge mechanism/);
+  }
+  if (await page.locator('#frontier-all').count()) await page.click('#frontier-all');
+  assert.equal(await page.locator('#frontier-table tbody tr').count(), f.candidates);
+  await close(page);
+});
+
+test('the snapshots chart shows one ref\'s weekly figures, with the weeks without a snapshot as gaps', async () => {
+  const snaps = await apiOk(`/api/v1/repos/${enc(repo)}/snapshots`);
+  const refs = [...new Set(snaps.map((s) => s.ref))].sort();
+  const csv = (await (await fetch(`${BASE}/api/v1/repos/${enc(repo)}/snapshots.csv`)).text()).trim().split(/\r?\n/)
+    .map((l) => l.split(',').map((x) => x.replace(/^"|"$/g, '')));
+  const [head, ...lines] = csv;
+  const page = await open(`${BASE}/snapshots.html?${new URLSearchParams({ repo })}`);
+  await page.waitForSelector('#snapchart-canvas');
+  for (const ref of refs.slice(0, 2)) {
+    await page.selectOption('#snapchart-ref', ref);
+    const mine = lines.filter((l) => l[head.indexOf('ref')] === ref);
+    const weeks = mine.map((l) => l[0]).sort();
+    const all = await page.evaluate(async ([a, b]) => (await import('./js/snapchart.mjs')).weeksBetween(a, b),
+      [weeks[0], weeks[weeks.length - 1]]);
+    const c = await page.evaluate(() => {
+      const cv = document.getElementById('snapchart-canvas');
+      const ch = window.Chart.getChart(cv);
+      return { weeks: cv.dataset.weeks, gaps: cv.dataset.gaps, labels: ch.data.labels,
+        legacy: ch.data.datasets[0].data, cpy: ch.data.datasets[1].data, spans: ch.data.datasets.map((d) => d.spanGaps) };
+    });
+    assert.equal(Number(c.weeks), all.length);
+    assert.equal(Number(c.gaps), all.length - weeks.length);
+    assert.deepEqual(c.labels, all);
+    assert.ok(c.spans.every((x) => x === false), 'gaps are not bridged');
+    for (const l of mine) {
+      const i = all.indexOf(l[0]);
+      assert.equal(c.legacy[i], Number(l[head.indexOf('object_paths.object-legacy')]), `${ref} ${l[0]}`);
+      assert.equal(c.cpy[i], Number(l[head.indexOf('object_paths.object-cpython-only')]));
+    }
+    for (const [i, w] of all.entries()) if (!weeks.includes(w)) assert.equal(c.legacy[i], null, `gap at ${w}`);
+    if (all.length > weeks.length) assert.match(await page.textContent('#snapchart-gaps'), /no snapshot \(gaps in the lines\)/);
+  }
+  await close(page);
+});
+
+test('the source view shows the finding messages under their lines', async () => {
+  const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/files/src/arraytypes.c.src`);
+  const page = await open(`${BASE}/${pages().file}`);
+  const byLine = new Map();
+  for (const f of d.findings) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f]);
+  for (const [line, fs] of byLine) {
+    const msgs = await page.locator(`#L${line} .fmsg .fmsg-one`).allTextContents();
+    assert.equal(msgs.length, fs.length, `line ${line}`);
+    for (const f of fs) assert.ok(msgs.some((m) => m.includes(f.rule) && m.includes(f.text)), `${line}: ${f.rule}`);
+  }
+  assert.equal(await page.locator('#source-table .fmsg').count(), byLine.size);
+  await close(page);
+});
+
+test('commit and compare pages show the code diff of a changed function, with findings inline', async () => {
+  const c = await apiOk(`/api/v1/repos/${enc(repo)}/commits/hpy-convert-object-dtype`);
+  const f = c.functions.find((x) => x.from && x.to);
+  assert.ok(f, 'the commit changes a function that exists on both sides');
+  const parent = c.parents[0];
+  const [oldF, newF, oldRaw, newRaw] = await Promise.all([
+    apiOk(`/api/v1/repos/${enc(repo)}/commits/${parent}/files/${f.path}`),
+    apiOk(`/api/v1/repos/${enc(repo)}/commits/${c.commit}/files/${f.path}`),
+    fetch(`${BASE}/api/v1/repos/${enc(repo)}/commits/${parent}/raw/${f.path}`).then((r) => r.text()),
+    fetch(`${BASE}/api/v1/repos/${enc(repo)}/commits/${c.commit}/raw/${f.path}`).then((r) => r.text()),
+  ]);
+  const slice = (d, raw) => {
+    const fn = d.functions.find((x) => x.name === f.name);
+    return raw.split('\n').slice(fn.start_line - 1, fn.end_line);
+  };
+  const before = slice(oldF, oldRaw);
+  const after = slice(newF, newRaw);
+  for (const url of [`commit.html?${new URLSearchParams({ repo, rev: 'hpy-convert-object-dtype' })}`,
+    `compare.html?${new URLSearchParams({ repo, base: parent, head: c.commit })}`]) {
+    const page = await open(`${BASE}/${url}`);
+    const tr = page.locator(`tr.fn-change[data-path="${f.path}"][data-name="${f.name}"]`).first();
+    await tr.locator('.fn-diff-btn').click();
+    const row = page.locator(`tr.fn-diff-row[data-name="${f.name}"][data-loaded="true"]`).first();
+    await row.waitFor();
+    const lines = await row.locator('table.fn-diff tr').evaluateAll((trs) => trs.map((t) => ({
+      kind: t.className, code: t.querySelector('td.lc').firstChild?.textContent ?? '',
+    })));
+    // Old side = context + removed lines, new side = context + added lines.
+    assert.deepEqual(lines.filter((l) => l.kind !== 'd-add').map((l) => l.code), before, url);
+    assert.deepEqual(lines.filter((l) => l.kind !== 'd-del').map((l) => l.code), after, url);
+    assert.ok(lines.some((l) => l.kind !== 'd-ctx'), 'something changed');
+    const nf = newF.findings.filter((x) => x.function === f.name).length;
+    assert.equal(await row.locator('.fmsg-one').count(), nf, 'the findings of the new side, inline');
+    await close(page);
+  }
+});

@@ -1,0 +1,248 @@
+/*
+ * test_symbols.c: universal blockers by C API symbol with the HPy
+ * replacement (api_symbols.c, api_hpymap.c) and search by name
+ * (api_search.c), on the toyport fixture against a real server.  The
+ * figures are checked by hand against the fixture's sources and against
+ * the blockers endpoint, which counts the same uses per file.
+ */
+#include "testutil.h"
+
+#include "api_hpymap.h"
+#include "srv.h"
+
+static tu_site g_site;
+
+static int sym_setup(void **state)
+{
+    tu_site_init(&g_site, "symbols.db");
+    return tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
+           tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
+}
+
+static int sym_teardown(void **state)
+{
+    tu_site_free(&g_site);
+    return 0;
+}
+
+static json_t *get(long status, const char *path)
+{
+    char url[2048];
+
+    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
+    return tu_get_json(url, status);
+}
+
+static void expect_json(json_t *got, const char *want_text)
+{
+    json_t *want = json_loads(want_text, JSON_DECODE_ANY, NULL);
+
+    assert_non_null(want);
+    if (!json_equal(got, want)) {
+        char *g = json_dumps(got, JSON_COMPACT);
+
+        fail_msg("got %s", g);
+    }
+    json_decref(want);
+}
+
+static void test_the_table_is_hpys_own(void **state)
+{
+    const char *how = "x";
+
+    /* From the porting guide's table (convert_name of public_api.h). */
+    assert_string_equal(api_hpymap_lookup("PyErr_SetString", &how), "HPyErr_SetString");
+    assert_string_equal(how, "table");
+    /* DOC_MANUAL_API_MAPPING wins over the name rule. */
+    assert_string_equal(api_hpymap_lookup("PyObject_Call", NULL), "HPy_CallTupleDict");
+    /* SPECIAL_CASES: HPy_GetAttr_s is PyObject_GetAttrString. */
+    assert_string_equal(api_hpymap_lookup("PyObject_GetAttrString", NULL), "HPy_GetAttr_s");
+    /* A context handle, from the CPython ABI's misc.h. */
+    assert_string_equal(api_hpymap_lookup("PyExc_ValueError", &how), "ctx->h_ValueError");
+    assert_string_equal(how, "handle");
+    assert_string_equal(api_hpymap_lookup("PyLong_Type", NULL), "ctx->h_LongType");
+    /* Hand-written in HPy, same name by the rule. */
+    assert_string_equal(api_hpymap_lookup("PyErr_Occurred", &how), "HPyErr_Occurred");
+    assert_string_equal(how, "name");
+    /* No HPy equivalent: reference counting, the type struct. */
+    assert_null(api_hpymap_lookup("Py_INCREF", &how));
+    assert_null(how);
+    assert_null(api_hpymap_lookup("PyTypeObject", NULL));
+    assert_null(api_hpymap_lookup("", NULL));
+    assert_string_equal(api_hpymap_version(), "0.9.0");
+}
+
+static void test_symbols_are_listed_exactly(void **state)
+{
+    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/symbols?scope=no-object-dtype");
+    json_t *dflt = get(200, "/api/v1/repos/demo/commits/hpy/symbols");
+
+    /* include/toyarray.h line 16 has PyObject three times at file scope,
+     * PyObject_HEAD, PyTypeObject and Py_ssize_t; LONG_getitem and
+     * DOUBLE_getitem (one template definition) return PyObject * and call
+     * PyLong_FromLong / PyFloat_FromDouble.  OBJECT_getitem is an
+     * object-dtype path, which the scope leaves out. */
+    expect_json(json_object_get(s, "symbols"),
+        "[{\"symbol\": \"PyObject\", \"class\": \"capi\", \"uses\": 5, \"functions\": 2,"
+        "  \"files\": 2, \"hpy\": null, \"hpy_source\": null},"
+        " {\"symbol\": \"PyFloat_FromDouble\", \"class\": \"capi\", \"uses\": 1,"
+        "  \"functions\": 1, \"files\": 1, \"hpy\": \"HPyFloat_FromDouble\","
+        "  \"hpy_source\": \"table\"},"
+        " {\"symbol\": \"PyLong_FromLong\", \"class\": \"capi\", \"uses\": 1,"
+        "  \"functions\": 1, \"files\": 1, \"hpy\": \"HPyLong_FromLong\","
+        "  \"hpy_source\": \"table\"},"
+        " {\"symbol\": \"PyObject_HEAD\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
+        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
+        " {\"symbol\": \"PyTypeObject\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
+        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
+        " {\"symbol\": \"Py_ssize_t\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
+        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null}]");
+    assert_int_equal(json_integer_value(json_object_get(s, "total")), 6);
+    assert_int_equal(json_integer_value(json_object_get(s, "without_hpy")), 4);
+    assert_string_equal(json_string_value(json_object_get(s, "hpy_version")), "0.9.0");
+    assert_true(json_equal(s, dflt));
+    json_decref(s);
+    json_decref(dflt);
+}
+
+/* The uses summed over symbols are the capi + bridge uses of the blockers. */
+static void test_uses_add_up_to_the_blockers(void **state)
+{
+    static const char *const revs[] = {"hpy", "hpy-convert-object-dtype"};
+    size_t k, i, j;
+
+    for (k = 0; k < 2; k++) {
+        char p[256];
+        json_t *s, *b, *f, *fn;
+        json_int_t want = 0;
+
+        snprintf(p, sizeof(p), "/api/v1/repos/demo/commits/%s/symbols", revs[k]);
+        s = get(200, p);
+        snprintf(p, sizeof(p), "/api/v1/repos/demo/commits/%s/blockers", revs[k]);
+        b = get(200, p);
+        json_array_foreach(json_object_get(b, "files"), i, f) {
+            json_t *fs = json_object_get(f, "file_scope");
+
+            want += json_integer_value(json_object_get(fs, "capi")) +
+                    json_integer_value(json_object_get(fs, "bridge"));
+            json_array_foreach(json_object_get(f, "functions"), j, fn)
+                want += json_integer_value(json_object_get(fn, "capi")) +
+                        json_integer_value(json_object_get(fn, "bridge"));
+        }
+        assert_true(want > 0);
+        assert_int_equal(json_integer_value(json_object_get(s, "uses_total")), want);
+        json_decref(s);
+        json_decref(b);
+    }
+}
+
+/* Every site names a line of the raw file where the symbol stands at the
+ * column given. */
+static void test_symbol_sites_point_at_the_symbol(void **state)
+{
+    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/symbols/PyObject"), *site;
+    size_t i;
+
+    assert_int_equal(json_integer_value(json_object_get(s, "uses")), 5);
+    assert_int_equal(json_integer_value(json_object_get(s, "functions")), 2);
+    assert_int_equal(json_integer_value(json_object_get(s, "files")), 2);
+    assert_true(json_is_null(json_object_get(s, "hpy")));
+    assert_int_equal(json_array_size(json_object_get(s, "sites")), 5);
+    json_array_foreach(json_object_get(s, "sites"), i, site) {
+        char url[1024];
+        tu_http h;
+        const char *line;
+        json_int_t want = json_integer_value(json_object_get(site, "line")), n;
+
+        snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/raw/%s", g_site.base,
+                 json_string_value(json_object_get(site, "path")));
+        h = tu_request("GET", url);
+        assert_int_equal(h.status, 200);
+        for (line = h.body, n = 1; n < want && line; n++)
+            line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+        assert_non_null(line);
+        assert_memory_equal(line + json_integer_value(json_object_get(site, "column")) - 1,
+                            "PyObject", 8);
+        free(h.body);
+    }
+    expect_json(json_object_get(json_array_get(json_object_get(s, "sites"), 3), "function"),
+                "\"LONG_getitem\"");
+    json_decref(s);
+    s = get(200, "/api/v1/repos/demo/commits/hpy/symbols/PyLong_FromLong");
+    assert_string_equal(json_string_value(json_object_get(s, "hpy")), "HPyLong_FromLong");
+    json_decref(s);
+    /* A name without blocking uses: no sites, the replacement still said. */
+    s = get(200, "/api/v1/repos/demo/commits/hpy/symbols/PyErr_SetString");
+    assert_int_equal(json_integer_value(json_object_get(s, "uses")), 0);
+    assert_true(json_is_null(json_object_get(s, "class")));
+    assert_string_equal(json_string_value(json_object_get(s, "hpy")), "HPyErr_SetString");
+    json_decref(s);
+}
+
+static void test_a_scope_without_the_files_has_no_symbols(void **state)
+{
+    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/symbols?scope=umath");
+
+    assert_int_equal(json_integer_value(json_object_get(s, "total")), 0);
+    assert_int_equal(json_integer_value(json_object_get(s, "uses_total")), 0);
+    json_decref(s);
+    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/symbols?scope=nope"));
+    json_decref(get(404, "/api/v1/repos/demo/commits/nosuchref/symbols"));
+}
+
+static void test_search_finds_functions_and_names(void **state)
+{
+    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=GETITEM");
+
+    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 3);
+    expect_json(json_object_get(s, "functions"),
+        "[{\"name\": \"DOUBLE_getitem\", \"path\": \"src/arraytypes.c.src\","
+        "  \"start_line\": 9, \"end_line\": 15, \"status\": \"legacy\","
+        "  \"object_state\": null},"
+        " {\"name\": \"LONG_getitem\", \"path\": \"src/arraytypes.c.src\","
+        "  \"start_line\": 9, \"end_line\": 15, \"status\": \"legacy\","
+        "  \"object_state\": null},"
+        " {\"name\": \"OBJECT_getitem\", \"path\": \"src/arraytypes.c.src\","
+        "  \"start_line\": 18, \"end_line\": 25, \"status\": \"legacy\","
+        "  \"object_state\": \"object-legacy\"}]");
+    expect_json(json_object_get(s, "symbols"),
+        "[{\"name\": \"PyObject_GetItem\", \"hpy\": \"HPy_GetItem\", \"hpy_source\": \"table\"}]");
+    json_decref(s);
+    /* The exact name first, then the names it starts. */
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=PyLong_FromLong");
+    expect_json(json_array_get(json_object_get(s, "symbols"), 0),
+        "{\"name\": \"PyLong_FromLong\", \"hpy\": \"HPyLong_FromLong\","
+        " \"hpy_source\": \"table\"}");
+    assert_string_equal(json_string_value(json_object_get(
+        json_array_get(json_object_get(s, "symbols"), 1), "name")), "PyLong_FromLongLong");
+    json_decref(s);
+    /* LIKE's wildcards are text: '%' and '_' match only themselves. */
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=%25");
+    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 0);
+    json_decref(s);
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=G_g");
+    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 1);
+    json_decref(s);
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=getitem&limit=1");
+    assert_int_equal(json_array_size(json_object_get(s, "functions")), 1);
+    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 3);
+    json_decref(s);
+    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search"));
+    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q="));
+    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q=a&limit=0"));
+    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q=a&limit=x"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_table_is_hpys_own),
+        cmocka_unit_test(test_symbols_are_listed_exactly),
+        cmocka_unit_test(test_uses_add_up_to_the_blockers),
+        cmocka_unit_test(test_symbol_sites_point_at_the_symbol),
+        cmocka_unit_test(test_a_scope_without_the_files_has_no_symbols),
+        cmocka_unit_test(test_search_finds_functions_and_names),
+    };
+
+    return cmocka_run_group_tests(tests, sym_setup, sym_teardown);
+}
