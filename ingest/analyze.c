@@ -233,7 +233,17 @@ int32_t an_new_function(an_state *st, const char *name, size_t len,
     memset(a, 0, sizeof(*a));
     a->name_off = off;
     a->objname = (uint8_t)rules_objfunc(st->r, st->pool + off);
+    a->macro_off = UINT32_MAX;
     return (int32_t)res->nfunctions++;
+}
+
+/* Function fn's name was made by macro name[0..len) (see analyze.h). */
+void an_set_macro(an_state *st, int32_t fn, const char *name, size_t len)
+{
+    uint32_t off;
+
+    if (fn >= 0 && !an_intern(st, name, len, &off))
+        st->facc[fn].macro_off = off;
 }
 
 /* Status from class counts (DOMAIN.md "Function status"). */
@@ -440,6 +450,8 @@ static void an_finish(an_state *st)
         fn->status = an_status_of(st->facc[i].unguarded);
         fn->object_state = an_objstate_of(&st->facc[i], fn->status);
         fn->name = st->pool + st->facc[i].name_off;
+        fn->name_from_macro = st->facc[i].macro_off == UINT32_MAX
+                                  ? NULL : st->pool + st->facc[i].macro_off;
     }
     for (i = 0; i < res->nfindings; i++)
         res->findings[i].text = st->pool + st->fmeta[i].text_off;

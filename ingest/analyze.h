@@ -22,7 +22,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "6"
+#define AN_ANALYZER_VERSION "7"
 
 /* Token classes (DOMAIN.md).  Order is used as array index. */
 typedef enum {
@@ -88,6 +88,11 @@ typedef struct {
                                     * order of first call, separated by one
                                     * space; "" when none; NULL in a result
                                     * built by hand.  Owned by the result. */
+    const char *name_from_macro;   /* `M` when the name is written as the
+                                    * argument of a function-like macro,
+                                    * `void M(name)(params) {...}`, and the
+                                    * function is named `name`; NULL
+                                    * otherwise.  Owned by the result. */
 } an_function;
 
 typedef struct {

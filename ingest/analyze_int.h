@@ -42,6 +42,8 @@ typedef struct {
     uint8_t item_legacy;        /* legacy (PyObject **) item access */
     uint8_t item_field;         /* HPyField item access */
     uint8_t objname;            /* name matches an `objfunc` rule */
+    uint32_t macro_off;         /* pool offset of name_from_macro, or
+                                 * UINT32_MAX */
 } an_facc;
 
 /* One open #if/#ifdef/#ifndef. */
@@ -152,6 +154,14 @@ typedef struct {
     int pend_valid, group_idlist, group_nident;
     an_tok cand;                /* name followed by a closed (...) */
     int cand_valid, cand_idlist;
+    an_tok group_arg;           /* the one identifier of pend's group */
+    int group_ntok;             /* tokens in pend's group */
+    an_tok cand_arg;            /* ... of cand's group, if it had one */
+    int cand_arg_valid;
+    an_tok pend_macro, cand_macro;  /* `M` of `M(name)(params)`: the
+                                     * name is made by macro M */
+    int pend_macro_valid, cand_macro_valid;
+    size_t cand_ring;           /* nring when cand's group closed */
     int after_group, post_seen;
     uint32_t group_close_line, post_line;
     size_t post_find;
@@ -198,6 +208,7 @@ void an_add_finding(an_state *st, uint32_t line, uint32_t column,
 void an_assign(an_state *st, size_t fi, int32_t fn);
 int32_t an_new_function(an_state *st, const char *name, size_t len,
                         uint32_t start_line);
+void an_set_macro(an_state *st, int32_t fn, const char *name, size_t len);
 
 /* analyze_scan.c */
 void an_scan_token(an_state *st, const lex_token *t);

@@ -121,6 +121,7 @@ void an_reset_decl(an_state *st)
     st->scope_name_valid = st->decl_colon = 0;
     st->adepth = 0;
     st->alt_valid = 0;
+    st->cand_arg_valid = st->pend_macro_valid = st->cand_macro_valid = 0;
 }
 
 /* Drop tracked calls whose parentheses are closed (depth restores). */
@@ -422,6 +423,8 @@ static void an_decl_token(an_state *st, const an_tok *t)
         st->post_find = nf;
     }
     if (st->pend_valid && st->pdepth == 1) {
+        if (!an_punct_is(t, ')') && st->group_ntok++ == 0)
+            st->group_arg = *t;
         if (t->kind == LEX_IDENT && !an_type_kw(t))
             st->group_nident++;
         else if (!an_punct_is(t, ',') && !an_punct_is(t, ')'))
@@ -555,9 +558,25 @@ static void an_open_group(an_state *st)
             st->alt_find = find;
         }
     }
+    if (!st->init && !st->ctor && st->cand_valid && st->cand_arg_valid &&
+        an_punct_is(prev, ')') && st->nring == st->cand_ring + 1) {
+        /* `void M(name)(params)`: only a macro makes a name so; the
+         * function is `name` (`int (name)(params)` too, without M). */
+        st->pend_macro = st->cand;
+        st->pend_macro_valid = !an_type_kw(&st->cand);
+        st->pend = st->cand_arg;
+        st->pend_valid = 1;
+        st->qual[0] = '\0';
+        st->group_idlist = 1;
+        st->group_nident = 0;
+        st->group_ntok = 0;
+        return;
+    }
+    st->pend_macro_valid = 0;
     if (!st->init && !st->ctor && an_operator(st, &opn)) {
         st->pend = opn;
         st->pend_valid = 1;
+        st->group_ntok = 2;              /* never a macro argument */
         st->group_idlist = 1;
         st->group_nident = 0;
         st->qual[0] = '\0';
@@ -578,6 +597,7 @@ static void an_open_group(an_state *st)
     an_qualifier(st);
     st->group_idlist = 1;
     st->group_nident = 0;
+    st->group_ntok = 0;
 }
 
 /* Start the body of the candidate at '{'. */
@@ -603,6 +623,10 @@ static void an_begin_function(an_state *st)
     if (fn < 0)
         return;
     st->res->functions[fn].name_line = st->cand.line;
+    if (st->cand_macro_valid) {
+        s = an_text(&st->cand_macro, buf, sizeof(buf), &len);
+        an_set_macro(st, fn, s, len);
+    }
     for (i = st->decl_find; i < st->res->nfindings; i++)
         if (!st->fmeta[i].define && st->res->findings[i].function < 0)
             an_assign(st, i, fn);
@@ -694,6 +718,13 @@ static void an_file_punct(an_state *st, const an_tok *t)
                 st->cand.s = st->opname[1];
             }
             st->cand_idlist = st->group_idlist && st->group_nident > 0;
+            st->cand_arg = st->group_arg;
+            st->cand_arg_valid = st->group_ntok == 1 &&
+                                 st->group_arg.kind == LEX_IDENT;
+            st->cand_macro = st->pend_macro;
+            st->cand_macro_valid = st->pend_macro_valid;
+            st->pend_macro_valid = 0;
+            st->cand_ring = st->nring;
             st->after_group = 1;
             st->post_seen = 0;
             st->group_close_line = t->line;

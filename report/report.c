@@ -75,10 +75,13 @@ static void report_text_file(FILE *out, const report_file *rf)
         const an_function *fn = &res->functions[i];
         const char *os = an_objstate_name(fn->object_state);
 
-        fprintf(out, "%s:%u: function %s (lines %u-%u) %s%s%s\n", rf->path,
+        fprintf(out, "%s:%u: function %s (lines %u-%u) %s%s%s", rf->path,
                 (unsigned)fn->name_line, fn->name, (unsigned)fn->start_line,
                 (unsigned)fn->end_line, an_status_name(fn->status),
                 os ? ", " : "", os ? os : "");
+        if (fn->name_from_macro)
+            fprintf(out, " (name from macro %s)", fn->name_from_macro);
+        fputc('\n', out);
     }
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
@@ -125,7 +128,8 @@ static json_t *report_json_file(const report_file *rf)
         const char *os = an_objstate_name(fn->object_state);
 
         json_array_append_new(fns, json_pack(
-            "{s:s, s:i, s:i, s:i, s:s, s:o, s:o}", "name", fn->name,
+            "{s:s, s:s?, s:i, s:i, s:i, s:s, s:o, s:o}", "name", fn->name,
+            "name_from_macro", fn->name_from_macro,
             "start_line", (json_int_t)fn->start_line,
             "name_line", (json_int_t)fn->name_line,
             "end_line", (json_int_t)fn->end_line,

@@ -41,7 +41,8 @@ size_t report_fail_count(const report_fail *f, const report_file *files,
  *   "text"       one line per function and per finding
  *                (path:line:col: class rule `text` [in FUNCTION] [guarded])
  *   "json"       [{"path", "status", "universal_ready", "lines", "notes",
- *                  "functions": [{"name", "start_line", "name_line",
+ *                  "functions": [{"name", "name_from_macro" (null or
+ *                  the macro, see analyze.h), "start_line", "name_line",
  *                  "end_line", "status", "object_state", "tokens"}],
  *                  "findings": [{"line", "column", "class", "rule", "text",
  *                  "function", "guarded"}]}]
