@@ -162,6 +162,10 @@ typedef struct {
                                      * name is made by macro M */
     int pend_macro_valid, cand_macro_valid;
     size_t cand_ring;           /* nring when cand's group closed */
+    an_tok tag_kw;              /* struct/union/enum/class after cand's
+                                 * group: `M(x)  struct S {` */
+    int tag_kw_valid;
+    size_t tag_kw_find;         /* its first finding index */
     int after_group, post_seen;
     uint32_t group_close_line, post_line;
     size_t post_find;

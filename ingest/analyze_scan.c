@@ -122,6 +122,7 @@ void an_reset_decl(an_state *st)
     st->adepth = 0;
     st->alt_valid = 0;
     st->cand_arg_valid = st->pend_macro_valid = st->cand_macro_valid = 0;
+    st->tag_kw_valid = 0;
 }
 
 /* Drop tracked calls whose parentheses are closed (depth restores). */
@@ -387,6 +388,9 @@ static void an_decl_token(an_state *st, const an_tok *t)
 {
     size_t nf = st->res->nfindings;
 
+    if (st->in_decl && st->cand_valid && st->pdepth == 0 && st->adepth == 0 &&
+        (an_is(t, "namespace") || an_is(t, "extern")))
+        an_reset_decl(st);            /* M(x) without ';' above them */
     if (!st->in_decl) {
         st->in_decl = 1;
         st->decl_line = t->line;
@@ -400,6 +404,13 @@ static void an_decl_token(an_state *st, const an_tok *t)
     } else if (st->decl_kw == DK_EXTERN && st->decl_ntok == 1 &&
                t->kind == LEX_STRING) {
         st->decl_kw = DK_EXTERN_STR;
+    }
+    if (st->cand_valid && st->pdepth == 0 && st->adepth == 0 &&
+        (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union") ||
+         an_is(t, "enum"))) {
+        st->tag_kw = *t;              /* decided at '{' (an_tag_body) */
+        st->tag_kw_valid = 1;
+        st->tag_kw_find = nf;
     }
     if (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union")) {
         st->decl_class = 1;
@@ -638,9 +649,38 @@ static void an_begin_function(an_state *st)
     an_reset_decl(st);
 }
 
+/*
+ * '{' right after `struct S`, `union`, `enum E`, `class C : bases` that
+ * follow a macro call written without ';' (HPyType_HELPERS(T),
+ * HPyDef_METH(...)): the call is not a declarator, the body is the tag's.
+ * The declaration restarts at the keyword.  Returns 1 when so.
+ */
+static int an_tag_body(an_state *st)
+{
+    const an_tok *p1 = an_prev(st, 1), *p2 = an_prev(st, 2);
+    an_tok name = st->scope_name;
+    int name_valid = st->scope_name_valid, colon = st->decl_colon;
+    an_tok kw = st->tag_kw;
+    size_t find = st->tag_kw_find;
+
+    if (!st->tag_kw_valid || st->pdepth != 0 || st->init ||
+        !(p1->s == kw.s || (p1->kind == LEX_IDENT && p2->s == kw.s) || colon))
+        return 0;
+    an_reset_decl(st);
+    st->in_decl = 1;
+    st->decl_ntok = 2;
+    st->decl_line = kw.line;
+    st->decl_find = find;
+    st->decl_class = !an_is(&kw, "enum");
+    st->scope_name = name;
+    st->scope_name_valid = name_valid;
+    return 1;
+}
+
 /* '{' at depth 0 outside functions. */
 static void an_file_brace(an_state *st)
 {
+    an_tag_body(st);
     if (st->pdepth == 0 && !st->init &&
         ((st->decl_kw == DK_NAMESPACE && !st->cand_valid &&
           !st->pend_valid) ||
@@ -673,6 +713,7 @@ static void an_file_brace(an_state *st)
 static void an_file_semicolon(an_state *st)
 {
     st->pdepth = 0;
+    st->tag_kw_valid = 0;
     if (st->kr) {
         st->kr_next = 1;
         return;
@@ -752,7 +793,9 @@ static void an_file_punct(an_state *st, const an_tok *t)
         }
         break;
     case ':':
-        if (st->pdepth == 0 && st->cand_valid)
+        if (st->pdepth == 0 && st->tag_kw_valid)
+            st->decl_colon = 1;       /* M(x)  class NAME : bases { */
+        else if (st->pdepth == 0 && st->cand_valid)
             st->ctor = 1;             /* C++ constructor initializers */
         else if (st->pdepth == 0 && st->decl_class && st->adepth == 0)
             st->decl_colon = 1;       /* class NAME : bases { */
