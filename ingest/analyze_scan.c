@@ -456,18 +456,19 @@ static void an_kr_drop(an_state *st)
     st->decl_find = find;
 }
 
-/* The qualifier of the name before '(' (C++ `A::B::name`, `Cls::~Cls`)
- * into st->qual, from the recent tokens: at most three levels. */
-static void an_qualifier(an_state *st)
+/* The qualifier of the name before '(' (C++ `A::B::name`, `Cls::~Cls`,
+ * `V::operator+`) into st->qual, from the recent tokens: at most three
+ * levels.  an_prev(st, k0) is the token right before the name. */
+static void an_qualifier(an_state *st, size_t k0)
 {
     const an_tok *parts[3];
-    size_t k = 2, n = 0, len = 0, i;
+    size_t k = k0, n = 0, len = 0, i;
 
     st->qual[0] = '\0';
     if (!st->cpp)
         return;
-    if (an_punct_is(an_prev(st, 2), '~'))
-        k = 3;
+    if (an_punct_is(an_prev(st, k0), '~'))
+        k = k0 + 1;
     while (n < 3 && an_punct_is(an_prev(st, k), LEX_P2(':', ':'))) {
         size_t j = k + 1;
         long d = 0;
@@ -489,7 +490,7 @@ static void an_qualifier(an_state *st)
     for (i = n; i-- > 0;)
         len += (size_t)snprintf(st->qual + len, sizeof(st->qual) - len,
                                 "%.*s::", (int)parts[i]->len, parts[i]->s);
-    if (an_punct_is(an_prev(st, 2), '~') && len + 1 < sizeof(st->qual))
+    if (an_punct_is(an_prev(st, k0), '~') && len + 1 < sizeof(st->qual))
         snprintf(st->qual + len, sizeof(st->qual) - len, "~");
 }
 
@@ -590,7 +591,8 @@ static void an_open_group(an_state *st)
         st->group_ntok = 2;              /* never a macro argument */
         st->group_idlist = 1;
         st->group_nident = 0;
-        st->qual[0] = '\0';
+        /* V V::operator+(...): the class, as ctags names it */
+        an_qualifier(st, an_is(an_prev(st, 2), "operator") ? 3 : 4);
         return;
     }
     if (st->init || st->ctor || prev->kind != LEX_IDENT || an_not_name(prev)) {
@@ -605,7 +607,7 @@ static void an_open_group(an_state *st)
     }
     st->pend = *prev;
     st->pend_valid = 1;
-    an_qualifier(st);
+    an_qualifier(st, 2);
     st->group_idlist = 1;
     st->group_nident = 0;
     st->group_ntok = 0;
