@@ -362,6 +362,17 @@ static void an_notes(an_state *st)
                 "line %u)", (unsigned)lx->bad_literals,
                 lx->bad_literals == 1 ? "" : "s",
                 an_line(st, lx->bad_literal_line));
+    if (lx->bad_trigraphs)
+        an_note(st, "%u trigraph%s (?\?< ?\?= ...) not read as the tokens they "
+                "stand for, as compilers do without -trigraphs (first at "
+                "line %u)", (unsigned)lx->bad_trigraphs,
+                lx->bad_trigraphs == 1 ? "" : "s",
+                an_line(st, lx->bad_trigraph_line));
+    if (lx->other_bytes)
+        an_note(st, "%u byte%s outside literals and comments not read as "
+                "C (NUL, '$', '`', a stray '\\' or non-ASCII; first at line "
+                "%u)", (unsigned)lx->other_bytes,
+                lx->other_bytes == 1 ? "" : "s", an_line(st, lx->other_line));
     if (st->bad_closes)
         an_note(st, "%u unmatched '}' (first at line %u)",
                 (unsigned)st->bad_closes, an_line(st, st->bad_close_line));

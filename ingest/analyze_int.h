@@ -4,7 +4,8 @@
  *   analyze.c       public entry points, findings, text pool, the verdicts
  *                   computed at the end (status, object state, notes)
  *   analyze_scan.c  the token walk: declarations and function definitions,
- *                   classification, object-dtype item access
+ *                   classification
+ *   analyze_items.c object-dtype item access inside functions
  *   analyze_pp.c    preprocessor directives: #if 0, guards, brace depth
  *                   across #if/#else branches, #define bodies
  *   analyze_types.c HPy types, their HPyField members and traverse visits
@@ -204,6 +205,28 @@ typedef struct {
     uint32_t bad_pp_line, bad_pps;
 } an_state;
 
+/* 1 if token t is the identifier s, a string literal (its length is
+ * known at compile time, so most mismatches cost one comparison). */
+#define an_is(tok, lit) \
+    ((tok)->len == sizeof(lit) - 1 && (tok)->kind == LEX_IDENT && \
+     memcmp((tok)->s, (lit), sizeof(lit) - 1) == 0)
+
+/* 1 if t is the punctuator p. */
+static inline int an_punct_is(const an_tok *t, uint32_t p)
+{
+    return t->kind == LEX_PUNCT && t->punct == p;
+}
+
+/* The k-th most recent significant token (1 = last), or a LEX_EOF token. */
+static inline const an_tok *an_prev(const an_state *st, size_t k)
+{
+    static const an_tok none = {LEX_EOF, 0, NULL, 0, 0, 0, NULL};
+
+    if (k > st->nring || k > AN_RING)
+        return &none;
+    return &st->ring[(st->nring - k) & (AN_RING - 1)];
+}
+
 /* analyze.c */
 int an_intern(an_state *st, const char *s, size_t len, uint32_t *off);
 void an_add_finding(an_state *st, uint32_t line, uint32_t column,
@@ -220,6 +243,11 @@ const rules_name *an_classify(an_state *st, const lex_token *t, int member,
                               int define);
 void an_reset_decl(an_state *st);
 void an_clip_calls(an_state *st);
+
+/* analyze_items.c: object-dtype item access (see there) */
+void an_local_decl(an_state *st, const an_tok *t);
+void an_check_cast(an_state *st);
+void an_call_token(an_state *st, const an_tok *t);
 
 /* analyze_types.c: fill st->res->hpy_types from the analysed text (after
  * an_finish, before template lines are mapped back); does nothing unless

@@ -660,7 +660,9 @@ static void test_nul_bytes_and_unterminated_comment(void **state)
     assert_string_equal(res->notes,
                         "unterminated comment from line 4; "
                         "1 unterminated string or char literal (first at "
-                        "line 2)");
+                        "line 2); 5 bytes outside literals and comments not "
+                        "read as C (NUL, '$', '`', a stray '\\' or non-ASCII; "
+                        "first at line 1)");
     an_result_free(res);
 }
 
