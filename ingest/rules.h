@@ -67,6 +67,12 @@ typedef struct {
 #define RULES_F_ITEMCOPY 0x2u  /* `itemcopy`: memcpy-like, see analyze.c */
 #define RULES_F_ITEMSVISIT 0x4u /* `itemsvisit`: visits object-array items
                                  * (analyze_types.c) */
+#define RULES_F_ITEMSOURCE 0x8u /* `itemsource`: a call or member that
+                                 * gives a pointer into array data */
+
+/* rules_name.itemdata[] values (`itemdata`) */
+#define RULES_DATA_ANY   1      /* locals and parameters */
+#define RULES_DATA_PARAM 2      /* parameters only */
 
 /* Most '*' in an `itemcast`/`itemlocal` type. */
 #define RULES_MAXSTARS 3
@@ -92,6 +98,11 @@ typedef struct {
     unsigned flags;             /* RULES_F_* */
     int has_local;              /* some itemlocal[] is set */
     int has_cast;               /* some itemcast[] is set */
+    uint8_t itemdata[RULES_MAXSTARS + 1];  /* `itemdata`: RULES_DATA_*
+                                 * by number of '*', or 0 */
+    int has_data;               /* some itemdata[] is set */
+    rules_verdict itemcall;     /* `itemcall`: this call reads or writes
+                                 * object items */
 } rules_name;
 
 /* FNV-1a hash of an identifier, as stored in rules_name.hash. */
