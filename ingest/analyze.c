@@ -165,9 +165,9 @@ void an_assign(an_state *st, size_t fi, int32_t fn)
  * precede, so they are inserted, not appended.  It belongs to the open
  * function unless it comes from a #define (define = 1).
  */
-void an_add_finding(an_state *st, uint32_t line, uint32_t column,
-                    rules_verdict v, const char *text, size_t len,
-                    int kind, const rules_name *cond, int define)
+size_t an_add_finding(an_state *st, uint32_t line, uint32_t column,
+                      rules_verdict v, const char *text, size_t len,
+                      int kind, const rules_name *cond, int define)
 {
     an_result *res = st->res;
     size_t i = res->nfindings;
@@ -178,7 +178,7 @@ void an_add_finding(an_state *st, uint32_t line, uint32_t column,
     if (st->rc || an_intern(st, text, len, &off) ||
         an_grow(st, (void **)&res->findings, &st->capf, i, sizeof(*f)) ||
         an_grow(st, (void **)&st->fmeta, &capf, i, sizeof(*st->fmeta)))
-        return;
+        return SIZE_MAX;
     while (i > 0 && (res->findings[i - 1].line > line ||
                      (res->findings[i - 1].line == line &&
                       res->findings[i - 1].column > column)))
@@ -202,11 +202,35 @@ void an_add_finding(an_state *st, uint32_t line, uint32_t column,
     st->fmeta[i].kind = (uint8_t)kind;
     st->fmeta[i].define = (uint8_t)define;
     st->fmeta[i].cond = cond;
+    st->fmeta[i].reason_off = UINT32_MAX;
+    f->reason = NULL;
     res->tokens[v.cls]++;
     if (!f->guarded)
         st->file_unguarded[v.cls]++;
     if (st->cur >= 0 && !define)
         an_assign(st, i, st->cur);
+    return i;
+}
+
+/* Give finding fi (an index an_add_finding returned just now) a reason. */
+void an_set_reason(an_state *st, size_t fi, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    int n;
+    uint32_t off;
+
+    if (fi >= st->res->nfindings)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof(buf))
+        n = (int)sizeof(buf) - 1;
+    if (!an_intern(st, buf, (size_t)n, &off))
+        st->fmeta[fi].reason_off = off;
 }
 
 /* Start function `name` at start_line; returns its index or -1. */
@@ -260,9 +284,16 @@ static an_status an_status_of(const uint32_t *c)
 }
 
 /* Object state of function fn with status s (see analyze.h and
- * DOMAIN.md): item access decides; a marker or name alone goes by s.
- * HPyField items in a function that still calls the C API (numpy's
- * visit_item walks descr->fields with PyDict_Next) run only on CPython. */
+ * DOMAIN.md): how the function reaches items decides, not its status.
+ * Legacy item sites (PyObject ** casts, memcpy into a PyObject * local,
+ * numpy's PyObject * item helpers) make it object-legacy whatever else it
+ * holds; HPyField item sites make it object-universal, or
+ * object-cpython-only when the same function still bridges or calls the
+ * C API unguarded (an HPy_NULL owner is a bridge finding; numpy's
+ * visit_item walks descr->fields with PyDict_Next).  A function on an
+ * object path only by a marker or its name reaches no item itself: it is
+ * object-universal when ported, object-legacy when it still needs the C
+ * API (legacy or bridged), never cpython-only, which says HPyField items. */
 static an_objstate an_objstate_of(const an_facc *a, an_status s)
 {
     if (a->item_legacy)
@@ -274,7 +305,7 @@ static an_objstate an_objstate_of(const an_facc *a, an_status s)
         return AN_OBJ_NONE;
     switch (s) {
     case AN_STATUS_LEGACY: return AN_OBJ_LEGACY;
-    case AN_STATUS_BRIDGED: return AN_OBJ_CPYTHON_ONLY;
+    case AN_STATUS_BRIDGED: return AN_OBJ_LEGACY;
     case AN_STATUS_PORTED: return AN_OBJ_UNIVERSAL;
     default: return AN_OBJ_NONE;
     }
@@ -464,8 +495,11 @@ static void an_finish(an_state *st)
         fn->name_from_macro = st->facc[i].macro_off == UINT32_MAX
                                   ? NULL : st->pool + st->facc[i].macro_off;
     }
-    for (i = 0; i < res->nfindings; i++)
+    for (i = 0; i < res->nfindings; i++) {
         res->findings[i].text = st->pool + st->fmeta[i].text_off;
+        res->findings[i].reason = st->fmeta[i].reason_off == UINT32_MAX
+                                      ? NULL : st->pool + st->fmeta[i].reason_off;
+    }
     an_build_calls(st);
     res->status = an_status_of(st->file_unguarded);
     res->cpp = st->cpp;

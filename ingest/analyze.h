@@ -54,11 +54,13 @@ typedef enum {
 /*
  * One classified occurrence: an identifier, or one of three synthetic
  * findings whose text is not a single token:
- *   rule "object-item-legacy"/"object-item-field" (from `itemcast` and
- *   `itemlocal` rules): item access at the cast's '(' with text
- *   "(PyObject **)", at a copy call with text "memcpy(&tmp)", or at a
- *   `fieldarg` call with text "HPyField_Store(hf)" ("(&hf)" when the
- *   argument is written so);
+ *   rule "object-item-legacy"/"object-item-field" (from `itemcast`,
+ *   `itemlocal` and `itemcall` rules): item access at the cast's '(' with
+ *   text "(PyObject **)" (only when what is cast reaches array data: an
+ *   `itemsource` call or member, or an `itemdata` local or parameter), at
+ *   a copy call with text "memcpy(&tmp)", at a `fieldarg` call with text
+ *   "HPyField_Store(hf)" ("(&hf)" when the argument is written so), or at
+ *   an `itemcall` call with text "PyArray_XDECREF()"; each with a reason;
  *   rule "field-null-owner" (class bridge): at the called name, with the
  *   name as text ("HPyField_Load").
  * Synthetic findings count in tokens[] like the others.
@@ -71,6 +73,11 @@ typedef struct {
     char *text;         /* the token text (NUL-terminated); owned by result */
     int32_t function;   /* index into an_result.functions, -1 at file scope */
     int guarded;        /* 1 when inside a CPython-only #if block */
+    const char *reason; /* item findings (object-item-*): why the site
+                         * reaches object-array items, a sentence such as
+                         * "cast of PyArray_DATA(), a pointer into array
+                         * data"; NULL for other findings.  Owned by the
+                         * result. */
 } an_finding;
 
 /* One function definition. */

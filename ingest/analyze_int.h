@@ -33,6 +33,7 @@ typedef struct {
     uint8_t kind;               /* AN_FK_* */
     uint8_t define;             /* from a #define body: stays file scope */
     const rules_name *cond;     /* entry with an exact-if rule, or NULL */
+    uint32_t reason_off;        /* pool offset of its reason, or UINT32_MAX */
 } an_fmeta;
 
 /* Per-function data kept beside an_result.functions while analysing. */
@@ -68,6 +69,9 @@ typedef struct {
     rules_verdict v;            /* itemlocal verdict, or cls UNSET */
     rules_verdict pv;           /* itemcast verdict, or cls UNSET */
     int param;                  /* declared in a function's parameters */
+    int data;                   /* an `itemdata` pointer (char *ip) */
+    int stars;                  /* '*' in its declaration */
+    const char *type;           /* its type name (rules entry) */
 } an_local;
 
 /* A call being read whose arguments matter (itemcopy, nullowner,
@@ -97,6 +101,22 @@ typedef struct {
     uint32_t len, line, column;
     const rules_name *e;        /* IDENT: its exact entry or NULL */
 } an_tok;
+
+/* A cast to an `itemcast` type whose operand is being read: it is an item
+ * site only when the operand reaches array data (analyze_items.c). */
+typedef struct {
+    int active;
+    rules_verdict v;
+    uint32_t line, column;
+    int stars;
+    const char *type;
+    long depth;                 /* parens opened inside the operand */
+    int ntok;
+    int seen_ident;             /* the operand's first name was read */
+    an_tok src;                 /* an `itemsource` name: a call if '('
+                                 * follows */
+    int src_valid;
+} an_pcast;
 
 #define AN_RING 8               /* power of two */
 #define AN_MAXSCOPE 32          /* nested namespaces/classes with names */
@@ -189,6 +209,7 @@ typedef struct {
     size_t nlocals, caplocals;
     an_call calls[AN_MAXCALLS];
     int ncalls;
+    an_pcast pcast;             /* cast waiting for its operand */
     an_tok callpend;            /* itemcopy/nullowner name before '(' */
     int callpend_valid;
     const rules_name *ld_e;     /* local declaration being read */
@@ -229,9 +250,11 @@ static inline const an_tok *an_prev(const an_state *st, size_t k)
 
 /* analyze.c */
 int an_intern(an_state *st, const char *s, size_t len, uint32_t *off);
-void an_add_finding(an_state *st, uint32_t line, uint32_t column,
-                    rules_verdict v, const char *text, size_t len,
-                    int kind, const rules_name *cond, int define);
+size_t an_add_finding(an_state *st, uint32_t line, uint32_t column,
+                      rules_verdict v, const char *text, size_t len,
+                      int kind, const rules_name *cond, int define);
+void an_set_reason(an_state *st, size_t fi, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void an_assign(an_state *st, size_t fi, int32_t fn);
 int32_t an_new_function(an_state *st, const char *name, size_t len,
                         uint32_t start_line);
@@ -248,6 +271,8 @@ void an_clip_calls(an_state *st);
 void an_local_decl(an_state *st, const an_tok *t);
 void an_check_cast(an_state *st);
 void an_call_token(an_state *st, const an_tok *t);
+void an_cast_operand(an_state *st, const an_tok *t);
+void an_item_call(an_state *st, const an_tok *name);
 
 /* analyze_types.c: fill st->res->hpy_types from the analysed text (after
  * an_finish, before template lines are mapped back); does nothing unless

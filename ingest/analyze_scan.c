@@ -421,6 +421,7 @@ static void an_begin_function(an_state *st)
     st->depth = 1;
     st->pdepth = 0;
     st->ncalls = 0;
+    st->pcast.active = 0;
     st->callpend_valid = 0;
     an_reset_decl(st);
 }
@@ -624,6 +625,7 @@ static void an_func_punct(an_state *st, const an_tok *t)
             st->pdepth = 0;
             st->ncalls = 0;
             st->callpend_valid = 0;
+            st->pcast.active = 0;
             st->ld_state = 0;
             an_reset_decl(st);
         }
@@ -713,8 +715,12 @@ void an_scan_token(an_state *st, const lex_token *lt)
         t.e = an_classify(st, lt, member, 0);
     }
     if (st->cur >= 0 && t.kind == LEX_PUNCT && t.punct == '(' &&
-        prev->kind == LEX_IDENT)
+        prev->kind == LEX_IDENT) {
         an_record_call(st, prev);
+        an_item_call(st, prev);
+    }
+    if (st->cur >= 0)
+        an_cast_operand(st, &t);
     if (st->cur >= 0)
         an_call_token(st, &t);
     if (st->cur >= 0 || (file_level && st->in_decl))

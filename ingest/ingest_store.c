@@ -2,8 +2,9 @@
  * ingest_store.c: the SQL writes of an ingest (see ingest_store.h).
  *
  * Findings are stored as one zlib-compressed JSON array per analysis:
- * [[line, column, class, rule, text, function_index, guarded], ...], where
- * class is the an_class name and function_index -1 means file scope.
+ * [[line, column, class, rule, text, function_index, guarded(, reason)], ...],
+ * where class is the an_class name, function_index -1 means file scope and
+ * reason (item sites only, an_finding.reason) is left out when NULL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,9 +430,14 @@ static char *ingest_store_findings_json(const an_result *res)
         ingest_buf_string(&b, f->rule ? f->rule : "");
         ingest_buf_put(&b, ",", 1);
         ingest_buf_string(&b, f->text ? f->text : "");
-        n = snprintf(num, sizeof(num), ",%d,%s]", (int)f->function,
+        n = snprintf(num, sizeof(num), ",%d,%s", (int)f->function,
                      f->guarded ? "true" : "false");
         ingest_buf_put(&b, num, (size_t)n);
+        if (f->reason) {
+            ingest_buf_put(&b, ",", 1);
+            ingest_buf_string(&b, f->reason);
+        }
+        ingest_buf_put(&b, "]", 1);
     }
     ingest_buf_put(&b, "]", 1);
     if (b.oom) {

@@ -335,7 +335,8 @@ static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
     return 0;
 }
 
-/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION, itemsource NAME */
+/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION, itemsource NAME,
+ * itemname NAME */
 static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
                         unsigned flag)
 {
@@ -416,6 +417,7 @@ static const struct {
     {"itemcopy", 1, 1, "FUNCTION"},
     {"itemdata", 2, 6, "any|param TYPE*"},
     {"itemsource", 1, 1, "NAME"},
+    {"itemname", 1, 1, "NAME"},
     {"itemcall", 2, 2, "CLASS FUNCTION"},
     {"fieldarg", 2, 2, "FUNCTION INDEX"},
     {"marker", 1, 1, "NAME"},
@@ -452,6 +454,8 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
     if (!strcmp(d, "itemsource"))
         return rules_d_flag(r, c, av, RULES_F_ITEMSOURCE);
+    if (!strcmp(d, "itemname"))
+        return rules_d_flag(r, c, av, RULES_F_ITEMNAME);
     if (!strcmp(d, "itemdata"))
         return rules_d_itemdata(r, c, av, ac);
     if (!strcmp(d, "itemcall"))

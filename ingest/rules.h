@@ -69,6 +69,8 @@ typedef struct {
                                  * (analyze_types.c) */
 #define RULES_F_ITEMSOURCE 0x8u /* `itemsource`: a call or member that
                                  * gives a pointer into array data */
+#define RULES_F_ITEMNAME 0x10u  /* `itemname`: a name the project's macros
+                                 * declare as a pointer into array data */
 
 /* rules_name.itemdata[] values (`itemdata`) */
 #define RULES_DATA_ANY   1      /* locals and parameters */

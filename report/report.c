@@ -90,7 +90,10 @@ static void report_text_file(FILE *out, const report_file *rf)
                 (unsigned)f->column, an_class_name(f->cls), f->rule, f->text);
         if (f->function >= 0)
             fprintf(out, " in %s", res->functions[f->function].name);
-        fprintf(out, "%s\n", f->guarded ? " (guarded)" : "");
+        fprintf(out, "%s", f->guarded ? " (guarded)" : "");
+        if (f->reason)
+            fprintf(out, " (why: %s)", f->reason);
+        fputc('\n', out);
     }
     if (res->notes)
         fprintf(out, "%s: note: %s\n", rf->path, res->notes);
@@ -141,12 +144,12 @@ static json_t *report_json_file(const report_file *rf)
         const an_finding *f = &res->findings[i];
 
         json_array_append_new(fds, json_pack(
-            "{s:i, s:i, s:s, s:s, s:s, s:o, s:b}",
+            "{s:i, s:i, s:s, s:s, s:s, s:o, s:b, s:s?}",
             "line", (json_int_t)f->line, "column", (json_int_t)f->column,
             "class", an_class_name(f->cls), "rule", f->rule, "text", f->text,
             "function", f->function >= 0
                 ? json_string(res->functions[f->function].name) : json_null(),
-            "guarded", f->guarded));
+            "guarded", f->guarded, "reason", f->reason));
     }
     json_object_set_new(o, "functions", fns);
     json_object_set_new(o, "findings", fds);

@@ -56,7 +56,8 @@ static json_t *api_file_functions(srv_req *r, int64_t analysis_id,
     return arr;
 }
 
-/* Stored findings rows [line, col, class, rule, text, fn, guarded] as objects. */
+/* Stored findings rows [line, col, class, rule, text, fn, guarded(, reason)]
+ * as objects; reason (item sites only) is null when the row has none. */
 static json_t *api_file_findings(const char *json, const char **names, size_t nnames)
 {
     json_t *rows = json_loads(json, 0, NULL), *out = json_array(), *row;
@@ -64,14 +65,16 @@ static json_t *api_file_findings(const char *json, const char **names, size_t nn
 
     json_array_foreach(rows, i, row) {
         json_int_t fn = json_integer_value(json_array_get(row, 5));
+        json_t *why = json_array_get(row, 7);
 
-        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s}",
+        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s, s:o}",
             "line", json_array_get(row, 0), "column", json_array_get(row, 1),
             "class", json_array_get(row, 2), "rule", json_array_get(row, 3),
             "text", json_array_get(row, 4),
             "function", fn >= 0 && (size_t)fn < nnames ? json_string(names[fn])
                                                         : json_null(),
-            "guarded", json_array_get(row, 6), "tool", "portdash"));
+            "guarded", json_array_get(row, 6), "tool", "portdash",
+            "reason", why ? json_incref(why) : json_null()));
     }
     json_decref(rows);
     return out;

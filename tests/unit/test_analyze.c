@@ -617,7 +617,8 @@ static void test_marker_state_follows_status(void **state)
 
     (void)state;
     check_fn(res, "a", 1, 3, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
-    check_fn(res, "b", 4, 6, AN_STATUS_BRIDGED, AN_OBJ_CPYTHON_ONLY);
+    /* no HPyField item: never cpython-only (issue 11, item 6) */
+    check_fn(res, "b", 4, 6, AN_STATUS_BRIDGED, AN_OBJ_LEGACY);
     check_fn(res, "c", 7, 7, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
     /* a guarded marker does not make an object path */
     check_fn(res, "d", 8, 12, AN_STATUS_PORTED, AN_OBJ_NONE);
@@ -785,8 +786,9 @@ static void test_rule_ids_and_comments(void **state)
     static const char text[] =
         "  # indented comment\n"
         "exact HPy_AsPyObject bridge id=to-pyobject # trailing comment\n"
-        "itemcast capi PyObject * * id=legacy-items\n";
-    const char *src = "void f(void) { x = (PyObject **)d; HPy_AsPyObject; }";
+        "itemcast capi PyObject * * id=legacy-items\n"
+        "itemsource PyArray_DATA\n";
+    const char *src = "void f(void) { x = (PyObject **)PyArray_DATA(a); HPy_AsPyObject; }";
     rules *r;
     an_result *res;
 
@@ -795,7 +797,7 @@ static void test_rule_ids_and_comments(void **state)
     res = run_mem(r, "t.c", src, strlen(src));
     assert_int_equal(res->nfindings, 2);
     assert_string_equal(at(res, 1, 20, "legacy-items")->text, "(PyObject **)");
-    assert_int_equal(at(res, 1, 36, "to-pyobject")->cls, AN_CLASS_BRIDGE);
+    assert_int_equal(at(res, 1, 50, "to-pyobject")->cls, AN_CLASS_BRIDGE);
     check_fn(res, "f", 1, 1, AN_STATUS_BRIDGED, AN_OBJ_LEGACY);
     an_result_free(res);
     rules_free(r);

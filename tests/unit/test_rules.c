@@ -50,6 +50,18 @@ static void test_rules_errors(void **state)
         {"marker a-b\n", "m.rules:1: 'a-b' is not an identifier"},
         {"objfunc start OBJECT_\n", "m.rules:1: objfunc match must be prefix, "
                                     "suffix or contains, not 'start'"},
+        {"itemdata local char *\n", "m.rules:1: itemdata takes any or param, "
+                                    "not 'local'"},
+        {"itemdata any char\n", "m.rules:1: an itemdata type needs at least "
+                                "one '*'"},
+        {"itemdata any char *\nitemdata param char*\n",
+         "m.rules:2: duplicate itemdata rule for 'char'"},
+        {"itemcall legacy F\n", "m.rules:1: unknown class 'legacy' "
+                                "(expected hpy, capi, npy-legacy, bridge)"},
+        {"itemcall capi F\nitemcall hpy F\n",
+         "m.rules:2: duplicate itemcall rule for 'F'"},
+        {"itemsource a.b\n", "m.rules:1: 'a.b' is not an identifier"},
+        {"itemname\n", "m.rules:1: 'itemname' takes NAME, got 0 arguments"},
     };
     size_t i;
     rules *r;
