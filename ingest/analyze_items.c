@@ -205,7 +205,7 @@ void an_cast_operand(an_state *st, const an_tok *t)
     if (member) {                     /* members have no t->e */
         const rules_name *me = rules_lookup(st->r, t->s, t->len);
 
-        if (me && (me->flags & RULES_F_ITEMSOURCE))
+        if (me && (me->flags & RULES_F_ITEMSOURCE))   /* names, not suffixes */
             an_cast_site(st, an_punct_is(prev, '.') ? "." : "->", t, NULL);
         return;
     }
@@ -218,7 +218,7 @@ void an_cast_operand(an_state *st, const an_tok *t)
         an_cast_site(st, "`", t, NULL);
         return;
     }
-    if (!l && t->e && (t->e->flags & RULES_F_ITEMSOURCE)) {
+    if (!l && rules_itemsource(st->r, t->s, t->len, t->e)) {
         pc->src = *t;                 /* a call only if '(' follows */
         pc->src_valid = 1;
     }

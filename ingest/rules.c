@@ -335,8 +335,7 @@ static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
     return 0;
 }
 
-/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION, itemsource NAME,
- * itemname NAME */
+/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION, itemname NAME */
 static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
                         unsigned flag)
 {
@@ -416,7 +415,7 @@ static const struct {
     {"itemlocal", 2, 6, "CLASS TYPE[*]"},
     {"itemcopy", 1, 1, "FUNCTION"},
     {"itemdata", 2, 6, "any|param TYPE*"},
-    {"itemsource", 1, 1, "NAME"},
+    {"itemsource", 1, 2, "NAME | suffix TEXT"},
     {"itemname", 1, 1, "NAME"},
     {"itemcall", 2, 2, "CLASS FUNCTION"},
     {"fieldarg", 2, 2, "FUNCTION INDEX"},
@@ -453,7 +452,7 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
     if (!strcmp(d, "itemcopy"))
         return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
     if (!strcmp(d, "itemsource"))
-        return rules_d_flag(r, c, av, RULES_F_ITEMSOURCE);
+        return rules_d_itemsource(r, c, av, ac);
     if (!strcmp(d, "itemname"))
         return rules_d_flag(r, c, av, RULES_F_ITEMNAME);
     if (!strcmp(d, "itemdata"))
@@ -611,6 +610,7 @@ void rules_free(rules *r)
     free(r->nodes);
     free(r->suffixes);
     free(r->objf);
+    free(r->srcsuf);
     free(r);
 }
 
@@ -672,6 +672,21 @@ const rules_name *rules_classify(const rules *r, const char *s, size_t len,
     else
         v->cls = RULES_CLS_UNSET;
     return e;
+}
+
+int rules_itemsource(const rules *r, const char *s, size_t len,
+                     const rules_name *e)
+{
+    size_t i, m;
+
+    if (e && (e->flags & RULES_F_ITEMSOURCE))
+        return 1;
+    for (i = 0; i < r->nsrcsuf; i++) {
+        m = strlen(r->srcsuf[i]);
+        if (m <= len && memcmp(s + len - m, r->srcsuf[i], m) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 int rules_objfunc(const rules *r, const char *name)

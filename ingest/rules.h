@@ -127,6 +127,11 @@ const rules_name *rules_lookup(const rules *r, const char *s, size_t len);
  * `objfunc` rule, else 0. */
 int rules_objfunc(const rules *r, const char *name);
 
+/* 1 when s[0..len) (exact entry e, or NULL) gives a pointer into array
+ * data by an `itemsource` rule: the name, or a `suffix` pattern. */
+int rules_itemsource(const rules *r, const char *s, size_t len,
+                     const rules_name *e);
+
 /* Number of exact-if rules (bits 0 .. n-1 of cond_bit/triggers). */
 int rules_ncond(const rules *r);
 

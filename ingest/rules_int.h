@@ -58,6 +58,8 @@ struct rules {
     unsigned char suffix_last[256];
     rules_objf *objf;
     size_t nobjf;
+    const char **srcsuf;        /* `itemsource suffix TEXT` */
+    size_t nsrcsuf;
     int ncond;
     rules_block *arena;
     char hash[GIT_OID_HEXSZ + 1];
@@ -96,6 +98,7 @@ int rules_entry(rules *r, const char *name, rules_name **out);
 int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, int cast);
 int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac);
 int rules_d_itemcall(rules *r, const rules_ctx *c, char **av);
+int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac);
 int rules_d_nullowner(rules *r, const rules_ctx *c, char **av);
 int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av);
 

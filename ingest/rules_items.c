@@ -171,3 +171,31 @@ int rules_d_itemcall(rules *r, const rules_ctx *c, char **av)
         return pd_error_set(PD_ENOMEM, "out of memory loading rules");
     return 0;
 }
+
+/* itemsource NAME | itemsource suffix TEXT */
+int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac)
+{
+    rules_name *e;
+    const char **v;
+    int rc;
+
+    if (ac == 2) {
+        if (!rules_is_ident(av[1]))
+            return rules_err(c, "'%s' is not an identifier", av[1]);
+        if ((rc = rules_entry(r, av[1], &e)) != 0)
+            return rc;
+        e->flags |= RULES_F_ITEMSOURCE;
+        return 0;
+    }
+    if (strcmp(av[1], "suffix") != 0)
+        return rules_err(c, "itemsource takes NAME or suffix TEXT, not '%s'", av[1]);
+    if (!rules_is_ident(av[2]))
+        return rules_err(c, "'%s' is not an identifier", av[2]);
+    if (!(v = realloc(r->srcsuf, (r->nsrcsuf + 1) * sizeof(*v))))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->srcsuf = v;
+    if (!(v[r->nsrcsuf] = rules_strndup(r, av[2], strlen(av[2]))))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->nsrcsuf++;
+    return 0;
+}

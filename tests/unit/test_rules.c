@@ -61,6 +61,8 @@ static void test_rules_errors(void **state)
         {"itemcall capi F\nitemcall hpy F\n",
          "m.rules:2: duplicate itemcall rule for 'F'"},
         {"itemsource a.b\n", "m.rules:1: 'a.b' is not an identifier"},
+        {"itemsource prefix Py\n", "m.rules:1: itemsource takes NAME or suffix "
+                                   "TEXT, not 'prefix'"},
         {"itemname\n", "m.rules:1: 'itemname' takes NAME, got 0 arguments"},
     };
     size_t i;
