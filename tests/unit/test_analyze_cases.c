@@ -18,6 +18,9 @@
  *     ! TEXT      no output line may contain TEXT
  *     json TEXT   the JSON format of the file (compact, keys in order)
  *                 must contain TEXT (for fields the text form lacks)
+ *     types TEXT  the HPy types of the file (an_result.hpy_types, compact
+ *                 JSON, see analyze_types.c) must contain TEXT
+ *     ! types TEXT  ... must not
  * Each .expect file is one test named after it.  Add a case by writing
  * the two files; nothing here changes.
  */
@@ -168,7 +171,17 @@ static void run_case(void **state)
         if (!n || line[0] == '#')
             continue;
         /* cmocka cuts long messages: the output goes to stderr first */
-        if (strncmp(line, "! ", 2) == 0) {
+        if (strncmp(line, "types ", 6) == 0 || strncmp(line, "! types ", 8) == 0) {
+            int neg = line[0] == '!';
+            const char *want = line + (neg ? 8 : 6);
+            const char *ty = res->hpy_types ? res->hpy_types : "";
+
+            if ((strstr(ty, want) != NULL) == neg) {
+                fprintf(stderr, "%s\n", ty);
+                fail_msg("%s: types %s %s (above)", expect_name,
+                         neg ? "hold" : "lack", want);
+            }
+        } else if (strncmp(line, "! ", 2) == 0) {
             if (strstr(text, line + 2)) {
                 fprintf(stderr, "%s\n", text);
                 fail_msg("%s: output holds \"%s\" (above)", expect_name, line + 2);
