@@ -494,6 +494,11 @@ static void an_finish(an_state *st)
         fn->name = st->pool + st->facc[i].name_off;
         fn->name_from_macro = st->facc[i].macro_off == UINT32_MAX
                                   ? NULL : st->pool + st->facc[i].macro_off;
+        if (st->facc[i].marker_line && !st->facc[i].item_legacy &&
+            !st->facc[i].item_field && fn->object_state != AN_OBJ_NONE) {
+            fn->object_marker = st->pool + st->facc[i].marker_off;
+            fn->object_marker_line = st->facc[i].marker_line;
+        }
     }
     for (i = 0; i < res->nfindings; i++) {
         res->findings[i].text = st->pool + st->fmeta[i].text_off;
@@ -533,6 +538,7 @@ static void an_remap(an_state *st, const char *buf, size_t len)
     an_result *res = st->res;
     const tmpl_out *t = st->tmap;
     an_finding *sorted = NULL;
+    an_fmeta *meta;
     an_key *keys = NULL;
     uint32_t c;
     size_t i;
@@ -571,6 +577,14 @@ static void an_remap(an_state *st, const char *buf, size_t len)
         sorted[i] = res->findings[keys[i].idx];
     if (res->nfindings)
         memcpy(res->findings, sorted, res->nfindings * sizeof(*sorted));
+    if (res->nfindings && (meta = malloc(res->nfindings * sizeof(*meta)))) {
+        for (i = 0; i < res->nfindings; i++)      /* an_explain reads it */
+            meta[i] = st->fmeta[keys[i].idx];
+        memcpy(st->fmeta, meta, res->nfindings * sizeof(*meta));
+        free(meta);
+    } else if (res->nfindings) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+    }
     res->lines = lex_count_lines(buf, len);
     if (t->unknown_names)
         an_note(st, "template: %zu @name@ without a value kept as written",
@@ -585,6 +599,55 @@ static void an_remap(an_state *st, const char *buf, size_t len)
 done:
     free(keys);
     free(sorted);
+}
+
+/* Fill functions[].status_finding / object_finding / object_also from
+ * the findings in their final order (see analyze.h), and map the marker
+ * lines of templates back. */
+static void an_explain(an_state *st)
+{
+    an_result *res = st->res;
+    int32_t (*first)[AN_CLASS_COUNT + 2];
+    size_t i;
+    uint32_t c;
+
+    if (!res->nfunctions)
+        return;
+    if (!(first = malloc(res->nfunctions * sizeof(*first)))) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return;
+    }
+    memset(first, 0xff, res->nfunctions * sizeof(*first));   /* all -1 */
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+        int k = f->cls;
+
+        if (f->function < 0 || f->guarded)
+            continue;
+        if (st->fmeta[i].kind == AN_FK_ITEM)  /* AN_CLASS_COUNT: legacy, +1 field */
+            k = f->cls == AN_CLASS_CAPI || f->cls == AN_CLASS_NPY_LEGACY
+                    ? AN_CLASS_COUNT : AN_CLASS_COUNT + 1;
+        if (first[f->function][k] < 0)
+            first[f->function][k] = (int32_t)i;
+    }
+    for (i = 0; i < res->nfunctions; i++) {
+        an_function *fn = &res->functions[i];
+        const int32_t *a = first[i];
+
+        fn->status_finding = fn->status == AN_STATUS_PORTED ? a[AN_CLASS_HPY]
+            : fn->status == AN_STATUS_BRIDGED
+                ? (a[AN_CLASS_BRIDGE] >= 0 ? a[AN_CLASS_BRIDGE] : a[AN_CLASS_CAPI])
+            : fn->status == AN_STATUS_LEGACY
+                ? (a[AN_CLASS_CAPI] >= 0 ? a[AN_CLASS_CAPI] : a[AN_CLASS_NPY_LEGACY])
+            : -1;
+        fn->object_finding = fn->object_state == AN_OBJ_LEGACY ? a[AN_CLASS_COUNT]
+            : fn->object_state == AN_OBJ_NONE ? -1 : a[AN_CLASS_COUNT + 1];
+        fn->object_also = fn->object_state != AN_OBJ_CPYTHON_ONLY ? -1
+            : a[AN_CLASS_BRIDGE] >= 0 ? a[AN_CLASS_BRIDGE] : a[AN_CLASS_CAPI];
+        if (fn->object_marker && st->tmap)
+            tmpl_map(st->tmap, fn->object_marker_line, 1, &fn->object_marker_line, &c);
+    }
+    free(first);
 }
 
 /* 1 for a numpy template path (.c.src, .h.src). */
@@ -648,6 +711,8 @@ int an_analyze(an_result **out, const rules *r, const char *path,
     }
     if (!st.rc && tm)
         an_remap(&st, buf, len);
+    if (!st.rc)
+        an_explain(&st);
     if (!st.rc && big)
         an_note(&st, "template: expansion larger than 128 times the file; "
                 "analysed as written, without instances");
@@ -679,4 +744,76 @@ void an_result_free(an_result *res)
     free(res->hpy_types);
     free(res->calls_pool);
     free(res);
+}
+
+/* Append s to buf as a JSON string. */
+static size_t an_json_str(char *buf, size_t cap, size_t n, const char *s)
+{
+    if (n < cap)
+        buf[n] = '"';
+    n++;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+
+        if (c == '"' || c == '\\' || c < 0x20) {
+            n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                                  c < 0x20 ? "\\u%04x" : "\\%c", c);
+            continue;
+        }
+        if (n < cap)
+            buf[n] = (char)c;
+        n++;
+    }
+    if (n < cap)
+        buf[n] = '"';
+    return n + 1;
+}
+
+/* Append the finding with index fi as {"rule", "text", "line", "column"},
+ * or null. */
+static size_t an_json_finding(const an_result *res, int32_t fi, char *buf,
+                              size_t cap, size_t n)
+{
+    const an_finding *f;
+
+    if (fi < 0 || (size_t)fi >= res->nfindings)
+        return n + (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                                    "null");
+    f = &res->findings[fi];
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "{\"rule\":");
+    n = an_json_str(buf, cap, n, f->rule ? f->rule : "");
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, ",\"text\":");
+    n = an_json_str(buf, cap, n, f->text ? f->text : "");
+    return n + (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                                ",\"line\":%u,\"column\":%u}", (unsigned)f->line,
+                                (unsigned)f->column);
+}
+
+size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
+                   size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "{\"status\":");
+
+    n = an_json_finding(res, fn->status_finding, buf, cap, n);
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, ",\"object\":");
+    if (fn->object_finding >= 0) {
+        n = an_json_finding(res, fn->object_finding, buf, cap, n);
+    } else if (fn->object_marker) {
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              "{\"marker\":");
+        n = an_json_str(buf, cap, n, fn->object_marker);
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              ",\"line\":%u}", (unsigned)fn->object_marker_line);
+    } else {
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "%s",
+                              fn->object_state != AN_OBJ_NONE ? "{\"objfunc\":true}"
+                                                              : "null");
+    }
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                          ",\"object_also\":");
+    n = an_json_finding(res, fn->object_also, buf, cap, n);
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "}");
+    if (cap)
+        buf[n < cap ? n : cap - 1] = '\0';
+    return n < cap ? n : cap - 1;
 }

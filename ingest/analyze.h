@@ -95,6 +95,22 @@ typedef struct {
                                     * order of first call, separated by one
                                     * space; "" when none; NULL in a result
                                     * built by hand.  Owned by the result. */
+    /* Why the function has its status and object state: indexes into
+     * an_result.findings of the deciding unguarded finding, or -1.
+     * status: ported = its first hpy finding; bridged = its first bridge
+     * finding, else its first capi one; legacy = its first capi finding,
+     * else its first npy-legacy one.  object: object-legacy = its first
+     * legacy item site; object-cpython-only and object-universal = its
+     * first HPyField item site (object_also: for cpython-only, the first
+     * bridge or capi finding that keeps it on CPython).  A function on an
+     * object path by a marker only has object_finding -1 and
+     * object_marker (the marker's name, line object_marker_line), or by
+     * its name only (an `objfunc` rule) neither. */
+    int32_t status_finding;
+    int32_t object_finding;
+    int32_t object_also;
+    const char *object_marker;     /* owned by the result, or NULL */
+    uint32_t object_marker_line;
     const char *name_from_macro;   /* `M` when the name is written as the
                                     * argument of a function-like macro,
                                     * `void M(name)(params) {...}`, and the
@@ -141,6 +157,18 @@ typedef struct {
  */
 int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len);
+
+/*
+ * Why function fn of res has its status and object state, as compact JSON
+ * written into buf (cap bytes, NUL-terminated; truncated output is never
+ * valid JSON, so give 1 KB):
+ *   {"status": F | null, "object": F | {"marker": NAME, "line": N} |
+ *    {"objfunc": true} | null, "object_also": F | null}
+ * with F = {"rule", "text", "line", "column"} of the deciding finding (see
+ * an_function.status_finding).  Returns the length written.
+ */
+size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
+                   size_t cap);
 
 /* Free a result; accepts NULL. */
 void an_result_free(an_result *res);

@@ -46,6 +46,8 @@ typedef struct {
     uint8_t objname;            /* name matches an `objfunc` rule */
     uint32_t macro_off;         /* pool offset of name_from_macro, or
                                  * UINT32_MAX */
+    uint32_t marker_off;        /* first unguarded marker: name (pool), */
+    uint32_t marker_line;       /* line (0: none) */
 } an_facc;
 
 /* One open #if/#ifdef/#ifndef. */

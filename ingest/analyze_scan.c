@@ -145,7 +145,13 @@ const rules_name *an_classify(an_state *st, const lex_token *t, int member,
         st->triggers_seen |= e->triggers;
         if ((e->flags & RULES_F_MARKER) && !define && st->cur >= 0 &&
             !st->guard)
-            st->facc[st->cur].marker = 1;
+        {
+            an_facc *a = &st->facc[st->cur];
+
+            if (!a->marker_line && !an_intern(st, s, len, &a->marker_off))
+                a->marker_line = t->line;
+            a->marker = 1;
+        }
     }
     if (v.cls >= 0)
         an_add_finding(st, t->line, t->column, v, s, len, AN_FK_PLAIN,

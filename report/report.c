@@ -99,6 +99,17 @@ static void report_text_file(FILE *out, const report_file *rf)
         fprintf(out, "%s: note: %s\n", rf->path, res->notes);
 }
 
+/* Why fn has its status and object state (analyze.h an_why_json). */
+static json_t *report_why(const an_result *res, const an_function *fn)
+{
+    char buf[1024];
+    json_t *j;
+
+    an_why_json(res, fn, buf, sizeof(buf));
+    j = json_loads(buf, 0, NULL);
+    return j ? j : json_null();
+}
+
 /* {"hpy": n, "capi": n, ...} */
 static json_t *report_tokens(const uint32_t *t)
 {
@@ -131,14 +142,15 @@ static json_t *report_json_file(const report_file *rf)
         const char *os = an_objstate_name(fn->object_state);
 
         json_array_append_new(fns, json_pack(
-            "{s:s, s:s?, s:i, s:i, s:i, s:s, s:o, s:o}", "name", fn->name,
+            "{s:s, s:s?, s:i, s:i, s:i, s:s, s:o, s:o, s:o}", "name", fn->name,
             "name_from_macro", fn->name_from_macro,
             "start_line", (json_int_t)fn->start_line,
             "name_line", (json_int_t)fn->name_line,
             "end_line", (json_int_t)fn->end_line,
             "status", an_status_name(fn->status),
             "object_state", os ? json_string(os) : json_null(),
-            "tokens", report_tokens(fn->tokens)));
+            "tokens", report_tokens(fn->tokens),
+            "why", report_why(res, fn)));
     }
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
