@@ -50,8 +50,8 @@ static const char *const ingest_store_sql[ST_COUNT] = {
                         "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
     [ST_FUNC_INS] = "INSERT INTO functions(analysis_id, idx, name, start_line, "
                     "end_line, status, object_state, tok_hpy, tok_capi, "
-                    "tok_npy_legacy, tok_bridge) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
-                    "?7, ?8, ?9, ?10, ?11)",
+                    "tok_npy_legacy, tok_bridge, name_from_macro, why) VALUES(?1, ?2, "
+                    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     [ST_STATS_INS] = "INSERT OR REPLACE INTO commit_stats(commit_id, rules_hash, "
                      "files, universal_ready_files, tok_hpy, tok_capi, "
                      "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
@@ -467,8 +467,14 @@ static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
         if (f->object_state != AN_OBJ_NONE)
             sqlite3_bind_text(st, 7, an_objstate_name(f->object_state), -1,
                               SQLITE_STATIC);
+        char why[1024];
+
         for (k = 0; k < AN_CLASS_COUNT; k++)
             sqlite3_bind_int64(st, 8 + k, f->tokens[k]);
+        if (f->name_from_macro)
+            sqlite3_bind_text(st, 12, f->name_from_macro, -1, SQLITE_STATIC);
+        an_why_json(res, f, why, sizeof(why));
+        sqlite3_bind_text(st, 13, why, -1, SQLITE_TRANSIENT);
         if ((rc = ingest_store_done(s, st)) < 0)
             return rc;
     }

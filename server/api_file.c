@@ -25,24 +25,30 @@ static json_t *api_file_functions(srv_req *r, int64_t analysis_id,
     *names = NULL;
     *nnames = 0;
     if (db_prepare(r->db, &st, "SELECT name, start_line, end_line, status, "
-                   "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge "
+                   "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
+                   "name_from_macro, why "
                    "FROM functions WHERE analysis_id = ?1 ORDER BY idx") < 0)
         return arr;
     sqlite3_bind_int64(st, 1, analysis_id);
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t tok[4];
         const char *os = (const char *)sqlite3_column_text(st, 4);
+        const char *macro = (const char *)sqlite3_column_text(st, 9);
+        const char *why = (const char *)sqlite3_column_text(st, 10);
         json_t *name = api_text((const char *)sqlite3_column_text(st, 0)), *f;
+        json_t *wj = why ? json_loads(why, 0, NULL) : NULL;
         int k;
 
         for (k = 0; k < 4; k++)
             tok[k] = sqlite3_column_int64(st, 5 + k);
-        f = json_pack("{s:o, s:I, s:I, s:s, s:o, s:o}", "name", name,
+        f = json_pack("{s:o, s:I, s:I, s:s, s:o, s:o, s:o, s:o}", "name", name,
                       "start_line", (json_int_t)sqlite3_column_int64(st, 1),
                       "end_line", (json_int_t)sqlite3_column_int64(st, 2),
                       "status", (const char *)sqlite3_column_text(st, 3),
                       "object_state", os ? json_string(os) : json_null(),
-                      "tokens", api_tokens_obj(tok));
+                      "tokens", api_tokens_obj(tok),
+                      "name_from_macro", macro ? api_text(macro) : json_null(),
+                      "why", wj ? wj : json_null());
         json_array_append_new(arr, f);
         if (*nnames == cap) {
             const char **p = realloc(*names, (cap = cap ? cap * 2 : 64) * sizeof(char *));
