@@ -308,8 +308,9 @@ static int db_scope_skip_string(const char **pp, char *first)
 
 /*
  * Scan findings JSON as ingest_store.c writes it, an array of rows
- * [line, column, "class", "rule", "text", function, guarded], and add each
- * unguarded one to its function's (or the file scope's) class counts.
+ * [line, column, "class", "rule", "text", function, guarded(, "reason")],
+ * and add each unguarded one to its function's (or the file scope's) class
+ * counts.
  * Written by hand rather than with jansson because a cold history reads the
  * findings of thousands of analyses: this scanner only skips what it does
  * not need.  0, or -1 on text of another shape.
@@ -317,7 +318,7 @@ static int db_scope_skip_string(const char **pp, char *first)
 static int db_scope_scan_findings(const char *p, db_scope_detail *d)
 {
     char first;
-    int k;
+    int k, guarded;
 
     p += strspn(p, " \n");
     if (*p++ != '[')
@@ -347,8 +348,15 @@ static int db_scope_scan_findings(const char *p, db_scope_detail *d)
         if (*end != ',')
             return -1;
         p = end + 1;
-        if (strncmp(p, "false]", 6) == 0) {
-            p += 6;
+        guarded = strncmp(p, "true", 4) == 0;
+        if (!guarded && strncmp(p, "false", 5) != 0)
+            return -1;
+        p += guarded ? 4 : 5;
+        if (*p == ',' && (*++p != '"' || db_scope_skip_string(&p, &first) < 0))
+            return -1;                             /* the reason of item sites */
+        if (*p++ != ']')
+            return -1;
+        if (!guarded) {
             /* "hpy" "capi" "npy-legacy" "bridge": the first two bytes tell. */
             k = cls[1] == 'h' ? 0 : cls[1] == 'c' ? 1 : cls[1] == 'n' ? 2
               : cls[1] == 'b' ? 3 : -1;
@@ -358,10 +366,6 @@ static int db_scope_scan_findings(const char *p, db_scope_detail *d)
                 d->fn[fn].ung[k]++;
             else
                 d->file_ung[k]++;
-        } else if (strncmp(p, "true]", 5) == 0) {
-            p += 5;
-        } else {
-            return -1;
         }
     }
     return -1;

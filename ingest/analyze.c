@@ -165,9 +165,9 @@ void an_assign(an_state *st, size_t fi, int32_t fn)
  * precede, so they are inserted, not appended.  It belongs to the open
  * function unless it comes from a #define (define = 1).
  */
-void an_add_finding(an_state *st, uint32_t line, uint32_t column,
-                    rules_verdict v, const char *text, size_t len,
-                    int kind, const rules_name *cond, int define)
+size_t an_add_finding(an_state *st, uint32_t line, uint32_t column,
+                      rules_verdict v, const char *text, size_t len,
+                      int kind, const rules_name *cond, int define)
 {
     an_result *res = st->res;
     size_t i = res->nfindings;
@@ -178,7 +178,7 @@ void an_add_finding(an_state *st, uint32_t line, uint32_t column,
     if (st->rc || an_intern(st, text, len, &off) ||
         an_grow(st, (void **)&res->findings, &st->capf, i, sizeof(*f)) ||
         an_grow(st, (void **)&st->fmeta, &capf, i, sizeof(*st->fmeta)))
-        return;
+        return SIZE_MAX;
     while (i > 0 && (res->findings[i - 1].line > line ||
                      (res->findings[i - 1].line == line &&
                       res->findings[i - 1].column > column)))
@@ -202,11 +202,35 @@ void an_add_finding(an_state *st, uint32_t line, uint32_t column,
     st->fmeta[i].kind = (uint8_t)kind;
     st->fmeta[i].define = (uint8_t)define;
     st->fmeta[i].cond = cond;
+    st->fmeta[i].reason_off = UINT32_MAX;
+    f->reason = NULL;
     res->tokens[v.cls]++;
     if (!f->guarded)
         st->file_unguarded[v.cls]++;
     if (st->cur >= 0 && !define)
         an_assign(st, i, st->cur);
+    return i;
+}
+
+/* Give finding fi (an index an_add_finding returned just now) a reason. */
+void an_set_reason(an_state *st, size_t fi, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    int n;
+    uint32_t off;
+
+    if (fi >= st->res->nfindings)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof(buf))
+        n = (int)sizeof(buf) - 1;
+    if (!an_intern(st, buf, (size_t)n, &off))
+        st->fmeta[fi].reason_off = off;
 }
 
 /* Start function `name` at start_line; returns its index or -1. */
@@ -233,7 +257,17 @@ int32_t an_new_function(an_state *st, const char *name, size_t len,
     memset(a, 0, sizeof(*a));
     a->name_off = off;
     a->objname = (uint8_t)rules_objfunc(st->r, st->pool + off);
+    a->macro_off = UINT32_MAX;
     return (int32_t)res->nfunctions++;
+}
+
+/* Function fn's name was made by macro name[0..len) (see analyze.h). */
+void an_set_macro(an_state *st, int32_t fn, const char *name, size_t len)
+{
+    uint32_t off;
+
+    if (fn >= 0 && !an_intern(st, name, len, &off))
+        st->facc[fn].macro_off = off;
 }
 
 /* Status from class counts (DOMAIN.md "Function status"). */
@@ -250,9 +284,16 @@ static an_status an_status_of(const uint32_t *c)
 }
 
 /* Object state of function fn with status s (see analyze.h and
- * DOMAIN.md): item access decides; a marker or name alone goes by s.
- * HPyField items in a function that still calls the C API (numpy's
- * visit_item walks descr->fields with PyDict_Next) run only on CPython. */
+ * DOMAIN.md): how the function reaches items decides, not its status.
+ * Legacy item sites (PyObject ** casts, memcpy into a PyObject * local,
+ * numpy's PyObject * item helpers) make it object-legacy whatever else it
+ * holds; HPyField item sites make it object-universal, or
+ * object-cpython-only when the same function still bridges or calls the
+ * C API unguarded (an HPy_NULL owner is a bridge finding; numpy's
+ * visit_item walks descr->fields with PyDict_Next).  A function on an
+ * object path only by a marker or its name reaches no item itself: it is
+ * object-universal when ported, object-legacy when it still needs the C
+ * API (legacy or bridged), never cpython-only, which says HPyField items. */
 static an_objstate an_objstate_of(const an_facc *a, an_status s)
 {
     if (a->item_legacy)
@@ -264,7 +305,7 @@ static an_objstate an_objstate_of(const an_facc *a, an_status s)
         return AN_OBJ_NONE;
     switch (s) {
     case AN_STATUS_LEGACY: return AN_OBJ_LEGACY;
-    case AN_STATUS_BRIDGED: return AN_OBJ_CPYTHON_ONLY;
+    case AN_STATUS_BRIDGED: return AN_OBJ_LEGACY;
     case AN_STATUS_PORTED: return AN_OBJ_UNIVERSAL;
     default: return AN_OBJ_NONE;
     }
@@ -352,6 +393,17 @@ static void an_notes(an_state *st)
                 "line %u)", (unsigned)lx->bad_literals,
                 lx->bad_literals == 1 ? "" : "s",
                 an_line(st, lx->bad_literal_line));
+    if (lx->bad_trigraphs)
+        an_note(st, "%u trigraph%s (?\?< ?\?= ...) not read as the tokens they "
+                "stand for, as compilers do without -trigraphs (first at "
+                "line %u)", (unsigned)lx->bad_trigraphs,
+                lx->bad_trigraphs == 1 ? "" : "s",
+                an_line(st, lx->bad_trigraph_line));
+    if (lx->other_bytes)
+        an_note(st, "%u byte%s outside literals and comments not read as "
+                "C (NUL, '$', '`', a stray '\\' or non-ASCII; first at line "
+                "%u)", (unsigned)lx->other_bytes,
+                lx->other_bytes == 1 ? "" : "s", an_line(st, lx->other_line));
     if (st->bad_closes)
         an_note(st, "%u unmatched '}' (first at line %u)",
                 (unsigned)st->bad_closes, an_line(st, st->bad_close_line));
@@ -440,9 +492,19 @@ static void an_finish(an_state *st)
         fn->status = an_status_of(st->facc[i].unguarded);
         fn->object_state = an_objstate_of(&st->facc[i], fn->status);
         fn->name = st->pool + st->facc[i].name_off;
+        fn->name_from_macro = st->facc[i].macro_off == UINT32_MAX
+                                  ? NULL : st->pool + st->facc[i].macro_off;
+        if (st->facc[i].marker_line && !st->facc[i].item_legacy &&
+            !st->facc[i].item_field && fn->object_state != AN_OBJ_NONE) {
+            fn->object_marker = st->pool + st->facc[i].marker_off;
+            fn->object_marker_line = st->facc[i].marker_line;
+        }
     }
-    for (i = 0; i < res->nfindings; i++)
+    for (i = 0; i < res->nfindings; i++) {
         res->findings[i].text = st->pool + st->fmeta[i].text_off;
+        res->findings[i].reason = st->fmeta[i].reason_off == UINT32_MAX
+                                      ? NULL : st->pool + st->fmeta[i].reason_off;
+    }
     an_build_calls(st);
     res->status = an_status_of(st->file_unguarded);
     res->cpp = st->cpp;
@@ -476,6 +538,7 @@ static void an_remap(an_state *st, const char *buf, size_t len)
     an_result *res = st->res;
     const tmpl_out *t = st->tmap;
     an_finding *sorted = NULL;
+    an_fmeta *meta;
     an_key *keys = NULL;
     uint32_t c;
     size_t i;
@@ -514,6 +577,14 @@ static void an_remap(an_state *st, const char *buf, size_t len)
         sorted[i] = res->findings[keys[i].idx];
     if (res->nfindings)
         memcpy(res->findings, sorted, res->nfindings * sizeof(*sorted));
+    if (res->nfindings && (meta = malloc(res->nfindings * sizeof(*meta)))) {
+        for (i = 0; i < res->nfindings; i++)      /* an_explain reads it */
+            meta[i] = st->fmeta[keys[i].idx];
+        memcpy(st->fmeta, meta, res->nfindings * sizeof(*meta));
+        free(meta);
+    } else if (res->nfindings) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+    }
     res->lines = lex_count_lines(buf, len);
     if (t->unknown_names)
         an_note(st, "template: %zu @name@ without a value kept as written",
@@ -528,6 +599,55 @@ static void an_remap(an_state *st, const char *buf, size_t len)
 done:
     free(keys);
     free(sorted);
+}
+
+/* Fill functions[].status_finding / object_finding / object_also from
+ * the findings in their final order (see analyze.h), and map the marker
+ * lines of templates back. */
+static void an_explain(an_state *st)
+{
+    an_result *res = st->res;
+    int32_t (*first)[AN_CLASS_COUNT + 2];
+    size_t i;
+    uint32_t c;
+
+    if (!res->nfunctions)
+        return;
+    if (!(first = malloc(res->nfunctions * sizeof(*first)))) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return;
+    }
+    memset(first, 0xff, res->nfunctions * sizeof(*first));   /* all -1 */
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *f = &res->findings[i];
+        int k = f->cls;
+
+        if (f->function < 0 || f->guarded)
+            continue;
+        if (st->fmeta[i].kind == AN_FK_ITEM)  /* AN_CLASS_COUNT: legacy, +1 field */
+            k = f->cls == AN_CLASS_CAPI || f->cls == AN_CLASS_NPY_LEGACY
+                    ? AN_CLASS_COUNT : AN_CLASS_COUNT + 1;
+        if (first[f->function][k] < 0)
+            first[f->function][k] = (int32_t)i;
+    }
+    for (i = 0; i < res->nfunctions; i++) {
+        an_function *fn = &res->functions[i];
+        const int32_t *a = first[i];
+
+        fn->status_finding = fn->status == AN_STATUS_PORTED ? a[AN_CLASS_HPY]
+            : fn->status == AN_STATUS_BRIDGED
+                ? (a[AN_CLASS_BRIDGE] >= 0 ? a[AN_CLASS_BRIDGE] : a[AN_CLASS_CAPI])
+            : fn->status == AN_STATUS_LEGACY
+                ? (a[AN_CLASS_CAPI] >= 0 ? a[AN_CLASS_CAPI] : a[AN_CLASS_NPY_LEGACY])
+            : -1;
+        fn->object_finding = fn->object_state == AN_OBJ_LEGACY ? a[AN_CLASS_COUNT]
+            : fn->object_state == AN_OBJ_NONE ? -1 : a[AN_CLASS_COUNT + 1];
+        fn->object_also = fn->object_state != AN_OBJ_CPYTHON_ONLY ? -1
+            : a[AN_CLASS_BRIDGE] >= 0 ? a[AN_CLASS_BRIDGE] : a[AN_CLASS_CAPI];
+        if (fn->object_marker && st->tmap)
+            tmpl_map(st->tmap, fn->object_marker_line, 1, &fn->object_marker_line, &c);
+    }
+    free(first);
 }
 
 /* 1 for a numpy template path (.c.src, .h.src). */
@@ -591,6 +711,8 @@ int an_analyze(an_result **out, const rules *r, const char *path,
     }
     if (!st.rc && tm)
         an_remap(&st, buf, len);
+    if (!st.rc)
+        an_explain(&st);
     if (!st.rc && big)
         an_note(&st, "template: expansion larger than 128 times the file; "
                 "analysed as written, without instances");
@@ -622,4 +744,76 @@ void an_result_free(an_result *res)
     free(res->hpy_types);
     free(res->calls_pool);
     free(res);
+}
+
+/* Append s to buf as a JSON string. */
+static size_t an_json_str(char *buf, size_t cap, size_t n, const char *s)
+{
+    if (n < cap)
+        buf[n] = '"';
+    n++;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+
+        if (c == '"' || c == '\\' || c < 0x20) {
+            n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                                  c < 0x20 ? "\\u%04x" : "\\%c", c);
+            continue;
+        }
+        if (n < cap)
+            buf[n] = (char)c;
+        n++;
+    }
+    if (n < cap)
+        buf[n] = '"';
+    return n + 1;
+}
+
+/* Append the finding with index fi as {"rule", "text", "line", "column"},
+ * or null. */
+static size_t an_json_finding(const an_result *res, int32_t fi, char *buf,
+                              size_t cap, size_t n)
+{
+    const an_finding *f;
+
+    if (fi < 0 || (size_t)fi >= res->nfindings)
+        return n + (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                                    "null");
+    f = &res->findings[fi];
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "{\"rule\":");
+    n = an_json_str(buf, cap, n, f->rule ? f->rule : "");
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, ",\"text\":");
+    n = an_json_str(buf, cap, n, f->text ? f->text : "");
+    return n + (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                                ",\"line\":%u,\"column\":%u}", (unsigned)f->line,
+                                (unsigned)f->column);
+}
+
+size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
+                   size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "{\"status\":");
+
+    n = an_json_finding(res, fn->status_finding, buf, cap, n);
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, ",\"object\":");
+    if (fn->object_finding >= 0) {
+        n = an_json_finding(res, fn->object_finding, buf, cap, n);
+    } else if (fn->object_marker) {
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              "{\"marker\":");
+        n = an_json_str(buf, cap, n, fn->object_marker);
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              ",\"line\":%u}", (unsigned)fn->object_marker_line);
+    } else {
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "%s",
+                              fn->object_state != AN_OBJ_NONE ? "{\"objfunc\":true}"
+                                                              : "null");
+    }
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                          ",\"object_also\":");
+    n = an_json_finding(res, fn->object_also, buf, cap, n);
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "}");
+    if (cap)
+        buf[n < cap ? n : cap - 1] = '\0';
+    return n < cap ? n : cap - 1;
 }

@@ -22,7 +22,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "6"
+#define AN_ANALYZER_VERSION "7"
 
 /* Token classes (DOMAIN.md).  Order is used as array index. */
 typedef enum {
@@ -54,11 +54,13 @@ typedef enum {
 /*
  * One classified occurrence: an identifier, or one of three synthetic
  * findings whose text is not a single token:
- *   rule "object-item-legacy"/"object-item-field" (from `itemcast` and
- *   `itemlocal` rules): item access at the cast's '(' with text
- *   "(PyObject **)", at a copy call with text "memcpy(&tmp)", or at a
- *   `fieldarg` call with text "HPyField_Store(hf)" ("(&hf)" when the
- *   argument is written so);
+ *   rule "object-item-legacy"/"object-item-field" (from `itemcast`,
+ *   `itemlocal` and `itemcall` rules): item access at the cast's '(' with
+ *   text "(PyObject **)" (only when what is cast reaches array data: an
+ *   `itemsource` call or member, or an `itemdata` local or parameter), at
+ *   a copy call with text "memcpy(&tmp)", at a `fieldarg` call with text
+ *   "HPyField_Store(hf)" ("(&hf)" when the argument is written so), or at
+ *   an `itemcall` call with text "PyArray_XDECREF()"; each with a reason;
  *   rule "field-null-owner" (class bridge): at the called name, with the
  *   name as text ("HPyField_Load").
  * Synthetic findings count in tokens[] like the others.
@@ -71,6 +73,11 @@ typedef struct {
     char *text;         /* the token text (NUL-terminated); owned by result */
     int32_t function;   /* index into an_result.functions, -1 at file scope */
     int guarded;        /* 1 when inside a CPython-only #if block */
+    const char *reason; /* item findings (object-item-*): why the site
+                         * reaches object-array items, a sentence such as
+                         * "cast of PyArray_DATA(), a pointer into array
+                         * data"; NULL for other findings.  Owned by the
+                         * result. */
 } an_finding;
 
 /* One function definition. */
@@ -88,6 +95,27 @@ typedef struct {
                                     * order of first call, separated by one
                                     * space; "" when none; NULL in a result
                                     * built by hand.  Owned by the result. */
+    /* Why the function has its status and object state: indexes into
+     * an_result.findings of the deciding unguarded finding, or -1.
+     * status: ported = its first hpy finding; bridged = its first bridge
+     * finding, else its first capi one; legacy = its first capi finding,
+     * else its first npy-legacy one.  object: object-legacy = its first
+     * legacy item site; object-cpython-only and object-universal = its
+     * first HPyField item site (object_also: for cpython-only, the first
+     * bridge or capi finding that keeps it on CPython).  A function on an
+     * object path by a marker only has object_finding -1 and
+     * object_marker (the marker's name, line object_marker_line), or by
+     * its name only (an `objfunc` rule) neither. */
+    int32_t status_finding;
+    int32_t object_finding;
+    int32_t object_also;
+    const char *object_marker;     /* owned by the result, or NULL */
+    uint32_t object_marker_line;
+    const char *name_from_macro;   /* `M` when the name is written as the
+                                    * argument of a function-like macro,
+                                    * `void M(name)(params) {...}`, and the
+                                    * function is named `name`; NULL
+                                    * otherwise.  Owned by the result. */
 } an_function;
 
 typedef struct {
@@ -129,6 +157,18 @@ typedef struct {
  */
 int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len);
+
+/*
+ * Why function fn of res has its status and object state, as compact JSON
+ * written into buf (cap bytes, NUL-terminated; truncated output is never
+ * valid JSON, so give 1 KB):
+ *   {"status": F | null, "object": F | {"marker": NAME, "line": N} |
+ *    {"objfunc": true} | null, "object_also": F | null}
+ * with F = {"rule", "text", "line", "column"} of the deciding finding (see
+ * an_function.status_finding).  Returns the length written.
+ */
+size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
+                   size_t cap);
 
 /* Free a result; accepts NULL. */
 void an_result_free(an_result *res);

@@ -4,7 +4,8 @@
  *   analyze.c       public entry points, findings, text pool, the verdicts
  *                   computed at the end (status, object state, notes)
  *   analyze_scan.c  the token walk: declarations and function definitions,
- *                   classification, object-dtype item access
+ *                   classification
+ *   analyze_items.c object-dtype item access inside functions
  *   analyze_pp.c    preprocessor directives: #if 0, guards, brace depth
  *                   across #if/#else branches, #define bodies
  *   analyze_types.c HPy types, their HPyField members and traverse visits
@@ -32,6 +33,7 @@ typedef struct {
     uint8_t kind;               /* AN_FK_* */
     uint8_t define;             /* from a #define body: stays file scope */
     const rules_name *cond;     /* entry with an exact-if rule, or NULL */
+    uint32_t reason_off;        /* pool offset of its reason, or UINT32_MAX */
 } an_fmeta;
 
 /* Per-function data kept beside an_result.functions while analysing. */
@@ -42,6 +44,10 @@ typedef struct {
     uint8_t item_legacy;        /* legacy (PyObject **) item access */
     uint8_t item_field;         /* HPyField item access */
     uint8_t objname;            /* name matches an `objfunc` rule */
+    uint32_t macro_off;         /* pool offset of name_from_macro, or
+                                 * UINT32_MAX */
+    uint32_t marker_off;        /* first unguarded marker: name (pool), */
+    uint32_t marker_line;       /* line (0: none) */
 } an_facc;
 
 /* One open #if/#ifdef/#ifndef. */
@@ -65,6 +71,9 @@ typedef struct {
     rules_verdict v;            /* itemlocal verdict, or cls UNSET */
     rules_verdict pv;           /* itemcast verdict, or cls UNSET */
     int param;                  /* declared in a function's parameters */
+    int data;                   /* an `itemdata` pointer (char *ip) */
+    int stars;                  /* '*' in its declaration */
+    const char *type;           /* its type name (rules entry) */
 } an_local;
 
 /* A call being read whose arguments matter (itemcopy, nullowner,
@@ -94,6 +103,22 @@ typedef struct {
     uint32_t len, line, column;
     const rules_name *e;        /* IDENT: its exact entry or NULL */
 } an_tok;
+
+/* A cast to an `itemcast` type whose operand is being read: it is an item
+ * site only when the operand reaches array data (analyze_items.c). */
+typedef struct {
+    int active;
+    rules_verdict v;
+    uint32_t line, column;
+    int stars;
+    const char *type;
+    long depth;                 /* parens opened inside the operand */
+    int ntok;
+    int seen_ident;             /* the operand's first name was read */
+    an_tok src;                 /* an `itemsource` name: a call if '('
+                                 * follows */
+    int src_valid;
+} an_pcast;
 
 #define AN_RING 8               /* power of two */
 #define AN_MAXSCOPE 32          /* nested namespaces/classes with names */
@@ -152,6 +177,18 @@ typedef struct {
     int pend_valid, group_idlist, group_nident;
     an_tok cand;                /* name followed by a closed (...) */
     int cand_valid, cand_idlist;
+    an_tok group_arg;           /* the one identifier of pend's group */
+    int group_ntok;             /* tokens in pend's group */
+    an_tok cand_arg;            /* ... of cand's group, if it had one */
+    int cand_arg_valid;
+    an_tok pend_macro, cand_macro;  /* `M` of `M(name)(params)`: the
+                                     * name is made by macro M */
+    int pend_macro_valid, cand_macro_valid;
+    size_t cand_ring;           /* nring when cand's group closed */
+    an_tok tag_kw;              /* struct/union/enum/class after cand's
+                                 * group: `M(x)  struct S {` */
+    int tag_kw_valid;
+    size_t tag_kw_find;         /* its first finding index */
     int after_group, post_seen;
     uint32_t group_close_line, post_line;
     size_t post_find;
@@ -174,6 +211,7 @@ typedef struct {
     size_t nlocals, caplocals;
     an_call calls[AN_MAXCALLS];
     int ncalls;
+    an_pcast pcast;             /* cast waiting for its operand */
     an_tok callpend;            /* itemcopy/nullowner name before '(' */
     int callpend_valid;
     const rules_name *ld_e;     /* local declaration being read */
@@ -190,14 +228,39 @@ typedef struct {
     uint32_t bad_pp_line, bad_pps;
 } an_state;
 
+/* 1 if token t is the identifier s, a string literal (its length is
+ * known at compile time, so most mismatches cost one comparison). */
+#define an_is(tok, lit) \
+    ((tok)->len == sizeof(lit) - 1 && (tok)->kind == LEX_IDENT && \
+     memcmp((tok)->s, (lit), sizeof(lit) - 1) == 0)
+
+/* 1 if t is the punctuator p. */
+static inline int an_punct_is(const an_tok *t, uint32_t p)
+{
+    return t->kind == LEX_PUNCT && t->punct == p;
+}
+
+/* The k-th most recent significant token (1 = last), or a LEX_EOF token. */
+static inline const an_tok *an_prev(const an_state *st, size_t k)
+{
+    static const an_tok none = {LEX_EOF, 0, NULL, 0, 0, 0, NULL};
+
+    if (k > st->nring || k > AN_RING)
+        return &none;
+    return &st->ring[(st->nring - k) & (AN_RING - 1)];
+}
+
 /* analyze.c */
 int an_intern(an_state *st, const char *s, size_t len, uint32_t *off);
-void an_add_finding(an_state *st, uint32_t line, uint32_t column,
-                    rules_verdict v, const char *text, size_t len,
-                    int kind, const rules_name *cond, int define);
+size_t an_add_finding(an_state *st, uint32_t line, uint32_t column,
+                      rules_verdict v, const char *text, size_t len,
+                      int kind, const rules_name *cond, int define);
+void an_set_reason(an_state *st, size_t fi, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void an_assign(an_state *st, size_t fi, int32_t fn);
 int32_t an_new_function(an_state *st, const char *name, size_t len,
                         uint32_t start_line);
+void an_set_macro(an_state *st, int32_t fn, const char *name, size_t len);
 
 /* analyze_scan.c */
 void an_scan_token(an_state *st, const lex_token *t);
@@ -205,6 +268,13 @@ const rules_name *an_classify(an_state *st, const lex_token *t, int member,
                               int define);
 void an_reset_decl(an_state *st);
 void an_clip_calls(an_state *st);
+
+/* analyze_items.c: object-dtype item access (see there) */
+void an_local_decl(an_state *st, const an_tok *t);
+void an_check_cast(an_state *st);
+void an_call_token(an_state *st, const an_tok *t);
+void an_cast_operand(an_state *st, const an_tok *t);
+void an_item_call(an_state *st, const an_tok *name);
 
 /* analyze_types.c: fill st->res->hpy_types from the analysed text (after
  * an_finish, before template lines are mapped back); does nothing unless

@@ -10,14 +10,11 @@
  * name(...) replaces the candidate and the tokens after the first group
  * start on a new line, the declaration restarts there.
  *
- * Inside functions it follows what DOMAIN.md calls object-dtype item
- * access: casts to an `itemcast` type, and memcpy-like calls (`itemcopy`)
- * that take the address of a local declared with an `itemlocal` type, and
- * `fieldarg` calls (HPyField_Load/Store) whose field argument names a
- * pointer local or parameter of an `itemcast` type (`HPyField *pf`), or a
- * by-value parameter of an `itemlocal` type (`HPyField hf`).  It also
- * watches the arguments of `nullowner` calls.  All of it uses a few
- * recent tokens (the ring) and counters: nothing recurses.
+ * A name written as a function-like macro's argument, `void M(name)(...)`,
+ * names the function (name_from_macro M); a macro call without ';' before
+ * `struct S {`, `namespace`, `extern "C"` is cut off at the keyword.
+ * Inside functions every token also goes to analyze_items.c (object-dtype
+ * item access).  Nothing recurses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +25,6 @@
 
 /* First tokens of a declaration that opens a wrapper, not a body. */
 enum { DK_NONE = 0, DK_NAMESPACE, DK_EXTERN, DK_EXTERN_STR };
-
-/* 1 if token t is the identifier s, a string literal (its length is
- * known at compile time, so most mismatches cost one comparison). */
-#define an_is(tok, lit) \
-    ((tok)->len == sizeof(lit) - 1 && (tok)->kind == LEX_IDENT && \
-     memcmp((tok)->s, (lit), sizeof(lit) - 1) == 0)
 
 /* 1 if token t is an identifier among the n words of kw. */
 static int an_in(const an_tok *t, const char *const *kw, size_t n)
@@ -47,22 +38,6 @@ static int an_in(const an_tok *t, const char *const *kw, size_t n)
             memcmp(t->s, kw[i], t->len) == 0)
             return 1;
     return 0;
-}
-
-/* 1 if t is the punctuator p. */
-static int an_punct_is(const an_tok *t, uint32_t p)
-{
-    return t->kind == LEX_PUNCT && t->punct == p;
-}
-
-/* The k-th most recent significant token (1 = last), or a LEX_EOF token. */
-static const an_tok *an_prev(const an_state *st, size_t k)
-{
-    static const an_tok none = {LEX_EOF, 0, NULL, 0, 0, 0, NULL};
-
-    if (k > st->nring || k > AN_RING)
-        return &none;
-    return &st->ring[(st->nring - k) & (AN_RING - 1)];
 }
 
 /* 1 for keywords and attribute-like names that a '(' may follow but that
@@ -121,6 +96,8 @@ void an_reset_decl(an_state *st)
     st->scope_name_valid = st->decl_colon = 0;
     st->adepth = 0;
     st->alt_valid = 0;
+    st->cand_arg_valid = st->pend_macro_valid = st->cand_macro_valid = 0;
+    st->tag_kw_valid = 0;
 }
 
 /* Drop tracked calls whose parentheses are closed (depth restores). */
@@ -168,213 +145,18 @@ const rules_name *an_classify(an_state *st, const lex_token *t, int member,
         st->triggers_seen |= e->triggers;
         if ((e->flags & RULES_F_MARKER) && !define && st->cur >= 0 &&
             !st->guard)
-            st->facc[st->cur].marker = 1;
+        {
+            an_facc *a = &st->facc[st->cur];
+
+            if (!a->marker_line && !an_intern(st, s, len, &a->marker_off))
+                a->marker_line = t->line;
+            a->marker = 1;
+        }
     }
     if (v.cls >= 0)
         an_add_finding(st, t->line, t->column, v, s, len, AN_FK_PLAIN,
                        e && e->cond.cls >= 0 ? e : NULL, define);
     return e;
-}
-
-/* ---- object-dtype item access ------------------------------------------ */
-
-/* The local named s[0..len), or NULL. */
-static const an_local *an_find_local(const an_state *st, const char *s,
-                                     size_t len)
-{
-    size_t i;
-
-    for (i = st->nlocals; i-- > 0;)
-        if (st->locals[i].len == len && memcmp(st->locals[i].s, s, len) == 0)
-            return &st->locals[i];
-    return NULL;
-}
-
-/* Record a local declared with an itemlocal type (v) or an itemcast
- * type (pv); param: in a function's parameter list. */
-static void an_add_local(an_state *st, const an_tok *name, rules_verdict v,
-                         rules_verdict pv, int param)
-{
-    an_local *l;
-
-    if (st->nlocals == st->caplocals) {
-        size_t cap = st->caplocals ? st->caplocals * 2 : 16;
-
-        if (!(l = realloc(st->locals, cap * sizeof(*l)))) {
-            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
-            return;
-        }
-        st->locals = l;
-        st->caplocals = cap;
-    }
-    l = &st->locals[st->nlocals++];
-    l->s = name->s;
-    l->len = name->len;
-    l->v = v;
-    l->pv = pv;
-    l->param = param;
-}
-
-/*
- * Follow declarations `TYPE *...name` of itemlocal types: ld_state 0 waits
- * for the type, 1 reads stars up to the name, 2 skips the initializer up
- * to ',' (next declarator, unless in a parameter list) or ';' / ')'.
- */
-static void an_local_decl(an_state *st, const an_tok *t)
-{
-    const an_tok *prev = an_prev(st, 1);
-
-    if (st->ld_state == 0) {
-        if (t->kind == LEX_IDENT && t->e &&
-            (t->e->has_local || t->e->has_cast) &&
-            !an_punct_is(prev, '.') && !an_punct_is(prev, LEX_P2('-', '>'))) {
-            st->ld_e = t->e;
-            st->ld_state = 1;
-            st->ld_stars = 0;
-            st->ld_depth = st->pdepth;
-            st->ld_param = an_punct_is(prev, '(') || an_punct_is(prev, ',');
-        }
-    } else if (st->ld_state == 1) {
-        if (an_punct_is(t, '*'))
-            st->ld_stars++;
-        else if (an_is(t, "const") || an_is(t, "restrict") ||
-                 an_is(t, "__restrict") || an_is(t, "volatile"))
-            ;
-        else if (t->kind == LEX_IDENT && st->ld_stars <= RULES_MAXSTARS) {
-            const rules_name *e = st->ld_e;
-
-            if (e->itemlocal[st->ld_stars].cls >= 0 ||
-                e->itemcast[st->ld_stars].cls >= 0)
-                an_add_local(st, t, e->itemlocal[st->ld_stars],
-                             e->itemcast[st->ld_stars], st->cur < 0);
-            st->ld_state = 2;
-        } else
-            st->ld_state = 0;
-    } else if (st->pdepth == st->ld_depth && t->kind == LEX_PUNCT) {
-        if (t->punct == ',')
-            st->ld_state = st->ld_param ? 0 : 1, st->ld_stars = 0;
-        else if (t->punct == ';' || t->punct == ')' || t->punct == '{' ||
-                 t->punct == '}')
-            st->ld_state = 0;
-    }
-}
-
-/* At ')': a cast `( TYPE *... )` of an itemcast type is an item access. */
-static void an_check_cast(an_state *st)
-{
-    const an_tok *ty, *lp, *before;
-    size_t k = 1;
-    int stars = 0;
-    char text[300];
-    int n;
-
-    while (stars <= RULES_MAXSTARS && an_punct_is(an_prev(st, k), '*'))
-        stars++, k++;
-    ty = an_prev(st, k);
-    lp = an_prev(st, k + 1);
-    before = an_prev(st, k + 2);
-    if (stars == 0 || stars > RULES_MAXSTARS || ty->kind != LEX_IDENT ||
-        !ty->e || ty->e->itemcast[stars].cls < 0 || !an_punct_is(lp, '('))
-        return;
-    if (before->kind == LEX_IDENT && !an_is(before, "return"))
-        return;                       /* sizeof(T *), f(T *): not a cast */
-    n = snprintf(text, sizeof(text), "(%.*s %.*s)", (int)ty->len, ty->s,
-                 stars, "***");
-    an_add_finding(st, lp->line, lp->column, ty->e->itemcast[stars], text,
-                   (size_t)n, AN_FK_ITEM, NULL, 0);
-}
-
-/* The argument of call c is complete: check it. */
-static void an_end_arg(an_state *st, an_call *c)
-{
-    const an_local *l;
-    char text[300];
-    int n, save = st->guard;
-    const rules_name *e = c->e;
-
-    st->guard = c->guarded;
-    if ((e->flags & RULES_F_ITEMCOPY) && c->argi <= 1 && !c->hit &&
-        c->ntok == 2 && c->amp && c->a_s &&
-        (l = an_find_local(st, c->a_s, c->a_len)) != NULL &&
-        l->v.cls >= 0) {
-        n = snprintf(text, sizeof(text), "%.*s(&%.*s)", (int)c->namelen,
-                     c->name, (int)l->len, l->s);
-        an_add_finding(st, c->line, c->column, l->v, text, (size_t)n,
-                       AN_FK_ITEM, NULL, 0);
-        c->hit = 1;
-    }
-    if (c->argi == e->fieldarg_arg && c->a_s && c->a_ok &&
-        (l = an_find_local(st, c->a_s, c->a_len)) != NULL &&
-        (l->pv.cls >= 0 || (l->param && l->v.cls >= 0 && !c->deref))) {
-        n = snprintf(text, sizeof(text), "%.*s(%s%.*s)", (int)c->namelen,
-                     c->name, c->amp ? "&" : c->deref ? "*" : "",
-                     (int)l->len, l->s);
-        an_add_finding(st, c->line, c->column, l->pv.cls >= 0 ? l->pv : l->v,
-                       text, (size_t)n, AN_FK_ITEM, NULL, 0);
-    }
-    if (e->nullowner.cls >= 0 && c->argi == e->nullowner_arg &&
-        c->ntok == 1 && c->a_s && c->a_len == strlen(e->null_name) &&
-        memcmp(c->a_s, e->null_name, c->a_len) == 0)
-        an_add_finding(st, c->line, c->column, e->nullowner, c->name,
-                       c->namelen, AN_FK_NULLOWNER, NULL, 0);
-    st->guard = save;
-    c->argi++;
-    c->ntok = c->amp = c->deref = c->a_ok = 0;
-    c->a_s = NULL;
-}
-
-/* Feed token t (not yet counted in pdepth) to the tracked calls. */
-static void an_call_token(an_state *st, const an_tok *t)
-{
-    an_call *c = st->ncalls ? &st->calls[st->ncalls - 1] : NULL;
-
-    if (c && st->pdepth == c->depth) {
-        if (an_punct_is(t, ',')) {
-            an_end_arg(st, c);
-        } else if (an_punct_is(t, ')')) {
-            an_end_arg(st, c);
-            st->ncalls--;
-        } else {
-            if (c->ntok == 0 && an_punct_is(t, '&')) {
-                c->amp = 1;
-            } else if (c->ntok == 0 && an_punct_is(t, '*')) {
-                c->deref = 1;
-            } else if (t->kind == LEX_IDENT &&
-                       c->ntok == (c->amp || c->deref ? 1 : 0)) {
-                c->a_s = t->s;
-                c->a_len = t->len;
-                c->a_ok = 1;
-            } else if (c->a_s && c->ntok == (c->amp || c->deref ? 2 : 1)) {
-                /* x++, x[i], x + i: still x; x->m, x.m, x(...): not */
-                c->a_ok = t->kind == LEX_PUNCT &&
-                          (t->punct == LEX_P2('+', '+') ||
-                           t->punct == LEX_P2('-', '-') || t->punct == '[' ||
-                           t->punct == '+' || t->punct == '-');
-            }
-            c->ntok++;
-        }
-    } else if (c && st->pdepth > c->depth) {
-        c->ntok++;
-    }
-    if (st->callpend_valid && an_punct_is(t, '(') &&
-        st->ncalls < AN_MAXCALLS) {
-        c = &st->calls[st->ncalls++];
-        memset(c, 0, sizeof(*c));
-        c->e = st->callpend.e;
-        c->name = st->callpend.s;
-        c->namelen = st->callpend.len;
-        c->line = st->callpend.line;
-        c->column = st->callpend.column;
-        c->depth = st->pdepth + 1;
-        c->guarded = st->guard;
-    }
-    st->callpend_valid = 0;
-    if (t->kind == LEX_IDENT && t->e &&
-        ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0 ||
-         t->e->fieldarg_arg >= 0)) {
-        st->callpend = *t;
-        st->callpend_valid = 1;
-    }
 }
 
 /* ---- declarations and function definitions at depth 0 ----------------- */
@@ -386,6 +168,9 @@ static void an_decl_token(an_state *st, const an_tok *t)
 {
     size_t nf = st->res->nfindings;
 
+    if (st->in_decl && st->cand_valid && st->pdepth == 0 && st->adepth == 0 &&
+        (an_is(t, "namespace") || an_is(t, "extern")))
+        an_reset_decl(st);            /* M(x) without ';' above them */
     if (!st->in_decl) {
         st->in_decl = 1;
         st->decl_line = t->line;
@@ -399,6 +184,13 @@ static void an_decl_token(an_state *st, const an_tok *t)
     } else if (st->decl_kw == DK_EXTERN && st->decl_ntok == 1 &&
                t->kind == LEX_STRING) {
         st->decl_kw = DK_EXTERN_STR;
+    }
+    if (st->cand_valid && st->pdepth == 0 && st->adepth == 0 &&
+        (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union") ||
+         an_is(t, "enum"))) {
+        st->tag_kw = *t;              /* decided at '{' (an_tag_body) */
+        st->tag_kw_valid = 1;
+        st->tag_kw_find = nf;
     }
     if (an_is(t, "class") || an_is(t, "struct") || an_is(t, "union")) {
         st->decl_class = 1;
@@ -422,6 +214,8 @@ static void an_decl_token(an_state *st, const an_tok *t)
         st->post_find = nf;
     }
     if (st->pend_valid && st->pdepth == 1) {
+        if (!an_punct_is(t, ')') && st->group_ntok++ == 0)
+            st->group_arg = *t;
         if (t->kind == LEX_IDENT && !an_type_kw(t))
             st->group_nident++;
         else if (!an_punct_is(t, ',') && !an_punct_is(t, ')'))
@@ -442,18 +236,19 @@ static void an_kr_drop(an_state *st)
     st->decl_find = find;
 }
 
-/* The qualifier of the name before '(' (C++ `A::B::name`, `Cls::~Cls`)
- * into st->qual, from the recent tokens: at most three levels. */
-static void an_qualifier(an_state *st)
+/* The qualifier of the name before '(' (C++ `A::B::name`, `Cls::~Cls`,
+ * `V::operator+`) into st->qual, from the recent tokens: at most three
+ * levels.  an_prev(st, k0) is the token right before the name. */
+static void an_qualifier(an_state *st, size_t k0)
 {
     const an_tok *parts[3];
-    size_t k = 2, n = 0, len = 0, i;
+    size_t k = k0, n = 0, len = 0, i;
 
     st->qual[0] = '\0';
     if (!st->cpp)
         return;
-    if (an_punct_is(an_prev(st, 2), '~'))
-        k = 3;
+    if (an_punct_is(an_prev(st, k0), '~'))
+        k = k0 + 1;
     while (n < 3 && an_punct_is(an_prev(st, k), LEX_P2(':', ':'))) {
         size_t j = k + 1;
         long d = 0;
@@ -475,7 +270,7 @@ static void an_qualifier(an_state *st)
     for (i = n; i-- > 0;)
         len += (size_t)snprintf(st->qual + len, sizeof(st->qual) - len,
                                 "%.*s::", (int)parts[i]->len, parts[i]->s);
-    if (an_punct_is(an_prev(st, 2), '~') && len + 1 < sizeof(st->qual))
+    if (an_punct_is(an_prev(st, k0), '~') && len + 1 < sizeof(st->qual))
         snprintf(st->qual + len, sizeof(st->qual) - len, "~");
 }
 
@@ -555,12 +350,29 @@ static void an_open_group(an_state *st)
             st->alt_find = find;
         }
     }
+    if (!st->init && !st->ctor && st->cand_valid && st->cand_arg_valid &&
+        an_punct_is(prev, ')') && st->nring == st->cand_ring + 1) {
+        /* `void M(name)(params)`: only a macro makes a name so; the
+         * function is `name` (`int (name)(params)` too, without M). */
+        st->pend_macro = st->cand;
+        st->pend_macro_valid = !an_type_kw(&st->cand);
+        st->pend = st->cand_arg;
+        st->pend_valid = 1;
+        st->qual[0] = '\0';
+        st->group_idlist = 1;
+        st->group_nident = 0;
+        st->group_ntok = 0;
+        return;
+    }
+    st->pend_macro_valid = 0;
     if (!st->init && !st->ctor && an_operator(st, &opn)) {
         st->pend = opn;
         st->pend_valid = 1;
+        st->group_ntok = 2;              /* never a macro argument */
         st->group_idlist = 1;
         st->group_nident = 0;
-        st->qual[0] = '\0';
+        /* V V::operator+(...): the class, as ctags names it */
+        an_qualifier(st, an_is(an_prev(st, 2), "operator") ? 3 : 4);
         return;
     }
     if (st->init || st->ctor || prev->kind != LEX_IDENT || an_not_name(prev)) {
@@ -575,9 +387,10 @@ static void an_open_group(an_state *st)
     }
     st->pend = *prev;
     st->pend_valid = 1;
-    an_qualifier(st);
+    an_qualifier(st, 2);
     st->group_idlist = 1;
     st->group_nident = 0;
+    st->group_ntok = 0;
 }
 
 /* Start the body of the candidate at '{'. */
@@ -603,6 +416,10 @@ static void an_begin_function(an_state *st)
     if (fn < 0)
         return;
     st->res->functions[fn].name_line = st->cand.line;
+    if (st->cand_macro_valid) {
+        s = an_text(&st->cand_macro, buf, sizeof(buf), &len);
+        an_set_macro(st, fn, s, len);
+    }
     for (i = st->decl_find; i < st->res->nfindings; i++)
         if (!st->fmeta[i].define && st->res->findings[i].function < 0)
             an_assign(st, i, fn);
@@ -610,13 +427,43 @@ static void an_begin_function(an_state *st)
     st->depth = 1;
     st->pdepth = 0;
     st->ncalls = 0;
+    st->pcast.active = 0;
     st->callpend_valid = 0;
     an_reset_decl(st);
+}
+
+/*
+ * '{' right after `struct S`, `union`, `enum E`, `class C : bases` that
+ * follow a macro call written without ';' (HPyType_HELPERS(T),
+ * HPyDef_METH(...)): the call is not a declarator, the body is the tag's.
+ * The declaration restarts at the keyword.  Returns 1 when so.
+ */
+static int an_tag_body(an_state *st)
+{
+    const an_tok *p1 = an_prev(st, 1), *p2 = an_prev(st, 2);
+    an_tok name = st->scope_name;
+    int name_valid = st->scope_name_valid, colon = st->decl_colon;
+    an_tok kw = st->tag_kw;
+    size_t find = st->tag_kw_find;
+
+    if (!st->tag_kw_valid || st->pdepth != 0 || st->init ||
+        !(p1->s == kw.s || (p1->kind == LEX_IDENT && p2->s == kw.s) || colon))
+        return 0;
+    an_reset_decl(st);
+    st->in_decl = 1;
+    st->decl_ntok = 2;
+    st->decl_line = kw.line;
+    st->decl_find = find;
+    st->decl_class = !an_is(&kw, "enum");
+    st->scope_name = name;
+    st->scope_name_valid = name_valid;
+    return 1;
 }
 
 /* '{' at depth 0 outside functions. */
 static void an_file_brace(an_state *st)
 {
+    an_tag_body(st);
     if (st->pdepth == 0 && !st->init &&
         ((st->decl_kw == DK_NAMESPACE && !st->cand_valid &&
           !st->pend_valid) ||
@@ -649,6 +496,7 @@ static void an_file_brace(an_state *st)
 static void an_file_semicolon(an_state *st)
 {
     st->pdepth = 0;
+    st->tag_kw_valid = 0;
     if (st->kr) {
         st->kr_next = 1;
         return;
@@ -694,6 +542,13 @@ static void an_file_punct(an_state *st, const an_tok *t)
                 st->cand.s = st->opname[1];
             }
             st->cand_idlist = st->group_idlist && st->group_nident > 0;
+            st->cand_arg = st->group_arg;
+            st->cand_arg_valid = st->group_ntok == 1 &&
+                                 st->group_arg.kind == LEX_IDENT;
+            st->cand_macro = st->pend_macro;
+            st->cand_macro_valid = st->pend_macro_valid;
+            st->pend_macro_valid = 0;
+            st->cand_ring = st->nring;
             st->after_group = 1;
             st->post_seen = 0;
             st->group_close_line = t->line;
@@ -721,7 +576,9 @@ static void an_file_punct(an_state *st, const an_tok *t)
         }
         break;
     case ':':
-        if (st->pdepth == 0 && st->cand_valid)
+        if (st->pdepth == 0 && st->tag_kw_valid)
+            st->decl_colon = 1;       /* M(x)  class NAME : bases { */
+        else if (st->pdepth == 0 && st->cand_valid)
             st->ctor = 1;             /* C++ constructor initializers */
         else if (st->pdepth == 0 && st->decl_class && st->adepth == 0)
             st->decl_colon = 1;       /* class NAME : bases { */
@@ -774,6 +631,7 @@ static void an_func_punct(an_state *st, const an_tok *t)
             st->pdepth = 0;
             st->ncalls = 0;
             st->callpend_valid = 0;
+            st->pcast.active = 0;
             st->ld_state = 0;
             an_reset_decl(st);
         }
@@ -863,8 +721,12 @@ void an_scan_token(an_state *st, const lex_token *lt)
         t.e = an_classify(st, lt, member, 0);
     }
     if (st->cur >= 0 && t.kind == LEX_PUNCT && t.punct == '(' &&
-        prev->kind == LEX_IDENT)
+        prev->kind == LEX_IDENT) {
         an_record_call(st, prev);
+        an_item_call(st, prev);
+    }
+    if (st->cur >= 0)
+        an_cast_operand(st, &t);
     if (st->cur >= 0)
         an_call_token(st, &t);
     if (st->cur >= 0 || (file_level && st->in_decl))

@@ -116,6 +116,9 @@ typedef struct {
     int decl_typedef, decl_struct, decl_hpydef, decl_spec, decl_eq;
     ty_tok decl_name, struct_tag;
     int decl_ntok;
+    int decl_wrap;              /* `namespace N` or `extern "C"`: its body
+                                 * is file scope too (C++ ports: kiwi) */
+    long wraps;                 /* open namespace / extern "C" bodies */
     /* Open blocks: 1 struct body, 2 spec initializer, 3 defines list. */
     int block;
     long block_depth;
@@ -170,13 +173,19 @@ static int32_t ty_function(ty_state *y, uint32_t line)
 static void ty_flush_visits(ty_state *y)
 {
     char num[32];
+    const char *name, *q;
 
     if (y->fn < 0)
         return;
+    /* Without its namespaces (kiwisolver::Variable_traverse): HPyDef_SLOT
+     * names the implementation as written in the namespace. */
+    name = y->st->res->functions[y->fn].name;
+    while ((q = strstr(name, "::")) != NULL)
+        name = q + 2;
     ty_sep(&y->visits);
     ty_puts(&y->visits, "{\"function\":");
     ty_puts(&y->visits, "\"");
-    ty_puts(&y->visits, y->st->res->functions[y->fn].name);
+    ty_puts(&y->visits, name);
     ty_puts(&y->visits, "\",\"members\":[");
     if (y->members.s)
         ty_put(&y->visits, y->members.s, y->members.len);
@@ -388,7 +397,7 @@ static void ty_emit_struct(ty_state *y, const ty_tok *name)
 static void ty_reset_decl(ty_state *y)
 {
     y->decl_typedef = y->decl_struct = y->decl_hpydef = y->decl_spec = 0;
-    y->decl_eq = y->decl_ntok = 0;
+    y->decl_eq = y->decl_ntok = y->decl_wrap = 0;
     y->decl_name.s = NULL;
     y->struct_tag.s = NULL;
 }
@@ -430,6 +439,9 @@ static void ty_file_token(ty_state *y, const ty_tok *t)
             return;
         }
     }
+    if ((y->decl_ntok == 0 && ty_is(t, "namespace")) ||
+        (y->decl_ntok == 1 && ty_is(&y->prev, "extern") && t->kind == LEX_STRING))
+        y->decl_wrap = 1;
     y->decl_ntok++;
     if (t->kind == LEX_IDENT) {
         if (ty_is(t, "typedef"))
@@ -444,8 +456,8 @@ static void ty_file_token(ty_state *y, const ty_tok *t)
             y->struct_tag = *t;
         else if (!y->decl_eq && y->pdepth == 0)
             y->decl_name = *t;
-    } else if (ty_punct(t, '=')) {
-        y->decl_eq = 1;
+    } else if (ty_punct(t, '=') && y->pdepth == 0) {
+        y->decl_eq = 1;               /* not `.doc = "..."` in HPyDef_METH(...) */
     } else if (ty_punct(t, '{')) {
         if (y->decl_spec && y->decl_eq && y->decl_name.s)
             ty_open_block(y, 2, t->line);
@@ -484,8 +496,14 @@ static void ty_token(ty_state *y, const ty_tok *t)
     } else if (y->depth == 0) {
         ty_file_token(y, t);
     }
-    if (ty_punct(t, '{')) {
+    if (ty_punct(t, '{') && y->depth == 0 && !y->block && y->decl_wrap) {
+        y->wraps++;                   /* namespace N {, extern "C" { */
+        ty_reset_decl(y);
+    } else if (ty_punct(t, '{')) {
         y->depth++;
+    } else if (ty_punct(t, '}') && y->depth == 0 && !y->block && y->wraps > 0) {
+        y->wraps--;
+        ty_reset_decl(y);
     } else if (ty_punct(t, '}')) {
         if (y->depth > 0)
             y->depth--;

@@ -2,8 +2,9 @@
  * ingest_store.c: the SQL writes of an ingest (see ingest_store.h).
  *
  * Findings are stored as one zlib-compressed JSON array per analysis:
- * [[line, column, class, rule, text, function_index, guarded], ...], where
- * class is the an_class name and function_index -1 means file scope.
+ * [[line, column, class, rule, text, function_index, guarded(, reason)], ...],
+ * where class is the an_class name, function_index -1 means file scope and
+ * reason (item sites only, an_finding.reason) is left out when NULL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +50,8 @@ static const char *const ingest_store_sql[ST_COUNT] = {
                         "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
     [ST_FUNC_INS] = "INSERT INTO functions(analysis_id, idx, name, start_line, "
                     "end_line, status, object_state, tok_hpy, tok_capi, "
-                    "tok_npy_legacy, tok_bridge) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
-                    "?7, ?8, ?9, ?10, ?11)",
+                    "tok_npy_legacy, tok_bridge, name_from_macro, why) VALUES(?1, ?2, "
+                    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     [ST_STATS_INS] = "INSERT OR REPLACE INTO commit_stats(commit_id, rules_hash, "
                      "files, universal_ready_files, tok_hpy, tok_capi, "
                      "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
@@ -429,9 +430,14 @@ static char *ingest_store_findings_json(const an_result *res)
         ingest_buf_string(&b, f->rule ? f->rule : "");
         ingest_buf_put(&b, ",", 1);
         ingest_buf_string(&b, f->text ? f->text : "");
-        n = snprintf(num, sizeof(num), ",%d,%s]", (int)f->function,
+        n = snprintf(num, sizeof(num), ",%d,%s", (int)f->function,
                      f->guarded ? "true" : "false");
         ingest_buf_put(&b, num, (size_t)n);
+        if (f->reason) {
+            ingest_buf_put(&b, ",", 1);
+            ingest_buf_string(&b, f->reason);
+        }
+        ingest_buf_put(&b, "]", 1);
     }
     ingest_buf_put(&b, "]", 1);
     if (b.oom) {
@@ -461,8 +467,14 @@ static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
         if (f->object_state != AN_OBJ_NONE)
             sqlite3_bind_text(st, 7, an_objstate_name(f->object_state), -1,
                               SQLITE_STATIC);
+        char why[1024];
+
         for (k = 0; k < AN_CLASS_COUNT; k++)
             sqlite3_bind_int64(st, 8 + k, f->tokens[k]);
+        if (f->name_from_macro)
+            sqlite3_bind_text(st, 12, f->name_from_macro, -1, SQLITE_STATIC);
+        an_why_json(res, f, why, sizeof(why));
+        sqlite3_bind_text(st, 13, why, -1, SQLITE_TRANSIENT);
         if ((rc = ingest_store_done(s, st)) < 0)
             return rc;
     }

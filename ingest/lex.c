@@ -227,12 +227,53 @@ static const char *lex_number(lex_state *lx, const char *p, int *spliced)
     return p;
 }
 
-/* The punctuator code at p (see LEX_P2); sets *len to 1 or 2. */
-static uint32_t lex_punct(const char *p, const char *end, size_t *len)
+/*
+ * A C99/C++ digraph at p (ISO C 6.4.6p3): <% %> <: :> %: %:%: stand for
+ * { } [ ] # ##.  Returns the punctuator code and sets *len, or 0.  In C++
+ * `<::` not followed by ':' or '>' is `<` then `::` (C++11 [lex.pptoken]p3:
+ * `std::vector<::T>`).
+ */
+static uint32_t lex_digraph(const lex_state *lx, const char *p,
+                            const char *end, size_t *len)
 {
     char a = p[0], b = p + 1 < end ? p[1] : '\0';
+
+    *len = 2;
+    if (a == '<' && b == '%')
+        return '{';
+    if (a == '%' && b == '>')
+        return '}';
+    if (a == ':' && b == '>')
+        return ']';
+    if (a == '<' && b == ':') {
+        if ((lx->flags & LEX_F_CPP) && p + 2 < end && p[2] == ':' &&
+            !(p + 3 < end && (p[3] == ':' || p[3] == '>')))
+            return 0;
+        return '[';
+    }
+    if (a == '%' && b == ':') {
+        if (p + 3 < end && p[2] == '%' && p[3] == ':') {
+            *len = 4;
+            return LEX_P2('#', '#');
+        }
+        return '#';
+    }
+    return 0;
+}
+
+/* The punctuator code at p (see LEX_P2); sets *len to its bytes. */
+static uint32_t lex_punct(lex_state *lx, const char *p, const char *end,
+                          size_t *len)
+{
+    char a = p[0], b = p + 1 < end ? p[1] : '\0';
+    uint32_t dg;
     int two = 0;
 
+    if ((a == '<' || a == '%' || a == ':') &&
+        (dg = lex_digraph(lx, p, end, len)) != 0) {
+        lx->digraphs++;
+        return dg;
+    }
     switch (a) {
     case '-': two = b == '>' || b == '-' || b == '='; break;
     case '+': two = b == '+' || b == '='; break;
@@ -244,6 +285,13 @@ static uint32_t lex_punct(const char *p, const char *end, size_t *len)
     case '#': two = b == '#'; break;
     case '=': case '!': case '*': case '/': case '%': case '^':
         two = b == '=';
+        break;
+    case '?':
+        /* ??< ??> ??( ... are trigraphs; compilers read them only with
+         * -trigraphs (and C23 removed them): counted for the notes. */
+        if (b == '?' && p + 2 < end && strchr("=/'()!<>-", p[2]) &&
+            p[2] != '\0' && !lx->bad_trigraphs++)
+            lx->bad_trigraph_line = lx->line;
         break;
     default:
         break;
@@ -338,20 +386,25 @@ void lex_next(lex_state *lx, lex_token *tok)
     } else if (c == '"' || c == '\'') {
         q = lex_quoted(lx, p + 1, (char)c, &spliced);
         tok->kind = c == '"' ? LEX_STRING : LEX_CHAR;
-    } else if (c == '#' && bol && !lx->in_pp) {
-        q = p + 1;
+    } else if ((c == '#' || (c == '%' && p + 1 < end && p[1] == ':' &&
+                             !(p + 3 < end && p[2] == '%' && p[3] == ':'))) &&
+               bol && !lx->in_pp) {
+        q = p + (c == '#' ? 1 : 2);   /* # or its digraph %: */
+        lx->digraphs += c == '%';
         tok->kind = LEX_PP_BEGIN;
         tok->punct = '#';
         lx->in_pp = 1;
     } else if (LEX_IS(c, LC_PUNCT)) {
         size_t n;
 
-        tok->punct = lex_punct(p, end, &n);
+        tok->punct = lex_punct(lx, p, end, &n);
         tok->kind = LEX_PUNCT;
         q = p + n;
     } else {
         q = p + 1;
         tok->kind = LEX_OTHER;
+        if (!lx->in_pp && !lx->other_bytes++)
+            lx->other_line = lx->line;
     }
     tok->len = (size_t)(q - p);
     tok->spliced = spliced;

@@ -9,6 +9,11 @@
  * `npy_@name@` and `@NAME@` are each one identifier ([A-Za-z_@] then
  * [A-Za-z0-9_@]).
  *
+ * C99/C++ digraphs (<% %> <: :> %: %:%:) are read as the tokens they stand
+ * for ({ } [ ] # ##, with the punct code of those); trigraphs are not
+ * (compilers ignore them by default) but are counted, like the bytes that
+ * make LEX_OTHER tokens, so the caller can say so.
+ *
  * The lexer never fails and never reads outside [buf, buf+len): NUL bytes,
  * non-UTF-8 bytes, CRLF line ends, a missing final newline and unterminated
  * comments or literals are all tokenized somehow, and the last two are
@@ -66,6 +71,11 @@ typedef struct {
     uint32_t bad_comment_line;   /* unterminated block comment */
     uint32_t bad_literal_line;   /* string/char literal cut by a newline */
     uint32_t bad_literals;
+    uint32_t bad_trigraph_line;  /* trigraphs (??<), not read as tokens */
+    uint32_t bad_trigraphs;
+    uint32_t other_line;         /* LEX_OTHER bytes outside directives */
+    uint32_t other_bytes;
+    uint32_t digraphs;           /* digraphs read as their tokens */
 } lex_state;
 
 /* Start lexing buf[0..len).  The buffer must outlive the state and its

@@ -22,64 +22,7 @@
 #include "analyze.h"
 #include "pd_error.h"
 #include "rules.h"
-
-#define RULES_MAXARGS 8
-#define RULES_MAXLINE 1024
-#define RULES_TRIE_SYMS 64
-
-/* A block of the string arena; blocks never move once allocated. */
-typedef struct rules_block {
-    struct rules_block *next;
-    size_t used, cap;
-    char data[];
-} rules_block;
-
-/* A trie node: children by symbol (0 = none) and the prefix ending here. */
-typedef struct {
-    uint16_t child[RULES_TRIE_SYMS];
-    rules_verdict v;
-} rules_node;
-
-typedef struct {
-    const char *s;
-    size_t len;
-    rules_verdict v;
-} rules_suffix;
-
-/* objfunc kinds */
-enum { OBJF_PREFIX, OBJF_SUFFIX, OBJF_CONTAINS };
-
-typedef struct {
-    int kind;
-    const char *s;
-} rules_objf;
-
-struct rules {
-    rules_name *names;          /* exact entries */
-    size_t nnames, capnames;
-    uint32_t *index;            /* names index + 1, 0 = empty slot */
-    size_t index_mask;
-    /* Filter of exact names by their first two bytes (the second is 0 for
-     * one-byte names): most identifiers are rejected without hashing. */
-    uint8_t first2[65536 / 8];
-    rules_node *nodes;          /* nodes[0] is the root */
-    size_t nnodes, capnodes;
-    rules_suffix *suffixes;
-    size_t nsuffixes;
-    unsigned char suffix_last[256];
-    rules_objf *objf;
-    size_t nobjf;
-    int ncond;
-    rules_block *arena;
-    char hash[GIT_OID_HEXSZ + 1];
-};
-
-/* Where the parser is, for messages. */
-typedef struct {
-    const char *file;
-    unsigned line;
-    const char *id;             /* the line's id=ID, or NULL */
-} rules_ctx;
+#include "rules_int.h"
 
 /* Symbol of an identifier byte in the trie, or -1. */
 static int rules_sym(unsigned char c)
@@ -98,10 +41,7 @@ static int rules_sym(unsigned char c)
 }
 
 /* Record a syntax error at the current line; returns PD_EINVAL. */
-static int rules_err(const rules_ctx *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int rules_err(const rules_ctx *c, const char *fmt, ...)
+int rules_err(const rules_ctx *c, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -113,7 +53,7 @@ static int rules_err(const rules_ctx *c, const char *fmt, ...)
 }
 
 /* Copy s[0..len) into the arena, NUL-terminated; NULL when out of memory. */
-static char *rules_strndup(rules *r, const char *s, size_t len)
+char *rules_strndup(rules *r, const char *s, size_t len)
 {
     rules_block *b = r->arena;
     char *out;
@@ -138,10 +78,7 @@ static char *rules_strndup(rules *r, const char *s, size_t len)
 
 /* The rule id: the line's id=ID if given, else the printf-made default.
  * NULL when out of memory. */
-static const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
-                            ...) __attribute__((format(printf, 3, 4)));
-
-static const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
+const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
                             ...)
 {
     char buf[RULES_MAXLINE];
@@ -166,7 +103,7 @@ uint32_t rules_hash_name(const char *s, size_t len)
 }
 
 /* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */
-static int rules_is_ident(const char *s)
+int rules_is_ident(const char *s)
 {
     if (!*s)
         return 0;
@@ -177,7 +114,7 @@ static int rules_is_ident(const char *s)
 }
 
 /* Parse a class name into *cls (an_class or RULES_CLS_NONE if allow_none). */
-static int rules_class(const rules_ctx *c, const char *s, int allow_none,
+int rules_class(const rules_ctx *c, const char *s, int allow_none,
                        int *cls)
 {
     int i;
@@ -238,7 +175,7 @@ static int rules_grow_index(rules *r)
 
 /* Find or create the exact entry of `name`; *out gets it.  The pointer is
  * valid until the next call.  0 or PD_ENOMEM. */
-static int rules_entry(rules *r, const char *name, rules_name **out)
+int rules_entry(rules *r, const char *name, rules_name **out)
 {
     size_t len = strlen(name), k;
     rules_name *e = (rules_name *)rules_lookup(r, name, len);
@@ -267,7 +204,7 @@ static int rules_entry(rules *r, const char *name, rules_name **out)
     e->len = len;
     e->hash = rules_hash_name(name, len);
     e->exact.cls = e->member.cls = e->cond.cls = RULES_CLS_UNSET;
-    e->nullowner.cls = RULES_CLS_UNSET;
+    e->nullowner.cls = e->itemcall.cls = RULES_CLS_UNSET;
     e->nullowner_arg = -1;
     e->fieldarg_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
@@ -323,68 +260,6 @@ static int rules_add_prefix(rules *r, const rules_ctx *c, const char *p,
     if (r->nodes[n].v.cls != RULES_CLS_UNSET)
         return rules_err(c, "duplicate prefix rule");
     r->nodes[n].v = v;
-    return 0;
-}
-
-/* Parse "TYPE" followed by '*'s from the joined args; *stars gets their
- * number and the name is NUL-terminated in place. */
-static int rules_type_stars(const rules_ctx *c, char *type, int *stars)
-{
-    char *s = type;
-
-    while (*s && *s != '*')
-        s++;
-    *stars = 0;
-    for (; *s == '*'; s++)
-        (*stars)++;
-    if (*s || *stars > RULES_MAXSTARS)
-        return rules_err(c, "bad type '%s' (expected NAME followed by at "
-                         "most %d '*')", type, RULES_MAXSTARS);
-    type[strlen(type) - (size_t)*stars] = '\0';
-    if (!rules_is_ident(type))
-        return rules_err(c, "'%s' is not an identifier", type);
-    return 0;
-}
-
-/* The default id of an item-access rule of class cls. */
-static const char *rules_item_id(rules *r, const rules_ctx *c, int cls)
-{
-    if (cls == AN_CLASS_HPY)
-        return rules_id(r, c, "object-item-field");
-    if (cls == AN_CLASS_BRIDGE)
-        return rules_id(r, c, "object-item-bridge");
-    return rules_id(r, c, "object-item-legacy");
-}
-
-/* itemcast / itemlocal: CLASS TYPE with stars, maybe split over args. */
-static int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac,
-                        int cast)
-{
-    char type[RULES_MAXLINE] = "";
-    rules_name *e;
-    rules_verdict *slot;
-    int cls = 0, stars, i, rc;
-
-    if ((rc = rules_class(c, av[1], 0, &cls)) != 0)
-        return rc;
-    for (i = 2; i < ac; i++)
-        strncat(type, av[i], sizeof(type) - strlen(type) - 1);
-    if ((rc = rules_type_stars(c, type, &stars)) != 0)
-        return rc;
-    if (cast && stars == 0)
-        return rules_err(c, "an itemcast type needs at least one '*'");
-    if ((rc = rules_entry(r, type, &e)) != 0)
-        return rc;
-    slot = cast ? &e->itemcast[stars] : &e->itemlocal[stars];
-    if (slot->cls != RULES_CLS_UNSET)
-        return rules_err(c, "duplicate %s rule for '%s'", av[0], av[2]);
-    slot->cls = cls;
-    if (!(slot->id = rules_item_id(r, c, cls)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
-    if (cast)
-        e->has_cast = 1;
-    else
-        e->has_local = 1;
     return 0;
 }
 
@@ -460,57 +335,7 @@ static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
     return 0;
 }
 
-/* nullowner FUNCTION INDEX NULLNAME */
-static int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
-{
-    rules_name *e;
-    char *endp;
-    long idx;
-    int rc;
-
-    if (!rules_is_ident(av[1]) || !rules_is_ident(av[3]))
-        return rules_err(c, "'%s' is not an identifier",
-                         rules_is_ident(av[1]) ? av[3] : av[1]);
-    idx = strtol(av[2], &endp, 10);
-    if (*endp || endp == av[2] || idx < 0 || idx > 64)
-        return rules_err(c, "bad argument index '%s' (expected 0..64)",
-                         av[2]);
-    if ((rc = rules_entry(r, av[1], &e)) != 0)
-        return rc;
-    if (e->nullowner.cls != RULES_CLS_UNSET)
-        return rules_err(c, "duplicate nullowner rule for '%s'", av[1]);
-    e->nullowner.cls = AN_CLASS_BRIDGE;
-    e->nullowner_arg = (int)idx;
-    e->null_name = rules_strndup(r, av[3], strlen(av[3]));
-    e->nullowner.id = rules_id(r, c, "field-null-owner");
-    if (!e->null_name || !e->nullowner.id)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
-    return 0;
-}
-
-/* fieldarg FUNCTION INDEX */
-static int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av)
-{
-    rules_name *e;
-    char *endp;
-    long idx;
-    int rc;
-
-    if (!rules_is_ident(av[1]))
-        return rules_err(c, "'%s' is not an identifier", av[1]);
-    idx = strtol(av[2], &endp, 10);
-    if (*endp || endp == av[2] || idx < 0 || idx > 64)
-        return rules_err(c, "bad argument index '%s' (expected 0..64)",
-                         av[2]);
-    if ((rc = rules_entry(r, av[1], &e)) != 0)
-        return rc;
-    if (e->fieldarg_arg >= 0)
-        return rules_err(c, "duplicate fieldarg rule for '%s'", av[1]);
-    e->fieldarg_arg = (int)idx;
-    return 0;
-}
-
-/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION */
+/* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION, itemname NAME */
 static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
                         unsigned flag)
 {
@@ -589,6 +414,10 @@ static const struct {
     {"itemcast", 2, 6, "CLASS TYPE*"},
     {"itemlocal", 2, 6, "CLASS TYPE[*]"},
     {"itemcopy", 1, 1, "FUNCTION"},
+    {"itemdata", 2, 6, "any|param TYPE*"},
+    {"itemsource", 1, 2, "NAME | suffix TEXT"},
+    {"itemname", 1, 1, "NAME"},
+    {"itemcall", 2, 2, "CLASS FUNCTION"},
     {"fieldarg", 2, 2, "FUNCTION INDEX"},
     {"marker", 1, 1, "NAME"},
     {"itemsvisit", 1, 1, "FUNCTION"},
@@ -622,6 +451,14 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_d_fieldarg(r, c, av);
     if (!strcmp(d, "itemcopy"))
         return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
+    if (!strcmp(d, "itemsource"))
+        return rules_d_itemsource(r, c, av, ac);
+    if (!strcmp(d, "itemname"))
+        return rules_d_flag(r, c, av, RULES_F_ITEMNAME);
+    if (!strcmp(d, "itemdata"))
+        return rules_d_itemdata(r, c, av, ac);
+    if (!strcmp(d, "itemcall"))
+        return rules_d_itemcall(r, c, av);
     if (!strcmp(d, "marker"))
         return rules_d_flag(r, c, av, RULES_F_MARKER);
     if (!strcmp(d, "itemsvisit"))
@@ -773,6 +610,7 @@ void rules_free(rules *r)
     free(r->nodes);
     free(r->suffixes);
     free(r->objf);
+    free(r->srcsuf);
     free(r);
 }
 
@@ -834,6 +672,21 @@ const rules_name *rules_classify(const rules *r, const char *s, size_t len,
     else
         v->cls = RULES_CLS_UNSET;
     return e;
+}
+
+int rules_itemsource(const rules *r, const char *s, size_t len,
+                     const rules_name *e)
+{
+    size_t i, m;
+
+    if (e && (e->flags & RULES_F_ITEMSOURCE))
+        return 1;
+    for (i = 0; i < r->nsrcsuf; i++) {
+        m = strlen(r->srcsuf[i]);
+        if (m <= len && memcmp(s + len - m, r->srcsuf[i], m) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 int rules_objfunc(const rules *r, const char *name)

@@ -67,6 +67,14 @@ typedef struct {
 #define RULES_F_ITEMCOPY 0x2u  /* `itemcopy`: memcpy-like, see analyze.c */
 #define RULES_F_ITEMSVISIT 0x4u /* `itemsvisit`: visits object-array items
                                  * (analyze_types.c) */
+#define RULES_F_ITEMSOURCE 0x8u /* `itemsource`: a call or member that
+                                 * gives a pointer into array data */
+#define RULES_F_ITEMNAME 0x10u  /* `itemname`: a name the project's macros
+                                 * declare as a pointer into array data */
+
+/* rules_name.itemdata[] values (`itemdata`) */
+#define RULES_DATA_ANY   1      /* locals and parameters */
+#define RULES_DATA_PARAM 2      /* parameters only */
 
 /* Most '*' in an `itemcast`/`itemlocal` type. */
 #define RULES_MAXSTARS 3
@@ -92,6 +100,11 @@ typedef struct {
     unsigned flags;             /* RULES_F_* */
     int has_local;              /* some itemlocal[] is set */
     int has_cast;               /* some itemcast[] is set */
+    uint8_t itemdata[RULES_MAXSTARS + 1];  /* `itemdata`: RULES_DATA_*
+                                 * by number of '*', or 0 */
+    int has_data;               /* some itemdata[] is set */
+    rules_verdict itemcall;     /* `itemcall`: this call reads or writes
+                                 * object items */
 } rules_name;
 
 /* FNV-1a hash of an identifier, as stored in rules_name.hash. */
@@ -113,6 +126,11 @@ const rules_name *rules_lookup(const rules *r, const char *s, size_t len);
 /* 1 when a function named `name` is an object-dtype function by an
  * `objfunc` rule, else 0. */
 int rules_objfunc(const rules *r, const char *name);
+
+/* 1 when s[0..len) (exact entry e, or NULL) gives a pointer into array
+ * data by an `itemsource` rule: the name, or a `suffix` pattern. */
+int rules_itemsource(const rules *r, const char *s, size_t len,
+                     const rules_name *e);
 
 /* Number of exact-if rules (bits 0 .. n-1 of cond_bit/triggers). */
 int rules_ncond(const rules *r);

@@ -75,10 +75,13 @@ static void report_text_file(FILE *out, const report_file *rf)
         const an_function *fn = &res->functions[i];
         const char *os = an_objstate_name(fn->object_state);
 
-        fprintf(out, "%s:%u: function %s (lines %u-%u) %s%s%s\n", rf->path,
+        fprintf(out, "%s:%u: function %s (lines %u-%u) %s%s%s", rf->path,
                 (unsigned)fn->name_line, fn->name, (unsigned)fn->start_line,
                 (unsigned)fn->end_line, an_status_name(fn->status),
                 os ? ", " : "", os ? os : "");
+        if (fn->name_from_macro)
+            fprintf(out, " (name from macro %s)", fn->name_from_macro);
+        fputc('\n', out);
     }
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
@@ -87,10 +90,24 @@ static void report_text_file(FILE *out, const report_file *rf)
                 (unsigned)f->column, an_class_name(f->cls), f->rule, f->text);
         if (f->function >= 0)
             fprintf(out, " in %s", res->functions[f->function].name);
-        fprintf(out, "%s\n", f->guarded ? " (guarded)" : "");
+        fprintf(out, "%s", f->guarded ? " (guarded)" : "");
+        if (f->reason)
+            fprintf(out, " (why: %s)", f->reason);
+        fputc('\n', out);
     }
     if (res->notes)
         fprintf(out, "%s: note: %s\n", rf->path, res->notes);
+}
+
+/* Why fn has its status and object state (analyze.h an_why_json). */
+static json_t *report_why(const an_result *res, const an_function *fn)
+{
+    char buf[1024];
+    json_t *j;
+
+    an_why_json(res, fn, buf, sizeof(buf));
+    j = json_loads(buf, 0, NULL);
+    return j ? j : json_null();
 }
 
 /* {"hpy": n, "capi": n, ...} */
@@ -125,24 +142,26 @@ static json_t *report_json_file(const report_file *rf)
         const char *os = an_objstate_name(fn->object_state);
 
         json_array_append_new(fns, json_pack(
-            "{s:s, s:i, s:i, s:i, s:s, s:o, s:o}", "name", fn->name,
+            "{s:s, s:s?, s:i, s:i, s:i, s:s, s:o, s:o, s:o}", "name", fn->name,
+            "name_from_macro", fn->name_from_macro,
             "start_line", (json_int_t)fn->start_line,
             "name_line", (json_int_t)fn->name_line,
             "end_line", (json_int_t)fn->end_line,
             "status", an_status_name(fn->status),
             "object_state", os ? json_string(os) : json_null(),
-            "tokens", report_tokens(fn->tokens)));
+            "tokens", report_tokens(fn->tokens),
+            "why", report_why(res, fn)));
     }
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
 
         json_array_append_new(fds, json_pack(
-            "{s:i, s:i, s:s, s:s, s:s, s:o, s:b}",
+            "{s:i, s:i, s:s, s:s, s:s, s:o, s:b, s:s?}",
             "line", (json_int_t)f->line, "column", (json_int_t)f->column,
             "class", an_class_name(f->cls), "rule", f->rule, "text", f->text,
             "function", f->function >= 0
                 ? json_string(res->functions[f->function].name) : json_null(),
-            "guarded", f->guarded));
+            "guarded", f->guarded, "reason", f->reason));
     }
     json_object_set_new(o, "functions", fns);
     json_object_set_new(o, "findings", fds);

@@ -40,13 +40,16 @@ size_t report_fail_count(const report_fail *f, const report_file *files,
 
 /*
  * Write the n files to out in `format`:
- *   "text"       one line per function and per finding
- *                (path:line:col: class rule `text` [in FUNCTION] [guarded])
+ *   "text"       one line per function (... [(name from macro M)]) and per
+ *                finding (path:line:col: class rule `text` [in FUNCTION]
+ *                [(guarded)] [(why: REASON)])
  *   "json"       [{"path", "status", "universal_ready", "lines", "notes",
- *                  "functions": [{"name", "start_line", "name_line",
- *                  "end_line", "status", "object_state", "tokens"}],
- *                  "findings": [{"line", "column", "class", "rule", "text",
- *                  "function", "guarded"}]}]
+ *                  "functions": [{"name", "name_from_macro" (null or
+ *                  the macro, see analyze.h), "start_line", "name_line",
+ *                  "end_line", "status", "object_state", "tokens", "why"
+ *                  (an_why_json)}], "findings": [{"line", "column",
+ *                  "class", "rule", "text", "function", "guarded",
+ *                  "reason" (null or an_finding.reason)}]}]
  *   "functions"  tab-separated path, name, name_line, start_line, end_line,
  *                language ("c" or "c++"; what tests/ctags_compare.sh reads)
  *   "sarif"      report_sarif() below

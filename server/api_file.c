@@ -26,24 +26,30 @@ static json_t *api_file_functions(srv_req *r, int64_t analysis_id,
     *names = NULL;
     *nnames = 0;
     if (db_prepare(r->db, &st, "SELECT name, start_line, end_line, status, "
-                   "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge "
+                   "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
+                   "name_from_macro, why "
                    "FROM functions WHERE analysis_id = ?1 ORDER BY idx") < 0)
         return arr;
     sqlite3_bind_int64(st, 1, analysis_id);
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t tok[4];
         const char *os = (const char *)sqlite3_column_text(st, 4);
+        const char *macro = (const char *)sqlite3_column_text(st, 9);
+        const char *why = (const char *)sqlite3_column_text(st, 10);
         json_t *name = api_text((const char *)sqlite3_column_text(st, 0)), *f;
+        json_t *wj = why ? json_loads(why, 0, NULL) : NULL;
         int k;
 
         for (k = 0; k < 4; k++)
             tok[k] = sqlite3_column_int64(st, 5 + k);
-        f = json_pack("{s:o, s:I, s:I, s:s, s:o, s:o}", "name", name,
+        f = json_pack("{s:o, s:I, s:I, s:s, s:o, s:o, s:o, s:o}", "name", name,
                       "start_line", (json_int_t)sqlite3_column_int64(st, 1),
                       "end_line", (json_int_t)sqlite3_column_int64(st, 2),
                       "status", (const char *)sqlite3_column_text(st, 3),
                       "object_state", os ? json_string(os) : json_null(),
-                      "tokens", api_tokens_obj(tok));
+                      "tokens", api_tokens_obj(tok),
+                      "name_from_macro", macro ? api_text(macro) : json_null(),
+                      "why", wj ? wj : json_null());
         json_array_append_new(arr, f);
         if (*nnames == cap) {
             const char **p = realloc(*names, (cap = cap ? cap * 2 : 64) * sizeof(char *));
@@ -57,7 +63,8 @@ static json_t *api_file_functions(srv_req *r, int64_t analysis_id,
     return arr;
 }
 
-/* Stored findings rows [line, col, class, rule, text, fn, guarded] as objects. */
+/* Stored findings rows [line, col, class, rule, text, fn, guarded(, reason)]
+ * as objects; reason (item sites only) is null when the row has none. */
 static json_t *api_file_findings(const char *json, const char **names, size_t nnames)
 {
     json_t *rows = json_loads(json, 0, NULL), *out = json_array(), *row;
@@ -65,15 +72,17 @@ static json_t *api_file_findings(const char *json, const char **names, size_t nn
 
     json_array_foreach(rows, i, row) {
         json_int_t fn = json_integer_value(json_array_get(row, 5));
+        json_t *why = json_array_get(row, 7);
 
-        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s, s:s}",
+        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s, s:s, s:o}",
             "line", json_array_get(row, 0), "column", json_array_get(row, 1),
             "class", json_array_get(row, 2), "rule", json_array_get(row, 3),
             "text", json_array_get(row, 4),
             "function", fn >= 0 && (size_t)fn < nnames ? json_string(names[fn])
                                                         : json_null(),
             "guarded", json_array_get(row, 6), "tool", "portdash",
-            "level", sarif_builtin_level(json_string_value(json_array_get(row, 2)))));
+            "level", sarif_builtin_level(json_string_value(json_array_get(row, 2))),
+            "reason", why ? json_incref(why) : json_null()));
     }
     json_decref(rows);
     return out;

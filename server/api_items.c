@@ -46,12 +46,14 @@ static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
             (*fields)++;
         if (!rule || strcmp(rule, "object-item-legacy") != 0)
             continue;
-        json_array_append_new(legacy, json_pack("{s:o, s:s, s:O, s:O, s:O, s:O}",
+        json_array_append_new(legacy, json_pack("{s:o, s:s, s:O, s:O, s:O, s:O, s:o}",
             "path", api_text(path), "rule", rule,
             "function", f >= 0 && (size_t)f < json_array_size(names)
                 ? json_array_get(names, (size_t)f) : json_null(),
             "line", json_array_get(row, 0), "column", json_array_get(row, 1),
-            "text", json_array_get(row, 4)));
+            "text", json_array_get(row, 4),
+            "reason", json_array_get(row, 7) ? json_incref(json_array_get(row, 7))
+                                             : json_null()));
     }
 done:
     json_decref(rows);

@@ -107,7 +107,9 @@ files=$(cd "$tmp/src" && find . -type f | wc -l)
 #         written without ';' above a definition, as the function, and
 #         misses the definition's own name; seen as a ctags-only and an
 #         analyzer-only entry in one file with the same last line, the
-#         ctags line above the analyzer's;
+#         ctags line above the analyzer's; or on the same line, where the
+#         name itself is made by a macro (`void FTNC(name)(...)`: ctags
+#         says FTNC, the analyzer names it from the macro's argument);
 #  pp:    ctags misses a definition whose declaration has a preprocessor
 #         directive between its first line and its name (numpy's
 #         `static int #if ... NPY_GCC_UNROLL_LOOPS #endif name(...)`);
@@ -145,7 +147,7 @@ awk -F'\t' -v src="$tmp/src" '
   END {
     for (i = 1; i <= nc; i++)
       for (j = 1; j <= na; j++)
-        if (!ua[j] && ap[j] == cp[i] && ae[j] == ce[i] && al[j] > cl[i]) {
+        if (!ua[j] && ap[j] == cp[i] && ae[j] == ce[i] && al[j] >= cl[i]) {
           uc[i] = ua[j] = "macro"; break
         }
     for (i = 1; i <= nc; i++)

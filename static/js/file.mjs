@@ -11,6 +11,7 @@ import * as api from './api.mjs';
 import { h, append, replace, fmt, shortCommit } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
+  findingSeverity,
 } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
@@ -135,8 +136,10 @@ function renderFunctions() {
     h('th', { scope: 'row', class: 'fn-name' },
       h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, f.name ?? '?'))),
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
-    h('td', { class: 'fn-status', dataset: { status: f.status ?? '' } }, statusBadge(f.status)),
-    h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '' } }, objectBadge(f.object_state)),
+    h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
+      title: whyStatus(f) || null }, statusBadge(f.status)),
+    h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
+      title: whyObject(f) || null }, objectBadge(f.object_state)),
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
     h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
   // Template instances (tmplgroup.mjs): one row per definition, where its
@@ -170,6 +173,25 @@ function renderFunctions() {
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
   $('functions-count').textContent = `${fmt(fns.length)} functions` +
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
+}
+
+/* ---------- why (issue 11): the finding that decides status and object state ---------- */
+
+const whyFinding = (w) => (w ? `${w.rule} \`${w.text}\` at line ${w.line}` : '');
+
+/** Why a function has its status: the deciding rule and line (API `why`). */
+function whyStatus(f) {
+  return f.why?.status ? `${f.status}: ${whyFinding(f.why.status)}` : '';
+}
+
+/** Why it has its object state: item site, marker or name, and what keeps it on CPython. */
+function whyObject(f) {
+  const o = f.why?.object;
+  if (!f.object_state || !o) return '';
+  const what = o.marker ? `marker ${o.marker} at line ${o.line}`
+    : o.objfunc ? 'its name (objfunc rule)' : whyFinding(o);
+  const also = f.why.object_also ? `; on CPython by ${whyFinding(f.why.object_also)}` : '';
+  return `${f.object_state}: ${what}${also}`;
 }
 
 /* ---------- findings ---------- */
@@ -294,11 +316,15 @@ function renderFindings() {
  * Splits one source line into text and <mark> nodes for its findings.  A
  * finding is marked where its text really is: at its (1-based) column if the
  * text is there, else at the first occurrence in the line; otherwise unmarked.
+ * Of findings on the same token the most severe paints it.
  */
 function lineContent(text, findings) {
   if (!findings?.length) return text;
   const spans = [];
-  for (const f of [...findings].sort((a, b) => a.column - b.column)) {
+  // Several findings on one token (HPyField_Load is hpy by name and a bridge
+  // with an HPy_NULL owner): the most severe one paints it, never green.
+  for (const f of [...findings].sort((a, b) => a.column - b.column
+                                     || findingSeverity(b) - findingSeverity(a))) {
     if (!f.text) continue;
     let at = (f.column ?? 0) - 1;
     if (at < 0 || !text.startsWith(f.text, at)) at = text.indexOf(f.text);

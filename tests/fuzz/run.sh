@@ -10,12 +10,12 @@ set -eu
 fz=$1; secs=${2:-60}
 dir=$(dirname "$fz")
 mkdir -p "$dir/corpus" "$dir/seed"
-for f in tests/fixtures/analyze/*; do
+for f in tests/fixtures/analyze/* tests/fixtures/analyze/cases/*; do
   case $f in
     *.cpp|*.hpp|*.cc) k='\001' ;;
     *.c.src) k='\002' ;;
     *.h.src) k='\003' ;;
-    *.rules) continue ;;
+    *.rules|*.expect|*/cases) continue ;;
     *) k='\000' ;;
   esac
   { printf "$k"; cat "$f"; } > "$dir/seed/$(basename "$f")"

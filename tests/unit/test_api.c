@@ -155,6 +155,14 @@ static void test_file_detail_lists_functions_and_findings(void **state)
                         "object-legacy");
     assert_int_equal(json_integer_value(json_object_get(fn, "start_line")), 5);
     assert_int_equal(json_integer_value(json_object_get(fn, "end_line")), 19);
+    /* why: the deciding findings' rule and line (issue 11, item 8) */
+    assert_string_equal(json_string_value(json_object_get(json_object_get(
+        json_object_get(fn, "why"), "object"), "rule")), "object-item-legacy");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_object_get(fn, "why"), "object"), "line")), 14);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_object_get(fn, "why"), "status"), "line")), 8);
+    assert_true(json_is_null(json_object_get(fn, "name_from_macro")));
     fn = function(d2, "toy_fill_object");
     assert_string_equal(json_string_value(json_object_get(fn, "status")), "ported");
     assert_string_equal(json_string_value(json_object_get(fn, "object_state")),

@@ -420,9 +420,15 @@ static void test_object_items_show_a_mixed_representation(void **state)
     json_array_foreach(json_object_get(b, "legacy_sites"), i, site) {
         assert_string_not_equal(json_string_value(json_object_get(site, "path")),
                                 "src/refcount.c");
+        /* every site says why it reaches items (issue 11, item 7) */
+        assert_non_null(json_string_value(json_object_get(site, "reason")));
         if (json_is_string(json_object_get(site, "function")) &&
-            strcmp(json_string_value(json_object_get(site, "function")), "OBJECT_getitem") == 0)
+            strcmp(json_string_value(json_object_get(site, "function")), "OBJECT_getitem") == 0) {
             getitem = 1;
+            assert_string_equal(json_string_value(json_object_get(site, "reason")),
+                                "memcpy copies an item from or into the local `obj` "
+                                "(PyObject *)");
+        }
     }
     assert_true(getitem);
     json_decref(a);

@@ -1,0 +1,105 @@
+/*
+ * rules_int.h: what the files of the rules parser share (not an API).
+ *
+ *   rules.c        the lookup tables, the line parser, the class directives
+ *   rules_items.c  the object-dtype directives (itemcast, itemlocal,
+ *                  itemdata, itemsource, itemcall, nullowner, fieldarg)
+ */
+#ifndef RULES_INT_H
+#define RULES_INT_H
+
+#include <git2.h>
+
+#include "rules.h"
+
+#define RULES_MAXARGS 8
+#define RULES_MAXLINE 1024
+#define RULES_TRIE_SYMS 64
+
+/* A block of the string arena; blocks never move once allocated. */
+typedef struct rules_block {
+    struct rules_block *next;
+    size_t used, cap;
+    char data[];
+} rules_block;
+
+/* A trie node: children by symbol (0 = none) and the prefix ending here. */
+typedef struct {
+    uint16_t child[RULES_TRIE_SYMS];
+    rules_verdict v;
+} rules_node;
+
+typedef struct {
+    const char *s;
+    size_t len;
+    rules_verdict v;
+} rules_suffix;
+
+/* objfunc kinds */
+enum { OBJF_PREFIX, OBJF_SUFFIX, OBJF_CONTAINS };
+
+typedef struct {
+    int kind;
+    const char *s;
+} rules_objf;
+
+struct rules {
+    rules_name *names;          /* exact entries */
+    size_t nnames, capnames;
+    uint32_t *index;            /* names index + 1, 0 = empty slot */
+    size_t index_mask;
+    /* Filter of exact names by their first two bytes (the second is 0 for
+     * one-byte names): most identifiers are rejected without hashing. */
+    uint8_t first2[65536 / 8];
+    rules_node *nodes;          /* nodes[0] is the root */
+    size_t nnodes, capnodes;
+    rules_suffix *suffixes;
+    size_t nsuffixes;
+    unsigned char suffix_last[256];
+    rules_objf *objf;
+    size_t nobjf;
+    const char **srcsuf;        /* `itemsource suffix TEXT` */
+    size_t nsrcsuf;
+    int ncond;
+    rules_block *arena;
+    char hash[GIT_OID_HEXSZ + 1];
+};
+
+/* Where the parser is, for messages. */
+typedef struct {
+    const char *file;
+    unsigned line;
+    const char *id;             /* the line's id=ID, or NULL */
+} rules_ctx;
+
+/* Record a syntax error at the current line; returns PD_EINVAL. */
+int rules_err(const rules_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Copy s[0..len) into the arena, NUL-terminated; NULL when out of memory. */
+char *rules_strndup(rules *r, const char *s, size_t len);
+
+/* The rule id: the line's id=ID if given, else the printf-made default.
+ * NULL when out of memory. */
+const char *rules_id(rules *r, const rules_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* 1 if s is a C identifier (numpy's '@' included). */
+int rules_is_ident(const char *s);
+
+/* Parse class word s into *cls (allow_none: `none` is accepted). */
+int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls);
+
+/* The exact entry of `name`, created if missing. */
+int rules_entry(rules *r, const char *name, rules_name **out);
+
+/* rules_items.c: the object-dtype directives; av/ac as split by the
+ * parser (av[0] is the directive). */
+int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, int cast);
+int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac);
+int rules_d_itemcall(rules *r, const rules_ctx *c, char **av);
+int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac);
+int rules_d_nullowner(rules *r, const rules_ctx *c, char **av);
+int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * rules_items.c: the rules directives about object-dtype items (see the
+ * FORMAT section of ingest/rules/default.rules and DOMAIN.md "Why object
+ * dtype is special"): which casts, locals, calls and pointers read the
+ * items of an object array, in which representation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "pd_error.h"
+#include "rules_int.h"
+
+/* Parse "TYPE" followed by '*'s from the joined args; *stars gets their
+ * number and the name is NUL-terminated in place. */
+static int rules_type_stars(const rules_ctx *c, char *type, int *stars)
+{
+    char *s = type;
+
+    while (*s && *s != '*')
+        s++;
+    *stars = 0;
+    for (; *s == '*'; s++)
+        (*stars)++;
+    if (*s || *stars > RULES_MAXSTARS)
+        return rules_err(c, "bad type '%s' (expected NAME followed by at "
+                         "most %d '*')", type, RULES_MAXSTARS);
+    type[strlen(type) - (size_t)*stars] = '\0';
+    if (!rules_is_ident(type))
+        return rules_err(c, "'%s' is not an identifier", type);
+    return 0;
+}
+
+/* The default id of an item-access rule of class cls. */
+static const char *rules_item_id(rules *r, const rules_ctx *c, int cls)
+{
+    if (cls == AN_CLASS_HPY)
+        return rules_id(r, c, "object-item-field");
+    if (cls == AN_CLASS_BRIDGE)
+        return rules_id(r, c, "object-item-bridge");
+    return rules_id(r, c, "object-item-legacy");
+}
+
+/* itemcast / itemlocal: CLASS TYPE with stars, maybe split over args. */
+int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac,
+                        int cast)
+{
+    char type[RULES_MAXLINE] = "";
+    rules_name *e;
+    rules_verdict *slot;
+    int cls = 0, stars, i, rc;
+
+    if ((rc = rules_class(c, av[1], 0, &cls)) != 0)
+        return rc;
+    for (i = 2; i < ac; i++)
+        strncat(type, av[i], sizeof(type) - strlen(type) - 1);
+    if ((rc = rules_type_stars(c, type, &stars)) != 0)
+        return rc;
+    if (cast && stars == 0)
+        return rules_err(c, "an itemcast type needs at least one '*'");
+    if ((rc = rules_entry(r, type, &e)) != 0)
+        return rc;
+    slot = cast ? &e->itemcast[stars] : &e->itemlocal[stars];
+    if (slot->cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate %s rule for '%s'", av[0], av[2]);
+    slot->cls = cls;
+    if (!(slot->id = rules_item_id(r, c, cls)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    if (cast)
+        e->has_cast = 1;
+    else
+        e->has_local = 1;
+    return 0;
+}
+
+/* nullowner FUNCTION INDEX NULLNAME */
+int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
+{
+    rules_name *e;
+    char *endp;
+    long idx;
+    int rc;
+
+    if (!rules_is_ident(av[1]) || !rules_is_ident(av[3]))
+        return rules_err(c, "'%s' is not an identifier",
+                         rules_is_ident(av[1]) ? av[3] : av[1]);
+    idx = strtol(av[2], &endp, 10);
+    if (*endp || endp == av[2] || idx < 0 || idx > 64)
+        return rules_err(c, "bad argument index '%s' (expected 0..64)",
+                         av[2]);
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    if (e->nullowner.cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate nullowner rule for '%s'", av[1]);
+    e->nullowner.cls = AN_CLASS_BRIDGE;
+    e->nullowner_arg = (int)idx;
+    e->null_name = rules_strndup(r, av[3], strlen(av[3]));
+    e->nullowner.id = rules_id(r, c, "field-null-owner");
+    if (!e->null_name || !e->nullowner.id)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    return 0;
+}
+
+/* fieldarg FUNCTION INDEX */
+int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av)
+{
+    rules_name *e;
+    char *endp;
+    long idx;
+    int rc;
+
+    if (!rules_is_ident(av[1]))
+        return rules_err(c, "'%s' is not an identifier", av[1]);
+    idx = strtol(av[2], &endp, 10);
+    if (*endp || endp == av[2] || idx < 0 || idx > 64)
+        return rules_err(c, "bad argument index '%s' (expected 0..64)",
+                         av[2]);
+    if ((rc = rules_entry(r, av[1], &e)) != 0)
+        return rc;
+    if (e->fieldarg_arg >= 0)
+        return rules_err(c, "duplicate fieldarg rule for '%s'", av[1]);
+    e->fieldarg_arg = (int)idx;
+    return 0;
+}
+
+/* itemdata any|param TYPE *...: a raw pointer that can reach array data */
+int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac)
+{
+    char type[RULES_MAXLINE] = "";
+    rules_name *e;
+    int stars, i, rc, kind;
+
+    if (strcmp(av[1], "any") == 0)
+        kind = RULES_DATA_ANY;
+    else if (strcmp(av[1], "param") == 0)
+        kind = RULES_DATA_PARAM;
+    else
+        return rules_err(c, "itemdata takes any or param, not '%s'", av[1]);
+    for (i = 2; i < ac; i++)
+        strncat(type, av[i], sizeof(type) - strlen(type) - 1);
+    if ((rc = rules_type_stars(c, type, &stars)) != 0)
+        return rc;
+    if (stars == 0)
+        return rules_err(c, "an itemdata type needs at least one '*'");
+    if ((rc = rules_entry(r, type, &e)) != 0)
+        return rc;
+    if (e->itemdata[stars])
+        return rules_err(c, "duplicate itemdata rule for '%s'", type);
+    e->itemdata[stars] = (uint8_t)kind;
+    e->has_data = 1;
+    return 0;
+}
+
+/* itemcall CLASS FUNCTION: a call that reads or writes object items */
+int rules_d_itemcall(rules *r, const rules_ctx *c, char **av)
+{
+    rules_name *e;
+    int cls = 0, rc;
+
+    if ((rc = rules_class(c, av[1], 0, &cls)) != 0)
+        return rc;
+    if (!rules_is_ident(av[2]))
+        return rules_err(c, "'%s' is not an identifier", av[2]);
+    if ((rc = rules_entry(r, av[2], &e)) != 0)
+        return rc;
+    if (e->itemcall.cls != RULES_CLS_UNSET)
+        return rules_err(c, "duplicate itemcall rule for '%s'", av[2]);
+    e->itemcall.cls = cls;
+    if (!(e->itemcall.id = rules_item_id(r, c, cls)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    return 0;
+}
+
+/* itemsource NAME | itemsource suffix TEXT */
+int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac)
+{
+    rules_name *e;
+    const char **v;
+    int rc;
+
+    if (ac == 2) {
+        if (!rules_is_ident(av[1]))
+            return rules_err(c, "'%s' is not an identifier", av[1]);
+        if ((rc = rules_entry(r, av[1], &e)) != 0)
+            return rc;
+        e->flags |= RULES_F_ITEMSOURCE;
+        return 0;
+    }
+    if (strcmp(av[1], "suffix") != 0)
+        return rules_err(c, "itemsource takes NAME or suffix TEXT, not '%s'", av[1]);
+    if (!rules_is_ident(av[2]))
+        return rules_err(c, "'%s' is not an identifier", av[2]);
+    if (!(v = realloc(r->srcsuf, (r->nsrcsuf + 1) * sizeof(*v))))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->srcsuf = v;
+    if (!(v[r->nsrcsuf] = rules_strndup(r, av[2], strlen(av[2]))))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->nsrcsuf++;
+    return 0;
+}

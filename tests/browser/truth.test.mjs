@@ -1,0 +1,70 @@
+// truth.test.mjs: what the source view says must hold (issue 11, item 8).
+//
+// A token that carries a bridge finding beside its HPy one
+// (`HPyField_Store(ctx, HPy_NULL, ...)`: hpy by its name, a bridge by its
+// owner) is painted as a bridge, never green as HPy.  The commit is found
+// through the API: the first one on the demo's object-dtype branch whose
+// src/refcount.c has a field-null-owner finding.
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
+
+before(async () => {
+  assert.ok(BASE, 'set PORTDASH_URL to the base URL of a running portdash server');
+  await launch();
+});
+
+after(async () => {
+  await closeBrowser();
+});
+
+test('a token with a bridge finding is painted as a bridge, not as HPy', async () => {
+  const hist = await apiOk('/api/v1/repos/demo/refs/hpy-convert-object-dtype/history');
+  let commit = null;
+  let finding = null;
+  for (const p of hist.points) {
+    const r = await fetch(`${BASE}/api/v1/repos/demo/commits/${p.commit}/files/src/refcount.c`);
+    if (r.status !== 200) continue;
+    const d = await r.json();
+    finding = d.findings.find((f) => f.rule === 'field-null-owner');
+    if (finding) { commit = p.commit; break; }
+  }
+  assert.ok(commit, 'a commit of the demo has HPyField_Store(ctx, HPy_NULL, ...)');
+  assert.equal(finding.class, 'bridge');
+  const url = `${BASE}/file.html?${new URLSearchParams({ repo: 'demo', rev: commit, path: 'src/refcount.c' })}`;
+  const page = await open(url);
+  try {
+    const row = page.locator(`#L${finding.line}`);
+    await row.waitFor();
+    const marks = await row.locator('mark.tk').evaluateAll((ms) => ms.map((m) => ({
+      text: m.textContent, cls: m.className })));
+    const mark = marks.find((m) => m.text === finding.text);
+    assert.ok(mark, `the token ${finding.text} is marked`);
+    assert.match(mark.cls, /\btk-bridge\b/);
+    assert.doesNotMatch(mark.cls, /\btk-hpy\b/);
+    await shot(page, 'truth-bridge-token');
+  } finally {
+    await close(page);
+  }
+});
+
+test('each function says why it has its status and object state (rule and line)', async () => {
+  const d = await apiOk('/api/v1/repos/demo/commits/hpy/files/src/refcount.c');
+  const fn = d.functions.find((f) => f.object_state === 'object-legacy');
+  assert.ok(fn?.why?.object?.rule, 'the API gives the deciding item site');
+  const url = `${BASE}/file.html?${new URLSearchParams({ repo: 'demo', rev: 'hpy', path: 'src/refcount.c' })}`;
+  const page = await open(url);
+  try {
+    const row = page.locator(`#functions-table tbody tr[data-name="${fn.name}"]`);
+    await row.waitFor();
+    const status = await row.locator('td.fn-status').getAttribute('title');
+    const object = await row.locator('td.fn-object').getAttribute('title');
+    const w = fn.why;
+    assert.equal(status, `${fn.status}: ${w.status.rule} \`${w.status.text}\` at line ${w.status.line}`);
+    assert.equal(object, `object-legacy: ${w.object.rule} \`${w.object.text}\` at line ${w.object.line}`);
+  } finally {
+    await close(page);
+  }
+});

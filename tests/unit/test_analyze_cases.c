@@ -1,0 +1,250 @@
+/*
+ * test_analyze_cases.c: analyzer expectations kept as data.
+ *
+ * Every tests/fixtures/analyze/cases/NAME.expect belongs to the source file
+ * NAME beside it (NAME keeps its suffix: x.c, x.cpp, x.c.src, x.h).  The
+ * source is analysed with the default rules, or with NAME.rules when that
+ * file exists, and written in the text format of `portdash analyze` (see
+ * report.h) with the path and the ':' after it cut from each line:
+ *
+ *     neutral, universal-ready, 2 functions
+ *     2: function pick (lines 2-13) neutral
+ *     5:9: capi capi-prefix-Py `PyObject` in pick
+ *     note: unbalanced braces at end of file (depth 1)
+ *
+ * Lines of the .expect file:
+ *     # ...       a comment (blank lines are skipped too)
+ *     TEXT        an output line equal to TEXT must exist
+ *     ! TEXT      no output line may contain TEXT
+ *     json TEXT   the JSON format of the file (compact, keys in order)
+ *                 must contain TEXT (for fields the text form lacks)
+ *     types TEXT  the HPy types of the file (an_result.hpy_types, compact
+ *                 JSON, see analyze_types.c) must contain TEXT
+ *     ! types TEXT  ... must not
+ * Each .expect file is one test named after it.  Add a case by writing
+ * the two files; nothing here changes.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyze.h"
+#include "pd_error.h"
+#include "report.h"
+#include "rules.h"
+
+#define CASES "tests/fixtures/analyze/cases/"
+
+/* The whole file at path, NUL-terminated; *len without the NUL. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+
+    if (!f)
+        return NULL;
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+/* The analysis of `name` in `format`, every line stripped of "name:" and
+ * one blank after it. */
+static char *render(const char *name, const an_result *res, const rules *r,
+                    const char *format)
+{
+    report_file rf = {name, res};
+    report_fail none = {0, 0};
+    char *out = NULL, *stripped, *p, *q;
+    size_t len = 0, nl = strlen(name);
+    FILE *f = open_memstream(&out, &len);
+
+    assert_non_null(f);
+    assert_int_equal(report_write(f, format, &rf, 1, r, &none), 0);
+    fclose(f);
+    stripped = malloc(len + 1);
+    assert_non_null(stripped);
+    for (p = out, q = stripped; *p;) {
+        char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+
+        if (n > nl && memcmp(p, name, nl) == 0 && p[nl] == ':') {
+            p += nl + 1;
+            n -= nl + 1;
+            if (*p == ' ')
+                p++, n--;
+        }
+        memcpy(q, p, n);
+        q += n;
+        p += n;
+    }
+    *q = '\0';
+    free(out);
+    return stripped;
+}
+
+/* 1 if text holds line[0..n) as a whole line. */
+static int has_line(const char *text, const char *line, size_t n)
+{
+    const char *p = text;
+
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+        if (len == n && memcmp(p, line, n) == 0)
+            return 1;
+        p += len + (eol != NULL);
+    }
+    return 0;
+}
+
+/* Drop blanks between JSON tokens outside strings (report_write indents). */
+static void compact(char *s)
+{
+    char *q = s;
+    int in_str = 0;
+
+    for (; *s; s++) {
+        if (in_str) {
+            *q++ = *s;
+            if (*s == '\\' && s[1])
+                *q++ = *++s;
+            else if (*s == '"')
+                in_str = 0;
+        } else if (*s == '"') {
+            *q++ = *s;
+            in_str = 1;
+        } else if (*s != ' ' && *s != '\n') {
+            *q++ = *s;
+        }
+    }
+    *q = '\0';
+}
+
+static void run_case(void **state)
+{
+    const char *expect_name = *state;
+    char path[512], src_name[256];
+    char *expect, *src, *text, *json, *line, *save = NULL;
+    size_t elen, slen;
+    rules *r = NULL;
+    an_result *res = NULL;
+
+    snprintf(src_name, sizeof(src_name), "%.*s",
+             (int)(strlen(expect_name) - strlen(".expect")), expect_name);
+    snprintf(path, sizeof(path), CASES "%s.rules", src_name);
+    if (rules_load(&r, path) != 0)
+        assert_int_equal(rules_load_default(&r), 0);
+    snprintf(path, sizeof(path), CASES "%s", expect_name);
+    expect = slurp(path, &elen);
+    assert_non_null(expect);
+    snprintf(path, sizeof(path), CASES "%s", src_name);
+    src = slurp(path, &slen);
+    if (!src)
+        fail_msg("%s: no source file %s", expect_name, path);
+    assert_int_equal(an_analyze(&res, r, src_name, src, slen), 0);
+    text = render(src_name, res, r, "text");
+    json = render(src_name, res, r, "json");
+    compact(json);
+    for (line = strtok_r(expect, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        size_t n = strlen(line);
+
+        if (n && line[n - 1] == '\r')
+            line[--n] = '\0';
+        if (!n || line[0] == '#')
+            continue;
+        /* cmocka cuts long messages: the output goes to stderr first */
+        if (strncmp(line, "types ", 6) == 0 || strncmp(line, "! types ", 8) == 0) {
+            int neg = line[0] == '!';
+            const char *want = line + (neg ? 8 : 6);
+            const char *ty = res->hpy_types ? res->hpy_types : "";
+
+            if ((strstr(ty, want) != NULL) == neg) {
+                fprintf(stderr, "%s\n", ty);
+                fail_msg("%s: types %s %s (above)", expect_name,
+                         neg ? "hold" : "lack", want);
+            }
+        } else if (strncmp(line, "! ", 2) == 0) {
+            if (strstr(text, line + 2)) {
+                fprintf(stderr, "%s\n", text);
+                fail_msg("%s: output holds \"%s\" (above)", expect_name, line + 2);
+            }
+        } else if (strncmp(line, "json ", 5) == 0) {
+            if (!strstr(json, line + 5)) {
+                fprintf(stderr, "%s\n", json);
+                fail_msg("%s: JSON lacks %s (above)", expect_name, line + 5);
+            }
+        } else if (!has_line(text, line, n)) {
+            fprintf(stderr, "%s\n", text);
+            fail_msg("%s: no line \"%s\" (output above)", expect_name, line);
+        }
+    }
+    free(text);
+    free(json);
+    free(src);
+    free(expect);
+    an_result_free(res);
+    rules_free(r);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct CMUnitTest *)a)->name,
+                  ((const struct CMUnitTest *)b)->name);
+}
+
+int main(void)
+{
+    DIR *d = opendir(CASES);
+    struct dirent *e;
+    struct CMUnitTest *tests = NULL;
+    size_t n = 0, cap = 0, i;
+    int rc;
+
+    if (!d) {
+        fprintf(stderr, "cannot open %s (run from the repository root)\n", CASES);
+        return 1;
+    }
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+
+        if (len <= 7 || strcmp(e->d_name + len - 7, ".expect") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            tests = realloc(tests, cap * sizeof(*tests));
+            if (!tests)
+                return 1;
+        }
+        memset(&tests[n], 0, sizeof(tests[n]));
+        tests[n].name = strdup(e->d_name);
+        tests[n].test_func = run_case;
+        tests[n].initial_state = (void *)tests[n].name;
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(tests, n, sizeof(*tests), by_name);
+    rc = _cmocka_run_group_tests("analyze cases", tests, n, NULL, NULL);
+    for (i = 0; i < n; i++)
+        free((void *)tests[i].name);
+    free(tests);
+    return rc;
+}

@@ -1,0 +1,105 @@
+/*
+ * test_rules.c: the rules file (ingest/rules.c): syntax errors name their
+ * file and line, every kind of bad directive is refused with its message,
+ * and the hash that keys stored analyses is git's blob id of the text.
+ * Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pd_error.h"
+#include "rules.h"
+
+#define FIXTURES "tests/fixtures/analyze/"
+
+static void test_rules_syntax_error_names_line(void **state)
+{
+    rules *r = (rules *)1;
+
+    (void)state;
+    assert_int_equal(rules_load(&r, FIXTURES "bad.rules"), PD_EINVAL);
+    assert_null(r);
+    assert_string_equal(pd_error_last(), FIXTURES "bad.rules:4: 'exact' "
+                        "takes NAME CLASS, got 3 arguments");
+}
+
+static void test_rules_errors(void **state)
+{
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"# ok\nfrobnicate X hpy\n", "m.rules:2: unknown directive 'frobnicate'"},
+        {"prefix Py\n", "m.rules:1: 'prefix' takes PREFIX CLASS, got 1 argument"},
+        {"prefix Py cpython\n", "m.rules:1: unknown class 'cpython' "
+                                "(expected hpy, capi, npy-legacy, bridge)"},
+        {"exact A hpy\nexact A capi\n", "m.rules:2: duplicate exact rule for 'A'"},
+        {"prefix Py capi\nprefix Py hpy\n", "m.rules:2: duplicate prefix rule"},
+        {"itemcast capi PyObject\n", "m.rules:1: an itemcast type needs at "
+                                     "least one '*'"},
+        {"guard X ifmaybe\n", "m.rules:1: guard test must be ifndef or ifdef, "
+                              "not 'ifmaybe'"},
+        {"nullowner F x HPy_NULL\n", "m.rules:1: bad argument index 'x' "
+                                     "(expected 0..64)"},
+        {"marker a-b\n", "m.rules:1: 'a-b' is not an identifier"},
+        {"objfunc start OBJECT_\n", "m.rules:1: objfunc match must be prefix, "
+                                    "suffix or contains, not 'start'"},
+        {"itemdata local char *\n", "m.rules:1: itemdata takes any or param, "
+                                    "not 'local'"},
+        {"itemdata any char\n", "m.rules:1: an itemdata type needs at least "
+                                "one '*'"},
+        {"itemdata any char *\nitemdata param char*\n",
+         "m.rules:2: duplicate itemdata rule for 'char'"},
+        {"itemcall legacy F\n", "m.rules:1: unknown class 'legacy' "
+                                "(expected hpy, capi, npy-legacy, bridge)"},
+        {"itemcall capi F\nitemcall hpy F\n",
+         "m.rules:2: duplicate itemcall rule for 'F'"},
+        {"itemsource a.b\n", "m.rules:1: 'a.b' is not an identifier"},
+        {"itemsource prefix Py\n", "m.rules:1: itemsource takes NAME or suffix "
+                                   "TEXT, not 'prefix'"},
+        {"itemname\n", "m.rules:1: 'itemname' takes NAME, got 0 arguments"},
+    };
+    size_t i;
+    rules *r;
+
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(rules_parse(&r, "m.rules", cases[i].text,
+                                     strlen(cases[i].text)), PD_EINVAL);
+        assert_string_equal(pd_error_last(), cases[i].msg);
+    }
+    assert_int_equal(rules_load(&r, FIXTURES "missing.rules"), PD_EIO);
+    assert_string_equal(pd_error_last(), "cannot open rules file "
+                        FIXTURES "missing.rules");
+}
+
+static void test_rules_hash_is_git_blob_id(void **state)
+{
+    rules *r;
+
+    (void)state;
+    /* printf 'prefix HPy hpy\n' | git hash-object --stdin */
+    assert_int_equal(rules_parse(&r, "h", "prefix HPy hpy\n", 15), 0);
+    assert_string_equal(rules_hash(r), "ff8af41fd659d83adb5824b4966e4884bb8fd132");
+    rules_free(r);
+    assert_int_equal(rules_load_default(&r), 0);
+    assert_int_equal(strlen(rules_hash(r)), 40);
+    rules_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_syntax_error_names_line),
+        cmocka_unit_test(test_rules_errors),
+        cmocka_unit_test(test_rules_hash_is_git_blob_id),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
