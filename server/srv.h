@@ -28,6 +28,15 @@ typedef struct {
     int private_reads;         /* 1: API reads need a token with scope "read" */
     size_t max_body;           /* request body limit in bytes; 0: 32 MiB */
     const char *scopes_path;   /* scopes file (db_scope.h); NULL: built-in */
+    const char **host_names;   /* Host header names accepted besides IP literals
+                                * and localhost; "*": any (srv_url.h) */
+    size_t nhost_names;
+    size_t max_connections;    /* open connections at once; 0: 4096 (lowered
+                                * to what RLIMIT_NOFILE allows) */
+    int max_per_client;        /* connections per client address; -1: no
+                                * limit; 0: none on loopback, else 64 */
+    double head_timeout;       /* seconds for a request head; 0: 10 */
+    size_t body_budget;        /* bytes of all bodies in flight; 0: 4 x max_body */
 } srv_options;
 
 typedef struct srv srv;

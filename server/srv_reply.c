@@ -70,7 +70,7 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "Content-Security-Policy",
                             "default-src 'self'; img-src 'self' data:; "
-                            "style-src 'self' 'unsafe-inline'");
+                            "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     MHD_add_response_header(resp, "Vary", "Accept-Encoding");
     if (r->allow)
         MHD_add_response_header(resp, "Allow", r->allow);
@@ -78,6 +78,8 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
         MHD_add_response_header(resp, "Link", r->link);
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
+    if (r->status == 503)
+        MHD_add_response_header(resp, "Retry-After", "5");
 }
 
 enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
