@@ -43,7 +43,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench check clean demo fuzz
+.PHONY: all deps run test unit-tests bench check clean demo fuzz stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -113,10 +113,20 @@ run: deps
 	  "$(NAME)" "$(INCLUDE)"
 
 test: deps
-	$(MAKE) SAN=1 all unit-bins
+	$(MAKE) SAN=1 all unit-bins build-san/stress_conn
 	sh tests/run_all.sh build-san
 
 unit-bins: $(TEST_BIN)
+
+# Connection exhaustion against a real server on loopback (README,
+# "Hardening"); make test runs it too.
+stress: deps
+	$(MAKE) SAN=1 all build-san/stress_conn
+	sh tests/stress/run.sh build-san/portdash build-san/stress_conn
+
+build-san/stress_conn: tests/stress/stress_conn.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $<
 
 bench: deps
 	$(MAKE) all
