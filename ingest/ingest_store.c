@@ -64,7 +64,7 @@ static const char *const ingest_store_sql[ST_COUNT] = {
     [ST_REF_GET] = "SELECT commit_id FROM refs WHERE repo_id = ?1 AND name = ?2",
     [ST_ON_CHAIN] = "WITH RECURSIVE chain(cid) AS (SELECT ?1 UNION ALL "
                     "SELECT c.first_parent_id FROM commits c JOIN chain "
-                    "ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL "
+                    "ON c.id = chain.cid WHERE c.first_parent_id < c.id "
                     "AND chain.cid != ?2) SELECT 1 FROM chain WHERE cid = ?2",
     [ST_REWRITE] = "INSERT INTO rewrites(repo_id, ref, old_commit_id, new_commit_id, "
                    "detected_at) VALUES(?1, ?2, ?3, ?4, ?5)",

@@ -193,6 +193,12 @@ static int api_commit_parent(srv_req *r, int64_t commit_id, int64_t *parent,
         snprintf(patch_id, n, "%s", (const char *)sqlite3_column_text(st, 1));
     }
     sqlite3_finalize(st);
+    /* Ingest stores a parent before its child, so a link to a later row is
+     * damage (and the start of a cycle). */
+    if (*parent >= commit_id)
+        return pd_error_set(PD_EDB, "the database is damaged: commit row %lld names "
+                            "row %lld as its first parent", (long long)commit_id,
+                            (long long)*parent);
     return 0;
 }
 

@@ -110,7 +110,7 @@ static int api_history_args(srv_req *r, int *measure, int *by_author,
 #define API_CHAIN_CTE \
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
 
 enum MHD_Result api_history(srv_req *r)
 {
@@ -274,9 +274,9 @@ static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
 
     if (db_prepare(r->db, &st,
         "WITH RECURSIVE oldc(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id "
-        "FROM commits c JOIN oldc ON c.id = oldc.cid WHERE c.first_parent_id IS NOT NULL), "
+        "FROM commits c JOIN oldc ON c.id = oldc.cid WHERE c.first_parent_id < c.id), "
         "newc(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
-        "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id IS NOT NULL), "
+        "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id < c.id), "
         "gone AS (SELECT cid FROM oldc EXCEPT SELECT cid FROM newc), "
         "came AS (SELECT cid FROM newc EXCEPT SELECT cid FROM oldc) "
         "SELECT o.oid, n.oid, CASE WHEN o.patch_id = n.patch_id THEN 'patch-id' "
