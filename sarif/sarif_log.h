@@ -34,6 +34,7 @@ typedef struct {
     json_t *doc;               /* owned; the strings above point into it */
     sarif_run *runs;
     size_t nruns;
+    size_t made;               /* bytes of messages and URIs made (SARIF_MAX_MADE) */
 } sarif_log;
 
 /*

@@ -87,7 +87,8 @@ enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title
     __attribute__((format(printf, 4, 5)));
 
 /* Reply with the last pd_error as a problem: 404 for PD_ENOTFOUND, 400 for
- * PD_EINVAL, 500 otherwise. */
+ * PD_EINVAL, 503 with Retry-After for a database locked by another writer,
+ * 500 otherwise. */
 enum MHD_Result srv_reply_error(srv_req *r, int code);
 
 /* Reply with bytes (copied). */
