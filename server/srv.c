@@ -61,6 +61,14 @@ struct srv {
 #define SRV_MAX_QUERY_BYTES 8192
 
 /* Per-connection state: made on the first callback, freed on completion. */
+/* A refusal decided from the request head (srv_admit). */
+typedef struct {
+    unsigned status;            /* 0: admitted */
+    const char *title;
+    char detail[384];
+    char allow[64];             /* Allow header of a 405 */
+} srv_refusal;
+
 typedef struct {
     char *body;
     size_t len, cap;
@@ -69,6 +77,7 @@ typedef struct {
     int admitted;               /* the head was looked at (srv_admit) */
     int answered;               /* refused before the body: drop any body */
     int long_query;             /* query over SRV_MAX_QUERY_*: 414 */
+    srv_refusal refusal;        /* refused, answered after the body is read */
     double start;
 } srv_conn;
 
@@ -266,89 +275,159 @@ static int srv_has_body(struct MHD_Connection *conn, uint64_t *len, int *bad)
     return *len > 0 || (te && *te);
 }
 
-/*
- * Everything decided from the request head alone, before any body is read
- * (libmicrohttpd's first call has all headers): the target's form, Host,
- * room for one more connection, the route and method, the body's announced
- * size and the token.  Returns 0 to go on reading the request, or 1 with a
- * refusal queued in *ret (libmicrohttpd then drops whatever body follows
- * and closes the connection).
- */
-static int srv_admit(srv *s, srv_conn *sc, srv_req *r, enum MHD_Result *ret)
+static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
+                       const char *fmt, ...)
 {
-    char authority[256];
-    const char *path, *host, *scope;
-    size_t plen;
-    uint64_t clen;
-    srv_route_hold hold;
-    int i, body, bad;
+    va_list ap;
 
-    host = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    if (srv_url_target(r->url, &path, &plen, authority, sizeof(authority)) < 0 ||
-        path[plen] != '\0') {
-        *ret = srv_reply_problem(r, 400, "Bad Request", "the request target must be "
-                                 "a path starting with '/' (or an absolute http URL)");
-        return 1;
-    }
-    r->url = path;
-    if (authority[0])
-        host = authority;
-    if (host && !srv_host_allowed(host, s->host_names, s->nhost_names)) {
-        *ret = srv_reply_problem(r, 421, "Misdirected Request", "this server does not "
-                                 "answer for that host name; serve --host-name NAME "
-                                 "adds one");
-        return 1;
-    }
-    /* Near the hard limit, answer instead of letting libmicrohttpd close new
-     * connections without a word. */
-    if (srv_guard_connections(s->guard) > s->max_connections - s->max_connections / 8) {
-        *ret = srv_reply_problem(r, 503, "Service Unavailable", "too many open "
-                                 "connections; retry later");
-        return 1;
-    }
-    if ((i = srv_routes_find(r, r->method, path, &hold)) < 0) {
-        *ret = srv_routes_refuse(r, r->method, i, &hold);
-        srv_routes_release(&hold);
-        return 1;
-    }
+    f->status = status;
+    f->title = title;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+    va_end(ap);
+}
+
+static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
+{
+    if (f->allow[0])
+        r->allow = f->allow;
+    return srv_reply_problem(r, f->status, f->title, "%s", f->detail);
+}
+
+/* 0 if the request's token has `scope`, else 401 or 403 (why in f). */
+static unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
+{
+    const char *tok = srv_bearer_token(MHD_lookup_connection_value(
+        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
+    char scopes[256];
+
+    if (!tok || db_token_check(r->db, tok, scopes, sizeof(scopes)) != 0)
+        srv_refuse(f, 401, "Unauthorized", "this needs 'Authorization: Bearer TOKEN' "
+                   "with a valid token (portdash token create)");
+    else if (!db_token_has_scope(scopes, scope))
+        srv_refuse(f, 403, "Forbidden", "the token lacks scope '%s'", scope);
+    else
+        return 0;
+    return f->status;
+}
+
+/* The route's checks: found, method, body, token.  0 or a refusal in f. */
+static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *path,
+                                uint64_t clen, int body, srv_refusal *f)
+{
+    srv_route_hold hold;
+    const char *scope;
+    int i = srv_routes_find(r, r->method, path, &hold);
+
     srv_routes_release(&hold);
-    body = srv_has_body(r->conn, &clen, &bad);
-    if (bad || (body && strcmp(srv_routes[i].method, "POST") != 0) ||
-        clen > s->max_body) {
-        sc->answered = 1;
-        if (bad)
-            *ret = srv_reply_problem(r, 400, "Bad Request", "malformed Content-Length");
-        else if (clen > s->max_body)
-            *ret = srv_reply_problem(r, 413, "Content Too Large", "the request body "
-                                     "is over the limit of %zu bytes", s->max_body);
-        else
-            *ret = srv_reply_problem(r, 413, "Content Too Large", "%s takes no request "
-                                     "body", r->method);
-        return 1;
-    }
+    if (i == SRV_ROUTE_BAD)
+        srv_refuse(f, 400, "Bad Request", "malformed percent-encoding in the request path");
+    else if (i == SRV_ROUTE_METHOD && snprintf(f->allow, sizeof(f->allow), "%s", hold.allow))
+        srv_refuse(f, 405, "Method Not Allowed", "%s is not allowed here; allowed: %s",
+                   r->method, hold.allow);
+    else if (i < 0)
+        srv_refuse(f, 404, "Not Found", "no such resource");
+    else if (body && strcmp(srv_routes[i].method, "POST") != 0)
+        srv_refuse(f, 413, "Content Too Large", "%s takes no request body", r->method);
+    if (f->status)
+        return f->status;
     scope = srv_route_scope(i);
     if (!scope && s->private_reads)
         scope = "read";
     if (scope && *scope) {
         if (!(r->db = srv_thread_db(s))) {
-            *ret = srv_reply_problem(r, 500, "Database unavailable", "%s", pd_error_last());
-            return 1;
+            srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
+            return f->status;
         }
-        if (srv_authorize(r, scope, ret) < 0) {
-            sc->answered = 1;
-            return 1;
-        }
+        if (srv_token_status(r, scope, f))
+            return f->status;
     }
     /* Chunked bodies may grow to the limit; reserve that much. */
     sc->reserved = body ? (clen ? (size_t)clen : s->max_body) : 0;
     if (sc->reserved && srv_guard_reserve(s->guard, sc->reserved) < 0) {
         sc->reserved = 0;
-        sc->answered = 1;
-        *ret = srv_reply_problem(r, 503, "Service Unavailable", "too many request "
-                                 "bodies in flight; retry later");
+        srv_refuse(f, 503, "Service Unavailable", "too many request bodies in flight; "
+                   "retry later");
+    }
+    return f->status;
+}
+
+/*
+ * Everything decided from the request head alone, before any body is read
+ * (libmicrohttpd's first call has all headers): the target's form, Host,
+ * room for one more connection, the route and method, the body's announced
+ * size and the token.  Returns 0 to go on reading the request, or 1 when
+ * it is refused (the refusal in sc->refusal).  *drain: the refusal may wait
+ * for the body, read and dropped, so that a client that sends its body
+ * without waiting for "100 Continue" reads the answer instead of a reset;
+ * only a body of announced length within the limit is drained.
+ */
+static int srv_admit(srv *s, srv_conn *sc, srv_req *r, int *drain)
+{
+    srv_refusal *f = &sc->refusal;
+    char authority[256];
+    const char *path, *host, *expect;
+    size_t plen;
+    uint64_t clen;
+    int body, bad;
+
+    *drain = 0;
+    host = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (srv_url_target(r->url, &path, &plen, authority, sizeof(authority)) < 0 ||
+        path[plen] != '\0') {
+        srv_refuse(f, 400, "Bad Request", "the request target must be a path starting "
+                   "with '/' (or an absolute http URL)");
         return 1;
     }
-    return 0;
+    r->url = path;
+    if (authority[0])
+        host = authority;
+    body = srv_has_body(r->conn, &clen, &bad);
+    if (host && !srv_host_allowed(host, s->host_names, s->nhost_names))
+        srv_refuse(f, 421, "Misdirected Request", "this server does not answer for "
+                   "that host name; serve --host-name NAME adds one");
+    /* Near the hard limit, answer instead of letting libmicrohttpd close new
+     * connections without a word. */
+    else if (srv_guard_connections(s->guard) > s->max_connections - s->max_connections / 8)
+        srv_refuse(f, 503, "Service Unavailable", "too many open connections; retry later");
+    else if (bad)
+        srv_refuse(f, 400, "Bad Request", "malformed Content-Length");
+    else if (clen > s->max_body)
+        srv_refuse(f, 413, "Content Too Large", "the request body is over the limit "
+                   "of %zu bytes", s->max_body);
+    else if (!srv_admit_route(s, sc, r, path, clen, body, f))
+        return 0;
+    expect = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+    *drain = body && clen && !bad && clen <= s->max_body && !expect;
+    return 1;
+}
+
+/* libmicrohttpd's first call for a request, with the head complete: admit
+ * it (MHD_YES and nothing queued), or refuse now or after the body. */
+static enum MHD_Result srv_head(srv *s, srv_conn *sc, srv_req *r, const char *version)
+{
+    enum MHD_Result ret;
+    int drain = 0;
+
+    sc->admitted = 1;
+    srv_guard_head_done(r->conn);
+    if (sc->long_query)
+        ret = srv_reply_problem(r, 414, "URI Too Long", "the query has more than %d "
+                                "arguments or %d bytes", SRV_MAX_QUERY_ARGS,
+                                SRV_MAX_QUERY_BYTES);
+    else if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 &&
+             !MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+        ret = srv_reply_problem(r, 400, "Bad Request", "HTTP/1.1 needs a Host header "
+                                "(RFC 9112 section 3.2)");
+    else if (!srv_admit(s, sc, r, &drain) || drain)
+        return MHD_YES;         /* a refused body is dropped, then answered */
+    else
+        ret = srv_refusal_reply(r, &sc->refusal);
+    sc->answered = 1;
+    srv_metrics_record(s->metrics, r->route, r->status, srv_now() - sc->start);
+    return ret;
 }
 
 static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
@@ -369,26 +448,20 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
     r.route = -1;
     if (!sc)
         return MHD_NO;          /* srv_uri_seen ran out of memory */
-    if (!sc->admitted) {
-        sc->admitted = 1;
-        srv_guard_head_done(conn);
-        if (sc->long_query)
-            ret = srv_reply_problem(&r, 414, "URI Too Long", "the query has more than "
-                                    "%d arguments or %d bytes", SRV_MAX_QUERY_ARGS,
-                                    SRV_MAX_QUERY_BYTES);
-        else if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 &&
-                 !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
-            ret = srv_reply_problem(&r, 400, "Bad Request", "HTTP/1.1 needs a Host "
-                                    "header (RFC 9112 section 3.2)");
-        else if (!srv_admit(s, sc, &r, &ret))
-            return MHD_YES;
-        sc->answered = 1;
-        srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
-        return ret;
-    }
+    if (!sc->admitted)
+        return srv_head(s, sc, &r, version);
     if (sc->answered) {
         *upload_size = 0;
         return MHD_YES;
+    }
+    if (*upload_size && sc->refusal.status) {
+        *upload_size = 0;       /* dropped: nothing is kept of a refused body */
+        return MHD_YES;
+    }
+    if (sc->refusal.status) {
+        ret = srv_refusal_reply(&r, &sc->refusal);
+        srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
+        return ret;
     }
     if (*upload_size) {
         srv_conn_append(sc, upload, *upload_size,
@@ -420,21 +493,12 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
 
 int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
 {
-    const char *tok = srv_bearer_token(MHD_lookup_connection_value(
-        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
-    char scopes[256];
+    srv_refusal f = {0};
 
-    if (!tok || db_token_check(r->db, tok, scopes, sizeof(scopes)) != 0) {
-        *ret = srv_reply_problem(r, 401, "Unauthorized", "this needs "
-                                 "'Authorization: Bearer TOKEN' with a valid token "
-                                 "(portdash token create)");
-        return -1;
-    }
-    if (!db_token_has_scope(scopes, scope)) {
-        *ret = srv_reply_problem(r, 403, "Forbidden", "the token lacks scope '%s'", scope);
-        return -1;
-    }
-    return 0;
+    if (!srv_token_status(r, scope, &f))
+        return 0;
+    *ret = srv_refusal_reply(r, &f);
+    return -1;
 }
 
 int srv_start(srv **out, const srv_options *opt)

@@ -123,6 +123,17 @@ int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret);
  */
 json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
 
+/*
+ * The page the client asked for (?page=N&per_page=M, as srv_paginate) for
+ * a handler that pages its lists itself, so that it never holds more than
+ * one page: *page (1-based) and *per.  0, or PD_EINVAL (message set).
+ */
+int srv_page_window(srv_req *r, size_t per_page_default, size_t *page, size_t *per);
+
+/* Set the Link header (first, prev, next, last) for page `page` of `per`
+ * items out of `total`. */
+void srv_page_link(srv_req *r, size_t page, size_t per, size_t total);
+
 /* The server's background ingest jobs. */
 struct srv_jobs *srv_get_jobs(const srv *s);
 

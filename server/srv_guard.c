@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -59,7 +60,13 @@ static void srv_guard_sweep(srv_guard *g, double now)
     srv_guard_conn *c;
 
     for (c = g->head; c; c = c->next) {
+        int unread = 0;
+
         if (c->head_done || c->reaped || now - c->head_start < g->head_seconds)
+            continue;
+        /* Bytes the server has not read yet: the server is behind (a burst
+         * on a busy machine), not the client; not this client's fault. */
+        if (ioctl(c->fd, FIONREAD, &unread) == 0 && unread > 0)
             continue;
         c->reaped = 1;
         g->reaped++;

@@ -232,7 +232,8 @@ static void test_pages_cannot_be_framed(void **state)
     tu_http_free(&h);
 }
 
-/* POST head announcing `clen` bytes, sent without the body. */
+/* POST head announcing `clen` bytes, sent without the body, asking for
+ * "100 Continue" first as curl does for large bodies (RFC 9110 10.1.1). */
 static char *h_post_head(srv *s, const char *path, unsigned long long clen, const char *tok)
 {
     char req[1024], auth[160] = "";
@@ -240,7 +241,8 @@ static char *h_post_head(srv *s, const char *path, unsigned long long clen, cons
     if (tok)
         snprintf(auth, sizeof(auth), "Authorization: Bearer %s\r\n", tok);
     snprintf(req, sizeof(req), "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s"
-             "Content-Type: application/json\r\nContent-Length: %llu\r\n\r\n",
+             "Content-Type: application/json\r\nExpect: 100-continue\r\n"
+             "Content-Length: %llu\r\n\r\n",
              path, auth, clen);
     return h_raw(s, req);
 }
@@ -273,13 +275,33 @@ static void test_bodies_are_refused_from_the_head(void **state)
     assert_int_equal(h_status(out), 405);
     free(out);
     out = h_raw(g_site.server, "GET /api/v1/repos HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                "Content-Length: 100\r\n\r\n");
+                "Expect: 100-continue\r\nContent-Length: 100\r\n\r\n");
     assert_int_equal(h_status(out), 413);
     free(out);
     out = h_raw(g_site.server, "POST /api/v1/repos/demo/ingest HTTP/1.1\r\nHost: x.y\r\n"
                 "Content-Length: -1\r\n\r\n");
     assert_true(h_status(out) == 400 || h_status(out) == 421);
     free(out);
+}
+
+static void test_refused_bodies_are_read_and_dropped(void **state)
+{
+    size_t n = (size_t)31 << 20;
+    char *req = malloc(n + 512), *out;
+    int len, fd;
+
+    /* A client that does not wait for "100 Continue" gets its answer after
+     * the body, which the server reads without keeping. */
+    len = sprintf(req, "POST /api/v1/repos/demo/commits/hpy/sarif HTTP/1.1\r\n"
+                  "Host: 127.0.0.1\r\nContent-Length: %zu\r\n\r\n", n);
+    memset(req + len, '[', n);
+    fd = h_connect(g_site.server);
+    assert_int_equal(send(fd, req, (size_t)len + n, MSG_NOSIGNAL), (ssize_t)(len + n));
+    out = h_read_all(fd);
+    assert_int_equal(h_status(out), 401);
+    free(out);
+    close(fd);
+    free(req);
 }
 
 static void test_body_budget_is_shared(void **state)
@@ -415,6 +437,51 @@ static void test_host_and_bearer_rules(void **state)
     assert_null(srv_bearer_token(NULL));
 }
 
+static void test_long_lists_are_paged(void **state)
+{
+    char url[512], *root;
+    json_t *all, *p1, *p2;
+    tu_http h;
+
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/files/src/refcount.c",
+             g_site.base);
+    all = tu_get_json(url, 200);
+    assert_false(json_is_true(json_object_get(all, "truncated")));
+    assert_true(json_array_size(json_object_get(all, "findings")) > 2);
+    assert_int_equal(json_integer_value(json_object_get(all, "findings_total")),
+                     json_array_size(json_object_get(all, "findings")));
+    strcat(url, "?per_page=1&page=2");
+    h = tu_request("GET", url);
+    assert_non_null(strstr(tu_header(&h, "Link"), "page=3&per_page=1>; rel=\"next\""));
+    tu_http_free(&h);
+    p2 = tu_get_json(url, 200);
+    assert_true(json_is_true(json_object_get(p2, "truncated")));
+    assert_int_equal(json_array_size(json_object_get(p2, "findings")), 1);
+    assert_int_equal(json_array_size(json_object_get(p2, "functions")), 1);
+    assert_true(json_equal(json_array_get(json_object_get(p2, "findings"), 0),
+                           json_array_get(json_object_get(all, "findings"), 1)));
+    assert_true(json_equal(json_array_get(json_object_get(p2, "functions"), 0),
+                           json_array_get(json_object_get(all, "functions"), 1)));
+    assert_int_equal(json_integer_value(json_object_get(p2, "findings_total")),
+                     json_array_size(json_object_get(all, "findings")));
+    json_decref(p2);
+    json_decref(all);
+    root = tu_sh_out("git --git-dir='%s' rev-list --max-parents=0 hpy",
+                     tu_fixture("toyport"));
+    root[strcspn(root, "\n")] = '\0';
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/%s?per_page=1",
+             g_site.base, root);
+    free(root);
+    p1 = tu_get_json(url, 200);
+    assert_int_equal(json_array_size(json_object_get(p1, "files")), 1);
+    assert_true(json_integer_value(json_object_get(p1, "files_total")) > 1);
+    assert_true(json_is_true(json_object_get(p1, "truncated")));
+    json_decref(p1);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/files/src/refcount.c"
+             "?per_page=x", g_site.base);
+    json_decref(tu_get_json(url, 400));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,10 +491,12 @@ int main(void)
         cmocka_unit_test(test_bearer_scheme_is_case_insensitive),
         cmocka_unit_test(test_pages_cannot_be_framed),
         cmocka_unit_test(test_bodies_are_refused_from_the_head),
+        cmocka_unit_test(test_refused_bodies_are_read_and_dropped),
         cmocka_unit_test(test_body_budget_is_shared),
         cmocka_unit_test(test_long_queries_get_414),
         cmocka_unit_test(test_many_headers_get_431),
         cmocka_unit_test(test_slow_head_is_closed_with_408),
+        cmocka_unit_test(test_long_lists_are_paged),
         cmocka_unit_test(test_url_target_forms),
         cmocka_unit_test(test_host_and_bearer_rules),
     };
