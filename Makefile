@@ -43,7 +43,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench check clean demo fuzz stress
+.PHONY: all deps run test unit-tests bench check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -145,6 +145,25 @@ build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
 	  $(shell pkg-config --libs libgit2)
+
+# libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
+# make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
+FUZZ_LIB = $(filter-out server/srv.c,$(LIB_SRC)) server/srv.c build/gen/db_migrations.c \
+           build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c
+FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
+           -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+
+fuzz-sarif: build/fuzz/fuzz_sarif
+	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_sarif $(FUZZ_SECONDS) tests/fixtures/sarif
+
+fuzz-http: build/fuzz/fuzz_http
+	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_http $(FUZZ_SECONDS) tests/fuzz/http_seeds
+
+build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
+    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 check: deps
 	sh tests/checksrc.sh

@@ -300,10 +300,13 @@ enum MHD_Result api_rewrites(srv_req *r)
 {
     sqlite3_stmt *st = NULL;
     json_t *arr;
-    int64_t repo_id;
+    int64_t repo_id, commit_id;
+    char oid[41];
     int rc;
 
+    /* An unknown ref is 404, not an empty list. */
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0 ||
         (rc = db_prepare(r->db, &st, "SELECT w.ref, o.oid, n.oid, w.detected_at, "
                          "w.old_commit_id, w.new_commit_id FROM rewrites w "
                          "JOIN commits o ON o.id = w.old_commit_id "

@@ -73,7 +73,7 @@ async function showReport(s) {
   pre.textContent = 'Loading…';
   $('report-section').hidden = false;
   try {
-    pre.textContent = await api.report(state.repo, s.week, s.ref);
+    replace(pre, await api.report(state.repo, s.week, s.ref));
     pre.dataset.week = s.week;
   } catch (e) {
     pre.textContent = '';
