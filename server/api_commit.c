@@ -49,32 +49,71 @@ json_t *api_objpaths_obj(const int64_t obj[3])
     return o;
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, at most U+10FFFF), or 0. */
+static size_t api_utf8_len(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    size_t i;
+
+    for (i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F))) ||
+        (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))))
+        return 0;
+    return n;
+}
+
 json_t *api_text(const char *s)
 {
     json_t *j;
     char *fixed;
-    size_t i, o = 0, n;
+    size_t i = 0, o = 0, n, k;
 
     if (!s)
         return json_null();
     if ((j = json_string(s)))
         return j;
-    /* Invalid UTF-8: keep ASCII, replace every other byte. */
+    /* Invalid UTF-8 (a file name is bytes in git): valid characters stay,
+     * every other byte becomes "\\xHH", which api_text_bytes turns back, so
+     * the name still opens its page. */
     n = strlen(s);
-    if (!(fixed = malloc(n * 3 + 1)))
+    if (!(fixed = malloc(n * 4 + 1)))
         return NULL;
-    for (i = 0; i < n; i++) {
-        if ((unsigned char)s[i] < 0x80) {
-            fixed[o++] = s[i];
+    while (i < n) {
+        if ((k = api_utf8_len((const unsigned char *)s + i))) {
+            memcpy(fixed + o, s + i, k);
+            o += k;
+            i += k;
         } else {
-            memcpy(fixed + o, "\xef\xbf\xbd", 3);
-            o += 3;
+            o += (size_t)snprintf(fixed + o, 5, "\\x%02X", (unsigned char)s[i++]);
         }
     }
     fixed[o] = '\0';
     j = json_string(fixed);
     free(fixed);
     return j;
+}
+
+char *api_text_bytes(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    unsigned v;
+
+    while (out && *s) {
+        if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2X", &v) == 1 &&
+            strspn(s + 2, "0123456789abcdefABCDEF") >= 2 && v >= 0x80) {
+            *o++ = (char)v;
+            s += 4;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    if (out)
+        *o = '\0';
+    return out;
 }
 
 int api_resolve(srv_req *r, api_at *at)

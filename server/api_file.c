@@ -182,6 +182,27 @@ static int api_file_sarif(srv_req *r, const api_at *at, json_t *o, api_file_page
     return rc;
 }
 
+/*
+ * The blob of r->tail at the commit.  A name that is not valid UTF-8 is
+ * shown in its display form (api_text); when no file has the name as
+ * written, the bytes that form names are tried, and r->tail becomes them
+ * (*owned, freed by the caller).
+ */
+static int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
+{
+    int rc = db_commit_file_blob(r->db, at->commit_id, r->tail, blob);
+
+    *owned = NULL;
+    if (rc != PD_ENOTFOUND || !strstr(r->tail, "\\x") ||
+        !(*owned = api_text_bytes(r->tail)) || strcmp(*owned, r->tail) == 0)
+        return rc;
+    if (db_commit_file_blob(r->db, at->commit_id, *owned, blob) == 0) {
+        r->tail = *owned;
+        return 0;
+    }
+    return pd_error_set(PD_ENOTFOUND, "no file '%s' at this commit", r->tail);
+}
+
 enum MHD_Result api_file(srv_req *r)
 {
     api_at at;
@@ -189,12 +210,16 @@ enum MHD_Result api_file(srv_req *r)
     char blob[41];
     json_t *o;
     size_t most;
+    char *owned = NULL;
+    enum MHD_Result ret;
     int rc;
 
     if ((rc = srv_page_window(r, API_FILE_PER_PAGE, &pg.page, &pg.per)) < 0 ||
         (rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_file_blob(r->db, at.commit_id, r->tail, blob)) < 0)
+        (rc = api_file_locate(r, &at, blob, &owned)) < 0) {
+        free(owned);
         return srv_reply_error(r, rc);
+    }
     pg.first = (pg.page - 1) * pg.per;
     r->immutable = 0;      /* SARIF uploads add findings to a commit's files */
     o = json_pack("{s:s, s:o, s:s}", "commit", at.oid, "path", api_text(r->tail),
@@ -202,7 +227,9 @@ enum MHD_Result api_file(srv_req *r)
     if ((rc = api_file_analysis(r, &at, blob, o, &pg)) < 0 ||
         (rc = api_file_sarif(r, &at, o, &pg)) < 0) {
         json_decref(o);
-        return srv_reply_error(r, rc);
+        ret = srv_reply_error(r, rc);
+        free(owned);
+        return ret;
     }
     /* Say how much there is, and page when one list is longer than a page. */
     most = pg.functions_total > pg.findings_total ? pg.functions_total
@@ -215,7 +242,9 @@ enum MHD_Result api_file(srv_req *r)
         json_object_set_new(o, "per_page", json_integer((json_int_t)pg.per));
         srv_page_link(r, pg.page, pg.per, most);
     }
-    return srv_reply_json(r, 200, o);
+    ret = srv_reply_json(r, 200, o);
+    free(owned);
+    return ret;
 }
 
 enum MHD_Result api_raw(srv_req *r)
@@ -226,12 +255,16 @@ enum MHD_Result api_raw(srv_req *r)
     git_blob *blob = NULL;
     git_oid oid;
     enum MHD_Result ret;
+    char *owned = NULL;
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_file_blob(r->db, at.commit_id, r->tail, blob_hex)) < 0 ||
-        (rc = srv_repo_path(r, r->param[0], gitdir, sizeof(gitdir))) < 0)
+        (rc = api_file_locate(r, &at, blob_hex, &owned)) < 0 ||
+        (rc = srv_repo_path(r, r->param[0], gitdir, sizeof(gitdir))) < 0) {
+        free(owned);
         return srv_reply_error(r, rc);
+    }
+    free(owned);
     git_libgit2_init();
     if (git_repository_open_ext(&repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
         git_oid_fromstr(&oid, blob_hex) < 0 || git_blob_lookup(&blob, repo, &oid) < 0) {

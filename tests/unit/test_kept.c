@@ -44,7 +44,8 @@ static int setup(void **state)
                "git update-ref refs/heads/octo $m; "
                /* A file whose name starts with TAB then '=' (mktree -z). */
                "x=$(printf 'int x;\\n' | git hash-object -w --stdin); "
-               "n=$( (git ls-tree -z $t; printf '100644 blob %%s\\t\\t=cmd.c\\0' $x) "
+               "n=$( (git ls-tree -z $t; printf '100644 blob %%s\\t\\t=cmd.c\\0' $x; "
+               "printf '100644 blob %%s\\tcaf\\351.c\\0' $x) "
                "| git mktree -z); "
                "k=$(git -c user.name=t -c user.email=t@t commit-tree $n -p $b -m tab); "
                "git update-ref refs/heads/csv $k", g_site.dir, tu_fixture("toyport"));
@@ -138,6 +139,31 @@ static void test_csv_cells_cannot_be_formulas(void **state)
     tu_http_free(&h);
 }
 
+static void test_file_names_that_are_not_utf8_open(void **state)
+{
+    json_t *files = get("/api/v1/repos/demo/commits/csv/files", 200), *f;
+    const char *want = "caf\\xE9.c";
+    char url[512];
+    size_t i;
+    int seen = 0;
+    tu_http h;
+
+    /* Byte 0xE9 alone is not UTF-8: shown as "\xE9", not U+FFFD... */
+    json_array_foreach(json_object_get(files, "files"), i, f)
+        seen += strcmp(json_string_value(json_object_get(f, "path")), want) == 0;
+    assert_int_equal(seen, 1);
+    json_decref(files);
+    /* ...and that form opens the file's page and its source. */
+    json_decref(get("/api/v1/repos/demo/commits/csv/files/caf%5CxE9.c", 200));
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/csv/raw/caf%%5CxE9.c",
+             g_site.base);
+    h = tu_request("GET", url);
+    assert_int_equal(h.status, 200);
+    assert_string_equal(h.body, "int x;\n");
+    tu_http_free(&h);
+    json_decref(get("/api/v1/repos/demo/commits/csv/files/caf%5CxE8.c", 404));
+}
+
 static void test_job_errors_name_no_server_path(void **state)
 {
     char url[512], auth[160];
@@ -179,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_name_with_equals_is_refused),
         cmocka_unit_test(test_unknown_refs_and_bad_arguments),
         cmocka_unit_test(test_csv_cells_cannot_be_formulas),
+        cmocka_unit_test(test_file_names_that_are_not_utf8_open),
         cmocka_unit_test(test_job_errors_name_no_server_path),
     };
 
