@@ -501,6 +501,41 @@ int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
     return -1;
 }
 
+/*
+ * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
+ * select() puts at 1024), a thread pool, and the limits of srv_options.
+ */
+static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
+                                     const srv_options *opt)
+{
+    unsigned threads = opt->threads;
+    /* Behind a proxy on loopback every client has the proxy's address, so
+     * a per-address limit only applies to a server listening in the open. */
+    int per_client = opt->max_per_client > 0 ? opt->max_per_client
+                     : opt->max_per_client < 0 || srv_is_loopback(ss) ? 0 : 64;
+
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 2;
+    }
+    return MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
+            (ss->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+        0, NULL, NULL, srv_access, s,
+        MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_client,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SRV_HEAD_MEMORY,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)4096,
+        MHD_OPTION_NOTIFY_COMPLETED, srv_completed, s,
+        MHD_OPTION_URI_LOG_CALLBACK, srv_uri_seen, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, srv_guard_notify, s->guard,
+        MHD_OPTION_END);
+}
+
 int srv_start(srv **out, const srv_options *opt)
 {
     struct sockaddr_storage ss;
@@ -508,8 +543,7 @@ int srv_start(srv **out, const srv_options *opt)
     const union MHD_DaemonInfo *info;
     srv *s = NULL;
     sqlite3 *probe = NULL;
-    unsigned threads = opt->threads;
-    int rc, per_client;
+    int rc;
 
     *out = NULL;
     if ((rc = srv_parse_listen(&ss, &sslen, opt->listen ? opt->listen
@@ -539,10 +573,6 @@ int srv_start(srv **out, const srv_options *opt)
     s->host_names = opt->host_names;
     s->nhost_names = opt->nhost_names;
     s->max_connections = srv_connection_limit(opt->max_connections);
-    /* Behind a proxy on loopback every client has the proxy's address, so
-     * a per-address limit only applies to a server listening in the open. */
-    per_client = opt->max_per_client > 0 ? opt->max_per_client
-                 : opt->max_per_client < 0 || srv_is_loopback(&ss) ? 0 : 64;
     if (!(s->guard = srv_guard_new(opt->head_timeout ? opt->head_timeout : 10,
                                    opt->body_budget ? opt->body_budget
                                                     : 4 * s->max_body))) {
@@ -550,28 +580,7 @@ int srv_start(srv **out, const srv_options *opt)
         goto fail;
     }
     pthread_key_create(&s->db_key, srv_db_free);
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 2;
-    }
-    /* epoll: no FD_SETSIZE ceiling on connections (select() has 1024). */
-    s->daemon = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
-            (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-        0, NULL, NULL, srv_access, s,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_client,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SRV_HEAD_MEMORY,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)4096,
-        MHD_OPTION_NOTIFY_COMPLETED, srv_completed, s,
-        MHD_OPTION_URI_LOG_CALLBACK, srv_uri_seen, NULL,
-        MHD_OPTION_NOTIFY_CONNECTION, srv_guard_notify, s->guard,
-        MHD_OPTION_END);
-    if (!s->daemon) {
+    if (!(s->daemon = srv_daemon(s, &ss, opt))) {
         rc = pd_error_set(PD_EIO, "cannot listen on %s: %s",
                           opt->listen ? opt->listen : "127.0.0.1:8080",
                           strerror(errno));
