@@ -497,7 +497,6 @@ static void test_long_lists_are_paged(void **state)
     root[strcspn(root, "\n")] = '\0';
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/%s?per_page=1",
              g_site.base, root);
-    free(root);
     p1 = tu_get_json(url, 200);
     assert_int_equal(json_array_size(json_object_get(p1, "files")), 1);
     assert_true(json_integer_value(json_object_get(p1, "files_total")) > 1);
@@ -506,6 +505,15 @@ static void test_long_lists_are_paged(void **state)
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/files/src/refcount.c"
              "?per_page=x", g_site.base);
     json_decref(tu_get_json(url, 400));
+    /* A compare says how much there was beside what it lists. */
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/compare/%s...hpy", g_site.base, root);
+    p1 = tu_get_json(url, 200);
+    assert_false(json_is_true(json_object_get(p1, "truncated")));
+    assert_int_equal(json_integer_value(json_object_get(p1, "functions_total")),
+                     json_array_size(json_object_get(p1, "functions")));
+    assert_true(json_array_size(json_object_get(p1, "functions")) > 0);
+    json_decref(p1);
+    free(root);
 }
 
 int main(void)
