@@ -33,7 +33,7 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-api check install help
+NOPKG_GOALS = deps clean test run bench bench-api check install help stress
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -71,7 +71,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-api check clean demo fuzz
+.PHONY: all deps run test unit-tests bench bench-api check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -192,10 +192,20 @@ run: deps
 
 test: deps
 	sh tests/checksrc.sh
-	$(MAKE) SAN=1 all unit-bins
+	$(MAKE) SAN=1 all unit-bins build-san/stress_conn
 	sh tests/run_all.sh build-san
 
 unit-bins: $(TEST_BIN)
+
+# Connection exhaustion against a real server on loopback (README,
+# "Hardening"); make test runs it too.
+stress: deps
+	$(MAKE) SAN=1 all build-san/stress_conn
+	sh tests/stress/run.sh build-san/portdash build-san/stress_conn
+
+build-san/stress_conn: tests/stress/stress_conn.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $<
 
 bench: deps
 	$(MAKE) all
@@ -230,6 +240,25 @@ build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
 	  $(shell pkg-config --libs libgit2)
+
+# libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
+# make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
+FUZZ_LIB = $(filter-out server/srv.c,$(LIB_SRC)) server/srv.c build/gen/db_migrations.c \
+           build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c
+FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
+           -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+
+fuzz-sarif: build/fuzz/fuzz_sarif
+	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_sarif $(FUZZ_SECONDS) tests/fixtures/sarif
+
+fuzz-http: build/fuzz/fuzz_http
+	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_http $(FUZZ_SECONDS) tests/fuzz/http_seeds
+
+build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
+    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 check: deps
 	sh tests/checksrc.sh

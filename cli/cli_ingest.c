@@ -119,6 +119,14 @@ int cli_ingest(int argc, char **argv)
         cli_default_name(name, sizeof(name), opt.repo_path);
         opt.name = name;
     }
+    /* serve --repo NAME=GITDIR splits at the first '=': such a name could
+     * never be pointed elsewhere, so it is refused here, not lost there. */
+    if (strchr(opt.name, '=') || !opt.name[0]) {
+        fprintf(stderr, "portdash ingest: repository name '%s' is empty or has '=' "
+                "(serve --repo NAME=GITDIR splits at the first '='); give --name\n",
+                opt.name);
+        goto done;
+    }
     opt.progress = !quiet && isatty(2);
     if (ingest_run(&opt, &st) < 0) {
         fprintf(stderr, "portdash ingest: %s\n", pd_error_last());

@@ -21,7 +21,9 @@ static void cli_serve_usage(FILE *out)
     fprintf(out,
         "usage: portdash serve --db FILE [--listen HOST:PORT] [--repo NAME=GITDIR]...\n"
         "                      [--static DIR] [--vendor DIR] [--threads N] [--private]\n"
-        "                      [--scopes FILE] [--cache-mb N] [--no-warm]\n\n"
+        "                      [--scopes FILE] [--cache-mb N] [--no-warm]\n"
+        "                      [--host-name NAME]... [--max-connections N]\n"
+        "                      [--max-per-client N] [--head-timeout SECONDS]\n\n"
         "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
         "  --db FILE            database written by 'portdash ingest'\n"
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
@@ -41,7 +43,16 @@ static void cli_serve_usage(FILE *out)
         "  --cache-mb N         bound of the answer cache in MiB (default 64; 0: no\n"
         "                       cache)\n"
         "  --no-warm            do not compute the answers everyone reads at start and\n"
-        "                       after ingests and uploads\n",
+        "                       after ingests and uploads\n"
+        "  --host-name NAME     also answer requests whose Host is NAME (IP\n"
+        "                       addresses and localhost always are; '*': any;\n"
+        "                       others get 421, against DNS rebinding)\n"
+        "  --max-connections N  open connections at once (default 4096; near it\n"
+        "                       new requests get 503 with Retry-After)\n"
+        "  --max-per-client N   connections per client address (default: none on\n"
+        "                       a loopback address, 64 otherwise; 0: none)\n"
+        "  --head-timeout S     seconds a client has to send a request head\n"
+        "                       (default 10; then 408 and close)\n",
         PORTDASH_STATIC_DIR);
 }
 
@@ -76,6 +87,21 @@ static const char *cli_serve_default_dir(const char *src, const char *inst, cons
     return buf;
 }
 
+/* A whole number from `min` to 1,000,000 for an option, or -1 after
+ * saying why. */
+static long cli_serve_number(const char *arg, long min)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+
+    if (end == arg || *end || n < min || n > 1000000) {
+        fprintf(stderr, "portdash serve: '%s' is not a number from %ld to 1000000\n",
+                arg, min);
+        return -1;
+    }
+    return n;
+}
+
 static volatile sig_atomic_t cli_serve_stop;
 
 static void cli_serve_signal(int sig)
@@ -90,12 +116,17 @@ int cli_serve(int argc, char **argv)
         {"repo", required_argument, 0, 'r'}, {"static", required_argument, 0, 's'},
         {"vendor", required_argument, 0, 'v'}, {"private", no_argument, 0, 'p'},
         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
-        {"scopes", required_argument, 0, 'S'}, {"cache-mb", required_argument, 0, 'C'},
-        {"no-warm", no_argument, 0, 'W'},
+        {"scopes", required_argument, 0, 'S'}, {"cache-mb", required_argument, 0, 'M'},
+        {"no-warm", no_argument, 0, 'W'}, {"host-name", required_argument, 0, 'H'},
+        {"max-connections", required_argument, 0, 'C'},
+        {"max-per-client", required_argument, 0, 'P'},
+        {"head-timeout", required_argument, 0, 'T'},
         {0, 0, 0, 0}};
     const char **names = calloc(argc, sizeof(char *));
     const char **paths = calloc(argc, sizeof(char *));
+    const char **hosts = calloc(argc, sizeof(char *));
     srv_options opt = {0};
+    long num;
     srv *s = NULL;
     char *eq, host[256];
     int c, rc = CLI_USAGE;
@@ -105,7 +136,8 @@ int cli_serve(int argc, char **argv)
     opt.vendor_dir = cli_serve_default_dir("node_modules", "vendor", "chart.js");
     opt.repo_names = names;
     opt.repo_paths = paths;
-    while (names && paths && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    opt.host_names = hosts;
+    while (names && paths && hosts && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': opt.db_path = optarg; break;
         case 'l': opt.listen = optarg; break;
@@ -115,13 +147,24 @@ int cli_serve(int argc, char **argv)
         case 'S': opt.scopes_path = optarg; break;
         case 't': opt.threads = (unsigned)atoi(optarg); break;
         case 'W': opt.no_warm = 1; break;
-        case 'C':
+        case 'M':
             if ((opt.cache_mb = strtol(optarg, &eq, 10)) < 0 || *eq || eq == optarg) {
                 fprintf(stderr, "portdash serve: --cache-mb wants a number of MiB, "
                         "got '%s'\n", optarg);
                 goto done;
             }
             opt.cache_mb = opt.cache_mb ? opt.cache_mb : -1;
+            break;
+        case 'H': hosts[opt.nhost_names++] = optarg; break;
+        case 'C': case 'P': case 'T':
+            if ((num = cli_serve_number(optarg, c == 'C' ? 1 : 0)) < 0)
+                goto done;
+            if (c == 'C')
+                opt.max_connections = (size_t)num;
+            else if (c == 'P')
+                opt.max_per_client = num ? (int)num : -1;
+            else
+                opt.head_timeout = (double)num;
             break;
         case 'r':
             if (!(eq = strchr(optarg, '=')) || eq == optarg || !eq[1]) {
@@ -159,10 +202,17 @@ int cli_serve(int argc, char **argv)
     fflush(stdout);
     while (!cli_serve_stop)
         pause();
+    /* Stopping waits for requests in their handlers (a SARIF import can
+     * take minutes): a second signal, or 15 s, ends the process anyway;
+     * every write is a transaction, so nothing half-written stays. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    alarm(15);
     srv_stop(s);
     rc = CLI_OK;
 done:
     free(names);
     free(paths);
+    free(hosts);
     return rc;
 }

@@ -688,7 +688,7 @@ static int db_scope_run_change(sqlite3 *db, const db_scope *sc, db_scope_run *ru
 static const char db_scope_history_sql[] =
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
     "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, c.committer_offset, "
     "chain.cid, ch.path_id, p.path, ch.blob_oid, coalesce(a.id, 0), a.status, "
     "a.universal_ready, a.tok_hpy, a.tok_capi, a.tok_npy_legacy, a.tok_bridge, "

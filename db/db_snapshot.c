@@ -51,12 +51,12 @@ int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
     rc = db_prepare(db, &st, by_author
         ? "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL SELECT "
           "c.first_parent_id, chain.depth + 1 FROM commits c JOIN chain ON "
-          "c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) SELECT cid FROM "
+          "c.id = chain.cid WHERE c.first_parent_id < c.id) SELECT cid FROM "
           "chain JOIN commits c ON c.id = chain.cid WHERE c.author_time < ?2 "
           "ORDER BY chain.depth LIMIT 1"
         : "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL SELECT "
           "c.first_parent_id, chain.depth + 1 FROM commits c JOIN chain ON "
-          "c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) SELECT cid FROM "
+          "c.id = chain.cid WHERE c.first_parent_id < c.id) SELECT cid FROM "
           "chain JOIN commits c ON c.id = chain.cid WHERE c.committer_time < ?2 "
           "ORDER BY chain.depth LIMIT 1");
     if (rc < 0)

@@ -29,14 +29,22 @@ int db_deflate(unsigned char **out, size_t *out_len, const void *in, size_t len)
 int db_inflate(char **out, const void *in, size_t len, size_t raw_len)
 {
     uLongf n = raw_len;
-    char *buf = malloc(raw_len + 1);
+    char *buf;
 
     *out = NULL;
-    if (!buf)
+    /* The stored length is data, not a promise: deflate cannot shrink more
+     * than about 1032:1 (zlib's technical details), so a larger claim (or
+     * -1 read as SIZE_MAX) is damage, refused before any allocation. */
+    if (raw_len > DB_INFLATE_MAX || raw_len / 1032 > len + 64 || (!in && len))
+        return pd_error_set(PD_EDB, "the database is damaged: a stored length of "
+                            "%zu bytes does not fit its %zu compressed bytes",
+                            raw_len, len);
+    if (!(buf = malloc(raw_len + 1)))
         return pd_error_set(PD_ENOMEM, "out of memory inflating %zu bytes", raw_len);
     if (uncompress((unsigned char *)buf, &n, in, len) != Z_OK || n != raw_len) {
         free(buf);
-        return pd_error_set(PD_EINVAL, "stored findings are corrupt");
+        return pd_error_set(PD_EDB, "the database is damaged: stored findings do "
+                            "not inflate to their stored length");
     }
     buf[raw_len] = '\0';
     *out = buf;

@@ -598,7 +598,7 @@ static void ingest_analysis_key(char *out, const char *rules_hash)
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
-    char *scope_json = NULL, *stored = NULL;
+    char *scope_json = NULL, *stored = NULL, *abs;
     int rc;
 
     c->opt = opt;
@@ -624,8 +624,12 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         scope_json = scope_to_json(&c->scope);
     if ((rc = db_exec(c->db, "BEGIN IMMEDIATE")) < 0)
         goto done;
+    /* Stored absolute, so that serve finds the sources from any directory
+     * (a relative path was kept as typed). */
+    abs = realpath(opt->repo_path, NULL);
     rc = ingest_store_repo(c->store, &c->repo_id, scope_json ? NULL : &stored,
-                           opt->name, opt->repo_path, scope_json);
+                           opt->name, abs ? abs : opt->repo_path, scope_json);
+    free(abs);
     if (rc == 0 && stored)
         rc = ingest_use_stored_scope(c, stored);
     if (rc == 0)

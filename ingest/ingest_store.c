@@ -65,7 +65,7 @@ static const char *const ingest_store_sql[ST_COUNT] = {
     [ST_REF_GET] = "SELECT commit_id FROM refs WHERE repo_id = ?1 AND name = ?2",
     [ST_ON_CHAIN] = "WITH RECURSIVE chain(cid) AS (SELECT ?1 UNION ALL "
                     "SELECT c.first_parent_id FROM commits c JOIN chain "
-                    "ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL "
+                    "ON c.id = chain.cid WHERE c.first_parent_id < c.id "
                     "AND chain.cid != ?2) SELECT 1 FROM chain WHERE cid = ?2",
     [ST_REWRITE] = "INSERT INTO rewrites(repo_id, ref, old_commit_id, new_commit_id, "
                    "detected_at) VALUES(?1, ?2, ?3, ?4, ?5)",
@@ -202,18 +202,24 @@ int ingest_store_commit_find(ingest_store *s, int64_t *id_out, int *has_stats,
 }
 
 /* Space-separated hex ids of a commit's parents, in a caller buffer. */
-static void ingest_store_parents(char *buf, size_t n, const git_commit *c)
+/* Every parent id, space-separated: a new string (NULL: out of memory).
+ * An octopus merge may have any number of parents; all are kept. */
+static char *ingest_store_parents(const git_commit *c)
 {
     unsigned i, np = git_commit_parentcount(c);
-    size_t off = 0;
+    size_t off = 0, n = (size_t)np * (GIT_OID_HEXSZ + 1) + 1;
+    char *buf = malloc(n);
 
+    if (!buf)
+        return NULL;
     buf[0] = '\0';
-    for (i = 0; i < np && off + GIT_OID_HEXSZ + 2 <= n; i++) {
+    for (i = 0; i < np; i++) {
         if (i)
             buf[off++] = ' ';
         git_oid_tostr(buf + off, n - off, git_commit_parent_id(c, i));
         off += GIT_OID_HEXSZ;
     }
+    return buf;
 }
 
 int ingest_store_commit_insert(ingest_store *s, int64_t *id_out, int64_t repo_id,
@@ -222,11 +228,12 @@ int ingest_store_commit_insert(ingest_store *s, int64_t *id_out, int64_t repo_id
     sqlite3_stmt *st = ingest_store_stmt(s, ST_COMMIT_INS);
     const git_signature *a = git_commit_author(c);
     const char *summary = git_commit_summary((git_commit *)c);
-    char hex[GIT_OID_HEXSZ + 1], parents[(GIT_OID_HEXSZ + 1) * 16];
+    char hex[GIT_OID_HEXSZ + 1], *parents = ingest_store_parents(c);
     int rc;
 
+    if (!parents)
+        return pd_error_set(PD_ENOMEM, "out of memory");
     git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
-    ingest_store_parents(parents, sizeof(parents), c);
     sqlite3_bind_int64(st, 1, repo_id);
     sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, parents, -1, SQLITE_STATIC);
@@ -239,7 +246,9 @@ int ingest_store_commit_insert(ingest_store *s, int64_t *id_out, int64_t repo_id
     sqlite3_bind_int64(st, 9, git_commit_time(c));
     sqlite3_bind_int(st, 10, git_commit_time_offset(c));
     sqlite3_bind_text(st, 11, summary ? summary : "", -1, SQLITE_STATIC);
-    if ((rc = ingest_store_done(s, st)) < 0)
+    rc = ingest_store_done(s, st);
+    free(parents);
+    if (rc < 0)
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
     return 0;

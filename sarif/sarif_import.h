@@ -29,6 +29,17 @@
 /* Largest log accepted after gzip decompression (bytes). */
 #define SARIF_MAX_INFLATED ((size_t)128 << 20)
 
+/*
+ * Bounds on what a log makes, not only on what is sent (issue 16: 5.8 KB of
+ * gzip once stored 2 GB): one message with its {N} arguments filled in
+ * (SARIF 3.11.5), and all messages and resolved location URIs of one log
+ * together.  A log over either is refused with the pointer of the result
+ * where it passed, and nothing is stored.  Stored rows hold little beside
+ * these, so they also bound what one upload stores.
+ */
+#define SARIF_MAX_MESSAGE 65536
+#define SARIF_MAX_MADE ((size_t)64 << 20)
+
 /* Key of the fingerprint portdash adds to every result (SARIF 3.27.17). */
 #define SARIF_FINGERPRINT_KEY "portdash/v1"
 

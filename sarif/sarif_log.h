@@ -55,6 +55,7 @@ typedef struct {
     size_t nruns;
     json_t *warnings;          /* owned: [{pointer, problem, action}] */
     size_t warnings_omitted;   /* warnings past the listed ones */
+    size_t made;               /* bytes of messages and URIs made (SARIF_MAX_MADE) */
 } sarif_log;
 
 /*

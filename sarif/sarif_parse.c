@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "pd_error.h"
+#include "sarif_import.h"
 #include "sarif_log.h"
 
 #define SP_PTR 512        /* room for one JSON pointer */
@@ -45,6 +46,7 @@ typedef struct {
     json_t *artifacts;    /* run.artifacts, or NULL */
     json_t *bases;        /* run.originalUriBaseIds, or NULL */
     sarif_log *log;       /* where warnings go */
+    size_t *made;         /* bytes of messages and URIs made so far (log) */
 } sp_ctx;
 
 static const char *const sp_levels[] = {"none", "note", "warning", "error", NULL};
@@ -278,12 +280,14 @@ static int sp_resolve(char **out, json_t *al, const char *at, const sp_ctx *c, i
     return *out ? 0 : pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
 }
 
-/* s with {N} replaced by args[N] and {{ }} undoubled (3.11.5); new string. */
-static char *sp_format(const char *s, json_t *args)
+/* s with {N} replaced by args[N] and {{ }} undoubled (3.11.5); new string.
+ * *too_long: the text would pass SARIF_MAX_MESSAGE (then NULL). */
+static char *sp_format(const char *s, json_t *args, int *too_long)
 {
     size_t cap = strlen(s) + 1, n = 0;
     char *out = malloc(cap);
 
+    *too_long = 0;
     while (out && *s) {
         const char *piece = s, *end;
         size_t len = 1;
@@ -296,6 +300,12 @@ static char *sp_format(const char *s, json_t *args)
             s = end + 1;
         } else {
             s += (s[0] == '{' || s[0] == '}') && s[1] == s[0] ? 2 : 1;
+        }
+        /* Placeholders repeat arguments: a few KB of log could make GBs. */
+        if (n + len > SARIF_MAX_MESSAGE) {
+            *too_long = 1;
+            free(out);
+            return NULL;
         }
         if (n + len + 1 > cap) {
             char *p = realloc(out, cap = (n + len + 1) * 2);
@@ -321,7 +331,7 @@ static int sp_message(char **out, json_t *res, const char *at, json_t *rule)
     json_t *m, *text, *id, *args, *ms;
     char p[SP_PTR];
     const char *s;
-    int rc;
+    int rc, too_long = 0;
 
     *out = NULL;
     if ((rc = sp_get(&m, res, at, "message", JSON_OBJECT, 1)) < 0)
@@ -339,7 +349,10 @@ static int sp_message(char **out, json_t *res, const char *at, json_t *rule)
         s = json_string_value(json_object_get(ms, "text"));
     if (!s)
         s = json_string_value(id);
-    *out = args ? sp_format(s, args) : strdup(s);
+    *out = args ? sp_format(s, args, &too_long) : strdup(s);
+    if (too_long)
+        return sp_fail(p, NULL, "is longer than %d bytes with its arguments filled in",
+                       SARIF_MAX_MESSAGE);
     return *out ? 0 : pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
 }
 
@@ -478,7 +491,14 @@ static int sp_result(sarif_result *r, json_t *res, const char *at, const sp_ctx 
             r->level = sp_levels[i];
     if (!r->level)
         r->level = "warning";
-    return sp_location(r, res, at, c);
+    if ((rc = sp_location(r, res, at, c)) < 0)
+        return rc;
+    /* What the log makes beyond its own bytes, for all results together. */
+    *c->made += strlen(r->message) + (r->uri ? strlen(r->uri) : 0);
+    if (*c->made > SARIF_MAX_MADE)
+        return sp_fail(at, NULL, "the log's messages and locations, arguments and base "
+                       "URIs filled in, pass %zu MiB here", SARIF_MAX_MADE >> 20);
+    return 0;
 }
 
 /* tool.driver: name, version, and the rules (each an object with a string
@@ -559,7 +579,7 @@ static int sp_category(sarif_run *run, json_t *jr, const char *at, sarif_log *lo
 /* One run (3.14) at pointer `at`. */
 static int sp_run(sarif_run *run, json_t *jr, const char *at, sarif_log *log)
 {
-    sp_ctx c = {at, NULL, json_object(), NULL, NULL, log};
+    sp_ctx c = {at, NULL, json_object(), NULL, NULL, log, &log->made};
     json_t *results, *res;
     char p[SP_PTR];
     size_t i;
@@ -594,7 +614,9 @@ static int sp_run(sarif_run *run, json_t *jr, const char *at, sarif_log *log)
         free(r->message);
         free(r->uri);
         memset(r, 0, sizeof(*r));
-        if ((rc = sp_soft(rc, log, "result skipped")) < 0)
+        /* past the bound on what a log makes nothing more is read: the
+         * upload is refused, not kept in part */
+        if (*c.made > SARIF_MAX_MADE || (rc = sp_soft(rc, log, "result skipped")) < 0)
             goto done;
     }
 done:
@@ -664,7 +686,7 @@ int sarif_log_parse(sarif_log **out, const char *text, size_t len)
             continue;
         }
         sp_run_free(run);
-        if ((rc = sp_soft(rc, log, "run skipped")) < 0)
+        if (log->made > SARIF_MAX_MADE || (rc = sp_soft(rc, log, "run skipped")) < 0)
             goto fail;
     }
     *out = log;

@@ -45,8 +45,13 @@ json_t *api_objpaths_obj(const int64_t obj[3]);
  * author_time, author_offset, committer_time, committer_offset at `col`. */
 json_t *api_commit_point(sqlite3_stmt *st, int col);
 
-/* A JSON string from repository text, which may not be valid UTF-8:
- * invalid bytes become U+FFFD rather than losing the whole value. */
+/* A JSON string from repository text, which may not be valid UTF-8 (git
+ * names are bytes): each byte that is not part of a valid UTF-8 character
+ * becomes "\xHH" (the display form), rather than losing the whole value. */
 json_t *api_text(const char *s);
+
+/* The bytes a display form names: "\xHH" (HH 80-FF) back to its byte.  A
+ * new string (free()), NULL on ENOMEM. */
+char *api_text_bytes(const char *s);
 
 #endif

@@ -49,32 +49,71 @@ json_t *api_objpaths_obj(const int64_t obj[3])
     return o;
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, at most U+10FFFF), or 0. */
+static size_t api_utf8_len(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    size_t i;
+
+    for (i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F))) ||
+        (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))))
+        return 0;
+    return n;
+}
+
 json_t *api_text(const char *s)
 {
     json_t *j;
     char *fixed;
-    size_t i, o = 0, n;
+    size_t i = 0, o = 0, n, k;
 
     if (!s)
         return json_null();
     if ((j = json_string(s)))
         return j;
-    /* Invalid UTF-8: keep ASCII, replace every other byte. */
+    /* Invalid UTF-8 (a file name is bytes in git): valid characters stay,
+     * every other byte becomes "\\xHH", which api_text_bytes turns back, so
+     * the name still opens its page. */
     n = strlen(s);
-    if (!(fixed = malloc(n * 3 + 1)))
+    if (!(fixed = malloc(n * 4 + 1)))
         return NULL;
-    for (i = 0; i < n; i++) {
-        if ((unsigned char)s[i] < 0x80) {
-            fixed[o++] = s[i];
+    while (i < n) {
+        if ((k = api_utf8_len((const unsigned char *)s + i))) {
+            memcpy(fixed + o, s + i, k);
+            o += k;
+            i += k;
         } else {
-            memcpy(fixed + o, "\xef\xbf\xbd", 3);
-            o += 3;
+            o += (size_t)snprintf(fixed + o, 5, "\\x%02X", (unsigned char)s[i++]);
         }
     }
     fixed[o] = '\0';
     j = json_string(fixed);
     free(fixed);
     return j;
+}
+
+char *api_text_bytes(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    unsigned v;
+
+    while (out && *s) {
+        if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2X", &v) == 1 &&
+            strspn(s + 2, "0123456789abcdefABCDEF") >= 2 && v >= 0x80) {
+            *o++ = (char)v;
+            s += 4;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    if (out)
+        *o = '\0';
+    return out;
 }
 
 int api_resolve(srv_req *r, api_at *at)
@@ -193,24 +232,56 @@ static int api_commit_parent(srv_req *r, int64_t commit_id, int64_t *parent,
         snprintf(patch_id, n, "%s", (const char *)sqlite3_column_text(st, 1));
     }
     sqlite3_finalize(st);
+    /* Ingest stores a parent before its child, so a link to a later row is
+     * damage (and the start of a cycle). */
+    if (*parent >= commit_id)
+        return pd_error_set(PD_EDB, "the database is damaged: commit row %lld names "
+                            "row %lld as its first parent", (long long)commit_id,
+                            (long long)*parent);
     return 0;
 }
 
-/* The in-scope files a commit changed, with their function moves. */
+/* The changes of commit ?1 shown as files: a rename's deletion of the old
+ * path is part of the rename. */
+#define API_COMMIT_CHANGES \
+    "FROM changes ch JOIN paths p ON p.id = ch.path_id LEFT JOIN paths o ON " \
+    "o.id = ch.old_path_id WHERE ch.commit_id = ?1 AND NOT (ch.blob_oid IS NULL " \
+    "AND ch.path_id IN (SELECT old_path_id FROM changes WHERE commit_id = ?1 " \
+    "AND old_path_id IS NOT NULL)) "
+
+/* Changed files of one page of a commit (?per_page= up to ten times that):
+ * a commit renaming 50,000 files once made a 25 MB answer. */
+#define API_COMMIT_PER_PAGE 1000
+
+/* How many files commit `id` changed; 0 on error. */
+static size_t api_commit_nchanges(srv_req *r, int64_t id)
+{
+    sqlite3_stmt *st = NULL;
+    size_t n = 0;
+
+    if (db_prepare(r->db, &st, "SELECT count(*) " API_COMMIT_CHANGES) < 0)
+        return 0;
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = (size_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* The in-scope files a commit changed on page `page` of `per`, with their
+ * function moves. */
 static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
-                              json_t *files, json_t *fns)
+                              json_t *files, json_t *fns, size_t page, size_t per)
 {
     sqlite3_stmt *st = NULL;
     int rc;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT p.path, ch.blob_oid, o.path FROM changes ch "
-                         "JOIN paths p ON p.id = ch.path_id LEFT JOIN paths o ON "
-                         "o.id = ch.old_path_id WHERE ch.commit_id = ?1 AND NOT ("
-                         "ch.blob_oid IS NULL AND ch.path_id IN (SELECT old_path_id "
-                         "FROM changes WHERE commit_id = ?1 AND old_path_id IS NOT NULL)) "
-                         "ORDER BY p.path")) < 0)
+    if ((rc = db_prepare(r->db, &st, "SELECT p.path, ch.blob_oid, o.path "
+                         API_COMMIT_CHANGES "ORDER BY p.path LIMIT ?2 OFFSET ?3")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, at->commit_id);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)per);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)((page - 1) * per));
     while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
         const char *path = (const char *)sqlite3_column_text(st, 0);
         const char *to = (const char *)sqlite3_column_text(st, 1);
@@ -259,10 +330,12 @@ enum MHD_Result api_commit(srv_req *r)
     char patch_id[64];
     int64_t parent;
     json_t *o, *files, *fns;
+    size_t page, per, total;
     int rc;
 
     memset(&before, 0, sizeof(before));
-    if ((rc = api_resolve(r, &at)) < 0 ||
+    if ((rc = srv_page_window(r, API_COMMIT_PER_PAGE, &page, &per)) < 0 ||
+        (rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &stats)) < 0 ||
         (rc = api_commit_parent(r, at.commit_id, &parent, patch_id, sizeof(patch_id))) < 0 ||
         (parent && (rc = db_commit_stats(r->db, parent, at.rules_hash, &before)) < 0))
@@ -271,7 +344,7 @@ enum MHD_Result api_commit(srv_req *r)
     files = json_array();
     fns = json_array();
     if ((rc = api_commit_fields(r, &at, o)) < 0 ||
-        (rc = api_commit_changes(r, &at, parent, files, fns)) < 0) {
+        (rc = api_commit_changes(r, &at, parent, files, fns, page, per)) < 0) {
         json_decref(o);
         json_decref(files);
         json_decref(fns);
@@ -283,6 +356,15 @@ enum MHD_Result api_commit(srv_req *r)
     json_object_set_new(o, "delta", api_stats_obj(&delta));
     json_object_set_new(o, "files", files);
     json_object_set_new(o, "functions", fns);
+    /* Say how many there are, and page past one page. */
+    total = api_commit_nchanges(r, at.commit_id);
+    json_object_set_new(o, "files_total", json_integer((json_int_t)total));
+    json_object_set_new(o, "truncated", json_boolean(total > per || page > 1));
+    if (total > per || page > 1) {
+        json_object_set_new(o, "page", json_integer((json_int_t)page));
+        json_object_set_new(o, "per_page", json_integer((json_int_t)per));
+        srv_page_link(r, page, per, total);
+    }
     json_object_set_new(o, "same_patch_as", api_same_patch(r, &at, patch_id));
     return srv_reply_json(r, 200, o);
 }

@@ -47,7 +47,20 @@ static json_t *api_compare_side(const api_side *x)
 typedef struct {
     const api_at *head;
     json_t *files, *fns, *regs;
+    size_t cap;                 /* most entries kept per list; 0: all */
+    size_t total[3];            /* files, functions, regressions seen */
 } api_compare_ctx;
+
+/* Entries of `arr` past the cap are counted into *total and dropped, so a
+ * compare across 50,000 renamed files holds one page, not all of them. */
+static void api_compare_cap(json_t *arr, size_t before, size_t cap, size_t *total)
+{
+    size_t n = json_array_size(arr);
+
+    *total += n - before;
+    while (cap && json_array_size(arr) > cap)
+        json_array_remove(arr, json_array_size(arr) - 1);
+}
 
 /* api_changed_files callback: file entry and function moves of one path. */
 static int api_compare_path(void *arg, srv_req *r, const char *path,
@@ -55,6 +68,9 @@ static int api_compare_path(void *arg, srv_req *r, const char *path,
 {
     api_compare_ctx *c = arg;
     json_t *from = api_compare_side(a), *to = api_compare_side(b);
+    size_t nf = json_array_size(c->files), nfn = json_array_size(c->fns);
+    size_t nreg = json_array_size(c->regs);
+    int rc;
 
     if (!json_equal(from, to))
         json_array_append_new(c->files, json_pack("{s:o, s:o, s:o}", "path",
@@ -63,7 +79,11 @@ static int api_compare_path(void *arg, srv_req *r, const char *path,
         json_decref(from);
         json_decref(to);
     }
-    return api_diff_file(r, c->head->rules_hash, path, a->blob, b->blob, c->fns, c->regs);
+    rc = api_diff_file(r, c->head->rules_hash, path, a->blob, b->blob, c->fns, c->regs);
+    api_compare_cap(c->files, nf, c->cap, &c->total[0]);
+    api_compare_cap(c->fns, nfn, c->cap, &c->total[1]);
+    api_compare_cap(c->regs, nreg, c->cap, &c->total[2]);
+    return rc;
 }
 
 /* Fill a side from a files-statement row (NULL row: absent). */
@@ -119,26 +139,30 @@ done:
 int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
                         json_t *files, json_t *fns, json_t *regs)
 {
-    api_compare_ctx c = {head, files, fns, regs};
+    api_compare_ctx c = {head, files, fns, regs, 0, {0, 0, 0}};
 
     return api_changed_files(r, base, head, api_compare_path, &c);
 }
+
+/* Most entries of each list in a compare answer. */
+#define API_COMPARE_CAP 5000
 
 enum MHD_Result api_compare(srv_req *r)
 {
     api_at base, head;
     db_counts cb, ch, delta;
-    json_t *files, *fns, *regs;
+    json_t *files, *fns, *regs, *o;
+    api_compare_ctx c = {&head, NULL, NULL, NULL, API_COMPARE_CAP, {0, 0, 0}};
     int rc;
 
     if ((rc = api_compare_resolve(r, &base, &head)) < 0 ||
         (rc = db_commit_stats(r->db, base.commit_id, base.rules_hash, &cb)) < 0 ||
         (rc = db_commit_stats(r->db, head.commit_id, head.rules_hash, &ch)) < 0)
         return srv_reply_error(r, rc);
-    files = json_array();
-    fns = json_array();
-    regs = json_array();
-    if ((rc = api_compare_commits(r, &base, &head, files, fns, regs)) < 0) {
+    c.files = files = json_array();
+    c.fns = fns = json_array();
+    c.regs = regs = json_array();
+    if ((rc = api_changed_files(r, &base, &head, api_compare_path, &c)) < 0) {
         json_decref(files);
         json_decref(fns);
         json_decref(regs);
@@ -146,8 +170,16 @@ enum MHD_Result api_compare(srv_req *r)
     }
     delta = ch;
     db_counts_add(&delta, &cb, -1);
-    return srv_reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+    o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
         "base", base.oid, "head", head.oid, "base_stats", api_stats_obj(&cb),
         "head_stats", api_stats_obj(&ch), "delta", api_stats_obj(&delta),
-        "files", files, "functions", fns, "regressions", regs));
+        "files", files, "functions", fns, "regressions", regs);
+    /* Say how much there was; the lists hold the first API_COMPARE_CAP. */
+    json_object_set_new(o, "files_total", json_integer((json_int_t)c.total[0]));
+    json_object_set_new(o, "functions_total", json_integer((json_int_t)c.total[1]));
+    json_object_set_new(o, "regressions_total", json_integer((json_int_t)c.total[2]));
+    json_object_set_new(o, "truncated", json_boolean(c.total[0] > API_COMPARE_CAP ||
+                                                     c.total[1] > API_COMPARE_CAP ||
+                                                     c.total[2] > API_COMPARE_CAP));
+    return srv_reply_json(r, 200, o);
 }

@@ -183,17 +183,30 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
 
 enum MHD_Result api_forecast(srv_req *r)
 {
-    char ref[256], measure[64] = "object_paths.object-legacy", wbuf[16];
-    int64_t repo_id;
+    char ref[256], measure[64] = "object_paths.object-legacy", wbuf[16], oid[41], *end;
+    int64_t repo_id, commit_id;
     int window = 12, rc;
     json_t *o;
 
-    if (srv_query(r, "ref", ref, sizeof(ref)) < 0)
+    if ((rc = srv_query(r, "ref", ref, sizeof(ref))) == PD_ENOTFOUND)
         return srv_reply_problem(r, 400, "Bad Request", "the forecast needs ?ref=REF");
-    srv_query(r, "measure", measure, sizeof(measure));
-    if (srv_query(r, "weeks", wbuf, sizeof(wbuf)) == 0 && (window = atoi(wbuf)) < 3)
-        return srv_reply_problem(r, 400, "Bad Request", "weeks must be 3 or more");
-    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0)
+    /* A malformed or over-long argument is an error, never ignored. */
+    if (rc < 0 || ((rc = srv_query(r, "measure", measure, sizeof(measure))) < 0 &&
+                   rc != PD_ENOTFOUND))
+        return srv_reply_error(r, rc);
+    if ((rc = srv_query(r, "weeks", wbuf, sizeof(wbuf))) == 0) {
+        long w = strtol(wbuf, &end, 10);
+
+        if (*end || end == wbuf || w < 3 || w > 520)
+            return srv_reply_problem(r, 400, "Bad Request", "weeks must be a whole "
+                                     "number from 3 to 520");
+        window = (int)w;
+    } else if (rc != PD_ENOTFOUND) {
+        return srv_reply_error(r, rc);
+    }
+    /* An unknown ref has no forecast: 404, not an empty one. */
+    if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_rev_resolve(r->db, repo_id, ref, &commit_id, oid)) < 0)
         return srv_reply_error(r, rc);
     if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
         return srv_reply_error(r, PD_EINVAL);

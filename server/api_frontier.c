@@ -58,7 +58,7 @@ static int fr_is_bridge_mechanism(const char *name)
 static const char fr_sql[] =
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL), "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id), "
     "latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
     "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
     "SELECT p.path, a.id, a.calls, a.calls_len FROM latest l "

@@ -111,7 +111,7 @@ static int api_history_args(srv_req *r, int *measure, int *by_author,
 #define API_CHAIN_CTE \
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
 
 enum MHD_Result api_history(srv_req *r)
 {
@@ -281,9 +281,9 @@ static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
 
     if (db_prepare(r->db, &st,
         "WITH RECURSIVE oldc(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id "
-        "FROM commits c JOIN oldc ON c.id = oldc.cid WHERE c.first_parent_id IS NOT NULL), "
+        "FROM commits c JOIN oldc ON c.id = oldc.cid WHERE c.first_parent_id < c.id), "
         "newc(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
-        "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id IS NOT NULL), "
+        "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id < c.id), "
         "gone AS (SELECT cid FROM oldc EXCEPT SELECT cid FROM newc), "
         "came AS (SELECT cid FROM newc EXCEPT SELECT cid FROM oldc) "
         "SELECT o.oid, n.oid, CASE WHEN o.patch_id = n.patch_id THEN 'patch-id' "
@@ -307,10 +307,13 @@ enum MHD_Result api_rewrites(srv_req *r)
 {
     sqlite3_stmt *st = NULL;
     json_t *arr;
-    int64_t repo_id;
+    int64_t repo_id, commit_id;
+    char oid[41];
     int rc;
 
+    /* An unknown ref is 404, not an empty list. */
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
+        (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0 ||
         (rc = db_prepare(r->db, &st, "SELECT w.ref, o.oid, n.oid, w.detected_at, "
                          "w.old_commit_id, w.new_commit_id FROM rewrites w "
                          "JOIN commits o ON o.id = w.old_commit_id "

@@ -143,9 +143,9 @@ static void md_contributors(FILE *f, srv_req *r, int64_t cur, int64_t prev)
     fputs("### Contributors\n\n", f);
     if (db_prepare(r->db, &st,
         "WITH RECURSIVE a(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id FROM "
-        "commits c JOIN a ON c.id = a.cid WHERE c.first_parent_id IS NOT NULL), "
+        "commits c JOIN a ON c.id = a.cid WHERE c.first_parent_id < c.id), "
         "b(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
-        "JOIN b ON c.id = b.cid WHERE c.first_parent_id IS NOT NULL), "
+        "JOIN b ON c.id = b.cid WHERE c.first_parent_id < c.id), "
         "n AS (SELECT cid FROM a EXCEPT SELECT cid FROM b) "
         "SELECT c.author_name, count(*) FROM n JOIN commits c ON c.id = n.cid "
         "GROUP BY c.author_name ORDER BY count(*) DESC, c.author_name LIMIT 20") < 0)

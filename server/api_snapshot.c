@@ -157,11 +157,13 @@ enum MHD_Result api_snapshot_week(srv_req *r)
 }
 
 /* One CSV field: quoted, quotes doubled, and a leading = + - @ defused so a
- * path cannot become a spreadsheet formula. */
+ * path cannot become a spreadsheet formula; a leading TAB or CR too, as
+ * spreadsheets skip them before reading a formula (OWASP, "CSV Injection"). */
 static void api_csv_field(FILE *f, const char *s)
 {
     fputc('"', f);
-    if (s && (*s == '=' || *s == '+' || *s == '-' || *s == '@'))
+    if (s && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' ||
+              *s == '\r'))
         fputc('\'', f);
     for (; s && *s; s++) {
         if (*s == '"')

@@ -30,7 +30,7 @@
 #define TR_CHAIN_CTE \
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id IS NOT NULL) "
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
 
 /* Files of a commit whose analysis found HPy types, in path order. */
 static const char tr_files_sql[] =

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <time.h>
@@ -22,7 +23,9 @@
 #include "srv_cache.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
+#include "srv_guard.h"
 #include "srv_routes.h"
+#include "srv_url.h"
 
 struct srv {
     struct MHD_Daemon *daemon;
@@ -36,17 +39,47 @@ struct srv {
     uint16_t port;
     int private_reads;
     size_t max_body;
+    const char **host_names;    /* Host values accepted besides IP literals */
+    size_t nhost_names;
+    size_t max_connections;     /* libmicrohttpd's hard limit */
+    srv_guard *guard;           /* head deadline, body budget (srv_guard.h) */
     srv_metrics *metrics;
     srv_jobs *jobs;
     db_scopes *scopes;          /* named scopes (db_scope.h) */
     srv_cache *cache;           /* answer cache (srv_cache.h), NULL: none */
 };
 
+/* libmicrohttpd's memory per connection, which holds the request head: the
+ * request line, headers and the parsed query arguments.  32 KiB, its
+ * default, ran out at about 500 query arguments and then libmicrohttpd
+ * answered nothing; with 128 KiB a head that does not fit is answered 414
+ * or 431 by libmicrohttpd itself (tests/unit/test_hostile.c). */
+#define SRV_HEAD_MEMORY (128 * 1024)
+
+/* What the API's query strings need, with room: about twenty argument
+ * names exist, and the longest values (checkout_uri, category) are a few
+ * KiB.  Beyond either bound the request gets 414. */
+#define SRV_MAX_QUERY_ARGS 64
+#define SRV_MAX_QUERY_BYTES 8192
+
 /* Per-connection state: made on the first callback, freed on completion. */
+/* A refusal decided from the request head (srv_admit). */
+typedef struct {
+    unsigned status;            /* 0: admitted */
+    const char *title;
+    char detail[384];
+    char allow[64];             /* Allow header of a 405 */
+} srv_refusal;
+
 typedef struct {
     char *body;
     size_t len, cap;
+    size_t reserved;            /* bytes taken from the body budget */
     int too_big;
+    int admitted;               /* the head was looked at (srv_admit) */
+    int answered;               /* refused before the body: drop any body */
+    int long_query;             /* query over SRV_MAX_QUERY_*: 414 */
+    srv_refusal refusal;        /* refused, answered after the body is read */
     double start;
 } srv_conn;
 
@@ -61,13 +94,46 @@ static double srv_now(void)
 static void srv_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                           enum MHD_RequestTerminationCode toe)
 {
+    srv *s = cls;
     srv_conn *sc = *con_cls;
 
+    srv_guard_request_done(c);
     if (sc) {
+        srv_guard_release(s->guard, sc->reserved);
         free(sc->body);
         free(sc);
         *con_cls = NULL;
     }
+}
+
+/*
+ * libmicrohttpd's URI log callback: called with the whole request target
+ * as soon as the request line is in, before it parses the query, and its
+ * result becomes the request's *con_cls.  libmicrohttpd 0.9.75 keeps a
+ * connection open without an answer when the parsed arguments do not fit
+ * its memory pool, so a query over the bounds is cut here (the byte after
+ * '?' becomes NUL, so nothing is parsed; the buffer is libmicrohttpd's own
+ * writable read buffer) and the access handler answers 414.
+ */
+static void *srv_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    srv_conn *sc = calloc(1, sizeof(*sc));
+    char *q = strchr(uri, '?');
+    size_t nargs = 1;
+    const char *p;
+
+    if (!sc)
+        return NULL;
+    sc->start = srv_now();
+    if (!q)
+        return sc;
+    for (p = q + 1; *p; p++)
+        nargs += *p == '&' || *p == ';';
+    if (nargs > SRV_MAX_QUERY_ARGS || strlen(q + 1) > SRV_MAX_QUERY_BYTES) {
+        sc->long_query = 1;
+        q[1] = '\0';
+    }
+    return sc;
 }
 
 /* Keep upload data; beyond the limit only remember that it was too big. */
@@ -135,6 +201,40 @@ static int srv_parse_listen(struct sockaddr_storage *ss, socklen_t *len,
     return 0;
 }
 
+/* 1 if the listen address is a loopback one (127/8, ::1). */
+static int srv_is_loopback(const struct sockaddr_storage *ss)
+{
+    if (ss->ss_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+    return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+}
+
+/*
+ * The connection limit: `want` (0: 4096), lowered to what the process may
+ * open.  The soft RLIMIT_NOFILE is raised to the hard one first, as the
+ * default 1024 would be the real limit otherwise.
+ */
+static size_t srv_connection_limit(size_t want)
+{
+    struct rlimit rl;
+    size_t room;
+
+    if (!want)
+        want = 4096;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return want < 900 ? want : 900;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    /* Room for the database, git packs, static files and the listener. */
+    room = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)1 << 20
+           ? (size_t)1 << 20 : (size_t)rl.rlim_cur;
+    room = room > 256 ? room - 128 : room / 2;
+    return want < room ? want : room;
+}
+
 static void srv_db_free(void *p)
 {
     db_close(p);
@@ -157,13 +257,179 @@ static size_t srv_no_unescape(void *cls, struct MHD_Connection *c, char *uri)
     return strlen(uri);
 }
 
-/* Under --private, API reads need a token with scope "read". */
-static int srv_private_denied(srv_req *r, const char *url, enum MHD_Result *ret)
+/* 1 if the request will send a body: Content-Length above 0 or chunked;
+ * *len gets the announced length (0 when chunked). */
+static int srv_has_body(struct MHD_Connection *conn, uint64_t *len, int *bad)
 {
-    if (!r->server->private_reads || strncmp(url, "/api/", 5) != 0 ||
-        strcmp(url, "/api/v1/openapi.json") == 0)
+    const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    char *end;
+
+    *len = 0;
+    *bad = 0;
+    if (cl) {
+        errno = 0;
+        *len = strtoull(cl, &end, 10);
+        *bad = errno != 0 || end == cl || *end || cl[0] == '-';
+    }
+    return *len > 0 || (te && *te);
+}
+
+static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
+                       const char *fmt, ...)
+{
+    va_list ap;
+
+    f->status = status;
+    f->title = title;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+    va_end(ap);
+}
+
+static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
+{
+    if (f->allow[0])
+        r->allow = f->allow;
+    return srv_reply_problem(r, f->status, f->title, "%s", f->detail);
+}
+
+/* 0 if the request's token has `scope`, else 401 or 403 (why in f). */
+static unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
+{
+    const char *tok = srv_bearer_token(MHD_lookup_connection_value(
+        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
+    char scopes[256];
+
+    if (!tok || db_token_check(r->db, tok, scopes, sizeof(scopes)) != 0)
+        srv_refuse(f, 401, "Unauthorized", "this needs 'Authorization: Bearer TOKEN' "
+                   "with a valid token (portdash token create)");
+    else if (!db_token_has_scope(scopes, scope))
+        srv_refuse(f, 403, "Forbidden", "the token lacks scope '%s'", scope);
+    else
         return 0;
-    return srv_authorize(r, "read", ret) < 0;
+    return f->status;
+}
+
+/* The route's checks: found, method, body, token.  0 or a refusal in f. */
+static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *path,
+                                uint64_t clen, int body, srv_refusal *f)
+{
+    srv_route_hold hold;
+    const char *scope;
+    int i = srv_routes_find(r, r->method, path, &hold);
+
+    srv_routes_release(&hold);
+    if (i == SRV_ROUTE_BAD)
+        srv_refuse(f, 400, "Bad Request", "malformed percent-encoding in the request path");
+    else if (i == SRV_ROUTE_METHOD && snprintf(f->allow, sizeof(f->allow), "%s", hold.allow))
+        srv_refuse(f, 405, "Method Not Allowed", "%s is not allowed here; allowed: %s",
+                   r->method, hold.allow);
+    else if (i < 0)
+        srv_refuse(f, 404, "Not Found", "no such resource");
+    else if (body && strcmp(srv_routes[i].method, "POST") != 0)
+        srv_refuse(f, 413, "Content Too Large", "%s takes no request body", r->method);
+    if (f->status)
+        return f->status;
+    scope = srv_route_scope(i);
+    if (!scope && s->private_reads)
+        scope = "read";
+    if (scope && *scope) {
+        if (!(r->db = srv_thread_db(s))) {
+            srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
+            return f->status;
+        }
+        if (srv_token_status(r, scope, f))
+            return f->status;
+    }
+    /* Chunked bodies may grow to the limit; reserve that much. */
+    sc->reserved = body ? (clen ? (size_t)clen : s->max_body) : 0;
+    if (sc->reserved && srv_guard_reserve(s->guard, sc->reserved) < 0) {
+        sc->reserved = 0;
+        srv_refuse(f, 503, "Service Unavailable", "too many request bodies in flight; "
+                   "retry later");
+    }
+    return f->status;
+}
+
+/*
+ * Everything decided from the request head alone, before any body is read
+ * (libmicrohttpd's first call has all headers): the target's form, Host,
+ * room for one more connection, the route and method, the body's announced
+ * size and the token.  Returns 0 to go on reading the request, or 1 when
+ * it is refused (the refusal in sc->refusal).  *drain: the refusal may wait
+ * for the body, read and dropped, so that a client that sends its body
+ * without waiting for "100 Continue" reads the answer instead of a reset;
+ * only a body of announced length within the limit is drained.
+ */
+static int srv_admit(srv *s, srv_conn *sc, srv_req *r, int *drain)
+{
+    srv_refusal *f = &sc->refusal;
+    char authority[256];
+    const char *path, *host, *expect;
+    size_t plen;
+    uint64_t clen;
+    int body, bad;
+
+    *drain = 0;
+    host = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (srv_url_target(r->url, &path, &plen, authority, sizeof(authority)) < 0 ||
+        path[plen] != '\0') {
+        srv_refuse(f, 400, "Bad Request", "the request target must be a path starting "
+                   "with '/' (or an absolute http URL)");
+        return 1;
+    }
+    r->url = path;
+    if (authority[0])
+        host = authority;
+    body = srv_has_body(r->conn, &clen, &bad);
+    if (host && !srv_host_allowed(host, s->host_names, s->nhost_names))
+        srv_refuse(f, 421, "Misdirected Request", "this server does not answer for "
+                   "that host name; serve --host-name NAME adds one");
+    /* Near the hard limit, answer instead of letting libmicrohttpd close new
+     * connections without a word. */
+    else if (srv_guard_connections(s->guard) > s->max_connections - s->max_connections / 8)
+        srv_refuse(f, 503, "Service Unavailable", "too many open connections; retry later");
+    else if (bad)
+        srv_refuse(f, 400, "Bad Request", "malformed Content-Length");
+    else if (clen > s->max_body)
+        srv_refuse(f, 413, "Content Too Large", "the request body is over the limit "
+                   "of %zu bytes", s->max_body);
+    else if (!srv_admit_route(s, sc, r, path, clen, body, f))
+        return 0;
+    expect = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+    *drain = body && clen && !bad && clen <= s->max_body && !expect;
+    return 1;
+}
+
+/* libmicrohttpd's first call for a request, with the head complete: admit
+ * it (MHD_YES and nothing queued), or refuse now or after the body. */
+static enum MHD_Result srv_head(srv *s, srv_conn *sc, srv_req *r, const char *version)
+{
+    enum MHD_Result ret;
+    int drain = 0;
+
+    sc->admitted = 1;
+    srv_guard_head_done(r->conn);
+    if (sc->long_query)
+        ret = srv_reply_problem(r, 414, "URI Too Long", "the query has more than %d "
+                                "arguments or %d bytes", SRV_MAX_QUERY_ARGS,
+                                SRV_MAX_QUERY_BYTES);
+    else if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 &&
+             !MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+        ret = srv_reply_problem(r, 400, "Bad Request", "HTTP/1.1 needs a Host header "
+                                "(RFC 9112 section 3.2)");
+    else if (!srv_admit(s, sc, r, &drain) || drain)
+        return MHD_YES;         /* a refused body is dropped, then answered */
+    else
+        ret = srv_refusal_reply(r, &sc->refusal);
+    sc->answered = 1;
+    srv_metrics_record(s->metrics, r->route, r->status, srv_now() - sc->start);
+    return ret;
 }
 
 static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
@@ -173,58 +439,103 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
 {
     srv *s = cls;
     srv_conn *sc = *con_cls;
-    enum MHD_Result ret;
+    enum MHD_Result ret = MHD_YES;
     srv_req r;
 
-    if (!sc) {
-        if (!(sc = calloc(1, sizeof(*sc))))
-            return MHD_NO;
-        sc->start = srv_now();
-        *con_cls = sc;
-        return MHD_YES;
-    }
-    if (*upload_size) {
-        srv_conn_append(sc, upload, *upload_size, s->max_body);
-        *upload_size = 0;
-        return MHD_YES;
-    }
     memset(&r, 0, sizeof(r));
     r.server = s;
     r.conn = conn;
     r.method = method;
     r.url = url;
     r.route = -1;
+    if (!sc)
+        return MHD_NO;          /* srv_uri_seen ran out of memory */
+    if (!sc->admitted)
+        return srv_head(s, sc, &r, version);
+    if (sc->answered) {
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (*upload_size && sc->refusal.status) {
+        *upload_size = 0;       /* dropped: nothing is kept of a refused body */
+        return MHD_YES;
+    }
+    if (sc->refusal.status) {
+        ret = srv_refusal_reply(&r, &sc->refusal);
+        srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
+        return ret;
+    }
+    if (*upload_size) {
+        srv_conn_append(sc, upload, *upload_size,
+                        sc->reserved < s->max_body ? sc->reserved : s->max_body);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    /* srv_admit checked the target's form; take the path part again. */
+    {
+        char authority[256];
+        size_t plen;
+
+        if (srv_url_target(url, &r.url, &plen, authority, sizeof(authority)) < 0)
+            return MHD_NO;
+    }
     r.body = sc->body;
     r.body_len = sc->len;
     if (sc->too_big)
         ret = srv_reply_problem(&r, 413, "Content Too Large", "the request body is "
-                                "over the limit of %zu bytes", s->max_body);
+                                "longer than announced or over the limit of %zu bytes",
+                                s->max_body);
     else if (!(r.db = srv_thread_db(s)))
         ret = srv_reply_problem(&r, 500, "Database unavailable", "%s", pd_error_last());
-    else if (!srv_private_denied(&r, url, &ret))
-        ret = srv_routes_dispatch(&r, method, url);
+    else
+        ret = srv_routes_dispatch(&r, method, r.url);
     srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
     return ret;
 }
 
 int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
 {
-    const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                MHD_HTTP_HEADER_AUTHORIZATION);
-    char scopes[256];
+    srv_refusal f = {0};
 
-    if (!h || strncmp(h, "Bearer ", 7) != 0 ||
-        db_token_check(r->db, h + 7, scopes, sizeof(scopes)) != 0) {
-        *ret = srv_reply_problem(r, 401, "Unauthorized", "this needs "
-                                 "'Authorization: Bearer TOKEN' with a valid token "
-                                 "(portdash token create)");
-        return -1;
+    if (!srv_token_status(r, scope, &f))
+        return 0;
+    *ret = srv_refusal_reply(r, &f);
+    return -1;
+}
+
+/*
+ * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
+ * select() puts at 1024), a thread pool, and the limits of srv_options.
+ */
+static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
+                                     const srv_options *opt)
+{
+    unsigned threads = opt->threads;
+    /* Behind a proxy on loopback every client has the proxy's address, so
+     * a per-address limit only applies to a server listening in the open. */
+    int per_client = opt->max_per_client > 0 ? opt->max_per_client
+                     : opt->max_per_client < 0 || srv_is_loopback(ss) ? 0 : 64;
+
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 2;
     }
-    if (!db_token_has_scope(scopes, scope)) {
-        *ret = srv_reply_problem(r, 403, "Forbidden", "the token lacks scope '%s'", scope);
-        return -1;
-    }
-    return 0;
+    return MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
+            (ss->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+        0, NULL, NULL, srv_access, s,
+        MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_client,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SRV_HEAD_MEMORY,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)4096,
+        MHD_OPTION_NOTIFY_COMPLETED, srv_completed, s,
+        MHD_OPTION_URI_LOG_CALLBACK, srv_uri_seen, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, srv_guard_notify, s->guard,
+        MHD_OPTION_END);
 }
 
 int srv_start(srv **out, const srv_options *opt)
@@ -234,7 +545,6 @@ int srv_start(srv **out, const srv_options *opt)
     const union MHD_DaemonInfo *info;
     srv *s = NULL;
     sqlite3 *probe = NULL;
-    unsigned threads = opt->threads;
     int rc;
 
     *out = NULL;
@@ -268,22 +578,17 @@ int srv_start(srv **out, const srv_options *opt)
     s->repo_names = opt->repo_names;
     s->repo_paths = opt->repo_paths;
     s->nrepos = opt->nrepos;
-    pthread_key_create(&s->db_key, srv_db_free);
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 2;
+    s->host_names = opt->host_names;
+    s->nhost_names = opt->nhost_names;
+    s->max_connections = srv_connection_limit(opt->max_connections);
+    if (!(s->guard = srv_guard_new(opt->head_timeout ? opt->head_timeout : 10,
+                                   opt->body_budget ? opt->body_budget
+                                                    : 4 * s->max_body))) {
+        rc = pd_error_set(PD_ENOMEM, "cannot start the connection guard");
+        goto fail;
     }
-    s->daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
-            (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-        0, NULL, NULL, srv_access, s,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-        MHD_OPTION_NOTIFY_COMPLETED, srv_completed, NULL,
-        MHD_OPTION_END);
-    if (!s->daemon) {
+    pthread_key_create(&s->db_key, srv_db_free);
+    if (!(s->daemon = srv_daemon(s, &ss, opt))) {
         rc = pd_error_set(PD_EIO, "cannot listen on %s: %s",
                           opt->listen ? opt->listen : "127.0.0.1:8080",
                           strerror(errno));
@@ -350,6 +655,7 @@ void srv_stop(srv *s)
         MHD_stop_daemon(s->daemon);
         pthread_key_delete(s->db_key);
     }
+    srv_guard_free(s->guard);
     db_scopes_free(s->scopes);
     free(s->db_path);
     free(s->static_dir);

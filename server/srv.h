@@ -31,6 +31,15 @@ typedef struct {
     long cache_mb;             /* answer cache bound (srv_cache.h) in MiB; 0: the
                                 * default, negative: no cache */
     int no_warm;               /* 1: do not warm the cache (srv_warm.h) */
+    const char **host_names;   /* Host header names accepted besides IP literals
+                                * and localhost; "*": any (srv_url.h) */
+    size_t nhost_names;
+    size_t max_connections;    /* open connections at once; 0: 4096 (lowered
+                                * to what RLIMIT_NOFILE allows) */
+    int max_per_client;        /* connections per client address; -1: no
+                                * limit; 0: none on loopback, else 64 */
+    double head_timeout;       /* seconds for a request head; 0: 10 */
+    size_t body_budget;        /* bytes of all bodies in flight; 0: 4 x max_body */
 } srv_options;
 
 typedef struct srv srv;
@@ -83,7 +92,8 @@ enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title
     __attribute__((format(printf, 4, 5)));
 
 /* Reply with the last pd_error as a problem: 404 for PD_ENOTFOUND, 400 for
- * PD_EINVAL, 500 otherwise. */
+ * PD_EINVAL, 503 with Retry-After for a database locked by another writer,
+ * 500 otherwise. */
 enum MHD_Result srv_reply_error(srv_req *r, int code);
 
 /* Reply with bytes (copied). */
@@ -117,6 +127,17 @@ int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret);
  * NULL with pd_error_set(PD_EINVAL) on a bad argument.
  */
 json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
+
+/*
+ * The page the client asked for (?page=N&per_page=M, as srv_paginate) for
+ * a handler that pages its lists itself, so that it never holds more than
+ * one page: *page (1-based) and *per.  0, or PD_EINVAL (message set).
+ */
+int srv_page_window(srv_req *r, size_t per_page_default, size_t *page, size_t *per);
+
+/* Set the Link header (first, prev, next, last) for page `page` of `per`
+ * items out of `total`. */
+void srv_page_link(srv_req *r, size_t page, size_t per, size_t total);
 
 /* The server's background ingest jobs. */
 struct srv_jobs *srv_get_jobs(const srv *s);

@@ -2,6 +2,7 @@
  * srv_jobs.c: background ingest jobs (see srv_jobs.h).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -97,6 +98,26 @@ static void srv_job_progress(void *arg, const char *ref, size_t done, size_t tot
     pthread_mutex_unlock(&job->owner->lock);
 }
 
+/* msg with every `secret` replaced by `name`, into out (n bytes); msg may
+ * be out. */
+static void srv_job_redact(char *out, size_t n, const char *msg, const char *secret,
+                           const char *name)
+{
+    char tmp[1024];
+    size_t len = 0, k = secret ? strlen(secret) : 0;
+    const char *p = msg, *hit;
+
+    tmp[0] = '\0';
+    while (k && (hit = strstr(p, secret)) && len < sizeof(tmp)) {
+        len += (size_t)snprintf(tmp + len, sizeof(tmp) - len, "%.*s%s", (int)(hit - p), p,
+                                name);
+        p = hit + k;
+    }
+    if (len < sizeof(tmp))
+        snprintf(tmp + len, sizeof(tmp) - len, "%s", p);
+    snprintf(out, n, "%s", tmp);
+}
+
 static void *srv_job_run(void *arg)
 {
     srv_job *job = arg;
@@ -119,8 +140,16 @@ static void *srv_job_run(void *arg)
     pthread_mutex_lock(&j->lock);
     job->stats = st;
     job->state = rc < 0 ? JOB_FAILED : JOB_DONE;
-    if (rc < 0)
-        snprintf(job->error, sizeof(job->error), "%s", pd_error_last());
+    if (rc < 0) {
+        /* The whole message for the operator; the API's copy names no
+         * server path (the job's answer is readable without a token). */
+        fprintf(stderr, "portdash serve: ingest job for %s failed: %s\n", job->repo,
+                pd_error_last());
+        srv_job_redact(job->error, sizeof(job->error), pd_error_last(), job->gitdir,
+                       "the repository's git directory");
+        srv_job_redact(job->error, sizeof(job->error), job->error, j->db_path,
+                       "the database");
+    }
     job->finished = (int64_t)time(NULL);
     j->active--;
     pthread_cond_broadcast(&j->idle);

@@ -44,29 +44,27 @@ static int srv_page_arg(srv_req *r, const char *key, size_t *out)
     return 0;
 }
 
-json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default)
+int srv_page_window(srv_req *r, size_t per_page_default, size_t *page, size_t *per)
 {
-    size_t page, per, total = json_array_size(arr), last, i;
+    if (srv_page_arg(r, "page", page) < 0 || srv_page_arg(r, "per_page", per) < 0)
+        return PD_EINVAL;
+    *page = *page ? *page : 1;
+    *per = *per ? *per : per_page_default;
+    if (*per > per_page_default * 10)
+        *per = per_page_default * 10;
+    /* Keep (page - 1) * per from overflowing. */
+    if (*page > ((size_t)1 << 40) / *per)
+        return pd_error_set(PD_EINVAL, "page is out of range");
+    return 0;
+}
+
+void srv_page_link(srv_req *r, size_t page, size_t per, size_t total)
+{
+    size_t last = total ? (total + per - 1) / per : 1;
     char keep[1024] = "";
     srv_page_args a = {keep, sizeof(keep)};
-    json_t *out;
 
-    if (srv_page_arg(r, "page", &page) < 0 || srv_page_arg(r, "per_page", &per) < 0) {
-        json_decref(arr);
-        return NULL;
-    }
-    page = page ? page : 1;
-    per = per ? per : per_page_default;
-    if (per > per_page_default * 10)
-        per = per_page_default * 10;
-    last = total ? (total + per - 1) / per : 1;
-    if (total <= per && page == 1)
-        return arr;
     MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_page_keep, &a);
-    out = json_array();
-    for (i = (page - 1) * per; i < total && i < page * per; i++)
-        json_array_append(out, json_array_get(arr, i));
-    json_decref(arr);
     snprintf(r->link, sizeof(r->link), "<%s?%spage=1&per_page=%zu>; rel=\"first\", "
              "<%s?%spage=%zu&per_page=%zu>; rel=\"last\"", r->url, keep, per, r->url,
              keep, last, per);
@@ -78,5 +76,23 @@ json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default)
         snprintf(r->link + strlen(r->link), sizeof(r->link) - strlen(r->link),
                  ", <%s?%spage=%zu&per_page=%zu>; rel=\"next\"", r->url, keep,
                  page + 1, per);
+}
+
+json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default)
+{
+    size_t page, per, total = json_array_size(arr), i;
+    json_t *out;
+
+    if (srv_page_window(r, per_page_default, &page, &per) < 0) {
+        json_decref(arr);
+        return NULL;
+    }
+    if (total <= per && page == 1)
+        return arr;
+    out = json_array();
+    for (i = (page - 1) * per; i < total && i < page * per; i++)
+        json_array_append(out, json_array_get(arr, i));
+    json_decref(arr);
+    srv_page_link(r, page, per, total);
     return out;
 }

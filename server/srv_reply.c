@@ -101,7 +101,7 @@ void srv_reply_add_headers(struct MHD_Response *resp, const char *ctype, const c
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "Content-Security-Policy",
                             "default-src 'self'; img-src 'self' data:; "
-                            "style-src 'self' 'unsafe-inline'");
+                            "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     MHD_add_response_header(resp, "Vary", "Accept-Encoding");
     if (link && link[0])
         MHD_add_response_header(resp, "Link", link);
@@ -116,6 +116,8 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
         MHD_add_response_header(resp, "Location", r->location);
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
+    if (r->status == 503)
+        MHD_add_response_header(resp, "Retry-After", "5");
 }
 
 enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
@@ -210,6 +212,12 @@ enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title
 
 enum MHD_Result srv_reply_error(srv_req *r, int code)
 {
+    /* Another writer held the database past the busy timeout (db.c): the
+     * request may succeed later, so 503 with Retry-After, not 500. */
+    if (code == PD_EDB && (strstr(pd_error_last(), sqlite3_errstr(SQLITE_BUSY)) ||
+                           strstr(pd_error_last(), sqlite3_errstr(SQLITE_LOCKED))))
+        return srv_reply_problem(r, 503, "Service Unavailable", "%s; retry later",
+                                 pd_error_last());
     switch (code) {
     case PD_ENOTFOUND:
         return srv_reply_problem(r, 404, "Not Found", "%s", pd_error_last());

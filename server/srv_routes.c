@@ -91,7 +91,31 @@ const srv_route srv_routes[] = {
 };
 const size_t srv_routes_count = sizeof(srv_routes) / sizeof(srv_routes[0]);
 
-#define SRV_MAX_SEGMENTS 64
+/* Token scopes by handler, checked before a body is read (srv_route_scope).
+ * Every route that writes is listed; a test checks that. */
+static const struct {
+    srv_handler handler;
+    const char *scope;
+} srv_route_scopes[] = {
+    {api_sarif_post, "sarif"},
+    {api_ingest_trigger, "ingest"},
+    {api_openapi, SRV_PUBLIC},
+    {api_healthz, SRV_PUBLIC},
+    {srv_static_chartjs, SRV_PUBLIC},
+    {srv_static_serve, SRV_PUBLIC},
+};
+
+const char *srv_route_scope(int i)
+{
+    size_t k;
+
+    for (k = 0; k < sizeof(srv_route_scopes) / sizeof(srv_route_scopes[0]); k++)
+        if (srv_route_scopes[k].handler == srv_routes[i].handler)
+            return srv_route_scopes[k].scope;
+    return NULL;
+}
+
+#define SRV_MAX_SEGMENTS 256
 
 static int srv_hex(char c)
 {
@@ -224,17 +248,20 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
     return np == nseg;
 }
 
-enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *url)
+int srv_routes_find(srv_req *r, const char *method, const char *path, srv_route_hold *h)
 {
     const char *seg[SRV_MAX_SEGMENTS];
-    size_t len[SRV_MAX_SEGMENTS], nseg, i, nowned = 0;
-    char *owned[SRV_MAX_SEGMENTS + 2], allow[64] = "";
+    size_t len[SRV_MAX_SEGMENTS], nseg, i;
     const char *allow_pattern = NULL;
     int is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    enum MHD_Result ret;
     int m = 0;
 
-    nseg = srv_split(url, seg, len, SRV_MAX_SEGMENTS);
+    memset(h, 0, sizeof(*h));
+    nseg = srv_split(path, seg, len, SRV_MAX_SEGMENTS);
+    /* More segments than any pattern has: srv_split stopped early, so
+     * the rest must not be taken for a shorter path. */
+    if (nseg == SRV_MAX_SEGMENTS)
+        return SRV_ROUTE_NONE;
     for (i = 0; i < srv_routes_count; i++) {
         const srv_route *rt = &srv_routes[i];
         int same = strcmp(rt->method, method) == 0 ||
@@ -242,11 +269,10 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
 
         r->tail = NULL;
         memset(r->param, 0, sizeof(r->param));
-        while (nowned)
-            free(owned[--nowned]);
-        m = srv_match(r, rt->pattern, seg, len, nseg, owned, &nowned);
+        srv_routes_release(h);
+        m = srv_match(r, rt->pattern, seg, len, nseg, h->owned, &h->nowned);
         if (m < 0)
-            break;
+            return SRV_ROUTE_BAD;
         /* Routes go from specific to general: once a path matched under
          * another method, a later, more general pattern (the dashboard's
          * catch-all) does not turn the 405 into something else. */
@@ -254,25 +280,49 @@ enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *
             break;
         if (m == 1 && same) {
             r->route = (int)i;
-            ret = srv_cache_dispatch(srv_get_cache(r->server), r, rt->handler);
-            goto done;
+            return (int)i;
         }
         if (m == 1 && !allow_pattern)
             allow_pattern = rt->pattern;
-        if (m == 1 && !strstr(allow, rt->method))
-            snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s",
-                     allow[0] ? ", " : "", rt->method);
+        if (m == 1 && !strstr(h->allow, rt->method))
+            snprintf(h->allow + strlen(h->allow), sizeof(h->allow) - strlen(h->allow),
+                     "%s%s", h->allow[0] ? ", " : "", rt->method);
     }
-    if (m < 0)
-        ret = srv_reply_problem(r, 400, "Bad Request", "malformed percent-encoding "
-                                "in the request path");
-    else if (allow[0] && (r->allow = allow))
-        ret = srv_reply_problem(r, 405, "Method Not Allowed", "%s is not allowed "
-                                "here; allowed: %s", method, allow);
-    else
-        ret = srv_reply_problem(r, 404, "Not Found", "no such resource");
-done:
-    while (nowned)
-        free(owned[--nowned]);
+    srv_routes_release(h);
+    r->tail = NULL;
+    memset(r->param, 0, sizeof(r->param));
+    return h->allow[0] ? SRV_ROUTE_METHOD : SRV_ROUTE_NONE;
+}
+
+void srv_routes_release(srv_route_hold *h)
+{
+    while (h->nowned)
+        free(h->owned[--h->nowned]);
+}
+
+enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
+                                  srv_route_hold *h)
+{
+    if (code == SRV_ROUTE_BAD)
+        return srv_reply_problem(r, 400, "Bad Request", "malformed percent-encoding "
+                                 "in the request path");
+    if (code == SRV_ROUTE_METHOD) {
+        r->allow = h->allow;
+        return srv_reply_problem(r, 405, "Method Not Allowed", "%s is not allowed "
+                                 "here; allowed: %s", method, h->allow);
+    }
+    return srv_reply_problem(r, 404, "Not Found", "no such resource");
+}
+
+enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *url)
+{
+    srv_route_hold h;
+    enum MHD_Result ret;
+    int i = srv_routes_find(r, method, url, &h);
+
+    /* every answer goes through the answer cache (srv_cache.h) */
+    ret = i >= 0 ? srv_cache_dispatch(srv_get_cache(r->server), r, srv_routes[i].handler)
+                 : srv_routes_refuse(r, method, i, &h);
+    srv_routes_release(&h);
     return ret;
 }

@@ -17,10 +17,47 @@ typedef struct {
     const char *summary;      /* one line, for documentation */
 } srv_route;
 
+#define SRV_PUBLIC ""
+
+/*
+ * The token scope route `i` needs, checked before any body is read: the
+ * write scope of a route that writes ("sarif", "ingest"); SRV_PUBLIC for
+ * what holds no repository data (the dashboard's files, /healthz, the
+ * OpenAPI document); NULL for every other read, which needs "read" under
+ * serve --private and nothing otherwise.
+ */
+const char *srv_route_scope(int i);
+
+/* Matched route's owned captures and the Allow list of a 405. */
+typedef struct {
+    char *owned[66];
+    size_t nowned;
+    char allow[64];
+} srv_route_hold;
+
+#define SRV_ROUTE_BAD    (-1)   /* malformed percent-encoding: 400 */
+#define SRV_ROUTE_NONE   (-2)   /* no pattern matches: 404 */
+#define SRV_ROUTE_METHOD (-3)   /* matches under another method: 405 */
+
 extern const srv_route srv_routes[];
 extern const size_t srv_routes_count;
 
-/* Find and run the handler for (method, raw url). */
+/*
+ * Match (method, path) against the table.  `path` is the request path as
+ * srv_url_target() gives it (starts with '/', raw, no query).  Returns the
+ * route's index with r->route, r->param and r->tail set (decoded copies
+ * held in *h until srv_routes_release), or SRV_ROUTE_BAD/NONE/METHOD.
+ */
+int srv_routes_find(srv_req *r, const char *method, const char *path, srv_route_hold *h);
+
+/* Free what srv_routes_find captured; h may be released twice. */
+void srv_routes_release(srv_route_hold *h);
+
+/* Reply 400, 404 or 405 (with Allow from h) for a srv_routes_find code. */
+enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
+                                  srv_route_hold *h);
+
+/* Find and run the handler for (method, path); srv_routes_find + refuse. */
 enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *url);
 
 /*

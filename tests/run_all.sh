@@ -48,6 +48,18 @@ else
   echo "ctags comparison: universal-ctags missing (run make deps)"; failed=$((failed + 1))
 fi
 
+# Connection exhaustion (tests/stress/): slowloris and a burst against a real
+# server, about 15 s; two results.
+if [ -x "$B/stress_conn" ]; then
+  sh tests/stress/run.sh "$B/portdash" "$B/stress_conn" >"$out/stress.log" 2>&1
+  cat "$out/stress.log"
+  p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$out/stress.log" | tail -n1)
+  f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$out/stress.log" | tail -n1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+else
+  echo "stress: $B/stress_conn missing (make test builds it)"; failed=$((failed + 1))
+fi
+
 # Node tests (tests/node/): portdash analyze --format sarif against the
 # published SARIF 2.1.0 schema.
 if [ -d tests/node ] && [ -d node_modules/ajv ]; then

@@ -64,7 +64,10 @@ function renderFiles(c) {
   });
   replace($('changed-files').tBodies[0], rows.length ? rows
     : h('tr', { class: 'empty' }, h('td', { colspan: 3 }, 'No file in scope changed.')));
-  $('files-count').textContent = `${fmt(files.length)} ${files.length === 1 ? 'file' : 'files'}`;
+  // The API pages commits that change very many files; say how many there are.
+  $('files-count').textContent = c.truncated
+    ? `showing ${fmt(files.length)} of ${fmt(c.files_total)} files`
+    : `${fmt(files.length)} ${files.length === 1 ? 'file' : 'files'}`;
 }
 
 async function main() {

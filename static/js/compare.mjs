@@ -78,7 +78,11 @@ function renderFiles(c) {
       h('td', { class: 'ur-from' }, fileSide(f.from, 'ready')), h('td', { class: 'muted' }, '→'),
       h('td', { class: 'ur-to' }, fileSide(f.to, 'ready')));
   }) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No file changed status or universal-readiness.')));
-  $('filemoves-count').textContent = `${fmt(files.length)} ${files.length === 1 ? 'file' : 'files'}`;
+  // The API keeps the first 5,000 of each list of a very large compare.
+  $('filemoves-count').textContent = c.truncated
+    ? `showing ${fmt(files.length)} of ${fmt(c.files_total)} files; ` +
+      `${fmt(c.functions_total)} function moves, ${fmt(c.regressions_total)} regressions in all`
+    : `${fmt(files.length)} ${files.length === 1 ? 'file' : 'files'}`;
 }
 
 async function main() {

@@ -22,7 +22,7 @@ export function h(tag, attrs, ...children) {
     } else if (k.startsWith('on') && typeof v === 'function') {
       el.addEventListener(k.slice(2), v);
     } else if (k === 'text') {
-      el.textContent = String(v);
+      el.replaceChildren(...textNodes(String(v)));
     } else {
       el.setAttribute(k, v === true ? '' : String(v));
     }
@@ -31,11 +31,36 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+// Bidirectional controls (U+202A-U+202E, U+2066-U+2069) reorder the text
+// around them, so a path or source line can read other than it is ("Trojan
+// Source", CVE-2021-42574).  They are shown as visible marks instead, as
+// GitHub does.
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+
+/** A string as text nodes, each bidirectional control as a visible mark. */
+export function textNodes(s) {
+  if (!BIDI.test(s)) return [s];
+  const out = [];
+  let last = 0;
+  for (const m of s.matchAll(new RegExp(BIDI.source, 'g'))) {
+    const code = `U+${m[0].codePointAt(0).toString(16).toUpperCase()}`;
+    const mark = document.createElement('span');
+    mark.className = 'bidi';
+    mark.title = `bidirectional control character ${code}`;
+    mark.textContent = `<${code}>`;
+    out.push(s.slice(last, m.index), mark);
+    last = m.index + 1;
+  }
+  out.push(s.slice(last));
+  return out;
+}
+
 /** Appends children (nodes, strings as text, nested arrays; null skipped). */
 export function append(el, children) {
   for (const c of [children].flat(Infinity)) {
     if (c == null || c === false) continue;
-    el.append(c instanceof Node ? c : String(c));
+    if (c instanceof Node) el.append(c);
+    else el.append(...textNodes(String(c)));
   }
   return el;
 }

@@ -88,7 +88,11 @@ function renderHead(d) {
         OBJECT_STATES.filter((s) => obj[s]).map((s, i) => [i ? ' · ' : '',
           h('span', { class: ['ob-text', `ob-text-${s}`] }, `${fmt(obj[s])} ${OBJECT_LABEL[s]}`)])) : null),
     h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' })),
-    d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null);
+    d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null,
+    // The API pages very long lists (a generated file can have 100,000s of findings).
+    d.truncated ? h('div', { class: 'notes', id: 'file-truncated' },
+      `This file has ${fmt(d.functions_total)} functions and ${fmt(d.findings_total)} findings; ` +
+      `this page shows the first ${fmt(d.per_page)} of each (the API pages the rest).`) : null);
 }
 
 /** The file's history along the page's ref (or the repository's first ref when rev is a commit id). */

@@ -1,0 +1,53 @@
+/*
+ * srv_guard.h: what keeps one client from starving the others: every open
+ * connection is known with the time its request head began, a thread closes
+ * those whose head is not complete by the deadline (slowloris), and the
+ * memory of request bodies in flight is budgeted for all connections
+ * together.  libmicrohttpd's own limits (connections, per address, idle
+ * timeout, pool size) are set in srv.c; this is what it does not offer.
+ */
+#ifndef SRV_GUARD_H
+#define SRV_GUARD_H
+
+#include <stddef.h>
+
+#include <microhttpd.h>
+
+typedef struct srv_guard srv_guard;
+
+/*
+ * A guard closing connections whose request head takes longer than
+ * `head_seconds` (they get "408 Request Timeout" first), with `body_budget`
+ * bytes for all request bodies held at once.  Starts one thread.  NULL on
+ * failure (out of memory, no thread).  Free with srv_guard_free after the
+ * daemon has stopped.
+ */
+srv_guard *srv_guard_new(double head_seconds, size_t body_budget);
+
+/* Stop the thread and free; accepts NULL. */
+void srv_guard_free(srv_guard *g);
+
+/* MHD_OPTION_NOTIFY_CONNECTION callback; cls is the guard. */
+void srv_guard_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                      enum MHD_ConnectionNotificationCode code);
+
+/* The request head on `c` is complete (the access handler's first call):
+ * no deadline until the request is done. */
+void srv_guard_head_done(struct MHD_Connection *c);
+
+/* The request on `c` is done; the next head (keep-alive) has the deadline
+ * again, from now. */
+void srv_guard_request_done(struct MHD_Connection *c);
+
+/* Connections open now. */
+size_t srv_guard_connections(srv_guard *g);
+
+/* Take `n` bytes of the body budget: 0, or -1 when that would go over it
+ * (nothing taken).  Give them back with srv_guard_release. */
+int srv_guard_reserve(srv_guard *g, size_t n);
+void srv_guard_release(srv_guard *g, size_t n);
+
+/* Connections closed for a late head so far (for /metrics and tests). */
+unsigned long srv_guard_reaped(srv_guard *g);
+
+#endif
