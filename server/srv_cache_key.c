@@ -97,7 +97,7 @@ int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
     char rules[64];
     int64_t repo_id, commit_id;
     sqlite3_stmt *st = NULL;
-    long long gen = 0, runs = 0, last = 0;
+    long long gen = 0, runs = 0, last = 0, dis = 0;
     int rc;
 
     if (cls == CACHE_GLOBAL) {
@@ -113,19 +113,25 @@ int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
         return 0;
     }
     /* Every change to the commit's SARIF runs raises its generation
-     * (migration 006); count and highest id also cover runs stored before. */
+     * (migration 006); count and highest id also cover runs stored before.
+     * Every change to the repository's dismissals raises its own (009):
+     * they mark findings in every commit's answers. */
     if ((rc = db_prepare(r->db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
                          "sarif_generation WHERE commit_id = ?1), count(*), "
-                         "coalesce(max(id), 0) FROM sarif_runs WHERE commit_id = ?1")) < 0)
+                         "coalesce(max(id), 0), (SELECT coalesce(max(gen), 0) FROM "
+                         "dismissal_generation WHERE repo_id = ?2) "
+                         "FROM sarif_runs WHERE commit_id = ?1")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_int64(st, 2, repo_id);
     if (sqlite3_step(st) == SQLITE_ROW) {
         gen = sqlite3_column_int64(st, 0);
         runs = sqlite3_column_int64(st, 1);
         last = sqlite3_column_int64(st, 2);
+        dis = sqlite3_column_int64(st, 3);
     }
     sqlite3_finalize(st);
-    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld", oid, rules, gen, runs, last);
+    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld:%lld", oid, rules, gen, runs, last, dis);
     return 0;
 }
 

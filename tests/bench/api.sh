@@ -47,7 +47,7 @@ trap cleanup EXIT INT TERM
 
 db=${BENCH_DB:-$dir/bench.db}
 if [ ! -s "$db" ]; then
-  set -- ingest --db "$db" --repo "$BENCH_REPO" --name "$name" --include "$include"
+  set -- ingest --db "$db" --git-dir "$BENCH_REPO" --name "$name" --include "$include"
   for r in $refs; do set -- "$@" --ref "$r"; done
   "$bin" "$@" >&2
 fi

@@ -49,7 +49,7 @@ cache_status() {
   curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "$1" |
     sed -n 's/^X-Cache-Status: \([A-Z]*\).*/\1/p'
 }
-etag() { curl -s -o /dev/null -D - "$1" | sed -n 's/^[Ee][Tt]ag: \(.*\)\r$/\1/p'; }
+etag() { curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "$1" | sed -n 's/^[Ee][Tt]ag: \(.*\)\r$/\1/p'; }
 
 i=0; while [ $i -lt 50 ] && [ "$(status "$ng/commits/$c")" != 200 ]; do i=$((i+1)); sleep 0.1; done
 check "commit-addressed answer: first request goes to portdash" test "$(cache_status "$ng/commits/$c")" = MISS

@@ -9,7 +9,7 @@ bin=$1; stress=$2
 dir=$(mktemp -d)
 trap '[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
 sh tests/repo/make_repo.sh tests/fixtures/toyport "$dir/toy.git" >/dev/null || exit 1
-"$bin" ingest --quiet --db "$dir/s.db" --repo "$dir/toy.git" --name demo --ref hpy || exit 1
+"$bin" ingest --quiet --db "$dir/s.db" --git-dir "$dir/toy.git" --name demo --ref hpy || exit 1
 # A short head deadline so the half-open connections end within the run.
 "$bin" serve --db "$dir/s.db" --listen 127.0.0.1:0 --head-timeout 5 --static static \
   >"$dir/serve.log" 2>"$dir/serve.err" &

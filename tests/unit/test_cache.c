@@ -64,12 +64,17 @@ static const cache_url g_urls[] = {
     {"/api/v1/scopes", "/api/v1/scopes"},
     {"/api/v1/repos/{repo}/commits/{rev}/blockers", "/api/v1/repos/demo/commits/H/blockers"},
     {"/api/v1/repos/{repo}/commits/{rev}/traverse", "/api/v1/repos/demo/commits/H/traverse"},
+    {"/api/v1/repos/{repo}/commits/{rev}/symbols", "/api/v1/repos/demo/commits/H/symbols"},
+    {"/api/v1/repos/{repo}/commits/{rev}/symbols/{symbol}",
+     "/api/v1/repos/demo/commits/H/symbols/PyObject"},
+    {"/api/v1/repos/{repo}/commits/{rev}/search", "/api/v1/repos/demo/commits/H/search?q=Py"},
+    {"/api/v1/repos/{repo}/dismissals", "/api/v1/repos/demo/dismissals"},
     {"/api/v1/repos/{repo}/commits/{rev}/frontier", "/api/v1/repos/demo/commits/H/frontier"},
     {"/api/v1/repos/{repo}/forecast", "/api/v1/repos/demo/forecast?ref=hpy"},
     {"/api/v1/repos/{repo}/gate", "/api/v1/repos/demo/gate?base=H&head=C"},
     {"/api/v1/jobs/{id}", "/api/v1/jobs/1"},
     {"/api/v1/openapi.json", "/api/v1/openapi.json"},
-    {"/badge/{repo}/{ref}/{measure}", "/badge/demo/hpy/functions.ported.svg"},
+    {"/badge/{repo}/{ref}/{measure}.svg", "/badge/demo/hpy/functions.ported.svg"},
     {"/api/v1/repos/{repo}/refs/{ref}/history", "/api/v1/repos/demo/refs/hpy/history"},
     {"/api/v1/repos/{repo}/refs/{ref}/history",
      "/api/v1/repos/demo/refs/hpy/history?measure=functions.legacy"},
@@ -83,7 +88,7 @@ static const cache_url g_urls[] = {
      "/api/v1/repos/demo/commits/H/files?scope=no-object-dtype"},
     {"/api/v1/repos/{repo}/refs/{ref}/history",
      "/api/v1/repos/demo/refs/hpy/history?scope=no-object-dtype&measure=files"},
-    {"/badge/{repo}/{ref}/{measure}", "/badge/demo/hpy/functions.ported.svg?scope=no-object-dtype"},
+    {"/badge/{repo}/{ref}/{measure}.svg", "/badge/demo/hpy/functions.ported.svg?scope=no-object-dtype"},
 };
 #define NURLS (sizeof(g_urls) / sizeof(g_urls[0]))
 

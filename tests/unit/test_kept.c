@@ -51,8 +51,8 @@ static int setup(void **state)
                "git update-ref refs/heads/csv $k", g_site.dir, tu_fixture("toyport"));
     if (rc != 0)
         return -1;
-    /* A relative --repo from the site's directory. */
-    rc = tu_sh("cd '%s' && '%s' ingest --quiet --db kept.db --repo octo.git "
+    /* A relative --git-dir from the site's directory. */
+    rc = tu_sh("cd '%s' && '%s' ingest --quiet --db kept.db --git-dir octo.git "
                "--name demo --ref octo --ref hpy --ref csv", g_site.dir, bin());
     if (rc != 0)
         return -1;
@@ -107,7 +107,7 @@ static void test_every_parent_is_kept(void **state)
 
 static void test_name_with_equals_is_refused(void **state)
 {
-    char *out = tu_sh_out("'%s' ingest --quiet --db '%s/x.db' --repo '%s' --name 'a=b' "
+    char *out = tu_sh_out("'%s' ingest --quiet --db '%s/x.db' --git-dir '%s' --name 'a=b' "
                           "--ref hpy 2>&1; echo \"rc=$?\"", bin(), g_site.dir,
                           tu_fixture("toyport"));
 

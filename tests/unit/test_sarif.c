@@ -292,7 +292,7 @@ static void test_cli_imports_from_stdin(void **state)
 
     assert_string_equal(out, "lintB / cli: 2 results, 2 findings, 0 unmapped\n");
     free(out);
-    out = tu_sh_out("'%s/../portdash' import-sarif --db '%s' --repo demo --rev nope "
+    out = tu_sh_out("'%s/../portdash' import-sarif --db '%s' --name demo --rev nope "
                     FIX "one.sarif 2>&1; echo \"rc=$?\"", fx ? fx : "build-san/fixtures",
                     g_site.db);
     assert_non_null(strstr(out, "nope"));
@@ -301,7 +301,7 @@ static void test_cli_imports_from_stdin(void **state)
     /* a bad run: kept what it could, warned on stderr, exit status 0 */
     out = tu_sh_out("printf '%%s' '{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
                     "{\"name\":\"cliT\"}}},{\"tool\":{\"driver\":{\"name\":null}}}]}' | "
-                    "'%s/../portdash' import-sarif --db '%s' --repo demo --rev hpy - 2>&1; "
+                    "'%s/../portdash' import-sarif --db '%s' --name demo --rev hpy - 2>&1; "
                     "echo \"rc=$?\"", fx ? fx : "build-san/fixtures", g_site.db);
     assert_string_equal(out, "cliT: 0 results, 0 findings, 0 unmapped\n"
                         "portdash import-sarif: warning: /runs/1/tool/driver/name: must be "

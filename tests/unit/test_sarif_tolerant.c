@@ -384,7 +384,7 @@ static void test_cli_reads_kinds_windows_paths_and_bad_runs(void **state)
         "{\"text\":\"b\"}},{\"kind\":\"informational\",\"message\":{\"text\":\"c\"},"
         "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":"
         "\"file:///c:/CO/src/toyarray.c\"}}}]}]},{\"tool\":{\"driver\":{\"name\":null}}}]}' | "
-        "'%s/../portdash' import-sarif --db '%s' --repo demo --rev hpy --checkout-uri 'C:/co' "
+        "'%s/../portdash' import-sarif --db '%s' --name demo --rev hpy --checkout-uri 'C:/co' "
         "--category cli-win - 2>&1; echo \"rc=$?\"", fx ? fx : "build-san/fixtures", g_site.db);
     assert_string_equal(out, "cliK / cli-win: 3 results, 2 findings, 1 unmapped\n"
                         "portdash import-sarif: warning: /runs/1/tool/driver/name: must be "
