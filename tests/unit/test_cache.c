@@ -88,7 +88,8 @@ static const cache_url g_urls[] = {
      "/api/v1/repos/demo/commits/H/files?scope=no-object-dtype"},
     {"/api/v1/repos/{repo}/refs/{ref}/history",
      "/api/v1/repos/demo/refs/hpy/history?scope=no-object-dtype&measure=files"},
-    {"/badge/{repo}/{ref}/{measure}.svg", "/badge/demo/hpy/functions.ported.svg?scope=no-object-dtype"},
+    {"/badge/{repo}/{ref}/{measure}.svg",
+     "/badge/demo/hpy/functions.ported.svg?scope=no-object-dtype"},
 };
 #define NURLS (sizeof(g_urls) / sizeof(g_urls[0]))
 
