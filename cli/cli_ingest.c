@@ -18,7 +18,7 @@ static void cli_ingest_usage(FILE *out)
     fprintf(out,
         "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
-        "                       [--quiet]\n\n"
+        "                       [--threads N] [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files in\n"
         "scope and stores the results in FILE (created if missing).  A second run\n"
@@ -33,6 +33,8 @@ static void cli_ingest_usage(FILE *out)
         "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
         "  --no-patch-ids   skip git patch ids (faster; no links between a\n"
         "                   rebased commit and its earlier version)\n"
+        "  --threads N      analysis threads (default: one per CPU; 1: no\n"
+        "                   threads); the stored result is the same for any N\n"
         "  --quiet          no progress display\n\n"
         "A ref whose new tip does not descend from the stored one (a rebase or\n"
         "force-push) is recorded as a rewrite; every old commit is kept.\n");
@@ -70,6 +72,21 @@ static void cli_ingest_warm_scopes(const char *db_path)
     db_close(db);
 }
 
+/* --threads: a count from 1 to 256. */
+static int cli_ingest_threads(unsigned *out, const char *arg)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+
+    if (*arg == '\0' || *end != '\0' || n < 1 || n > 256) {
+        fprintf(stderr, "portdash ingest: --threads takes a number from 1 to 256, "
+                "not '%s'\n", arg);
+        return -1;
+    }
+    *out = (unsigned)n;
+    return 0;
+}
+
 int cli_ingest(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -78,7 +95,7 @@ int cli_ingest(int argc, char **argv)
         {"name", required_argument, 0, 'n'}, {"ref", required_argument, 0, 'f'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
-        {"no-patch-ids", no_argument, 0, 'P'},
+        {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -105,6 +122,10 @@ int cli_ingest(int argc, char **argv)
         case 'R': opt.rules_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'P': opt.no_patch_ids = 1; break;
+        case 't':
+            if (cli_ingest_threads(&opt.threads, optarg) < 0)
+                goto done;
+            break;
         case 'h': cli_ingest_usage(stdout); rc = CLI_OK; goto done;
         default: cli_ingest_usage(stderr); goto done;
         }

@@ -28,6 +28,10 @@ typedef struct {
     const char *rules_path;   /* NULL: the built-in default rules */
     int progress;             /* 1: show progress on stderr */
     int no_patch_ids;         /* 1: skip patch ids (no rebase links) */
+    unsigned threads;         /* analysis threads; 0: one per online CPU;
+                               * 1: everything on the calling thread.  The
+                               * stored result is the same for any value. */
+    unsigned batch_commits;   /* commits per transaction; 0: 2,000 */
     /* Called after every 256 commits and at the end of each ref, from the
      * ingesting thread (for the server's job progress); may be NULL. */
     void (*on_progress)(void *arg, const char *ref, size_t done, size_t total);
