@@ -8,8 +8,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "db.h"
-#include "db_scope.h"
 #include "ingest.h"
 #include "pd_error.h"
 
@@ -55,21 +53,6 @@ static void cli_default_name(char *buf, size_t n, const char *path)
     if ((dot = strstr(base, ".git")) && dot[4] == '\0' && dot != base)
         *dot = '\0';
     snprintf(buf, n, "%s", base);
-}
-
-/* Fill the scopes' no-object cache (db_scope.h) for what was just
- * ingested, so the first scoped history is fast; a failure only warns. */
-static void cli_ingest_warm_scopes(const char *db_path)
-{
-    sqlite3 *db = NULL;
-    char hash[64];
-
-    if (db_open(&db, db_path, 0) < 0 ||
-        db_meta_get(db, "rules_hash", hash, sizeof(hash)) < 0 ||
-        db_scope_warm(db, hash, NULL) < 0)
-        fprintf(stderr, "portdash ingest: warning: scope cache not filled: %s\n",
-                pd_error_last());
-    db_close(db);
 }
 
 /* --threads: a count from 1 to 256. */
@@ -146,7 +129,6 @@ int cli_ingest(int argc, char **argv)
         rc = CLI_FAIL;
         goto done;
     }
-    cli_ingest_warm_scopes(opt.db_path);
     if (!quiet)
         fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,

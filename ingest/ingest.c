@@ -17,6 +17,7 @@
 
 #include "analyze.h"
 #include "db.h"
+#include "db_scope.h"
 #include "ingest.h"
 #include "ingest_pipe.h"
 #include "ingest_plan.h"
@@ -57,6 +58,9 @@ typedef struct {
     unsigned batch_commits;       /* commits per transaction */
     ingest_pipe *pipe;            /* the ref's threads, or NULL */
     int *pipe_known;              /* borrowed by pipe */
+    git_tree *base_tree;          /* tree of the ref's base commit, or NULL */
+    unsigned char *path_known;    /* by path id: path_analysis[] is set */
+    size_t npath_known;
 } ingest_ctx;
 
 /* Grow a zeroed array so that index `i` exists. */
@@ -93,6 +97,36 @@ static int ingest_counts(ingest_ctx *c, int64_t id, const db_counts **out)
     }
     *out = &c->counts[id];
     return 0;
+}
+
+/* Remember the counts of a new analysis (ingest_counts reads them). */
+static int ingest_counts_put(ingest_ctx *c, int64_t id, const db_counts *k)
+{
+    size_t n = c->ncounts;
+    int rc;
+
+    if ((rc = ingest_grow((void **)&c->counts, &n, (size_t)id, sizeof(db_counts))) < 0 ||
+        (rc = ingest_grow((void **)&c->counts_known, &c->ncounts, (size_t)id, 1)) < 0)
+        return rc;
+    c->counts[id] = *k;
+    c->counts_known[id] = 1;
+    return 0;
+}
+
+/* Fill the no-object scope cache (db_scope.h) for a new analysis with
+ * object paths, in the ingest's transaction, so the first scoped history
+ * after an ingest is fast without a pass over every stored analysis. */
+static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
+{
+    static const db_scope filter = {"warm", "", NULL, 0, NULL, 0, 1};
+    db_counts scoped;
+    int status;
+
+    if (e->counts.obj[0] + e->counts.obj[1] + e->counts.obj[2] == 0)
+        return 0;
+    return db_scope_file_counts(c->db, &filter, id, &e->counts,
+                                db_scope_status_index(an_status_name(e->status)),
+                                &scoped, &status);
 }
 
 /* Read, analyse and encode one blob on this thread. */
@@ -137,12 +171,47 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
         return rc;
     if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) < 0)
         return rc;
-    rc = ingest_store_analysis_put(c->store, id_out, hex, c->rules_hash, enc);
+    if ((rc = ingest_store_analysis_put(c->store, id_out, hex, c->rules_hash, enc)) == 0 &&
+        (rc = ingest_counts_put(c, *id_out, &enc->counts)) == 0)
+        rc = ingest_warm_scope(c, *id_out, enc);
     if (rc == 0) {
         c->st.blobs_analysed++;
         c->st.bytes_analysed += enc->size;
     }
     ingest_enc_free(enc);
+    return rc;
+}
+
+/*
+ * The analysis id of `path` in the base commit's tree (0: not there), read
+ * the first time a change touches the path.  The base's file set is what
+ * its first-parent chain of in-scope changes leaves, which is its tree in
+ * scope; looking a path up in the tree costs a few tree reads, where
+ * loading the stored file set of the base cost most of a one-commit ingest.
+ */
+static int ingest_base_file(ingest_ctx *c, int64_t *id_out, const char *path)
+{
+    git_tree_entry *e = NULL;
+    char hex[GIT_OID_HEXSZ + 1];
+    int rc = 0, mode;
+
+    *id_out = 0;
+    if (!c->base_tree)
+        return 0;
+    if ((rc = git_tree_entry_bypath(&e, c->base_tree, path)) < 0) {
+        if (rc == GIT_ENOTFOUND) {
+            git_error_clear();
+            return 0;
+        }
+        return pd_error_set(PD_EGIT, "%s: cannot read %s in the base tree: %s",
+                            c->opt->repo_path, path, git_error_last()->message);
+    }
+    mode = git_tree_entry_filemode(e);
+    if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
+        git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+        rc = ingest_analysis(c, id_out, hex, path);
+    }
+    git_tree_entry_free(e);
     return rc;
 }
 
@@ -155,8 +224,16 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
     int rc;
 
     if ((rc = ingest_grow((void **)&c->path_analysis, &c->npath_analysis,
-                          (size_t)path_id, sizeof(int64_t))) < 0)
+                          (size_t)path_id, sizeof(int64_t))) < 0 ||
+        (rc = ingest_grow((void **)&c->path_known, &c->npath_known,
+                          (size_t)path_id, 1)) < 0)
         return rc;
+    if (!c->path_known[path_id]) {
+        c->path_analysis[path_id] = 0;
+        if ((rc = ingest_base_file(c, &c->path_analysis[path_id], path)) < 0)
+            return rc;
+        c->path_known[path_id] = 1;
+    }
     if (hex && (rc = ingest_analysis(c, &id, hex, path)) < 0)
         return rc;
     old = c->path_analysis[path_id];
@@ -271,64 +348,33 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     return rc;
 }
 
-typedef struct {
-    int64_t *path_ids;
-    char (*blobs)[GIT_OID_HEXSZ + 1];
-    char **paths;
-    size_t n, cap;
-} ingest_fileset;
-
-/* db_commit_files callback: collect the base commit's files.  They are
- * applied after the query ends, because applying may insert analyses into
- * a table the query reads. */
-static int ingest_collect_file(void *arg, int64_t path_id, const char *path,
-                               const char *blob, int64_t analysis_id)
-{
-    ingest_fileset *fs = arg;
-
-    if (fs->n == fs->cap) {
-        size_t cap = fs->cap ? fs->cap * 2 : 256;
-        void *a = realloc(fs->path_ids, cap * sizeof(*fs->path_ids));
-
-        if (a)
-            fs->path_ids = a;
-        void *b = a ? realloc(fs->blobs, cap * sizeof(*fs->blobs)) : NULL;
-        if (b)
-            fs->blobs = b;
-        void *p = b ? realloc(fs->paths, cap * sizeof(*fs->paths)) : NULL;
-        if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
-        fs->paths = p;
-        fs->cap = cap;
-    }
-    if (!(fs->paths[fs->n] = strdup(path)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
-    fs->path_ids[fs->n] = path_id;
-    snprintf(fs->blobs[fs->n], sizeof(fs->blobs[0]), "%s", blob);
-    fs->n++;
-    return 0;
-}
-
-/* Set the running state to the file set and summary of commit `base`. */
+/* Set the running state to commit `base` (0: none): its stored summary
+ * now, its files as they are touched (ingest_apply). */
 static int ingest_load_base(ingest_ctx *c, int64_t base)
 {
-    ingest_fileset fs = {0};
-    size_t i;
+    char hex[GIT_OID_HEXSZ + 1];
+    git_commit *commit = NULL;
+    git_oid oid;
     int rc;
 
-    if (c->path_analysis)
-        memset(c->path_analysis, 0, c->npath_analysis * sizeof(int64_t));
+    if (c->path_known)
+        memset(c->path_known, 0, c->npath_known);
     memset(&c->totals, 0, sizeof(c->totals));
+    git_tree_free(c->base_tree);
+    c->base_tree = NULL;
     if (!base)
         return 0;
-    rc = db_commit_files(c->db, base, c->rules_hash, ingest_collect_file, &fs);
-    for (i = 0; i < fs.n && rc == 0; i++)
-        rc = ingest_apply(c, fs.path_ids[i], fs.blobs[i], fs.paths[i]);
-    for (i = 0; i < fs.n; i++)
-        free(fs.paths[i]);
-    free(fs.paths);
-    free(fs.blobs);
-    free(fs.path_ids);
+    if ((rc = db_commit_stats(c->db, base, c->rules_hash, &c->totals)) < 0 ||
+        (rc = ingest_store_commit_oid(c->store, hex, base)) < 0)
+        return rc;
+    if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, c->repo, &oid) < 0 ||
+        git_commit_tree(&c->base_tree, commit) < 0) {
+        const git_error *e = git_error_last();
+
+        rc = pd_error_set(PD_EGIT, "%s: cannot read the tree of commit %s: %s",
+                          c->opt->repo_path, hex, e ? e->message : "?");
+    }
+    git_commit_free(commit);
     return rc;
 }
 
@@ -666,8 +712,10 @@ static void ingest_close(ingest_ctx *c)
     ingest_store_free(c->store);
     db_close(c->db);
     rules_free(c->rules);
+    git_tree_free(c->base_tree);
     git_repository_free(c->repo);
     free(c->path_analysis);
+    free(c->path_known);
     free(c->counts);
     free(c->counts_known);
     free(c->scope_globs);

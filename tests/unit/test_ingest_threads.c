@@ -81,6 +81,7 @@ static char *dump(const char *dbpath)
         "SELECT * FROM functions ORDER BY analysis_id, idx",
         "SELECT * FROM commit_stats ORDER BY commit_id, rules_hash",
         "SELECT repo_id, ref, old_commit_id, new_commit_id FROM rewrites ORDER BY id",
+        "SELECT * FROM analysis_noobject ORDER BY analysis_id",
         "SELECT * FROM meta ORDER BY key",
     };
     sqlite3 *db = NULL;
