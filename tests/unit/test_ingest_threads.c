@@ -188,12 +188,36 @@ static void test_killed_parallel_ingest_resumes_to_the_same_content(void **state
     free(want);
 }
 
+/* A blob missing from the repository: the analysis thread's error reaches
+ * the caller with the blob named, and the batches stored before it stay. */
+static void test_unreadable_blob_in_a_thread_is_named(void **state)
+{
+    lfx *f = *state;
+    /* Commit 96 brings the first src/fK.c with content 96 (see the script). */
+    char *blob = tu_sh_out("git --git-dir='%s' rev-parse main~%d:src/f5.c", f->repo,
+                           NCOMMITS - 96);
+    ingest_stats st;
+
+    blob[strcspn(blob, "\n")] = '\0';
+    /* Loose objects, so that one can be taken away. */
+    assert_int_equal(tu_sh("cd '%s' && mkdir ../packs && mv objects/pack/* ../packs/ && "
+                           "for p in ../packs/*.pack; do git unpack-objects -q < $p; done && "
+                           "rm -f objects/%.2s/%s", f->repo, blob, blob + 2), 0);
+    assert_int_equal(run(f, f->db, 3, 50, NULL, &st), PD_EGIT);
+    assert_non_null(strstr(pd_error_last(), blob));
+    assert_non_null(strstr(pd_error_last(), "src/f5.c"));
+    assert_int_equal(scalar(f->db, "SELECT count(*) FROM commit_stats"), 50);
+    free(blob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_any_thread_count_stores_the_same,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_killed_parallel_ingest_resumes_to_the_same_content,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable_blob_in_a_thread_is_named,
                                         lfx_setup, lfx_teardown),
     };
 
