@@ -146,6 +146,7 @@ static void *ingest_pipe_worker(void *arg)
     int open_rc = git_repository_open_ext(&repo, p->o.repo_path,
                                           GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 
+    pthread_setname_np(pthread_self(), "pd-analyse");   /* for top and perf */
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
         for (j = p->head; j && j->state != JOB_QUEUED; j = j->next)
@@ -221,6 +222,7 @@ static void *ingest_pipe_planner(void *arg)
     size_t k, room = 4 * (size_t)p->o.threads;
     int stop = 0;
 
+    pthread_setname_np(pthread_self(), "pd-plan");
     for (k = 0; k < p->o.n && !stop; k++) {
         size_t i = p->o.n - 1 - k;
         int known = p->o.known && p->o.known[i];
