@@ -5,6 +5,9 @@
  * subtracts the counts of the path's previous analysis and adds the new
  * one's.  Both lookups are array indexes, because path and analysis row ids
  * are small dense integers, so a commit costs its changes, not its tree.
+ * A run that resumes from a stored commit starts from that commit's stored
+ * totals and reads a path's previous blob from its tree only when a change
+ * touches the path, so a push of one commit costs that commit.
  */
 #include <stdio.h>
 #include <stdlib.h>

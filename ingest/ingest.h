@@ -8,6 +8,10 @@
  * and rules hash), and the commit's summary is computed incrementally from
  * its parent's.  Work is committed in batches, so an interrupted ingest keeps
  * every batch it finished and the next run resumes from there.
+ *
+ * With threads, commits are diffed ahead and blobs analysed by other
+ * threads (ingest_pipe.h), but one thread writes, in the one-thread order,
+ * so the stored result does not depend on the thread count.
  */
 #ifndef INGEST_H
 #define INGEST_H

@@ -52,14 +52,13 @@ catfile() {
 # ingest DB THREADS [--include GLOB]: one fresh ingest; appends
 # "wall cpu rss_kb" to $tmp/ingest.THREADS.
 ingest() {
-  db=$1 t=$2
+  i_db=$1 i_t=$2
   shift 2
-  set -- "$@"
   for r in $refs; do set -- "$@" --ref "$r"; done
-  rm -f "$db" "$db-wal" "$db-shm"
-  /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest --quiet --threads "$t" \
-    --db "$db" --git-dir "$repo" --name numpy-hpy "$@"
-  awk '{print $1, $2 + $3, $4}' "$tmp/time" >> "$tmp/ingest.$t"
+  rm -f "$i_db" "$i_db-wal" "$i_db-shm"
+  /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest --quiet --threads "$i_t" \
+    --db "$i_db" --git-dir "$repo" --name numpy-hpy "$@"
+  awk '{print $1, $2 + $3, $4}' "$tmp/time" >> "$tmp/ingest.$i_t"
 }
 
 blobs "$scope" "$tmp/blobs"
@@ -76,7 +75,7 @@ t_ingest=$(cut -d' ' -f1 "$tmp/ingest.$threads" | median)
 c_ingest=$(cut -d' ' -f2 "$tmp/ingest.$threads" | median)
 rss=$(cut -d' ' -f3 "$tmp/ingest.$threads" | median)
 t_cat=$(median < "$tmp/catfile")
-db=$(stat -c %s "$tmp/keep.db")
+dbsize=$(stat -c %s "$tmp/keep.db")
 commits=$(for r in $refs; do git --git-dir="$repo" rev-list --first-parent "$r"; done | sort -u | wc -l)
 one=""
 if [ "${BENCH_ONE_THREAD:-1}" = 1 ] && [ "$threads" != 1 ]; then
@@ -92,7 +91,7 @@ if [ "${BENCH_WHOLE:-1}" = 1 ]; then
   wn=$(wc -l < "$tmp/wblobs"); wb=$(bytes_of "$tmp/wblobs")
   ingest "$tmp/w.db" "$threads"
   wc=$(catfile "$tmp/wblobs")
-  whole=$(awk -v c="$wc" -v n="$wn" -v b="$wb" '{printf "%d blobs (%.0f MB): %.1f s wall, %.1f s CPU vs cat-file %.2f s (%.1f ×), peak RSS %.0f MB", n, b / 1e6, $1, $2, c, $1 / c, $3 / 1024}' "$tmp/ingest.$threads" | tail -n1)
+  whole=$(tail -n1 "$tmp/ingest.$threads" | awk -v c="$wc" -v n="$wn" -v b="$wb" '{printf "%d blobs (%.0f MB): %.1f s wall, %.1f s CPU vs cat-file %.2f s (%.1f ×), peak RSS %.0f MB", n, b / 1e6, $1, $2, c, $1 / c, $3 / 1024}')
 fi
 sh "$here/analyze.sh" "$bin" > "$tmp/analyze"
 an=$(sed -n 's/^| analyzer, one core | \(.*\) |$/\1/p' "$tmp/analyze")
@@ -108,7 +107,7 @@ echo "| full ingest vs \`git cat-file --batch\` of the same blobs, same run | $(
 echo "| analyzer per blob byte, one core (templates included) | $an | ≥ 200 MB/s |"
 echo "| one new commit pushed on top of an ingested ref | $(echo "$push" | awk '{printf "%.0f ms wall, %.0f ms CPU", $2 * 1000, $4 * 1000}') | ≤ 50 ms |"
 echo "| ingest peak RSS | $(echo "$rss" | awk '{printf "%.0f MB", $1/1024}') | ≤ 128 MB |"
-echo "| database size | $(echo "$db" | awk '{printf "%.0f MB", $1/1e6}') | |"
+echo "| database size | $(echo "$dbsize" | awk '{printf "%.0f MB", $1/1e6}') | |"
 [ -n "$whole" ] && echo "| whole repository (no --include) | $whole | |"
 echo "| \`import-sarif\` of a 100 MB log | not measured: streaming SARIF import not done | ≤ 128 MB |"
 echo
