@@ -64,6 +64,8 @@ typedef struct {
     git_tree *base_tree;          /* tree of the ref's base commit, or NULL */
     unsigned char *path_known;    /* by path id: path_analysis[] is set */
     size_t npath_known;
+    git_repository *plan_repo;    /* for plans made on this thread */
+    size_t plan_calls;
 } ingest_ctx;
 
 /* Grow a zeroed array so that index `i` exists. */
@@ -333,8 +335,9 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     } else {
         rc = ingest_store_commit_insert(c->store, &id, c->repo_id, commit,
                                         git_commit_parentcount(commit) ? *prev_id : 0);
-        if (rc == 0 && !plan)
-            rc = ingest_plan_commit(&here, c->repo, &c->scope, oid,
+        if (rc == 0 && !plan &&
+            (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
+            rc = ingest_plan_commit(&here, c->plan_repo, &c->scope, oid,
                                     !c->opt->no_patch_ids, c->opt->repo_path);
         if (rc == 0) {
             c->st.commits_new++;
@@ -652,7 +655,9 @@ static void ingest_analysis_key(char *out, const char *rules_hash)
  *   each commit and small tree once or twice, close together, so a large
  *   cache only kept them all alive.  Not less: libgit2 1.5 evicts by
  *   scanning its table from the start, and at 16 MiB eviction took more
- *   CPU than the whole analysis (2.7 times the user time on npysort).
+ *   CPU than the whole analysis (2.7 times the user time on npysort); the
+ *   diffs, which fill it, use a handle reopened every 500 commits
+ *   (ingest_plan_repo) so that the limit is seldom reached.
  */
 static void ingest_git_options(void)
 {
@@ -720,6 +725,7 @@ static void ingest_close(ingest_ctx *c)
     db_close(c->db);
     rules_free(c->rules);
     git_tree_free(c->base_tree);
+    git_repository_free(c->plan_repo);
     git_repository_free(c->repo);
     free(c->path_analysis);
     free(c->path_known);

@@ -44,6 +44,7 @@ struct ingest_pipe {
     size_t pending;            /* jobs in the list */
     ingest_oidset seen;
     git_repository *plan_repo;
+    size_t plan_calls;           /* ingest_plan_repo's counter */
     pthread_t planner;
     int planner_started;
     pthread_t *workers;
@@ -236,6 +237,7 @@ static void *ingest_pipe_planner(void *arg)
         pthread_mutex_unlock(&p->mu);
         if (stop)
             break;
+        ingest_plan_repo(&p->plan_repo, &p->plan_calls, p->o.repo_path);
         ingest_plan_commit(&plan, p->plan_repo, p->o.scope, &p->o.chain[i],
                            p->o.patch_ids && !known, p->o.repo_path);
         if (known && plan.rc)
@@ -377,11 +379,8 @@ int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o)
         rc = ingest_oidset_add(&p->seen, &o->analysed[i]);
     if (rc < 0)
         goto fail;
-    if (git_repository_open_ext(&p->plan_repo, o->repo_path,
-                                GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-        rc = pd_error_set(PD_EGIT, "%s: not a git repository", o->repo_path);
+    if ((rc = ingest_plan_repo(&p->plan_repo, &p->plan_calls, o->repo_path)) < 0)
         goto fail;
-    }
     if (!(p->workers = calloc(o->threads, sizeof(pthread_t)))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto fail;

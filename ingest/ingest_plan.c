@@ -8,6 +8,24 @@
 #include "ingest_plan.h"
 #include "pd_error.h"
 
+int ingest_plan_repo(git_repository **repo, size_t *calls, const char *repo_path)
+{
+    git_repository *fresh = NULL;
+
+    if (*repo && ++*calls % INGEST_PLAN_REOPEN != 0)
+        return 0;
+    if (git_repository_open_ext(&fresh, repo_path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+                                NULL) < 0) {
+        if (*repo)
+            return 0;
+        return pd_error_set(PD_EGIT, "%s: not a git repository: %s", repo_path,
+                            git_error_last() ? git_error_last()->message : "?");
+    }
+    git_repository_free(*repo);
+    *repo = fresh;
+    return 0;
+}
+
 void ingest_plan_clear(ingest_plan *p)
 {
     size_t i;

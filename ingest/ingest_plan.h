@@ -42,6 +42,17 @@ typedef struct {
 int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
                        const git_oid *oid, int patch_ids, const char *repo_path);
 
+/*
+ * The repository handle to plan with: opened when *repo is NULL, opened
+ * afresh every INGEST_PLAN_REOPEN calls (counted in *calls).  A history walk
+ * fills libgit2's object cache with every commit and small tree it diffs;
+ * a fresh handle drops them, which costs far less than the cache's own
+ * eviction (libgit2 1.5 scans its table from the start each time).  A
+ * failed reopen keeps the old handle.  0, or PD_EGIT when there is none.
+ */
+#define INGEST_PLAN_REOPEN 500
+int ingest_plan_repo(git_repository **repo, size_t *calls, const char *repo_path);
+
 /* Free what a plan holds (not the struct itself); accepts NULL. */
 void ingest_plan_clear(ingest_plan *p);
 
