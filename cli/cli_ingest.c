@@ -2,14 +2,13 @@
  * cli_ingest.c: `portdash ingest`.
  */
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "db.h"
-#include "db_scope.h"
 #include "ingest.h"
 #include "pd_error.h"
 
@@ -18,7 +17,7 @@ static void cli_ingest_usage(FILE *out)
     fprintf(out,
         "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
-        "                       [--quiet]\n\n"
+        "                       [--threads N] [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files in\n"
         "scope and stores the results in FILE (created if missing).  A second run\n"
@@ -33,6 +32,8 @@ static void cli_ingest_usage(FILE *out)
         "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
         "  --no-patch-ids   skip git patch ids (faster; no links between a\n"
         "                   rebased commit and its earlier version)\n"
+        "  --threads N      analysis threads (default: one per CPU; 1: no\n"
+        "                   threads); the stored result is the same for any N\n"
         "  --quiet          no progress display\n\n"
         "A ref whose new tip does not descend from the stored one (a rebase or\n"
         "force-push) is recorded as a rewrite; every old commit is kept.\n");
@@ -55,19 +56,19 @@ static void cli_default_name(char *buf, size_t n, const char *path)
     snprintf(buf, n, "%s", base);
 }
 
-/* Fill the scopes' no-object cache (db_scope.h) for what was just
- * ingested, so the first scoped history is fast; a failure only warns. */
-static void cli_ingest_warm_scopes(const char *db_path)
+/* --threads: a count from 1 to 256. */
+static int cli_ingest_threads(unsigned *out, const char *arg)
 {
-    sqlite3 *db = NULL;
-    char hash[64];
+    char *end;
+    long n = strtol(arg, &end, 10);
 
-    if (db_open(&db, db_path, 0) < 0 ||
-        db_meta_get(db, "rules_hash", hash, sizeof(hash)) < 0 ||
-        db_scope_warm(db, hash, NULL) < 0)
-        fprintf(stderr, "portdash ingest: warning: scope cache not filled: %s\n",
-                pd_error_last());
-    db_close(db);
+    if (*arg == '\0' || *end != '\0' || n < 1 || n > 256) {
+        fprintf(stderr, "portdash ingest: --threads takes a number from 1 to 256, "
+                "not '%s'\n", arg);
+        return -1;
+    }
+    *out = (unsigned)n;
+    return 0;
 }
 
 int cli_ingest(int argc, char **argv)
@@ -78,7 +79,7 @@ int cli_ingest(int argc, char **argv)
         {"name", required_argument, 0, 'n'}, {"ref", required_argument, 0, 'f'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
-        {"no-patch-ids", no_argument, 0, 'P'},
+        {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -105,6 +106,10 @@ int cli_ingest(int argc, char **argv)
         case 'R': opt.rules_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'P': opt.no_patch_ids = 1; break;
+        case 't':
+            if (cli_ingest_threads(&opt.threads, optarg) < 0)
+                goto done;
+            break;
         case 'h': cli_ingest_usage(stdout); rc = CLI_OK; goto done;
         default: cli_ingest_usage(stderr); goto done;
         }
@@ -128,12 +133,18 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     opt.progress = !quiet && isatty(2);
+    /* Bounded memory for a long run: glibc's default lets each analysis
+     * thread keep its own arena and raises the mmap threshold after the
+     * first large free, so buffers of every big blob and result stayed in
+     * the heaps; two arenas and a fixed 256 KiB threshold hand large
+     * buffers back when freed (the ingest process only). */
+    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     if (ingest_run(&opt, &st) < 0) {
         fprintf(stderr, "portdash ingest: %s\n", pd_error_last());
         rc = CLI_FAIL;
         goto done;
     }
-    cli_ingest_warm_scopes(opt.db_path);
     if (!quiet)
         fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,

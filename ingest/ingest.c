@@ -5,6 +5,9 @@
  * subtracts the counts of the path's previous analysis and adds the new
  * one's.  Both lookups are array indexes, because path and analysis row ids
  * are small dense integers, so a commit costs its changes, not its tree.
+ * A run that resumes from a stored commit starts from that commit's stored
+ * totals and reads a path's previous blob from its tree only when a change
+ * touches the path, so a push of one commit costs that commit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +20,10 @@
 
 #include "analyze.h"
 #include "db.h"
+#include "db_scope.h"
 #include "ingest.h"
-#include "ingest_patch.h"
+#include "ingest_pipe.h"
+#include "ingest_plan.h"
 #include "ingest_progress.h"
 #include "ingest_store.h"
 #include "pd_error.h"
@@ -26,6 +31,10 @@
 #include "scope.h"
 
 #define INGEST_BATCH_COMMITS 2000
+
+/* Chains shorter than this are ingested on the calling thread alone:
+ * starting threads costs more than a push of a few commits gains. */
+#define INGEST_PARALLEL_MIN 32
 
 typedef struct {
     const ingest_options *opt;
@@ -48,6 +57,15 @@ typedef struct {
     unsigned batch;               /* commits in the open transaction */
     json_t *stored_scope;         /* scope read back from the database */
     const char **scope_globs;     /* borrowed from stored_scope */
+    unsigned threads;             /* analysis threads (1: none started) */
+    unsigned batch_commits;       /* commits per transaction */
+    ingest_pipe *pipe;            /* the ref's threads, or NULL */
+    int *pipe_known;              /* borrowed by pipe */
+    git_tree *base_tree;          /* tree of the ref's base commit, or NULL */
+    unsigned char *path_known;    /* by path id: path_analysis[] is set */
+    size_t npath_known;
+    git_repository *plan_repo;    /* for plans made on this thread */
+    size_t plan_calls;
 } ingest_ctx;
 
 /* Grow a zeroed array so that index `i` exists. */
@@ -86,37 +104,119 @@ static int ingest_counts(ingest_ctx *c, int64_t id, const db_counts **out)
     return 0;
 }
 
-/* Read and analyse one blob unless already stored; gives its analysis id. */
-static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
-                           const char *path)
+/* Remember the counts of a new analysis (ingest_counts reads them). */
+static int ingest_counts_put(ingest_ctx *c, int64_t id, const db_counts *k)
 {
-    git_oid oid;
+    size_t n = c->ncounts;
+    int rc;
+
+    if ((rc = ingest_grow((void **)&c->counts, &n, (size_t)id, sizeof(db_counts))) < 0 ||
+        (rc = ingest_grow((void **)&c->counts_known, &c->ncounts, (size_t)id, 1)) < 0)
+        return rc;
+    c->counts[id] = *k;
+    c->counts_known[id] = 1;
+    return 0;
+}
+
+/* Fill the no-object scope cache (db_scope.h) for a new analysis with
+ * object paths, in the ingest's transaction, so the first scoped history
+ * after an ingest is fast without a pass over every stored analysis. */
+static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
+{
+    static const db_scope filter = {"warm", "", NULL, 0, NULL, 0, 1};
+    db_counts scoped;
+    int status;
+
+    if (e->counts.obj[0] + e->counts.obj[1] + e->counts.obj[2] == 0)
+        return 0;
+    return db_scope_file_counts(c->db, &filter, id, &e->counts,
+                                db_scope_status_index(an_status_name(e->status)),
+                                &scoped, &status);
+}
+
+/* Read, analyse and encode one blob on this thread. */
+static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *oid,
+                               const char *hex, const char *path)
+{
     git_blob *blob = NULL;
     an_result *res = NULL;
-    db_counts counts;
     size_t size;
     int rc;
 
-    if ((rc = ingest_store_analysis_find(c->store, id_out, hex, c->rules_hash)) < 0
-        || *id_out)
-        return rc;
-    if (git_oid_fromstr(&oid, hex) < 0 || git_blob_lookup(&blob, c->repo, &oid) < 0) {
+    if (git_blob_lookup(&blob, c->repo, oid) < 0) {
         const git_error *e = git_error_last();
 
         return pd_error_set(PD_EGIT, "%s: cannot read blob %s (%s): %s",
                             c->opt->repo_path, hex, path, e ? e->message : "?");
     }
     size = (size_t)git_blob_rawsize(blob);
-    if ((rc = an_analyze(&res, c->rules, path, git_blob_rawcontent(blob), size)) < 0)
-        goto done;
-    if ((rc = ingest_store_analysis_insert(c->store, id_out, &counts, hex,
-                                           c->rules_hash, size, res)) < 0)
-        goto done;
-    c->st.blobs_analysed++;
-    c->st.bytes_analysed += size;
-done:
+    if ((rc = an_analyze(&res, c->rules, path, git_blob_rawcontent(blob), size)) == 0)
+        rc = ingest_enc_new(out, res, size);
     an_result_free(res);
     git_blob_free(blob);
+    return rc;
+}
+
+/* Analyse one blob unless already stored (by an analysis thread when one
+ * was handed it); gives its analysis id. */
+static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
+                           const char *path)
+{
+    ingest_enc *enc = NULL;
+    git_oid oid;
+    int rc;
+
+    if ((rc = ingest_store_analysis_find(c->store, id_out, hex, c->rules_hash)) < 0
+        || *id_out)
+        return rc;
+    if (git_oid_fromstr(&oid, hex) < 0)
+        return pd_error_set(PD_EGIT, "%s: bad blob id %s (%s)", c->opt->repo_path,
+                            hex, path);
+    if (c->pipe && (rc = ingest_pipe_take(c->pipe, &oid, path, &enc)) < 0)
+        return rc;
+    if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) < 0)
+        return rc;
+    if ((rc = ingest_store_analysis_put(c->store, id_out, hex, c->rules_hash, enc)) == 0 &&
+        (rc = ingest_counts_put(c, *id_out, &enc->counts)) == 0)
+        rc = ingest_warm_scope(c, *id_out, enc);
+    if (rc == 0) {
+        c->st.blobs_analysed++;
+        c->st.bytes_analysed += enc->size;
+    }
+    ingest_enc_free(enc);
+    return rc;
+}
+
+/*
+ * The analysis id of `path` in the base commit's tree (0: not there), read
+ * the first time a change touches the path.  The base's file set is what
+ * its first-parent chain of in-scope changes leaves, which is its tree in
+ * scope; looking a path up in the tree costs a few tree reads, where
+ * loading the stored file set of the base cost most of a one-commit ingest.
+ */
+static int ingest_base_file(ingest_ctx *c, int64_t *id_out, const char *path)
+{
+    git_tree_entry *e = NULL;
+    char hex[GIT_OID_HEXSZ + 1];
+    int rc = 0, mode;
+
+    *id_out = 0;
+    if (!c->base_tree)
+        return 0;
+    if ((rc = git_tree_entry_bypath(&e, c->base_tree, path)) < 0) {
+        if (rc == GIT_ENOTFOUND) {
+            git_error_clear();
+            return 0;
+        }
+        return pd_error_set(PD_EGIT, "%s: cannot read %s in the base tree: %s",
+                            c->opt->repo_path, path, git_error_last()->message);
+    }
+    mode = git_tree_entry_filemode(e);
+    if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
+        git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+        rc = ingest_analysis(c, id_out, hex, path);
+    }
+    git_tree_entry_free(e);
     return rc;
 }
 
@@ -129,8 +229,16 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
     int rc;
 
     if ((rc = ingest_grow((void **)&c->path_analysis, &c->npath_analysis,
-                          (size_t)path_id, sizeof(int64_t))) < 0)
+                          (size_t)path_id, sizeof(int64_t))) < 0 ||
+        (rc = ingest_grow((void **)&c->path_known, &c->npath_known,
+                          (size_t)path_id, 1)) < 0)
         return rc;
+    if (!c->path_known[path_id]) {
+        c->path_analysis[path_id] = 0;
+        if ((rc = ingest_base_file(c, &c->path_analysis[path_id], path)) < 0)
+            return rc;
+        c->path_known[path_id] = 1;
+    }
     if (hex && (rc = ingest_analysis(c, &id, hex, path)) < 0)
         return rc;
     old = c->path_analysis[path_id];
@@ -171,113 +279,22 @@ static int ingest_change(ingest_ctx *c, int64_t commit_id, const char *path,
     return ingest_apply(c, path_id, blob ? hex : NULL, path);
 }
 
-/*
- * One delta of a commit: a rename within scope becomes a deletion of the old
- * path and an addition of the new one that names the old, so that a file's
- * history can be followed across the move.  Changed in-scope paths are
- * collected in `paths` for the patch id.
- */
-static int ingest_delta(ingest_ctx *c, int64_t commit_id, const git_diff_delta *d,
-                        char **paths, size_t *npaths)
+/* Store and apply the changes of a new commit, then its patch id. */
+static int ingest_apply_plan(ingest_ctx *c, const ingest_plan *plan, int64_t commit_id)
 {
-    int is_blob = d->new_file.mode == GIT_FILEMODE_BLOB ||
-                  d->new_file.mode == GIT_FILEMODE_BLOB_EXECUTABLE;
-    int gone = d->status == GIT_DELTA_DELETED || !is_blob;
-    int old_in = scope_contains(&c->scope, d->old_file.path);
-    int new_in = scope_contains(&c->scope, d->new_file.path);
-    int64_t old_id = 0;
+    size_t i;
     int rc = 0;
 
-    if (d->status == GIT_DELTA_RENAMED && old_in) {
-        if ((rc = ingest_change(c, commit_id, d->old_file.path, NULL, 0)) < 0 ||
-            (rc = ingest_store_path_id(c->store, &old_id, d->old_file.path)) < 0)
-            return rc;
-        paths[(*npaths)++] = (char *)d->old_file.path;
-    }
-    if (gone && old_in && d->status != GIT_DELTA_RENAMED) {
-        paths[(*npaths)++] = (char *)d->old_file.path;
-        return ingest_change(c, commit_id, d->old_file.path, NULL, 0);
-    }
-    if (!gone && new_in) {
-        paths[(*npaths)++] = (char *)d->new_file.path;
-        rc = ingest_change(c, commit_id, d->new_file.path, &d->new_file.id, old_id);
-    }
-    return rc;
-}
+    for (i = 0; i < plan->nch && rc == 0; i++) {
+        const ingest_plan_change *ch = &plan->ch[i];
+        int64_t old_id = 0;
 
-/* Pair deleted and added files into renames (libgit2's similarity
- * detection, as git's -M).  Similarity reads blobs, so it only runs when an
- * in-scope file was both deleted and added.  A clone that lacks some blobs
- * cannot compare them: then the commit is stored without renames rather
- * than not at all. */
-static void ingest_find_renames(ingest_ctx *c, git_diff *diff)
-{
-    git_diff_find_options fopt;
-    size_t i, n = git_diff_num_deltas(diff);
-    int added = 0, deleted = 0;
-
-    for (i = 0; i < n && !(added && deleted); i++) {
-        const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-        if (d->status == GIT_DELTA_ADDED && scope_contains(&c->scope, d->new_file.path))
-            added = 1;
-        if (d->status == GIT_DELTA_DELETED && scope_contains(&c->scope, d->old_file.path))
-            deleted = 1;
+        if (ch->old_path && (rc = ingest_store_path_id(c->store, &old_id, ch->old_path)) < 0)
+            break;
+        rc = ingest_change(c, commit_id, ch->path, ch->deleted ? NULL : &ch->blob, old_id);
     }
-    if (!added || !deleted)
-        return;
-    git_diff_find_options_init(&fopt, GIT_DIFF_FIND_OPTIONS_VERSION);
-    fopt.flags = GIT_DIFF_FIND_RENAMES;
-    if (git_diff_find_similar(diff, &fopt) < 0)
-        git_error_clear();
-}
-
-/* Diff a new commit against its first parent; store and apply each change,
- * then the commit's patch id. */
-static int ingest_diff(ingest_ctx *c, git_commit *commit, int64_t commit_id)
-{
-    git_commit *parent = NULL;
-    git_tree *old_tree = NULL, *new_tree = NULL;
-    git_diff *diff = NULL;
-    git_diff_options dopt;
-    git_oid patch;
-    char **paths = NULL;
-    size_t i, n, npaths = 0;
-    int rc = 0;
-
-    git_diff_options_init(&dopt, GIT_DIFF_OPTIONS_VERSION);
-    dopt.flags = GIT_DIFF_SKIP_BINARY_CHECK;
-    if ((git_commit_parentcount(commit) > 0 &&
-         (git_commit_parent(&parent, commit, 0) < 0 ||
-          git_commit_tree(&old_tree, parent) < 0)) ||
-        git_commit_tree(&new_tree, commit) < 0 ||
-        git_diff_tree_to_tree(&diff, c->repo, old_tree, new_tree, &dopt) < 0) {
-        const git_error *e = git_error_last();
-        char hex[GIT_OID_HEXSZ + 1];
-
-        git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
-        rc = pd_error_set(PD_EGIT, "%s: cannot read the trees of commit %s: %s",
-                          c->opt->repo_path, hex, e ? e->message : "?");
-        goto done;
-    }
-    ingest_find_renames(c, diff);
-    n = git_diff_num_deltas(diff);
-    if (!(paths = calloc(2 * n + 1, sizeof(char *)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (i = 0; i < n && rc == 0; i++)
-        rc = ingest_delta(c, commit_id, git_diff_get_delta(diff, i), paths, &npaths);
-    if (rc == 0 && !c->opt->no_patch_ids &&
-        ingest_patch_id(&patch, c->repo, commit, paths, npaths) == 0)
-        rc = ingest_store_patch_id(c->store, commit_id, &patch);
-    git_error_clear();
-done:
-    free(paths);
-    git_diff_free(diff);
-    git_tree_free(old_tree);
-    git_tree_free(new_tree);
-    git_commit_free(parent);
+    if (rc == 0 && plan->has_patch_id)
+        rc = ingest_store_patch_id(c->store, commit_id, &plan->patch_id);
     return rc;
 }
 
@@ -286,7 +303,7 @@ static int ingest_checkpoint(ingest_ctx *c, int force)
 {
     int rc;
 
-    if (!force && ++c->batch < INGEST_BATCH_COMMITS)
+    if (!force && ++c->batch < c->batch_commits)
         return 0;
     c->batch = 0;
     if ((rc = db_exec(c->db, "COMMIT")) < 0)
@@ -294,14 +311,17 @@ static int ingest_checkpoint(ingest_ctx *c, int force)
     return db_exec(c->db, "BEGIN IMMEDIATE");
 }
 
-/* Store (or revisit) one commit of the chain and its summary. */
+/* Store (or revisit) one commit of the chain and its summary.  `plan` is
+ * the commit's plan from the planner thread, or NULL to make it here. */
 static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
-                         int64_t *prev_id)
+                         int64_t *prev_id, const ingest_plan *plan)
 {
     git_commit *commit = NULL;
+    ingest_plan here;
     int64_t id = known_id;
     int rc;
 
+    memset(&here, 0, sizeof(here));
     if (git_commit_lookup(&commit, c->repo, oid) < 0) {
         const git_error *e = git_error_last();
         char hex[GIT_OID_HEXSZ + 1];
@@ -315,9 +335,13 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     } else {
         rc = ingest_store_commit_insert(c->store, &id, c->repo_id, commit,
                                         git_commit_parentcount(commit) ? *prev_id : 0);
+        if (rc == 0 && !plan &&
+            (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
+            rc = ingest_plan_commit(&here, c->plan_repo, &c->scope, oid,
+                                    !c->opt->no_patch_ids, c->opt->repo_path);
         if (rc == 0) {
             c->st.commits_new++;
-            rc = ingest_diff(c, commit, id);
+            rc = ingest_apply_plan(c, plan ? plan : &here, id);
         }
     }
     if (rc == 0)
@@ -325,68 +349,38 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     if (rc == 0)
         rc = ingest_checkpoint(c, 0);
     *prev_id = id;
+    ingest_plan_clear(&here);
     git_commit_free(commit);
     return rc;
 }
 
-typedef struct {
-    int64_t *path_ids;
-    char (*blobs)[GIT_OID_HEXSZ + 1];
-    char **paths;
-    size_t n, cap;
-} ingest_fileset;
-
-/* db_commit_files callback: collect the base commit's files.  They are
- * applied after the query ends, because applying may insert analyses into
- * a table the query reads. */
-static int ingest_collect_file(void *arg, int64_t path_id, const char *path,
-                               const char *blob, int64_t analysis_id)
-{
-    ingest_fileset *fs = arg;
-
-    if (fs->n == fs->cap) {
-        size_t cap = fs->cap ? fs->cap * 2 : 256;
-        void *a = realloc(fs->path_ids, cap * sizeof(*fs->path_ids));
-
-        if (a)
-            fs->path_ids = a;
-        void *b = a ? realloc(fs->blobs, cap * sizeof(*fs->blobs)) : NULL;
-        if (b)
-            fs->blobs = b;
-        void *p = b ? realloc(fs->paths, cap * sizeof(*fs->paths)) : NULL;
-        if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
-        fs->paths = p;
-        fs->cap = cap;
-    }
-    if (!(fs->paths[fs->n] = strdup(path)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
-    fs->path_ids[fs->n] = path_id;
-    snprintf(fs->blobs[fs->n], sizeof(fs->blobs[0]), "%s", blob);
-    fs->n++;
-    return 0;
-}
-
-/* Set the running state to the file set and summary of commit `base`. */
+/* Set the running state to commit `base` (0: none): its stored summary
+ * now, its files as they are touched (ingest_apply). */
 static int ingest_load_base(ingest_ctx *c, int64_t base)
 {
-    ingest_fileset fs = {0};
-    size_t i;
+    char hex[GIT_OID_HEXSZ + 1];
+    git_commit *commit = NULL;
+    git_oid oid;
     int rc;
 
-    if (c->path_analysis)
-        memset(c->path_analysis, 0, c->npath_analysis * sizeof(int64_t));
+    if (c->path_known)
+        memset(c->path_known, 0, c->npath_known);
     memset(&c->totals, 0, sizeof(c->totals));
+    git_tree_free(c->base_tree);
+    c->base_tree = NULL;
     if (!base)
         return 0;
-    rc = db_commit_files(c->db, base, c->rules_hash, ingest_collect_file, &fs);
-    for (i = 0; i < fs.n && rc == 0; i++)
-        rc = ingest_apply(c, fs.path_ids[i], fs.blobs[i], fs.paths[i]);
-    for (i = 0; i < fs.n; i++)
-        free(fs.paths[i]);
-    free(fs.paths);
-    free(fs.blobs);
-    free(fs.path_ids);
+    if ((rc = db_commit_stats(c->db, base, c->rules_hash, &c->totals)) < 0 ||
+        (rc = ingest_store_commit_oid(c->store, hex, base)) < 0)
+        return rc;
+    if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, c->repo, &oid) < 0 ||
+        git_commit_tree(&c->base_tree, commit) < 0) {
+        const git_error *e = git_error_last();
+
+        rc = pd_error_set(PD_EGIT, "%s: cannot read the tree of commit %s: %s",
+                          c->opt->repo_path, hex, e ? e->message : "?");
+    }
+    git_commit_free(commit);
     return rc;
 }
 
@@ -495,24 +489,77 @@ static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
     return ingest_store_rewrite(c->store, c->repo_id, ref, old_id, new_id);
 }
 
+/* Start the threads for a chain of n commits (newest first) when it is
+ * long enough to gain from them. */
+static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *ids,
+                            size_t n)
+{
+    ingest_pipe_options po;
+    git_oid *analysed = NULL;
+    int *known = NULL;
+    size_t i, nanalysed = 0;
+    int rc;
+
+    if (c->threads < 2 || n < INGEST_PARALLEL_MIN)
+        return 0;
+    if (!(known = calloc(n, sizeof(int))))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    for (i = 0; i < n; i++)
+        known[i] = ids[i] != 0;
+    if ((rc = ingest_store_analysed_blobs(c->store, c->rules_hash, &analysed,
+                                          &nanalysed)) < 0)
+        goto done;
+    memset(&po, 0, sizeof(po));
+    po.repo_path = c->opt->repo_path;
+    po.rules = c->rules;
+    po.scope = &c->scope;
+    po.threads = c->threads;
+    po.patch_ids = !c->opt->no_patch_ids;
+    po.chain = chain;
+    po.known = known;
+    po.n = n;
+    po.analysed = analysed;
+    po.nanalysed = nanalysed;
+    rc = ingest_pipe_start(&c->pipe, &po);
+done:
+    /* The pipe copied the analysed ids; `known` lives as long as it. */
+    free(analysed);
+    if (rc < 0 || !c->pipe)
+        free(known);
+    else
+        c->pipe_known = known;
+    return rc;
+}
+
+static void ingest_pipe_close(ingest_ctx *c)
+{
+    ingest_pipe_free(c->pipe);
+    c->pipe = NULL;
+    free(c->pipe_known);
+    c->pipe_known = NULL;
+}
+
 /* Ingest one ref: walk, replay oldest first, then move the stored ref. */
 static int ingest_ref(ingest_ctx *c, const char *ref)
 {
     git_oid tip, *chain = NULL;
     int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0;
+    const ingest_plan *plan = NULL;
     size_t n = 0, i;
     int rc, has_stats;
 
     if ((rc = ingest_resolve(c, &tip, ref)) < 0 ||
         (rc = ingest_store_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
         (rc = ingest_chain(c, &tip, &chain, &ids, &n, &base)) < 0 ||
-        (rc = ingest_load_base(c, base)) < 0)
+        (rc = ingest_load_base(c, base)) < 0 ||
+        (rc = ingest_pipe_open(c, chain, ids, n)) < 0)
         goto done;
     c->st.commits_seen += n;
     ingest_progress_ref(c->progress, ref, n);
     prev = base;
     for (i = n; i-- > 0;) {
-        if ((rc = ingest_commit(c, &chain[i], ids[i], &prev)) < 0)
+        if ((c->pipe && (rc = ingest_pipe_next(c->pipe, &plan)) < 0) ||
+            (rc = ingest_commit(c, &chain[i], ids[i], &prev, plan)) < 0)
             goto done;
         ingest_progress_update(c->progress, n - i, c->st.blobs_analysed,
                                c->st.bytes_analysed);
@@ -528,6 +575,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
         goto done;
     rc = ingest_store_ref(c->store, c->repo_id, ref, tip_id);
 done:
+    ingest_pipe_close(c);
     free(chain);
     free(ids);
     return rc;
@@ -595,6 +643,32 @@ static void ingest_analysis_key(char *out, const char *rules_hash)
     git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
 }
 
+/*
+ * libgit2's process-wide settings for reading a whole history:
+ * - no hash check of every object read (git itself does not check on
+ *   read either; it was an eighth of the ingest's profile);
+ * - pack windows of 1 MiB, at most 16 MiB mapped, instead of one window
+ *   per pack of up to 1 GiB: every page of a mapped window that was read
+ *   counts in the resident size, so a 100 MB pack read end to end stayed
+ *   resident (64 MiB mapped still made a quarter of the peak); 1 MiB
+ *   windows map and unmap a third as often as 4 MiB ones (random reads
+ *   across history) and halved the system time;
+ * - an object cache of 64 MiB instead of 256 MiB: a history walk parses
+ *   each commit and small tree once or twice, close together, so a large
+ *   cache only kept them all alive.  Not less: libgit2 1.5 evicts by
+ *   scanning its table from the start, and at 16 MiB eviction took more
+ *   CPU than the whole analysis (2.7 times the user time on npysort); the
+ *   diffs, which fill it, use a handle reopened every 500 commits
+ *   (ingest_plan_repo) so that the limit is seldom reached.
+ */
+static void ingest_git_options(void)
+{
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)64 << 20);
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)16 << 20);
+}
+
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
@@ -606,7 +680,15 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     c->scope.ninclude = opt->ninclude;
     c->scope.exclude = opt->exclude;
     c->scope.nexclude = opt->nexclude;
+    c->threads = opt->threads;
+    if (!c->threads) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+        c->threads = ncpu > 0 ? (unsigned)ncpu : 1;
+    }
+    c->batch_commits = opt->batch_commits ? opt->batch_commits : INGEST_BATCH_COMMITS;
     git_libgit2_init();
+    ingest_git_options();
     if (git_repository_open_ext(&c->repo, opt->repo_path,
                                 GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         return pd_error_set(PD_EGIT, "%s: not a git repository: %s", opt->repo_path,
@@ -648,8 +730,11 @@ static void ingest_close(ingest_ctx *c)
     ingest_store_free(c->store);
     db_close(c->db);
     rules_free(c->rules);
+    git_tree_free(c->base_tree);
+    git_repository_free(c->plan_repo);
     git_repository_free(c->repo);
     free(c->path_analysis);
+    free(c->path_known);
     free(c->counts);
     free(c->counts_known);
     free(c->scope_globs);

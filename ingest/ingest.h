@@ -8,6 +8,10 @@
  * and rules hash), and the commit's summary is computed incrementally from
  * its parent's.  Work is committed in batches, so an interrupted ingest keeps
  * every batch it finished and the next run resumes from there.
+ *
+ * With threads, commits are diffed ahead and blobs analysed by other
+ * threads (ingest_pipe.h), but one thread writes, in the one-thread order,
+ * so the stored result does not depend on the thread count.
  */
 #ifndef INGEST_H
 #define INGEST_H
@@ -31,6 +35,10 @@ typedef struct {
     int no_refs;              /* 1: store the commits and analyses of `refs`
                                  (any revision: branch, tag, commit id) but
                                  no ref: the API gate of an unstored rev */
+    unsigned threads;         /* analysis threads; 0: one per online CPU;
+                               * 1: everything on the calling thread.  The
+                               * stored result is the same for any value. */
+    unsigned batch_commits;   /* commits per transaction; 0: 2,000 */
     /* Called after every 256 commits and at the end of each ref, from the
      * ingesting thread (for the server's job progress); may be NULL. */
     void (*on_progress)(void *arg, const char *ref, size_t done, size_t total);

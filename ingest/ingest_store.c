@@ -458,13 +458,13 @@ static char *ingest_store_findings_json(const an_result *res)
 
 /* Insert the function rows of one analysis. */
 static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
-                                  const an_result *res)
+                                  const ingest_enc *e)
 {
     size_t i;
     int rc, k;
 
-    for (i = 0; i < res->nfunctions; i++) {
-        const an_function *f = &res->functions[i];
+    for (i = 0; i < e->nfn; i++) {
+        const ingest_enc_fn *f = &e->fn[i];
         sqlite3_stmt *st = ingest_store_stmt(s, ST_FUNC_INS);
 
         sqlite3_bind_int64(st, 1, analysis_id);
@@ -519,60 +519,130 @@ static char *ingest_store_calls_text(const an_result *res, size_t *len, int *oom
     return b.buf;
 }
 
-int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
-                                 db_counts *c, const char *blob_oid,
-                                 const char *rules_hash, size_t size,
-                                 const an_result *res)
+void ingest_enc_free(ingest_enc *e)
+{
+    if (!e)
+        return;
+    free(e->notes);
+    free(e->hpy_types);
+    free(e->findings_z);
+    free(e->calls_z);
+    free(e->fn);
+    free(e->names);
+    free(e);
+}
+
+/* Copy the function rows of `res` into e->fn, names into one block. */
+static int ingest_enc_functions(ingest_enc *e, const an_result *res)
+{
+    size_t i, total = 0, off = 0;
+
+    for (i = 0; i < res->nfunctions; i++)
+        total += strlen(res->functions[i].name) + 1;
+    e->nfn = res->nfunctions;
+    if (e->nfn && (!(e->fn = calloc(e->nfn, sizeof(*e->fn))) ||
+                   !(e->names = malloc(total))))
+        return PD_ENOMEM;
+    for (i = 0; i < res->nfunctions; i++) {
+        const an_function *f = &res->functions[i];
+        size_t n = strlen(f->name) + 1;
+
+        memcpy(e->names + off, f->name, n);
+        e->fn[i].name = e->names + off;
+        off += n;
+        e->fn[i].start_line = f->start_line;
+        e->fn[i].end_line = f->end_line;
+        e->fn[i].status = f->status;
+        e->fn[i].object_state = f->object_state;
+        memcpy(e->fn[i].tokens, f->tokens, sizeof(f->tokens));
+    }
+    return 0;
+}
+
+int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size)
+{
+    ingest_enc *e = calloc(1, sizeof(*e));
+    char *json = NULL, *calls = NULL;
+    int rc = PD_ENOMEM, oom = 0;
+
+    *out = NULL;
+    if (!e || !(json = ingest_store_findings_json(res)))
+        goto done;
+    e->size = size;
+    e->lines = res->lines;
+    e->status = res->status;
+    e->universal_ready = res->universal_ready ? 1 : 0;
+    ingest_store_counts_of(&e->counts, res);
+    e->findings_len = strlen(json);
+    calls = ingest_store_calls_text(res, &e->calls_len, &oom);
+    if (oom || (res->notes && !(e->notes = strdup(res->notes))) ||
+        (res->hpy_types && !(e->hpy_types = strdup(res->hpy_types))) ||
+        ingest_enc_functions(e, res) < 0)
+        goto done;
+    if ((rc = db_deflate(&e->findings_z, &e->findings_zlen, json, e->findings_len)) < 0 ||
+        (calls && (rc = db_deflate(&e->calls_z, &e->calls_zlen, calls, e->calls_len)) < 0))
+        goto done;
+    *out = e;
+    e = NULL;
+    rc = 0;
+done:
+    free(json);
+    free(calls);
+    ingest_enc_free(e);
+    if (rc == PD_ENOMEM)
+        pd_error_set(rc, "out of memory encoding an analysis");
+    return rc;
+}
+
+int ingest_store_analysis_put(ingest_store *s, int64_t *id_out,
+                              const char *blob_oid, const char *rules_hash,
+                              const ingest_enc *e)
 {
     sqlite3_stmt *st = ingest_store_stmt(s, ST_ANALYSIS_INS);
-    char *json = ingest_store_findings_json(res), *calls = NULL;
-    unsigned char *z = NULL, *zc = NULL;
-    size_t zlen = 0, jlen, clen = 0, zclen = 0;
-    int rc, k, oom;
+    const db_counts *c = &e->counts;
+    int rc, k;
 
-    if (!json)
-        return pd_error_set(PD_ENOMEM, "out of memory encoding findings");
-    jlen = strlen(json);
-    calls = ingest_store_calls_text(res, &clen, &oom);
-    if (oom) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory encoding calls");
-        goto done;
-    }
-    if ((rc = db_deflate(&z, &zlen, json, jlen)) < 0 ||
-        (calls && (rc = db_deflate(&zc, &zclen, calls, clen)) < 0))
-        goto done;
-    ingest_store_counts_of(c, res);
     sqlite3_bind_text(st, 1, blob_oid, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, (int64_t)size);
-    sqlite3_bind_int64(st, 4, res->lines);
-    sqlite3_bind_text(st, 5, an_status_name(res->status), -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 6, res->universal_ready ? 1 : 0);
+    sqlite3_bind_int64(st, 3, (int64_t)e->size);
+    sqlite3_bind_int64(st, 4, e->lines);
+    sqlite3_bind_text(st, 5, an_status_name(e->status), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, e->universal_ready);
     for (k = 0; k < 4; k++) {
         sqlite3_bind_int64(st, 7 + k, c->tok[k]);
         sqlite3_bind_int64(st, 11 + k, c->fn[k]);
     }
     for (k = 0; k < 3; k++)
         sqlite3_bind_int64(st, 15 + k, c->obj[k]);
-    if (res->notes)
-        sqlite3_bind_text(st, 18, res->notes, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 19, z, (int)zlen, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 20, (int64_t)jlen);
-    if (res->hpy_types)
-        sqlite3_bind_text(st, 21, res->hpy_types, -1, SQLITE_STATIC);
-    if (calls) {
-        sqlite3_bind_blob(st, 22, zc, (int)zclen, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 23, (int64_t)clen);
+    if (e->notes)
+        sqlite3_bind_text(st, 18, e->notes, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 19, e->findings_z, (int)e->findings_zlen, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 20, (int64_t)e->findings_len);
+    if (e->hpy_types)
+        sqlite3_bind_text(st, 21, e->hpy_types, -1, SQLITE_STATIC);
+    if (e->calls_z) {
+        sqlite3_bind_blob(st, 22, e->calls_z, (int)e->calls_zlen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 23, (int64_t)e->calls_len);
     }
     if ((rc = ingest_store_done(s, st)) < 0)
-        goto done;
+        return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
-    rc = ingest_store_functions(s, *id_out, res);
-done:
-    free(z);
-    free(zc);
-    free(calls);
-    free(json);
+    return ingest_store_functions(s, *id_out, e);
+}
+
+int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
+                                 db_counts *c, const char *blob_oid,
+                                 const char *rules_hash, size_t size,
+                                 const an_result *res)
+{
+    ingest_enc *e = NULL;
+    int rc;
+
+    if ((rc = ingest_enc_new(&e, res, size)) < 0)
+        return rc;
+    *c = e->counts;
+    rc = ingest_store_analysis_put(s, id_out, blob_oid, rules_hash, e);
+    ingest_enc_free(e);
     return rc;
 }
 
@@ -678,5 +748,48 @@ int ingest_store_commit_oid(ingest_store *s, char *oid_out, int64_t commit_id)
     sqlite3_reset(st);
     if (rc != SQLITE_ROW)
         return pd_error_set(PD_EDB, "commit row %lld is missing", (long long)commit_id);
+    return 0;
+}
+
+int ingest_store_analysed_blobs(ingest_store *s, const char *rules_hash,
+                                git_oid **out, size_t *n)
+{
+    sqlite3_stmt *st = NULL;
+    git_oid *v = NULL;
+    size_t cap = 0;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(s->db, &st, "SELECT blob_oid FROM analyses "
+                         "WHERE rules_hash = ?1")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, rules_hash, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *hex = (const char *)sqlite3_column_text(st, 0);
+
+        if (*n == cap) {
+            git_oid *p = realloc(v, (cap = cap ? cap * 2 : 1024) * sizeof(*v));
+
+            if (!p) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                break;
+            }
+            v = p;
+        }
+        if (hex && git_oid_fromstr(&v[*n], hex) == 0)
+            (*n)++;
+    }
+    if (rc == SQLITE_DONE)
+        rc = 0;
+    else if (rc != PD_ENOMEM)
+        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    if (rc < 0) {
+        free(v);
+        *n = 0;
+        return rc;
+    }
+    *out = v;
     return 0;
 }

@@ -82,9 +82,63 @@ int ingest_store_changes_of(ingest_store *s, int64_t commit_id,
 int ingest_store_analysis_find(ingest_store *s, int64_t *id_out,
                                const char *blob_oid, const char *rules_hash);
 
+/* One function row of an encoded analysis. */
+typedef struct {
+    const char *name;              /* points into ingest_enc.names */
+    uint32_t start_line, end_line;
+    an_status status;
+    an_objstate object_state;
+    uint32_t tokens[AN_CLASS_COUNT];
+} ingest_enc_fn;
+
+/*
+ * An analysis in the form it is stored: counts, compressed findings and
+ * calls, function rows.  It holds no pointer into the an_result it was
+ * made from, so an analysis worker can encode, free the (much larger)
+ * result and hand this to the writer thread.
+ */
+typedef struct {
+    size_t size;                   /* blob bytes */
+    uint32_t lines;
+    an_status status;
+    int universal_ready;
+    db_counts counts;              /* files = 1 */
+    char *notes;                   /* NULL if none */
+    char *hpy_types;               /* NULL if none */
+    unsigned char *findings_z;     /* zlib of the findings JSON */
+    size_t findings_zlen, findings_len;
+    unsigned char *calls_z;        /* zlib of the calls text; NULL if none */
+    size_t calls_zlen, calls_len;
+    ingest_enc_fn *fn;
+    size_t nfn;
+    char *names;                   /* every fn[].name, NUL-separated */
+} ingest_enc;
+
+/*
+ * Encode analysis `res` of a blob of `size` bytes.  Thread-safe (no
+ * database).  *out is freed with ingest_enc_free().  0 or PD_ENOMEM.
+ */
+int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size);
+
+/* Free; accepts NULL. */
+void ingest_enc_free(ingest_enc *e);
+
+/* Store an encoded analysis with its functions; *id_out is its row id. */
+int ingest_store_analysis_put(ingest_store *s, int64_t *id_out,
+                              const char *blob_oid, const char *rules_hash,
+                              const ingest_enc *e);
+
+/*
+ * The blob ids of every analysis stored under `rules_hash`, in a new array
+ * (*out, *n; freed with free(); NULL when none).  0, PD_EDB, PD_ENOMEM.
+ */
+int ingest_store_analysed_blobs(ingest_store *s, const char *rules_hash,
+                                git_oid **out, size_t *n);
+
 /*
  * Store an analysis with its functions and compressed findings, and return
- * its row id and its counts (files = 1).
+ * its row id and its counts (files = 1): ingest_enc_new() then
+ * ingest_store_analysis_put().
  */
 int ingest_store_analysis_insert(ingest_store *s, int64_t *id_out,
                                  db_counts *counts, const char *blob_oid,

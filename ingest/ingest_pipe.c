@@ -1,0 +1,402 @@
+/*
+ * ingest_pipe.c: planner and analysis threads of a parallel ingest (see
+ * ingest_pipe.h).  One mutex guards everything shared; the work done
+ * outside it (diffs, blob reads, analyses) is where the time goes.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "ingest_pipe.h"
+#include "pd_error.h"
+
+enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+
+typedef struct ingest_job {
+    struct ingest_job *next;
+    git_oid blob;
+    char *path;
+    size_t seq;                /* plan index (0 = oldest commit) */
+    int state;
+    int orphan;                /* dropped by the writer while running */
+    ingest_enc *enc;
+    int rc;
+    char *err;
+} ingest_job;
+
+/* Blob ids already handed out or stored: open addressing, power-of-two
+ * capacity, ids are uniform so their first bytes are the hash. */
+typedef struct {
+    git_oid *v;
+    unsigned char *used;
+    size_t cap, n;
+} ingest_oidset;
+
+struct ingest_pipe {
+    ingest_pipe_options o;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_plan, cv_room, cv_work, cv_done;
+    int stop;
+    ingest_plan ring[INGEST_PIPE_AHEAD];
+    size_t planned, consumed;
+    ingest_job *head, *tail;   /* in hand-out order, so by seq */
+    size_t pending;            /* jobs in the list */
+    ingest_oidset seen;
+    git_repository *plan_repo;
+    size_t plan_calls;           /* ingest_plan_repo's counter */
+    pthread_t planner;
+    int planner_started;
+    pthread_t *workers;
+    unsigned nworkers;
+};
+
+static size_t ingest_oidset_slot(const ingest_oidset *s, const git_oid *id)
+{
+    size_t h;
+
+    memcpy(&h, id->id, sizeof(h));
+    return h & (s->cap - 1);
+}
+
+/* Add `id`: 1 added, 0 already there, PD_ENOMEM. */
+static int ingest_oidset_add(ingest_oidset *s, const git_oid *id)
+{
+    size_t i;
+
+    if ((s->n + 1) * 2 > s->cap) {
+        ingest_oidset big = {0};
+
+        big.cap = s->cap ? s->cap * 2 : 1024;
+        big.v = malloc(big.cap * sizeof(*big.v));
+        big.used = calloc(big.cap, 1);
+        if (!big.v || !big.used) {
+            free(big.v);
+            free(big.used);
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        }
+        for (i = 0; i < s->cap; i++)
+            if (s->used[i])
+                ingest_oidset_add(&big, &s->v[i]);
+        free(s->v);
+        free(s->used);
+        *s = big;
+    }
+    for (i = ingest_oidset_slot(s, id); s->used[i]; i = (i + 1) & (s->cap - 1))
+        if (git_oid_equal(&s->v[i], id))
+            return 0;
+    s->used[i] = 1;
+    git_oid_cpy(&s->v[i], id);
+    s->n++;
+    return 1;
+}
+
+static void ingest_job_free(ingest_job *j)
+{
+    if (!j)
+        return;
+    ingest_enc_free(j->enc);
+    free(j->path);
+    free(j->err);
+    free(j);
+}
+
+/* Unlink the head job (the caller holds the lock). */
+static ingest_job *ingest_pipe_pop(ingest_pipe *p)
+{
+    ingest_job *j = p->head;
+
+    p->head = j->next;
+    if (!p->head)
+        p->tail = NULL;
+    p->pending--;
+    return j;
+}
+
+/* Read, analyse and encode one blob (no lock held). */
+static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const ingest_pipe_options *o)
+{
+    git_blob *blob = NULL;
+    an_result *res = NULL;
+    char hex[GIT_OID_HEXSZ + 1];
+    size_t size;
+
+    if (git_blob_lookup(&blob, repo, &j->blob) < 0) {
+        const git_error *e = git_error_last();
+
+        git_oid_tostr(hex, sizeof(hex), &j->blob);
+        j->rc = pd_error_set(PD_EGIT, "%s: cannot read blob %s (%s): %s", o->repo_path,
+                             hex, j->path, e ? e->message : "?");
+    } else {
+        size = (size_t)git_blob_rawsize(blob);
+        if ((j->rc = an_analyze(&res, o->rules, j->path, git_blob_rawcontent(blob),
+                                size)) == 0)
+            j->rc = ingest_enc_new(&j->enc, res, size);
+    }
+    if (j->rc < 0)
+        j->err = strdup(pd_error_last());
+    an_result_free(res);
+    git_blob_free(blob);
+}
+
+static void *ingest_pipe_worker(void *arg)
+{
+    ingest_pipe *p = arg;
+    git_repository *repo = NULL;
+    ingest_job *j;
+    int open_rc = git_repository_open_ext(&repo, p->o.repo_path,
+                                          GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+
+    pthread_setname_np(pthread_self(), "pd-analyse");   /* for top and perf */
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop) {
+        for (j = p->head; j && j->state != JOB_QUEUED; j = j->next)
+            ;
+        if (!j) {
+            pthread_cond_wait(&p->cv_work, &p->mu);
+            continue;
+        }
+        j->state = JOB_RUNNING;
+        pthread_mutex_unlock(&p->mu);
+        if (open_rc < 0) {
+            j->rc = pd_error_set(PD_EGIT, "%s: not a git repository", p->o.repo_path);
+            j->err = strdup(pd_error_last());
+        } else {
+            ingest_pipe_analyse(j, repo, &p->o);
+        }
+        pthread_mutex_lock(&p->mu);
+        j->state = JOB_DONE;
+        if (j->orphan)
+            ingest_job_free(j);
+        pthread_cond_broadcast(&p->cv_done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    git_repository_free(repo);
+    return NULL;
+}
+
+/* Mark a plan failed for want of memory. */
+static void ingest_pipe_oom(ingest_plan *plan)
+{
+    ingest_plan_clear(plan);
+    plan->rc = PD_ENOMEM;
+    plan->err = strdup("out of memory");
+}
+
+/* Hand out the plan's new blobs and publish it (the caller holds the lock).
+ * Returns the plan's code. */
+static int ingest_pipe_publish(ingest_pipe *p, ingest_plan *plan, size_t seq)
+{
+    size_t i;
+
+    for (i = 0; i < plan->nch && !plan->rc; i++) {
+        ingest_plan_change *ch = &plan->ch[i];
+        ingest_job *j = NULL;
+        int rc;
+
+        if (ch->deleted || (rc = ingest_oidset_add(&p->seen, &ch->blob)) == 0)
+            continue;
+        if (rc < 0 || !(j = calloc(1, sizeof(*j))) || !(j->path = strdup(ch->path))) {
+            free(j);
+            ingest_pipe_oom(plan);
+            break;
+        }
+        git_oid_cpy(&j->blob, &ch->blob);
+        j->seq = seq;
+        if (p->tail)
+            p->tail->next = j;
+        else
+            p->head = j;
+        p->tail = j;
+        p->pending++;
+    }
+    p->ring[seq % INGEST_PIPE_AHEAD] = *plan;
+    p->planned++;
+    pthread_cond_broadcast(&p->cv_work);
+    pthread_cond_broadcast(&p->cv_plan);
+    return plan->rc;
+}
+
+static void *ingest_pipe_planner(void *arg)
+{
+    ingest_pipe *p = arg;
+    size_t k, room = 4 * (size_t)p->o.threads;
+    int stop = 0;
+
+    pthread_setname_np(pthread_self(), "pd-plan");
+    for (k = 0; k < p->o.n && !stop; k++) {
+        size_t i = p->o.n - 1 - k;
+        int known = p->o.known && p->o.known[i];
+        ingest_plan plan;
+
+        pthread_mutex_lock(&p->mu);
+        while (!p->stop && (p->planned - p->consumed >= INGEST_PIPE_AHEAD - 1 ||
+                            p->pending >= room))
+            pthread_cond_wait(&p->cv_room, &p->mu);
+        stop = p->stop;
+        pthread_mutex_unlock(&p->mu);
+        if (stop)
+            break;
+        ingest_plan_repo(&p->plan_repo, &p->plan_calls, p->o.repo_path);
+        ingest_plan_commit(&plan, p->plan_repo, p->o.scope, &p->o.chain[i],
+                           p->o.patch_ids && !known, p->o.repo_path);
+        if (known && plan.rc)
+            ingest_plan_clear(&plan);   /* only a hint: the writer replays */
+        pthread_mutex_lock(&p->mu);
+        stop = ingest_pipe_publish(p, &plan, k) < 0;
+        pthread_mutex_unlock(&p->mu);
+    }
+    return NULL;
+}
+
+/* Drop the jobs of commits the writer has stored (the caller holds the
+ * lock): none of them will be taken any more. */
+static void ingest_pipe_retire(ingest_pipe *p, size_t seq)
+{
+    while (p->head && p->head->seq <= seq) {
+        ingest_job *j = ingest_pipe_pop(p);
+
+        if (j->state == JOB_RUNNING)
+            j->orphan = 1;
+        else
+            ingest_job_free(j);
+    }
+    pthread_cond_broadcast(&p->cv_room);
+}
+
+int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan)
+{
+    ingest_plan *pl;
+
+    pthread_mutex_lock(&p->mu);
+    if (p->consumed > 0) {
+        ingest_plan_clear(&p->ring[(p->consumed - 1) % INGEST_PIPE_AHEAD]);
+        ingest_pipe_retire(p, p->consumed - 1);
+    }
+    while (p->planned == p->consumed)
+        pthread_cond_wait(&p->cv_plan, &p->mu);
+    pl = &p->ring[p->consumed % INGEST_PIPE_AHEAD];
+    p->consumed++;
+    pthread_cond_broadcast(&p->cv_room);
+    pthread_mutex_unlock(&p->mu);
+    *plan = pl;
+    if (pl->rc < 0)
+        return pd_error_set(pl->rc, "%s", pl->err ? pl->err : "out of memory");
+    return 0;
+}
+
+int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
+                     ingest_enc **out)
+{
+    ingest_job *j, *prev = NULL;
+    int rc;
+
+    *out = NULL;
+    pthread_mutex_lock(&p->mu);
+    for (j = p->head; j && !git_oid_equal(&j->blob, blob); j = j->next)
+        prev = j;
+    if (!j || strcmp(j->path, path) != 0) {
+        pthread_mutex_unlock(&p->mu);
+        return 0;
+    }
+    while (j->state != JOB_DONE)
+        pthread_cond_wait(&p->cv_done, &p->mu);
+    if (prev)
+        prev->next = j->next;
+    else
+        p->head = j->next;
+    if (p->tail == j)
+        p->tail = prev;
+    p->pending--;
+    pthread_cond_broadcast(&p->cv_room);
+    pthread_mutex_unlock(&p->mu);
+    if ((rc = j->rc) < 0)
+        pd_error_set(rc, "%s", j->err ? j->err : "out of memory");
+    else
+        *out = j->enc;
+    j->enc = NULL;
+    ingest_job_free(j);
+    return rc < 0 ? rc : 1;
+}
+
+/* Stop the threads and wait for them. */
+static void ingest_pipe_join(ingest_pipe *p)
+{
+    unsigned i;
+
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cv_room);
+    pthread_cond_broadcast(&p->cv_work);
+    pthread_mutex_unlock(&p->mu);
+    if (p->planner_started)
+        pthread_join(p->planner, NULL);
+    for (i = 0; i < p->nworkers; i++)
+        pthread_join(p->workers[i], NULL);
+    p->planner_started = 0;
+    p->nworkers = 0;
+}
+
+void ingest_pipe_free(ingest_pipe *p)
+{
+    size_t k;
+
+    if (!p)
+        return;
+    ingest_pipe_join(p);
+    while (p->head)
+        ingest_job_free(ingest_pipe_pop(p));
+    for (k = p->consumed ? p->consumed - 1 : 0; k < p->planned; k++)
+        ingest_plan_clear(&p->ring[k % INGEST_PIPE_AHEAD]);
+    free(p->workers);
+    free(p->seen.v);
+    free(p->seen.used);
+    git_repository_free(p->plan_repo);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv_plan);
+    pthread_cond_destroy(&p->cv_room);
+    pthread_cond_destroy(&p->cv_work);
+    pthread_cond_destroy(&p->cv_done);
+    free(p);
+}
+
+int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o)
+{
+    ingest_pipe *p = calloc(1, sizeof(*p));
+    size_t i;
+    int rc = 0;
+
+    *out = NULL;
+    if (!p)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    p->o = *o;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv_plan, NULL);
+    pthread_cond_init(&p->cv_room, NULL);
+    pthread_cond_init(&p->cv_work, NULL);
+    pthread_cond_init(&p->cv_done, NULL);
+    for (i = 0; i < o->nanalysed && rc >= 0; i++)
+        rc = ingest_oidset_add(&p->seen, &o->analysed[i]);
+    if (rc < 0)
+        goto fail;
+    if ((rc = ingest_plan_repo(&p->plan_repo, &p->plan_calls, o->repo_path)) < 0)
+        goto fail;
+    if (!(p->workers = calloc(o->threads, sizeof(pthread_t)))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (; p->nworkers < o->threads; p->nworkers++)
+        if (pthread_create(&p->workers[p->nworkers], NULL, ingest_pipe_worker, p) != 0)
+            break;
+    if (p->nworkers < o->threads ||
+        pthread_create(&p->planner, NULL, ingest_pipe_planner, p) != 0) {
+        rc = pd_error_set(PD_ERROR, "cannot start the ingest threads");
+        goto fail;
+    }
+    p->planner_started = 1;
+    *out = p;
+    return 0;
+fail:
+    ingest_pipe_free(p);
+    return rc;
+}

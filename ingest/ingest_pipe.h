@@ -1,0 +1,78 @@
+/*
+ * ingest_pipe.h: the threads of a parallel ingest.
+ *
+ * One planner thread walks the commits of a chain in the order the writer
+ * will store them, computes each commit's plan (ingest_plan.h) and hands
+ * every blob not analysed yet to a pool of analysis threads, each with its
+ * own libgit2 repository handle.  The workers read, analyse and encode
+ * (ingest_enc) the blob.  The caller's thread is the only one that touches
+ * the database: it takes the plans in chain order and the encoded analyses
+ * as it needs them, so it stores exactly what a one-thread ingest stores,
+ * in the same order, whatever the number of threads.
+ *
+ * Memory is bounded: the planner stays at most INGEST_PIPE_AHEAD plans
+ * ahead and starts a new commit only while fewer than 4 analyses per
+ * thread are waiting to be taken (a commit with more new blobs than that
+ * is planned whole), and no blob is held longer than its analysis.
+ * What the planner hands out is a prediction: an analysis the writer does
+ * not take by the time it has stored that commit is dropped, and the
+ * writer analyses itself anything the planner did not foresee.
+ */
+#ifndef INGEST_PIPE_H
+#define INGEST_PIPE_H
+
+#include <stddef.h>
+#include <git2.h>
+
+#include "ingest_plan.h"
+#include "ingest_store.h"
+#include "rules.h"
+#include "scope.h"
+
+#define INGEST_PIPE_AHEAD 64
+
+typedef struct ingest_pipe ingest_pipe;
+
+typedef struct {
+    const char *repo_path;     /* git directory, opened once per thread */
+    const rules *rules;        /* shared, read-only */
+    const scope *scope;        /* shared, read-only */
+    unsigned threads;          /* analysis threads, >= 1 */
+    int patch_ids;             /* 1: plans carry patch ids */
+    const git_oid *chain;      /* commits, newest first (as ingest_chain) */
+    const int *known;          /* known[i]: chain[i] is stored already, so
+                                * only its blobs are wanted, not its plan */
+    size_t n;
+    const git_oid *analysed;   /* blobs stored already, never analysed */
+    size_t nanalysed;
+} ingest_pipe_options;
+
+/*
+ * Start the threads for one chain.  All pointers in `o` are borrowed and
+ * must stay valid until ingest_pipe_free().  0, PD_ENOMEM, PD_EGIT (the
+ * repository cannot be opened) or PD_ERROR (a thread cannot start).
+ */
+int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o);
+
+/*
+ * The plan of the next commit of the chain (oldest first), waiting for it.
+ * *plan is owned by the pipe until the next call or ingest_pipe_free().  Returns 0
+ * or the plan's error code (message set on this thread); a known commit's
+ * plan is empty.
+ */
+int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan);
+
+/*
+ * The analysis of `blob` when the planner handed it out for the same
+ * `path` (the suffix selects the language), waiting for it: returns 1 and
+ * *out (freed by the caller with ingest_enc_free), 0 when it was not handed
+ * out (the caller analyses it), or the worker's negative error code with
+ * its message set on this thread.
+ */
+int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
+                     ingest_enc **out);
+
+/* Stop the threads, drop what is pending, free; accepts NULL. */
+void ingest_pipe_free(ingest_pipe *p);
+
+#endif

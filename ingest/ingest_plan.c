@@ -1,0 +1,190 @@
+/*
+ * ingest_plan.c: one commit's in-scope changes from git (see ingest_plan.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest_patch.h"
+#include "ingest_plan.h"
+#include "pd_error.h"
+
+int ingest_plan_repo(git_repository **repo, size_t *calls, const char *repo_path)
+{
+    git_repository *fresh = NULL;
+
+    if (*repo && ++*calls % INGEST_PLAN_REOPEN != 0)
+        return 0;
+    if (git_repository_open_ext(&fresh, repo_path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+                                NULL) < 0) {
+        if (*repo)
+            return 0;
+        return pd_error_set(PD_EGIT, "%s: not a git repository: %s", repo_path,
+                            git_error_last() ? git_error_last()->message : "?");
+    }
+    git_repository_free(*repo);
+    *repo = fresh;
+    return 0;
+}
+
+void ingest_plan_clear(ingest_plan *p)
+{
+    size_t i;
+
+    if (!p)
+        return;
+    for (i = 0; i < p->nch; i++) {
+        free(p->ch[i].path);
+        free(p->ch[i].old_path);
+    }
+    free(p->ch);
+    free(p->err);
+    memset(p, 0, sizeof(*p));
+}
+
+/* Pair deleted and added files into renames (libgit2's similarity
+ * detection, as git's -M).  Similarity reads blobs, so it only runs when an
+ * in-scope file was both deleted and added.  A clone that lacks some blobs
+ * cannot compare them: then the commit is stored without renames rather
+ * than not at all. */
+static void ingest_plan_renames(const scope *sc, git_diff *diff)
+{
+    git_diff_find_options fopt;
+    size_t i, n = git_diff_num_deltas(diff);
+    int added = 0, deleted = 0;
+
+    for (i = 0; i < n && !(added && deleted); i++) {
+        const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+        if (d->status == GIT_DELTA_ADDED && scope_contains(sc, d->new_file.path))
+            added = 1;
+        if (d->status == GIT_DELTA_DELETED && scope_contains(sc, d->old_file.path))
+            deleted = 1;
+    }
+    if (!added || !deleted)
+        return;
+    git_diff_find_options_init(&fopt, GIT_DIFF_FIND_OPTIONS_VERSION);
+    fopt.flags = GIT_DIFF_FIND_RENAMES;
+    if (git_diff_find_similar(diff, &fopt) < 0)
+        git_error_clear();
+}
+
+/* Append a change (capacity is reserved by the caller). */
+static int ingest_plan_add(ingest_plan *p, const char *path, const git_oid *blob,
+                           const char *old_path)
+{
+    ingest_plan_change *ch = &p->ch[p->nch];
+
+    memset(ch, 0, sizeof(*ch));
+    if (!(ch->path = strdup(path)) || (old_path && !(ch->old_path = strdup(old_path)))) {
+        free(ch->path);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    ch->deleted = blob == NULL;
+    if (blob)
+        git_oid_cpy(&ch->blob, blob);
+    p->nch++;
+    return 0;
+}
+
+/*
+ * The changes of one delta: a rename within scope becomes a deletion of the
+ * old path and an addition of the new one that names the old, so that a
+ * file's history can be followed across the move.
+ */
+static int ingest_plan_delta(ingest_plan *p, const scope *sc, const git_diff_delta *d)
+{
+    int is_blob = d->new_file.mode == GIT_FILEMODE_BLOB ||
+                  d->new_file.mode == GIT_FILEMODE_BLOB_EXECUTABLE;
+    int gone = d->status == GIT_DELTA_DELETED || !is_blob;
+    int old_in = scope_contains(sc, d->old_file.path);
+    int new_in = scope_contains(sc, d->new_file.path);
+    int renamed = d->status == GIT_DELTA_RENAMED && old_in;
+    int rc = 0;
+
+    if (renamed && (rc = ingest_plan_add(p, d->old_file.path, NULL, NULL)) < 0)
+        return rc;
+    if (gone && old_in && d->status != GIT_DELTA_RENAMED)
+        return ingest_plan_add(p, d->old_file.path, NULL, NULL);
+    if (!gone && new_in)
+        rc = ingest_plan_add(p, d->new_file.path, &d->new_file.id,
+                             renamed ? d->old_file.path : NULL);
+    return rc;
+}
+
+/* The diff of `commit` against its first parent (NULL tree for a root). */
+static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *commit)
+{
+    git_commit *parent = NULL;
+    git_tree *old_tree = NULL, *new_tree = NULL;
+    git_diff_options dopt;
+    int rc = 0;
+
+    git_diff_options_init(&dopt, GIT_DIFF_OPTIONS_VERSION);
+    dopt.flags = GIT_DIFF_SKIP_BINARY_CHECK;
+    if ((git_commit_parentcount(commit) > 0 &&
+         (git_commit_parent(&parent, commit, 0) < 0 ||
+          git_commit_tree(&old_tree, parent) < 0)) ||
+        git_commit_tree(&new_tree, commit) < 0 ||
+        git_diff_tree_to_tree(diff, repo, old_tree, new_tree, &dopt) < 0)
+        rc = -1;
+    git_tree_free(old_tree);
+    git_tree_free(new_tree);
+    git_commit_free(parent);
+    return rc;
+}
+
+/* The patch id of the planned paths (deleted and new halves alike). */
+static void ingest_plan_patch_id(ingest_plan *p, git_repository *repo, git_commit *commit)
+{
+    char **paths = calloc(p->nch + 1, sizeof(char *));
+    size_t i;
+
+    if (!paths)
+        return;
+    for (i = 0; i < p->nch; i++)
+        paths[i] = p->ch[i].path;
+    p->has_patch_id = p->nch &&
+                      ingest_patch_id(&p->patch_id, repo, commit, paths, p->nch) == 0;
+    git_error_clear();
+    free(paths);
+}
+
+int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
+                       const git_oid *oid, int patch_ids, const char *repo_path)
+{
+    git_commit *commit = NULL;
+    git_diff *diff = NULL;
+    char hex[GIT_OID_HEXSZ + 1];
+    size_t i, n;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    git_oid_cpy(&out->commit, oid);
+    if (git_commit_lookup(&commit, repo, oid) < 0 ||
+        ingest_plan_diff(&diff, repo, commit) < 0) {
+        const git_error *e = git_error_last();
+
+        git_oid_tostr(hex, sizeof(hex), oid);
+        rc = pd_error_set(PD_EGIT, "%s: cannot read the trees of commit %s: %s",
+                          repo_path, hex, e ? e->message : "?");
+        goto done;
+    }
+    ingest_plan_renames(sc, diff);
+    n = git_diff_num_deltas(diff);
+    if (!(out->ch = calloc(2 * n + 1, sizeof(*out->ch)))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < n && rc == 0; i++)
+        rc = ingest_plan_delta(out, sc, git_diff_get_delta(diff, i));
+    if (rc == 0 && patch_ids)
+        ingest_plan_patch_id(out, repo, commit);
+done:
+    if (rc < 0) {
+        out->rc = rc;
+        out->err = strdup(pd_error_last());
+    }
+    git_diff_free(diff);
+    git_commit_free(commit);
+    return rc;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# One new commit on top of an ingested ref (part of `make bench`): the
+# time of `portdash ingest` when a push brings one commit that changes one
+# file, against a database holding the whole history.
+# Usage: push.sh PORTDASH DB REPO REF SCOPE_FILE RUNS [REF...]
+#   DB          a database with REF (and the other REFs) ingested
+#   SCOPE_FILE  an in-scope C file of REF to change
+# The new commit lives in a scratch repository that borrows REPO's objects
+# (objects/info/alternates), so REPO is never written.  Prints
+# "push_wall S push_cpu S" (medians of RUNS runs on a fresh copy of DB).
+set -eu
+bin=$1 db=$2 repo=$3 ref=$4 file=$5 runs=$6
+shift 6
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+git init -q --bare "$tmp/push.git"
+echo "$(cd "$repo" && pwd)/objects" > "$tmp/push.git/objects/info/alternates"
+export GIT_DIR="$tmp/push.git" GIT_INDEX_FILE="$tmp/index"
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.org
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.org
+for r in "$@"; do
+  git update-ref "refs/heads/$r" "$(git --git-dir="$repo" rev-parse "$r^{commit}")"
+done
+tip=$(git rev-parse "$ref^{commit}")
+git read-tree "$tip"
+blob=$({ git cat-file blob "$tip:$file"; echo "/* pushed */"; } | git hash-object -w --stdin)
+git update-index --cacheinfo "100644,$blob,$file"
+new=$(git commit-tree "$(git write-tree)" -p "$tip" -m "one pushed commit")
+git update-ref "refs/heads/$ref" "$new"
+unset GIT_DIR GIT_INDEX_FILE
+
+set --
+for r in $(git --git-dir="$tmp/push.git" for-each-ref --format='%(refname:short)'); do
+  set -- "$@" --ref "$r"
+done
+sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" > /dev/null
+i=0
+while [ "$i" -lt "$runs" ]; do
+  cp "$db" "$tmp/p.db"
+  /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$bin" ingest --quiet --db "$tmp/p.db" \
+    --git-dir "$tmp/push.git" --name numpy-hpy "$@"
+  awk '{print $1}' "$tmp/time" >> "$tmp/wall"
+  awk '{print $2 + $3}' "$tmp/time" >> "$tmp/cpu"
+  [ "$(sqlite3 "$tmp/p.db" "SELECT count(*) FROM commits WHERE oid = '$new'")" = 1 ] ||
+    { echo "push: the pushed commit was not stored" >&2; exit 1; }
+  i=$((i + 1))
+done
+echo "push_wall $(median < "$tmp/wall") push_cpu $(median < "$tmp/cpu")"

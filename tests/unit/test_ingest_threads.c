@@ -1,0 +1,225 @@
+/*
+ * test_ingest_threads.c: an ingest with analysis threads stores what a
+ * one-thread ingest stores, and an ingest killed in the middle, run again,
+ * ends with the content of an uninterrupted one.  The history comes from
+ * tests/repo/make_long_repo.sh: hundreds of commits, so the threads start
+ * (they do from INGEST_PARALLEL_MIN commits) and several batches commit.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "testutil.h"
+
+#include "db.h"
+#include "ingest.h"
+
+#define NCOMMITS 600
+
+typedef struct {
+    char *dir;
+    char repo[4200];
+    char db[4200];
+} lfx;
+
+static int lfx_setup(void **state)
+{
+    lfx *f = calloc(1, sizeof(*f));
+
+    f->dir = tu_tmpdir();
+    snprintf(f->repo, sizeof(f->repo), "%s/long.git", f->dir);
+    snprintf(f->db, sizeof(f->db), "%s/one.db", f->dir);
+    assert_int_equal(tu_sh("sh tests/repo/make_long_repo.sh %d '%s'", NCOMMITS, f->repo), 0);
+    *state = f;
+    return 0;
+}
+
+static int lfx_teardown(void **state)
+{
+    lfx *f = *state;
+
+    tu_sh("rm -rf '%s'", f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+/* Ingest refs main and side of the long repository into `db`. */
+static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
+               void (*on_progress)(void *, const char *, size_t, size_t),
+               ingest_stats *st)
+{
+    static const char *refs[] = {"main", "side"};
+    ingest_options o = {0};
+
+    o.db_path = db;
+    o.repo_path = f->repo;
+    o.name = "long";
+    o.refs = refs;
+    o.nrefs = 2;
+    o.threads = threads;
+    o.batch_commits = batch;
+    o.on_progress = on_progress;
+    return ingest_run(&o, st);
+}
+
+/* Every table that holds results, as text, rows in key order; the columns
+ * that hold the time of the run (created_at, updated_at, detected_at) are
+ * left out. */
+static char *dump(const char *dbpath)
+{
+    static const char *const q[] = {
+        "SELECT id, name, path, scope FROM repos ORDER BY id",
+        "SELECT * FROM commits ORDER BY id",
+        "SELECT repo_id, name, commit_id FROM refs ORDER BY repo_id, name",
+        "SELECT * FROM paths ORDER BY id",
+        "SELECT * FROM changes ORDER BY commit_id, path_id",
+        "SELECT id, blob_oid, rules_hash, size, lines, status, universal_ready, "
+        "tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
+        "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, obj_universal, notes, "
+        "hex(findings), findings_len, hpy_types, hex(calls), calls_len "
+        "FROM analyses ORDER BY id",
+        "SELECT * FROM functions ORDER BY analysis_id, idx",
+        "SELECT * FROM commit_stats ORDER BY commit_id, rules_hash",
+        "SELECT repo_id, ref, old_commit_id, new_commit_id FROM rewrites ORDER BY id",
+        "SELECT * FROM analysis_noobject ORDER BY analysis_id",
+        "SELECT * FROM meta ORDER BY key",
+    };
+    sqlite3 *db = NULL;
+    char *out = strdup("");
+    size_t len = 0, i;
+
+    assert_int_equal(db_open(&db, dbpath, 0), 0);
+    for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+        sqlite3_stmt *st = NULL;
+
+        assert_int_equal(db_prepare(db, &st, q[i]), 0);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            int k, n = sqlite3_column_count(st);
+
+            for (k = 0; k < n; k++) {
+                const char *v = (const char *)sqlite3_column_text(st, k);
+                size_t add = strlen(v ? v : "NULL") + 2;
+
+                out = realloc(out, len + add + 1);
+                len += (size_t)snprintf(out + len, add + 1, "%s%c", v ? v : "NULL",
+                                        k + 1 < n ? '|' : '\n');
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    db_close(db);
+    return out;
+}
+
+static int64_t scalar(const char *dbpath, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+
+    assert_int_equal(db_open(&db, dbpath, 0), 0);
+    assert_int_equal(db_prepare(db, &st, sql), 0);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    db_close(db);
+    return v;
+}
+
+static void test_any_thread_count_stores_the_same(void **state)
+{
+    lfx *f = *state;
+    static const unsigned threads[] = {2, 5};
+    ingest_stats one, many;
+    char *want, *got, path[4300];
+    size_t i;
+
+    assert_int_equal(run(f, f->db, 1, 0, NULL, &one), 0);
+    want = dump(f->db);
+    assert_int_equal(one.commits_new, NCOMMITS + 40);
+    assert_true(one.blobs_analysed > 100);
+    assert_int_equal(scalar(f->db, "SELECT count(*) FROM commit_stats"), NCOMMITS + 40);
+    for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
+        snprintf(path, sizeof(path), "%s/t%u.db", f->dir, threads[i]);
+        assert_int_equal(run(f, path, threads[i], 0, NULL, &many), 0);
+        assert_int_equal(many.blobs_analysed, one.blobs_analysed);
+        assert_int_equal(many.bytes_analysed, one.bytes_analysed);
+        got = dump(path);
+        assert_string_equal(got, want);
+        free(got);
+    }
+    free(want);
+}
+
+/* on_progress of the child: die hard after 256 commits, as a kill would. */
+static void die_at_256(void *arg, const char *ref, size_t done, size_t total)
+{
+    if (done >= 256)
+        raise(SIGKILL);
+}
+
+static void test_killed_parallel_ingest_resumes_to_the_same_content(void **state)
+{
+    lfx *f = *state;
+    char path[4300], *want, *got;
+    ingest_stats st;
+    pid_t pid;
+    int status = 0;
+
+    assert_int_equal(run(f, f->db, 1, 50, NULL, &st), 0);
+    want = dump(f->db);
+    snprintf(path, sizeof(path), "%s/killed.db", f->dir);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        run(f, path, 3, 50, die_at_256, &st);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    /* The five batches of 50 finished before the kill are there, no more. */
+    assert_int_equal(scalar(path, "SELECT count(*) FROM commit_stats"), 250);
+    assert_int_equal(scalar(path, "SELECT count(*) FROM refs"), 0);
+    assert_int_equal(run(f, path, 3, 50, NULL, &st), 0);
+    assert_int_equal(st.commits_new, NCOMMITS + 40 - 250);
+    got = dump(path);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
+/* A blob missing from the repository: the analysis thread's error reaches
+ * the caller with the blob named, and the batches stored before it stay. */
+static void test_unreadable_blob_in_a_thread_is_named(void **state)
+{
+    lfx *f = *state;
+    /* Commit 96 brings the first src/fK.c with content 96 (see the script). */
+    char *blob = tu_sh_out("git --git-dir='%s' rev-parse main~%d:src/f5.c", f->repo,
+                           NCOMMITS - 96);
+    ingest_stats st;
+
+    blob[strcspn(blob, "\n")] = '\0';
+    /* Loose objects, so that one can be taken away. */
+    assert_int_equal(tu_sh("cd '%s' && mkdir ../packs && mv objects/pack/* ../packs/ && "
+                           "for p in ../packs/*.pack; do git unpack-objects -q < $p; done && "
+                           "rm -f objects/%.2s/%s", f->repo, blob, blob + 2), 0);
+    assert_int_equal(run(f, f->db, 3, 50, NULL, &st), PD_EGIT);
+    assert_non_null(strstr(pd_error_last(), blob));
+    assert_non_null(strstr(pd_error_last(), "src/f5.c"));
+    assert_int_equal(scalar(f->db, "SELECT count(*) FROM commit_stats"), 50);
+    free(blob);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_any_thread_count_stores_the_same,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_killed_parallel_ingest_resumes_to_the_same_content,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable_blob_in_a_thread_is_named,
+                                        lfx_setup, lfx_teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
