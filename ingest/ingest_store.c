@@ -476,14 +476,11 @@ static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
         if (f->object_state != AN_OBJ_NONE)
             sqlite3_bind_text(st, 7, an_objstate_name(f->object_state), -1,
                               SQLITE_STATIC);
-        char why[1024];
-
         for (k = 0; k < AN_CLASS_COUNT; k++)
             sqlite3_bind_int64(st, 8 + k, f->tokens[k]);
         if (f->name_from_macro)
             sqlite3_bind_text(st, 12, f->name_from_macro, -1, SQLITE_STATIC);
-        an_why_json(res, f, why, sizeof(why));
-        sqlite3_bind_text(st, 13, why, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 13, f->why, -1, SQLITE_STATIC);
         if ((rc = ingest_store_done(s, st)) < 0)
             return rc;
     }
@@ -527,6 +524,8 @@ void ingest_enc_free(ingest_enc *e)
     free(e->hpy_types);
     free(e->findings_z);
     free(e->calls_z);
+    for (size_t i = 0; e->fn && i < e->nfn; i++)
+        free(e->fn[i].why);
     free(e->fn);
     free(e->names);
     free(e);
@@ -538,7 +537,9 @@ static int ingest_enc_functions(ingest_enc *e, const an_result *res)
     size_t i, total = 0, off = 0;
 
     for (i = 0; i < res->nfunctions; i++)
-        total += strlen(res->functions[i].name) + 1;
+        total += strlen(res->functions[i].name) + 1 +
+                 (res->functions[i].name_from_macro ?
+                  strlen(res->functions[i].name_from_macro) + 1 : 0);
     e->nfn = res->nfunctions;
     if (e->nfn && (!(e->fn = calloc(e->nfn, sizeof(*e->fn))) ||
                    !(e->names = malloc(total))))
@@ -555,6 +556,19 @@ static int ingest_enc_functions(ingest_enc *e, const an_result *res)
         e->fn[i].status = f->status;
         e->fn[i].object_state = f->object_state;
         memcpy(e->fn[i].tokens, f->tokens, sizeof(f->tokens));
+        if (f->name_from_macro) {
+            n = strlen(f->name_from_macro) + 1;
+            memcpy(e->names + off, f->name_from_macro, n);
+            e->fn[i].name_from_macro = e->names + off;
+            off += n;
+        }
+        {
+            char why[1024];
+
+            an_why_json(res, f, why, sizeof(why));
+            if (!(e->fn[i].why = strdup(why)))
+                return PD_ENOMEM;
+        }
     }
     return 0;
 }

@@ -89,6 +89,8 @@ typedef struct {
     an_status status;
     an_objstate object_state;
     uint32_t tokens[AN_CLASS_COUNT];
+    const char *name_from_macro;   /* into ingest_enc.names, or NULL */
+    char *why;                     /* owned: an_why_json of the function */
 } ingest_enc_fn;
 
 /*
