@@ -99,9 +99,12 @@ static const struct {
 } srv_route_scopes[] = {
     {api_sarif_post, "sarif"},
     {api_ingest_trigger, "ingest"},
+    {api_dismiss, "triage"},
+    {api_undismiss, "triage"},
     {api_openapi, SRV_PUBLIC},
     {api_healthz, SRV_PUBLIC},
     {srv_static_chartjs, SRV_PUBLIC},
+    {srv_static_vendor, SRV_PUBLIC},
     {srv_static_serve, SRV_PUBLIC},
 };
 

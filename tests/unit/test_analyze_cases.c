@@ -68,7 +68,7 @@ static char *slurp(const char *path, size_t *len)
 static char *render(const char *name, const an_result *res, const rules *r,
                     const char *format)
 {
-    report_file rf = {name, res};
+    report_file rf = {name, res, NULL};
     report_fail none = {0, 0};
     char *out = NULL, *stripped, *p, *q;
     size_t len = 0, nl = strlen(name);

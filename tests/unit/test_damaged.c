@@ -16,7 +16,16 @@ static int setup(void **state)
     tu_site_init(&g_site, "damaged.db");
     if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0)
         return -1;
-    return tu_site_serve(&g_site, NULL);
+    {
+        /* No answer cache: each request must read the damaged rows, not an
+         * answer computed before the damage (which the cache would rightly
+         * keep serving). */
+        srv_options so = {0};
+
+        so.cache_mb = -1;
+        so.no_warm = 1;
+        return tu_site_serve(&g_site, &so);
+    }
 }
 
 static int teardown(void **state)

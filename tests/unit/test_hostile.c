@@ -160,7 +160,7 @@ static void test_private_has_one_reading_of_the_target(void **state)
     assert_int_equal(h_get(s, "//api/v1/repos", "127.0.0.1", NULL), 400);
     /* Everything else that reads data is private too. */
     assert_int_equal(h_get(s, "/metrics", "127.0.0.1", NULL), 401);
-    assert_int_equal(h_get(s, "/badge/demo/hpy/functions", "127.0.0.1", NULL), 401);
+    assert_int_equal(h_get(s, "/badge/demo/hpy/functions.svg", "127.0.0.1", NULL), 401);
     assert_int_equal(h_get(s, "/api/v1/jobs/1", "127.0.0.1", NULL), 401);
     /* What holds no repository data stays open. */
     assert_int_equal(h_get(s, "/healthz", "127.0.0.1", NULL), 200);
