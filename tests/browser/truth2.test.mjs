@@ -11,12 +11,13 @@ import { BASE, api, apiOk, close, closeBrowser, launch, open, shot } from './lib
 const NO_OBJECT = 'no-object-dtype';
 const overviewUrl = (params) => `${BASE}/index.html?${new URLSearchParams(params)}`;
 let refs;
+let browser;
 
 before(async () => {
   assert.ok(BASE, 'set PORTDASH_URL to the base URL of a running portdash server');
   const repos = await apiOk('/api/v1/repos');
   refs = repos.find((r) => r.name === 'demo').refs.map((r) => r.name);
-  await launch();
+  browser = await launch();
 });
 
 after(async () => {
@@ -66,4 +67,106 @@ test('under no-object-dtype the object-dtype badges say "left out by scope" in g
   const fn = await api(`/badge/demo/${refs[0]}/functions.ported.svg?scope=${NO_OBJECT}`);
   assert.match(fn.body, /no-object-dtype: functions ported/);
   assert.match(fn.body, /% done/);
+});
+
+/* ---------- 12: the gate's verdict on the compare page ---------- */
+
+/** Every ordered pair of the demo's commits whose compare loses a universal-ready file, with its gate. */
+async function pairsLosingReady() {
+  const commits = new Set();
+  for (const ref of refs) {
+    for (const p of (await apiOk(`/api/v1/repos/demo/refs/${ref}/history?full=1`)).points) commits.add(p.commit);
+  }
+  const out = [];
+  for (const base of commits) {
+    for (const head of commits) {
+      if (base === head) continue;
+      const c = await apiOk(`/api/v1/repos/demo/compare/${base}...${head}`);
+      const lost = (c.files ?? []).filter((f) => f.from?.universal_ready && !f.to?.universal_ready).map((f) => f.path);
+      if (!lost.length) continue;
+      out.push({ base, head, lost, files: c.files, gate: await apiOk(`/api/v1/repos/demo/gate?base=${base}&head=${head}`) });
+    }
+  }
+  return out;
+}
+
+async function checkGate(pair) {
+  const { base, head, lost, gate } = pair;
+  const counted = new Set(gate.files_no_longer_universal_ready);
+  const excused = lost.filter((p) => !counted.has(p));
+  const page = await open(`${BASE}/compare.html?${new URLSearchParams({ repo: 'demo', base, head })}`);
+  try {
+    assert.equal(await page.locator('#gate-section').getAttribute('data-result'), gate.result);
+    assert.equal(await page.locator('#gate-result').innerText(), gate.result === 'pass' ? '✓ passes' : '✗ fails');
+    const rows = page.locator('#gate-rules tbody tr');
+    assert.equal(await rows.count(), gate.conditions.length);
+    for (let i = 0; i < gate.conditions.length; i++) {
+      const c = gate.conditions[i];
+      const cells = await rows.nth(i).locator('th, td').allInnerTexts();
+      assert.deepEqual(cells, [c.rule, String(c.base), String(c.head), c.ok ? '✓ holds' : '✗ broken']);
+    }
+    assert.match(await page.locator('#lost-ready').innerText(), /no longer universal-ready/);
+    if (excused.length) {
+      const note = page.locator('#gate-excused');
+      const items = note.locator('li');
+      assert.deepEqual(await items.evaluateAll((ls) => ls.map((l) => l.dataset.path)), excused,
+        'exactly the files the gate does not count');
+      assert.match(await note.innerText(), /outside object-dtype paths/);
+      for (let i = 0; i < excused.length; i++) {
+        // A file gone at head, or one that only object-dtype paths keep on CPython: each says which.
+        const gone = !pair.files.find((f) => f.path === excused[i]).to;
+        assert.equal(await items.nth(i).getAttribute('data-why'), gone ? 'removed' : 'object-dtype');
+        assert.match(await items.nth(i).innerText(), gone ? /removed at head/ : /only its object-dtype paths need CPython/);
+      }
+      assert.ok(await page.locator('#lost-ready a[href="#gate-excused"]').isVisible(), 'the lost-files line points to the why');
+    } else {
+      assert.equal(await page.locator('#gate-excused').count(), 0);
+    }
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'repository text stays text');
+    return page;
+  } catch (e) {
+    await close(page);
+    throw e;
+  }
+}
+
+test('compare: a lost universal-ready file beside a passing gate comes with the gate\'s rules and why', async () => {
+  const pairs = await pairsLosingReady();
+  const passing = pairs.find((p) => p.gate.result === 'pass');
+  assert.ok(passing, 'the demo has a pair that loses a file while the gate passes');
+  const page = await checkGate(passing);
+  await shot(page, 'truth2-compare-gate-pass');
+  await close(page);
+  // Variants: a failing gate that counts one lost file and not another, and
+  // a failing gate that counts none of the lost files.
+  const mixed = pairs.find((p) => p.gate.result === 'fail' && p.gate.files_no_longer_universal_ready.length
+    && p.gate.files_no_longer_universal_ready.length < p.lost.length);
+  const none = pairs.find((p) => p.gate.result === 'fail' && !p.gate.files_no_longer_universal_ready.length);
+  // And both reasons: a file removed at head, and one lost only by object-dtype paths.
+  const objectOnly = pairs.find((p) => p.lost.some((x) => !p.gate.files_no_longer_universal_ready.includes(x)
+    && p.files.find((f) => f.path === x).to));
+  for (const p of [mixed, none, objectOnly]) {
+    assert.ok(p, 'the demo has the variant');
+    await close(await checkGate(p));
+  }
+});
+
+test('compare: the gate\'s verdict is "unknown" when the gate cannot answer, never a pass', async () => {
+  const [base, head] = refs;
+  const page = await browser.newPage();
+  const errs = [];
+  page.on('pageerror', (e) => errs.push(e.message));
+  await page.route('**/gate?**', (r) => r.fulfill({ status: 500, contentType: 'application/problem+json',
+    body: JSON.stringify({ title: 'Internal Server Error', status: 500, detail: 'gate broke' }) }));
+  try {
+    await page.goto(`${BASE}/compare.html?${new URLSearchParams({ repo: 'demo', base, head })}`);
+    await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+    assert.equal(await page.locator('#gate-section').getAttribute('data-result'), 'unknown');
+    assert.match(await page.locator('#gate-heading').innerText(), /verdict unknown/);
+    assert.match(await page.locator('#gate-error').innerText(), /gate broke/);
+    assert.equal(await page.locator('#gate-result').count(), 0);
+    assert.deepEqual(errs, []);
+  } finally {
+    await page.close();
+  }
 });
