@@ -199,11 +199,16 @@ export async function mountTrend(root, opts) {
     } catch { return; }
     if (seq !== loadSeq) return;
     const p = fc.projection;
+    // Calendar time (issue 11.9): a gap between snapshots is said, and a
+    // standstill is "no progress for N weeks", never a date.
+    const gap = fc.largest_gap_weeks > 1
+      ? `; the snapshots have a gap of ${fmt(fc.largest_gap_weeks)} weeks, fitted over real dates` : '';
     forecastLine.replaceChildren(h('strong', null, 'Forecast: '), fc.weeks === 0
       ? 'no weekly snapshots of this ref yet (portdash snapshot)'
-      : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots`
+      : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots${gap}`
         : `no projection: ${fc.note}`);
     forecastLine.dataset.projection = p ? p.zero_on : '';
+    forecastLine.dataset.noProgressWeeks = !p && /^no progress/.test(fc.note ?? '') ? String(fc.no_progress_weeks) : '';
     forecastLine.hidden = false;
   }
 

@@ -170,3 +170,55 @@ test('compare: the gate\'s verdict is "unknown" when the gate cannot answer, nev
     await page.close();
   }
 });
+
+/* ---------- 9: forecasts in calendar time ---------- */
+
+test('forecast: a backfill up to 2022-02-13 and a live snapshot this week read as "no progress for N weeks", not a date', async () => {
+  // tests/run_all.sh snapshots gcport so: weekly until 2022-02-13, then this week.
+  const snaps = await apiOk('/api/v1/repos/gcport/snapshots');
+  const weeks = (snaps.snapshots ?? snaps).map((s) => s.week).sort();
+  assert.ok(weeks.length > 10, 'gcport has its backfill');
+  const gapEnd = Date.now() - Date.parse('2022-02-13T00:00:00Z');
+  assert.ok(gapEnd > 200 * 7 * 86400e3, 'the live snapshot is years after the backfill');
+  for (const measure of ['tokens.capi', 'object_paths.object-legacy']) {
+    const fc = await apiOk(`/api/v1/repos/gcport/forecast?ref=hpy&measure=${measure}`);
+    assert.equal(fc.projection, null, `${measure}: no date across a standstill`);
+    assert.ok(fc.calendar_weeks > 200, `${measure}: x is calendar weeks, not ${fc.weeks} snapshots`);
+    const page = await open(overviewUrl({ repo: 'gcport', rev: 'hpy', measure }));
+    try {
+      const line = page.locator('#trend-forecast');
+      await line.waitFor({ state: 'visible', timeout: 20000 });
+      const text = await line.innerText();
+      assert.doesNotMatch(text, /zero around/);
+      assert.ok(text.includes(fc.note), `${text} quotes ${fc.note}`);
+      if (fc.note.startsWith('no progress')) {
+        // The variant of the issue: unchanged since the backfill's early weeks.
+        assert.match(text, /no progress for \d+ weeks: unchanged since \d{4}-W\d\d/);
+        assert.equal(await line.getAttribute('data-no-progress-weeks'), String(fc.no_progress_weeks));
+        assert.ok(fc.no_progress_weeks > 200);
+        if (measure === 'tokens.capi') await shot(page, 'truth2-forecast-standstill');
+      } else {
+        assert.equal(fc.note, 'already at zero', `${measure}: the only other honest answer here`);
+      }
+    } finally {
+      await close(page);
+    }
+  }
+  const capi = await apiOk('/api/v1/repos/gcport/forecast?ref=hpy&measure=tokens.capi');
+  assert.match(capi.note, /^no progress for \d+ weeks/, 'gcport\'s C API uses stand still since 2021');
+});
+
+test('forecast: the weekly report names the gap since the previous snapshot', async () => {
+  const snaps = await apiOk('/api/v1/repos/gcport/snapshots');
+  const weeks = [...new Set((snaps.snapshots ?? snaps).map((s) => s.week))].sort();
+  const live = weeks.at(-1);
+  const prev = weeks.at(-2);
+  assert.equal(prev, '2022-W06');
+  const md = (await api(`/api/v1/repos/gcport/snapshots/${live}/report.md?ref=hpy`)).body;
+  assert.match(md, new RegExp(`Previous snapshot: ${prev}, (\\d+) weeks before this one \\(no snapshot in between`));
+  const n = Number(md.match(/, (\d+) weeks before this one/)[1]);
+  assert.ok(n > 200, `${n} weeks`);
+  // Consecutive weeks say nothing of a gap.
+  const md2 = (await api(`/api/v1/repos/gcport/snapshots/${prev}/report.md?ref=hpy`)).body;
+  assert.doesNotMatch(md2, /weeks before this one/);
+});
