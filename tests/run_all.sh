@@ -83,6 +83,10 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/gcport.git" --name gcport \
     --ref hpy || { echo "browser: gcport ingest failed"; failed=$((failed+1)); }
+  # A branch rebased so that commits are dated before their parents (the
+  # trend by author date, truth2.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/reordered.git" --name reordered \
+    --ref main || { echo "browser: reordered ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }

@@ -222,3 +222,67 @@ test('forecast: the weekly report names the gap since the previous snapshot', as
   const md2 = (await api(`/api/v1/repos/gcport/snapshots/${prev}/report.md?ref=hpy`)).body;
   assert.doesNotMatch(md2, /weeks before this one/);
 });
+
+/* ---------- 11: the trend on a rebased branch ---------- */
+
+const chartSeries = (page) => page.evaluate(() => {
+  const ch = window.Chart.getChart(document.getElementById('trend-canvas'));
+  const ds = ch.data.datasets[0];
+  return { data: ds.data.map((p) => ({ x: p.x, own: p.own, late: p.late, commit: p.commit })),
+    styles: ds.pointStyle, title: ch.options.scales.x.title.text };
+});
+
+test('trend by author date on a rebased branch: x never runs back, commits dated before an earlier one are marked and said', async () => {
+  // tests/fixtures/reordered: two commits written in February rebased onto March work.
+  const hist = await apiOk('/api/v1/repos/reordered/refs/main/history?measure=tokens.capi');
+  const late = hist.points.filter((p) => p.out_of_order).map((p) => p.commit);
+  assert.equal(hist.out_of_order, 2);
+  assert.equal(late.length, 2);
+  hist.points.forEach((p, i) => assert.equal(p.position, i));
+  for (let i = 1; i < hist.points.length; i++) {
+    assert.ok(Date.parse(hist.points[i].effective_date) >= Date.parse(hist.points[i - 1].effective_date));
+  }
+  const page = await open(overviewUrl({ repo: 'reordered', rev: 'main', measure: 'tokens.capi', window: 'full' }));
+  try {
+    await page.waitForSelector('#trend-canvas[data-points]');
+    const s = await chartSeries(page);
+    assert.deepEqual(s.data.map((p) => p.commit), hist.points.map((p) => p.commit), 'the branch\'s order, oldest first');
+    for (let i = 1; i < s.data.length; i++) assert.ok(s.data[i].x >= s.data[i - 1].x, `x runs forward at ${i}`);
+    assert.deepEqual(s.data.filter((p) => p.late).map((p) => p.commit), late);
+    // Each late point keeps its own (earlier) date for the tooltip, and is a triangle.
+    for (const [i, p] of s.data.entries()) {
+      const own = Date.parse(hist.points[i].author_date);
+      assert.equal(p.own, own);
+      assert.equal(s.styles[i], p.late ? 'triangle' : 'circle');
+      if (p.late) assert.ok(p.own < p.x);
+    }
+    assert.match(s.title, /the latest so far along the branch/);
+    const cap = page.locator('#trend-backwards');
+    assert.equal(await cap.getAttribute('data-late'), '2');
+    assert.match(await cap.innerText(), /2 commits are dated before an earlier commit of the branch/);
+    assert.match(await cap.innerText(), /follows the branch's order/);
+    await shot(page, 'truth2-trend-rebased');
+    // Variant: by committer date the same branch runs forward: nothing marked.
+    await page.click('#trend-date button[data-date="committer"]');
+    const c = await chartSeries(page);
+    assert.deepEqual(c.data.filter((p) => p.late), []);
+    assert.equal(await page.locator('#trend-backwards').count(), 0);
+  } finally {
+    await close(page);
+  }
+});
+
+test('trend: a sampled history keeps x in order and counts every out-of-order commit', async () => {
+  const hist = await apiOk('/api/v1/repos/reordered/refs/main/history?measure=tokens.capi&points=3');
+  assert.equal(hist.sampled_from, 5);
+  assert.equal(hist.points.length, 3);
+  assert.equal(hist.out_of_order, 2, 'counted over the whole chain, not the sample');
+  for (let i = 1; i < hist.points.length; i++) {
+    assert.ok(hist.points[i].position > hist.points[i - 1].position);
+    assert.ok(Date.parse(hist.points[i].effective_date) >= Date.parse(hist.points[i - 1].effective_date));
+  }
+  // A branch whose dates run forward has nothing out of order.
+  const demo = await apiOk('/api/v1/repos/demo/refs/hpy/history');
+  assert.equal(demo.out_of_order, 0);
+  assert.ok(demo.points.every((p) => !p.out_of_order && p.effective_date === new Date(Date.parse(p.author_date)).toISOString().replace('.000Z', '+00:00')));
+});
