@@ -3,13 +3,17 @@
  * pace of a measure of remaining work over the weekly snapshots and the
  * date it would reach zero at that pace, with the range it could fall in.
  *
- * Method: ordinary least squares of the value on the week index over the
- * last `weeks` snapshots (default 12: the pace the team has now, not the
- * average over pauses of months), or, when those hold fewer than 4 changes,
- * over every snapshot since the series left its starting level.  The
- * slope's standard error gives a range (slope +/- 2 SE, about 95 % for a
- * straight-line trend).  When there are fewer than 4 weeks with changes, or
- * the slope is not clearly below zero, the answer says it cannot project.
+ * Method: ordinary least squares of the value on calendar time (weeks since
+ * the first snapshot, from the snapshots' ISO weeks: a gap of months
+ * between two snapshots counts as months, never as one week) over the
+ * snapshots of the last `weeks` calendar weeks (default 12: the pace the
+ * team has now), or, when those hold fewer than 4 changes, over every
+ * snapshot since the series left its starting level.  The slope's standard
+ * error gives a range (slope +/- 2 SE, about 95 % for a straight-line
+ * trend).  No date is given when the value has not changed for `weeks`
+ * calendar weeks or more (then the answer says "no progress for N weeks",
+ * issue 11.9; said first, as it is the news), when there are fewer than 4
+ * weeks with changes, or when the slope is not clearly below zero.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,8 +47,8 @@ typedef struct {
     int n, changes;
 } api_fit;
 
-/* Least squares over points (x = week index, y = value). */
-static void api_fc_fit(const double *y, int n, api_fit *f)
+/* Least squares over points (x = calendar weeks, y = value). */
+static void api_fc_fit(const double *x, const double *y, int n, api_fit *f)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0, rss = 0;
     int i;
@@ -52,19 +56,19 @@ static void api_fc_fit(const double *y, int n, api_fit *f)
     memset(f, 0, sizeof(*f));
     f->n = n;
     for (i = 0; i < n; i++) {
-        sx += i;
+        sx += x[i];
         sy += y[i];
-        sxx += (double)i * i;
-        sxy += i * y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
         if (i && y[i] != y[i - 1])
             f->changes++;
     }
-    if (n < 3 || n * sxx - sx * sx == 0)
+    if (n < 3 || n * sxx - sx * sx <= 1e-9)
         return;
     f->slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
     f->intercept = (sy - f->slope * sx) / n;
     for (i = 0; i < n; i++) {
-        double e = y[i] - (f->intercept + f->slope * i);
+        double e = y[i] - (f->intercept + f->slope * x[i]);
 
         rss += e * e;
     }
@@ -81,59 +85,92 @@ static void api_fc_date(char *buf, size_t n, const char *week, double weeks)
     buf[10] = '\0';
 }
 
-/* The fit and projection of a series, as JSON fields added to `o`. */
-static void api_fc_project(json_t *o, const double *y, char (*weeks)[16], int n,
-                           int window)
+/* No projection: `note` says why. */
+static void api_fc_none(json_t *o, const char *note)
 {
-    int k = 1, start = n > window ? n - window : 0;
-    api_fit f;
-    char d0[40], d1[40], d2[40];
+    json_object_set_new(o, "projection", json_null());
+    json_object_set_new(o, "note", json_string(note));
+}
 
-    api_fc_fit(y + start, n - start, &f);
+/* The largest gap, in weeks, between consecutive points from `start`. */
+static int api_fc_gap(const double *x, int start, int n)
+{
+    double g = 0;
+    int i;
+
+    for (i = start + 1; i < n; i++)
+        if (x[i] - x[i - 1] > g)
+            g = x[i] - x[i - 1];
+    return (int)lround(g);
+}
+
+void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, int n,
+                          int window)
+{
+    double *x = n ? calloc((size_t)n, sizeof(*x)) : NULL;
+    int64_t t0 = 0, t;
+    int i, k = 1, start = 0, last = 0, still;
+    api_fit f;
+    char d0[40], d1[40], d2[40], note[160];
+
+    /* Calendar weeks since the first snapshot. */
+    for (i = 0; i < n; i++) {
+        t = 0;
+        db_iso_week_end(weeks[i], &t);
+        if (i == 0)
+            t0 = t;
+        x[i] = (double)(t - t0) / (7 * 86400.0);
+        if (i && y[i] != y[i - 1])
+            last = i;
+    }
+    while (start < n && n && x[n - 1] - x[start] >= window)
+        start++;                    /* the snapshots of the last `window` weeks */
+    api_fc_fit(x + start, y + start, n - start, &f);
     if (f.changes < 4) {
         while (k < n && y[k] == y[0])
             k++;
         start = k > 1 ? k - 1 : 0;   /* the last week still at the starting level */
-        api_fc_fit(y + start, n - start, &f);
+        api_fc_fit(x + start, y + start, n - start, &f);
     }
+    /* Weeks since the value last changed (at the snapshot `last`, or since
+     * the first snapshot when it never changed). */
+    still = n ? (int)lround(x[n - 1] - x[last]) : 0;
     json_object_set_new(o, "window_start", n ? json_string(weeks[start]) : json_null());
     json_object_set_new(o, "slope_per_week", json_real(f.slope));
     json_object_set_new(o, "slope_stderr", json_real(f.se));
-    if (n == 0 || f.changes < 4) {
-        json_object_set_new(o, "projection", json_null());
-        json_object_set_new(o, "note", json_string("too little history to project: fewer "
-                                                   "than 4 weeks with a change"));
-        return;
-    }
-    if (y[n - 1] == 0) {
-        json_object_set_new(o, "projection", json_null());
-        json_object_set_new(o, "note", json_string("already at zero"));
-        return;
-    }
-    if (f.slope >= 0 || f.slope + 2 * f.se >= 0) {
-        json_object_set_new(o, "projection", json_null());
-        json_object_set_new(o, "note", json_string("the pace is too irregular to project: "
-                                                   "the trend is not clearly falling"));
-        return;
-    }
-    {
-        double now = f.intercept + f.slope * (n - 1 - start);
+    json_object_set_new(o, "calendar_weeks", json_integer(n ? (json_int_t)lround(x[n - 1]) : 0));
+    json_object_set_new(o, "largest_gap_weeks", json_integer(n ? api_fc_gap(x, start, n) : 0));
+    json_object_set_new(o, "no_progress_weeks", json_integer(still));
+    json_object_set_new(o, "last_change", n && last ? json_string(weeks[last]) : json_null());
+    if (n == 0) {
+        api_fc_none(o, "too little history to project: fewer than 4 weeks with a change");
+    } else if (y[n - 1] == 0) {
+        api_fc_none(o, "already at zero");
+    } else if (still >= window) {
+        /* Said before "too little history": a standstill is the news. */
+        snprintf(note, sizeof(note), "no progress for %d weeks: unchanged since %s", still,
+                 weeks[last]);
+        api_fc_none(o, note);
+    } else if (f.changes < 4) {
+        api_fc_none(o, "too little history to project: fewer than 4 weeks with a change");
+    } else if (f.slope >= 0 || f.slope + 2 * f.se >= 0) {
+        api_fc_none(o, "the pace is too irregular to project: the trend is not clearly falling");
+    } else {
+        double now = f.intercept + f.slope * x[n - 1];
 
         if (-now / f.slope > 520) {
-            json_object_set_new(o, "projection", json_null());
-            json_object_set_new(o, "note", json_string("at this pace zero is more than "
-                                                       "ten years away"));
-            return;
+            api_fc_none(o, "at this pace zero is more than ten years away");
+        } else {
+            api_fc_date(d0, sizeof(d0), weeks[n - 1], -now / f.slope);
+            api_fc_date(d1, sizeof(d1), weeks[n - 1], -now / (f.slope - 2 * f.se));
+            api_fc_date(d2, sizeof(d2), weeks[n - 1], -now / (f.slope + 2 * f.se));
+            json_object_set_new(o, "projection", json_pack("{s:s, s:s, s:s}", "zero_on", d0,
+                                                           "earliest", d1, "latest", d2));
+            json_object_set_new(o, "note", json_string("straight-line fit of the weekly "
+                "snapshots over calendar time; range is slope +/- 2 standard errors"));
         }
-
-        api_fc_date(d0, sizeof(d0), weeks[n - 1], -now / f.slope);
-        api_fc_date(d1, sizeof(d1), weeks[n - 1], -now / (f.slope - 2 * f.se));
-        api_fc_date(d2, sizeof(d2), weeks[n - 1], -now / (f.slope + 2 * f.se));
     }
-    json_object_set_new(o, "projection", json_pack("{s:s, s:s, s:s}", "zero_on", d0,
-                                                   "earliest", d1, "latest", d2));
-    json_object_set_new(o, "note", json_string("straight-line fit of the weekly "
-                                               "snapshots; range is slope +/- 2 standard errors"));
+    free(x);
 }
 
 json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
@@ -175,7 +212,7 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
     sqlite3_finalize(st);
     o = json_pack("{s:o, s:s, s:i, s:o}", "ref", api_text(ref), "measure", measure,
                   "weeks", n, "points", points);
-    api_fc_project(o, y, weeks, n, window);
+    api_forecast_project(o, (const char (*)[16])weeks, y, n, window);
     free(y);
     free(weeks);
     return o;

@@ -108,6 +108,43 @@ static int api_history_args(srv_req *r, int *measure, int *by_author,
     return rc == PD_ENOTFOUND ? 0 : rc;
 }
 
+/*
+ * The order of a first-parent chain against its dates (issue 11.11): on a
+ * rebased branch a commit can be dated before its parent, so a chart with
+ * x = date runs back in time.  Each point gets its position on the chain
+ * (0 = oldest), its effective date (the latest date so far along the
+ * chain: monotone, what the chart's x is) and out_of_order when its own
+ * date is before that (dated before an earlier commit of the branch).
+ */
+typedef struct {
+    int64_t n;        /* commits seen */
+    int64_t pos;      /* chain position of the last commit seen */
+    int64_t tmax;     /* latest date so far */
+    int64_t late;     /* commits dated before an earlier one */
+    int out;          /* the last commit seen is one of them */
+} api_order;
+
+static void api_history_order(api_order *o, int64_t t)
+{
+    o->pos = o->n++;
+    o->out = o->pos > 0 && t < o->tmax;
+    if (o->out)
+        o->late++;
+    if (o->pos == 0 || t > o->tmax)
+        o->tmax = t;
+}
+
+static void api_history_order_set(const api_order *o, json_t *p)
+{
+    char d[40];
+
+    pd_iso8601(d, sizeof(d), o->tmax, 0);
+    json_object_set_new(p, "position", json_integer(o->pos));
+    json_object_set_new(p, "effective_date", json_string(d));
+    if (o->out)
+        json_object_set_new(p, "out_of_order", json_true());
+}
+
 #define API_CHAIN_CTE \
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
@@ -123,6 +160,7 @@ enum MHD_Result api_history(srv_req *r)
     int measure, by_author, rc, sampled;
     int64_t since, until;
     size_t total = 0;
+    api_order ord = {0, 0, 0, 0, 0};
 
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0 ||
@@ -149,10 +187,13 @@ enum MHD_Result api_history(srv_req *r)
 
         if (!port_start && sqlite3_column_int64(st, 6) > 0)
             port_start = api_commit_point(st, 0);
+        /* Along the chain even where the range leaves points out. */
+        api_history_order(&ord, t);
         if (t < since || t > until)
             continue;
         p = api_commit_point(st, 0);
         json_object_set_new(p, "value", json_integer(sqlite3_column_int64(st, 5)));
+        api_history_order_set(&ord, p);
         json_array_append_new(points, p);
     }
     sqlite3_finalize(st);
@@ -168,6 +209,7 @@ enum MHD_Result api_history(srv_req *r)
         "port_start", port_start ? port_start : json_null(), "points", points);
     if (sampled)
         json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
+    json_object_set_new(doc, "out_of_order", json_integer(ord.late));
     return srv_reply_json(r, 200, doc);
 }
 

@@ -14,6 +14,7 @@
 #include "api_ops.h"
 #include "api_snapshot.h"
 #include "db.h"
+#include "db_snapshot.h"
 #include "pd_error.h"
 #include "pd_time.h"
 
@@ -173,6 +174,10 @@ static void md_forecast(FILE *f, srv_req *r, int64_t repo_id, const char *ref,
     fputs("### Forecast\n\n", f);
     if (!fc)
         return;
+    if (json_integer_value(json_object_get(fc, "largest_gap_weeks")) > 1)
+        fprintf(f, "The snapshots it is fitted on have a gap of %lld weeks; the fit counts "
+                "it in calendar time, not as one week.\n\n",
+                (long long)json_integer_value(json_object_get(fc, "largest_gap_weeks")));
     if (json_is_object(p))
         fprintf(f, "At the pace since %s (%.1f object-legacy paths a week), they would "
                 "reach zero around %s (between %s and %s).\n\n",
@@ -184,6 +189,21 @@ static void md_forecast(FILE *f, srv_req *r, int64_t repo_id, const char *ref,
     else
         fprintf(f, "No projection: %s.\n\n", json_string_value(json_object_get(fc, "note")));
     json_decref(fc);
+}
+
+/* The gap since the previous snapshot, when it is more than a week: what
+ * the report compares spans all of it (issue 11.9). */
+static void md_gap(FILE *f, const char *prev_week, const char *week)
+{
+    int64_t a = 0, b = 0;
+    long long w;
+
+    if (db_iso_week_end(prev_week, &a) < 0 || db_iso_week_end(week, &b) < 0)
+        return;
+    w = (long long)((b - a) / (7 * 86400));
+    if (w > 1)
+        fprintf(f, "%lld weeks before this one (no snapshot in between: the changes below "
+                "span all %lld weeks), ", w, w);
 }
 
 /* The commit line of a snapshot: short id, subject, author date. */
@@ -251,6 +271,7 @@ static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
     if (have) {
         api_snapshot_counts(ps, &prev);
         fprintf(f, "Previous snapshot: %s, ", (const char *)sqlite3_column_text(ps, 0));
+        md_gap(f, (const char *)sqlite3_column_text(ps, 0), week);
         md_commit(f, r, sqlite3_column_int64(ps, 19));
         fputs(".\n\n", f);
     } else {

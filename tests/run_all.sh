@@ -95,9 +95,18 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/gcport.git" --name gcport \
     --ref hpy || { echo "browser: gcport ingest failed"; failed=$((failed+1)); }
+  # A branch rebased so that commits are dated before their parents (the
+  # trend by author date, truth2.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/reordered.git" --name reordered \
+    --ref main || { echo "browser: reordered ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }
+  # gcport: a backfill up to 2022-02-13, then a live snapshot this week (a
+  # standstill of years between them, truth2.test.mjs: forecasts in calendar time).
+  { "$B/portdash" snapshot --db "$db" --name gcport --backfill --since 2021-02-22 \
+      --until 2022-02-13 && "$B/portdash" snapshot --db "$db" --name gcport; } >/dev/null \
+    || { echo "browser: gcport snapshot failed"; failed=$((failed+1)); }
   # A token for triage.test.mjs (SARIF upload and a dismissal).
   tok=$("$B/portdash" token create --db "$db" --name browser --scope sarif --scope triage 2>/dev/null)
   "$B/portdash" serve --db "$db" --listen 127.0.0.1:0 --static static >"$out/serve.log" 2>&1 &

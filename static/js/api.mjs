@@ -78,6 +78,9 @@ export const commit = (repo, rev) => get(commitBase(repo, rev));
 /** What moved between two revs: base...head, each side encoded on its own. */
 export const compare = (repo, base, head) => get(`${repoBase(repo)}/compare/${seg(base)}...${seg(head)}`);
 
+/** The CI gate's verdict for the pair: {result, conditions: [{measure, rule, base, head, ok}], regressions, files_no_longer_universal_ready}. */
+export const gate = (repo, base, head) => get(`${repoBase(repo)}/gate${query({ base, head })}`);
+
 /** The measure names the history API accepts. */
 export const measures = () => get('api/v1/measures');
 

@@ -12,6 +12,7 @@ import {
 import { functionChanges } from './changes.mjs';
 import { attachFunctionDiffs } from './fndiff.mjs';
 import { STATUS_RANK } from './model.mjs';
+import { renderGate } from './gateview.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'base', 'head']);
@@ -106,6 +107,9 @@ async function main() {
   }
   document.title = `${state.base}...${state.head} · ${state.repo} · portdash`;
   let c;
+  // The gate's verdict is asked beside the comparison (issue 11.12); its
+  // failure is shown as "verdict unknown", never as a pass.
+  const gateAnswer = api.gate(state.repo, state.base, state.head).catch((e) => e);
   try {
     c = await api.compare(state.repo, state.base, state.head);
   } catch (e) {
@@ -120,12 +124,17 @@ async function main() {
   replace($('headline-slot'), headlineChips(c.delta));
   const regs = c.regressions ?? [];
   const lost = (c.files ?? []).filter((f) => f.from?.universal_ready && !f.to?.universal_ready);
+  const g = await gateAnswer;
+  renderGate($('gate-section'), g, lost, { repo: state.repo, base: state.base, head: state.head });
+  const gateCounts = new Set(g instanceof Error ? [] : g.files_no_longer_universal_ready ?? []);
+  const excused = lost.filter((f) => !gateCounts.has(f.path)).length;
   replace($('regressions'), regs.length
     ? functionChanges(regs, { repo: state.repo, to: state.head, from: state.base })
     : h('p', { class: 'regressions-none', id: 'no-regressions' }, '✓ No regressions: no function moved back towards the CPython C API.'),
   lost.length ? h('p', { class: 'warn', id: 'lost-ready' }, h('strong', null, `${fmt(lost.length)} ${lost.length === 1 ? 'file is' : 'files are'} no longer universal-ready: `),
     lost.map((f, i) => [i ? ', ' : '', h('a', { href: fileHref(state.repo, state.head, f.path) }, f.path)]),
-    '.') : null);
+    '.', excused && !(g instanceof Error) ? [' ', h('a', { href: '#gate-excused' },
+      excused === lost.length ? 'The gate does not count them: why' : `The gate counts ${fmt(lost.length - excused)} of them: why`)] : null) : null);
   // The regressions are shown above; the moves list shows everything else.
   const regKeys = new Set(regs.map((f) => `${f.path}\u0000${f.name}`));
   const rest = (c.functions ?? []).filter((f) => !regKeys.has(`${f.path}\u0000${f.name}`));

@@ -141,9 +141,10 @@ function renderFunctions() {
       h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, f.name ?? '?'))),
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
     h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
-      title: whyStatus(f) || null }, statusBadge(f.status)),
+      title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
     h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
-      title: whyObject(f) || null }, objectBadge(f.object_state)),
+      title: whyObject(f) || null }, objectBadge(f.object_state),
+      f.object_state ? whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2)) : null),
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
     h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
   // Template instances (tmplgroup.mjs): one row per definition, where its
@@ -182,6 +183,16 @@ function renderFunctions() {
 /* ---------- why (issue 11): the finding that decides status and object state ---------- */
 
 const whyFinding = (w) => (w ? `${w.rule} \`${w.text}\` at line ${w.line}` : '');
+
+/**
+ * The why as visible text under a badge (not only a tooltip), linking to the
+ * deciding line so a reader can check it.
+ */
+function whyLine(w, text) {
+  if (!text) return null;
+  return h('div', { class: 'why small' },
+    w?.line ? h('a', { href: `#L${w.line}`, title: 'Show the deciding line' }, text) : text);
+}
 
 /** Why a function has its status: the deciding rule and line (API `why`). */
 function whyStatus(f) {

@@ -151,7 +151,24 @@ function metric(name, value, label, opts = {}) {
     h('span', { class: 'metric-label' }, opts.swatch ? h('span', { class: ['sw', opts.swatch] }) : null, label));
 }
 
-function renderSummary(s, repo, rev) {
+/**
+ * The object-dtype card under a scope that leaves object dtype out
+ * (exclude_object_paths): its zeros count nothing, so it must not read as
+ * done (a green 0); it says the scope leaves them out and links to the
+ * whole repository, where they are counted (issue 11.10).
+ */
+function objectLeftOut(scope, repo, rev) {
+  return h('section', { class: ['card', 'hero', 'hero-out'], id: 'object-left-out', 'aria-labelledby': 'hero-h' },
+    h('h2', { id: 'hero-h', class: 'card-title' }, 'Object-dtype paths'),
+    h('div', { class: 'hero-row' },
+      h('span', { class: 'hero-value', dataset: { metric: 'object-legacy' }, title: 'not counted under this scope' }, '—'),
+      h('p', { class: 'hero-text' }, 'The scope ', h('code', null, scope.name),
+        ' leaves object dtype out: its object-dtype functions are not counted here, so nothing on this page says how far they are. ',
+        h('a', { href: overviewHref(repo, rev), id: 'object-whole' },
+          'Object-dtype paths in the whole repository'))));
+}
+
+function renderSummary(s, repo, rev, scope) {
   const fn = s.functions ?? {};
   const ob = s.object_paths ?? {};
   const tk = s.tokens ?? {};
@@ -160,7 +177,8 @@ function renderSummary(s, repo, rev) {
   const legacyObj = ob['object-legacy'] ?? 0;
   const filesLink = (obj) => overviewHref(repo, rev, { obj, sort: obj, order: 'desc' });
 
-  const hero = h('section', { class: ['card', 'hero', legacyObj ? 'hero-bad' : 'hero-good'], 'aria-labelledby': 'hero-h' },
+  const hero = scope?.exclude_object_paths ? objectLeftOut(scope, repo, rev)
+    : h('section', { class: ['card', 'hero', legacyObj ? 'hero-bad' : 'hero-good'], 'aria-labelledby': 'hero-h' },
     h('h2', { id: 'hero-h', class: 'card-title' }, 'Object-dtype paths on the legacy API'),
     h('div', { class: 'hero-row' },
       h('a', { class: 'hero-value', href: filesLink('object-legacy'), dataset: { metric: 'object-legacy' },
@@ -386,7 +404,7 @@ async function main() {
   if (sum.status === 'fulfilled') {
     document.body.dataset.commit = sum.value.commit ?? '';
     renderCommit(sum.value, state.repo, state.rev);
-    renderSummary(sum.value, state.repo, state.rev);
+    renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope));
   } else {
     showError(errors, sum.reason, 'Summary');
     replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));

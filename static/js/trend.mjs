@@ -32,6 +32,7 @@ function linkMethods(links) {
 
 const DAY = 86400e3;
 const COLORS = { good: '#1a7f37', bad: '#cf222e', neutral: '#8a5a00', none: '#0969da' };
+const LATE = '#bc4c00';   // commits dated before an earlier one on the branch
 
 /**
  * The point count to ask the history API for, for a chart `px` device
@@ -42,6 +43,27 @@ export const chartPoints = (px) => Math.min(2000, Math.max(1, Math.ceil((px || 0
 
 /** Date of a point for the chosen axis, as ms since the epoch (NaN if missing). */
 export const pointTime = (p, date) => Date.parse(date === 'committer' ? p.committer_date : p.author_date);
+
+/**
+ * The x of each point of a ref's history, oldest first (issue 11.11): on a
+ * rebased branch a commit can be dated before its parent, and a line with
+ * x = date would run back in time.  x is the effective date: the latest date
+ * so far along the branch (the server's effective_date, which also counts
+ * the commits sampling left out; computed here when absent).  Such a commit
+ * is drawn at that date and marked out of order; its own date is kept for
+ * the tooltip.  Returns [{x, own, late}].
+ */
+export function effectiveTimes(points, date) {
+  let max = -Infinity;
+  return points.map((p) => {
+    const own = pointTime(p, date);
+    const server = p.effective_date ? Date.parse(p.effective_date) : NaN;
+    const late = p.out_of_order === true || (Number.isFinite(own) && own < max);
+    if (Number.isFinite(own)) max = Math.max(max, own);
+    const x = Number.isFinite(server) ? server : Number.isFinite(max) ? max : own;
+    return { x, own, late };
+  });
+}
 
 function pad(n) { return String(n).padStart(2, '0'); }
 
@@ -199,11 +221,16 @@ export async function mountTrend(root, opts) {
     } catch { return; }
     if (seq !== loadSeq) return;
     const p = fc.projection;
+    // Calendar time (issue 11.9): a gap between snapshots is said, and a
+    // standstill is "no progress for N weeks", never a date.
+    const gap = fc.largest_gap_weeks > 1
+      ? `; the snapshots have a gap of ${fmt(fc.largest_gap_weeks)} weeks, fitted over real dates` : '';
     forecastLine.replaceChildren(h('strong', null, 'Forecast: '), fc.weeks === 0
       ? 'no weekly snapshots of this ref yet (portdash snapshot)'
-      : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots`
+      : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots${gap}`
         : `no projection: ${fc.note}`);
     forecastLine.dataset.projection = p ? p.zero_on : '';
+    forecastLine.dataset.noProgressWeeks = !p && /^no progress/.test(fc.note ?? '') ? String(fc.no_progress_weeks) : '';
     forecastLine.hidden = false;
   }
 
@@ -218,7 +245,11 @@ export async function mountTrend(root, opts) {
     const pts = data.points ?? [];
     const from = windowStart();
     const shown = pts.slice(from);
-    const series = shown.map((p, i) => ({ x: pointTime(p, st.date), y: p.value, commit: p.commit, i: from + i }));
+    // The server's effective date is along the date it was asked for (data.date).
+    const times = effectiveTimes(pts.map((p) => (data.date === st.date ? p
+      : { ...p, effective_date: undefined, out_of_order: undefined })), st.date).slice(from);
+    const series = shown.map((p, i) => ({ x: times[i].x, own: times[i].own, late: times[i].late,
+      y: p.value, commit: p.commit, i: from + i }));
     const xs = series.map((p) => p.x).filter((x) => Number.isFinite(x));
     let min = Math.min(...xs);
     let max = Math.max(...xs);
@@ -251,7 +282,11 @@ export async function mountTrend(root, opts) {
           borderColor: color,
           backgroundColor: color,
           borderWidth: 1.75,
-          pointRadius: many ? 0 : 2.5,
+          // Commits dated before an earlier one: hollow orange triangles, always drawn.
+          pointRadius: series.map((p) => (p.late ? 4.5 : many ? 0 : 2.5)),
+          pointStyle: series.map((p) => (p.late ? 'triangle' : 'circle')),
+          pointBorderColor: series.map((p) => (p.late ? LATE : color)),
+          pointBackgroundColor: series.map((p) => (p.late ? '#fff' : color)),
           pointHoverRadius: 4,
           pointHitRadius: many ? 3 : 6,
           tension: 0,
@@ -269,7 +304,8 @@ export async function mountTrend(root, opts) {
           x: {
             type: 'linear', min, max,
             ticks: { maxRotation: 0, autoSkipPadding: 16, callback: (v) => tickLabel(v, span) },
-            title: { display: true, text: `${st.date} date (UTC)`, color: '#59636e' },
+            title: { display: true, color: '#59636e', text: series.some((p) => p.late)
+              ? `${st.date} date (UTC), the latest so far along the branch` : `${st.date} date (UTC)` },
             grid: { color: '#eaeef2' },
           },
           y: {
@@ -286,7 +322,11 @@ export async function mountTrend(root, opts) {
             callbacks: {
               title: (items) => {
                 const p = items[0]?.raw;
-                return p ? `${shortCommit(p.commit)} · ${fullDate(p.x)}` : '';
+                return p ? `${shortCommit(p.commit)} · ${fullDate(p.own)}` : '';
+              },
+              afterTitle: (items) => {
+                const p = items[0]?.raw;
+                return p?.late ? `dated before an earlier commit of the branch: drawn at ${fullDate(p.x)}` : '';
               },
               label: (item) => ` ${MEASURE[st.measure]?.label ?? st.measure}: ${fmt(item.raw.y)}`,
               footer: () => 'click to open the commit',
@@ -313,9 +353,9 @@ export async function mountTrend(root, opts) {
       + `${fmt(first)} to ${fmt(last)} over ${fmt(series.length)} commits`);
 
     const label = MEASURE[st.measure]?.label ?? st.measure;
-    let backwards = 0;
-    for (let i = 1; i < series.length; i++) if (series[i].x < series[i - 1].x) backwards++;
-    const dateRange = xs.length ? `${tickLabel(Math.min(...xs), 10 * DAY)} – ${tickLabel(Math.max(...xs), 10 * DAY)}` : '';
+    const backwards = series.filter((p) => p.late).length;
+    const owns = series.map((p) => p.own).filter((x) => Number.isFinite(x));
+    const dateRange = owns.length ? `${tickLabel(Math.min(...owns), 10 * DAY)} – ${tickLabel(Math.max(...owns), 10 * DAY)}` : '';
     replace(caption,
       h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
         `${fmt(first)} → ${fmt(last)}`), ` ${label}`),
@@ -324,8 +364,10 @@ export async function mountTrend(root, opts) {
         st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(data.sampled_from ?? pts.length)} in the full history)` : ' (full history)'),
       h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
       !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null,
-      backwards ? h('span', { class: 'muted', id: 'trend-backwards', title: 'The chart follows commit order; where a commit is dated before its parent the line turns back.' },
-        `${fmt(backwards)} ${backwards === 1 ? 'commit is' : 'commits are'} dated before ${backwards === 1 ? 'its' : 'their'} parent (rebased or reordered)`) : null);
+      backwards ? h('span', { class: 'trend-late', id: 'trend-backwards', dataset: { late: String(backwards) } },
+        h('span', { class: 'late-mark', 'aria-hidden': 'true' }, '△'), ' ',
+        `${fmt(backwards)} ${backwards === 1 ? 'commit is' : 'commits are'} dated before an earlier commit of the branch (rebased or reordered): `,
+        `the line follows the branch's order, oldest first; such a commit is drawn at the latest ${st.date} date before it and marked △, its own date in its tooltip`) : null);
     replace(rewritesList, rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected `, timeEl(r.detected_at), ': ',
       h('a', { href: commitHref(opts.repo, r.old_commit), title: r.old_commit }, h('code', null, shortCommit(r.old_commit))), ' → ',
       h('a', { href: commitHref(opts.repo, r.new_commit), title: r.new_commit }, h('code', null, shortCommit(r.new_commit))),

@@ -261,7 +261,8 @@ test('the file page lists the functions of the API and highlights the lines of f
   const rows = await page.locator('#functions-table tbody tr[data-name]').evaluateAll((trs) => trs.map((tr) => ({
     name: tr.dataset.name,
     status: tr.querySelector('.fn-status').dataset.status,
-    statusText: tr.querySelector('.fn-status').textContent,
+    statusText: tr.querySelector('.fn-status .badge').textContent,
+    statusWhy: tr.querySelector('.fn-status .why')?.textContent ?? '',
     object: tr.querySelector('.fn-object').dataset.object,
     objectClass: tr.querySelector('.fn-object .badge')?.className ?? '',
     lines: tr.querySelector('.lines').textContent,
@@ -273,6 +274,8 @@ test('the file page lists the functions of the API and highlights the lines of f
     assert.equal(r.name, f.name);
     assert.equal(r.status, f.status, `status of ${f.name}`);
     assert.equal(r.statusText, f.status);
+    // The why under the badge (issue 11.8): rule, token and line.
+    assert.equal(r.statusWhy, f.why?.status ? `${f.why.status.rule} \`${f.why.status.text}\` at line ${f.why.status.line}` : '');
     assert.equal(r.object, f.object_state ?? '', `object state of ${f.name}`);
     if (f.object_state) assert.ok(r.objectClass.includes(`ob-${f.object_state}`));
     assert.equal(r.lines, `${f.start_line}–${f.end_line}`);

@@ -64,7 +64,39 @@ test('each function says why it has its status and object state (rule and line)'
     const w = fn.why;
     assert.equal(status, `${fn.status}: ${w.status.rule} \`${w.status.text}\` at line ${w.status.line}`);
     assert.equal(object, `object-legacy: ${w.object.rule} \`${w.object.text}\` at line ${w.object.line}`);
+    // Visible text, not only a tooltip: rule and line under each badge, linking to the line.
+    const sWhy = row.locator('td.fn-status .why');
+    assert.equal(await sWhy.innerText(), `${w.status.rule} \`${w.status.text}\` at line ${w.status.line}`);
+    assert.ok(await sWhy.isVisible());
+    assert.equal(await sWhy.locator('a').getAttribute('href'), `#L${w.status.line}`);
+    const oWhy = row.locator('td.fn-object .why');
+    assert.equal(await oWhy.innerText(), `${w.object.rule} \`${w.object.text}\` at line ${w.object.line}`);
+    assert.equal(await oWhy.locator('a').getAttribute('href'), `#L${w.object.line}`);
   } finally {
     await close(page);
   }
 });
+
+test('every function with a why shows it as text on its row, in every file of the demo', async () => {
+  const tree = await apiOk('/api/v1/repos/demo/commits/hpy-convert-object-dtype/files');
+  const files = (tree.files ?? tree).map((f) => f.path).filter((p) => /\.c$/.test(p)).slice(0, 4);
+  assert.ok(files.length, 'the demo has C files');
+  for (const path of files) {
+    const d = await apiOk(`/api/v1/repos/demo/commits/hpy-convert-object-dtype/files/${path}`);
+    const page = await open(`${BASE}/file.html?${new URLSearchParams({ repo: 'demo', rev: 'hpy-convert-object-dtype', path })}`);
+    try {
+      for (const fn of d.functions) {
+        const row = page.locator(`#functions-table tbody tr[data-name="${fn.name}"]`).first();
+        if (await row.count() === 0 || !(await row.isVisible())) continue;
+        const st = row.locator('td.fn-status .why');
+        if (fn.why?.status) assert.match(await st.innerText(), new RegExp(`at line ${fn.why.status.line}$`));
+        else assert.equal(await st.count(), 0, `${path} ${fn.name}: no why, no line`);
+        const ob = row.locator('td.fn-object .why');
+        assert.equal(await ob.count(), fn.object_state && fn.why?.object ? 1 : 0, `${path} ${fn.name}: object why`);
+      }
+    } finally {
+      await close(page);
+    }
+  }
+});
+

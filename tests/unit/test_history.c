@@ -412,14 +412,51 @@ static void test_forecast_says_when_it_cannot_project(void **state)
     assert_int_equal(json_integer_value(json_object_get(f, "weeks")), 53);
     assert_int_equal(json_array_size(json_object_get(f, "points")), 53);
     assert_true(json_is_null(json_object_get(f, "projection")));
+    /* Its object-legacy count last changed in 2021-W36, 12 weeks before the
+     * last snapshot (2021-W48): a standstill as long as the window is said
+     * as such (issue 11.9), before "too little history". */
+    assert_int_not_equal(json_integer_value(json_object_get(json_array_get(
+                             json_object_get(f, "points"), 39), "value")),
+                         json_integer_value(json_object_get(json_array_get(
+                             json_object_get(f, "points"), 40), "value")));
+    assert_string_equal(json_string_value(json_object_get(json_array_get(
+                            json_object_get(f, "points"), 40), "week")), "2021-W36");
+    assert_string_equal(json_string_value(json_object_get(f, "note")),
+                        "no progress for 12 weeks: unchanged since 2021-W36");
+    assert_int_equal(json_integer_value(json_object_get(f, "no_progress_weeks")), 12);
+    /* The report of 2021-W46 forecasts up to that week: 10 quiet weeks are
+     * no standstill yet. */
+    assert_non_null(strstr(md, "### Forecast\n\nNo projection: too little history"));
+    json_decref(f);
+    /* With a window of 13 weeks the 12 quiet weeks are no standstill, and
+     * the few changes are too little to project. */
+    f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype&weeks=13", 200);
     assert_string_equal(json_string_value(json_object_get(f, "note")),
                         "too little history to project: fewer than 4 weeks with a change");
-    assert_non_null(strstr(md, "### Forecast\n\nNo projection: too little history"));
     json_decref(get("/api/v1/repos/demo/forecast?ref=hpy&measure=files", 400));
     json_decref(get("/api/v1/repos/demo/forecast", 400));
     json_decref(f);
     json_decref(list);
     free(md);
+}
+
+/* The weekly report names the gap since the previous snapshot when it is
+ * more than a week (issue 11.9); consecutive weeks say nothing more. */
+static void test_report_names_the_gap_since_the_previous_snapshot(void **state)
+{
+    char *md, *md2;
+
+    assert_int_equal(snapshot_live("h", "main", "2021-W30"), 0);
+    md = get_text("/api/v1/repos/h/snapshots/2021-W30/report.md?ref=main",
+                  "text/markdown; charset=utf-8");
+    assert_non_null(strstr(md, "Previous snapshot: 2021-W01, 29 weeks before this one "
+                               "(no snapshot in between: the changes below span all 29 weeks)"));
+    md2 = get_text("/api/v1/repos/demo/snapshots/2021-W37/report.md",
+                   "text/markdown; charset=utf-8");
+    assert_non_null(strstr(md2, "Previous snapshot: 2021-W36, commit"));
+    assert_null(strstr(md2, "weeks before this one"));
+    free(md);
+    free(md2);
 }
 
 static void test_csv_exports(void **state)
@@ -457,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_weekly_report_reads_and_escapes),
         cmocka_unit_test(test_forecast_says_when_it_cannot_project),
         cmocka_unit_test(test_csv_exports),
+        cmocka_unit_test(test_report_names_the_gap_since_the_previous_snapshot),
     };
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
