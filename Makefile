@@ -129,7 +129,7 @@ $(B)/gen/openapi.o: $(B)/gen/openapi.c
 
 $(B)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka -lcurl
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka -lcurl
 
 # Installs only what is missing; the stamp keeps repeated make runs quiet.
 # Node.js comes from Debian (nodejs + npm) unless a node is already on the
