@@ -78,7 +78,9 @@ $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Header dependencies come from the compiler (-MMD -MP), one .d per object.
-$(B)/%.o: %.c
+# An object without its .d (built before -MMD, or the .d lost) is rebuilt:
+# the empty rule makes a missing .d count as new.
+$(B)/%.o: %.c $(B)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -127,7 +129,10 @@ $(B)/gen/openapi.o: $(B)/gen/openapi.c
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
 
-$(B)/tests/%: tests/unit/%.c $(LIB_OBJ)
+$(B)/%.d: ;
+.PRECIOUS: $(B)/%.d
+
+$(B)/tests/%: tests/unit/%.c $(LIB_OBJ) $(B)/tests/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka -lcurl
 
