@@ -27,10 +27,7 @@ static int api_teardown(void **state)
 
 static json_t *get(const char *path, long status)
 {
-    char url[2048];
-
-    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
-    return tu_get_json(url, status);
+    return tu_site_get(&g_site, path, status);
 }
 
 static char *git_rev(const char *rev)

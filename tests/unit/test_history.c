@@ -80,10 +80,7 @@ static int teardown(void **state)
 
 static json_t *get(const char *path, long status)
 {
-    char url[2048];
-
-    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
-    return tu_get_json(url, status);
+    return tu_site_get(&g_site, path, status);
 }
 
 static char *get_text(const char *path, const char *want_ctype)

@@ -21,19 +21,6 @@
 static tu_site g_site;
 static char g_tok[DB_TOKEN_LEN + 1], g_tok_read[DB_TOKEN_LEN + 1];
 
-/* Append printf output at buf + *len (cap bytes in all); the length grows. */
-static void h_add(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void h_add(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    *len += (size_t)vsnprintf(buf + *len, *len < cap ? cap - *len : 0, fmt, ap);
-    va_end(ap);
-    assert_true(*len < cap);
-}
-
 /* A connected socket to the server of `s` (10 s receive timeout). */
 static int h_connect(srv *s)
 {
@@ -305,7 +292,7 @@ static void test_refused_bodies_are_read_and_dropped(void **state)
 
     /* A client that does not wait for "100 Continue" gets its answer after
      * the body, which the server reads without keeping. */
-    h_add(req, 512, &len, "POST /api/v1/repos/demo/commits/hpy/sarif HTTP/1.1\r\n"
+    tu_append(req, 512, &len, "POST /api/v1/repos/demo/commits/hpy/sarif HTTP/1.1\r\n"
           "Host: 127.0.0.1\r\nContent-Length: %zu\r\n\r\n", n);
     memset(req + len, '[', n);
     fd = h_connect(g_site.server);
@@ -356,23 +343,23 @@ static void test_long_queries_get_414(void **state)
     int i;
 
     len = 0;
-    h_add(target, cap, &len, "/healthz?");
+    tu_append(target, cap, &len, "/healthz?");
     for (i = 0; i < 500; i++)
-        h_add(target, cap, &len, "%sp%d=v%d", i ? "&" : "", i, i);
+        tu_append(target, cap, &len, "%sp%d=v%d", i ? "&" : "", i, i);
     /* libmicrohttpd alone answered nothing here and held the connection. */
     assert_int_equal(h_get(g_site.server, target, "127.0.0.1", NULL), 414);
     len = 0;
-    h_add(target, cap, &len, "/healthz?");
+    tu_append(target, cap, &len, "/healthz?");
     for (i = 0; i < 6000; i++)
-        h_add(target, cap, &len, "%sp%d=v%d", i ? "&" : "", i, i);
+        tu_append(target, cap, &len, "%sp%d=v%d", i ? "&" : "", i, i);
     assert_int_equal(h_get(g_site.server, target, "127.0.0.1", NULL), 414);
     len = 0;
-    h_add(target, cap, &len, "/healthz?");
+    tu_append(target, cap, &len, "/healthz?");
     for (i = 0; i < 64; i++)
-        h_add(target, cap, &len, "%sp%d=v%d", i ? "&" : "", i, i);
+        tu_append(target, cap, &len, "%sp%d=v%d", i ? "&" : "", i, i);
     assert_int_equal(h_get(g_site.server, target, "127.0.0.1", NULL), 200);
     len = 0;
-    h_add(target, cap, &len, "/healthz?q=");
+    tu_append(target, cap, &len, "/healthz?q=");
     memset(target + len, 'x', 9000);
     target[len + 9000] = '\0';
     assert_int_equal(h_get(g_site.server, target, "127.0.0.1", NULL), 414);
@@ -385,10 +372,10 @@ static void test_many_headers_get_431(void **state)
     char *req = malloc(cap), *out;
     int i;
 
-    h_add(req, cap, &len, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    tu_append(req, cap, &len, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     for (i = 0; i < 4000; i++)
-        h_add(req, cap, &len, "X-H%d: v\r\n", i);
-    h_add(req, cap, &len, "\r\n");
+        tu_append(req, cap, &len, "X-H%d: v\r\n", i);
+    tu_append(req, cap, &len, "\r\n");
     out = h_raw(g_site.server, req);
     assert_int_equal(h_status(out), 431);
     free(out);

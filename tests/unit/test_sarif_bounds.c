@@ -34,19 +34,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Append printf output at buf + *len (cap bytes in all); the length grows. */
-static void h_add(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void h_add(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    *len += (size_t)vsnprintf(buf + *len, *len < cap ? cap - *len : 0, fmt, ap);
-    va_end(ap);
-    assert_true(*len < cap);
-}
-
 /*
  * A log of `nresults` results whose rule message is "{0}...{9}" repeated
  * `repeat` times, each result giving ten arguments of `arglen` characters.
@@ -61,18 +48,18 @@ static char *amplifier(int nresults, int repeat, int arglen)
 
     memset(arg, 'A', (size_t)arglen);
     arg[arglen] = '\0';
-    h_add(s, cap, &len, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+    tu_append(s, cap, &len, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
           "{\"name\":\"amp\",\"rules\":[{\"id\":\"R\",\"messageStrings\":{\"m\":"
           "{\"text\":\"");
     for (i = 0; i < repeat; i++)
-        h_add(s, cap, &len, "{0}{1}{2}{3}{4}{5}{6}{7}{8}{9}");
-    h_add(s, cap, &len, "\"}}}]}},\"results\":[");
+        tu_append(s, cap, &len, "{0}{1}{2}{3}{4}{5}{6}{7}{8}{9}");
+    tu_append(s, cap, &len, "\"}}}]}},\"results\":[");
     for (i = 0; i < nresults; i++)
-        h_add(s, cap, &len, "%s{\"ruleId\":\"R\",\"message\":{\"id\":\"m\","
+        tu_append(s, cap, &len, "%s{\"ruleId\":\"R\",\"message\":{\"id\":\"m\","
               "\"arguments\":[\"%s\",\"%s\",\"%s\",\"%s\",\"%s\",\"%s\",\"%s\","
               "\"%s\",\"%s\",\"%s\"]}}", i ? "," : "", arg, arg, arg, arg, arg, arg,
               arg, arg, arg, arg);
-    h_add(s, cap, &len, "]}]}");
+    tu_append(s, cap, &len, "]}]}");
     free(arg);
     return s;
 }

@@ -66,10 +66,7 @@ static int teardown(void **state)
 
 static json_t *get(const char *path, long status)
 {
-    char url[1024];
-
-    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
-    return tu_get_json(url, status);
+    return tu_site_get(&g_site, path, status);
 }
 
 /* `method` .../dismissals{tail} with `token` and body; the reply. */

@@ -203,6 +203,20 @@ static inline void tu_http_free(tu_http *h)
 }
 
 /* GET a JSON document, asserting status and content type; caller decrefs. */
+/* Append printf output at buf + *len (cap bytes in all); the length
+ * grows; the test fails when it would not fit. */
+static inline void tu_append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static inline void tu_append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    *len += (size_t)vsnprintf(buf + *len, *len < cap ? cap - *len : 0, fmt, ap);
+    va_end(ap);
+    assert_true(*len < cap);
+}
+
 static inline json_t *tu_get_json(const char *url, long want_status)
 {
     tu_http h = tu_request("GET", url);
@@ -266,6 +280,16 @@ static inline int tu_site_ingest(tu_site *s, const char *fixture, const char *na
 
 /* Serve the site's database; `so` (may be NULL) carries extra options, its
  * db_path and listen are set here.  0, or -1 after printing why. */
+/* GET `path` (from "/") on the site's server: its JSON, failing the test
+ * unless the status is `want_status` (tu_get_json). */
+static inline json_t *tu_site_get(const tu_site *s, const char *path, long want_status)
+{
+    char url[4096];
+
+    snprintf(url, sizeof(url), "%s%s", s->base, path);
+    return tu_get_json(url, want_status);
+}
+
 static inline int tu_site_serve(tu_site *s, srv_options *so)
 {
     srv_options dflt = {0};
