@@ -249,7 +249,8 @@ build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest
 # libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
 # make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
 FUZZ_LIB = $(filter-out server/srv.c,$(LIB_SRC)) server/srv.c build/gen/db_migrations.c \
-           build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c
+           build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c \
+           build/gen/hpy_api.c
 FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
            -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
