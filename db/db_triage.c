@@ -169,3 +169,25 @@ int db_triage_mark(sqlite3 *db, int64_t repo_id, json_t *findings, size_t *ndism
     sqlite3_finalize(st);
     return 0;
 }
+
+int db_triage_paths(sqlite3 *db, int64_t repo_id, json_t **out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = db_prepare(db, &st, "SELECT DISTINCT path FROM dismissals WHERE repo_id = ?1 "
+                         "ORDER BY path")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    *out = json_array();
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        json_array_append_new(*out, json_string((const char *)sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        json_decref(*out);
+        *out = NULL;
+        return pd_error_set(PD_EDB, "reading dismissed paths: %s", sqlite3_errmsg(db));
+    }
+    return 0;
+}

@@ -48,4 +48,11 @@ int db_triage_list(sqlite3 *db, int64_t repo_id, json_t **out);
  */
 int db_triage_mark(sqlite3 *db, int64_t repo_id, json_t *findings, size_t *ndismissed);
 
+/*
+ * The distinct paths of repository `repo_id`'s dismissals, sorted, as a
+ * new array of strings (caller decrefs): the files whose findings a
+ * commit summary must look at to leave dismissed ones out.  0 or PD_EDB.
+ */
+int db_triage_paths(sqlite3 *db, int64_t repo_id, json_t **out);
+
 #endif

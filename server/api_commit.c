@@ -12,6 +12,7 @@
 #include "db.h"
 #include "pd_error.h"
 #include "pd_time.h"
+#include "api_triage.h"
 #include "sarif_import.h"
 
 static const char *const api_status_names[4] = {"ported", "bridged", "legacy", "neutral"};
@@ -370,18 +371,26 @@ enum MHD_Result api_commit(srv_req *r)
 }
 
 /* Findings per tool: the built-in analyzer ("portdash": hpy uses are level
- * none, npy-legacy note, capi and bridge warning) and each uploaded one. */
+ * none, npy-legacy note, capi and bridge warning) and each uploaded one;
+ * dismissed ones leave "results" and their level for "dismissed", as the
+ * file page counts them (issue 14.7). */
 static int api_summary_tools(srv_req *r, const api_at *at, const db_counts *c,
-                             json_t *o)
+                             const db_scope *sc, json_t *o)
 {
     json_t *tools = json_object();
+    size_t ndismissed = 0;
+    int rc;
 
     json_object_set_new(tools, "portdash", json_pack("{s:I, s:i, s:I, s:I, s:I}",
         "results", (json_int_t)(c->tok[0] + c->tok[1] + c->tok[2] + c->tok[3]),
         "error", 0, "warning", (json_int_t)(c->tok[1] + c->tok[3]),
         "note", (json_int_t)c->tok[2], "none", (json_int_t)c->tok[0]));
     json_object_set_new(o, "tools", tools);
-    return sarif_tools_json(r->db, at->commit_id, tools);
+    if ((rc = sarif_tools_json(r->db, at->commit_id, tools)) < 0 ||
+        (rc = api_triage_summary(r, at, sc, tools, &ndismissed)) < 0)
+        return rc;
+    json_object_set_new(o, "dismissed_count", json_integer((json_int_t)ndismissed));
+    return 0;
 }
 
 enum MHD_Result api_summary(srv_req *r)
@@ -401,7 +410,7 @@ enum MHD_Result api_summary(srv_req *r)
     if (sc)
         json_object_set_new(o, "scope", json_string(sc->name));
     if ((rc = api_commit_fields(r, &at, o)) < 0 ||
-        (rc = api_summary_tools(r, &at, &c, o)) < 0) {
+        (rc = api_summary_tools(r, &at, &c, sc, o)) < 0) {
         json_decref(o);
         return srv_reply_error(r, rc);
     }

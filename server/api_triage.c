@@ -70,6 +70,62 @@ int api_triage_apply(srv_req *r, int64_t repo_id, json_t *o, const char *key,
     return 0;
 }
 
+/* Move the dismissed findings of `findings` from their tool's results
+ * and level counts in `tools` to its "dismissed" count. */
+static size_t api_triage_uncount(json_t *findings, json_t *tools)
+{
+    json_t *f, *t;
+    size_t i, n = 0;
+
+    json_array_foreach(findings, i, f) {
+        const char *tool = json_string_value(json_object_get(f, "tool"));
+        const char *level = json_string_value(json_object_get(f, "level"));
+
+        if (!json_is_object(json_object_get(f, "dismissed")) || !tool ||
+            !(t = json_object_get(tools, tool)))
+            continue;
+        json_object_set_new(t, "results", json_integer(
+            json_integer_value(json_object_get(t, "results")) - 1));
+        if (level && json_is_integer(json_object_get(t, level)))
+            json_object_set_new(t, level, json_integer(
+                json_integer_value(json_object_get(t, level)) - 1));
+        json_object_set_new(t, "dismissed", json_integer(
+            json_integer_value(json_object_get(t, "dismissed")) + 1));
+        n++;
+    }
+    return n;
+}
+
+int api_triage_summary(srv_req *r, const api_at *at, const db_scope *sc, json_t *tools,
+                       size_t *ndismissed)
+{
+    json_t *paths = NULL, *p, *doc, *t;
+    const char *key;
+    size_t i;
+    int rc;
+
+    *ndismissed = 0;
+    json_object_foreach(tools, key, t)
+        json_object_set_new(t, "dismissed", json_integer(0));
+    if ((rc = db_triage_paths(r->db, at->repo_id, &paths)) < 0)
+        return rc;
+    json_array_foreach(paths, i, p) {
+        const char *path = json_string_value(p);
+
+        if (sc && !db_scope_has_path(sc, path))
+            continue;
+        rc = api_file_doc(r, at, path, &doc);
+        if (rc == PD_ENOTFOUND)
+            continue;            /* not in this commit: nothing to leave out */
+        if (rc < 0)
+            break;
+        *ndismissed += api_triage_uncount(json_object_get(doc, "findings"), tools);
+        json_decref(doc);
+    }
+    json_decref(paths);
+    return rc == PD_ENOTFOUND ? 0 : rc < 0 ? rc : 0;
+}
+
 /* The name of the request's (already authorised) token into by. */
 static void api_triage_who(srv_req *r, char *by, size_t n)
 {

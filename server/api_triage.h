@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "api.h"
+#include "db_scope.h"
 
 /*
  * Give every object of `findings` without a "fingerprint" one: 32 hex
@@ -32,6 +33,17 @@ int api_triage_apply(srv_req *r, int64_t repo_id, json_t *o, const char *key,
  * fingerprints and dismissals (api_file.c).  0, PD_ENOTFOUND, PD_EDB.
  */
 int api_file_doc(srv_req *r, const api_at *at, const char *path, json_t **out);
+
+/*
+ * Leave the dismissed findings of the commit at `at` out of the per-tool
+ * counts `tools` (the summary's {"TOOL": {"results", LEVEL: n}}) and give
+ * each tool a "dismissed" count; *ndismissed is the total.  Only files in
+ * scope `sc` (NULL: all) count, as in the summary's other figures.  Only
+ * the files named by a dismissal are read (db_triage_paths), so the cost
+ * follows the triage, not the repository.  0 or PD_EDB.
+ */
+int api_triage_summary(srv_req *r, const api_at *at, const db_scope *sc, json_t *tools,
+                       size_t *ndismissed);
 
 /*
  * Dismiss the finding with fingerprint `fp` of `path` at `rev` of

@@ -4,6 +4,8 @@
  * fingerprint to a later commit and through a re-ingest, object-item sites,
  * uploaded SARIF findings, the list with who and when, undo, and the CLI.
  */
+#include <ctype.h>
+
 #include "testutil.h"
 
 #include "db.h"
@@ -265,6 +267,90 @@ static void test_sarif_findings_can_be_dismissed(void **state)
     json_decref(d);
 }
 
+/* tools[tool][key] of a summary, 0 when absent. */
+static json_int_t tool_count(json_t *sum, const char *tool, const char *key)
+{
+    return json_integer_value(json_object_get(json_object_get(json_object_get(sum, "tools"),
+                                                               tool), key));
+}
+
+/* The sum of "dismissed_count" over every file page of commit `rev` (the
+ * fixture has paths with spaces and markup: each byte but '/' and the
+ * unreserved ones is percent-encoded). */
+static json_int_t file_pages_dismissed(const char *rev)
+{
+    char url[2048], enc[1024];
+    json_t *files, *f, *doc;
+    json_int_t n = 0;
+    size_t i, k;
+
+    snprintf(url, sizeof(url), "/api/v1/repos/demo/commits/%s/files", rev);
+    files = get(url, 200);
+    json_array_foreach(json_object_get(files, "files"), i, f) {
+        const unsigned char *p = (const unsigned char *)json_string_value(
+            json_object_get(f, "path"));
+
+        for (k = 0; *p && k + 4 < sizeof(enc); p++)
+            k += (size_t)(isalnum(*p) || strchr("/._-~", *p)
+                              ? snprintf(enc + k, 2, "%c", *p)
+                              : snprintf(enc + k, 4, "%%%02X", *p));
+        enc[k] = '\0';
+        snprintf(url, sizeof(url), "/api/v1/repos/demo/commits/%s/files/%s", rev, enc);
+        doc = get(url, 200);
+        n += json_integer_value(json_object_get(doc, "dismissed_count"));
+        json_decref(doc);
+    }
+    json_decref(files);
+    return n;
+}
+
+/* Dismissed findings leave the summary's per-tool counts for "dismissed"
+ * (the gap the first round of issue 14 left), agree with the file pages,
+ * and come back when the dismissal is undone. */
+static void test_the_summary_leaves_dismissed_findings_out(void **state)
+{
+    const char *url = "/api/v1/repos/demo/commits/hpy/summary";
+    json_t *s0 = get(url, 200), *s1, *s2, *file, *f = NULL, *c, *d;
+    char tail[64];
+    size_t i;
+    tu_http h;
+
+    file = get("/api/v1/repos/demo/commits/hpy/files/src/toyarray.c", 200);
+    json_array_foreach(json_object_get(file, "findings"), i, c)
+        if (!f && json_is_null(json_object_get(c, "dismissed")) &&
+            strcmp(json_string_value(json_object_get(c, "tool")), "portdash") == 0 &&
+            strcmp(json_string_value(json_object_get(c, "level")), "warning") == 0)
+            f = c;
+    assert_non_null(f);
+    assert_int_equal(json_integer_value(json_object_get(s0, "dismissed_count")),
+                     file_pages_dismissed("hpy"));
+    d = dismiss("hpy", "src/toyarray.c", json_string_value(json_object_get(f, "fingerprint")),
+                "won't fix", 201);
+    s1 = get(url, 200);
+    assert_int_equal(tool_count(s1, "portdash", "results"),
+                     tool_count(s0, "portdash", "results") - 1);
+    assert_int_equal(tool_count(s1, "portdash", "warning"),
+                     tool_count(s0, "portdash", "warning") - 1);
+    assert_int_equal(tool_count(s1, "portdash", "note"), tool_count(s0, "portdash", "note"));
+    assert_int_equal(tool_count(s1, "portdash", "dismissed"),
+                     tool_count(s0, "portdash", "dismissed") + 1);
+    assert_int_equal(json_integer_value(json_object_get(s1, "dismissed_count")),
+                     json_integer_value(json_object_get(s0, "dismissed_count")) + 1);
+    assert_int_equal(json_integer_value(json_object_get(s1, "dismissed_count")),
+                     file_pages_dismissed("hpy"));
+    snprintf(tail, sizeof(tail), "/%lld", (long long)json_integer_value(json_object_get(d, "id")));
+    h = call("DELETE", tail, g_triage, NULL);
+    assert_int_equal(h.status, 200);
+    tu_http_free(&h);
+    s2 = get(url, 200);
+    assert_true(json_equal(json_object_get(s2, "tools"), json_object_get(s0, "tools")));
+    json_decref(d);
+    json_decref(file);
+    json_decref(s0);
+    json_decref(s1);
+    json_decref(s2);
+}
+
 static void test_cli_dismisses_lists_and_undoes(void **state)
 {
     const char *fx = getenv("PORTDASH_FIXTURES");
@@ -303,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_a_dismissal_follows_its_finding),
         cmocka_unit_test(test_object_item_sites_are_dismissed_by_the_same_fingerprint),
         cmocka_unit_test(test_sarif_findings_can_be_dismissed),
+        cmocka_unit_test(test_the_summary_leaves_dismissed_findings_out),
         cmocka_unit_test(test_cli_dismisses_lists_and_undoes),
     };
 
