@@ -583,7 +583,8 @@ int srv_start(srv **out, const srv_options *opt)
     s->max_connections = srv_connection_limit(opt->max_connections);
     if (!(s->guard = srv_guard_new(opt->head_timeout ? opt->head_timeout : 10,
                                    opt->body_budget ? opt->body_budget
-                                                    : 4 * s->max_body))) {
+                                                    : 4 * s->max_body,
+                                   s->metrics))) {
         rc = pd_error_set(PD_ENOMEM, "cannot start the connection guard");
         goto fail;
     }

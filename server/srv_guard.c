@@ -39,6 +39,7 @@ struct srv_guard {
     size_t nconns;
     unsigned long reaped;
     srv_guard_conn *head;
+    srv_metrics *metrics;
 };
 
 static double srv_guard_now(void)
@@ -74,6 +75,7 @@ static void srv_guard_sweep(srv_guard *g, double now)
         (void)!send(c->fd, srv_guard_408, sizeof(srv_guard_408) - 1,
                     MSG_DONTWAIT | MSG_NOSIGNAL);
         shutdown(c->fd, SHUT_RDWR);
+        srv_metrics_record(g->metrics, -1, 408, now - c->head_start);
     }
 }
 
@@ -101,7 +103,7 @@ static void *srv_guard_main(void *arg)
     return NULL;
 }
 
-srv_guard *srv_guard_new(double head_seconds, size_t body_budget)
+srv_guard *srv_guard_new(double head_seconds, size_t body_budget, srv_metrics *metrics)
 {
     srv_guard *g = calloc(1, sizeof(*g));
 
@@ -109,6 +111,7 @@ srv_guard *srv_guard_new(double head_seconds, size_t body_budget)
         return NULL;
     g->head_seconds = head_seconds > 0 ? head_seconds : 10;
     g->body_budget = body_budget;
+    g->metrics = metrics;
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->wake, NULL);
     if (pthread_create(&g->thread, NULL, srv_guard_main, g) != 0) {

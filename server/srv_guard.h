@@ -13,16 +13,20 @@
 
 #include <microhttpd.h>
 
+#include "srv_metrics.h"
+
 typedef struct srv_guard srv_guard;
 
 /*
  * A guard closing connections whose request head takes longer than
  * `head_seconds` (they get "408 Request Timeout" first), with `body_budget`
- * bytes for all request bodies held at once.  Starts one thread.  NULL on
+ * bytes for all request bodies held at once.  Each 408 is recorded in
+ * `metrics` (route none; may be NULL; borrowed, must outlive the guard),
+ * since it never reaches the request handler.  Starts one thread.  NULL on
  * failure (out of memory, no thread).  Free with srv_guard_free after the
  * daemon has stopped.
  */
-srv_guard *srv_guard_new(double head_seconds, size_t body_budget);
+srv_guard *srv_guard_new(double head_seconds, size_t body_budget, srv_metrics *metrics);
 
 /* Stop the thread and free; accepts NULL. */
 void srv_guard_free(srv_guard *g);

@@ -6,8 +6,9 @@
 #include "srv_metrics.h"
 
 /* Statuses the server sends; anything else is counted as "other". */
-static const unsigned srv_metrics_statuses[] = {200, 202, 304, 400, 401, 403, 404,
-                                                405, 413, 500, 503};
+static const unsigned srv_metrics_statuses[] = {200, 201, 202, 304, 400, 401, 403, 404,
+                                                405, 408, 409, 413, 414, 421, 431, 500,
+                                                503};
 #define SRV_NSTATUS (sizeof(srv_metrics_statuses) / sizeof(unsigned) + 1)
 
 static const double srv_metrics_buckets[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1,

@@ -483,11 +483,26 @@ static void test_gate_policy_file(void **state)
 
 /* Issue 14.8: an operationId on every operation, unique; every answer's
  * media type declared (the gate's markdown too); the badge path as served. */
+/* A response object, or the one its "$ref" names under components. */
+static json_t *ci_response(json_t *doc, json_t *resp)
+{
+    const char *ref = json_string_value(json_object_get(resp, "$ref"));
+    const char *pfx = "#/components/responses/";
+
+    if (!ref)
+        return resp;
+    assert_int_equal(strncmp(ref, pfx, strlen(pfx)), 0);
+    return json_object_get(json_object_get(json_object_get(doc, "components"), "responses"),
+                           ref + strlen(pfx));
+}
+
 static void test_openapi_names_every_operation_and_media_type(void **state)
 {
     char url[256];
     json_t *doc, *item, *op, *resp, *ids = json_object(), *gate_op;
     const char *p, *m, *code;
+    static const char *const any[] = {"401", "408", "414", "421", "431", "503"};
+    size_t k;
 
     snprintf(url, sizeof(url), "%s/api/v1/openapi.json", g_site.base);
     doc = tu_get_json(url, 200);
@@ -501,8 +516,12 @@ static void test_openapi_names_every_operation_and_media_type(void **state)
                 fail_msg("operationId %s twice", id);
             json_object_set_new(ids, id, json_true());
             json_object_foreach(json_object_get(op, "responses"), code, resp)
-                if (json_object_size(json_object_get(resp, "content")) == 0)
+                if (json_object_size(json_object_get(ci_response(doc, resp), "content")) == 0)
                     fail_msg("%s %s: response %s has no media type", m, p, code);
+            /* What any request can get before its handler runs. */
+            for (k = 0; k < sizeof(any) / sizeof(*any); k++)
+                if (!json_object_get(json_object_get(op, "responses"), any[k]))
+                    fail_msg("%s %s does not declare %s", m, p, any[k]);
         }
     }
     assert_true(json_object_size(ids) > 20);
@@ -513,6 +532,51 @@ static void test_openapi_names_every_operation_and_media_type(void **state)
     assert_non_null(json_object_get(json_object_get(doc, "paths"),
                                     "/badge/{repo}/{ref}/{measure}.svg"));
     json_decref(ids);
+    json_decref(doc);
+}
+
+/* Every GET route that reads ?page (a bad one is a 400 naming it)
+ * declares page and per_page, and no other route declares them. */
+static void test_openapi_declares_paging_where_the_server_pages(void **state)
+{
+    static const char *const fill[][2] = {
+        {"{repo}", "demo"}, {"{rev}", "hpy"}, {"{ref}", "hpy"}, {"{path}", "src/refcount.c"},
+        {"{range}", "hpy...hpy-convert-object-dtype"}, {"{symbol}", "Py_INCREF"},
+        {"{measure}", "functions.ported"}, {"{week}", "2020-W01"}, {"{id}", "1"}};
+    char url[1024], path[512];
+    json_t *doc = tu_site_get(&g_site, "/api/v1/openapi.json", 200), *item, *op, *prm;
+    const char *p;
+    size_t i, k;
+    int pages, declared, checked = 0;
+
+    json_object_foreach(json_object_get(doc, "paths"), p, item) {
+        if (!(op = json_object_get(item, "get")))
+            continue;
+        snprintf(path, sizeof(path), "%s", p);
+        for (k = 0; k < sizeof(fill) / sizeof(*fill); k++) {
+            char *at = strstr(path, fill[k][0]), rest[512];
+
+            if (!at)
+                continue;
+            snprintf(rest, sizeof(rest), "%s", at + strlen(fill[k][0]));
+            snprintf(at, sizeof(path) - (size_t)(at - path), "%s%s", fill[k][1], rest);
+        }
+        snprintf(url, sizeof(url), "%s%s?page=0", g_site.base, path);
+        {
+            tu_http h = tu_send("GET", url, NULL, NULL, 0, 1);
+
+            pages = h.status == 400 && strstr(h.body, "page must be a positive integer");
+            tu_http_free(&h);
+        }
+        declared = 0;
+        json_array_foreach(json_object_get(op, "parameters"), i, prm)
+            declared |= strcmp(json_string_value(json_object_get(prm, "name")), "page") == 0;
+        if (pages != declared)
+            fail_msg("GET %s: the server %s ?page, the description %s it", p,
+                     pages ? "reads" : "ignores", declared ? "declares" : "omits");
+        checked += pages;
+    }
+    assert_true(checked >= 7);     /* commit, files, file, history, snapshots, symbols x2 */
     json_decref(doc);
 }
 
@@ -563,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_gate_universal_ratchet_names_the_file),
         cmocka_unit_test(test_gate_policy_file),
         cmocka_unit_test(test_openapi_names_every_operation_and_media_type),
+        cmocka_unit_test(test_openapi_declares_paging_where_the_server_pages),
         cmocka_unit_test(test_gate_cli_exit_status),
     };
 

@@ -400,6 +400,11 @@ static void test_slow_head_is_closed_with_408(void **state)
     close(fd);
     /* A complete request on a fresh connection is still answered. */
     assert_int_equal(h_get(s, "/healthz", "127.0.0.1", NULL), 200);
+    /* The 408 never reached a handler, yet monitors see it counted. */
+    out = h_raw(s, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    assert_non_null(strstr(out, "portdash_http_requests_total{route=\"none\",method=\"\","
+                                "status=\"408\"} 1\n"));
+    free(out);
     srv_stop(s);
 }
 
