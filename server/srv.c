@@ -444,6 +444,7 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
 
     memset(&r, 0, sizeof(r));
     r.server = s;
+    r.private_reads = s->private_reads;
     r.conn = conn;
     r.method = method;
     r.url = url;

@@ -76,6 +76,7 @@ typedef struct {
     int route;                            /* index in srv_routes, -1: none */
     unsigned status;                      /* status sent, for metrics */
     int immutable;                        /* answer about a full commit id */
+    int private_reads;                    /* serve --private: Cache-Control private */
     char link[1024];                      /* Link header of a paginated list */
     struct srv_cache_capture *capture;    /* set by srv_cache: keep the answer */
     char location[128];                   /* Location header (a 202's job), or "" */

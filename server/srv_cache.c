@@ -282,7 +282,8 @@ static uint64_t srv_cache_epoch(srv_cache *c, sqlite3 *db)
 /* ---- replies ---- */
 
 /* The response of variant [imm][kind] of `e`, made on first use. */
-static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int kind)
+static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int kind,
+                                               int private_reads)
 {
     struct MHD_Response *resp = e->resp[imm][kind];
     srv_cache_body *b = e->body;
@@ -304,7 +305,7 @@ static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int 
     if (kind == 1)
         MHD_add_response_header(resp, "Content-Encoding", "gzip");
     MHD_add_response_header(resp, "ETag", e->etag);
-    srv_reply_cache_headers(resp, imm);
+    srv_reply_cache_headers(resp, imm, private_reads);
     e->resp[imm][kind] = resp;
     return resp;
 }
@@ -322,7 +323,7 @@ static int srv_cache_pick_for(srv_cache *c, srv_cache_entry *e, srv_req *r, int 
         kind = 2;
     else if (e->body->gz && srv_reply_accepts_gzip(r))
         kind = 1;
-    if (!(p->resp = srv_cache_response(e, imm, kind)))
+    if (!(p->resp = srv_cache_response(e, imm, kind, r->private_reads)))
         return 0;
     c->not_modified += kind == 2;
     p->status = kind == 2 ? 304 : 200;

@@ -153,15 +153,21 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
         MHD_add_response_header(resp, "Content-Encoding", "gzip");
     if (etag[0]) {
         MHD_add_response_header(resp, "ETag", etag);
-        srv_reply_cache_headers(resp, r->immutable);
+        srv_reply_cache_headers(resp, r->immutable, r->private_reads);
     }
     ret = MHD_queue_response(r->conn, status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
 
-void srv_reply_cache_headers(struct MHD_Response *resp, int immutable)
+void srv_reply_cache_headers(struct MHD_Response *resp, int immutable, int private_reads)
 {
+    if (private_reads) {
+        MHD_add_response_header(resp, "Cache-Control",
+                                immutable ? "private, max-age=31536000, immutable"
+                                          : "private, no-cache");
+        return;
+    }
     if (immutable) {
         MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
         return;

@@ -43,8 +43,11 @@ void srv_reply_add_headers(struct MHD_Response *resp, const char *ctype, const c
  * X-Accel-* before the client) keeps the answer one second and then
  * revalidates it with If-None-Match.  nginx 1.22 reads X-Accel-Expires
  * only when it comes before Cache-Control, hence the order
- * (deploy/nginx/portdash.conf, tests/deploy/nginx.sh).
+ * (deploy/nginx/portdash.conf, tests/deploy/nginx.sh).  With
+ * `private_reads` (serve --private, answers only for token holders) both
+ * say `private` and there is no X-Accel-Expires, which nginx would obey
+ * over Cache-Control: no shared cache may keep them (RFC 9111 §5.2.2.7).
  */
-void srv_reply_cache_headers(struct MHD_Response *resp, int immutable);
+void srv_reply_cache_headers(struct MHD_Response *resp, int immutable, int private_reads);
 
 #endif

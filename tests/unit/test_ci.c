@@ -150,6 +150,30 @@ static void test_private_reads_need_a_read_token(void **state)
     h = ci_req("GET", "/api/v1/openapi.json", NULL, 0);
     assert_int_equal(h.status, 200);
     free(h.body);
+    /* Answers for token holders only: no shared cache may keep them, the
+     * first (computed) answer nor the cached ones after it. */
+    {
+        char *id = tu_sh_out("git --git-dir='%s' rev-parse hpy", tu_fixture("toyport"));
+        char path[256];
+        int k;
+
+        id[strcspn(id, "\n")] = '\0';
+        snprintf(path, sizeof(path), "/api/v1/repos/demo/commits/%s/files", id);
+        for (k = 0; k < 2; k++) {
+            h = ci_req("GET", path, hdr, 0);
+            assert_int_equal(h.status, 200);
+            assert_string_equal(tu_header(&h, "Cache-Control"),
+                                "private, max-age=31536000, immutable");
+            free(h.body);
+            h = ci_req("GET", "/api/v1/repos/demo/commits/hpy/summary", hdr, 0);
+            assert_int_equal(h.status, 200);
+            assert_string_equal(tu_header(&h, "Cache-Control"), "private, no-cache");
+            assert_string_equal(tu_header(&h, "X-Accel-Expires"), "");
+            assert_int_equal(strlen(tu_header(&h, "ETag")), 42);
+            free(h.body);
+        }
+        free(id);
+    }
     srv_stop(s);
     snprintf(g_site.base, sizeof(g_site.base), "%s", saved);
 }
