@@ -266,9 +266,12 @@ build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
+# The fuzz targets are built (not run) too: they link the whole library
+# with clang, and nothing else notices when a new source breaks that link.
 check: deps
 	sh tests/checksrc.sh
 	$(MAKE) clean-build-check
+	$(MAKE) build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http
 
 clean-build-check:
 	rm -rf build-check && $(MAKE) B=build-check WERROR=-Werror all
