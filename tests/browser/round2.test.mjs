@@ -370,6 +370,69 @@ test('the source view shows the finding messages under their lines', async () =>
   await close(page);
 });
 
+test('the source view colours C syntax and shows every line exactly as it is', async () => {
+  const base = `/api/v1/repos/${enc(repo)}/commits/${enc(rev)}`;
+  const raw = await (await fetch(`${BASE}${base}/raw/src/arraytypes.c.src`)).text();
+  const d = await apiOk(`${base}/files/src/arraytypes.c.src`);
+  const page = await open(`${BASE}/${pages().file}`);
+  const got = await page.evaluate(() => [...document.querySelectorAll('#source-table tr')].map((tr) => {
+    const lc = tr.querySelector('td.lc').cloneNode(true);
+    for (const m of lc.querySelectorAll('.fmsg')) m.remove();
+    return { text: lc.textContent, tags: [...lc.querySelectorAll('*')].map((e) => `${e.tagName}.${e.className}`) };
+  }));
+  const lines = raw.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
+  assert.deepEqual(got.map((r) => r.text), lines, 'every line\'s text as in the file');
+  const tags = new Set(got.flatMap((r) => r.tags));
+  for (const t of tags) assert.match(t, /^(SPAN\.sx-[csknftm]|MARK\.tk tk-[a-z-]+( guarded)?)$/, 'only colour spans and finding marks');
+  // Colours where C has them: a comment, a keyword, a string.
+  const kinds = await page.evaluate(() => Object.fromEntries(['c', 'k', 's', 'f'].map((k) =>
+    [k, [...document.querySelectorAll(`#source-table .sx-${k}`)].map((e) => e.textContent)])));
+  assert.ok(kinds.k.includes('return') && kinds.k.includes('static'), 'keywords coloured');
+  assert.ok(kinds.c.some((t) => t.startsWith('/*')), 'comments coloured');
+  assert.ok(kinds.f.length > 0, 'function calls coloured');
+  // Findings keep their marks over the colours, on their own text.
+  const marked = await page.evaluate(() => [...document.querySelectorAll('#source-table mark.tk')].map((m) =>
+    ({ line: Number(m.closest('tr').id.slice(1)), text: m.textContent })));
+  assert.ok(marked.length > 0);
+  for (const m of marked) assert.ok(d.findings.some((f) => f.line === m.line && f.text === m.text), `mark ${m.text} at ${m.line}`);
+  await close(page);
+});
+
+test('the colouring turns hostile source into text, never markup', async () => {
+  const page = await open(`${BASE}/${pages().file}`);
+  const src = [
+    '/* </td></tr><img src=x onerror="window.__xss=11"> */',
+    'static const char *s = "<script>window.__xss=12</script>";',
+    '#define EVIL <svg onload="window.__xss=13"></svg> \\',
+    '    <iframe src="javascript:window.__xss=14">',
+    "char c = '<'; /* <b>",
+    ' still a comment </b> */ int x = 1; // <style>*{display:none}</style>',
+    'a\u202Eb',
+  ].join('\n');
+  const r = await page.evaluate(async (text) => {
+    const { highlightLines, styled } = await import('./js/highlight.mjs');
+    const { h } = await import('./js/dom.mjs');
+    const lines = text.split('\n');
+    const segs = highlightLines(text);
+    const box = h('div', null, lines.map((l, i) => h('div', null, styled(l, segs[i]))));
+    document.body.append(box);
+    await new Promise((res) => setTimeout(res, 50));
+    return {
+      texts: [...box.children].map((d) => d.textContent),
+      tags: [...box.querySelectorAll('*')].map((e) => e.tagName),
+      classes: [...box.querySelectorAll('span:not(.bidi)')].map((e) => e.className),
+      xss: typeof window.__xss,
+      coloured: segs.flat().filter(([, c]) => c).length,
+    };
+  }, src);
+  assert.deepEqual(r.texts, src.split('\n').map((l) => l.replace('\u202E', '<U+202E>')));
+  assert.ok(r.tags.every((t) => t === 'DIV' || t === 'SPAN'), `only div/span: ${r.tags}`);
+  assert.ok(r.classes.every((c) => /^sx-[csknftm]$/.test(c)), r.classes.join(' '));
+  assert.ok(r.coloured > 5, 'Prism coloured it');
+  assert.equal(r.xss, 'undefined');
+  await close(page);
+});
+
 test('commit and compare pages show the code diff of a changed function, with findings inline', async () => {
   const c = await apiOk(`/api/v1/repos/${enc(repo)}/commits/hpy-convert-object-dtype`);
   const f = c.functions.find((x) => x.from && x.to);
