@@ -107,7 +107,8 @@ function blockerDefinitions(fns) {
 }
 
 /** One blocker file as a <details> row: path, counts, then its functions
- * (a numpy template definition once, expandable to its instances). */
+ * (a numpy template definition once, expandable to its instances).  rev:
+ * the blockers' commit id (the links name lines, which drift with a ref). */
 function blockerFile(repo, rev, f) {
   const capi = f.functions.reduce((a, x) => a + x.capi, 0) + f.file_scope.capi;
   const bridge = f.functions.reduce((a, x) => a + x.bridge, 0) + f.file_scope.bridge;
@@ -169,7 +170,7 @@ export async function mountNoObjectPanel(root, { repo, rev, scopes }) {
         'show the whole overview (totals, files, trend) without object dtype'),
       ' · numbers per file are on each file page: its functions without an object state, and its unguarded findings.'),
     h('h3', { class: 'blockers-h' }, 'Universal blockers ', h('span', { class: 'muted' }, `(${fmt(bl.total)} files)`)),
-    list.length ? h('div', { id: 'blockers', class: 'blockers' }, list.map((f) => blockerFile(repo, rev, f)))
+    list.length ? h('div', { id: 'blockers', class: 'blockers' }, list.map((f) => blockerFile(repo, bl.commit ?? rev, f)))
       : h('p', { id: 'blockers', class: 'good' }, 'None: without object dtype, every file is universal-ready.'));
   root.hidden = false;
 }

@@ -131,6 +131,47 @@ test('the copy-permalink button pins the commit id on the file page', async () =
   await close(page);
 });
 
+test('links do not drift: every page offers the commit-id permalink, links to lines name commits, ref links stay where latest is meant', async () => {
+  const repos = await apiOk('/api/v1/repos');
+  const refs = Object.fromEntries(repos.find((r) => r.name === repo).refs.map((r) => [r.name, r.commit]));
+  const HEX40 = /^[0-9a-f]{40}$/;
+  for (const [name, url] of Object.entries(pages())) {
+    const page = await open(`${BASE}/${url}`);
+    // Links to a line of a file name a commit id: a ref moves and the line with it.
+    const lineLinks = await page.evaluate(() => [...document.querySelectorAll('main a[href*="file.html"][href*="#L"]')]
+      .map((a) => new URL(a.href).searchParams.get('rev')));
+    for (const r of lineLinks) assert.match(r, HEX40, `${name}: a link to a line names a commit (${r})`);
+    const commitLinks = await page.evaluate(() => [...document.querySelectorAll('main a[href*="commit.html"]')]
+      .map((a) => new URL(a.href).searchParams.get('rev')));
+    for (const r of commitLinks) assert.match(r, HEX40, `${name}: a commit link names the commit`);
+    const q = new URL(page.url()).searchParams;
+    if (!q.has('rev') && !q.has('head')) {
+      assert.equal(await page.locator('#copy-permalink').count(), 0, `${name}: nothing to pin, no button`);
+      await close(page);
+      continue;
+    }
+    // "Latest" stays a ref: the navigation follows the branch.
+    const navRev = new URL(await page.locator('#nav-overview').evaluate((a) => a.href)).searchParams.get('rev');
+    assert.equal(navRev, q.get('rev') ?? q.get('head'), `${name}: the navigation keeps the ref name`);
+    assert.equal(await page.locator('#copy-permalink').count(), 1, `${name}: a Copy permalink button`);
+    await page.click('#copy-permalink');
+    const pinned = new URL(page.url()).searchParams;
+    if (q.has('rev')) {
+      assert.equal(pinned.get('rev'), refs[q.get('rev')], `${name}: rev pinned to the ref's commit`);
+    } else {
+      assert.equal(pinned.get('head'), refs[q.get('head')], `${name}: head pinned`);
+      assert.equal(pinned.get('base'), refs[q.get('base')], `${name}: base pinned`);
+    }
+    for (const [k, v] of q) if (!['rev', 'base', 'head'].includes(k)) assert.equal(pinned.get(k), v, `${name}: ${k} kept`);
+    await close(page);
+    // The permalink opens the same page at those commits.
+    const p2 = await open(page.url());
+    assert.ok(await p2.locator('#errors').isHidden(), `${name}: the permalink page has no error`);
+    assert.equal(await p2.evaluate(() => document.body.dataset.commit), pinned.get('rev') ?? pinned.get('head'));
+    await close(p2);
+  }
+});
+
 /** Horizontal overflow of the page and of any element in main, and main's
  * content in nested vertical scroll boxes. */
 async function fit(page) {
