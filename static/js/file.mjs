@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -139,7 +139,7 @@ function renderFunctions() {
   const fnRow = (f, group) => h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
     hidden: group ? !openGroups.has(group) : null },
     h('th', { scope: 'row', class: 'fn-name' },
-      h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, f.name ?? '?'))),
+      h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, nameNodes(f.name ?? '?')))),
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
     h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
       title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
@@ -166,7 +166,7 @@ function renderFunctions() {
     toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
     rows.push(h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
       h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
-        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, groupName(inst.map((x) => x.name)))),
+        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, nameNodes(groupName(inst.map((x) => x.name))))),
         h('span', { class: 'muted small' }, ` · ${fmt(inst.length)} instances`)),
       h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
@@ -304,6 +304,11 @@ function dismissCell(f) {
 /* Bumped by every renderFindings call, so an older call still appending
  * its chunks (a filter changed meanwhile) stops. */
 let findingsGen = 0;
+/* arraytypes.c.src with a SARIF upload has 5,000 findings on the page: a
+ * table 200,000 px tall put the source out of reach.  The first rows show,
+ * the rest after "show all" (kept for the page's life). */
+const FINDINGS_SHOWN = 200;
+let findingsAll = false;
 
 function findingRow(f) {
   return h('tr', { class: [f.guarded && 'guarded', f.dismissed && 'dismissed'], dataset: { fingerprint: f.fingerprint ?? '' } },
@@ -340,12 +345,17 @@ async function renderFindings() {
   const body = $('findings-table').tBodies[0];
   const FIRST = 100;
   const CHUNK = 1500;
-  replace(body, rows.length ? rows.slice(0, FIRST).map(findingRow)
+  const upto = findingsAll ? rows.length : Math.min(rows.length, FINDINGS_SHOWN);
+  replace(body, rows.length ? rows.slice(0, Math.min(FIRST, upto)).map(findingRow)
     : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
-  for (let at = FIRST; at < rows.length; at += CHUNK) {
+  const more = $('findings-more');
+  more.hidden = upto >= rows.length;
+  more.textContent = `show all ${fmt(rows.length)} findings (${fmt(upto)} shown)`;
+  more.onclick = () => { findingsAll = true; renderFindings(); };
+  for (let at = FIRST; at < upto; at += CHUNK) {
     await paint();
     if (gen !== findingsGen) return;
-    body.append(...rows.slice(at, at + CHUNK).map(findingRow));
+    body.append(...rows.slice(at, Math.min(at + CHUNK, upto)).map(findingRow));
   }
 }
 

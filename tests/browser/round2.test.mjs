@@ -189,8 +189,17 @@ async function fit(page) {
         boxes.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
       }
     }
-    const cut = [...document.querySelectorAll('select')].filter((s) => s.offsetWidth && s.scrollWidth > s.clientWidth + 1)
-      .map((s) => s.id);
+    // A select cuts its chosen option when the text is wider than its box
+    // less padding and Chromium's 20 px arrow (a select never scrolls, so
+    // scrollWidth cannot tell; the file page's history select cut
+    // "object paths on the legacy API" at max-width 200px).
+    const ctx = document.createElement('canvas').getContext('2d');
+    const cut = [...document.querySelectorAll('select')].filter((s) => s.offsetWidth).filter((s) => {
+      const cs = getComputedStyle(s);
+      ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+      return ctx.measureText(s.options[s.selectedIndex]?.text ?? '').width > room + 1;
+    }).map((s) => s.id);
     return { page: doc.scrollWidth - doc.clientWidth, wide, boxes, cut };
   });
 }
