@@ -17,8 +17,8 @@
 # libcurl for the unit/API tests, chromium for the browser tests,
 # universal-ctags for the function-boundary comparison, clang for the
 # fuzzers, time for the benchmarks' peak RSS, nodejs/npm for the browser
-# tests and the dashboard's charting library (npm packages pinned in
-# package.json), man-db to check the manual page, systemd for
+# tests and the dashboard's browser libraries (npm packages pinned in
+# package.json: Chart.js, marked, DOMPurify, jsdiff, Prism), man-db to check the manual page, systemd for
 # `systemd-analyze verify` of the units, nginx for the reverse-proxy test.
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libcmocka-dev libcurl4-openssl-dev \
@@ -170,7 +170,8 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 STATEDIR ?= /var/lib/portdash
 CONFDIR ?= /etc/portdash
 VENDOR_FILES = chart.js/dist/chart.umd.js marked/lib/marked.esm.js dompurify/dist/purify.es.mjs \
-               diff/dist/diff.js
+               diff/dist/diff.js prismjs/components/prism-core.min.js \
+               prismjs/components/prism-clike.min.js prismjs/components/prism-c.min.js
 UNITS = portdash.service portdash-ingest.service portdash-ingest.timer \
         portdash-snapshot.service portdash-snapshot.timer
 

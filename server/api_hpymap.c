@@ -11,7 +11,7 @@
 typedef struct {
     char *cpy;
     char *hpy;
-    char *how;                   /* table | handle | name */
+    char *how;                   /* table | handle | abi | helper | macro | type | name */
 } api_hpymap_row;
 
 static api_hpymap_row *api_hpymap_rows;

@@ -98,6 +98,7 @@ static const struct {
     {"marked", "marked/lib"},
     {"dompurify", "dompurify/dist"},
     {"diff", "diff/dist"},
+    {"prismjs", "prismjs/components"},
 };
 
 enum MHD_Result srv_static_vendor(srv_req *r)

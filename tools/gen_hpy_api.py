@@ -21,6 +21,24 @@ Where the names come from (all read with `git show TAG:PATH`, nothing run):
   * hpy/devel/include/hpy/cpython/misc.h: the CPython ABI's initialisation
     of the handles (`ctx->h_None = _py2h(Py_None);`), which names the
     CPython object behind each h_NAME (PyExc_ValueError, PyLong_Type, ...).
+  * HPy's hand-written C API beside the context (hpy/devel/include/hpy/):
+    - helpers: every `HPyAPI_HELPER` / `HPyAPI_INLINE_HELPER` function of
+      inline_helpers.h and runtime/*.h (HPyErr_Format, HPyArg_Parse,
+      HPy_BuildValue, HPyTuple_Pack), CPython name with the HPy prefix
+      replaced by Py (to_cpython);
+    - abi: what the CPython ABI defines an HPy name as, in every header
+      (`typedef Py_ssize_t HPy_ssize_t;`, `#define HPY_SSIZE_T_MAX
+      PY_SSIZE_T_MAX`): exact, by HPy's own definition;
+    - macro: the `#define HPy...` macros and `HPy_...` enum constants of
+      macros.h and hpytype.h (HPy_TPFLAGS_DEFAULT, HPy_RETURN_RICHCOMPARE,
+      HPy_LT), CPython name by the rule;
+    - type: the types HPy's headers define (`} HPyType_Spec;`), CPython
+      name by the rule, kept only where HPy's own CPython-ABI code
+      (hpy/devel/src/runtime/*.c, include/hpy/cpython/*.h) uses that
+      CPython type: the rule alone would pair HPyContext with CPython's
+      unrelated PyContext.
+    A name the table (or a handle) already maps keeps that mapping; the
+    order of strength is table, handle, abi, helper, macro, type, name.
 conf.py is read with ast.literal_eval of its assignments, never executed.
 """
 import argparse
@@ -32,6 +50,10 @@ import sys
 PUBLIC_API = 'hpy/tools/autogen/public_api.h'
 CONF = 'hpy/tools/autogen/conf.py'
 MISC = 'hpy/devel/include/hpy/cpython/misc.h'
+INCLUDE = 'hpy/devel/include/'
+HELPER_HEADERS = ('hpy/devel/include/hpy/inline_helpers.h', 'hpy/devel/include/hpy/runtime/')
+MACRO_HEADERS = ('hpy/devel/include/hpy/macros.h', 'hpy/devel/include/hpy/hpytype.h')
+CPYTHON_IMPL = ('hpy/devel/src/runtime/', 'hpy/devel/include/hpy/cpython/')
 
 
 def git_show(git_dir, tag, path):
@@ -42,6 +64,19 @@ def git_show(git_dir, tag, path):
 def git_commit(git_dir, tag):
     return subprocess.run(['git', '--git-dir', git_dir, 'rev-parse', f'{tag}^{{commit}}'],
                           check=True, capture_output=True, text=True).stdout.strip()
+
+
+def git_files(git_dir, tag, prefix):
+    """The .h/.c files under prefix (a directory ending in '/' or a file) at tag."""
+    out = subprocess.run(['git', '--git-dir', git_dir, 'ls-tree', '-r', '--name-only', tag, prefix],
+                         check=True, capture_output=True, text=True).stdout.split()
+    return sorted(f for f in out if f.endswith(('.h', '.c')))
+
+
+def sources(git_dir, tag, prefixes):
+    """The comment-stripped text of the files under the prefixes, by path."""
+    return {f: strip_comments(git_show(git_dir, tag, f))
+            for p in prefixes for f in git_files(git_dir, tag, p)}
 
 
 def conf_dicts(text):
@@ -85,6 +120,55 @@ def convert_name(hpy_name, special):
     return re.sub(r'^_?HPy_?', 'Py', hpy_name)
 
 
+def to_cpython(hpy_name):
+    """The CPython name of an HPy helper, macro or type: the HPy prefix
+    replaced by Py, underscore kept (HPy_BuildValue is Py_BuildValue,
+    HPy_TPFLAGS_DEFAULT Py_TPFLAGS_DEFAULT, HPyErr_Format PyErr_Format).
+    convert_name drops the underscore because the context's HPy_X functions
+    are PyObject_X in CPython, which SPECIAL_CASES spells out one by one;
+    nothing spells out helpers, macros and types."""
+    return re.sub(r'^HPy', 'Py', hpy_name)
+
+
+def helper_functions(texts):
+    """Names of the HPyAPI_HELPER / HPyAPI_INLINE_HELPER functions."""
+    out = set()
+    for text in texts:
+        for m in re.finditer(r'\bHPyAPI_(?:INLINE_)?HELPER\b[^;{(#]*?\b(HPy\w+)\s*\(', text):
+            out.add(m.group(1))
+    return sorted(out)
+
+
+def abi_definitions(texts):
+    """CPython name -> HPy name, where a header defines the HPy name as
+    the CPython one (typedef Py_X HPy_X; #define HPY_X PY_X)."""
+    out = {}
+    for text in texts:
+        for m in re.finditer(r'\btypedef\s+(_?Py\w+)\s+(HPy\w+)\s*;', text):
+            out.setdefault(m.group(1), m.group(2))
+        for m in re.finditer(r'^[ \t]*#[ \t]*define[ \t]+(HPY\w+|HPy\w+)[ \t]+(_?P[yY]\w*)[ \t]*$', text, re.M):
+            out.setdefault(m.group(2), m.group(1))
+    return out
+
+
+def hpy_macros(texts):
+    """The public HPy macros and enum constants (HPy_TPFLAGS_DEFAULT, HPy_LT)."""
+    out = set()
+    for text in texts:
+        out.update(re.findall(r'^[ \t]*#[ \t]*define[ \t]+(HPy[A-Z_]\w*)', text, re.M))
+        for body in re.findall(r'\benum\b[^{;]*\{([^}]*)\}', text):
+            out.update(re.findall(r'\b(HPy_[A-Z]\w*)\s*(?:=|,|$)', body))
+    return sorted(n for n in out if re.match(r'HPy(_[A-Z]|[A-Z]\w*_)', n) and not n.startswith('HPyAPI_'))
+
+
+def hpy_types(texts):
+    """The types HPy's headers define (typedef ... HPyX; or } HPyX;)."""
+    out = set()
+    for text in texts:
+        out.update(re.findall(r'(?:\btypedef\b[^;{}]*?|\}\s*)\b(HPy\w*)\s*;', text))
+    return sorted(out)
+
+
 def handle_objects(misc):
     """h_NAME -> the CPython object the CPython ABI stores in it."""
     out = {}
@@ -110,6 +194,22 @@ def generate(git_dir, tag):
     for h in handles:
         if h in objects:
             mapping.setdefault(objects[h], ('ctx->' + h, 'handle'))
+    headers = sources(git_dir, tag, [INCLUDE])
+    for cpy, name in sorted(abi_definitions(headers.values()).items()):
+        mapping.setdefault(cpy, (name, 'abi'))
+    helper_text = [t for f, t in headers.items() if f.startswith(HELPER_HEADERS)]
+    for name in helper_functions(helper_text):
+        mapping.setdefault(to_cpython(name), (name, 'helper'))
+    # Macros whose CPython name does not exist (HPyType_HELPERS) are inert:
+    # the table is only looked up by names found in the analysed code.
+    for name in hpy_macros([t for f, t in headers.items() if f in MACRO_HEADERS]):
+        mapping.setdefault(to_cpython(name), (name, 'macro'))
+    used = set(re.findall(r'\b_?Py\w+', ' '.join(sources(git_dir, tag, CPYTHON_IMPL).values())))
+    public = [t for f, t in headers.items() if not f.startswith(('hpy/devel/include/hpy/universal/',) + CPYTHON_IMPL)]
+    for name in hpy_types(public):
+        cpy = to_cpython(name)
+        if cpy != 'Py' and cpy in used:
+            mapping.setdefault(cpy, (name, 'type'))
     # Functions HPy implements by hand (SPECIAL_CASES value None) have no
     # generated counterpart, yet most keep the CPython name under the same
     # rule (HPyErr_Occurred, HPyType_FromSpec): offered as 'name', weaker,
@@ -120,10 +220,15 @@ def generate(git_dir, tag):
     lines = [
         f'# Generated by tools/gen_hpy_api.py from HPy {tag} '
         f'(commit {git_commit(git_dir, tag)}); do not edit.',
-        f'# Sources: {PUBLIC_API}, {CONF} (SPECIAL_CASES, DOC_MANUAL_API_MAPPING), {MISC}.',
+        f'# Sources: {PUBLIC_API}, {CONF} (SPECIAL_CASES, DOC_MANUAL_API_MAPPING), {MISC},',
+        f'#   and the headers under {INCLUDE} (helpers, CPython-ABI definitions, macros, types).',
         '# Columns: CPython C API name, the HPy API that replaces it, how it is known:',
         '#   table  = the porting guide\'s table (convert_name + DOC_MANUAL_API_MAPPING)',
         '#   handle = the CPython object behind a context handle (misc.h)',
+        '#   abi    = the CPython ABI defines the HPy name as this CPython name (typedef, #define)',
+        '#   helper = an HPy helper function (HPyAPI_HELPER), CPython name: the HPy prefix replaced by Py',
+        '#   macro  = an HPy macro or enum constant (macros.h, hpytype.h), CPython name likewise',
+        '#   type   = an HPy type, CPython name likewise, that HPy\'s CPython-ABI code uses',
         '#   name   = a hand-written HPy function, CPython name by the same rule',
         f'@version\t{tag}',
     ]

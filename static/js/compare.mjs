@@ -62,7 +62,7 @@ function fileSide(s, key) {
   return s.universal_ready ? h('span', { class: 'yes' }, 'yes') : h('span', { class: 'no' }, 'no');
 }
 
-function renderFiles(c) {
+function renderFiles(c, at) {
   const files = [...(c.files ?? [])].sort((a, b) => {
     // Files that became universal-ready first, then status moves by rank, then path.
     const ua = (a.to?.universal_ready ? 1 : 0) - (a.from?.universal_ready ? 1 : 0);
@@ -73,7 +73,7 @@ function renderFiles(c) {
     const worse = (f.from && f.to && ((f.from.universal_ready && !f.to.universal_ready)
       || (STATUS_RANK[f.to.status] ?? 9) < (STATUS_RANK[f.from.status] ?? 9) && f.to.status !== 'neutral' && f.from.status !== 'neutral'));
     return h('tr', { dataset: { path: f.path }, class: [worse && 'row-worse'] },
-      h('th', { scope: 'row', class: 'path' }, h('a', { href: fileHref(state.repo, f.to ? state.head : state.base, f.path) }, pathNodes(f.path))),
+      h('th', { scope: 'row', class: 'path' }, h('a', { href: fileHref(state.repo, f.to ? at.to : at.from, f.path) }, pathNodes(f.path))),
       h('td', { class: 'st-from' }, fileSide(f.from, 'status')), h('td', { class: 'muted' }, '→'),
       h('td', { class: 'st-to' }, fileSide(f.to, 'status')),
       h('td', { class: 'ur-from' }, fileSide(f.from, 'ready')), h('td', { class: 'muted' }, '→'),
@@ -117,6 +117,12 @@ async function main() {
     replace($('compare-head'), h('span', { class: 'muted' }, 'Nothing to show.'));
     return;
   }
+  // The commits compared: the permalink pins both (site.mjs), and links to
+  // what the comparison shows (files, function lines) name them, so they
+  // do not drift when a branch moves.
+  document.body.dataset.commit = c.head ?? '';
+  document.body.dataset.base = c.base ?? '';
+  const at = { repo: state.repo, to: c.head ?? state.head, from: c.base ?? state.base };
   replace($('compare-head'),
     h('h1', { class: 'compare-title', id: 'compare-title' }, sideLabel(state.base, c.base), h('span', { class: 'muted' }, ' → '),
       sideLabel(state.head, c.head)),
@@ -125,25 +131,25 @@ async function main() {
   const regs = c.regressions ?? [];
   const lost = (c.files ?? []).filter((f) => f.from?.universal_ready && !f.to?.universal_ready);
   const g = await gateAnswer;
-  renderGate($('gate-section'), g, lost, { repo: state.repo, base: state.base, head: state.head });
+  renderGate($('gate-section'), g, lost, { repo: state.repo, base: at.from, head: at.to });
   const gateCounts = new Set(g instanceof Error ? [] : g.files_no_longer_universal_ready ?? []);
   const excused = lost.filter((f) => !gateCounts.has(f.path)).length;
   replace($('regressions'), regs.length
-    ? functionChanges(regs, { repo: state.repo, to: state.head, from: state.base })
+    ? functionChanges(regs, at)
     : h('p', { class: 'regressions-none', id: 'no-regressions' }, '✓ No regressions: no function moved back towards the CPython C API.'),
   lost.length ? h('p', { class: 'warn', id: 'lost-ready' }, h('strong', null, `${fmt(lost.length)} ${lost.length === 1 ? 'file is' : 'files are'} no longer universal-ready: `),
-    lost.map((f, i) => [i ? ', ' : '', h('a', { href: fileHref(state.repo, state.head, f.path) }, f.path)]),
+    lost.map((f, i) => [i ? ', ' : '', h('a', { href: fileHref(state.repo, at.to, f.path) }, f.path)]),
     '.', excused && !(g instanceof Error) ? [' ', h('a', { href: '#gate-excused' },
       excused === lost.length ? 'The gate does not count them: why' : `The gate counts ${fmt(lost.length - excused)} of them: why`)] : null) : null);
   // The regressions are shown above; the moves list shows everything else.
   const regKeys = new Set(regs.map((f) => `${f.path}\u0000${f.name}`));
   const rest = (c.functions ?? []).filter((f) => !regKeys.has(`${f.path}\u0000${f.name}`));
   $('moves-heading').textContent = regs.length ? 'Other function moves' : 'Function moves';
-  replace($('moves'), functionChanges(rest, { repo: state.repo, to: state.head, from: state.base },
+  replace($('moves'), functionChanges(rest, at,
     { emptyText: 'No other function changed status or object state.' }));
-  for (const id of ['regressions', 'moves']) attachFunctionDiffs($(id), { repo: state.repo, to: state.head, from: state.base });
+  for (const id of ['regressions', 'moves']) attachFunctionDiffs($(id), at);
   replace($('figures'), figuresTable(c.head_stats, c.delta, { from: 'Base', to: 'Head' }));
-  renderFiles(c);
+  renderFiles(c, at);
   $('result').hidden = false;
 }
 

@@ -99,6 +99,15 @@ export function pathNodes(path) {
   return [h('span', { class: 'path-dir' }, parts), h('span', { class: 'path-base' }, path.slice(slash + 1))];
 }
 
+/**
+ * A C name as nodes with <wbr> after each "_", so a long function name
+ * wraps between its words, never inside one.
+ */
+export function nameNodes(name) {
+  const parts = String(name).split(/(?<=_)/);
+  return parts.flatMap((p, i) => (i ? [h('wbr'), p] : [p]));
+}
+
 /** Short form of a commit id. */
 export function shortCommit(id) {
   return typeof id === 'string' ? id.slice(0, 10) : '';

@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -20,6 +20,7 @@ import {
 import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { templateGroups, groupSums, groupName } from './tmplgroup.mjs';
+import { highlightLines, normalise, styled } from './highlight.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
@@ -138,7 +139,7 @@ function renderFunctions() {
   const fnRow = (f, group) => h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
     hidden: group ? !openGroups.has(group) : null },
     h('th', { scope: 'row', class: 'fn-name' },
-      h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, f.name ?? '?'))),
+      h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, nameNodes(f.name ?? '?')))),
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
     h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
       title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
@@ -165,7 +166,7 @@ function renderFunctions() {
     toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
     rows.push(h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
       h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
-        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, groupName(inst.map((x) => x.name)))),
+        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, nameNodes(groupName(inst.map((x) => x.name))))),
         h('span', { class: 'muted small' }, ` · ${fmt(inst.length)} instances`)),
       h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
@@ -300,13 +301,17 @@ function dismissCell(f) {
   return td;
 }
 
-function renderFindings() {
-  const all = detail.findings ?? [];
-  const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded) &&
-    (!state.tool || (f.tool ?? 'portdash') === state.tool) && (!state.level || f.level === state.level) &&
-    (state.open !== '1' || !f.dismissed))
-    .sort((a, b) => (a.line - b.line) || ((a.column ?? 0) - (b.column ?? 0)));
-  replace($('findings-table').tBodies[0], rows.length ? rows.map((f) => h('tr', { class: [f.guarded && 'guarded', f.dismissed && 'dismissed'], dataset: { fingerprint: f.fingerprint ?? '' } },
+/* Bumped by every renderFindings call, so an older call still appending
+ * its chunks (a filter changed meanwhile) stops. */
+let findingsGen = 0;
+/* arraytypes.c.src with a SARIF upload has 5,000 findings on the page: a
+ * table 200,000 px tall put the source out of reach.  The first rows show,
+ * the rest after "show all" (kept for the page's life). */
+const FINDINGS_SHOWN = 200;
+let findingsAll = false;
+
+function findingRow(f) {
+  return h('tr', { class: [f.guarded && 'guarded', f.dismissed && 'dismissed'], dataset: { fingerprint: f.fingerprint ?? '' } },
     h('td', { class: 'num' }, h('a', { href: `#L${f.line}` }, String(f.line))),
     h('td', { class: 'num' }, String(f.column ?? '')),
     h('td', null, classBadge(f.class)),
@@ -315,26 +320,56 @@ function renderFindings() {
     h('td', null, f.function ? h('code', null, f.function) : h('span', { class: 'muted' }, '—')),
     h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : ''),
     h('td', null, f.tool ?? 'portdash'),
-    dismissCell(f)))
-    : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
+    dismissCell(f));
+}
+
+/**
+ * The findings table.  The first rows go in at once, the rest in chunks
+ * after a paint each (arraytypes.c.src with a SARIF upload has 7,500), so
+ * the source below shows without waiting for them.  Resolves when all rows
+ * are in (or a newer call took over).
+ */
+async function renderFindings() {
+  const gen = ++findingsGen;
+  const all = detail.findings ?? [];
+  const rows = all.filter((f) => (!state.class || f.class === state.class) && (state.unguarded !== '1' || !f.guarded) &&
+    (!state.tool || (f.tool ?? 'portdash') === state.tool) && (!state.level || f.level === state.level) &&
+    (state.open !== '1' || !f.dismissed))
+    .sort((a, b) => (a.line - b.line) || ((a.column ?? 0) - (b.column ?? 0)));
   const out = $('findings-count');
   out.dataset.shown = rows.length;
   const dismissed = all.filter((f) => f.dismissed).length;
   out.dataset.dismissed = dismissed;
   out.textContent = (rows.length === all.length ? `${fmt(all.length)} findings` : `showing ${fmt(rows.length)} of ${fmt(all.length)} findings`) +
     (dismissed ? ` · ${fmt(dismissed)} dismissed` : '');
+  const body = $('findings-table').tBodies[0];
+  const FIRST = 100;
+  const CHUNK = 1500;
+  const upto = findingsAll ? rows.length : Math.min(rows.length, FINDINGS_SHOWN);
+  replace(body, rows.length ? rows.slice(0, Math.min(FIRST, upto)).map(findingRow)
+    : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, all.length ? 'No findings match this filter.' : 'No findings in this file.')));
+  const more = $('findings-more');
+  more.hidden = upto >= rows.length;
+  more.textContent = `show all ${fmt(rows.length)} findings (${fmt(upto)} shown)`;
+  more.onclick = () => { findingsAll = true; renderFindings(); };
+  for (let at = FIRST; at < upto; at += CHUNK) {
+    await paint();
+    if (gen !== findingsGen) return;
+    body.append(...rows.slice(at, Math.min(at + CHUNK, upto)).map(findingRow));
+  }
 }
 
 /* ---------- source ---------- */
 
 /**
- * Splits one source line into text and <mark> nodes for its findings.  A
- * finding is marked where its text really is: at its (1-based) column if the
- * text is there, else at the first occurrence in the line; otherwise unmarked.
- * Of findings on the same token the most severe paints it.
+ * One source line as nodes: its text coloured by segs (highlight.mjs, null
+ * for plain) with <mark>s for its findings.  A finding is marked where its
+ * text really is: at its (1-based) column if the text is there, else at the
+ * first occurrence in the line; otherwise unmarked.  Of findings on the same
+ * token the most severe paints it.
  */
-function lineContent(text, findings) {
-  if (!findings?.length) return text;
+function lineContent(text, findings, segs) {
+  if (!findings?.length) return styled(text, segs);
   const spans = [];
   // Several findings on one token (HPyField_Load is hpy by name and a bridge
   // with an HPy_NULL owner): the most severe one paints it, never green.
@@ -352,12 +387,12 @@ function lineContent(text, findings) {
   const out = [];
   let pos = 0;
   for (const s of spans) {
-    if (s.at > pos) out.push(text.slice(pos, s.at));
+    out.push(styled(text, segs, pos, s.at));
     out.push(h('mark', { class: ['tk', `tk-${s.f.class}`, s.f.guarded && 'guarded'],
-      title: `${s.f.class}${s.f.guarded ? ' (guarded)' : ''}: ${s.f.rule ?? ''}` }, text.slice(s.at, s.end)));
+      title: `${s.f.class}${s.f.guarded ? ' (guarded)' : ''}: ${s.f.rule ?? ''}` }, styled(text, segs, s.at, s.end)));
     pos = s.end;
   }
-  if (pos < text.length) out.push(text.slice(pos));
+  out.push(styled(text, segs, pos));
   return out;
 }
 
@@ -371,9 +406,18 @@ const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(
 /* The source table; lines after the first screenfuls are appended in
  * chunks, each after a paint, so a long file (arraytypes.c.src, 5,000
  * lines) shows its first lines at once.  Resolves when all are in. */
-async function renderSource(text) {
-  const lines = text.split(/\r\n|\n|\r/);
+async function renderSource(raw) {
+  const text = normalise(raw);
+  const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  // Colours (highlight.mjs): the first screenfuls from their own text (a
+  // comment or macro can span lines, but never backwards), the rest once
+  // they are in, from the whole text.
+  const FIRST = 300;
+  const CHUNK = 1000;
+  let cut = -1;
+  for (let k = 0; k < FIRST && (cut = text.indexOf('\n', cut + 1)) >= 0;) k++;
+  let segs = highlightLines(cut < 0 ? text : text.slice(0, cut));
   const byLine = new Map();
   for (const f of detail.findings ?? []) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
@@ -391,13 +435,11 @@ async function renderSource(text) {
     },
     h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
     h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
-    h('td', { class: 'lc' }, lineContent(line, fs),
+    h('td', { class: 'lc' }, lineContent(line, fs, segs?.[i]),
       // The finding messages under the line, not only in a tooltip.
       fs ? h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
         `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`))) : null));
   };
-  const FIRST = 300;
-  const CHUNK = 1000;
   body.append(...lines.slice(0, FIRST).map(row));
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
@@ -405,6 +447,7 @@ async function renderSource(text) {
   replace($('source'), h('div', { class: 'code-wrap' }, table));
   for (let at = FIRST; at < lines.length; at += CHUNK) {
     await paint();
+    if (at === FIRST) segs = highlightLines(text);
     body.append(...lines.slice(at, at + CHUNK).map((l, k) => row(l, at + k)));
   }
   const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
@@ -484,7 +527,7 @@ async function main() {
   await painted;         // the head and the functions show before the rest
   setupFindingsFilter(detail.findings ?? []);
   $('findings-section').hidden = false;
-  renderFindings();
+  const findingsIn = renderFindings();
   $('source-section').hidden = false;
   if (raw.status === 'fulfilled') {
     await renderSource(raw.value);
@@ -497,6 +540,7 @@ async function main() {
       'The analysis above is stored, but the file\'s text could not be read',
       p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
   }
+  await findingsIn;
   await spark;
   await types;
 }

@@ -37,10 +37,11 @@ function frontierTable(repo, rev, list) {
  */
 export async function mountFrontier(root, { repo, rev, limit = 25 }) {
   const d = await frontier(repo, rev, 100000);
-  const body = h('div', { id: 'frontier-body' }, d.functions.length ? frontierTable(repo, rev, d.functions.slice(0, limit)) : null);
+  const at = d.commit ?? rev;   // links to lines name the commit, not the moving ref
+  const body = h('div', { id: 'frontier-body' }, d.functions.length ? frontierTable(repo, at, d.functions.slice(0, limit)) : null);
   const more = d.functions.length > limit
     ? h('button', { type: 'button', class: 'linkish', id: 'frontier-all' }, `show all ${fmt(d.functions.length)}`) : null;
-  if (more) more.onclick = () => { replace(body, frontierTable(repo, rev, d.functions)); more.remove(); };
+  if (more) more.onclick = () => { replace(body, frontierTable(repo, at, d.functions)); more.remove(); };
   const excluded = d.excluded ?? [];
   root.hidden = false;
   replace(root,

@@ -29,6 +29,8 @@ export async function objectItems(repo, rev) {
 /** Fills root with the warning and the site list when the commit is mixed; hides it otherwise. */
 export async function mountObjectItems(root, { repo, rev }) {
   const d = await objectItems(repo, rev);
+  // Sites are lines at one commit: their links name it (they would drift with the ref).
+  const at = d.commit ?? rev;
   root.hidden = !d.mixed;
   if (!d.mixed) { replace(root); return d; }
   const n = d.legacy_site_count;
@@ -47,9 +49,9 @@ export async function mountObjectItems(root, { repo, rev }) {
         h('thead', null, h('tr', null, h('th', null, 'File'), h('th', null, 'Function'), h('th', { class: 'num' }, 'Line'),
           h('th', null, 'Access'))),
         h('tbody', null, d.legacy_sites.map((s) => h('tr', { dataset: { path: s.path, line: s.line } },
-          h('td', { class: 'path' }, h('a', { href: fileHref(repo, rev, s.path) }, pathNodes(s.path))),
+          h('td', { class: 'path' }, h('a', { href: fileHref(repo, at, s.path) }, pathNodes(s.path))),
           h('td', null, s.function ? h('code', null, s.function) : h('span', { class: 'muted' }, 'file scope')),
-          h('td', { class: 'num' }, h('a', { href: fileHref(repo, rev, s.path, s.line), class: 'line-link' }, String(s.line))),
+          h('td', { class: 'num' }, h('a', { href: fileHref(repo, at, s.path, s.line), class: 'line-link' }, String(s.line))),
           h('td', null, h('code', null, s.text ?? ''))))))));
   return d;
 }

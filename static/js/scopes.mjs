@@ -106,8 +106,21 @@ function blockerDefinitions(fns) {
   return [...by.values()];
 }
 
+/* numpy-hpy has 172 blocker files: the first ones, the rest on demand, so
+ * the panels below stay within reach. */
+const BLOCKERS_SHOWN = 20;
+
+function blockerList(repo, rev, list) {
+  const box = h('div', { id: 'blockers', class: 'blockers' }, list.slice(0, BLOCKERS_SHOWN).map((f) => blockerFile(repo, rev, f)));
+  if (list.length <= BLOCKERS_SHOWN) return box;
+  const more = h('button', { type: 'button', class: 'linkish', id: 'blockers-all' }, `show all ${fmt(list.length)} files`);
+  more.onclick = () => { box.append(...list.slice(BLOCKERS_SHOWN).map((f) => blockerFile(repo, rev, f))); more.remove(); };
+  return [box, more];
+}
+
 /** One blocker file as a <details> row: path, counts, then its functions
- * (a numpy template definition once, expandable to its instances). */
+ * (a numpy template definition once, expandable to its instances).  rev:
+ * the blockers' commit id (the links name lines, which drift with a ref). */
 function blockerFile(repo, rev, f) {
   const capi = f.functions.reduce((a, x) => a + x.capi, 0) + f.file_scope.capi;
   const bridge = f.functions.reduce((a, x) => a + x.bridge, 0) + f.file_scope.bridge;
@@ -169,7 +182,7 @@ export async function mountNoObjectPanel(root, { repo, rev, scopes }) {
         'show the whole overview (totals, files, trend) without object dtype'),
       ' · numbers per file are on each file page: its functions without an object state, and its unguarded findings.'),
     h('h3', { class: 'blockers-h' }, 'Universal blockers ', h('span', { class: 'muted' }, `(${fmt(bl.total)} files)`)),
-    list.length ? h('div', { id: 'blockers', class: 'blockers' }, list.map((f) => blockerFile(repo, rev, f)))
+    list.length ? blockerList(repo, bl.commit ?? rev, list)
       : h('p', { id: 'blockers', class: 'good' }, 'None: without object dtype, every file is universal-ready.'));
   root.hidden = false;
 }

@@ -28,6 +28,10 @@ export function symbolHref(repo, rev, name, scope) {
 const SOURCE_TITLE = {
   table: "HPy's porting-guide table",
   handle: 'the object behind an HPy context handle',
+  abi: "what HPy's CPython ABI defines this HPy name as",
+  helper: 'an HPy helper function',
+  macro: 'an HPy macro or constant',
+  type: 'an HPy type',
   name: 'a hand-written HPy function of the same name',
 };
 

@@ -105,7 +105,7 @@ export async function mountTraverse(root, { repo, rev, path }) {
         h('thead', null, h('tr', null, h('th', null, 'Type'), h('th', null, 'Struct'), h('th', null, 'tp_traverse'),
           h('th', { title: 'does the traverse visit the object items of the array buffer?' }, 'Object items visited'),
           h('th', null, 'HPyField members'))),
-        h('tbody', null, types.map((t) => typeRow(repo, rev, t))))
+        h('tbody', null, types.map((t) => typeRow(repo, d.commit ?? rev, t))))
       : h('p', { class: 'muted' }, 'No HPyType_Spec at this commit.'));
   return d;
 }

@@ -387,6 +387,9 @@ test('a file name containing HTML is shown as text, never as markup', async () =
   assert.equal(await fp.locator('#crumbs li[aria-current]').textContent(), evil.path.split('/').pop());
   assert.ok((await fp.title()).includes(evil.path));
   await assertNoInjection(fp);
+  // The coloured source (highlight.mjs, Prism's tokens) keeps the string literal as text.
+  assert.ok((await fp.locator('#source-table td.lc .sx-s').allTextContents())
+    .includes('"</pre><img src=x onerror=window.__xss=2>"'), 'the hostile string literal shown coloured, as text');
   await shot(fp, 'file-evil');
   await close(fp);
 });

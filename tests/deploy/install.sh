@@ -41,6 +41,8 @@ if [ -n "$PD_URL" ]; then
   check "dashboard script from share/portdash/static" test "$(status "$PD_URL/js/overview.mjs")" = 200
   check "Chart.js from share/portdash/vendor" \
     test "$(status "$PD_URL/vendor/chart.js/chart.umd.js")" = 200
+  check "Prism's C grammar from share/portdash/vendor" \
+    test "$(status "$PD_URL/vendor/prismjs/prism-c.min.js")" = 200
   check "API answers" test "$(status "$PD_URL/api/v1/repos")" = 200
   curl -s "$PD_URL/" | grep -q '<script' ; check "dashboard page is the installed index.html" test $? -eq 0
 fi

@@ -29,10 +29,30 @@ test('the table has the shape the server reads', () => {
   const names = rows.slice(1).map((l) => l.split('\t'));
   assert.ok(names.length > 150, `${names.length} rows`);
   for (const [cpy, hpy, how] of names) {
-    assert.match(cpy, /^_?Py\w+$/);
-    assert.match(hpy, /^(_?HPy\w+|ctx->h_\w+)$/);
-    assert.ok(['table', 'handle', 'name'].includes(how), how);
+    assert.match(cpy, /^_?P[yY]\w+$/);
+    assert.match(hpy, /^(_?HPy\w+|HPY\w+|ctx->h_\w+)$/);
+    assert.ok(['table', 'handle', 'abi', 'helper', 'macro', 'type', 'name'].includes(how), how);
   }
   const sorted = names.map((n) => n[0]);
   assert.deepEqual(sorted, [...sorted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+});
+
+test('helpers, CPython-ABI definitions, macros and types come from HPy\'s headers', () => {
+  const rows = new Map(fs.readFileSync(file, 'utf8').split('\n').filter((l) => l && !/^[#@]/.test(l))
+    .map((l) => l.split('\t')).map(([cpy, hpy, how]) => [cpy, `${hpy} ${how}`]));
+  assert.equal(rows.get('PyErr_Format'), 'HPyErr_Format helper');
+  assert.equal(rows.get('Py_BuildValue'), 'HPy_BuildValue helper');
+  assert.equal(rows.get('PyUnicode_FromFormat'), 'HPyUnicode_FromFormat helper');
+  assert.equal(rows.get('Py_ssize_t'), 'HPy_ssize_t abi');
+  assert.equal(rows.get('Py_UCS4'), 'HPy_UCS4 abi');
+  assert.equal(rows.get('PY_SSIZE_T_MIN'), 'HPY_SSIZE_T_MIN abi');
+  assert.equal(rows.get('Py_TPFLAGS_HAVE_GC'), 'HPy_TPFLAGS_HAVE_GC macro');
+  assert.equal(rows.get('Py_GE'), 'HPy_GE macro');
+  assert.equal(rows.get('PyType_Spec'), 'HPyType_Spec type');
+  assert.equal(rows.get('PyThreadState'), 'HPyThreadState type');
+  // The porting guide's table wins over the other sources.
+  assert.equal(rows.get('PyErr_SetString'), 'HPyErr_SetString table');
+  // HPyContext is not CPython's PyContext; HPy's internal declaration macros are not API.
+  assert.equal(rows.get('PyContext'), undefined);
+  assert.equal(rows.get('PyAPI_UNUSED'), undefined);
 });

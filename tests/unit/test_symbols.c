@@ -64,6 +64,28 @@ static void test_the_table_is_hpys_own(void **state)
     /* Hand-written in HPy, same name by the rule. */
     assert_string_equal(api_hpymap_lookup("PyErr_Occurred", &how), "HPyErr_Occurred");
     assert_string_equal(how, "name");
+    /* HPy's helpers beside the context (HPyAPI_HELPER, runtime/format.h,
+     * buildvalue.h, inline_helpers.h): the HPy prefix replaced by Py. */
+    assert_string_equal(api_hpymap_lookup("PyErr_Format", &how), "HPyErr_Format");
+    assert_string_equal(how, "helper");
+    assert_string_equal(api_hpymap_lookup("Py_BuildValue", NULL), "HPy_BuildValue");
+    assert_string_equal(api_hpymap_lookup("PyTuple_Pack", NULL), "HPyTuple_Pack");
+    /* What HPy's CPython ABI defines its names as (hpy.h). */
+    assert_string_equal(api_hpymap_lookup("Py_ssize_t", &how), "HPy_ssize_t");
+    assert_string_equal(how, "abi");
+    assert_string_equal(api_hpymap_lookup("Py_hash_t", NULL), "HPy_hash_t");
+    assert_string_equal(api_hpymap_lookup("PY_SSIZE_T_MAX", NULL), "HPY_SSIZE_T_MAX");
+    /* Macros and enum constants (macros.h, hpytype.h). */
+    assert_string_equal(api_hpymap_lookup("Py_TPFLAGS_DEFAULT", &how), "HPy_TPFLAGS_DEFAULT");
+    assert_string_equal(how, "macro");
+    assert_string_equal(api_hpymap_lookup("Py_LT", NULL), "HPy_LT");
+    /* Types, where HPy's CPython-ABI code uses the CPython type; the name
+     * rule alone would pair HPyContext with CPython's unrelated PyContext. */
+    assert_string_equal(api_hpymap_lookup("PyType_Spec", &how), "HPyType_Spec");
+    assert_string_equal(how, "type");
+    assert_string_equal(api_hpymap_lookup("Py_buffer", NULL), "HPy_buffer");
+    assert_string_equal(api_hpymap_lookup("PyModuleDef", NULL), "HPyModuleDef");
+    assert_null(api_hpymap_lookup("PyContext", NULL));
     /* No HPy equivalent: reference counting, the type struct. */
     assert_null(api_hpymap_lookup("Py_INCREF", &how));
     assert_null(how);
@@ -96,9 +118,9 @@ static void test_symbols_are_listed_exactly(void **state)
         " {\"symbol\": \"PyTypeObject\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
         "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
         " {\"symbol\": \"Py_ssize_t\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null}]");
+        "  \"files\": 1, \"hpy\": \"HPy_ssize_t\", \"hpy_source\": \"abi\"}]");
     assert_int_equal(json_integer_value(json_object_get(s, "total")), 6);
-    assert_int_equal(json_integer_value(json_object_get(s, "without_hpy")), 4);
+    assert_int_equal(json_integer_value(json_object_get(s, "without_hpy")), 3);
     assert_string_equal(json_string_value(json_object_get(s, "hpy_version")), "0.9.0");
     assert_true(json_equal(s, dflt));
     json_decref(s);

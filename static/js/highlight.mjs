@@ -1,0 +1,76 @@
+// highlight.mjs: C syntax colouring for the source view (file page).
+//
+// Prism (npm "prismjs", pinned in package.json, served from
+// /vendor/prismjs/ by classic <script data-manual> tags before the modules)
+// tokenises the text with its C grammar.  Only Prism.tokenize is used: it
+// returns a token tree of plain strings, never HTML, and the pieces go into
+// the page as text nodes through dom.mjs's h(), so repository text cannot
+// become markup here either.  Without Prism (the script did not load) the
+// source is shown uncoloured.
+
+import { h } from './dom.mjs';
+
+/* Prism token types -> the few colour classes of app.css (.sx-*).  Types
+ * not listed (punctuation, operators) stay uncoloured; a nested token that
+ * is unlisted keeps its parent's colour (plain text inside a macro). */
+const SX = {
+  comment: 'c', string: 's', char: 's', keyword: 'k', directive: 'k', function: 'f', number: 'n',
+  constant: 'n', 'class-name': 't', macro: 'm', 'directive-hash': 'm', 'macro-name': 'm',
+};
+
+/** The text with every line break as "\n" (the source view splits lines the same way). */
+export const normalise = (text) => text.replace(/\r\n?/g, '\n');
+
+/**
+ * The text's lines as colour segments: an array with one entry per line
+ * (split at "\n"), each an array of [piece, cls] where cls is a key of the
+ * .sx-* classes or '' for uncoloured text; the pieces of a line join to the
+ * line.  text: already normalised.  Returns null when Prism is not loaded.
+ */
+export function highlightLines(text) {
+  const P = globalThis.Prism;
+  if (!P?.tokenize || !P.languages?.c) return null;
+  const lines = [[]];
+  const emit = (s, cls) => {
+    const parts = s.split('\n');
+    parts.forEach((p, i) => {
+      if (i) lines.push([]);
+      if (!p) return;
+      const line = lines[lines.length - 1];
+      const last = line[line.length - 1];
+      const c = /\S/.test(p) ? cls : (last?.[1] ?? cls);
+      if (last && last[1] === c) last[0] += p;
+      else line.push([p, c]);
+    });
+  };
+  const walk = (tokens, cls) => {
+    for (const t of tokens) {
+      if (typeof t === 'string') { emit(t, cls); continue; }
+      const c = SX[t.type] ?? SX[Array.isArray(t.alias) ? t.alias[0] : t.alias] ?? cls;
+      if (typeof t.content === 'string') emit(t.content, c);
+      else walk(Array.isArray(t.content) ? t.content : [t.content], c);
+    }
+  };
+  walk(P.tokenize(text, P.languages.c), '');
+  return lines;
+}
+
+/**
+ * Nodes for text[from, to) coloured by segs (one line's segments from
+ * highlightLines, or null for plain text).  Strings become text nodes.
+ */
+export function styled(text, segs, from = 0, to = text.length) {
+  if (!segs) return from < to ? [text.slice(from, to)] : [];
+  const out = [];
+  let pos = 0;
+  for (const [s, cls] of segs) {
+    const a = pos;
+    const b = pos + s.length;
+    pos = b;
+    if (b <= from) continue;
+    if (a >= to) break;
+    const piece = a >= from && b <= to ? s : text.slice(Math.max(a, from), Math.min(b, to));
+    out.push(cls ? h('span', { class: `sx-${cls}` }, piece) : piece);
+  }
+  return out;
+}
