@@ -13,7 +13,9 @@
 #   make clean
 
 # What each Debian package is for: the C libraries and their headers
-# (libgit2, libmicrohttpd, jansson, sqlite3, zlib, libsodium), cmocka and
+# (libgit2, libmicrohttpd, jansson, sqlite3, zlib, libsodium; yajl reads
+# SARIF uploads as a stream of JSON events, so memory does not grow with
+# the log), cmocka and
 # libcurl for the unit/API tests, chromium for the browser tests,
 # universal-ctags for the function-boundary comparison, clang for the
 # fuzzers, time for the benchmarks' peak RSS, nodejs/npm for the browser
@@ -21,9 +23,10 @@
 # package.json), man-db to check the manual page, systemd for
 # `systemd-analyze verify` of the units, nginx for the reverse-proxy test.
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
-           libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libcmocka-dev libcurl4-openssl-dev \
+           libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libyajl-dev libcmocka-dev \
+           libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
-PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
+PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium yajl
 # playwright-core 1.61 is the newest release that runs on Debian 12's
 # Node.js 18 (1.62 and later need Node 20); `make deps` checks it.
 NODE_MIN = 18

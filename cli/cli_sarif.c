@@ -27,49 +27,38 @@ static void cli_sarif_usage(FILE *out)
         "repository name given to ingest (--repo NAME is a deprecated alias).\n");
 }
 
-/* The whole of `path` ('-': stdin) into a new buffer; at most `max` bytes.
- * 0, PD_EIO, PD_EINVAL (too big), PD_ENOMEM. */
-static int cli_sarif_read(char **out, size_t *len, const char *path, size_t max)
+/*
+ * `path` opened for the import, which reads it twice: a file as it is,
+ * stdin ('-') copied to a temporary file first, at most `max` + 1 bytes
+ * (a log is at least as long as its gzip, so more is too big anyway).
+ * 0, PD_EIO.
+ */
+static int cli_sarif_open(FILE **out, const char *path, size_t max)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1), *p;
-    int rc = 0;
+    char buf[65536];
+    size_t n, total = 0;
+    FILE *f;
 
     *out = NULL;
-    if (!f) {
-        free(buf);
-        return pd_error_set(PD_EIO, "cannot open %s", path);
+    if (strcmp(path, "-") != 0) {
+        if (!(*out = fopen(path, "rb")))
+            return pd_error_set(PD_EIO, "cannot open %s", path);
+        return 0;
     }
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n > max) {
-            rc = pd_error_set(PD_EINVAL, "%s is over %zu bytes", path, max);
-            break;
+    if (!(f = tmpfile()))
+        return pd_error_set(PD_EIO, "cannot make a temporary file for stdin");
+    while (total <= max && (n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+        if (fwrite(buf, 1, n, f) != n) {
+            fclose(f);
+            return pd_error_set(PD_EIO, "cannot write a temporary file for stdin");
         }
-        if (n == cap) {
-            if (!(p = realloc(buf, cap * 2 + 1))) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = p;
-            cap *= 2;
-        }
+        total += n;
     }
-    if (!buf)
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-    else if (rc == 0 && ferror(f))
-        rc = pd_error_set(PD_EIO, "cannot read %s", path);
-    if (f != stdin)
+    if (ferror(stdin) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
-    if (rc < 0) {
-        free(buf);
-        return rc;
+        return pd_error_set(PD_EIO, "cannot read stdin");
     }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
+    *out = f;
     return 0;
 }
 
@@ -90,18 +79,16 @@ static void cli_sarif_warnings(const sarif_import_report *rep)
                 rep->warnings_omitted);
 }
 
-/* Inflate if gzip, import, print what each run became. */
+/* Import (plain or gzip, streamed), print what each run became. */
 static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char *file)
 {
-    char *raw = NULL, *inflated = NULL;
-    size_t len = 0, ilen = 0, i;
     sarif_import_report *rep = NULL;
-    int rc, too_big;
+    FILE *f = NULL;
+    size_t i;
+    int rc;
 
-    if ((rc = cli_sarif_read(&raw, &len, file, SARIF_MAX_INFLATED)) < 0 ||
-        (rc = sarif_gunzip(&inflated, &ilen, &too_big, raw, len, SARIF_MAX_INFLATED)) < 0 ||
-        (rc = sarif_import(&rep, db, o, inflated ? inflated : raw,
-                           inflated ? ilen : len)) < 0)
+    if ((rc = cli_sarif_open(&f, file, SARIF_MAX_INFLATED)) < 0 ||
+        (rc = sarif_import_file(&rep, db, o, f, NULL)) < 0)
         goto done;
     for (i = 0; i < rep->nruns; i++)
         printf("%s%s%s: %zu results, %zu findings, %zu unmapped\n", rep->runs[i].tool,
@@ -110,8 +97,8 @@ static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char 
     cli_sarif_warnings(rep);
 done:
     sarif_import_report_free(rep);
-    free(inflated);
-    free(raw);
+    if (f)
+        fclose(f);
     return rc;
 }
 

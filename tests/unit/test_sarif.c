@@ -11,6 +11,8 @@
 
 #include <zlib.h>
 
+#include "sarif_import.h"
+
 /* Header capture for the one case that needs WWW-Authenticate. */
 static size_t www_auth_header(char *p, size_t size, size_t n, void *arg)
 {
@@ -186,7 +188,7 @@ static void test_oversize_bodies_get_413(void **state)
 {
     size_t n = BODY_LIMIT + 4096, glen;
     char *big = malloc(n);
-    unsigned char *bomb = gzip(NULL, ((size_t)128 << 20) + 1, &glen);
+    unsigned char *bomb = gzip(NULL, SARIF_MAX_INFLATED + 1, &glen);
     tu_http h;
 
     memset(big, ' ', n);
