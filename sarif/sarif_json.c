@@ -582,7 +582,12 @@ static int sj_feed(sj_walk *w, sj_pos *p, const char *buf, size_t n)
     if (yajl_parse(w->y, (const unsigned char *)buf, n) != yajl_status_ok) {
         if (w->rc)
             return w->rc;
-        return sj_yajl_error(w, p, buf, yajl_get_bytes_consumed(w->y));
+    {
+        size_t at = yajl_get_bytes_consumed(w->y);
+
+        /* yajl counts the byte it stopped at as consumed */
+        return sj_yajl_error(w, p, buf, at ? at - 1 : 0);
+    }
     }
     sj_advance(p, buf, n);
     return 0;
