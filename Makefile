@@ -8,6 +8,8 @@
 #   make install PREFIX=/usr/local DESTDIR=   binary, dashboard, browser
 #                libraries, rules/scopes files, man page, systemd units
 #   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see README)
+#   make bench-sarif   only the SARIF import benchmark (no BENCH_REPO needed;
+#                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
 #   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
@@ -36,7 +38,7 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-api check install help stress
+NOPKG_GOALS = deps clean test run bench bench-sarif bench-api check install help stress
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -74,7 +76,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-api check clean demo fuzz fuzz-sarif fuzz-http stress
+.PHONY: all deps run test unit-tests bench bench-sarif bench-api check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -220,6 +222,12 @@ bench: deps
 	@[ -n "$(BENCH_REPO)" ] || { echo "bench: set BENCH_REPO to a bare clone of numpy-hpy" \
 	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see README, Benchmarks)"; exit 2; }
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/run.sh build/portdash
+
+# SARIF import time and peak RSS for generated logs of ~100 and ~400 MB
+# against a fixture repository (tests/bench/sarif.sh; make bench runs it too).
+bench-sarif: deps
+	$(MAKE) all
+	sh tests/bench/sarif.sh build/portdash $(BENCH_SARIF_BEFORE)
 
 # The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
 # git directory in BENCH_REPO (README, "Benchmark: the API against nginx").

@@ -30,11 +30,11 @@
 /*
  * Largest log accepted, after gzip decompression (bytes).  The log is read
  * as a stream, so memory does not depend on it; it bounds the time one
- * upload takes (about 2 s per 100 MB on the development machine).  GitHub
- * code scanning takes at most 10 MB of gzip per upload ("SARIF support for
- * code scanning", docs.github.com); SARIF logs inflate 10 to 40 times
- * (README, "Uploading analyzer output (SARIF)"), so 1 GiB takes any log
- * GitHub would, with room to spare.
+ * upload takes (about 1 s per 100 MB on the development machine).  GitHub
+ * code scanning takes at most 10 MB of gzip per upload (docs.github.com,
+ * "SARIF file is too large"); SARIF logs inflate about 20 times (README,
+ * "Uploading analyzer output (SARIF)", "Large logs"), so 1 GiB takes any
+ * log GitHub would, with room to spare.
  */
 #define SARIF_MAX_INFLATED ((size_t)1 << 30)
 

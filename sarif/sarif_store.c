@@ -26,15 +26,22 @@ typedef struct {
     char rules_hash[64];
     sqlite3_stmt *ins;          /* INSERT INTO sarif_results */
     sqlite3_stmt *fn;           /* innermost function holding a line */
-    char *file;                 /* path of the cached lookup, owned */
+    char *file;                 /* path of the last lookup, owned */
     int file_known;             /* 1: file is a file of the commit */
     int64_t file_analysis;      /* its analysis row, 0: none */
+    json_t *files;              /* path -> -1 not a file, else its analysis row
+                                   or 0; at most SS_FILES paths */
 } ss_ctx;
 
-/* Look `path` up at the commit (cached for runs of results in one file). */
+/* Paths whose lookup is remembered: a log's results seldom come file by
+ * file, and each lookup walks the commit's first-parent chain. */
+#define SS_FILES 16384
+
+/* Look `path` up at the commit (remembered, see SS_FILES). */
 static int ss_file(ss_ctx *c, const char *path)
 {
     sqlite3_stmt *st = NULL;
+    json_t *known;
     char blob[41];
     int rc;
 
@@ -45,8 +52,18 @@ static int ss_file(ss_ctx *c, const char *path)
     c->file_analysis = 0;
     if (!(c->file = strdup(path)))
         return pd_error_set(PD_ENOMEM, "out of memory");
-    if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
+    if (!c->files && !(c->files = json_object()))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((known = json_object_get(c->files, path))) {
+        c->file_known = json_integer_value(known) >= 0;
+        c->file_analysis = c->file_known ? json_integer_value(known) : 0;
         return 0;
+    }
+    if (json_object_size(c->files) >= SS_FILES)
+        json_object_clear(c->files);
+    if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
+        return json_object_set_new(c->files, path, json_integer(-1)) ?
+               pd_error_set(PD_ENOMEM, "out of memory") : 0;
     if (rc < 0 || (rc = db_prepare(c->db, &st, "SELECT id FROM analyses WHERE "
                                    "blob_oid = ?1 AND rules_hash = ?2")) < 0)
         return rc;
@@ -56,6 +73,8 @@ static int ss_file(ss_ctx *c, const char *path)
     if (sqlite3_step(st) == SQLITE_ROW)
         c->file_analysis = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
+    if (json_object_set_new(c->files, path, json_integer(c->file_analysis)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
     return 0;
 }
 
@@ -360,6 +379,7 @@ done:
     sqlite3_finalize(c.ins);
     sqlite3_finalize(c.fn);
     free(c.file);
+    json_decref(c.files);
     free(c.run_ids);
     sarif_log_free(log);
     if (rc < 0)

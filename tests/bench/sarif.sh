@@ -27,7 +27,7 @@ sh "$root/tests/repo/make_repo.sh" "$root/tests/fixtures/toyport" "$tmp/toy.git"
 git --git-dir="$tmp/toy.git" ls-tree -r --name-only hpy | grep -E '\.(c|h)$' > "$tmp/files"
 
 # gen N FLOW: a SARIF 2.1.0 log of N results over the files, 40 rules, a
-# CodeQL-like shape (ruleIndex, %SRCROOT%, region, fingerprints); FLOW > 0
+# CodeQL-like shape (%SRCROOT%, region, fingerprints); FLOW > 0
 # adds a codeFlow of FLOW steps to every result.
 gen() {
   awk -v n="$1" -v flow="$2" '
@@ -40,7 +40,7 @@ gen() {
       printf "]}},\"automationDetails\":{\"id\":\"bench/run\"},\"originalUriBaseIds\":{\"%%SRCROOT%%\":{\"uri\":\"file:///src/\"}},\"results\":["
       for (i = 0; i < n; i++) {
         r = i % 40; file = f[i % nf]; line = 1 + int(rand() * 60)
-        printf "%s\n{\"ruleId\":\"B%03d\",\"ruleIndex\":%d,\"message\":{\"text\":\"PyObject_Something may leak reference %d\"},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"%s\",\"uriBaseId\":\"%%SRCROOT%%\"},\"region\":{\"startLine\":%d,\"startColumn\":%d}}}],\"partialFingerprints\":{\"primaryLocationLineHash\":\"%08x:1\"}", i ? "," : "", r, r, i, file, line, 1 + i % 30, i * 7919
+        printf "%s\n{\"ruleId\":\"B%03d\",\"message\":{\"text\":\"may leak reference %d\"},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"%s\",\"uriBaseId\":\"%%SRCROOT%%\"},\"region\":{\"startLine\":%d,\"startColumn\":%d}}}],\"partialFingerprints\":{\"primaryLocationLineHash\":\"%08x:1\"}", i ? "," : "", r, i, file, line, 1 + i % 30, i * 7919
         if (flow) {
           printf ",\"codeFlows\":[{\"threadFlows\":[{\"locations\":["
           for (k = 0; k < flow; k++)
