@@ -322,6 +322,34 @@ static void test_repeated_keys_keep_the_last(void **state)
                             "r.id = s.run_id WHERE r.tool = 'dup'"), 1);
 }
 
+/* Each path's lookup is remembered: results that alternate between files
+ * and non-files map as they would one by one. */
+static void test_alternating_paths_map_as_one_by_one(void **state)
+{
+    static const char *const paths[] = {"src/refcount.c", "nope.c", "src/toyarray.c",
+                                        "src/refcount.c", "nope.c", "src/toyarray.c"};
+    sb b = {0};
+    size_t i;
+
+    sb_add(&b, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":"
+           "\"alt\"}},\"results\":[");
+    for (i = 0; i < 6; i++)
+        sb_add(&b, "%s{\"message\":{\"text\":\"m%zu\"},\"locations\":[{"
+               "\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"%s\"},"
+               "\"region\":{\"startLine\":%d}}}]}", i ? "," : "", i, paths[i],
+               i < 3 ? 5 : 6);
+    sb_add(&b, "]}]}");
+    assert_int_equal(import(b.s, b.len, NULL), 0);
+    assert_int_equal(scalar("SELECT unmapped FROM sarif_runs WHERE tool = 'alt'"), 2);
+    /* the same file, the same function (lines 5-19), whichever came first */
+    assert_int_equal(scalar("SELECT count(*) FROM sarif_results s JOIN sarif_runs r ON "
+                            "r.id = s.run_id WHERE r.tool = 'alt' AND s.path = "
+                            "'src/refcount.c' AND s.function = 'toy_item_incref'"), 2);
+    assert_int_equal(scalar("SELECT count(*) FROM sarif_results s JOIN sarif_runs r ON "
+                            "r.id = s.run_id WHERE r.tool = 'alt' AND s.path IS NULL"), 0);
+    free(b.s);
+}
+
 static void test_a_gzip_file_is_read_twice_from_where_it_starts(void **state)
 {
     const char *log = "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[{\"message\":"
@@ -367,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_an_over_large_result_is_skipped_and_the_rest_kept),
         cmocka_unit_test(test_tokens_and_nesting_are_bounded),
         cmocka_unit_test(test_repeated_keys_keep_the_last),
+        cmocka_unit_test(test_alternating_paths_map_as_one_by_one),
         cmocka_unit_test(test_a_gzip_file_is_read_twice_from_where_it_starts),
     };
 
