@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "db.h"
@@ -27,39 +28,55 @@ static void cli_sarif_usage(FILE *out)
         "repository name given to ingest (--repo NAME is a deprecated alias).\n");
 }
 
-/*
- * `path` opened for the import, which reads it twice: a file as it is,
- * stdin ('-') copied to a temporary file first, at most `max` + 1 bytes
- * (a log is at least as long as its gzip, so more is too big anyway).
- * 0, PD_EIO.
- */
-static int cli_sarif_open(FILE **out, const char *path, size_t max)
+/* Copy `in` to a new temporary file, at most `max` + 1 bytes (a log is
+ * at least as long as its gzip, so more is too big anyway).  0, PD_EIO. */
+static int cli_sarif_spool(FILE **out, FILE *in, size_t max)
 {
     char buf[65536];
     size_t n, total = 0;
-    FILE *f;
+    FILE *f = tmpfile();
 
     *out = NULL;
-    if (strcmp(path, "-") != 0) {
-        if (!(*out = fopen(path, "rb")))
-            return pd_error_set(PD_EIO, "cannot open %s", path);
-        return 0;
-    }
-    if (!(f = tmpfile()))
-        return pd_error_set(PD_EIO, "cannot make a temporary file for stdin");
-    while (total <= max && (n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+    if (!f)
+        return pd_error_set(PD_EIO, "cannot make a temporary file for the log");
+    while (total <= max && (n = fread(buf, 1, sizeof(buf), in)) > 0) {
         if (fwrite(buf, 1, n, f) != n) {
             fclose(f);
-            return pd_error_set(PD_EIO, "cannot write a temporary file for stdin");
+            return pd_error_set(PD_EIO, "cannot write a temporary file for the log");
         }
         total += n;
     }
-    if (ferror(stdin) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+    if (ferror(in) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
-        return pd_error_set(PD_EIO, "cannot read stdin");
+        return pd_error_set(PD_EIO, "cannot read the log");
     }
     *out = f;
     return 0;
+}
+
+/*
+ * `path` opened for the import, which reads it twice: a regular file as
+ * it is; stdin ('-'), a pipe or another stream copied to a temporary file
+ * first.  0, PD_EIO.
+ */
+static int cli_sarif_open(FILE **out, const char *path, size_t max)
+{
+    struct stat st;
+    FILE *f;
+    int rc;
+
+    *out = NULL;
+    if (strcmp(path, "-") == 0)
+        return cli_sarif_spool(out, stdin, max);
+    if (!(f = fopen(path, "rb")))
+        return pd_error_set(PD_EIO, "cannot open %s", path);
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        *out = f;
+        return 0;
+    }
+    rc = cli_sarif_spool(out, f, max);
+    fclose(f);
+    return rc;
 }
 
 /* What was skipped or ignored, one line each on stderr. */

@@ -1,7 +1,9 @@
 /*
- * sarif_parse.c: read a SARIF 2.1.0 log (OASIS sarif-v2.1.0-os) into the
- * runs and results portdash stores, checking every property it reads
- * against the schema (sarif-schema-2.1.0.json) on the way.  Like GitHub code
+ * sarif_parse.c: check a SARIF 2.1.0 log (OASIS sarif-v2.1.0-os) and reduce
+ * it to the runs and results portdash stores, checking every property it
+ * reads against the schema (sarif-schema-2.1.0.json) on the way; the log's
+ * top level, each run's own parts and each result come here one at a time
+ * from the streaming read (sarif_read.c, sarif_log.h).  Like GitHub code
  * scanning and the SARIF SDK, a problem costs only the part it is in: a bad
  * run is skipped, a bad result is skipped, a bad optional property is
  * ignored, and each becomes a warning {pointer (RFC 6901), problem, action}
