@@ -93,6 +93,7 @@ struct sarif_log {
     size_t nruns;
     json_t *warnings;          /* owned: [{pointer, problem, action}] */
     size_t warnings_omitted;   /* warnings past the listed ones */
+    size_t warnings_before;    /* listed ones kept elsewhere (sarif_read.c) */
     size_t made;               /* bytes of messages and URIs made (SARIF_MAX_MADE) */
     void *priv;                /* what the read keeps per run (sarif_parse.c) */
 };

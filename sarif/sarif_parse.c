@@ -105,7 +105,7 @@ static int sp_fail(const char *at, const char *key, const char *fmt, ...)
  */
 static int sp_warn(sarif_log *log, const char *action)
 {
-    if (json_array_size(log->warnings) >= SARIF_MAX_WARN) {
+    if (json_array_size(log->warnings) + log->warnings_before >= SARIF_MAX_WARN) {
         log->warnings_omitted++;
         return 0;
     }

@@ -35,6 +35,7 @@ typedef struct {
     sr_run *runs;
     size_t nruns, cap;
     size_t flushed;            /* runs whose pending warnings are out */
+    size_t pending;            /* pending warnings of all runs */
     sarif_result batch[SARIF_BATCH];
     size_t nbatch, batch_bytes, batch_run;
 } sr_state;
@@ -105,8 +106,11 @@ static int sr_check_run(sr_state *s, size_t i)
     char at[64];
     int rc;
 
+    /* Past the first SARIF_MAX_WARN of the log a warning is only counted,
+     * so the pending lists of all runs together need hold no more. */
     log->warnings = r->pending;
     log->warnings_omitted = 0;
+    log->warnings_before = s->pending;
     if (r->over_set) {
         snprintf(at, sizeof(at), "%s%s%s", r->c.at, r->over[0] ? "/" : "", r->over);
         rc = sarif_fail(at, "the run's tool, rules, artifacts and base URIs pass %zu MiB "
@@ -125,6 +129,8 @@ static int sr_check_run(sr_state *s, size_t i)
         r->run.category = NULL;        /* now the log's */
     }
     r->pending_omitted = log->warnings_omitted;
+    s->pending += json_array_size(r->pending);
+    log->warnings_before = 0;
     log->warnings = saved;
     log->warnings_omitted = saved_omitted;
     return rc;

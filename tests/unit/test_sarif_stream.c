@@ -322,6 +322,48 @@ static void test_repeated_keys_keep_the_last(void **state)
                             "r.id = s.run_id WHERE r.tool = 'dup'"), 1);
 }
 
+/* A run of `nbad` rules without an id (one warning each), then `nres`
+ * results without a message (one each), results first. */
+static void bad_rules_run(sb *b, const char *tool, int nbad, int nres)
+{
+    int i;
+
+    sb_add(b, "{\"results\":[");
+    for (i = 0; i < nres; i++)
+        sb_add(b, "%s{\"ruleId\":\"x\"}", i ? "," : "");
+    sb_add(b, "],\"tool\":{\"driver\":{\"name\":\"%s\",\"rules\":[", tool);
+    for (i = 0; i < nbad; i++)
+        sb_add(b, "%s{\"name\":\"no id %d\"}", i ? "," : "", i);
+    sb_add(b, "]}}}");
+}
+
+/* The first 100 warnings in log order are listed, every other counted,
+ * however the runs' own warnings and their results' interleave. */
+static void test_warnings_past_a_hundred_count_across_runs(void **state)
+{
+    sb b = {0};
+    json_t *rep;
+
+    sb_add(&b, "{\"version\":\"2.1.0\",\"runs\":[");
+    bad_rules_run(&b, "w0", 60, 30);
+    sb_add(&b, ",");
+    bad_rules_run(&b, "w1", 20, 5);
+    sb_add(&b, ",");
+    bad_rules_run(&b, "w2", 7, 0);
+    sb_add(&b, "]}");
+    assert_int_equal(import(b.s, b.len, &rep), 0);
+    assert_int_equal(json_array_size(json_object_get(rep, "warnings")), 100);
+    assert_int_equal(json_integer_value(json_object_get(rep, "warnings_omitted")),
+                     60 + 30 + 20 + 5 + 7 - 100);
+    assert_string_equal(warning(rep, 59, "pointer"), "/runs/0/tool/driver/rules/59/id");
+    assert_string_equal(warning(rep, 60, "pointer"), "/runs/0/results/0/message");
+    assert_string_equal(warning(rep, 89, "pointer"), "/runs/0/results/29/message");
+    assert_string_equal(warning(rep, 90, "pointer"), "/runs/1/tool/driver/rules/0/id");
+    assert_string_equal(warning(rep, 99, "pointer"), "/runs/1/tool/driver/rules/9/id");
+    json_decref(rep);
+    free(b.s);
+}
+
 /* Each path's lookup is remembered: results that alternate between files
  * and non-files map as they would one by one. */
 static void test_alternating_paths_map_as_one_by_one(void **state)
@@ -395,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_an_over_large_result_is_skipped_and_the_rest_kept),
         cmocka_unit_test(test_tokens_and_nesting_are_bounded),
         cmocka_unit_test(test_repeated_keys_keep_the_last),
+        cmocka_unit_test(test_warnings_past_a_hundred_count_across_runs),
         cmocka_unit_test(test_alternating_paths_map_as_one_by_one),
         cmocka_unit_test(test_a_gzip_file_is_read_twice_from_where_it_starts),
     };
