@@ -30,7 +30,7 @@
 /*
  * Largest log accepted, after gzip decompression (bytes).  The log is read
  * as a stream, so memory does not depend on it; it bounds the time one
- * upload takes (about 1 s per 100 MB on the development machine).  GitHub
+ * upload takes (about 2 s of CPU per 100 MB on the development machine).  GitHub
  * code scanning takes at most 10 MB of gzip per upload (docs.github.com,
  * "SARIF file is too large"); SARIF logs inflate about 20 times (README,
  * "Uploading analyzer output (SARIF)", "Large logs"), so 1 GiB takes any
