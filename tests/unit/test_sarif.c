@@ -294,6 +294,13 @@ static void test_cli_imports_from_stdin(void **state)
 
     assert_string_equal(out, "lintB / cli: 2 results, 2 findings, 0 unmapped\n");
     free(out);
+    /* a pipe named as FILE is read twice too (copied first, as stdin is) */
+    out = tu_sh_out("d=$(mktemp -d) && mkfifo \"$d/p\" && { gzip -c " FIX "one.sarif > "
+                    "\"$d/p\" & } && '%s/../portdash' import-sarif --db '%s' --name demo "
+                    "--rev hpy --category fifo \"$d/p\" 2>&1; rm -rf \"$d\"",
+                    fx ? fx : "build-san/fixtures", g_site.db);
+    assert_string_equal(out, "lintB / fifo: 2 results, 2 findings, 0 unmapped\n");
+    free(out);
     out = tu_sh_out("'%s/../portdash' import-sarif --db '%s' --name demo --rev nope "
                     FIX "one.sarif 2>&1; echo \"rc=$?\"", fx ? fx : "build-san/fixtures",
                     g_site.db);
