@@ -8,12 +8,16 @@
 #   make install PREFIX=/usr/local DESTDIR=   binary, dashboard, browser
 #                libraries, rules/scopes files, man page, systemd units
 #   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see README)
+#   make bench-sarif   only the SARIF import benchmark (no BENCH_REPO needed;
+#                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
 #   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
 
 # What each Debian package is for: the C libraries and their headers
-# (libgit2, libmicrohttpd, jansson, sqlite3, zlib, libsodium), cmocka and
+# (libgit2, libmicrohttpd, jansson, sqlite3, zlib, libsodium; yajl reads
+# SARIF uploads as a stream of JSON events, so memory does not grow with
+# the log), cmocka and
 # libcurl for the unit/API tests, chromium for the browser tests,
 # universal-ctags for the function-boundary comparison, clang for the
 # fuzzers, time for the benchmarks' peak RSS, nodejs/npm for the browser
@@ -21,9 +25,10 @@
 # package.json: Chart.js, marked, DOMPurify, jsdiff, Prism), man-db to check the manual page, systemd for
 # `systemd-analyze verify` of the units, nginx for the reverse-proxy test.
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
-           libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libcmocka-dev libcurl4-openssl-dev \
+           libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libyajl-dev libcmocka-dev \
+           libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
-PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
+PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium yajl
 # playwright-core 1.61 is the newest release that runs on Debian 12's
 # Node.js 18 (1.62 and later need Node 20); `make deps` checks it.
 NODE_MIN = 18
@@ -33,7 +38,7 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-api check install help stress
+NOPKG_GOALS = deps clean test run bench bench-sarif bench-api check install help stress
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -71,7 +76,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-api check clean demo fuzz fuzz-sarif fuzz-http stress
+.PHONY: all deps run test unit-tests bench bench-sarif bench-api check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -218,6 +223,12 @@ bench: deps
 	@[ -n "$(BENCH_REPO)" ] || { echo "bench: set BENCH_REPO to a bare clone of numpy-hpy" \
 	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see README, Benchmarks)"; exit 2; }
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/run.sh build/portdash
+
+# SARIF import time and peak RSS for generated logs of ~100 and ~400 MB
+# against a fixture repository (tests/bench/sarif.sh; make bench runs it too).
+bench-sarif: deps
+	$(MAKE) all
+	sh tests/bench/sarif.sh build/portdash $(BENCH_SARIF_BEFORE)
 
 # The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
 # git directory in BENCH_REPO (README, "Benchmark: the API against nginx").

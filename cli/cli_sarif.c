@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "db.h"
@@ -27,50 +28,55 @@ static void cli_sarif_usage(FILE *out)
         "repository name given to ingest (--repo NAME is a deprecated alias).\n");
 }
 
-/* The whole of `path` ('-': stdin) into a new buffer; at most `max` bytes.
- * 0, PD_EIO, PD_EINVAL (too big), PD_ENOMEM. */
-static int cli_sarif_read(char **out, size_t *len, const char *path, size_t max)
+/* Copy `in` to a new temporary file, at most `max` + 1 bytes (a log is
+ * at least as long as its gzip, so more is too big anyway).  0, PD_EIO. */
+static int cli_sarif_spool(FILE **out, FILE *in, size_t max)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1), *p;
-    int rc = 0;
+    char buf[65536];
+    size_t n, total = 0;
+    FILE *f = tmpfile();
 
     *out = NULL;
-    if (!f) {
-        free(buf);
-        return pd_error_set(PD_EIO, "cannot open %s", path);
-    }
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n > max) {
-            rc = pd_error_set(PD_EINVAL, "%s is over %zu bytes", path, max);
-            break;
+    if (!f)
+        return pd_error_set(PD_EIO, "cannot make a temporary file for the log");
+    while (total <= max && (n = fread(buf, 1, sizeof(buf), in)) > 0) {
+        if (fwrite(buf, 1, n, f) != n) {
+            fclose(f);
+            return pd_error_set(PD_EIO, "cannot write a temporary file for the log");
         }
-        if (n == cap) {
-            if (!(p = realloc(buf, cap * 2 + 1))) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = p;
-            cap *= 2;
-        }
+        total += n;
     }
-    if (!buf)
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-    else if (rc == 0 && ferror(f))
-        rc = pd_error_set(PD_EIO, "cannot read %s", path);
-    if (f != stdin)
+    if (ferror(in) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
-    if (rc < 0) {
-        free(buf);
-        return rc;
+        return pd_error_set(PD_EIO, "cannot read the log");
     }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
+    *out = f;
     return 0;
+}
+
+/*
+ * `path` opened for the import, which reads it twice: a regular file as
+ * it is; stdin ('-'), a pipe or another stream copied to a temporary file
+ * first.  0, PD_EIO.
+ */
+static int cli_sarif_open(FILE **out, const char *path, size_t max)
+{
+    struct stat st;
+    FILE *f;
+    int rc;
+
+    *out = NULL;
+    if (strcmp(path, "-") == 0)
+        return cli_sarif_spool(out, stdin, max);
+    if (!(f = fopen(path, "rb")))
+        return pd_error_set(PD_EIO, "cannot open %s", path);
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        *out = f;
+        return 0;
+    }
+    rc = cli_sarif_spool(out, f, max);
+    fclose(f);
+    return rc;
 }
 
 /* What was skipped or ignored, one line each on stderr. */
@@ -90,18 +96,16 @@ static void cli_sarif_warnings(const sarif_import_report *rep)
                 rep->warnings_omitted);
 }
 
-/* Inflate if gzip, import, print what each run became. */
+/* Import (plain or gzip, streamed), print what each run became. */
 static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char *file)
 {
-    char *raw = NULL, *inflated = NULL;
-    size_t len = 0, ilen = 0, i;
     sarif_import_report *rep = NULL;
-    int rc, too_big;
+    FILE *f = NULL;
+    size_t i;
+    int rc;
 
-    if ((rc = cli_sarif_read(&raw, &len, file, SARIF_MAX_INFLATED)) < 0 ||
-        (rc = sarif_gunzip(&inflated, &ilen, &too_big, raw, len, SARIF_MAX_INFLATED)) < 0 ||
-        (rc = sarif_import(&rep, db, o, inflated ? inflated : raw,
-                           inflated ? ilen : len)) < 0)
+    if ((rc = cli_sarif_open(&f, file, SARIF_MAX_INFLATED)) < 0 ||
+        (rc = sarif_import_file(&rep, db, o, f, NULL)) < 0)
         goto done;
     for (i = 0; i < rep->nruns; i++)
         printf("%s%s%s: %zu results, %zu findings, %zu unmapped\n", rep->runs[i].tool,
@@ -110,8 +114,8 @@ static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char 
     cli_sarif_warnings(rep);
 done:
     sarif_import_report_free(rep);
-    free(inflated);
-    free(raw);
+    if (f)
+        fclose(f);
     return rc;
 }
 

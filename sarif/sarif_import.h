@@ -22,12 +22,21 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 #include <sqlite3.h>
 
-/* Largest log accepted after gzip decompression (bytes). */
-#define SARIF_MAX_INFLATED ((size_t)128 << 20)
+/*
+ * Largest log accepted, after gzip decompression (bytes).  The log is read
+ * as a stream, so memory does not depend on it; it bounds the time one
+ * upload takes (about 2 s of CPU per 100 MB on the development machine).  GitHub
+ * code scanning takes at most 10 MB of gzip per upload (docs.github.com,
+ * "SARIF file is too large"); SARIF logs inflate about 20 times (README,
+ * "Uploading analyzer output (SARIF)", "Large logs"), so 1 GiB takes any
+ * log GitHub would, with room to spare.
+ */
+#define SARIF_MAX_INFLATED ((size_t)1 << 30)
 
 /*
  * Bounds on what a log makes, not only on what is sent (issue 16: 5.8 KB of
@@ -70,27 +79,28 @@ typedef struct {
 } sarif_import_report;
 
 /*
- * If `in` (len bytes) starts with the gzip magic 1f 8b, inflate it into a new
- * NUL-terminated buffer *out of *out_len bytes (freed with free()); otherwise
- * *out is NULL and the caller uses `in` as it is.  *too_big is set to 1 when
- * the inflated size would pass `max` (then PD_EINVAL is returned too).
- * Returns 0, PD_EINVAL (corrupt gzip or too big; message says which),
- * PD_ENOMEM.
- */
-int sarif_gunzip(char **out, size_t *out_len, int *too_big, const void *in,
-                 size_t len, size_t max);
-
-/*
- * Import the SARIF log `text` (len bytes of JSON) for opt->repo at opt->rev.
- * On success *out describes the stored runs (free with
+ * Import the SARIF log of `len` bytes at `body` (JSON, or gzip of it: told
+ * by the magic bytes 1f 8b) for opt->repo at opt->rev.  The log is read as
+ * a stream in two passes (the first checks it and reads each run's tool,
+ * rules and artifacts, which may follow the run's results; the second
+ * stores the results in batches), so memory stays bounded whatever its
+ * size.  On success *out describes the stored runs (free with
  * sarif_import_report_free).  Errors: PD_EINVAL (invalid JSON: "invalid
- * JSON at line L, column C: ..."; a log without the SARIF frame: "POINTER:
- * problem", for example "/version: must be \"2.1.0\""),
- * PD_ENOTFOUND (unknown repository or rev, nothing ingested), PD_EDB.  On
- * error nothing is stored.
+ * JSON at line L, column C (byte B): ..."; a log without the SARIF frame:
+ * "POINTER: problem", for example "/version: must be \"2.1.0\""; a corrupt
+ * gzip; a log over SARIF_MAX_INFLATED, then *too_big is set to 1 (too_big
+ * may be NULL); a log making more than SARIF_MAX_MADE), PD_ENOTFOUND
+ * (unknown repository or rev, nothing ingested), PD_EDB.  On error nothing
+ * is stored.
  */
-int sarif_import(sarif_import_report **out, sqlite3 *db,
-                 const sarif_import_options *opt, const char *text, size_t len);
+int sarif_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
+                 const void *body, size_t len, int *too_big);
+
+/* The same for the log in `f` (plain or gzip), from its current position;
+ * f must be seekable (it is read twice) and is not closed.  PD_EIO for a
+ * file that cannot be read or sought. */
+int sarif_import_file(sarif_import_report **out, sqlite3 *db,
+                      const sarif_import_options *opt, FILE *f, int *too_big);
 
 /* Free a report; accepts NULL. */
 void sarif_import_report_free(sarif_import_report *rep);

@@ -1,7 +1,9 @@
 /*
- * sarif_parse.c: read a SARIF 2.1.0 log (OASIS sarif-v2.1.0-os) into the
- * runs and results portdash stores, checking every property it reads
- * against the schema (sarif-schema-2.1.0.json) on the way.  Like GitHub code
+ * sarif_parse.c: check a SARIF 2.1.0 log (OASIS sarif-v2.1.0-os) and reduce
+ * it to the runs and results portdash stores, checking every property it
+ * reads against the schema (sarif-schema-2.1.0.json) on the way; the log's
+ * top level, each run's own parts and each result come here one at a time
+ * from the streaming read (sarif_read.c, sarif_log.h).  Like GitHub code
  * scanning and the SARIF SDK, a problem costs only the part it is in: a bad
  * run is skipped, a bad result is skipped, a bad optional property is
  * ignored, and each becomes a warning {pointer (RFC 6901), problem, action}
@@ -32,22 +34,12 @@
 
 #define SP_PTR 512        /* room for one JSON pointer */
 #define SP_MAX_CHAIN 8    /* uriBaseId / index indirections followed */
-#define SP_MAX_WARN 100   /* warnings listed; more are only counted */
 
 /* Pointer and problem of the last sp_fail, for the warning made from it by
  * the caller that recovers (thread-local: the server parses in parallel). */
 static _Thread_local char sp_last_ptr[SP_PTR], sp_last_what[256];
 
-/* What the results of one run refer to. */
-typedef struct {
-    const char *at;       /* pointer of the run: "/runs/N" */
-    json_t *rules;        /* tool.driver.rules, or NULL */
-    json_t *rule_by_id;   /* owned: rule id -> rule object */
-    json_t *artifacts;    /* run.artifacts, or NULL */
-    json_t *bases;        /* run.originalUriBaseIds, or NULL */
-    sarif_log *log;       /* where warnings go */
-    size_t *made;         /* bytes of messages and URIs made so far (log) */
-} sp_ctx;
+typedef sarif_run_ctx sp_ctx;
 
 static const char *const sp_levels[] = {"none", "note", "warning", "error", NULL};
 static const char *const sp_kinds[] = {"notApplicable", "pass", "fail", "review",
@@ -113,7 +105,7 @@ static int sp_fail(const char *at, const char *key, const char *fmt, ...)
  */
 static int sp_warn(sarif_log *log, const char *action)
 {
-    if (json_array_size(log->warnings) >= SP_MAX_WARN) {
+    if (json_array_size(log->warnings) + log->warnings_before >= SARIF_MAX_WARN) {
         log->warnings_omitted++;
         return 0;
     }
@@ -576,136 +568,56 @@ static int sp_category(sarif_run *run, json_t *jr, const char *at, sarif_log *lo
     return run->category ? 0 : pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
 }
 
-/* One run (3.14) at pointer `at`. */
-static int sp_run(sarif_run *run, json_t *jr, const char *at, sarif_log *log)
+int sarif_run_check(sarif_run *run, sarif_run_ctx *c)
 {
-    sp_ctx c = {at, NULL, json_object(), NULL, NULL, log, &log->made};
-    json_t *results, *res;
-    char p[SP_PTR];
-    size_t i;
+    json_t *jr = c->meta, *results;
     int rc;
 
-    if (!c.rule_by_id)
+    if (!c->rule_by_id && !(c->rule_by_id = json_object()))
         return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
-    if (!json_is_object(jr)) {
-        rc = sp_fail(at, NULL, "must be an object");
-        goto done;
-    }
-    if ((rc = sp_driver(run, jr, &c)) < 0 || (rc = sp_category(run, jr, at, log)) < 0 ||
-        (rc = sp_soft(sp_get(&c.artifacts, jr, at, "artifacts", JSON_ARRAY, 0), log,
+    if (!json_is_object(jr))
+        return sp_fail(c->at, NULL, "must be an object");
+    if ((rc = sp_driver(run, jr, c)) < 0 || (rc = sp_category(run, jr, c->at, c->log)) < 0 ||
+        (rc = sp_soft(sp_get(&c->artifacts, jr, c->at, "artifacts", JSON_ARRAY, 0), c->log,
                       "artifacts ignored")) < 0 ||
-        (rc = sp_soft(sp_get(&c.bases, jr, at, "originalUriBaseIds", JSON_OBJECT, 0), log,
-                      "originalUriBaseIds ignored")) < 0 ||
-        (rc = sp_get(&results, jr, at, "results", JSON_ARRAY, 0)) < 0)
-        goto done;
-    if (!(run->results = calloc(json_array_size(results) + 1, sizeof(*run->results)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
-        goto done;
-    }
-    json_array_foreach(results, i, res) {
-        sarif_result *r = &run->results[run->nresults];
-
-        sp_ptr(p, sizeof(p), "%s/results/%zu", at, i);
-        r->idx = i;
-        if ((rc = sp_result(r, res, p, &c)) == 0) {
-            run->nresults++;
-            continue;
-        }
-        free(r->message);
-        free(r->uri);
-        memset(r, 0, sizeof(*r));
-        /* past the bound on what a log makes nothing more is read: the
-         * upload is refused, not kept in part */
-        if (*c.made > SARIF_MAX_MADE || (rc = sp_soft(rc, log, "result skipped")) < 0)
-            goto done;
-    }
-done:
-    json_decref(c.rule_by_id);
-    return rc;
+        (rc = sp_soft(sp_get(&c->bases, jr, c->at, "originalUriBaseIds", JSON_OBJECT, 0),
+                      c->log, "originalUriBaseIds ignored")) < 0)
+        return rc;
+    return sp_get(&results, jr, c->at, "results", JSON_ARRAY, 0);
 }
 
-/* Free what a run owns and zero it (a skipped run may be half filled: the
- * result being read when it failed was already freed by sp_run). */
-static void sp_run_free(sarif_run *run)
+int sarif_result_check(sarif_result *r, json_t *res, const char *at,
+                       const sarif_run_ctx *c)
 {
-    size_t j;
-
-    for (j = 0; j < run->nresults; j++) {
-        free(run->results[j].message);
-        free(run->results[j].uri);
-    }
-    free(run->results);
-    free(run->category);
-    memset(run, 0, sizeof(*run));
+    return sp_result(r, res, at, c);
 }
 
-int sarif_log_parse(sarif_log **out, const char *text, size_t len)
+int sarif_top_check(json_t *top)
 {
-    sarif_log *log = calloc(1, sizeof(*log));
-    json_error_t err;
-    json_t *version, *runs, *jr;
-    char p[SP_PTR];
-    size_t i;
+    json_t *version, *runs;
     int rc;
 
-    *out = NULL;
-    if (!log)
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
-    if (!(log->warnings = json_array())) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
-        goto fail;
-    }
-    if (!(log->doc = json_loadb(text, len, 0, &err))) {
-        rc = pd_error_set(PD_EINVAL, "invalid JSON at line %d, column %d: %s",
-                          err.line, err.column, err.text);
-        goto fail;
-    }
-    if (!json_is_object(log->doc)) {
-        rc = sp_fail("", NULL, "must be a JSON object");
-        goto fail;
-    }
-    if ((rc = sp_get(&version, log->doc, "", "version", JSON_STRING, 1)) < 0)
-        goto fail;
-    if (strcmp(json_string_value(version), "2.1.0") != 0) {
-        rc = sp_fail("", "version", "must be \"2.1.0\"");
-        goto fail;
-    }
-    if ((rc = sp_get(&runs, log->doc, "", "runs", JSON_ARRAY, 1)) < 0)
-        goto fail;
-    if (!(log->runs = calloc(json_array_size(runs) + 1, sizeof(*log->runs)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
-        goto fail;
-    }
-    json_array_foreach(runs, i, jr) {
-        sarif_run *run = &log->runs[log->nruns];
-
-        sp_ptr(p, sizeof(p), "/runs/%zu", i);
-        run->idx = i;
-        if ((rc = sp_run(run, jr, p, log)) == 0) {
-            log->nruns++;
-            continue;
-        }
-        sp_run_free(run);
-        if (log->made > SARIF_MAX_MADE || (rc = sp_soft(rc, log, "run skipped")) < 0)
-            goto fail;
-    }
-    *out = log;
-    return 0;
-fail:
-    sarif_log_free(log);
-    return rc;
+    if (!top)
+        return sp_fail("", NULL, "must be a JSON object");
+    if ((rc = sp_get(&version, top, "", "version", JSON_STRING, 1)) < 0)
+        return rc;
+    if (strcmp(json_string_value(version), "2.1.0") != 0)
+        return sp_fail("", "version", "must be \"2.1.0\"");
+    return sp_get(&runs, top, "", "runs", JSON_ARRAY, 1);
 }
 
-void sarif_log_free(sarif_log *log)
+int sarif_warn(sarif_log *log, const char *action)
 {
-    size_t i;
+    return sp_warn(log, action);
+}
 
-    if (!log)
-        return;
-    for (i = 0; i < log->nruns; i++)
-        sp_run_free(&log->runs[i]);
-    free(log->runs);
-    json_decref(log->doc);
-    json_decref(log->warnings);
-    free(log);
+int sarif_fail(const char *at, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return sp_fail(at, NULL, "%s", what);
 }

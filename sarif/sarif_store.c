@@ -4,14 +4,12 @@
  * the portdash fingerprint, and the writes, all in one transaction so a
  * failed import leaves the database as it was.
  */
-#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <sodium.h>
-#include <zlib.h>
-
 #include "db.h"
 #include "pd_error.h"
 #include "sarif_import.h"
@@ -21,87 +19,29 @@
 typedef struct {
     sqlite3 *db;
     const sarif_import_options *opt;
+    sarif_import_report *rep;
     int64_t repo_id, commit_id;
+    int64_t *run_ids;           /* per run of the log, its sarif_runs row */
+    int in_tx;                  /* the transaction is open */
     char rules_hash[64];
     sqlite3_stmt *ins;          /* INSERT INTO sarif_results */
     sqlite3_stmt *fn;           /* innermost function holding a line */
-    char *file;                 /* path of the cached lookup, owned */
+    char *file;                 /* path of the last lookup, owned */
     int file_known;             /* 1: file is a file of the commit */
     int64_t file_analysis;      /* its analysis row, 0: none */
+    json_t *files;              /* path -> -1 not a file, else its analysis row
+                                   or 0; at most SS_FILES paths */
 } ss_ctx;
 
-/* Grow *buf (capacity *cap) for the inflate loop, to at most max + 1 bytes
- * plus a NUL.  0 or PD_ENOMEM. */
-static int ss_grow(char **buf, size_t *cap, size_t max)
-{
-    size_t want = *cap ? *cap * 2 : 1 << 16;
-    char *p;
+/* Paths whose lookup is remembered: a log's results seldom come file by
+ * file, and each lookup walks the commit's first-parent chain. */
+#define SS_FILES 16384
 
-    if (want > max + 1)
-        want = max + 1;
-    if (!(p = realloc(*buf, want + 1)))
-        return pd_error_set(PD_ENOMEM, "out of memory inflating the body");
-    *buf = p;
-    *cap = want;
-    return 0;
-}
-
-int sarif_gunzip(char **out, size_t *out_len, int *too_big, const void *in,
-                 size_t len, size_t max)
-{
-    const unsigned char *b = in;
-    z_stream zs;
-    char *buf = NULL;
-    size_t cap = 0;
-    int zrc = Z_OK, rc = 0;
-
-    *out = NULL;
-    *out_len = 0;
-    *too_big = 0;
-    if (len < 2 || b[0] != 0x1f || b[1] != 0x8b)
-        return 0;
-    if (len > UINT_MAX)
-        return pd_error_set(PD_EINVAL, "the gzip body is too large");
-    memset(&zs, 0, sizeof(zs));
-    if (inflateInit2(&zs, 15 + 16) != Z_OK)      /* 16: gzip wrapper (RFC 1952) */
-        return pd_error_set(PD_ENOMEM, "zlib could not start inflating");
-    zs.next_in = (Bytef *)b;
-    zs.avail_in = (uInt)len;
-    while (zrc != Z_STREAM_END || zs.total_out > max) {
-        if (zs.total_out == cap || zs.total_out > max) {
-            if (zs.total_out > max) {
-                *too_big = 1;
-                rc = pd_error_set(PD_EINVAL, "the gzip body inflates to more than "
-                                  "%zu bytes", max);
-                break;
-            }
-            if ((rc = ss_grow(&buf, &cap, max)) < 0)
-                break;
-        }
-        zs.next_out = (Bytef *)buf + zs.total_out;
-        zs.avail_out = (uInt)(cap - zs.total_out);
-        zrc = inflate(&zs, Z_NO_FLUSH);
-        if (zrc != Z_OK && zrc != Z_STREAM_END && !(zrc == Z_BUF_ERROR && !zs.avail_out)) {
-            rc = pd_error_set(PD_EINVAL, "the gzip body is corrupt or truncated (%s)",
-                              zs.msg ? zs.msg : "unexpected end");
-            break;
-        }
-    }
-    if (rc == 0) {
-        buf[zs.total_out] = '\0';
-        *out = buf;
-        *out_len = zs.total_out;
-        buf = NULL;
-    }
-    inflateEnd(&zs);
-    free(buf);
-    return rc;
-}
-
-/* Look `path` up at the commit (cached for runs of results in one file). */
+/* Look `path` up at the commit (remembered, see SS_FILES). */
 static int ss_file(ss_ctx *c, const char *path)
 {
     sqlite3_stmt *st = NULL;
+    json_t *known;
     char blob[41];
     int rc;
 
@@ -112,8 +52,18 @@ static int ss_file(ss_ctx *c, const char *path)
     c->file_analysis = 0;
     if (!(c->file = strdup(path)))
         return pd_error_set(PD_ENOMEM, "out of memory");
-    if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
+    if (!c->files && !(c->files = json_object()))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((known = json_object_get(c->files, path))) {
+        c->file_known = json_integer_value(known) >= 0;
+        c->file_analysis = c->file_known ? json_integer_value(known) : 0;
         return 0;
+    }
+    if (json_object_size(c->files) >= SS_FILES)
+        json_object_clear(c->files);
+    if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
+        return json_object_set_new(c->files, path, json_integer(-1)) ?
+               pd_error_set(PD_ENOMEM, "out of memory") : 0;
     if (rc < 0 || (rc = db_prepare(c->db, &st, "SELECT id FROM analyses WHERE "
                                    "blob_oid = ?1 AND rules_hash = ?2")) < 0)
         return rc;
@@ -123,6 +73,8 @@ static int ss_file(ss_ctx *c, const char *path)
     if (sqlite3_step(st) == SQLITE_ROW)
         c->file_analysis = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
+    if (json_object_set_new(c->files, path, json_integer(c->file_analysis)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
     return 0;
 }
 
@@ -178,11 +130,10 @@ static void ss_bind(sqlite3_stmt *st, int i, const char *s)
         sqlite3_bind_null(st, i);
 }
 
-/* Map and store result `idx` of a run; counts it into *count. */
-static int ss_result(ss_ctx *c, const sarif_run *run, size_t idx, int64_t run_id,
+/* Map and store one result of a run; counts it into *count. */
+static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int64_t run_id,
                      sarif_run_count *count)
 {
-    const sarif_result *r = &run->results[idx];
     char *path = r->uri ? sarif_map_path(r->uri, c->opt->checkout_uri) : NULL;
     char fn[1024] = "", *fps;
     int rc = 0;
@@ -273,17 +224,17 @@ static int ss_own(const sarif_run *run, sarif_run_count *count, sarif_import_rep
     return 0;
 }
 
-/* Store one run and its results; fills *count. */
-static int ss_run(ss_ctx *c, const sarif_run *run, const char *cat, sarif_run_count *count,
-                  sarif_import_report *rep)
+static int ss_is_own(const sarif_run *run)
+{
+    return strcmp(run->tool, SARIF_OWN_TOOL) == 0;
+}
+
+/* Insert the row of one run (its counts come at the end); *id its rowid. */
+static int ss_run_row(ss_ctx *c, const sarif_run *run, const char *cat, int64_t *id)
 {
     sqlite3_stmt *st = NULL;
-    int64_t run_id;
-    size_t i;
-    int rc, own;
+    int rc;
 
-    if (!(count->tool = strdup(run->tool)) || !(count->category = strdup(cat)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
     if ((rc = db_prepare(c->db, &st, "INSERT INTO sarif_runs (repo_id, commit_id, tool, "
                          "tool_version, category, uploaded_at, results, findings, "
                          "unmapped) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 0, 0)")) < 0)
@@ -297,23 +248,92 @@ static int ss_run(ss_ctx *c, const sarif_run *run, const char *cat, sarif_run_co
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "storing a SARIF "
                                                             "run: %s", sqlite3_errmsg(c->db));
     sqlite3_finalize(st);
-    run_id = sqlite3_last_insert_rowid(c->db);
-    own = strcmp(run->tool, SARIF_OWN_TOOL) == 0;
-    if (rc == 0 && own)
-        rc = ss_own(run, count, rep);
-    for (i = 0; rc == 0 && !own && i < run->nresults; i++)
-        rc = ss_result(c, run, i, run_id, count);
-    if (rc < 0 || (rc = db_prepare(c->db, &st, "UPDATE sarif_runs SET results = ?1, "
-                                   "findings = ?2, unmapped = ?3 WHERE id = ?4")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)count->results);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)count->findings);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)count->unmapped);
-    sqlite3_bind_int64(st, 4, run_id);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        rc = pd_error_set(PD_EDB, "counting a SARIF run: %s", sqlite3_errmsg(c->db));
-    sqlite3_finalize(st);
+    *id = sqlite3_last_insert_rowid(c->db);
     return rc;
+}
+
+/*
+ * The sink's first call, once the log and its runs are known to be good:
+ * the transaction begins (not earlier, so a long first pass does not hold
+ * the database), earlier runs with the same keys go, each run gets its
+ * row.
+ */
+static int ss_sink_runs(void *arg, sarif_log *log)
+{
+    ss_ctx *c = arg;
+    const char *cat;
+    size_t i;
+    int rc;
+
+    if (!(c->rep->runs = calloc(log->nruns + 1, sizeof(*c->rep->runs))) ||
+        !(c->run_ids = calloc(log->nruns + 1, sizeof(*c->run_ids))))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = db_exec(c->db, "BEGIN IMMEDIATE")) < 0)
+        return rc;
+    c->in_tx = 1;
+    if ((rc = db_prepare(c->db, &c->ins, "INSERT INTO sarif_results (run_id, idx, path, "
+                         "line, col, rule_id, level, kind, message, function, "
+                         "fingerprints) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11)")) < 0 ||
+        (rc = db_prepare(c->db, &c->fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
+                         "AND start_line <= ?2 AND end_line >= ?2 "
+                         "ORDER BY start_line DESC LIMIT 1")) < 0)
+        return rc;
+    for (i = 0; rc == 0 && i < log->nruns; i++) {
+        cat = c->opt->category ? c->opt->category : log->runs[i].category;
+        rc = ss_replace(c, log->runs[i].tool, cat);
+    }
+    for (i = 0; rc == 0 && i < log->nruns; i++) {
+        sarif_run_count *count = &c->rep->runs[i];
+
+        cat = c->opt->category ? c->opt->category : log->runs[i].category;
+        c->rep->nruns = i + 1;
+        if (!(count->tool = strdup(log->runs[i].tool)) || !(count->category = strdup(cat)))
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        rc = ss_run_row(c, &log->runs[i], cat, &c->run_ids[i]);
+    }
+    return rc;
+}
+
+/* A batch of results of run `run`: mapped and stored, unless the run is
+ * portdash's own. */
+static int ss_sink_batch(void *arg, sarif_log *log, size_t run, sarif_result *res, size_t n)
+{
+    ss_ctx *c = arg;
+    size_t i;
+    int rc = 0;
+
+    if (ss_is_own(&log->runs[run]))
+        return 0;
+    for (i = 0; rc == 0 && i < n; i++)
+        rc = ss_result(c, &log->runs[run], &res[i], c->run_ids[run], &c->rep->runs[run]);
+    return rc;
+}
+
+/* After the last batch: each run's counts, then the commit. */
+static int ss_finish(ss_ctx *c, const sarif_log *log)
+{
+    sqlite3_stmt *st = NULL;
+    size_t i;
+    int rc = 0;
+
+    for (i = 0; rc == 0 && i < log->nruns; i++) {
+        sarif_run_count *count = &c->rep->runs[i];
+
+        if (ss_is_own(&log->runs[i]) && (rc = ss_own(&log->runs[i], count, c->rep)) < 0)
+            break;
+        if ((rc = db_prepare(c->db, &st, "UPDATE sarif_runs SET results = ?1, "
+                             "findings = ?2, unmapped = ?3 WHERE id = ?4")) < 0)
+            break;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)count->results);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)count->findings);
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)count->unmapped);
+        sqlite3_bind_int64(st, 4, c->run_ids[i]);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = pd_error_set(PD_EDB, "counting a SARIF run: %s", sqlite3_errmsg(c->db));
+        sqlite3_finalize(st);
+    }
+    return rc == 0 ? db_exec(c->db, "COMMIT") : rc;
 }
 
 /* Repository, commit and rules hash of the import. */
@@ -331,71 +351,71 @@ static int ss_resolve(ss_ctx *c)
     return rc;
 }
 
-/* Write every run of `log` in one transaction; fills rep. */
-static int ss_write(ss_ctx *c, const sarif_log *log, sarif_import_report *rep)
-{
-    const char *cat;
-    size_t i;
-    int rc;
-
-    if ((rc = db_exec(c->db, "BEGIN IMMEDIATE")) < 0)
-        return rc;
-    if ((rc = db_prepare(c->db, &c->ins, "INSERT INTO sarif_results (run_id, idx, path, "
-                         "line, col, rule_id, level, kind, message, function, "
-                         "fingerprints) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                         "?10, ?11)")) < 0 ||
-        (rc = db_prepare(c->db, &c->fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
-                         "AND start_line <= ?2 AND end_line >= ?2 "
-                         "ORDER BY start_line DESC LIMIT 1")) < 0)
-        goto done;
-    for (i = 0; rc == 0 && i < log->nruns; i++) {
-        cat = c->opt->category ? c->opt->category : log->runs[i].category;
-        rc = ss_replace(c, log->runs[i].tool, cat);
-    }
-    for (i = 0; rc == 0 && i < log->nruns; i++) {
-        cat = c->opt->category ? c->opt->category : log->runs[i].category;
-        rep->nruns = i + 1;
-        rc = ss_run(c, &log->runs[i], cat, &rep->runs[i], rep);
-    }
-    if (rc == 0)
-        rc = db_exec(c->db, "COMMIT");
-done:
-    if (rc < 0)
-        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);   /* keeps the message */
-    return rc;
-}
-
-int sarif_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
-                 const char *text, size_t len)
+/* Import the log of `src`: read in two passes, stored in one transaction. */
+static int ss_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
+                     sarif_src *src)
 {
     ss_ctx c;
+    sarif_sink sink = {&c, ss_sink_runs, ss_sink_batch};
     sarif_log *log = NULL;
-    sarif_import_report *rep = NULL;
     int rc;
 
     *out = NULL;
     memset(&c, 0, sizeof(c));
     c.db = db;
     c.opt = opt;
-    if ((rc = ss_resolve(&c)) < 0 || (rc = sarif_log_parse(&log, text, len)) < 0)
-        goto done;
-    if (!(rep = calloc(1, sizeof(*rep))) ||
-        !(rep->runs = calloc(log->nruns + 1, sizeof(*rep->runs)))) {
+    if (!(c.rep = calloc(1, sizeof(*c.rep)))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto done;
     }
-    rep->warnings = json_incref(log->warnings);
-    rep->warnings_omitted = log->warnings_omitted;
-    rc = ss_write(&c, log, rep);
+    if ((rc = ss_resolve(&c)) < 0 || (rc = sarif_log_read(&log, src, &sink)) < 0)
+        goto done;
+    c.rep->warnings = json_incref(log->warnings);
+    c.rep->warnings_omitted = log->warnings_omitted;
+    rc = ss_finish(&c, log);
 done:
+    if (rc < 0 && c.in_tx)
+        sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);   /* keeps the message */
     sqlite3_finalize(c.ins);
     sqlite3_finalize(c.fn);
     free(c.file);
+    json_decref(c.files);
+    free(c.run_ids);
     sarif_log_free(log);
     if (rc < 0)
-        sarif_import_report_free(rep);
+        sarif_import_report_free(c.rep);
     else
-        *out = rep;
+        *out = c.rep;
+    return rc;
+}
+
+int sarif_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
+                 const void *body, size_t len, int *too_big)
+{
+    sarif_src *src = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = sarif_src_mem(&src, body, len, SARIF_MAX_INFLATED)) == 0)
+        rc = ss_import(out, db, opt, src);
+    if (too_big)
+        *too_big = sarif_src_too_big(src);
+    sarif_src_free(src);
+    return rc;
+}
+
+int sarif_import_file(sarif_import_report **out, sqlite3 *db,
+                      const sarif_import_options *opt, FILE *f, int *too_big)
+{
+    sarif_src *src = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = sarif_src_file(&src, f, SARIF_MAX_INFLATED)) == 0)
+        rc = ss_import(out, db, opt, src);
+    if (too_big)
+        *too_big = sarif_src_too_big(src);
+    sarif_src_free(src);
     return rc;
 }
 

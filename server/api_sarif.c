@@ -25,8 +25,7 @@ enum MHD_Result api_sarif_post(srv_req *r)
     sarif_import_options opt = {r->param[0], r->param[1], NULL, NULL};
     sarif_import_report *rep = NULL;
     enum MHD_Result ret;
-    char checkout[4096], category[1024], *inflated = NULL;
-    size_t len = 0;
+    char checkout[4096], category[1024];
     int rc, too_big = 0, has_checkout, has_category;
 
     if (srv_authorize(r, "sarif", &ret) < 0)
@@ -41,14 +40,10 @@ enum MHD_Result api_sarif_post(srv_req *r)
         return srv_reply_error(r, rc);
     opt.checkout_uri = has_checkout ? checkout : NULL;
     opt.category = has_category ? category : NULL;
-    if ((rc = sarif_gunzip(&inflated, &len, &too_big, r->body, r->body_len,
-                           SARIF_MAX_INFLATED)) < 0)
-        return too_big ? srv_reply_problem(r, 413, "Content Too Large", "%s",
-                                           pd_error_last())
-                       : srv_reply_error(r, rc);
-    rc = sarif_import(&rep, r->db, &opt, inflated ? inflated : r->body,
-                      inflated ? len : r->body_len);
-    free(inflated);
+    /* A gzip body is inflated as it is read, never whole in memory. */
+    rc = sarif_import(&rep, r->db, &opt, r->body, r->body_len, &too_big);
+    if (rc < 0 && too_big)
+        return srv_reply_problem(r, 413, "Content Too Large", "%s", pd_error_last());
     if (rc < 0)
         return srv_reply_error(r, rc);
     ret = srv_reply_json(r, 201, sarif_import_report_json(rep));

@@ -3,7 +3,9 @@
 # a real repository side by side with the floor for reading the same data
 # (git cat-file --batch on the same blobs, same run), peak RSS, one pushed
 # commit on top (push.sh), the whole repository without a scope, then the
-# analyzer alone (analyze.sh) and its linearity (linear.sh).
+# analyzer alone (analyze.sh) and its linearity (linear.sh), and the SARIF
+# import of generated logs (sarif.sh; BENCH_SARIF_BEFORE=BINARY measures
+# another build beside it, BENCH_SARIF_BIG=0 skips the ~400 MB log).
 # Usage: run.sh PORTDASH
 #   BENCH_REPO        git directory of numpy-hpy (required; see README)
 #   BENCH_REFS        refs to ingest (default: "hpy hpy-convert-object-dtype")
@@ -109,8 +111,11 @@ echo "| one new commit pushed on top of an ingested ref | $(echo "$push" | awk '
 echo "| ingest peak RSS | $(echo "$rss" | awk '{printf "%.0f MB", $1/1024}') | ≤ 128 MB |"
 echo "| database size | $(echo "$dbsize" | awk '{printf "%.0f MB", $1/1e6}') | |"
 [ -n "$whole" ] && echo "| whole repository (no --include) | $whole | |"
-echo "| \`import-sarif\` of a 100 MB log | not measured: streaming SARIF import not done | ≤ 128 MB |"
+sh "$here/sarif.sh" "$bin" ${BENCH_SARIF_BEFORE:-} > "$tmp/sarif"
+echo "| \`import-sarif\` of a 100 MB log (400,000 results) | $(sed -n 's/^| plain | \([^|]*\) | \([^|]*\) | \([^|]*\) |.*/\2, peak RSS \3/p' "$tmp/sarif") | ≤ 128 MB |"
 echo
 cat "$tmp/analyze"
+echo
+cat "$tmp/sarif"
 echo
 sh "$here/linear.sh" "$bin"

@@ -1,10 +1,11 @@
 /*
  * fuzz_sarif.c: libFuzzer target over SARIF import's reading: gzip
- * detection and inflation with its bound (sarif_gunzip), the log check and
- * reduction with {N} placeholders and uriBaseId chains (sarif_log_parse),
- * and the mapping of every result's URI to a repository path
- * (sarif_map_path).  Every string of the reduced log is read so that ASan
- * sees bad pointers.  Storage is covered by tests/unit/test_sarif*.c.
+ * detection and streaming inflation with its bound (sarif_src), the two
+ * streaming passes of yajl events pruned to jansson values (sarif_json.c),
+ * the checks with {N} placeholders and uriBaseId chains and the batches
+ * (sarif_log_read), and the mapping of every result's URI to a repository
+ * path (sarif_map_path).  Every string handed to the sink is read so that
+ * ASan sees bad pointers.  Storage is covered by tests/unit/test_sarif*.c.
  * Build and run with `make fuzz-sarif`; seeds: tests/fixtures/sarif.
  */
 #include <stddef.h>
@@ -15,36 +16,48 @@
 #include "sarif_import.h"
 #include "sarif_log.h"
 
+static size_t fz_sum;
+
+static int fz_runs(void *arg, sarif_log *log)
+{
+    size_t i;
+
+    for (i = 0; i < log->nruns; i++)
+        fz_sum += strlen(log->runs[i].tool) + strlen(log->runs[i].category);
+    return 0;
+}
+
+static int fz_batch(void *arg, sarif_log *log, size_t run, sarif_result *res, size_t n)
+{
+    size_t j;
+
+    if (run >= log->nruns || n > SARIF_BATCH)
+        abort();
+    for (j = 0; j < n; j++) {
+        const sarif_result *r = &res[j];
+        char *path = r->uri ? sarif_map_path(r->uri, "/work/checkout") : NULL;
+
+        fz_sum += strlen(r->message) + strlen(r->level) + strlen(r->kind);
+        fz_sum += r->rule_id ? strlen(r->rule_id) : 0;
+        fz_sum += path ? strlen(path) : 0;
+        free(path);
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *inflated = NULL;
-    size_t len = 0, i, j, n = 0;
-    int too_big = 0;
+    sarif_sink sink = {NULL, fz_runs, fz_batch};
+    sarif_src *src = NULL;
     sarif_log *log = NULL;
 
     /* 1 MiB keeps each run quick; the bound itself is what is tested. */
-    if (sarif_gunzip(&inflated, &len, &too_big, data, size, (size_t)1 << 20) < 0)
+    if (sarif_src_mem(&src, data, size, (size_t)1 << 20) < 0)
         return 0;
-    if (sarif_log_parse(&log, inflated ? inflated : (const char *)data,
-                        inflated ? len : size) == 0) {
-        for (i = 0; i < log->nruns; i++) {
-            const sarif_run *run = &log->runs[i];
-
-            n += strlen(run->tool) + strlen(run->category);
-            for (j = 0; j < run->nresults; j++) {
-                const sarif_result *r = &run->results[j];
-                char *path = r->uri ? sarif_map_path(r->uri, "/work/checkout") : NULL;
-
-                n += strlen(r->message) + strlen(r->level) + strlen(r->kind);
-                n += r->rule_id ? strlen(r->rule_id) : 0;
-                n += path ? strlen(path) : 0;
-                free(path);
-            }
-        }
-        if (n == (size_t)-1)
-            abort();
-    }
+    sarif_log_read(&log, src, &sink);
+    if (fz_sum == (size_t)-1)
+        abort();
     sarif_log_free(log);
-    free(inflated);
+    sarif_src_free(src);
     return 0;
 }

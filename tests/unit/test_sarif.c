@@ -11,6 +11,8 @@
 
 #include <zlib.h>
 
+#include "sarif_import.h"
+
 /* Header capture for the one case that needs WWW-Authenticate. */
 static size_t www_auth_header(char *p, size_t size, size_t n, void *arg)
 {
@@ -186,7 +188,7 @@ static void test_oversize_bodies_get_413(void **state)
 {
     size_t n = BODY_LIMIT + 4096, glen;
     char *big = malloc(n);
-    unsigned char *bomb = gzip(NULL, ((size_t)128 << 20) + 1, &glen);
+    unsigned char *bomb = gzip(NULL, SARIF_MAX_INFLATED + 1, &glen);
     tu_http h;
 
     memset(big, ' ', n);
@@ -291,6 +293,13 @@ static void test_cli_imports_from_stdin(void **state)
                           fx ? fx : "build-san/fixtures", g_site.db);
 
     assert_string_equal(out, "lintB / cli: 2 results, 2 findings, 0 unmapped\n");
+    free(out);
+    /* a pipe named as FILE is read twice too (copied first, as stdin is) */
+    out = tu_sh_out("d=$(mktemp -d) && mkfifo \"$d/p\" && { gzip -c " FIX "one.sarif > "
+                    "\"$d/p\" & } && '%s/../portdash' import-sarif --db '%s' --name demo "
+                    "--rev hpy --category fifo \"$d/p\" 2>&1; rm -rf \"$d\"",
+                    fx ? fx : "build-san/fixtures", g_site.db);
+    assert_string_equal(out, "lintB / fifo: 2 results, 2 findings, 0 unmapped\n");
     free(out);
     out = tu_sh_out("'%s/../portdash' import-sarif --db '%s' --name demo --rev nope "
                     FIX "one.sarif 2>&1; echo \"rc=$?\"", fx ? fx : "build-san/fixtures",

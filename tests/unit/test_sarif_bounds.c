@@ -83,7 +83,7 @@ static int import(const char *log)
     int rc;
 
     assert_int_equal(db_open(&db, g_site.db, 0), 0);
-    rc = sarif_import(&rep, db, &opt, log, strlen(log));
+    rc = sarif_import(&rep, db, &opt, log, strlen(log), NULL);
     sarif_import_report_free(rep);
     db_close(db);
     return rc;
