@@ -12,20 +12,6 @@
 #include "db_migrations.h"
 #include "pd_error.h"
 
-void db_counts_add(db_counts *a, const db_counts *b, int sign)
-{
-    int i;
-
-    a->files += sign * b->files;
-    a->universal_ready_files += sign * b->universal_ready_files;
-    for (i = 0; i < 4; i++) {
-        a->tok[i] += sign * b->tok[i];
-        a->fn[i] += sign * b->fn[i];
-    }
-    for (i = 0; i < 3; i++)
-        a->obj[i] += sign * b->obj[i];
-}
-
 int db_exec(sqlite3 *db, const char *sql)
 {
     char *msg = NULL;

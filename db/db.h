@@ -12,19 +12,14 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
-/* Figures summed over files.  Index order follows analyze.h's enums:
- * tok[hpy, capi, npy-legacy, bridge], fn[ported, bridged, legacy, neutral],
- * obj[object-legacy, object-cpython-only, object-universal]. */
-typedef struct {
-    int64_t files;
-    int64_t universal_ready_files;
-    int64_t tok[4];
-    int64_t fn[4];
-    int64_t obj[3];
-} db_counts;
+#include "pd_domain.h"
 
-/* Add (sign = 1) or subtract (sign = -1) `b` into `a`. */
-void db_counts_add(db_counts *a, const db_counts *b, int sign);
+/* The counts type lives in the domain core (pd_domain.h); db_counts is its
+ * older name, kept so callers need not change at once. */
+typedef pd_counts db_counts;
+
+/* Older name of pd_counts_add. */
+#define db_counts_add pd_counts_add
 
 /*
  * Open (create = 1: create if missing) the database at `path`, switch it to

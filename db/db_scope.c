@@ -210,29 +210,10 @@ int db_scope_has_path(const db_scope *sc, const char *path)
 
 int db_scope_status_index(const char *status)
 {
-    static const char *const names[4] = {"ported", "bridged", "legacy", "neutral"};
-    int i;
-
-    for (i = 0; status && i < 4; i++)
-        if (strcmp(names[i], status) == 0)
-            return i;
-    return -1;
+    return pd_status_parse(status);
 }
 
 /* ---------- one analysis ---------- */
-
-/* Status from unguarded class counts: the rule of analyze.c's an_status_of
- * (hpy, capi, npy-legacy, bridge order). */
-static int db_scope_status_of(const int64_t u[4])
-{
-    if (u[0] && !u[1] && !u[3])
-        return 0;
-    if ((u[0] || u[3]) && (u[1] || u[3]))
-        return 1;
-    if (u[1] || u[2])
-        return 2;
-    return 3;
-}
 
 void db_scope_detail_free(db_scope_detail *d)
 {
@@ -436,8 +417,8 @@ static void db_scope_noobject_of(const db_scope_detail *d, const db_counts *full
         if (!f->is_object && f->status >= 0)
             out->fn[f->status]++;
     }
-    *status = db_scope_status_of(ung);
-    out->universal_ready_files = !ung[1] && !ung[3];
+    *status = pd_status_rule(pd_classes_present(ung));
+    out->universal_ready_files = pd_universal_ready_rule(pd_classes_present(ung));
 }
 
 /* Look the cached no-object figures of an analysis up: 1 found, 0 not

@@ -36,6 +36,7 @@ static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
     db_scope_detail d;
     int64_t id = 0;
     size_t i;
+    unsigned present;
     int ready;
 
     if (!blob)
@@ -50,10 +51,11 @@ static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
     }
     if (!id || db_scope_detail_read(r->db, id, &d) < 0)
         return 0;
-    ready = d.file_ung[1] == 0 && d.file_ung[3] == 0;
-    for (i = 0; i < d.nfn && ready; i++)
-        if (!d.fn[i].is_object && (d.fn[i].ung[1] || d.fn[i].ung[3]))
-            ready = 0;
+    present = pd_classes_present(d.file_ung);
+    for (i = 0; i < d.nfn; i++)
+        if (!d.fn[i].is_object)
+            present |= pd_classes_present(d.fn[i].ung);
+    ready = pd_universal_ready_rule(present);
     db_scope_detail_free(&d);
     return ready;
 }

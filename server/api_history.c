@@ -14,49 +14,33 @@
 #include "pd_error.h"
 #include "pd_time.h"
 
-/* Summary figures by their API key path, and where each is stored: the
- * commit_stats column and the analyses column (per file). */
-static const struct {
-    const char *key;
-    const char *stats_col;
-    const char *file_col;
-} api_measures[] = {
-    {"files", "files", "1"},
-    {"universal_ready_files", "universal_ready_files", "universal_ready"},
-    {"functions.ported", "fn_ported", "fn_ported"},
-    {"functions.bridged", "fn_bridged", "fn_bridged"},
-    {"functions.legacy", "fn_legacy", "fn_legacy"},
-    {"functions.neutral", "fn_neutral", "fn_neutral"},
-    {"tokens.hpy", "tok_hpy", "tok_hpy"},
-    {"tokens.capi", "tok_capi", "tok_capi"},
-    {"tokens.npy-legacy", "tok_npy_legacy", "tok_npy_legacy"},
-    {"tokens.bridge", "tok_bridge", "tok_bridge"},
-    {"object_paths.object-legacy", "obj_legacy", "obj_legacy"},
-    {"object_paths.object-cpython-only", "obj_cpython_only", "obj_cpython_only"},
-    {"object_paths.object-universal", "obj_universal", "obj_universal"},
-};
-#define API_NMEASURES (sizeof(api_measures) / sizeof(api_measures[0]))
-
+/* The measures with their label, direction and badge label, from the
+ * domain core's table (pd_measures.def), in its order. */
 enum MHD_Result api_measures_list(srv_req *r)
 {
     json_t *arr = json_array();
-    size_t i;
+    int i;
 
-    for (i = 0; i < API_NMEASURES; i++)
-        json_array_append_new(arr, json_string(api_measures[i].key));
+    for (i = 0; i < PD_NMEASURES; i++) {
+        const pd_measure *m = &pd_measures[i];
+        const char *good = pd_good_name(m->good);
+
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:o}",
+            "key", m->key, "label", m->label, "short", m->short_label,
+            "good", good ? json_string(good) : json_null(),
+            "badge", m->badge ? json_string(m->badge) : json_null()));
+    }
     return srv_reply_json(r, 200, arr);
 }
 
 /* Index of measure `key`, or -1 with pd_error_set. */
 static int api_measure_find(const char *key)
 {
-    size_t i;
+    int i = pd_measure_find(key);
 
-    for (i = 0; i < API_NMEASURES; i++)
-        if (strcmp(api_measures[i].key, key) == 0)
-            return (int)i;
-    pd_error_set(PD_EINVAL, "unknown measure '%s'; GET /api/v1/measures lists them", key);
-    return -1;
+    if (i < 0)
+        pd_error_set(PD_EINVAL, "unknown measure '%s'; GET /api/v1/measures lists them", key);
+    return i;
 }
 
 /* {"commit", "author_date", "committer_date"} of a commits row whose
@@ -167,15 +151,15 @@ enum MHD_Result api_history(srv_req *r)
         (rc = api_scope_arg(r, &sc)) < 0)
         return srv_reply_error(r, rc);
     if (sc)
-        return api_scope_history(r, &at, sc, api_measures[measure].key, by_author,
+        return api_scope_history(r, &at, sc, pd_measures[measure].key, by_author,
                                  since, until);
-    /* The column name comes from the fixed table above, never from input. */
+    /* The column name comes from the fixed measures table, never from input. */
     snprintf(sql, sizeof(sql), API_CHAIN_CTE
              "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
              "c.committer_offset, s.%s, s.tok_hpy FROM chain "
              "JOIN commits c ON c.id = chain.cid JOIN commit_stats s "
              "ON s.commit_id = c.id AND s.rules_hash = ?2 ORDER BY chain.depth DESC",
-             api_measures[measure].stats_col);
+             pd_measures[measure].column);
     if ((rc = db_prepare(r->db, &st, sql)) < 0)
         return srv_reply_error(r, rc);
     sqlite3_bind_int64(st, 1, at.commit_id);
@@ -204,7 +188,7 @@ enum MHD_Result api_history(srv_req *r)
         return srv_reply_error(r, sampled < 0 ? sampled : PD_EINVAL);
     }
     doc = json_pack("{s:o, s:s, s:s, s:o, s:o}",
-        "ref", api_text(r->param[1]), "measure", api_measures[measure].key,
+        "ref", api_text(r->param[1]), "measure", pd_measures[measure].key,
         "date", by_author ? "author" : "committer",
         "port_start", port_start ? port_start : json_null(), "points", points);
     if (sampled)
@@ -252,7 +236,7 @@ static int api_file_history_segment(srv_req *r, const api_at *at, int measure,
              "JOIN paths p ON p.id = ch.path_id LEFT JOIN analyses a "
              "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
              "WHERE chain.depth >= ?4 ORDER BY chain.depth",
-             api_measures[measure].file_col);
+             pd_measures[measure].file_column);
     if ((rc = db_prepare(r->db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, at->commit_id);
@@ -307,7 +291,7 @@ enum MHD_Result api_file_history(srv_req *r)
         json_array_append(sorted, json_array_get(points, i));
     json_decref(points);
     return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:o}", "path", api_text(r->tail),
-                          "measure", api_measures[measure].key, "points", sorted));
+                          "measure", pd_measures[measure].key, "points", sorted));
 }
 
 /*

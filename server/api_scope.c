@@ -101,24 +101,12 @@ int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_coun
 /* The value of summary measure `key` in counts c; -1 when unknown. */
 static int api_scope_measure(const char *key, const db_counts *c, int64_t *v)
 {
-    static const char *const keys[] = {
-        "files", "universal_ready_files", "functions.ported", "functions.bridged",
-        "functions.legacy", "functions.neutral", "tokens.hpy", "tokens.capi",
-        "tokens.npy-legacy", "tokens.bridge", "object_paths.object-legacy",
-        "object_paths.object-cpython-only", "object_paths.object-universal"};
-    int i;
+    int i = pd_measure_find(key);
 
-    for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])); i++)
-        if (strcmp(keys[i], key) == 0)
-            break;
-    switch (i) {
-    case 0: *v = c->files; return 0;
-    case 1: *v = c->universal_ready_files; return 0;
-    case 2: case 3: case 4: case 5: *v = c->fn[i - 2]; return 0;
-    case 6: case 7: case 8: case 9: *v = c->tok[i - 6]; return 0;
-    case 10: case 11: case 12: *v = c->obj[i - 10]; return 0;
-    default: return -1;
-    }
+    if (i < 0)
+        return -1;
+    *v = pd_measure_value(c, i);
+    return 0;
 }
 
 /* What the history callback collects. */

@@ -173,22 +173,22 @@ static void api_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The measures' keys, in pd_measures.def order, as CSV header cells. */
 static void api_csv_counts_header(FILE *f)
 {
-    fputs("files,universal_ready_files,functions.ported,functions.bridged,"
-          "functions.legacy,functions.neutral,object_paths.object-legacy,"
-          "object_paths.object-cpython-only,object_paths.object-universal,"
-          "tokens.hpy,tokens.capi,tokens.npy-legacy,tokens.bridge\r\n", f);
+    int i;
+
+    for (i = 0; i < PD_NMEASURES; i++)
+        fprintf(f, "%s%s", pd_measures[i].key, i + 1 < PD_NMEASURES ? "," : "\r\n");
 }
 
 static void api_csv_counts(FILE *f, const db_counts *c)
 {
-    fprintf(f, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\r\n",
-            (long long)c->files, (long long)c->universal_ready_files,
-            (long long)c->fn[0], (long long)c->fn[1], (long long)c->fn[2],
-            (long long)c->fn[3], (long long)c->obj[0], (long long)c->obj[1],
-            (long long)c->obj[2], (long long)c->tok[0], (long long)c->tok[1],
-            (long long)c->tok[2], (long long)c->tok[3]);
+    int i;
+
+    for (i = 0; i < PD_NMEASURES; i++)
+        fprintf(f, "%lld%s", (long long)pd_measure_value(c, i),
+                i + 1 < PD_NMEASURES ? "," : "\r\n");
 }
 
 /* Send a memstream's text as CSV; the stream sets *buf and *len only when

@@ -81,7 +81,7 @@ export const compare = (repo, base, head) => get(`${repoBase(repo)}/compare/${se
 /** The CI gate's verdict for the pair: {result, conditions: [{measure, rule, base, head, ok}], regressions, files_no_longer_universal_ready}. */
 export const gate = (repo, base, head) => get(`${repoBase(repo)}/gate${query({ base, head })}`);
 
-/** The measure names the history API accepts. */
+/** The summary measures: [{key, label, short, good, badge}], the keys being what the history API accepts. */
 export const measures = () => get('api/v1/measures');
 
 /** A measure along a ref's first-parent history, oldest first. */
