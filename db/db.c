@@ -24,6 +24,17 @@ int db_exec(sqlite3 *db, const char *sql)
     return 0;
 }
 
+int db_step(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
+}
+
 int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql)
 {
     if (sqlite3_prepare_v2(db, sql, -1, out, NULL) != SQLITE_OK)

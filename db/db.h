@@ -38,6 +38,15 @@ int db_exec(sqlite3 *db, const char *sql);
 /* Prepare a statement; 0 or PD_EDB naming the SQL's first words. */
 int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql);
 
+/*
+ * Step `st`: 1 with a row, 0 when done, PD_EDB when SQLite fails (the
+ * message has SQLite's text, so srv_reply_error answers 503 with
+ * Retry-After for "database is locked"/busy and 500 otherwise).  Every
+ * loop over rows steps with this, so an error ends the answer as an error,
+ * never as a shorter list:  while ((rc = db_step(st)) > 0) { ... }
+ */
+int db_step(sqlite3_stmt *st);
+
 /* Schema version recorded in the database (PRAGMA user_version). */
 int db_schema_version(sqlite3 *db);
 

@@ -430,8 +430,11 @@ enum MHD_Result api_files(srv_req *r)
         const char *status = (const char *)sqlite3_column_text(st, 4);
 
         db_counts_from_files_row(st, &c);
-        if (sc && api_scope_file_row(r, sc, st, &c, &status) != 0)
+        if (sc && (rc = api_scope_file_row(r, sc, st, &c, &status)) != 0) {
+            if (rc < 0)
+                break;
             continue;
+        }
         json_array_append_new(files, json_pack("{s:o, s:s, s:s, s:o, s:o, s:o, s:b}",
             "path", api_text((const char *)sqlite3_column_text(st, 1)),
             "blob", (const char *)sqlite3_column_text(st, 2),
@@ -444,8 +447,8 @@ enum MHD_Result api_files(srv_req *r)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         json_decref(files);
-        return srv_reply_problem(r, 500, "Internal Server Error", "database: %s",
-                                 sqlite3_errmsg(r->db));
+        return srv_reply_error(r, rc < 0 ? rc : pd_error_set(PD_EDB, "database: %s",
+                                                             sqlite3_errmsg(r->db)));
     }
     if (!(files = srv_paginate(r, files, 1000)))
         return srv_reply_error(r, PD_EINVAL);

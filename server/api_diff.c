@@ -25,13 +25,13 @@ int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnl
         return rc;
     sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+    while (rc >= 0 && (rc = db_step(st)) > 0)
         rc = gate_fnlist_push(out, (const char *)sqlite3_column_text(st, 0),
                               (const char *)sqlite3_column_text(st, 1),
                               (const char *)sqlite3_column_text(st, 2),
                               sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
     sqlite3_finalize(st);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* {"status", "object_state"[, "start_line"]} of one side, or null. */

@@ -173,22 +173,30 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
     free(x);
 }
 
+/* Index of `measure` in api_fc_measures; -1 after pd_error_set(PD_EINVAL). */
+static int api_fc_index(const char *measure)
+{
+    int m;
+
+    for (m = 0; m < 3 && strcmp(api_fc_measures[m], measure) != 0; m++)
+        ;
+    if (m < 3)
+        return m;
+    return pd_error_set(PD_EINVAL, "no forecast for '%s' (use object_paths.object-legacy, "
+                        "functions.not-ported or tokens.capi)", measure), -1;
+}
+
 json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
                           const char *measure, int window, const char *until_week)
 {
     sqlite3_stmt *st = NULL;
     char (*weeks)[16] = NULL;
     double *y = NULL;
-    int m, n = 0, cap = 0;
+    int m, n = 0, cap = 0, rc;
     json_t *o, *points;
 
-    for (m = 0; m < 3 && strcmp(api_fc_measures[m], measure) != 0; m++)
-        ;
-    if (m == 3) {
-        pd_error_set(PD_EINVAL, "no forecast for '%s' (use object_paths.object-legacy, "
-                     "functions.not-ported or tokens.capi)", measure);
+    if ((m = api_fc_index(measure)) < 0)
         return NULL;
-    }
     if (db_prepare(r->db, &st, "SELECT week, obj_legacy, fn_bridged, fn_legacy, "
                    "tok_capi FROM snapshots WHERE repo_id = ?1 AND ref = ?2 "
                    "AND week <= ?3 ORDER BY week") < 0)
@@ -197,7 +205,7 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
     sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, until_week ? until_week : "9999", -1, SQLITE_STATIC);
     points = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             y = realloc(y, cap * sizeof(*y));
@@ -210,6 +218,12 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
         n++;
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(points);
+        free(y);
+        free(weeks);
+        return NULL;
+    }
     o = json_pack("{s:o, s:s, s:i, s:o}", "ref", api_text(ref), "measure", measure,
                   "weeks", n, "points", points);
     api_forecast_project(o, (const char (*)[16])weeks, y, n, window);
@@ -245,7 +259,10 @@ enum MHD_Result api_forecast(srv_req *r)
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_rev_resolve(r->db, repo_id, ref, &commit_id, oid)) < 0)
         return srv_reply_error(r, rc);
-    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
+    if (api_fc_index(measure) < 0)
         return srv_reply_error(r, PD_EINVAL);
+    /* The measure is known: NULL now is the database's failure. */
+    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
+        return srv_reply_error(r, PD_EDB);
     return srv_reply_json(r, 200, o);
 }

@@ -157,7 +157,7 @@ static int fr_load_analysis(srv_req *r, fr_state *s, int64_t analysis_id,
                          "WHERE analysis_id = ?1 ORDER BY idx")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         fr_fn *f;
         char *name = strdup((const char *)sqlite3_column_text(st, 0)), *nl;
 
@@ -197,7 +197,7 @@ static int fr_load_analysis(srv_req *r, fr_state *s, int64_t analysis_id,
         }
     }
     sqlite3_finalize(st);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* Read every function of the commit. */
@@ -210,7 +210,7 @@ static int fr_load(srv_req *r, const api_at *at, fr_state *s)
         return rc;
     sqlite3_bind_int64(st, 1, at->commit_id);
     sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    while (rc >= 0 && (rc = db_step(st)) > 0) {
         char *path = strdup((const char *)sqlite3_column_text(st, 0)), *calls = NULL;
 
         if (!path || fr_push(&s->paths, s->npaths, path) < 0) {
@@ -235,7 +235,7 @@ static int fr_load(srv_req *r, const api_at *at, fr_state *s)
                               (uint32_t)(s->npaths - 1), calls);
     }
     sqlite3_finalize(st);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* Index the functions by name. */

@@ -165,7 +165,7 @@ enum MHD_Result api_history(srv_req *r)
     sqlite3_bind_int64(st, 1, at.commit_id);
     sqlite3_bind_text(st, 2, at.rules_hash, -1, SQLITE_STATIC);
     points = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         int64_t t = sqlite3_column_int64(st, by_author ? 1 : 3);
         json_t *p;
 
@@ -181,6 +181,11 @@ enum MHD_Result api_history(srv_req *r)
         json_array_append_new(points, p);
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(points);
+        json_decref(port_start);
+        return srv_reply_error(r, rc);
+    }
     if ((sampled = api_lttb_query(r, &points, by_author, port_start, &total)) < 0 ||
         !(points = srv_paginate(r, points, 100000))) {
         json_decref(sampled < 0 ? points : NULL);
@@ -197,19 +202,20 @@ enum MHD_Result api_history(srv_req *r)
     return srv_reply_json(r, 200, doc);
 }
 
-/* Path row id of `path`, 0 when unknown. */
-static int64_t api_path_id(srv_req *r, const char *path)
+/* Path row id of `path` into *id, 0 when unknown.  0 or PD_EDB. */
+static int api_path_id(srv_req *r, const char *path, int64_t *id)
 {
     sqlite3_stmt *st = NULL;
-    int64_t id = 0;
+    int rc;
 
-    if (db_prepare(r->db, &st, "SELECT id FROM paths WHERE path = ?1") < 0)
-        return 0;
+    *id = 0;
+    if ((rc = db_prepare(r->db, &st, "SELECT id FROM paths WHERE path = ?1")) < 0)
+        return rc;
     sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        id = sqlite3_column_int64(st, 0);
+    if ((rc = db_step(st)) > 0)
+        *id = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return id;
+    return rc < 0 ? rc : 0;
 }
 
 /*
@@ -243,7 +249,7 @@ static int api_file_history_segment(srv_req *r, const api_at *at, int measure,
     sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, path_id);
     sqlite3_bind_int64(st, 4, min_depth);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         json_t *p = api_commit_point(st, 0);
 
         json_object_set_new(p, "value", sqlite3_column_type(st, 9) == SQLITE_NULL
@@ -253,11 +259,12 @@ static int api_file_history_segment(srv_req *r, const api_at *at, int measure,
         if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
             *renamed_from = sqlite3_column_int64(st, 6);
             *next_depth = sqlite3_column_int64(st, 7) + 1;
+            rc = 0;
             break;
         }
     }
     sqlite3_finalize(st);
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
 enum MHD_Result api_file_history(srv_req *r)
@@ -272,7 +279,9 @@ enum MHD_Result api_file_history(srv_req *r)
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0)
         return srv_reply_error(r, rc);
-    if (!(path_id = api_path_id(r, r->tail)))
+    if ((rc = api_path_id(r, r->tail, &path_id)) < 0)
+        return srv_reply_error(r, rc);
+    if (!path_id)
         return srv_reply_problem(r, 404, "Not Found", "no file '%s' in this repository",
                                  r->tail);
     points = json_array();
@@ -298,12 +307,13 @@ enum MHD_Result api_file_history(srv_req *r)
  * Pairs (old, new) of commits that left and joined the ref's chain in a
  * rewrite and are the same change: the same git patch id, or, when the
  * rebase had to alter the patch, the same author, author date and subject
- * (a rebase keeps all three).
+ * (a rebase keeps all three).  NULL on a database error (pd_error_set).
  */
 static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
 {
     sqlite3_stmt *st = NULL;
     json_t *links = json_array();
+    int rc;
 
     if (db_prepare(r->db, &st,
         "WITH RECURSIVE oldc(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id "
@@ -316,16 +326,22 @@ static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
         "ELSE 'author-date-subject' END FROM commits o JOIN gone ON gone.cid = o.id "
         "JOIN commits n ON (n.patch_id = o.patch_id OR (n.author_email = o.author_email "
         "AND n.author_time = o.author_time AND n.summary = o.summary)) "
-        "JOIN came ON came.cid = n.id ORDER BY o.author_time") < 0)
-        return links;
+        "JOIN came ON came.cid = n.id ORDER BY o.author_time") < 0) {
+        json_decref(links);
+        return NULL;
+    }
     sqlite3_bind_int64(st, 1, old_id);
     sqlite3_bind_int64(st, 2, new_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(links, json_pack("{s:s, s:s, s:s}",
             "old", (const char *)sqlite3_column_text(st, 0),
             "new", (const char *)sqlite3_column_text(st, 1),
             "by", (const char *)sqlite3_column_text(st, 2)));
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(links);
+        return NULL;
+    }
     return links;
 }
 
@@ -349,18 +365,26 @@ enum MHD_Result api_rewrites(srv_req *r)
     sqlite3_bind_int64(st, 1, repo_id);
     sqlite3_bind_text(st, 2, r->param[1], -1, SQLITE_STATIC);
     arr = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         char when[40];
+        json_t *links = api_rewrite_links(r, sqlite3_column_int64(st, 4),
+                                          sqlite3_column_int64(st, 5));
 
+        if (!links) {
+            rc = PD_EDB;
+            break;
+        }
         pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), 0);
         json_array_append_new(arr, json_pack("{s:o, s:s, s:s, s:s, s:o}",
             "ref", api_text((const char *)sqlite3_column_text(st, 0)),
             "old_commit", (const char *)sqlite3_column_text(st, 1),
             "new_commit", (const char *)sqlite3_column_text(st, 2),
-            "detected_at", when,
-            "links", api_rewrite_links(r, sqlite3_column_int64(st, 4),
-                                       sqlite3_column_int64(st, 5))));
+            "detected_at", when, "links", links));
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return srv_reply_error(r, rc);
+    }
     return srv_reply_json(r, 200, arr);
 }

@@ -31,9 +31,9 @@ static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
         goto done;
     sqlite3_bind_int64(st, 1, analysis_id);
     sqlite3_bind_int64(fn, 1, analysis_id);
-    while (sqlite3_step(fn) == SQLITE_ROW)
+    while ((rc = db_step(fn)) > 0)
         json_array_append_new(names, api_text((const char *)sqlite3_column_text(fn, 0)));
-    if (sqlite3_step(st) != SQLITE_ROW ||
+    if (rc < 0 || (rc = db_step(st)) <= 0 ||
         (rc = db_inflate(&text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
                          (size_t)sqlite3_column_int64(st, 1))) < 0)
         goto done;
@@ -76,7 +76,7 @@ enum MHD_Result api_object_items(srv_req *r)
         (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     legacy = json_array();
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    while (rc >= 0 && (rc = db_step(st)) > 0) {
         /* Only files with object-dtype paths can hold item accesses. */
         if (sqlite3_column_int64(st, 3) == 0 || sqlite3_column_int64(st, 14) +
             sqlite3_column_int64(st, 15) + sqlite3_column_int64(st, 16) == 0)

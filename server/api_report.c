@@ -307,20 +307,24 @@ enum MHD_Result api_report(srv_req *r)
         (rc = db_meta_get(r->db, "rules_hash", rules_hash, sizeof(rules_hash))) < 0 ||
         (rc = api_snapshot_query(r, &st, repo_id, r->param[1])) < 0)
         return srv_reply_error(r, rc);
-    f = open_memstream(&buf, &len);
+    if (!(f = open_memstream(&buf, &len))) {
+        sqlite3_finalize(st);
+        return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
+    }
     fputs("# Porting report: ", f);
     md_text(f, r->param[0]);
     fprintf(f, ", week ");
     md_text(f, r->param[1]);
     fputs("\n\n", f);
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    while (rc >= 0 && (rc = db_step(st)) > 0) {
         if (by_ref && strcmp(ref, (const char *)sqlite3_column_text(st, 1)) != 0)
             continue;
         rc = md_ref(f, r, repo_id, rules_hash, st);
         n++;
     }
     sqlite3_finalize(st);
-    fclose(f);
+    if ((ferror(f) | fclose(f)) && rc >= 0)
+        rc = pd_error_set(PD_ENOMEM, "out of memory writing the report");
     if (rc < 0)
         ret = srv_reply_error(r, rc);
     else if (n == 0)

@@ -80,19 +80,19 @@ int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope *
 int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_counts *c,
                        const char **status)
 {
-    static const char *const names[4] = {"ported", "bridged", "legacy", "neutral"};
     db_counts full = *c;
-    int si;
+    int si, rc;
 
     if (!db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 1)))
         return 1;
     if (!*status)
         return 0;
     si = db_scope_status_index(*status);
-    if (db_scope_file_counts(r->db, sc, sqlite3_column_int64(st, 3), &full, si, c, &si) < 0)
-        *c = full;
-    else if (si >= 0)
-        *status = names[si];
+    if ((rc = db_scope_file_counts(r->db, sc, sqlite3_column_int64(st, 3), &full, si, c,
+                                   &si)) < 0)
+        return rc;
+    if (si >= 0)
+        *status = pd_status_name(si);
     return 0;
 }
 
@@ -200,7 +200,8 @@ static json_t *api_blockers_file(srv_req *r, const db_scope *sc, int64_t analysi
     for (i = 0; i < d.nfn; i++) {
         const db_scope_fn *f = &d.fn[i];
 
-        if ((f->is_object && sc->exclude_object_paths) || (!f->ung[1] && !f->ung[3]))
+        if ((f->is_object && sc->exclude_object_paths) ||
+            pd_universal_ready_rule(pd_classes_present(f->ung)))
             continue;
         json_array_append_new(fns, json_pack("{s:o, s:I, s:I, s:I}", "name",
             api_text(f->name), "start_line", (json_int_t)f->start_line,
@@ -249,6 +250,10 @@ enum MHD_Result api_blockers(srv_req *r)
             goto fail;
         }
         json_array_append_new(files, f);
+    }
+    if (rc != SQLITE_DONE) {
+        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
+        goto fail;
     }
     sqlite3_finalize(st);
     return srv_reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:I, s:I}", "commit", at.oid,

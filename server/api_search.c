@@ -86,7 +86,7 @@ static int api_search_functions(srv_req *r, const api_at *at, const char *q, jso
             continue;
         sqlite3_reset(fn);
         sqlite3_bind_int64(fn, 1, sqlite3_column_int64(files, 3));
-        while (sqlite3_step(fn) == SQLITE_ROW) {
+        while ((rc = db_step(fn)) > 0) {
             const char *name = (const char *)sqlite3_column_text(fn, 0);
             const char *obj = (const char *)sqlite3_column_text(fn, 4);
 
@@ -97,6 +97,8 @@ static int api_search_functions(srv_req *r, const api_at *at, const char *q, jso
                 "status", (const char *)sqlite3_column_text(fn, 3), "object_state", obj,
                 "rank", api_search_rank(name, q)));
         }
+        if (rc < 0)
+            goto done;
     }
     rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
 done:

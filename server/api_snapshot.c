@@ -89,27 +89,33 @@ enum MHD_Result api_snapshots(srv_req *r)
         (rc = api_snapshot_query(r, &st, repo_id, NULL)) < 0)
         return srv_reply_error(r, rc);
     arr = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(arr, api_snapshot_head(st));
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return srv_reply_error(r, rc);
+    }
     if (!(arr = srv_paginate(r, arr, 1000)))
         return srv_reply_error(r, PD_EINVAL);
     return srv_reply_json(r, 200, arr);
 }
 
-/* The per-file rows of one snapshot. */
+/* The per-file rows of one snapshot; NULL on a database error. */
 static json_t *api_snapshot_files(srv_req *r, int64_t snap_id)
 {
     sqlite3_stmt *st = NULL;
-    json_t *arr = json_array();
+    json_t *arr;
+    int rc;
 
     if (db_prepare(r->db, &st, "SELECT path, status, universal_ready, fn_ported, "
                    "fn_bridged, fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
                    "obj_universal FROM snapshot_files WHERE snapshot_id = ?1 "
                    "ORDER BY path") < 0)
-        return arr;
+        return NULL;
+    arr = json_array();
     sqlite3_bind_int64(st, 1, snap_id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         int64_t fn[4], obj[3];
         int k;
 
@@ -124,6 +130,10 @@ static json_t *api_snapshot_files(srv_req *r, int64_t snap_id)
             "functions", api_functions_obj(fn), "object_paths", api_objpaths_obj(obj)));
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return NULL;
+    }
     return arr;
 }
 
@@ -138,16 +148,25 @@ enum MHD_Result api_snapshot_week(srv_req *r)
         (rc = api_snapshot_query(r, &st, repo_id, r->param[1])) < 0)
         return srv_reply_error(r, rc);
     arr = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        json_t *o = api_snapshot_head(st);
+    while ((rc = db_step(st)) > 0) {
+        json_t *o = api_snapshot_head(st), *files;
         db_counts c;
 
+        if (!(files = api_snapshot_files(r, sqlite3_column_int64(st, 18)))) {
+            json_decref(o);
+            rc = PD_EDB;
+            break;
+        }
         api_snapshot_counts(st, &c);
         json_object_set_new(o, "stats", api_stats_obj(&c));
-        json_object_set_new(o, "files", api_snapshot_files(r, sqlite3_column_int64(st, 18)));
+        json_object_set_new(o, "files", files);
         json_array_append_new(arr, o);
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return srv_reply_error(r, rc);
+    }
     if (json_array_size(arr) == 0) {
         json_decref(arr);
         return srv_reply_problem(r, 404, "Not Found", "no snapshot for week '%s'",
@@ -191,16 +210,34 @@ static void api_csv_counts(FILE *f, const db_counts *c)
                 i + 1 < PD_NMEASURES ? "," : "\r\n");
 }
 
-/* Send a memstream's text as CSV; the stream sets *buf and *len only when
- * it is closed, so they are passed by address. */
-static enum MHD_Result api_csv_reply(srv_req *r, FILE *f, char **buf, size_t *len)
+/* Send a memstream's text as CSV, or the error `rc` (< 0) that stopped the
+ * rows; a failed write (out of memory) is a 500 too, never a short CSV.
+ * The stream sets *buf and *len only when it is closed, so they are passed
+ * by address. */
+static enum MHD_Result api_csv_reply(srv_req *r, FILE *f, char **buf, size_t *len, int rc)
 {
     enum MHD_Result ret;
+    int bad = ferror(f);
 
-    fclose(f);
+    if (fclose(f) != 0 || bad)
+        rc = rc < 0 ? rc : pd_error_set(PD_ENOMEM, "out of memory writing CSV");
+    if (rc < 0) {
+        free(*buf);
+        return srv_reply_error(r, rc);
+    }
     ret = srv_reply_bytes(r, 200, "text/csv; charset=utf-8", *buf, *len);
     free(*buf);
     return ret;
+}
+
+/* A memstream for CSV text; NULL (with pd_error_set) when out of memory. */
+static FILE *api_csv_open(char **buf, size_t *len)
+{
+    FILE *f = open_memstream(buf, len);
+
+    if (!f)
+        pd_error_set(PD_ENOMEM, "out of memory for CSV");
+    return f;
 }
 
 enum MHD_Result api_snapshots_csv(srv_req *r)
@@ -215,10 +252,13 @@ enum MHD_Result api_snapshots_csv(srv_req *r)
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = api_snapshot_query(r, &st, repo_id, NULL)) < 0)
         return srv_reply_error(r, rc);
-    f = open_memstream(&buf, &len);
+    if (!(f = api_csv_open(&buf, &len))) {
+        sqlite3_finalize(st);
+        return srv_reply_error(r, PD_ENOMEM);
+    }
     fputs("week,ref,commit,taken_at,method,", f);
     api_csv_counts_header(f);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         db_counts c;
 
         api_snapshot_counts(st, &c);
@@ -230,7 +270,7 @@ enum MHD_Result api_snapshots_csv(srv_req *r)
         api_csv_counts(f, &c);
     }
     sqlite3_finalize(st);
-    return api_csv_reply(r, f, &buf, &len);
+    return api_csv_reply(r, f, &buf, &len, rc);
 }
 
 enum MHD_Result api_files_csv(srv_req *r)
@@ -245,10 +285,13 @@ enum MHD_Result api_files_csv(srv_req *r)
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
-    f = open_memstream(&buf, &len);
+    if (!(f = api_csv_open(&buf, &len))) {
+        sqlite3_finalize(st);
+        return srv_reply_error(r, PD_ENOMEM);
+    }
     fputs("path,status,", f);
     api_csv_counts_header(f);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         const char *status = (const char *)sqlite3_column_text(st, 4);
         db_counts c;
 
@@ -259,5 +302,5 @@ enum MHD_Result api_files_csv(srv_req *r)
         api_csv_counts(f, &c);
     }
     sqlite3_finalize(st);
-    return api_csv_reply(r, f, &buf, &len);
+    return api_csv_reply(r, f, &buf, &len, rc);
 }

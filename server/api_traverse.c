@@ -52,7 +52,7 @@ static json_t *tr_load_files(srv_req *r, const api_at *at, int *rc)
     }
     sqlite3_bind_int64(st, 1, at->commit_id);
     sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((*rc = db_step(st)) > 0) {
         json_t *t = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
 
         if (!t)
@@ -62,6 +62,10 @@ static json_t *tr_load_files(srv_req *r, const api_at *at, int *rc)
             "path_id", (json_int_t)sqlite3_column_int64(st, 1), "t", t));
     }
     sqlite3_finalize(st);
+    if (*rc < 0) {
+        json_decref(files);
+        return NULL;
+    }
     return files;
 }
 
