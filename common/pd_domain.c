@@ -29,6 +29,21 @@ const char *pd_objstate_name(int s)
     return s >= 0 && s < PD_OBJ_COUNT ? pd_objstate_names[s] : NULL;
 }
 
+int pd_path_is_source(const char *path)
+{
+    static const char *const suffixes[] = {".c", ".h", ".c.src", ".h.src",
+                                           ".cpp", ".hpp", ".cc"};
+    size_t i, n = path ? strlen(path) : 0;
+
+    for (i = 0; path && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        size_t m = strlen(suffixes[i]);
+
+        if (n >= m && strcmp(path + n - m, suffixes[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Index of name in names[n], -1 when absent. */
 static int pd_parse(const char *const *names, int n, const char *name)
 {

@@ -42,6 +42,13 @@ typedef enum {
     PD_OBJ_NONE = -1
 } pd_objstate;
 
+/*
+ * 1 when `path` names a file the analysis covers: C and C++ sources and
+ * headers, numpy's .c.src/.h.src templates (.c .h .c.src .h.src .cpp .hpp
+ * .cc); 0 otherwise and for NULL.
+ */
+int pd_path_is_source(const char *path);
+
 /* API names ("capi", "legacy", "object-universal"); NULL when out of range.
  * Static strings. */
 const char *pd_class_name(int c);

@@ -44,16 +44,7 @@ static int an_ends_with(const char *path, const char *suffix)
 
 int an_path_in_scope(const char *path)
 {
-    static const char *const suffixes[] = {".c", ".h", ".c.src", ".h.src",
-                                           ".cpp", ".hpp", ".cc"};
-    size_t i;
-
-    if (!path)
-        return 0;
-    for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-        if (an_ends_with(path, suffixes[i]))
-            return 1;
-    return 0;
+    return pd_path_is_source(path);
 }
 
 /* Grow *arr (of *cap elements of size sz) to hold n + 1; 0 or PD_ENOMEM
