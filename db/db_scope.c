@@ -421,8 +421,7 @@ static void db_scope_noobject_of(const db_scope_detail *d, const db_counts *full
     out->universal_ready_files = pd_universal_ready_rule(pd_classes_present(ung));
 }
 
-/* Look the cached no-object figures of an analysis up: 1 found, 0 not
- * (also when the cache table does not exist yet). */
+/* Look the cached no-object figures of an analysis up: 1 found, 0 not. */
 static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
                               int *status)
 {
@@ -452,28 +451,14 @@ static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
     return found;
 }
 
-/* Create the cache table when missing (derived data: any run may drop it). */
-static void db_scope_cache_create(sqlite3 *db)
-{
-    sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS analysis_noobject ("
-                 " analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id),"
-                 " status INTEGER NOT NULL, universal_ready INTEGER NOT NULL,"
-                 " tok_hpy INTEGER NOT NULL, tok_capi INTEGER NOT NULL,"
-                 " tok_npy_legacy INTEGER NOT NULL, tok_bridge INTEGER NOT NULL,"
-                 " fn_ported INTEGER NOT NULL, fn_bridged INTEGER NOT NULL,"
-                 " fn_legacy INTEGER NOT NULL, fn_neutral INTEGER NOT NULL)",
-                 NULL, NULL, NULL);
-}
-
-/* Store no-object figures in the cache, creating it when missing.  A failed
- * write (a busy database, a read-only file) only costs a later recompute. */
+/* Store no-object figures in the cache (migration 010).  A failed write (a
+ * busy database, a read-only file) only costs a later recompute. */
 static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
                                int status)
 {
     sqlite3_stmt *st = NULL;
     int k;
 
-    db_scope_cache_create(db);
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject VALUES "
                            "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st,
                            NULL) != SQLITE_OK) {
@@ -522,7 +507,6 @@ int db_scope_warm(sqlite3 *db, const char *rules_hash, int64_t *filled)
 
     if (filled)
         *filled = 0;
-    db_scope_cache_create(db);
     if ((rc = db_prepare(db, &st, "SELECT id, status, universal_ready, tok_hpy, tok_capi, "
                          "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
                          "fn_neutral, obj_legacy, obj_cpython_only, obj_universal "

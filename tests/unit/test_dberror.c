@@ -121,9 +121,40 @@ static void test_what_does_not_read_the_damage_still_answers(void **state)
     assert_int_equal(get_status("/api/v1/measures"), 200);
 }
 
+/* A step that meets another connection's lock is PD_EDB with SQLite's
+ * "database is locked", the text srv_reply_error answers 503 with
+ * Retry-After for (the server's WAL database lets readers past a writer,
+ * so the lock is made on a rollback-journal database here). */
+static void test_a_locked_step_is_an_error_that_says_busy(void **state)
+{
+    char path[4300];
+    sqlite3 *a = NULL, *b = NULL;
+    sqlite3_stmt *st = NULL;
+
+    snprintf(path, sizeof(path), "%s/locked.db", g_site.dir);
+    assert_int_equal(sqlite3_open(path, &a), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(a, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_open(path, &b), SQLITE_OK);
+    sqlite3_busy_timeout(b, 50);
+    assert_int_equal(db_prepare(b, &st, "SELECT x FROM t"), 0);
+    assert_int_equal(sqlite3_exec(a, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(db_step(st), PD_EDB);
+    assert_non_null(strstr(pd_error_last(), sqlite3_errstr(SQLITE_BUSY)));
+    sqlite3_reset(st);
+    assert_int_equal(sqlite3_exec(a, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(db_step(st), 1);
+    assert_int_equal(db_step(st), 1);
+    assert_int_equal(db_step(st), 0);
+    sqlite3_finalize(st);
+    sqlite3_close(b);
+    sqlite3_close(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_locked_step_is_an_error_that_says_busy),
         cmocka_unit_test(test_unreadable_rows_are_500_not_short_200),
         cmocka_unit_test(test_what_does_not_read_the_damage_still_answers),
     };
