@@ -97,6 +97,36 @@ int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
  * has no analysis). */
 void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c);
 
+/* One file of a commit, as db_files_next() reads it.  The strings belong to
+ * the cursor and stay valid until its next db_files_next or db_files_close. */
+typedef struct {
+    int64_t path_id;
+    const char *path;
+    const char *blob;        /* 40 hex */
+    int64_t analysis_id;     /* 0: the blob has no analysis under the rules */
+    const char *status;      /* pd_status name; NULL without an analysis */
+    pd_counts counts;        /* the file's figures (files = 1); all 0 without
+                              * an analysis */
+} db_file_row;
+
+/* A cursor over the in-scope files of a commit, in path order. */
+typedef struct db_files db_files;
+
+/*
+ * Open the cursor over the files at commit `commit_id` (the newest change of
+ * each path along the first-parent chain) with their analyses under
+ * `rules_hash` (copied).  *out is closed with db_files_close().  0, PD_EDB,
+ * PD_ENOMEM.
+ */
+int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *rules_hash);
+
+/* The next file into *row: 1, 0 at the end, PD_EDB when reading fails (the
+ * list is then incomplete and must not be answered as if whole). */
+int db_files_next(db_files *f, db_file_row *row);
+
+/* Close; accepts NULL. */
+void db_files_close(db_files *f);
+
 /*
  * The blob id (40 hex + NUL into blob_out) of `path` at commit `commit_id`.
  * 0, PD_ENOTFOUND (no such file at that commit), PD_EDB.

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
@@ -200,6 +201,49 @@ void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c)
     c->files = 1;
     c->universal_ready_files = sqlite3_column_int64(st, 5);
     db_counts_from_row(st, 6, c);
+}
+
+struct db_files {
+    sqlite3_stmt *st;
+};
+
+int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *rules_hash)
+{
+    db_files *f = calloc(1, sizeof(*f));
+    int rc;
+
+    *out = NULL;
+    if (!f)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = db_commit_files_stmt(db, &f->st, commit_id, rules_hash)) < 0) {
+        free(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+int db_files_next(db_files *f, db_file_row *row)
+{
+    int rc = db_step(f->st);
+
+    if (rc <= 0)
+        return rc;
+    row->path_id = sqlite3_column_int64(f->st, 0);
+    row->path = (const char *)sqlite3_column_text(f->st, 1);
+    row->blob = (const char *)sqlite3_column_text(f->st, 2);
+    row->analysis_id = sqlite3_column_int64(f->st, 3);
+    row->status = (const char *)sqlite3_column_text(f->st, 4);
+    db_counts_from_files_row(f->st, &row->counts);
+    return 1;
+}
+
+void db_files_close(db_files *f)
+{
+    if (!f)
+        return;
+    sqlite3_finalize(f->st);
+    free(f);
 }
 
 int db_commit_files(sqlite3 *db, int64_t commit_id, const char *rules_hash,

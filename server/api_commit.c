@@ -415,7 +415,8 @@ enum MHD_Result api_summary(srv_req *r)
 
 enum MHD_Result api_files(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *rows = NULL;
+    db_file_row row;
     const db_scope *sc;
     api_at at;
     db_counts c;
@@ -423,32 +424,30 @@ enum MHD_Result api_files(srv_req *r)
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 || (rc = api_scope_arg(r, &sc)) < 0 ||
-        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        (rc = db_files_open(r->db, &rows, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     files = json_array();
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *status = (const char *)sqlite3_column_text(st, 4);
+    while ((rc = db_files_next(rows, &row)) > 0) {
+        const char *status = row.status;
 
-        db_counts_from_files_row(st, &c);
-        if (sc && (rc = api_scope_file_row(r, sc, st, &c, &status)) != 0) {
+        c = row.counts;
+        if (sc && (rc = api_scope_file_row(r, sc, &row, &c, &status)) != 0) {
             if (rc < 0)
                 break;
             continue;
         }
         json_array_append_new(files, json_pack("{s:o, s:s, s:s, s:o, s:o, s:o, s:b}",
-            "path", api_text((const char *)sqlite3_column_text(st, 1)),
-            "blob", (const char *)sqlite3_column_text(st, 2),
+            "path", api_text(row.path), "blob", row.blob,
             "status", status ? status : "unanalysed",
             "functions", api_functions_obj(c.fn),
             "object_paths", api_objpaths_obj(c.obj),
             "tokens", api_tokens_obj(c.tok),
             "universal_ready", (int)c.universal_ready_files));
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
+    db_files_close(rows);
+    if (rc < 0) {
         json_decref(files);
-        return srv_reply_error(r, rc < 0 ? rc : pd_error_set(PD_EDB, "database: %s",
-                                                             sqlite3_errmsg(r->db)));
+        return srv_reply_error(r, rc);
     }
     if (!(files = srv_paginate(r, files, 1000)))
         return srv_reply_error(r, PD_EINVAL);

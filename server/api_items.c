@@ -66,25 +66,27 @@ done:
 
 enum MHD_Result api_object_items(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *files = NULL;
+    db_file_row row;
     api_at at;
     json_t *legacy;
     int64_t fields = 0;
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        (rc = db_files_open(r->db, &files, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     legacy = json_array();
-    while (rc >= 0 && (rc = db_step(st)) > 0) {
+    while (rc >= 0 && (rc = db_files_next(files, &row)) > 0) {
+        const int64_t *obj = row.counts.obj;
+
         /* Only files with object-dtype paths can hold item accesses. */
-        if (sqlite3_column_int64(st, 3) == 0 || sqlite3_column_int64(st, 14) +
-            sqlite3_column_int64(st, 15) + sqlite3_column_int64(st, 16) == 0)
+        if (!row.analysis_id ||
+            obj[PD_OBJ_LEGACY] + obj[PD_OBJ_CPYTHON_ONLY] + obj[PD_OBJ_UNIVERSAL] == 0)
             continue;
-        rc = api_items_of(r, sqlite3_column_int64(st, 3),
-                          (const char *)sqlite3_column_text(st, 1), legacy, &fields);
+        rc = api_items_of(r, row.analysis_id, row.path, legacy, &fields);
     }
-    sqlite3_finalize(st);
+    db_files_close(files);
     if (rc < 0) {
         json_decref(legacy);
         return srv_reply_error(r, rc);

@@ -77,19 +77,18 @@ int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope *
     return db_scope_commit_counts(r->db, *out, at->commit_id, at->rules_hash, c);
 }
 
-int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_counts *c,
+int api_scope_file_row(srv_req *r, const db_scope *sc, const db_file_row *row, db_counts *c,
                        const char **status)
 {
     db_counts full = *c;
     int si, rc;
 
-    if (!db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 1)))
+    if (!db_scope_has_path(sc, row->path))
         return 1;
     if (!*status)
         return 0;
     si = db_scope_status_index(*status);
-    if ((rc = db_scope_file_counts(r->db, sc, sqlite3_column_int64(st, 3), &full, si, c,
-                                   &si)) < 0)
+    if ((rc = db_scope_file_counts(r->db, sc, row->analysis_id, &full, si, c, &si)) < 0)
         return rc;
     if (si >= 0)
         *status = pd_status_name(si);
@@ -217,10 +216,11 @@ static json_t *api_blockers_file(srv_req *r, const db_scope *sc, int64_t analysi
 
 enum MHD_Result api_blockers(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *rows = NULL;
+    db_file_row row;
     const db_scope *sc;
     api_at at;
-    db_counts full, c;
+    db_counts c;
     json_t *files;
     int64_t nfn = 0;
     int rc, status;
@@ -229,38 +229,34 @@ enum MHD_Result api_blockers(srv_req *r)
         return srv_reply_error(r, rc);
     if (!sc && !(sc = db_scopes_find(srv_get_scopes(r->server), "no-object-dtype")))
         return srv_reply_problem(r, 400, "Bad Request", "name a scope with ?scope=NAME");
-    if ((rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+    if ((rc = db_files_open(r->db, &rows, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     files = json_array();
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *path = (const char *)sqlite3_column_text(st, 1);
-        int64_t aid = sqlite3_column_int64(st, 3);
+    while ((rc = db_files_next(rows, &row)) > 0) {
         json_t *f;
 
-        if (sqlite3_column_type(st, 4) == SQLITE_NULL || !db_scope_has_path(sc, path))
+        if (!row.status || !db_scope_has_path(sc, row.path))
             continue;
-        db_counts_from_files_row(st, &full);
-        status = db_scope_status_index((const char *)sqlite3_column_text(st, 4));
-        if ((rc = db_scope_file_counts(r->db, sc, aid, &full, status, &c, &status)) < 0)
+        status = pd_status_parse(row.status);
+        if ((rc = db_scope_file_counts(r->db, sc, row.analysis_id, &row.counts, status, &c,
+                                       &status)) < 0)
             goto fail;
         if (c.universal_ready_files)
             continue;
-        if (!(f = api_blockers_file(r, sc, aid, path, &nfn))) {
+        if (!(f = api_blockers_file(r, sc, row.analysis_id, row.path, &nfn))) {
             rc = PD_EDB;
             goto fail;
         }
         json_array_append_new(files, f);
     }
-    if (rc != SQLITE_DONE) {
-        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
+    if (rc < 0)
         goto fail;
-    }
-    sqlite3_finalize(st);
+    db_files_close(rows);
     return srv_reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:I, s:I}", "commit", at.oid,
         "scope", sc->name, "files", files, "total", (json_int_t)json_array_size(files),
         "functions_total", (json_int_t)nfn));
 fail:
-    sqlite3_finalize(st);
+    db_files_close(rows);
     json_decref(files);
     return srv_reply_error(r, rc);
 }

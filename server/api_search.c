@@ -68,24 +68,26 @@ static json_t *api_search_sorted(json_t *arr, size_t limit)
 /* The functions of every file at the commit whose name contains q. */
 static int api_search_functions(srv_req *r, const api_at *at, const char *q, json_t *out)
 {
-    sqlite3_stmt *files = NULL, *fn = NULL;
+    sqlite3_stmt *fn = NULL;
+    db_files *files = NULL;
+    db_file_row row;
     char like[300];
     int rc;
 
     snprintf(like, sizeof(like), "%%%s%%", q);
-    if ((rc = db_commit_files_stmt(r->db, &files, at->commit_id, at->rules_hash)) < 0 ||
+    if ((rc = db_files_open(r->db, &files, at->commit_id, at->rules_hash)) < 0 ||
         (rc = db_prepare(r->db, &fn, "SELECT name, start_line, end_line, status, "
                          "object_state FROM functions WHERE analysis_id = ?1 AND "
                          "name LIKE ?2 ESCAPE '\\' ORDER BY idx")) < 0)
         goto done;
     sqlite3_bind_text(fn, 2, like, -1, SQLITE_TRANSIENT);
-    while ((rc = sqlite3_step(files)) == SQLITE_ROW) {
-        const char *path = (const char *)sqlite3_column_text(files, 1);
+    while ((rc = db_files_next(files, &row)) > 0) {
+        const char *path = row.path;
 
-        if (sqlite3_column_type(files, 4) == SQLITE_NULL)
+        if (!row.status)
             continue;
         sqlite3_reset(fn);
-        sqlite3_bind_int64(fn, 1, sqlite3_column_int64(files, 3));
+        sqlite3_bind_int64(fn, 1, row.analysis_id);
         while ((rc = db_step(fn)) > 0) {
             const char *name = (const char *)sqlite3_column_text(fn, 0);
             const char *obj = (const char *)sqlite3_column_text(fn, 4);
@@ -100,9 +102,8 @@ static int api_search_functions(srv_req *r, const api_at *at, const char *q, jso
         if (rc < 0)
             goto done;
     }
-    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
 done:
-    sqlite3_finalize(files);
+    db_files_close(files);
     sqlite3_finalize(fn);
     return rc;
 }

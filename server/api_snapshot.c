@@ -275,7 +275,8 @@ enum MHD_Result api_snapshots_csv(srv_req *r)
 
 enum MHD_Result api_files_csv(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *files = NULL;
+    db_file_row row;
     api_at at;
     char *buf = NULL;
     size_t len = 0;
@@ -283,24 +284,20 @@ enum MHD_Result api_files_csv(srv_req *r)
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        (rc = db_files_open(r->db, &files, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     if (!(f = api_csv_open(&buf, &len))) {
-        sqlite3_finalize(st);
+        db_files_close(files);
         return srv_reply_error(r, PD_ENOMEM);
     }
     fputs("path,status,", f);
     api_csv_counts_header(f);
-    while ((rc = db_step(st)) > 0) {
-        const char *status = (const char *)sqlite3_column_text(st, 4);
-        db_counts c;
-
-        db_counts_from_files_row(st, &c);
-        c.files = 1;
-        api_csv_field(f, (const char *)sqlite3_column_text(st, 1));
-        fprintf(f, ",%s,", status ? status : "unanalysed");
-        api_csv_counts(f, &c);
+    while ((rc = db_files_next(files, &row)) > 0) {
+        row.counts.files = 1;
+        api_csv_field(f, row.path);
+        fprintf(f, ",%s,", row.status ? row.status : "unanalysed");
+        api_csv_counts(f, &row.counts);
     }
-    sqlite3_finalize(st);
+    db_files_close(files);
     return api_csv_reply(r, f, &buf, &len, rc);
 }
