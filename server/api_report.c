@@ -247,54 +247,55 @@ static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur
     return rc;
 }
 
-/* The section of one ref: `st` is a row of api_snapshot_query. */
+/* The section of one ref: `cur` is this week's snapshot of it. */
 static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
-                  sqlite3_stmt *st)
+                  const db_snap_row *cur)
 {
-    sqlite3_stmt *ps = NULL;
-    const char *ref = (const char *)sqlite3_column_text(st, 1);
-    const char *week = (const char *)sqlite3_column_text(st, 0);
-    db_counts cur, prev;
+    db_snaps *ps = NULL;
+    db_snap_row prev;
+    pd_counts none;
     api_at a = {0}, b = {0};
     int have, rc;
 
-    memset(&prev, 0, sizeof(prev));
-    api_snapshot_counts(st, &cur);
-    if ((rc = api_snapshot_prev(r, &ps, repo_id, ref, week)) < 0)
+    memset(&none, 0, sizeof(none));
+    if ((rc = db_snaps_open_prev(r->db, &ps, repo_id, cur->ref, cur->week)) < 0)
         return rc;
-    have = sqlite3_step(ps) == SQLITE_ROW;
+    if ((have = db_snaps_next(ps, &prev)) < 0) {
+        db_snaps_close(ps);
+        return have;
+    }
     fputs("## ", f);
-    md_code(f, ref);
+    md_code(f, cur->ref);
     fputs("\n\nThis week: ", f);
-    md_commit(f, r, sqlite3_column_int64(st, 19));
-    fprintf(f, "; snapshot made by %s.\n", (const char *)sqlite3_column_text(st, 4));
+    md_commit(f, r, cur->commit_id);
+    fprintf(f, "; snapshot made by %s.\n", cur->method);
     if (have) {
-        api_snapshot_counts(ps, &prev);
-        fprintf(f, "Previous snapshot: %s, ", (const char *)sqlite3_column_text(ps, 0));
-        md_gap(f, (const char *)sqlite3_column_text(ps, 0), week);
-        md_commit(f, r, sqlite3_column_int64(ps, 19));
+        fprintf(f, "Previous snapshot: %s, ", prev.week);
+        md_gap(f, prev.week, cur->week);
+        md_commit(f, r, prev.commit_id);
         fputs(".\n\n", f);
     } else {
         fputs("This is the first snapshot of this ref: nothing to compare with yet.\n\n", f);
     }
-    md_headline(f, &prev, &cur, have);
+    md_headline(f, have ? &prev.counts : &none, &cur->counts, have);
     if (have) {
         a.repo_id = b.repo_id = repo_id;
-        a.commit_id = sqlite3_column_int64(ps, 19);
-        b.commit_id = sqlite3_column_int64(st, 19);
+        a.commit_id = prev.commit_id;
+        b.commit_id = cur->commit_id;
         snprintf(a.rules_hash, sizeof(a.rules_hash), "%s", rules_hash);
         snprintf(b.rules_hash, sizeof(b.rules_hash), "%s", rules_hash);
         if ((rc = md_changes(f, r, &a, &b)) == 0)
             md_contributors(f, r, b.commit_id, a.commit_id);
-        md_forecast(f, r, repo_id, ref, week);
+        md_forecast(f, r, repo_id, cur->ref, cur->week);
     }
-    sqlite3_finalize(ps);
+    db_snaps_close(ps);
     return rc;
 }
 
 enum MHD_Result api_report(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_snaps *snaps = NULL;
+    db_snap_row row;
     char rules_hash[64], ref[256], *buf = NULL;
     size_t len = 0;
     int64_t repo_id;
@@ -305,10 +306,10 @@ enum MHD_Result api_report(srv_req *r)
     by_ref = srv_query(r, "ref", ref, sizeof(ref)) == 0;
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_meta_get(r->db, "rules_hash", rules_hash, sizeof(rules_hash))) < 0 ||
-        (rc = api_snapshot_query(r, &st, repo_id, r->param[1])) < 0)
+        (rc = db_snaps_open(r->db, &snaps, repo_id, r->param[1])) < 0)
         return srv_reply_error(r, rc);
     if (!(f = open_memstream(&buf, &len))) {
-        sqlite3_finalize(st);
+        db_snaps_close(snaps);
         return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
     }
     fputs("# Porting report: ", f);
@@ -316,13 +317,13 @@ enum MHD_Result api_report(srv_req *r)
     fprintf(f, ", week ");
     md_text(f, r->param[1]);
     fputs("\n\n", f);
-    while (rc >= 0 && (rc = db_step(st)) > 0) {
-        if (by_ref && strcmp(ref, (const char *)sqlite3_column_text(st, 1)) != 0)
+    while (rc >= 0 && (rc = db_snaps_next(snaps, &row)) > 0) {
+        if (by_ref && strcmp(ref, row.ref) != 0)
             continue;
-        rc = md_ref(f, r, repo_id, rules_hash, st);
+        rc = md_ref(f, r, repo_id, rules_hash, &row);
         n++;
     }
-    sqlite3_finalize(st);
+    db_snaps_close(snaps);
     if ((ferror(f) | fclose(f)) && rc >= 0)
         rc = pd_error_set(PD_ENOMEM, "out of memory writing the report");
     if (rc < 0)
