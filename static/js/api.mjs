@@ -16,10 +16,12 @@ export class ApiError extends Error {
   }
 }
 
-const seg = (s) => encodeURIComponent(String(s));
+/** One URL path segment, percent-encoded (a ref such as "ss/np-zeros-1" is one segment). */
+export const seg = (s) => encodeURIComponent(String(s));
 const pathSegs = (p) => String(p).split('/').map(seg).join('/');
 
-function commitBase(repo, rev) {
+/** The API path of a commit: api/v1/repos/REPO/commits/REV. */
+export function commitBase(repo, rev) {
   return `api/v1/repos/${seg(repo)}/commits/${seg(rev)}`;
 }
 
@@ -49,6 +51,9 @@ async function get(url, as) {
   if (!res.ok) throw await failure(res, url);
   return as === 'text' ? res.text() : res.json();
 }
+
+/** GET a JSON document of the API (URL relative to the page); failures throw ApiError. */
+export const getJson = (url) => get(url);
 
 /** [{name, refs: [{name, commit}]}] */
 export const repos = () => get('api/v1/repos');
