@@ -83,6 +83,11 @@ int db_snaps_open(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *week
 int db_snaps_open_prev(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *ref,
                        const char *week);
 
+/* Open the cursor over the snapshots of `ref` up to and including `until`
+ * (a week; NULL: all), oldest first.  0, PD_EDB, PD_ENOMEM. */
+int db_snaps_open_ref(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *ref,
+                      const char *until);
+
 /* The next snapshot into *row: 1, 0 at the end, PD_EDB. */
 int db_snaps_next(db_snaps *c, db_snap_row *row);
 

@@ -73,6 +73,19 @@ int db_snaps_open_prev(sqlite3 *db, db_snaps **out, int64_t repo_id, const char 
     return 0;
 }
 
+int db_snaps_open_ref(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *ref,
+                      const char *until)
+{
+    int rc = db_snaps_prepare(db, out, "AND s.ref = ?2 AND s.week <= ?3 ORDER BY s.week");
+
+    if (rc < 0)
+        return rc;
+    sqlite3_bind_int64((*out)->st, 1, repo_id);
+    sqlite3_bind_text((*out)->st, 2, ref, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text((*out)->st, 3, until ? until : "9999", -1, SQLITE_TRANSIENT);
+    return 0;
+}
+
 int db_snaps_next(db_snaps *c, db_snap_row *row)
 {
     sqlite3_stmt *st = c->st;
