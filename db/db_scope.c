@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_analysis.h"
 #include "db_scope.h"
 #include "pd_error.h"
 #include "scope.h"
@@ -355,29 +356,15 @@ static int db_scope_scan_findings(const char *p, db_scope_detail *d)
 /* Add the unguarded findings of an analysis to d's functions and file scope. */
 static int db_scope_detail_findings(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
 {
-    sqlite3_stmt *st = NULL;
     char *text = NULL;
     int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT findings, findings_len FROM analyses "
-                         "WHERE id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
-        goto done;
-    }
-    if ((rc = db_inflate(&text, sqlite3_column_blob(st, 0),
-                         (size_t)sqlite3_column_bytes(st, 0),
-                         (size_t)sqlite3_column_int64(st, 1))) < 0)
-        goto done;
-    if (db_scope_scan_findings(text, d) < 0)
+    if ((rc = db_analysis_findings_text(db, analysis_id, &text)) == 0 &&
+        db_scope_scan_findings(text, d) < 0)
         rc = pd_error_set(PD_EINVAL, "analysis %lld: findings are not rows of [line, "
                           "column, class, rule, text, function, guarded]",
                           (long long)analysis_id);
-done:
     free(text);
-    sqlite3_finalize(st);
     return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "api_diff.h"
 #include "api_ops.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "db_scope.h"
 #include "gate.h"
 #include "ingest.h"
@@ -33,7 +34,6 @@ static pthread_mutex_t api_gate_lock = PTHREAD_MUTEX_INITIALIZER;
  */
 static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
 {
-    sqlite3_stmt *st = NULL;
     db_scope_detail d;
     int64_t id = 0;
     size_t i;
@@ -42,15 +42,7 @@ static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
 
     if (!blob)
         return -1;
-    if ((rc = db_prepare(r->db, &st, "SELECT id FROM analyses WHERE blob_oid = ?1 AND "
-                         "rules_hash = ?2")) < 0)
-        return rc;
-    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-    if ((rc = db_step(st)) > 0)
-        id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc < 0)
+    if ((rc = db_analysis_find(r->db, blob, hash, &id)) < 0)
         return rc;
     if (!id)
         return 0;

@@ -12,31 +12,32 @@
 #include "api_ops.h"
 #include "api_triage.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "pd_error.h"
+
+/* db_analysis_function_names callback: a name onto the array. */
+static int api_items_name(void *arg, const char *name)
+{
+    json_array_append_new(arg, api_text(name));
+    return 0;
+}
 
 /* The item-access findings of one analysis, sorted into the two lists. */
 static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
                         json_t *legacy, int64_t *fields)
 {
-    sqlite3_stmt *st = NULL, *fn = NULL;
     char *text = NULL;
     json_t *rows = NULL, *row, *names = json_array();
     size_t i;
     int rc;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT findings, findings_len FROM analyses "
-                         "WHERE id = ?1")) < 0 ||
-        (rc = db_prepare(r->db, &fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
-                         "ORDER BY idx")) < 0)
+    if ((rc = db_analysis_function_names(r->db, analysis_id, api_items_name, names)) < 0)
         goto done;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    sqlite3_bind_int64(fn, 1, analysis_id);
-    while ((rc = db_step(fn)) > 0)
-        json_array_append_new(names, api_text((const char *)sqlite3_column_text(fn, 0)));
-    if (rc < 0 || (rc = db_step(st)) <= 0 ||
-        (rc = db_inflate(&text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
-                         (size_t)sqlite3_column_int64(st, 1))) < 0)
+    /* No analysis row (deleted meanwhile) is no sites, as before. */
+    if ((rc = db_analysis_findings_text(r->db, analysis_id, &text)) < 0) {
+        rc = rc == PD_ENOTFOUND ? 0 : rc;
         goto done;
+    }
     rows = json_loads(text, 0, NULL);
     json_array_foreach(rows, i, row) {
         const char *rule = json_string_value(json_array_get(row, 3));
@@ -59,8 +60,6 @@ done:
     json_decref(rows);
     json_decref(names);
     free(text);
-    sqlite3_finalize(st);
-    sqlite3_finalize(fn);
     return rc;
 }
 

@@ -1,0 +1,123 @@
+/*
+ * db_analysis.c: typed reads of stored analyses and ref names (see
+ * db_analysis.h).
+ */
+#include <stdlib.h>
+
+#include "db.h"
+#include "db_analysis.h"
+#include "pd_error.h"
+
+int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    *id = 0;
+    if ((rc = db_prepare(db, &st, "SELECT id FROM analyses WHERE blob_oid = ?1 AND "
+                         "rules_hash = ?2")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    if ((rc = db_step(st)) > 0)
+        *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
+}
+
+int db_analysis_findings_text(sqlite3 *db, int64_t analysis_id, char **text)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    *text = NULL;
+    if ((rc = db_prepare(db, &st, "SELECT findings, findings_len FROM analyses "
+                         "WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    if ((rc = db_step(st)) == 0)
+        rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
+    else if (rc > 0)
+        rc = db_inflate(text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
+                        (size_t)sqlite3_column_int64(st, 1));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Step `st` calling fn with column 0 as text; its end checked. */
+static int db_each_text(sqlite3_stmt *st, int (*fn)(void *arg, const char *s), void *arg)
+{
+    int rc;
+
+    while ((rc = db_step(st)) > 0)
+        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0))) != 0)
+            break;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_analysis_function_names(sqlite3 *db, int64_t analysis_id,
+                               int (*fn)(void *arg, const char *name), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT name FROM functions WHERE analysis_id = ?1 "
+                         "ORDER BY idx")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    return db_each_text(st, fn, arg);
+}
+
+int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
+                      int (*fn)(void *arg, const db_fn_brief *f), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_fn_brief f;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT f.name, f.status, f.object_state, "
+                         "f.start_line, f.tok_capi FROM functions f JOIN analyses a "
+                         "ON a.id = f.analysis_id WHERE a.blob_oid = ?1 AND "
+                         "a.rules_hash = ?2 ORDER BY f.idx")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    while ((rc = db_step(st)) > 0) {
+        f.name = (const char *)sqlite3_column_text(st, 0);
+        f.status = (const char *)sqlite3_column_text(st, 1);
+        f.object_state = (const char *)sqlite3_column_text(st, 2);
+        f.start_line = sqlite3_column_int64(st, 3);
+        f.tok_capi = sqlite3_column_int64(st, 4);
+        if ((rc = fn(arg, &f)) != 0)
+            break;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_ref_names(sqlite3 *db, int64_t repo_id,
+                 int (*fn)(void *arg, const char *name), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT name FROM refs WHERE repo_id = ?1 "
+                         "ORDER BY name")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    return db_each_text(st, fn, arg);
+}
+
+int db_check_readable(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT count(*) FROM repos")) < 0)
+        return rc;
+    if ((rc = db_step(st)) == 0)
+        rc = pd_error_set(PD_EDB, "database: no answer");
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
+}
