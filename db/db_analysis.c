@@ -96,6 +96,45 @@ int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
     return rc;
 }
 
+int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                      const char *like, int (*fn)(void *arg, const db_fn_match *m),
+                      void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_files *files = NULL;
+    db_file_row row;
+    db_fn_match m;
+    int rc;
+
+    if ((rc = db_files_open(db, &files, commit_id, rules_hash)) < 0 ||
+        (rc = db_prepare(db, &st, "SELECT name, start_line, end_line, status, "
+                         "object_state FROM functions WHERE analysis_id = ?1 AND "
+                         "name LIKE ?2 ESCAPE '\\' ORDER BY idx")) < 0)
+        goto done;
+    sqlite3_bind_text(st, 2, like, -1, SQLITE_TRANSIENT);
+    while (rc == 0 && (rc = db_files_next(files, &row)) > 0) {
+        rc = 0;
+        if (!row.status)
+            continue;
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, row.analysis_id);
+        m.path = row.path;
+        while ((rc = db_step(st)) > 0) {
+            m.name = (const char *)sqlite3_column_text(st, 0);
+            m.start_line = sqlite3_column_int64(st, 1);
+            m.end_line = sqlite3_column_int64(st, 2);
+            m.status = (const char *)sqlite3_column_text(st, 3);
+            m.object_state = (const char *)sqlite3_column_text(st, 4);
+            if ((rc = fn(arg, &m)) != 0)
+                break;
+        }
+    }
+done:
+    db_files_close(files);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_ref_names(sqlite3 *db, int64_t repo_id,
                  int (*fn)(void *arg, const char *name), void *arg)
 {

@@ -43,6 +43,25 @@ typedef struct {
 int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
                       int (*fn)(void *arg, const db_fn_brief *f), void *arg);
 
+/* A function found by name at a commit. */
+typedef struct {
+    const char *path;            /* its file */
+    const char *name;
+    int64_t start_line, end_line;
+    const char *status;          /* pd_status name */
+    const char *object_state;    /* NULL off object paths */
+} db_fn_match;
+
+/*
+ * Call `fn` for each function of each analysed file at commit `commit_id`
+ * (files in path order, functions in index order) whose name matches the
+ * LIKE pattern `like` (escape character '\').  0, fn's non-zero return,
+ * PD_EDB, PD_ENOMEM.
+ */
+int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                      const char *like, int (*fn)(void *arg, const db_fn_match *m),
+                      void *arg);
+
 /* Call `fn` with each stored ref name of repository `repo_id`, sorted.
  * 0, fn's non-zero return, or PD_EDB. */
 int db_ref_names(sqlite3 *db, int64_t repo_id,
