@@ -148,6 +148,55 @@ int db_rewrites(sqlite3 *db, int64_t repo_id, const char *ref,
     return rc;
 }
 
+int db_commit_brief_of(sqlite3 *db, int64_t commit_id,
+                       int (*fn)(void *arg, const db_commit_brief *c), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_commit_brief c;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT oid, summary, author_name, author_time, "
+                         "author_offset FROM commits WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    if ((rc = db_step(st)) > 0) {
+        c.oid = (const char *)sqlite3_column_text(st, 0);
+        c.summary = (const char *)sqlite3_column_text(st, 1);
+        c.author_name = (const char *)sqlite3_column_text(st, 2);
+        c.author_time = sqlite3_column_int64(st, 3);
+        c.author_offset = sqlite3_column_int(st, 4);
+        rc = fn(arg, &c);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_contributors(sqlite3 *db, int64_t cur, int64_t prev, int limit,
+                    int (*fn)(void *arg, const char *author, int64_t commits), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st,
+        "WITH RECURSIVE a(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id FROM "
+        "commits c JOIN a ON c.id = a.cid WHERE c.first_parent_id < c.id), "
+        "b(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
+        "JOIN b ON c.id = b.cid WHERE c.first_parent_id < c.id), "
+        "n AS (SELECT cid FROM a EXCEPT SELECT cid FROM b) "
+        "SELECT c.author_name, count(*) FROM n JOIN commits c ON c.id = n.cid "
+        "GROUP BY c.author_name ORDER BY count(*) DESC, c.author_name LIMIT ?3")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, cur);
+    sqlite3_bind_int64(st, 2, prev);
+    sqlite3_bind_int(st, 3, limit);
+    while ((rc = db_step(st)) > 0)
+        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+                     sqlite3_column_int64(st, 1))) != 0)
+            break;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_rewrite_links(sqlite3 *db, int64_t old_id, int64_t new_id,
                      int (*fn)(void *arg, const char *old_oid, const char *new_oid,
                                const char *by), void *arg)

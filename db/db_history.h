@@ -84,4 +84,27 @@ int db_rewrite_links(sqlite3 *db, int64_t old_id, int64_t new_id,
                      int (*fn)(void *arg, const char *old_oid, const char *new_oid,
                                const char *by), void *arg);
 
+/* A commit's line in a report. */
+typedef struct {
+    const char *oid;
+    const char *summary;
+    const char *author_name;
+    int64_t author_time;
+    int author_offset;
+} db_commit_brief;
+
+/* Call `fn` once with commit `commit_id`.  0 (also when there is no such
+ * commit: fn is not called), fn's non-zero return, or PD_EDB. */
+int db_commit_brief_of(sqlite3 *db, int64_t commit_id,
+                       int (*fn)(void *arg, const db_commit_brief *c), void *arg);
+
+/*
+ * Call `fn` with each author of the commits on `cur`'s first-parent chain
+ * that are not on `prev`'s, and their number of such commits, most first
+ * (then by name), at most `limit` authors.  0, fn's non-zero return, or
+ * PD_EDB.
+ */
+int db_contributors(sqlite3 *db, int64_t cur, int64_t prev, int limit,
+                    int (*fn)(void *arg, const char *author, int64_t commits), void *arg);
+
 #endif
