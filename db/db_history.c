@@ -148,6 +148,62 @@ int db_rewrites(sqlite3 *db, int64_t repo_id, const char *ref,
     return rc;
 }
 
+int db_commit_types(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    int (*fn)(void *arg, const char *path, int64_t path_id,
+                              const char *types),
+                    void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, DB_CHAIN_CTE ", latest AS (SELECT ch.path_id, "
+        "ch.blob_oid, min(chain.depth) AS d FROM chain JOIN changes ch "
+        "ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
+        "SELECT p.path, p.id, a.hpy_types FROM latest l JOIN paths p ON p.id = l.path_id "
+        "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
+        "WHERE l.blob_oid IS NOT NULL AND a.hpy_types IS NOT NULL ORDER BY p.path")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    while ((rc = db_step(st)) > 0)
+        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+                     sqlite3_column_int64(st, 1),
+                     (const char *)sqlite3_column_text(st, 2))) != 0)
+            break;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_types_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int64_t a,
+                     int64_t b, int (*fn)(void *arg, const db_types_change *c), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_types_change c;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, DB_CHAIN_CTE
+        "SELECT c.oid, ch.path_id, a.hpy_types, chain.depth FROM chain "
+        "JOIN changes ch ON ch.commit_id = chain.cid AND ch.path_id IN (?2, ?3) "
+        "JOIN commits c ON c.id = chain.cid LEFT JOIN analyses a "
+        "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?4 "
+        "ORDER BY chain.depth DESC")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_int64(st, 2, a);
+    sqlite3_bind_int64(st, 3, b);
+    sqlite3_bind_text(st, 4, rules_hash, -1, SQLITE_STATIC);
+    while ((rc = db_step(st)) > 0) {
+        c.oid = (const char *)sqlite3_column_text(st, 0);
+        c.path_id = sqlite3_column_int64(st, 1);
+        c.types = (const char *)sqlite3_column_text(st, 2);
+        c.depth = sqlite3_column_int64(st, 3);
+        if ((rc = fn(arg, &c)) != 0)
+            break;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_commit_brief_of(sqlite3 *db, int64_t commit_id,
                        int (*fn)(void *arg, const db_commit_brief *c), void *arg)
 {

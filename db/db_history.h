@@ -84,6 +84,32 @@ int db_rewrite_links(sqlite3 *db, int64_t old_id, int64_t new_id,
                      int (*fn)(void *arg, const char *old_oid, const char *new_oid,
                                const char *by), void *arg);
 
+/*
+ * Call `fn` for each file at commit `commit_id` whose analysis under
+ * `rules_hash` found HPy types, in path order, with its path, path row id
+ * and the analysis's hpy_types JSON text.  0, fn's non-zero return, PD_EDB.
+ */
+int db_commit_types(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    int (*fn)(void *arg, const char *path, int64_t path_id,
+                              const char *types),
+                    void *arg);
+
+/* One change of a file along the chain, with its HPy types. */
+typedef struct {
+    const char *oid;         /* the commit */
+    int64_t depth;           /* on the chain (0 = the tip) */
+    int64_t path_id;
+    const char *types;       /* hpy_types JSON; NULL: none (or deleted) */
+} db_types_change;
+
+/*
+ * Call `fn` for every change of path `a` or `b` along the chain ending at
+ * `commit_id`, oldest first (a commit that changes both gives two calls
+ * with the same depth).  0, fn's non-zero return, PD_EDB.
+ */
+int db_types_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int64_t a,
+                     int64_t b, int (*fn)(void *arg, const db_types_change *c), void *arg);
+
 /* A commit's line in a report. */
 typedef struct {
     const char *oid;
