@@ -69,11 +69,31 @@ int db_analysis_function_names(sqlite3 *db, int64_t analysis_id,
     return db_each_text(st, fn, arg);
 }
 
+/* Step a functions statement (name, status, object_state, start_line,
+ * tok_capi) through fn; its end checked, finalized. */
+static int db_each_fn(sqlite3_stmt *st, int (*fn)(void *arg, const db_fn_brief *f),
+                      void *arg)
+{
+    db_fn_brief f;
+    int rc;
+
+    while ((rc = db_step(st)) > 0) {
+        f.name = (const char *)sqlite3_column_text(st, 0);
+        f.status = (const char *)sqlite3_column_text(st, 1);
+        f.object_state = (const char *)sqlite3_column_text(st, 2);
+        f.start_line = sqlite3_column_int64(st, 3);
+        f.tok_capi = sqlite3_column_int64(st, 4);
+        if ((rc = fn(arg, &f)) != 0)
+            break;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
                       int (*fn)(void *arg, const db_fn_brief *f), void *arg)
 {
     sqlite3_stmt *st = NULL;
-    db_fn_brief f;
     int rc;
 
     if ((rc = db_prepare(db, &st, "SELECT f.name, f.status, f.object_state, "
@@ -83,13 +103,52 @@ int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
         return rc;
     sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    return db_each_fn(st, fn, arg);
+}
+
+int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
+                          int (*fn)(void *arg, const db_fn_brief *f), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT name, status, object_state, start_line, "
+                         "tok_capi FROM functions WHERE analysis_id = ?1 ORDER BY idx")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    return db_each_fn(st, fn, arg);
+}
+
+int db_commit_calls(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    int (*fn)(void *arg, const char *path, int64_t analysis_id, char *calls),
+                    void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st,
+        "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
+        "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
+        "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id), "
+        "latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
+        "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
+        "SELECT p.path, a.id, a.calls, a.calls_len FROM latest l "
+        "JOIN paths p ON p.id = l.path_id "
+        "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
+        "WHERE l.blob_oid IS NOT NULL ORDER BY p.path")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
     while ((rc = db_step(st)) > 0) {
-        f.name = (const char *)sqlite3_column_text(st, 0);
-        f.status = (const char *)sqlite3_column_text(st, 1);
-        f.object_state = (const char *)sqlite3_column_text(st, 2);
-        f.start_line = sqlite3_column_int64(st, 3);
-        f.tok_capi = sqlite3_column_int64(st, 4);
-        if ((rc = fn(arg, &f)) != 0)
+        char *calls = NULL;
+
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
+            (rc = db_inflate(&calls, sqlite3_column_blob(st, 2),
+                             (size_t)sqlite3_column_bytes(st, 2),
+                             (size_t)sqlite3_column_int64(st, 3))) < 0)
+            break;
+        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+                     sqlite3_column_int64(st, 1), calls)) != 0)
             break;
     }
     sqlite3_finalize(st);

@@ -62,6 +62,22 @@ int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                       const char *like, int (*fn)(void *arg, const db_fn_match *m),
                       void *arg);
 
+/* Call `fn` for each function of analysis `analysis_id` in index order
+ * (same row as db_blob_functions).  0, fn's non-zero return, or PD_EDB. */
+int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
+                          int (*fn)(void *arg, const db_fn_brief *f), void *arg);
+
+/*
+ * Call `fn` for each analysed file at commit `commit_id` in path order
+ * with its analysis id and its calls text (the in-repository callees of
+ * each function, one line per function in index order, inflated and
+ * NUL-terminated; NULL when not stored).  `fn` owns `calls` (free()).
+ * 0, fn's non-zero return, PD_EDB (also for damaged bytes), PD_ENOMEM.
+ */
+int db_commit_calls(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    int (*fn)(void *arg, const char *path, int64_t analysis_id, char *calls),
+                    void *arg);
+
 /* Call `fn` with each stored ref name of repository `repo_id`, sorted.
  * 0, fn's non-zero return, or PD_EDB. */
 int db_ref_names(sqlite3 *db, int64_t repo_id,
