@@ -135,11 +135,13 @@ int api_resolve(srv_req *r, api_at *at)
     return rc;
 }
 
-/* The refs of one repository as [{"name":..,"commit":..}]. */
+/* The refs of one repository as [{"name":..,"commit":..}]; NULL when the
+ * database fails. */
 static json_t *api_refs_of(srv_req *r, int64_t repo_id)
 {
     sqlite3_stmt *st = NULL;
     json_t *arr = json_array();
+    int rc;
 
     if (db_prepare(r->db, &st, "SELECT f.name, c.oid FROM refs f JOIN commits c "
                    "ON c.id = f.commit_id WHERE f.repo_id = ?1 ORDER BY f.name") < 0) {
@@ -147,11 +149,15 @@ static json_t *api_refs_of(srv_req *r, int64_t repo_id)
         return NULL;
     }
     sqlite3_bind_int64(st, 1, repo_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(arr, json_pack("{s:o, s:s}", "name",
                               api_text((const char *)sqlite3_column_text(st, 0)),
                               "commit", (const char *)sqlite3_column_text(st, 1)));
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return NULL;
+    }
     return arr;
 }
 
@@ -165,14 +171,22 @@ enum MHD_Result api_repos(srv_req *r)
         json_decref(arr);
         return srv_reply_error(r, rc);
     }
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         json_t *refs = api_refs_of(r, sqlite3_column_int64(st, 0));
 
+        if (!refs) {
+            rc = PD_EDB;
+            break;
+        }
         json_array_append_new(arr, json_pack("{s:o, s:o}", "name",
                               api_text((const char *)sqlite3_column_text(st, 1)),
-                              "refs", refs ? refs : json_array()));
+                              "refs", refs));
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return srv_reply_error(r, rc);
+    }
     return srv_reply_json(r, 200, arr);
 }
 
@@ -282,15 +296,19 @@ static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
     sqlite3_bind_int64(st, 1, at->commit_id);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)per);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)((page - 1) * per));
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    while (rc >= 0 && (rc = db_step(st)) > 0) {
         const char *path = (const char *)sqlite3_column_text(st, 0);
         const char *to = (const char *)sqlite3_column_text(st, 1);
         const char *old = (const char *)sqlite3_column_text(st, 2);
         char from[41] = "";
         const char *kind;
 
-        if (parent && db_commit_file_blob(r->db, parent, old ? old : path, from) < 0)
+        /* Not in the parent: added; a failed read is an error, not "added". */
+        if (parent && (rc = db_commit_file_blob(r->db, parent, old ? old : path, from)) < 0) {
+            if (rc != PD_ENOTFOUND)
+                break;
             from[0] = '\0';
+        }
         kind = !to ? "deleted" : old ? "renamed" : from[0] ? "modified" : "added";
         json_array_append_new(files, json_pack("{s:o, s:o, s:s, s:o, s:o}",
             "path", api_text(path), "old_path", old ? api_text(old) : json_null(),
@@ -302,11 +320,13 @@ static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
     return rc;
 }
 
-/* Other commits of the repository with the same patch id. */
+/* Other commits of the repository with the same patch id; NULL when the
+ * database fails. */
 static json_t *api_same_patch(srv_req *r, const api_at *at, const char *patch_id)
 {
     sqlite3_stmt *st = NULL;
     json_t *arr = json_array();
+    int rc;
 
     if (!patch_id[0] || db_prepare(r->db, &st, "SELECT oid, summary FROM commits "
                                    "WHERE repo_id = ?1 AND patch_id = ?2 AND id != ?3 "
@@ -315,11 +335,15 @@ static json_t *api_same_patch(srv_req *r, const api_at *at, const char *patch_id
     sqlite3_bind_int64(st, 1, at->repo_id);
     sqlite3_bind_text(st, 2, patch_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, at->commit_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(arr, json_pack("{s:s, s:o}", "commit",
             (const char *)sqlite3_column_text(st, 0), "message",
             api_text((const char *)sqlite3_column_text(st, 1))));
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return NULL;
+    }
     return arr;
 }
 
@@ -329,7 +353,7 @@ enum MHD_Result api_commit(srv_req *r)
     db_counts stats, before, delta;
     char patch_id[64];
     int64_t parent;
-    json_t *o, *files, *fns;
+    json_t *o, *files, *fns, *same;
     size_t page, per, total;
     int rc;
 
@@ -365,7 +389,11 @@ enum MHD_Result api_commit(srv_req *r)
         json_object_set_new(o, "per_page", json_integer((json_int_t)per));
         srv_page_link(r, page, per, total);
     }
-    json_object_set_new(o, "same_patch_as", api_same_patch(r, &at, patch_id));
+    if (!(same = api_same_patch(r, &at, patch_id))) {
+        json_decref(o);
+        return srv_reply_error(r, PD_EDB);
+    }
+    json_object_set_new(o, "same_patch_as", same);
     return srv_reply_json(r, 200, o);
 }
 

@@ -48,12 +48,12 @@ static int api_sym_functions(sqlite3 *db, int64_t aid, json_t **out)
                          "FROM functions WHERE analysis_id = ?1 ORDER BY idx")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, aid);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(*out, json_pack("[s?, I, b]",
             (const char *)sqlite3_column_text(st, 0),
             (json_int_t)sqlite3_column_int64(st, 1), sqlite3_column_int(st, 2)));
     sqlite3_finalize(st);
-    return 0;
+    return rc;
 }
 
 /* The stored findings rows of an analysis, parsed; NULL after pd_error_set. */
