@@ -21,6 +21,7 @@
 
 #include "analyze.h"
 #include "pd_error.h"
+#include "pd_hash.h"
 #include "rules.h"
 #include "rules_int.h"
 
@@ -94,12 +95,7 @@ const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
 
 uint32_t rules_hash_name(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
 }
 
 /* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */

@@ -34,6 +34,7 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "pd_error.h"
+#include "pd_hash.h"
 #include "rules.h"
 
 static rules *fr_rules;
@@ -94,12 +95,7 @@ static int fr_status_of(const char *s)
 /* FNV-1a of s[0..len). */
 static uint32_t fr_hash(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
 }
 
 /* Free everything; accepts a zeroed state. */

@@ -2,12 +2,13 @@
  * test_domain.c: the domain core (common/pd_domain.c): names and their
  * inverse, the status rule and the universal-ready rule on every
  * combination of classes, the measures table (keys unique, every pd_counts
- * figure reached exactly once, badge progress), and the HTTP answer of
- * GET /api/v1/measures built from it.
+ * figure reached exactly once, badge progress), and the one string hash
+ * (common/pd_hash.h) against FNV-1a's published vectors.
  */
 #include "testutil.h"
 
 #include "pd_domain.h"
+#include "pd_hash.h"
 
 static void test_names_round_trip(void **state)
 {
@@ -128,9 +129,23 @@ static void test_badge_progress(void **state)
     assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == 1);
 }
 
+/* The published FNV-1a test vectors ("" and "a", "foobar"), and that a
+ * hash continued part by part equals the hash of the whole. */
+static void test_fnv1a_vectors(void **state)
+{
+    assert_true(pd_fnv1a32(PD_FNV32_BASIS, "", 0) == 0x811c9dc5u);
+    assert_true(pd_fnv1a32(PD_FNV32_BASIS, "a", 1) == 0xe40c292cu);
+    assert_true(pd_fnv1a32(PD_FNV32_BASIS, "foobar", 6) == 0xbf9cf968u);
+    assert_true(pd_fnv1a64(PD_FNV64_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(pd_fnv1a64(PD_FNV64_BASIS, "foobar", 6) == 0x85944171f73967e8ULL);
+    assert_true(pd_fnv1a64(pd_fnv1a64(PD_FNV64_BASIS, "foo", 3), "bar", 3) ==
+                pd_fnv1a64(PD_FNV64_BASIS, "foobar", 6));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fnv1a_vectors),
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_status_rule_every_combination),
         cmocka_unit_test(test_measures_table),
