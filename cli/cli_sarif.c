@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "db.h"
 #include "pd_error.h"
+#include "pd_file.h"
 #include "sarif_import.h"
 
 static void cli_sarif_usage(FILE *out)
@@ -31,46 +32,7 @@ static void cli_sarif_usage(FILE *out)
  * 0, PD_EIO, PD_EINVAL (too big), PD_ENOMEM. */
 static int cli_sarif_read(char **out, size_t *len, const char *path, size_t max)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1), *p;
-    int rc = 0;
-
-    *out = NULL;
-    if (!f) {
-        free(buf);
-        return pd_error_set(PD_EIO, "cannot open %s", path);
-    }
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n > max) {
-            rc = pd_error_set(PD_EINVAL, "%s is over %zu bytes", path, max);
-            break;
-        }
-        if (n == cap) {
-            if (!(p = realloc(buf, cap * 2 + 1))) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = p;
-            cap *= 2;
-        }
-    }
-    if (!buf)
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-    else if (rc == 0 && ferror(f))
-        rc = pd_error_set(PD_EIO, "cannot read %s", path);
-    if (f != stdin)
-        fclose(f);
-    if (rc < 0) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
+    return pd_file_read(path, max, NULL, out, len);
 }
 
 /* What was skipped or ignored, one line each on stderr. */

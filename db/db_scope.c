@@ -10,6 +10,7 @@
 #include "db_analysis.h"
 #include "db_scope.h"
 #include "pd_error.h"
+#include "pd_file.h"
 #include "pd_hash.h"
 #include "scope.h"
 
@@ -158,31 +159,16 @@ done:
 
 int db_scopes_load(db_scopes **out, const char *path)
 {
-    FILE *f;
     char *buf = NULL;
-    size_t n = 0, cap = 0, got;
     int rc;
 
     if (!path)
         return db_scopes_parse(out, scopes_default_text, "built-in scopes");
-    if (!(f = fopen(path, "rb")))
-        return pd_error_set(PD_EIO, "cannot read scopes file %s", path);
-    do {
-        if (n + 4096 + 1 > cap) {
-            char *grown = realloc(buf, cap = cap * 2 + 8192);
-
-            if (!grown) {
-                fclose(f);
-                free(buf);
-                return pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, 4096, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    buf[n] = '\0';
+    if ((rc = pd_file_read(path, 0, NULL, &buf, NULL)) < 0) {
+        if (rc == PD_EIO)
+            rc = pd_error_set(PD_EIO, "cannot read scopes file %s", path);
+        return rc;
+    }
     rc = db_scopes_parse(out, buf, path);
     free(buf);
     return rc;

@@ -21,6 +21,7 @@
 
 #include "analyze.h"
 #include "pd_error.h"
+#include "pd_file.h"
 #include "pd_hash.h"
 #include "rules.h"
 #include "rules_int.h"
@@ -552,36 +553,15 @@ fail:
 
 int rules_load(rules **out, const char *path)
 {
-    FILE *f = NULL;
     char *text = NULL;
-    size_t len = 0, cap = 0, n;
+    size_t len = 0;
     int rc;
 
     *out = NULL;
-    if (!(f = fopen(path, "rb")))
-        return pd_error_set(PD_EIO, "cannot open rules file %s", path);
-    do {
-        if (cap - len < 65536) {
-            char *t = realloc(text, cap + 65536);
-
-            if (!t) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-                goto done;
-            }
-            text = t;
-            cap += 65536;
-        }
-        n = fread(text + len, 1, cap - len, f);
-        len += n;
-    } while (n > 0);
-    if (ferror(f)) {
-        rc = pd_error_set(PD_EIO, "cannot read rules file %s", path);
-        goto done;
-    }
+    if ((rc = pd_file_read(path, 0, "rules file", &text, &len)) < 0)
+        return rc;
     rc = rules_parse(out, path, text, len);
-done:
     free(text);
-    fclose(f);
     return rc;
 }
 
