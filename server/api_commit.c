@@ -14,18 +14,13 @@
 #include "pd_time.h"
 #include "sarif_import.h"
 
-static const char *const api_status_names[4] = {"ported", "bridged", "legacy", "neutral"};
-static const char *const api_class_names[4] = {"hpy", "capi", "npy-legacy", "bridge"};
-static const char *const api_obj_names[3] = {"object-legacy", "object-cpython-only",
-                                             "object-universal"};
-
 json_t *api_functions_obj(const int64_t fn[4])
 {
     json_t *o = json_object();
     int i;
 
-    for (i = 0; i < 4; i++)
-        json_object_set_new(o, api_status_names[i], json_integer(fn[i]));
+    for (i = 0; i < PD_STATUS_COUNT; i++)
+        json_object_set_new(o, pd_status_name(i), json_integer(fn[i]));
     return o;
 }
 
@@ -34,8 +29,8 @@ json_t *api_tokens_obj(const int64_t tok[4])
     json_t *o = json_object();
     int i;
 
-    for (i = 0; i < 4; i++)
-        json_object_set_new(o, api_class_names[i], json_integer(tok[i]));
+    for (i = 0; i < PD_CLASS_COUNT; i++)
+        json_object_set_new(o, pd_class_name(i), json_integer(tok[i]));
     return o;
 }
 
@@ -44,8 +39,8 @@ json_t *api_objpaths_obj(const int64_t obj[3])
     json_t *o = json_object();
     int i;
 
-    for (i = 0; i < 3; i++)
-        json_object_set_new(o, api_obj_names[i], json_integer(obj[i]));
+    for (i = 0; i < PD_OBJ_COUNT; i++)
+        json_object_set_new(o, pd_objstate_name(i), json_integer(obj[i]));
     return o;
 }
 

@@ -80,16 +80,12 @@ typedef struct {
     sqlite3 *db;                /* borrowed, while loading */
 } fr_state;
 
-static const char *const fr_status[] = {"ported", "bridged", "legacy", "neutral"};
-
+/* pd_status of a stored status name; neutral when unknown. */
 static int fr_status_of(const char *s)
 {
-    int i;
+    int i = pd_status_parse(s);
 
-    for (i = 0; i < 4; i++)
-        if (s && strcmp(s, fr_status[i]) == 0)
-            return i;
-    return 3;
+    return i < 0 ? PD_STATUS_NEUTRAL : i;
 }
 
 /* FNV-1a of s[0..len). */
@@ -350,7 +346,7 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
 
         json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I}",
             "path", api_text(s->paths[f->file]), "name", api_text(f->name),
-            "status", fr_status[f->status], "start_line", (json_int_t)f->start_line,
+            "status", pd_status_name(f->status), "start_line", (json_int_t)f->start_line,
             "callees_ported", (json_int_t)f->callees_ported,
             "callees_total", (json_int_t)f->callees_total,
             "bridged_callers", (json_int_t)f->callers));
