@@ -247,7 +247,7 @@ bench-api: deps
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60
 FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c ingest/rules_items.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
-           common/pd_error.c
+           common/pd_error.c common/pd_domain.c common/pd_file.c
 fuzz: build/fuzz/fuzz_analyze
 	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
 

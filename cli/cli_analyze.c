@@ -17,6 +17,7 @@
 #include "analyze.h"
 #include "cli.h"
 #include "pd_error.h"
+#include "pd_file.h"
 #include "report.h"
 #include "rules.h"
 #include "scope.h"
@@ -98,36 +99,13 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
 /* Read and analyse one file from disk. */
 static int cli_an_file(cli_an *a, const char *path)
 {
-    FILE *f = fopen(path, "rb");
     char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    int rc = 0;
+    size_t len = 0;
+    int rc;
 
-    if (!f)
-        return pd_error_set(PD_EIO, "cannot open %s", path);
-    for (;;) {
-        if (len == cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            char *p = realloc(buf, ncap);
-
-            if (!p) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-                goto done;
-            }
-            buf = p;
-            cap = ncap;
-        }
-        if ((n = fread(buf + len, 1, cap - len, f)) == 0)
-            break;
-        len += n;
-    }
-    if (ferror(f))
-        rc = pd_error_set(PD_EIO, "cannot read %s", path);
-    else
-        rc = cli_an_add(a, path, buf ? buf : "", len);
-done:
+    if ((rc = pd_file_read(path, 0, NULL, &buf, &len)) == 0)
+        rc = cli_an_add(a, path, buf, len);
     free(buf);
-    fclose(f);
     return rc;
 }
 

@@ -13,6 +13,7 @@
 #include "gate.h"
 #include "gate_git.h"
 #include "pd_error.h"
+#include "pd_file.h"
 #include "rules.h"
 #include "scope.h"
 
@@ -34,26 +35,6 @@ static void cli_gate_usage(FILE *out)
         "comment.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate could\n"
         "not run (bad usage, unknown revision, unreadable repository, bad policy).\n"
         "--repo GITDIR is a deprecated alias of --git-dir.\n");
-}
-
-/* Read a whole file into a new NUL-terminated buffer. */
-static char *cli_gate_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-        buf[n] = '\0';
-    else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
 }
 
 int cli_gate(int argc, char **argv)
@@ -100,7 +81,7 @@ int cli_gate(int argc, char **argv)
     }
     rc = CLI_GATE_CANNOT_RUN;
     gate_policy_default(&pol);
-    if (policy && !(text = cli_gate_slurp(policy))) {
+    if (policy && pd_file_read(policy, 0, NULL, &text, NULL) < 0) {
         fprintf(stderr, "portdash gate: cannot read policy file %s\n", policy);
         goto done;
     }

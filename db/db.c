@@ -12,20 +12,6 @@
 #include "db_migrations.h"
 #include "pd_error.h"
 
-void db_counts_add(db_counts *a, const db_counts *b, int sign)
-{
-    int i;
-
-    a->files += sign * b->files;
-    a->universal_ready_files += sign * b->universal_ready_files;
-    for (i = 0; i < 4; i++) {
-        a->tok[i] += sign * b->tok[i];
-        a->fn[i] += sign * b->fn[i];
-    }
-    for (i = 0; i < 3; i++)
-        a->obj[i] += sign * b->obj[i];
-}
-
 int db_exec(sqlite3 *db, const char *sql)
 {
     char *msg = NULL;
@@ -36,6 +22,17 @@ int db_exec(sqlite3 *db, const char *sql)
         return PD_EDB;
     }
     return 0;
+}
+
+int db_step(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
 }
 
 int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql)

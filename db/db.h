@@ -12,19 +12,14 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
-/* Figures summed over files.  Index order follows analyze.h's enums:
- * tok[hpy, capi, npy-legacy, bridge], fn[ported, bridged, legacy, neutral],
- * obj[object-legacy, object-cpython-only, object-universal]. */
-typedef struct {
-    int64_t files;
-    int64_t universal_ready_files;
-    int64_t tok[4];
-    int64_t fn[4];
-    int64_t obj[3];
-} db_counts;
+#include "pd_domain.h"
 
-/* Add (sign = 1) or subtract (sign = -1) `b` into `a`. */
-void db_counts_add(db_counts *a, const db_counts *b, int sign);
+/* The counts type lives in the domain core (pd_domain.h); db_counts is its
+ * older name, kept so callers need not change at once. */
+typedef pd_counts db_counts;
+
+/* Older name of pd_counts_add. */
+#define db_counts_add pd_counts_add
 
 /*
  * Open (create = 1: create if missing) the database at `path`, switch it to
@@ -42,6 +37,15 @@ int db_exec(sqlite3 *db, const char *sql);
 
 /* Prepare a statement; 0 or PD_EDB naming the SQL's first words. */
 int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql);
+
+/*
+ * Step `st`: 1 with a row, 0 when done, PD_EDB when SQLite fails (the
+ * message has SQLite's text, so srv_reply_error answers 503 with
+ * Retry-After for "database is locked"/busy and 500 otherwise).  Every
+ * loop over rows steps with this, so an error ends the answer as an error,
+ * never as a shorter list:  while ((rc = db_step(st)) > 0) { ... }
+ */
+int db_step(sqlite3_stmt *st);
 
 /* Schema version recorded in the database (PRAGMA user_version). */
 int db_schema_version(sqlite3 *db);
@@ -92,6 +96,36 @@ int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
 /* Counts of the current row of a db_commit_files_stmt (all 0 when the file
  * has no analysis). */
 void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c);
+
+/* One file of a commit, as db_files_next() reads it.  The strings belong to
+ * the cursor and stay valid until its next db_files_next or db_files_close. */
+typedef struct {
+    int64_t path_id;
+    const char *path;
+    const char *blob;        /* 40 hex */
+    int64_t analysis_id;     /* 0: the blob has no analysis under the rules */
+    const char *status;      /* pd_status name; NULL without an analysis */
+    pd_counts counts;        /* the file's figures (files = 1); all 0 without
+                              * an analysis */
+} db_file_row;
+
+/* A cursor over the in-scope files of a commit, in path order. */
+typedef struct db_files db_files;
+
+/*
+ * Open the cursor over the files at commit `commit_id` (the newest change of
+ * each path along the first-parent chain) with their analyses under
+ * `rules_hash` (copied).  *out is closed with db_files_close().  0, PD_EDB,
+ * PD_ENOMEM.
+ */
+int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *rules_hash);
+
+/* The next file into *row: 1, 0 at the end, PD_EDB when reading fails (the
+ * list is then incomplete and must not be answered as if whole). */
+int db_files_next(db_files *f, db_file_row *row);
+
+/* Close; accepts NULL. */
+void db_files_close(db_files *f);
 
 /*
  * The blob id (40 hex + NUL into blob_out) of `path` at commit `commit_id`.

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
@@ -143,26 +144,45 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
     return rc;
 }
 
-/* Fill counts from a row whose columns start at `col` in schema order:
- * universal_ready/files, tok x4, fn x4, obj x3. */
+/*
+ * The measures' columns as a select list, from the measures table: with
+ * `prefix` "" the stored totals' columns (commit_stats, snapshots), with
+ * "a." the per-file figures of analyses `a` (a literal such as files' "1"
+ * stays as it is).  Written into buf (size n); 0, or PD_ERROR when too
+ * long.
+ */
+static int db_measure_columns(char *buf, size_t n, const char *prefix)
+{
+    size_t len = 0;
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; i < PD_NMEASURES && len < n; i++) {
+        const char *col = *prefix ? pd_measures[i].file_column : pd_measures[i].column;
+        int literal = col[0] >= '0' && col[0] <= '9';
+
+        len += (size_t)snprintf(buf + len, n - len, "%s%s%s", i ? ", " : "",
+                                literal ? "" : prefix, col);
+    }
+    return len < n ? 0 : pd_error_set(PD_ERROR, "measure columns too long");
+}
+
+/* Counts from PD_NMEASURES columns of the current row from `col` on. */
 static void db_counts_from_row(sqlite3_stmt *st, int col, db_counts *c)
 {
     int i;
 
-    for (i = 0; i < 4; i++)
-        c->tok[i] = sqlite3_column_int64(st, col + i);
-    for (i = 0; i < 4; i++)
-        c->fn[i] = sqlite3_column_int64(st, col + 4 + i);
-    for (i = 0; i < 3; i++)
-        c->obj[i] = sqlite3_column_int64(st, col + 8 + i);
+    for (i = 0; i < PD_NMEASURES; i++)
+        pd_measure_set(c, i, sqlite3_column_int64(st, col + i));
 }
 
 /*
  * The file list is the newest change of each path along the first-parent
  * chain; the chain's depth orders the changes, and deleted paths (NULL blob)
- * drop out at the end.
+ * drop out at the end.  Columns: 0 path id, 1 path, 2 blob, 3 analysis id
+ * (0: none), 4 status (NULL: no analysis), then the measures.
  */
-static const char db_files_sql[] =
+static const char db_files_head[] =
     "WITH RECURSIVE chain(cid, depth) AS ("
     "  SELECT ?1, 0"
     "  UNION ALL"
@@ -172,10 +192,9 @@ static const char db_files_sql[] =
     "  SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d"
     "  FROM chain JOIN changes ch ON ch.commit_id = chain.cid"
     "  GROUP BY ch.path_id"
-    ") SELECT p.id, p.path, l.blob_oid, coalesce(a.id, 0), a.status,"
-    "  a.universal_ready, a.tok_hpy, a.tok_capi, a.tok_npy_legacy, a.tok_bridge,"
-    "  a.fn_ported, a.fn_bridged, a.fn_legacy, a.fn_neutral, a.obj_legacy,"
-    "  a.obj_cpython_only, a.obj_universal FROM latest l"
+    ") SELECT p.id, p.path, l.blob_oid, coalesce(a.id, 0), a.status, ";
+static const char db_files_tail[] =
+    " FROM latest l"
     "  JOIN paths p ON p.id = l.path_id"
     "  LEFT JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2"
     "  WHERE l.blob_oid IS NOT NULL ORDER BY p.path";
@@ -183,9 +202,13 @@ static const char db_files_sql[] =
 int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
                          const char *rules_hash)
 {
+    char cols[1024], sql[2048];
     int rc;
 
-    if ((rc = db_prepare(db, out, db_files_sql)) < 0)
+    if ((rc = db_measure_columns(cols, sizeof(cols), "a.")) < 0)
+        return rc;
+    snprintf(sql, sizeof(sql), "%s%s%s", db_files_head, cols, db_files_tail);
+    if ((rc = db_prepare(db, out, sql)) < 0)
         return rc;
     sqlite3_bind_int64(*out, 1, commit_id);
     sqlite3_bind_text(*out, 2, rules_hash, -1, SQLITE_TRANSIENT);
@@ -197,9 +220,50 @@ void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c)
     memset(c, 0, sizeof(*c));
     if (sqlite3_column_type(st, 4) == SQLITE_NULL)
         return;
-    c->files = 1;
-    c->universal_ready_files = sqlite3_column_int64(st, 5);
-    db_counts_from_row(st, 6, c);
+    db_counts_from_row(st, 5, c);
+}
+
+struct db_files {
+    sqlite3_stmt *st;
+};
+
+int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *rules_hash)
+{
+    db_files *f = calloc(1, sizeof(*f));
+    int rc;
+
+    *out = NULL;
+    if (!f)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = db_commit_files_stmt(db, &f->st, commit_id, rules_hash)) < 0) {
+        free(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+int db_files_next(db_files *f, db_file_row *row)
+{
+    int rc = db_step(f->st);
+
+    if (rc <= 0)
+        return rc;
+    row->path_id = sqlite3_column_int64(f->st, 0);
+    row->path = (const char *)sqlite3_column_text(f->st, 1);
+    row->blob = (const char *)sqlite3_column_text(f->st, 2);
+    row->analysis_id = sqlite3_column_int64(f->st, 3);
+    row->status = (const char *)sqlite3_column_text(f->st, 4);
+    db_counts_from_files_row(f->st, &row->counts);
+    return 1;
+}
+
+void db_files_close(db_files *f)
+{
+    if (!f)
+        return;
+    sqlite3_finalize(f->st);
+    free(f);
 }
 
 int db_commit_files(sqlite3 *db, int64_t commit_id, const char *rules_hash,
@@ -228,22 +292,20 @@ done:
 int db_analysis_counts(sqlite3 *db, int64_t analysis_id, db_counts *out)
 {
     sqlite3_stmt *st = NULL;
+    char cols[1024], sql[1200];
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = db_prepare(db, &st, "SELECT universal_ready, tok_hpy, tok_capi, "
-                         "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
-                         "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
-                         "obj_universal FROM analyses WHERE id = ?1")) < 0)
+    if ((rc = db_measure_columns(cols, sizeof(cols), "a.")) < 0)
+        return rc;
+    snprintf(sql, sizeof(sql), "SELECT %s FROM analyses a WHERE a.id = ?1", cols);
+    if ((rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
-    if ((rc = db_step_one(db, st)) == 0) {
-        out->files = 1;
-        out->universal_ready_files = sqlite3_column_int64(st, 0);
-        db_counts_from_row(st, 1, out);
-    } else if (rc == PD_ENOTFOUND) {
+    if ((rc = db_step_one(db, st)) == 0)
+        db_counts_from_row(st, 0, out);
+    else if (rc == PD_ENOTFOUND)
         pd_error_set(rc, "no analysis %lld", (long long)analysis_id);
-    }
     sqlite3_finalize(st);
     return rc;
 }
@@ -252,25 +314,23 @@ int db_commit_stats(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                     db_counts *out)
 {
     sqlite3_stmt *st = NULL;
+    char cols[1024], sql[1200];
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = db_prepare(db, &st, "SELECT files, universal_ready_files, tok_hpy, "
-                         "tok_capi, tok_npy_legacy, tok_bridge, fn_ported, "
-                         "fn_bridged, fn_legacy, fn_neutral, obj_legacy, "
-                         "obj_cpython_only, obj_universal FROM commit_stats "
-                         "WHERE commit_id = ?1 AND rules_hash = ?2")) < 0)
+    if ((rc = db_measure_columns(cols, sizeof(cols), "")) < 0)
+        return rc;
+    snprintf(sql, sizeof(sql), "SELECT %s FROM commit_stats "
+             "WHERE commit_id = ?1 AND rules_hash = ?2", cols);
+    if ((rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    if ((rc = db_step_one(db, st)) == 0) {
-        out->files = sqlite3_column_int64(st, 0);
-        out->universal_ready_files = sqlite3_column_int64(st, 1);
-        db_counts_from_row(st, 2, out);
-    } else if (rc == PD_ENOTFOUND) {
+    if ((rc = db_step_one(db, st)) == 0)
+        db_counts_from_row(st, 0, out);
+    else if (rc == PD_ENOTFOUND)
         pd_error_set(rc, "commit %lld has no summary under the current rules",
                      (long long)commit_id);
-    }
     sqlite3_finalize(st);
     return rc;
 }

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_analysis.h"
 #include "db_scope.h"
 #include "pd_error.h"
+#include "pd_file.h"
+#include "pd_hash.h"
 #include "scope.h"
 
 extern const char scopes_default_text[];
@@ -121,7 +124,6 @@ int db_scopes_parse(db_scopes **out, const char *text, const char *origin)
     db_scopes *s = calloc(1, sizeof(*s));
     char *copy = strdup(text), *line, *next;
     uint64_t h = 1469598103934665603ULL;
-    const char *p;
     int lineno = 0, rc = 0;
 
     *out = NULL;
@@ -129,8 +131,9 @@ int db_scopes_parse(db_scopes **out, const char *text, const char *origin)
         rc = pd_error_set(PD_ENOMEM, "out of memory reading scopes");
         goto done;
     }
-    for (p = text; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    /* FNV-1a 64 from an offset basis of its own (kept: the hash names the
+     * scopes file in answer cache keys). */
+    h = pd_fnv1a64(h, text, strlen(text));
     snprintf(s->hash, sizeof(s->hash), "%016llx", (unsigned long long)h);
     for (line = copy; line && rc == 0; line = next) {
         size_t n;
@@ -156,31 +159,16 @@ done:
 
 int db_scopes_load(db_scopes **out, const char *path)
 {
-    FILE *f;
     char *buf = NULL;
-    size_t n = 0, cap = 0, got;
     int rc;
 
     if (!path)
         return db_scopes_parse(out, scopes_default_text, "built-in scopes");
-    if (!(f = fopen(path, "rb")))
-        return pd_error_set(PD_EIO, "cannot read scopes file %s", path);
-    do {
-        if (n + 4096 + 1 > cap) {
-            char *grown = realloc(buf, cap = cap * 2 + 8192);
-
-            if (!grown) {
-                fclose(f);
-                free(buf);
-                return pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, 4096, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    buf[n] = '\0';
+    if ((rc = pd_file_read(path, 0, NULL, &buf, NULL)) < 0) {
+        if (rc == PD_EIO)
+            rc = pd_error_set(PD_EIO, "cannot read scopes file %s", path);
+        return rc;
+    }
     rc = db_scopes_parse(out, buf, path);
     free(buf);
     return rc;
@@ -210,29 +198,10 @@ int db_scope_has_path(const db_scope *sc, const char *path)
 
 int db_scope_status_index(const char *status)
 {
-    static const char *const names[4] = {"ported", "bridged", "legacy", "neutral"};
-    int i;
-
-    for (i = 0; status && i < 4; i++)
-        if (strcmp(names[i], status) == 0)
-            return i;
-    return -1;
+    return pd_status_parse(status);
 }
 
 /* ---------- one analysis ---------- */
-
-/* Status from unguarded class counts: the rule of analyze.c's an_status_of
- * (hpy, capi, npy-legacy, bridge order). */
-static int db_scope_status_of(const int64_t u[4])
-{
-    if (u[0] && !u[1] && !u[3])
-        return 0;
-    if ((u[0] || u[3]) && (u[1] || u[3]))
-        return 1;
-    if (u[1] || u[2])
-        return 2;
-    return 3;
-}
 
 void db_scope_detail_free(db_scope_detail *d)
 {
@@ -374,29 +343,15 @@ static int db_scope_scan_findings(const char *p, db_scope_detail *d)
 /* Add the unguarded findings of an analysis to d's functions and file scope. */
 static int db_scope_detail_findings(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
 {
-    sqlite3_stmt *st = NULL;
     char *text = NULL;
     int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT findings, findings_len FROM analyses "
-                         "WHERE id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
-        goto done;
-    }
-    if ((rc = db_inflate(&text, sqlite3_column_blob(st, 0),
-                         (size_t)sqlite3_column_bytes(st, 0),
-                         (size_t)sqlite3_column_int64(st, 1))) < 0)
-        goto done;
-    if (db_scope_scan_findings(text, d) < 0)
+    if ((rc = db_analysis_findings_text(db, analysis_id, &text)) == 0 &&
+        db_scope_scan_findings(text, d) < 0)
         rc = pd_error_set(PD_EINVAL, "analysis %lld: findings are not rows of [line, "
                           "column, class, rule, text, function, guarded]",
                           (long long)analysis_id);
-done:
     free(text);
-    sqlite3_finalize(st);
     return rc;
 }
 
@@ -436,12 +391,11 @@ static void db_scope_noobject_of(const db_scope_detail *d, const db_counts *full
         if (!f->is_object && f->status >= 0)
             out->fn[f->status]++;
     }
-    *status = db_scope_status_of(ung);
-    out->universal_ready_files = !ung[1] && !ung[3];
+    *status = pd_status_rule(pd_classes_present(ung));
+    out->universal_ready_files = pd_universal_ready_rule(pd_classes_present(ung));
 }
 
-/* Look the cached no-object figures of an analysis up: 1 found, 0 not
- * (also when the cache table does not exist yet). */
+/* Look the cached no-object figures of an analysis up: 1 found, 0 not. */
 static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
                               int *status)
 {
@@ -471,28 +425,14 @@ static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
     return found;
 }
 
-/* Create the cache table when missing (derived data: any run may drop it). */
-static void db_scope_cache_create(sqlite3 *db)
-{
-    sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS analysis_noobject ("
-                 " analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id),"
-                 " status INTEGER NOT NULL, universal_ready INTEGER NOT NULL,"
-                 " tok_hpy INTEGER NOT NULL, tok_capi INTEGER NOT NULL,"
-                 " tok_npy_legacy INTEGER NOT NULL, tok_bridge INTEGER NOT NULL,"
-                 " fn_ported INTEGER NOT NULL, fn_bridged INTEGER NOT NULL,"
-                 " fn_legacy INTEGER NOT NULL, fn_neutral INTEGER NOT NULL)",
-                 NULL, NULL, NULL);
-}
-
-/* Store no-object figures in the cache, creating it when missing.  A failed
- * write (a busy database, a read-only file) only costs a later recompute. */
+/* Store no-object figures in the cache (migration 010).  A failed write (a
+ * busy database, a read-only file) only costs a later recompute. */
 static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
                                int status)
 {
     sqlite3_stmt *st = NULL;
     int k;
 
-    db_scope_cache_create(db);
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject VALUES "
                            "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st,
                            NULL) != SQLITE_OK) {
@@ -541,7 +481,6 @@ int db_scope_warm(sqlite3 *db, const char *rules_hash, int64_t *filled)
 
     if (filled)
         *filled = 0;
-    db_scope_cache_create(db);
     if ((rc = db_prepare(db, &st, "SELECT id, status, universal_ready, tok_hpy, tok_capi, "
                          "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
                          "fn_neutral, obj_legacy, obj_cpython_only, obj_universal "

@@ -16,8 +16,8 @@
  * stay); status and universal readiness from the unguarded findings outside
  * object functions (findings are read for that).  Those per-analysis
  * figures do not depend on the scope's globs, which apply per path, so they
- * are cached in table analysis_noobject (created on first use; derived data
- * that any run may drop).  A file without object paths keeps its stored
+ * are cached in table analysis_noobject (migration 010; derived data
+ * whose rows any run may delete).  A file without object paths keeps its stored
  * figures.
  */
 #ifndef DB_SCOPE_H

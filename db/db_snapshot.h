@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "pd_domain.h"
+
 /* The ISO 8601 week of unix time `t` (UTC) as "YYYY-Www" into buf. */
 void db_iso_week(char *buf, size_t n, int64_t t);
 
@@ -52,5 +54,60 @@ int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
 int db_snapshot_backfill(sqlite3 *db, int64_t repo_id, const char *ref, int64_t tip,
                          int64_t since, int64_t until, int by_author,
                          const char *rules_hash, int *taken, int *kept);
+
+/* One snapshot as db_snaps_next() reads it; strings belong to the cursor
+ * and stay valid until its next db_snaps_next or db_snaps_close. */
+typedef struct {
+    int64_t id;
+    int64_t commit_id;
+    const char *week;        /* "YYYY-Www" */
+    const char *ref;
+    const char *commit;      /* 40 hex */
+    int64_t taken_at;        /* unix seconds */
+    const char *method;      /* live | backfill-author-date | ... */
+    pd_counts counts;        /* the commit's summary when taken */
+} db_snap_row;
+
+/* A cursor over snapshots. */
+typedef struct db_snaps db_snaps;
+
+/*
+ * Open the cursor over the snapshots of repository `repo_id`: all of them
+ * ordered by week then ref, or (week non-NULL) one week's ordered by ref.
+ * 0, PD_EDB, PD_ENOMEM.
+ */
+int db_snaps_open(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *week);
+
+/* Open the cursor at the latest snapshot of `ref` before `week` (at most
+ * one row).  0, PD_EDB, PD_ENOMEM. */
+int db_snaps_open_prev(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *ref,
+                       const char *week);
+
+/* Open the cursor over the snapshots of `ref` up to and including `until`
+ * (a week; NULL: all), oldest first.  0, PD_EDB, PD_ENOMEM. */
+int db_snaps_open_ref(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *ref,
+                      const char *until);
+
+/* The next snapshot into *row: 1, 0 at the end, PD_EDB. */
+int db_snaps_next(db_snaps *c, db_snap_row *row);
+
+/* Close; accepts NULL. */
+void db_snaps_close(db_snaps *c);
+
+/* One file of a snapshot. */
+typedef struct {
+    const char *path;
+    const char *status;      /* pd_status name */
+    pd_counts counts;        /* files = 1, universal_ready_files, fn and obj;
+                              * tokens are not kept per file */
+} db_snap_file;
+
+/*
+ * Call `fn` for each file of snapshot `snap_id` in path order (strings valid
+ * during the call).  A non-zero return from fn stops the walk and is
+ * returned; otherwise 0 or PD_EDB.
+ */
+int db_snap_files(sqlite3 *db, int64_t snap_id,
+                  int (*fn)(void *arg, const db_snap_file *f), void *arg);
 
 #endif

@@ -102,7 +102,7 @@ int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n)
                          "WHERE revoked_at IS NULL")) < 0)
         return rc;
     /* Every stored hash is compared, so the time does not tell which matched. */
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         const void *h = sqlite3_column_blob(st, 0);
 
         if (sqlite3_column_bytes(st, 0) == (int)sizeof(hash) &&
@@ -112,6 +112,8 @@ int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n)
         }
     }
     sqlite3_finalize(st);
+    if (rc < 0)
+        return rc;      /* a token not checked is not "unknown" */
     return found ? 0 : PD_ENOTFOUND;
 }
 

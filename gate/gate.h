@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "db.h"
+#include "pd_domain.h"
 
 /* One function on one side. */
 typedef struct {
@@ -97,7 +97,7 @@ void gate_policy_default(gate_policy *p);
 int gate_policy_parse(gate_policy *p, const char *name, const char *text);
 
 /* Value of summary key path `measure` in counts; -1 if unknown. */
-int64_t gate_measure(const db_counts *c, const char *measure);
+int64_t gate_measure(const pd_counts *c, const char *measure);
 
 typedef struct gate gate;
 
@@ -126,7 +126,7 @@ void gate_set_ready_totals(gate *g, int64_t base, int64_t head);
  * "name", "from", "to", "reasons": [...]}]}.  New reference.
  */
 json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
-                    const db_counts *base, const db_counts *head);
+                    const pd_counts *base, const pd_counts *head);
 
 /* The verdict as a pull-request comment in Markdown (caller frees). */
 char *gate_markdown(json_t *result);

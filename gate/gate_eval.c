@@ -102,7 +102,7 @@ int gate_add_file(gate *g, const char *path, gate_fnlist *base, gate_fnlist *hea
 
 /* One condition row. */
 static int gate_cond(json_t *conds, const char *measure, const char *rule,
-                     const db_counts *b, const db_counts *h, int ok)
+                     const pd_counts *b, const pd_counts *h, int ok)
 {
     json_array_append_new(conds, json_pack("{s:s, s:s, s:I, s:I, s:b}", "measure",
         measure, "rule", rule, "base", (json_int_t)gate_measure(b, measure),
@@ -111,7 +111,7 @@ static int gate_cond(json_t *conds, const char *measure, const char *rule,
 }
 
 json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
-                    const db_counts *b, const db_counts *h)
+                    const pd_counts *b, const pd_counts *h)
 {
     json_t *conds = json_array();
     unsigned r = g->policy.ratchets;

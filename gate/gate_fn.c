@@ -49,13 +49,16 @@ void gate_fnlist_free(gate_fnlist *l)
 
 int gate_status_rank(const char *s)
 {
-    return strcmp(s, "legacy") == 0 ? 0 : strcmp(s, "bridged") == 0 ? 1 : 2;
+    int st = pd_status_parse(s);
+
+    return st == PD_STATUS_LEGACY ? 0 : st == PD_STATUS_BRIDGED ? 1 : 2;
 }
 
 int gate_obj_rank(const char *s)
 {
-    return strcmp(s, "object-legacy") == 0 ? 0
-         : strcmp(s, "object-cpython-only") == 0 ? 1 : 2;
+    int o = pd_objstate_parse(s);
+
+    return o == PD_OBJ_LEGACY ? 0 : o == PD_OBJ_CPYTHON_ONLY ? 1 : 2;
 }
 
 void gate_match(gate_fnlist *a, gate_fnlist *b,

@@ -89,17 +89,17 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
  * object path (the gate's universal-ready ratchet, see gate.h). */
 static int gg_ready_outside_objects(const an_result *res)
 {
+    unsigned present = 0;
     size_t i;
 
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
 
-        if (f->guarded || (f->cls != AN_CLASS_CAPI && f->cls != AN_CLASS_BRIDGE))
-            continue;
-        if (f->function < 0 || res->functions[f->function].object_state == AN_OBJ_NONE)
-            return 0;
+        if (!f->guarded && (f->function < 0 ||
+                            res->functions[f->function].object_state == AN_OBJ_NONE))
+            present |= 1u << f->cls;
     }
-    return 1;
+    return pd_universal_ready_rule(present);
 }
 
 /* The analysis of a blob, from the cache or made now. */

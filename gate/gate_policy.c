@@ -25,37 +25,17 @@ void gate_policy_default(gate_policy *p)
     p->ratchets = GATE_STATUS | GATE_OBJECT_LEGACY | GATE_UNIVERSAL | GATE_NEW_CAPI;
 }
 
-int64_t gate_measure(const db_counts *c, const char *m)
+int64_t gate_measure(const pd_counts *c, const char *m)
 {
-    static const char *const fn[] = {"functions.ported", "functions.bridged",
-                                     "functions.legacy", "functions.neutral"};
-    static const char *const tok[] = {"tokens.hpy", "tokens.capi", "tokens.npy-legacy",
-                                      "tokens.bridge"};
-    static const char *const obj[] = {"object_paths.object-legacy",
-                                      "object_paths.object-cpython-only",
-                                      "object_paths.object-universal"};
-    int i;
+    int i = pd_measure_find(m);
 
-    if (strcmp(m, "files") == 0)
-        return c->files;
-    if (strcmp(m, "universal_ready_files") == 0)
-        return c->universal_ready_files;
-    for (i = 0; i < 4; i++) {
-        if (strcmp(m, fn[i]) == 0)
-            return c->fn[i];
-        if (strcmp(m, tok[i]) == 0)
-            return c->tok[i];
-    }
-    for (i = 0; i < 3; i++)
-        if (strcmp(m, obj[i]) == 0)
-            return c->obj[i];
-    return -1;
+    return i < 0 ? -1 : pd_measure_value(c, i);
 }
 
 /* One directive line split into words (at most 4). */
 static int gate_policy_line(gate_policy *p, const char *name, int ln, char **w, int n)
 {
-    db_counts probe;
+    pd_counts probe;
     size_t i;
     char *end;
 

@@ -21,27 +21,17 @@
 
 const char *an_class_name(an_class c)
 {
-    static const char *const names[] = {"hpy", "capi", "npy-legacy",
-                                        "bridge"};
-
-    return (unsigned)c < AN_CLASS_COUNT ? names[c] : NULL;
+    return pd_class_name(c);
 }
 
 const char *an_status_name(an_status s)
 {
-    static const char *const names[] = {"ported", "bridged", "legacy",
-                                        "neutral"};
-
-    return (unsigned)s < AN_STATUS_COUNT ? names[s] : NULL;
+    return pd_status_name(s);
 }
 
 const char *an_objstate_name(an_objstate s)
 {
-    static const char *const names[] = {"object-legacy",
-                                        "object-cpython-only",
-                                        "object-universal"};
-
-    return s >= 0 && s < AN_OBJ_COUNT ? names[s] : NULL;
+    return pd_objstate_name(s);
 }
 
 /* 1 if path ends with suffix. */
@@ -54,16 +44,7 @@ static int an_ends_with(const char *path, const char *suffix)
 
 int an_path_in_scope(const char *path)
 {
-    static const char *const suffixes[] = {".c", ".h", ".c.src", ".h.src",
-                                           ".cpp", ".hpp", ".cc"};
-    size_t i;
-
-    if (!path)
-        return 0;
-    for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-        if (an_ends_with(path, suffixes[i]))
-            return 1;
-    return 0;
+    return pd_path_is_source(path);
 }
 
 /* Grow *arr (of *cap elements of size sz) to hold n + 1; 0 or PD_ENOMEM
@@ -270,17 +251,10 @@ void an_set_macro(an_state *st, int32_t fn, const char *name, size_t len)
         st->facc[fn].macro_off = off;
 }
 
-/* Status from class counts (DOMAIN.md "Function status"). */
+/* Status from class counts: the domain core's rule. */
 static an_status an_status_of(const uint32_t *c)
 {
-    if (c[AN_CLASS_HPY] && !c[AN_CLASS_CAPI] && !c[AN_CLASS_BRIDGE])
-        return AN_STATUS_PORTED;
-    if ((c[AN_CLASS_HPY] || c[AN_CLASS_BRIDGE]) &&
-        (c[AN_CLASS_CAPI] || c[AN_CLASS_BRIDGE]))
-        return AN_STATUS_BRIDGED;
-    if (c[AN_CLASS_CAPI] || c[AN_CLASS_NPY_LEGACY])
-        return AN_STATUS_LEGACY;
-    return AN_STATUS_NEUTRAL;
+    return pd_status_rule(pd_classes_present32(c));
 }
 
 /* Object state of function fn with status s (see analyze.h and
@@ -508,8 +482,7 @@ static void an_finish(an_state *st)
     an_build_calls(st);
     res->status = an_status_of(st->file_unguarded);
     res->cpp = st->cpp;
-    res->universal_ready = !st->file_unguarded[AN_CLASS_CAPI] &&
-                           !st->file_unguarded[AN_CLASS_BRIDGE];
+    res->universal_ready = pd_universal_ready_rule(pd_classes_present32(st->file_unguarded));
     an_notes(st);
 }
 

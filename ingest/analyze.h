@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pd_domain.h"
 #include "rules.h"
 
 /*
@@ -24,32 +25,28 @@
  */
 #define AN_ANALYZER_VERSION "7"
 
-/* Token classes (DOMAIN.md).  Order is used as array index. */
-typedef enum {
-    AN_CLASS_HPY = 0,
-    AN_CLASS_CAPI,
-    AN_CLASS_NPY_LEGACY,
-    AN_CLASS_BRIDGE,
-    AN_CLASS_COUNT
-} an_class;
+/* Token classes, statuses and object states are the domain core's
+ * (pd_domain.h); these are the analyzer's names for them. */
+typedef pd_class an_class;
+#define AN_CLASS_HPY PD_CLASS_HPY
+#define AN_CLASS_CAPI PD_CLASS_CAPI
+#define AN_CLASS_NPY_LEGACY PD_CLASS_NPY_LEGACY
+#define AN_CLASS_BRIDGE PD_CLASS_BRIDGE
+#define AN_CLASS_COUNT PD_CLASS_COUNT
 
-/* Function and file status. */
-typedef enum {
-    AN_STATUS_PORTED = 0,
-    AN_STATUS_BRIDGED,
-    AN_STATUS_LEGACY,
-    AN_STATUS_NEUTRAL,
-    AN_STATUS_COUNT
-} an_status;
+typedef pd_status an_status;
+#define AN_STATUS_PORTED PD_STATUS_PORTED
+#define AN_STATUS_BRIDGED PD_STATUS_BRIDGED
+#define AN_STATUS_LEGACY PD_STATUS_LEGACY
+#define AN_STATUS_NEUTRAL PD_STATUS_NEUTRAL
+#define AN_STATUS_COUNT PD_STATUS_COUNT
 
-/* Object-dtype state of a function; AN_OBJ_NONE when not on an object path. */
-typedef enum {
-    AN_OBJ_LEGACY = 0,
-    AN_OBJ_CPYTHON_ONLY,
-    AN_OBJ_UNIVERSAL,
-    AN_OBJ_COUNT,
-    AN_OBJ_NONE = -1
-} an_objstate;
+typedef pd_objstate an_objstate;
+#define AN_OBJ_LEGACY PD_OBJ_LEGACY
+#define AN_OBJ_CPYTHON_ONLY PD_OBJ_CPYTHON_ONLY
+#define AN_OBJ_UNIVERSAL PD_OBJ_UNIVERSAL
+#define AN_OBJ_COUNT PD_OBJ_COUNT
+#define AN_OBJ_NONE PD_OBJ_NONE
 
 /*
  * One classified occurrence: an identifier, or one of three synthetic

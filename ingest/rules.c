@@ -21,6 +21,8 @@
 
 #include "analyze.h"
 #include "pd_error.h"
+#include "pd_file.h"
+#include "pd_hash.h"
 #include "rules.h"
 #include "rules_int.h"
 
@@ -94,12 +96,7 @@ const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
 
 uint32_t rules_hash_name(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
 }
 
 /* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */
@@ -556,36 +553,15 @@ fail:
 
 int rules_load(rules **out, const char *path)
 {
-    FILE *f = NULL;
     char *text = NULL;
-    size_t len = 0, cap = 0, n;
+    size_t len = 0;
     int rc;
 
     *out = NULL;
-    if (!(f = fopen(path, "rb")))
-        return pd_error_set(PD_EIO, "cannot open rules file %s", path);
-    do {
-        if (cap - len < 65536) {
-            char *t = realloc(text, cap + 65536);
-
-            if (!t) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-                goto done;
-            }
-            text = t;
-            cap += 65536;
-        }
-        n = fread(text + len, 1, cap - len, f);
-        len += n;
-    } while (n > 0);
-    if (ferror(f)) {
-        rc = pd_error_set(PD_EIO, "cannot read rules file %s", path);
-        goto done;
-    }
+    if ((rc = pd_file_read(path, 0, "rules file", &text, &len)) < 0)
+        return rc;
     rc = rules_parse(out, path, text, len);
-done:
     free(text);
-    fclose(f);
     return rc;
 }
 

@@ -8,15 +8,13 @@
 #include <string.h>
 
 #include "pd_error.h"
+#include "pd_hash.h"
 #include "report.h"
 
 /* FNV-1a 64 over s and its NUL, continuing from h. */
 static uint64_t rs_fnv(uint64_t h, const char *s)
 {
-    do
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-    while (*s++);
-    return h;
+    return pd_fnv1a64(h, s, strlen(s) + 1);
 }
 
 /* key[k]: the hash of finding k's path, rule, function, text and its
@@ -32,7 +30,7 @@ static int rs_keys(const report_file *rf, uint64_t *key)
     for (k = 0; k < res->nfindings; k++) {
         const an_finding *f = &res->findings[k];
         const char *fn = f->function >= 0 ? res->functions[f->function].name : "";
-        uint64_t h = rs_fnv(0xcbf29ce484222325ULL, rf->path);
+        uint64_t h = rs_fnv(PD_FNV64_BASIS, rf->path);
 
         h = rs_fnv(rs_fnv(rs_fnv(h, f->rule), fn), f->text);
         base[k] = h;

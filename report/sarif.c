@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "pd_error.h"
+#include "pd_hash.h"
 #include "report.h"
 #include "sarif_int.h"
 
@@ -44,11 +45,7 @@ static const char *const sarif_class_help[AN_CLASS_COUNT] = {
 /* FNV-1a 64 over s, continuing from h. */
 static uint64_t sarif_fnv(uint64_t h, const char *s, size_t n)
 {
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return h;
+    return pd_fnv1a64(h, s, n);
 }
 
 /* Hash of (rule, function name, text), the part of a fingerprint that
@@ -56,7 +53,7 @@ static uint64_t sarif_fnv(uint64_t h, const char *s, size_t n)
 static uint64_t sarif_key(const an_result *res, const an_finding *f)
 {
     const char *fn = f->function >= 0 ? res->functions[f->function].name : "";
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = PD_FNV64_BASIS;
 
     h = sarif_fnv(h, f->rule, strlen(f->rule) + 1);
     h = sarif_fnv(h, fn, strlen(fn) + 1);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pd_error.h"
+#include "pd_hash.h"
 #include "sarif_int.h"
 
 #define SG_TOP 5          /* identifiers named in a message */
@@ -71,14 +72,10 @@ static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
 /* FNV-1a 64 of the parts, each with its NUL. */
 static uint64_t sg_fnv(const char *const *parts, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = PD_FNV64_BASIS;
 
     for (size_t i = 0; i < n; i++)
-        for (const char *s = parts[i];; s++) {
-            h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-            if (!*s)
-                break;
-        }
+        h = pd_fnv1a64(h, parts[i], strlen(parts[i]) + 1);
     return h;
 }
 

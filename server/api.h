@@ -6,6 +6,7 @@
 #ifndef API_H
 #define API_H
 
+#include "db_history.h"
 #include "srv.h"
 
 enum MHD_Result api_repos(srv_req *r);    /* GET /api/v1/repos */
@@ -41,9 +42,8 @@ json_t *api_functions_obj(const int64_t fn[4]);
 json_t *api_tokens_obj(const int64_t tok[4]);
 json_t *api_objpaths_obj(const int64_t obj[3]);
 
-/* {"commit","author_date","committer_date"} from a row with oid,
- * author_time, author_offset, committer_time, committer_offset at `col`. */
-json_t *api_commit_point(sqlite3_stmt *st, int col);
+/* {"commit","author_date","committer_date"} of a commit (db_history.h). */
+json_t *api_commit_point(const db_commit_when *w);
 
 /* A JSON string from repository text, which may not be valid UTF-8 (git
  * names are bytes): each byte that is not part of a valid UTF-8 character

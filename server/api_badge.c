@@ -12,40 +12,10 @@
 #include "db.h"
 #include "pd_error.h"
 
-/* A measure and its label.  The badge reads "LABEL: VALUE (P% done)", P the
- * share of the measure's population already ported (see api_badge_value),
- * so a reader is not left guessing what the percentage counts. */
-typedef struct {
-    const char *key;
-    const char *label;
-} api_badge_measure;
-
-static const api_badge_measure api_badges[] = {
-    {"object_paths.object-legacy", "object-dtype legacy"},
-    {"object_paths.object-universal", "object-dtype universal"},
-    {"functions.ported", "functions ported"},
-    {"functions.legacy", "functions legacy"},
-    {"universal_ready_files", "universal-ready files"},
-    {"tokens.capi", "C API uses"},
-};
-
-/* Value and progress of measure `i` in counts `c`. */
-static void api_badge_value(int i, const db_counts *c, long long *value, double *progress)
-{
-    double paths = (double)(c->obj[0] + c->obj[1] + c->obj[2]);
-    double fns = (double)(c->fn[0] + c->fn[1] + c->fn[2]);
-
-    *progress = -1;
-    switch (i) {
-    case 0: *value = c->obj[0]; *progress = paths ? 1 - c->obj[0] / paths : 1; break;
-    case 1: *value = c->obj[2]; *progress = paths ? c->obj[2] / paths : 1; break;
-    case 2: *value = c->fn[0]; *progress = fns ? c->fn[0] / fns : 1; break;
-    case 3: *value = c->fn[2]; *progress = fns ? 1 - c->fn[2] / fns : 1; break;
-    case 4: *value = c->universal_ready_files;
-        *progress = c->files ? (double)c->universal_ready_files / c->files : 1; break;
-    default: *value = c->tok[1]; *progress = c->tok[1] == 0 ? 1 : -1; break;
-    }
-}
+/* The badge reads "LABEL: VALUE (P% done)", LABEL the measure's badge
+ * label in pd_measures.def and P the share of the measure's population
+ * already ported (pd_measure_progress), so a reader is not left guessing
+ * what the percentage counts. */
 
 /* shields.io's scale, from red to bright green. */
 static const char *api_badge_colour(double p)
@@ -65,10 +35,7 @@ enum MHD_Result api_badge(srv_req *r)
     double progress;
     int i, rc, lw, vw;
 
-    for (i = 0; i < (int)(sizeof(api_badges) / sizeof(api_badges[0])); i++)
-        if (strcmp(api_badges[i].key, measure) == 0)
-            break;
-    if (i == (int)(sizeof(api_badges) / sizeof(api_badges[0])))
+    if ((i = pd_measure_find(measure)) < 0 || !pd_measures[i].badge)
         return srv_reply_problem(r, 404, "Not Found", "no badge for measure '%s'", measure);
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0 ||
@@ -76,9 +43,10 @@ enum MHD_Result api_badge(srv_req *r)
         return srv_reply_error(r, rc);
     /* A scope's badge says so: "no-object-dtype: functions ported". */
     snprintf(label, sizeof(label), "%s%s%s", sc ? sc->name : "", sc ? ": " : "",
-             api_badges[i].label);
-    api_badge_value(i, &c, &v, &progress);
-    if (sc && sc->exclude_object_paths && i <= 1)
+             pd_measures[i].badge);
+    v = pd_measure_value(&c, i);
+    progress = pd_measure_progress(&c, i);
+    if (sc && sc->exclude_object_paths && pd_measures[i].population == PD_POP_OBJECT_PATHS)
         /* The scope counts no object-dtype function, so its 0 is not a
          * "100% done": the badge says they are left out, in grey. */
         snprintf(value, sizeof(value), "left out by scope"), progress = -1;

@@ -15,18 +15,13 @@
 #include "api_triage.h"
 #include "sarif_import.h"
 
-static const char *const api_status_names[4] = {"ported", "bridged", "legacy", "neutral"};
-static const char *const api_class_names[4] = {"hpy", "capi", "npy-legacy", "bridge"};
-static const char *const api_obj_names[3] = {"object-legacy", "object-cpython-only",
-                                             "object-universal"};
-
 json_t *api_functions_obj(const int64_t fn[4])
 {
     json_t *o = json_object();
     int i;
 
-    for (i = 0; i < 4; i++)
-        json_object_set_new(o, api_status_names[i], json_integer(fn[i]));
+    for (i = 0; i < PD_STATUS_COUNT; i++)
+        json_object_set_new(o, pd_status_name(i), json_integer(fn[i]));
     return o;
 }
 
@@ -35,8 +30,8 @@ json_t *api_tokens_obj(const int64_t tok[4])
     json_t *o = json_object();
     int i;
 
-    for (i = 0; i < 4; i++)
-        json_object_set_new(o, api_class_names[i], json_integer(tok[i]));
+    for (i = 0; i < PD_CLASS_COUNT; i++)
+        json_object_set_new(o, pd_class_name(i), json_integer(tok[i]));
     return o;
 }
 
@@ -45,8 +40,8 @@ json_t *api_objpaths_obj(const int64_t obj[3])
     json_t *o = json_object();
     int i;
 
-    for (i = 0; i < 3; i++)
-        json_object_set_new(o, api_obj_names[i], json_integer(obj[i]));
+    for (i = 0; i < PD_OBJ_COUNT; i++)
+        json_object_set_new(o, pd_objstate_name(i), json_integer(obj[i]));
     return o;
 }
 
@@ -136,11 +131,13 @@ int api_resolve(srv_req *r, api_at *at)
     return rc;
 }
 
-/* The refs of one repository as [{"name":..,"commit":..}]. */
+/* The refs of one repository as [{"name":..,"commit":..}]; NULL when the
+ * database fails. */
 static json_t *api_refs_of(srv_req *r, int64_t repo_id)
 {
     sqlite3_stmt *st = NULL;
     json_t *arr = json_array();
+    int rc;
 
     if (db_prepare(r->db, &st, "SELECT f.name, c.oid FROM refs f JOIN commits c "
                    "ON c.id = f.commit_id WHERE f.repo_id = ?1 ORDER BY f.name") < 0) {
@@ -148,11 +145,15 @@ static json_t *api_refs_of(srv_req *r, int64_t repo_id)
         return NULL;
     }
     sqlite3_bind_int64(st, 1, repo_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(arr, json_pack("{s:o, s:s}", "name",
                               api_text((const char *)sqlite3_column_text(st, 0)),
                               "commit", (const char *)sqlite3_column_text(st, 1)));
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return NULL;
+    }
     return arr;
 }
 
@@ -166,14 +167,22 @@ enum MHD_Result api_repos(srv_req *r)
         json_decref(arr);
         return srv_reply_error(r, rc);
     }
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         json_t *refs = api_refs_of(r, sqlite3_column_int64(st, 0));
 
+        if (!refs) {
+            rc = PD_EDB;
+            break;
+        }
         json_array_append_new(arr, json_pack("{s:o, s:o}", "name",
                               api_text((const char *)sqlite3_column_text(st, 1)),
-                              "refs", refs ? refs : json_array()));
+                              "refs", refs));
     }
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return srv_reply_error(r, rc);
+    }
     return srv_reply_json(r, 200, arr);
 }
 
@@ -283,15 +292,19 @@ static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
     sqlite3_bind_int64(st, 1, at->commit_id);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)per);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)((page - 1) * per));
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    while (rc >= 0 && (rc = db_step(st)) > 0) {
         const char *path = (const char *)sqlite3_column_text(st, 0);
         const char *to = (const char *)sqlite3_column_text(st, 1);
         const char *old = (const char *)sqlite3_column_text(st, 2);
         char from[41] = "";
         const char *kind;
 
-        if (parent && db_commit_file_blob(r->db, parent, old ? old : path, from) < 0)
+        /* Not in the parent: added; a failed read is an error, not "added". */
+        if (parent && (rc = db_commit_file_blob(r->db, parent, old ? old : path, from)) < 0) {
+            if (rc != PD_ENOTFOUND)
+                break;
             from[0] = '\0';
+        }
         kind = !to ? "deleted" : old ? "renamed" : from[0] ? "modified" : "added";
         json_array_append_new(files, json_pack("{s:o, s:o, s:s, s:o, s:o}",
             "path", api_text(path), "old_path", old ? api_text(old) : json_null(),
@@ -303,11 +316,13 @@ static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
     return rc;
 }
 
-/* Other commits of the repository with the same patch id. */
+/* Other commits of the repository with the same patch id; NULL when the
+ * database fails. */
 static json_t *api_same_patch(srv_req *r, const api_at *at, const char *patch_id)
 {
     sqlite3_stmt *st = NULL;
     json_t *arr = json_array();
+    int rc;
 
     if (!patch_id[0] || db_prepare(r->db, &st, "SELECT oid, summary FROM commits "
                                    "WHERE repo_id = ?1 AND patch_id = ?2 AND id != ?3 "
@@ -316,11 +331,15 @@ static json_t *api_same_patch(srv_req *r, const api_at *at, const char *patch_id
     sqlite3_bind_int64(st, 1, at->repo_id);
     sqlite3_bind_text(st, 2, patch_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, at->commit_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(arr, json_pack("{s:s, s:o}", "commit",
             (const char *)sqlite3_column_text(st, 0), "message",
             api_text((const char *)sqlite3_column_text(st, 1))));
     sqlite3_finalize(st);
+    if (rc < 0) {
+        json_decref(arr);
+        return NULL;
+    }
     return arr;
 }
 
@@ -330,7 +349,7 @@ enum MHD_Result api_commit(srv_req *r)
     db_counts stats, before, delta;
     char patch_id[64];
     int64_t parent;
-    json_t *o, *files, *fns;
+    json_t *o, *files, *fns, *same;
     size_t page, per, total;
     int rc;
 
@@ -366,7 +385,11 @@ enum MHD_Result api_commit(srv_req *r)
         json_object_set_new(o, "per_page", json_integer((json_int_t)per));
         srv_page_link(r, page, per, total);
     }
-    json_object_set_new(o, "same_patch_as", api_same_patch(r, &at, patch_id));
+    if (!(same = api_same_patch(r, &at, patch_id))) {
+        json_decref(o);
+        return srv_reply_error(r, PD_EDB);
+    }
+    json_object_set_new(o, "same_patch_as", same);
     return srv_reply_json(r, 200, o);
 }
 
@@ -424,7 +447,8 @@ enum MHD_Result api_summary(srv_req *r)
 
 enum MHD_Result api_files(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *rows = NULL;
+    db_file_row row;
     const db_scope *sc;
     api_at at;
     db_counts c;
@@ -432,29 +456,30 @@ enum MHD_Result api_files(srv_req *r)
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 || (rc = api_scope_arg(r, &sc)) < 0 ||
-        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        (rc = db_files_open(r->db, &rows, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     files = json_array();
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *status = (const char *)sqlite3_column_text(st, 4);
+    while ((rc = db_files_next(rows, &row)) > 0) {
+        const char *status = row.status;
 
-        db_counts_from_files_row(st, &c);
-        if (sc && api_scope_file_row(r, sc, st, &c, &status) != 0)
+        c = row.counts;
+        if (sc && (rc = api_scope_file_row(r, sc, &row, &c, &status)) != 0) {
+            if (rc < 0)
+                break;
             continue;
+        }
         json_array_append_new(files, json_pack("{s:o, s:s, s:s, s:o, s:o, s:o, s:b}",
-            "path", api_text((const char *)sqlite3_column_text(st, 1)),
-            "blob", (const char *)sqlite3_column_text(st, 2),
+            "path", api_text(row.path), "blob", row.blob,
             "status", status ? status : "unanalysed",
             "functions", api_functions_obj(c.fn),
             "object_paths", api_objpaths_obj(c.obj),
             "tokens", api_tokens_obj(c.tok),
             "universal_ready", (int)c.universal_ready_files));
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
+    db_files_close(rows);
+    if (rc < 0) {
         json_decref(files);
-        return srv_reply_problem(r, 500, "Internal Server Error", "database: %s",
-                                 sqlite3_errmsg(r->db));
+        return srv_reply_error(r, rc);
     }
     if (!(files = srv_paginate(r, files, 1000)))
         return srv_reply_error(r, PD_EINVAL);

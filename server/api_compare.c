@@ -86,53 +86,49 @@ static int api_compare_path(void *arg, srv_req *r, const char *path,
     return rc;
 }
 
-/* Fill a side from a files-statement row (NULL row: absent). */
-static void api_side_of(api_side *x, sqlite3_stmt *st)
+/* Fill a side from a file row (NULL row: absent). */
+static void api_side_of(api_side *x, const db_file_row *row)
 {
-    const char *status = st ? (const char *)sqlite3_column_text(st, 4) : NULL;
-
     memset(x, 0, sizeof(*x));
-    if (!st)
+    if (!row)
         return;
-    x->blob = (const char *)sqlite3_column_text(st, 2);
-    x->status = status ? status : "unanalysed";
-    x->ready = sqlite3_column_int(st, 5);
+    x->blob = row->blob;
+    x->status = row->status ? row->status : "unanalysed";
+    x->ready = (int)row->counts.universal_ready_files;
 }
 
 int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
                       int (*fn)(void *arg, srv_req *r, const char *path,
                                 const api_side *a, const api_side *b), void *arg)
 {
-    sqlite3_stmt *a = NULL, *b = NULL;
-    int ra, rb, rc;
+    db_files *a = NULL, *b = NULL;
+    db_file_row xa, xb;
+    int ra = 0, rb = 0, rc;
 
-    if ((rc = db_commit_files_stmt(r->db, &a, base->commit_id, base->rules_hash)) < 0 ||
-        (rc = db_commit_files_stmt(r->db, &b, head->commit_id, head->rules_hash)) < 0)
+    if ((rc = db_files_open(r->db, &a, base->commit_id, base->rules_hash)) < 0 ||
+        (rc = db_files_open(r->db, &b, head->commit_id, head->rules_hash)) < 0)
         goto done;
-    ra = sqlite3_step(a);
-    rb = sqlite3_step(b);
+    ra = db_files_next(a, &xa);
+    rb = db_files_next(b, &xb);
     /* Both lists are sorted by path: walk them together. */
-    while (rc == 0 && (ra == SQLITE_ROW || rb == SQLITE_ROW)) {
-        int cmp = ra != SQLITE_ROW ? 1 : rb != SQLITE_ROW ? -1
-                  : strcmp((const char *)sqlite3_column_text(a, 1),
-                           (const char *)sqlite3_column_text(b, 1));
+    while (rc == 0 && ra >= 0 && rb >= 0 && (ra > 0 || rb > 0)) {
+        int cmp = ra == 0 ? 1 : rb == 0 ? -1 : strcmp(xa.path, xb.path);
         api_side sa, sb;
 
-        api_side_of(&sa, cmp <= 0 ? a : NULL);
-        api_side_of(&sb, cmp >= 0 ? b : NULL);
+        api_side_of(&sa, cmp <= 0 ? &xa : NULL);
+        api_side_of(&sb, cmp >= 0 ? &xb : NULL);
         if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0)
-            rc = fn(arg, r, (const char *)sqlite3_column_text(cmp <= 0 ? a : b, 1),
-                    &sa, &sb);
+            rc = fn(arg, r, cmp <= 0 ? xa.path : xb.path, &sa, &sb);
         if (cmp <= 0)
-            ra = sqlite3_step(a);
+            ra = db_files_next(a, &xa);
         if (cmp >= 0)
-            rb = sqlite3_step(b);
+            rb = db_files_next(b, &xb);
     }
-    if (rc == 0 && (ra != SQLITE_DONE || rb != SQLITE_DONE))
-        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
+    if (rc == 0 && (ra < 0 || rb < 0))
+        rc = ra < 0 ? ra : rb;
 done:
-    sqlite3_finalize(a);
-    sqlite3_finalize(b);
+    db_files_close(a);
+    db_files_close(b);
     return rc;
 }
 

@@ -6,32 +6,24 @@
 #include <string.h>
 
 #include "api_diff.h"
+#include "db_analysis.h"
 #include "gate.h"
 #include "db.h"
 #include "pd_error.h"
 
+/* db_blob_functions callback: one function onto the gate's list. */
+static int api_diff_push(void *arg, const db_fn_brief *f)
+{
+    return gate_fnlist_push(arg, f->name, f->status, f->object_state, f->start_line,
+                            f->tok_capi);
+}
+
 int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnlist *out)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
-
     memset(out, 0, sizeof(*out));
     if (!blob)
         return 0;
-    if ((rc = db_prepare(r->db, &st, "SELECT f.name, f.status, f.object_state, "
-                         "f.start_line, f.tok_capi FROM functions f JOIN analyses a "
-                         "ON a.id = f.analysis_id WHERE a.blob_oid = ?1 AND "
-                         "a.rules_hash = ?2 ORDER BY f.idx")) < 0)
-        return rc;
-    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
-        rc = gate_fnlist_push(out, (const char *)sqlite3_column_text(st, 0),
-                              (const char *)sqlite3_column_text(st, 1),
-                              (const char *)sqlite3_column_text(st, 2),
-                              sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
-    sqlite3_finalize(st);
-    return rc;
+    return db_blob_functions(r->db, blob, rules_hash, api_diff_push, out);
 }
 
 /* {"status", "object_state"[, "start_line"]} of one side, or null. */

@@ -32,14 +32,13 @@
 static const char *const api_fc_measures[] = {
     "object_paths.object-legacy", "functions.not-ported", "tokens.capi"};
 
-static int64_t api_fc_value(int m, sqlite3_stmt *st)
+static int64_t api_fc_value(int m, const pd_counts *c)
 {
-    /* Columns: 0 week, 1 obj_legacy, 2 fn_bridged, 3 fn_legacy, 4 tok_capi. */
     if (m == 0)
-        return sqlite3_column_int64(st, 1);
+        return c->obj[PD_OBJ_LEGACY];
     if (m == 1)
-        return sqlite3_column_int64(st, 2) + sqlite3_column_int64(st, 3);
-    return sqlite3_column_int64(st, 4);
+        return c->fn[PD_STATUS_BRIDGED] + c->fn[PD_STATUS_LEGACY];
+    return c->tok[PD_CLASS_CAPI];
 }
 
 typedef struct {
@@ -173,43 +172,58 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
     free(x);
 }
 
-json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
-                          const char *measure, int window, const char *until_week)
+/* Index of `measure` in api_fc_measures; -1 after pd_error_set(PD_EINVAL). */
+static int api_fc_index(const char *measure)
 {
-    sqlite3_stmt *st = NULL;
-    char (*weeks)[16] = NULL;
-    double *y = NULL;
-    int m, n = 0, cap = 0;
-    json_t *o, *points;
+    int m;
 
     for (m = 0; m < 3 && strcmp(api_fc_measures[m], measure) != 0; m++)
         ;
-    if (m == 3) {
-        pd_error_set(PD_EINVAL, "no forecast for '%s' (use object_paths.object-legacy, "
-                     "functions.not-ported or tokens.capi)", measure);
+    if (m < 3)
+        return m;
+    return pd_error_set(PD_EINVAL, "no forecast for '%s' (use object_paths.object-legacy, "
+                        "functions.not-ported or tokens.capi)", measure), -1;
+}
+
+json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
+                          const char *measure, int window, const char *until_week)
+{
+    db_snaps *snaps = NULL;
+    db_snap_row row;
+    char (*weeks)[16] = NULL;
+    double *y = NULL;
+    int m, n = 0, cap = 0, rc;
+    json_t *o, *points;
+
+    if ((m = api_fc_index(measure)) < 0 ||
+        db_snaps_open_ref(r->db, &snaps, repo_id, ref, until_week) < 0)
         return NULL;
-    }
-    if (db_prepare(r->db, &st, "SELECT week, obj_legacy, fn_bridged, fn_legacy, "
-                   "tok_capi FROM snapshots WHERE repo_id = ?1 AND ref = ?2 "
-                   "AND week <= ?3 ORDER BY week") < 0)
-        return NULL;
-    sqlite3_bind_int64(st, 1, repo_id);
-    sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, until_week ? until_week : "9999", -1, SQLITE_STATIC);
     points = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = db_snaps_next(snaps, &row)) > 0) {
         if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            y = realloc(y, cap * sizeof(*y));
-            weeks = realloc(weeks, cap * sizeof(*weeks));
+            double *ny = realloc(y, (size_t)(cap = cap ? cap * 2 : 64) * sizeof(*y));
+            char (*nw)[16] = ny ? realloc(weeks, (size_t)cap * sizeof(*weeks)) : NULL;
+
+            y = ny ? ny : y;
+            weeks = nw ? nw : weeks;
+            if (!ny || !nw) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                break;
+            }
         }
-        y[n] = (double)api_fc_value(m, st);
-        snprintf(weeks[n], sizeof(weeks[n]), "%s", (const char *)sqlite3_column_text(st, 0));
+        y[n] = (double)api_fc_value(m, &row.counts);
+        snprintf(weeks[n], sizeof(weeks[n]), "%s", row.week);
         json_array_append_new(points, json_pack("{s:s, s:I}", "week", weeks[n],
                                                 "value", (json_int_t)y[n]));
         n++;
     }
-    sqlite3_finalize(st);
+    db_snaps_close(snaps);
+    if (rc < 0) {
+        json_decref(points);
+        free(y);
+        free(weeks);
+        return NULL;
+    }
     o = json_pack("{s:o, s:s, s:i, s:o}", "ref", api_text(ref), "measure", measure,
                   "weeks", n, "points", points);
     api_forecast_project(o, (const char (*)[16])weeks, y, n, window);
@@ -245,7 +259,10 @@ enum MHD_Result api_forecast(srv_req *r)
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_rev_resolve(r->db, repo_id, ref, &commit_id, oid)) < 0)
         return srv_reply_error(r, rc);
-    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
+    if (api_fc_index(measure) < 0)
         return srv_reply_error(r, PD_EINVAL);
+    /* The measure is known: NULL now is the database's failure. */
+    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
+        return srv_reply_error(r, PD_EDB);
     return srv_reply_json(r, 200, o);
 }

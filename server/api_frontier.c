@@ -32,7 +32,9 @@
 #include "api_port.h"
 #include "analyze.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "pd_error.h"
+#include "pd_hash.h"
 #include "rules.h"
 
 static rules *fr_rules;
@@ -53,18 +55,6 @@ static int fr_is_bridge_mechanism(const char *name)
     rn = fr_rules ? rules_lookup(fr_rules, name, strlen(name)) : NULL;
     return rn && rn->exact.cls == AN_CLASS_BRIDGE;
 }
-
-/* The functions of a commit with their analyses' calls. */
-static const char fr_sql[] =
-    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
-    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id), "
-    "latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
-    "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
-    "SELECT p.path, a.id, a.calls, a.calls_len FROM latest l "
-    "JOIN paths p ON p.id = l.path_id "
-    "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
-    "WHERE l.blob_oid IS NOT NULL ORDER BY p.path";
 
 typedef struct {
     uint32_t file;              /* index into fr_state.paths */
@@ -87,29 +77,21 @@ typedef struct {
     char **names;               /* owned function names */
     uint32_t *head;             /* hash bucket -> first function + 1 */
     size_t mask;
+    sqlite3 *db;                /* borrowed, while loading */
 } fr_state;
 
-static const char *const fr_status[] = {"ported", "bridged", "legacy", "neutral"};
-
+/* pd_status of a stored status name; neutral when unknown. */
 static int fr_status_of(const char *s)
 {
-    int i;
+    int i = pd_status_parse(s);
 
-    for (i = 0; i < 4; i++)
-        if (s && strcmp(s, fr_status[i]) == 0)
-            return i;
-    return 3;
+    return i < 0 ? PD_STATUS_NEUTRAL : i;
 }
 
 /* FNV-1a of s[0..len). */
 static uint32_t fr_hash(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
 }
 
 /* Free everything; accepts a zeroed state. */
@@ -145,97 +127,83 @@ static int fr_push(void *arrp, size_t n, void *v)
     return 0;
 }
 
-/* Add the functions of one analysis (file index fi) with its calls text. */
-static int fr_load_analysis(srv_req *r, fr_state *s, int64_t analysis_id,
-                            uint32_t fi, char *calls)
+/* What adding one analysis's functions needs. */
+typedef struct {
+    fr_state *s;
+    uint32_t fi;        /* file index */
+    char *line;         /* the next line of the calls text (cut in place) */
+} fr_adding;
+
+/* db_analysis_functions callback: one function with its line of calls. */
+static int fr_add_fn(void *arg, const db_fn_brief *b)
 {
-    sqlite3_stmt *st = NULL;
-    char *line = calls;
-    int rc;
+    fr_adding *a = arg;
+    fr_state *s = a->s;
+    fr_fn *f;
+    char *name = strdup(b->name), *nl;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT name, status, start_line FROM functions "
-                         "WHERE analysis_id = ?1 ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        fr_fn *f;
-        char *name = strdup((const char *)sqlite3_column_text(st, 0)), *nl;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        fr_fn *p = realloc(s->fn, cap * sizeof(*p));
+        char **q = realloc(s->names, cap * sizeof(*q));
 
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 1024;
-            fr_fn *p = realloc(s->fn, cap * sizeof(*p));
-            char **q = realloc(s->names, cap * sizeof(*q));
-
-            if (p)
-                s->fn = p;
-            if (q)
-                s->names = q;
-            if (!p || !q) {
-                free(name);
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
-                break;
-            }
-            s->cap = cap;
+        if (p)
+            s->fn = p;
+        if (q)
+            s->names = q;
+        if (!p || !q) {
+            free(name);
+            return pd_error_set(PD_ENOMEM, "out of memory");
         }
-        if (!name) {
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
-            break;
-        }
-        f = &s->fn[s->n];
-        memset(f, 0, sizeof(*f));
-        s->names[s->n++] = name;
-        f->file = fi;
-        f->name = name;
-        f->status = fr_status_of((const char *)sqlite3_column_text(st, 1));
-        f->start_line = (uint32_t)sqlite3_column_int64(st, 2);
-        if (line && *line) {
-            nl = strchr(line, '\n');
-            if (nl)
-                *nl = '\0';
-            f->calls = *line ? line : NULL;
-            line = nl ? nl + 1 : NULL;
-        }
+        s->cap = cap;
     }
-    sqlite3_finalize(st);
-    return rc;
+    if (!name)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    f = &s->fn[s->n];
+    memset(f, 0, sizeof(*f));
+    s->names[s->n++] = name;
+    f->file = a->fi;
+    f->name = name;
+    f->status = fr_status_of(b->status);
+    f->start_line = (uint32_t)b->start_line;
+    if (a->line && *a->line) {
+        nl = strchr(a->line, '\n');
+        if (nl)
+            *nl = '\0';
+        f->calls = *a->line ? a->line : NULL;
+        a->line = nl ? nl + 1 : NULL;
+    }
+    return 0;
+}
+
+/* db_commit_calls callback: one file, its calls text and its functions. */
+static int fr_add_file(void *arg, const char *path, int64_t analysis_id, char *calls)
+{
+    fr_state *s = arg;
+    char *copy = strdup(path);
+    fr_adding a = {s, 0, calls};
+
+    if (!copy || fr_push(&s->paths, s->npaths, copy) < 0) {
+        free(copy);
+        free(calls);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    a.fi = (uint32_t)s->npaths++;
+    if (calls) {
+        if (fr_push(&s->texts, s->ntexts, calls) < 0) {
+            free(calls);
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        }
+        s->ntexts++;
+    }
+    return db_analysis_functions(s->db, analysis_id, fr_add_fn, &a);
 }
 
 /* Read every function of the commit. */
 static int fr_load(srv_req *r, const api_at *at, fr_state *s)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    if ((rc = db_prepare(r->db, &st, fr_sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, at->commit_id);
-    sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        char *path = strdup((const char *)sqlite3_column_text(st, 0)), *calls = NULL;
-
-        if (!path || fr_push(&s->paths, s->npaths, path) < 0) {
-            free(path);
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
-            break;
-        }
-        s->npaths++;
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
-            if ((rc = db_inflate(&calls, sqlite3_column_blob(st, 2),
-                                 (size_t)sqlite3_column_bytes(st, 2),
-                                 (size_t)sqlite3_column_int64(st, 3))) < 0)
-                break;
-            if (fr_push(&s->texts, s->ntexts, calls) < 0) {
-                free(calls);
-                rc = PD_ENOMEM;
-                break;
-            }
-            s->ntexts++;
-        }
-        rc = fr_load_analysis(r, s, sqlite3_column_int64(st, 1),
-                              (uint32_t)(s->npaths - 1), calls);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    s->db = r->db;
+    return db_commit_calls(r->db, at->commit_id, at->rules_hash, fr_add_file, s);
 }
 
 /* Index the functions by name. */
@@ -378,7 +346,7 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
 
         json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I}",
             "path", api_text(s->paths[f->file]), "name", api_text(f->name),
-            "status", fr_status[f->status], "start_line", (json_int_t)f->start_line,
+            "status", pd_status_name(f->status), "start_line", (json_int_t)f->start_line,
             "callees_ported", (json_int_t)f->callees_ported,
             "callees_total", (json_int_t)f->callees_total,
             "bridged_callers", (json_int_t)f->callers));

@@ -16,6 +16,7 @@
 #include "api_diff.h"
 #include "api_ops.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "db_scope.h"
 #include "gate.h"
 #include "ingest.h"
@@ -27,35 +28,32 @@ static pthread_mutex_t api_gate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * 1 when the analysis of `blob` has nothing unguarded outside object-dtype
- * paths that needs CPython (the gate's universal-ready ratchet, gate.h);
- * -1 when the file is absent.
+ * paths that needs CPython (the gate's universal-ready ratchet, gate.h),
+ * 0 when it has or the blob has no analysis; -1 when the file is absent.
+ * A database error is PD_EDB (< -1), never "not ready".
  */
 static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
 {
-    sqlite3_stmt *st = NULL;
     db_scope_detail d;
     int64_t id = 0;
     size_t i;
-    int ready;
+    unsigned present;
+    int rc;
 
     if (!blob)
         return -1;
-    if (db_prepare(r->db, &st, "SELECT id FROM analyses WHERE blob_oid = ?1 AND "
-                   "rules_hash = ?2") == 0) {
-        sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            id = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    if (!id || db_scope_detail_read(r->db, id, &d) < 0)
+    if ((rc = db_analysis_find(r->db, blob, hash, &id)) < 0)
+        return rc;
+    if (!id)
         return 0;
-    ready = d.file_ung[1] == 0 && d.file_ung[3] == 0;
-    for (i = 0; i < d.nfn && ready; i++)
-        if (!d.fn[i].is_object && (d.fn[i].ung[1] || d.fn[i].ung[3]))
-            ready = 0;
+    if ((rc = db_scope_detail_read(r->db, id, &d)) < 0)
+        return rc;
+    present = pd_classes_present(d.file_ung);
+    for (i = 0; i < d.nfn; i++)
+        if (!d.fn[i].is_object)
+            present |= pd_classes_present(d.fn[i].ung);
     db_scope_detail_free(&d);
-    return ready;
+    return pd_universal_ready_rule(present);
 }
 
 typedef struct {
@@ -69,13 +67,16 @@ static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side
 {
     api_gate_ctx *c = arg;
     gate_fnlist fa, fb;
-    int rc;
+    int rc, ra = 0, rb = 0;
 
     if ((rc = api_diff_load(r, c->rules_hash, a->blob, &fa)) < 0)
         return rc;
-    if ((rc = api_diff_load(r, c->rules_hash, b->blob, &fb)) == 0)
-        rc = gate_add_file(c->g, path, &fa, &fb, api_gate_ready(r, c->rules_hash, a->blob),
-                           api_gate_ready(r, c->rules_hash, b->blob));
+    if ((rc = api_diff_load(r, c->rules_hash, b->blob, &fb)) == 0 &&
+        (ra = api_gate_ready(r, c->rules_hash, a->blob)) >= -1 &&
+        (rb = api_gate_ready(r, c->rules_hash, b->blob)) >= -1)
+        rc = gate_add_file(c->g, path, &fa, &fb, ra, rb);
+    else if (rc == 0)
+        rc = ra < -1 ? ra : rb;
     gate_fnlist_free(&fa);
     gate_fnlist_free(&fb);
     return rc;

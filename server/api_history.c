@@ -11,68 +11,48 @@
 #include "api_lttb.h"
 #include "api_scope.h"
 #include "db.h"
+#include "db_history.h"
 #include "pd_error.h"
 #include "pd_time.h"
 
-/* Summary figures by their API key path, and where each is stored: the
- * commit_stats column and the analyses column (per file). */
-static const struct {
-    const char *key;
-    const char *stats_col;
-    const char *file_col;
-} api_measures[] = {
-    {"files", "files", "1"},
-    {"universal_ready_files", "universal_ready_files", "universal_ready"},
-    {"functions.ported", "fn_ported", "fn_ported"},
-    {"functions.bridged", "fn_bridged", "fn_bridged"},
-    {"functions.legacy", "fn_legacy", "fn_legacy"},
-    {"functions.neutral", "fn_neutral", "fn_neutral"},
-    {"tokens.hpy", "tok_hpy", "tok_hpy"},
-    {"tokens.capi", "tok_capi", "tok_capi"},
-    {"tokens.npy-legacy", "tok_npy_legacy", "tok_npy_legacy"},
-    {"tokens.bridge", "tok_bridge", "tok_bridge"},
-    {"object_paths.object-legacy", "obj_legacy", "obj_legacy"},
-    {"object_paths.object-cpython-only", "obj_cpython_only", "obj_cpython_only"},
-    {"object_paths.object-universal", "obj_universal", "obj_universal"},
-};
-#define API_NMEASURES (sizeof(api_measures) / sizeof(api_measures[0]))
-
+/* The measures with their label, direction and badge label, from the
+ * domain core's table (pd_measures.def), in its order. */
 enum MHD_Result api_measures_list(srv_req *r)
 {
     json_t *arr = json_array();
-    size_t i;
+    int i;
 
-    for (i = 0; i < API_NMEASURES; i++)
-        json_array_append_new(arr, json_string(api_measures[i].key));
+    for (i = 0; i < PD_NMEASURES; i++) {
+        const pd_measure *m = &pd_measures[i];
+        const char *good = pd_good_name(m->good);
+
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:o}",
+            "key", m->key, "label", m->label, "short", m->short_label,
+            "good", good ? json_string(good) : json_null(),
+            "badge", m->badge ? json_string(m->badge) : json_null()));
+    }
     return srv_reply_json(r, 200, arr);
 }
 
 /* Index of measure `key`, or -1 with pd_error_set. */
 static int api_measure_find(const char *key)
 {
-    size_t i;
+    int i = pd_measure_find(key);
 
-    for (i = 0; i < API_NMEASURES; i++)
-        if (strcmp(api_measures[i].key, key) == 0)
-            return (int)i;
-    pd_error_set(PD_EINVAL, "unknown measure '%s'; GET /api/v1/measures lists them", key);
-    return -1;
+    if (i < 0)
+        pd_error_set(PD_EINVAL, "unknown measure '%s'; GET /api/v1/measures lists them", key);
+    return i;
 }
 
-/* {"commit", "author_date", "committer_date"} of a commits row whose
- * columns from `col` are oid, author_time, author_offset, committer_time,
- * committer_offset. */
-json_t *api_commit_point(sqlite3_stmt *st, int col)
+/* {"commit", "author_date", "committer_date"} of a commit. */
+json_t *api_commit_point(const db_commit_when *w)
 {
     char a[40], c[40];
 
-    pd_iso8601(a, sizeof(a), sqlite3_column_int64(st, col + 1),
-                sqlite3_column_int(st, col + 2));
-    pd_iso8601(c, sizeof(c), sqlite3_column_int64(st, col + 3),
-                sqlite3_column_int(st, col + 4));
-    return json_pack("{s:s, s:s, s:s}", "commit",
-                     (const char *)sqlite3_column_text(st, col),
-                     "author_date", a, "committer_date", c);
+    pd_iso8601(a, sizeof(a), w->author_time, w->author_offset);
+    pd_iso8601(c, sizeof(c), w->committer_time, w->committer_offset);
+    return json_pack("{s:s, s:s, s:s}", "commit", w->oid, "author_date", a,
+                     "committer_date", c);
 }
 
 /* Read measure/since/until/date arguments. */
@@ -145,134 +125,84 @@ static void api_history_order_set(const api_order *o, json_t *p)
         json_object_set_new(p, "out_of_order", json_true());
 }
 
-#define API_CHAIN_CTE \
-    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
-    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
+/* What the history callback collects. */
+typedef struct {
+    int by_author;
+    int64_t since, until;
+    json_t *points, *port_start;
+    api_order ord;
+} api_hist;
+
+/* db_ref_history callback: one commit of the chain, oldest first. */
+static int api_history_point(void *arg, const db_hist_point *hp)
+{
+    api_hist *h = arg;
+    int64_t t = h->by_author ? hp->c.author_time : hp->c.committer_time;
+    json_t *p;
+
+    if (!h->port_start && hp->tok_hpy > 0)
+        h->port_start = api_commit_point(&hp->c);
+    /* Along the chain even where the range leaves points out. */
+    api_history_order(&h->ord, t);
+    if (t < h->since || t > h->until)
+        return 0;
+    p = api_commit_point(&hp->c);
+    json_object_set_new(p, "value", json_integer(hp->value));
+    api_history_order_set(&h->ord, p);
+    json_array_append_new(h->points, p);
+    return 0;
+}
 
 enum MHD_Result api_history(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
     const db_scope *sc;
     api_at at;
-    char sql[1024];
-    json_t *points, *port_start = NULL, *doc;
-    int measure, by_author, rc, sampled;
-    int64_t since, until;
+    json_t *points, *port_start, *doc;
+    int measure, rc, sampled;
     size_t total = 0;
-    api_order ord = {0, 0, 0, 0, 0};
+    api_hist h;
 
+    memset(&h, 0, sizeof(h));
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0 ||
+        (rc = api_history_args(r, &measure, &h.by_author, &h.since, &h.until)) < 0 ||
         (rc = api_scope_arg(r, &sc)) < 0)
         return srv_reply_error(r, rc);
     if (sc)
-        return api_scope_history(r, &at, sc, api_measures[measure].key, by_author,
-                                 since, until);
-    /* The column name comes from the fixed table above, never from input. */
-    snprintf(sql, sizeof(sql), API_CHAIN_CTE
-             "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
-             "c.committer_offset, s.%s, s.tok_hpy FROM chain "
-             "JOIN commits c ON c.id = chain.cid JOIN commit_stats s "
-             "ON s.commit_id = c.id AND s.rules_hash = ?2 ORDER BY chain.depth DESC",
-             api_measures[measure].stats_col);
-    if ((rc = db_prepare(r->db, &st, sql)) < 0)
+        return api_scope_history(r, &at, sc, pd_measures[measure].key, h.by_author,
+                                 h.since, h.until);
+    h.points = json_array();
+    if ((rc = db_ref_history(r->db, at.commit_id, at.rules_hash, measure,
+                             api_history_point, &h)) < 0) {
+        json_decref(h.points);
+        json_decref(h.port_start);
         return srv_reply_error(r, rc);
-    sqlite3_bind_int64(st, 1, at.commit_id);
-    sqlite3_bind_text(st, 2, at.rules_hash, -1, SQLITE_STATIC);
-    points = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int64_t t = sqlite3_column_int64(st, by_author ? 1 : 3);
-        json_t *p;
-
-        if (!port_start && sqlite3_column_int64(st, 6) > 0)
-            port_start = api_commit_point(st, 0);
-        /* Along the chain even where the range leaves points out. */
-        api_history_order(&ord, t);
-        if (t < since || t > until)
-            continue;
-        p = api_commit_point(st, 0);
-        json_object_set_new(p, "value", json_integer(sqlite3_column_int64(st, 5)));
-        api_history_order_set(&ord, p);
-        json_array_append_new(points, p);
     }
-    sqlite3_finalize(st);
-    if ((sampled = api_lttb_query(r, &points, by_author, port_start, &total)) < 0 ||
+    points = h.points;
+    port_start = h.port_start;
+    if ((sampled = api_lttb_query(r, &points, h.by_author, port_start, &total)) < 0 ||
         !(points = srv_paginate(r, points, 100000))) {
         json_decref(sampled < 0 ? points : NULL);
         json_decref(port_start);
         return srv_reply_error(r, sampled < 0 ? sampled : PD_EINVAL);
     }
     doc = json_pack("{s:o, s:s, s:s, s:o, s:o}",
-        "ref", api_text(r->param[1]), "measure", api_measures[measure].key,
-        "date", by_author ? "author" : "committer",
+        "ref", api_text(r->param[1]), "measure", pd_measures[measure].key,
+        "date", h.by_author ? "author" : "committer",
         "port_start", port_start ? port_start : json_null(), "points", points);
     if (sampled)
         json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
-    json_object_set_new(doc, "out_of_order", json_integer(ord.late));
+    json_object_set_new(doc, "out_of_order", json_integer(h.ord.late));
     return srv_reply_json(r, 200, doc);
 }
 
-/* Path row id of `path`, 0 when unknown. */
-static int64_t api_path_id(srv_req *r, const char *path)
+/* db_file_history callback: one change of the file, newest first. */
+static int api_file_point(void *arg, const db_file_point *fp)
 {
-    sqlite3_stmt *st = NULL;
-    int64_t id = 0;
+    json_t *p = api_commit_point(&fp->c);
 
-    if (db_prepare(r->db, &st, "SELECT id FROM paths WHERE path = ?1") < 0)
-        return 0;
-    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return id;
-}
-
-/*
- * Append to `points` (newest first) the changes of path_id along the chain
- * from depth `min_depth` on.  Stops at the change that renamed another path
- * into this one and returns that path's id in *renamed_from and the depth
- * after it in *next_depth (0 when the walk is over).
- */
-static int api_file_history_segment(srv_req *r, const api_at *at, int measure,
-                                    int64_t path_id, int64_t min_depth,
-                                    json_t *points, int64_t *renamed_from,
-                                    int64_t *next_depth)
-{
-    sqlite3_stmt *st = NULL;
-    char sql[1200];
-    int rc;
-
-    *renamed_from = 0;
-    snprintf(sql, sizeof(sql), API_CHAIN_CTE
-             "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
-             "c.committer_offset, a.%s, ch.old_path_id, chain.depth, p.path, "
-             "ch.blob_oid FROM chain JOIN changes ch ON ch.commit_id = chain.cid "
-             "AND ch.path_id = ?3 JOIN commits c ON c.id = chain.cid "
-             "JOIN paths p ON p.id = ch.path_id LEFT JOIN analyses a "
-             "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
-             "WHERE chain.depth >= ?4 ORDER BY chain.depth",
-             api_measures[measure].file_col);
-    if ((rc = db_prepare(r->db, &st, sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, at->commit_id);
-    sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, path_id);
-    sqlite3_bind_int64(st, 4, min_depth);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        json_t *p = api_commit_point(st, 0);
-
-        json_object_set_new(p, "value", sqlite3_column_type(st, 9) == SQLITE_NULL
-                            ? json_null() : json_integer(sqlite3_column_int64(st, 5)));
-        json_object_set_new(p, "path", api_text((const char *)sqlite3_column_text(st, 8)));
-        json_array_append_new(points, p);
-        if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-            *renamed_from = sqlite3_column_int64(st, 6);
-            *next_depth = sqlite3_column_int64(st, 7) + 1;
-            break;
-        }
-    }
-    sqlite3_finalize(st);
+    json_object_set_new(p, "value", fp->has_value ? json_integer(fp->value) : json_null());
+    json_object_set_new(p, "path", api_text(fp->path));
+    json_array_append_new(arg, p);
     return 0;
 }
 
@@ -286,16 +216,17 @@ enum MHD_Result api_file_history(srv_req *r)
     size_t i;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0)
+        (rc = api_history_args(r, &measure, &by_author, &since, &until)) < 0 ||
+        (rc = db_path_id(r->db, r->tail, &path_id)) < 0)
         return srv_reply_error(r, rc);
-    if (!(path_id = api_path_id(r, r->tail)))
+    if (!path_id)
         return srv_reply_problem(r, 404, "Not Found", "no file '%s' in this repository",
                                  r->tail);
     points = json_array();
     /* A bounded number of renames: a cycle of renames cannot loop forever. */
     while (path_id && seen++ < 64) {
-        rc = api_file_history_segment(r, &at, measure, path_id, depth, points,
-                                      &from, &depth);
+        rc = db_file_history(r->db, at.commit_id, at.rules_hash, measure, path_id, depth,
+                             api_file_point, points, &from, &depth);
         if (rc < 0) {
             json_decref(points);
             return srv_reply_error(r, rc);
@@ -307,76 +238,59 @@ enum MHD_Result api_file_history(srv_req *r)
         json_array_append(sorted, json_array_get(points, i));
     json_decref(points);
     return srv_reply_json(r, 200, json_pack("{s:o, s:s, s:o}", "path", api_text(r->tail),
-                          "measure", api_measures[measure].key, "points", sorted));
+                          "measure", pd_measures[measure].key, "points", sorted));
 }
 
-/*
- * Pairs (old, new) of commits that left and joined the ref's chain in a
- * rewrite and are the same change: the same git patch id, or, when the
- * rebase had to alter the patch, the same author, author date and subject
- * (a rebase keeps all three).
- */
-static json_t *api_rewrite_links(srv_req *r, int64_t old_id, int64_t new_id)
+/* db_rewrite_links callback: one pair into the array. */
+static int api_rewrite_link(void *arg, const char *old_oid, const char *new_oid,
+                            const char *by)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *links = json_array();
+    json_array_append_new(arg, json_pack("{s:s, s:s, s:s}", "old", old_oid, "new", new_oid,
+                                         "by", by));
+    return 0;
+}
 
-    if (db_prepare(r->db, &st,
-        "WITH RECURSIVE oldc(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id "
-        "FROM commits c JOIN oldc ON c.id = oldc.cid WHERE c.first_parent_id < c.id), "
-        "newc(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
-        "JOIN newc ON c.id = newc.cid WHERE c.first_parent_id < c.id), "
-        "gone AS (SELECT cid FROM oldc EXCEPT SELECT cid FROM newc), "
-        "came AS (SELECT cid FROM newc EXCEPT SELECT cid FROM oldc) "
-        "SELECT o.oid, n.oid, CASE WHEN o.patch_id = n.patch_id THEN 'patch-id' "
-        "ELSE 'author-date-subject' END FROM commits o JOIN gone ON gone.cid = o.id "
-        "JOIN commits n ON (n.patch_id = o.patch_id OR (n.author_email = o.author_email "
-        "AND n.author_time = o.author_time AND n.summary = o.summary)) "
-        "JOIN came ON came.cid = n.id ORDER BY o.author_time") < 0)
-        return links;
-    sqlite3_bind_int64(st, 1, old_id);
-    sqlite3_bind_int64(st, 2, new_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
-        json_array_append_new(links, json_pack("{s:s, s:s, s:s}",
-            "old", (const char *)sqlite3_column_text(st, 0),
-            "new", (const char *)sqlite3_column_text(st, 1),
-            "by", (const char *)sqlite3_column_text(st, 2)));
-    sqlite3_finalize(st);
-    return links;
+/* What the rewrites callback needs. */
+typedef struct {
+    srv_req *r;
+    json_t *arr;
+} api_rw;
+
+/* db_rewrites callback: one rewrite with the commits it paired up. */
+static int api_rewrite(void *arg, const db_rewrite *w)
+{
+    api_rw *x = arg;
+    json_t *links = json_array();
+    char when[40];
+    int rc;
+
+    if ((rc = db_rewrite_links(x->r->db, w->old_id, w->new_id, api_rewrite_link,
+                               links)) < 0) {
+        json_decref(links);
+        return rc;
+    }
+    pd_iso8601(when, sizeof(when), w->detected_at, 0);
+    json_array_append_new(x->arr, json_pack("{s:o, s:s, s:s, s:s, s:o}",
+        "ref", api_text(w->ref), "old_commit", w->old_commit, "new_commit", w->new_commit,
+        "detected_at", when, "links", links));
+    return 0;
 }
 
 enum MHD_Result api_rewrites(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *arr;
+    api_rw x = {r, NULL};
     int64_t repo_id, commit_id;
     char oid[41];
     int rc;
 
     /* An unknown ref is 404, not an empty list. */
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
-        (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0 ||
-        (rc = db_prepare(r->db, &st, "SELECT w.ref, o.oid, n.oid, w.detected_at, "
-                         "w.old_commit_id, w.new_commit_id FROM rewrites w "
-                         "JOIN commits o ON o.id = w.old_commit_id "
-                         "JOIN commits n ON n.id = w.new_commit_id "
-                         "WHERE w.repo_id = ?1 AND w.ref = ?2 ORDER BY w.id")) < 0)
+        (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0)
         return srv_reply_error(r, rc);
-    sqlite3_bind_int64(st, 1, repo_id);
-    sqlite3_bind_text(st, 2, r->param[1], -1, SQLITE_STATIC);
-    arr = json_array();
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        char when[40];
-
-        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), 0);
-        json_array_append_new(arr, json_pack("{s:o, s:s, s:s, s:s, s:o}",
-            "ref", api_text((const char *)sqlite3_column_text(st, 0)),
-            "old_commit", (const char *)sqlite3_column_text(st, 1),
-            "new_commit", (const char *)sqlite3_column_text(st, 2),
-            "detected_at", when,
-            "links", api_rewrite_links(r, sqlite3_column_int64(st, 4),
-                                       sqlite3_column_int64(st, 5))));
+    x.arr = json_array();
+    if ((rc = db_rewrites(r->db, repo_id, r->param[1], api_rewrite, &x)) < 0) {
+        json_decref(x.arr);
+        return srv_reply_error(r, rc);
     }
-    sqlite3_finalize(st);
-    return srv_reply_json(r, 200, arr);
+    return srv_reply_json(r, 200, x.arr);
 }

@@ -12,31 +12,32 @@
 #include "api_ops.h"
 #include "api_triage.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "pd_error.h"
+
+/* db_analysis_function_names callback: a name onto the array. */
+static int api_items_name(void *arg, const char *name)
+{
+    json_array_append_new(arg, api_text(name));
+    return 0;
+}
 
 /* The item-access findings of one analysis, sorted into the two lists. */
 static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
                         json_t *legacy, int64_t *fields)
 {
-    sqlite3_stmt *st = NULL, *fn = NULL;
     char *text = NULL;
     json_t *rows = NULL, *row, *names = json_array();
     size_t i;
     int rc;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT findings, findings_len FROM analyses "
-                         "WHERE id = ?1")) < 0 ||
-        (rc = db_prepare(r->db, &fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
-                         "ORDER BY idx")) < 0)
+    if ((rc = db_analysis_function_names(r->db, analysis_id, api_items_name, names)) < 0)
         goto done;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    sqlite3_bind_int64(fn, 1, analysis_id);
-    while (sqlite3_step(fn) == SQLITE_ROW)
-        json_array_append_new(names, api_text((const char *)sqlite3_column_text(fn, 0)));
-    if (sqlite3_step(st) != SQLITE_ROW ||
-        (rc = db_inflate(&text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
-                         (size_t)sqlite3_column_int64(st, 1))) < 0)
+    /* No analysis row (deleted meanwhile) is no sites, as before. */
+    if ((rc = db_analysis_findings_text(r->db, analysis_id, &text)) < 0) {
+        rc = rc == PD_ENOTFOUND ? 0 : rc;
         goto done;
+    }
     rows = json_loads(text, 0, NULL);
     json_array_foreach(rows, i, row) {
         const char *rule = json_string_value(json_array_get(row, 3));
@@ -59,32 +60,32 @@ done:
     json_decref(rows);
     json_decref(names);
     free(text);
-    sqlite3_finalize(st);
-    sqlite3_finalize(fn);
     return rc;
 }
 
 enum MHD_Result api_object_items(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *files = NULL;
+    db_file_row row;
     api_at at;
     json_t *legacy;
     int64_t fields = 0;
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+        (rc = db_files_open(r->db, &files, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     legacy = json_array();
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    while (rc >= 0 && (rc = db_files_next(files, &row)) > 0) {
+        const int64_t *obj = row.counts.obj;
+
         /* Only files with object-dtype paths can hold item accesses. */
-        if (sqlite3_column_int64(st, 3) == 0 || sqlite3_column_int64(st, 14) +
-            sqlite3_column_int64(st, 15) + sqlite3_column_int64(st, 16) == 0)
+        if (!row.analysis_id ||
+            obj[PD_OBJ_LEGACY] + obj[PD_OBJ_CPYTHON_ONLY] + obj[PD_OBJ_UNIVERSAL] == 0)
             continue;
-        rc = api_items_of(r, sqlite3_column_int64(st, 3),
-                          (const char *)sqlite3_column_text(st, 1), legacy, &fields);
+        rc = api_items_of(r, row.analysis_id, row.path, legacy, &fields);
     }
-    sqlite3_finalize(st);
+    db_files_close(files);
     if (rc < 0) {
         json_decref(legacy);
         return srv_reply_error(r, rc);

@@ -11,53 +11,66 @@
 
 #include "api_ops.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "pd_error.h"
 #include "srv_jobs.h"
 
 #define API_JOBS_MAX_NEW 16    /* refs one request may add */
 
+/* A growing NULL-terminated list of ref names without repeats. */
+typedef struct {
+    char **v;
+    size_t n, cap;
+} api_jobs_list;
+
+/* Add a copy of `name` unless present.  0 or PD_ENOMEM (the list is kept). */
+static int api_jobs_add(void *arg, const char *name)
+{
+    api_jobs_list *l = arg;
+    size_t k;
+
+    for (k = 0; k < l->n && strcmp(l->v[k], name) != 0; k++)
+        ;
+    if (k < l->n)
+        return 0;
+    if (l->n + 1 >= l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        char **p = realloc(l->v, cap * sizeof(char *));
+
+        if (!p)
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        l->v = p;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(name)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    l->v[++l->n] = NULL;
+    return 0;
+}
+
 /* The stored refs of a repository and then `extra` (NULL-terminated array
- * of copies; an extra ref already stored is not repeated). */
+ * of copies; an extra ref already stored is not repeated); NULL when out of
+ * memory or the database fails. */
 static char **api_jobs_refs(srv_req *r, int64_t repo_id, json_t *extra, size_t *n)
 {
-    sqlite3_stmt *st = NULL;
-    char **refs = calloc(json_array_size(extra) + 1, sizeof(char *));
-    size_t cap = json_array_size(extra) + 1, i, k;
+    api_jobs_list l = {calloc(1, sizeof(char *)), 0, 1};
+    size_t i;
     json_t *x;
+    int rc = l.v ? 0 : PD_ENOMEM;
 
-    *n = 0;
-    json_array_foreach(extra, i, x) {
-        for (k = 0; refs && k < *n && strcmp(refs[k], json_string_value(x)) != 0; k++)
-            ;
-        if (refs && k == *n)
-            refs[(*n)++] = strdup(json_string_value(x));
-    }
-    if (!refs || db_prepare(r->db, &st, "SELECT name FROM refs WHERE repo_id = ?1 "
-                            "ORDER BY name") < 0) {
-        for (k = 0; refs && k < *n; k++)
-            free(refs[k]);
-        free(refs);
+    json_array_foreach(extra, i, x)
+        if (rc == 0)
+            rc = api_jobs_add(&l, json_string_value(x));
+    if (rc == 0)
+        rc = db_ref_names(r->db, repo_id, api_jobs_add, &l);
+    if (rc < 0) {
+        for (i = 0; i < l.n; i++)
+            free(l.v[i]);
+        free(l.v);
         return NULL;
     }
-    sqlite3_bind_int64(st, 1, repo_id);
-    while (refs && sqlite3_step(st) == SQLITE_ROW) {
-        const char *name = (const char *)sqlite3_column_text(st, 0);
-
-        for (k = 0; k < *n && strcmp(refs[k], name) != 0; k++)
-            ;
-        if (k < *n)
-            continue;
-        if (*n + 1 >= cap) {
-            char **p = realloc(refs, (cap = cap ? cap * 2 : 8) * sizeof(char *));
-            if (!p)
-                break;
-            refs = p;
-        }
-        refs[(*n)++] = strdup(name);
-        refs[*n] = NULL;
-    }
-    sqlite3_finalize(st);
-    return refs;
+    *n = l.n;
+    return l.v;
 }
 
 /*
@@ -146,7 +159,9 @@ enum MHD_Result api_ingest_trigger(srv_req *r)
         return srv_reply_error(r, rc);
     if (!(refs = api_jobs_refs(r, repo_id, extra, &n))) {
         json_decref(extra);
-        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+        /* pd_error_last says which: out of memory, or the database (503
+         * when busy). */
+        return srv_reply_error(r, PD_EDB);
     }
     rc = srv_jobs_start(srv_get_jobs(r->server), &id, &joined, r->param[0], gitdir,
                         (const char **)refs, n);

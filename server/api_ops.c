@@ -8,6 +8,7 @@
 
 #include "api_ops.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "pd_error.h"
 #include "srv_cache.h"
 #include "srv_jobs.h"
@@ -16,14 +17,9 @@
 
 enum MHD_Result api_healthz(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
-    int ok = db_prepare(r->db, &st, "SELECT count(*) FROM repos") == 0 &&
-             sqlite3_step(st) == SQLITE_ROW;
-
-    sqlite3_finalize(st);
-    if (!ok)
+    if (db_check_readable(r->db) < 0)
         return srv_reply_problem(r, 503, "Service Unavailable", "the database "
-                                 "cannot be read: %s", sqlite3_errmsg(r->db));
+                                 "cannot be read: %s", pd_error_last());
     return srv_reply_json(r, 200, json_pack("{s:s}", "status", "ok"));
 }
 

@@ -22,7 +22,8 @@ enum MHD_Result api_forecast(srv_req *r);       /* GET /api/v1/repos/{repo}/fore
  * functions.not-ported, tokens.capi) over the snapshots of `ref` up to week
  * `until_week` (NULL: all), fitted over the last `window` weeks (see
  * api_forecast.c for the method).  New reference, or NULL after
- * pd_error_set (PD_EINVAL: unknown measure).
+ * pd_error_set (PD_EINVAL: unknown measure; otherwise the database failed,
+ * and no partial forecast is made from the rows read before).
  */
 json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
                           const char *measure, int window, const char *until_week);

@@ -14,6 +14,7 @@
 #include "api_ops.h"
 #include "api_snapshot.h"
 #include "db.h"
+#include "db_history.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -135,33 +136,36 @@ static void md_files(FILE *f, const char *title, json_t *files, int became)
     fputs(n ? "\n" : "None.\n\n", f);
 }
 
-/* Authors of the commits in `cur`'s chain that are not in `prev`'s. */
-static void md_contributors(FILE *f, srv_req *r, int64_t cur, int64_t prev)
+/* Where the author lines go, and whether there was any. */
+typedef struct {
+    FILE *f;
+    int any;
+} md_authors;
+
+/* db_contributors callback: one author line. */
+static int md_author(void *arg, const char *author, int64_t commits)
 {
-    sqlite3_stmt *st = NULL;
-    int any = 0;
+    md_authors *a = arg;
+
+    fputs("- ", a->f);
+    md_text(a->f, author);
+    fprintf(a->f, ": %lld commit%s\n", (long long)commits, commits == 1 ? "" : "s");
+    a->any = 1;
+    return 0;
+}
+
+/* Authors of the commits in `cur`'s chain that are not in `prev`'s.
+ * 0 or PD_EDB. */
+static int md_contributors(FILE *f, srv_req *r, int64_t cur, int64_t prev)
+{
+    md_authors a = {f, 0};
+    int rc;
 
     fputs("### Contributors\n\n", f);
-    if (db_prepare(r->db, &st,
-        "WITH RECURSIVE a(cid) AS (SELECT ?1 UNION ALL SELECT c.first_parent_id FROM "
-        "commits c JOIN a ON c.id = a.cid WHERE c.first_parent_id < c.id), "
-        "b(cid) AS (SELECT ?2 UNION ALL SELECT c.first_parent_id FROM commits c "
-        "JOIN b ON c.id = b.cid WHERE c.first_parent_id < c.id), "
-        "n AS (SELECT cid FROM a EXCEPT SELECT cid FROM b) "
-        "SELECT c.author_name, count(*) FROM n JOIN commits c ON c.id = n.cid "
-        "GROUP BY c.author_name ORDER BY count(*) DESC, c.author_name LIMIT 20") < 0)
-        return;
-    sqlite3_bind_int64(st, 1, cur);
-    sqlite3_bind_int64(st, 2, prev);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        fputs("- ", f);
-        md_text(f, (const char *)sqlite3_column_text(st, 0));
-        fprintf(f, ": %lld commit%s\n", (long long)sqlite3_column_int64(st, 1),
-                sqlite3_column_int64(st, 1) == 1 ? "" : "s");
-        any = 1;
-    }
-    sqlite3_finalize(st);
-    fputs(any ? "\n" : "No new commits.\n\n", f);
+    if ((rc = db_contributors(r->db, cur, prev, 20, md_author, &a)) < 0)
+        return rc;
+    fputs(a.any ? "\n" : "No new commits.\n\n", f);
+    return 0;
 }
 
 /* The pace of object-legacy paths and when they would reach zero. */
@@ -206,25 +210,26 @@ static void md_gap(FILE *f, const char *prev_week, const char *week)
                 "span all %lld weeks), ", w, w);
 }
 
-/* The commit line of a snapshot: short id, subject, author date. */
-static void md_commit(FILE *f, srv_req *r, int64_t commit_id)
+/* db_commit_brief_of callback: the commit line. */
+static int md_commit_line(void *arg, const db_commit_brief *c)
 {
-    sqlite3_stmt *st = NULL;
+    FILE *f = arg;
     char when[40];
 
-    if (db_prepare(r->db, &st, "SELECT oid, summary, author_name, author_time, "
-                   "author_offset FROM commits WHERE id = ?1") < 0)
-        return;
-    sqlite3_bind_int64(st, 1, commit_id);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 3), sqlite3_column_int(st, 4));
-        fprintf(f, "commit %.10s, ", (const char *)sqlite3_column_text(st, 0));
-        md_text(f, (const char *)sqlite3_column_text(st, 1));
-        fputs(" (", f);
-        md_text(f, (const char *)sqlite3_column_text(st, 2));
-        fprintf(f, ", %.10s)", when);
-    }
-    sqlite3_finalize(st);
+    pd_iso8601(when, sizeof(when), c->author_time, c->author_offset);
+    fprintf(f, "commit %.10s, ", c->oid);
+    md_text(f, c->summary);
+    fputs(" (", f);
+    md_text(f, c->author_name);
+    fprintf(f, ", %.10s)", when);
+    return 0;
+}
+
+/* The commit line of a snapshot: short id, subject, author date.  0 or
+ * PD_EDB. */
+static int md_commit(FILE *f, srv_req *r, int64_t commit_id)
+{
+    return db_commit_brief_of(r->db, commit_id, md_commit_line, f);
 }
 
 /* What moved between the previous snapshot and this one. */
@@ -247,54 +252,58 @@ static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur
     return rc;
 }
 
-/* The section of one ref: `st` is a row of api_snapshot_query. */
+/* The section of one ref: `cur` is this week's snapshot of it. */
 static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
-                  sqlite3_stmt *st)
+                  const db_snap_row *cur)
 {
-    sqlite3_stmt *ps = NULL;
-    const char *ref = (const char *)sqlite3_column_text(st, 1);
-    const char *week = (const char *)sqlite3_column_text(st, 0);
-    db_counts cur, prev;
+    db_snaps *ps = NULL;
+    db_snap_row prev;
+    pd_counts none;
     api_at a = {0}, b = {0};
     int have, rc;
 
-    memset(&prev, 0, sizeof(prev));
-    api_snapshot_counts(st, &cur);
-    if ((rc = api_snapshot_prev(r, &ps, repo_id, ref, week)) < 0)
+    memset(&none, 0, sizeof(none));
+    if ((rc = db_snaps_open_prev(r->db, &ps, repo_id, cur->ref, cur->week)) < 0)
         return rc;
-    have = sqlite3_step(ps) == SQLITE_ROW;
+    if ((have = db_snaps_next(ps, &prev)) < 0) {
+        db_snaps_close(ps);
+        return have;
+    }
     fputs("## ", f);
-    md_code(f, ref);
+    md_code(f, cur->ref);
     fputs("\n\nThis week: ", f);
-    md_commit(f, r, sqlite3_column_int64(st, 19));
-    fprintf(f, "; snapshot made by %s.\n", (const char *)sqlite3_column_text(st, 4));
+    if ((rc = md_commit(f, r, cur->commit_id)) < 0)
+        goto done;
+    fprintf(f, "; snapshot made by %s.\n", cur->method);
     if (have) {
-        api_snapshot_counts(ps, &prev);
-        fprintf(f, "Previous snapshot: %s, ", (const char *)sqlite3_column_text(ps, 0));
-        md_gap(f, (const char *)sqlite3_column_text(ps, 0), week);
-        md_commit(f, r, sqlite3_column_int64(ps, 19));
+        fprintf(f, "Previous snapshot: %s, ", prev.week);
+        md_gap(f, prev.week, cur->week);
+        if ((rc = md_commit(f, r, prev.commit_id)) < 0)
+            goto done;
         fputs(".\n\n", f);
     } else {
         fputs("This is the first snapshot of this ref: nothing to compare with yet.\n\n", f);
     }
-    md_headline(f, &prev, &cur, have);
+    md_headline(f, have ? &prev.counts : &none, &cur->counts, have);
     if (have) {
         a.repo_id = b.repo_id = repo_id;
-        a.commit_id = sqlite3_column_int64(ps, 19);
-        b.commit_id = sqlite3_column_int64(st, 19);
+        a.commit_id = prev.commit_id;
+        b.commit_id = cur->commit_id;
         snprintf(a.rules_hash, sizeof(a.rules_hash), "%s", rules_hash);
         snprintf(b.rules_hash, sizeof(b.rules_hash), "%s", rules_hash);
         if ((rc = md_changes(f, r, &a, &b)) == 0)
-            md_contributors(f, r, b.commit_id, a.commit_id);
-        md_forecast(f, r, repo_id, ref, week);
+            rc = md_contributors(f, r, b.commit_id, a.commit_id);
+        md_forecast(f, r, repo_id, cur->ref, cur->week);
     }
-    sqlite3_finalize(ps);
+done:
+    db_snaps_close(ps);
     return rc;
 }
 
 enum MHD_Result api_report(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_snaps *snaps = NULL;
+    db_snap_row row;
     char rules_hash[64], ref[256], *buf = NULL;
     size_t len = 0;
     int64_t repo_id;
@@ -305,22 +314,26 @@ enum MHD_Result api_report(srv_req *r)
     by_ref = srv_query(r, "ref", ref, sizeof(ref)) == 0;
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_meta_get(r->db, "rules_hash", rules_hash, sizeof(rules_hash))) < 0 ||
-        (rc = api_snapshot_query(r, &st, repo_id, r->param[1])) < 0)
+        (rc = db_snaps_open(r->db, &snaps, repo_id, r->param[1])) < 0)
         return srv_reply_error(r, rc);
-    f = open_memstream(&buf, &len);
+    if (!(f = open_memstream(&buf, &len))) {
+        db_snaps_close(snaps);
+        return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
+    }
     fputs("# Porting report: ", f);
     md_text(f, r->param[0]);
     fprintf(f, ", week ");
     md_text(f, r->param[1]);
     fputs("\n\n", f);
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        if (by_ref && strcmp(ref, (const char *)sqlite3_column_text(st, 1)) != 0)
+    while (rc >= 0 && (rc = db_snaps_next(snaps, &row)) > 0) {
+        if (by_ref && strcmp(ref, row.ref) != 0)
             continue;
-        rc = md_ref(f, r, repo_id, rules_hash, st);
+        rc = md_ref(f, r, repo_id, rules_hash, &row);
         n++;
     }
-    sqlite3_finalize(st);
-    fclose(f);
+    db_snaps_close(snaps);
+    if ((ferror(f) | fclose(f)) && rc >= 0)
+        rc = pd_error_set(PD_ENOMEM, "out of memory writing the report");
     if (rc < 0)
         ret = srv_reply_error(r, rc);
     else if (n == 0)

@@ -77,22 +77,21 @@ int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope *
     return db_scope_commit_counts(r->db, *out, at->commit_id, at->rules_hash, c);
 }
 
-int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_counts *c,
+int api_scope_file_row(srv_req *r, const db_scope *sc, const db_file_row *row, db_counts *c,
                        const char **status)
 {
-    static const char *const names[4] = {"ported", "bridged", "legacy", "neutral"};
     db_counts full = *c;
-    int si;
+    int si, rc;
 
-    if (!db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 1)))
+    if (!db_scope_has_path(sc, row->path))
         return 1;
     if (!*status)
         return 0;
     si = db_scope_status_index(*status);
-    if (db_scope_file_counts(r->db, sc, sqlite3_column_int64(st, 3), &full, si, c, &si) < 0)
-        *c = full;
-    else if (si >= 0)
-        *status = names[si];
+    if ((rc = db_scope_file_counts(r->db, sc, row->analysis_id, &full, si, c, &si)) < 0)
+        return rc;
+    if (si >= 0)
+        *status = pd_status_name(si);
     return 0;
 }
 
@@ -101,24 +100,12 @@ int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_coun
 /* The value of summary measure `key` in counts c; -1 when unknown. */
 static int api_scope_measure(const char *key, const db_counts *c, int64_t *v)
 {
-    static const char *const keys[] = {
-        "files", "universal_ready_files", "functions.ported", "functions.bridged",
-        "functions.legacy", "functions.neutral", "tokens.hpy", "tokens.capi",
-        "tokens.npy-legacy", "tokens.bridge", "object_paths.object-legacy",
-        "object_paths.object-cpython-only", "object_paths.object-universal"};
-    int i;
+    int i = pd_measure_find(key);
 
-    for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])); i++)
-        if (strcmp(keys[i], key) == 0)
-            break;
-    switch (i) {
-    case 0: *v = c->files; return 0;
-    case 1: *v = c->universal_ready_files; return 0;
-    case 2: case 3: case 4: case 5: *v = c->fn[i - 2]; return 0;
-    case 6: case 7: case 8: case 9: *v = c->tok[i - 6]; return 0;
-    case 10: case 11: case 12: *v = c->obj[i - 10]; return 0;
-    default: return -1;
-    }
+    if (i < 0)
+        return -1;
+    *v = pd_measure_value(c, i);
+    return 0;
 }
 
 /* What the history callback collects. */
@@ -212,7 +199,8 @@ static json_t *api_blockers_file(srv_req *r, const db_scope *sc, int64_t analysi
     for (i = 0; i < d.nfn; i++) {
         const db_scope_fn *f = &d.fn[i];
 
-        if ((f->is_object && sc->exclude_object_paths) || (!f->ung[1] && !f->ung[3]))
+        if ((f->is_object && sc->exclude_object_paths) ||
+            pd_universal_ready_rule(pd_classes_present(f->ung)))
             continue;
         json_array_append_new(fns, json_pack("{s:o, s:I, s:I, s:I}", "name",
             api_text(f->name), "start_line", (json_int_t)f->start_line,
@@ -228,10 +216,11 @@ static json_t *api_blockers_file(srv_req *r, const db_scope *sc, int64_t analysi
 
 enum MHD_Result api_blockers(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
+    db_files *rows = NULL;
+    db_file_row row;
     const db_scope *sc;
     api_at at;
-    db_counts full, c;
+    db_counts c;
     json_t *files;
     int64_t nfn = 0;
     int rc, status;
@@ -240,34 +229,34 @@ enum MHD_Result api_blockers(srv_req *r)
         return srv_reply_error(r, rc);
     if (!sc && !(sc = db_scopes_find(srv_get_scopes(r->server), "no-object-dtype")))
         return srv_reply_problem(r, 400, "Bad Request", "name a scope with ?scope=NAME");
-    if ((rc = db_commit_files_stmt(r->db, &st, at.commit_id, at.rules_hash)) < 0)
+    if ((rc = db_files_open(r->db, &rows, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     files = json_array();
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *path = (const char *)sqlite3_column_text(st, 1);
-        int64_t aid = sqlite3_column_int64(st, 3);
+    while ((rc = db_files_next(rows, &row)) > 0) {
         json_t *f;
 
-        if (sqlite3_column_type(st, 4) == SQLITE_NULL || !db_scope_has_path(sc, path))
+        if (!row.status || !db_scope_has_path(sc, row.path))
             continue;
-        db_counts_from_files_row(st, &full);
-        status = db_scope_status_index((const char *)sqlite3_column_text(st, 4));
-        if ((rc = db_scope_file_counts(r->db, sc, aid, &full, status, &c, &status)) < 0)
+        status = pd_status_parse(row.status);
+        if ((rc = db_scope_file_counts(r->db, sc, row.analysis_id, &row.counts, status, &c,
+                                       &status)) < 0)
             goto fail;
         if (c.universal_ready_files)
             continue;
-        if (!(f = api_blockers_file(r, sc, aid, path, &nfn))) {
+        if (!(f = api_blockers_file(r, sc, row.analysis_id, row.path, &nfn))) {
             rc = PD_EDB;
             goto fail;
         }
         json_array_append_new(files, f);
     }
-    sqlite3_finalize(st);
+    if (rc < 0)
+        goto fail;
+    db_files_close(rows);
     return srv_reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:I, s:I}", "commit", at.oid,
         "scope", sc->name, "files", files, "total", (json_int_t)json_array_size(files),
         "functions_total", (json_int_t)nfn));
 fail:
-    sqlite3_finalize(st);
+    db_files_close(rows);
     json_decref(files);
     return srv_reply_error(r, rc);
 }

@@ -28,11 +28,12 @@ int api_scope_arg(srv_req *r, const db_scope **out);
 int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope **out);
 
 /*
- * A row of db_commit_files_stmt under scope `sc`: 1 when its path is not in
+ * A file row (db_files_next) under scope `sc`: 1 when its path is not in
  * the scope (leave it out), else 0 with *c (read from the row) and *status
- * replaced by the scoped figures (the stored ones if they cannot be read).
+ * replaced by the scoped figures; PD_EDB when they cannot be read (the
+ * answer is then an error, never the unscoped figures).
  */
-int api_scope_file_row(srv_req *r, const db_scope *sc, sqlite3_stmt *st, db_counts *c,
+int api_scope_file_row(srv_req *r, const db_scope *sc, const db_file_row *row, db_counts *c,
                        const char **status);
 
 /*

@@ -13,6 +13,7 @@
 #include "api_hpymap.h"
 #include "api_symbols.h"
 #include "db.h"
+#include "db_analysis.h"
 #include "pd_error.h"
 
 #define API_SEARCH_MAX 500
@@ -65,44 +66,34 @@ static json_t *api_search_sorted(json_t *arr, size_t limit)
     return out;
 }
 
+/* What the function search callback needs. */
+typedef struct {
+    const char *q;
+    json_t *out;
+} api_search_ctx;
+
+/* db_functions_like callback: one match onto the list. */
+static int api_search_match(void *arg, const db_fn_match *m)
+{
+    api_search_ctx *c = arg;
+
+    json_array_append_new(c->out, json_pack("{s:o, s:o, s:I, s:I, s:s, s:s?, s:i}",
+        "name", api_text(m->name), "path", api_text(m->path),
+        "start_line", (json_int_t)m->start_line, "end_line", (json_int_t)m->end_line,
+        "status", m->status, "object_state", m->object_state,
+        "rank", api_search_rank(m->name, c->q)));
+    return 0;
+}
+
 /* The functions of every file at the commit whose name contains q. */
 static int api_search_functions(srv_req *r, const api_at *at, const char *q, json_t *out)
 {
-    sqlite3_stmt *files = NULL, *fn = NULL;
+    api_search_ctx c = {q, out};
     char like[300];
-    int rc;
 
     snprintf(like, sizeof(like), "%%%s%%", q);
-    if ((rc = db_commit_files_stmt(r->db, &files, at->commit_id, at->rules_hash)) < 0 ||
-        (rc = db_prepare(r->db, &fn, "SELECT name, start_line, end_line, status, "
-                         "object_state FROM functions WHERE analysis_id = ?1 AND "
-                         "name LIKE ?2 ESCAPE '\\' ORDER BY idx")) < 0)
-        goto done;
-    sqlite3_bind_text(fn, 2, like, -1, SQLITE_TRANSIENT);
-    while ((rc = sqlite3_step(files)) == SQLITE_ROW) {
-        const char *path = (const char *)sqlite3_column_text(files, 1);
-
-        if (sqlite3_column_type(files, 4) == SQLITE_NULL)
-            continue;
-        sqlite3_reset(fn);
-        sqlite3_bind_int64(fn, 1, sqlite3_column_int64(files, 3));
-        while (sqlite3_step(fn) == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(fn, 0);
-            const char *obj = (const char *)sqlite3_column_text(fn, 4);
-
-            json_array_append_new(out, json_pack("{s:o, s:o, s:I, s:I, s:s, s:s?, s:i}",
-                "name", api_text(name), "path", api_text(path),
-                "start_line", (json_int_t)sqlite3_column_int64(fn, 1),
-                "end_line", (json_int_t)sqlite3_column_int64(fn, 2),
-                "status", (const char *)sqlite3_column_text(fn, 3), "object_state", obj,
-                "rank", api_search_rank(name, q)));
-        }
-    }
-    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(r->db));
-done:
-    sqlite3_finalize(files);
-    sqlite3_finalize(fn);
-    return rc;
+    return db_functions_like(r->db, at->commit_id, at->rules_hash, like, api_search_match,
+                             &c);
 }
 
 /* Escape LIKE's wildcards so that q is matched as written. */

@@ -48,12 +48,12 @@ static int api_sym_functions(sqlite3 *db, int64_t aid, json_t **out)
                          "FROM functions WHERE analysis_id = ?1 ORDER BY idx")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, aid);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    while ((rc = db_step(st)) > 0)
         json_array_append_new(*out, json_pack("[s?, I, b]",
             (const char *)sqlite3_column_text(st, 0),
             (json_int_t)sqlite3_column_int64(st, 1), sqlite3_column_int(st, 2)));
     sqlite3_finalize(st);
-    return 0;
+    return rc;
 }
 
 /* The stored findings rows of an analysis, parsed; NULL after pd_error_set. */
@@ -119,27 +119,22 @@ done:
 static int api_sym_walk(srv_req *r, const api_at *at, const db_scope *sc, api_sym_cb cb,
                         void *arg)
 {
-    sqlite3_stmt *st = NULL;
-    db_counts c;
+    db_files *files = NULL;
+    db_file_row row;
     json_int_t seq = 0;
     int rc;
 
-    if ((rc = db_commit_files_stmt(r->db, &st, at->commit_id, at->rules_hash)) < 0)
+    if ((rc = db_files_open(r->db, &files, at->commit_id, at->rules_hash)) < 0)
         return rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *path = (const char *)sqlite3_column_text(st, 1);
-
-        if (sqlite3_column_type(st, 4) == SQLITE_NULL || !db_scope_has_path(sc, path))
+    while ((rc = db_files_next(files, &row)) > 0) {
+        if (!row.status || !db_scope_has_path(sc, row.path))
             continue;
-        db_counts_from_files_row(st, &c);
-        if (!c.tok[1] && !c.tok[3])
+        if (pd_universal_ready_rule(pd_classes_present(row.counts.tok)))
             continue;           /* no capi or bridge use at all */
-        if ((rc = api_sym_file(r, sc, sqlite3_column_int64(st, 3), path, seq++, cb, arg)))
+        if ((rc = api_sym_file(r, sc, row.analysis_id, row.path, seq++, cb, arg)))
             break;
     }
-    if (rc == SQLITE_DONE)
-        rc = 0;
-    sqlite3_finalize(st);
+    db_files_close(files);
     return rc;
 }
 

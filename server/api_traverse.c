@@ -25,43 +25,30 @@
 #include "api.h"
 #include "api_port.h"
 #include "db.h"
+#include "db_history.h"
 #include "pd_error.h"
 
-#define TR_CHAIN_CTE \
-    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
-    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
+/* db_commit_types callback: {"path", "path_id", "t": parsed types}. */
+static int tr_file(void *arg, const char *path, int64_t path_id, const char *types)
+{
+    json_t *t = json_loads(types, 0, NULL);
 
-/* Files of a commit whose analysis found HPy types, in path order. */
-static const char tr_files_sql[] =
-    TR_CHAIN_CTE ", latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
-    "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
-    "SELECT p.path, p.id, a.hpy_types FROM latest l JOIN paths p ON p.id = l.path_id "
-    "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
-    "WHERE l.blob_oid IS NOT NULL AND a.hpy_types IS NOT NULL ORDER BY p.path";
+    if (t)
+        json_array_append_new(arg, json_pack("{s:s, s:I, s:o}", "path", path,
+                                             "path_id", (json_int_t)path_id, "t", t));
+    return 0;
+}
 
-/* One file's types: {"path", "path_id", "t": parsed hpy_types}. */
+/* The files of a commit whose analysis found HPy types, in path order:
+ * [{"path", "path_id", "t": parsed hpy_types}]; NULL with *rc < 0. */
 static json_t *tr_load_files(srv_req *r, const api_at *at, int *rc)
 {
-    sqlite3_stmt *st = NULL;
     json_t *files = json_array();
 
-    if ((*rc = db_prepare(r->db, &st, tr_files_sql)) < 0) {
+    if ((*rc = db_commit_types(r->db, at->commit_id, at->rules_hash, tr_file, files)) < 0) {
         json_decref(files);
         return NULL;
     }
-    sqlite3_bind_int64(st, 1, at->commit_id);
-    sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        json_t *t = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
-
-        if (!t)
-            continue;
-        json_array_append_new(files, json_pack("{s:s, s:I, s:o}",
-            "path", (const char *)sqlite3_column_text(st, 0),
-            "path_id", (json_int_t)sqlite3_column_int64(st, 1), "t", t));
-    }
-    sqlite3_finalize(st);
     return files;
 }
 
@@ -193,12 +180,65 @@ static json_t *tr_visits(json_t *t, const char *impl, int *items)
     return NULL;
 }
 
-/* Parse a hpy_types column into *slot (replacing the old value). */
-static void tr_set_types(json_t **slot, sqlite3_stmt *st, int col)
+/* What the history walk of one type keeps between changes. */
+typedef struct {
+    const tr_type *ty;
+    json_t *fields;
+    int64_t spath, tpath;
+    json_t *stypes, *ttypes;     /* the files' types after the commits so far */
+    char (*intro)[41], (*vis)[41];
+    char oid[41];                /* the commit being read, "" before the first */
+    int64_t depth;
+} tr_walk;
+
+/* The state after commit w->oid: which fields exist and are visited. */
+static void tr_commit_done(tr_walk *w)
+{
+    json_t *s, *members, *f;
+    size_t i;
+    int items;
+
+    if (!w->oid[0])
+        return;
+    s = w->stypes ? tr_struct_in(w->stypes, w->ty->struct_name) : NULL;
+    members = w->ttypes && w->ty->impl ? tr_visits(w->ttypes, w->ty->impl, &items) : NULL;
+    json_array_foreach(w->fields, i, f) {
+        const char *m = json_string_value(json_object_get(f, "name"));
+
+        if (!tr_has(json_object_get(s, "fields"), m))
+            w->intro[i][0] = '\0';
+        else if (!w->intro[i][0])
+            memcpy(w->intro[i], w->oid, 41);
+        if (!tr_has(members, m))
+            w->vis[i][0] = '\0';
+        else if (!w->vis[i][0])
+            memcpy(w->vis[i], w->oid, 41);
+    }
+}
+
+/* Parse hpy_types text into *slot (replacing the old value). */
+static void tr_set_types(json_t **slot, const char *types)
 {
     json_decref(*slot);
-    *slot = sqlite3_column_type(st, col) == SQLITE_NULL ? NULL
-            : json_loads((const char *)sqlite3_column_text(st, col), 0, NULL);
+    *slot = types ? json_loads(types, 0, NULL) : NULL;
+}
+
+/* db_types_history callback: every change of a commit first, then the
+ * state after it (when the next commit's first change arrives). */
+static int tr_change(void *arg, const db_types_change *c)
+{
+    tr_walk *w = arg;
+
+    if (!w->oid[0] || c->depth != w->depth) {
+        tr_commit_done(w);
+        snprintf(w->oid, sizeof(w->oid), "%s", c->oid);
+        w->depth = c->depth;
+    }
+    if (c->path_id == w->spath)
+        tr_set_types(&w->stypes, c->types);
+    if (c->path_id == w->tpath)
+        tr_set_types(&w->ttypes, c->types);
+    return 0;
 }
 
 /*
@@ -207,71 +247,37 @@ static void tr_set_types(json_t **slot, sqlite3_stmt *st, int col)
  */
 static int tr_history(srv_req *r, const api_at *at, const tr_type *ty, json_t *fields)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *stypes = NULL, *ttypes = NULL, *f;
-    json_int_t spath = json_integer_value(json_object_get(ty->sfile, "path_id"));
-    json_int_t tpath = ty->tfile ? json_integer_value(json_object_get(ty->tfile, "path_id"))
-                                 : spath;
     size_t i, n = json_array_size(fields);
-    char (*intro)[41] = calloc(n + 1, 41), (*vis)[41] = calloc(n + 1, 41);
-    int rc = 0, row;
+    tr_walk w;
+    json_t *f;
+    int rc;
 
-    if (!intro || !vis) {
+    memset(&w, 0, sizeof(w));
+    w.ty = ty;
+    w.fields = fields;
+    w.spath = json_integer_value(json_object_get(ty->sfile, "path_id"));
+    w.tpath = ty->tfile ? json_integer_value(json_object_get(ty->tfile, "path_id")) : w.spath;
+    w.intro = calloc(n + 1, 41);
+    w.vis = calloc(n + 1, 41);
+    if (!w.intro || !w.vis) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = db_prepare(r->db, &st, TR_CHAIN_CTE
-        "SELECT c.oid, ch.path_id, a.hpy_types, chain.depth FROM chain "
-        "JOIN changes ch ON ch.commit_id = chain.cid AND ch.path_id IN (?2, ?3) "
-        "JOIN commits c ON c.id = chain.cid LEFT JOIN analyses a "
-        "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?4 "
-        "ORDER BY chain.depth DESC")) < 0)
+    if ((rc = db_types_history(r->db, at->commit_id, at->rules_hash, w.spath, w.tpath,
+                               tr_change, &w)) < 0)
         goto done;
-    sqlite3_bind_int64(st, 1, at->commit_id);
-    sqlite3_bind_int64(st, 2, spath);
-    sqlite3_bind_int64(st, 3, tpath);
-    sqlite3_bind_text(st, 4, at->rules_hash, -1, SQLITE_STATIC);
-    row = sqlite3_step(st);
-    while (row == SQLITE_ROW) {
-        char oid[41];
-        int64_t depth = sqlite3_column_int64(st, 3);
-        json_t *s, *members;
-        int items;
-
-        snprintf(oid, sizeof(oid), "%s", (const char *)sqlite3_column_text(st, 0));
-        /* Every change of this commit first, then the state after it. */
-        while (row == SQLITE_ROW && sqlite3_column_int64(st, 3) == depth) {
-            if (sqlite3_column_int64(st, 1) == spath)
-                tr_set_types(&stypes, st, 2);
-            if (sqlite3_column_int64(st, 1) == tpath)
-                tr_set_types(&ttypes, st, 2);
-            row = sqlite3_step(st);
-        }
-        s = stypes ? tr_struct_in(stypes, ty->struct_name) : NULL;
-        members = ttypes && ty->impl ? tr_visits(ttypes, ty->impl, &items) : NULL;
-        json_array_foreach(fields, i, f) {
-            const char *m = json_string_value(json_object_get(f, "name"));
-
-            if (!tr_has(json_object_get(s, "fields"), m))
-                intro[i][0] = '\0';
-            else if (!intro[i][0])
-                memcpy(intro[i], oid, 41);
-            if (!tr_has(members, m))
-                vis[i][0] = '\0';
-            else if (!vis[i][0])
-                memcpy(vis[i], oid, 41);
-        }
-    }
+    tr_commit_done(&w);
     json_array_foreach(fields, i, f) {
-        json_object_set_new(f, "introduced_in", intro[i][0] ? json_string(intro[i]) : json_null());
-        json_object_set_new(f, "visited_since", vis[i][0] ? json_string(vis[i]) : json_null());
+        json_object_set_new(f, "introduced_in",
+                            w.intro[i][0] ? json_string(w.intro[i]) : json_null());
+        json_object_set_new(f, "visited_since",
+                            w.vis[i][0] ? json_string(w.vis[i]) : json_null());
     }
 done:
-    sqlite3_finalize(st);
-    json_decref(stypes);
-    json_decref(ttypes);
-    free(intro);
-    free(vis);
+    json_decref(w.stypes);
+    json_decref(w.ttypes);
+    free(w.intro);
+    free(w.vis);
     return rc;
 }
 

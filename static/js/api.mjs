@@ -16,10 +16,12 @@ export class ApiError extends Error {
   }
 }
 
-const seg = (s) => encodeURIComponent(String(s));
+/** One URL path segment, percent-encoded (a ref such as "ss/np-zeros-1" is one segment). */
+export const seg = (s) => encodeURIComponent(String(s));
 const pathSegs = (p) => String(p).split('/').map(seg).join('/');
 
-function commitBase(repo, rev) {
+/** The API path of a commit: api/v1/repos/REPO/commits/REV. */
+export function commitBase(repo, rev) {
   return `api/v1/repos/${seg(repo)}/commits/${seg(rev)}`;
 }
 
@@ -49,6 +51,9 @@ async function get(url, as) {
   if (!res.ok) throw await failure(res, url);
   return as === 'text' ? res.text() : res.json();
 }
+
+/** GET a JSON document of the API (URL relative to the page); failures throw ApiError. */
+export const getJson = (url) => get(url);
 
 /** [{name, refs: [{name, commit}]}] */
 export const repos = () => get('api/v1/repos');
@@ -81,7 +86,7 @@ export const compare = (repo, base, head) => get(`${repoBase(repo)}/compare/${se
 /** The CI gate's verdict for the pair: {result, conditions: [{measure, rule, base, head, ok}], regressions, files_no_longer_universal_ready}. */
 export const gate = (repo, base, head) => get(`${repoBase(repo)}/gate${query({ base, head })}`);
 
-/** The measure names the history API accepts. */
+/** The summary measures: [{key, label, short, good, badge}], the keys being what the history API accepts. */
 export const measures = () => get('api/v1/measures');
 
 /** A measure along a ref's first-parent history, oldest first. */

@@ -8,9 +8,8 @@
 
 import { h, replace, fmt, pathNodes } from './dom.mjs';
 import { fileHref, statusBadge } from './ui.mjs';
-import { getJson } from './traverse.mjs';
+import { getJson, seg } from './api.mjs';
 
-const seg = (s) => encodeURIComponent(String(s));
 
 /** GET .../frontier?limit=N */
 export const frontier = (repo, rev, limit = 25) =>

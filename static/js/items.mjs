@@ -8,23 +8,12 @@
 // each linking to the file page at that line): the list that must reach
 // zero before the test suite can run in universal mode.
 
-import { ApiError } from './api.mjs';
+import { getJson, commitBase } from './api.mjs';
 import { h, replace, fmt, pathNodes } from './dom.mjs';
 import { fileHref } from './ui.mjs';
 
-const seg = (s) => encodeURIComponent(String(s));
-
 /** GET .../object-items; failures throw ApiError. */
-export async function objectItems(repo, rev) {
-  const url = `api/v1/repos/${seg(repo)}/commits/${seg(rev)}/object-items`;
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!res.ok) {
-    let problem = { title: res.statusText || 'HTTP error', status: res.status, detail: '' };
-    try { problem = { ...problem, ...(await res.json()) }; } catch { /* keep the status */ }
-    throw new ApiError(problem, url);
-  }
-  return res.json();
-}
+export const objectItems = (repo, rev) => getJson(`${commitBase(repo, rev)}/object-items`);
 
 /** Fills root with the warning and the site list when the commit is mixed; hides it otherwise. */
 export async function mountObjectItems(root, { repo, rev }) {

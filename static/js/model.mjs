@@ -2,6 +2,8 @@
 // that a status or object state has one label and one colour everywhere.
 // Colours themselves live in app.css under the class names built here.
 
+import { measures as measuresApi } from './api.mjs';
+
 /** Function/file statuses, in the order bars and legends show them. */
 export const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
 
@@ -76,36 +78,36 @@ export function total(counts, keys) {
   return keys.reduce((s, k) => s + (counts?.[k] ?? 0), 0);
 }
 
-/**
- * The summary figures, as key paths of the summary/stats object (the same
- * names the history API takes as ?measure=).  good: which direction is
- * progress ('up', 'down' or null when neither is clearly better: bridged
- * functions and CPython-only object paths are half-way states).
- */
-export const MEASURES = [
-  { key: 'object_paths.object-legacy', label: 'object paths on the legacy API', short: 'object: legacy API', good: 'down' },
-  { key: 'object_paths.object-cpython-only', label: 'object paths CPython-only', short: 'object: CPython-only', good: null },
-  { key: 'object_paths.object-universal', label: 'object paths universal', short: 'object: universal', good: 'up' },
-  { key: 'functions.ported', label: 'functions ported', short: 'ported', good: 'up' },
-  { key: 'functions.bridged', label: 'functions bridged', short: 'bridged', good: null },
-  { key: 'functions.legacy', label: 'functions legacy', short: 'legacy', good: 'down' },
-  { key: 'functions.neutral', label: 'functions neutral', short: 'neutral', good: null },
-  { key: 'universal_ready_files', label: 'universal-ready files', short: 'universal-ready files', good: 'up' },
-  { key: 'files', label: 'files', short: 'files', good: null },
-  { key: 'tokens.hpy', label: 'hpy tokens', short: 'hpy tokens', good: 'up' },
-  { key: 'tokens.capi', label: 'capi tokens', short: 'capi tokens', good: 'down' },
-  { key: 'tokens.npy-legacy', label: 'npy-legacy tokens', short: 'npy-legacy tokens', good: 'down' },
-  { key: 'tokens.bridge', label: 'bridge tokens', short: 'bridge tokens', good: 'down' },
-];
-export const MEASURE = Object.fromEntries(MEASURES.map((m) => [m.key, m]));
-
-/** Groups of MEASURES for tables of figures, worst-news group first. */
+/** Groups of measures for tables of figures, worst-news group first. */
 export const MEASURE_GROUPS = [
   { title: 'Object-dtype paths', keys: OBJECT_STATES.map((s) => `object_paths.${s}`) },
   { title: 'Functions', keys: STATUSES.map((s) => `functions.${s}`) },
   { title: 'Files', keys: ['universal_ready_files', 'files'] },
   { title: 'Tokens', keys: TOKEN_CLASSES.map((c) => `tokens.${c}`) },
 ];
+
+/**
+ * The summary figures, as key paths of the summary/stats object (the same
+ * names the history API takes as ?measure=), with label, short label and
+ * good: which direction is progress ('up', 'down' or null when neither is
+ * clearly better: bridged functions and CPython-only object paths are
+ * half-way states).  They come from GET /api/v1/measures, the server's one
+ * table of measures (common/pd_measures.def), in MEASURE_GROUPS order and
+ * then any measure no group names; empty when the server cannot say.
+ */
+async function loadMeasures() {
+  try {
+    const list = await measuresApi();
+    const byKey = new Map(list.map((m) => [m.key, m]));
+    const grouped = MEASURE_GROUPS.flatMap((g) => g.keys).filter((k) => byKey.has(k));
+    const rest = list.map((m) => m.key).filter((k) => !grouped.includes(k));
+    return [...grouped, ...rest].map((k) => byKey.get(k));
+  } catch {
+    return [];
+  }
+}
+export const MEASURES = await loadMeasures();
+export const MEASURE = Object.fromEntries(MEASURES.map((m) => [m.key, m]));
 
 /** Value at a dotted key path ("functions.ported") of a stats object; missing → null. */
 export function measureValue(stats, key) {

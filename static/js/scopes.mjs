@@ -10,32 +10,14 @@
 // still blocks it?  Its figures come from the same endpoints as the file
 // pages' (files?scope=, blockers), so they agree with them.
 
-import { ApiError } from './api.mjs';
+import { getJson, seg, commitBase } from './api.mjs';
 import { h, replace, fmt, pct, pathNodes } from './dom.mjs';
 import { fileHref, overviewHref } from './ui.mjs';
 import { groupName } from './tmplgroup.mjs';
 
 export const NO_OBJECT = 'no-object-dtype';
 
-const seg = (s) => encodeURIComponent(String(s));
-const commitBase = (repo, rev) => `api/v1/repos/${seg(repo)}/commits/${seg(rev)}`;
 const scopeQuery = (scope) => (scope ? `?scope=${seg(scope)}` : '');
-
-/** GET a JSON document; failures throw ApiError with the problem document. */
-async function getJson(url) {
-  let res;
-  try {
-    res = await fetch(url, { headers: { accept: 'application/json' } });
-  } catch (e) {
-    throw new ApiError({ title: 'Network error', status: 0, detail: String(e.message || e) }, url);
-  }
-  if (!res.ok) {
-    let problem = { title: res.statusText || 'HTTP error', status: res.status, detail: '' };
-    try { problem = { ...problem, ...(await res.json()) }; } catch { /* keep the status */ }
-    throw new ApiError(problem, url);
-  }
-  return res.json();
-}
 
 /** [{name, title, include, exclude, exclude_object_paths}] */
 export const listScopes = () => getJson('api/v1/scopes');

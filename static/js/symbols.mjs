@@ -7,9 +7,8 @@
 
 import { h, replace, fmt, pathNodes } from './dom.mjs';
 import { fileHref } from './ui.mjs';
-import { getJson } from './traverse.mjs';
+import { getJson, seg } from './api.mjs';
 
-const seg = (s) => encodeURIComponent(String(s));
 const base = (repo, rev) => `api/v1/repos/${seg(repo)}/commits/${seg(rev)}`;
 const scopeQ = (scope) => (scope ? `?scope=${seg(scope)}` : '');
 

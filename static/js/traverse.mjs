@@ -9,25 +9,12 @@
 // unvisited member is shown in red.  Repository text goes in as text only
 // (dom.mjs).
 
-import { ApiError } from './api.mjs';
+import { getJson, commitBase } from './api.mjs';
 import { h, replace, fmt, pathNodes, shortCommit } from './dom.mjs';
 import { fileHref, commitHref } from './ui.mjs';
 
-const seg = (s) => encodeURIComponent(String(s));
-
-/** GET a JSON document of the API; failures throw ApiError. */
-export async function getJson(url) {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!res.ok) {
-    let problem = { title: res.statusText || 'HTTP error', status: res.status, detail: '' };
-    try { problem = { ...problem, ...(await res.json()) }; } catch { /* keep the status */ }
-    throw new ApiError(problem, url);
-  }
-  return res.json();
-}
-
 /** GET .../traverse */
-export const traverse = (repo, rev) => getJson(`api/v1/repos/${seg(repo)}/commits/${seg(rev)}/traverse`);
+export const traverse = (repo, rev) => getJson(`${commitBase(repo, rev)}/traverse`);
 
 /**
  * The section with id `id`, made (hidden, class "card") and inserted before

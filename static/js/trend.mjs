@@ -137,7 +137,7 @@ export async function mountTrend(root, opts) {
     window: opts.window === 'full' ? 'full' : 'port',
     ref: opts.ref,
   };
-  let measures = MEASURES.map((m) => m.key);
+  const measures = MEASURES.map((m) => m.key);
   const errors = h('div', { class: 'errors', role: 'alert', hidden: true });
   const measureSel = h('select', { id: 'trend-measure', 'aria-label': 'Measure' });
   const refSel = h('select', { id: 'trend-ref', 'aria-label': 'Ref' },
@@ -167,10 +167,6 @@ export async function mountTrend(root, opts) {
   root.hidden = false;
   if (!chartAvailable(root.querySelector('.chart-box'))) return;
 
-  try {
-    const m = await api.measures();
-    if (Array.isArray(m) && m.length) measures = m;
-  } catch { /* the built-in list */ }
   replace(measureSel, measures.map((k) => h('option', { value: k, title: k }, MEASURE[k]?.label ?? k)));
   if (!measures.includes(st.measure)) st.measure = measures[0];
   measureSel.value = st.measure;

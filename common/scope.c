@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "analyze.h"
+#include "pd_domain.h"
 #include "scope.h"
 
 /* Match one bracket expression at *pp against c; advances *pp past `]`. */
@@ -96,7 +96,7 @@ int scope_contains(const scope *sc, const char *path)
     size_t i;
     int in = 0;
 
-    if (!an_path_in_scope(path))
+    if (!pd_path_is_source(path))
         return 0;
     if (!sc)
         return 1;

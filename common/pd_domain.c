@@ -1,0 +1,182 @@
+/*
+ * pd_domain.c: names, rules and the measures table of pd_domain.h.
+ */
+#include <assert.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "pd_domain.h"
+
+static const char *const pd_class_names[PD_CLASS_COUNT] = {
+    "hpy", "capi", "npy-legacy", "bridge"};
+static const char *const pd_status_names[PD_STATUS_COUNT] = {
+    "ported", "bridged", "legacy", "neutral"};
+static const char *const pd_objstate_names[PD_OBJ_COUNT] = {
+    "object-legacy", "object-cpython-only", "object-universal"};
+
+const char *pd_class_name(int c)
+{
+    return c >= 0 && c < PD_CLASS_COUNT ? pd_class_names[c] : NULL;
+}
+
+const char *pd_status_name(int s)
+{
+    return s >= 0 && s < PD_STATUS_COUNT ? pd_status_names[s] : NULL;
+}
+
+const char *pd_objstate_name(int s)
+{
+    return s >= 0 && s < PD_OBJ_COUNT ? pd_objstate_names[s] : NULL;
+}
+
+int pd_path_is_source(const char *path)
+{
+    static const char *const suffixes[] = {".c", ".h", ".c.src", ".h.src",
+                                           ".cpp", ".hpp", ".cc"};
+    size_t i, n = path ? strlen(path) : 0;
+
+    for (i = 0; path && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        size_t m = strlen(suffixes[i]);
+
+        if (n >= m && strcmp(path + n - m, suffixes[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Index of name in names[n], -1 when absent. */
+static int pd_parse(const char *const *names, int n, const char *name)
+{
+    int i;
+
+    for (i = 0; name && i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int pd_class_parse(const char *name)
+{
+    return pd_parse(pd_class_names, PD_CLASS_COUNT, name);
+}
+
+int pd_status_parse(const char *name)
+{
+    return pd_parse(pd_status_names, PD_STATUS_COUNT, name);
+}
+
+int pd_objstate_parse(const char *name)
+{
+    return pd_parse(pd_objstate_names, PD_OBJ_COUNT, name);
+}
+
+unsigned pd_classes_present(const int64_t *n)
+{
+    unsigned m = 0;
+    int c;
+
+    for (c = 0; c < PD_CLASS_COUNT; c++)
+        if (n[c])
+            m |= 1u << c;
+    return m;
+}
+
+unsigned pd_classes_present32(const uint32_t *n)
+{
+    unsigned m = 0;
+    int c;
+
+    for (c = 0; c < PD_CLASS_COUNT; c++)
+        if (n[c])
+            m |= 1u << c;
+    return m;
+}
+
+#define PD_HAS(m, c) (((m) >> (c)) & 1u)
+
+pd_status pd_status_rule(unsigned m)
+{
+    if (PD_HAS(m, PD_CLASS_HPY) && !PD_HAS(m, PD_CLASS_CAPI) && !PD_HAS(m, PD_CLASS_BRIDGE))
+        return PD_STATUS_PORTED;
+    if ((PD_HAS(m, PD_CLASS_HPY) || PD_HAS(m, PD_CLASS_BRIDGE)) &&
+        (PD_HAS(m, PD_CLASS_CAPI) || PD_HAS(m, PD_CLASS_BRIDGE)))
+        return PD_STATUS_BRIDGED;
+    if (PD_HAS(m, PD_CLASS_CAPI) || PD_HAS(m, PD_CLASS_NPY_LEGACY))
+        return PD_STATUS_LEGACY;
+    return PD_STATUS_NEUTRAL;
+}
+
+int pd_universal_ready_rule(unsigned m)
+{
+    return !PD_HAS(m, PD_CLASS_CAPI) && !PD_HAS(m, PD_CLASS_BRIDGE);
+}
+
+const pd_measure pd_measures[PD_NMEASURES] = {
+#define PD_MEASURE(id, key, label, short_, good, col, fcol, field, badge, pop) \
+    {key, label, short_, PD_GOOD_##good, col, fcol, offsetof(pd_counts, field), badge, \
+     PD_POP_##pop},
+#include "pd_measures.def"
+#undef PD_MEASURE
+};
+
+int pd_measure_find(const char *key)
+{
+    int i;
+
+    for (i = 0; key && i < PD_NMEASURES; i++)
+        if (strcmp(pd_measures[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+int64_t pd_measure_value(const pd_counts *c, int i)
+{
+    int64_t v;
+
+    assert(i >= 0 && i < PD_NMEASURES);
+    memcpy(&v, (const char *)c + pd_measures[i].offset, sizeof(v));
+    return v;
+}
+
+void pd_measure_set(pd_counts *c, int i, int64_t v)
+{
+    assert(i >= 0 && i < PD_NMEASURES);
+    memcpy((char *)c + pd_measures[i].offset, &v, sizeof(v));
+}
+
+void pd_counts_add(pd_counts *a, const pd_counts *b, int sign)
+{
+    int i;
+
+    for (i = 0; i < PD_NMEASURES; i++)
+        pd_measure_set(a, i, pd_measure_value(a, i) + sign * pd_measure_value(b, i));
+}
+
+const char *pd_good_name(pd_good g)
+{
+    return g == PD_GOOD_UP ? "up" : g == PD_GOOD_DOWN ? "down" : NULL;
+}
+
+double pd_measure_progress(const pd_counts *c, int i)
+{
+    double x = (double)pd_measure_value(c, i), pop;
+
+    switch (pd_measures[i].population) {
+    case PD_POP_FILES:
+        pop = (double)c->files;
+        break;
+    case PD_POP_FUNCTIONS:
+        pop = (double)(c->fn[PD_STATUS_PORTED] + c->fn[PD_STATUS_BRIDGED] +
+                       c->fn[PD_STATUS_LEGACY]);
+        break;
+    case PD_POP_OBJECT_PATHS:
+        pop = (double)(c->obj[PD_OBJ_LEGACY] + c->obj[PD_OBJ_CPYTHON_ONLY] +
+                       c->obj[PD_OBJ_UNIVERSAL]);
+        break;
+    default:
+        return pd_measures[i].good == PD_GOOD_DOWN && x == 0 ? 1 : -1;
+    }
+    if (!pop)
+        return 1;
+    return pd_measures[i].good == PD_GOOD_DOWN ? 1 - x / pop : x / pop;
+}

@@ -1,0 +1,156 @@
+/*
+ * pd_domain.h: the vocabulary of the porting domain, defined once: token
+ * classes, function/file statuses and object-dtype states with their
+ * names, the counts summed over files, the table of summary measures
+ * (pd_measures.def) and the rules that turn unguarded findings into a
+ * status and into universal-readiness (DOMAIN.md "Function status",
+ * "Universal-ready files").
+ *
+ * No dependency beyond the C library: the analyzer, the database layer,
+ * the gate and the server all include it.
+ */
+#ifndef PD_DOMAIN_H
+#define PD_DOMAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Token classes (DOMAIN.md).  Order is used as array index. */
+typedef enum {
+    PD_CLASS_HPY = 0,
+    PD_CLASS_CAPI,
+    PD_CLASS_NPY_LEGACY,
+    PD_CLASS_BRIDGE,
+    PD_CLASS_COUNT
+} pd_class;
+
+/* Function and file status. */
+typedef enum {
+    PD_STATUS_PORTED = 0,
+    PD_STATUS_BRIDGED,
+    PD_STATUS_LEGACY,
+    PD_STATUS_NEUTRAL,
+    PD_STATUS_COUNT
+} pd_status;
+
+/* Object-dtype state of a function; PD_OBJ_NONE when not on an object path. */
+typedef enum {
+    PD_OBJ_LEGACY = 0,
+    PD_OBJ_CPYTHON_ONLY,
+    PD_OBJ_UNIVERSAL,
+    PD_OBJ_COUNT,
+    PD_OBJ_NONE = -1
+} pd_objstate;
+
+/*
+ * 1 when `path` names a file the analysis covers: C and C++ sources and
+ * headers, numpy's .c.src/.h.src templates (.c .h .c.src .h.src .cpp .hpp
+ * .cc); 0 otherwise and for NULL.
+ */
+int pd_path_is_source(const char *path);
+
+/* API names ("capi", "legacy", "object-universal"); NULL when out of range.
+ * Static strings. */
+const char *pd_class_name(int c);
+const char *pd_status_name(int s);
+const char *pd_objstate_name(int s);
+
+/* Inverse of the above: the index of `name`, -1 when unknown or NULL. */
+int pd_class_parse(const char *name);
+int pd_status_parse(const char *name);
+int pd_objstate_parse(const char *name);
+
+/*
+ * The classes present among unguarded findings, as a bit set (bit 1 << c
+ * for class c with a non-zero count).  `n` has PD_CLASS_COUNT counts.
+ */
+unsigned pd_classes_present(const int64_t *n);
+
+/* The same from 32-bit counts (the analyzer's). */
+unsigned pd_classes_present32(const uint32_t *n);
+
+/*
+ * The status rule (DOMAIN.md "Function status") from the classes present
+ * among a function's or file's unguarded findings: ported (hpy, no capi,
+ * no bridge), bridged (hpy or bridge, together with capi or bridge),
+ * legacy (capi or npy-legacy), else neutral.
+ */
+pd_status pd_status_rule(unsigned present);
+
+/*
+ * The universal-ready rule: 1 when no unguarded capi or bridge finding is
+ * present (npy-legacy is the project's own API and compiles in universal
+ * mode).  Applied to a whole file it gives universal_ready; applied to
+ * what lies outside object-dtype paths it gives the no-object-dtype
+ * scope's readiness and the gate's universal ratchet.
+ */
+int pd_universal_ready_rule(unsigned present);
+
+/* Figures summed over files.  Indexes are pd_class (tok), pd_status (fn)
+ * and pd_objstate (obj). */
+typedef struct {
+    int64_t files;
+    int64_t universal_ready_files;
+    int64_t tok[PD_CLASS_COUNT];
+    int64_t fn[PD_STATUS_COUNT];
+    int64_t obj[PD_OBJ_COUNT];
+} pd_counts;
+
+/* Add (sign = 1) or subtract (sign = -1) `b` into `a`, every measure. */
+void pd_counts_add(pd_counts *a, const pd_counts *b, int sign);
+
+/* Which direction of a measure is progress. */
+typedef enum { PD_GOOD_NONE = 0, PD_GOOD_UP, PD_GOOD_DOWN } pd_good;
+
+/* What a badge's "P% done" is a share of. */
+typedef enum {
+    PD_POP_NONE = 0,        /* no population: 100 % at zero, else unknown */
+    PD_POP_FILES,           /* files */
+    PD_POP_FUNCTIONS,       /* ported + bridged + legacy functions */
+    PD_POP_OBJECT_PATHS     /* functions on object-dtype paths */
+} pd_population;
+
+/* One row of pd_measures.def; see there for the fields. */
+typedef struct {
+    const char *key;
+    const char *label;
+    const char *short_label;
+    pd_good good;
+    const char *column;
+    const char *file_column;
+    size_t offset;          /* of the int64_t in pd_counts */
+    const char *badge;
+    pd_population population;
+} pd_measure;
+
+enum {
+#define PD_MEASURE(id, key, label, short_, good, col, fcol, field, badge, pop) PD_M_##id,
+#include "pd_measures.def"
+#undef PD_MEASURE
+    PD_NMEASURES
+};
+
+/* The table, PD_NMEASURES rows in pd_measures.def order. */
+extern const pd_measure pd_measures[PD_NMEASURES];
+
+/* Index of the measure with API key `key`, -1 when unknown or NULL. */
+int pd_measure_find(const char *key);
+
+/* Value of measure `i` (0 <= i < PD_NMEASURES) in `c`. */
+int64_t pd_measure_value(const pd_counts *c, int i);
+
+/* Set measure `i` of `c` to `v`. */
+void pd_measure_set(pd_counts *c, int i, int64_t v);
+
+/* "up", "down" or NULL (neither). */
+const char *pd_good_name(pd_good g);
+
+/*
+ * The share of measure `i`'s population already ported, 0..1, for badges:
+ * value / population when progress is up, 1 - value / population when down
+ * (1 when the population is empty); without a population 1 at zero for a
+ * measure that should fall, else -1 (unknown).
+ */
+double pd_measure_progress(const pd_counts *c, int i);
+
+#endif

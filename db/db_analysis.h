@@ -1,0 +1,90 @@
+/*
+ * db_analysis.h: typed reads of one stored analysis (by blob or id) and of
+ * a repository's ref names, for the server and the gate: which analysis a
+ * blob has, its findings text, its functions, and a cheap readability
+ * check.  Strings handed to callbacks are valid during the call only.
+ */
+#ifndef DB_ANALYSIS_H
+#define DB_ANALYSIS_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+/* The analysis row id of `blob` (40 hex) under `rules_hash` into *id, 0
+ * when it has none.  0 or PD_EDB. */
+int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id);
+
+/*
+ * The findings of analysis `analysis_id`, inflated: a JSON array of rows
+ * [line, column, "class", "rule", "text", function, guarded(, "reason")]
+ * as ingest_store.c writes them, NUL-terminated, into *text (free()).
+ * 0, PD_ENOTFOUND (no such analysis), PD_EDB (also for damaged bytes),
+ * PD_ENOMEM.
+ */
+int db_analysis_findings_text(sqlite3 *db, int64_t analysis_id, char **text);
+
+/* Call `fn` with the name of each function of analysis `analysis_id` in
+ * index order.  0, fn's non-zero return, or PD_EDB. */
+int db_analysis_function_names(sqlite3 *db, int64_t analysis_id,
+                               int (*fn)(void *arg, const char *name), void *arg);
+
+/* One function of an analysis, as the gate and diffs compare them. */
+typedef struct {
+    const char *name;
+    const char *status;          /* pd_status name */
+    const char *object_state;    /* pd_objstate name, NULL off object paths */
+    int64_t start_line;
+    int64_t tok_capi;            /* C API tokens, guarded or not */
+} db_fn_brief;
+
+/* Call `fn` for each function of the analysis of `blob` under
+ * `rules_hash`, in index order (none when the blob has no analysis).
+ * 0, fn's non-zero return, or PD_EDB. */
+int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
+                      int (*fn)(void *arg, const db_fn_brief *f), void *arg);
+
+/* A function found by name at a commit. */
+typedef struct {
+    const char *path;            /* its file */
+    const char *name;
+    int64_t start_line, end_line;
+    const char *status;          /* pd_status name */
+    const char *object_state;    /* NULL off object paths */
+} db_fn_match;
+
+/*
+ * Call `fn` for each function of each analysed file at commit `commit_id`
+ * (files in path order, functions in index order) whose name matches the
+ * LIKE pattern `like` (escape character '\').  0, fn's non-zero return,
+ * PD_EDB, PD_ENOMEM.
+ */
+int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                      const char *like, int (*fn)(void *arg, const db_fn_match *m),
+                      void *arg);
+
+/* Call `fn` for each function of analysis `analysis_id` in index order
+ * (same row as db_blob_functions).  0, fn's non-zero return, or PD_EDB. */
+int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
+                          int (*fn)(void *arg, const db_fn_brief *f), void *arg);
+
+/*
+ * Call `fn` for each analysed file at commit `commit_id` in path order
+ * with its analysis id and its calls text (the in-repository callees of
+ * each function, one line per function in index order, inflated and
+ * NUL-terminated; NULL when not stored).  `fn` owns `calls` (free()).
+ * 0, fn's non-zero return, PD_EDB (also for damaged bytes), PD_ENOMEM.
+ */
+int db_commit_calls(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                    int (*fn)(void *arg, const char *path, int64_t analysis_id, char *calls),
+                    void *arg);
+
+/* Call `fn` with each stored ref name of repository `repo_id`, sorted.
+ * 0, fn's non-zero return, or PD_EDB. */
+int db_ref_names(sqlite3 *db, int64_t repo_id,
+                 int (*fn)(void *arg, const char *name), void *arg);
+
+/* 0 when the database answers a query on its repositories, else PD_EDB
+ * with SQLite's message (the liveness check). */
+int db_check_readable(sqlite3 *db);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * test_domain.c: the domain core (common/pd_domain.c): names and their
+ * inverse, the status rule and the universal-ready rule on every
+ * combination of classes, the measures table (keys unique, every pd_counts
+ * figure reached exactly once, badge progress), and the one string hash
+ * (common/pd_hash.h) against FNV-1a's published vectors.
+ */
+#include "testutil.h"
+
+#include "pd_domain.h"
+#include "pd_hash.h"
+
+static void test_names_round_trip(void **state)
+{
+    int i;
+
+    for (i = 0; i < PD_CLASS_COUNT; i++)
+        assert_int_equal(pd_class_parse(pd_class_name(i)), i);
+    for (i = 0; i < PD_STATUS_COUNT; i++)
+        assert_int_equal(pd_status_parse(pd_status_name(i)), i);
+    for (i = 0; i < PD_OBJ_COUNT; i++)
+        assert_int_equal(pd_objstate_parse(pd_objstate_name(i)), i);
+    assert_string_equal(pd_class_name(PD_CLASS_NPY_LEGACY), "npy-legacy");
+    assert_string_equal(pd_status_name(PD_STATUS_BRIDGED), "bridged");
+    assert_string_equal(pd_objstate_name(PD_OBJ_CPYTHON_ONLY), "object-cpython-only");
+    assert_null(pd_status_name(PD_STATUS_COUNT));
+    assert_null(pd_objstate_name(PD_OBJ_NONE));
+    assert_int_equal(pd_status_parse("Ported"), -1);
+    assert_int_equal(pd_status_parse(NULL), -1);
+}
+
+/* The status rule of DOMAIN.md written out as a table over the 16 sets of
+ * classes (bit order hpy, capi, npy-legacy, bridge). */
+static void test_status_rule_every_combination(void **state)
+{
+    static const pd_status want[16] = {
+        /* none */ PD_STATUS_NEUTRAL,
+        /* hpy */ PD_STATUS_PORTED,
+        /* capi */ PD_STATUS_LEGACY,
+        /* hpy capi */ PD_STATUS_BRIDGED,
+        /* npy */ PD_STATUS_LEGACY,
+        /* hpy npy */ PD_STATUS_PORTED,
+        /* capi npy */ PD_STATUS_LEGACY,
+        /* hpy capi npy */ PD_STATUS_BRIDGED,
+        /* bridge */ PD_STATUS_BRIDGED,
+        /* hpy bridge */ PD_STATUS_BRIDGED,
+        /* capi bridge */ PD_STATUS_BRIDGED,
+        /* hpy capi bridge */ PD_STATUS_BRIDGED,
+        /* npy bridge */ PD_STATUS_BRIDGED,
+        /* hpy npy bridge */ PD_STATUS_BRIDGED,
+        /* capi npy bridge */ PD_STATUS_BRIDGED,
+        /* all */ PD_STATUS_BRIDGED,
+    };
+    unsigned m;
+
+    for (m = 0; m < 16; m++) {
+        int64_t n[PD_CLASS_COUNT];
+        uint32_t n32[PD_CLASS_COUNT];
+        int c;
+
+        for (c = 0; c < PD_CLASS_COUNT; c++)
+            n32[c] = (uint32_t)(n[c] = (m >> c) & 1 ? 3 : 0);
+        assert_int_equal(pd_classes_present(n), m);
+        assert_int_equal(pd_classes_present32(n32), m);
+        assert_int_equal(pd_status_rule(m), want[m]);
+        /* Ready exactly when neither capi nor bridge is there. */
+        assert_int_equal(pd_universal_ready_rule(m), !(m & 2) && !(m & 8));
+    }
+}
+
+static void test_measures_table(void **state)
+{
+    pd_counts c, sum;
+    int i, j;
+
+    assert_int_equal(PD_NMEASURES, 13);
+    /* Every figure of pd_counts is one measure: setting measure i to i+1
+     * fills the struct without overlap, and the sum doubles it. */
+    memset(&c, 0, sizeof(c));
+    for (i = 0; i < PD_NMEASURES; i++) {
+        assert_int_equal(pd_measure_value(&c, i), 0);
+        pd_measure_set(&c, i, i + 1);
+        for (j = i + 1; j < PD_NMEASURES; j++)
+            assert_string_not_equal(pd_measures[i].key, pd_measures[j].key);
+        assert_int_equal(pd_measure_find(pd_measures[i].key), i);
+    }
+    assert_int_equal(sizeof(pd_counts), PD_NMEASURES * sizeof(int64_t));
+    assert_int_equal(c.fn[PD_STATUS_LEGACY], pd_measure_find("functions.legacy") + 1);
+    assert_int_equal(c.obj[PD_OBJ_UNIVERSAL],
+                     pd_measure_find("object_paths.object-universal") + 1);
+    assert_int_equal(c.tok[PD_CLASS_CAPI], pd_measure_find("tokens.capi") + 1);
+    sum = c;
+    pd_counts_add(&sum, &c, 1);
+    for (i = 0; i < PD_NMEASURES; i++)
+        assert_int_equal(pd_measure_value(&sum, i), 2 * (i + 1));
+    pd_counts_add(&sum, &c, -1);
+    assert_memory_equal(&sum, &c, sizeof(c));
+    assert_int_equal(pd_measure_find("tokens"), -1);
+    assert_int_equal(pd_measure_find(NULL), -1);
+    assert_null(pd_good_name(pd_measures[pd_measure_find("files")].good));
+    assert_string_equal(pd_good_name(pd_measures[pd_measure_find("functions.legacy")].good),
+                        "down");
+}
+
+static void test_badge_progress(void **state)
+{
+    pd_counts c;
+
+    memset(&c, 0, sizeof(c));
+    c.files = 4;
+    c.universal_ready_files = 1;
+    c.fn[PD_STATUS_PORTED] = 1;
+    c.fn[PD_STATUS_BRIDGED] = 1;
+    c.fn[PD_STATUS_LEGACY] = 2;
+    c.fn[PD_STATUS_NEUTRAL] = 100;      /* not in the population */
+    c.obj[PD_OBJ_LEGACY] = 3;
+    c.obj[PD_OBJ_UNIVERSAL] = 1;
+    c.tok[PD_CLASS_CAPI] = 5;
+    assert_true(pd_measure_progress(&c, pd_measure_find("universal_ready_files")) == 0.25);
+    assert_true(pd_measure_progress(&c, pd_measure_find("functions.ported")) == 0.25);
+    assert_true(pd_measure_progress(&c, pd_measure_find("functions.legacy")) == 0.5);
+    assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == 0.25);
+    assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-universal")) == 0.25);
+    assert_true(pd_measure_progress(&c, pd_measure_find("tokens.capi")) == -1);
+    c.tok[PD_CLASS_CAPI] = 0;
+    assert_true(pd_measure_progress(&c, pd_measure_find("tokens.capi")) == 1);
+    memset(&c, 0, sizeof(c));
+    /* Nothing to port: done. */
+    assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == 1);
+}
+
+/* The published FNV-1a test vectors ("" and "a", "foobar"), and that a
+ * hash continued part by part equals the hash of the whole. */
+static void test_fnv1a_vectors(void **state)
+{
+    assert_true(pd_fnv1a32(PD_FNV32_BASIS, "", 0) == 0x811c9dc5u);
+    assert_true(pd_fnv1a32(PD_FNV32_BASIS, "a", 1) == 0xe40c292cu);
+    assert_true(pd_fnv1a32(PD_FNV32_BASIS, "foobar", 6) == 0xbf9cf968u);
+    assert_true(pd_fnv1a64(PD_FNV64_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(pd_fnv1a64(PD_FNV64_BASIS, "foobar", 6) == 0x85944171f73967e8ULL);
+    assert_true(pd_fnv1a64(pd_fnv1a64(PD_FNV64_BASIS, "foo", 3), "bar", 3) ==
+                pd_fnv1a64(PD_FNV64_BASIS, "foobar", 6));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fnv1a_vectors),
+        cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_status_rule_every_combination),
+        cmocka_unit_test(test_measures_table),
+        cmocka_unit_test(test_badge_progress),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
