@@ -24,6 +24,9 @@ DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libcmocka-dev libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium
+# xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
+DEB_PKGS += libxxhash-dev
+PKGS     += libxxhash
 # playwright-core 1.61 is the newest release that runs on Debian 12's
 # Node.js 18 (1.62 and later need Node 20); `make deps` checks it.
 NODE_MIN = 18

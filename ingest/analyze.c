@@ -118,6 +118,8 @@ int an_intern(an_state *st, const char *s, size_t len, uint32_t *off)
         if (st->itab[i].hash == h && st->itab[i].len == len &&
             memcmp(st->pool + st->itab[i].off, s, len) == 0) {
             *off = st->itab[i].off;
+            if (st->rec)
+                an_rec_intern(st, *off);
             return 0;
         }
     }
@@ -137,6 +139,8 @@ int an_intern(an_state *st, const char *s, size_t len, uint32_t *off)
     st->itab[i].hash = h;
     st->itab_n++;
     st->pool_len += len + 1;
+    if (st->rec)
+        an_rec_intern(st, *off);
     return 0;
 }
 
@@ -679,6 +683,12 @@ static void an_walk(an_state *st, const char *buf, size_t len)
 int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len)
 {
+    return an_analyze_memo(out, r, NULL, path, buf, len);
+}
+
+int an_analyze_memo(an_result **out, const rules *r, an_memo *m,
+                    const char *path, const char *buf, size_t len)
+{
     an_state st;
     tmpl_out *tm = NULL;
     int rc, big = 0;
@@ -697,10 +707,10 @@ int an_analyze(an_result **out, const rules *r, const char *path,
     if (an_is_template(path) && (rc = tmpl_expand(&tm, &big, buf, len)))
         goto done;
     st.tmap = tm;
-    if (tm)
-        an_walk(&st, tm->text, tm->len);
+    if (m)
+        an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len);
     else
-        an_walk(&st, buf, len);
+        an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len);
     if (!st.rc)
         an_finish(&st);
     if (!st.rc)
