@@ -151,10 +151,11 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     if (!quiet)
-        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s%s\n",
+        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB; %.1f MB of "
+                "it reused from unchanged functions) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,
                 (unsigned long long)st.blobs_analysed, st.bytes_analysed / 1e6,
-                st.seconds, st.rewrites ? "; a ref was rewritten (rebased or "
+                st.memo_hit_bytes / 1e6, st.seconds, st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
     rc = CLI_OK;
 done:

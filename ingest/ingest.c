@@ -777,6 +777,13 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
 done:
     c.st.seconds = ingest_now() - t0;
+    if (c.memo) {
+        an_memo_stats ms;
+
+        an_memo_stats_get(c.memo, &ms);
+        c.st.memo_hits = ms.hits;
+        c.st.memo_hit_bytes = ms.hit_bytes;
+    }
     if (stats)
         *stats = c.st;
     ingest_close(&c);

@@ -53,6 +53,8 @@ typedef struct {
     uint64_t commits_new;     /* commit rows inserted */
     uint64_t blobs_analysed;
     uint64_t bytes_analysed;
+    uint64_t memo_hits;       /* chunks reused from the memo (an_memo) */
+    uint64_t memo_hit_bytes;  /* ... their bytes (templates expanded) */
     uint64_t rewrites;        /* refs found rebased or force-pushed */
     double seconds;           /* wall-clock time of the run */
 } ingest_stats;
