@@ -36,7 +36,7 @@ static void cli_ingest_usage(FILE *out)
         "                   threads); the stored result is the same for any N\n"
         "  --no-memo        analyse every version whole instead of reusing the\n"
         "                   analysis of unchanged functions (same result;\n"
-        "                   the memo's size: PORTDASH_MEMO_MB, default 32)\n"
+        "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
         "  --quiet          no progress display\n\n"
         "A ref whose new tip does not descend from the stored one (a rebase or\n"
         "force-push) is recorded as a rewrite; every old commit is kept.\n");
@@ -152,10 +152,11 @@ int cli_ingest(int argc, char **argv)
     }
     if (!quiet)
         fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB; %.1f MB of "
-                "it reused from unchanged functions) in %.1f s%s\n",
+                "unchanged chunks reused, templates expanded) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,
                 (unsigned long long)st.blobs_analysed, st.bytes_analysed / 1e6,
-                st.memo_hit_bytes / 1e6, st.seconds, st.rewrites ? "; a ref was rewritten (rebased or "
+                st.memo_hit_bytes / 1e6, st.seconds,
+                st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
     rc = CLI_OK;
 done:

@@ -446,11 +446,33 @@ static int an_callrec_cmp(const void *a, const void *b)
 static void an_build_calls(an_state *st)
 {
     an_result *res = st->res;
-    size_t i, j, total = 1;
+    size_t i, j, k, total = 1;
     char *p;
 
-    if (st->ncallrecs)
+    /* Records come grouped by function, in function order (a function's
+     * calls are made while it is the open one), so sorting each group by
+     * name is sorting the whole: most groups are short.  Should that ever
+     * not hold, one sort of everything. */
+    for (i = 1; i < st->ncallrecs && st->callrecs[i - 1].fn <= st->callrecs[i].fn; i++)
+        ;
+    if (i < st->ncallrecs)
         qsort(st->callrecs, st->ncallrecs, sizeof(*st->callrecs), an_callrec_cmp);
+    for (i = 0; i < st->ncallrecs; i = j) {
+        for (j = i + 1; j < st->ncallrecs && st->callrecs[j].fn == st->callrecs[i].fn; j++)
+            ;
+        if (j - i > 16) {
+            qsort(st->callrecs + i, j - i, sizeof(*st->callrecs), an_callrec_cmp);
+            continue;
+        }
+        for (k = i + 1; k < j; k++) {     /* insertion sort */
+            struct an_callrec c = st->callrecs[k];
+            size_t m = k;
+
+            for (; m > i && st->callrecs[m - 1].off > c.off; m--)
+                st->callrecs[m] = st->callrecs[m - 1];
+            st->callrecs[m] = c;
+        }
+    }
     for (i = 0; i < st->ncallrecs; i++)
         total += st->callrecs[i].len + 1;
     if (!(p = res->calls_pool = malloc(total))) {
