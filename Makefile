@@ -247,7 +247,7 @@ build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
-	  $(shell pkg-config --libs libgit2)
+	  $(shell pkg-config --libs libgit2 libxxhash)
 
 # libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
 # make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
