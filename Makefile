@@ -22,13 +22,17 @@
 # universal-ctags for the function-boundary comparison, clang for the
 # fuzzers, time for the benchmarks' peak RSS, nodejs/npm for the browser
 # tests and the dashboard's browser libraries (npm packages pinned in
-# package.json: Chart.js, marked, DOMPurify, jsdiff, Prism), man-db to check the manual page, systemd for
+# package.json: Chart.js, marked, DOMPurify, jsdiff, Prism), man-db to
+# check the manual page, systemd for
 # `systemd-analyze verify` of the units, nginx for the reverse-proxy test.
 DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libjansson-dev libsqlite3-dev zlib1g-dev libsodium-dev libyajl-dev libcmocka-dev \
            libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium yajl
+# xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
+DEB_PKGS += libxxhash-dev
+PKGS     += libxxhash
 # playwright-core 1.61 is the newest release that runs on Debian 12's
 # Node.js 18 (1.62 and later need Node 20); `make deps` checks it.
 NODE_MIN = 18
@@ -256,7 +260,7 @@ build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
-	  $(shell pkg-config --libs libgit2)
+	  $(shell pkg-config --libs libgit2 libxxhash)
 
 # libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
 # make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.

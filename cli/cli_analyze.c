@@ -247,6 +247,23 @@ static size_t cli_analysed_bytes(git_blob *b, const char *path)
     return n;
 }
 
+/* Analyse one blob of --blobs through memo (may be NULL); with check, also
+ * without it, and fail when the two results differ. */
+static int cli_an_blob(const rules *r, an_memo *memo, const char *path,
+                       const char *buf, size_t len, int check)
+{
+    an_result *res = NULL, *plain = NULL;
+    char why[256];
+    int rc = an_analyze_memo(&res, r, memo, path, buf, len);
+
+    if (!rc && check && (rc = an_analyze(&plain, r, path, buf, len)) == 0 &&
+        an_result_diff(res, plain, why, sizeof(why)))
+        rc = pd_error_set(PD_ERROR, "memo check: %s: %s", path, why);
+    an_result_free(res);
+    an_result_free(plain);
+    return rc;
+}
+
 /* --blobs: read every listed blob ("ID [PATH]" lines; the path's suffix
  * picks C, C++ or template handling, default C) into memory, then analyse
  * them all and print "blobs N bytes B analysed_bytes E read_s R analyze_s A
@@ -260,7 +277,9 @@ static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
     size_t n = 0, cap = 0, i, bytes = 0, analysed = 0;
     char line[4096];
     double t0, t1, t2;
-    int rc = 0;
+    int rc = 0, check = getenv("PORTDASH_MEMO_CHECK") != NULL;
+    an_memo *memo = NULL;
+    an_memo_stats ms = {0};
 
     if (!f)
         return pd_error_set(PD_EIO, "cannot open %s", list);
@@ -299,21 +318,25 @@ static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
         }
         bytes += (size_t)git_blob_rawsize(blobs[n++]);
     }
+    if (!rc && an_memo_env_bytes() && (rc = an_memo_new(&memo, r, an_memo_env_bytes())) < 0)
+        memo = NULL;
     t1 = cli_cpu();
-    for (i = 0; !rc && i < n; i++) {
-        an_result *res = NULL;
-
-        rc = an_analyze(&res, r, paths[i], git_blob_rawcontent(blobs[i]),
-                        (size_t)git_blob_rawsize(blobs[i]));
-        an_result_free(res);
-    }
+    for (i = 0; !rc && i < n; i++)
+        rc = cli_an_blob(r, memo, paths[i], git_blob_rawcontent(blobs[i]),
+                         (size_t)git_blob_rawsize(blobs[i]), check);
     t2 = cli_cpu();
     for (i = 0; !rc && i < n; i++)
         analysed += cli_analysed_bytes(blobs[i], paths[i]);
+    if (memo)
+        an_memo_stats_get(memo, &ms);
     if (!rc)
         printf("blobs %zu bytes %zu analysed_bytes %zu read_s %.3f analyze_s %.3f "
-               "analyze_MBps %.1f\n", n, bytes, analysed, t1 - t0, t2 - t1,
-               bytes / 1e6 / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
+               "analyze_MBps %.1f memo_lookups %llu memo_hits %llu memo_hit_bytes %llu "
+               "memo_bytes %zu%s\n", n, bytes, analysed, t1 - t0, t2 - t1,
+               bytes / 1e6 / (t2 - t1 > 0 ? t2 - t1 : 1e-9),
+               (unsigned long long)ms.lookups, (unsigned long long)ms.hits,
+               (unsigned long long)ms.hit_bytes, ms.bytes, check ? " checked" : "");
+    an_memo_free(memo);
     for (i = 0; i < n; i++) {
         git_blob_free(blobs[i]);
         free(paths[i]);

@@ -17,7 +17,7 @@ static void cli_ingest_usage(FILE *out)
     fprintf(out,
         "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
-        "                       [--threads N] [--quiet]\n\n"
+        "                       [--threads N] [--no-memo] [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files in\n"
         "scope and stores the results in FILE (created if missing).  A second run\n"
@@ -34,6 +34,9 @@ static void cli_ingest_usage(FILE *out)
         "                   rebased commit and its earlier version)\n"
         "  --threads N      analysis threads (default: one per CPU; 1: no\n"
         "                   threads); the stored result is the same for any N\n"
+        "  --no-memo        analyse every version whole instead of reusing the\n"
+        "                   analysis of unchanged functions (same result;\n"
+        "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
         "  --quiet          no progress display\n\n"
         "A ref whose new tip does not descend from the stored one (a rebase or\n"
         "force-push) is recorded as a rewrite; every old commit is kept.\n");
@@ -80,6 +83,7 @@ int cli_ingest(int argc, char **argv)
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
         {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
+        {"no-memo", no_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -106,6 +110,7 @@ int cli_ingest(int argc, char **argv)
         case 'R': opt.rules_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'P': opt.no_patch_ids = 1; break;
+        case 'M': opt.no_memo = 1; break;
         case 't':
             if (cli_ingest_threads(&opt.threads, optarg) < 0)
                 goto done;
@@ -146,10 +151,12 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     if (!quiet)
-        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB) in %.1f s%s\n",
+        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB; %.1f MB of "
+                "unchanged chunks reused, templates expanded) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,
                 (unsigned long long)st.blobs_analysed, st.bytes_analysed / 1e6,
-                st.seconds, st.rewrites ? "; a ref was rewritten (rebased or "
+                st.memo_hit_bytes / 1e6, st.seconds,
+                st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
     rc = CLI_OK;
 done:

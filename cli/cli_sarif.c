@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "db.h"
 #include "pd_error.h"
-#include "pd_file.h"
 #include "sarif_import.h"
 
 static void cli_sarif_usage(FILE *out)

@@ -99,6 +99,8 @@ int an_intern(an_state *st, const char *s, size_t len, uint32_t *off)
         if (st->itab[i].hash == h && st->itab[i].len == len &&
             memcmp(st->pool + st->itab[i].off, s, len) == 0) {
             *off = st->itab[i].off;
+            if (st->rec)
+                an_rec_intern(st, *off);
             return 0;
         }
     }
@@ -118,6 +120,8 @@ int an_intern(an_state *st, const char *s, size_t len, uint32_t *off)
     st->itab[i].hash = h;
     st->itab_n++;
     st->pool_len += len + 1;
+    if (st->rec)
+        an_rec_intern(st, *off);
     return 0;
 }
 
@@ -416,11 +420,33 @@ static int an_callrec_cmp(const void *a, const void *b)
 static void an_build_calls(an_state *st)
 {
     an_result *res = st->res;
-    size_t i, j, total = 1;
+    size_t i, j, k, total = 1;
     char *p;
 
-    if (st->ncallrecs)
+    /* Records come grouped by function, in function order (a function's
+     * calls are made while it is the open one), so sorting each group by
+     * name is sorting the whole: most groups are short.  Should that ever
+     * not hold, one sort of everything. */
+    for (i = 1; i < st->ncallrecs && st->callrecs[i - 1].fn <= st->callrecs[i].fn; i++)
+        ;
+    if (i < st->ncallrecs)
         qsort(st->callrecs, st->ncallrecs, sizeof(*st->callrecs), an_callrec_cmp);
+    for (i = 0; i < st->ncallrecs; i = j) {
+        for (j = i + 1; j < st->ncallrecs && st->callrecs[j].fn == st->callrecs[i].fn; j++)
+            ;
+        if (j - i > 16) {
+            qsort(st->callrecs + i, j - i, sizeof(*st->callrecs), an_callrec_cmp);
+            continue;
+        }
+        for (k = i + 1; k < j; k++) {     /* insertion sort */
+            struct an_callrec c = st->callrecs[k];
+            size_t m = k;
+
+            for (; m > i && st->callrecs[m - 1].off > c.off; m--)
+                st->callrecs[m] = st->callrecs[m - 1];
+            st->callrecs[m] = c;
+        }
+    }
     for (i = 0; i < st->ncallrecs; i++)
         total += st->callrecs[i].len + 1;
     if (!(p = res->calls_pool = malloc(total))) {
@@ -652,6 +678,12 @@ static void an_walk(an_state *st, const char *buf, size_t len)
 int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len)
 {
+    return an_analyze_memo(out, r, NULL, path, buf, len);
+}
+
+int an_analyze_memo(an_result **out, const rules *r, an_memo *m,
+                    const char *path, const char *buf, size_t len)
+{
     an_state st;
     tmpl_out *tm = NULL;
     int rc, big = 0;
@@ -670,10 +702,10 @@ int an_analyze(an_result **out, const rules *r, const char *path,
     if (an_is_template(path) && (rc = tmpl_expand(&tm, &big, buf, len)))
         goto done;
     st.tmap = tm;
-    if (tm)
-        an_walk(&st, tm->text, tm->len);
+    if (m)
+        an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len);
     else
-        an_walk(&st, buf, len);
+        an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len);
     if (!st.rc)
         an_finish(&st);
     if (!st.rc)

@@ -156,6 +156,69 @@ int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len);
 
 /*
+ * Memo of analyses below the blob (analyze_memo.c).  A file is cut where
+ * the analysis is back at file level with nothing pending: after a line
+ * that is only `}` or `};` (a function's or a data definition's end).
+ * The results of a chunk, from one cut to the next, depend only on its
+ * bytes and on the little state that crosses a cut (the last eight
+ * tokens, open #if blocks, namespaces/extern "C", whether the file reads
+ * as C++), so both are the memo's key (with the rules object, which
+ * carries the analysis key: rules hash and AN_ANALYZER_VERSION), and the
+ * chunk's findings, functions and calls are stored with lines relative
+ * to the cut and put back at the new position: a reused chunk gives
+ * byte-for-byte the result of analysing it (tests/unit/test_memo.c).
+ * Consecutive versions of a file share most chunks, and so do template
+ * instances that expand to the same text.  Bounded by bytes, least
+ * recently used entries dropped first; safe to share between threads.
+ */
+typedef struct an_memo an_memo;
+
+/* What a memo did (an_memo_stats_get). */
+typedef struct {
+    uint64_t lookups;              /* chunks looked up */
+    uint64_t hits;                 /* ... found and reused */
+    uint64_t hit_bytes;            /* bytes of the reused chunks */
+    uint64_t stored;               /* entries stored */
+    uint64_t evicted;              /* entries dropped for room */
+    size_t bytes;                  /* bytes held now */
+} an_memo_stats;
+
+/*
+ * A memo for analyses with rules r (borrowed; the memo is used only with
+ * that rules object), holding at most max_bytes of entries.  0 or
+ * PD_ENOMEM.  Free with an_memo_free().
+ */
+int an_memo_new(an_memo **out, const rules *r, size_t max_bytes);
+
+/* Free a memo; accepts NULL. */
+void an_memo_free(an_memo *m);
+
+/* Copy the memo's counters into *s (thread-safe). */
+void an_memo_stats_get(an_memo *m, an_memo_stats *s);
+
+/*
+ * The memo size of the environment: PORTDASH_MEMO_MB megabytes (0 turns
+ * the memo off), 16 MiB when unset or not a number (numpy-hpy's history
+ * reuses 0.2 % more with 32, 3.5 % less with 8).  In bytes.
+ */
+size_t an_memo_env_bytes(void);
+
+/*
+ * an_analyze() through memo m (NULL: none): the same result, byte for
+ * byte, with chunks seen before reused instead of analysed.
+ */
+int an_analyze_memo(an_result **out, const rules *r, an_memo *m,
+                    const char *path, const char *buf, size_t len);
+
+/*
+ * Compare two results field by field (every function and finding field,
+ * the totals, notes and HPy types).  Returns 0 when equal, else 1 with
+ * the first difference described in why (cap bytes).
+ */
+int an_result_diff(const an_result *a, const an_result *b, char *why,
+                   size_t cap);
+
+/*
  * Why function fn of res has its status and object state, as compact JSON
  * written into buf (cap bytes, NUL-terminated; truncated output is never
  * valid JSON, so give 1 KB):

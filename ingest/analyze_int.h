@@ -10,6 +10,8 @@
  *                   across #if/#else branches, #define bodies
  *   analyze_types.c HPy types, their HPyField members and traverse visits
  *                   (a second, cheap pass over files that mention them)
+ *   analyze_memo.c  the chunk memo: cuts, keys, recording and reusing
+ *                   chunk results (analyze_memo_tab.c: its table)
  *
  * One an_state lives for one an_analyze() call.  Errors (only out of
  * memory) are sticky in st->rc so the per-token code needs no error
@@ -226,6 +228,9 @@ typedef struct {
     /* Problems for the notes. */
     uint32_t bad_close_line, bad_closes;
     uint32_t bad_pp_line, bad_pps;
+
+    struct an_rec *rec;         /* chunk being recorded for the memo, or
+                                 * NULL (analyze_memo.c) */
 } an_state;
 
 /* 1 if token t is the identifier s, a string literal (its length is
@@ -294,5 +299,10 @@ static inline int an_types_word(const char *s, size_t len)
 
 /* analyze_pp.c */
 void an_directive(an_state *st);
+
+/* analyze_memo.c: an_intern() reports every string it hands out while a
+ * chunk is recorded; an_walk_memo() is an_walk() through memo m. */
+void an_rec_intern(an_state *st, uint32_t off);
+void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len);
 
 #endif

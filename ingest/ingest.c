@@ -66,6 +66,7 @@ typedef struct {
     size_t npath_known;
     git_repository *plan_repo;    /* for plans made on this thread */
     size_t plan_calls;
+    an_memo *memo;                /* chunk analyses of this run, or NULL */
 } ingest_ctx;
 
 /* Grow a zeroed array so that index `i` exists. */
@@ -150,7 +151,8 @@ static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *o
                             c->opt->repo_path, hex, path, e ? e->message : "?");
     }
     size = (size_t)git_blob_rawsize(blob);
-    if ((rc = an_analyze(&res, c->rules, path, git_blob_rawcontent(blob), size)) == 0)
+    if ((rc = an_analyze_memo(&res, c->rules, c->memo, path, git_blob_rawcontent(blob),
+                              size)) == 0)
         rc = ingest_enc_new(out, res, size);
     an_result_free(res);
     git_blob_free(blob);
@@ -512,6 +514,7 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
     memset(&po, 0, sizeof(po));
     po.repo_path = c->opt->repo_path;
     po.rules = c->rules;
+    po.memo = c->memo;
     po.scope = &c->scope;
     po.threads = c->threads;
     po.patch_ids = !c->opt->no_patch_ids;
@@ -699,6 +702,9 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     ingest_analysis_key(c->analysis_key, rules_hash(c->rules));
     c->rules_hash = c->analysis_key;
+    if (!opt->no_memo && an_memo_env_bytes() &&
+        (rc = an_memo_new(&c->memo, c->rules, an_memo_env_bytes())) < 0)
+        return rc;
     if ((rc = db_open(&c->db, opt->db_path, 1)) < 0 ||
         (rc = ingest_store_open(&c->store, c->db)) < 0)
         return rc;
@@ -729,6 +735,7 @@ static void ingest_close(ingest_ctx *c)
     ingest_progress_free(c->progress);
     ingest_store_free(c->store);
     db_close(c->db);
+    an_memo_free(c->memo);
     rules_free(c->rules);
     git_tree_free(c->base_tree);
     git_repository_free(c->plan_repo);
@@ -770,6 +777,13 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
 done:
     c.st.seconds = ingest_now() - t0;
+    if (c.memo) {
+        an_memo_stats ms;
+
+        an_memo_stats_get(c.memo, &ms);
+        c.st.memo_hits = ms.hits;
+        c.st.memo_hit_bytes = ms.hit_bytes;
+    }
     if (stats)
         *stats = c.st;
     ingest_close(&c);

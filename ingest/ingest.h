@@ -39,6 +39,9 @@ typedef struct {
                                * 1: everything on the calling thread.  The
                                * stored result is the same for any value. */
     unsigned batch_commits;   /* commits per transaction; 0: 2,000 */
+    int no_memo;              /* 1: no chunk memo (an_memo), every chunk
+                               * analysed; the stored result is the same.
+                               * Its size: PORTDASH_MEMO_MB (analyze.h). */
     /* Called after every 256 commits and at the end of each ref, from the
      * ingesting thread (for the server's job progress); may be NULL. */
     void (*on_progress)(void *arg, const char *ref, size_t done, size_t total);
@@ -50,6 +53,8 @@ typedef struct {
     uint64_t commits_new;     /* commit rows inserted */
     uint64_t blobs_analysed;
     uint64_t bytes_analysed;
+    uint64_t memo_hits;       /* chunks reused from the memo (an_memo) */
+    uint64_t memo_hit_bytes;  /* ... their bytes (templates expanded) */
     uint64_t rewrites;        /* refs found rebased or force-pushed */
     double seconds;           /* wall-clock time of the run */
 } ingest_stats;

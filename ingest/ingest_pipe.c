@@ -129,8 +129,8 @@ static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const inges
                              hex, j->path, e ? e->message : "?");
     } else {
         size = (size_t)git_blob_rawsize(blob);
-        if ((j->rc = an_analyze(&res, o->rules, j->path, git_blob_rawcontent(blob),
-                                size)) == 0)
+        if ((j->rc = an_analyze_memo(&res, o->rules, o->memo, j->path,
+                                     git_blob_rawcontent(blob), size)) == 0)
             j->rc = ingest_enc_new(&j->enc, res, size);
     }
     if (j->rc < 0)

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <git2.h>
 
+#include "analyze.h"
 #include "ingest_plan.h"
 #include "ingest_store.h"
 #include "rules.h"
@@ -36,6 +37,7 @@ typedef struct ingest_pipe ingest_pipe;
 typedef struct {
     const char *repo_path;     /* git directory, opened once per thread */
     const rules *rules;        /* shared, read-only */
+    an_memo *memo;             /* shared chunk memo (thread-safe), or NULL */
     const scope *scope;        /* shared, read-only */
     unsigned threads;          /* analysis threads, >= 1 */
     int patch_ids;             /* 1: plans carry patch ids */

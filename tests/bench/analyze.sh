@@ -9,7 +9,10 @@
 #   BENCH_RUNS           repetitions (default 3); medians reported
 # The analyzer time is CPU time of `portdash analyze --blobs` for analysis
 # alone (blobs are read into memory first, not timed); cat-file is wall time
-# with its output discarded.  Both are single-threaded.
+# with its output discarded.  Both are single-threaded.  Blobs come in the
+# order the history brings them (oldest first), as an ingest meets them,
+# since the chunk memo (analyze.h, an_memo) reuses what earlier versions
+# had; each run also times the analyzer without it (PORTDASH_MEMO_MB=0).
 set -eu
 bin=$1
 repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see README, Benchmarks)}
@@ -22,15 +25,17 @@ trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # Every blob any commit of the history introduced, with one of its paths
-# (the suffix picks C, C++ or template handling).
-git --git-dir="$repo" log --format= --raw --no-renames --no-abbrev "$ref" -- "$scope" |
+# (the suffix picks C, C++ or template handling), at its first appearance.
+git --git-dir="$repo" log --reverse --format= --raw --no-renames --no-abbrev "$ref" -- "$scope" |
   awk -F'\t' '{split($1,a," "); if (a[4] !~ /^0+$/) print a[4], $2}' |
-  grep -E '\.(c|h|c\.src|h\.src|cpp|hpp|cc)$' | sort -u -k1,1 > "$tmp/blobs"
+  grep -E '\.(c|h|c\.src|h\.src|cpp|hpp|cc)$' | awk '!seen[$1]++' > "$tmp/blobs"
 cut -d' ' -f1 "$tmp/blobs" > "$tmp/ids"
 i=0
 while [ $i -lt "$runs" ]; do
   "$bin" analyze --git-dir "$repo" --blobs "$tmp/blobs" > "$tmp/out"
   sed -n 's/.* analyze_s \([0-9.]*\) .*/\1/p' "$tmp/out" >> "$tmp/an"
+  PORTDASH_MEMO_MB=0 "$bin" analyze --git-dir "$repo" --blobs "$tmp/blobs" > "$tmp/out0"
+  sed -n 's/.* analyze_s \([0-9.]*\) .*/\1/p' "$tmp/out0" >> "$tmp/an0"
   s=$(date +%s.%N)
   git --git-dir="$repo" cat-file --batch < "$tmp/ids" > /dev/null
   e=$(date +%s.%N)
@@ -41,13 +46,17 @@ n=$(sed -n 's/^blobs \([0-9]*\) .*/\1/p' "$tmp/out")
 bytes=$(sed -n 's/.* bytes \([0-9]*\) .*/\1/p' "$tmp/out")
 exp=$(sed -n 's/.* analysed_bytes \([0-9]*\) .*/\1/p' "$tmp/out")
 t_an=$(median < "$tmp/an")
+t_an0=$(median < "$tmp/an0")
 t_cat=$(median < "$tmp/cat")
+hit=$(sed -n 's/.* memo_hit_bytes \([0-9]*\) .*/\1/p' "$tmp/out")
 echo "analyzer alone: $repo, every C blob under $scope in the history of $ref, runs: $runs (medians)"
 echo "| measure | value |"
 echo "|---|---|"
 echo "| distinct blobs | $n ($(echo "$bytes" | awk '{printf "%.0f MB", $1/1e6}')) |"
-echo "$bytes $t_an $t_cat $exp" | awk '{
-  printf "| analyzer, one core | %.2f s, %.0f MB/s of blobs (%.0f MB/s of the %.0f MB it reads, templates expanded) |\n", \
-         $2, $1 / 1e6 / $2, $4 / 1e6 / $2, $4 / 1e6
+echo "$bytes $t_an $t_cat $exp $t_an0 $hit" | awk '{
+  printf "| analyzer, one core | %.2f s, %.0f MB/s of blobs (%.0f MB/s of the %.0f MB it reads, templates expanded; %.0f %% of that reused from the chunk memo) |\n", \
+         $2, $1 / 1e6 / $2, $4 / 1e6 / $2, $4 / 1e6, 100 * $6 / $4
+  printf "| ... without the memo | %.2f s, %.0f MB/s of blobs (%.0f MB/s of what it reads) |\n", \
+         $5, $1 / 1e6 / $5, $4 / 1e6 / $5
   printf "| git cat-file --batch of the same blobs | %.2f s, %.0f MB/s |\n", $3, $1 / 1e6 / $3
   printf "| ratio analyzer / cat-file time | %.2f |\n", $2 / $3 }'

@@ -17,6 +17,8 @@
 #   BENCH_ONE_THREAD  1 (default): also one --threads 1 ingest, 0: skip
 #   BENCH_WHOLE       1 (default): also one ingest of the whole repository
 #                     (no --include), 0: skip
+#   BENCH_NO_MEMO     1: also one ingest with --no-memo (every chunk
+#                     analysed), 0 (default): skip
 # Wall times on a shared machine are noisy: ratios are taken within a run,
 # and CPU time (user + system) is given next to wall time.
 set -eu
@@ -85,6 +87,12 @@ if [ "${BENCH_ONE_THREAD:-1}" = 1 ] && [ "$threads" != 1 ]; then
   t_cat1=$(catfile "$tmp/blobs")
   one=$(awk -v c="$t_cat1" '{printf "%.1f s wall, %.1f s CPU; cat-file %.2f s in the same run (%.1f ×), peak RSS %.0f MB", $1, $2, c, $1 / c, $3 / 1024}' "$tmp/ingest.1")
 fi
+nomemo=""
+if [ "${BENCH_NO_MEMO:-0}" = 1 ]; then
+  ingest "$tmp/nm.db" "$threads" --include "$scope" --no-memo
+  t_catn=$(catfile "$tmp/blobs")
+  nomemo=$(tail -n1 "$tmp/ingest.$threads" | awk -v c="$t_catn" '{printf "%.1f s wall, %.1f s CPU; cat-file %.2f s in the same run (%.1f ×), peak RSS %.0f MB", $1, $2, c, $1 / c, $3 / 1024}')
+fi
 push=$(sh "$here/push.sh" "$bin" "$tmp/keep.db" "$repo" "$(echo $refs | cut -d' ' -f1)" \
        "$push_file" "$runs" $refs)
 whole=""
@@ -106,6 +114,7 @@ echo "| commits ingested | $commits | |"
 echo "| distinct blobs in scope | $nblobs ($(echo "$bytes" | awk '{printf "%.0f MB", $1/1e6}')) | |"
 echo "| full ingest vs \`git cat-file --batch\` of the same blobs, same run | $(echo "$t_ingest $t_cat $c_ingest" | awk '{printf "%.1f s vs %.2f s (%.1f ×); %.1f s CPU", $1, $2, $1 / $2, $3}') | ≤ 5 × on 2 cores |"
 [ -n "$one" ] && echo "| ... the same with --threads 1 | $one | |"
+[ -n "$nomemo" ] && echo "| ... the same with --no-memo | $nomemo | |"
 echo "| analyzer per blob byte, one core (templates included) | $an | ≥ 200 MB/s |"
 echo "| one new commit pushed on top of an ingested ref | $(echo "$push" | awk '{printf "%.0f ms wall, %.0f ms CPU", $2 * 1000, $4 * 1000}') | ≤ 50 ms |"
 echo "| ingest peak RSS | $(echo "$rss" | awk '{printf "%.0f MB", $1/1024}') | ≤ 128 MB |"

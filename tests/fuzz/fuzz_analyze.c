@@ -5,7 +5,10 @@
  * template) so that every language path of an_analyze() is reached; the rest
  * is the file's bytes.  Each input is lexed on its own (with comments
  * returned, so both lexer modes run) and then analysed with the default
- * rules; the result is walked so that every string it holds is read.
+ * rules; the result is walked so that every string it holds is read.  The
+ * input is then analysed through a new chunk memo twice (cold: chunks
+ * recorded; warm: chunks reused) and both results must equal the plain
+ * one (an_result_diff), or the target aborts.
  * Build and run with `make fuzz` (clang -fsanitize=fuzzer,address,undefined);
  * the seed corpus is tests/fixtures/analyze.
  */
@@ -39,6 +42,28 @@ static size_t fz_walk(const an_result *res)
     return n;
 }
 
+/* The memo gives the plain result `want`, cold and warm. */
+static void fz_memo(const an_result *want, const char *path, const char *buf,
+                    size_t len)
+{
+    an_memo *m = NULL;
+    an_result *got = NULL;
+    char why[256];
+    int i;
+
+    if (an_memo_new(&m, fz_rules, 1 << 20) != 0)
+        return;
+    for (i = 0; i < 2; i++) {
+        if (an_analyze_memo(&got, fz_rules, m, path, buf, len) != 0)
+            break;
+        if (an_result_diff(got, want, why, sizeof(why)))
+            abort();
+        an_result_free(got);
+        got = NULL;
+    }
+    an_memo_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *paths[] = {"f.c", "f.cpp", "f.c.src", "f.h.src"};
@@ -60,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (t.kind != LEX_EOF);
     if (an_analyze(&res, fz_rules, path, (const char *)data, size) == 0) {
         fz_walk(res);
+        fz_memo(res, path, (const char *)data, size);
         an_result_free(res);
     }
     return 0;

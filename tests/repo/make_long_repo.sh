@@ -7,8 +7,9 @@
 # 40.  Each commit rewrites one of 7 C files (src/fK.c) with one of 13
 # contents, so blobs recur; every 9th commit rewrites a numpy template
 # (src/t.c.src); every 50th renames a file, every 37th deletes one (and a
-# later commit brings it back).  Dates are fixed: the same N always gives
-# the same ids.
+# later commit brings it back); every 3rd rewrites src/m.c, where only
+# function v changes (the chunk memo reuses the others).  Dates are fixed:
+# the same N always gives the same ids.
 set -eu
 n=$1
 dest=$2
@@ -29,6 +30,16 @@ function tmpl(v) {
   return sprintf("/**begin repeat\n * #name = BOOL, OBJECT, INT%d#\n */\n" \
                  "static PyObject *\n@name@_get(void *ip)\n{\n    return PyArray_GETITEM(ip, %d);\n}\n" \
                  "/**end repeat**/\n", v, v)
+}
+function mod(v,   s, j) {
+  s = "#include \"hpy.h\"\n"
+  for (j = 0; j < 4; j++) {
+    if (j == 2)
+      s = s sprintf("static int\nv(void)\n{\n    int x = %d;\n    (void)x;\n    return 0;\n}\n", v)
+    s = s sprintf("static HPy\na%d(HPyContext *ctx, HPy h)\n{\n", j)
+    s = s (j % 2 ? "    return PyLong_FromLong(1);\n}\n" : "    return HPy_Dup(ctx, h);\n}\n")
+  }
+  return s
 }
 function put(path, text) {
   printf "M 100644 inline %s\ndata %d\n%s\n", path, length(text), text
@@ -54,6 +65,7 @@ BEGIN {
       put("README", "text " i "\n")
     }
     if (i % 9 == 0) put("src/t.c.src", tmpl(i % 4))
+    if (i % 3 == 0) put("src/m.c", mod(i))
   }
   print "reset refs/heads/side"
   printf "from :%d\n\n", int(n / 2)

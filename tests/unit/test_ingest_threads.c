@@ -1,12 +1,14 @@
 /*
  * test_ingest_threads.c: an ingest with analysis threads stores what a
- * one-thread ingest stores, and an ingest killed in the middle, run again,
- * ends with the content of an uninterrupted one.  The history comes from
+ * one-thread ingest stores, with or without the chunk memo (an_memo), and
+ * an ingest killed in the middle of its threads' work, run again, ends
+ * with the content of an uninterrupted one.  The history comes from
  * tests/repo/make_long_repo.sh: hundreds of commits, so the threads start
  * (they do from INGEST_PARALLEL_MIN commits) and several batches commit.
  */
 #include <signal.h>
 #include <sys/wait.h>
+#include <dirent.h>
 
 #include "testutil.h"
 
@@ -43,6 +45,8 @@ static int lfx_teardown(void **state)
     return 0;
 }
 
+static int g_no_memo;          /* run() without the chunk memo */
+
 /* Ingest refs main and side of the long repository into `db`. */
 static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
                void (*on_progress)(void *, const char *, size_t, size_t),
@@ -51,6 +55,7 @@ static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
     static const char *refs[] = {"main", "side"};
     ingest_options o = {0};
 
+    o.no_memo = g_no_memo;
     o.db_path = db;
     o.repo_path = f->repo;
     o.name = "long";
@@ -126,24 +131,31 @@ static int64_t scalar(const char *dbpath, const char *sql)
     return v;
 }
 
+/* The reference is one thread without the chunk memo; one thread with
+ * it, and several threads sharing it, store the same, with chunks reused
+ * (each version of a file changes one function of several). */
 static void test_any_thread_count_stores_the_same(void **state)
 {
     lfx *f = *state;
-    static const unsigned threads[] = {2, 5};
+    static const unsigned threads[] = {1, 2, 5};
     ingest_stats one, many;
     char *want, *got, path[4300];
     size_t i;
 
+    g_no_memo = 1;
     assert_int_equal(run(f, f->db, 1, 0, NULL, &one), 0);
+    g_no_memo = 0;
     want = dump(f->db);
     assert_int_equal(one.commits_new, NCOMMITS + 40);
     assert_true(one.blobs_analysed > 100);
+    assert_int_equal(one.memo_hits, 0);
     assert_int_equal(scalar(f->db, "SELECT count(*) FROM commit_stats"), NCOMMITS + 40);
     for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
         snprintf(path, sizeof(path), "%s/t%u.db", f->dir, threads[i]);
         assert_int_equal(run(f, path, threads[i], 0, NULL, &many), 0);
         assert_int_equal(many.blobs_analysed, one.blobs_analysed);
         assert_int_equal(many.bytes_analysed, one.bytes_analysed);
+        assert_true(many.memo_hits > many.blobs_analysed);
         got = dump(path);
         assert_string_equal(got, want);
         free(got);
@@ -151,11 +163,30 @@ static void test_any_thread_count_stores_the_same(void **state)
     free(want);
 }
 
-/* on_progress of the child: die hard after 256 commits, as a kill would. */
+/* Threads of this process (/proc/self/task entries). */
+static int nthreads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+
+    while (d && (e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* on_progress of the child: die hard after 256 commits, as a kill would,
+ * while the planner and the three analysis threads run (else exit 3, which
+ * the test reports). */
 static void die_at_256(void *arg, const char *ref, size_t done, size_t total)
 {
-    if (done >= 256)
-        raise(SIGKILL);
+    if (done < 256)
+        return;
+    if (nthreads() < 1 + 1 + 3)
+        _exit(3);
+    raise(SIGKILL);
 }
 
 static void test_killed_parallel_ingest_resumes_to_the_same_content(void **state)

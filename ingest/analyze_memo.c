@@ -1,0 +1,711 @@
+/*
+ * analyze_memo.c: the memo of chunk analyses (analyze.h, an_memo).
+ *
+ * A cut is the end of a line that is only `}` or `};` (blanks after it
+ * allowed) when the scanner, after that token, is at file level with
+ * nothing pending (an_clean).  What is then left of the state and still
+ * read later is the key's context: the last AN_RING tokens (texts, kinds,
+ * lines relative to the cut, columns), the open #if frames, the wrappers
+ * (extern "C", namespaces) and their scope, the language; the chunk's
+ * bytes run from the start of the cut's line to the next cut.  An entry
+ * holds what the chunk added (findings, functions, calls, counters, lexer
+ * problems) with lines relative to its first line and strings by value,
+ * plus the state at its end.  Strings are interned again in the order the
+ * chunk first asked for them, so the text pool, and with it the order of
+ * each function's calls, is the one a full analysis builds.
+ *
+ * Chunk ends are found before analysing (an_next_cut looks for the next
+ * such line) so that a chunk can be looked up without reading it; a
+ * candidate that turns out not to be a cut (inside a comment, a string, a
+ * struct) only means no entry until the next real one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_STATIC_LINKING_ONLY   /* XXH3_state_t on the stack */
+#include <xxhash.h>
+
+#include "analyze_memo.h"
+#include "pd_error.h"
+
+/* A chunk being recorded (st->rec). */
+typedef struct an_rec {
+    uint64_t k_lo, k_hi;
+    const char *base, *q, *qline;
+    uint32_t line0;
+    size_t nfind0, nfn0, ncall0, nring0;
+    an_mcount c0;
+    uint32_t *log;              /* every interned offset, in order */
+    size_t nlog, caplog;
+    int failed;
+} an_rec;
+
+/* ---- cuts and keys --------------------------------------------------- */
+
+/* The next candidate cut after p: a line that is `}` or `};` then blanks.
+ * Returns the end of its last token (NULL: none); *qline gets the start
+ * of the line. */
+static const char *an_next_cut(const char *p, const char *end,
+                               const char **qline)
+{
+    /* '}' is rarer than '\n', so memchr finds the line faster than
+     * memmem(p, n, "\n}", 2) */
+    for (p++; p < end && (p = memchr(p, '}', (size_t)(end - p))) != NULL; p++) {
+        const char *q = p + 1, *e;
+
+        if (p[-1] != '\n')
+            continue;
+        if (q < end && *q == ';')
+            q++;
+        for (e = q; e < end && (*e == ' ' || *e == '\t' || *e == '\r'); e++)
+            ;
+        if (e == end || *e == '\n') {
+            *qline = p;
+            return q;
+        }
+    }
+    return NULL;
+}
+
+/* Nothing pending at file level: the scanner state that is not in the key
+ * is reset before it is read again. */
+static int an_clean(const an_state *st)
+{
+    return st->cur < 0 && st->depth == 0 && st->pdepth == 0 && !st->in_decl &&
+           !st->kr && !st->kr_next && !st->pend_valid && !st->cand_valid &&
+           !st->alt_valid && !st->tag_kw_valid && !st->after_group &&
+           st->adepth == 0 && st->ncalls == 0 && !st->callpend_valid &&
+           !st->pcast.active;
+}
+
+/* The key of chunk [base, q) whose first line is line0 in state st. */
+static void an_key(const an_state *st, const char *base, const char *q,
+                   uint32_t line0, int at_start, uint64_t *lo, uint64_t *hi)
+{
+    XXH3_state_t xs;
+    XXH128_hash_t h;
+    int64_t v[8];
+    size_t i, k = st->nring < AN_RING ? st->nring : AN_RING;
+    long nw = st->wrappers < AN_MAXSCOPE ? st->wrappers : AN_MAXSCOPE;
+
+    XXH3_128bits_reset(&xs);
+    v[0] = at_start;
+    v[1] = st->cpp;
+    v[2] = st->lx.flags;
+    v[3] = st->skip;
+    v[4] = st->guard;
+    v[5] = (int64_t)st->nframes;
+    v[6] = st->wrappers;
+    v[7] = (int64_t)k;
+    XXH3_128bits_update(&xs, v, sizeof(v));
+    XXH3_128bits_update(&xs, st->scope, st->scope_len);
+    if (nw > 0)
+        XXH3_128bits_update(&xs, st->scope_marks, (size_t)nw * sizeof(uint32_t));
+    for (i = 0; i < st->nframes; i++) {
+        const an_frame *f = &st->frames[i];
+
+        v[0] = f->saved_depth;
+        v[1] = f->saved_pdepth;
+        v[2] = f->ref_depth;
+        v[3] = f->ref_pdepth;
+        v[4] = f->ref_set | f->outer_skip << 1 | f->skip << 2 | f->guard << 3 |
+               f->else_skip << 4 | f->else_guard << 5 | f->seen_elif << 6;
+        XXH3_128bits_update(&xs, v, 5 * sizeof(v[0]));
+    }
+    for (i = k; i > 0; i--) {
+        const an_tok *t = an_prev(st, i);
+
+        v[0] = t->kind;
+        v[1] = t->punct;
+        v[2] = t->len;
+        v[3] = (int64_t)t->line - (int64_t)line0;
+        v[4] = t->column;
+        XXH3_128bits_update(&xs, v, 5 * sizeof(v[0]));
+        XXH3_128bits_update(&xs, t->s, t->len);
+    }
+    XXH3_128bits_update(&xs, base, (size_t)(q - base));
+    h = XXH3_128bits_digest(&xs);
+    *lo = h.low64;
+    *hi = h.high64;
+}
+
+/* ---- counters -------------------------------------------------------- */
+
+static void an_count_get(const an_state *st, an_mcount *c)
+{
+    memcpy(c->tokens, st->res->tokens, sizeof(c->tokens));
+    memcpy(c->unguarded, st->file_unguarded, sizeof(c->unguarded));
+    c->triggers = st->triggers_seen;
+    c->types_seen = (uint32_t)st->types_seen;
+    c->bad_closes = st->bad_closes;
+    c->bad_close_line = st->bad_close_line;
+    c->bad_pps = st->bad_pps;
+    c->bad_pp_line = st->bad_pp_line;
+    c->bad_literals = st->lx.bad_literals;
+    c->bad_literal_line = st->lx.bad_literal_line;
+    c->bad_trigraphs = st->lx.bad_trigraphs;
+    c->bad_trigraph_line = st->lx.bad_trigraph_line;
+    c->other_bytes = st->lx.other_bytes;
+    c->other_line = st->lx.other_line;
+    c->digraphs = st->lx.digraphs;
+}
+
+/* A first-problem line: relative + 1 when the chunk set it (the count
+ * was 0 before and is not after), else 0. */
+static uint32_t an_rel_first(uint32_t n0, uint32_t n1, uint32_t line, uint32_t line0)
+{
+    return !n0 && n1 ? line - line0 + 1 : 0;
+}
+
+/* What the chunk added: now - before. */
+static void an_count_delta(an_mcount *d, const an_mcount *a, const an_mcount *b,
+                           uint32_t line0)
+{
+    int i;
+
+    for (i = 0; i < AN_CLASS_COUNT; i++) {
+        d->tokens[i] = b->tokens[i] - a->tokens[i];
+        d->unguarded[i] = b->unguarded[i] - a->unguarded[i];
+    }
+    d->triggers = b->triggers;
+    d->types_seen = b->types_seen;
+    d->bad_closes = b->bad_closes - a->bad_closes;
+    d->bad_close_line = an_rel_first(a->bad_closes, b->bad_closes, b->bad_close_line, line0);
+    d->bad_pps = b->bad_pps - a->bad_pps;
+    d->bad_pp_line = an_rel_first(a->bad_pps, b->bad_pps, b->bad_pp_line, line0);
+    d->bad_literals = b->bad_literals - a->bad_literals;
+    d->bad_literal_line = an_rel_first(a->bad_literals, b->bad_literals,
+                                       b->bad_literal_line, line0);
+    d->bad_trigraphs = b->bad_trigraphs - a->bad_trigraphs;
+    d->bad_trigraph_line = an_rel_first(a->bad_trigraphs, b->bad_trigraphs,
+                                        b->bad_trigraph_line, line0);
+    d->other_bytes = b->other_bytes - a->other_bytes;
+    d->other_line = an_rel_first(a->other_bytes, b->other_bytes, b->other_line, line0);
+    d->digraphs = b->digraphs - a->digraphs;
+}
+
+/* Add n problems, the first at relative line rel (plus one), to *count and *line. */
+static void an_add_problem(uint32_t *count, uint32_t *line, uint32_t n,
+                           uint32_t rel, uint32_t line0)
+{
+    if (!n)
+        return;
+    if (!*count && rel)
+        *line = line0 + rel - 1;
+    *count += n;
+}
+
+static void an_count_apply(an_state *st, const an_mcount *d, uint32_t line0)
+{
+    int i;
+
+    for (i = 0; i < AN_CLASS_COUNT; i++) {
+        st->res->tokens[i] += d->tokens[i];
+        st->file_unguarded[i] += d->unguarded[i];
+    }
+    st->triggers_seen |= d->triggers;
+    st->types_seen |= (int)d->types_seen;
+    an_add_problem(&st->bad_closes, &st->bad_close_line, d->bad_closes,
+                   d->bad_close_line, line0);
+    an_add_problem(&st->bad_pps, &st->bad_pp_line, d->bad_pps, d->bad_pp_line, line0);
+    an_add_problem(&st->lx.bad_literals, &st->lx.bad_literal_line,
+                   d->bad_literals, d->bad_literal_line, line0);
+    an_add_problem(&st->lx.bad_trigraphs, &st->lx.bad_trigraph_line,
+                   d->bad_trigraphs, d->bad_trigraph_line, line0);
+    an_add_problem(&st->lx.other_bytes, &st->lx.other_line, d->other_bytes,
+                   d->other_line, line0);
+    st->lx.digraphs += d->digraphs;
+}
+
+/* ---- recording ------------------------------------------------------- */
+
+void an_rec_intern(an_state *st, uint32_t off)
+{
+    an_rec *r = st->rec;
+
+    if (r->nlog == r->caplog) {
+        size_t cap = r->caplog ? r->caplog * 2 : 64;
+        uint32_t *p = realloc(r->log, cap * sizeof(*p));
+
+        if (!p) {
+            r->failed = 1;
+            return;
+        }
+        r->log = p;
+        r->caplog = cap;
+    }
+    r->log[r->nlog++] = off;
+}
+
+/* Start recording chunk [base, q) at line0; the OR-ed flags start from 0
+ * so that the entry holds the chunk's own. */
+static void an_rec_start(an_state *st, an_rec *r, const char *base,
+                         const char *q, const char *qline, uint32_t line0)
+{
+    r->base = base;
+    r->q = q;
+    r->qline = qline;
+    r->line0 = line0;
+    r->nfind0 = st->res->nfindings;
+    r->nfn0 = st->res->nfunctions;
+    r->ncall0 = st->ncallrecs;
+    r->nring0 = st->nring;
+    r->nlog = 0;
+    r->failed = 0;
+    an_count_get(st, &r->c0);
+    st->triggers_seen = 0;
+    st->types_seen = 0;
+    st->rec = r;
+}
+
+/* Stop recording: the flags get back what was seen before the chunk. */
+static void an_rec_stop(an_state *st, an_rec *r)
+{
+    st->triggers_seen |= r->c0.triggers;
+    st->types_seen |= (int)r->c0.types_seen;
+    st->rec = NULL;
+}
+
+/* Index of pool offset off among the chunk's strings (open addressing
+ * table of 2^bits slots holding index + 1). */
+static uint32_t an_str_index(const uint32_t *slots, const uint32_t *offs,
+                             size_t mask, uint32_t off)
+{
+    size_t i;
+
+    for (i = (off * 2654435761u) & mask; slots[i]; i = (i + 1) & mask)
+        if (offs[slots[i] - 1] == off)
+            return slots[i] - 1;
+    return UINT32_MAX;
+}
+
+/* Round n up to a multiple of 8. */
+#define AN_AL(n) (((n) + 7) & ~(size_t)7)
+
+/* Build the entry of the chunk just analysed (state st at its cut);
+ * NULL when out of memory or a string cannot be placed. */
+static an_mentry *an_rec_entry(an_state *st, an_rec *r)
+{
+    const an_result *res = st->res;
+    size_t nfind = res->nfindings - r->nfind0, nfn = res->nfunctions - r->nfn0;
+    size_t ncall = st->ncallrecs - r->ncall0, ntok = st->nring - r->nring0;
+    size_t nring = ntok < AN_RING ? ntok : AN_RING, mask = 63, nstr = 0, strb = 0;
+    size_t i, sz, o_find, o_fn, o_call, o_ring, o_fr, o_marks, o_scope, o_off, o_str;
+    long nw = st->wrappers < AN_MAXSCOPE ? st->wrappers : AN_MAXSCOPE;
+    uint32_t *slots, *offs, idx;
+    an_mentry *e = NULL;
+    char *blk;
+
+    while (mask + 1 < r->nlog * 2)
+        mask = mask * 2 + 1;
+    slots = calloc(mask + 1, sizeof(*slots));
+    offs = malloc((r->nlog + 1) * sizeof(*offs));
+    if (!slots || !offs)
+        goto done;
+    for (i = 0; i < r->nlog; i++) {         /* distinct, in first order */
+        uint32_t off = r->log[i];
+        size_t j;
+
+        if (an_str_index(slots, offs, mask, off) != UINT32_MAX)
+            continue;
+        for (j = (off * 2654435761u) & mask; slots[j]; j = (j + 1) & mask)
+            ;
+        offs[nstr] = off;
+        slots[j] = (uint32_t)++nstr;
+        strb += strlen(st->pool + off) + 1;
+    }
+    o_find = AN_AL(sizeof(*e));
+    o_fn = o_find + AN_AL(nfind * sizeof(an_mfind));
+    o_call = o_fn + AN_AL(nfn * sizeof(an_mfunc));
+    o_ring = o_call + AN_AL(ncall * sizeof(an_mcall));
+    o_fr = o_ring + AN_AL(nring * sizeof(an_mtok));
+    o_marks = o_fr + AN_AL(st->nframes * sizeof(an_frame));
+    o_off = o_marks + AN_AL((size_t)(nw > 0 ? nw : 0) * sizeof(uint32_t));
+    o_scope = o_off + AN_AL((nstr + 1) * sizeof(uint32_t));
+    o_str = o_scope + AN_AL(st->scope_len + 1);
+    sz = o_str + strb;
+    if (!(blk = calloc(1, sz)))
+        goto done;
+    e = (an_mentry *)blk;
+    e->bytes = sz;
+    e->k_lo = r->k_lo;
+    e->k_hi = r->k_hi;
+    e->find = (an_mfind *)(blk + o_find);
+    e->fn = (an_mfunc *)(blk + o_fn);
+    e->call = (an_mcall *)(blk + o_call);
+    e->ring = (an_mtok *)(blk + o_ring);
+    e->frames = (an_frame *)(blk + o_fr);
+    e->scope_marks = (uint32_t *)(blk + o_marks);
+    e->stroff = (uint32_t *)(blk + o_off);
+    e->scope = blk + o_scope;
+    e->strs = blk + o_str;
+    e->len = (uint32_t)(r->q - r->base);
+    e->lines = st->lx.line - r->line0;
+    e->qline_off = (uint32_t)(r->qline - r->base);
+    e->nstr = (uint32_t)nstr;
+    e->nfind = (uint32_t)nfind;
+    e->nfn = (uint32_t)nfn;
+    e->ncall = (uint32_t)ncall;
+    e->nring = (uint32_t)nring;
+    e->ntok = ntok;
+    for (i = 0, strb = 0; i < nstr; i++) {
+        size_t n = strlen(st->pool + offs[i]) + 1;
+
+        e->stroff[i] = (uint32_t)strb;
+        memcpy(e->strs + strb, st->pool + offs[i], n);
+        strb += n;
+    }
+    e->stroff[nstr] = (uint32_t)strb;
+    for (i = 0; i < nfind; i++) {
+        const an_finding *f = &res->findings[r->nfind0 + i];
+        const an_fmeta *fm = &st->fmeta[r->nfind0 + i];
+        an_mfind *d = &e->find[i];
+
+        d->rule = f->rule;
+        d->cond = fm->cond;
+        d->line = f->line - r->line0;
+        d->column = f->column;
+        d->function = f->function < 0 ? -1 : f->function - (int32_t)r->nfn0;
+        d->cls = (uint8_t)f->cls;
+        d->guarded = (uint8_t)f->guarded;
+        d->kind = fm->kind;
+        d->define = fm->define;
+        d->reason = UINT32_MAX;
+        if ((d->text = an_str_index(slots, offs, mask, fm->text_off)) == UINT32_MAX ||
+            d->function < -1 ||
+            (fm->reason_off != UINT32_MAX &&
+             (d->reason = an_str_index(slots, offs, mask, fm->reason_off)) == UINT32_MAX))
+            goto bad;
+    }
+    for (i = 0; i < nfn; i++) {
+        const an_function *f = &res->functions[r->nfn0 + i];
+        an_mfunc *d = &e->fn[i];
+
+        d->facc = st->facc[r->nfn0 + i];
+        d->start_line = f->start_line - r->line0;
+        d->end_line = f->end_line - r->line0;
+        d->name_line = f->name_line - r->line0;
+        memcpy(d->tokens, f->tokens, sizeof(d->tokens));
+        d->facc.marker_line = d->facc.marker_line ? d->facc.marker_line - r->line0 + 1 : 0;
+        if ((d->facc.name_off = an_str_index(slots, offs, mask, d->facc.name_off)) == UINT32_MAX ||
+            (d->facc.marker_line &&
+             (d->facc.marker_off = an_str_index(slots, offs, mask, d->facc.marker_off)) ==
+                 UINT32_MAX) ||
+            (d->facc.macro_off != UINT32_MAX &&
+             (d->facc.macro_off = an_str_index(slots, offs, mask, d->facc.macro_off)) ==
+                 UINT32_MAX))
+            goto bad;
+    }
+    for (i = 0; i < ncall; i++) {
+        const struct an_callrec *c = &st->callrecs[r->ncall0 + i];
+
+        e->call[i].fn = c->fn - (int32_t)r->nfn0;
+        e->call[i].len = c->len;
+        if (c->fn < (int32_t)r->nfn0 ||
+            (idx = an_str_index(slots, offs, mask, c->off)) == UINT32_MAX)
+            goto bad;
+        e->call[i].str = idx;
+    }
+    for (i = 0; i < nring; i++) {
+        const an_tok *t = an_prev(st, nring - i);
+        an_mtok *d = &e->ring[i];
+
+        if (t->s < r->base || t->s + t->len > r->q)
+            goto bad;
+        d->e = t->e;
+        d->kind = t->kind;
+        d->punct = t->punct;
+        d->off = (uint32_t)(t->s - r->base);
+        d->len = t->len;
+        d->line = t->line - r->line0;
+        d->column = t->column;
+    }
+    {
+        an_mcount now;
+
+        an_count_get(st, &now);
+        an_count_delta(&e->c, &r->c0, &now, r->line0);
+        e->c.triggers = st->triggers_seen;     /* the chunk's own */
+        e->c.types_seen = (uint32_t)st->types_seen;
+    }
+    e->cpp = st->cpp;
+    e->skip = st->skip;
+    e->guard = st->guard;
+    e->wrappers = st->wrappers;
+    e->scope_len = st->scope_len;
+    memcpy(e->scope, st->scope, st->scope_len);
+    if (nw > 0)
+        memcpy(e->scope_marks, st->scope_marks, (size_t)nw * sizeof(uint32_t));
+    e->nframes = st->nframes;
+    if (st->nframes)
+        memcpy(e->frames, st->frames, st->nframes * sizeof(an_frame));
+    goto done;
+bad:
+    free(e);
+    e = NULL;
+done:
+    free(slots);
+    free(offs);
+    return e;
+}
+
+/* Store the chunk just recorded when the state at its end is a cut. */
+static void an_rec_store(an_state *st, an_memo *m, an_rec *r)
+{
+    an_mentry *e;
+
+    if (r->failed || st->rc || !(e = an_rec_entry(st, r)))
+        return;
+    pthread_mutex_lock(&m->mu);
+    an_memo_insert(m, e);
+    pthread_mutex_unlock(&m->mu);
+}
+
+/* ---- replaying ------------------------------------------------------- */
+
+/* Room for n more findings, k more functions and c more calls; 0 or
+ * PD_ENOMEM. */
+static int an_reserve(an_state *st, size_t n, size_t k, size_t c)
+{
+    an_result *res = st->res;
+    size_t cap;
+    void *p;
+
+    if (res->nfindings + n > st->capf) {
+        for (cap = st->capf ? st->capf : 64; cap < res->nfindings + n; cap *= 2)
+            ;
+        if (!(p = realloc(res->findings, cap * sizeof(*res->findings))))
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        res->findings = p;
+        if (!(p = realloc(st->fmeta, cap * sizeof(*st->fmeta))))
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->fmeta = p;
+        st->capf = cap;
+    }
+    if (res->nfunctions + k > st->capfn) {
+        for (cap = st->capfn ? st->capfn : 64; cap < res->nfunctions + k; cap *= 2)
+            ;
+        if (!(p = realloc(res->functions, cap * sizeof(*res->functions))))
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        res->functions = p;
+        if (!(p = realloc(st->facc, cap * sizeof(*st->facc))))
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->facc = p;
+        st->capfn = cap;
+    }
+    if (st->ncallrecs + c > st->capcallrecs) {
+        for (cap = st->capcallrecs ? st->capcallrecs : 256; cap < st->ncallrecs + c; cap *= 2)
+            ;
+        if (!(p = realloc(st->callrecs, cap * sizeof(*st->callrecs))))
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->callrecs = p;
+        st->capcallrecs = cap;
+    }
+    return 0;
+}
+
+/* Findings and functions of e at line0, strings at offs. */
+static void an_put_results(an_state *st, const an_mentry *e, const uint32_t *offs,
+                           uint32_t line0)
+{
+    an_result *res = st->res;
+    int32_t fn0 = (int32_t)res->nfunctions;
+    size_t i;
+
+    for (i = 0; i < e->nfind; i++) {
+        const an_mfind *s = &e->find[i];
+        an_finding *f = &res->findings[res->nfindings + i];
+        an_fmeta *fm = &st->fmeta[res->nfindings + i];
+
+        memset(f, 0, sizeof(*f));
+        f->line = line0 + s->line;
+        f->column = s->column;
+        f->cls = (an_class)s->cls;
+        f->rule = s->rule;
+        f->function = s->function < 0 ? -1 : fn0 + s->function;
+        f->guarded = s->guarded;
+        fm->text_off = offs[s->text];
+        fm->kind = s->kind;
+        fm->define = s->define;
+        fm->cond = s->cond;
+        fm->reason_off = s->reason == UINT32_MAX ? UINT32_MAX : offs[s->reason];
+    }
+    res->nfindings += e->nfind;
+    for (i = 0; i < e->nfn; i++) {
+        const an_mfunc *s = &e->fn[i];
+        an_function *f = &res->functions[res->nfunctions + i];
+        an_facc *a = &st->facc[res->nfunctions + i];
+
+        memset(f, 0, sizeof(*f));
+        f->start_line = line0 + s->start_line;
+        f->end_line = line0 + s->end_line;
+        f->name_line = line0 + s->name_line;
+        f->object_state = AN_OBJ_NONE;
+        memcpy(f->tokens, s->tokens, sizeof(f->tokens));
+        *a = s->facc;
+        a->name_off = offs[s->facc.name_off];
+        if (s->facc.marker_line) {
+            a->marker_off = offs[s->facc.marker_off];
+            a->marker_line = line0 + s->facc.marker_line - 1;
+        }
+        if (s->facc.macro_off != UINT32_MAX)
+            a->macro_off = offs[s->facc.macro_off];
+    }
+    res->nfunctions += e->nfn;
+    for (i = 0; i < e->ncall; i++) {
+        struct an_callrec *c = &st->callrecs[st->ncallrecs + i];
+
+        c->fn = fn0 + e->call[i].fn;
+        c->off = offs[e->call[i].str];
+        c->len = e->call[i].len;
+    }
+    st->ncallrecs += e->ncall;
+}
+
+/* Put the state at the end of e's chunk, which starts at base. */
+static void an_put_state(an_state *st, const an_mentry *e, const char *base,
+                         uint32_t line0)
+{
+    size_t i;
+
+    an_count_apply(st, &e->c, line0);
+    st->lx.p = base + e->len;
+    st->lx.line = line0 + e->lines;
+    st->lx.line_start = base + e->qline_off;
+    st->lx.at_bol = 0;
+    st->lx.in_pp = 0;
+    st->cpp = e->cpp;
+    st->skip = e->skip;
+    st->guard = e->guard;
+    st->wrappers = e->wrappers;
+    st->scope_len = e->scope_len;
+    memcpy(st->scope, e->scope, e->scope_len);
+    st->scope[e->scope_len] = '\0';
+    if (e->wrappers > 0)
+        memcpy(st->scope_marks, e->scope_marks,
+               (size_t)(e->wrappers < AN_MAXSCOPE ? e->wrappers : AN_MAXSCOPE) *
+                   sizeof(uint32_t));
+    st->nframes = e->nframes;
+    if (e->nframes)
+        memcpy(st->frames, e->frames, e->nframes * sizeof(an_frame));
+    st->nring += e->ntok - e->nring;
+    for (i = 0; i < e->nring; i++) {
+        an_tok *t = &st->ring[st->nring++ & (AN_RING - 1)];
+
+        t->e = e->ring[i].e;
+        t->kind = e->ring[i].kind;
+        t->punct = e->ring[i].punct;
+        t->s = base + e->ring[i].off;
+        t->len = e->ring[i].len;
+        t->line = line0 + e->ring[i].line;
+        t->column = e->ring[i].column;
+    }
+}
+
+/* Reuse entry e (the caller holds the memo's lock) for the chunk at base. */
+static void an_replay(an_state *st, const an_mentry *e, const char *base,
+                      uint32_t line0)
+{
+    uint32_t offs_small[256], *offs = offs_small;
+    size_t i;
+
+    if (e->nstr > 256 && !(offs = malloc(e->nstr * sizeof(*offs)))) {
+        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return;
+    }
+    if (e->nframes > st->capframes) {
+        an_frame *f = realloc(st->frames, e->nframes * sizeof(*f));
+
+        if (!f) {
+            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            goto done;
+        }
+        st->frames = f;
+        st->capframes = e->nframes;
+    }
+    for (i = 0; i < e->nstr && !st->rc; i++)
+        an_intern(st, e->strs + e->stroff[i], e->stroff[i + 1] - e->stroff[i] - 1,
+                  &offs[i]);
+    if (st->rc || an_reserve(st, e->nfind, e->nfn, e->ncall))
+        goto done;
+    an_put_results(st, e, offs, line0);
+    an_put_state(st, e, base, line0);
+done:
+    if (offs != offs_small)
+        free(offs);
+}
+
+/* Look chunk [base, q) up; 1 when it was reused. */
+static int an_lookup(an_state *st, an_memo *m, an_rec *r, uint32_t line0)
+{
+    an_mentry *e;
+    int hit = 0;
+
+    pthread_mutex_lock(&m->mu);
+    m->s.lookups++;
+    if ((e = an_memo_find(m, r->k_lo, r->k_hi)) != NULL) {
+        an_memo_touch(m, e);
+        m->s.hits++;
+        m->s.hit_bytes += e->len;
+        an_replay(st, e, r->base, line0);
+        hit = 1;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return hit;
+}
+
+void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len)
+{
+    const char *end = buf + len, *base = buf, *q, *qline = NULL;
+    uint32_t line0 = 1;
+    int at_start = 1;
+    an_rec r;
+    lex_token t;
+
+    memset(&r, 0, sizeof(r));
+    lex_init(&st->lx, buf, len, st->cpp ? LEX_F_CPP : 0);
+    q = m->r == st->r ? an_next_cut(buf, end, &qline) : NULL;
+    for (;;) {
+        if (base && q && !st->rec) {
+            r.base = base;
+            r.q = q;
+            an_key(st, base, q, line0, at_start, &r.k_lo, &r.k_hi);
+            if (an_lookup(st, m, &r, line0)) {
+                if (st->rc)
+                    break;
+                base = qline;
+                line0 = st->lx.line;
+                at_start = 0;
+                q = an_next_cut(q, end, &qline);
+                continue;
+            }
+            an_rec_start(st, &r, base, q, qline, line0);
+        }
+        lex_next(&st->lx, &t);
+        if (t.kind == LEX_EOF || st->rc)
+            break;
+        if (t.kind == LEX_PP_BEGIN)
+            an_directive(st);
+        else if (!st->skip)
+            an_scan_token(st, &t);
+        if (q && st->lx.p >= q) {
+            int cut = t.kind != LEX_PP_BEGIN && t.start + t.len == q && an_clean(st);
+
+            if (st->rec) {
+                if (cut)
+                    an_rec_store(st, m, &r);
+                an_rec_stop(st, &r);
+            }
+            base = cut ? qline : NULL;
+            line0 = t.line;
+            at_start = 0;
+            q = an_next_cut(st->lx.p, end, &qline);
+        }
+    }
+    if (st->rec)
+        an_rec_stop(st, &r);
+    free(r.log);
+    /* newlines seen, plus a last line without one */
+    st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
+}
+

@@ -1,0 +1,97 @@
+/*
+ * analyze_memo.h: the entries and table of the chunk memo, shared by
+ * analyze_memo.c (cutting, recording, replaying) and analyze_memo_tab.c
+ * (the table, its bound and counters).  Not an API; see analyze.h.
+ */
+#ifndef ANALYZE_MEMO_H
+#define ANALYZE_MEMO_H
+
+#include <pthread.h>
+
+#include "analyze_int.h"
+
+/* A finding of an entry: line relative to the chunk's first line,
+ * function relative to its first function (-1: file scope), text and
+ * reason as string indexes (reason UINT32_MAX: none). */
+typedef struct {
+    const char *rule;
+    const rules_name *cond;
+    uint32_t line, column;
+    int32_t function;
+    uint32_t text, reason;
+    uint8_t cls, guarded, kind, define;
+} an_mfind;
+
+/* A function of an entry: lines relative; the an_facc offsets name_off,
+ * macro_off, marker_off are string indexes, marker_line relative + 1. */
+typedef struct {
+    an_facc facc;
+    uint32_t start_line, end_line, name_line;
+    uint32_t tokens[AN_CLASS_COUNT];
+} an_mfunc;
+
+typedef struct {
+    int32_t fn;
+    uint32_t str, len;
+} an_mcall;
+
+/* A token of the ring at the chunk's end: offset from the chunk start. */
+typedef struct {
+    const rules_name *e;
+    lex_kind kind;
+    uint32_t punct, off, len, line, column;
+} an_mtok;
+
+/* Counters a chunk adds to; *_line are relative + 1 (0: not set). */
+typedef struct {
+    uint32_t tokens[AN_CLASS_COUNT], unguarded[AN_CLASS_COUNT];
+    uint32_t triggers, types_seen;
+    uint32_t bad_closes, bad_close_line, bad_pps, bad_pp_line;
+    uint32_t bad_literals, bad_literal_line, bad_trigraphs, bad_trigraph_line;
+    uint32_t other_bytes, other_line, digraphs;
+} an_mcount;
+
+typedef struct an_mentry {
+    uint64_t k_lo, k_hi;
+    struct an_mentry *hnext, *prev, *next;
+    size_t bytes;
+    uint32_t len;               /* chunk bytes */
+    uint32_t lines;             /* its last line - its first line */
+    uint32_t qline_off;         /* start of its last line, from its start */
+    uint32_t nstr, nfind, nfn, ncall, nring;
+    uint64_t ntok;              /* tokens scanned */
+    an_mcount c;
+    /* state at the end */
+    int cpp, skip, guard;
+    long wrappers;
+    uint32_t scope_len;
+    size_t nframes;
+    char *scope;
+    uint32_t *scope_marks;
+    an_frame *frames;
+    an_mfind *find;
+    an_mfunc *fn;
+    an_mcall *call;
+    an_mtok *ring;
+    uint32_t *stroff;           /* nstr + 1 offsets into strs */
+    char *strs;
+} an_mentry;
+
+struct an_memo {
+    const rules *r;
+    pthread_mutex_t mu;
+    an_mentry **tab;
+    size_t mask, n;
+    an_mentry *head, *tail;     /* most recently used first */
+    size_t max;
+    an_memo_stats s;
+};
+
+/* The table (callers hold m->mu): the entry of a key or NULL; insert
+ * (taking e, dropped when its key is there or it cannot fit), dropping the
+ * least recently used entries for room; mark e most recently used. */
+an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi);
+void an_memo_insert(an_memo *m, an_mentry *e);
+void an_memo_touch(an_memo *m, an_mentry *e);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * analyze_memo_tab.c: the chunk memo's table (analyze_memo.h): lookup by
+ * 128-bit key, a bound in bytes kept by dropping the least recently used
+ * entries, the counters; and an_result_diff, which the memo's tests and
+ * `portdash analyze --blobs` with PORTDASH_MEMO_CHECK use to compare a
+ * result through the memo with a plain one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_memo.h"
+#include "pd_error.h"
+
+int an_memo_new(an_memo **out, const rules *r, size_t max_bytes)
+{
+    an_memo *m = calloc(1, sizeof(*m));
+
+    *out = NULL;
+    if (!m || !(m->tab = calloc(1024, sizeof(*m->tab)))) {
+        free(m);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    m->mask = 1023;
+    m->r = r;
+    m->max = max_bytes;
+    pthread_mutex_init(&m->mu, NULL);
+    *out = m;
+    return 0;
+}
+
+void an_memo_free(an_memo *m)
+{
+    an_mentry *e, *next;
+
+    if (!m)
+        return;
+    for (e = m->head; e; e = next) {
+        next = e->next;
+        free(e);
+    }
+    free(m->tab);
+    pthread_mutex_destroy(&m->mu);
+    free(m);
+}
+
+void an_memo_stats_get(an_memo *m, an_memo_stats *s)
+{
+    pthread_mutex_lock(&m->mu);
+    *s = m->s;
+    pthread_mutex_unlock(&m->mu);
+}
+
+size_t an_memo_env_bytes(void)
+{
+    const char *v = getenv("PORTDASH_MEMO_MB");
+    char *endp;
+    unsigned long mb;
+
+    if (!v || !*v)
+        return (size_t)16 << 20;
+    mb = strtoul(v, &endp, 10);
+    return *endp ? (size_t)16 << 20 : (size_t)mb << 20;
+}
+
+static void an_lru_unlink(an_memo *m, an_mentry *e)
+{
+    if (e->prev)
+        e->prev->next = e->next;
+    else
+        m->head = e->next;
+    if (e->next)
+        e->next->prev = e->prev;
+    else
+        m->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+
+static void an_lru_front(an_memo *m, an_mentry *e)
+{
+    e->next = m->head;
+    e->prev = NULL;
+    if (m->head)
+        m->head->prev = e;
+    m->head = e;
+    if (!m->tail)
+        m->tail = e;
+}
+
+an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi)
+{
+    an_mentry *e;
+
+    for (e = m->tab[lo & m->mask]; e; e = e->hnext)
+        if (e->k_lo == lo && e->k_hi == hi)
+            return e;
+    return NULL;
+}
+
+static void an_memo_drop(an_memo *m, an_mentry *e)
+{
+    an_mentry **pp = &m->tab[e->k_lo & m->mask];
+
+    while (*pp != e)
+        pp = &(*pp)->hnext;
+    *pp = e->hnext;
+    an_lru_unlink(m, e);
+    m->s.bytes -= e->bytes;
+    m->n--;
+    m->s.evicted++;
+    free(e);
+}
+
+void an_memo_insert(an_memo *m, an_mentry *e)
+{
+    size_t i;
+
+    if (an_memo_find(m, e->k_lo, e->k_hi) || e->bytes > m->max) {
+        free(e);
+        return;
+    }
+    while (m->tail && m->s.bytes + e->bytes > m->max)
+        an_memo_drop(m, m->tail);
+    if (m->n >= m->mask + 1) {
+        size_t cap = (m->mask + 1) * 2;
+        an_mentry **t = calloc(cap, sizeof(*t)), *x, *nx;
+
+        if (t) {
+            for (i = 0; i <= m->mask; i++)
+                for (x = m->tab[i]; x; x = nx) {
+                    nx = x->hnext;
+                    x->hnext = t[x->k_lo & (cap - 1)];
+                    t[x->k_lo & (cap - 1)] = x;
+                }
+            free(m->tab);
+            m->tab = t;
+            m->mask = cap - 1;
+        }
+    }
+    e->hnext = m->tab[e->k_lo & m->mask];
+    m->tab[e->k_lo & m->mask] = e;
+    an_lru_front(m, e);
+    m->s.bytes += e->bytes;
+    m->n++;
+    m->s.stored++;
+}
+
+void an_memo_touch(an_memo *m, an_mentry *e)
+{
+    an_lru_unlink(m, e);
+    an_lru_front(m, e);
+}
+
+/* ---- comparing results ----------------------------------------------- */
+
+/* 1 when the strings differ (NULL equals only NULL). */
+static int an_sdiff(const char *a, const char *b)
+{
+    return (!a || !b) ? a != b : strcmp(a, b) != 0;
+}
+
+/* Write a difference between functions x and y of a and b, or return 0. */
+static int an_fn_diff(const an_function *x, const an_function *y, size_t i,
+                      char *why, size_t cap)
+{
+    const char *what = an_sdiff(x->name, y->name) ? "name"
+        : x->start_line != y->start_line || x->end_line != y->end_line ||
+          x->name_line != y->name_line ? "lines"
+        : x->status != y->status || x->object_state != y->object_state ? "status"
+        : memcmp(x->tokens, y->tokens, sizeof(x->tokens)) ? "tokens"
+        : an_sdiff(x->calls, y->calls) ? "calls"
+        : x->status_finding != y->status_finding || x->object_finding != y->object_finding ||
+          x->object_also != y->object_also ? "why"
+        : an_sdiff(x->object_marker, y->object_marker) ||
+          x->object_marker_line != y->object_marker_line ? "marker"
+        : an_sdiff(x->name_from_macro, y->name_from_macro) ? "name_from_macro" : NULL;
+
+    if (!what)
+        return 0;
+    snprintf(why, cap, "function %zu (%s, line %u): %s", i, x->name ? x->name : "?",
+             (unsigned)x->start_line, what);
+    return 1;
+}
+
+int an_result_diff(const an_result *a, const an_result *b, char *why, size_t cap)
+{
+    size_t i;
+
+    if (a->nfunctions != b->nfunctions || a->nfindings != b->nfindings) {
+        snprintf(why, cap, "%zu/%zu functions, %zu/%zu findings", a->nfunctions,
+                 b->nfunctions, a->nfindings, b->nfindings);
+        return 1;
+    }
+    for (i = 0; i < a->nfunctions; i++)
+        if (an_fn_diff(&a->functions[i], &b->functions[i], i, why, cap))
+            return 1;
+    for (i = 0; i < a->nfindings; i++) {
+        const an_finding *x = &a->findings[i], *y = &b->findings[i];
+
+        if (x->line != y->line || x->column != y->column || x->cls != y->cls ||
+            an_sdiff(x->rule, y->rule) || an_sdiff(x->text, y->text) ||
+            x->function != y->function || x->guarded != y->guarded ||
+            an_sdiff(x->reason, y->reason)) {
+            snprintf(why, cap, "finding %zu: %s %u:%u / %s %u:%u", i, x->text,
+                     (unsigned)x->line, (unsigned)x->column, y->text,
+                     (unsigned)y->line, (unsigned)y->column);
+            return 1;
+        }
+    }
+    if (memcmp(a->tokens, b->tokens, sizeof(a->tokens)) || a->status != b->status ||
+        a->universal_ready != b->universal_ready || a->lines != b->lines ||
+        a->cpp != b->cpp) {
+        snprintf(why, cap, "file totals, status, lines or language");
+        return 1;
+    }
+    if (an_sdiff(a->notes, b->notes) || an_sdiff(a->hpy_types, b->hpy_types)) {
+        snprintf(why, cap, "notes or HPy types: %s / %s", a->notes ? a->notes : "-",
+                 b->notes ? b->notes : "-");
+        return 1;
+    }
+    return 0;
+}

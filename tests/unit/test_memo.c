@@ -1,0 +1,286 @@
+/*
+ * test_memo.c: the analyzer's chunk memo (analyze.h, an_memo) gives the
+ * result of a full analysis, byte for byte, whether a chunk is analysed
+ * (cold memo) or reused (warm memo), and wherever the reused chunk sits.
+ *
+ * Each case analyses a source without memo, then through a memo twice
+ * (cold, then warm) and asserts the three results are equal field by
+ * field (an_result_diff); the warm run must have reused chunks, so the
+ * replay path is what is checked.  The tricky shapes are chunks whose
+ * result depends on what is around them: the same function inside and
+ * outside a guarded #if or an #if 0, after a macro is redefined, in two
+ * namespaces, as two template instances of the same text, with an exact-if
+ * trigger elsewhere in the file, a '}' line inside a comment or a string,
+ * and the order of a function's calls, which follows the whole file.
+ */
+#include "testutil.h"
+
+#include "analyze.h"
+#include "rules.h"
+
+static rules *g_rules;
+
+static int memo_setup(void **state)
+{
+    return rules_load_default(&g_rules) < 0 ? -1 : 0;
+}
+
+static int memo_teardown(void **state)
+{
+    rules_free(g_rules);
+    return 0;
+}
+
+static an_result *plain(const char *path, const char *src)
+{
+    an_result *res = NULL;
+
+    assert_int_equal(an_analyze(&res, g_rules, path, src, strlen(src)), 0);
+    return res;
+}
+
+/* Analyse src through m; assert it equals the plain analysis; return the
+ * chunks reused. */
+static uint64_t through(an_memo *m, const char *path, const char *src)
+{
+    an_result *want = plain(path, src), *got = NULL;
+    an_memo_stats before, after;
+    char why[256] = "";
+
+    an_memo_stats_get(m, &before);
+    assert_int_equal(an_analyze_memo(&got, g_rules, m, path, src, strlen(src)), 0);
+    an_memo_stats_get(m, &after);
+    if (an_result_diff(got, want, why, sizeof(why)))
+        fail_msg("%s: memo result differs: %s", path, why);
+    an_result_free(got);
+    an_result_free(want);
+    return after.hits - before.hits;
+}
+
+/* Cold then warm: both equal to the plain analysis, the warm one reused
+ * at least min_hits chunks. */
+static void cold_warm(const char *path, const char *src, uint64_t min_hits)
+{
+    an_memo *m = NULL;
+
+    assert_int_equal(an_memo_new(&m, g_rules, 1 << 20), 0);
+    through(m, path, src);
+    assert_true(through(m, path, src) >= min_hits);
+    an_memo_free(m);
+}
+
+/* b through a memo warmed by a: equal to b's plain analysis, reusing at
+ * least min_hits chunks. */
+static void warm_by(const char *path_a, const char *a, const char *path_b,
+                    const char *b, uint64_t min_hits)
+{
+    an_memo *m = NULL;
+
+    assert_int_equal(an_memo_new(&m, g_rules, 1 << 20), 0);
+    through(m, path_a, a);
+    assert_true(through(m, path_b, b) >= min_hits);
+    an_memo_free(m);
+}
+
+/* Two functions whose last eight tokens are the same, so that a chunk
+ * after either has the same context. */
+#define FN_F "static PyObject *\nf(PyObject *self)\n{\n    Py_INCREF(self);\n" \
+             "    HPy_Dup(ctx, h);\n    (void)0;\n    return 0;\n}\n"
+#define FN_G "static int\ng(HPyContext *ctx, HPy h)\n{\n    HPy_IsNull(h);\n" \
+             "    (void)0;\n    return 0;\n}\n"
+
+static void test_relocated_chunks_keep_exact_lines(void **state)
+{
+    /* The chunk of f (from g's last line) moves down by three lines. */
+    warm_by("a.c", FN_G FN_F FN_G "int x;\n",
+            "b.c", "/* new\n   header */\n#include <Python.h>\n" FN_G FN_F "int x;\n", 1);
+    cold_warm("a.c", FN_F FN_G FN_F FN_G, 4);
+}
+
+static void test_guarded_and_skipped_copies_differ(void **state)
+{
+    /* The same text inside #ifndef HPY_UNIVERSAL_ABI (guarded), inside
+     * #if 0 (skipped) and outside: three different results. */
+    const char *src =
+        "int a;\n}\n" FN_F
+        "#ifndef HPY_UNIVERSAL_ABI\n}\n" FN_F "#endif\n"
+        "#if 0\n}\n" FN_F "#else\n}\n" FN_F "#endif\n}\n" FN_F;
+
+    cold_warm("guard.c", src, 4);
+    warm_by("one.c", "int a;\n}\n" FN_F, "guard.c", src, 1);
+    /* The chunk of f, after the same g, in a guarded block and in a block
+     * that is not: only the open #if tells them apart. */
+    cold_warm("guard2.c", "#ifndef HPY_UNIVERSAL_ABI\n" FN_G FN_F "#endif\n"
+              "#ifndef SOMETHING_ELSE\n" FN_G FN_F "#endif\n", 3);
+}
+
+static void test_tokens_before_the_cut_are_context(void **state)
+{
+    /* C++ reads `operator }+(...)` across the cut line as an operator's
+     * name: the same chunk after `other` holds no function. */
+    const char *a = "int operator\n}\n+(int x)\n{\n    HPy_Close(ctx, h);\n}\n";
+    const char *b = "int other\n}\n+(int x)\n{\n    HPy_Close(ctx, h);\n}\n";
+    an_result *r = plain("a.cpp", a);
+
+    assert_int_equal(r->nfunctions, 1);
+    an_result_free(r);
+    warm_by("a.cpp", a, "b.cpp", b, 0);
+    warm_by("b.cpp", b, "a.cpp", a, 0);
+}
+
+static void test_macro_redefined_between_identical_functions(void **state)
+{
+    cold_warm("macro.c",
+              "#define CALL Py_INCREF\n" FN_G
+              "#undef CALL\n#define CALL HPy_Dup\n" FN_G
+              "#define Py_INCREF(o) HPy_Dup(ctx, o)\n" FN_F FN_F, 3);
+}
+
+static void test_function_split_by_if_branches(void **state)
+{
+    /* A '}' line inside a function whose #if branches each open a brace:
+     * not a cut, and the function stays one. */
+    cold_warm("branches.c",
+              "int\nh(int a)\n{\n#if A\n    if (a) {\n#else\n    if (!a) {\n#endif\n"
+              "        Py_DECREF(o);\n    }\n}\n" FN_G "#ifdef X\nint\nk(void)\n{\n"
+              "}\n#endif\n" FN_G, 2);
+}
+
+static void test_close_brace_lines_in_comments_and_strings(void **state)
+{
+    cold_warm("fake.c",
+              FN_G "/* a comment\n}\n   with a brace line */\n" FN_F
+              "const char *s = \"\\\n}\\\n\";\n" FN_G
+              "#define M \\\n}\n" FN_F "struct S {\n    HPyField f;\n};\n" FN_F, 2);
+}
+
+static void test_template_instances_of_the_same_text(void **state)
+{
+    /* Instances 1 to 3 expand to the same text; the fourth differs. */
+    const char *src =
+        "/**begin repeat\n * #name = a, a, a, b#\n"
+        " * #api = HPy_Dup, HPy_Dup, HPy_Dup, Py_INCREF#\n */\n"
+        "static int\n@name@_get(HPyContext *ctx, HPy h)\n{\n    @api@(ctx, h);\n"
+        "    return 0;\n}\n\n/**end repeat**/\n" FN_G;
+    an_memo *m = NULL;
+
+    cold_warm("inst.c.src", src, 4);
+    /* Instance 3 reuses instance 2 (same text after the same tokens)
+     * in the first analysis already. */
+    assert_int_equal(an_memo_new(&m, g_rules, 1 << 20), 0);
+    assert_true(through(m, "inst.c.src", src) >= 1);
+    an_memo_free(m);
+}
+
+static void test_wrappers_and_namespaces_name_functions(void **state)
+{
+    const char *fn = "int\nm(HPy h)\n{\n    return HPy_IsNull(h);\n}\n";
+    char src[2048];
+
+    snprintf(src, sizeof(src),
+             "#ifdef __cplusplus\nextern \"C\" {\n#endif\n%s#ifdef __cplusplus\n}\n#endif\n"
+             "namespace one {\n%s}\nnamespace two {\n%s}\n%s", fn, fn, fn, fn);
+    cold_warm("wrap.cpp", src, 3);
+    cold_warm("wrap.h", src, 3);
+}
+
+static void test_exact_if_trigger_elsewhere_in_the_file(void **state)
+{
+    /* PyObject_HEAD is a bridge only where HPyType_Spec appears: the chunk
+     * holding it is the same in both files, its class is not. */
+    const char *obj = "typedef struct {\n    PyObject_HEAD\n    int v;\n} Obj;\n" FN_G;
+
+    warm_by("one.h", obj, "two.h", "static HPyType_Spec spec;\n}\n" FN_F "int z;\n}\n" FN_G
+            "typedef struct {\n    PyObject_HEAD\n    int v;\n} Obj;\n" FN_G, 0);
+    cold_warm("two.h", "HPyType_Spec spec;\n}\ntypedef struct {\n    PyObject_HEAD\n"
+              "} Obj;\n}\n" FN_F, 1);
+}
+
+static void test_calls_follow_the_file_order_of_names(void **state)
+{
+    /* h calls b then a.  Its chunk (and the eight tokens before it) is the
+     * same in both files, but in the second `a` was seen first, so the
+     * calls are listed "a b" there. */
+    const char *h = "void\nh(void)\n{\n    b();\n    a();\n}\n";
+    char one[512], two[512];
+    an_result *r;
+
+    snprintf(one, sizeof(one), "void\np(void)\n{\n    z();\n    q();\n    q();\n}\n%s", h);
+    snprintf(two, sizeof(two), "void\np(void)\n{\n    a();\n    q();\n    q();\n}\n%s", h);
+    warm_by("one.c", one, "two.c", two, 1);
+    r = plain("one.c", one);
+    assert_string_equal(r->functions[1].calls, "b a");
+    an_result_free(r);
+    r = plain("two.c", two);
+    assert_string_equal(r->functions[1].calls, "a b");
+    an_result_free(r);
+}
+
+static void test_problems_noted_in_reused_chunks(void **state)
+{
+    /* Unmatched braces and #endif, stray bytes, an unterminated literal:
+     * the notes name the first line, which moves with the chunk. */
+    const char *bad = "int\nw(void)\n{\n    char c = 'x;\n    $;\n}\n}\n#endif\n}\n";
+    char src[1024];
+
+    snprintf(src, sizeof(src), "%s%s\n\n%s", bad, FN_G, bad);
+    cold_warm("bad.c", src, 2);
+    warm_by("bad.c", bad, "moved.c", src + strlen(bad), 1);
+}
+
+static void test_small_memo_evicts_and_stays_exact(void **state)
+{
+    an_memo *m = NULL;
+    an_memo_stats s;
+    char src[8192] = "";
+    int i;
+
+    for (i = 0; i < 40; i++)
+        snprintf(src + strlen(src), sizeof(src) - strlen(src),
+                 "int\nf%d(HPy h)\n{\n    return HPy_IsNull(h) + %d;\n}\n", i, i);
+    assert_int_equal(an_memo_new(&m, g_rules, 4096), 0);
+    through(m, "many.c", src);
+    through(m, "many.c", src);
+    an_memo_stats_get(m, &s);
+    assert_true(s.evicted > 0);
+    assert_true(s.bytes <= 4096);
+    an_memo_free(m);
+}
+
+static void test_memo_of_other_rules_is_not_used(void **state)
+{
+    rules *other = NULL;
+    an_memo *m = NULL;
+    an_memo_stats s;
+    an_result *res = NULL;
+
+    assert_int_equal(rules_load_default(&other), 0);
+    assert_int_equal(an_memo_new(&m, other, 1 << 20), 0);
+    assert_int_equal(an_analyze_memo(&res, g_rules, m, "x.c", FN_F FN_G, strlen(FN_F FN_G)), 0);
+    an_memo_stats_get(m, &s);
+    assert_int_equal(s.lookups, 0);
+    an_result_free(res);
+    an_memo_free(m);
+    rules_free(other);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_relocated_chunks_keep_exact_lines),
+        cmocka_unit_test(test_guarded_and_skipped_copies_differ),
+        cmocka_unit_test(test_tokens_before_the_cut_are_context),
+        cmocka_unit_test(test_macro_redefined_between_identical_functions),
+        cmocka_unit_test(test_function_split_by_if_branches),
+        cmocka_unit_test(test_close_brace_lines_in_comments_and_strings),
+        cmocka_unit_test(test_template_instances_of_the_same_text),
+        cmocka_unit_test(test_wrappers_and_namespaces_name_functions),
+        cmocka_unit_test(test_exact_if_trigger_elsewhere_in_the_file),
+        cmocka_unit_test(test_calls_follow_the_file_order_of_names),
+        cmocka_unit_test(test_problems_noted_in_reused_chunks),
+        cmocka_unit_test(test_small_memo_evicts_and_stays_exact),
+        cmocka_unit_test(test_memo_of_other_rules_is_not_used),
+    };
+
+    return cmocka_run_group_tests(tests, memo_setup, memo_teardown);
+}
