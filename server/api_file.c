@@ -27,33 +27,43 @@ static void api_file_names_free(char **names, size_t n)
     free(names);
 }
 
-/* The page's functions of an analysis as JSON; names[] gets every
- * function's name (owned, in idx order) for the findings to refer to. */
-static json_t *api_file_functions(srv_req *r, int64_t analysis_id, api_file_page *pg,
-                                  char ***names, size_t *nnames)
+/* The page's functions of an analysis as JSON into *out; names[] gets
+ * every function's name (owned, in idx order) for the findings to refer
+ * to.  A failed read is an error, never a shorter list.  0, PD_EDB,
+ * PD_ENOMEM (*out NULL; names[] still freed by the caller). */
+static int api_file_functions(srv_req *r, int64_t analysis_id, api_file_page *pg,
+                              char ***names, size_t *nnames, json_t **out)
 {
     sqlite3_stmt *st = NULL;
-    json_t *arr = json_array();
+    json_t *arr;
     size_t cap = 0;
+    int rc;
 
     *names = NULL;
     *nnames = 0;
-    if (db_prepare(r->db, &st, "SELECT name, start_line, end_line, status, "
-                   "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
-                   "name_from_macro, why FROM functions WHERE analysis_id = ?1 ORDER BY idx") < 0)
-        return arr;
+    *out = NULL;
+    if ((rc = db_prepare(r->db, &st, "SELECT name, start_line, end_line, status, "
+                         "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
+                         "name_from_macro, why FROM functions WHERE analysis_id = ?1 "
+                         "ORDER BY idx")) < 0)
+        return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    arr = json_array();
+    while ((rc = db_step(st)) > 0) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
 
         if (*nnames == cap) {
             char **p = realloc(*names, (cap = cap ? cap * 2 : 64) * sizeof(char *));
-            if (!p)
+            if (!p) {
+                rc = pd_error_set(PD_ENOMEM, "out of memory");
                 break;
+            }
             *names = p;
         }
-        if (!((*names)[*nnames] = strdup(name ? name : "")))
+        if (!((*names)[*nnames] = strdup(name ? name : ""))) {
+            rc = pd_error_set(PD_ENOMEM, "out of memory");
             break;
+        }
         if (*nnames >= pg->first && *nnames < pg->first + pg->per) {
             const char *os = (const char *)sqlite3_column_text(st, 4);
             const char *macro = (const char *)sqlite3_column_text(st, 9);
@@ -78,7 +88,12 @@ static json_t *api_file_functions(srv_req *r, int64_t analysis_id, api_file_page
     }
     pg->functions_total = *nnames;
     sqlite3_finalize(st);
-    return arr;
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    *out = arr;
+    return 0;
 }
 
 /*
@@ -132,7 +147,7 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, jso
     char **names = NULL;
     size_t nnames = 0;
     char *findings = NULL;
-    json_t *fns;
+    json_t *fns = NULL;
     int rc;
 
     if ((rc = db_prepare(r->db, &st, "SELECT id, status, universal_ready, notes, "
@@ -141,10 +156,10 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, jso
         return rc;
     sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    if ((rc = db_step(st)) <= 0) {
         sqlite3_finalize(st);
-        return pd_error_set(PD_ENOTFOUND, "blob %s has no analysis under the "
-                            "current rules; run the ingest again", blob);
+        return rc < 0 ? rc : pd_error_set(PD_ENOTFOUND, "blob %s has no analysis under "
+                                          "the current rules; run the ingest again", blob);
     }
     rc = db_inflate(&findings, sqlite3_column_blob(st, 4),
                     (size_t)sqlite3_column_bytes(st, 4),
@@ -159,7 +174,9 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, jso
         json_object_set_new(o, "notes", notes ? api_text(notes) : json_null());
         json_object_set_new(o, "lines", json_integer(sqlite3_column_int64(st, 6)));
         json_object_set_new(o, "size", json_integer(sqlite3_column_int64(st, 7)));
-        fns = api_file_functions(r, sqlite3_column_int64(st, 0), pg, &names, &nnames);
+        rc = api_file_functions(r, sqlite3_column_int64(st, 0), pg, &names, &nnames, &fns);
+    }
+    if (rc == 0) {
         json_object_set_new(o, "findings", api_file_findings(findings, names, nnames, pg));
         json_object_set_new(o, "functions", fns);
     }

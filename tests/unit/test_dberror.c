@@ -69,7 +69,7 @@ static int setup(void **state)
     tu_site_init(&g_site, "dberror.db");
     if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
         take_snapshots() < 0 || damage_table("commit_stats") < 0 ||
-        damage_table("snapshots") < 0)
+        damage_table("snapshots") < 0 || damage_table("functions") < 0)
         return -1;
     so.cache_mb = -1;       /* every request reads the database */
     so.no_warm = 1;
@@ -112,6 +112,9 @@ static void test_unreadable_rows_are_500_not_short_200(void **state)
     assert_int_equal(get_status("/api/v1/repos/demo/snapshots"), 500);
     assert_int_equal(get_status("/api/v1/repos/demo/snapshots.csv"), 500);
     assert_int_equal(get_status("/api/v1/repos/demo/forecast?ref=hpy"), 500);
+    /* A file page reads its functions row by row: was 200 with an empty
+     * "functions" list and findings that named no function. */
+    assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy/files/src/refcount.c"), 500);
 }
 
 static void test_what_does_not_read_the_damage_still_answers(void **state)
