@@ -82,23 +82,9 @@ static int teardown(void **state)
     return 0;
 }
 
-/* GET `path`: its status; a 500 must be a problem document naming the
- * database's complaint. */
 static long get_status(const char *path)
 {
-    char url[1024];
-    tu_http h;
-    long status;
-
-    snprintf(url, sizeof(url), "%s%s", g_site.base, path);
-    h = tu_request("GET", url);
-    status = h.status;
-    if (status == 500) {
-        assert_string_equal(h.ctype, "application/problem+json");
-        assert_non_null(strstr(h.body, "database"));
-    }
-    tu_http_free(&h);
-    return status;
+    return tu_site_status(&g_site, path, "database");
 }
 
 static void test_unreadable_rows_are_500_not_short_200(void **state)

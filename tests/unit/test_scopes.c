@@ -133,23 +133,6 @@ static json_t *file_row(json_t *doc, const char *path)
     return NULL;
 }
 
-/* `path` with every byte but [A-Za-z0-9/._-] percent-encoded, into out. */
-static void encode_path(char *out, size_t n, const char *path)
-{
-    size_t o = 0;
-
-    for (; *path && o + 4 < n; path++) {
-        unsigned char c = (unsigned char)*path;
-
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            strchr("/._-", c))
-            out[o++] = (char)c;
-        else
-            o += (size_t)snprintf(out + o, n - o, "%%%02X", c);
-    }
-    out[o] = '\0';
-}
-
 /*
  * Per file, the scoped function counts are those of the file page's
  * functions whose object_state is null, and the scoped tokens are the
@@ -171,7 +154,7 @@ static void test_functions_that_are_only_object_paths_are_left_out(void **state)
         json_int_t want_fn[4] = {0}, want_tok[4];
         char enc[1024];
 
-        encode_path(enc, sizeof(enc), path);
+        tu_url_path(enc, sizeof(enc), path);
         page = get(200, "/api/v1/repos/demo/commits/hpy/files/%s", enc);
 
         assert_non_null(srow);

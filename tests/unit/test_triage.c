@@ -4,8 +4,6 @@
  * fingerprint to a later commit and through a re-ingest, object-item sites,
  * uploaded SARIF findings, the list with who and when, undo, and the CLI.
  */
-#include <ctype.h>
-
 #include "testutil.h"
 
 #include "db.h"
@@ -274,27 +272,18 @@ static json_int_t tool_count(json_t *sum, const char *tool, const char *key)
                                                                tool), key));
 }
 
-/* The sum of "dismissed_count" over every file page of commit `rev` (the
- * fixture has paths with spaces and markup: each byte but '/' and the
- * unreserved ones is percent-encoded). */
+/* The sum of "dismissed_count" over every file page of commit `rev`. */
 static json_int_t file_pages_dismissed(const char *rev)
 {
     char url[2048], enc[1024];
     json_t *files, *f, *doc;
     json_int_t n = 0;
-    size_t i, k;
+    size_t i;
 
     snprintf(url, sizeof(url), "/api/v1/repos/demo/commits/%s/files", rev);
     files = get(url, 200);
     json_array_foreach(json_object_get(files, "files"), i, f) {
-        const unsigned char *p = (const unsigned char *)json_string_value(
-            json_object_get(f, "path"));
-
-        for (k = 0; *p && k + 4 < sizeof(enc); p++)
-            k += (size_t)(isalnum(*p) || strchr("/._-~", *p)
-                              ? snprintf(enc + k, 2, "%c", *p)
-                              : snprintf(enc + k, 4, "%%%02X", *p));
-        enc[k] = '\0';
+        tu_url_path(enc, sizeof(enc), json_string_value(json_object_get(f, "path")));
         snprintf(url, sizeof(url), "/api/v1/repos/demo/commits/%s/files/%s", rev, enc);
         doc = get(url, 200);
         n += json_integer_value(json_object_get(doc, "dismissed_count"));

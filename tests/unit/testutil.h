@@ -280,6 +280,43 @@ static inline int tu_site_ingest(tu_site *s, const char *fixture, const char *na
 
 /* Serve the site's database; `so` (may be NULL) carries extra options, its
  * db_path and listen are set here.  0, or -1 after printing why. */
+/* `path` with every byte but [A-Za-z0-9/._-] percent-encoded, into out
+ * (size n): fixture paths have spaces, markup and non-UTF-8 bytes. */
+static inline void tu_url_path(char *out, size_t n, const char *path)
+{
+    size_t o = 0;
+
+    for (; *path && o + 4 < n; path++) {
+        unsigned char c = (unsigned char)*path;
+
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            strchr("/._-", c))
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, n - o, "%%%02X", c);
+    }
+    out[o] = '\0';
+}
+
+/* GET `path` (from "/") on the site's server: its status; a 500 must be
+ * a problem document whose text has `word` (what the server blames). */
+static inline long tu_site_status(const tu_site *s, const char *path, const char *word)
+{
+    char url[1024];
+    tu_http h;
+    long status;
+
+    snprintf(url, sizeof(url), "%s%s", s->base, path);
+    h = tu_request("GET", url);
+    status = h.status;
+    if (status == 500) {
+        assert_string_equal(h.ctype, "application/problem+json");
+        assert_non_null(strstr(h.body, word));
+    }
+    tu_http_free(&h);
+    return status;
+}
+
 /* GET `path` (from "/") on the site's server: its JSON, failing the test
  * unless the status is `want_status` (tu_get_json). */
 static inline json_t *tu_site_get(const tu_site *s, const char *path, long want_status)
