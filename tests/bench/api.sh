@@ -15,10 +15,14 @@
 #   BENCH_CONNS    connections (64); BENCH_THREADS: wrk threads, nginx
 #                  workers and portdash threads (2)
 #   BENCH_NGINX_PORT (18480)
+#   BENCH_ENCODINGS  the tables to print: "identity gzip" (both, default)
 #
 # Cold: the first request of each answer after the server started (portdash
 # with --no-warm, so it computes; nginx reads the file).  Warm: wrk on the
-# answer.  Both without Accept-Encoding, so both send identity bytes.
+# answer.  The identity table sends no Accept-Encoding, so both servers send
+# the plain bytes; the gzip table sends "Accept-Encoding: gzip" as browsers
+# and `curl --compressed` do: portdash serves the gzip form its cache keeps,
+# and nginx (gzip_static) serves those very gzip bytes, saved from portdash.
 set -eu
 bin=${1:?usage: api.sh PORTDASH_BIN}
 : "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see README, make bench-api)}"
@@ -30,6 +34,7 @@ secs=${BENCH_SECONDS:-5}
 conns=${BENCH_CONNS:-64}
 threads=${BENCH_THREADS:-2}
 nport=${BENCH_NGINX_PORT:-18480}
+encodings=${BENCH_ENCODINGS:-identity gzip}
 for tool in wrk nginx curl git; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] ||
     { echo "api.sh: $tool missing (make bench-api installs it)" >&2; exit 2; }
@@ -84,6 +89,15 @@ while IFS='|' read -r key path; do
     > "$dir/cold.pd.$i"
   read -r code _ < "$dir/cold.pd.$i"
   [ "$code" = 200 ] || { echo "api.sh: $key: HTTP $code from portdash" >&2; exit 1; }
+  # The gzip form portdash serves, for nginx's gzip_static to serve as is
+  # (portdash sends small answers as they are: then nginx does too).
+  curl -s -H 'Accept-Encoding: gzip' -D "$dir/gz.head.$i" -o "$dir/www/$i.json.gz" "$pbase$path"
+  if grep -qi '^content-encoding: *gzip' "$dir/gz.head.$i"; then
+    gzip -dc "$dir/www/$i.json.gz" | cmp -s - "$dir/www/$i.json" ||
+      { echo "api.sh: $key: gzip form differs from the identity bytes" >&2; exit 1; }
+  else
+    rm -f "$dir/www/$i.json.gz"
+  fi
 done < "$dir/answers"
 
 cat > "$dir/nginx.conf" <<EOF
@@ -97,6 +111,7 @@ http {
   tcp_nopush on;
   keepalive_requests 1000000;
   types { application/json json; }
+  gzip_static on;
   client_body_temp_path $dir/tmp;
   proxy_temp_path $dir/tmp;
   fastcgi_temp_path $dir/tmp;
@@ -119,11 +134,18 @@ while IFS='|' read -r key path; do
   curl -s -o /dev/null -w '%{http_code} %{time_total}\n' "$nbase/$i.json" > "$dir/cold.ng.$i"
   read -r code _ < "$dir/cold.ng.$i"
   [ "$code" = 200 ] || { echo "api.sh: $key: HTTP $code from nginx" >&2; exit 1; }
+  curl -s -o /dev/null -D "$dir/ng.gz.head.$i" -H 'Accept-Encoding: gzip' "$nbase/$i.json"
+  [ ! -f "$dir/www/$i.json.gz" ] || grep -qi '^content-encoding: *gzip' "$dir/ng.gz.head.$i" ||
+    { echo "api.sh: $key: nginx sent no gzip form (gzip_static)" >&2; exit 1; }
 done < "$dir/answers"
 
 # wrk's "Requests/sec", 50% and 99% latency (in ms) and errors of one run.
-run_wrk() {
-  wrk -t"$threads" -c"$conns" -d"${secs}s" --latency "$1" > "$2" 2>&1 || true
+run_wrk() {  # URL OUT [HEADER]
+  if [ -n "${3:-}" ]; then
+    wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -H "$3" "$1" > "$2" 2>&1 || true
+  else
+    wrk -t"$threads" -c"$conns" -d"${secs}s" --latency "$1" > "$2" 2>&1 || true
+  fi
 }
 ms() {  # a wrk latency (850.00us, 1.20ms, 1.02s) in ms
   awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/ && v !~ /ms$/) n *= 1000;
@@ -133,24 +155,50 @@ field() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
 errs() { awk '/Socket errors|Non-2xx/ { sub(/^ +/, ""); printf "%s; ", $0 }' "$1"; }
 
-printf '| answer (full commit id of %s) | bytes | cold nginx | cold portdash | nginx req/s | portdash req/s | ratio | nginx p50 / p99 | portdash p50 / p99 |\n' "$ref1"
-printf '|---|---|---|---|---|---|---|---|---|\n'
-i=0
-while IFS='|' read -r key path; do
-  i=$((i + 1))
-  run_wrk "$nbase/$i.json" "$dir/wrk.ng.$i"
-  run_wrk "$pbase$path" "$dir/wrk.pd.$i"
-  n=$(rps "$dir/wrk.ng.$i"); p=$(rps "$dir/wrk.pd.$i")
-  ratio=$(awk -v a="$p" -v b="$n" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-  cn=$(awk '{ printf "%.1f ms", $2 * 1000 }' "$dir/cold.ng.$i")
-  cp=$(awk '{ printf "%.1f ms", $2 * 1000 }' "$dir/cold.pd.$i")
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s / %s ms | %s / %s ms |\n' "$key" \
-    "$(wc -c < "$dir/www/$i.json" | tr -d ' ')" "$cn" "$cp" "$n" "$p" "$ratio" \
-    "$(ms "$(field "$dir/wrk.ng.$i" 50%)")" "$(ms "$(field "$dir/wrk.ng.$i" 99%)")" \
-    "$(ms "$(field "$dir/wrk.pd.$i" 50%)")" "$(ms "$(field "$dir/wrk.pd.$i" 99%)")"
-  e="$(errs "$dir/wrk.ng.$i")$(errs "$dir/wrk.pd.$i")"
-  [ -z "$e" ] || echo "  ($key: $e)" >> "$dir/notes"
-done < "$dir/answers"
+# One table: identity (with the cold columns) or gzip (warm only: the
+# identity pass has computed every answer by then).
+table() {
+  enc=$1
+  hdr=""; sfx=""
+  [ "$enc" = gzip ] && { hdr="Accept-Encoding: gzip"; sfx=".gz"; }
+  echo
+  echo "$enc:"
+  echo
+  if [ "$enc" = identity ]; then
+    printf '| answer (full commit id of %s) | bytes | cold nginx | cold portdash | nginx req/s | portdash req/s | ratio | nginx p50 / p99 | portdash p50 / p99 |\n' "$ref1"
+    printf '|---|---|---|---|---|---|---|---|---|\n'
+  else
+    printf '| answer (full commit id of %s), gzip | bytes sent | nginx req/s | portdash req/s | ratio | nginx p50 / p99 | portdash p50 / p99 |\n' "$ref1"
+    printf '|---|---|---|---|---|---|---|\n'
+  fi
+  i=0
+  while IFS='|' read -r key path; do
+    i=$((i + 1))
+    w=$dir/wrk.$enc
+    run_wrk "$nbase/$i.json" "$w.ng.$i" "$hdr"
+    run_wrk "$pbase$path" "$w.pd.$i" "$hdr"
+    n=$(rps "$w.ng.$i"); p=$(rps "$w.pd.$i")
+    ratio=$(awk -v a="$p" -v b="$n" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+    lat="$(ms "$(field "$w.ng.$i" 50%)") / $(ms "$(field "$w.ng.$i" 99%)") ms | $(ms "$(field "$w.pd.$i" 50%)") / $(ms "$(field "$w.pd.$i" 99%)") ms"
+    f=$dir/www/$i.json$sfx
+    [ -f "$f" ] || f=$dir/www/$i.json
+    bytes=$(wc -c < "$f" | tr -d ' ')
+    if [ "$enc" = identity ]; then
+      cn=$(awk '{ printf "%.1f ms", $2 * 1000 }' "$dir/cold.ng.$i")
+      cp=$(awk '{ printf "%.1f ms", $2 * 1000 }' "$dir/cold.pd.$i")
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$key" "$bytes" "$cn" "$cp" \
+        "$n" "$p" "$ratio" "$lat"
+    else
+      printf '| %s | %s | %s | %s | %s | %s |\n' "$key" "$bytes" "$n" "$p" "$ratio" "$lat"
+    fi
+    e="$(errs "$w.ng.$i")$(errs "$w.pd.$i")"
+    [ -z "$e" ] || echo "  ($key, $enc: $e)" >> "$dir/notes"
+  done < "$dir/answers"
+}
+for enc in $encodings; do
+  case $enc in identity|gzip) table "$enc" ;;
+    *) echo "api.sh: BENCH_ENCODINGS: unknown encoding $enc" >&2; exit 2 ;; esac
+done
 rss=$(awk '/^VmRSS/ { printf "%.0f MB", $2 / 1024 }' "/proc/$pd_pid/status")
 hwm=$(awk '/^VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$pd_pid/status")
 cache=$(curl -s "$pbase/metrics" | awk '/^portdash_cache_(hits_total|misses_total|bytes|evictions_total) / {
