@@ -94,7 +94,11 @@ int cli_gate(int argc, char **argv)
     if (strcmp(fmt, "markdown") == 0) {
         char *md = gate_markdown(res);
 
-        fputs(md ? md : "", stdout);
+        if (!md) {
+            fprintf(stderr, "portdash gate: out of memory writing the Markdown verdict\n");
+            goto done;
+        }
+        fputs(md, stdout);
         free(md);
     } else {
         json_dumpf(res, stdout, JSON_INDENT(2));

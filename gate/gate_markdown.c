@@ -74,6 +74,9 @@ char *gate_markdown(json_t *res)
             fputc('\n', f);
         }
     }
-    fclose(f);
+    if (fclose(f) != 0) {      /* out of memory: a short comment is no comment */
+        free(buf);
+        return NULL;
+    }
     return buf;
 }

@@ -50,6 +50,10 @@ enum MHD_Result api_metrics(srv_req *r)
     enum MHD_Result ret;
     FILE *f = open_memstream(&buf, &len);
 
+    if (!f) {
+        pd_error_set(PD_ENOMEM, "out of memory for the metrics");
+        return srv_reply_error(r, PD_ENOMEM);
+    }
     snprintf(wal, sizeof(wal), "%s-wal", db);
     srv_metrics_write(srv_get_metrics(r->server), f, api_route_method,
                       api_route_pattern, (int)srv_routes_count);
@@ -65,7 +69,11 @@ enum MHD_Result api_metrics(srv_req *r)
             "portdash_database_bytes{file=\"wal\"} %lld\n",
             jc.running, jc.done, jc.failed, api_file_size(db), api_file_size(wal));
     srv_cache_metrics_write(srv_get_cache(r->server), f);
-    fclose(f);
+    if (fclose(f) != 0) {
+        free(buf);
+        pd_error_set(PD_ENOMEM, "out of memory writing the metrics");
+        return srv_reply_error(r, PD_ENOMEM);
+    }
     ret = srv_reply_bytes(r, 200, "text/plain; version=0.0.4; charset=utf-8", buf, len);
     free(buf);
     return ret;
