@@ -79,8 +79,7 @@ static int ref_seen(void *arg, const db_ref *ref)
     oid[40] = '\0';
     assert_string_equal(ref->oid, oid);
     free(oid);
-    strcat(arg, ref->name);
-    strcat(arg, " ");
+    snprintf((char *)arg + strlen(arg), 256 - strlen(arg), "%s ", ref->name);
     return 0;
 }
 
@@ -245,7 +244,7 @@ static void test_a_callbacks_return_stops_the_walk(void **state)
 
 static int same_seen(void *arg, const char *oid, const char *summary)
 {
-    strcat(arg, oid);
+    snprintf((char *)arg + strlen(arg), 128 - strlen(arg), "%s", oid);
     return 0;
 }
 
