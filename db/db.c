@@ -161,3 +161,12 @@ int db_meta_set(sqlite3 *db, const char *key, const char *value)
     sqlite3_finalize(st);
     return rc;
 }
+
+int db_column_dup(sqlite3_stmt *st, int i, char **out)
+{
+    const char *s = (const char *)sqlite3_column_text(st, i);
+
+    if (!(*out = s ? strdup(s) : NULL) && s)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    return 0;
+}

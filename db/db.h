@@ -47,6 +47,10 @@ int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql);
  */
 int db_step(sqlite3_stmt *st);
 
+/* A copy of text column `i` of the current row of `st` into *out (free()),
+ * NULL when the column is NULL.  0 or PD_ENOMEM. */
+int db_column_dup(sqlite3_stmt *st, int i, char **out);
+
 /* Schema version recorded in the database (PRAGMA user_version). */
 int db_schema_version(sqlite3 *db);
 

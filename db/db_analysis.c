@@ -3,6 +3,7 @@
  * db_analysis.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "db.h"
 #include "db_analysis.h"
@@ -40,6 +41,70 @@ int db_analysis_findings_text(sqlite3 *db, int64_t analysis_id, char **text)
     else if (rc > 0)
         rc = db_inflate(text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
                         (size_t)sqlite3_column_int64(st, 1));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_analysis_get(sqlite3 *db, const char *blob, const char *rules_hash,
+                    db_analysis_row *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_prepare(db, &st, "SELECT id, status, universal_ready, notes, lines, "
+                         "size FROM analyses WHERE blob_oid = ?1 AND rules_hash = ?2")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    if ((rc = db_step(st)) == 0) {
+        rc = pd_error_set(PD_ENOTFOUND, "blob %s has no analysis under the current rules; "
+                          "run the ingest again", blob);
+    } else if (rc > 0) {
+        out->id = sqlite3_column_int64(st, 0);
+        out->universal_ready = sqlite3_column_int(st, 2);
+        out->lines = sqlite3_column_int64(st, 4);
+        out->size = sqlite3_column_int64(st, 5);
+        if ((rc = db_column_dup(st, 1, &out->status)) == 0)
+            rc = db_column_dup(st, 3, &out->notes);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+void db_analysis_row_free(db_analysis_row *a)
+{
+    free(a->status);
+    free(a->notes);
+    memset(a, 0, sizeof(*a));
+}
+
+int db_analysis_function_rows(sqlite3 *db, int64_t analysis_id,
+                              int (*fn)(void *arg, const db_function *f), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_function f;
+    int rc, k;
+
+    if ((rc = db_prepare(db, &st, "SELECT name, start_line, end_line, status, "
+                         "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
+                         "name_from_macro, why FROM functions WHERE analysis_id = ?1 "
+                         "ORDER BY idx")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    while ((rc = db_step(st)) > 0) {
+        f.name = (const char *)sqlite3_column_text(st, 0);
+        f.start_line = sqlite3_column_int64(st, 1);
+        f.end_line = sqlite3_column_int64(st, 2);
+        f.status = (const char *)sqlite3_column_text(st, 3);
+        f.object_state = (const char *)sqlite3_column_text(st, 4);
+        for (k = 0; k < PD_CLASS_COUNT; k++)
+            f.tok[k] = sqlite3_column_int64(st, 5 + k);
+        f.name_from_macro = (const char *)sqlite3_column_text(st, 9);
+        f.why = (const char *)sqlite3_column_text(st, 10);
+        if ((rc = fn(arg, &f)) != 0)
+            break;
+    }
     sqlite3_finalize(st);
     return rc;
 }

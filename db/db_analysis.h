@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "pd_domain.h"
+
 /* The analysis row id of `blob` (40 hex) under `rules_hash` into *id, 0
  * when it has none.  0 or PD_EDB. */
 int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id);
@@ -19,9 +21,50 @@ int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int6
  * [line, column, "class", "rule", "text", function, guarded(, "reason")]
  * as ingest_store.c writes them, NUL-terminated, into *text (free()).
  * 0, PD_ENOTFOUND (no such analysis), PD_EDB (also for damaged bytes),
- * PD_ENOMEM.
+ * PD_ENOMEM.  db_findings_each (db_findings.h) reads this text as typed
+ * rows; use that rather than parsing it again.
  */
 int db_analysis_findings_text(sqlite3 *db, int64_t analysis_id, char **text);
+
+/* The stored figures of one analysis.  The strings are the struct's own,
+ * freed with db_analysis_row_free(). */
+typedef struct {
+    int64_t id;
+    char *status;                /* pd_status name */
+    int universal_ready;         /* 1: builds in universal mode */
+    char *notes;                 /* the analyzer's notes; NULL: none */
+    int64_t lines;               /* lines of the file */
+    int64_t size;                /* bytes of the file */
+} db_analysis_row;
+
+/*
+ * The analysis of `blob` (40 hex) under `rules_hash` into *out.  0,
+ * PD_ENOTFOUND (the blob has no analysis under those rules; *out empty),
+ * PD_EDB, PD_ENOMEM.  *out is freed with db_analysis_row_free() in every
+ * case.
+ */
+int db_analysis_get(sqlite3 *db, const char *blob, const char *rules_hash,
+                    db_analysis_row *out);
+
+/* Free the strings of *a and empty it; accepts an empty row. */
+void db_analysis_row_free(db_analysis_row *a);
+
+/* One function of an analysis with everything the file page shows. */
+typedef struct {
+    const char *name;
+    int64_t start_line, end_line;
+    const char *status;          /* pd_status name */
+    const char *object_state;    /* pd_objstate name, NULL off object paths */
+    int64_t tok[PD_CLASS_COUNT]; /* tokens per pd_class, guarded or not */
+    const char *name_from_macro; /* the macro that named it; NULL: none */
+    const char *why;             /* JSON text: why it has its status; NULL */
+} db_function;
+
+/* Call `fn` for each function of analysis `analysis_id` in index order;
+ * the strings are valid during the call.  0, fn's non-zero return, or
+ * PD_EDB (the list is then incomplete: an error, not a shorter list). */
+int db_analysis_function_rows(sqlite3 *db, int64_t analysis_id,
+                              int (*fn)(void *arg, const db_function *f), void *arg);
 
 /* Call `fn` with the name of each function of analysis `analysis_id` in
  * index order.  0, fn's non-zero return, or PD_EDB. */

@@ -10,6 +10,7 @@
 #include "api_diff.h"
 #include "api_scope.h"
 #include "db.h"
+#include "db_commit.h"
 #include "pd_error.h"
 #include "pd_time.h"
 #include "api_triage.h"
@@ -131,151 +132,117 @@ int api_resolve(srv_req *r, api_at *at)
     return rc;
 }
 
-/* The refs of one repository as [{"name":..,"commit":..}]; NULL when the
- * database fails. */
-static json_t *api_refs_of(srv_req *r, int64_t repo_id)
+/* db_refs callback: a ref onto the array. */
+static int api_ref_add(void *arg, const db_ref *ref)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *arr = json_array();
+    json_array_append_new(arg, json_pack("{s:o, s:s}", "name", api_text(ref->name),
+                                         "commit", ref->oid));
+    return 0;
+}
+
+/* The repository list being built. */
+typedef struct {
+    srv_req *r;
+    json_t *arr;
+} api_repo_list;
+
+/* db_repos callback: a repository with its refs onto the array. */
+static int api_repo_add(void *arg, const db_repo *repo)
+{
+    api_repo_list *l = arg;
+    json_t *refs = json_array();
     int rc;
 
-    if (db_prepare(r->db, &st, "SELECT f.name, c.oid FROM refs f JOIN commits c "
-                   "ON c.id = f.commit_id WHERE f.repo_id = ?1 ORDER BY f.name") < 0) {
-        json_decref(arr);
-        return NULL;
+    if ((rc = db_refs(l->r->db, repo->id, api_ref_add, refs)) < 0) {
+        json_decref(refs);
+        return rc;
     }
-    sqlite3_bind_int64(st, 1, repo_id);
-    while ((rc = db_step(st)) > 0)
-        json_array_append_new(arr, json_pack("{s:o, s:s}", "name",
-                              api_text((const char *)sqlite3_column_text(st, 0)),
-                              "commit", (const char *)sqlite3_column_text(st, 1)));
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        json_decref(arr);
-        return NULL;
-    }
-    return arr;
+    json_array_append_new(l->arr, json_pack("{s:o, s:o}", "name", api_text(repo->name),
+                                            "refs", refs));
+    return 0;
 }
 
 enum MHD_Result api_repos(srv_req *r)
 {
-    sqlite3_stmt *st = NULL;
     json_t *arr = json_array();
+    api_repo_list l = {r, arr};
     int rc;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT id, name FROM repos ORDER BY name")) < 0) {
-        json_decref(arr);
-        return srv_reply_error(r, rc);
-    }
-    while ((rc = db_step(st)) > 0) {
-        json_t *refs = api_refs_of(r, sqlite3_column_int64(st, 0));
-
-        if (!refs) {
-            rc = PD_EDB;
-            break;
-        }
-        json_array_append_new(arr, json_pack("{s:o, s:o}", "name",
-                              api_text((const char *)sqlite3_column_text(st, 1)),
-                              "refs", refs));
-    }
-    sqlite3_finalize(st);
-    if (rc < 0) {
+    if ((rc = db_repos(r->db, api_repo_add, &l)) < 0) {
         json_decref(arr);
         return srv_reply_error(r, rc);
     }
     return srv_reply_json(r, 200, arr);
 }
 
+/* Commit metadata fields of `c` added to `o`. */
+static void api_commit_fields_of(const api_at *at, const db_commit *c, json_t *o)
+{
+    char adate[40], cdate[40];
+    json_t *parents = json_array();
+    size_t i;
+
+    pd_iso8601(adate, sizeof(adate), c->author_time, c->author_offset);
+    pd_iso8601(cdate, sizeof(cdate), c->committer_time, c->committer_offset);
+    json_object_set_new(o, "commit", json_string(at->oid));
+    json_object_set_new(o, "author", api_text(c->author_name));
+    json_object_set_new(o, "author_email", api_text(c->author_email));
+    json_object_set_new(o, "author_date", json_string(adate));
+    json_object_set_new(o, "committer_date", json_string(cdate));
+    json_object_set_new(o, "message", api_text(c->summary));
+    for (i = 0; i < c->nparents; i++)
+        json_array_append_new(parents, json_string(c->parents[i]));
+    json_object_set_new(o, "parents", parents);
+}
+
 /* Commit metadata fields added to `o`. */
 static int api_commit_fields(srv_req *r, const api_at *at, json_t *o)
 {
-    sqlite3_stmt *st = NULL;
-    char adate[40], cdate[40];
+    db_commit c;
     int rc;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT author_name, author_email, author_time, "
-                         "author_offset, committer_time, committer_offset, summary, "
-                         "parents FROM commits WHERE id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, at->commit_id);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return pd_error_set(PD_EDB, "commit row vanished");
-    }
-    pd_iso8601(adate, sizeof(adate), sqlite3_column_int64(st, 2),
-                sqlite3_column_int(st, 3));
-    pd_iso8601(cdate, sizeof(cdate), sqlite3_column_int64(st, 4),
-                sqlite3_column_int(st, 5));
-    json_object_set_new(o, "commit", json_string(at->oid));
-    json_object_set_new(o, "author", api_text((const char *)sqlite3_column_text(st, 0)));
-    json_object_set_new(o, "author_email",
-                        api_text((const char *)sqlite3_column_text(st, 1)));
-    json_object_set_new(o, "author_date", json_string(adate));
-    json_object_set_new(o, "committer_date", json_string(cdate));
-    json_object_set_new(o, "message", api_text((const char *)sqlite3_column_text(st, 6)));
-    json_t *parents = json_array();
-    const char *p = (const char *)sqlite3_column_text(st, 7);
-    while (p && strlen(p) >= 40) {
-        json_array_append_new(parents, json_stringn(p, 40));
-        p += p[40] ? 41 : 40;
-    }
-    json_object_set_new(o, "parents", parents);
-    sqlite3_finalize(st);
-    return 0;
+    if ((rc = db_commit_get(r->db, at->commit_id, &c)) == 0)
+        api_commit_fields_of(at, &c, o);
+    db_commit_free(&c);
+    return rc;
 }
-
-/* First parent row id and patch id of a commit (0 / "" when none). */
-static int api_commit_parent(srv_req *r, int64_t commit_id, int64_t *parent,
-                             char *patch_id, size_t n)
-{
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    if ((rc = db_prepare(r->db, &st, "SELECT coalesce(first_parent_id, 0), "
-                         "coalesce(patch_id, '') FROM commits WHERE id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    *parent = 0;
-    patch_id[0] = '\0';
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *parent = sqlite3_column_int64(st, 0);
-        snprintf(patch_id, n, "%s", (const char *)sqlite3_column_text(st, 1));
-    }
-    sqlite3_finalize(st);
-    /* Ingest stores a parent before its child, so a link to a later row is
-     * damage (and the start of a cycle). */
-    if (*parent >= commit_id)
-        return pd_error_set(PD_EDB, "the database is damaged: commit row %lld names "
-                            "row %lld as its first parent", (long long)commit_id,
-                            (long long)*parent);
-    return 0;
-}
-
-/* The changes of commit ?1 shown as files: a rename's deletion of the old
- * path is part of the rename. */
-#define API_COMMIT_CHANGES \
-    "FROM changes ch JOIN paths p ON p.id = ch.path_id LEFT JOIN paths o ON " \
-    "o.id = ch.old_path_id WHERE ch.commit_id = ?1 AND NOT (ch.blob_oid IS NULL " \
-    "AND ch.path_id IN (SELECT old_path_id FROM changes WHERE commit_id = ?1 " \
-    "AND old_path_id IS NOT NULL)) "
 
 /* Changed files of one page of a commit (?per_page= up to ten times that):
  * a commit renaming 50,000 files once made a 25 MB answer. */
 #define API_COMMIT_PER_PAGE 1000
 
-/* How many files commit `id` changed; 0 on error. */
-static size_t api_commit_nchanges(srv_req *r, int64_t id)
-{
-    sqlite3_stmt *st = NULL;
-    size_t n = 0;
+/* What api_commit_change needs besides the change. */
+typedef struct {
+    srv_req *r;
+    const api_at *at;
+    int64_t parent;              /* first parent's row id, 0: none */
+    json_t *files, *fns;
+} api_changes;
 
-    if (db_prepare(r->db, &st, "SELECT count(*) " API_COMMIT_CHANGES) < 0)
-        return 0;
-    sqlite3_bind_int64(st, 1, id);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = (size_t)sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
+/* db_commit_changes callback: one changed file and its function moves. */
+static int api_commit_change(void *arg, const db_change *ch)
+{
+    api_changes *a = arg;
+    char from[41] = "";
+    const char *kind;
+    int rc;
+
+    /* Not in the parent: added; a failed read is an error, not "added". */
+    if (a->parent && (rc = db_commit_file_blob(a->r->db, a->parent,
+                                               ch->old_path ? ch->old_path : ch->path,
+                                               from)) < 0) {
+        if (rc != PD_ENOTFOUND)
+            return rc;
+        from[0] = '\0';
+    }
+    kind = !ch->blob ? "deleted" : ch->old_path ? "renamed" : from[0] ? "modified" : "added";
+    json_array_append_new(a->files, json_pack("{s:o, s:o, s:s, s:o, s:o}",
+        "path", api_text(ch->path),
+        "old_path", ch->old_path ? api_text(ch->old_path) : json_null(),
+        "change", kind, "from_blob", from[0] ? json_string(from) : json_null(),
+        "to_blob", ch->blob ? json_string(ch->blob) : json_null()));
+    return api_diff_file(a->r, a->at->rules_hash, ch->path, from[0] ? from : NULL, ch->blob,
+                         a->fns, NULL);
 }
 
 /* The in-scope files a commit changed on page `page` of `per`, with their
@@ -283,91 +250,76 @@ static size_t api_commit_nchanges(srv_req *r, int64_t id)
 static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
                               json_t *files, json_t *fns, size_t page, size_t per)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
+    api_changes a = {r, at, parent, files, fns};
 
-    if ((rc = db_prepare(r->db, &st, "SELECT p.path, ch.blob_oid, o.path "
-                         API_COMMIT_CHANGES "ORDER BY p.path LIMIT ?2 OFFSET ?3")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, at->commit_id);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)per);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)((page - 1) * per));
-    while (rc >= 0 && (rc = db_step(st)) > 0) {
-        const char *path = (const char *)sqlite3_column_text(st, 0);
-        const char *to = (const char *)sqlite3_column_text(st, 1);
-        const char *old = (const char *)sqlite3_column_text(st, 2);
-        char from[41] = "";
-        const char *kind;
-
-        /* Not in the parent: added; a failed read is an error, not "added". */
-        if (parent && (rc = db_commit_file_blob(r->db, parent, old ? old : path, from)) < 0) {
-            if (rc != PD_ENOTFOUND)
-                break;
-            from[0] = '\0';
-        }
-        kind = !to ? "deleted" : old ? "renamed" : from[0] ? "modified" : "added";
-        json_array_append_new(files, json_pack("{s:o, s:o, s:s, s:o, s:o}",
-            "path", api_text(path), "old_path", old ? api_text(old) : json_null(),
-            "change", kind, "from_blob", from[0] ? json_string(from) : json_null(),
-            "to_blob", to ? json_string(to) : json_null()));
-        rc = api_diff_file(r, at->rules_hash, path, from[0] ? from : NULL, to, fns, NULL);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    return db_commit_changes(r->db, at->commit_id, (page - 1) * per, per,
+                             api_commit_change, &a);
 }
 
-/* Other commits of the repository with the same patch id; NULL when the
- * database fails. */
-static json_t *api_same_patch(srv_req *r, const api_at *at, const char *patch_id)
+/* db_same_patch callback: one commit onto the array. */
+static int api_same_patch_add(void *arg, const char *oid, const char *summary)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *arr = json_array();
+    json_array_append_new(arg, json_pack("{s:s, s:o}", "commit", oid, "message",
+                                         api_text(summary)));
+    return 0;
+}
+
+/* The page's figures of a commit: totals, paging and the same change
+ * elsewhere, added to `o`. */
+static int api_commit_tail(srv_req *r, const api_at *at, const db_commit *c, json_t *o,
+                           size_t page, size_t per)
+{
+    json_t *same = json_array();
+    size_t total;
     int rc;
 
-    if (!patch_id[0] || db_prepare(r->db, &st, "SELECT oid, summary FROM commits "
-                                   "WHERE repo_id = ?1 AND patch_id = ?2 AND id != ?3 "
-                                   "ORDER BY committer_time") < 0)
-        return arr;
-    sqlite3_bind_int64(st, 1, at->repo_id);
-    sqlite3_bind_text(st, 2, patch_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, at->commit_id);
-    while ((rc = db_step(st)) > 0)
-        json_array_append_new(arr, json_pack("{s:s, s:o}", "commit",
-            (const char *)sqlite3_column_text(st, 0), "message",
-            api_text((const char *)sqlite3_column_text(st, 1))));
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        json_decref(arr);
-        return NULL;
+    if ((rc = db_commit_changes_count(r->db, at->commit_id, &total)) < 0 ||
+        (rc = db_same_patch(r->db, at->repo_id, c->patch_id, at->commit_id,
+                            api_same_patch_add, same)) < 0) {
+        json_decref(same);
+        return rc;
     }
-    return arr;
+    /* Say how many there are, and page past one page. */
+    json_object_set_new(o, "files_total", json_integer((json_int_t)total));
+    json_object_set_new(o, "truncated", json_boolean(total > per || page > 1));
+    if (total > per || page > 1) {
+        json_object_set_new(o, "page", json_integer((json_int_t)page));
+        json_object_set_new(o, "per_page", json_integer((json_int_t)per));
+        srv_page_link(r, page, per, total);
+    }
+    json_object_set_new(o, "same_patch_as", same);
+    return 0;
 }
 
 enum MHD_Result api_commit(srv_req *r)
 {
     api_at at;
     db_counts stats, before, delta;
-    char patch_id[64];
-    int64_t parent;
-    json_t *o, *files, *fns, *same;
-    size_t page, per, total;
+    db_commit c;
+    json_t *o, *files, *fns;
+    size_t page, per;
     int rc;
 
     memset(&before, 0, sizeof(before));
+    memset(&c, 0, sizeof(c));
     if ((rc = srv_page_window(r, API_COMMIT_PER_PAGE, &page, &per)) < 0 ||
         (rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &stats)) < 0 ||
-        (rc = api_commit_parent(r, at.commit_id, &parent, patch_id, sizeof(patch_id))) < 0 ||
-        (parent && (rc = db_commit_stats(r->db, parent, at.rules_hash, &before)) < 0))
+        (rc = db_commit_get(r->db, at.commit_id, &c)) < 0 ||
+        (c.first_parent_id &&
+         (rc = db_commit_stats(r->db, c.first_parent_id, at.rules_hash, &before)) < 0)) {
+        db_commit_free(&c);
         return srv_reply_error(r, rc);
+    }
     o = json_object();
     files = json_array();
     fns = json_array();
-    if ((rc = api_commit_fields(r, &at, o)) < 0 ||
-        (rc = api_commit_changes(r, &at, parent, files, fns, page, per)) < 0) {
+    api_commit_fields_of(&at, &c, o);
+    if ((rc = api_commit_changes(r, &at, c.first_parent_id, files, fns, page, per)) < 0) {
         json_decref(o);
         json_decref(files);
         json_decref(fns);
+        db_commit_free(&c);
         return srv_reply_error(r, rc);
     }
     delta = stats;
@@ -376,20 +328,12 @@ enum MHD_Result api_commit(srv_req *r)
     json_object_set_new(o, "delta", api_stats_obj(&delta));
     json_object_set_new(o, "files", files);
     json_object_set_new(o, "functions", fns);
-    /* Say how many there are, and page past one page. */
-    total = api_commit_nchanges(r, at.commit_id);
-    json_object_set_new(o, "files_total", json_integer((json_int_t)total));
-    json_object_set_new(o, "truncated", json_boolean(total > per || page > 1));
-    if (total > per || page > 1) {
-        json_object_set_new(o, "page", json_integer((json_int_t)page));
-        json_object_set_new(o, "per_page", json_integer((json_int_t)per));
-        srv_page_link(r, page, per, total);
-    }
-    if (!(same = api_same_patch(r, &at, patch_id))) {
+    rc = api_commit_tail(r, &at, &c, o, page, per);
+    db_commit_free(&c);
+    if (rc < 0) {
         json_decref(o);
-        return srv_reply_error(r, PD_EDB);
+        return srv_reply_error(r, rc);
     }
-    json_object_set_new(o, "same_patch_as", same);
     return srv_reply_json(r, 200, o);
 }
 

@@ -11,6 +11,8 @@
 #include "api.h"
 #include "api_triage.h"
 #include "db.h"
+#include "db_analysis.h"
+#include "db_findings.h"
 #include "pd_error.h"
 #include "sarif_import.h"
 
@@ -27,162 +29,105 @@ static void api_file_names_free(char **names, size_t n)
     free(names);
 }
 
-/* The page's functions of an analysis as JSON into *out; names[] gets
- * every function's name (owned, in idx order) for the findings to refer
- * to.  A failed read is an error, never a shorter list.  0, PD_EDB,
- * PD_ENOMEM (*out NULL; names[] still freed by the caller). */
-static int api_file_functions(srv_req *r, int64_t analysis_id, api_file_page *pg,
-                              char ***names, size_t *nnames, json_t **out)
+/* The functions of an analysis as the file page lists them. */
+typedef struct {
+    api_file_page *pg;
+    char **names;                /* every function's name (owned), in idx order */
+    size_t nnames, cap;
+    json_t *arr;                 /* the page's functions */
+} api_file_fns;
+
+/* db_analysis_function_rows callback: one function's name kept, and the
+ * function listed when it falls in the page. */
+static int api_file_function(void *arg, const db_function *f)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *arr;
-    size_t cap = 0;
-    int rc;
+    api_file_fns *a = arg;
+    size_t i = a->nnames;
 
-    *names = NULL;
-    *nnames = 0;
-    *out = NULL;
-    if ((rc = db_prepare(r->db, &st, "SELECT name, start_line, end_line, status, "
-                         "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
-                         "name_from_macro, why FROM functions WHERE analysis_id = ?1 "
-                         "ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    arr = json_array();
-    while ((rc = db_step(st)) > 0) {
-        const char *name = (const char *)sqlite3_column_text(st, 0);
+    if (a->nnames == a->cap) {
+        char **p = realloc(a->names, (a->cap = a->cap ? a->cap * 2 : 64) * sizeof(char *));
 
-        if (*nnames == cap) {
-            char **p = realloc(*names, (cap = cap ? cap * 2 : 64) * sizeof(char *));
-            if (!p) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
-                break;
-            }
-            *names = p;
-        }
-        if (!((*names)[*nnames] = strdup(name ? name : ""))) {
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
-            break;
-        }
-        if (*nnames >= pg->first && *nnames < pg->first + pg->per) {
-            const char *os = (const char *)sqlite3_column_text(st, 4);
-            const char *macro = (const char *)sqlite3_column_text(st, 9);
-            const char *why = (const char *)sqlite3_column_text(st, 10);
-            json_t *wj = why ? json_loads(why, 0, NULL) : NULL;
-            int64_t tok[4];
-            int k;
-
-            for (k = 0; k < 4; k++)
-                tok[k] = sqlite3_column_int64(st, 5 + k);
-            json_array_append_new(arr, json_pack(
-                "{s:o, s:I, s:I, s:s, s:o, s:o, s:o, s:o}", "name", api_text(name),
-                "start_line", (json_int_t)sqlite3_column_int64(st, 1),
-                "end_line", (json_int_t)sqlite3_column_int64(st, 2),
-                "status", (const char *)sqlite3_column_text(st, 3),
-                "object_state", os ? json_string(os) : json_null(),
-                "tokens", api_tokens_obj(tok),
-                "name_from_macro", macro ? api_text(macro) : json_null(),
-                "why", wj ? wj : json_null()));
-        }
-        (*nnames)++;
+        if (!p)
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        a->names = p;
     }
-    pg->functions_total = *nnames;
-    sqlite3_finalize(st);
-    if (rc < 0) {
-        json_decref(arr);
-        return rc;
+    if (!(a->names[i] = strdup(f->name ? f->name : "")))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    a->nnames++;
+    if (i >= a->pg->first && i < a->pg->first + a->pg->per) {
+        json_t *wj = f->why ? json_loads(f->why, 0, NULL) : NULL;
+
+        json_array_append_new(a->arr, json_pack(
+            "{s:o, s:I, s:I, s:s, s:o, s:o, s:o, s:o}", "name", api_text(f->name),
+            "start_line", (json_int_t)f->start_line, "end_line", (json_int_t)f->end_line,
+            "status", f->status,
+            "object_state", f->object_state ? json_string(f->object_state) : json_null(),
+            "tokens", api_tokens_obj(f->tok),
+            "name_from_macro", f->name_from_macro ? api_text(f->name_from_macro)
+                                                  : json_null(),
+            "why", wj ? wj : json_null()));
     }
-    *out = arr;
     return 0;
 }
 
-/*
- * The page's stored findings rows [line, col, class, rule, text, fn,
- * guarded(, reason)] as objects; reason (item sites only) is null when the
- * row has none.  The stored array is read one row at a time
- * (JSON_DISABLE_EOF_CHECK stops after each value), so a file with hundreds
- * of thousands of findings never becomes one JSON tree in memory.
- */
-static json_t *api_file_findings(const char *json, char **names, size_t nnames,
-                                 api_file_page *pg)
+/* The findings of an analysis as the file page lists them. */
+typedef struct {
+    api_file_page *pg;
+    const api_file_fns *fns;     /* names[] for the function of each finding */
+    size_t n;                    /* findings read so far */
+    json_t *arr;                 /* the page's findings */
+} api_file_finds;
+
+/* db_findings_each callback: the finding listed when it falls in the page;
+ * reason (item sites only) is null when the finding has none. */
+static int api_file_finding(void *arg, const db_finding *f)
 {
-    json_t *out = json_array(), *row;
-    json_error_t err;
-    const char *p = json ? strchr(json, '[') : NULL, *end = p ? p + strlen(p) : NULL;
-    size_t i = 0;
+    api_file_finds *a = arg;
+    size_t i = a->n++;
 
-    for (p = p ? p + 1 : NULL; p; i++) {
-        p += strspn(p, " \t\r\n,");
-        if (*p == ']' || !*p ||
-            !(row = json_loadb(p, (size_t)(end - p), JSON_DISABLE_EOF_CHECK, &err)))
-            break;
-        p += err.position;
-        if (i < pg->first || i >= pg->first + pg->per) {
-            json_decref(row);
-            continue;
-        }
-        json_int_t fn = json_integer_value(json_array_get(row, 5));
-        json_t *why = json_array_get(row, 7);
-
-        json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:s, s:s, s:o}",
-            "line", json_array_get(row, 0), "column", json_array_get(row, 1),
-            "class", json_array_get(row, 2), "rule", json_array_get(row, 3),
-            "text", json_array_get(row, 4),
-            "function", fn >= 0 && (size_t)fn < nnames ? json_string(names[fn])
-                                                        : json_null(),
-            "guarded", json_array_get(row, 6), "tool", "portdash",
-            "level", sarif_builtin_level(json_string_value(json_array_get(row, 2))),
-            "reason", why ? json_incref(why) : json_null()));
-        json_decref(row);
-    }
-    pg->findings_total = i;
-    return out;
+    if (i < a->pg->first || i >= a->pg->first + a->pg->per)
+        return 0;
+    json_array_append_new(a->arr, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:o}",
+        "line", (json_int_t)f->line, "column", (json_int_t)f->column,
+        "class", f->cls, "rule", f->rule, "text", f->text,
+        "function", f->function >= 0 && (size_t)f->function < a->fns->nnames
+                    ? json_string(a->fns->names[f->function]) : json_null(),
+        "guarded", f->guarded, "tool", "portdash", "level", sarif_builtin_level(f->cls),
+        "reason", f->reason ? json_string(f->reason) : json_null()));
+    return 0;
 }
 
-/* Fill the file document from its analysis row. */
+/* Fill the file document from its analysis: figures, then the page's
+ * findings and functions (a failed read of either is an error, never a
+ * shorter list). */
 static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, json_t *o,
                              api_file_page *pg)
 {
-    sqlite3_stmt *st = NULL;
-    char **names = NULL;
-    size_t nnames = 0;
-    char *findings = NULL;
-    json_t *fns = NULL;
+    db_analysis_row a;
+    api_file_fns fns = {pg, NULL, 0, 0, json_array()};
+    api_file_finds finds = {pg, &fns, 0, json_array()};
     int rc;
 
-    if ((rc = db_prepare(r->db, &st, "SELECT id, status, universal_ready, notes, "
-                         "findings, findings_len, lines, size FROM analyses "
-                         "WHERE blob_oid = ?1 AND rules_hash = ?2")) < 0)
-        return rc;
-    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, at->rules_hash, -1, SQLITE_STATIC);
-    if ((rc = db_step(st)) <= 0) {
-        sqlite3_finalize(st);
-        return rc < 0 ? rc : pd_error_set(PD_ENOTFOUND, "blob %s has no analysis under "
-                                          "the current rules; run the ingest again", blob);
+    if ((rc = db_analysis_get(r->db, blob, at->rules_hash, &a)) == 0) {
+        json_object_set_new(o, "status", json_string(a.status));
+        json_object_set_new(o, "universal_ready", json_boolean(a.universal_ready));
+        json_object_set_new(o, "notes", a.notes ? api_text(a.notes) : json_null());
+        json_object_set_new(o, "lines", json_integer(a.lines));
+        json_object_set_new(o, "size", json_integer(a.size));
+        if ((rc = db_analysis_function_rows(r->db, a.id, api_file_function, &fns)) == 0)
+            rc = db_findings_each(r->db, a.id, api_file_finding, &finds);
     }
-    rc = db_inflate(&findings, sqlite3_column_blob(st, 4),
-                    (size_t)sqlite3_column_bytes(st, 4),
-                    (size_t)sqlite3_column_int64(st, 5));
+    pg->functions_total = fns.nnames;
+    pg->findings_total = finds.n;
     if (rc == 0) {
-        const char *notes = (const char *)sqlite3_column_text(st, 3);
-
-        json_object_set_new(o, "status", json_string((const char *)
-                                                     sqlite3_column_text(st, 1)));
-        json_object_set_new(o, "universal_ready",
-                            json_boolean(sqlite3_column_int(st, 2)));
-        json_object_set_new(o, "notes", notes ? api_text(notes) : json_null());
-        json_object_set_new(o, "lines", json_integer(sqlite3_column_int64(st, 6)));
-        json_object_set_new(o, "size", json_integer(sqlite3_column_int64(st, 7)));
-        rc = api_file_functions(r, sqlite3_column_int64(st, 0), pg, &names, &nnames, &fns);
+        json_object_set_new(o, "findings", finds.arr);
+        json_object_set_new(o, "functions", fns.arr);
+    } else {
+        json_decref(finds.arr);
+        json_decref(fns.arr);
     }
-    if (rc == 0) {
-        json_object_set_new(o, "findings", api_file_findings(findings, names, nnames, pg));
-        json_object_set_new(o, "functions", fns);
-    }
-    api_file_names_free(names, nnames);
-    free(findings);
-    sqlite3_finalize(st);
+    api_file_names_free(fns.names, fns.nnames);
+    db_analysis_row_free(&a);
     return rc;
 }
 

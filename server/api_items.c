@@ -13,6 +13,7 @@
 #include "api_triage.h"
 #include "db.h"
 #include "db_analysis.h"
+#include "db_findings.h"
 #include "pd_error.h"
 
 /* db_analysis_function_names callback: a name onto the array. */
@@ -22,44 +23,46 @@ static int api_items_name(void *arg, const char *name)
     return 0;
 }
 
+/* One file's item-access findings being sorted. */
+typedef struct {
+    const char *path;
+    json_t *names;               /* the analysis's function names, idx order */
+    json_t *legacy;
+    int64_t *fields;
+} api_items_file;
+
+/* db_findings_each callback: an object-item-field site counted, an
+ * object-item-legacy site listed. */
+static int api_items_finding(void *arg, const db_finding *f)
+{
+    api_items_file *a = arg;
+
+    if (strcmp(f->rule, "object-item-field") == 0)
+        (*a->fields)++;
+    if (strcmp(f->rule, "object-item-legacy") != 0)
+        return 0;
+    json_array_append_new(a->legacy, json_pack("{s:o, s:s, s:O, s:I, s:I, s:s, s:o}",
+        "path", api_text(a->path), "rule", f->rule,
+        "function", f->function >= 0 && (size_t)f->function < json_array_size(a->names)
+            ? json_array_get(a->names, (size_t)f->function) : json_null(),
+        "line", (json_int_t)f->line, "column", (json_int_t)f->column, "text", f->text,
+        "reason", f->reason ? json_string(f->reason) : json_null()));
+    return 0;
+}
+
 /* The item-access findings of one analysis, sorted into the two lists. */
 static int api_items_of(srv_req *r, int64_t analysis_id, const char *path,
                         json_t *legacy, int64_t *fields)
 {
-    char *text = NULL;
-    json_t *rows = NULL, *row, *names = json_array();
-    size_t i;
+    api_items_file a = {path, json_array(), legacy, fields};
     int rc;
 
-    if ((rc = db_analysis_function_names(r->db, analysis_id, api_items_name, names)) < 0)
-        goto done;
+    if ((rc = db_analysis_function_names(r->db, analysis_id, api_items_name, a.names)) == 0)
+        rc = db_findings_each(r->db, analysis_id, api_items_finding, &a);
     /* No analysis row (deleted meanwhile) is no sites, as before. */
-    if ((rc = db_analysis_findings_text(r->db, analysis_id, &text)) < 0) {
-        rc = rc == PD_ENOTFOUND ? 0 : rc;
-        goto done;
-    }
-    rows = json_loads(text, 0, NULL);
-    json_array_foreach(rows, i, row) {
-        const char *rule = json_string_value(json_array_get(row, 3));
-        json_int_t f = json_integer_value(json_array_get(row, 5));
-
-        if (rule && strcmp(rule, "object-item-field") == 0)
-            (*fields)++;
-        if (!rule || strcmp(rule, "object-item-legacy") != 0)
-            continue;
-        json_array_append_new(legacy, json_pack("{s:o, s:s, s:O, s:O, s:O, s:O, s:o}",
-            "path", api_text(path), "rule", rule,
-            "function", f >= 0 && (size_t)f < json_array_size(names)
-                ? json_array_get(names, (size_t)f) : json_null(),
-            "line", json_array_get(row, 0), "column", json_array_get(row, 1),
-            "text", json_array_get(row, 4),
-            "reason", json_array_get(row, 7) ? json_incref(json_array_get(row, 7))
-                                             : json_null()));
-    }
-done:
-    json_decref(rows);
-    json_decref(names);
-    free(text);
+    if (rc == PD_ENOTFOUND)
+        rc = 0;
+    json_decref(a.names);
     return rc;
 }
 

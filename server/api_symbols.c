@@ -21,6 +21,8 @@
 #include "api_symbols.h"
 #include "api_scope.h"
 #include "db.h"
+#include "db_analysis.h"
+#include "db_findings.h"
 #include "pd_error.h"
 
 /* One blocking use, as the walk reports it. */
@@ -37,81 +39,84 @@ typedef struct {
 
 typedef int (*api_sym_cb)(void *arg, const api_sym_use *u);
 
-/* The functions of an analysis: names, start lines and object flags. */
-static int api_sym_functions(sqlite3 *db, int64_t aid, json_t **out)
-{
-    sqlite3_stmt *st = NULL;
-    int rc;
+/* A function of the file being walked: what a use inside it reports. */
+typedef struct {
+    char *name;                  /* NULL when not stored */
+    json_int_t start_line;
+    int object;                  /* on an object path */
+} api_sym_fn;
 
-    *out = json_array();
-    if ((rc = db_prepare(db, &st, "SELECT name, start_line, object_state IS NOT NULL "
-                         "FROM functions WHERE analysis_id = ?1 ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, aid);
-    while ((rc = db_step(st)) > 0)
-        json_array_append_new(*out, json_pack("[s?, I, b]",
-            (const char *)sqlite3_column_text(st, 0),
-            (json_int_t)sqlite3_column_int64(st, 1), sqlite3_column_int(st, 2)));
-    sqlite3_finalize(st);
-    return rc;
+/* One file's walk: its functions, and where its uses go. */
+typedef struct {
+    const db_scope *sc;
+    const char *path;
+    json_int_t seq;
+    api_sym_fn *fns;
+    size_t nfns, cap;
+    api_sym_cb cb;
+    void *arg;
+} api_sym_walk_file;
+
+/* db_analysis_functions callback: one function kept. */
+static int api_sym_function(void *arg, const db_fn_brief *f)
+{
+    api_sym_walk_file *w = arg;
+    api_sym_fn *fn;
+
+    if (w->nfns == w->cap) {
+        api_sym_fn *p = realloc(w->fns, (w->cap = w->cap ? w->cap * 2 : 32) * sizeof(*p));
+
+        if (!p)
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        w->fns = p;
+    }
+    fn = &w->fns[w->nfns];
+    if (f->name && !(fn->name = strdup(f->name)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if (!f->name)
+        fn->name = NULL;
+    fn->start_line = (json_int_t)f->start_line;
+    fn->object = f->object_state != NULL;
+    w->nfns++;
+    return 0;
 }
 
-/* The stored findings rows of an analysis, parsed; NULL after pd_error_set. */
-static json_t *api_sym_findings(sqlite3 *db, int64_t aid)
+/* db_findings_each callback: a blocking use (unguarded capi or bridge, not
+ * in a function the scope leaves out) reported to the walk's cb. */
+static int api_sym_finding(void *arg, const db_finding *f)
 {
-    sqlite3_stmt *st = NULL;
-    char *text = NULL;
-    json_t *rows = NULL;
+    api_sym_walk_file *w = arg;
+    api_sym_use u = {w->path, f->cls, f->text, (json_int_t)f->line, (json_int_t)f->column,
+                     -1, NULL, 0, w->seq};
 
-    if (db_prepare(db, &st, "SELECT findings, findings_len FROM analyses WHERE id = ?1") < 0)
-        return NULL;
-    sqlite3_bind_int64(st, 1, aid);
-    if (sqlite3_step(st) == SQLITE_ROW &&
-        db_inflate(&text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
-                   (size_t)sqlite3_column_int64(st, 1)) == 0 &&
-        !(rows = json_loads(text, 0, NULL)))
-        pd_error_set(PD_EINVAL, "analysis %lld: findings are not JSON", (long long)aid);
-    free(text);
-    sqlite3_finalize(st);
-    return rows;
+    if (f->guarded || (strcmp(f->cls, "capi") != 0 && strcmp(f->cls, "bridge") != 0))
+        return 0;
+    if (f->function >= 0 && (size_t)f->function < w->nfns) {
+        const api_sym_fn *fn = &w->fns[f->function];
+
+        if (w->sc->exclude_object_paths && fn->object)
+            return 0;
+        u.fn = (json_int_t)f->function;
+        u.fn_name = fn->name;
+        u.fn_line = fn->start_line;
+    }
+    return w->cb(w->arg, &u);
 }
 
-/* Report the blocking uses of one file to cb. */
+/* Report the blocking uses of one file to cb.  An analysis gone meanwhile
+ * has no uses. */
 static int api_sym_file(srv_req *r, const db_scope *sc, int64_t aid, const char *path,
                         json_int_t seq, api_sym_cb cb, void *arg)
 {
-    json_t *fns = NULL, *rows, *row;
-    size_t i;
-    int rc = 0;
+    api_sym_walk_file w = {sc, path, seq, NULL, 0, 0, cb, arg};
+    int rc;
 
-    if (!(rows = api_sym_findings(r->db, aid)))
-        return PD_EDB;
-    if ((rc = api_sym_functions(r->db, aid, &fns)) < 0)
-        goto done;
-    json_array_foreach(rows, i, row) {
-        api_sym_use u = {path, json_string_value(json_array_get(row, 2)),
-                         json_string_value(json_array_get(row, 4)),
-                         json_integer_value(json_array_get(row, 0)),
-                         json_integer_value(json_array_get(row, 1)), -1, NULL, 0, seq};
-        json_t *fn;
-
-        if (!u.cls || !u.text || json_is_true(json_array_get(row, 6)) ||
-            (strcmp(u.cls, "capi") != 0 && strcmp(u.cls, "bridge") != 0))
-            continue;
-        if (json_is_integer(json_array_get(row, 5)) &&
-            (fn = json_array_get(fns, (size_t)json_integer_value(json_array_get(row, 5))))) {
-            if (sc->exclude_object_paths && json_is_true(json_array_get(fn, 2)))
-                continue;
-            u.fn = json_integer_value(json_array_get(row, 5));
-            u.fn_name = json_string_value(json_array_get(fn, 0));
-            u.fn_line = json_integer_value(json_array_get(fn, 1));
-        }
-        if ((rc = cb(arg, &u)) != 0)
-            break;
-    }
-done:
-    json_decref(fns);
-    json_decref(rows);
+    if ((rc = db_analysis_functions(r->db, aid, api_sym_function, &w)) == 0 &&
+        (rc = db_findings_each(r->db, aid, api_sym_finding, &w)) == PD_ENOTFOUND)
+        rc = 0;
+    while (w.nfns)
+        free(w.fns[--w.nfns].name);
+    free(w.fns);
     return rc;
 }
 

@@ -4,18 +4,22 @@
  * for its end, so an unreadable page is a 500 problem document, never a
  * 200 with fewer rows (an empty trend, a short CSV).  The table read by
  * the history and snapshots answers has its first page overwritten after
- * the ingest; everything that does not read it keeps answering.
+ * the ingest; everything that does not read it keeps answering.  A second
+ * site damages what the commit, file and symbols pages read through db/
+ * (db_commit.h, db_findings.h): stored findings that are not rows as
+ * ingest writes them, and the changes table.
  */
 #include "testutil.h"
 
 #include "db.h"
 #include "db_snapshot.h"
 
-static tu_site g_site;
+static tu_site g_site, g_site2;
 
-/* Overwrite the root page of `table` in the database file with 0xff bytes
- * (no b-tree page has that type), after folding the WAL into the file. */
-static int damage_table(const char *table)
+/* Overwrite the root page of `table` in the database file of site `s`
+ * with 0xff bytes (no b-tree page has that type), after folding the WAL
+ * into the file. */
+static int damage_table_of(tu_site *s, const char *table)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
@@ -23,7 +27,7 @@ static int damage_table(const char *table)
     char buf[65536];
     FILE *f;
 
-    if (db_open(&db, g_site.db, 0) < 0 ||
+    if (db_open(&db, s->db, 0) < 0 ||
         db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)") < 0 ||
         db_prepare(db, &st, "SELECT rootpage, (SELECT page_size FROM pragma_page_size) "
                    "FROM sqlite_master WHERE name = ?1") < 0)
@@ -35,12 +39,17 @@ static int damage_table(const char *table)
     }
     sqlite3_finalize(st);
     db_close(db);
-    if (root < 2 || page <= 0 || page > (int64_t)sizeof(buf) || !(f = fopen(g_site.db, "r+b")))
+    if (root < 2 || page <= 0 || page > (int64_t)sizeof(buf) || !(f = fopen(s->db, "r+b")))
         return -1;
     memset(buf, 0xff, (size_t)page);
     fseek(f, (long)((root - 1) * page), SEEK_SET);
     fwrite(buf, 1, (size_t)page, f);
     return fclose(f);
+}
+
+static int damage_table(const char *table)
+{
+    return damage_table_of(&g_site, table);
 }
 
 /* Two weekly snapshots of ref hpy, so the snapshots table has rows. */
@@ -62,10 +71,14 @@ static int take_snapshots(void)
     return rc;
 }
 
+static int setup2(void);
+
 static int setup(void **state)
 {
     srv_options so = {0};
 
+    if (setup2() < 0)
+        return -1;
     tu_site_init(&g_site, "dberror.db");
     if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
         take_snapshots() < 0 || damage_table("commit_stats") < 0 ||
@@ -79,6 +92,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     tu_site_free(&g_site);
+    tu_site_free(&g_site2);
     return 0;
 }
 
@@ -101,6 +115,11 @@ static void test_unreadable_rows_are_500_not_short_200(void **state)
     /* A file page reads its functions row by row: was 200 with an empty
      * "functions" list and findings that named no function. */
     assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy/files/src/refcount.c"), 500);
+    /* The symbols read the functions of each file with blocking uses. */
+    assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy/symbols"), 500);
+    assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy/symbols/PyObject"), 500);
+    /* The commit page reads its figures from commit_stats. */
+    assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy"), 500);
 }
 
 static void test_what_does_not_read_the_damage_still_answers(void **state)
@@ -140,12 +159,108 @@ static void test_a_locked_step_is_an_error_that_says_busy(void **state)
     sqlite3_close(a);
 }
 
+/* ---------- what db_commit.h and db_findings.h read ---------- */
+
+/* The second site: undamaged until its tests damage it. */
+static int setup2(void)
+{
+    srv_options so = {0};
+
+    tu_site_init(&g_site2, "dberror2.db");
+    if (tu_site_ingest(&g_site2, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0)
+        return -1;
+    so.cache_mb = -1;
+    so.no_warm = 1;
+    return tu_site_serve(&g_site2, &so);
+}
+
+/* Store `json` as the findings of every analysis, deflated with its true
+ * length, so the bytes are sound and only what they say is wrong. */
+static void set_all_findings(const char *json)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+
+    assert_int_equal(db_deflate(&z, &zlen, json, strlen(json)), 0);
+    assert_int_equal(db_open(&db, g_site2.db, 0), 0);
+    assert_int_equal(db_prepare(db, &st, "UPDATE analyses SET findings = ?1, "
+                                "findings_len = ?2"), 0);
+    sqlite3_bind_blob(st, 1, z, (int)zlen, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)strlen(json));
+    assert_int_equal(db_step(st), 0);
+    sqlite3_finalize(st);
+    db_close(db);
+    free(z);
+}
+
+static long get2(const char *path)
+{
+    return tu_site_status(&g_site2, path, "the database is damaged");
+}
+
+/* Every page that reads the findings of a file. */
+static void findings_pages_are_500(void)
+{
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/files/src/refcount.c"), 500);
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/files/src/refcount.c"
+                          "?per_page=1&page=2"), 500);
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols"), 500);
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols/PyObject"), 500);
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy-convert-object-dtype/"
+                          "object-items"), 500);
+}
+
+static void test_findings_not_as_ingest_writes_them_are_500(void **state)
+{
+    const char *row = "[1,2,\"capi\",\"capi-prefix-Py\",\"PyObject\",0,false]";
+    char json[256];
+
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols"), 200);
+    /* Cut short: the file page was 200 with the rows before the cut, the
+     * symbols 400 ("not JSON", as if the request were wrong), object
+     * items 200 with no sites. */
+    snprintf(json, sizeof(json), "[%s,", row);
+    set_all_findings(json);
+    findings_pages_are_500();
+    /* Rows of another shape: the file page was 200 with the row left out
+     * of "findings" (but counted in findings_total), the symbols 200 with
+     * no symbol. */
+    set_all_findings("[[1,2,\"capi\"]]");
+    findings_pages_are_500();
+    set_all_findings("[[1,2,\"capi\",\"capi-prefix-Py\",\"PyObject\",0,\"no\"]]");
+    findings_pages_are_500();
+    /* Pages that do not read findings still answer. */
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy"), 200);
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/files"), 200);
+    /* Sound rows read again: one use of PyObject per file with capi. */
+    snprintf(json, sizeof(json), "[%s]", row);
+    set_all_findings(json);
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols/PyObject"), 200);
+}
+
+static void test_unreadable_changes_are_500(void **state)
+{
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy"), 200);
+    assert_int_equal(damage_table_of(&g_site2, "changes"), 0);
+    /* The commit page lists and counts the changes of the commit. */
+    assert_int_equal(tu_site_status(&g_site2, "/api/v1/repos/demo/commits/hpy", "database"),
+                     500);
+    assert_int_equal(tu_site_status(&g_site2, "/api/v1/repos/demo/commits/hpy?per_page=1"
+                                    "&page=3", "database"), 500);
+    /* Repositories and refs do not read changes. */
+    assert_int_equal(tu_site_status(&g_site2, "/api/v1/repos", "database"), 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_locked_step_is_an_error_that_says_busy),
         cmocka_unit_test(test_unreadable_rows_are_500_not_short_200),
         cmocka_unit_test(test_what_does_not_read_the_damage_still_answers),
+        cmocka_unit_test(test_findings_not_as_ingest_writes_them_are_500),
+        cmocka_unit_test(test_unreadable_changes_are_500),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
