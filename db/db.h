@@ -29,6 +29,12 @@ typedef pd_counts db_counts;
  */
 int db_open(sqlite3 **out, const char *path, int create);
 
+/* db_open waiting at most `busy_ms` milliseconds (db_open: 10000) for a lock
+ * another connection holds, when opening and on every later statement;
+ * then the statement fails with SQLite's "database is locked" (PD_EDB,
+ * db_error_busy()). */
+int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms);
+
 /* Close; accepts NULL. */
 void db_close(sqlite3 *db);
 
@@ -46,6 +52,17 @@ int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql);
  * never as a shorter list:  while ((rc = db_step(st)) > 0) { ... }
  */
 int db_step(sqlite3_stmt *st);
+
+/*
+ * 1 when the current thread's last error (pd_error_last) is SQLite saying
+ * that another connection holds a lock: SQLITE_BUSY (with its extended
+ * codes: a writer in exclusive locking mode, a WAL recovery running
+ * elsewhere, past the busy timeout), SQLITE_LOCKED, or SQLITE_PROTOCOL (a
+ * WAL reader that lost the race for a read lock every time).  The request
+ * may succeed later, so the server answers 503 with Retry-After.  Known by
+ * SQLite's message, which every PD_EDB of db/ carries.
+ */
+int db_error_busy(void);
 
 /* Schema version recorded in the database (PRAGMA user_version). */
 int db_schema_version(sqlite3 *db);

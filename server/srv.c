@@ -38,6 +38,7 @@ struct srv {
     pthread_key_t db_key;
     uint16_t port;
     int private_reads;
+    int db_wait_ms;             /* busy timeout of the worker connections */
     size_t max_body;
     const char **host_names;    /* Host values accepted besides IP literals */
     size_t nhost_names;
@@ -245,7 +246,7 @@ static sqlite3 *srv_thread_db(srv *s)
 {
     sqlite3 *db = pthread_getspecific(s->db_key);
 
-    if (!db && db_open(&db, s->db_path, 0) == 0)
+    if (!db && db_open_wait(&db, s->db_path, 0, s->db_wait_ms) == 0)
         pthread_setspecific(s->db_key, db);
     return db;
 }
@@ -289,6 +290,16 @@ static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
     va_end(ap);
+}
+
+/* This thread's connection could not be opened: 503 (Retry-After) when
+ * another connection holds the database locked, else 500. */
+static void srv_refuse_db(srv_refusal *f)
+{
+    if (db_error_busy())
+        srv_refuse(f, 503, "Service Unavailable", "%s; retry later", pd_error_last());
+    else
+        srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
 }
 
 static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
@@ -340,7 +351,7 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
         scope = "read";
     if (scope && *scope) {
         if (!(r->db = srv_thread_db(s))) {
-            srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
+            srv_refuse_db(f);
             return f->status;
         }
         if (srv_token_status(r, scope, f))
@@ -487,7 +498,9 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
                                 "longer than announced or over the limit of %zu bytes",
                                 s->max_body);
     else if (!(r.db = srv_thread_db(s)))
-        ret = srv_reply_problem(&r, 500, "Database unavailable", "%s", pd_error_last());
+        ret = db_error_busy() ? srv_reply_error(&r, PD_EDB)
+                              : srv_reply_problem(&r, 500, "Database unavailable", "%s",
+                                                  pd_error_last());
     else
         ret = srv_routes_dispatch(&r, method, r.url);
     srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
@@ -563,6 +576,7 @@ int srv_start(srv **out, const srv_options *opt)
         goto fail;
     }
     s->private_reads = opt->private_reads;
+    s->db_wait_ms = opt->db_wait_ms > 0 ? opt->db_wait_ms : 10000;
     s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
     if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_cache.h"
 #include "pd_error.h"
 #include "srv_cache.h"
 #include "srv_cache_key.h"
@@ -248,7 +249,7 @@ static void srv_cache_insert(srv_cache *c, srv_cache_entry *e)
 /* ---- the database generation ---- */
 
 static __thread sqlite3 *srv_cache_tl_db;
-static __thread long long srv_cache_tl_version;
+static __thread int64_t srv_cache_tl_version;
 
 void srv_cache_bump(srv_cache *c)
 {
@@ -257,26 +258,28 @@ void srv_cache_bump(srv_cache *c)
 }
 
 /*
- * The generation to check entries against.  PRAGMA data_version changes on
- * this thread's connection when another connection (another thread, an
- * ingest job, another process) committed; a thread's first look cannot
- * know what happened before, so it bumps too.
+ * The generation to check entries against into *out.  PRAGMA data_version
+ * changes on this thread's connection when another connection (another
+ * thread, an ingest job, another process) committed; a thread's first look
+ * cannot know what happened before, so it bumps too.  0, or PD_EDB when
+ * the database cannot be read (busy): no entry can then be known valid.
  */
-static uint64_t srv_cache_epoch(srv_cache *c, sqlite3 *db)
+static int srv_cache_epoch(srv_cache *c, sqlite3 *db, uint64_t *out)
 {
-    sqlite3_stmt *st = NULL;
-    long long v = -1;
+    int64_t v;
+    int rc;
 
-    if (sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (v < 0 || srv_cache_tl_db != db || v != srv_cache_tl_version) {
+    if ((rc = db_data_version(db, &v)) < 0) {
+        srv_cache_tl_db = NULL;
+        return rc;
+    }
+    if (srv_cache_tl_db != db || v != srv_cache_tl_version) {
         srv_cache_tl_db = db;
         srv_cache_tl_version = v;
         srv_cache_bump(c);
     }
-    return __atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE);
+    *out = __atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE);
+    return 0;
 }
 
 /* ---- replies ---- */
@@ -554,7 +557,7 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     srv_cache_pick p;
     enum MHD_Result ret;
     uint64_t epoch;
-    int by_id, imm_ok;
+    int by_id, imm_ok, rc;
 
     if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
         ret = handler(r);
@@ -568,7 +571,11 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     }
     if (!c || cls == CACHE_NONE || c->max_bytes == 0)
         return handler(r);
-    epoch = srv_cache_epoch(c, r->db);
+    /* A database that cannot be read now (busy): no entry can be known
+     * valid, nor be kept.  The handler answers, uncached: a 503 when it
+     * reads the database, its answer when it does not (measures). */
+    if (srv_cache_epoch(c, r->db, &epoch) < 0)
+        return handler(r);
     by_id = cls == CACHE_COMMIT && srv_cache_is_oid(r->param[1]);
     /* Asked by ref name or short id, an answer is never "immutable". */
     imm_ok = cls != CACHE_COMMIT || by_id;
@@ -586,9 +593,9 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         return srv_cache_give(r, &p);
     }
     pthread_mutex_unlock(&c->lock);
-    if (srv_cache_data_key(r, cls, epoch, oid, dkey, sizeof(dkey)) < 0) {
+    if ((rc = srv_cache_data_key(r, cls, epoch, oid, dkey, sizeof(dkey))) < 0) {
         free(rkey);
-        return handler(r);
+        return rc == PD_EDB ? srv_reply_error(r, rc) : handler(r);
     }
     /* A ref whose name looks like a commit id is a name all the same. */
     if (by_id && strcmp(oid, r->param[1]) != 0)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_cache.h"
 #include "srv_cache_key.h"
 
 srv_cache_class srv_cache_route_class(const char *pattern)
@@ -86,18 +87,13 @@ char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
     return buf;
 }
 
-/*
- * The data key of the request into dkey (size n) and, for commit routes,
- * the full commit id into oid.  Negative when the request cannot be
- * resolved: the handler then answers it (with its error) uncached.
- */
+/* The data key of a request (see srv_cache_key.h). */
 int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
                               char *oid, char *dkey, size_t n)
 {
     char rules[64];
     int64_t repo_id, commit_id;
-    sqlite3_stmt *st = NULL;
-    long long gen = 0, runs = 0, last = 0, dis = 0;
+    db_commit_gen g;
     int rc;
 
     if (cls == CACHE_GLOBAL) {
@@ -112,26 +108,12 @@ int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
         snprintf(dkey, n, "r:%s:%s", oid, rules);
         return 0;
     }
-    /* Every change to the commit's SARIF runs raises its generation
-     * (migration 006); count and highest id also cover runs stored before.
-     * Every change to the repository's dismissals raises its own (009):
-     * they mark findings in every commit's answers. */
-    if ((rc = db_prepare(r->db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
-                         "sarif_generation WHERE commit_id = ?1), count(*), "
-                         "coalesce(max(id), 0), (SELECT coalesce(max(gen), 0) FROM "
-                         "dismissal_generation WHERE repo_id = ?2) "
-                         "FROM sarif_runs WHERE commit_id = ?1")) < 0)
+    /* SARIF runs and dismissals mark findings in every answer about the
+     * commit: their generations are part of its key. */
+    if ((rc = db_commit_generation(r->db, repo_id, commit_id, &g)) < 0)
         return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_int64(st, 2, repo_id);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        gen = sqlite3_column_int64(st, 0);
-        runs = sqlite3_column_int64(st, 1);
-        last = sqlite3_column_int64(st, 2);
-        dis = sqlite3_column_int64(st, 3);
-    }
-    sqlite3_finalize(st);
-    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld:%lld", oid, rules, gen, runs, last, dis);
+    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld:%lld", oid, rules, (long long)g.sarif_gen,
+             (long long)g.sarif_runs, (long long)g.sarif_last, (long long)g.dismissal_gen);
     return 0;
 }
 
