@@ -292,8 +292,9 @@ static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
     va_end(ap);
 }
 
-/* This thread's connection could not be opened: 503 (Retry-After) when
- * another connection holds the database locked, else 500. */
+/* The database could not be read (this thread's connection opened, a token
+ * checked): 503 (Retry-After) when another connection holds it locked,
+ * else 500. */
 static void srv_refuse_db(srv_refusal *f)
 {
     if (db_error_busy())
@@ -309,14 +310,19 @@ static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
     return srv_reply_problem(r, f->status, f->title, "%s", f->detail);
 }
 
-/* 0 if the request's token has `scope`, else 401 or 403 (why in f). */
+/* 0 if the request's token has `scope`, else 401 or 403 (why in f), or
+ * 503/500 when the database cannot be read to check it. */
 static unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
 {
     const char *tok = srv_bearer_token(MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
     char scopes[256];
+    int rc = tok ? db_token_check(r->db, tok, scopes, sizeof(scopes)) : PD_ENOTFOUND;
 
-    if (!tok || db_token_check(r->db, tok, scopes, sizeof(scopes)) != 0)
+    /* A token the database could not check is not an unknown one. */
+    if (rc < 0 && rc != PD_ENOTFOUND)
+        srv_refuse_db(f);
+    else if (rc < 0)
         srv_refuse(f, 401, "Unauthorized", "this needs 'Authorization: Bearer TOKEN' "
                    "with a valid token (portdash token create)");
     else if (!db_token_has_scope(scopes, scope))

@@ -23,6 +23,7 @@
 #include "testutil.h"
 
 #include "db.h"
+#include "db_token.h"
 
 static tu_site g_site;
 
@@ -198,6 +199,35 @@ static void test_first_request_while_locked_is_not_kept(void **state)
     tu_http_free(&after);
 }
 
+/* A token the database cannot check now is no unknown token: 503, not 401
+ * (which would tell a CI job its token is wrong). */
+static void test_token_checked_while_locked_is_503(void **state)
+{
+    char tok[DB_TOKEN_LEN + 1], auth[128], url[256];
+    const char *hdr[] = {auth, NULL};
+    sqlite3 *db = NULL;
+    busy_hold h;
+    tu_http r;
+
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
+    assert_int_equal(db_token_create(db, tok, "busy-ci", "sarif"), 0);
+    db_close(db);
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", tok);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/sarif", g_site.base);
+    busy_start(&h);
+    r = tu_post(url, hdr, "{}", 2);
+    busy_stop(&h);
+    assert_int_equal(r.status, 503);
+    assert_string_equal(tu_header(&r, "Retry-After"), "5");
+    assert_non_null(strstr(r.body, "database is locked"));
+    tu_http_free(&r);
+    /* The same token once the lock is gone: past the check (the log is
+     * refused, not the token). */
+    r = tu_post(url, hdr, "{}", 2);
+    assert_int_equal(r.status, 400);
+    tu_http_free(&r);
+}
+
 /* A server whose worker connections are opened while another connection
  * holds the database in exclusive locking mode: 503, not 500 "Database
  * unavailable"; 200 once it closes. */
@@ -246,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_busy_database_is_503_then_whole_answers),
         cmocka_unit_test(test_first_request_while_locked_is_not_kept),
+        cmocka_unit_test(test_token_checked_while_locked_is_503),
         cmocka_unit_test(test_open_while_exclusive_is_503),
     };
 
