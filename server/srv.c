@@ -18,6 +18,7 @@
 #include "db.h"
 #include "db_scope.h"
 #include "db_token.h"
+#include "pd_buf.h"
 #include "pd_error.h"
 #include "srv.h"
 #include "srv_cache.h"
@@ -73,8 +74,7 @@ typedef struct {
 } srv_refusal;
 
 typedef struct {
-    char *body;
-    size_t len, cap;
+    pd_buf body;                /* the request body as it comes */
     size_t reserved;            /* bytes taken from the body budget */
     int too_big;
     int admitted;               /* the head was looked at (srv_admit) */
@@ -101,7 +101,7 @@ static void srv_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     srv_guard_request_done(c);
     if (sc) {
         srv_guard_release(s->guard, sc->reserved);
-        free(sc->body);
+        pd_buf_free(&sc->body);
         free(sc);
         *con_cls = NULL;
     }
@@ -137,29 +137,13 @@ static void *srv_uri_seen(void *cls, const char *uri, struct MHD_Connection *con
     return sc;
 }
 
-/* Keep upload data; beyond the limit only remember that it was too big. */
+/* Keep upload data; beyond the limit (or out of memory) only remember that
+ * it was too big. */
 static void srv_conn_append(srv_conn *sc, const char *data, size_t n, size_t max)
 {
-    if (sc->too_big || sc->len + n > max) {
+    sc->body.max = max;
+    if (sc->too_big || !max || pd_buf_put(&sc->body, data, n) < 0)
         sc->too_big = 1;
-        return;
-    }
-    if (sc->len + n + 1 > sc->cap) {
-        size_t cap = sc->cap ? sc->cap : 65536;
-        char *p;
-
-        while (cap < sc->len + n + 1)
-            cap *= 2;
-        if (!(p = realloc(sc->body, cap))) {
-            sc->too_big = 1;
-            return;
-        }
-        sc->body = p;
-        sc->cap = cap;
-    }
-    memcpy(sc->body + sc->len, data, n);
-    sc->len += n;
-    sc->body[sc->len] = '\0';
 }
 
 /* Parse "HOST:PORT" (IPv4 or [IPv6]) into a socket address. */
@@ -497,8 +481,8 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
         if (srv_url_target(url, &r.url, &plen, authority, sizeof(authority)) < 0)
             return MHD_NO;
     }
-    r.body = sc->body;
-    r.body_len = sc->len;
+    r.body = sc->body.data;
+    r.body_len = sc->body.len;
     if (sc->too_big)
         ret = srv_reply_problem(&r, 413, "Content Too Large", "the request body is "
                                 "longer than announced or over the limit of %zu bytes",
