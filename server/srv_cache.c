@@ -1,7 +1,8 @@
 /*
  * srv_cache.c: the answer cache (see srv_cache.h for what a key is made of).
  *
- * One hash table of entries under one mutex, kept in LRU order and bounded
+ * One hash table of entries (pd_map, seeded: the keys are request data)
+ * under one mutex, kept in LRU order and bounded
  * in bytes.  An entry holds the body once (shared, reference-counted, with
  * its gzip form) and up to six libmicrohttpd responses built from it
  * (identity, gzip, 304; each with Cache-Control no-cache or immutable):
@@ -20,13 +21,13 @@
 #include "db.h"
 #include "db_cache.h"
 #include "pd_error.h"
+#include "pd_map.h"
 #include "srv_cache.h"
 #include "srv_cache_key.h"
 #include "srv_reply.h"
 #include "srv_routes.h"
 #include "srv_warm.h"
 
-#define SRV_CACHE_BUCKETS 16384
 /* Headers, response objects and bookkeeping of one entry, roughly. */
 #define SRV_CACHE_OVERHEAD 1024
 
@@ -40,9 +41,8 @@ typedef struct {
 } srv_cache_body;
 
 typedef struct srv_cache_entry {
-    struct srv_cache_entry *hnext, *prev, *next;   /* bucket chain, LRU list */
-    uint64_t hash;
-    char *key;
+    struct srv_cache_entry *prev, *next;   /* LRU list */
+    char *key;                         /* the table's key (borrowed by it) */
     size_t keylen;
     char *dkey;              /* the data key it was computed under */
     uint64_t epoch;          /* generation at which dkey was last seen valid */
@@ -76,7 +76,7 @@ struct srv_cache {
     pthread_mutex_t lock;
     pthread_cond_t landed;             /* a flight ended */
     srv_cache_flight *flights;
-    srv_cache_entry **buckets;
+    pd_map *table;                     /* request key -> entry */
     srv_cache_entry *head, *tail;      /* most, least recently used */
     size_t bytes, max_bytes, entries;
     uint64_t epoch;                    /* database generation (atomic) */
@@ -88,7 +88,7 @@ srv_cache *srv_cache_new(size_t max_bytes)
 {
     srv_cache *c = calloc(1, sizeof(*c));
 
-    if (!c || !(c->buckets = calloc(SRV_CACHE_BUCKETS, sizeof(*c->buckets)))) {
+    if (!c || !(c->table = pd_map_new(PD_MAP_SEEDED))) {
         free(c);
         return NULL;
     }
@@ -150,34 +150,15 @@ void srv_cache_free(srv_cache *c)
     }
     pthread_mutex_destroy(&c->lock);
     pthread_cond_destroy(&c->landed);
-    free(c->buckets);
+    pd_map_free(c->table);
     free(c);
-}
-
-/* FNV-1a, 64 bits. */
-static uint64_t srv_cache_hash(const char *s, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
 }
 
 /* ---- table and LRU list (caller holds the lock) ---- */
 
 static srv_cache_entry *srv_cache_find(srv_cache *c, const char *key, size_t n)
 {
-    uint64_t h = srv_cache_hash(key, n);
-    srv_cache_entry *e;
-
-    for (e = c->buckets[h % SRV_CACHE_BUCKETS]; e; e = e->hnext)
-        if (e->hash == h && e->keylen == n && memcmp(e->key, key, n) == 0)
-            return e;
-    return NULL;
+    return pd_map_get(c->table, key, n);
 }
 
 static void srv_cache_unlink_lru(srv_cache *c, srv_cache_entry *e)
@@ -215,11 +196,7 @@ static void srv_cache_touch(srv_cache *c, srv_cache_entry *e)
 
 static void srv_cache_remove(srv_cache *c, srv_cache_entry *e)
 {
-    srv_cache_entry **pp = &c->buckets[e->hash % SRV_CACHE_BUCKETS];
-
-    while (*pp != e)
-        pp = &(*pp)->hnext;
-    *pp = e->hnext;
+    pd_map_del(c->table, e->key, e->keylen);
     srv_cache_unlink_lru(c, e);
     c->bytes -= e->bytes;
     c->entries--;
@@ -227,16 +204,16 @@ static void srv_cache_remove(srv_cache *c, srv_cache_entry *e)
 }
 
 /* Insert `e` (replacing an entry of the same key), then evict from the
- * old end until the bound holds; `e` itself is kept. */
-static void srv_cache_insert(srv_cache *c, srv_cache_entry *e)
+ * old end until the bound holds; `e` itself is kept.  0, or PD_ENOMEM
+ * (not inserted: the caller keeps its reference). */
+static int srv_cache_insert(srv_cache *c, srv_cache_entry *e)
 {
     srv_cache_entry *old = srv_cache_find(c, e->key, e->keylen);
 
     if (old)
         srv_cache_remove(c, old);
-    e->hash = srv_cache_hash(e->key, e->keylen);
-    e->hnext = c->buckets[e->hash % SRV_CACHE_BUCKETS];
-    c->buckets[e->hash % SRV_CACHE_BUCKETS] = e;
+    if (pd_map_put(c->table, e->key, e->keylen, e) < 0)
+        return PD_ENOMEM;
     srv_cache_push_front(c, e);
     c->bytes += e->bytes;
     c->entries++;
@@ -244,6 +221,7 @@ static void srv_cache_insert(srv_cache *c, srv_cache_entry *e)
         srv_cache_remove(c, c->tail);
         c->evictions++;
     }
+    return 0;
 }
 
 /* ---- the database generation ---- */
@@ -398,7 +376,8 @@ static void srv_cache_alias(srv_cache *c, char *key, size_t keylen, const char *
     e->epoch = epoch;
     e->refs = 1;
     e->bytes = 2 * keylen + strlen(target) + 128;
-    srv_cache_insert(c, e);
+    if (srv_cache_insert(c, e) < 0)
+        srv_cache_entry_free(e);
 }
 
 int srv_cache_capture_reply(srv_req *r, unsigned status, const char *ctype,
@@ -472,8 +451,8 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler h
     e->epoch = epoch;
     keep = e->bytes <= c->max_bytes / 2;
     pthread_mutex_lock(&c->lock);
-    if (keep)
-        srv_cache_insert(c, e);       /* the table's reference */
+    /* The table takes the first reference (unless out of memory). */
+    keep = keep && srv_cache_insert(c, e) == 0;
     ok = srv_cache_pick_for(c, e, r, imm_ok && e->immutable, &p);
     pthread_mutex_unlock(&c->lock);
     ret = ok ? srv_cache_give(r, &p) : MHD_NO;
