@@ -7,6 +7,8 @@
 
 #include "db.h"
 #include "db_cache.h"
+#include "pd_buf.h"
+#include "pd_error.h"
 #include "srv_cache_key.h"
 
 srv_cache_class srv_cache_route_class(const char *pattern)
@@ -26,6 +28,7 @@ srv_cache_class srv_cache_route_class(const char *pattern)
 typedef struct {
     char **v;
     size_t n, cap;
+    int failed;              /* out of memory: the key would be incomplete */
 } srv_cache_args;
 
 static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -35,15 +38,19 @@ static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const c
     char **v;
 
     if (a->n == a->cap) {
-        if (!(v = realloc(a->v, (a->cap ? a->cap * 2 : 8) * sizeof(*v))))
+        if (!(v = realloc(a->v, (a->cap ? a->cap * 2 : 8) * sizeof(*v)))) {
+            a->failed = 1;
             return MHD_NO;
+        }
         a->v = v;
         a->cap = a->cap ? a->cap * 2 : 8;
     }
     /* Length-prefixed, so that no two argument lists join the same way. */
     if (asprintf(&a->v[a->n], "%zu:%s=%zu:%s", strlen(key), key,
-                 value ? strlen(value) : 0, value ? value : "") < 0)
+                 value ? strlen(value) : 0, value ? value : "") < 0) {
+        a->failed = 1;
         return MHD_NO;
+    }
     a->n++;
     return MHD_YES;
 }
@@ -55,36 +62,35 @@ static int srv_cache_strcmp(const void *a, const void *b)
 
 /*
  * The request key: route, captures (param[1] replaced by `rev` when not
- * NULL), tail and the sorted query arguments.  malloc'd, or NULL.
+ * NULL), tail and the sorted query arguments.  malloc'd, or NULL (out of
+ * memory: the request is then answered uncached).
  */
 char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
 {
     srv_cache_args a = {0};
-    char *buf = NULL;
-    size_t n = 0, i;
-    FILE *f = open_memstream(&buf, &n);
+    pd_buf b;
+    size_t i;
 
-    if (!f)
-        return NULL;
-    fprintf(f, "%d", r->route);
+    pd_buf_init(&b, 0);
+    pd_buf_printf(&b, "%d", r->route);
     for (i = 0; i < SRV_MAX_PARAMS && r->param[i]; i++) {
         const char *p = i == 1 && rev ? rev : r->param[i];
 
-        fprintf(f, "|%zu:%s", strlen(p), p);
+        pd_buf_printf(&b, "|%zu:%s", strlen(p), p);
     }
     if (r->tail)
-        fprintf(f, "|t%zu:%s", strlen(r->tail), r->tail);
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a);
+        pd_buf_printf(&b, "|t%zu:%s", strlen(r->tail), r->tail);
+    if (MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a) < 0 ||
+        a.failed)
+        b.err = PD_ENOMEM;
     if (a.n)
         qsort(a.v, a.n, sizeof(*a.v), srv_cache_strcmp);
     for (i = 0; i < a.n; i++) {
-        fprintf(f, "&%s", a.v[i]);
+        pd_buf_printf(&b, "&%s", a.v[i]);
         free(a.v[i]);
     }
     free(a.v);
-    fclose(f);
-    *len = n;
-    return buf;
+    return pd_buf_take(&b, len);
 }
 
 /* The data key of a request (see srv_cache_key.h). */
