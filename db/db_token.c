@@ -130,10 +130,11 @@ int db_token_name(sqlite3 *db, const char *token, char *out, size_t n)
                          "revoked_at IS NULL")) < 0)
         return rc;
     sqlite3_bind_blob(st, 1, hash, sizeof(hash), SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    if ((rc = db_step(st)) > 0)
         snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
-    else
+    else if (rc == 0)
         rc = pd_error_set(PD_ENOTFOUND, "no such token");
+    rc = rc > 0 ? 0 : rc;
     sqlite3_finalize(st);
     return rc;
 }

@@ -23,7 +23,9 @@
 #include "testutil.h"
 
 #include "db.h"
+#include "db_cache.h"
 #include "db_token.h"
+#include "db_triage.h"
 
 static tu_site g_site;
 
@@ -228,6 +230,43 @@ static void test_token_checked_while_locked_is_503(void **state)
     tu_http_free(&r);
 }
 
+/* The db/ reads behind the cache, tokens and dismissal marks: under the
+ * lock each is PD_EDB saying "database is locked", not a missing row ("no
+ * such token", "not dismissed", generation 0). */
+static void test_db_reads_under_the_lock_are_errors(void **state)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    json_t *findings = json_pack("[{s:s}]", "fingerprint", "0123");
+    char name[64], scopes[64];
+    db_commit_gen g;
+    int64_t v;
+    size_t n;
+    busy_hold h;
+
+    assert_int_equal(db_open_wait(&db, g_site.db, 0, 50), 0);
+    /* The schema is read now, so only the reads below meet the lock. */
+    assert_int_equal(db_prepare(db, &st, "SELECT 1 FROM tokens, dismissals"), 0);
+    sqlite3_finalize(st);
+    busy_start(&h);
+    assert_int_equal(db_data_version(db, &v), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(db_commit_generation(db, 1, 1, &g), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(db_token_name(db, "pd_x", name, sizeof(name)), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(db_token_check(db, "pd_x", scopes, sizeof(scopes)), PD_EDB);
+    assert_int_equal(db_triage_mark(db, 1, findings, &n), PD_EDB);
+    assert_true(db_error_busy());
+    busy_stop(&h);
+    assert_int_equal(db_data_version(db, &v), 0);
+    assert_int_equal(db_token_name(db, "pd_x", name, sizeof(name)), PD_ENOTFOUND);
+    assert_int_equal(db_triage_mark(db, 1, findings, &n), 0);
+    assert_true(json_is_null(json_object_get(json_array_get(findings, 0), "dismissed")));
+    json_decref(findings);
+    db_close(db);
+}
+
 /* A server whose worker connections are opened while another connection
  * holds the database in exclusive locking mode: 503, not 500 "Database
  * unavailable"; 200 once it closes. */
@@ -277,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_busy_database_is_503_then_whole_answers),
         cmocka_unit_test(test_first_request_while_locked_is_not_kept),
         cmocka_unit_test(test_token_checked_while_locked_is_503),
+        cmocka_unit_test(test_db_reads_under_the_lock_are_errors),
         cmocka_unit_test(test_open_while_exclusive_is_503),
     };
 
