@@ -82,6 +82,15 @@ int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
                  char *path_out, size_t n);
 
 /*
+ * Call `fn` for every stored ref of repository `repo_id`, by name, with its
+ * tip's commit row id (the name is valid during the call).  A non-zero
+ * return from fn stops the walk and is returned; otherwise 0 or PD_EDB
+ * (the list is then incomplete).
+ */
+int db_refs_list(sqlite3 *db, int64_t repo_id,
+                 int (*fn)(void *arg, const char *name, int64_t commit_id), void *arg);
+
+/*
  * Resolve `rev` in repository `repo_id`: a stored ref name, then a full or
  * abbreviated (4+ hex digits) commit id among ingested commits.  Fills the
  * commit's row id and its 40-hex id (oid_out, 41 bytes).  Errors:
