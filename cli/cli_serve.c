@@ -23,7 +23,8 @@ static void cli_serve_usage(FILE *out)
         "                      [--static DIR] [--vendor DIR] [--threads N] [--private]\n"
         "                      [--scopes FILE] [--cache-mb N] [--no-warm]\n"
         "                      [--host-name NAME]... [--max-connections N]\n"
-        "                      [--max-per-client N] [--head-timeout SECONDS]\n\n"
+        "                      [--max-per-client N] [--head-timeout SECONDS]\n"
+        "                      [--db-wait MS]\n\n"
         "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
         "  --db FILE            database written by 'portdash ingest'\n"
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
@@ -52,7 +53,10 @@ static void cli_serve_usage(FILE *out)
         "  --max-per-client N   connections per client address (default: none on\n"
         "                       a loopback address, 64 otherwise; 0: none)\n"
         "  --head-timeout S     seconds a client has to send a request head\n"
-        "                       (default 10; then 408 and close)\n",
+        "                       (default 10; then 408 and close)\n"
+        "  --db-wait MS         milliseconds a request waits for a lock another\n"
+        "                       connection holds on the database (default 10000;\n"
+        "                       then 503 with Retry-After)\n",
         PORTDASH_STATIC_DIR);
 }
 
@@ -121,6 +125,7 @@ int cli_serve(int argc, char **argv)
         {"max-connections", required_argument, 0, 'C'},
         {"max-per-client", required_argument, 0, 'P'},
         {"head-timeout", required_argument, 0, 'T'},
+        {"db-wait", required_argument, 0, 'B'},
         {0, 0, 0, 0}};
     const char **names = calloc(argc, sizeof(char *));
     const char **paths = calloc(argc, sizeof(char *));
@@ -156,10 +161,12 @@ int cli_serve(int argc, char **argv)
             opt.cache_mb = opt.cache_mb ? opt.cache_mb : -1;
             break;
         case 'H': hosts[opt.nhost_names++] = optarg; break;
-        case 'C': case 'P': case 'T':
-            if ((num = cli_serve_number(optarg, c == 'C' ? 1 : 0)) < 0)
+        case 'C': case 'P': case 'T': case 'B':
+            if ((num = cli_serve_number(optarg, c == 'C' || c == 'B' ? 1 : 0)) < 0)
                 goto done;
-            if (c == 'C')
+            if (c == 'B')
+                opt.db_wait_ms = (int)num;
+            else if (c == 'C')
                 opt.max_connections = (size_t)num;
             else if (c == 'P')
                 opt.max_per_client = num ? (int)num : -1;

@@ -69,44 +69,59 @@ static int cli_backfill_ref(cli_snap *s, const char *ref, int64_t tip)
     return rc;
 }
 
+/* The refs asked for, and what to do with each ref of the repository. */
+typedef struct {
+    cli_snap *s;
+    const char **refs;
+    size_t nrefs;
+    unsigned char *found;       /* refs[i] is stored */
+    int backfill;
+    char week[16];
+} cli_snap_walk;
+
+/* db_refs_list callback: note which asked-for refs exist. */
+static int cli_snapshot_seen(void *arg, const char *ref, int64_t tip)
+{
+    cli_snap_walk *w = arg;
+    size_t i;
+
+    for (i = 0; i < w->nrefs; i++)
+        w->found[i] |= strcmp(w->refs[i], ref) == 0;
+    return 0;
+}
+
+/* db_refs_list callback: snapshot (or backfill) the ref when wanted. */
+static int cli_snapshot_ref(void *arg, const char *ref, int64_t tip)
+{
+    cli_snap_walk *w = arg;
+    int wanted = w->nrefs == 0;
+    size_t i;
+
+    for (i = 0; i < w->nrefs && !wanted; i++)
+        wanted = strcmp(w->refs[i], ref) == 0;
+    if (!wanted)
+        return 0;
+    return w->backfill ? cli_backfill_ref(w->s, ref, tip)
+                       : cli_snapshot_one(w->s, ref, tip, w->week, "live");
+}
+
 /* Snapshot (or backfill) the refs named, or all refs of the repository. */
 static int cli_snapshot_refs(cli_snap *s, const char **refs, size_t nrefs, int backfill)
 {
-    sqlite3_stmt *st = NULL;
-    char week[16];
+    cli_snap_walk w = {s, refs, nrefs, NULL, backfill, ""};
     size_t i;
     int rc;
 
-    db_iso_week(week, sizeof(week), (int64_t)time(NULL));
-    if ((rc = db_prepare(s->db, &st, "SELECT name, commit_id FROM refs WHERE "
-                         "repo_id = ?1 ORDER BY name")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, s->repo_id);
-    for (i = 0; i < nrefs; i++) {
-        int found = 0;
-
-        sqlite3_reset(st);
-        while (!found && sqlite3_step(st) == SQLITE_ROW)
-            found = strcmp((const char *)sqlite3_column_text(st, 0), refs[i]) == 0;
-        if (!found) {
-            sqlite3_finalize(st);
-            return pd_error_set(PD_ENOTFOUND, "ref '%s' has not been ingested", refs[i]);
-        }
-    }
-    sqlite3_reset(st);
-    rc = 0;
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        const char *ref = (const char *)sqlite3_column_text(st, 0);
-        int64_t tip = sqlite3_column_int64(st, 1);
-        int wanted = nrefs == 0;
-
-        for (i = 0; i < nrefs && !wanted; i++)
-            wanted = strcmp(refs[i], ref) == 0;
-        if (wanted)
-            rc = backfill ? cli_backfill_ref(s, ref, tip)
-                          : cli_snapshot_one(s, ref, tip, week, "live");
-    }
-    sqlite3_finalize(st);
+    db_iso_week(w.week, sizeof(w.week), (int64_t)time(NULL));
+    if (!(w.found = calloc(nrefs + 1, 1)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    rc = db_refs_list(s->db, s->repo_id, cli_snapshot_seen, &w);
+    for (i = 0; i < nrefs && rc == 0; i++)
+        if (!w.found[i])
+            rc = pd_error_set(PD_ENOTFOUND, "ref '%s' has not been ingested", refs[i]);
+    if (rc == 0)
+        rc = db_refs_list(s->db, s->repo_id, cli_snapshot_ref, &w);
+    free(w.found);
     return rc;
 }
 

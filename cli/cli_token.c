@@ -24,28 +24,25 @@ static void cli_token_usage(FILE *out)
         DB_TOKEN_SCOPES);
 }
 
+/* db_token_list callback: one line of the list. */
+static int cli_token_line(void *arg, const db_token_row *t)
+{
+    char when[40], gone[40];
+
+    pd_iso8601(when, sizeof(when), t->created_at, 0);
+    if (!t->revoked_at)
+        snprintf(gone, sizeof(gone), "-");
+    else
+        pd_iso8601(gone, sizeof(gone), t->revoked_at, 0);
+    printf("%-20s %-20s %-26s %s\n", t->name, t->scopes, when, gone);
+    return 0;
+}
+
 /* Print name, scopes, creation and revocation of every token. */
 static int cli_token_list(sqlite3 *db)
 {
-    sqlite3_stmt *st = NULL;
-    char when[40], gone[40];
-    int rc;
-
-    if ((rc = db_prepare(db, &st, "SELECT name, scopes, created_at, revoked_at FROM "
-                         "tokens ORDER BY name")) < 0)
-        return rc;
     printf("%-20s %-20s %-26s %s\n", "NAME", "SCOPES", "CREATED", "REVOKED");
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 2), 0);
-        if (sqlite3_column_type(st, 3) == SQLITE_NULL)
-            snprintf(gone, sizeof(gone), "-");
-        else
-            pd_iso8601(gone, sizeof(gone), sqlite3_column_int64(st, 3), 0);
-        printf("%-20s %-20s %-26s %s\n", (const char *)sqlite3_column_text(st, 0),
-               (const char *)sqlite3_column_text(st, 1), when, gone);
-    }
-    sqlite3_finalize(st);
-    return 0;
+    return db_token_list(db, cli_token_line, NULL);
 }
 
 int cli_token(int argc, char **argv)

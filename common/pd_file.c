@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_file.h"
 
@@ -13,8 +14,8 @@ int pd_file_read(const char *path, size_t max, const char *what, char **out, siz
     int in = strcmp(path, "-") == 0;
     FILE *f = in ? stdin : fopen(path, "rb");
     const char *sp = what ? " " : "";
-    size_t cap = 0, n = 0, got;
-    char *buf = NULL;
+    pd_buf b;
+    size_t got;
     int rc = 0;
 
     *out = NULL;
@@ -24,22 +25,16 @@ int pd_file_read(const char *path, size_t max, const char *what, char **out, siz
         what = "";
     if (!f)
         return pd_error_set(PD_EIO, "cannot open %s%s%s", what, sp, path);
+    pd_buf_init(&b, 0);
     for (;;) {
-        if (cap - n < 4096) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            char *p = realloc(buf, ncap + 1);
-
-            if (!p) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
-                break;
-            }
-            buf = p;
-            cap = ncap;
-        }
-        if ((got = fread(buf + n, 1, cap - n, f)) == 0)
+        if (pd_buf_reserve(&b, 65536) < 0) {
+            rc = pd_error_set(PD_ENOMEM, "out of memory reading %s", path);
             break;
-        n += got;
-        if (max && n > max) {
+        }
+        if ((got = fread(b.data + b.len, 1, b.cap - 1 - b.len, f)) == 0)
+            break;
+        b.len += got;
+        if (max && b.len > max) {
             rc = pd_error_set(PD_EINVAL, "%s is over %zu bytes", path, max);
             break;
         }
@@ -49,12 +44,10 @@ int pd_file_read(const char *path, size_t max, const char *what, char **out, siz
     if (!in)
         fclose(f);
     if (rc < 0) {
-        free(buf);
+        pd_buf_free(&b);
         return rc;
     }
-    buf[n] = '\0';
-    *out = buf;
-    if (len)
-        *len = n;
+    b.data[b.len] = '\0';
+    *out = pd_buf_take(&b, len);
     return 0;
 }

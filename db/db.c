@@ -35,6 +35,14 @@ int db_step(sqlite3_stmt *st)
     return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
 }
 
+int db_error_busy(void)
+{
+    const char *msg = pd_error_last();
+
+    return strstr(msg, sqlite3_errstr(SQLITE_BUSY)) || strstr(msg, sqlite3_errstr(SQLITE_LOCKED)) ||
+           strstr(msg, sqlite3_errstr(SQLITE_PROTOCOL));
+}
+
 int db_prepare(sqlite3 *db, sqlite3_stmt **out, const char *sql)
 {
     if (sqlite3_prepare_v2(db, sql, -1, out, NULL) != SQLITE_OK)
@@ -91,6 +99,11 @@ static int db_migrate(sqlite3 *db, const char *path)
 
 int db_open(sqlite3 **out, const char *path, int create)
 {
+    return db_open_wait(out, path, create, 10000);
+}
+
+int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
+{
     sqlite3 *db = NULL;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
     int rc;
@@ -103,7 +116,7 @@ int db_open(sqlite3 **out, const char *path, int create)
                           db ? sqlite3_errmsg(db) : "out of memory");
         goto fail;
     }
-    sqlite3_busy_timeout(db, 10000);
+    sqlite3_busy_timeout(db, busy_ms);
     sqlite3_extended_result_codes(db, 1);
     /* WAL lets the server read while an ingest writes. */
     if ((rc = db_exec(db, "PRAGMA journal_mode = WAL")) < 0 ||

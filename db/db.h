@@ -29,6 +29,12 @@ typedef pd_counts db_counts;
  */
 int db_open(sqlite3 **out, const char *path, int create);
 
+/* db_open waiting at most `busy_ms` milliseconds (db_open: 10000) for a lock
+ * another connection holds, when opening and on every later statement;
+ * then the statement fails with SQLite's "database is locked" (PD_EDB,
+ * db_error_busy()). */
+int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms);
+
 /* Close; accepts NULL. */
 void db_close(sqlite3 *db);
 
@@ -51,6 +57,17 @@ int db_step(sqlite3_stmt *st);
  * NULL when the column is NULL.  0 or PD_ENOMEM. */
 int db_column_dup(sqlite3_stmt *st, int i, char **out);
 
+/*
+ * 1 when the current thread's last error (pd_error_last) is SQLite saying
+ * that another connection holds a lock: SQLITE_BUSY (with its extended
+ * codes: a writer in exclusive locking mode, a WAL recovery running
+ * elsewhere, past the busy timeout), SQLITE_LOCKED, or SQLITE_PROTOCOL (a
+ * WAL reader that lost the race for a read lock every time).  The request
+ * may succeed later, so the server answers 503 with Retry-After.  Known by
+ * SQLite's message, which every PD_EDB of db/ carries.
+ */
+int db_error_busy(void);
+
 /* Schema version recorded in the database (PRAGMA user_version). */
 int db_schema_version(sqlite3 *db);
 
@@ -67,6 +84,15 @@ int db_meta_set(sqlite3 *db, const char *key, const char *value);
  * copied into path_out (size n).  0, PD_ENOTFOUND, PD_EDB. */
 int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
                  char *path_out, size_t n);
+
+/*
+ * Call `fn` for every stored ref of repository `repo_id`, by name, with its
+ * tip's commit row id (the name is valid during the call).  A non-zero
+ * return from fn stops the walk and is returned; otherwise 0 or PD_EDB
+ * (the list is then incomplete).
+ */
+int db_refs_list(sqlite3 *db, int64_t repo_id,
+                 int (*fn)(void *arg, const char *name, int64_t commit_id), void *arg);
 
 /*
  * Resolve `rev` in repository `repo_id`: a stored ref name, then a full or

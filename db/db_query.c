@@ -22,6 +22,24 @@ static int db_step_one(sqlite3 *db, sqlite3_stmt *st)
     return pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
 }
 
+int db_refs_list(sqlite3 *db, int64_t repo_id,
+                 int (*fn)(void *arg, const char *name, int64_t commit_id), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT name, commit_id FROM refs WHERE repo_id = ?1 "
+                         "ORDER BY name")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    while ((rc = db_step(st)) > 0)
+        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+                     sqlite3_column_int64(st, 1))) != 0)
+            break;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
                  char *path_out, size_t n)
 {

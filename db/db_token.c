@@ -130,10 +130,32 @@ int db_token_name(sqlite3 *db, const char *token, char *out, size_t n)
                          "revoked_at IS NULL")) < 0)
         return rc;
     sqlite3_bind_blob(st, 1, hash, sizeof(hash), SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    if ((rc = db_step(st)) > 0)
         snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
-    else
+    else if (rc == 0)
         rc = pd_error_set(PD_ENOTFOUND, "no such token");
+    rc = rc > 0 ? 0 : rc;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_token_list(sqlite3 *db, int (*fn)(void *arg, const db_token_row *t), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    db_token_row t;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT name, scopes, created_at, revoked_at FROM "
+                         "tokens ORDER BY name")) < 0)
+        return rc;
+    while ((rc = db_step(st)) > 0) {
+        t.name = (const char *)sqlite3_column_text(st, 0);
+        t.scopes = (const char *)sqlite3_column_text(st, 1);
+        t.created_at = sqlite3_column_int64(st, 2);
+        t.revoked_at = sqlite3_column_int64(st, 3);
+        if ((rc = fn(arg, &t)) != 0)
+            break;
+    }
     sqlite3_finalize(st);
     return rc;
 }

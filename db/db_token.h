@@ -9,6 +9,7 @@
 #define DB_TOKEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 #define DB_TOKEN_LEN 67            /* "pd_" + 64 hex, without the NUL */
@@ -36,6 +37,22 @@ int db_token_check(sqlite3 *db, const char *token, char *scopes_out, size_t n);
 /* The name of valid token `token` into out (size n).  0, PD_ENOTFOUND,
  * PD_EDB.  For records of who did what; authorise with db_token_check. */
 int db_token_name(sqlite3 *db, const char *token, char *out, size_t n);
+
+/* One stored token, as db_token_list gives it (strings valid during the
+ * call). */
+typedef struct {
+    const char *name;
+    const char *scopes;
+    int64_t created_at;      /* unix seconds */
+    int64_t revoked_at;      /* unix seconds; 0: valid */
+} db_token_row;
+
+/*
+ * Call `fn` for every token, revoked ones too, by name.  A non-zero return
+ * from fn stops the walk and is returned; otherwise 0 or PD_EDB (the list
+ * is then incomplete).
+ */
+int db_token_list(sqlite3 *db, int (*fn)(void *arg, const db_token_row *t), void *arg);
 
 /* 1 if space-separated `scopes` contains `scope`. */
 int db_token_has_scope(const char *scopes, const char *scope);

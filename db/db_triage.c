@@ -154,7 +154,11 @@ int db_triage_mark(sqlite3 *db, int64_t repo_id, json_t *findings, size_t *ndism
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, repo_id);
         sqlite3_bind_text(st, 2, fp, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW) {
+        /* A finding whose dismissal could not be read is not "not
+         * dismissed": the whole answer is the error. */
+        if ((rc = db_step(st)) < 0)
+            break;
+        if (rc > 0) {
             json_t *row = dt_row(st);
 
             d = json_pack("{s:O, s:O, s:O, s:O, s:O}", "id", json_object_get(row, "id"),
@@ -167,7 +171,7 @@ int db_triage_mark(sqlite3 *db, int64_t repo_id, json_t *findings, size_t *ndism
         json_object_set_new(f, "dismissed", d);
     }
     sqlite3_finalize(st);
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
 int db_triage_paths(sqlite3 *db, int64_t repo_id, json_t **out)

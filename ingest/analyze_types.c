@@ -33,37 +33,19 @@
 #include <string.h>
 
 #include "analyze_int.h"
+#include "pd_buf.h"
 #include "pd_error.h"
 
-/* A growable string. */
+/* A growable string (pd_buf) and the elements written to it, for commas. */
 typedef struct {
-    char *s;
-    size_t len, cap;
-    int n;                      /* elements written (for commas) */
-    int oom;
+    pd_buf b;
+    int n;
 } ty_buf;
 
-/* Append len bytes of s. */
+/* Append len bytes of s; a failure stays in b->b.err. */
 static void ty_put(ty_buf *b, const char *s, size_t len)
 {
-    if (b->oom)
-        return;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        char *p;
-
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        if (!(p = realloc(b->s, cap))) {
-            b->oom = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, len);
-    b->len += len;
-    b->s[b->len] = '\0';
+    pd_buf_put(&b->b, s, len);
 }
 
 static void ty_puts(ty_buf *b, const char *s)
@@ -187,11 +169,10 @@ static void ty_flush_visits(ty_state *y)
     ty_puts(&y->visits, "\"");
     ty_puts(&y->visits, name);
     ty_puts(&y->visits, "\",\"members\":[");
-    if (y->members.s)
-        ty_put(&y->visits, y->members.s, y->members.len);
+    ty_put(&y->visits, y->members.b.data, y->members.b.len);
     snprintf(num, sizeof(num), "],\"items\":%s}", y->items ? "true" : "false");
     ty_puts(&y->visits, num);
-    y->members.len = 0;
+    pd_buf_reset(&y->members.b);
     y->members.n = 0;
     y->items = 0;
     y->fn = -1;
@@ -279,7 +260,7 @@ static void ty_open_block(ty_state *y, int kind, uint32_t line)
     y->block = kind;
     y->block_depth = y->depth;
     y->block_line = line;
-    y->cur.len = 0;
+    pd_buf_reset(&y->cur.b);
     y->cur.n = 0;
     y->fields = 0;
     y->key[0] = '\0';
@@ -352,11 +333,11 @@ static void ty_close_block(ty_state *y)
     if (y->block == 2) {
         ty_puts(&y->cur, "}");
         ty_sep(&y->specs);
-        ty_put(&y->specs, y->cur.s, y->cur.len);
+        ty_put(&y->specs, y->cur.b.data, y->cur.b.len);
     } else if (y->block == 3) {
         ty_puts(&y->cur, "]}");
         ty_sep(&y->defines);
-        ty_put(&y->defines, y->cur.s, y->cur.len);
+        ty_put(&y->defines, y->cur.b.data, y->cur.b.len);
     } else if (y->block == 1 && y->fields) {
         ty_puts(&y->cur, "]");
         y->after_struct = 1;                     /* wait for `} NAME;` */
@@ -388,7 +369,7 @@ static void ty_emit_struct(ty_state *y, const ty_tok *name)
     snprintf(num, sizeof(num), ",\"line\":%u", ty_line(y, y->block_line));
     ty_puts(&y->structs, num);
     ty_puts(&y->structs, ",\"fields\":");
-    ty_put(&y->structs, y->cur.s, y->cur.len);
+    ty_put(&y->structs, y->cur.b.data, y->cur.b.len);
     ty_puts(&y->structs, "}");
     y->after_struct = 0;
 }
@@ -532,7 +513,7 @@ static void ty_section(ty_buf *out, const char *key, const ty_buf *b)
     ty_puts(out, "\"");
     ty_puts(out, key);
     ty_puts(out, "\":[");
-    ty_put(out, b->s, b->len);
+    ty_put(out, b->b.data, b->b.len);
     ty_puts(out, "]");
 }
 
@@ -583,17 +564,17 @@ void an_types(an_state *st, const char *buf, size_t len)
     ty_section(&out, "visits", &y.visits);
     ty_puts(&out, "}");
     for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        oom |= all[i]->oom;
-        free(all[i]->s);
+        oom |= all[i]->b.err;
+        pd_buf_free(&all[i]->b);
     }
-    if (oom || out.oom) {
-        free(out.s);
+    if (oom || out.b.err) {
+        pd_buf_free(&out.b);
         st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
         return;
     }
     if (out.n == 0) {
-        free(out.s);
+        pd_buf_free(&out.b);
         return;
     }
-    st->res->hpy_types = out.s;
+    st->res->hpy_types = pd_buf_take(&out.b, NULL);
 }

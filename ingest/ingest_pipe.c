@@ -10,6 +10,7 @@
 #include "analyze.h"
 #include "ingest_pipe.h"
 #include "pd_error.h"
+#include "pd_map.h"
 
 enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
@@ -25,12 +26,15 @@ typedef struct ingest_job {
     char *err;
 } ingest_job;
 
-/* Blob ids already handed out or stored: open addressing, power-of-two
- * capacity, ids are uniform so their first bytes are the hash. */
+/* Blob ids already handed out or stored: a seeded pd_map (a repository's
+ * blob ids can be made to share any bits an unseeded table would use)
+ * over copies kept in blocks that never move. */
+#define INGEST_OIDSET_BLOCK 1024
+
 typedef struct {
-    git_oid *v;
-    unsigned char *used;
-    size_t cap, n;
+    pd_map *map;               /* raw id -> its copy; NULL until the first */
+    git_oid **block;           /* INGEST_OIDSET_BLOCK ids each */
+    size_t nblocks, n;
 } ingest_oidset;
 
 struct ingest_pipe {
@@ -51,44 +55,39 @@ struct ingest_pipe {
     unsigned nworkers;
 };
 
-static size_t ingest_oidset_slot(const ingest_oidset *s, const git_oid *id)
-{
-    size_t h;
-
-    memcpy(&h, id->id, sizeof(h));
-    return h & (s->cap - 1);
-}
-
 /* Add `id`: 1 added, 0 already there, PD_ENOMEM. */
 static int ingest_oidset_add(ingest_oidset *s, const git_oid *id)
 {
-    size_t i;
+    git_oid *copy, **grown;
 
-    if ((s->n + 1) * 2 > s->cap) {
-        ingest_oidset big = {0};
-
-        big.cap = s->cap ? s->cap * 2 : 1024;
-        big.v = malloc(big.cap * sizeof(*big.v));
-        big.used = calloc(big.cap, 1);
-        if (!big.v || !big.used) {
-            free(big.v);
-            free(big.used);
+    if (!s->map && !(s->map = pd_map_new(PD_MAP_SEEDED)))
+        return PD_ENOMEM;
+    if (pd_map_get(s->map, id->id, GIT_OID_RAWSZ))
+        return 0;
+    if (s->n == s->nblocks * INGEST_OIDSET_BLOCK) {
+        if (!(grown = realloc(s->block, (s->nblocks + 1) * sizeof(*grown))))
             return pd_error_set(PD_ENOMEM, "out of memory");
-        }
-        for (i = 0; i < s->cap; i++)
-            if (s->used[i])
-                ingest_oidset_add(&big, &s->v[i]);
-        free(s->v);
-        free(s->used);
-        *s = big;
+        s->block = grown;
+        if (!(s->block[s->nblocks] = malloc(INGEST_OIDSET_BLOCK * sizeof(git_oid))))
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        s->nblocks++;
     }
-    for (i = ingest_oidset_slot(s, id); s->used[i]; i = (i + 1) & (s->cap - 1))
-        if (git_oid_equal(&s->v[i], id))
-            return 0;
-    s->used[i] = 1;
-    git_oid_cpy(&s->v[i], id);
+    copy = &s->block[s->n / INGEST_OIDSET_BLOCK][s->n % INGEST_OIDSET_BLOCK];
+    git_oid_cpy(copy, id);
+    if (pd_map_put(s->map, copy->id, GIT_OID_RAWSZ, copy) < 0)
+        return PD_ENOMEM;
     s->n++;
     return 1;
+}
+
+static void ingest_oidset_free(ingest_oidset *s)
+{
+    size_t i;
+
+    pd_map_free(s->map);
+    for (i = 0; i < s->nblocks; i++)
+        free(s->block[i]);
+    free(s->block);
 }
 
 static void ingest_job_free(ingest_job *j)
@@ -349,8 +348,7 @@ void ingest_pipe_free(ingest_pipe *p)
     for (k = p->consumed ? p->consumed - 1 : 0; k < p->planned; k++)
         ingest_plan_clear(&p->ring[k % INGEST_PIPE_AHEAD]);
     free(p->workers);
-    free(p->seen.v);
-    free(p->seen.used);
+    ingest_oidset_free(&p->seen);
     git_repository_free(p->plan_repo);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv_plan);

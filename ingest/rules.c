@@ -134,40 +134,12 @@ const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
 {
     unsigned k = (unsigned)(unsigned char)s[0] << 8 |
                  (len > 1 ? (unsigned char)s[1] : 0u);
-    uint32_t h, idx;
-    size_t i;
+    uintptr_t idx;
 
     if (!r->index || !(r->first2[k >> 3] & (1u << (k & 7))))
         return NULL;
-    h = rules_hash_name(s, len);
-    for (i = h & r->index_mask; (idx = r->index[i]) != 0;
-         i = (i + 1) & r->index_mask) {
-        const rules_name *e = &r->names[idx - 1];
-
-        if (e->hash == h && e->len == len && memcmp(e->name, s, len) == 0)
-            return e;
-    }
-    return NULL;
-}
-
-/* Double the hash index (or create it); 0 or PD_ENOMEM. */
-static int rules_grow_index(rules *r)
-{
-    size_t cap = r->index ? (r->index_mask + 1) * 2 : 64, i, j;
-    uint32_t *index = calloc(cap, sizeof(*index));
-
-    if (!index)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
-    for (i = 0; i < r->nnames; i++) {
-        for (j = r->names[i].hash & (cap - 1); index[j];
-             j = (j + 1) & (cap - 1))
-            ;
-        index[j] = (uint32_t)i + 1;
-    }
-    free(r->index);
-    r->index = index;
-    r->index_mask = cap - 1;
-    return 0;
+    idx = (uintptr_t)pd_map_get(r->index, s, len);
+    return idx ? &r->names[idx - 1] : NULL;
 }
 
 /* Find or create the exact entry of `name`; *out gets it.  The pointer is
@@ -176,15 +148,13 @@ int rules_entry(rules *r, const char *name, rules_name **out)
 {
     size_t len = strlen(name), k;
     rules_name *e = (rules_name *)rules_lookup(r, name, len);
-    int rc;
 
     if (e) {
         *out = e;
         return 0;
     }
-    if ((r->nnames + 1) * 2 > (r->index ? r->index_mask + 1 : 0) &&
-        (rc = rules_grow_index(r)) != 0)
-        return rc;
+    if (!r->index && !(r->index = pd_map_new(PD_MAP_TRUSTED)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
     if (r->nnames == r->capnames) {
         size_t cap = r->capnames ? r->capnames * 2 : 64;
         rules_name *names = realloc(r->names, cap * sizeof(*names));
@@ -206,10 +176,8 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     e->fieldarg_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
-    for (k = e->hash & r->index_mask; r->index[k];
-         k = (k + 1) & r->index_mask)
-        ;
-    r->index[k] = (uint32_t)r->nnames + 1;
+    if (pd_map_put(r->index, e->name, len, (void *)(uintptr_t)(r->nnames + 1)) < 0)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
     r->nnames++;
     k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
     r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));
@@ -582,7 +550,7 @@ void rules_free(rules *r)
         free(b);
     }
     free(r->names);
-    free(r->index);
+    pd_map_free(r->index);
     free(r->nodes);
     free(r->suffixes);
     free(r->objf);

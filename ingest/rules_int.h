@@ -10,6 +10,7 @@
 
 #include <git2.h>
 
+#include "pd_map.h"
 #include "rules.h"
 
 #define RULES_MAXARGS 8
@@ -46,8 +47,8 @@ typedef struct {
 struct rules {
     rules_name *names;          /* exact entries */
     size_t nnames, capnames;
-    uint32_t *index;            /* names index + 1, 0 = empty slot */
-    size_t index_mask;
+    pd_map *index;              /* name -> names index + 1 (pd_map.h; keys
+                                 * are the entries' arena copies) */
     /* Filter of exact names by their first two bytes (the second is 0 for
      * one-byte names): most identifiers are rejected without hashing. */
     uint8_t first2[65536 / 8];

@@ -70,26 +70,32 @@ static int ss_file(ss_ctx *c, const char *path)
     c->file_known = 1;
     sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, c->rules_hash, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    if ((rc = db_step(st)) > 0)
         c->file_analysis = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
+    if (rc < 0)
+        return rc;           /* not "no analysis": no function would be named */
     if (json_object_set_new(c->files, path, json_integer(c->file_analysis)))
         return pd_error_set(PD_ENOMEM, "out of memory");
     return 0;
 }
 
 /* The innermost analysed function of the cached file holding `line`,
- * copied into fn (size n); "" when none. */
-static void ss_function(ss_ctx *c, long line, char *fn, size_t n)
+ * copied into fn (size n); "" when none.  0 or PD_EDB (the function is part
+ * of the fingerprint: a failed read must not store a different one). */
+static int ss_function(ss_ctx *c, long line, char *fn, size_t n)
 {
+    int rc;
+
     fn[0] = '\0';
     if (!c->file_analysis || line <= 0)
-        return;
+        return 0;
     sqlite3_reset(c->fn);
     sqlite3_bind_int64(c->fn, 1, c->file_analysis);
     sqlite3_bind_int64(c->fn, 2, line);
-    if (sqlite3_step(c->fn) == SQLITE_ROW)
+    if ((rc = db_step(c->fn)) > 0)
         snprintf(fn, n, "%s", (const char *)sqlite3_column_text(c->fn, 0));
+    return rc < 0 ? rc : 0;
 }
 
 /* The result's partialFingerprints as JSON text (new string), with
@@ -140,8 +146,8 @@ static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int
 
     if (path && (rc = ss_file(c, path)) < 0)
         goto done;
-    if (path && c->file_known)
-        ss_function(c, r->line, fn, sizeof(fn));
+    if (path && c->file_known && (rc = ss_function(c, r->line, fn, sizeof(fn))) < 0)
+        goto done;
     count->unmapped += !(path && c->file_known);
     count->findings += sarif_kind_is_finding(r->kind);
     count->results++;

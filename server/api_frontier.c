@@ -34,7 +34,7 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "pd_error.h"
-#include "pd_hash.h"
+#include "pd_map.h"
 #include "rules.h"
 
 static rules *fr_rules;
@@ -75,8 +75,8 @@ typedef struct {
     char **texts;               /* inflated calls, owned */
     size_t ntexts;
     char **names;               /* owned function names */
-    uint32_t *head;             /* hash bucket -> first function + 1 */
-    size_t mask;
+    pd_map *by_name;            /* name -> first function of that name + 1
+                                 * (seeded: names are repository text) */
     sqlite3 *db;                /* borrowed, while loading */
 } fr_state;
 
@@ -86,12 +86,6 @@ static int fr_status_of(const char *s)
     int i = pd_status_parse(s);
 
     return i < 0 ? PD_STATUS_NEUTRAL : i;
-}
-
-/* FNV-1a of s[0..len). */
-static uint32_t fr_hash(const char *s, size_t len)
-{
-    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
 }
 
 /* Free everything; accepts a zeroed state. */
@@ -109,7 +103,7 @@ static void fr_free(fr_state *s)
     free(s->texts);
     free(s->names);
     free(s->fn);
-    free(s->head);
+    pd_map_free(s->by_name);
 }
 
 /* Grow an array of pointers by one slot; 0 or PD_ENOMEM. */
@@ -206,21 +200,21 @@ static int fr_load(srv_req *r, const api_at *at, fr_state *s)
     return db_commit_calls(r->db, at->commit_id, at->rules_hash, fr_add_file, s);
 }
 
-/* Index the functions by name. */
+/* Index the functions by name: each name's functions are chained by
+ * `next`, the last one indexed first. */
 static int fr_index(fr_state *s)
 {
-    size_t cap = 1024, i;
+    size_t i;
 
-    while (cap < s->n * 2)
-        cap *= 2;
-    if (!(s->head = calloc(cap, sizeof(*s->head))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
-    s->mask = cap - 1;
+    if (!(s->by_name = pd_map_new(PD_MAP_SEEDED)))
+        return PD_ENOMEM;
     for (i = 0; i < s->n; i++) {
-        uint32_t h = fr_hash(s->fn[i].name, strlen(s->fn[i].name)) & (uint32_t)s->mask;
+        const char *name = s->fn[i].name;
+        size_t len = strlen(name);
 
-        s->fn[i].next = s->head[h];
-        s->head[h] = (uint32_t)i + 1;
+        s->fn[i].next = (uint32_t)(uintptr_t)pd_map_get(s->by_name, name, len);
+        if (pd_map_put(s->by_name, name, len, (void *)(uintptr_t)(i + 1)) < 0)
+            return PD_ENOMEM;
     }
     return 0;
 }
@@ -233,24 +227,16 @@ static int fr_index(fr_state *s)
 static size_t fr_resolve(fr_state *s, const char *name, size_t len, uint32_t file,
                          void (*fn)(fr_state *, fr_fn *, void *), void *arg)
 {
-    uint32_t h = fr_hash(name, len) & (uint32_t)s->mask, k;
+    uint32_t first = (uint32_t)(uintptr_t)pd_map_get(s->by_name, name, len), k;
     size_t local = 0, all = 0;
 
-    for (k = s->head[h]; k; k = s->fn[k - 1].next) {
-        fr_fn *d = &s->fn[k - 1];
-
-        if (strlen(d->name) == len && memcmp(d->name, name, len) == 0) {
-            all++;
-            local += d->file == file;
-        }
+    for (k = first; k; k = s->fn[k - 1].next) {
+        all++;
+        local += s->fn[k - 1].file == file;
     }
-    for (k = all ? s->head[h] : 0; k; k = s->fn[k - 1].next) {
-        fr_fn *d = &s->fn[k - 1];
-
-        if (strlen(d->name) == len && memcmp(d->name, name, len) == 0 &&
-            (!local || d->file == file))
-            fn(s, d, arg);
-    }
+    for (k = first; k; k = s->fn[k - 1].next)
+        if (!local || s->fn[k - 1].file == file)
+            fn(s, &s->fn[k - 1], arg);
     return local ? local : all;
 }
 

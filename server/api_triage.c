@@ -126,14 +126,18 @@ int api_triage_summary(srv_req *r, const api_at *at, const db_scope *sc, json_t 
     return rc == PD_ENOTFOUND ? 0 : rc < 0 ? rc : 0;
 }
 
-/* The name of the request's (already authorised) token into by. */
-static void api_triage_who(srv_req *r, char *by, size_t n)
+/* The name of the request's (already authorised) token into by ("?" when
+ * it has none by now).  0, or PD_EDB: a name that could not be read is
+ * not recorded as "?". */
+static int api_triage_who(srv_req *r, char *by, size_t n)
 {
     const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                 MHD_HTTP_HEADER_AUTHORIZATION);
+    int rc = h ? db_token_name(r->db, h + 7, by, n) : PD_ENOTFOUND;
 
-    if (!h || db_token_name(r->db, h + 7, by, n) < 0)
+    if (rc == PD_ENOTFOUND)
         snprintf(by, n, "?");
+    return rc == PD_ENOTFOUND ? 0 : rc;
 }
 
 /* A string member of the body, NULL when absent or not a string. */
@@ -197,8 +201,8 @@ enum MHD_Result api_dismiss(srv_req *r)
                                  "\"fingerprint\", \"reason\": one of %s, \"comment\"} "
                                  "(comment at most 4000 bytes)", DB_TRIAGE_REASONS);
     }
-    api_triage_who(r, by, sizeof(by));
-    rc = api_triage_dismiss(r, rev, path, fp, reason, comment, by, &out);
+    if ((rc = api_triage_who(r, by, sizeof(by))) == 0)
+        rc = api_triage_dismiss(r, rev, path, fp, reason, comment, by, &out);
     json_decref(body);
     return rc < 0 ? srv_reply_error(r, rc) : srv_reply_json(r, 201, out);
 }

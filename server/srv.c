@@ -18,6 +18,7 @@
 #include "db.h"
 #include "db_scope.h"
 #include "db_token.h"
+#include "pd_buf.h"
 #include "pd_error.h"
 #include "srv.h"
 #include "srv_cache.h"
@@ -38,6 +39,7 @@ struct srv {
     pthread_key_t db_key;
     uint16_t port;
     int private_reads;
+    int db_wait_ms;             /* busy timeout of the worker connections */
     size_t max_body;
     const char **host_names;    /* Host values accepted besides IP literals */
     size_t nhost_names;
@@ -72,8 +74,7 @@ typedef struct {
 } srv_refusal;
 
 typedef struct {
-    char *body;
-    size_t len, cap;
+    pd_buf body;                /* the request body as it comes */
     size_t reserved;            /* bytes taken from the body budget */
     int too_big;
     int admitted;               /* the head was looked at (srv_admit) */
@@ -100,7 +101,7 @@ static void srv_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     srv_guard_request_done(c);
     if (sc) {
         srv_guard_release(s->guard, sc->reserved);
-        free(sc->body);
+        pd_buf_free(&sc->body);
         free(sc);
         *con_cls = NULL;
     }
@@ -136,29 +137,13 @@ static void *srv_uri_seen(void *cls, const char *uri, struct MHD_Connection *con
     return sc;
 }
 
-/* Keep upload data; beyond the limit only remember that it was too big. */
+/* Keep upload data; beyond the limit (or out of memory) only remember that
+ * it was too big. */
 static void srv_conn_append(srv_conn *sc, const char *data, size_t n, size_t max)
 {
-    if (sc->too_big || sc->len + n > max) {
+    sc->body.max = max;
+    if (sc->too_big || !max || pd_buf_put(&sc->body, data, n) < 0)
         sc->too_big = 1;
-        return;
-    }
-    if (sc->len + n + 1 > sc->cap) {
-        size_t cap = sc->cap ? sc->cap : 65536;
-        char *p;
-
-        while (cap < sc->len + n + 1)
-            cap *= 2;
-        if (!(p = realloc(sc->body, cap))) {
-            sc->too_big = 1;
-            return;
-        }
-        sc->body = p;
-        sc->cap = cap;
-    }
-    memcpy(sc->body + sc->len, data, n);
-    sc->len += n;
-    sc->body[sc->len] = '\0';
 }
 
 /* Parse "HOST:PORT" (IPv4 or [IPv6]) into a socket address. */
@@ -245,7 +230,7 @@ static sqlite3 *srv_thread_db(srv *s)
 {
     sqlite3 *db = pthread_getspecific(s->db_key);
 
-    if (!db && db_open(&db, s->db_path, 0) == 0)
+    if (!db && db_open_wait(&db, s->db_path, 0, s->db_wait_ms) == 0)
         pthread_setspecific(s->db_key, db);
     return db;
 }
@@ -291,6 +276,17 @@ static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
     va_end(ap);
 }
 
+/* The database could not be read (this thread's connection opened, a token
+ * checked): 503 (Retry-After) when another connection holds it locked,
+ * else 500. */
+static void srv_refuse_db(srv_refusal *f)
+{
+    if (db_error_busy())
+        srv_refuse(f, 503, "Service Unavailable", "%s; retry later", pd_error_last());
+    else
+        srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
+}
+
 static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
 {
     if (f->allow[0])
@@ -298,14 +294,19 @@ static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
     return srv_reply_problem(r, f->status, f->title, "%s", f->detail);
 }
 
-/* 0 if the request's token has `scope`, else 401 or 403 (why in f). */
+/* 0 if the request's token has `scope`, else 401 or 403 (why in f), or
+ * 503/500 when the database cannot be read to check it. */
 static unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
 {
     const char *tok = srv_bearer_token(MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
     char scopes[256];
+    int rc = tok ? db_token_check(r->db, tok, scopes, sizeof(scopes)) : PD_ENOTFOUND;
 
-    if (!tok || db_token_check(r->db, tok, scopes, sizeof(scopes)) != 0)
+    /* A token the database could not check is not an unknown one. */
+    if (rc < 0 && rc != PD_ENOTFOUND)
+        srv_refuse_db(f);
+    else if (rc < 0)
         srv_refuse(f, 401, "Unauthorized", "this needs 'Authorization: Bearer TOKEN' "
                    "with a valid token (portdash token create)");
     else if (!db_token_has_scope(scopes, scope))
@@ -340,7 +341,7 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
         scope = "read";
     if (scope && *scope) {
         if (!(r->db = srv_thread_db(s))) {
-            srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
+            srv_refuse_db(f);
             return f->status;
         }
         if (srv_token_status(r, scope, f))
@@ -480,14 +481,16 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
         if (srv_url_target(url, &r.url, &plen, authority, sizeof(authority)) < 0)
             return MHD_NO;
     }
-    r.body = sc->body;
-    r.body_len = sc->len;
+    r.body = sc->body.data;
+    r.body_len = sc->body.len;
     if (sc->too_big)
         ret = srv_reply_problem(&r, 413, "Content Too Large", "the request body is "
                                 "longer than announced or over the limit of %zu bytes",
                                 s->max_body);
     else if (!(r.db = srv_thread_db(s)))
-        ret = srv_reply_problem(&r, 500, "Database unavailable", "%s", pd_error_last());
+        ret = db_error_busy() ? srv_reply_error(&r, PD_EDB)
+                              : srv_reply_problem(&r, 500, "Database unavailable", "%s",
+                                                  pd_error_last());
     else
         ret = srv_routes_dispatch(&r, method, r.url);
     srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
@@ -563,6 +566,7 @@ int srv_start(srv **out, const srv_options *opt)
         goto fail;
     }
     s->private_reads = opt->private_reads;
+    s->db_wait_ms = opt->db_wait_ms > 0 ? opt->db_wait_ms : 10000;
     s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
     if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");

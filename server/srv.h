@@ -40,6 +40,8 @@ typedef struct {
                                 * limit; 0: none on loopback, else 64 */
     double head_timeout;       /* seconds for a request head; 0: 10 */
     size_t body_budget;        /* bytes of all bodies in flight; 0: 4 x max_body */
+    int db_wait_ms;            /* how long a request waits for a lock another
+                                * connection holds before its 503; 0: 10000 */
 } srv_options;
 
 typedef struct srv srv;

@@ -1,7 +1,8 @@
 /*
  * srv_cache.c: the answer cache (see srv_cache.h for what a key is made of).
  *
- * One hash table of entries under one mutex, kept in LRU order and bounded
+ * One hash table of entries (pd_map, seeded: the keys are request data)
+ * under one mutex, kept in LRU order and bounded
  * in bytes.  An entry holds the body once (shared, reference-counted, with
  * its gzip form) and up to six libmicrohttpd responses built from it
  * (identity, gzip, 304; each with Cache-Control no-cache or immutable):
@@ -18,14 +19,15 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_cache.h"
 #include "pd_error.h"
+#include "pd_map.h"
 #include "srv_cache.h"
 #include "srv_cache_key.h"
 #include "srv_reply.h"
 #include "srv_routes.h"
 #include "srv_warm.h"
 
-#define SRV_CACHE_BUCKETS 16384
 /* Headers, response objects and bookkeeping of one entry, roughly. */
 #define SRV_CACHE_OVERHEAD 1024
 
@@ -39,9 +41,8 @@ typedef struct {
 } srv_cache_body;
 
 typedef struct srv_cache_entry {
-    struct srv_cache_entry *hnext, *prev, *next;   /* bucket chain, LRU list */
-    uint64_t hash;
-    char *key;
+    struct srv_cache_entry *prev, *next;   /* LRU list */
+    char *key;                         /* the table's key (borrowed by it) */
     size_t keylen;
     char *dkey;              /* the data key it was computed under */
     uint64_t epoch;          /* generation at which dkey was last seen valid */
@@ -75,7 +76,7 @@ struct srv_cache {
     pthread_mutex_t lock;
     pthread_cond_t landed;             /* a flight ended */
     srv_cache_flight *flights;
-    srv_cache_entry **buckets;
+    pd_map *table;                     /* request key -> entry */
     srv_cache_entry *head, *tail;      /* most, least recently used */
     size_t bytes, max_bytes, entries;
     uint64_t epoch;                    /* database generation (atomic) */
@@ -87,7 +88,7 @@ srv_cache *srv_cache_new(size_t max_bytes)
 {
     srv_cache *c = calloc(1, sizeof(*c));
 
-    if (!c || !(c->buckets = calloc(SRV_CACHE_BUCKETS, sizeof(*c->buckets)))) {
+    if (!c || !(c->table = pd_map_new(PD_MAP_SEEDED))) {
         free(c);
         return NULL;
     }
@@ -149,34 +150,15 @@ void srv_cache_free(srv_cache *c)
     }
     pthread_mutex_destroy(&c->lock);
     pthread_cond_destroy(&c->landed);
-    free(c->buckets);
+    pd_map_free(c->table);
     free(c);
-}
-
-/* FNV-1a, 64 bits. */
-static uint64_t srv_cache_hash(const char *s, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
 }
 
 /* ---- table and LRU list (caller holds the lock) ---- */
 
 static srv_cache_entry *srv_cache_find(srv_cache *c, const char *key, size_t n)
 {
-    uint64_t h = srv_cache_hash(key, n);
-    srv_cache_entry *e;
-
-    for (e = c->buckets[h % SRV_CACHE_BUCKETS]; e; e = e->hnext)
-        if (e->hash == h && e->keylen == n && memcmp(e->key, key, n) == 0)
-            return e;
-    return NULL;
+    return pd_map_get(c->table, key, n);
 }
 
 static void srv_cache_unlink_lru(srv_cache *c, srv_cache_entry *e)
@@ -214,11 +196,7 @@ static void srv_cache_touch(srv_cache *c, srv_cache_entry *e)
 
 static void srv_cache_remove(srv_cache *c, srv_cache_entry *e)
 {
-    srv_cache_entry **pp = &c->buckets[e->hash % SRV_CACHE_BUCKETS];
-
-    while (*pp != e)
-        pp = &(*pp)->hnext;
-    *pp = e->hnext;
+    pd_map_del(c->table, e->key, e->keylen);
     srv_cache_unlink_lru(c, e);
     c->bytes -= e->bytes;
     c->entries--;
@@ -226,16 +204,16 @@ static void srv_cache_remove(srv_cache *c, srv_cache_entry *e)
 }
 
 /* Insert `e` (replacing an entry of the same key), then evict from the
- * old end until the bound holds; `e` itself is kept. */
-static void srv_cache_insert(srv_cache *c, srv_cache_entry *e)
+ * old end until the bound holds; `e` itself is kept.  0, or PD_ENOMEM
+ * (not inserted: the caller keeps its reference). */
+static int srv_cache_insert(srv_cache *c, srv_cache_entry *e)
 {
     srv_cache_entry *old = srv_cache_find(c, e->key, e->keylen);
 
     if (old)
         srv_cache_remove(c, old);
-    e->hash = srv_cache_hash(e->key, e->keylen);
-    e->hnext = c->buckets[e->hash % SRV_CACHE_BUCKETS];
-    c->buckets[e->hash % SRV_CACHE_BUCKETS] = e;
+    if (pd_map_put(c->table, e->key, e->keylen, e) < 0)
+        return PD_ENOMEM;
     srv_cache_push_front(c, e);
     c->bytes += e->bytes;
     c->entries++;
@@ -243,12 +221,13 @@ static void srv_cache_insert(srv_cache *c, srv_cache_entry *e)
         srv_cache_remove(c, c->tail);
         c->evictions++;
     }
+    return 0;
 }
 
 /* ---- the database generation ---- */
 
 static __thread sqlite3 *srv_cache_tl_db;
-static __thread long long srv_cache_tl_version;
+static __thread int64_t srv_cache_tl_version;
 
 void srv_cache_bump(srv_cache *c)
 {
@@ -257,26 +236,28 @@ void srv_cache_bump(srv_cache *c)
 }
 
 /*
- * The generation to check entries against.  PRAGMA data_version changes on
- * this thread's connection when another connection (another thread, an
- * ingest job, another process) committed; a thread's first look cannot
- * know what happened before, so it bumps too.
+ * The generation to check entries against into *out.  PRAGMA data_version
+ * changes on this thread's connection when another connection (another
+ * thread, an ingest job, another process) committed; a thread's first look
+ * cannot know what happened before, so it bumps too.  0, or PD_EDB when
+ * the database cannot be read (busy): no entry can then be known valid.
  */
-static uint64_t srv_cache_epoch(srv_cache *c, sqlite3 *db)
+static int srv_cache_epoch(srv_cache *c, sqlite3 *db, uint64_t *out)
 {
-    sqlite3_stmt *st = NULL;
-    long long v = -1;
+    int64_t v;
+    int rc;
 
-    if (sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (v < 0 || srv_cache_tl_db != db || v != srv_cache_tl_version) {
+    if ((rc = db_data_version(db, &v)) < 0) {
+        srv_cache_tl_db = NULL;
+        return rc;
+    }
+    if (srv_cache_tl_db != db || v != srv_cache_tl_version) {
         srv_cache_tl_db = db;
         srv_cache_tl_version = v;
         srv_cache_bump(c);
     }
-    return __atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE);
+    *out = __atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE);
+    return 0;
 }
 
 /* ---- replies ---- */
@@ -395,7 +376,8 @@ static void srv_cache_alias(srv_cache *c, char *key, size_t keylen, const char *
     e->epoch = epoch;
     e->refs = 1;
     e->bytes = 2 * keylen + strlen(target) + 128;
-    srv_cache_insert(c, e);
+    if (srv_cache_insert(c, e) < 0)
+        srv_cache_entry_free(e);
 }
 
 int srv_cache_capture_reply(srv_req *r, unsigned status, const char *ctype,
@@ -469,8 +451,8 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler h
     e->epoch = epoch;
     keep = e->bytes <= c->max_bytes / 2;
     pthread_mutex_lock(&c->lock);
-    if (keep)
-        srv_cache_insert(c, e);       /* the table's reference */
+    /* The table takes the first reference (unless out of memory). */
+    keep = keep && srv_cache_insert(c, e) == 0;
     ok = srv_cache_pick_for(c, e, r, imm_ok && e->immutable, &p);
     pthread_mutex_unlock(&c->lock);
     ret = ok ? srv_cache_give(r, &p) : MHD_NO;
@@ -554,7 +536,7 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     srv_cache_pick p;
     enum MHD_Result ret;
     uint64_t epoch;
-    int by_id, imm_ok;
+    int by_id, imm_ok, rc;
 
     if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
         ret = handler(r);
@@ -568,7 +550,11 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
     }
     if (!c || cls == CACHE_NONE || c->max_bytes == 0)
         return handler(r);
-    epoch = srv_cache_epoch(c, r->db);
+    /* A database that cannot be read now (busy): no entry can be known
+     * valid, nor be kept.  The handler answers, uncached: a 503 when it
+     * reads the database, its answer when it does not (measures). */
+    if (srv_cache_epoch(c, r->db, &epoch) < 0)
+        return handler(r);
     by_id = cls == CACHE_COMMIT && srv_cache_is_oid(r->param[1]);
     /* Asked by ref name or short id, an answer is never "immutable". */
     imm_ok = cls != CACHE_COMMIT || by_id;
@@ -586,9 +572,9 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         return srv_cache_give(r, &p);
     }
     pthread_mutex_unlock(&c->lock);
-    if (srv_cache_data_key(r, cls, epoch, oid, dkey, sizeof(dkey)) < 0) {
+    if ((rc = srv_cache_data_key(r, cls, epoch, oid, dkey, sizeof(dkey))) < 0) {
         free(rkey);
-        return handler(r);
+        return rc == PD_EDB ? srv_reply_error(r, rc) : handler(r);
     }
     /* A ref whose name looks like a commit id is a name all the same. */
     if (by_id && strcmp(oid, r->param[1]) != 0)

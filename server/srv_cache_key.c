@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_cache.h"
+#include "pd_buf.h"
+#include "pd_error.h"
 #include "srv_cache_key.h"
 
 srv_cache_class srv_cache_route_class(const char *pattern)
@@ -25,6 +28,7 @@ srv_cache_class srv_cache_route_class(const char *pattern)
 typedef struct {
     char **v;
     size_t n, cap;
+    int failed;              /* out of memory: the key would be incomplete */
 } srv_cache_args;
 
 static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -34,15 +38,19 @@ static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const c
     char **v;
 
     if (a->n == a->cap) {
-        if (!(v = realloc(a->v, (a->cap ? a->cap * 2 : 8) * sizeof(*v))))
+        if (!(v = realloc(a->v, (a->cap ? a->cap * 2 : 8) * sizeof(*v)))) {
+            a->failed = 1;
             return MHD_NO;
+        }
         a->v = v;
         a->cap = a->cap ? a->cap * 2 : 8;
     }
     /* Length-prefixed, so that no two argument lists join the same way. */
     if (asprintf(&a->v[a->n], "%zu:%s=%zu:%s", strlen(key), key,
-                 value ? strlen(value) : 0, value ? value : "") < 0)
+                 value ? strlen(value) : 0, value ? value : "") < 0) {
+        a->failed = 1;
         return MHD_NO;
+    }
     a->n++;
     return MHD_YES;
 }
@@ -54,50 +62,44 @@ static int srv_cache_strcmp(const void *a, const void *b)
 
 /*
  * The request key: route, captures (param[1] replaced by `rev` when not
- * NULL), tail and the sorted query arguments.  malloc'd, or NULL.
+ * NULL), tail and the sorted query arguments.  malloc'd, or NULL (out of
+ * memory: the request is then answered uncached).
  */
 char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
 {
     srv_cache_args a = {0};
-    char *buf = NULL;
-    size_t n = 0, i;
-    FILE *f = open_memstream(&buf, &n);
+    pd_buf b;
+    size_t i;
 
-    if (!f)
-        return NULL;
-    fprintf(f, "%d", r->route);
+    pd_buf_init(&b, 0);
+    pd_buf_printf(&b, "%d", r->route);
     for (i = 0; i < SRV_MAX_PARAMS && r->param[i]; i++) {
         const char *p = i == 1 && rev ? rev : r->param[i];
 
-        fprintf(f, "|%zu:%s", strlen(p), p);
+        pd_buf_printf(&b, "|%zu:%s", strlen(p), p);
     }
     if (r->tail)
-        fprintf(f, "|t%zu:%s", strlen(r->tail), r->tail);
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a);
+        pd_buf_printf(&b, "|t%zu:%s", strlen(r->tail), r->tail);
+    if (MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a) < 0 ||
+        a.failed)
+        b.err = PD_ENOMEM;
     if (a.n)
         qsort(a.v, a.n, sizeof(*a.v), srv_cache_strcmp);
     for (i = 0; i < a.n; i++) {
-        fprintf(f, "&%s", a.v[i]);
+        pd_buf_printf(&b, "&%s", a.v[i]);
         free(a.v[i]);
     }
     free(a.v);
-    fclose(f);
-    *len = n;
-    return buf;
+    return pd_buf_take(&b, len);
 }
 
-/*
- * The data key of the request into dkey (size n) and, for commit routes,
- * the full commit id into oid.  Negative when the request cannot be
- * resolved: the handler then answers it (with its error) uncached.
- */
+/* The data key of a request (see srv_cache_key.h). */
 int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
                               char *oid, char *dkey, size_t n)
 {
     char rules[64];
     int64_t repo_id, commit_id;
-    sqlite3_stmt *st = NULL;
-    long long gen = 0, runs = 0, last = 0, dis = 0;
+    db_commit_gen g;
     int rc;
 
     if (cls == CACHE_GLOBAL) {
@@ -112,26 +114,12 @@ int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
         snprintf(dkey, n, "r:%s:%s", oid, rules);
         return 0;
     }
-    /* Every change to the commit's SARIF runs raises its generation
-     * (migration 006); count and highest id also cover runs stored before.
-     * Every change to the repository's dismissals raises its own (009):
-     * they mark findings in every commit's answers. */
-    if ((rc = db_prepare(r->db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
-                         "sarif_generation WHERE commit_id = ?1), count(*), "
-                         "coalesce(max(id), 0), (SELECT coalesce(max(gen), 0) FROM "
-                         "dismissal_generation WHERE repo_id = ?2) "
-                         "FROM sarif_runs WHERE commit_id = ?1")) < 0)
+    /* SARIF runs and dismissals mark findings in every answer about the
+     * commit: their generations are part of its key. */
+    if ((rc = db_commit_generation(r->db, repo_id, commit_id, &g)) < 0)
         return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_int64(st, 2, repo_id);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        gen = sqlite3_column_int64(st, 0);
-        runs = sqlite3_column_int64(st, 1);
-        last = sqlite3_column_int64(st, 2);
-        dis = sqlite3_column_int64(st, 3);
-    }
-    sqlite3_finalize(st);
-    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld:%lld", oid, rules, gen, runs, last, dis);
+    snprintf(dkey, n, "c:%s:%s:%lld:%lld:%lld:%lld", oid, rules, (long long)g.sarif_gen,
+             (long long)g.sarif_runs, (long long)g.sarif_last, (long long)g.dismissal_gen);
     return 0;
 }
 

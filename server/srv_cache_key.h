@@ -31,9 +31,10 @@ char *srv_cache_key(srv_req *r, const char *rev, size_t *len);
 /*
  * The data key of r under class `cls` into dkey (size n; generation
  * `epoch` for CACHE_GLOBAL) and, for commit and ref routes, the full commit
- * id {rev} or the ref's tip resolves to into oid (41 bytes).  Negative
- * when the request cannot be resolved (the handler then answers it,
- * uncached, with its error).
+ * id {rev} or the ref's tip resolves to into oid (41 bytes).  0; PD_EDB
+ * when the database cannot be read (the request is then answered with that
+ * error: 503 when busy); another negative code when the request cannot be
+ * resolved (the handler then answers it, uncached, with its own error).
  */
 int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch, char *oid,
                        char *dkey, size_t n);

@@ -12,6 +12,7 @@
 #include <git2.h>
 #include <zlib.h>
 
+#include "db.h"
 #include "pd_error.h"
 #include "srv.h"
 #include "srv_cache.h"
@@ -218,10 +219,9 @@ enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title
 
 enum MHD_Result srv_reply_error(srv_req *r, int code)
 {
-    /* Another writer held the database past the busy timeout (db.c): the
+    /* Another connection held a lock past the busy timeout (db.c): the
      * request may succeed later, so 503 with Retry-After, not 500. */
-    if (code == PD_EDB && (strstr(pd_error_last(), sqlite3_errstr(SQLITE_BUSY)) ||
-                           strstr(pd_error_last(), sqlite3_errstr(SQLITE_LOCKED))))
+    if (code == PD_EDB && db_error_busy())
         return srv_reply_problem(r, 503, "Service Unavailable", "%s; retry later",
                                  pd_error_last());
     switch (code) {

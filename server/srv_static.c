@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "pd_file.h"
 #include "srv_static.h"
 
 static const struct {
@@ -55,23 +57,22 @@ static enum MHD_Result srv_static_file(srv_req *r, const char *dir, const char *
 {
     char path[4096];
     struct stat sb;
-    FILE *f = NULL;
     char *buf = NULL;
+    size_t len = 0;
     enum MHD_Result ret;
 
     if (!srv_static_safe(rel) ||
         snprintf(path, sizeof(path), "%s/%s", dir, rel)
             >= (int)sizeof(path) ||
-        stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || !(f = fopen(path, "rb")))
+        stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || access(path, R_OK) != 0)
         return srv_reply_problem(r, 404, "Not Found", "no such resource");
-    buf = malloc((size_t)sb.st_size + 1);
-    if (!buf || fread(buf, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size)
+    /* The message of pd_file_read names the server's path: not sent. */
+    if (pd_file_read(path, 0, NULL, &buf, &len) < 0)
         ret = srv_reply_problem(r, 500, "Internal Server Error",
                                 "cannot read a dashboard file");
     else
-        ret = srv_reply_bytes(r, 200, srv_static_type(path), buf, (size_t)sb.st_size);
+        ret = srv_reply_bytes(r, 200, srv_static_type(path), buf, len);
     free(buf);
-    fclose(f);
     return ret;
 }
 

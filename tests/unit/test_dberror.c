@@ -13,8 +13,10 @@
 
 #include "db.h"
 #include "db_snapshot.h"
+#include "db_token.h"
 
 static tu_site g_site, g_site2;
+static char g_ci[DB_TOKEN_LEN + 1];
 
 /* Overwrite the root page of `table` in the database file of site `s`
  * with 0xff bytes (no b-tree page has that type), after folding the WAL
@@ -73,6 +75,18 @@ static int take_snapshots(void)
 
 static int setup2(void);
 
+/* A token with scope "sarif" in g_ci. */
+static int make_token(void)
+{
+    sqlite3 *db = NULL;
+    int rc = db_open(&db, g_site.db, 0);
+
+    if (rc == 0)
+        rc = db_token_create(db, g_ci, "ci", "sarif");
+    db_close(db);
+    return rc;
+}
+
 static int setup(void **state)
 {
     srv_options so = {0};
@@ -81,7 +95,7 @@ static int setup(void **state)
         return -1;
     tu_site_init(&g_site, "dberror.db");
     if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
-        take_snapshots() < 0 || damage_table("commit_stats") < 0 ||
+        take_snapshots() < 0 || make_token() < 0 || damage_table("commit_stats") < 0 ||
         damage_table("snapshots") < 0 || damage_table("functions") < 0)
         return -1;
     so.cache_mb = -1;       /* every request reads the database */
@@ -120,6 +134,33 @@ static void test_unreadable_rows_are_500_not_short_200(void **state)
     assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy/symbols/PyObject"), 500);
     /* The commit page reads its figures from commit_stats. */
     assert_int_equal(get_status("/api/v1/repos/demo/commits/hpy"), 500);
+}
+
+/* A SARIF result inside an analysed file is stored with the function
+ * holding its line, part of its fingerprint: with the functions
+ * unreadable the upload is a 500 and stores nothing, never a 201 with
+ * fingerprints that name no function. */
+static void test_upload_that_cannot_name_the_function_is_500(void **state)
+{
+    static const char log[] =
+        "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"lintD\"}},"
+        "\"results\":[{\"ruleId\":\"R1\",\"message\":{\"text\":\"m\"},"
+        "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
+        "{\"uri\":\"src/refcount.c\"},\"region\":{\"startLine\":9}}}]}]}]}";
+    char auth[128], url[256];
+    const char *hdr[] = {auth, NULL};
+    tu_http h;
+
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", g_ci);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/sarif", g_site.base);
+    h = tu_post(url, hdr, log, strlen(log));
+    assert_int_equal(h.status, 500);
+    assert_string_equal(h.ctype, "application/problem+json");
+    tu_http_free(&h);
+    h = tu_request("GET", url);
+    assert_int_equal(h.status, 200);
+    assert_null(strstr(h.body, "lintD"));
+    tu_http_free(&h);
 }
 
 static void test_what_does_not_read_the_damage_still_answers(void **state)
@@ -258,6 +299,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_locked_step_is_an_error_that_says_busy),
         cmocka_unit_test(test_unreadable_rows_are_500_not_short_200),
+        cmocka_unit_test(test_upload_that_cannot_name_the_function_is_500),
         cmocka_unit_test(test_what_does_not_read_the_damage_still_answers),
         cmocka_unit_test(test_findings_not_as_ingest_writes_them_are_500),
         cmocka_unit_test(test_unreadable_changes_are_500),

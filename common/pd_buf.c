@@ -1,0 +1,115 @@
+/*
+ * pd_buf.c: the growable byte buffer (see pd_buf.h).
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_buf.h"
+#include "pd_error.h"
+
+#define PD_BUF_FIRST 256
+
+void pd_buf_init(pd_buf *b, size_t max)
+{
+    memset(b, 0, sizeof(*b));
+    b->max = max;
+}
+
+int pd_buf_reserve(pd_buf *b, size_t n)
+{
+    size_t need, cap;
+    char *p;
+
+    if (b->err)
+        return b->err;
+    if (n > SIZE_MAX - 1 - b->len || (b->max && b->len + n > b->max)) {
+        b->err = pd_error_set(PD_EINVAL, "over the limit of %zu bytes",
+                              b->max ? b->max : SIZE_MAX - 1);
+        return b->err;
+    }
+    need = b->len + n + 1;
+    if (need <= b->cap)
+        return 0;
+    cap = b->cap ? b->cap : PD_BUF_FIRST;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    if (!(p = realloc(b->data, cap))) {
+        b->err = pd_error_set(PD_ENOMEM, "out of memory (a buffer of %zu bytes)", cap);
+        return b->err;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+int pd_buf_put(pd_buf *b, const void *p, size_t n)
+{
+    if (pd_buf_reserve(b, n) < 0)
+        return b->err;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int pd_buf_puts(pd_buf *b, const char *s)
+{
+    return pd_buf_put(b, s, strlen(s));
+}
+
+int pd_buf_printf(pd_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (b->err)
+        return b->err;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->err = pd_error_set(PD_EINVAL, "cannot format '%s'", fmt);
+        return b->err;
+    }
+    if (pd_buf_reserve(b, (size_t)n) < 0)
+        return b->err;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+void pd_buf_reset(pd_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+char *pd_buf_take(pd_buf *b, size_t *len)
+{
+    char *out = b->err ? NULL : b->data ? b->data : calloc(1, 1);
+    size_t n = out ? b->len : 0;
+
+    if (!out)
+        free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->err = 0;
+    if (len)
+        *len = n;
+    return out;
+}
+
+void pd_buf_free(pd_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->err = 0;
+}

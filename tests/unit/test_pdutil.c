@@ -1,0 +1,214 @@
+/*
+ * test_pdutil.c: the shared utilities of common/: the growable buffer with
+ * its bound (pd_buf.h) and the hash table (pd_map.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pd_buf.h"
+#include "pd_error.h"
+#include "pd_map.h"
+
+static void test_buf_appends_and_terminates(void **state)
+{
+    pd_buf b;
+    char *s;
+    size_t n, i;
+
+    pd_buf_init(&b, 0);
+    assert_null(b.data);
+    assert_int_equal(pd_buf_puts(&b, "abc"), 0);
+    assert_int_equal(pd_buf_put(&b, "\0x", 2), 0);
+    assert_int_equal(pd_buf_printf(&b, "-%d-%s", 42, "z"), 0);
+    assert_int_equal(b.len, 3 + 2 + 5);
+    assert_memory_equal(b.data, "abc\0x-42-z", 11);
+    assert_int_equal(b.data[b.len], '\0');
+    /* Past the first allocation, one byte at a time. */
+    for (i = 0; i < 5000; i++)
+        assert_int_equal(pd_buf_put(&b, "q", 1), 0);
+    assert_int_equal(b.len, 5010);
+    assert_int_equal(b.data[5009], 'q');
+    assert_int_equal(b.data[5010], '\0');
+    s = pd_buf_take(&b, &n);
+    assert_int_equal(n, 5010);
+    assert_null(b.data);
+    assert_int_equal(b.len, 0);
+    free(s);
+    /* An empty buffer hands over "", not NULL. */
+    s = pd_buf_take(&b, &n);
+    assert_non_null(s);
+    assert_string_equal(s, "");
+    assert_int_equal(n, 0);
+    free(s);
+    pd_buf_free(&b);
+}
+
+static void test_buf_bound_is_an_error_that_sticks(void **state)
+{
+    pd_buf b;
+
+    pd_buf_init(&b, 8);
+    assert_int_equal(pd_buf_puts(&b, "12345678"), 0);          /* exactly the bound */
+    assert_int_equal(pd_buf_put(&b, "9", 1), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "over the limit of 8 bytes"));
+    assert_int_equal(b.err, PD_EINVAL);
+    /* Nothing more is appended, not even what would fit now. */
+    assert_int_equal(pd_buf_put(&b, "", 0), PD_EINVAL);
+    assert_int_equal(pd_buf_printf(&b, "%s", ""), PD_EINVAL);
+    assert_int_equal(b.len, 8);
+    assert_string_equal(b.data, "12345678");
+    /* A failed buffer hands over nothing. */
+    assert_null(pd_buf_take(&b, NULL));
+    assert_int_equal(b.err, 0);
+    assert_int_equal(b.max, 8);
+    /* printf over the bound fails whole, with nothing of it kept. */
+    assert_int_equal(pd_buf_puts(&b, "1234"), 0);
+    assert_int_equal(pd_buf_printf(&b, "%05d", 7), PD_EINVAL);
+    assert_string_equal(b.data, "1234");
+    pd_buf_free(&b);
+}
+
+static void test_buf_reserve_and_reset(void **state)
+{
+    pd_buf b;
+    char *keep;
+
+    pd_buf_init(&b, 0);
+    assert_int_equal(pd_buf_reserve(&b, 1000), 0);
+    assert_true(b.cap >= 1001);
+    memcpy(b.data, "hello", 5);
+    b.len = 5;
+    assert_int_equal(pd_buf_puts(&b, "!"), 0);
+    assert_string_equal(b.data, "hello!");
+    keep = b.data;
+    pd_buf_reset(&b);
+    assert_int_equal(b.len, 0);
+    assert_string_equal(b.data, "");
+    assert_ptr_equal(b.data, keep);      /* the allocation is kept */
+    /* A size that cannot be is the bound's error, not a wrapped size. */
+    assert_int_equal(pd_buf_reserve(&b, SIZE_MAX), PD_EINVAL);
+    pd_buf_free(&b);
+    assert_null(b.data);
+    assert_int_equal(b.err, 0);
+}
+
+/* Keys "k0".."k{n-1}" in one block, each at keys + 16 * i. */
+static char *make_keys(size_t n)
+{
+    char *keys = calloc(n, 16);
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        snprintf(keys + 16 * i, 16, "k%zu", i);
+    return keys;
+}
+
+static void check_map(pd_map_hash kind)
+{
+    enum { N = 20000 };
+    char *keys = make_keys(N);
+    unsigned char *seen = calloc(N, 1);
+    pd_map *m = pd_map_new(kind);
+    size_t i, pos = 0, len, visits = 0;
+    const void *k;
+    void *v;
+
+    assert_non_null(m);
+    for (i = 0; i < N; i++)
+        assert_int_equal(pd_map_put(m, keys + 16 * i, strlen(keys + 16 * i),
+                                    (void *)(uintptr_t)(i + 1)), 0);
+    assert_int_equal(pd_map_count(m), N);
+    for (i = 0; i < N; i++)
+        assert_int_equal((uintptr_t)pd_map_get(m, keys + 16 * i, strlen(keys + 16 * i)),
+                         i + 1);
+    assert_null(pd_map_get(m, "k20000", 6));
+    assert_null(pd_map_get(m, "k1", 1));             /* a prefix is another key */
+    /* Replacing keeps the count (and takes the new key pointer). */
+    assert_int_equal(pd_map_put(m, keys + 16 * 7, 2, (void *)(uintptr_t)99), 0);
+    assert_int_equal(pd_map_count(m), N);
+    assert_int_equal((uintptr_t)pd_map_get(m, keys + 16 * 7, 2), 99);
+    /* Every third key goes, in a scattered order: the others stay
+     * findable across the holes (runs are shifted back, not broken). */
+    for (i = 0; i < N; i++) {
+        size_t j = (i * 7919) % N;
+
+        if (j % 3 == 0)
+            assert_non_null(pd_map_del(m, keys + 16 * j, strlen(keys + 16 * j)));
+    }
+    assert_null(pd_map_del(m, "k0", 2));
+    for (i = 0; i < N; i++) {
+        v = pd_map_get(m, keys + 16 * i, strlen(keys + 16 * i));
+        if (i % 3 == 0)
+            assert_null(v);
+        else
+            assert_int_equal((uintptr_t)v, i == 7 ? 99 : i + 1);
+    }
+    assert_int_equal(pd_map_count(m), N - (N + 2) / 3);
+    /* Iteration gives every entry once. */
+    while (pd_map_next(m, &pos, &k, &len, &v)) {
+        i = (size_t)((const char *)k - keys) / 16;
+        assert_int_equal(seen[i]++, 0);
+        assert_int_equal(len, strlen(keys + 16 * i));
+        visits++;
+    }
+    assert_int_equal(visits, pd_map_count(m));
+    /* The empty key is a key like any other. */
+    assert_int_equal(pd_map_put(m, "", 0, (void *)(uintptr_t)5), 0);
+    assert_int_equal((uintptr_t)pd_map_get(m, "x", 0), 5);
+    pd_map_free(m);
+    free(seen);
+    free(keys);
+}
+
+static void test_map_trusted(void **state)
+{
+    check_map(PD_MAP_TRUSTED);
+}
+
+static void test_map_seeded(void **state)
+{
+    check_map(PD_MAP_SEEDED);
+}
+
+/* Every other key of a small table goes, then the rest: each removal
+ * leaves the others findable, and the map ends empty. */
+static void test_map_delete_in_one_run(void **state)
+{
+    pd_map *m = pd_map_new(PD_MAP_TRUSTED);
+    char keys[64][8];
+    size_t i;
+
+    for (i = 0; i < 64; i++) {
+        snprintf(keys[i], sizeof(keys[i]), "%zu", i);
+        assert_int_equal(pd_map_put(m, keys[i], strlen(keys[i]), keys[i]), 0);
+    }
+    for (i = 0; i < 64; i += 2)
+        assert_ptr_equal(pd_map_del(m, keys[i], strlen(keys[i])), keys[i]);
+    for (i = 0; i < 64; i++)
+        assert_ptr_equal(pd_map_get(m, keys[i], strlen(keys[i])), i % 2 ? keys[i] : NULL);
+    for (i = 1; i < 64; i += 2)
+        assert_ptr_equal(pd_map_del(m, keys[i], strlen(keys[i])), keys[i]);
+    assert_int_equal(pd_map_count(m), 0);
+    pd_map_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buf_appends_and_terminates),
+        cmocka_unit_test(test_buf_bound_is_an_error_that_sticks),
+        cmocka_unit_test(test_buf_reserve_and_reset),
+        cmocka_unit_test(test_map_trusted),
+        cmocka_unit_test(test_map_seeded),
+        cmocka_unit_test(test_map_delete_in_one_run),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
