@@ -81,7 +81,7 @@ static int db_migrate(sqlite3 *db, const char *path)
             return rc;
         snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
         if ((rc = db_exec(db, m->sql)) < 0 ||
-            (rc = db_measures_migrated(db, m->version)) < 0 ||
+            (rc = db_measures_migrated(db, m->version, m->version == newest)) < 0 ||
             (rc = db_exec(db, pragma)) < 0) {
             pd_error_set(rc, "%s: migration %s failed: %s", path, m->name,
                          sqlite3_errmsg(db));

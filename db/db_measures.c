@@ -499,15 +499,16 @@ static int db_fill_snapshots(sqlite3 *db)
     return rc < 0 ? rc : 0;
 }
 
-int db_measures_migrated(sqlite3 *db, int version)
+int db_measures_migrated(sqlite3 *db, int version, int last)
 {
     int rc = 0;
 
     if (version == 11)
         rc = db_fill_unguarded(db);
-    /* Before 011 there are no unguarded counts to derive figures from, and
-     * the measures then were NOT NULL columns. */
-    if (rc == 0 && version >= 11 && (rc = db_fill_analyses(db)) == 0 &&
+    /* Only once every migration has run do all the measure columns exist.
+     * Before 011 there are no unguarded counts to derive figures from (and
+     * the measures of 001 are NOT NULL). */
+    if (rc == 0 && last && version >= 11 && (rc = db_fill_analyses(db)) == 0 &&
         (rc = db_fill_totals(db)) == 0)
         rc = db_fill_snapshots(db);
     return rc;

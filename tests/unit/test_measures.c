@@ -339,7 +339,7 @@ static void test_a_new_column_is_filled(void **state)
                      "snapshot_files BEGIN SELECT RAISE(ABORT, 'snapshots are immutable'); "
                      "END"), 0);
     assert_int_equal(db_exec(g_db, "BEGIN IMMEDIATE"), 0);
-    assert_int_equal(db_measures_migrated(g_db, 12), 0);
+    assert_int_equal(db_measures_migrated(g_db, 12, 1), 0);
     assert_int_equal(db_exec(g_db, "COMMIT"), 0);
     after = h_figures();
     assert_non_null(after);
@@ -364,7 +364,7 @@ static void test_unguarded_counts_come_from_old_findings(void **state)
                      "ung_hpy = NULL, ung_capi = NULL, ung_npy_legacy = NULL, "
                      "ung_bridge = NULL"), 0);
     assert_int_equal(db_exec(g_db, "BEGIN IMMEDIATE"), 0);
-    assert_int_equal(db_measures_migrated(g_db, 11), 0);
+    assert_int_equal(db_measures_migrated(g_db, 11, 0), 0);
     assert_int_equal(db_exec(g_db, "COMMIT"), 0);
     after = h_figures();
     assert_string_equal(after, before);
@@ -381,7 +381,7 @@ static void test_unguarded_counts_come_from_old_findings(void **state)
                      "WHERE id = (SELECT min(id) FROM analyses); UPDATE analyses SET "
                      "findings = x'789c8b8e368c8d050004e201a2', findings_len = 5 WHERE id = "
                      "(SELECT min(id) FROM analyses)"), 0);
-    assert_int_equal(db_measures_migrated(g_db, 11), PD_EINVAL);
+    assert_int_equal(db_measures_migrated(g_db, 11, 0), PD_EINVAL);
     assert_int_equal(db_exec(g_db, "ROLLBACK"), 0);
     free(before);
 }
