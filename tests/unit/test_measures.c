@@ -386,6 +386,27 @@ static void test_unguarded_counts_come_from_old_findings(void **state)
     free(before);
 }
 
+/* functions.capi-guarded (migration 012): the toy port's toy_debug_dump uses
+ * the C API only under #ifndef HPY_ABI_UNIVERSAL, the only such function;
+ * it is no object path, so the no-object-dtype scope keeps it. */
+static void test_capi_guarded_counts_functions_guarded_throughout(void **state)
+{
+    static const char *const paths[] = {
+        "/api/v1/repos/demo/commits/hpy/summary",
+        "/api/v1/repos/demo/commits/hpy/summary?scope=no-object-dtype",
+        "/api/v1/repos/demo/commits/hpy-convert-object-dtype/summary"};
+    size_t i;
+
+    for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        json_t *o = tu_site_get(&g_site, paths[i], 200);
+
+        assert_int_equal(h_key(o, "functions.capi-guarded"), 1);
+        json_decref(o);
+    }
+    /* Added by a migration: test_a_new_column_is_filled empties and fills it. */
+    assert_true(h_nullable("commit_stats", "fn_capi_guarded"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_stored_figures_follow_the_rules),
         cmocka_unit_test(test_tables_agree),
         cmocka_unit_test(test_json_and_csv_show_the_stored_figures),
+        cmocka_unit_test(test_capi_guarded_counts_functions_guarded_throughout),
         cmocka_unit_test(test_a_new_column_is_filled),
         cmocka_unit_test(test_unguarded_counts_come_from_old_findings),
     };
