@@ -74,8 +74,7 @@ int db_scope_status_index(const char *status);
  * matched): `full` and `status` are the stored ones (files = 1), *out and
  * *status_out (index as db_counts.fn) the scoped ones.  Reads or fills the
  * analysis_noobject cache when the filter applies and the file has object
- * paths.  0, PD_ENOTFOUND (no such analysis), PD_EDB, PD_ENOMEM, PD_EINVAL
- * (corrupt findings).
+ * paths.  0, PD_ENOTFOUND (no such analysis), PD_EDB, PD_ENOMEM.
  */
 int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
                          const db_counts *full, int status, db_counts *out,
