@@ -112,12 +112,70 @@ int pd_universal_ready_rule(unsigned m)
 }
 
 const pd_measure pd_measures[PD_NMEASURES] = {
-#define PD_MEASURE(id, key, label, short_, good, col, fcol, field, badge, pop) \
-    {key, label, short_, PD_GOOD_##good, col, fcol, offsetof(pd_counts, field), badge, \
-     PD_POP_##pop},
+#define PD_MEASURE(id, key, label, short_, good, col, fcol, badge, pop, sf, how, expr) \
+    {key, label, short_, PD_GOOD_##good, col, fcol, badge, PD_POP_##pop, sf, PD_HOW_##how},
 #include "pd_measures.def"
 #undef PD_MEASURE
 };
+
+/* The named members of pd_counts alias the rows they name. */
+#define PD_AT(member, id) \
+    static_assert(offsetof(pd_counts, member) == PD_M_##id * sizeof(int64_t), \
+                  #member " is not row " #id " of pd_measures.def")
+PD_AT(files, FILES);
+PD_AT(universal_ready_files, UNIVERSAL_READY_FILES);
+PD_AT(fn[PD_STATUS_PORTED], FN_PORTED);
+PD_AT(fn[PD_STATUS_NEUTRAL], FN_NEUTRAL);
+PD_AT(obj[PD_OBJ_LEGACY], OBJ_LEGACY);
+PD_AT(obj[PD_OBJ_UNIVERSAL], OBJ_UNIVERSAL);
+PD_AT(tok[PD_CLASS_HPY], TOK_HPY);
+PD_AT(tok[PD_CLASS_BRIDGE], TOK_BRIDGE);
+static_assert(sizeof(pd_counts) == PD_NMEASURES * sizeof(int64_t),
+              "pd_counts holds exactly the measures");
+
+/* Each row's rule as a function of the file's and one function's facts:
+ * FILE rows read F (f is NULL), FN rows f. */
+#define PD_MEASURE(id, key, label, short_, good, col, fcol, badge, pop, sf, how, expr) \
+    static int64_t pd_rule_##id(const pd_file_facts *F, const pd_fn_facts *f) \
+    {                                                                      \
+        (void)F;                                                           \
+        (void)f;                                                           \
+        return (int64_t)(expr);                                            \
+    }
+#include "pd_measures.def"
+#undef PD_MEASURE
+
+static int64_t (*const pd_rules[PD_NMEASURES])(const pd_file_facts *,
+                                                const pd_fn_facts *) = {
+#define PD_MEASURE(id, key, label, short_, good, col, fcol, badge, pop, sf, how, expr) \
+    pd_rule_##id,
+#include "pd_measures.def"
+#undef PD_MEASURE
+};
+
+void pd_counts_of_file(pd_counts *out, const pd_file_facts *file,
+                       const pd_fn_facts *fn, size_t n)
+{
+    size_t j;
+    int i;
+
+    for (i = 0; i < PD_NMEASURES; i++) {
+        if (pd_measures[i].how == PD_HOW_FILE) {
+            out->v[i] = pd_rules[i](file, NULL);
+            continue;
+        }
+        out->v[i] = 0;
+        for (j = 0; j < n; j++)
+            out->v[i] += pd_rules[i](file, &fn[j]) != 0;
+    }
+}
+
+int pd_measure_file_is_column(int i)
+{
+    const char *c = pd_measures[i].file_column;
+
+    return !(c[0] >= '0' && c[0] <= '9');
+}
 
 int pd_measure_find(const char *key)
 {
@@ -131,17 +189,14 @@ int pd_measure_find(const char *key)
 
 int64_t pd_measure_value(const pd_counts *c, int i)
 {
-    int64_t v;
-
     assert(i >= 0 && i < PD_NMEASURES);
-    memcpy(&v, (const char *)c + pd_measures[i].offset, sizeof(v));
-    return v;
+    return c->v[i];
 }
 
 void pd_measure_set(pd_counts *c, int i, int64_t v)
 {
     assert(i >= 0 && i < PD_NMEASURES);
-    memcpy((char *)c + pd_measures[i].offset, &v, sizeof(v));
+    c->v[i] = v;
 }
 
 void pd_counts_add(pd_counts *a, const pd_counts *b, int sign)

@@ -86,15 +86,58 @@ pd_status pd_status_rule(unsigned present);
  */
 int pd_universal_ready_rule(unsigned present);
 
-/* Figures summed over files.  Indexes are pd_class (tok), pd_status (fn)
- * and pd_objstate (obj). */
-typedef struct {
-    int64_t files;
-    int64_t universal_ready_files;
-    int64_t tok[PD_CLASS_COUNT];
-    int64_t fn[PD_STATUS_COUNT];
-    int64_t obj[PD_OBJ_COUNT];
+enum {
+#define PD_MEASURE(id, key, label, short_, good, col, fcol, badge, pop, sf, how, expr) \
+    PD_M_##id,
+#include "pd_measures.def"
+#undef PD_MEASURE
+    PD_NMEASURES
+};
+
+/*
+ * Figures summed over files: v[i] is measure i of pd_measures.def.  The
+ * named members alias the first rows (pd_domain.c checks each offset), so
+ * code that means one measure may say c->fn[PD_STATUS_LEGACY]; a measure
+ * added since has only its index (c->v[PD_M_<id>]).  Indexes of the
+ * arrays are pd_status (fn), pd_objstate (obj) and pd_class (tok).
+ */
+typedef union {
+    int64_t v[PD_NMEASURES];
+    struct {
+        int64_t files;
+        int64_t universal_ready_files;
+        int64_t fn[PD_STATUS_COUNT];
+        int64_t obj[PD_OBJ_COUNT];
+        int64_t tok[PD_CLASS_COUNT];
+    };
 } pd_counts;
+
+/*
+ * What the measures are derived from (pd_measures.def "how"): the facts
+ * of one analysed function, as ingest stores them in table functions.
+ */
+typedef struct {
+    int status;                       /* pd_status, -1 unknown */
+    int object;                       /* pd_objstate; PD_OBJ_NONE: none */
+    int64_t tok[PD_CLASS_COUNT];      /* findings, guarded or not */
+    int64_t ung[PD_CLASS_COUNT];      /* unguarded findings */
+} pd_fn_facts;
+
+/* ... and of the whole file (its functions and its file scope), as in
+ * table analyses. */
+typedef struct {
+    int64_t tok[PD_CLASS_COUNT];
+    int64_t ung[PD_CLASS_COUNT];
+} pd_file_facts;
+
+/*
+ * The figures of one file (files = 1) from its facts and those of its
+ * `n` functions `fn`, every measure by its row's rule.  A scope that
+ * leaves functions out passes the facts without them (pd_file_facts
+ * less theirs, and the other functions).
+ */
+void pd_counts_of_file(pd_counts *out, const pd_file_facts *file,
+                       const pd_fn_facts *fn, size_t n);
 
 /* Add (sign = 1) or subtract (sign = -1) `b` into `a`, every measure. */
 void pd_counts_add(pd_counts *a, const pd_counts *b, int sign);
@@ -110,6 +153,9 @@ typedef enum {
     PD_POP_OBJECT_PATHS     /* functions on object-dtype paths */
 } pd_population;
 
+/* How a file's figure is derived (pd_measures.def "how"). */
+typedef enum { PD_HOW_FILE = 0, PD_HOW_FN } pd_how;
+
 /* One row of pd_measures.def; see there for the fields. */
 typedef struct {
     const char *key;
@@ -118,17 +164,12 @@ typedef struct {
     pd_good good;
     const char *column;
     const char *file_column;
-    size_t offset;          /* of the int64_t in pd_counts */
     const char *badge;
     pd_population population;
+    int snapfile;           /* 1: a column of snapshot_files too */
+    pd_how how;
 } pd_measure;
 
-enum {
-#define PD_MEASURE(id, key, label, short_, good, col, fcol, field, badge, pop) PD_M_##id,
-#include "pd_measures.def"
-#undef PD_MEASURE
-    PD_NMEASURES
-};
 
 /* The table, PD_NMEASURES rows in pd_measures.def order. */
 extern const pd_measure pd_measures[PD_NMEASURES];
@@ -136,11 +177,15 @@ extern const pd_measure pd_measures[PD_NMEASURES];
 /* Index of the measure with API key `key`, -1 when unknown or NULL. */
 int pd_measure_find(const char *key);
 
-/* Value of measure `i` (0 <= i < PD_NMEASURES) in `c`. */
+/* Value of measure `i` (0 <= i < PD_NMEASURES) in `c`: c->v[i]. */
 int64_t pd_measure_value(const pd_counts *c, int i);
 
 /* Set measure `i` of `c` to `v`. */
 void pd_measure_set(pd_counts *c, int i, int64_t v);
+
+/* 1 when `file_column` of a row is a column of analyses, 0 when it is a
+ * constant such as files' "1". */
+int pd_measure_file_is_column(int i);
 
 /* "up", "down" or NULL (neither). */
 const char *pd_good_name(pd_good g);

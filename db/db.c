@@ -3,12 +3,15 @@
  *
  * Migrations are applied in order, each in its own transaction, and the
  * version reached is kept in PRAGMA user_version, so a half-applied upgrade
- * never leaves a database that claims a schema it lacks.
+ * never leaves a database that claims a schema it lacks.  What a migration
+ * adds to rows stored before it is filled in the same transaction
+ * (db_measures_migrated).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "db.h"
+#include "db_measures.h"
 #include "db_migrations.h"
 #include "pd_error.h"
 
@@ -85,7 +88,9 @@ static int db_migrate(sqlite3 *db, const char *path)
         if ((rc = db_exec(db, "BEGIN IMMEDIATE")) < 0)
             return rc;
         snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-        if ((rc = db_exec(db, m->sql)) < 0 || (rc = db_exec(db, pragma)) < 0) {
+        if ((rc = db_exec(db, m->sql)) < 0 ||
+            (rc = db_measures_migrated(db, m->version, m->version == newest)) < 0 ||
+            (rc = db_exec(db, pragma)) < 0) {
             pd_error_set(rc, "%s: migration %s failed: %s", path, m->name,
                          sqlite3_errmsg(db));
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

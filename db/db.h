@@ -117,8 +117,9 @@ int db_commit_files(sqlite3 *db, int64_t commit_id, const char *rules_hash,
 /*
  * The statement behind db_commit_files, for callers that want every column:
  * 0 path_id, 1 path, 2 blob_oid, 3 analysis id (0: none), 4 status (NULL:
- * no analysis), 5 universal_ready, 6-9 tok, 10-13 fn, 14-16 obj.  The
- * caller steps and finalizes it.  0 or PD_EDB.
+ * no analysis), then the analyses' measure columns (db_measures.h; read
+ * them with db_counts_from_files_row).  The caller steps and finalizes it.
+ * 0 or PD_EDB.
  */
 int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
                          const char *rules_hash);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_measures.h"
 #include "pd_error.h"
 
 /* Step a statement expected to give one row; maps DONE to PD_ENOTFOUND. */
@@ -163,38 +164,6 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
 }
 
 /*
- * The measures' columns as a select list, from the measures table: with
- * `prefix` "" the stored totals' columns (commit_stats, snapshots), with
- * "a." the per-file figures of analyses `a` (a literal such as files' "1"
- * stays as it is).  Written into buf (size n); 0, or PD_ERROR when too
- * long.
- */
-static int db_measure_columns(char *buf, size_t n, const char *prefix)
-{
-    size_t len = 0;
-    int i;
-
-    buf[0] = '\0';
-    for (i = 0; i < PD_NMEASURES && len < n; i++) {
-        const char *col = *prefix ? pd_measures[i].file_column : pd_measures[i].column;
-        int literal = col[0] >= '0' && col[0] <= '9';
-
-        len += (size_t)snprintf(buf + len, n - len, "%s%s%s", i ? ", " : "",
-                                literal ? "" : prefix, col);
-    }
-    return len < n ? 0 : pd_error_set(PD_ERROR, "measure columns too long");
-}
-
-/* Counts from PD_NMEASURES columns of the current row from `col` on. */
-static void db_counts_from_row(sqlite3_stmt *st, int col, db_counts *c)
-{
-    int i;
-
-    for (i = 0; i < PD_NMEASURES; i++)
-        pd_measure_set(c, i, sqlite3_column_int64(st, col + i));
-}
-
-/*
  * The file list is the newest change of each path along the first-parent
  * chain; the chain's depth orders the changes, and deleted paths (NULL blob)
  * drop out at the end.  Columns: 0 path id, 1 path, 2 blob, 3 analysis id
@@ -223,7 +192,7 @@ int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
     char cols[1024], sql[2048];
     int rc;
 
-    if ((rc = db_measure_columns(cols, sizeof(cols), "a.")) < 0)
+    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, "a.")) < 0)
         return rc;
     snprintf(sql, sizeof(sql), "%s%s%s", db_files_head, cols, db_files_tail);
     if ((rc = db_prepare(db, out, sql)) < 0)
@@ -238,7 +207,7 @@ void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c)
     memset(c, 0, sizeof(*c));
     if (sqlite3_column_type(st, 4) == SQLITE_NULL)
         return;
-    db_counts_from_row(st, 5, c);
+    db_measure_read(st, 5, DB_M_ANALYSES, c);
 }
 
 struct db_files {
@@ -314,14 +283,14 @@ int db_analysis_counts(sqlite3 *db, int64_t analysis_id, db_counts *out)
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = db_measure_columns(cols, sizeof(cols), "a.")) < 0)
+    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, "a.")) < 0)
         return rc;
     snprintf(sql, sizeof(sql), "SELECT %s FROM analyses a WHERE a.id = ?1", cols);
     if ((rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
     if ((rc = db_step_one(db, st)) == 0)
-        db_counts_from_row(st, 0, out);
+        db_measure_read(st, 0, DB_M_ANALYSES, out);
     else if (rc == PD_ENOTFOUND)
         pd_error_set(rc, "no analysis %lld", (long long)analysis_id);
     sqlite3_finalize(st);
@@ -336,7 +305,7 @@ int db_commit_stats(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = db_measure_columns(cols, sizeof(cols), "")) < 0)
+    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_TOTALS, "")) < 0)
         return rc;
     snprintf(sql, sizeof(sql), "SELECT %s FROM commit_stats "
              "WHERE commit_id = ?1 AND rules_hash = ?2", cols);
@@ -345,7 +314,7 @@ int db_commit_stats(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
     if ((rc = db_step_one(db, st)) == 0)
-        db_counts_from_row(st, 0, out);
+        db_measure_read(st, 0, DB_M_TOTALS, out);
     else if (rc == PD_ENOTFOUND)
         pd_error_set(rc, "commit %lld has no summary under the current rules",
                      (long long)commit_id);

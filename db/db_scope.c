@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db_analysis.h"
+#include "db_measures.h"
 #include "db_scope.h"
 #include "pd_error.h"
 #include "pd_file.h"
@@ -223,11 +224,12 @@ static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_
     int rc, k;
 
     if ((rc = db_prepare(db, &st, "SELECT name, start_line, status, object_state, "
-                         "tok_hpy, tok_capi, tok_npy_legacy, tok_bridge FROM functions "
+                         "tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, ung_hpy, "
+                         "ung_capi, ung_npy_legacy, ung_bridge FROM functions "
                          "WHERE analysis_id = ?1 ORDER BY idx")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = db_step(st)) > 0) {
         db_scope_fn *f;
 
         if (d->nfn == cap) {
@@ -248,111 +250,42 @@ static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_
         d->nfn++;
         f->start_line = sqlite3_column_int64(st, 1);
         f->status = db_scope_status_index((const char *)sqlite3_column_text(st, 2));
+        f->object = sqlite3_column_type(st, 3) == SQLITE_NULL ? PD_OBJ_NONE
+                    : pd_objstate_parse((const char *)sqlite3_column_text(st, 3));
         f->is_object = sqlite3_column_type(st, 3) != SQLITE_NULL;
-        for (k = 0; k < 4; k++)
+        for (k = 0; k < PD_CLASS_COUNT; k++) {
             f->tok[k] = sqlite3_column_int64(st, 4 + k);
+            f->ung[k] = sqlite3_column_int64(st, 8 + k);
+        }
     }
-    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
 done:
     sqlite3_finalize(st);
     return rc;
 }
 
-/* Skip a JSON string at *pp (which points at its opening quote); its
- * first byte after the quote in *first (0 when empty).  0, or -1 if the
- * text ends first. */
-static int db_scope_skip_string(const char **pp, char *first)
+/* The whole file's facts from its analyses row, and what of its unguarded
+ * findings lies outside every function. */
+static int db_scope_detail_file(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
 {
-    const char *p = *pp + 1;
+    sqlite3_stmt *st = NULL;
+    size_t i;
+    int rc, k;
 
-    *first = *p == '"' ? 0 : *p;
-    for (; *p && *p != '"'; p++)
-        if (*p == '\\' && p[1])
-            p++;
-    if (*p != '"')
-        return -1;
-    *pp = p + 1;
-    return 0;
-}
-
-/*
- * Scan findings JSON as ingest_store.c writes it, an array of rows
- * [line, column, "class", "rule", "text", function, guarded(, "reason")],
- * and add each unguarded one to its function's (or the file scope's) class
- * counts.
- * Written by hand rather than with jansson because a cold history reads the
- * findings of thousands of analyses: this scanner only skips what it does
- * not need.  0, or -1 on text of another shape.
- */
-static int db_scope_scan_findings(const char *p, db_scope_detail *d)
-{
-    char first;
-    int k, guarded;
-
-    p += strspn(p, " \n");
-    if (*p++ != '[')
-        return -1;
-    while (*p) {
-        const char *cls;
-        long fn;
-        char *end;
-
-        p += strspn(p, " ,\n");
-        if (*p == ']')
-            return 0;
-        if (*p++ != '[')
-            return -1;
-        strtol(p, &end, 10);                       /* line */
-        if (*end != ',')
-            return -1;
-        strtol(end + 1, &end, 10);                 /* column */
-        if (*end != ',' || end[1] != '"')
-            return -1;
-        cls = p = end + 1;
-        if (db_scope_skip_string(&p, &first) < 0 || *p++ != ',' ||
-            *p != '"' || db_scope_skip_string(&p, &first) < 0 || *p++ != ',' ||
-            *p != '"' || db_scope_skip_string(&p, &first) < 0 || *p++ != ',')
-            return -1;
-        fn = strtol(p, &end, 10);
-        if (*end != ',')
-            return -1;
-        p = end + 1;
-        guarded = strncmp(p, "true", 4) == 0;
-        if (!guarded && strncmp(p, "false", 5) != 0)
-            return -1;
-        p += guarded ? 4 : 5;
-        if (*p == ',' && (*++p != '"' || db_scope_skip_string(&p, &first) < 0))
-            return -1;                             /* the reason of item sites */
-        if (*p++ != ']')
-            return -1;
-        if (!guarded) {
-            /* "hpy" "capi" "npy-legacy" "bridge": the first two bytes tell. */
-            k = cls[1] == 'h' ? 0 : cls[1] == 'c' ? 1 : cls[1] == 'n' ? 2
-              : cls[1] == 'b' ? 3 : -1;
-            if (k < 0)
-                continue;
-            if (fn >= 0 && (size_t)fn < d->nfn)
-                d->fn[fn].ung[k]++;
-            else
-                d->file_ung[k]++;
-        }
+    if ((rc = db_prepare(db, &st, "SELECT tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
+                         "ung_hpy, ung_capi, ung_npy_legacy, ung_bridge FROM analyses "
+                         "WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, analysis_id);
+    if ((rc = db_step(st)) == 0)
+        rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
+    for (k = 0; rc > 0 && k < PD_CLASS_COUNT; k++) {
+        d->file.tok[k] = sqlite3_column_int64(st, k);
+        d->file_ung[k] = d->file.ung[k] = sqlite3_column_int64(st, 4 + k);
+        for (i = 0; i < d->nfn; i++)
+            d->file_ung[k] -= d->fn[i].ung[k];
     }
-    return -1;
-}
-
-/* Add the unguarded findings of an analysis to d's functions and file scope. */
-static int db_scope_detail_findings(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
-{
-    char *text = NULL;
-    int rc;
-
-    if ((rc = db_analysis_findings_text(db, analysis_id, &text)) == 0 &&
-        db_scope_scan_findings(text, d) < 0)
-        rc = pd_error_set(PD_EINVAL, "analysis %lld: findings are not rows of [line, "
-                          "column, class, rule, text, function, guarded]",
-                          (long long)analysis_id);
-    free(text);
-    return rc;
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
 }
 
 int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out)
@@ -361,91 +294,96 @@ int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out)
 
     memset(out, 0, sizeof(*out));
     if ((rc = db_scope_detail_functions(db, analysis_id, out)) < 0 ||
-        (rc = db_scope_detail_findings(db, analysis_id, out)) < 0)
+        (rc = db_scope_detail_file(db, analysis_id, out)) < 0)
         db_scope_detail_free(out);
     return rc;
 }
 
-/* Figures of an analysis without its object functions, from its detail. */
-static void db_scope_noobject_of(const db_scope_detail *d, const db_counts *full,
-                                 db_counts *out, int *status)
+int db_scope_detail_counts(const db_scope_detail *d, int exclude_object, db_counts *out,
+                           int *status)
 {
-    int64_t ung[4];
-    size_t i;
+    pd_file_facts file = d->file;
+    pd_fn_facts *fn = malloc((d->nfn ? d->nfn : 1) * sizeof(*fn));
+    size_t i, n = 0;
     int k;
 
-    memset(out, 0, sizeof(*out));
-    out->files = 1;
-    memcpy(ung, d->file_ung, sizeof(ung));
-    for (k = 0; k < 4; k++)
-        out->tok[k] = full->tok[k];
+    if (!fn)
+        return pd_error_set(PD_ENOMEM, "out of memory");
     for (i = 0; i < d->nfn; i++) {
         const db_scope_fn *f = &d->fn[i];
 
-        for (k = 0; k < 4; k++) {
-            if (f->is_object)
-                out->tok[k] -= f->tok[k];
-            else
-                ung[k] += f->ung[k];
+        if (exclude_object && f->is_object) {
+            /* What the function brings leaves the file's facts with it. */
+            for (k = 0; k < PD_CLASS_COUNT; k++) {
+                file.tok[k] -= f->tok[k];
+                file.ung[k] -= f->ung[k];
+            }
+            continue;
         }
-        if (!f->is_object && f->status >= 0)
-            out->fn[f->status]++;
+        fn[n].status = f->status;
+        fn[n].object = f->object;
+        memcpy(fn[n].tok, f->tok, sizeof(fn[n].tok));
+        memcpy(fn[n].ung, f->ung, sizeof(fn[n].ung));
+        n++;
     }
-    *status = pd_status_rule(pd_classes_present(ung));
-    out->universal_ready_files = pd_universal_ready_rule(pd_classes_present(ung));
+    pd_counts_of_file(out, &file, fn, n);
+    *status = pd_status_rule(pd_classes_present(file.ung));
+    free(fn);
+    return 0;
 }
 
-/* Look the cached no-object figures of an analysis up: 1 found, 0 not. */
+/* Look the cached no-object figures of an analysis up: 1 found, 0 not (or
+ * a row of another measures table: computed again). */
 static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
                               int *status)
 {
     sqlite3_stmt *st = NULL;
-    int found = 0, k;
+    int found = 0, i;
 
-    if (sqlite3_prepare_v2(db, "SELECT status, universal_ready, tok_hpy, tok_capi, "
-                           "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
-                           "fn_neutral FROM analysis_noobject WHERE analysis_id = ?1",
-                           -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, "SELECT status, counts FROM analysis_noobject "
+                           "WHERE analysis_id = ?1", -1, &st, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
         return 0;
     }
     sqlite3_bind_int64(st, 1, analysis_id);
     if (sqlite3_step(st) == SQLITE_ROW) {
-        memset(out, 0, sizeof(*out));
-        out->files = 1;
+        const char *p = (const char *)sqlite3_column_text(st, 1);
+        char *end;
+
         *status = sqlite3_column_int(st, 0);
-        out->universal_ready_files = sqlite3_column_int64(st, 1);
-        for (k = 0; k < 4; k++) {
-            out->tok[k] = sqlite3_column_int64(st, 2 + k);
-            out->fn[k] = sqlite3_column_int64(st, 6 + k);
+        for (i = 0; p && i < PD_NMEASURES; i++, p = end) {
+            out->v[i] = strtoll(p, &end, 10);
+            if (end == p)
+                break;
         }
-        found = 1;
+        found = p && i == PD_NMEASURES && *p == '\0';
     }
     sqlite3_finalize(st);
     return found;
 }
 
-/* Store no-object figures in the cache (migration 010).  A failed write (a
+/* Store no-object figures in the cache (migration 011).  A failed write (a
  * busy database, a read-only file) only costs a later recompute. */
 static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
                                int status)
 {
+    char text[PD_NMEASURES * 21 + 1];
     sqlite3_stmt *st = NULL;
-    int k;
+    size_t len = 0;
+    int i;
 
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject VALUES "
-                           "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st,
+    for (i = 0; i < PD_NMEASURES; i++)
+        len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%lld", i ? " " : "",
+                                (long long)c->v[i]);
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject(analysis_id, "
+                           "status, counts) VALUES(?1, ?2, ?3)", -1, &st,
                            NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
         return;
     }
     sqlite3_bind_int64(st, 1, analysis_id);
     sqlite3_bind_int(st, 2, status);
-    sqlite3_bind_int64(st, 3, c->universal_ready_files);
-    for (k = 0; k < 4; k++) {
-        sqlite3_bind_int64(st, 4 + k, c->tok[k]);
-        sqlite3_bind_int64(st, 8 + k, c->fn[k]);
-    }
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
     sqlite3_step(st);
     sqlite3_finalize(st);
 }
@@ -466,41 +404,35 @@ int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
         return 0;
     if ((rc = db_scope_detail_read(db, analysis_id, &d)) < 0)
         return rc;
-    db_scope_noobject_of(&d, full, out, status_out);
+    rc = db_scope_detail_counts(&d, 1, out, status_out);
     db_scope_detail_free(&d);
-    db_scope_cache_put(db, analysis_id, out, *status_out);
-    return 0;
+    if (rc == 0)
+        db_scope_cache_put(db, analysis_id, out, *status_out);
+    return rc;
 }
 
 int db_scope_warm(sqlite3 *db, const char *rules_hash, int64_t *filled)
 {
     static const db_scope filter = {"warm", "", NULL, 0, NULL, 0, 1};
+    char cols[1024], sql[1536];
     sqlite3_stmt *st = NULL;
     db_counts full, c;
-    int rc, status, k;
+    int rc, status;
 
     if (filled)
         *filled = 0;
-    if ((rc = db_prepare(db, &st, "SELECT id, status, universal_ready, tok_hpy, tok_capi, "
-                         "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
-                         "fn_neutral, obj_legacy, obj_cpython_only, obj_universal "
-                         "FROM analyses WHERE rules_hash = ?1 AND obj_legacy + "
-                         "obj_cpython_only + obj_universal > 0 AND id NOT IN "
-                         "(SELECT analysis_id FROM analysis_noobject)")) < 0)
+    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, "")) < 0)
+        return rc;
+    snprintf(sql, sizeof(sql), "SELECT id, status, %s FROM analyses WHERE rules_hash = ?1 "
+             "AND obj_legacy + obj_cpython_only + obj_universal > 0 AND id NOT IN "
+             "(SELECT analysis_id FROM analysis_noobject)", cols);
+    if ((rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_text(st, 1, rules_hash, -1, SQLITE_STATIC);
     if ((rc = db_exec(db, "BEGIN")) < 0)
         goto done;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        memset(&full, 0, sizeof(full));
-        full.files = 1;
-        full.universal_ready_files = sqlite3_column_int64(st, 2);
-        for (k = 0; k < 4; k++) {
-            full.tok[k] = sqlite3_column_int64(st, 3 + k);
-            full.fn[k] = sqlite3_column_int64(st, 7 + k);
-        }
-        for (k = 0; k < 3; k++)
-            full.obj[k] = sqlite3_column_int64(st, 11 + k);
+        db_measure_read(st, 2, DB_M_ANALYSES, &full);
         status = db_scope_status_index((const char *)sqlite3_column_text(st, 1));
         if ((rc = db_scope_file_counts(db, &filter, sqlite3_column_int64(st, 0), &full,
                                        status, &c, &status)) < 0)
@@ -586,14 +518,14 @@ static int db_scope_run_grow(db_scope_run *run, int64_t id)
 }
 
 /* Apply the change on the current row of the replay statement (columns:
- * 6 path_id, 7 path, 8 blob, 9 analysis id, 10 status, 11.. counts as
- * db_commit_files_stmt's 5..). */
+ * 6 path_id, 7 path, 8 blob, 9 analysis id, 10 status (NULL: none), 12..
+ * the analyses' measure columns). */
 static int db_scope_run_change(sqlite3 *db, const db_scope *sc, db_scope_run *run,
                                sqlite3_stmt *st)
 {
     int64_t pid = sqlite3_column_int64(st, 6);
     db_counts full, c;
-    int rc, status, k;
+    int rc, status;
 
     if ((rc = db_scope_run_grow(run, pid)) < 0)
         return rc;
@@ -604,15 +536,7 @@ static int db_scope_run_change(sqlite3 *db, const db_scope *sc, db_scope_run *ru
         return 0;
     memset(&c, 0, sizeof(c));
     if (sqlite3_column_type(st, 10) != SQLITE_NULL) {
-        memset(&full, 0, sizeof(full));
-        full.files = 1;
-        full.universal_ready_files = sqlite3_column_int64(st, 11);
-        for (k = 0; k < 4; k++) {
-            full.tok[k] = sqlite3_column_int64(st, 12 + k);
-            full.fn[k] = sqlite3_column_int64(st, 16 + k);
-        }
-        for (k = 0; k < 3; k++)
-            full.obj[k] = sqlite3_column_int64(st, 20 + k);
+        db_measure_read(st, 12, DB_M_ANALYSES, &full);
         status = db_scope_status_index((const char *)sqlite3_column_text(st, 10));
         if ((rc = db_scope_file_counts(db, sc, sqlite3_column_int64(st, 9), &full, status,
                                        &c, &status)) < 0)
@@ -624,17 +548,16 @@ static int db_scope_run_change(sqlite3 *db, const db_scope *sc, db_scope_run *ru
     return 0;
 }
 
-static const char db_scope_history_sql[] =
+static const char db_scope_history_head[] =
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
     "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
     "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, c.committer_offset, "
     "chain.cid, ch.path_id, p.path, ch.blob_oid, coalesce(a.id, 0), a.status, "
-    "a.universal_ready, a.tok_hpy, a.tok_capi, a.tok_npy_legacy, a.tok_bridge, "
-    "a.fn_ported, a.fn_bridged, a.fn_legacy, a.fn_neutral, a.obj_legacy, "
-    "a.obj_cpython_only, a.obj_universal, EXISTS (SELECT 1 FROM commit_stats s "
-    "WHERE s.commit_id = chain.cid AND s.rules_hash = ?2) "
-    "FROM chain JOIN commits c ON c.id = chain.cid "
+    "EXISTS (SELECT 1 FROM commit_stats s WHERE s.commit_id = chain.cid AND "
+    "s.rules_hash = ?2), ";
+static const char db_scope_history_tail[] =
+    " FROM chain JOIN commits c ON c.id = chain.cid "
     "LEFT JOIN changes ch ON ch.commit_id = chain.cid "
     "LEFT JOIN paths p ON p.id = ch.path_id "
     "LEFT JOIN analyses a ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
@@ -648,6 +571,7 @@ static void db_scope_commit_of(sqlite3_stmt *st, db_scope_commit *cm)
     cm->author_offset = sqlite3_column_int(st, 2);
     cm->committer_time = sqlite3_column_int64(st, 3);
     cm->committer_offset = sqlite3_column_int(st, 4);
+    cm->id = sqlite3_column_int64(st, 5);
 }
 
 int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,
@@ -657,10 +581,14 @@ int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,
     db_scope_run run;
     db_scope_commit cm;
     int64_t cur = 0;
+    char cols[1024], sql[2048];
     int rc, has_stats = 0, in_tx;
 
     memset(&run, 0, sizeof(run));
-    if ((rc = db_prepare(db, &st, db_scope_history_sql)) < 0)
+    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, "a.")) < 0)
+        return rc;
+    snprintf(sql, sizeof(sql), "%s%s%s", db_scope_history_head, cols, db_scope_history_tail);
+    if ((rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, tip);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
@@ -674,7 +602,7 @@ int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,
                 goto done;
             cur = cid;
             db_scope_commit_of(st, &cm);
-            has_stats = sqlite3_column_int(st, 23);
+            has_stats = sqlite3_column_int(st, 11);
         }
         if (sqlite3_column_type(st, 6) != SQLITE_NULL &&
             (rc = db_scope_run_change(db, sc, &run, st)) < 0)

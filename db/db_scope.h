@@ -14,9 +14,9 @@
  * functions that are not object paths (counted by status); tokens = the
  * file's totals minus the object functions' tokens (so file-scope tokens
  * stay); status and universal readiness from the unguarded findings outside
- * object functions (findings are read for that).  Those per-analysis
+ * object functions (functions.ung_* and analyses.ung_*, migration 011).  Those per-analysis
  * figures do not depend on the scope's globs, which apply per path, so they
- * are cached in table analysis_noobject (migration 010; derived data
+ * are cached in table analysis_noobject (migration 011; derived data
  * whose rows any run may delete).  A file without object paths keeps its stored
  * figures.
  */
@@ -74,8 +74,7 @@ int db_scope_status_index(const char *status);
  * matched): `full` and `status` are the stored ones (files = 1), *out and
  * *status_out (index as db_counts.fn) the scoped ones.  Reads or fills the
  * analysis_noobject cache when the filter applies and the file has object
- * paths.  0, PD_ENOTFOUND (no such analysis), PD_EDB, PD_ENOMEM, PD_EINVAL
- * (corrupt findings).
+ * paths.  0, PD_ENOTFOUND (no such analysis), PD_EDB, PD_ENOMEM.
  */
 int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
                          const db_counts *full, int status, db_counts *out,
@@ -96,6 +95,7 @@ typedef struct {
     char *name;                  /* owned by the detail */
     int64_t start_line;
     int status;                  /* index as db_counts.fn */
+    int object;                  /* pd_objstate, PD_OBJ_NONE */
     int is_object;               /* 1: an object-dtype path */
     int64_t tok[4];              /* guarded + unguarded, as stored */
     int64_t ung[4];              /* unguarded only */
@@ -104,21 +104,33 @@ typedef struct {
 typedef struct {
     db_scope_fn *fn;
     size_t nfn;
+    pd_file_facts file;          /* the whole file: functions and file scope */
     int64_t file_ung[4];         /* unguarded, outside any function */
 } db_scope_detail;
 
 /*
  * The functions of analysis `analysis_id` with their unguarded uses per
- * class, read from its functions and findings.  *out is filled; free its contents with
- * db_scope_detail_free.  0, PD_ENOTFOUND, PD_EDB, PD_ENOMEM, PD_EINVAL.
+ * class, and the file's, as ingest stored them (migration 011).  *out is
+ * filled; free its contents with db_scope_detail_free.  0, PD_ENOTFOUND,
+ * PD_EDB, PD_ENOMEM.
  */
 int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out);
+
+/*
+ * Every measure of the analysis in `d` (files = 1) by the rules of
+ * pd_measures.def, and its status; with `exclude_object` 1 as if its
+ * object-dtype functions were not there (the no-object-dtype scope).
+ * 0 or PD_ENOMEM.
+ */
+int db_scope_detail_counts(const db_scope_detail *d, int exclude_object, db_counts *out,
+                           int *status);
 
 /* Free what db_scope_detail_read allocated; accepts NULL. */
 void db_scope_detail_free(db_scope_detail *d);
 
 /* A commit of a replayed chain. */
 typedef struct {
+    int64_t id;                             /* commit row id */
     char oid[41];
     int64_t author_time, committer_time;    /* unix seconds */
     int author_offset, committer_offset;    /* minutes east of UTC */

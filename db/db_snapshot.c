@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "db.h"
+#include "db_measures.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
 
@@ -77,14 +78,13 @@ static int db_snapshot_files(sqlite3 *db, int64_t snap_id, int64_t commit_id,
                              const char *rules_hash)
 {
     sqlite3_stmt *files = NULL, *ins = NULL;
-    int rc, k;
+    char sql[2048];
+    int rc;
 
     if ((rc = db_commit_files_stmt(db, &files, commit_id, rules_hash)) < 0 ||
-        (rc = db_prepare(db, &ins, "INSERT INTO snapshot_files(snapshot_id, path, "
-                         "blob_oid, status, universal_ready, fn_ported, fn_bridged, "
-                         "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
-                         "obj_universal) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                         "?10, ?11, ?12)")) < 0)
+        (rc = db_measure_insert_sql(sql, sizeof(sql), "INTO snapshot_files", "snapshot_id, "
+                                    "path, blob_oid, status", 4, DB_M_SNAPFILE, NULL)) < 0 ||
+        (rc = db_prepare(db, &ins, sql)) < 0)
         goto done;
     while ((rc = sqlite3_step(files)) == SQLITE_ROW) {
         db_counts c;
@@ -98,11 +98,7 @@ static int db_snapshot_files(sqlite3 *db, int64_t snap_id, int64_t commit_id,
         sqlite3_bind_text(ins, 3, (const char *)sqlite3_column_text(files, 2), -1,
                           SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 4, status ? status : "unanalysed", -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(ins, 5, c.universal_ready_files);
-        for (k = 0; k < 4; k++)
-            sqlite3_bind_int64(ins, 6 + k, c.fn[k]);
-        for (k = 0; k < 3; k++)
-            sqlite3_bind_int64(ins, 10 + k, c.obj[k]);
+        db_measure_bind(ins, 5, DB_M_SNAPFILE, &c);
         if (sqlite3_step(ins) != SQLITE_DONE) {
             rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
             goto done;
@@ -122,16 +118,14 @@ static int db_snapshot_row(sqlite3 *db, int64_t *id_out, int64_t repo_id,
                            const char *rules_hash, const db_counts *c)
 {
     sqlite3_stmt *st = NULL;
-    int rc, k;
+    char sql[2048];
+    int rc;
 
-    if ((rc = db_prepare(db, &st, "INSERT INTO snapshots(repo_id, ref, week, "
-                         "commit_id, taken_at, method, rules_hash, files, "
-                         "universal_ready_files, tok_hpy, tok_capi, tok_npy_legacy, "
-                         "tok_bridge, fn_ported, fn_bridged, fn_legacy, fn_neutral, "
-                         "obj_legacy, obj_cpython_only, obj_universal) VALUES(?1, ?2, "
-                         "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                         "?16, ?17, ?18, ?19, ?20) ON CONFLICT(repo_id, ref, week) "
-                         "DO NOTHING")) < 0)
+    if ((rc = db_measure_insert_sql(sql, sizeof(sql), "INTO snapshots", "repo_id, ref, "
+                                    "week, commit_id, taken_at, method, rules_hash", 7,
+                                    DB_M_TOTALS, " ON CONFLICT(repo_id, ref, week) "
+                                    "DO NOTHING")) < 0 ||
+        (rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, repo_id);
     sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
@@ -140,14 +134,7 @@ static int db_snapshot_row(sqlite3 *db, int64_t *id_out, int64_t repo_id,
     sqlite3_bind_int64(st, 5, taken_at);
     sqlite3_bind_text(st, 6, method, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 7, rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 8, c->files);
-    sqlite3_bind_int64(st, 9, c->universal_ready_files);
-    for (k = 0; k < 4; k++) {
-        sqlite3_bind_int64(st, 10 + k, c->tok[k]);
-        sqlite3_bind_int64(st, 14 + k, c->fn[k]);
-    }
-    for (k = 0; k < 3; k++)
-        sqlite3_bind_int64(st, 18 + k, c->obj[k]);
+    db_measure_bind(st, 8, DB_M_TOTALS, c);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)

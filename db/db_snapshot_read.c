@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_measures.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
 
@@ -25,13 +26,18 @@ static int db_snaps_prepare(sqlite3 *db, db_snaps **out, const char *tail)
 {
     char sql[2048];
     size_t n;
-    int i, rc;
+    int rc;
 
     *out = NULL;
     n = (size_t)snprintf(sql, sizeof(sql), "SELECT s.id, s.commit_id, s.week, s.ref, "
                          "c.oid, s.taken_at, s.method");
-    for (i = 0; i < PD_NMEASURES && n < sizeof(sql); i++)
-        n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", s.%s", pd_measures[i].column);
+    if (n < sizeof(sql) - 2) {
+        memcpy(sql + n, ", ", 3);
+        n += 2;
+        if ((rc = db_measure_list(sql + n, sizeof(sql) - n, DB_M_TOTALS, "s.")) < 0)
+            return rc;
+        n += strlen(sql + n);
+    }
     if (n < sizeof(sql))
         n += (size_t)snprintf(sql + n, sizeof(sql) - n, " FROM snapshots s JOIN commits c "
                               "ON c.id = s.commit_id WHERE s.repo_id = ?1 %s", tail);
@@ -89,7 +95,7 @@ int db_snaps_open_ref(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *
 int db_snaps_next(db_snaps *c, db_snap_row *row)
 {
     sqlite3_stmt *st = c->st;
-    int rc = db_step(st), i;
+    int rc = db_step(st);
 
     if (rc <= 0)
         return rc;
@@ -100,8 +106,8 @@ int db_snaps_next(db_snaps *c, db_snap_row *row)
     row->commit = (const char *)sqlite3_column_text(st, 4);
     row->taken_at = sqlite3_column_int64(st, 5);
     row->method = (const char *)sqlite3_column_text(st, 6);
-    for (i = 0; i < PD_NMEASURES; i++)
-        pd_measure_set(&row->counts, i, sqlite3_column_int64(st, DB_SNAP_HEAD + i));
+    memset(&row->counts, 0, sizeof(row->counts));
+    db_measure_read(st, DB_SNAP_HEAD, DB_M_TOTALS, &row->counts);
     return 1;
 }
 
@@ -116,14 +122,16 @@ void db_snaps_close(db_snaps *c)
 int db_snap_files(sqlite3 *db, int64_t snap_id,
                   int (*fn)(void *arg, const db_snap_file *f), void *arg)
 {
+    char cols[1024], sql[1280];
     sqlite3_stmt *st = NULL;
     db_snap_file f;
-    int rc, k;
+    int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT path, status, universal_ready, fn_ported, "
-                         "fn_bridged, fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
-                         "obj_universal FROM snapshot_files WHERE snapshot_id = ?1 "
-                         "ORDER BY path")) < 0)
+    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_SNAPFILE, "")) < 0)
+        return rc;
+    snprintf(sql, sizeof(sql), "SELECT path, status, %s FROM snapshot_files WHERE "
+             "snapshot_id = ?1 ORDER BY path", cols);
+    if ((rc = db_prepare(db, &st, sql)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, snap_id);
     while ((rc = db_step(st)) > 0) {
@@ -131,11 +139,7 @@ int db_snap_files(sqlite3 *db, int64_t snap_id,
         f.path = (const char *)sqlite3_column_text(st, 0);
         f.status = (const char *)sqlite3_column_text(st, 1);
         f.counts.files = 1;
-        f.counts.universal_ready_files = sqlite3_column_int64(st, 2);
-        for (k = 0; k < PD_STATUS_COUNT; k++)
-            f.counts.fn[k] = sqlite3_column_int64(st, 3 + k);
-        for (k = 0; k < PD_OBJ_COUNT; k++)
-            f.counts.obj[k] = sqlite3_column_int64(st, 3 + PD_STATUS_COUNT + k);
+        db_measure_read(st, 2, DB_M_SNAPFILE, &f.counts);
         if ((rc = fn(arg, &f)) != 0)
             break;
     }

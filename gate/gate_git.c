@@ -136,8 +136,9 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
                               an_objstate_name(f->object_state), f->start_line,
                               f->tokens[AN_CLASS_CAPI]);
     }
+    if (rc == 0)
+        rc = ingest_store_counts_of(&b->counts, res);
     if (rc == 0) {
-        ingest_store_counts_of(&b->counts, res);
         b->ready = gg_ready_outside_objects(res);
         c->n++;
         *out = b;

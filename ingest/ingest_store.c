@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "db_measures.h"
 #include "ingest_store.h"
 #include "pd_error.h"
 
@@ -41,23 +42,13 @@ static const char *const ingest_store_sql[ST_COUNT] = {
                       "JOIN paths p ON p.id = ch.path_id WHERE ch.commit_id = ?1",
     [ST_ANALYSIS_FIND] = "SELECT id FROM analyses WHERE blob_oid = ?1 "
                          "AND rules_hash = ?2",
-    [ST_ANALYSIS_INS] = "INSERT INTO analyses(blob_oid, rules_hash, size, lines, "
-                        "status, universal_ready, tok_hpy, tok_capi, "
-                        "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
-                        "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, "
-                        "obj_universal, notes, findings, findings_len, hpy_types, calls, "
-                        "calls_len) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-                        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+    /* ST_ANALYSIS_INS and ST_STATS_INS name the measures: built from the
+     * measures table by ingest_store_open. */
     [ST_FUNC_INS] = "INSERT INTO functions(analysis_id, idx, name, start_line, "
                     "end_line, status, object_state, tok_hpy, tok_capi, "
-                    "tok_npy_legacy, tok_bridge, name_from_macro, why) VALUES(?1, ?2, "
-                    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    [ST_STATS_INS] = "INSERT OR REPLACE INTO commit_stats(commit_id, rules_hash, "
-                     "files, universal_ready_files, tok_hpy, tok_capi, "
-                     "tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, fn_legacy, "
-                     "fn_neutral, obj_legacy, obj_cpython_only, obj_universal) "
-                     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-                     "?13, ?14, ?15)",
+                    "tok_npy_legacy, tok_bridge, name_from_macro, why, ung_hpy, "
+                    "ung_capi, ung_npy_legacy, ung_bridge) VALUES(?1, ?2, "
+                    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     [ST_REF_UPSERT] = "INSERT INTO refs(repo_id, name, commit_id, updated_at) "
                       "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(repo_id, name) DO UPDATE "
                       "SET commit_id = ?3, updated_at = ?4",
@@ -77,17 +68,36 @@ struct ingest_store {
     sqlite3_stmt *st[ST_COUNT];
 };
 
+/* The fixed columns of an analyses row before its measures, ?1 to ?15. */
+#define INGEST_ANALYSIS_COLS "blob_oid, rules_hash, size, lines, status, notes, " \
+    "findings, findings_len, hpy_types, calls, calls_len, ung_hpy, ung_capi, " \
+    "ung_npy_legacy, ung_bridge"
+#define INGEST_ANALYSIS_NCOLS 15
+
 int ingest_store_open(ingest_store **out, sqlite3 *db)
 {
     ingest_store *s = calloc(1, sizeof(*s));
+    char analysis[2048], stats[1024];
+    const char *sql[ST_COUNT];
     int i, rc;
 
     *out = NULL;
     if (!s)
         return pd_error_set(PD_ENOMEM, "out of memory");
     s->db = db;
+    memcpy(sql, ingest_store_sql, sizeof(sql));
+    if ((rc = db_measure_insert_sql(analysis, sizeof(analysis), "INTO analyses",
+                                    INGEST_ANALYSIS_COLS, INGEST_ANALYSIS_NCOLS,
+                                    DB_M_ANALYSES, NULL)) < 0 ||
+        (rc = db_measure_insert_sql(stats, sizeof(stats), "OR REPLACE INTO commit_stats",
+                                    "commit_id, rules_hash", 2, DB_M_TOTALS, NULL)) < 0) {
+        free(s);
+        return rc;
+    }
+    sql[ST_ANALYSIS_INS] = analysis;
+    sql[ST_STATS_INS] = stats;
     for (i = 0; i < ST_COUNT; i++) {
-        if ((rc = db_prepare(db, &s->st[i], ingest_store_sql[i])) < 0) {
+        if ((rc = db_prepare(db, &s->st[i], sql[i])) < 0) {
             ingest_store_free(s);
             return rc;
         }
@@ -335,21 +345,34 @@ int ingest_store_analysis_find(ingest_store *s, int64_t *id_out,
     return 0;
 }
 
-void ingest_store_counts_of(db_counts *out, const an_result *res)
+/* The facts the measures are derived from (pd_domain.h): the file's and,
+ * into fn (res->nfunctions of them), each function's, with the unguarded
+ * findings counted where they lie. */
+static void ingest_store_facts(const an_result *res, pd_file_facts *file, pd_fn_facts *fn)
 {
     size_t i;
+    int k;
 
-    memset(out, 0, sizeof(*out));
-    out->files = 1;
-    out->universal_ready_files = res->universal_ready ? 1 : 0;
-    for (i = 0; i < AN_CLASS_COUNT; i++)
-        out->tok[i] = res->tokens[i];
+    memset(file, 0, sizeof(*file));
+    for (k = 0; k < AN_CLASS_COUNT; k++)
+        file->tok[k] = res->tokens[k];
     for (i = 0; i < res->nfunctions; i++) {
         const an_function *f = &res->functions[i];
 
-        out->fn[f->status]++;
-        if (f->object_state != AN_OBJ_NONE)
-            out->obj[f->object_state]++;
+        memset(&fn[i], 0, sizeof(fn[i]));
+        fn[i].status = f->status;
+        fn[i].object = f->object_state;
+        for (k = 0; k < AN_CLASS_COUNT; k++)
+            fn[i].tok[k] = f->tokens[k];
+    }
+    for (i = 0; i < res->nfindings; i++) {
+        const an_finding *x = &res->findings[i];
+
+        if (x->guarded)
+            continue;
+        file->ung[x->cls]++;
+        if (x->function >= 0 && (size_t)x->function < res->nfunctions)
+            fn[x->function].ung[x->cls]++;
     }
 }
 
@@ -508,6 +531,8 @@ static int ingest_store_functions(ingest_store *s, int64_t analysis_id,
         if (f->name_from_macro)
             sqlite3_bind_text(st, 12, f->name_from_macro, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 13, f->why, -1, SQLITE_STATIC);
+        for (k = 0; k < AN_CLASS_COUNT; k++)
+            sqlite3_bind_int64(st, 14 + k, f->ung[k]);
         if ((rc = ingest_store_done(s, st)) < 0)
             return rc;
     }
@@ -600,6 +625,40 @@ static int ingest_enc_functions(ingest_enc *e, const an_result *res)
     return 0;
 }
 
+int ingest_store_counts_of(db_counts *out, const an_result *res)
+{
+    pd_fn_facts *fn = malloc((res->nfunctions ? res->nfunctions : 1) * sizeof(*fn));
+    pd_file_facts file;
+
+    if (!fn)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    ingest_store_facts(res, &file, fn);
+    pd_counts_of_file(out, &file, fn, res->nfunctions);
+    free(fn);
+    return 0;
+}
+
+/* The measures of `res` into e->counts, unguarded findings into e->ung and
+ * e->fn[].ung (after ingest_enc_functions). */
+static int ingest_enc_measures(ingest_enc *e, const an_result *res)
+{
+    pd_fn_facts *fn = malloc((res->nfunctions ? res->nfunctions : 1) * sizeof(*fn));
+    pd_file_facts file;
+    size_t i;
+    int k;
+
+    if (!fn)
+        return PD_ENOMEM;
+    ingest_store_facts(res, &file, fn);
+    pd_counts_of_file(&e->counts, &file, fn, res->nfunctions);
+    memcpy(e->ung, file.ung, sizeof(e->ung));
+    for (i = 0; i < e->nfn; i++)
+        for (k = 0; k < AN_CLASS_COUNT; k++)
+            e->fn[i].ung[k] = (uint32_t)fn[i].ung[k];
+    free(fn);
+    return 0;
+}
+
 int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size)
 {
     ingest_enc *e = calloc(1, sizeof(*e));
@@ -613,12 +672,11 @@ int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size)
     e->lines = res->lines;
     e->status = res->status;
     e->universal_ready = res->universal_ready ? 1 : 0;
-    ingest_store_counts_of(&e->counts, res);
     e->findings_len = strlen(json);
     calls = ingest_store_calls_text(res, &e->calls_len, &oom);
     if (oom || (res->notes && !(e->notes = strdup(res->notes))) ||
         (res->hpy_types && !(e->hpy_types = strdup(res->hpy_types))) ||
-        ingest_enc_functions(e, res) < 0)
+        ingest_enc_functions(e, res) < 0 || ingest_enc_measures(e, res) < 0)
         goto done;
     if ((rc = db_deflate(&e->findings_z, &e->findings_zlen, json, e->findings_len)) < 0 ||
         (calls && (rc = db_deflate(&e->calls_z, &e->calls_zlen, calls, e->calls_len)) < 0))
@@ -640,7 +698,6 @@ int ingest_store_analysis_put(ingest_store *s, int64_t *id_out,
                               const ingest_enc *e)
 {
     sqlite3_stmt *st = ingest_store_stmt(s, ST_ANALYSIS_INS);
-    const db_counts *c = &e->counts;
     int rc, k;
 
     sqlite3_bind_text(st, 1, blob_oid, -1, SQLITE_STATIC);
@@ -648,23 +705,19 @@ int ingest_store_analysis_put(ingest_store *s, int64_t *id_out,
     sqlite3_bind_int64(st, 3, (int64_t)e->size);
     sqlite3_bind_int64(st, 4, e->lines);
     sqlite3_bind_text(st, 5, an_status_name(e->status), -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 6, e->universal_ready);
-    for (k = 0; k < 4; k++) {
-        sqlite3_bind_int64(st, 7 + k, c->tok[k]);
-        sqlite3_bind_int64(st, 11 + k, c->fn[k]);
-    }
-    for (k = 0; k < 3; k++)
-        sqlite3_bind_int64(st, 15 + k, c->obj[k]);
     if (e->notes)
-        sqlite3_bind_text(st, 18, e->notes, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 19, e->findings_z, (int)e->findings_zlen, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 20, (int64_t)e->findings_len);
+        sqlite3_bind_text(st, 6, e->notes, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 7, e->findings_z, (int)e->findings_zlen, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, (int64_t)e->findings_len);
     if (e->hpy_types)
-        sqlite3_bind_text(st, 21, e->hpy_types, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 9, e->hpy_types, -1, SQLITE_STATIC);
     if (e->calls_z) {
-        sqlite3_bind_blob(st, 22, e->calls_z, (int)e->calls_zlen, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 23, (int64_t)e->calls_len);
+        sqlite3_bind_blob(st, 10, e->calls_z, (int)e->calls_zlen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 11, (int64_t)e->calls_len);
     }
+    for (k = 0; k < AN_CLASS_COUNT; k++)
+        sqlite3_bind_int64(st, 12 + k, e->ung[k]);
+    db_measure_bind(st, INGEST_ANALYSIS_NCOLS + 1, DB_M_ANALYSES, &e->counts);
     if ((rc = ingest_store_done(s, st)) < 0)
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
@@ -691,18 +744,10 @@ int ingest_store_stats(ingest_store *s, int64_t commit_id,
                        const char *rules_hash, const db_counts *c)
 {
     sqlite3_stmt *st = ingest_store_stmt(s, ST_STATS_INS);
-    int k;
 
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, c->files);
-    sqlite3_bind_int64(st, 4, c->universal_ready_files);
-    for (k = 0; k < 4; k++) {
-        sqlite3_bind_int64(st, 5 + k, c->tok[k]);
-        sqlite3_bind_int64(st, 9 + k, c->fn[k]);
-    }
-    for (k = 0; k < 3; k++)
-        sqlite3_bind_int64(st, 13 + k, c->obj[k]);
+    db_measure_bind(st, 3, DB_M_TOTALS, c);
     return ingest_store_done(s, st);
 }
 

@@ -89,6 +89,7 @@ typedef struct {
     an_status status;
     an_objstate object_state;
     uint32_t tokens[AN_CLASS_COUNT];
+    uint32_t ung[AN_CLASS_COUNT];  /* unguarded findings in the function */
     const char *name_from_macro;   /* into ingest_enc.names, or NULL */
     char *why;                     /* owned: an_why_json of the function */
 } ingest_enc_fn;
@@ -105,6 +106,7 @@ typedef struct {
     an_status status;
     int universal_ready;
     db_counts counts;              /* files = 1 */
+    int64_t ung[AN_CLASS_COUNT];   /* unguarded findings of the whole file */
     char *notes;                   /* NULL if none */
     char *hpy_types;               /* NULL if none */
     unsigned char *findings_z;     /* zlib of the findings JSON */
@@ -155,7 +157,8 @@ int ingest_store_stats(ingest_store *s, int64_t commit_id,
 int ingest_store_ref(ingest_store *s, int64_t repo_id, const char *name,
                      int64_t commit_id);
 
-/* Counts of an analysis in the in-memory form (files = 1). */
-void ingest_store_counts_of(db_counts *out, const an_result *res);
+/* Every measure of an analysis in the in-memory form (files = 1), by the
+ * rules of pd_measures.def.  0 or PD_ENOMEM. */
+int ingest_store_counts_of(db_counts *out, const an_result *res);
 
 #endif

@@ -7,6 +7,7 @@
 #define API_H
 
 #include "db_history.h"
+#include "pd_domain.h"
 #include "srv.h"
 
 enum MHD_Result api_repos(srv_req *r);    /* GET /api/v1/repos */
@@ -36,6 +37,13 @@ typedef struct {
  * srv_reply_error).
  */
 int api_resolve(srv_req *r, api_at *at);
+
+/*
+ * Every measure of `c` as a summary object, in pd_measures.def order: a key
+ * "functions.ported" is {"functions": {"ported": n}}, "files" is
+ * {"files": n}.  A new reference.
+ */
+json_t *api_measures_obj(const pd_counts *c);
 
 /* JSON objects of the counts: {"ported":..}, {"hpy":..}, {"object-legacy":..}. */
 json_t *api_functions_obj(const int64_t fn[4]);

@@ -46,6 +46,29 @@ json_t *api_objpaths_obj(const int64_t obj[3])
     return o;
 }
 
+json_t *api_measures_obj(const db_counts *c)
+{
+    json_t *o = json_object();
+    int i;
+
+    for (i = 0; i < PD_NMEASURES; i++) {
+        const char *key = pd_measures[i].key, *dot = strchr(key, '.');
+        json_t *group;
+        char name[64];
+
+        if (!dot) {
+            json_object_set_new(o, key, json_integer(c->v[i]));
+            continue;
+        }
+        /* "functions.ported" is {"functions": {"ported": n}}. */
+        snprintf(name, sizeof(name), "%.*s", (int)(dot - key), key);
+        if (!(group = json_object_get(o, name)))
+            json_object_set_new(o, name, group = json_object());
+        json_object_set_new(group, dot + 1, json_integer(c->v[i]));
+    }
+    return o;
+}
+
 /* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
  * surrogates, at most U+10FFFF), or 0. */
 static size_t api_utf8_len(const unsigned char *s)
@@ -365,7 +388,7 @@ enum MHD_Result api_summary(srv_req *r)
     const db_scope *sc;
     api_at at;
     db_counts c;
-    json_t *o;
+    json_t *o, *m;
     int rc;
 
     if ((rc = api_resolve(r, &at)) < 0 ||
@@ -381,11 +404,8 @@ enum MHD_Result api_summary(srv_req *r)
         json_decref(o);
         return srv_reply_error(r, rc);
     }
-    json_object_set_new(o, "files", json_integer(c.files));
-    json_object_set_new(o, "functions", api_functions_obj(c.fn));
-    json_object_set_new(o, "tokens", api_tokens_obj(c.tok));
-    json_object_set_new(o, "object_paths", api_objpaths_obj(c.obj));
-    json_object_set_new(o, "universal_ready_files", json_integer(c.universal_ready_files));
+    json_object_update(o, m = api_measures_obj(&c));
+    json_decref(m);
     return srv_reply_json(r, 200, o);
 }
 

@@ -124,8 +124,5 @@ int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
 
 json_t *api_stats_obj(const db_counts *c)
 {
-    return json_pack("{s:I, s:o, s:o, s:o, s:I}", "files", (json_int_t)c->files,
-                     "functions", api_functions_obj(c->fn), "tokens",
-                     api_tokens_obj(c->tok), "object_paths", api_objpaths_obj(c->obj),
-                     "universal_ready_files", (json_int_t)c->universal_ready_files);
+    return api_measures_obj(c);
 }

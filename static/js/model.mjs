@@ -78,12 +78,14 @@ export function total(counts, keys) {
   return keys.reduce((s, k) => s + (counts?.[k] ?? 0), 0);
 }
 
-/** Groups of measures for tables of figures, worst-news group first. */
+/** Groups of measures for tables of figures, worst-news group first.  A
+ * group takes its keys, then any other measure of the server under its
+ * prefix (see measureGroups). */
 export const MEASURE_GROUPS = [
-  { title: 'Object-dtype paths', keys: OBJECT_STATES.map((s) => `object_paths.${s}`) },
-  { title: 'Functions', keys: STATUSES.map((s) => `functions.${s}`) },
+  { title: 'Object-dtype paths', prefix: 'object_paths.', keys: OBJECT_STATES.map((s) => `object_paths.${s}`) },
+  { title: 'Functions', prefix: 'functions.', keys: STATUSES.map((s) => `functions.${s}`) },
   { title: 'Files', keys: ['universal_ready_files', 'files'] },
-  { title: 'Tokens', keys: TOKEN_CLASSES.map((c) => `tokens.${c}`) },
+  { title: 'Tokens', prefix: 'tokens.', keys: TOKEN_CLASSES.map((c) => `tokens.${c}`) },
 ];
 
 /**
@@ -108,6 +110,21 @@ async function loadMeasures() {
 }
 export const MEASURES = await loadMeasures();
 export const MEASURE = Object.fromEntries(MEASURES.map((m) => [m.key, m]));
+
+/**
+ * MEASURE_GROUPS with every measure of the server placed: a measure no
+ * group names joins the group of its key's prefix ("functions.x" the
+ * functions), else a group "Other", so a measure added to the server's
+ * table shows in every table of figures without a change here.
+ */
+export function measureGroups() {
+  const named = new Set(MEASURE_GROUPS.flatMap((g) => g.keys));
+  const extra = MEASURES.map((m) => m.key).filter((k) => !named.has(k));
+  const home = (k) => MEASURE_GROUPS.find((g) => g.prefix && k.startsWith(g.prefix));
+  const groups = MEASURE_GROUPS.map((g) => ({ title: g.title, keys: [...g.keys, ...extra.filter((k) => home(k) === g)] }));
+  const other = extra.filter((k) => !home(k));
+  return other.length ? [...groups, { title: 'Other', keys: other }] : groups;
+}
 
 /** Value at a dotted key path ("functions.ported") of a stats object; missing → null. */
 export function measureValue(stats, key) {

@@ -5,7 +5,7 @@
 import { h, fmt, replace } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_HELP, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP,
-  TOKEN_CLASSES, TOKEN_HELP, MEASURE, MEASURE_GROUPS, measureValue, deltaSense,
+  TOKEN_CLASSES, TOKEN_HELP, MEASURE, measureGroups, measureValue, deltaSense,
 } from './model.mjs';
 
 /** A coloured status badge ("ported", "legacy", ...). */
@@ -213,7 +213,7 @@ export function figuresTable(toStats, delta, cols) {
     const d = measureValue(delta, key);
     return t == null || d == null ? null : t - d;
   } : null;
-  return h('div', { class: 'figures-grid' }, MEASURE_GROUPS.map((g) => h('table', { class: 'data figures' },
+  return h('div', { class: 'figures-grid' }, measureGroups().map((g) => h('table', { class: 'data figures' },
     h('caption', null, g.title),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Measure')),
       fromStats ? h('th', { scope: 'col', class: 'num' }, cols.from) : null,

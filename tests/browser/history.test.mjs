@@ -18,7 +18,7 @@ const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
 const OBJECT_STATES = ['object-legacy', 'object-cpython-only', 'object-universal'];
 const TOKEN_CLASSES = ['hpy', 'capi', 'npy-legacy', 'bridge'];
 const MEASURE_KEYS = [...OBJECT_STATES.map((s) => `object_paths.${s}`), ...STATUSES.map((s) => `functions.${s}`),
-  'universal_ready_files', 'files', ...TOKEN_CLASSES.map((c) => `tokens.${c}`)];
+  'universal_ready_files', 'files', ...TOKEN_CLASSES.map((c) => `tokens.${c}`), 'functions.capi-guarded'];
 // Which direction is progress (domain knowledge, not data): the rest is neither.
 const GOOD_WHEN = {
   'object_paths.object-legacy': 'down', 'object_paths.object-universal': 'up', 'functions.ported': 'up',

@@ -13,6 +13,7 @@
 #include "testutil.h"
 
 #include "db.h"
+#include "db_measures.h"
 #include "ingest.h"
 
 #define NCOMMITS 600
@@ -78,11 +79,7 @@ static char *dump(const char *dbpath)
         "SELECT repo_id, name, commit_id FROM refs ORDER BY repo_id, name",
         "SELECT * FROM paths ORDER BY id",
         "SELECT * FROM changes ORDER BY commit_id, path_id",
-        "SELECT id, blob_oid, rules_hash, size, lines, status, universal_ready, "
-        "tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, fn_ported, fn_bridged, "
-        "fn_legacy, fn_neutral, obj_legacy, obj_cpython_only, obj_universal, notes, "
-        "hex(findings), findings_len, hpy_types, hex(calls), calls_len "
-        "FROM analyses ORDER BY id",
+        NULL,     /* analyses: its measure columns from the table (below) */
         "SELECT * FROM functions ORDER BY analysis_id, idx",
         "SELECT * FROM commit_stats ORDER BY commit_id, rules_hash",
         "SELECT repo_id, ref, old_commit_id, new_commit_id FROM rewrites ORDER BY id",
@@ -93,11 +90,18 @@ static char *dump(const char *dbpath)
     char *out = strdup("");
     size_t len = 0, i;
 
+    char cols[1024], analyses[1536];
+
+    assert_int_equal(db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, ""), 0);
+    snprintf(analyses, sizeof(analyses), "SELECT id, blob_oid, rules_hash, size, lines, "
+             "status, %s, ung_hpy, ung_capi, ung_npy_legacy, ung_bridge, notes, "
+             "hex(findings), findings_len, hpy_types, hex(calls), calls_len "
+             "FROM analyses ORDER BY id", cols);
     assert_int_equal(db_open(&db, dbpath, 0), 0);
     for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
         sqlite3_stmt *st = NULL;
 
-        assert_int_equal(db_prepare(db, &st, q[i]), 0);
+        assert_int_equal(db_prepare(db, &st, q[i] ? q[i] : analyses), 0);
         while (sqlite3_step(st) == SQLITE_ROW) {
             int k, n = sqlite3_column_count(st);
 
