@@ -392,18 +392,6 @@ static int ingest_load_base(ingest_ctx *c, int64_t base)
     return rc;
 }
 
-/* The row id of commit `oid` (0: not stored) and whether it has a summary
- * under the run's rules. */
-static int ingest_commit_find(ingest_ctx *c, int64_t *id_out, int *has_stats,
-                              const git_oid *oid)
-{
-    char hex[GIT_OID_HEXSZ + 1];
-
-    git_oid_tostr(hex, sizeof(hex), oid);
-    return db_ingest_commit_find(c->store, id_out, has_stats, c->repo_id, hex,
-                                 c->rules_hash);
-}
-
 /*
  * Collect the first-parent chain from `tip` back to the newest commit with
  * a summary (*base, 0 if none): *chain_out lists the commits to process,
@@ -421,7 +409,8 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
     for (;;) {
         git_commit *commit = NULL;
 
-        if ((rc = ingest_commit_find(c, &id, &has_stats, &cur)) < 0)
+        if ((rc = ingest_store_commit_find(c->store, &id, &has_stats, c->repo_id,
+                                           &cur, c->rules_hash)) < 0)
             break;
         if (has_stats) {
             *base = id;
@@ -589,7 +578,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
     ingest_progress_done(c->progress);
     if (c->opt->no_refs)
         goto done;
-    if ((rc = ingest_commit_find(c, &tip_id, &has_stats, &tip)) < 0 ||
+    if ((rc = ingest_store_commit_find(c->store, &tip_id, &has_stats, c->repo_id,
+                                       &tip, c->rules_hash)) < 0 ||
         (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
         goto done;
     rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id);

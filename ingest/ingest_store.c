@@ -259,6 +259,16 @@ static char *ingest_store_parents(const git_commit *c)
     return buf;
 }
 
+int ingest_store_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,
+                             int64_t repo_id, const git_oid *oid,
+                             const char *rules_hash)
+{
+    char hex[GIT_OID_HEXSZ + 1];
+
+    git_oid_tostr(hex, sizeof(hex), oid);
+    return db_ingest_commit_find(s, id_out, has_stats, repo_id, hex, rules_hash);
+}
+
 int ingest_store_commit(db_ingest *s, int64_t *id_out, int64_t repo_id,
                         const git_commit *c, int64_t first_parent_id)
 {

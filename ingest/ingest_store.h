@@ -53,6 +53,13 @@ int ingest_store_analysis_insert(db_ingest *s, int64_t *id_out,
                                  const char *rules_hash, size_t size,
                                  const an_result *res);
 
+/* db_ingest_commit_find for a git oid: *id_out is the row id of commit
+ * `oid` of repository row repo_id (0: not stored), *has_stats whether it
+ * has a summary under `rules_hash`.  0 or PD_EDB. */
+int ingest_store_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,
+                             int64_t repo_id, const git_oid *oid,
+                             const char *rules_hash);
+
 /* Insert commit `c` (borrowed) of repository row repo_id, its first parent
  * being row first_parent_id (0: none); *id_out receives its row id.  0,
  * PD_ENOMEM or PD_EDB. */
