@@ -40,7 +40,7 @@ typedef struct {
     const ingest_options *opt;
     git_repository *repo;
     sqlite3 *db;
-    ingest_store *store;
+    db_ingest *store;
     rules *rules;
     const char *rules_hash;       /* analysis key: rules hash + analyzer version */
     char analysis_key[GIT_OID_HEXSZ + 1];
@@ -128,10 +128,10 @@ static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
     db_counts scoped;
     int status;
 
-    if (e->counts.obj[0] + e->counts.obj[1] + e->counts.obj[2] == 0)
+    if (e->row.counts.obj[0] + e->row.counts.obj[1] + e->row.counts.obj[2] == 0)
         return 0;
-    return db_scope_file_counts(c->db, &filter, id, &e->counts,
-                                db_scope_status_index(an_status_name(e->status)),
+    return db_scope_file_counts(c->db, &filter, id, &e->row.counts,
+                                db_scope_status_index(e->row.status),
                                 &scoped, &status);
 }
 
@@ -168,7 +168,7 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
     git_oid oid;
     int rc;
 
-    if ((rc = ingest_store_analysis_find(c->store, id_out, hex, c->rules_hash)) < 0
+    if ((rc = db_ingest_analysis_find(c->store, id_out, hex, c->rules_hash)) < 0
         || *id_out)
         return rc;
     if (git_oid_fromstr(&oid, hex) < 0)
@@ -178,12 +178,13 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
         return rc;
     if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) < 0)
         return rc;
-    if ((rc = ingest_store_analysis_put(c->store, id_out, hex, c->rules_hash, enc)) == 0 &&
-        (rc = ingest_counts_put(c, *id_out, &enc->counts)) == 0)
+    if ((rc = db_ingest_analysis_put(c->store, id_out, hex, c->rules_hash, &enc->row,
+                                     enc->fn, enc->nfn)) == 0 &&
+        (rc = ingest_counts_put(c, *id_out, &enc->row.counts)) == 0)
         rc = ingest_warm_scope(c, *id_out, enc);
     if (rc == 0) {
         c->st.blobs_analysed++;
-        c->st.bytes_analysed += enc->size;
+        c->st.bytes_analysed += enc->row.size;
     }
     ingest_enc_free(enc);
     return rc;
@@ -258,7 +259,7 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
     return 0;
 }
 
-/* ingest_store_changes_of callback: replay a stored change. */
+/* db_ingest_changes_of callback: replay a stored change. */
 static int ingest_replay_change(void *arg, int64_t path_id, const char *blob,
                                 const char *path)
 {
@@ -275,8 +276,9 @@ static int ingest_change(ingest_ctx *c, int64_t commit_id, const char *path,
 
     if (blob)
         git_oid_tostr(hex, sizeof(hex), blob);
-    if ((rc = ingest_store_path_id(c->store, &path_id, path)) < 0 ||
-        (rc = ingest_store_change(c->store, commit_id, path_id, blob, old_path_id)) < 0)
+    if ((rc = db_ingest_path_id(c->store, &path_id, path)) < 0 ||
+        (rc = db_ingest_change(c->store, commit_id, path_id, blob ? hex : NULL,
+                               old_path_id)) < 0)
         return rc;
     return ingest_apply(c, path_id, blob ? hex : NULL, path);
 }
@@ -291,12 +293,16 @@ static int ingest_apply_plan(ingest_ctx *c, const ingest_plan *plan, int64_t com
         const ingest_plan_change *ch = &plan->ch[i];
         int64_t old_id = 0;
 
-        if (ch->old_path && (rc = ingest_store_path_id(c->store, &old_id, ch->old_path)) < 0)
+        if (ch->old_path && (rc = db_ingest_path_id(c->store, &old_id, ch->old_path)) < 0)
             break;
         rc = ingest_change(c, commit_id, ch->path, ch->deleted ? NULL : &ch->blob, old_id);
     }
-    if (rc == 0 && plan->has_patch_id)
-        rc = ingest_store_patch_id(c->store, commit_id, &plan->patch_id);
+    if (rc == 0 && plan->has_patch_id) {
+        char hex[GIT_OID_HEXSZ + 1];
+
+        git_oid_tostr(hex, sizeof(hex), &plan->patch_id);
+        rc = db_ingest_patch_id(c->store, commit_id, hex);
+    }
     return rc;
 }
 
@@ -308,9 +314,9 @@ static int ingest_checkpoint(ingest_ctx *c, int force)
     if (!force && ++c->batch < c->batch_commits)
         return 0;
     c->batch = 0;
-    if ((rc = db_exec(c->db, "COMMIT")) < 0)
+    if ((rc = db_ingest_commit(c->store)) < 0)
         return rc;
-    return db_exec(c->db, "BEGIN IMMEDIATE");
+    return db_ingest_begin(c->store);
 }
 
 /* Store (or revisit) one commit of the chain and its summary.  `plan` is
@@ -333,9 +339,9 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
                             c->opt->repo_path, hex, e ? e->message : "?");
     }
     if (id) {
-        rc = ingest_store_changes_of(c->store, id, ingest_replay_change, c);
+        rc = db_ingest_changes_of(c->store, id, ingest_replay_change, c);
     } else {
-        rc = ingest_store_commit_insert(c->store, &id, c->repo_id, commit,
+        rc = ingest_store_commit(c->store, &id, c->repo_id, commit,
                                         git_commit_parentcount(commit) ? *prev_id : 0);
         if (rc == 0 && !plan &&
             (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
@@ -347,7 +353,7 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
         }
     }
     if (rc == 0)
-        rc = ingest_store_stats(c->store, id, c->rules_hash, &c->totals);
+        rc = db_ingest_stats(c->store, id, c->rules_hash, &c->totals);
     if (rc == 0)
         rc = ingest_checkpoint(c, 0);
     *prev_id = id;
@@ -373,7 +379,7 @@ static int ingest_load_base(ingest_ctx *c, int64_t base)
     if (!base)
         return 0;
     if ((rc = db_commit_stats(c->db, base, c->rules_hash, &c->totals)) < 0 ||
-        (rc = ingest_store_commit_oid(c->store, hex, base)) < 0)
+        (rc = db_ingest_commit_oid(c->store, hex, base)) < 0)
         return rc;
     if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, c->repo, &oid) < 0 ||
         git_commit_tree(&c->base_tree, commit) < 0) {
@@ -479,16 +485,16 @@ static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
 
     if (!old_id || old_id == new_id)
         return 0;
-    if ((rc = ingest_store_on_chain(c->store, new_id, old_id)) != 0)
+    if ((rc = db_ingest_on_chain(c->store, new_id, old_id)) != 0)
         return rc < 0 ? rc : 0;
-    if ((rc = ingest_store_commit_oid(c->store, hex, old_id)) < 0)
+    if ((rc = db_ingest_commit_oid(c->store, hex, old_id)) < 0)
         return rc;
     if (git_oid_fromstr(&old, hex) == 0 &&
         git_graph_descendant_of(c->repo, tip, &old) == 1)
         return 0;
     git_error_clear();
     c->st.rewrites++;
-    return ingest_store_rewrite(c->store, c->repo_id, ref, old_id, new_id);
+    return db_ingest_rewrite(c->store, c->repo_id, ref, old_id, new_id);
 }
 
 /* Start the threads for a chain of n commits (newest first) when it is
@@ -552,7 +558,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
     int rc, has_stats;
 
     if ((rc = ingest_resolve(c, &tip, ref)) < 0 ||
-        (rc = ingest_store_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
+        (rc = db_ingest_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
         (rc = ingest_chain(c, &tip, &chain, &ids, &n, &base)) < 0 ||
         (rc = ingest_load_base(c, base)) < 0 ||
         (rc = ingest_pipe_open(c, chain, ids, n)) < 0)
@@ -576,7 +582,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
                                        &tip, c->rules_hash)) < 0 ||
         (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
         goto done;
-    rc = ingest_store_ref(c->store, c->repo_id, ref, tip_id);
+    rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id);
 done:
     ingest_pipe_close(c);
     free(chain);
@@ -706,24 +712,24 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         (rc = an_memo_new(&c->memo, c->rules, an_memo_env_bytes())) < 0)
         return rc;
     if ((rc = db_open(&c->db, opt->db_path, 1)) < 0 ||
-        (rc = ingest_store_open(&c->store, c->db)) < 0)
+        (rc = db_ingest_open(&c->store, c->db)) < 0)
         return rc;
     if (opt->ninclude || opt->nexclude)
         scope_json = scope_to_json(&c->scope);
-    if ((rc = db_exec(c->db, "BEGIN IMMEDIATE")) < 0)
+    if ((rc = db_ingest_begin(c->store)) < 0)
         goto done;
     /* Stored absolute, so that serve finds the sources from any directory
      * (a relative path was kept as typed). */
     abs = realpath(opt->repo_path, NULL);
-    rc = ingest_store_repo(c->store, &c->repo_id, scope_json ? NULL : &stored,
+    rc = db_ingest_repo(c->store, &c->repo_id, scope_json ? NULL : &stored,
                            opt->name, abs ? abs : opt->repo_path, scope_json);
     free(abs);
     if (rc == 0 && stored)
         rc = ingest_use_stored_scope(c, stored);
     if (rc == 0)
-        rc = db_exec(c->db, "COMMIT");
+        rc = db_ingest_commit(c->store);
     else
-        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+        db_ingest_rollback(c->store);
 done:
     free(stored);
     free(scope_json);
@@ -733,7 +739,7 @@ done:
 static void ingest_close(ingest_ctx *c)
 {
     ingest_progress_free(c->progress);
-    ingest_store_free(c->store);
+    db_ingest_free(c->store);
     db_close(c->db);
     an_memo_free(c->memo);
     rules_free(c->rules);
@@ -761,7 +767,7 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     if ((rc = ingest_open(&c, opt)) < 0)
         goto done;
     c.progress = ingest_progress_new(opt->progress);
-    if ((rc = db_exec(c.db, "BEGIN IMMEDIATE")) < 0)
+    if ((rc = db_ingest_begin(c.store)) < 0)
         goto done;
     if (opt->nrefs == 0) {
         if ((rc = ingest_head_ref(&c, head, sizeof(head))) == 0)
@@ -772,9 +778,9 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     if (rc == 0)
         rc = db_meta_set(c.db, "rules_hash", c.rules_hash);
     if (rc == 0)
-        rc = db_exec(c.db, "COMMIT");
+        rc = db_ingest_commit(c.store);
     if (rc < 0)
-        sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
+        db_ingest_rollback(c.store);
 done:
     c.st.seconds = ingest_now() - t0;
     if (c.memo) {

@@ -291,7 +291,7 @@ static void test_findings_encoding_escapes_any_text(void **state)
     an_finding fd = {0};
     an_result res = {0};
     db_counts c;
-    ingest_store *s = NULL;
+    db_ingest *s = NULL;
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     char *json = NULL;
@@ -307,7 +307,7 @@ static void test_findings_encoding_escapes_any_text(void **state)
     res.findings = &fd;
     res.nfindings = 1;
     assert_int_equal(db_open(&db, f->db, 1), 0);
-    assert_int_equal(ingest_store_open(&s, db), 0);
+    assert_int_equal(db_ingest_open(&s, db), 0);
     assert_int_equal(ingest_store_analysis_insert(s, &id, &c, "ab", "h", 1, &res), 0);
     assert_int_equal(db_prepare(db, &st, "SELECT findings, findings_len FROM analyses"), 0);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -328,7 +328,7 @@ static void test_findings_encoding_escapes_any_text(void **state)
     json_decref(doc);
     free(json);
     sqlite3_finalize(st);
-    ingest_store_free(s);
+    db_ingest_free(s);
     db_close(db);
 }
 

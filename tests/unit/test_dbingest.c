@@ -1,0 +1,230 @@
+/*
+ * test_dbingest.c: the ingest's data layer (db/db_ingest.h) and the one
+ * writer of stored findings (db_findings_encode), read back through the one
+ * reader (db_findings_each), on a fresh database with the real migrations.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "db_findings.h"
+#include "db_ingest.h"
+#include "pd_error.h"
+
+typedef struct {
+    char *dir;
+    char path[4200];
+    sqlite3 *db;
+    db_ingest *s;
+} fx;
+
+static int fx_setup(void **state)
+{
+    fx *f = calloc(1, sizeof(*f));
+
+    f->dir = tu_tmpdir();
+    snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
+    assert_int_equal(db_open_wait(&f->db, f->path, 1, 50), 0);
+    assert_int_equal(db_ingest_open(&f->s, f->db), 0);
+    *state = f;
+    return 0;
+}
+
+static int fx_teardown(void **state)
+{
+    fx *f = *state;
+
+    db_ingest_free(f->s);
+    db_close(f->db);
+    tu_sh("rm -rf '%s'", f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+/* The rows a db_findings_each walk handed out, strings copied. */
+typedef struct {
+    db_finding row[8];
+    char str[8][4][64];
+    int has_reason[8];
+    size_t n;
+} got_findings;
+
+static int collect(void *arg, const db_finding *f)
+{
+    got_findings *g = arg;
+    const char *s[4] = {f->cls, f->rule, f->text, f->reason ? f->reason : ""};
+    int k;
+
+    assert_true(g->n < 8);
+    g->row[g->n] = *f;
+    for (k = 0; k < 4; k++)
+        snprintf(g->str[g->n][k], sizeof(g->str[g->n][k]), "%s", s[k]);
+    g->has_reason[g->n] = f->reason != NULL;
+    g->n++;
+    return 0;
+}
+
+/* Store `n` findings as an analysis of blob `blob`; its row id. */
+static int64_t put_findings(fx *f, const char *blob, const db_finding *rows, size_t n)
+{
+    db_analysis_row a = {0};
+    unsigned char *z = NULL;
+    int64_t id = 0;
+
+    assert_int_equal(db_findings_encode(rows, n, &z, &a.findings_zlen, &a.findings_len), 0);
+    a.findings_z = z;
+    a.status = "legacy";
+    a.counts.files = 1;
+    assert_int_equal(db_ingest_analysis_put(f->s, &id, blob, "h", &a, NULL, 0), 0);
+    free(z);
+    return id;
+}
+
+/* What the writer stores, the reader hands back: every field, a reason or
+ * none, file scope (-1), quotes, backslashes and control bytes; a byte
+ * above 0x7f becomes U+FFFD (the column is always valid UTF-8 JSON). */
+static void test_findings_written_are_read_back_whole(void **state)
+{
+    fx *f = *state;
+    const db_finding in[3] = {
+        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377", -1, 0, NULL},
+        {12, 1, "npy-legacy", "item", "PyArray_GETITEM", 4, 1, "object \"dtype\""},
+        {4000000000LL, 99, "hpy", NULL, NULL, 1234567, 0, NULL},
+    };
+    got_findings g;
+    int64_t id;
+
+    memset(&g, 0, sizeof(g));
+    id = put_findings(f, "ab", in, 3);
+    assert_int_equal(db_findings_each(f->db, id, collect, &g), 0);
+    assert_int_equal(g.n, 3);
+    assert_int_equal(g.row[0].line, 7);
+    assert_int_equal(g.row[0].column, 3);
+    assert_string_equal(g.str[0][0], "capi");
+    assert_string_equal(g.str[0][1], "rule \"x\"");
+    assert_string_equal(g.str[0][2], "a\"b\\c\001\xef\xbf\xbd");
+    assert_int_equal(g.row[0].function, -1);
+    assert_int_equal(g.row[0].guarded, 0);
+    assert_false(g.has_reason[0]);
+    assert_int_equal(g.row[1].function, 4);
+    assert_int_equal(g.row[1].guarded, 1);
+    assert_true(g.has_reason[1]);
+    assert_string_equal(g.str[1][3], "object \"dtype\"");
+    assert_int_equal(g.row[2].line, 4000000000LL);
+    assert_int_equal(g.row[2].function, 1234567);
+    assert_string_equal(g.str[2][1], "");
+    assert_string_equal(g.str[2][2], "");
+}
+
+/* No findings is an empty list, not an error. */
+static void test_no_findings_is_an_empty_list(void **state)
+{
+    fx *f = *state;
+    got_findings g;
+    int64_t id;
+
+    memset(&g, 0, sizeof(g));
+    id = put_findings(f, "cd", NULL, 0);
+    assert_int_equal(db_findings_each(f->db, id, collect, &g), 0);
+    assert_int_equal(g.n, 0);
+}
+
+static int count_change(void *arg, int64_t path_id, const char *blob, const char *path)
+{
+    int *n = arg;
+
+    if (strcmp(path, "gone.c") == 0)
+        assert_null(blob);
+    else
+        assert_string_equal(blob, "1111111111111111111111111111111111111111");
+    return ++*n == 2 ? 42 : 0;
+}
+
+/* Paths are found again, not duplicated; a walk of changes hands deleted
+ * files as NULL blobs and stops on (and returns) the callback's value. */
+static void test_paths_and_changes(void **state)
+{
+    fx *f = *state;
+    db_commit_row c = {"2222222222222222222222222222222222222222", "", 0, "A", "a@x",
+                       1, 60, 2, -120, "first"};
+    int64_t repo, commit, p1, p2, again;
+    char *scope = NULL, oid[41];
+    int n = 0;
+
+    assert_int_equal(db_ingest_begin(f->s), 0);
+    assert_int_equal(db_ingest_repo(f->s, &repo, &scope, "r", "/r", NULL), 0);
+    assert_null(scope);
+    assert_int_equal(db_ingest_commit_insert(f->s, &commit, repo, &c), 0);
+    assert_int_equal(db_ingest_path_id(f->s, &p1, "a.c"), 0);
+    assert_int_equal(db_ingest_path_id(f->s, &p2, "gone.c"), 0);
+    assert_int_equal(db_ingest_path_id(f->s, &again, "a.c"), 0);
+    assert_int_equal(again, p1);
+    assert_true(p2 != p1);
+    assert_int_equal(db_ingest_change(f->s, commit, p1,
+                                      "1111111111111111111111111111111111111111", 0), 0);
+    assert_int_equal(db_ingest_change(f->s, commit, p2, NULL, 0), 0);
+    assert_int_equal(db_ingest_commit(f->s), 0);
+    assert_int_equal(db_ingest_changes_of(f->s, commit, count_change, &n), 42);
+    assert_int_equal(db_ingest_commit_oid(f->s, oid, commit), 0);
+    assert_string_equal(oid, c.oid);
+    assert_int_equal(db_ingest_commit_oid(f->s, oid, commit + 100), PD_EDB);
+}
+
+/* A repository keeps its scope: asking for another fails and names both;
+ * asking for none hands back the stored one. */
+static void test_repo_scope_is_kept(void **state)
+{
+    fx *f = *state;
+    const char *sc = "{\"include\":[\"a/**\"],\"exclude\":[]}";
+    int64_t id, id2;
+    char *scope = NULL;
+
+    assert_int_equal(db_ingest_repo(f->s, &id, NULL, "r", "/r", sc), 0);
+    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r2",
+                                    "{\"include\":[],\"exclude\":[]}"), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "a/**"));
+    assert_int_equal(db_ingest_repo(f->s, &id2, &scope, "r", "/r2", NULL), 0);
+    assert_int_equal(id2, id);
+    assert_string_equal(scope, sc);
+    free(scope);
+}
+
+/* Another writer holding the database: the transaction does not start,
+ * the error says busy (so a caller can tell it from damage), and what was
+ * committed before is all there once the other writer is gone. */
+static void test_a_busy_database_stops_the_transaction(void **state)
+{
+    fx *f = *state;
+    sqlite3 *other = NULL;
+    int64_t p, again;
+
+    assert_int_equal(db_ingest_begin(f->s), 0);
+    assert_int_equal(db_ingest_path_id(f->s, &p, "kept.c"), 0);
+    assert_int_equal(db_ingest_commit(f->s), 0);
+    assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(db_ingest_begin(f->s), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    assert_int_equal(db_ingest_begin(f->s), 0);
+    assert_int_equal(db_ingest_path_id(f->s, &again, "kept.c"), 0);
+    assert_int_equal(again, p);
+    db_ingest_rollback(f->s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_findings_written_are_read_back_whole,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_no_findings_is_an_empty_list,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_paths_and_changes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_repo_scope_is_kept, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_busy_database_stops_the_transaction,
+                                        fx_setup, fx_teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
