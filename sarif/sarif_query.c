@@ -1,7 +1,7 @@
 /*
  * sarif_query.c: the stored SARIF runs as the API shows them (sarif_import.h):
  * the list of runs of a commit, the findings of one file, and per-tool
- * counts for the commit summary.
+ * counts for the commit summary, built from the rows db_sarif.h reads.
  */
 #include <stdio.h>
 #include <string.h>

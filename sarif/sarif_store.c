@@ -1,8 +1,9 @@
 /*
  * sarif_store.c: import a SARIF log (sarif_import.h): gzip bodies, the
  * mapping of each result to a file and analysed function of the commit,
- * the portdash fingerprint, and the writes, all in one transaction so a
- * failed import leaves the database as it was.
+ * the portdash fingerprint, and the order of the writes, which db_sarif.h
+ * makes in one transaction so a failed import leaves the database as it
+ * was.
  */
 #include <stdio.h>
 #include <stdlib.h>
