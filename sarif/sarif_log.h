@@ -38,15 +38,7 @@ typedef struct {
 /* tool.driver.name of portdash's own SARIF (report/sarif.c). */
 #define SARIF_OWN_TOOL "portdash"
 
-/* SQL condition on sarif_results r: the result is a finding.  Kinds
- * "pass" and "notApplicable" say nothing needs doing (3.27.9). */
-#define SARIF_FINDING_SQL "r.kind NOT IN ('pass', 'notApplicable')"
-
-/* 1 if a result of this kind is a finding (see SARIF_FINDING_SQL). */
-static inline int sarif_kind_is_finding(const char *kind)
-{
-    return strcmp(kind, "pass") != 0 && strcmp(kind, "notApplicable") != 0;
-}
+/* Which results are findings: db_sarif_kind_is_finding (db_sarif.h). */
 
 /* Tool name stored for a run whose tool.driver.name is "". */
 #define SARIF_UNNAMED_TOOL "(unnamed)"

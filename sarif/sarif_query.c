@@ -1,91 +1,77 @@
 /*
  * sarif_query.c: the stored SARIF runs as the API shows them (sarif_import.h):
  * the list of runs of a commit, the findings of one file, and per-tool
- * counts for the commit summary.
+ * counts for the commit summary, built from the rows db_sarif.h reads.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "db.h"
+#include "db_sarif.h"
 #include "pd_error.h"
 #include "pd_time.h"
 #include "sarif_import.h"
-#include "sarif_log.h"
 
-/* A JSON string or null from a text column. */
-static json_t *sq_text(sqlite3_stmt *st, int col)
+/* A JSON string or null. */
+static json_t *sq_text(const char *s)
 {
-    const char *s = (const char *)sqlite3_column_text(st, col);
-
     return s ? json_string(s) : json_null();
 }
 
-/* A JSON integer or null from an integer column. */
-static json_t *sq_int(sqlite3_stmt *st, int col)
+/* A JSON integer, null for 0 (absent). */
+static json_t *sq_pos(int64_t v)
 {
-    if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        return json_null();
-    return json_integer(sqlite3_column_int64(st, col));
+    return v ? json_integer(v) : json_null();
+}
+
+/* One run into array `arg`. */
+static int sq_run(void *arg, const db_sarif_run_row *r)
+{
+    char when[40];
+
+    pd_iso8601(when, sizeof(when), r->uploaded_at, 0);
+    json_array_append_new(arg, json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:s}",
+        "tool", sq_text(r->tool), "category", sq_text(r->category),
+        "version", sq_text(r->version), "results", (json_int_t)r->results,
+        "findings", (json_int_t)r->findings, "unmapped", (json_int_t)r->unmapped,
+        "uploaded_at", when));
+    return 0;
 }
 
 int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id)
 {
-    sqlite3_stmt *st = NULL;
-    json_t *arr;
-    char when[40];
+    json_t *arr = json_array();
     int rc;
 
     *out = NULL;
-    if ((rc = db_prepare(db, &st, "SELECT tool, category, tool_version, results, "
-                         "findings, unmapped, uploaded_at FROM sarif_runs WHERE "
-                         "commit_id = ?1 ORDER BY tool, category, id")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    arr = json_array();
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        pd_iso8601(when, sizeof(when), sqlite3_column_int64(st, 6), 0);
-        json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:s}",
-            "tool", sq_text(st, 0), "category", sq_text(st, 1), "version", sq_text(st, 2),
-            "results", (json_int_t)sqlite3_column_int64(st, 3),
-            "findings", (json_int_t)sqlite3_column_int64(st, 4),
-            "unmapped", (json_int_t)sqlite3_column_int64(st, 5), "uploaded_at", when));
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
+    if (!arr)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = db_sarif_runs(db, commit_id, sq_run, arr)) < 0) {
         json_decref(arr);
-        return pd_error_set(PD_EDB, "reading SARIF runs: %s", sqlite3_errmsg(db));
+        return rc;
     }
     *out = arr;
+    return 0;
+}
+
+/* One finding into array `arg`. */
+static int sq_finding(void *arg, const db_sarif_finding_row *f)
+{
+    json_array_append_new(arg, json_pack(
+        "{s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+        "line", sq_pos(f->line), "column", sq_pos(f->column), "class", "sarif",
+        "rule", sq_text(f->rule_id), "text", sq_text(f->message),
+        "function", sq_text(f->function), "guarded", 0, "tool", sq_text(f->tool),
+        "level", sq_text(f->level), "category", sq_text(f->category),
+        "fingerprint", sq_text(f->fingerprint)));
     return 0;
 }
 
 int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
                         json_t *findings)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    if ((rc = db_prepare(db, &st, "SELECT r.line, r.col, r.rule_id, r.message, "
-                         "r.function, s.tool, r.level, s.category, "
-                         "json_extract(r.fingerprints, '$.\"" SARIF_FINGERPRINT_KEY "\"') "
-                         "FROM sarif_results r "
-                         "JOIN sarif_runs s ON s.id = r.run_id WHERE r.path = ?2 AND "
-                         "s.commit_id = ?1 AND " SARIF_FINDING_SQL " "
-                         "ORDER BY r.line, r.col, s.tool, r.idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        json_array_append_new(findings, json_pack(
-            "{s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-            "line", sq_int(st, 0), "column", sq_int(st, 1), "class", "sarif",
-            "rule", sq_text(st, 2), "text", sq_text(st, 3), "function", sq_text(st, 4),
-            "guarded", 0, "tool", sq_text(st, 5), "level", sq_text(st, 6),
-            "category", sq_text(st, 7), "fingerprint", sq_text(st, 8)));
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return pd_error_set(PD_EDB, "reading SARIF results: %s", sqlite3_errmsg(db));
-    return 0;
+    return db_sarif_file_findings(db, commit_id, path, SARIF_FINGERPRINT_KEY, sq_finding,
+                                  findings);
 }
 
 /* The member of `tools` counting uploaded `tool`, made on first use; a
@@ -107,36 +93,27 @@ static json_t *sq_tool(json_t *tools, const char *tool)
     return t;
 }
 
+/* One count into object `arg`. */
+static int sq_level(void *arg, const db_sarif_level_row *r)
+{
+    json_t *t = sq_tool(arg, r->tool);
+
+    json_object_set_new(t, "results", json_integer(
+        json_integer_value(json_object_get(t, "results")) + r->count));
+    if (r->level)
+        json_object_set_new(t, r->level, json_integer(r->count));
+    return 0;
+}
+
 int sarif_tools_json(sqlite3 *db, int64_t commit_id, json_t *tools)
 {
-    sqlite3_stmt *st = NULL;
     const char *key;
     json_t *t;
-    int rc;
+    int rc = db_sarif_tool_levels(db, commit_id, sq_level, tools);
 
-    if ((rc = db_prepare(db, &st, "SELECT s.tool, r.level, count(*) FROM sarif_results r "
-                         "JOIN sarif_runs s ON s.id = r.run_id WHERE s.commit_id = ?1 "
-                         "AND " SARIF_FINDING_SQL " GROUP BY s.tool, r.level UNION ALL "
-                         "SELECT tool, NULL, 0 FROM sarif_runs WHERE commit_id = ?1 "
-                         "ORDER BY 1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *level = (const char *)sqlite3_column_text(st, 1);
-        json_int_t n = sqlite3_column_int64(st, 2);
-
-        t = sq_tool(tools, (const char *)sqlite3_column_text(st, 0));
-        json_object_set_new(t, "results",
-                            json_integer(json_integer_value(json_object_get(t, "results")) + n));
-        if (level)
-            json_object_set_new(t, level, json_integer(n));
-    }
-    sqlite3_finalize(st);
     json_object_foreach(tools, key, t)
         json_object_del(t, "_sarif");
-    if (rc != SQLITE_DONE)
-        return pd_error_set(PD_EDB, "counting SARIF results: %s", sqlite3_errmsg(db));
-    return 0;
+    return rc;
 }
 
 const char *sarif_builtin_level(const char *cls)

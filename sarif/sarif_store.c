@@ -1,8 +1,9 @@
 /*
  * sarif_store.c: import a SARIF log (sarif_import.h): gzip bodies, the
  * mapping of each result to a file and analysed function of the commit,
- * the portdash fingerprint, and the writes, all in one transaction so a
- * failed import leaves the database as it was.
+ * the portdash fingerprint, and the order of the writes, which db_sarif.h
+ * makes in one transaction so a failed import leaves the database as it
+ * was.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 
 #include <sodium.h>
 #include "db.h"
+#include "db_analysis.h"
+#include "db_sarif.h"
 #include "pd_error.h"
 #include "sarif_import.h"
 #include "sarif_log.h"
@@ -22,10 +25,8 @@ typedef struct {
     sarif_import_report *rep;
     int64_t repo_id, commit_id;
     int64_t *run_ids;           /* per run of the log, its sarif_runs row */
-    int in_tx;                  /* the transaction is open */
+    db_sarif_upload *up;        /* the transaction, once begun */
     char rules_hash[64];
-    sqlite3_stmt *ins;          /* INSERT INTO sarif_results */
-    sqlite3_stmt *fn;           /* innermost function holding a line */
     char *file;                 /* path of the last lookup, owned */
     int file_known;             /* 1: file is a file of the commit */
     int64_t file_analysis;      /* its analysis row, 0: none */
@@ -40,7 +41,6 @@ typedef struct {
 /* Look `path` up at the commit (remembered, see SS_FILES). */
 static int ss_file(ss_ctx *c, const char *path)
 {
-    sqlite3_stmt *st = NULL;
     json_t *known;
     char blob[41];
     int rc;
@@ -64,16 +64,10 @@ static int ss_file(ss_ctx *c, const char *path)
     if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
         return json_object_set_new(c->files, path, json_integer(-1)) ?
                pd_error_set(PD_ENOMEM, "out of memory") : 0;
-    if (rc < 0 || (rc = db_prepare(c->db, &st, "SELECT id FROM analyses WHERE "
-                                   "blob_oid = ?1 AND rules_hash = ?2")) < 0)
+    if (rc < 0)
         return rc;
     c->file_known = 1;
-    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, c->rules_hash, -1, SQLITE_STATIC);
-    if ((rc = db_step(st)) > 0)
-        c->file_analysis = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc < 0)
+    if ((rc = db_analysis_find(c->db, blob, c->rules_hash, &c->file_analysis)) < 0)
         return rc;           /* not "no analysis": no function would be named */
     if (json_object_set_new(c->files, path, json_integer(c->file_analysis)))
         return pd_error_set(PD_ENOMEM, "out of memory");
@@ -85,17 +79,10 @@ static int ss_file(ss_ctx *c, const char *path)
  * of the fingerprint: a failed read must not store a different one). */
 static int ss_function(ss_ctx *c, long line, char *fn, size_t n)
 {
-    int rc;
-
     fn[0] = '\0';
     if (!c->file_analysis || line <= 0)
         return 0;
-    sqlite3_reset(c->fn);
-    sqlite3_bind_int64(c->fn, 1, c->file_analysis);
-    sqlite3_bind_int64(c->fn, 2, line);
-    if ((rc = db_step(c->fn)) > 0)
-        snprintf(fn, n, "%s", (const char *)sqlite3_column_text(c->fn, 0));
-    return rc < 0 ? rc : 0;
+    return db_sarif_upload_function(c->up, c->file_analysis, line, fn, n);
 }
 
 /* The result's partialFingerprints as JSON text (new string), with
@@ -127,21 +114,13 @@ static char *ss_fingerprints(const char *tool, const sarif_result *r, const char
     return s;
 }
 
-/* Bind text or NULL. */
-static void ss_bind(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, i);
-}
-
 /* Map and store one result of a run; counts it into *count. */
 static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int64_t run_id,
                      sarif_run_count *count)
 {
     char *path = r->uri ? sarif_map_path(r->uri, c->opt->checkout_uri) : NULL;
     char fn[1024] = "", *fps;
+    db_sarif_result_row row;
     int rc = 0;
 
     if (path && (rc = ss_file(c, path)) < 0)
@@ -149,66 +128,23 @@ static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int
     if (path && c->file_known && (rc = ss_function(c, r->line, fn, sizeof(fn))) < 0)
         goto done;
     count->unmapped += !(path && c->file_known);
-    count->findings += sarif_kind_is_finding(r->kind);
+    count->findings += db_sarif_kind_is_finding(r->kind);
     count->results++;
     if (!(fps = ss_fingerprints(run->tool, r, path ? path : r->uri ? r->uri : "", fn))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto done;
     }
-    sqlite3_reset(c->ins);
-    sqlite3_bind_int64(c->ins, 1, run_id);
-    sqlite3_bind_int64(c->ins, 2, (sqlite3_int64)r->idx);
-    ss_bind(c->ins, 3, path);
-    if (r->line > 0)
-        sqlite3_bind_int64(c->ins, 4, r->line);
-    else
-        sqlite3_bind_null(c->ins, 4);
-    if (r->column > 0)
-        sqlite3_bind_int64(c->ins, 5, r->column);
-    else
-        sqlite3_bind_null(c->ins, 5);
-    ss_bind(c->ins, 6, r->rule_id);
-    ss_bind(c->ins, 7, r->level);
-    ss_bind(c->ins, 8, r->kind);
-    ss_bind(c->ins, 9, r->message);
-    ss_bind(c->ins, 10, fn[0] ? fn : NULL);
-    ss_bind(c->ins, 11, fps);
-    if (sqlite3_step(c->ins) != SQLITE_DONE)
-        rc = pd_error_set(PD_EDB, "storing a SARIF result: %s", sqlite3_errmsg(c->db));
+    row = (db_sarif_result_row){
+        .run_id = run_id, .idx = (int64_t)r->idx, .path = path,
+        .line = r->line > 0 ? r->line : 0, .column = r->column > 0 ? r->column : 0,
+        .rule_id = r->rule_id, .level = r->level, .kind = r->kind, .message = r->message,
+        .function = fn[0] ? fn : NULL, .fingerprints = fps,
+    };
+    rc = db_sarif_upload_result(c->up, &row);
     free(fps);
 done:
     free(path);
     return rc;
-}
-
-/* Run a statement on (commit, tool, category); 0 or PD_EDB. */
-static int ss_exec_key(ss_ctx *c, const char *sql, const char *tool, const char *cat)
-{
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    if ((rc = db_prepare(c->db, &st, sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, c->commit_id);
-    sqlite3_bind_text(st, 2, tool, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, cat, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        rc = pd_error_set(PD_EDB, "replacing SARIF runs: %s", sqlite3_errmsg(c->db));
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* Forget the runs of earlier uploads with this run's key. */
-static int ss_replace(ss_ctx *c, const char *tool, const char *cat)
-{
-    int rc;
-
-    if ((rc = ss_exec_key(c, "DELETE FROM sarif_results WHERE run_id IN (SELECT id "
-                          "FROM sarif_runs WHERE commit_id = ?1 AND tool = ?2 AND "
-                          "category = ?3)", tool, cat)) < 0)
-        return rc;
-    return ss_exec_key(c, "DELETE FROM sarif_runs WHERE commit_id = ?1 AND tool = ?2 "
-                       "AND category = ?3", tool, cat);
 }
 
 /*
@@ -235,27 +171,15 @@ static int ss_is_own(const sarif_run *run)
     return strcmp(run->tool, SARIF_OWN_TOOL) == 0;
 }
 
-/* Insert the row of one run (its counts come at the end); *id its rowid. */
+/* Store the row of one run (its counts come at the end); *id its rowid. */
 static int ss_run_row(ss_ctx *c, const sarif_run *run, const char *cat, int64_t *id)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
+    db_sarif_run_row row = {
+        .tool = run->tool, .version = run->version, .category = cat,
+        .uploaded_at = (int64_t)time(NULL),
+    };
 
-    if ((rc = db_prepare(c->db, &st, "INSERT INTO sarif_runs (repo_id, commit_id, tool, "
-                         "tool_version, category, uploaded_at, results, findings, "
-                         "unmapped) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 0, 0)")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, c->repo_id);
-    sqlite3_bind_int64(st, 2, c->commit_id);
-    ss_bind(st, 3, run->tool);
-    ss_bind(st, 4, run->version);
-    ss_bind(st, 5, cat);
-    sqlite3_bind_int64(st, 6, (sqlite3_int64)time(NULL));
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "storing a SARIF "
-                                                            "run: %s", sqlite3_errmsg(c->db));
-    sqlite3_finalize(st);
-    *id = sqlite3_last_insert_rowid(c->db);
-    return rc;
+    return db_sarif_upload_run(c->up, c->repo_id, c->commit_id, &row, id);
 }
 
 /*
@@ -274,20 +198,11 @@ static int ss_sink_runs(void *arg, sarif_log *log)
     if (!(c->rep->runs = calloc(log->nruns + 1, sizeof(*c->rep->runs))) ||
         !(c->run_ids = calloc(log->nruns + 1, sizeof(*c->run_ids))))
         return pd_error_set(PD_ENOMEM, "out of memory");
-    if ((rc = db_exec(c->db, "BEGIN IMMEDIATE")) < 0)
-        return rc;
-    c->in_tx = 1;
-    if ((rc = db_prepare(c->db, &c->ins, "INSERT INTO sarif_results (run_id, idx, path, "
-                         "line, col, rule_id, level, kind, message, function, "
-                         "fingerprints) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                         "?10, ?11)")) < 0 ||
-        (rc = db_prepare(c->db, &c->fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
-                         "AND start_line <= ?2 AND end_line >= ?2 "
-                         "ORDER BY start_line DESC LIMIT 1")) < 0)
+    if ((rc = db_sarif_upload_begin(c->db, &c->up)) < 0)
         return rc;
     for (i = 0; rc == 0 && i < log->nruns; i++) {
         cat = c->opt->category ? c->opt->category : log->runs[i].category;
-        rc = ss_replace(c, log->runs[i].tool, cat);
+        rc = db_sarif_upload_replace(c->up, c->commit_id, log->runs[i].tool, cat);
     }
     for (i = 0; rc == 0 && i < log->nruns; i++) {
         sarif_run_count *count = &c->rep->runs[i];
@@ -319,7 +234,6 @@ static int ss_sink_batch(void *arg, sarif_log *log, size_t run, sarif_result *re
 /* After the last batch: each run's counts, then the commit. */
 static int ss_finish(ss_ctx *c, const sarif_log *log)
 {
-    sqlite3_stmt *st = NULL;
     size_t i;
     int rc = 0;
 
@@ -328,18 +242,10 @@ static int ss_finish(ss_ctx *c, const sarif_log *log)
 
         if (ss_is_own(&log->runs[i]) && (rc = ss_own(&log->runs[i], count, c->rep)) < 0)
             break;
-        if ((rc = db_prepare(c->db, &st, "UPDATE sarif_runs SET results = ?1, "
-                             "findings = ?2, unmapped = ?3 WHERE id = ?4")) < 0)
-            break;
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)count->results);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)count->findings);
-        sqlite3_bind_int64(st, 3, (sqlite3_int64)count->unmapped);
-        sqlite3_bind_int64(st, 4, c->run_ids[i]);
-        if (sqlite3_step(st) != SQLITE_DONE)
-            rc = pd_error_set(PD_EDB, "counting a SARIF run: %s", sqlite3_errmsg(c->db));
-        sqlite3_finalize(st);
+        rc = db_sarif_upload_counts(c->up, c->run_ids[i], (int64_t)count->results,
+                                    (int64_t)count->findings, (int64_t)count->unmapped);
     }
-    return rc == 0 ? db_exec(c->db, "COMMIT") : rc;
+    return rc == 0 ? db_sarif_upload_commit(c->up) : rc;
 }
 
 /* Repository, commit and rules hash of the import. */
@@ -380,10 +286,7 @@ static int ss_import(sarif_import_report **out, sqlite3 *db, const sarif_import_
     c.rep->warnings_omitted = log->warnings_omitted;
     rc = ss_finish(&c, log);
 done:
-    if (rc < 0 && c.in_tx)
-        sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);   /* keeps the message */
-    sqlite3_finalize(c.ins);
-    sqlite3_finalize(c.fn);
+    db_sarif_upload_end(c.up);     /* rolls back unless committed */
     free(c.file);
     json_decref(c.files);
     free(c.run_ids);

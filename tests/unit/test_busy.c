@@ -24,6 +24,7 @@
 
 #include "db.h"
 #include "db_cache.h"
+#include "db_sarif.h"
 #include "db_token.h"
 #include "db_triage.h"
 
@@ -230,6 +231,25 @@ static void test_token_checked_while_locked_is_503(void **state)
     tu_http_free(&r);
 }
 
+/* Row callbacks of the db_sarif reads: count the rows. */
+static int count_run(void *arg, const db_sarif_run_row *r)
+{
+    ++*(size_t *)arg;
+    return 0;
+}
+
+static int count_finding(void *arg, const db_sarif_finding_row *f)
+{
+    ++*(size_t *)arg;
+    return 0;
+}
+
+static int count_level(void *arg, const db_sarif_level_row *l)
+{
+    ++*(size_t *)arg;
+    return 0;
+}
+
 /* The db/ reads behind the cache, tokens and dismissal marks: under the
  * lock each is PD_EDB saying "database is locked", not a missing row ("no
  * such token", "not dismissed", generation 0). */
@@ -240,13 +260,15 @@ static void test_db_reads_under_the_lock_are_errors(void **state)
     json_t *findings = json_pack("[{s:s}]", "fingerprint", "0123");
     char name[64], scopes[64];
     db_commit_gen g;
+    db_sarif_upload *up = NULL;
     int64_t v;
     size_t n;
     busy_hold h;
 
     assert_int_equal(db_open_wait(&db, g_site.db, 0, 50), 0);
     /* The schema is read now, so only the reads below meet the lock. */
-    assert_int_equal(db_prepare(db, &st, "SELECT 1 FROM tokens, dismissals"), 0);
+    assert_int_equal(db_prepare(db, &st, "SELECT 1 FROM tokens, dismissals, sarif_runs"),
+                     0);
     sqlite3_finalize(st);
     busy_start(&h);
     assert_int_equal(db_data_version(db, &v), PD_EDB);
@@ -258,6 +280,16 @@ static void test_db_reads_under_the_lock_are_errors(void **state)
     assert_int_equal(db_token_check(db, "pd_x", scopes, sizeof(scopes)), PD_EDB);
     assert_int_equal(db_triage_mark(db, 1, findings, &n), PD_EDB);
     assert_true(db_error_busy());
+    assert_int_equal(db_sarif_runs(db, 1, count_run, &n), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(db_sarif_file_findings(db, 1, "src/refcount.c", "portdash/v1",
+                                            count_finding, &n), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(db_sarif_tool_levels(db, 1, count_level, &n), PD_EDB);
+    assert_true(db_error_busy());
+    assert_int_equal(db_sarif_upload_begin(db, &up), PD_EDB);
+    assert_true(db_error_busy());
+    assert_null(up);
     busy_stop(&h);
     assert_int_equal(db_data_version(db, &v), 0);
     assert_int_equal(db_token_name(db, "pd_x", name, sizeof(name)), PD_ENOTFOUND);
@@ -265,6 +297,46 @@ static void test_db_reads_under_the_lock_are_errors(void **state)
     assert_true(json_is_null(json_object_get(json_array_get(findings, 0), "dismissed")));
     json_decref(findings);
     db_close(db);
+}
+
+/* An upload while another connection writes (a `portdash ingest`, say):
+ * the upload's transaction cannot begin within --db-wait, so 503 with
+ * Retry-After, and nothing stored; the same upload once the writer is done
+ * is stored. */
+static void test_upload_while_another_writes_is_503(void **state)
+{
+    static const char log[] =
+        "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"lintW\"}},"
+        "\"results\":[{\"ruleId\":\"R1\",\"message\":{\"text\":\"m\"}}]}]}";
+    char tok[DB_TOKEN_LEN + 1], auth[128], url[256];
+    const char *hdr[] = {auth, NULL};
+    sqlite3 *db = NULL, *w = NULL;
+    tu_http r;
+
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
+    assert_int_equal(db_token_create(db, tok, "busy-writer", "sarif"), 0);
+    db_close(db);
+    snprintf(auth, sizeof(auth), "Authorization: Bearer %s", tok);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/sarif", g_site.base);
+    assert_int_equal(db_open(&w, g_site.db, 0), 0);
+    assert_int_equal(db_exec(w, "BEGIN IMMEDIATE"), 0);
+    r = tu_post(url, hdr, log, strlen(log));
+    assert_int_equal(db_exec(w, "COMMIT"), 0);
+    db_close(w);
+    assert_int_equal(r.status, 503);
+    assert_string_equal(tu_header(&r, "Retry-After"), "5");
+    assert_non_null(strstr(r.body, "database is locked"));
+    tu_http_free(&r);
+    r = get("/api/v1/repos/demo/commits/hpy/sarif");
+    assert_int_equal(r.status, 200);
+    assert_null(strstr(r.body, "lintW"));
+    tu_http_free(&r);
+    r = tu_post(url, hdr, log, strlen(log));
+    assert_int_equal(r.status, 201);
+    tu_http_free(&r);
+    r = get("/api/v1/repos/demo/commits/hpy/sarif");
+    assert_non_null(strstr(r.body, "\"tool\":\"lintW\""));
+    tu_http_free(&r);
 }
 
 /* A server whose worker connections are opened while another connection
@@ -317,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_first_request_while_locked_is_not_kept),
         cmocka_unit_test(test_token_checked_while_locked_is_503),
         cmocka_unit_test(test_db_reads_under_the_lock_are_errors),
+        cmocka_unit_test(test_upload_while_another_writes_is_503),
         cmocka_unit_test(test_open_while_exclusive_is_503),
     };
 

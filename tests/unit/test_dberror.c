@@ -7,15 +7,17 @@
  * the ingest; everything that does not read it keeps answering.  A second
  * site damages what the commit, file and symbols pages read through db/
  * (db_commit.h, db_findings.h): stored findings that are not rows as
- * ingest writes them, and the changes table.
+ * ingest writes them, and the changes table.  A third damages the
+ * tables of uploaded SARIF runs and results (db_sarif.h).
  */
 #include "testutil.h"
 
 #include "db.h"
 #include "db_snapshot.h"
 #include "db_token.h"
+#include "sarif_import.h"
 
-static tu_site g_site, g_site2;
+static tu_site g_site, g_site2, g_site3;
 static char g_ci[DB_TOKEN_LEN + 1];
 
 /* Overwrite the root page of `table` in the database file of site `s`
@@ -107,6 +109,7 @@ static int teardown(void **state)
 {
     tu_site_free(&g_site);
     tu_site_free(&g_site2);
+    tu_site_free(&g_site3);
     return 0;
 }
 
@@ -294,6 +297,93 @@ static void test_unreadable_changes_are_500(void **state)
     assert_int_equal(tu_site_status(&g_site2, "/api/v1/repos", "database"), 200);
 }
 
+/* ---------- what db_sarif.h reads and writes ---------- */
+
+/* A log of tool `tool` with one finding in src/refcount.c. */
+static int import3(const char *tool)
+{
+    char log[512];
+    sarif_import_options opt = {"demo", "hpy", NULL, NULL};
+    sarif_import_report *rep = NULL;
+    sqlite3 *db = NULL;
+    int rc;
+
+    snprintf(log, sizeof(log), "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+             "{\"name\":\"%s\"}},\"results\":[{\"ruleId\":\"R1\",\"message\":{\"text\":"
+             "\"m\"},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":"
+             "\"src/refcount.c\"},\"region\":{\"startLine\":9}}}]}]}]}", tool);
+    if ((rc = db_open(&db, g_site3.db, 0)) == 0)
+        rc = sarif_import(&rep, db, &opt, log, strlen(log), NULL);
+    sarif_import_report_free(rep);
+    db_close(db);
+    return rc;
+}
+
+/* The body of GET `path` on the third site (caller frees). */
+static char *get3_body(const char *path, long want)
+{
+    char url[512], *body;
+    tu_http h;
+
+    snprintf(url, sizeof(url), "%s%s", g_site3.base, path);
+    h = tu_request("GET", url);
+    assert_int_equal(h.status, want);
+    body = strdup(h.body ? h.body : "");
+    tu_http_free(&h);
+    return body;
+}
+
+static long get3(const char *path)
+{
+    return tu_site_status(&g_site3, path, "SARIF");
+}
+
+/* Unreadable SARIF results: the file page and the summary, which list and
+ * count them, are 500 (not a page without the tool's findings); an upload
+ * that cannot replace them fails and leaves the earlier run as it was;
+ * unreadable runs make the run list 500 (not an empty list). */
+static void test_unreadable_sarif_tables_are_500(void **state)
+{
+    static const char *const file = "/api/v1/repos/demo/commits/hpy/files/src/refcount.c";
+    static const char *const runs = "/api/v1/repos/demo/commits/hpy/sarif";
+    srv_options so = {0};
+    char *before, *after;
+
+    tu_site_init(&g_site3, "dberror3.db");
+    assert_int_equal(tu_site_ingest(&g_site3, "toyport", "demo", "hpy"), 0);
+    assert_int_equal(import3("lintE"), 0);
+    so.cache_mb = -1;
+    so.no_warm = 1;
+    assert_int_equal(tu_site_serve(&g_site3, &so), 0);
+    before = get3_body(file, 200);
+    assert_non_null(strstr(before, "\"tool\":\"lintE\""));
+    free(before);
+    before = get3_body("/api/v1/repos/demo/commits/hpy/summary", 200);
+    assert_non_null(strstr(before, "\"lintE\""));
+    free(before);
+    before = get3_body(runs, 200);
+    assert_non_null(strstr(before, "lintE"));
+
+    assert_int_equal(damage_table_of(&g_site3, "sarif_results"), 0);
+    assert_int_equal(get3(file), 500);
+    assert_int_equal(get3("/api/v1/repos/demo/commits/hpy/summary"), 500);
+    /* The run list reads sarif_runs only. */
+    assert_int_equal(get3(runs), 200);
+    /* Replacing lintE's run deletes its results first: the upload fails
+     * and is rolled back, the run keeps its counts and upload time. */
+    assert_int_equal(import3("lintE"), PD_EDB);
+    assert_non_null(strstr(pd_error_last(), "replacing SARIF runs"));
+    after = get3_body(runs, 200);
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+
+    assert_int_equal(damage_table_of(&g_site3, "sarif_runs"), 0);
+    assert_int_equal(get3(runs), 500);
+    /* What reads no SARIF table still answers. */
+    assert_int_equal(get3("/api/v1/repos/demo/commits/hpy/files"), 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_what_does_not_read_the_damage_still_answers),
         cmocka_unit_test(test_findings_not_as_ingest_writes_them_are_500),
         cmocka_unit_test(test_unreadable_changes_are_500),
+        cmocka_unit_test(test_unreadable_sarif_tables_are_500),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
