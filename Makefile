@@ -251,7 +251,7 @@ bench-api: deps
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60
 FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c ingest/rules_items.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
-           common/pd_error.c common/pd_domain.c common/pd_file.c
+           common/pd_error.c common/pd_domain.c common/pd_file.c common/pd_buf.c common/pd_map.c
 fuzz: build/fuzz/fuzz_analyze
 	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
 
@@ -260,7 +260,7 @@ build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
-	  $(shell pkg-config --libs libgit2 libxxhash)
+	  $(shell pkg-config --libs libgit2 libxxhash libsodium)
 
 # libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
 # make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
