@@ -47,12 +47,13 @@ typedef struct srv_cache_entry {
     char *dkey;              /* the data key it was computed under */
     uint64_t epoch;          /* generation at which dkey was last seen valid */
     char *target;            /* alias: key of the answer's entry; else NULL */
-    char etag[SRV_ETAG_SIZE];
+    char etag[2][SRV_ETAG_SIZE];       /* [identity, gzip] */
     int immutable;           /* the handler's word about the full commit id */
     char ctype[128];
     char *link;
     srv_cache_body *body;
-    struct MHD_Response *resp[2][3];   /* [immutable][identity, gzip, 304] */
+    struct MHD_Response *resp[2][4];   /* [immutable][identity, gzip, 304 of
+                                        * identity, 304 of gzip] */
     size_t bytes;
     int refs;                /* the table's and each request's queueing it */
 } srv_cache_entry;
@@ -117,7 +118,7 @@ static void srv_cache_entry_free(srv_cache_entry *e)
     if (!e)
         return;
     for (i = 0; i < 2; i++)
-        for (j = 0; j < 3; j++)
+        for (j = 0; j < 4; j++)
             if (e->resp[i][j])
                 MHD_destroy_response(e->resp[i][j]);
     if (e->body)
@@ -271,7 +272,7 @@ static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int 
 
     if (resp)
         return resp;
-    if (kind == 2) {
+    if (kind >= 2) {
         resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     } else {
         resp = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -282,10 +283,10 @@ static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int 
     }
     if (!resp)
         return NULL;
-    srv_reply_add_headers(resp, kind == 2 ? NULL : e->ctype, e->link);
+    srv_reply_add_headers(resp, kind >= 2 ? NULL : e->ctype, e->link);
     if (kind == 1)
         MHD_add_response_header(resp, "Content-Encoding", "gzip");
-    MHD_add_response_header(resp, "ETag", e->etag);
+    MHD_add_response_header(resp, "ETag", e->etag[kind & 1]);
     srv_reply_cache_headers(resp, imm, private_reads);
     e->resp[imm][kind] = resp;
     return resp;
@@ -298,16 +299,15 @@ static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int 
 static int srv_cache_pick_for(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm,
                               srv_cache_pick *p)
 {
-    int kind = 0;
+    /* The coding first: each has its own ETag to match. */
+    int kind = e->body->gz && srv_reply_accepts_gzip(r) ? 1 : 0;
 
-    if (srv_reply_etag_matches(r, e->etag))
-        kind = 2;
-    else if (e->body->gz && srv_reply_accepts_gzip(r))
-        kind = 1;
+    if (srv_reply_etag_matches(r, e->etag[kind]))
+        kind += 2;
     if (!(p->resp = srv_cache_response(e, imm, kind, r->private_reads)))
         return 0;
-    c->not_modified += kind == 2;
-    p->status = kind == 2 ? 304 : 200;
+    c->not_modified += kind >= 2;
+    p->status = kind >= 2 ? 304 : 200;
     p->e = e;
     __atomic_add_fetch(&e->refs, 1, __ATOMIC_ACQ_REL);
     return 1;
@@ -349,7 +349,8 @@ static srv_cache_entry *srv_cache_entry_new(srv_cache_capture *cap, char *key, s
     e->keylen = keylen;
     e->immutable = cap->immutable;
     snprintf(e->ctype, sizeof(e->ctype), "%s", cap->ctype);
-    srv_reply_etag(e->etag, b->buf, b->len);
+    srv_reply_etag(e->etag[0], b->buf, b->len);
+    srv_reply_etag_gzip(e->etag[1], e->etag[0]);
     e->bytes = keylen + b->len + b->gzlen + strlen(dkey) + SRV_CACHE_OVERHEAD;
     return e;
 }

@@ -72,6 +72,14 @@ void srv_reply_etag(char *out, const void *buf, size_t len)
     snprintf(out, SRV_ETAG_SIZE, "\"%s\"", hex);
 }
 
+void srv_reply_etag_gzip(char *out, const char *etag)
+{
+    size_t n = strlen(etag);
+
+    /* etag is quoted: the suffix goes inside the quotes. */
+    snprintf(out, SRV_ETAG_SIZE, "%.*s-gzip\"", n > 1 ? (int)(n - 1) : 0, etag);
+}
+
 int srv_reply_etag_matches(srv_req *r, const char *etag)
 {
     const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
@@ -133,16 +141,25 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
     if (srv_cache_capture_reply(r, status, ctype, buf, len))
         return MHD_YES;
     r->status = status;
-    /* Every 200 answer can be revalidated, cached or not. */
+    if (srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r))
+        gz = srv_reply_gzip(buf, len, &gzlen);
+    /* Every 200 answer can be revalidated, cached or not; each coding has
+     * its own ETag. */
     if (status == 200) {
-        srv_reply_etag(etag, buf, len);
+        char plain[SRV_ETAG_SIZE];
+
+        srv_reply_etag(plain, buf, len);
+        if (gz)
+            srv_reply_etag_gzip(etag, plain);
+        else
+            memcpy(etag, plain, sizeof(plain));
         if (srv_reply_etag_matches(r, etag)) {
             r->status = status = 304;
             len = 0;
+            free(gz);
+            gz = NULL;
         }
     }
-    if (srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r))
-        gz = srv_reply_gzip(buf, len, &gzlen);
     resp = gz ? MHD_create_response_from_buffer(gzlen, gz, MHD_RESPMEM_MUST_FREE)
               : MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
     if (!resp) {

@@ -10,12 +10,21 @@
 
 #include "srv.h"
 
-/* Size of an ETag buffer: a quoted 40-hex blob id and the NUL. */
-#define SRV_ETAG_SIZE 48
+/* Size of an ETag buffer: a quoted 40-hex blob id, "-gzip" and the NUL. */
+#define SRV_ETAG_SIZE 56
 
 /* The strong ETag of a body: its git blob id (SHA-1 of "blob LEN\0" and the
  * bytes), quoted, into out (SRV_ETAG_SIZE bytes). */
 void srv_reply_etag(char *out, const void *buf, size_t len);
+
+/*
+ * The ETag of the gzip coding of the body whose ETag is `etag`: the same id
+ * with "-gzip" ("ID-gzip").  A strong validator changes with the content
+ * coding (RFC 9110 8.8.3), so the two representations never share one and a
+ * cache in front never answers a 304 for one with the other's bytes.  Into
+ * out (SRV_ETAG_SIZE bytes).
+ */
+void srv_reply_etag_gzip(char *out, const char *etag);
 
 /* 1 when the request's If-None-Match lists `etag` (or is "*"; a weak "W/"
  * form of it matches too, RFC 9110 13.1.2 weak comparison), else 0. */

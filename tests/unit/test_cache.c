@@ -500,6 +500,58 @@ static unsigned long long cache_metric_at(const char *base, const char *name)
     return v;
 }
 
+/* Each content coding has its own strong ETag (RFC 9110 8.8.3): the gzip
+ * form of an answer is "ID-gzip" where the identity form is "ID", and
+ * If-None-Match is compared with the ETag of the coding the request gets,
+ * cached (g_site) or not (g_plain). */
+static void test_each_coding_has_its_own_etag(void **state)
+{
+    const char *bases[] = {g_site.base, g_plain_base};
+    const char *path = "/api/v1/repos/demo/commits/hpy/files";
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        char url[1024], plain_tag[64], gz_tag[64], want[64], h1[128], h2[128];
+        const char *hdrs[] = {"Accept-Encoding: gzip", h1, NULL};
+        const char *inm[] = {h2, NULL};
+        tu_http id, gz, h;
+
+        cache_full_url(url, sizeof(url), bases[i], path);
+        id = tu_send("GET", url, NULL, NULL, 0, 0);
+        assert_int_equal(id.status, 200);
+        snprintf(plain_tag, sizeof(plain_tag), "%s", tu_header(&id, "ETag"));
+        snprintf(h1, sizeof(h1), "X-Nothing: 1");
+        gz = tu_send("GET", url, hdrs, NULL, 0, 0);
+        assert_int_equal(gz.status, 200);
+        assert_string_equal(tu_header(&gz, "Content-Encoding"), "gzip");
+        snprintf(gz_tag, sizeof(gz_tag), "%s", tu_header(&gz, "ETag"));
+        snprintf(want, sizeof(want), "%.*s-gzip\"", (int)strlen(plain_tag) - 1, plain_tag);
+        assert_string_equal(gz_tag, want);
+        /* The gzip ETag revalidates the gzip form ... */
+        snprintf(h1, sizeof(h1), "If-None-Match: %s", gz_tag);
+        h = tu_send("GET", url, hdrs, NULL, 0, 0);
+        assert_int_equal(h.status, 304);
+        assert_string_equal(tu_header(&h, "ETag"), gz_tag);
+        tu_http_free(&h);
+        /* ... but not the identity form, nor the identity ETag the gzip one. */
+        snprintf(h2, sizeof(h2), "If-None-Match: %s", gz_tag);
+        h = tu_send("GET", url, inm, NULL, 0, 0);
+        assert_int_equal(h.status, 200);
+        assert_string_equal(tu_header(&h, "ETag"), plain_tag);
+        assert_string_equal(tu_header(&h, "Content-Encoding"), "");
+        assert_string_equal(h.body, id.body);
+        tu_http_free(&h);
+        snprintf(h1, sizeof(h1), "If-None-Match: %s", plain_tag);
+        h = tu_send("GET", url, hdrs, NULL, 0, 0);
+        assert_int_equal(h.status, 200);
+        assert_string_equal(tu_header(&h, "ETag"), gz_tag);
+        assert_int_equal(h.len, gz.len);
+        tu_http_free(&h);
+        tu_http_free(&id);
+        tu_http_free(&gz);
+    }
+}
+
 /* A refused write changes nothing, so it costs no cached answer; answers
  * that depend on the whole database are computed again after a write.  On
  * a server of its own without warming, so that nothing else computes. */
@@ -603,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_sarif_upload_changes_only_what_it_extends),
         cmocka_unit_test(test_another_scopes_file_changes_scoped_answers_only),
         cmocka_unit_test(test_history_points_reduce_the_series),
+        cmocka_unit_test(test_each_coding_has_its_own_etag),
         cmocka_unit_test(test_refused_writes_keep_the_cache),
         cmocka_unit_test(test_cache_stays_within_its_bound),
         cmocka_unit_test(test_metrics_count_the_cache),
