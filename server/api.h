@@ -45,10 +45,16 @@ int api_resolve(srv_req *r, api_at *at);
  */
 json_t *api_measures_obj(const pd_counts *c);
 
-/* JSON objects of the counts: {"ported":..}, {"hpy":..}, {"object-legacy":..}. */
-json_t *api_functions_obj(const int64_t fn[4]);
+/*
+ * The measures of `c` whose key is in `group` ("functions" gives
+ * {"ported": n, ..., "capi-guarded": n}), in pd_measures.def order, so a
+ * new measure shows in every per-file row too.  A new reference.
+ */
+json_t *api_group_obj(const pd_counts *c, const char *group);
+
+/* A function's findings per class, {"hpy": n, "capi": n, ...}, in
+ * pd_class order.  A new reference. */
 json_t *api_tokens_obj(const int64_t tok[4]);
-json_t *api_objpaths_obj(const int64_t obj[3]);
 
 /* {"commit","author_date","committer_date"} of a commit (db_history.h). */
 json_t *api_commit_point(const db_commit_when *w);

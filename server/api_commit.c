@@ -16,13 +16,18 @@
 #include "api_triage.h"
 #include "sarif_import.h"
 
-json_t *api_functions_obj(const int64_t fn[4])
+json_t *api_group_obj(const db_counts *c, const char *group)
 {
     json_t *o = json_object();
+    size_t n = strlen(group);
     int i;
 
-    for (i = 0; i < PD_STATUS_COUNT; i++)
-        json_object_set_new(o, pd_status_name(i), json_integer(fn[i]));
+    for (i = 0; i < PD_NMEASURES; i++) {
+        const char *key = pd_measures[i].key;
+
+        if (strncmp(key, group, n) == 0 && key[n] == '.')
+            json_object_set_new(o, key + n + 1, json_integer(c->v[i]));
+    }
     return o;
 }
 
@@ -33,16 +38,6 @@ json_t *api_tokens_obj(const int64_t tok[4])
 
     for (i = 0; i < PD_CLASS_COUNT; i++)
         json_object_set_new(o, pd_class_name(i), json_integer(tok[i]));
-    return o;
-}
-
-json_t *api_objpaths_obj(const int64_t obj[3])
-{
-    json_t *o = json_object();
-    int i;
-
-    for (i = 0; i < PD_OBJ_COUNT; i++)
-        json_object_set_new(o, pd_objstate_name(i), json_integer(obj[i]));
     return o;
 }
 
@@ -435,8 +430,8 @@ enum MHD_Result api_files(srv_req *r)
         json_array_append_new(files, json_pack("{s:o, s:s, s:s, s:o, s:o, s:o, s:b}",
             "path", api_text(row.path), "blob", row.blob,
             "status", status ? status : "unanalysed",
-            "functions", api_functions_obj(c.fn),
-            "object_paths", api_objpaths_obj(c.obj),
+            "functions", api_group_obj(&c, "functions"),
+            "object_paths", api_group_obj(&c, "object_paths"),
             "tokens", api_tokens_obj(c.tok),
             "universal_ready", (int)c.universal_ready_files));
     }

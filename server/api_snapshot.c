@@ -54,8 +54,8 @@ static int api_snapshot_file(void *arg, const db_snap_file *f)
     json_array_append_new(arg, json_pack("{s:o, s:s, s:b, s:o, s:o}",
         "path", api_text(f->path), "status", f->status,
         "universal_ready", (int)f->counts.universal_ready_files,
-        "functions", api_functions_obj(f->counts.fn),
-        "object_paths", api_objpaths_obj(f->counts.obj)));
+        "functions", api_group_obj(&f->counts, "functions"),
+        "object_paths", api_group_obj(&f->counts, "object_paths")));
     return 0;
 }
 

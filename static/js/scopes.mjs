@@ -14,6 +14,7 @@ import { getJson, seg, commitBase } from './api.mjs';
 import { h, replace, fmt, pct, pathNodes } from './dom.mjs';
 import { fileHref, overviewHref } from './ui.mjs';
 import { groupName } from './tmplgroup.mjs';
+import { STATUSES, total } from './model.mjs';
 
 export const NO_OBJECT = 'no-object-dtype';
 
@@ -72,7 +73,9 @@ function figure(name, value, label, title) {
     h('span', { class: 'metric-label' }, label));
 }
 
-const sum = (o) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
+// Functions by status only: the summary's "functions" also holds measures
+// that are not statuses (capi-guarded), which a plain sum would count twice.
+const sum = (o) => total(o, STATUSES);
 
 /** One blocking function: a link to its line, its counts. */
 function blockerFn(repo, rev, path, x) {

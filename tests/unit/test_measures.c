@@ -244,6 +244,25 @@ static void test_json_and_csv_show_the_stored_figures(void **state)
         for (i = 0; i < PD_NMEASURES; i++)
             assert_int_equal(h_key(o, pd_measures[i].key), stats.v[i]);
         json_decref(o);
+        /* The file rows carry every measure of their groups, and sum to the
+         * summary (the measures of "functions" and "object_paths"). */
+        snprintf(url, sizeof(url), "/api/v1/repos/demo/commits/%s/files", refs[r]);
+        o = tu_site_get(&g_site, url, 200);
+        for (i = 0; i < PD_NMEASURES; i++) {
+            const char *key = pd_measures[i].key;
+            json_int_t sum = 0;
+            json_t *f;
+            size_t k;
+
+            if (strncmp(key, "functions.", 10) != 0 && strncmp(key, "object_paths.", 13) != 0)
+                continue;
+            json_array_foreach(json_object_get(o, "files"), k, f) {
+                assert_true(h_key(f, key) >= 0);
+                sum += h_key(f, key);
+            }
+            assert_int_equal(sum, stats.v[i]);
+        }
+        json_decref(o);
     }
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/snapshots.csv", g_site.base);
     h = tu_request("GET", url);
