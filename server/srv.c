@@ -52,11 +52,13 @@ struct srv {
 };
 
 /* libmicrohttpd's memory per connection, which holds the request head: the
- * request line, headers and the parsed query arguments.  32 KiB, its
- * default, ran out at about 500 query arguments and then libmicrohttpd
- * answered nothing; with 128 KiB a head that does not fit is answered 414
- * or 431 by libmicrohttpd itself (tests/unit/test_hostile.c). */
-#define SRV_HEAD_MEMORY (128 * 1024)
+ * request line, headers and the parsed query arguments.  Its default, 32
+ * KiB: libmicrohttpd clears it for every request of a kept-alive
+ * connection, and at 128 KiB that memset was 17 % of a cached answer's CPU.
+ * The arguments that once overflowed it (about 500, and then libmicrohttpd
+ * answered nothing) are cut at 64 by srv_uri_seen, so a head that does not
+ * fit is answered 431 (tests/unit/test_hostile.c). */
+#define SRV_HEAD_MEMORY (32 * 1024)
 
 /* What the API's query strings need, with room: about twenty argument
  * names exist, and the longest values (checkout_uri, category) are a few
