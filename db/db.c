@@ -188,3 +188,16 @@ int db_column_dup(sqlite3_stmt *st, int i, char **out)
         return pd_error_set(PD_ENOMEM, "out of memory");
     return 0;
 }
+
+int db_each_text_int(sqlite3_stmt *st,
+                     int (*fn)(void *arg, const char *text, int64_t value), void *arg)
+{
+    int rc;
+
+    while ((rc = db_step(st)) > 0)
+        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+                     sqlite3_column_int64(st, 1))) != 0)
+            break;
+    sqlite3_finalize(st);
+    return rc;
+}

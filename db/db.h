@@ -68,6 +68,15 @@ int db_column_dup(sqlite3_stmt *st, int i, char **out);
  */
 int db_error_busy(void);
 
+/*
+ * Step `st` to its end, calling fn(arg, column 0 as text, column 1 as an
+ * integer) for each row: rows of (name, count) or (name, id).  Stops at
+ * fn's first non-zero return, which it returns; else 0 at the end, or
+ * PD_EDB (db_step) when a step fails.  Finalizes `st` in every case.
+ */
+int db_each_text_int(sqlite3_stmt *st,
+                     int (*fn)(void *arg, const char *text, int64_t value), void *arg);
+
 /* Schema version recorded in the database (PRAGMA user_version). */
 int db_schema_version(sqlite3 *db);
 

@@ -245,12 +245,7 @@ int db_contributors(sqlite3 *db, int64_t cur, int64_t prev, int limit,
     sqlite3_bind_int64(st, 1, cur);
     sqlite3_bind_int64(st, 2, prev);
     sqlite3_bind_int(st, 3, limit);
-    while ((rc = db_step(st)) > 0)
-        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
-                     sqlite3_column_int64(st, 1))) != 0)
-            break;
-    sqlite3_finalize(st);
-    return rc;
+    return db_each_text_int(st, fn, arg);
 }
 
 int db_rewrite_links(sqlite3 *db, int64_t old_id, int64_t new_id,

@@ -33,12 +33,7 @@ int db_refs_list(sqlite3 *db, int64_t repo_id,
                          "ORDER BY name")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, repo_id);
-    while ((rc = db_step(st)) > 0)
-        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
-                     sqlite3_column_int64(st, 1))) != 0)
-            break;
-    sqlite3_finalize(st);
-    return rc;
+    return db_each_text_int(st, fn, arg);
 }
 
 int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
