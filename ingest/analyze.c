@@ -666,10 +666,7 @@ static void an_walk(an_state *st, const char *buf, size_t len)
         lex_next(&st->lx, &t);
         if (t.kind == LEX_EOF || st->rc)
             break;
-        if (t.kind == LEX_PP_BEGIN)
-            an_directive(st);
-        else if (!st->skip)
-            an_scan_token(st, &t);
+        an_feed(st, &t);
     }
     /* newlines seen, plus a last line without one */
     st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');

@@ -300,6 +300,17 @@ static inline int an_types_word(const char *s, size_t len)
 /* analyze_pp.c */
 void an_directive(an_state *st);
 
+/* Feed one lexed token to the analysis: a directive to the preprocessor,
+ * anything else to the scanner unless an #if branch skips it.  The one
+ * step of the plain walk and of the memo's walk. */
+static inline void an_feed(an_state *st, const lex_token *t)
+{
+    if (t->kind == LEX_PP_BEGIN)
+        an_directive(st);
+    else if (!st->skip)
+        an_scan_token(st, t);
+}
+
 /* analyze_memo.c: an_intern() reports every string it hands out while a
  * chunk is recorded; an_walk_memo() is an_walk() through memo m. */
 void an_rec_intern(an_state *st, uint32_t off);

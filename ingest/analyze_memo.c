@@ -684,10 +684,7 @@ void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len)
         lex_next(&st->lx, &t);
         if (t.kind == LEX_EOF || st->rc)
             break;
-        if (t.kind == LEX_PP_BEGIN)
-            an_directive(st);
-        else if (!st->skip)
-            an_scan_token(st, &t);
+        an_feed(st, &t);
         if (q && st->lx.p >= q) {
             int cut = t.kind != LEX_PP_BEGIN && t.start + t.len == q && an_clean(st);
 
