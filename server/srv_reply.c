@@ -137,28 +137,35 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
     unsigned char *gz = NULL;
     size_t gzlen = 0;
     char etag[SRV_ETAG_SIZE] = "";
+    int want_gz;
 
     if (srv_cache_capture_reply(r, status, ctype, buf, len))
         return MHD_YES;
     r->status = status;
-    if (srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r))
-        gz = srv_reply_gzip(buf, len, &gzlen);
+    want_gz = srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r);
     /* Every 200 answer can be revalidated, cached or not; each coding has
-     * its own ETag. */
+     * its own ETag.  A client revalidating its gzip copy gets its 304
+     * without the body being compressed again (the gzip form of the same
+     * bytes is always the same). */
     if (status == 200) {
         char plain[SRV_ETAG_SIZE];
 
         srv_reply_etag(plain, buf, len);
-        if (gz)
-            srv_reply_etag_gzip(etag, plain);
-        else
-            memcpy(etag, plain, sizeof(plain));
+        srv_reply_etag_gzip(etag, plain);
+        if (!(want_gz && srv_reply_etag_matches(r, etag))) {
+            if (want_gz)
+                gz = srv_reply_gzip(buf, len, &gzlen);
+            if (!gz)
+                memcpy(etag, plain, sizeof(plain));
+        }
         if (srv_reply_etag_matches(r, etag)) {
             r->status = status = 304;
             len = 0;
             free(gz);
             gz = NULL;
         }
+    } else if (want_gz) {
+        gz = srv_reply_gzip(buf, len, &gzlen);
     }
     resp = gz ? MHD_create_response_from_buffer(gzlen, gz, MHD_RESPMEM_MUST_FREE)
               : MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
