@@ -382,6 +382,30 @@ static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
 }
 
 /* Analyse the inputs into a and write the report; the exit status. */
+/* The call-graph step over every file analysed: object states follow
+ * the repository's own functions (pd_flow.h). */
+static int cli_an_graph(cli_an *a)
+{
+    an_result **res = a->n ? malloc(a->n * sizeof(*res)) : NULL;
+    const char **paths = a->n ? malloc(a->n * sizeof(*paths)) : NULL;
+    size_t i;
+    int rc;
+
+    if (a->n && (!res || !paths)) {
+        free(res);
+        free(paths);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    for (i = 0; i < a->n; i++) {
+        res[i] = (an_result *)a->files[i].res;   /* ours: cli_an_add made it */
+        paths[i] = a->files[i].path;
+    }
+    rc = an_flow_apply(res, paths, a->n);
+    free(res);
+    free(paths);
+    return rc;
+}
+
 static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const char *rev, const char *blobs, const char *format,
                       const report_fail *fail, const report_sarif_opts *so)
@@ -407,6 +431,8 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     }
     for (i = 0; !rc && i < argc; i++)
         rc = cli_an_path(a, argv[i]);
+    if (!rc)
+        rc = cli_an_graph(a);
     if (!rc && strcmp(format, "sarif") == 0)
         rc = report_sarif_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)

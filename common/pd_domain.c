@@ -235,3 +235,12 @@ double pd_measure_progress(const pd_counts *c, int i)
         return 1;
     return pd_measures[i].good == PD_GOOD_DOWN ? 1 - x / pop : x / pop;
 }
+
+pd_objstate pd_objstate_rule(int legacy, int field, int cpython)
+{
+    if (legacy)
+        return PD_OBJ_LEGACY;
+    if (field)
+        return cpython ? PD_OBJ_CPYTHON_ONLY : PD_OBJ_UNIVERSAL;
+    return PD_OBJ_NONE;
+}

@@ -86,6 +86,20 @@ pd_status pd_status_rule(unsigned present);
  */
 int pd_universal_ready_rule(unsigned present);
 
+/*
+ * The object-state rule (DOMAIN.md "Object-dtype paths", doc/analyzer.md
+ * "Object-dtype states"), the one place that decides a state from
+ * evidence: `legacy` when the function reads or writes items as
+ * PyObject * (itself or through a function it calls for that purpose),
+ * `field` when it does so as HPyField, `cpython` when it still needs
+ * CPython (an unguarded C API use or bridge, or an HPyField owner that
+ * is HPy_NULL, directly or passed to a helper's owner parameter).
+ * PyObject * items win: object-legacy; HPyField items only:
+ * object-cpython-only with `cpython`, else object-universal; no items:
+ * PD_OBJ_NONE, whatever the function mentions.
+ */
+pd_objstate pd_objstate_rule(int legacy, int field, int cpython);
+
 enum {
 #define PD_MEASURE(id, key, label, short_, good, col, fcol, badge, pop, sf, how, expr) \
     PD_M_##id,

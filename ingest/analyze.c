@@ -261,32 +261,16 @@ static an_status an_status_of(const uint32_t *c)
     return pd_status_rule(pd_classes_present32(c));
 }
 
-/* Object state of function fn with status s (see analyze.h and
- * DOMAIN.md): how the function reaches items decides, not its status.
- * Legacy item sites (PyObject ** casts, memcpy into a PyObject * local,
- * numpy's PyObject * item helpers) make it object-legacy whatever else it
- * holds; HPyField item sites make it object-universal, or
- * object-cpython-only when the same function still bridges or calls the
- * C API unguarded (an HPy_NULL owner is a bridge finding; numpy's
- * visit_item walks descr->fields with PyDict_Next).  A function on an
- * object path only by a marker or its name reaches no item itself: it is
- * object-universal when ported, object-legacy when it still needs the C
- * API (legacy or bridged), never cpython-only, which says HPyField items. */
+/* Object state of function fn from the item sites of its own body: the
+ * domain core's rule (pd_objstate_rule), which the call-graph step applies
+ * again with what the function reaches through its callees.  A marker
+ * (NPY_OBJECT, PyDataType_REFCHK) or an OBJECT_ name explains item access
+ * but is none: such a function keeps object_marker as a lesser fact. */
 static an_objstate an_objstate_of(const an_facc *a, an_status s)
 {
-    if (a->item_legacy)
-        return AN_OBJ_LEGACY;
-    if (a->item_field)
-        return a->unguarded[AN_CLASS_BRIDGE] || a->unguarded[AN_CLASS_CAPI]
-                   ? AN_OBJ_CPYTHON_ONLY : AN_OBJ_UNIVERSAL;
-    if (!a->marker && !a->objname)
-        return AN_OBJ_NONE;
-    switch (s) {
-    case AN_STATUS_LEGACY: return AN_OBJ_LEGACY;
-    case AN_STATUS_BRIDGED: return AN_OBJ_LEGACY;
-    case AN_STATUS_PORTED: return AN_OBJ_UNIVERSAL;
-    default: return AN_OBJ_NONE;
-    }
+    (void)s;
+    return pd_objstate_rule(a->item_legacy, a->item_field,
+                            a->unguarded[AN_CLASS_BRIDGE] || a->unguarded[AN_CLASS_CAPI]);
 }
 
 /* exact-if rules: reclassify their findings when a trigger was seen. */
@@ -491,11 +475,13 @@ static void an_finish(an_state *st)
 
         fn->status = an_status_of(st->facc[i].unguarded);
         fn->object_state = an_objstate_of(&st->facc[i], fn->status);
+        fn->mentions = st->facc[i].marker_line || st->facc[i].objname;
+        fn->cpython = st->facc[i].unguarded[AN_CLASS_BRIDGE] ||
+                      st->facc[i].unguarded[AN_CLASS_CAPI];
         fn->name = st->pool + st->facc[i].name_off;
         fn->name_from_macro = st->facc[i].macro_off == UINT32_MAX
                                   ? NULL : st->pool + st->facc[i].macro_off;
-        if (st->facc[i].marker_line && !st->facc[i].item_legacy &&
-            !st->facc[i].item_field && fn->object_state != AN_OBJ_NONE) {
+        if (st->facc[i].marker_line && fn->object_state == AN_OBJ_NONE) {
             fn->object_marker = st->pool + st->facc[i].marker_off;
             fn->object_marker_line = st->facc[i].marker_line;
         }
@@ -506,6 +492,7 @@ static void an_finish(an_state *st)
                                       ? NULL : st->pool + st->fmeta[i].reason_off;
     }
     an_build_calls(st);
+    an_flow_build(st);
     res->status = an_status_of(st->file_unguarded);
     res->cpp = st->cpp;
     res->universal_ready = pd_universal_ready_rule(pd_classes_present32(st->file_unguarded));
@@ -732,6 +719,7 @@ done:
     free(st.frames);
     free(st.locals);
     free(st.callrecs);
+    free(st.flowrecs);
     return rc;
 }
 
@@ -745,6 +733,9 @@ void an_result_free(an_result *res)
     free(res->text_pool);
     free(res->hpy_types);
     free(res->calls_pool);
+    free(res->flow_pool);
+    for (size_t i = 0; i < res->nfunctions; i++)
+        free(res->functions[i].object_chain);
     free(res);
 }
 

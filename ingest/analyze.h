@@ -23,7 +23,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "7"
+#define AN_ANALYZER_VERSION "8"
 
 /* Token classes, statuses and object states are the domain core's
  * (pd_domain.h); these are the analyzer's names for them. */
@@ -108,6 +108,21 @@ typedef struct {
     int32_t object_also;
     const char *object_marker;     /* owned by the result, or NULL */
     uint32_t object_marker_line;
+    char *object_chain;            /* set by an_flow_apply when a call
+                                    * gives the state: pd_flow_chain_json's
+                                    * array; NULL otherwise.  Owned by the
+                                    * result (malloc). */
+    int mentions;                  /* 1: uses a `marker` or has an
+                                    * `objfunc` name (object dtype is
+                                    * mentioned, a lesser fact) */
+    int cpython;                   /* 1: an unguarded capi or bridge
+                                    * finding (the function still needs
+                                    * CPython) */
+    const char *flow;              /* the body's flow facts for the
+                                    * call-graph step (analyze_flow.c
+                                    * says the format), space-separated;
+                                    * "" when none; NULL in a result built
+                                    * by hand.  Owned by the result. */
     const char *name_from_macro;   /* `M` when the name is written as the
                                     * argument of a function-like macro,
                                     * `void M(name)(params) {...}`, and the
@@ -137,6 +152,7 @@ typedef struct {
      * "visits"}.  Lines are lines of the file.  Owned by the result. */
     char *hpy_types;
     char *calls_pool;              /* Private: holds functions[].calls */
+    char *flow_pool;               /* Private: holds functions[].flow */
 } an_result;
 
 /*
@@ -229,6 +245,24 @@ int an_result_diff(const an_result *a, const an_result *b, char *why,
  */
 size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
                    size_t cap);
+
+/*
+ * The functions of res as the call-graph step takes them (pd_flow.h): a
+ * new array of res->nfunctions entries borrowing res's strings, freed by
+ * the caller with free(); *out is NULL when there are none.  0 or
+ * PD_ENOMEM.  The local bits come from each function's own object state
+ * and `cpython`.
+ */
+struct pd_flow_fn;
+int an_flow_fns(const an_result *res, struct pd_flow_fn **out);
+
+/*
+ * The call-graph step over the files of one revision, for a caller that
+ * holds every result (portdash analyze --git-dir): each function's
+ * object_state becomes the resolved one and object_chain says which call
+ * gave it.  res[i] is the file paths[i].  0 or PD_ENOMEM.
+ */
+int an_flow_apply(an_result **res, const char *const *paths, size_t n);
 
 /* Free a result; accepts NULL. */
 void an_result_free(an_result *res);

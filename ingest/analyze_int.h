@@ -126,6 +126,52 @@ typedef struct {
 #define AN_MAXSCOPE 32          /* nested namespaces/classes with names */
 #define AN_QUAL 192             /* bytes of a qualifier A::B:: or a scope */
 #define AN_MAXCALLS 16
+#define AN_MAXPARAM 16          /* parameters whose names are kept */
+#define AN_MAXALIAS 32          /* locals set from a parameter */
+#define AN_MAXFCALL 16          /* nested calls whose arguments are read */
+#define AN_MAXCODES 96          /* bytes of one call's argument codes */
+
+/* A call inside a function whose arguments the flow facts describe
+ * (analyze_flow.c). */
+typedef struct {
+    an_tok name;
+    long depth;                 /* paren depth of its arguments */
+    int argi, ntok, amp, root;  /* current argument: tokens, '&', the
+                                 * parameter it reaches (-1: none) */
+    an_tok one;                 /* its identifier when it is one name */
+    int one_valid;
+    int firstroot;              /* first argument root of the call */
+    char codes[AN_MAXCODES];
+    size_t ncodes;
+} an_fcall;
+
+/* Flow facts state (analyze_flow.c): parameter names read at file
+ * level, locals set from parameters, calls being read. */
+typedef struct {
+    an_tok gp[AN_MAXPARAM];     /* parameters of the group being read */
+    int ngp;
+    an_tok p_last, p_fp, p_inner;
+    int has_last, has_fp, has_inner, p_ntok;
+    an_tok fp[AN_MAXPARAM];     /* ... of the last group closed */
+    int nfp;
+    an_tok par[AN_MAXPARAM];    /* the open function's parameters */
+    int npar;
+    struct { const char *s; uint32_t len; int root; } al[AN_MAXALIAS];
+    int nal;
+    an_fcall fc[AN_MAXFCALL];
+    int nfc;
+    an_tok lhs;                 /* `lhs = ...` being read */
+    int asg, asg_ntok;
+    long asg_pdepth;
+    an_tok asg_cand;            /* the value's first name, decided by the
+                                 * token after it */
+    int asg_cand_valid;
+    long asg_call;              /* the value is a call: depth of its
+                                 * arguments (0: not a call) */
+    int asg_argc, asg_argroot, asg_lastroot;
+    int site_wait;              /* tokens left to find a site's root */
+    char site_cls;              /* 'L' or 'F' */
+} an_flow;
 
 typedef struct {
     const rules *r;
@@ -224,6 +270,10 @@ typedef struct {
     /* Calls in function bodies: (function, interned callee name). */
     struct an_callrec { int32_t fn; uint32_t off, len; } *callrecs;
     size_t ncallrecs, capcallrecs;
+    /* Flow facts of function bodies (analyze_flow.c), same shape. */
+    struct an_callrec *flowrecs;
+    size_t nflowrecs, capflowrecs;
+    an_flow flow;
 
     /* Problems for the notes. */
     uint32_t bad_close_line, bad_closes;
@@ -280,6 +330,15 @@ void an_check_cast(an_state *st);
 void an_call_token(an_state *st, const an_tok *t);
 void an_cast_operand(an_state *st, const an_tok *t);
 void an_item_call(an_state *st, const an_tok *name);
+
+/* analyze_flow.c: the facts the call-graph step reads (see there) */
+void an_flow_file_token(an_state *st, const an_tok *t);
+void an_flow_begin(an_state *st);
+void an_flow_body_token(an_state *st, const an_tok *t);
+void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len);
+void an_flow_site_wait(an_state *st, rules_verdict v);
+int an_flow_clean(const an_state *st);
+void an_flow_build(an_state *st);
 
 /* analyze_types.c: fill st->res->hpy_types from the analysed text (after
  * an_finish, before template lines are mapped back); does nothing unless

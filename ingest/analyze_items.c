@@ -148,6 +148,12 @@ static void an_cast_site(an_state *st, const char *why, const an_tok *t,
         an_set_reason(st, fi, "cast of `%.*s`, a %s %.*s%s: a pointer into "
                       "array data", (int)t->len, t->s, l->type, l->stars, "***",
                       l->param ? " parameter" : " local");
+    if (l)
+        an_flow_site(st, pc->v, t->s, t->len);
+    else if (*why == '.' || *why == '-')
+        an_flow_site(st, pc->v, an_prev(st, 2)->s, an_prev(st, 2)->len);
+    else if (!*why)
+        an_flow_site_wait(st, pc->v);
     else if (*why == '`')
         an_set_reason(st, fi, "cast of `%.*s`, a pointer into array data "
                       "declared by a macro (itemname rule)", (int)t->len, t->s);
@@ -275,6 +281,7 @@ static void an_end_arg(an_state *st, an_call *c)
                      (int)l->len, l->s);
         fi = an_add_finding(st, c->line, c->column, l->pv.cls >= 0 ? l->pv : l->v,
                             text, (size_t)n, AN_FK_ITEM, NULL, 0);
+        an_flow_site(st, l->pv.cls >= 0 ? l->pv : l->v, l->s, l->len);
         if (l->pv.cls >= 0)
             an_set_reason(st, fi, "%.*s through `%.*s`, a %s %.*s%s into the "
                           "items", (int)c->namelen, c->name, (int)l->len, l->s,

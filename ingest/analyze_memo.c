@@ -33,7 +33,7 @@ typedef struct an_rec {
     uint64_t k_lo, k_hi;
     const char *base, *q, *qline;
     uint32_t line0;
-    size_t nfind0, nfn0, ncall0, nring0;
+    size_t nfind0, nfn0, ncall0, nflow0, nring0;
     an_mcount c0;
     uint32_t *log;              /* every interned offset, in order */
     size_t nlog, caplog;
@@ -75,7 +75,7 @@ static int an_clean(const an_state *st)
            !st->kr && !st->kr_next && !st->pend_valid && !st->cand_valid &&
            !st->alt_valid && !st->tag_kw_valid && !st->after_group &&
            st->adepth == 0 && st->ncalls == 0 && !st->callpend_valid &&
-           !st->pcast.active;
+           !st->pcast.active && an_flow_clean(st);
 }
 
 /* The key of chunk [base, q) whose first line is line0 in state st. */
@@ -249,6 +249,7 @@ static void an_rec_start(an_state *st, an_rec *r, const char *base,
     r->nfind0 = st->res->nfindings;
     r->nfn0 = st->res->nfunctions;
     r->ncall0 = st->ncallrecs;
+    r->nflow0 = st->nflowrecs;
     r->nring0 = st->nring;
     r->nlog = 0;
     r->failed = 0;
@@ -289,6 +290,7 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     const an_result *res = st->res;
     size_t nfind = res->nfindings - r->nfind0, nfn = res->nfunctions - r->nfn0;
     size_t ncall = st->ncallrecs - r->ncall0, ntok = st->nring - r->nring0;
+    size_t nflow = st->nflowrecs - r->nflow0, o_flow;
     size_t nring = ntok < AN_RING ? ntok : AN_RING, mask = 63, nstr = 0, strb = 0;
     size_t i, sz, o_find, o_fn, o_call, o_ring, o_fr, o_marks, o_scope, o_off, o_str;
     long nw = st->wrappers < AN_MAXSCOPE ? st->wrappers : AN_MAXSCOPE;
@@ -317,7 +319,8 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     o_find = AN_AL(sizeof(*e));
     o_fn = o_find + AN_AL(nfind * sizeof(an_mfind));
     o_call = o_fn + AN_AL(nfn * sizeof(an_mfunc));
-    o_ring = o_call + AN_AL(ncall * sizeof(an_mcall));
+    o_flow = o_call + AN_AL(ncall * sizeof(an_mcall));
+    o_ring = o_flow + AN_AL(nflow * sizeof(an_mcall));
     o_fr = o_ring + AN_AL(nring * sizeof(an_mtok));
     o_marks = o_fr + AN_AL(st->nframes * sizeof(an_frame));
     o_off = o_marks + AN_AL((size_t)(nw > 0 ? nw : 0) * sizeof(uint32_t));
@@ -333,6 +336,7 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     e->find = (an_mfind *)(blk + o_find);
     e->fn = (an_mfunc *)(blk + o_fn);
     e->call = (an_mcall *)(blk + o_call);
+    e->flow = (an_mcall *)(blk + o_flow);
     e->ring = (an_mtok *)(blk + o_ring);
     e->frames = (an_frame *)(blk + o_fr);
     e->scope_marks = (uint32_t *)(blk + o_marks);
@@ -346,6 +350,7 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     e->nfind = (uint32_t)nfind;
     e->nfn = (uint32_t)nfn;
     e->ncall = (uint32_t)ncall;
+    e->nflow = (uint32_t)nflow;
     e->nring = (uint32_t)nring;
     e->ntok = ntok;
     for (i = 0, strb = 0; i < nstr; i++) {
@@ -406,6 +411,16 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
             goto bad;
         e->call[i].str = idx;
     }
+    for (i = 0; i < nflow; i++) {
+        const struct an_callrec *c = &st->flowrecs[r->nflow0 + i];
+
+        e->flow[i].fn = c->fn - (int32_t)r->nfn0;
+        e->flow[i].len = c->len;
+        if (c->fn < (int32_t)r->nfn0 ||
+            (idx = an_str_index(slots, offs, mask, c->off)) == UINT32_MAX)
+            goto bad;
+        e->flow[i].str = idx;
+    }
     for (i = 0; i < nring; i++) {
         const an_tok *t = an_prev(st, nring - i);
         an_mtok *d = &e->ring[i];
@@ -465,7 +480,7 @@ static void an_rec_store(an_state *st, an_memo *m, an_rec *r)
 
 /* Room for n more findings, k more functions and c more calls; 0 or
  * PD_ENOMEM. */
-static int an_reserve(an_state *st, size_t n, size_t k, size_t c)
+static int an_reserve(an_state *st, size_t n, size_t k, size_t c, size_t fl)
 {
     an_result *res = st->res;
     size_t cap;
@@ -500,6 +515,14 @@ static int an_reserve(an_state *st, size_t n, size_t k, size_t c)
             return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
         st->callrecs = p;
         st->capcallrecs = cap;
+    }
+    if (st->nflowrecs + fl > st->capflowrecs) {
+        for (cap = st->capflowrecs ? st->capflowrecs : 256; cap < st->nflowrecs + fl; cap *= 2)
+            ;
+        if (!(p = realloc(st->flowrecs, cap * sizeof(*st->flowrecs))))
+            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->flowrecs = p;
+        st->capflowrecs = cap;
     }
     return 0;
 }
@@ -560,6 +583,14 @@ static void an_put_results(an_state *st, const an_mentry *e, const uint32_t *off
         c->len = e->call[i].len;
     }
     st->ncallrecs += e->ncall;
+    for (i = 0; i < e->nflow; i++) {
+        struct an_callrec *c = &st->flowrecs[st->nflowrecs + i];
+
+        c->fn = fn0 + e->flow[i].fn;
+        c->off = offs[e->flow[i].str];
+        c->len = e->flow[i].len;
+    }
+    st->nflowrecs += e->nflow;
 }
 
 /* Put the state at the end of e's chunk, which starts at base. */
@@ -626,7 +657,7 @@ static void an_replay(an_state *st, const an_mentry *e, const char *base,
     for (i = 0; i < e->nstr && !st->rc; i++)
         an_intern(st, e->strs + e->stroff[i], e->stroff[i + 1] - e->stroff[i] - 1,
                   &offs[i]);
-    if (st->rc || an_reserve(st, e->nfind, e->nfn, e->ncall))
+    if (st->rc || an_reserve(st, e->nfind, e->nfn, e->ncall, e->nflow))
         goto done;
     an_put_results(st, e, offs, line0);
     an_put_state(st, e, base, line0);

@@ -58,7 +58,7 @@ typedef struct an_mentry {
     uint32_t len;               /* chunk bytes */
     uint32_t lines;             /* its last line - its first line */
     uint32_t qline_off;         /* start of its last line, from its start */
-    uint32_t nstr, nfind, nfn, ncall, nring;
+    uint32_t nstr, nfind, nfn, ncall, nflow, nring;
     uint64_t ntok;              /* tokens scanned */
     an_mcount c;
     /* state at the end */
@@ -72,6 +72,7 @@ typedef struct an_mentry {
     an_mfind *find;
     an_mfunc *fn;
     an_mcall *call;
+    an_mcall *flow;             /* flow facts (analyze_flow.c) */
     an_mtok *ring;
     uint32_t *stroff;           /* nstr + 1 offsets into strs */
     char *strs;

@@ -169,6 +169,7 @@ static int an_fn_diff(const an_function *x, const an_function *y, size_t i,
         : x->status != y->status || x->object_state != y->object_state ? "status"
         : memcmp(x->tokens, y->tokens, sizeof(x->tokens)) ? "tokens"
         : an_sdiff(x->calls, y->calls) ? "calls"
+        : an_sdiff(x->flow, y->flow) ? "flow"
         : x->status_finding != y->status_finding || x->object_finding != y->object_finding ||
           x->object_also != y->object_also ? "why"
         : an_sdiff(x->object_marker, y->object_marker) ||

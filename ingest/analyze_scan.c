@@ -424,6 +424,7 @@ static void an_begin_function(an_state *st)
         if (!st->fmeta[i].define && st->res->findings[i].function < 0)
             an_assign(st, i, fn);
     st->cur = fn;
+    an_flow_begin(st);
     st->depth = 1;
     st->pdepth = 0;
     st->ncalls = 0;
@@ -731,6 +732,10 @@ void an_scan_token(an_state *st, const lex_token *lt)
         an_call_token(st, &t);
     if (st->cur >= 0 || (file_level && st->in_decl))
         an_local_decl(st, &t);
+    if (st->cur >= 0)
+        an_flow_body_token(st, &t);
+    else if (file_level)
+        an_flow_file_token(st, &t);
     if (t.kind == LEX_PUNCT) {
         if (st->cur >= 0)
             an_func_punct(st, &t);

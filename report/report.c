@@ -151,6 +151,14 @@ static json_t *report_json_file(const report_file *rf)
             "object_state", os ? json_string(os) : json_null(),
             "tokens", report_tokens(fn->tokens),
             "why", report_why(res, fn)));
+        if (fn->object_chain) {
+            json_t *chain = json_loads(fn->object_chain, 0, NULL);
+
+            if (chain)
+                json_object_set_new(json_array_get(fns, i), "object_chain", chain);
+        }
+        if (getenv("PORTDASH_FLOW_FACTS") && fn->flow)
+            json_object_set_new(json_array_get(fns, i), "flow", json_string(fn->flow));
     }
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];

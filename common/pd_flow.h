@@ -1,0 +1,107 @@
+/*
+ * pd_flow.h: the call-graph step of the object-dtype analysis.
+ *
+ * The analyzer gives, per function, the item sites of its own body and
+ * its flow facts (ingest/analyze_flow.c): which parameters its item sites
+ * reach, which parameter is an HPyField owner, and every call with what
+ * each argument is.  This step puts the functions of every file of one
+ * revision together and follows the facts through the repository's own
+ * functions (DOMAIN.md "Object-dtype paths": "or by calling, for that
+ * purpose, a function of the repository that does"):
+ *
+ *   - a call g(.., x, ..) whose argument j reaches items inside g (g has an
+ *     item site through its parameter j, itself or further down) is an
+ *     item access of the caller, and of the caller's parameter when x is
+ *     one of its parameters;
+ *   - a function h passed as an argument (a visitor, a callback) whose
+ *     item sites reach its parameters is an item access of the caller;
+ *   - HPy_NULL passed where g takes the owner of an HPyField_Load/Store
+ *     makes the caller's field use CPython-only;
+ *   - a name resolves to the functions of the same file when the file
+ *     defines it (static helpers), else to every definition of it.
+ *
+ * The final state is pd_objstate_rule() of what the function reaches.  A
+ * helper's meaning is the one of its body at the revision given: nothing
+ * here is a list of names.  Everything is in memory; a graph is updated
+ * file by file (an ingest replaces the files a commit changed) and
+ * resolved again; not thread-safe.
+ */
+#ifndef PD_FLOW_H
+#define PD_FLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pd_domain.h"
+
+/* What a function's own body shows (pd_flow_fn.local) and what it
+ * reaches after the graph (pd_flow_kinds). */
+enum {
+    PD_FLOW_LEGACY = 1,   /* PyObject * item site */
+    PD_FLOW_FIELD = 2,    /* HPyField item site */
+    PD_FLOW_CPYTHON = 4,  /* an unguarded C API use or bridge */
+    PD_FLOW_NULLOWNER = 8, /* HPy_NULL given as a helper's HPyField owner */
+    PD_FLOW_MARKER = 16   /* mentions an object-dtype marker: says why a
+                           * call reaches items (see pd_flow.c) */
+};
+
+/* One function of a file, as pd_flow_set_file takes it (borrowed). */
+typedef struct pd_flow_fn {
+    const char *name;
+    uint32_t line;         /* first line, for the chain */
+    unsigned local;        /* PD_FLOW_LEGACY | FIELD | CPYTHON of its body */
+    const char *flow;      /* its flow facts (analyze_flow.c), "" or NULL */
+} pd_flow_fn;
+
+typedef struct pd_flow pd_flow;
+
+/* A new empty graph: 0 or PD_ENOMEM. */
+int pd_flow_new(pd_flow **out);
+
+/* Free a graph; accepts NULL. */
+void pd_flow_free(pd_flow *g);
+
+/*
+ * Make file `file` (any id the caller chooses; path for the chain text,
+ * copied) hold functions fns[0..n), replacing what it held; n = 0 removes
+ * the file.  Facts that do not parse are skipped.  0 or PD_ENOMEM (then
+ * the graph must be freed).  Results are stale until pd_flow_resolve().
+ */
+int pd_flow_set_file(pd_flow *g, int64_t file, const char *path,
+                     const pd_flow_fn *fns, size_t n);
+
+/* Follow the facts of every file to their fixed point.  0 or PD_ENOMEM. */
+int pd_flow_resolve(pd_flow *g);
+
+/* 1 when pd_flow_set_file() changed something since the last resolve. */
+int pd_flow_dirty(const pd_flow *g);
+
+/* The resolved state of function idx of file `file` (index in the fns it
+ * was given); PD_OBJ_NONE when unknown. */
+pd_objstate pd_flow_state(const pd_flow *g, int64_t file, size_t idx);
+
+/* Its local state (the same rule on its own body only). */
+pd_objstate pd_flow_local_state(const pd_flow *g, int64_t file, size_t idx);
+
+/*
+ * The chain that gives function idx of `file` its state when a call does,
+ * as JSON written into buf (cap bytes, NUL-terminated, truncated chains
+ * end early): an array of {"function", "path", "line"} hops, the first
+ * being the callee called at "line" of the function, each next one called
+ * by the previous, the last one holding the item site itself.  Returns
+ * the length, 0 when the state is the function's own (no chain).
+ */
+size_t pd_flow_chain_json(const pd_flow *g, int64_t file, size_t idx, char *buf,
+                          size_t cap);
+
+/*
+ * The sum over every function of the graph of (resolved - local) object
+ * states: delta[s] for s in PD_OBJ_LEGACY..PD_OBJ_UNIVERSAL (how many more
+ * or fewer functions are in state s once calls are followed).
+ */
+void pd_flow_delta(const pd_flow *g, int64_t delta[PD_OBJ_COUNT]);
+
+/* The same for the functions of one file. */
+void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COUNT]);
+
+#endif
