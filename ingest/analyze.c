@@ -727,6 +727,8 @@ void an_result_free(an_result *res)
 {
     if (!res)
         return;
+    for (size_t i = 0; i < res->nfunctions; i++)
+        free(res->functions[i].object_chain);
     free(res->functions);
     free(res->findings);
     free(res->notes);
@@ -734,8 +736,6 @@ void an_result_free(an_result *res)
     free(res->hpy_types);
     free(res->calls_pool);
     free(res->flow_pool);
-    for (size_t i = 0; i < res->nfunctions; i++)
-        free(res->functions[i].object_chain);
     free(res);
 }
 
@@ -789,18 +789,23 @@ size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
 
     n = an_json_finding(res, fn->status_finding, buf, cap, n);
     n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, ",\"object\":");
-    if (fn->object_finding >= 0) {
-        n = an_json_finding(res, fn->object_finding, buf, cap, n);
-    } else if (fn->object_marker) {
+    if (fn->object_chain && fn->object_state != AN_OBJ_NONE) {
         n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
-                              "{\"marker\":");
+                              "{\"chain\":%s}", fn->object_chain);
+    } else if (fn->object_finding >= 0 && fn->object_state != AN_OBJ_NONE) {
+        n = an_json_finding(res, fn->object_finding, buf, cap, n);
+    } else {
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "null");
+    }
+    n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, ",\"mentions\":");
+    if (fn->object_marker && fn->object_state == AN_OBJ_NONE) {
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              "{\"name\":");
         n = an_json_str(buf, cap, n, fn->object_marker);
         n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
                               ",\"line\":%u}", (unsigned)fn->object_marker_line);
     } else {
-        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "%s",
-                              fn->object_state != AN_OBJ_NONE ? "{\"objfunc\":true}"
-                                                              : "null");
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "null");
     }
     n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
                           ",\"object_also\":");

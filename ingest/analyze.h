@@ -237,11 +237,14 @@ int an_result_diff(const an_result *a, const an_result *b, char *why,
 /*
  * Why function fn of res has its status and object state, as compact JSON
  * written into buf (cap bytes, NUL-terminated; truncated output is never
- * valid JSON, so give 1 KB):
- *   {"status": F | null, "object": F | {"marker": NAME, "line": N} |
- *    {"objfunc": true} | null, "object_also": F | null}
+ * valid JSON, so give 2 KB):
+ *   {"status": F | null, "object": F | {"chain": [HOP...]} | null,
+ *    "mentions": {"name": MARKER, "line": N} | null, "object_also": F | null}
  * with F = {"rule", "text", "line", "column"} of the deciding finding (see
- * an_function.status_finding).  Returns the length written.
+ * an_function.status_finding), HOP = {"function", "path", "line"} of
+ * an_function.object_chain (a call gives the state), and "mentions" the
+ * lesser fact of a function with no object state that uses an object-dtype
+ * marker.  Returns the length written.
  */
 size_t an_why_json(const an_result *res, const an_function *fn, char *buf,
                    size_t cap);

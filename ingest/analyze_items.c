@@ -148,18 +148,18 @@ static void an_cast_site(an_state *st, const char *why, const an_tok *t,
         an_set_reason(st, fi, "cast of `%.*s`, a %s %.*s%s: a pointer into "
                       "array data", (int)t->len, t->s, l->type, l->stars, "***",
                       l->param ? " parameter" : " local");
-    if (l)
-        an_flow_site(st, pc->v, t->s, t->len);
-    else if (*why == '.' || *why == '-')
-        an_flow_site(st, pc->v, an_prev(st, 2)->s, an_prev(st, 2)->len);
-    else if (!*why)
-        an_flow_site_wait(st, pc->v);
     else if (*why == '`')
         an_set_reason(st, fi, "cast of `%.*s`, a pointer into array data "
                       "declared by a macro (itemname rule)", (int)t->len, t->s);
     else
         an_set_reason(st, fi, "cast of %s%.*s%s, a pointer into array data",
                       why, (int)t->len, t->s, *why ? "" : "()");
+    if (l)                            /* which parameter it reaches */
+        an_flow_site(st, pc->v, t->s, t->len);
+    else if (*why == '.' || *why == '-')
+        an_flow_site(st, pc->v, an_prev(st, 2)->s, an_prev(st, 2)->len);
+    else if (!*why)
+        an_flow_site_wait(st, pc->v);
     pc->active = 0;
 }
 
@@ -211,7 +211,14 @@ void an_cast_operand(an_state *st, const an_tok *t)
     if (member) {                     /* members have no t->e */
         const rules_name *me = rules_lookup(st->r, t->s, t->len);
 
-        if (me && (me->flags & RULES_F_ITEMSOURCE))   /* names, not suffixes */
+        /* A member cast to HPyField * is raw memory read as an item (a
+         * struct's own fields are declared HPyField, never cast):
+         * `(HPyField *)it->constant`, the padding item of numpy-hpy's
+         * neighborhood iterator.  PyObject ** casts of members are
+         * arrays of dtypes or arrays as often as items: only itemsource
+         * members count for them. */
+        if ((me && (me->flags & RULES_F_ITEMSOURCE)) ||
+            (pc->v.cls == AN_CLASS_HPY && pc->ntok <= 3))
             an_cast_site(st, an_punct_is(prev, '.') ? "." : "->", t, NULL);
         return;
     }

@@ -61,6 +61,18 @@ size_t report_fail_count(const report_fail *f, const report_file *files,
     return cnt;
 }
 
+/* " via A -> B" when a call gives fn its object state (an_flow_apply). */
+static void report_chain_text(FILE *out, const an_function *fn)
+{
+    json_t *chain = fn->object_chain ? json_loads(fn->object_chain, 0, NULL) : NULL;
+    size_t i;
+
+    for (i = 0; chain && i < json_array_size(chain); i++)
+        fprintf(out, "%s%s", i ? " -> " : " via ",
+                json_string_value(json_object_get(json_array_get(chain, i), "function")));
+    json_decref(chain);
+}
+
 /* The text format of one file. */
 static void report_text_file(FILE *out, const report_file *rf)
 {
@@ -81,6 +93,9 @@ static void report_text_file(FILE *out, const report_file *rf)
                 os ? ", " : "", os ? os : "");
         if (fn->name_from_macro)
             fprintf(out, " (name from macro %s)", fn->name_from_macro);
+        report_chain_text(out, fn);
+        if (!os && fn->mentions)
+            fputs(" (mentions object dtype)", out);
         fputc('\n', out);
     }
     for (i = 0; i < res->nfindings; i++) {
@@ -102,7 +117,7 @@ static void report_text_file(FILE *out, const report_file *rf)
 /* Why fn has its status and object state (analyze.h an_why_json). */
 static json_t *report_why(const an_result *res, const an_function *fn)
 {
-    char buf[1024];
+    char buf[4096];           /* a chain of 8 hops fits */
     json_t *j;
 
     an_why_json(res, fn, buf, sizeof(buf));

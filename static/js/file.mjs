@@ -200,12 +200,18 @@ function whyStatus(f) {
   return f.why?.status ? `${f.status}: ${whyFinding(f.why.status)}` : '';
 }
 
-/** Why it has its object state: item site, marker or name, and what keeps it on CPython. */
+/** Why it has its object state: its own item site, or the chain of calls
+ * that reaches one, and what keeps it on CPython; with no state, the
+ * lesser fact that it mentions object dtype. */
 function whyObject(f) {
   const o = f.why?.object;
-  if (!f.object_state || !o) return '';
-  const what = o.marker ? `marker ${o.marker} at line ${o.line}`
-    : o.objfunc ? 'its name (objfunc rule)' : whyFinding(o);
+  if (!f.object_state) {
+    const m = f.why?.mentions;
+    return m ? `mentions object dtype (${m.name} at line ${m.line}), reaches no item` : '';
+  }
+  if (!o) return '';
+  const what = o.chain ? `via ${o.chain.map((c) => `${c.function} (${c.path})`).join(' → ')}`
+    : whyFinding(o);
   const also = f.why.object_also ? `; on CPython by ${whyFinding(f.why.object_also)}` : '';
   return `${f.object_state}: ${what}${also}`;
 }

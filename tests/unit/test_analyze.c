@@ -611,17 +611,22 @@ static void test_fieldarg_rule_errors_and_custom_rules(void **state)
     rules_free(r);
 }
 
-static void test_marker_state_follows_status(void **state)
+static void test_marker_is_no_state(void **state)
 {
     an_result *res = run_file("markers.c");
 
     (void)state;
-    check_fn(res, "a", 1, 3, AN_STATUS_PORTED, AN_OBJ_UNIVERSAL);
-    /* no HPyField item: never cpython-only (issue 11, item 6) */
-    check_fn(res, "b", 4, 6, AN_STATUS_BRIDGED, AN_OBJ_LEGACY);
-    check_fn(res, "c", 7, 7, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
-    /* a guarded marker does not make an object path */
+    /* a marker explains item access but is none (issue 21, kind 1): no
+     * state, whatever the status; the lesser fact "mentions" */
+    check_fn(res, "a", 1, 3, AN_STATUS_PORTED, AN_OBJ_NONE);
+    check_fn(res, "b", 4, 6, AN_STATUS_BRIDGED, AN_OBJ_NONE);
+    check_fn(res, "c", 7, 7, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    assert_true(res->functions[0].mentions && res->functions[1].mentions &&
+                res->functions[2].mentions);
+    assert_string_equal(res->functions[1].object_marker, "NPY_OBJECT");
+    /* a guarded marker is not even mentioned */
     check_fn(res, "d", 8, 12, AN_STATUS_PORTED, AN_OBJ_NONE);
+    assert_false(res->functions[3].mentions);
     an_result_free(res);
 }
 /* ---- lexer robustness -------------------------------------------------- */
@@ -713,8 +718,10 @@ static void test_template_identifiers(void **state)
     /* one function per instance (see test_analyze_tmpl.c) */
     assert_int_equal(res->nfunctions, 3);
     check_fn(res, "BYTE_getitem", 5, 11, AN_STATUS_LEGACY, AN_OBJ_NONE);
-    check_fn(res, "OBJECT_getitem", 5, 11, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
-    check_fn(res, "OBJECT_compare", 14, 18, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
+    /* an OBJECT_ name is no evidence: neither touches an item through
+     * array data (issue 21, kind 1) */
+    check_fn(res, "OBJECT_getitem", 5, 11, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "OBJECT_compare", 14, 18, AN_STATUS_LEGACY, AN_OBJ_NONE);
     lex_init(&lx, src, strlen(src), 0);
     for (i = 0; i < 4; i++) {
         lex_next(&lx, &t);
@@ -847,7 +854,7 @@ int main(void)
         cmocka_unit_test(test_fieldarg_member_and_value_local_are_not_items),
         cmocka_unit_test(test_fieldarg_rule_errors_and_custom_rules),
         cmocka_unit_test(test_marker_only_neutral_function_is_not_object_path),
-        cmocka_unit_test(test_marker_state_follows_status),
+        cmocka_unit_test(test_marker_is_no_state),
         cmocka_unit_test(test_crlf_and_no_trailing_newline),
         cmocka_unit_test(test_nul_bytes_and_unterminated_comment),
         cmocka_unit_test(test_string_with_braces_and_comment_markers),

@@ -5,7 +5,9 @@
  * NAME beside it (NAME keeps its suffix: x.c, x.cpp, x.c.src, x.h).  The
  * source is analysed with the default rules, or with NAME.rules when that
  * file exists, and written in the text format of `portdash analyze` (see
- * report.h) with the path and the ':' after it cut from each line:
+ * report.h) with the path and the ':' after it cut from each line, after
+ * the call-graph step over the file (an_flow_apply: a state a call gives
+ * reads "..., object-legacy via helper -> visitor"):
  *
  *     neutral, universal-ready, 2 functions
  *     2: function pick (lines 2-13) neutral
@@ -159,6 +161,11 @@ static void run_case(void **state)
     if (!src)
         fail_msg("%s: no source file %s", expect_name, path);
     assert_int_equal(an_analyze(&res, r, src_name, src, slen), 0);
+    {
+        const char *paths[1] = {src_name};   /* the call graph of the file */
+
+        assert_int_equal(an_flow_apply(&res, paths, 1), 0);
+    }
     text = render(src_name, res, r, "text");
     json = render(src_name, res, r, "json");
     compact(json);
