@@ -268,7 +268,7 @@ bench-truth: deps
 	sh tests/bench/truth.sh build/portdash "$(TRUTH_LABELS)" \
 	  $(if $(TRUTH_NUMPY),numpy-hpy "$(TRUTH_NUMPY)" hpy$(truth_comma)hpy-convert-object-dtype 'numpy/core/**') \
 	  $(if $(TRUTH_KIWI),kiwi "$(TRUTH_KIWI)" 1.3.2-hpy -) \
-	  $(if $(TRUTH_UJSON),ultrajson-hpy "$(TRUTH_UJSON)" hpy -) \
+	  $(if $(TRUTH_UJSON),ultrajson-hpy "$(TRUTH_UJSON)" hpy 'python/**$(truth_comma)lib/**') \
 	  $(if $(TRUTH_HPY),hpy "$(TRUTH_HPY)" master 'hpy/devel/**')
 
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
