@@ -109,7 +109,7 @@ awk -F'\t' -v ports="$ports" 'index(ports, " " $1 " ") == 0' "$tmp/labels" >"$tm
 awk -F'\t' -v skipped="$(wc -l <"$tmp/skipped")" '
   function pct(a, b) { return b ? sprintf("%5.1f %%", 100 * a / b) : "    -  " }
   function row(label, a, b, c, d, e) {
-    printf "%-34s %4d  %4d/%-4d %s  %4d/%-4d %s  %4d/%-4d %s\n", label, a,
+    printf "%-38s %4d  %4d/%-4d %s  %4d/%-4d %s  %4d/%-4d %s\n", label, a,
       b, a, pct(b, a), c, a, pct(c, a), d, a, pct(d, a) }
   {
     n++; s = ($5 == $7); o = ($6 == $8)
@@ -127,7 +127,7 @@ awk -F'\t' -v skipped="$(wc -l <"$tmp/skipped")" '
   END {
     printf "measure of truth: %d labelled functions compared", n
     if (skipped) printf " (%d skipped: port not given)", skipped
-    printf "\n\n%-34s %4s  %-16s %-16s %s\n", "", "n", "status", "object state", "both"
+    printf "\n\n%-38s %4s  %-16s %-16s %s\n", "", "n", "status", "object state", "both"
     row("all", n, S, O, B)
     printf "\nby expected object state\n"
     for (i = 1; i <= nk; i++) row("  " ks[i], sn[ks[i]], ss[ks[i]], so[ks[i]], sb[ks[i]])
