@@ -33,6 +33,9 @@ DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium yajl
+# jq: tests/bench/truth.sh reads the file pages (make bench-truth, and its
+# self-test in make test)
+DEB_PKGS += jq
 # xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
 DEB_PKGS += libxxhash-dev
 PKGS     += libxxhash
