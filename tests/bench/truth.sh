@@ -33,7 +33,7 @@ command -v curl >/dev/null || { echo "truth: curl is needed" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 srv_pid=""
-trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$srv_pid" ] && { kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; }; rm -rf "$tmp"' EXIT
 db=${TRUTH_DB:-$tmp/truth.db}
 
 # The labels, checked: seven fields, known statuses and states.
