@@ -11,6 +11,9 @@
 #   make bench-sarif   only the SARIF import benchmark (no BENCH_REPO needed;
 #                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
 #   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
+#   make bench-truth TRUTH_NUMPY=GITDIR TRUTH_KIWI= TRUTH_UJSON= TRUTH_HPY=
+#                the measure of truth: hand labels against the file page
+#                (doc/truth.md; a variable left empty skips that port)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
 
@@ -30,6 +33,9 @@ DEB_PKGS = build-essential pkg-config git libgit2-dev libmicrohttpd-dev \
            libcurl4-openssl-dev \
            sqlite3 chromium time clang universal-ctags man-db systemd nginx curl
 PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium yajl
+# jq: tests/bench/truth.sh reads the file pages (make bench-truth, and its
+# self-test in make test)
+DEB_PKGS += jq
 # xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
 DEB_PKGS += libxxhash-dev
 PKGS     += libxxhash
@@ -42,7 +48,7 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-sarif bench-api check install help stress
+NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-truth check install help stress
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -80,7 +86,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-sarif bench-api check clean demo fuzz fuzz-sarif fuzz-http stress
+.PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -247,6 +253,26 @@ bench-api: deps
 	fi
 	$(MAKE) all
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/api.sh build/portdash
+
+# The measure of truth (issue 21, doc/truth.md): tests/truth/labels.tsv, read
+# by hand, against what the file page says.  Each TRUTH_* names a git
+# directory; an empty one skips that port.  TRUTH_DB=FILE keeps the database.
+TRUTH_NUMPY ?=
+TRUTH_KIWI  ?=
+TRUTH_UJSON ?=
+TRUTH_HPY   ?=
+TRUTH_LABELS ?= tests/truth/labels.tsv
+truth_comma := ,
+bench-truth: deps
+	$(MAKE) all
+	@[ -n "$(TRUTH_NUMPY)$(TRUTH_KIWI)$(TRUTH_UJSON)$(TRUTH_HPY)" ] || { echo "bench-truth:" \
+	  "set TRUTH_NUMPY, TRUTH_KIWI, TRUTH_UJSON and/or TRUTH_HPY to git directories" \
+	  "(doc/truth.md)"; exit 2; }
+	sh tests/bench/truth.sh build/portdash "$(TRUTH_LABELS)" \
+	  $(if $(TRUTH_NUMPY),numpy-hpy "$(TRUTH_NUMPY)" hpy$(truth_comma)hpy-convert-object-dtype 'numpy/core/**') \
+	  $(if $(TRUTH_KIWI),kiwi "$(TRUTH_KIWI)" 1.3.2-hpy -) \
+	  $(if $(TRUTH_UJSON),ultrajson-hpy "$(TRUTH_UJSON)" hpy 'python/**$(truth_comma)lib/**') \
+	  $(if $(TRUTH_HPY),hpy "$(TRUTH_HPY)" master 'hpy/devel/**')
 
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60

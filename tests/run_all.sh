@@ -87,6 +87,14 @@ for t in install nginx; do
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$broken deploy-$t"; fi
 done
 
+# The measure of truth's script on its fixture (tests/bench/truth_test.sh).
+sh tests/bench/truth_test.sh "$root/$B/portdash" "$root/$B/fixtures" >"$out/truth.log" 2>&1
+rc=$?
+cat "$out/truth.log"
+p=$(grep -c '^ok ' "$out/truth.log"); f=$(grep -c '^not ok ' "$out/truth.log")
+passed=$((passed + p)); failed=$((failed + f))
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$broken truth"; fi
+
 # Browser tests against a real server on a free port with the demo data.
 if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then
   db="$out/browser.db"
