@@ -95,7 +95,9 @@ static int fl_grow(void **p, size_t *cap, size_t need, size_t el)
 
 /*
  * A call is item access "for that purpose" (DOMAIN.md) when the callee
- * holds the item site itself, or when the caller or the callee says why
+ * holds the item site itself or hands the argument straight to a function
+ * that does (array_clear_hpyfields → array_items_visit), or when the
+ * caller or the callee says why
  * it touches items: it mentions an object-dtype marker (NPY_OBJECT,
  * PyDataType_REFCHK, NPY_ITEM_REFCOUNT, an OBJECT_ name: the rules'
  * `marker` and `objfunc`).  array_finalize_impl tests NPY_ITEM_REFCOUNT
@@ -492,7 +494,7 @@ static int fl_apply_kind(fl_fn *f, const fl_fn *e, int k, size_t j, const fl_arg
 
     if (ed[j] > FL_LIMIT)
         return 0;
-    if (ed[j] == 0 || ((f->local | e->local) & PD_FLOW_MARKER))
+    if (ed[j] <= 1 || ((f->local | e->local) & PD_FLOW_MARKER))
         fl_gain(f, k, d, line);
     if (a->type != 'p' || ed[j] + 1 > FL_LIMIT || fd[a->param] <= ed[j] + 1)
         return 0;
@@ -563,6 +565,74 @@ static int fl_propagate(pd_flow *g, uint32_t d)
     return 0;
 }
 
+/* 1 when d's item access is CPython-only (its own bridge or C API use, an
+ * HPy_NULL owner, or a callee of its own that is). */
+static int fl_cpython(const fl_fn *d)
+{
+    return (d->local & PD_FLOW_CPYTHON) || (d->kinds & (PD_FLOW_NULLOWNER | PD_FLOW_CPYCHAIN));
+}
+
+/* 1 when call c of f reaches HPyField items through callee d (an argument
+ * d acts on, or d passed as a visitor). */
+static int fl_gives_field(const pd_flow *g, const fl_call *c, const fl_fn *d, uint32_t di)
+{
+    size_t j;
+
+    if (g->fn[di].name == c->callee) {
+        for (j = 0; j < c->nargs && j < 16; j++)
+            if (d->dF[j] <= FL_LIMIT)
+                return 1;
+        return 0;
+    }
+    return fl_min_depth(d->dF) <= FL_LIMIT;
+}
+
+/*
+ * The worst state along a chain: a function whose HPyField items are
+ * reached through a callee that is CPython-only is CPython-only too
+ * (array_items_visit walks a structured dtype's fields through visit_item,
+ * which needs PyDict_Next).  Iterated to its fixed point over the
+ * functions that reach HPyField items.
+ */
+static void fl_cpython_chains(pd_flow *g)
+{
+    int changed = 1;
+    size_t i, j, a, k;
+
+    while (changed) {
+        changed = 0;
+        for (i = 0; i < g->nfn; i++) {
+            fl_fn *f = &g->fn[i];
+
+            if (!f->alive || !(f->kinds & PD_FLOW_FIELD) || fl_cpython(f))
+                continue;
+            for (j = f->call0; j < f->call0 + f->ncall && !fl_cpython(f); j++) {
+                const fl_call *c = &g->call[j];
+
+                for (a = 0; a <= c->nargs && !fl_cpython(f); a++) {
+                    /* a == nargs: the callee; else a visitor argument */
+                    uint32_t nm = a == c->nargs ? c->callee
+                                  : g->arg[c->arg0 + a].type == 'i' ? g->arg[c->arg0 + a].name
+                                  : UINT32_MAX;
+                    const fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
+
+                    for (k = 0; n && k < n->defs.n; k++) {
+                        uint32_t di = n->defs.v[k];
+                        const fl_fn *d = &g->fn[di];
+
+                        if (di != i && d->alive && fl_reaches(g, f, di) && fl_cpython(d) &&
+                            (d->kinds & PD_FLOW_FIELD) && fl_gives_field(g, c, d, di)) {
+                            f->kinds |= PD_FLOW_CPYCHAIN;
+                            changed = 1;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 int pd_flow_resolve(pd_flow *g)
 {
     size_t i;
@@ -592,6 +662,7 @@ int pd_flow_resolve(pd_flow *g)
         if ((rc = fl_propagate(g, d)) < 0)
             return rc;
     }
+    fl_cpython_chains(g);
     g->dirty = 0;
     return 0;
 }
@@ -605,8 +676,7 @@ int pd_flow_dirty(const pd_flow *g)
 
 static pd_objstate fl_state(const fl_fn *x)
 {
-    return pd_objstate_rule(x->kinds & PD_FLOW_LEGACY, x->kinds & PD_FLOW_FIELD,
-                            (x->local & PD_FLOW_CPYTHON) || (x->kinds & PD_FLOW_NULLOWNER));
+    return pd_objstate_rule(x->kinds & PD_FLOW_LEGACY, x->kinds & PD_FLOW_FIELD, fl_cpython(x));
 }
 
 static pd_objstate fl_local_state(const fl_fn *x)

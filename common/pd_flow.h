@@ -41,8 +41,10 @@ enum {
     PD_FLOW_FIELD = 2,    /* HPyField item site */
     PD_FLOW_CPYTHON = 4,  /* an unguarded C API use or bridge */
     PD_FLOW_NULLOWNER = 8, /* HPy_NULL given as a helper's HPyField owner */
-    PD_FLOW_MARKER = 16   /* mentions an object-dtype marker: says why a
+    PD_FLOW_MARKER = 16,  /* mentions an object-dtype marker: says why a
                            * call reaches items (see pd_flow.c) */
+    PD_FLOW_CPYCHAIN = 32 /* HPyField items reached through a callee that
+                           * is CPython-only */
 };
 
 /* One function of a file, as pd_flow_set_file takes it (borrowed). */

@@ -116,6 +116,7 @@ void an_flow_begin(an_state *st)
     memcpy(f->par, f->fp, (size_t)f->nfp * sizeof(f->fp[0]));
     f->npar = f->nfp;
     f->nal = f->nfc = f->asg = f->site_wait = 0;
+    f->deref_valid = f->deref_pending = 0;
 }
 
 /* ---- roots: which parameter a name reaches ---------------------------- */
@@ -502,11 +503,84 @@ static void an_flow_asg(an_state *st, const an_tok *t)
     }
 }
 
+/* The item-typed parameter named t (PyObject **ip, HPyField *pf), or
+ * NULL. */
+static const an_local *an_item_param(const an_state *st, const an_tok *t)
+{
+    size_t i;
+
+    if (t->kind != LEX_IDENT)
+        return NULL;
+    for (i = st->nlocals; i-- > 0;)
+        if (an_tok_eq(t, st->locals[i].s, st->locals[i].len))
+            return st->locals[i].param && st->locals[i].pv.cls >= 0 ? &st->locals[i] : NULL;
+    return NULL;
+}
+
+/*
+ * `*ip1`, `ip[i]`, `ip++` of a parameter declared with an itemcast type:
+ * the first one is kept, and becomes an item site at the function's end
+ * when the function says it works on the object dtype (a marker or an
+ * OBJECT_ name, an_flow_end).  The type alone is no evidence: a
+ * PyObject ** parameter is as often an out-parameter or an argument
+ * vector; the dereference is the access, the mention explains it.
+ */
+static void an_flow_deref(an_state *st, const an_tok *t)
+{
+    an_flow *f = &st->flow;
+    const an_tok *p1 = an_prev(st, 1), *p2 = an_prev(st, 2);
+
+    if (f->deref_valid)
+        return;
+    if (f->deref_pending) {           /* the name, then what follows it */
+        f->deref_pending = 0;
+        if (an_punct_is(t, '[') || an_punct_is(t, LEX_P2('+', '+')) ||
+            an_punct_is(t, LEX_P2('-', '-')))
+            f->deref_valid = 1;
+        return;
+    }
+    if (an_after_member(st) || !an_item_param(st, t))
+        return;
+    f->deref = *t;
+    if (an_punct_is(p1, '*') && p2->kind != LEX_IDENT && p2->kind != LEX_NUMBER &&
+        !an_punct_is(p2, ')') && !an_punct_is(p2, ']'))
+        f->deref_valid = 1;           /* unary `*ip1`, not `a * ip1` */
+    else
+        f->deref_pending = 1;
+}
+
+void an_flow_end(an_state *st)
+{
+    an_flow *f = &st->flow;
+    const an_facc *a = &st->facc[st->cur];
+    const an_local *l;
+    char text[300];
+    size_t fi;
+    int n, save = st->guard;
+
+    if (!f->deref_valid || !(a->marker_line || a->objname) ||
+        !(l = an_item_param(st, &f->deref)))
+        return;
+    st->guard = 0;
+    n = snprintf(text, sizeof(text), "*%.*s", (int)f->deref.len, f->deref.s);
+    fi = an_add_finding(st, f->deref.line, f->deref.column, l->pv, text, (size_t)n,
+                        AN_FK_ITEM, NULL, 0);
+    an_set_reason(st, fi, "`%.*s`, a %s %.*s parameter, is dereferenced in a function "
+                  "on the object dtype (it names %s): an item read or written",
+                  (int)f->deref.len, f->deref.s, l->type, l->stars, "***",
+                  a->marker_line ? "a marker" : "the object dtype");
+    an_flow_site(st, l->pv, f->deref.s, f->deref.len);
+    st->guard = save;
+    f->deref_valid = 0;
+}
+
 /* Token t in a function body (after the item trackers saw it, before
  * pdepth counts it). */
 void an_flow_body_token(an_state *st, const an_tok *t)
 {
     an_flow *f = &st->flow;
+
+    an_flow_deref(st, t);
 
     if (f->site_wait) {
         if (t->kind == LEX_IDENT && !an_after_member(st)) {

@@ -169,6 +169,9 @@ typedef struct {
     long asg_call;              /* the value is a call: depth of its
                                  * arguments (0: not a call) */
     int asg_argc, asg_argroot, asg_lastroot;
+    an_tok deref;               /* first dereference of an item-typed
+                                 * parameter (PyObject **ip1) */
+    int deref_valid, deref_pending;
     int site_wait;              /* tokens left to find a site's root */
     char site_cls;              /* 'L' or 'F' */
 } an_flow;
@@ -337,6 +340,7 @@ void an_flow_begin(an_state *st);
 void an_flow_body_token(an_state *st, const an_tok *t);
 void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len);
 void an_flow_site_wait(an_state *st, rules_verdict v);
+void an_flow_end(an_state *st);
 int an_flow_clean(const an_state *st);
 void an_flow_build(an_state *st);
 

@@ -627,6 +627,7 @@ static void an_func_punct(an_state *st, const an_tok *t)
         if (st->depth > 0)
             st->depth--;
         if (st->depth == 0) {
+            an_flow_end(st);
             st->res->functions[st->cur].end_line = t->line;
             st->cur = -1;
             st->pdepth = 0;

@@ -721,7 +721,7 @@ static void test_template_identifiers(void **state)
     /* an OBJECT_ name is no evidence: neither touches an item through
      * array data (issue 21, kind 1) */
     check_fn(res, "OBJECT_getitem", 5, 11, AN_STATUS_LEGACY, AN_OBJ_NONE);
-    check_fn(res, "OBJECT_compare", 14, 18, AN_STATUS_LEGACY, AN_OBJ_NONE);
+    check_fn(res, "OBJECT_compare", 14, 18, AN_STATUS_LEGACY, AN_OBJ_LEGACY);
     lex_init(&lx, src, strlen(src), 0);
     for (i = 0; i < 4; i++) {
         lex_next(&lx, &t);
