@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow.h"
 #include "pd_map.h"
@@ -815,4 +816,83 @@ void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COU
         return;
     for (i = f->fn0; i < f->fn0 + f->nfn; i++)
         fl_add_delta(&g->fn[i], delta);
+}
+
+/* ---- stored form -------------------------------------------------------- */
+
+void pd_flow_encode(pd_buf *b, const pd_flow_fn *fn)
+{
+    char head[64], bits[8];
+    size_t n = 0;
+
+    if (fn->local & PD_FLOW_LEGACY)
+        bits[n++] = 'L';
+    if (fn->local & PD_FLOW_FIELD)
+        bits[n++] = 'F';
+    if (fn->local & PD_FLOW_CPYTHON)
+        bits[n++] = 'C';
+    if (fn->local & PD_FLOW_MARKER)
+        bits[n++] = 'M';
+    if (!n)
+        bits[n++] = '-';
+    bits[n] = '\0';
+    pd_buf_puts(b, fn->name ? fn->name : "");
+    snprintf(head, sizeof(head), "\t%u\t%s\t", (unsigned)fn->line, bits);
+    pd_buf_puts(b, head);
+    pd_buf_puts(b, fn->flow ? fn->flow : "");
+    pd_buf_put(b, "\n", 1);
+}
+
+/* One stored line [p, e) into *fn; its strings are copied into the
+ * NUL-terminated `tmp` of the same length. */
+static void fl_decode(const char *p, const char *e, char *tmp, pd_flow_fn *fn)
+{
+    char *f[4] = {tmp, NULL, NULL, NULL}, *q;
+    int k = 1;
+
+    memcpy(tmp, p, (size_t)(e - p));
+    tmp[e - p] = '\0';
+    for (q = tmp; *q && k < 4; q++)
+        if (*q == '\t') {
+            *q = '\0';
+            f[k++] = q + 1;
+        }
+    memset(fn, 0, sizeof(*fn));
+    fn->name = f[0];
+    if (k < 4)
+        return;
+    fn->line = (uint32_t)strtoul(f[1], NULL, 10);
+    for (q = f[2]; *q; q++)
+        fn->local |= *q == 'L' ? PD_FLOW_LEGACY : *q == 'F' ? PD_FLOW_FIELD
+                     : *q == 'C' ? PD_FLOW_CPYTHON : *q == 'M' ? PD_FLOW_MARKER : 0;
+    fn->flow = f[3];
+}
+
+int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char *text,
+                          size_t len)
+{
+    pd_flow_fn *v = NULL;
+    char *tmp = NULL;
+    size_t n = 0, i, k;
+    const char *p, *e;
+    int rc;
+
+    for (i = 0; text && i < len; i++)
+        n += text[i] == '\n';
+    if (!n)
+        return pd_flow_set_file(g, file, path, NULL, 0);
+    if (!(v = calloc(n, sizeof(*v))) || !(tmp = malloc(len + n + 1))) {
+        free(v);
+        return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+    }
+    for (p = text, k = 0, i = 0; i < n && (e = memchr(p, '\n', len - (size_t)(p - text)));
+         i++) {
+        fl_decode(p, e, tmp + k, &v[i]);
+        k += (size_t)(e - p) + 1;
+        p = e + 1;
+    }
+    rc = pd_flow_set_file(g, file, path, v, i);
+    free(v);
+    free(tmp);
+    return rc;
 }

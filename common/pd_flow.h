@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pd_buf.h"
 #include "pd_domain.h"
 
 /* What a function's own body shows (pd_flow_fn.local) and what it
@@ -56,6 +57,25 @@ typedef struct pd_flow_fn {
 } pd_flow_fn;
 
 typedef struct pd_flow pd_flow;
+
+/*
+ * Stored form (analyses.flow): one line per function in index order,
+ *   NAME \t LINE \t BITS \t FACTS \n
+ * BITS are letters of pd_flow_fn.local (L legacy, F field, C CPython, M
+ * marker; "-" for none), FACTS the analyzer's flow facts.  Names hold no
+ * tab or newline (C identifiers, C++ qualified names).
+ */
+/* Append fn's line to b (its sticky error says out of memory). */
+void pd_flow_encode(pd_buf *b, const pd_flow_fn *fn);
+
+/*
+ * pd_flow_set_file() from the stored form: text[0..len) (not NUL-
+ * terminated necessarily); NULL or empty removes the file.  Lines that do
+ * not parse are functions with no facts (they keep their index).  0 or
+ * PD_ENOMEM.
+ */
+int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char *text,
+                          size_t len);
 
 /* A new empty graph: 0 or PD_ENOMEM. */
 int pd_flow_new(pd_flow **out);

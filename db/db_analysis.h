@@ -121,6 +121,19 @@ int db_commit_calls(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                     int (*fn)(void *arg, const char *path, int64_t analysis_id, char *calls),
                     void *arg);
 
+/*
+ * The same with each file's flow facts (analyses.flow: one line per
+ * function in index order, "NAME\tLINE\tBITS\tFACTS", pd_flow.h), the
+ * input of the call-graph step at that commit.  `fn` owns `flow`.
+ */
+int db_commit_flow(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                   int (*fn)(void *arg, const char *path, int64_t analysis_id, char *flow),
+                   void *arg);
+
+/* The flow facts of one analysis, inflated and NUL-terminated, into *out
+ * (the caller frees; NULL when not stored).  0, PD_EDB, PD_ENOMEM. */
+int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out);
+
 /* Call `fn` with each stored ref name of repository `repo_id`, sorted.
  * 0, fn's non-zero return, or PD_EDB. */
 int db_ref_names(sqlite3 *db, int64_t repo_id,

@@ -69,11 +69,11 @@ struct db_ingest {
     sqlite3_stmt *st[ST_COUNT];
 };
 
-/* The fixed columns of an analyses row before its measures, ?1 to ?15. */
+/* The fixed columns of an analyses row before its measures, ?1 to ?17. */
 #define DB_INGEST_ANALYSIS_COLS "blob_oid, rules_hash, size, lines, status, notes, " \
     "findings, findings_len, hpy_types, calls, calls_len, ung_hpy, ung_capi, " \
-    "ung_npy_legacy, ung_bridge"
-#define DB_INGEST_ANALYSIS_NCOLS 15
+    "ung_npy_legacy, ung_bridge, flow, flow_len"
+#define DB_INGEST_ANALYSIS_NCOLS 17
 
 int db_ingest_open(db_ingest **out, sqlite3 *db)
 {
@@ -398,6 +398,10 @@ int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
     }
     for (k = 0; k < PD_CLASS_COUNT; k++)
         sqlite3_bind_int64(st, 12 + k, a->ung[k]);
+    if (a->flow_z) {
+        sqlite3_bind_blob(st, 16, a->flow_z, (int)a->flow_zlen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 17, (int64_t)a->flow_len);
+    }
     db_measure_bind(st, DB_INGEST_ANALYSIS_NCOLS + 1, DB_M_ANALYSES, &a->counts);
     if ((rc = db_ingest_done(st)) < 0)
         return rc;

@@ -153,6 +153,8 @@ typedef struct {
     size_t findings_zlen, findings_len;
     const unsigned char *calls_z;      /* zlib of the calls text; NULL: none */
     size_t calls_zlen, calls_len;
+    const unsigned char *flow_z;       /* zlib of the flow facts; NULL: none */
+    size_t flow_zlen, flow_len;
     int64_t ung[PD_CLASS_COUNT];       /* unguarded findings of the file */
     pd_counts counts;                  /* the measures, files = 1 */
 } db_analysis_row;

@@ -22,6 +22,7 @@
 #include "db.h"
 #include "db_scope.h"
 #include "ingest.h"
+#include "ingest_flow.h"
 #include "ingest_pipe.h"
 #include "ingest_plan.h"
 #include "ingest_progress.h"
@@ -67,6 +68,7 @@ typedef struct {
     git_repository *plan_repo;    /* for plans made on this thread */
     size_t plan_calls;
     an_memo *memo;                /* chunk analyses of this run, or NULL */
+    ingest_flow *flow;            /* the call graph of the current commit */
 } ingest_ctx;
 
 /* Grow a zeroed array so that index `i` exists. */
@@ -256,7 +258,7 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
         db_counts_add(&c->totals, k, 1);
     }
     c->path_analysis[path_id] = id;
-    return 0;
+    return old == id ? 0 : ingest_flow_file(c->flow, path, id);
 }
 
 /* db_ingest_changes_of callback: replay a stored change. */
@@ -352,8 +354,12 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
             rc = ingest_apply_plan(c, plan ? plan : &here, id);
         }
     }
-    if (rc == 0)
-        rc = db_ingest_stats(c->store, id, c->rules_hash, &c->totals);
+    if (rc == 0) {
+        db_counts stats;
+
+        if ((rc = ingest_flow_totals(c->flow, &c->totals, &stats)) == 0)
+            rc = db_ingest_stats(c->store, id, c->rules_hash, &stats);
+    }
     if (rc == 0)
         rc = ingest_checkpoint(c, 0);
     *prev_id = id;
@@ -377,8 +383,9 @@ static int ingest_load_base(ingest_ctx *c, int64_t base)
     git_tree_free(c->base_tree);
     c->base_tree = NULL;
     if (!base)
-        return 0;
+        return ingest_flow_base(c->flow, 0, &c->totals);
     if ((rc = db_commit_stats(c->db, base, c->rules_hash, &c->totals)) < 0 ||
+        (rc = ingest_flow_base(c->flow, base, &c->totals)) < 0 ||
         (rc = db_ingest_commit_oid(c->store, hex, base)) < 0)
         return rc;
     if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, c->repo, &oid) < 0 ||
@@ -712,7 +719,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         (rc = an_memo_new(&c->memo, c->rules, an_memo_env_bytes())) < 0)
         return rc;
     if ((rc = db_open(&c->db, opt->db_path, 1)) < 0 ||
-        (rc = db_ingest_open(&c->store, c->db)) < 0)
+        (rc = db_ingest_open(&c->store, c->db)) < 0 ||
+        (rc = ingest_flow_open(&c->flow, c->db, c->rules_hash)) < 0)
         return rc;
     if (opt->ninclude || opt->nexclude)
         scope_json = scope_to_json(&c->scope);
@@ -738,6 +746,7 @@ done:
 
 static void ingest_close(ingest_ctx *c)
 {
+    ingest_flow_close(c->flow);
     ingest_progress_free(c->progress);
     db_ingest_free(c->store);
     db_close(c->db);

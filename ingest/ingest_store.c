@@ -8,6 +8,7 @@
 
 #include "db_findings.h"
 #include "ingest_store.h"
+#include "pd_flow.h"
 #include "pd_buf.h"
 #include "pd_error.h"
 
@@ -99,6 +100,35 @@ static int ingest_enc_calls(ingest_enc *e, const an_result *res)
     return rc;
 }
 
+/*
+ * The flow facts of every function, one line per function in index order
+ * (pd_flow.h, "Stored form"), compressed into e->flow_z; none when the
+ * file has no function.
+ */
+static int ingest_enc_flow(ingest_enc *e, const an_result *res)
+{
+    pd_flow_fn *v = NULL;
+    pd_buf b;
+    size_t i;
+    int rc;
+
+    if (!res->nfunctions)
+        return 0;
+    if ((rc = an_flow_fns(res, &v)) < 0)
+        return rc;
+    pd_buf_init(&b, 0);
+    for (i = 0; i < res->nfunctions; i++)
+        pd_flow_encode(&b, &v[i]);
+    free(v);
+    if (b.err)
+        rc = PD_ENOMEM;
+    else if ((rc = db_deflate(&e->flow_z, &e->row.flow_zlen, b.data, b.len)) == 0)
+        e->row.flow_len = b.len;
+    e->row.flow_z = e->flow_z;
+    pd_buf_free(&b);
+    return rc;
+}
+
 void ingest_enc_free(ingest_enc *e)
 {
     if (!e)
@@ -107,6 +137,7 @@ void ingest_enc_free(ingest_enc *e)
     free(e->hpy_types);
     free(e->findings_z);
     free(e->calls_z);
+    free(e->flow_z);
     /* why is the one string of a row made for it alone: owned there. */
     for (size_t i = 0; e->fn && i < e->nfn; i++)
         free((char *)e->fn[i].why);
@@ -211,7 +242,8 @@ int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size)
     e->row.notes = e->notes;
     e->row.hpy_types = e->hpy_types;
     if ((rc = ingest_enc_functions(e, res)) < 0 || (rc = ingest_enc_measures(e, res)) < 0 ||
-        (rc = ingest_enc_findings(e, res)) < 0 || (rc = ingest_enc_calls(e, res)) < 0)
+        (rc = ingest_enc_findings(e, res)) < 0 || (rc = ingest_enc_calls(e, res)) < 0 ||
+        (rc = ingest_enc_flow(e, res)) < 0)
         goto done;
     *out = e;
     e = NULL;

@@ -31,6 +31,7 @@ typedef struct {
     char *notes, *hpy_types;       /* row.notes, row.hpy_types */
     unsigned char *findings_z;     /* row.findings_z */
     unsigned char *calls_z;        /* row.calls_z */
+    unsigned char *flow_z;         /* row.flow_z */
 } ingest_enc;
 
 /*

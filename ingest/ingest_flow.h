@@ -1,0 +1,44 @@
+/*
+ * ingest_flow.h: the call graph of the commit being ingested (pd_flow.h),
+ * kept file by file as the walk applies each commit's changes, so that
+ * every commit's summary counts the object-dtype states the repository's
+ * own functions give (a helper that changes changes its callers' states
+ * in the same commit's summary).
+ */
+#ifndef INGEST_FLOW_H
+#define INGEST_FLOW_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "pd_domain.h"
+
+typedef struct ingest_flow ingest_flow;
+
+/* A graph for analyses stored under `rules_hash` (borrowed, as db).
+ * 0 or PD_ENOMEM. */
+int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash);
+
+/* Free; accepts NULL. */
+void ingest_flow_close(ingest_flow *f);
+
+/*
+ * Start a walk at stored commit `base` (0: an empty tree): the graph holds
+ * every file of base, and *totals (base's stored summary, which counts
+ * the resolved states) becomes the sum of the files' own figures, which
+ * the walk updates change by change.  0, PD_EDB, PD_ENOMEM.
+ */
+int ingest_flow_base(ingest_flow *f, int64_t base, pd_counts *totals);
+
+/* `path` now holds analysis `analysis_id` (0: deleted).  0, PD_EDB,
+ * PD_ENOMEM. */
+int ingest_flow_file(ingest_flow *f, const char *path, int64_t analysis_id);
+
+/*
+ * The summary of the current commit: *out = *local (the sum of the files'
+ * own figures) with the object-dtype states the call graph gives; the
+ * graph is resolved again only when a file changed.  0 or PD_ENOMEM.
+ */
+int ingest_flow_totals(ingest_flow *f, const pd_counts *local, pd_counts *out);
+
+#endif
