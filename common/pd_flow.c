@@ -17,6 +17,7 @@
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow.h"
+#include "pd_hash.h"
 #include "pd_map.h"
 
 typedef struct {
@@ -118,6 +119,11 @@ static int fl_push(fl_vec *v, uint32_t a)
         return PD_ENOMEM;
     v->v[v->n++] = a;
     return 0;
+}
+
+int64_t pd_flow_path_key(const char *path)
+{
+    return (int64_t)pd_fnv1a64(0xcbf29ce484222325ULL, path, strlen(path));
 }
 
 int pd_flow_new(pd_flow **out)
@@ -624,6 +630,8 @@ static void fl_cpython_chains(pd_flow *g)
                         if (di != i && d->alive && fl_reaches(g, f, di) && fl_cpython(d) &&
                             (d->kinds & PD_FLOW_FIELD) && fl_gives_field(g, c, d, di)) {
                             f->kinds |= PD_FLOW_CPYCHAIN;
+                            f->via[1] = (int32_t)di;      /* the chain says why */
+                            f->via_line[1] = c->line;
                             changed = 1;
                             break;
                         }
@@ -698,6 +706,11 @@ pd_objstate pd_flow_state(const pd_flow *g, int64_t file, size_t idx)
     const fl_fn *x = fl_at(g, file, idx);
 
     return x ? fl_state(x) : PD_OBJ_NONE;
+}
+
+int pd_flow_known(const pd_flow *g, int64_t file, size_t idx)
+{
+    return fl_at(g, file, idx) != NULL;
 }
 
 pd_objstate pd_flow_local_state(const pd_flow *g, int64_t file, size_t idx)

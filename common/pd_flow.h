@@ -77,6 +77,10 @@ void pd_flow_encode(pd_buf *b, const pd_flow_fn *fn);
 int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char *text,
                           size_t len);
 
+/* The file id every caller that keys files by path uses (FNV-1a 64 of the
+ * path; a collision would only merge two files' names). */
+int64_t pd_flow_path_key(const char *path);
+
 /* A new empty graph: 0 or PD_ENOMEM. */
 int pd_flow_new(pd_flow **out);
 
@@ -101,6 +105,9 @@ int pd_flow_dirty(const pd_flow *g);
 /* The resolved state of function idx of file `file` (index in the fns it
  * was given); PD_OBJ_NONE when unknown. */
 pd_objstate pd_flow_state(const pd_flow *g, int64_t file, size_t idx);
+
+/* 1 when the graph holds function idx of `file`. */
+int pd_flow_known(const pd_flow *g, int64_t file, size_t idx);
 
 /* Its local state (the same rule on its own body only). */
 pd_objstate pd_flow_local_state(const pd_flow *g, int64_t file, size_t idx);

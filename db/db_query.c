@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_flow.h"
 #include "db_measures.h"
 #include "pd_error.h"
 
@@ -207,6 +208,7 @@ void db_counts_from_files_row(sqlite3_stmt *st, db_counts *c)
 
 struct db_files {
     sqlite3_stmt *st;
+    db_flow *flow;               /* the commit's call graph */
 };
 
 int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *rules_hash)
@@ -217,7 +219,9 @@ int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *ru
     *out = NULL;
     if (!f)
         return pd_error_set(PD_ENOMEM, "out of memory");
-    if ((rc = db_commit_files_stmt(db, &f->st, commit_id, rules_hash)) < 0) {
+    if ((rc = db_commit_files_stmt(db, &f->st, commit_id, rules_hash)) < 0 ||
+        (rc = db_flow_get(db, commit_id, rules_hash, &f->flow)) < 0) {
+        sqlite3_finalize(f->st);
         free(f);
         return rc;
     }
@@ -237,6 +241,14 @@ int db_files_next(db_files *f, db_file_row *row)
     row->analysis_id = sqlite3_column_int64(f->st, 3);
     row->status = (const char *)sqlite3_column_text(f->st, 4);
     db_counts_from_files_row(f->st, &row->counts);
+    if (row->analysis_id) {      /* states the commit's call graph gives */
+        int64_t delta[PD_OBJ_COUNT];
+        int s;
+
+        pd_flow_file_delta(db_flow_graph(f->flow), pd_flow_path_key(row->path), delta);
+        for (s = 0; s < PD_OBJ_COUNT; s++)
+            row->counts.obj[s] += delta[s];
+    }
     return 1;
 }
 
@@ -245,6 +257,7 @@ void db_files_close(db_files *f)
     if (!f)
         return;
     sqlite3_finalize(f->st);
+    db_flow_release(f->flow);
     free(f);
 }
 

@@ -15,7 +15,6 @@
 #include "ingest_flow.h"
 #include "pd_error.h"
 #include "pd_flow.h"
-#include "pd_hash.h"
 
 struct ingest_flow {
     sqlite3 *db;
@@ -50,13 +49,6 @@ void ingest_flow_close(ingest_flow *f)
     free(f);
 }
 
-/* A file's key in the graph: its path's hash (FNV-1a 64: the paths are
- * the repository's, a collision would only merge two files' names). */
-static int64_t ingest_flow_key(const char *path)
-{
-    return (int64_t)pd_fnv1a64(0xcbf29ce484222325ULL, path, strlen(path));
-}
-
 /* db_commit_flow callback: one file of the base commit. */
 static int ingest_flow_base_file(void *arg, const char *path, int64_t analysis_id,
                                  char *text)
@@ -65,7 +57,7 @@ static int ingest_flow_base_file(void *arg, const char *path, int64_t analysis_i
     int rc;
 
     (void)analysis_id;
-    rc = pd_flow_set_file_text(f->g, ingest_flow_key(path), path, text,
+    rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
                                text ? strlen(text) : 0);
     free(text);
     return rc;
@@ -109,7 +101,7 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t analysis_id)
 
     if (analysis_id && (rc = db_analysis_flow(f->db, analysis_id, &text)) < 0)
         return rc;
-    rc = pd_flow_set_file_text(f->g, ingest_flow_key(path), path, text,
+    rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
                                text ? strlen(text) : 0);
     free(text);
     return rc;

@@ -9,6 +9,7 @@
 #include <git2.h>
 
 #include "api.h"
+#include "db_flow.h"
 #include "api_triage.h"
 #include "db.h"
 #include "db_analysis.h"
@@ -35,7 +36,36 @@ typedef struct {
     char **names;                /* every function's name (owned), in idx order */
     size_t nnames, cap;
     json_t *arr;                 /* the page's functions */
+    const pd_flow *g;            /* the commit's call graph */
+    int64_t key;                 /* the file in it */
 } api_file_fns;
+
+/*
+ * Function i's object state at this commit: what the call graph gives
+ * (db_flow.h), and, when a call gives it, the chain in why.object (the
+ * stored why holds the function's own item site).
+ */
+static const char *api_file_objstate(const api_file_fns *a, size_t i, const db_function *f,
+                                     json_t *why)
+{
+    char chain[4096];
+    pd_objstate s;
+
+    if (!pd_flow_known(a->g, a->key, i))     /* no facts stored: its own */
+        return f->object_state;
+    s = pd_flow_state(a->g, a->key, i);
+
+    if (why && json_is_object(why) &&
+        pd_flow_chain_json(a->g, a->key, i, chain, sizeof(chain))) {
+        json_t *c = json_loads(chain, 0, NULL);
+
+        if (c)
+            json_object_set_new(why, "object", json_pack("{s:o}", "chain", c));
+    }
+    if (why && json_is_object(why) && s != PD_OBJ_NONE)
+        json_object_set_new(why, "mentions", json_null());
+    return pd_objstate_name(s);
+}
 
 /* db_analysis_function_rows callback: one function's name kept, and the
  * function listed when it falls in the page. */
@@ -56,12 +86,13 @@ static int api_file_function(void *arg, const db_function *f)
     a->nnames++;
     if (i >= a->pg->first && i < a->pg->first + a->pg->per) {
         json_t *wj = f->why ? json_loads(f->why, 0, NULL) : NULL;
+        const char *os = api_file_objstate(a, i, f, wj);
 
         json_array_append_new(a->arr, json_pack(
             "{s:o, s:I, s:I, s:s, s:o, s:o, s:o, s:o}", "name", api_text(f->name),
             "start_line", (json_int_t)f->start_line, "end_line", (json_int_t)f->end_line,
             "status", f->status,
-            "object_state", f->object_state ? json_string(f->object_state) : json_null(),
+            "object_state", os ? json_string(os) : json_null(),
             "tokens", api_tokens_obj(f->tok),
             "name_from_macro", f->name_from_macro ? api_text(f->name_from_macro)
                                                   : json_null(),
@@ -100,15 +131,19 @@ static int api_file_finding(void *arg, const db_finding *f)
 /* Fill the file document from its analysis: figures, then the page's
  * findings and functions (a failed read of either is an error, never a
  * shorter list). */
-static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, json_t *o,
-                             api_file_page *pg)
+static int api_file_analysis(srv_req *r, const api_at *at, const char *path,
+                             const char *blob, json_t *o, api_file_page *pg)
 {
     db_analysis_row a;
-    api_file_fns fns = {pg, NULL, 0, 0, json_array()};
+    db_flow *flow = NULL;
+    api_file_fns fns = {pg, NULL, 0, 0, json_array(), NULL, pd_flow_path_key(path)};
     api_file_finds finds = {pg, &fns, 0, json_array()};
     int rc;
 
-    if ((rc = db_analysis_get(r->db, blob, at->rules_hash, &a)) == 0) {
+    memset(&a, 0, sizeof(a));
+    if ((rc = db_flow_get(r->db, at->commit_id, at->rules_hash, &flow)) == 0 &&
+        (fns.g = db_flow_graph(flow)) != NULL &&
+        (rc = db_analysis_get(r->db, blob, at->rules_hash, &a)) == 0) {
         json_object_set_new(o, "status", json_string(a.status));
         json_object_set_new(o, "universal_ready", json_boolean(a.universal_ready));
         json_object_set_new(o, "notes", a.notes ? api_text(a.notes) : json_null());
@@ -128,6 +163,7 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *blob, jso
     }
     api_file_names_free(fns.names, fns.nnames);
     db_analysis_row_free(&a);
+    db_flow_release(flow);
     return rc;
 }
 
@@ -202,7 +238,7 @@ static int api_file_build(srv_req *r, const api_at *at, const char *path, const 
     int rc;
 
     *out = NULL;
-    if ((rc = api_file_analysis(r, at, blob, o, pg)) < 0 ||
+    if ((rc = api_file_analysis(r, at, path, blob, o, pg)) < 0 ||
         (rc = api_file_sarif(r, at, path, o, pg)) < 0 ||
         (rc = api_triage_apply(r, at->repo_id, o, "findings", path)) < 0) {
         json_decref(o);

@@ -1,0 +1,135 @@
+/*
+ * db_flow.c: kept call graphs of stored commits (db_flow.h).  The last
+ * DB_FLOW_KEEP graphs asked for are kept with a reference count; one that
+ * is dropped while a reader holds it is freed by the last release.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_analysis.h"
+#include "db_flow.h"
+#include "pd_error.h"
+
+#define DB_FLOW_KEEP 8
+
+struct db_flow {
+    int64_t commit_id;
+    char rules_hash[96];
+    pd_flow *g;
+    int refs;                    /* readers + 1 while kept */
+    uint64_t used;
+};
+
+static pthread_mutex_t db_flow_mu = PTHREAD_MUTEX_INITIALIZER;
+static db_flow *db_flow_kept[DB_FLOW_KEEP];
+static uint64_t db_flow_clock;
+
+/* Drop one reference; the caller holds the mutex. */
+static void db_flow_unref(db_flow *f)
+{
+    if (f && --f->refs == 0) {
+        pd_flow_free(f->g);
+        free(f);
+    }
+}
+
+/* db_commit_flow callback: one file into the graph. */
+static int db_flow_file(void *arg, const char *path, int64_t analysis_id, char *text)
+{
+    int rc = pd_flow_set_file_text(arg, pd_flow_path_key(path), path, text,
+                                   text ? strlen(text) : 0);
+
+    (void)analysis_id;
+    free(text);
+    return rc;
+}
+
+/* Build the graph of a commit outside the lock. */
+static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                         db_flow **out)
+{
+    db_flow *f = calloc(1, sizeof(*f));
+    int rc;
+
+    *out = NULL;
+    if (!f)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    f->commit_id = commit_id;
+    snprintf(f->rules_hash, sizeof(f->rules_hash), "%s", rules_hash);
+    if ((rc = pd_flow_new(&f->g)) < 0 ||
+        (rc = db_commit_flow(db, commit_id, rules_hash, db_flow_file, f->g)) < 0 ||
+        (rc = pd_flow_resolve(f->g)) < 0) {
+        pd_flow_free(f->g);
+        free(f);
+        return rc;
+    }
+    f->refs = 1;
+    *out = f;
+    return 0;
+}
+
+int db_flow_get(sqlite3 *db, int64_t commit_id, const char *rules_hash, db_flow **out)
+{
+    db_flow *f = NULL;
+    size_t i, old = 0;
+    int rc;
+
+    pthread_mutex_lock(&db_flow_mu);
+    for (i = 0; i < DB_FLOW_KEEP; i++)
+        if (db_flow_kept[i] && db_flow_kept[i]->commit_id == commit_id &&
+            strcmp(db_flow_kept[i]->rules_hash, rules_hash) == 0) {
+            f = db_flow_kept[i];
+            f->refs++;
+            f->used = ++db_flow_clock;
+            break;
+        }
+    pthread_mutex_unlock(&db_flow_mu);
+    if ((*out = f) != NULL)
+        return 0;
+    if ((rc = db_flow_build(db, commit_id, rules_hash, &f)) < 0)
+        return rc;
+    pthread_mutex_lock(&db_flow_mu);
+    for (i = 0; i < DB_FLOW_KEEP; i++) {
+        if (!db_flow_kept[i]) {
+            old = i;
+            break;
+        }
+        if (db_flow_kept[i]->used < db_flow_kept[old]->used)
+            old = i;
+    }
+    db_flow_unref(db_flow_kept[old]);
+    db_flow_kept[old] = f;
+    f->refs++;                   /* kept + this reader */
+    f->used = ++db_flow_clock;
+    pthread_mutex_unlock(&db_flow_mu);
+    *out = f;
+    return 0;
+}
+
+const pd_flow *db_flow_graph(const db_flow *f)
+{
+    return f->g;
+}
+
+void db_flow_release(db_flow *f)
+{
+    if (!f)
+        return;
+    pthread_mutex_lock(&db_flow_mu);
+    db_flow_unref(f);
+    pthread_mutex_unlock(&db_flow_mu);
+}
+
+void db_flow_forget(void)
+{
+    size_t i;
+
+    pthread_mutex_lock(&db_flow_mu);
+    for (i = 0; i < DB_FLOW_KEEP; i++) {
+        db_flow_unref(db_flow_kept[i]);
+        db_flow_kept[i] = NULL;
+    }
+    pthread_mutex_unlock(&db_flow_mu);
+}

@@ -1,0 +1,33 @@
+/*
+ * db_flow.h: the resolved call graph of a stored commit (pd_flow.h), built
+ * from the flow facts of its files' analyses, for every reader of
+ * object-dtype states: the file list, the file page, compare, gate,
+ * snapshots.  A few graphs are kept (process-wide, thread-safe): a
+ * commit's graph never changes once its analyses are stored.
+ */
+#ifndef DB_FLOW_H
+#define DB_FLOW_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "pd_flow.h"
+
+typedef struct db_flow db_flow;
+
+/*
+ * The graph of commit `commit_id` under `rules_hash`, resolved, into
+ * *out; release it with db_flow_release().  0, PD_EDB, PD_ENOMEM.
+ */
+int db_flow_get(sqlite3 *db, int64_t commit_id, const char *rules_hash, db_flow **out);
+
+/* The graph (read-only; valid until the release). */
+const pd_flow *db_flow_graph(const db_flow *f);
+
+/* Give it back; accepts NULL. */
+void db_flow_release(db_flow *f);
+
+/* Forget every kept graph (a database replaced or re-ingested). */
+void db_flow_forget(void);
+
+#endif
