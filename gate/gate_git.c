@@ -11,6 +11,7 @@
 #include "gate_git.h"
 #include "ingest_store.h"
 #include "pd_error.h"
+#include "pd_flow.h"
 
 typedef struct {
     char *path;
@@ -21,6 +22,7 @@ typedef struct {
     gg_file *v;
     size_t n, cap;
     const scope *sc;
+    pd_flow *g;                 /* the tree's call graph (gg_totals) */
 } gg_tree;
 
 /* An analysed blob: its functions, readiness and counts. */
@@ -29,6 +31,7 @@ typedef struct {
     gate_fnlist fns;
     int ready;
     db_counts counts;
+    char *flow;                 /* its functions' flow facts, stored form */
 } gg_blob;
 
 typedef struct {
@@ -102,6 +105,30 @@ static int gg_ready_outside_objects(const an_result *res)
     return pd_universal_ready_rule(present);
 }
 
+/* The flow facts of res's functions in the stored form (pd_flow.h). */
+static int gg_flow_text(const an_result *res, char **out)
+{
+    pd_flow_fn *v = NULL;
+    pd_buf b;
+    size_t i;
+    int rc;
+
+    *out = NULL;
+    if ((rc = an_flow_fns(res, &v)) < 0)
+        return rc;
+    pd_buf_init(&b, 0);
+    for (i = 0; i < res->nfunctions; i++)
+        pd_flow_encode(&b, &v[i]);
+    pd_buf_put(&b, "", 1);
+    free(v);
+    if (b.err) {
+        pd_buf_free(&b);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    *out = (char *)b.data;      /* the buffer's bytes are ours now */
+    return 0;
+}
+
 /* The analysis of a blob, from the cache or made now. */
 static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob **out)
 {
@@ -138,6 +165,8 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
     }
     if (rc == 0)
         rc = ingest_store_counts_of(&b->counts, res);
+    if (rc == 0)
+        rc = gg_flow_text(res, &b->flow);
     if (rc == 0) {
         b->ready = gg_ready_outside_objects(res);
         c->n++;
@@ -156,15 +185,47 @@ static int gg_totals(gg_cache *c, gg_tree *t, db_counts *sum, int64_t *ready)
     size_t i;
     int rc;
 
+    int64_t delta[PD_OBJ_COUNT];
+    int s;
+
     memset(sum, 0, sizeof(*sum));
     *ready = 0;
+    if ((rc = pd_flow_new(&t->g)) < 0)
+        return rc;
     for (i = 0; i < t->n; i++) {
-        if ((rc = gg_analyse(c, &t->v[i].blob, t->v[i].path, &b)) < 0)
+        if ((rc = gg_analyse(c, &t->v[i].blob, t->v[i].path, &b)) < 0 ||
+            (rc = pd_flow_set_file_text(t->g, pd_flow_path_key(t->v[i].path), t->v[i].path,
+                                        b->flow, b->flow ? strlen(b->flow) : 0)) < 0)
             return rc;
         db_counts_add(sum, &b->counts, 1);
         *ready += b->ready;
     }
+    if ((rc = pd_flow_resolve(t->g)) < 0)
+        return rc;
+    pd_flow_delta(t->g, delta);     /* the states the tree's call graph gives */
+    for (s = 0; s < PD_OBJ_COUNT; s++)
+        sum->obj[s] += delta[s];
     return 0;
+}
+
+/* A copy of blob x's functions with the object states of tree t at path. */
+static int gg_resolved(const gg_tree *t, const char *path, const gg_blob *x,
+                       gate_fnlist *out)
+{
+    int64_t key = pd_flow_path_key(path);
+    size_t i;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    for (i = 0; x && rc == 0 && i < x->fns.n; i++) {
+        const gate_fn *f = &x->fns.v[i];
+        const char *os = pd_flow_known(t->g, key, i)
+                             ? pd_objstate_name(pd_flow_state(t->g, key, i)) : f->objstate;
+
+        rc = gate_fnlist_push(out, f->name, f->status, os && os[0] ? os : NULL,
+                              f->start_line, f->capi);
+    }
+    return rc;
 }
 
 /* Feed every path whose blob differs to the gate. */
@@ -182,10 +243,17 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
             break;
         if (cmp >= 0 && (rc = gg_analyse(c, &b->v[j].blob, b->v[j].path, &y)) < 0)
             break;
-        if (x != y)
-            rc = gate_add_file(g, cmp <= 0 ? a->v[i].path : b->v[j].path,
-                               x ? &x->fns : &none, y ? &y->fns : &none,
-                               x ? x->ready : -1, y ? y->ready : -1);
+        if (x != y) {
+            const char *path = cmp <= 0 ? a->v[i].path : b->v[j].path;
+            gate_fnlist fx = {0}, fy = {0};
+
+            if ((rc = gg_resolved(a, path, x, &fx)) == 0 &&
+                (rc = gg_resolved(b, path, y, &fy)) == 0)
+                rc = gate_add_file(g, path, x ? &fx : &none, y ? &fy : &none,
+                                   x ? x->ready : -1, y ? y->ready : -1);
+            gate_fnlist_free(&fx);
+            gate_fnlist_free(&fy);
+        }
         i += cmp <= 0;
         j += cmp >= 0;
     }
@@ -238,8 +306,12 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
         git_object_free(o);
         *out = gate_result(g, ha, hb, &sa, &sb);
     }
-    for (i = 0; i < c.n; i++)
+    for (i = 0; i < c.n; i++) {
         gate_fnlist_free(&c.v[i].fns);
+        free(c.v[i].flow);
+    }
+    pd_flow_free(ta.g);
+    pd_flow_free(tb.g);
     free(c.v);
     gg_tree_free(&ta);
     gg_tree_free(&tb);

@@ -259,8 +259,12 @@ static int api_commit_change(void *arg, const db_change *ch)
         "old_path", ch->old_path ? api_text(ch->old_path) : json_null(),
         "change", kind, "from_blob", from[0] ? json_string(from) : json_null(),
         "to_blob", ch->blob ? json_string(ch->blob) : json_null()));
-    return api_diff_file(a->r, a->at->rules_hash, ch->path, from[0] ? from : NULL, ch->blob,
-                         a->fns, NULL);
+    {
+        api_side sa = {from[0] ? from : NULL, NULL, 0, a->parent};
+        api_side sb = {ch->blob, NULL, 0, a->at->commit_id};
+
+        return api_diff_file(a->r, a->at->rules_hash, ch->path, &sa, &sb, a->fns, NULL);
+    }
 }
 
 /* The in-scope files a commit changed on page `page` of `per`, with their

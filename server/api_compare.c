@@ -79,7 +79,7 @@ static int api_compare_path(void *arg, srv_req *r, const char *path,
         json_decref(from);
         json_decref(to);
     }
-    rc = api_diff_file(r, c->head->rules_hash, path, a->blob, b->blob, c->fns, c->regs);
+    rc = api_diff_file(r, c->head->rules_hash, path, a, b, c->fns, c->regs);
     api_compare_cap(c->files, nf, c->cap, &c->total[0]);
     api_compare_cap(c->fns, nfn, c->cap, &c->total[1]);
     api_compare_cap(c->regs, nreg, c->cap, &c->total[2]);
@@ -87,9 +87,10 @@ static int api_compare_path(void *arg, srv_req *r, const char *path,
 }
 
 /* Fill a side from a file row (NULL row: absent). */
-static void api_side_of(api_side *x, const db_file_row *row)
+static void api_side_of(api_side *x, const db_file_row *row, int64_t commit_id)
 {
     memset(x, 0, sizeof(*x));
+    x->commit_id = commit_id;
     if (!row)
         return;
     x->blob = row->blob;
@@ -115,8 +116,8 @@ int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
         int cmp = ra == 0 ? 1 : rb == 0 ? -1 : strcmp(xa.path, xb.path);
         api_side sa, sb;
 
-        api_side_of(&sa, cmp <= 0 ? &xa : NULL);
-        api_side_of(&sb, cmp >= 0 ? &xb : NULL);
+        api_side_of(&sa, cmp <= 0 ? &xa : NULL, base->commit_id);
+        api_side_of(&sb, cmp >= 0 ? &xb : NULL, head->commit_id);
         if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0)
             rc = fn(arg, r, cmp <= 0 ? xa.path : xb.path, &sa, &sb);
         if (cmp <= 0)

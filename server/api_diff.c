@@ -2,11 +2,13 @@
  * api_diff.c: function-level differences between file versions and between
  * commits (see api_diff.h for the tags and their meaning).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_diff.h"
 #include "db_analysis.h"
+#include "db_flow.h"
 #include "gate.h"
 #include "db.h"
 #include "pd_error.h"
@@ -18,12 +20,28 @@ static int api_diff_push(void *arg, const db_fn_brief *f)
                             f->tok_capi);
 }
 
-int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnlist *out)
+int api_diff_load(srv_req *r, const char *rules_hash, const char *path,
+                  const api_side *side, gate_fnlist *out)
 {
+    db_flow *flow = NULL;
+    int64_t key = pd_flow_path_key(path);
+    size_t i;
+    int rc;
+
     memset(out, 0, sizeof(*out));
-    if (!blob)
+    if (!side->blob)
         return 0;
-    return db_blob_functions(r->db, blob, rules_hash, api_diff_push, out);
+    if ((rc = db_blob_functions(r->db, side->blob, rules_hash, api_diff_push, out)) < 0 ||
+        !side->commit_id || (rc = db_flow_get(r->db, side->commit_id, rules_hash, &flow)) < 0)
+        return rc;
+    for (i = 0; i < out->n; i++)          /* the states of the side's commit */
+        if (pd_flow_known(db_flow_graph(flow), key, i)) {
+            const char *s = pd_objstate_name(pd_flow_state(db_flow_graph(flow), key, i));
+
+            snprintf(out->v[i].objstate, sizeof(out->v[i].objstate), "%s", s ? s : "");
+        }
+    db_flow_release(flow);
+    return 0;
 }
 
 /* {"status", "object_state"[, "start_line"]} of one side, or null. */
@@ -101,18 +119,18 @@ static void api_diff_emit(void *arg, const gate_fn *a, const gate_fn *b)
 }
 
 int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
-                  const char *from_blob, const char *to_blob, json_t *functions,
+                  const api_side *from, const api_side *to, json_t *functions,
                   json_t *regressions)
 {
     gate_fnlist a, b;
     api_diff_out out = {path, functions, regressions};
     int rc;
 
-    if (from_blob && to_blob && strcmp(from_blob, to_blob) == 0)
+    if (from->blob && to->blob && strcmp(from->blob, to->blob) == 0)
         return 0;
-    if ((rc = api_diff_load(r, rules_hash, from_blob, &a)) < 0)
+    if ((rc = api_diff_load(r, rules_hash, path, from, &a)) < 0)
         return rc;
-    if ((rc = api_diff_load(r, rules_hash, to_blob, &b)) < 0) {
+    if ((rc = api_diff_load(r, rules_hash, path, to, &b)) < 0) {
         gate_fnlist_free(&a);
         return rc;
     }

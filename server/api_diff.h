@@ -21,30 +21,36 @@
 #include "api.h"
 #include "db.h"
 
-/*
- * Append to `functions` (and, if not NULL, to `regressions`) the changed
- * functions of `path` between blob `from_blob` and blob `to_blob` (either
- * NULL: the file is absent on that side), as {"path", "name", "from",
- * "to", "changes"}.  0, or PD_EDB.
- */
-int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
-                  const char *from_blob, const char *to_blob, json_t *functions,
-                  json_t *regressions);
-
-/* The functions of blob's analysis under the rules (empty list for NULL). */
-#include "gate.h"
-int api_diff_load(srv_req *r, const char *rules_hash, const char *blob, gate_fnlist *out);
-
-/* Summary object S ({"files", "functions", "tokens", "object_paths",
- * "universal_ready_files"}) of counts. */
-json_t *api_stats_obj(const db_counts *c);
-
 /* One side of a changed file: blob NULL when the file is absent there. */
 typedef struct {
     const char *blob;
     const char *status;
     int ready;
+    int64_t commit_id;           /* the side's commit: its call graph gives
+                                  * the functions' object states */
 } api_side;
+
+/*
+ * Append to `functions` (and, if not NULL, to `regressions`) the changed
+ * functions of `path` between side `from` and side `to` (blob NULL: the
+ * file is absent on that side), as {"path", "name", "from", "to",
+ * "changes"}; object states are those of each side's commit (db_flow.h).
+ * 0, or PD_EDB.
+ */
+int api_diff_file(srv_req *r, const char *rules_hash, const char *path,
+                  const api_side *from, const api_side *to, json_t *functions,
+                  json_t *regressions);
+
+/* The functions of a side's analysis of `path` under the rules (empty list
+ * for a NULL blob), with the object states of the side's commit. */
+#include "gate.h"
+int api_diff_load(srv_req *r, const char *rules_hash, const char *path,
+                  const api_side *side, gate_fnlist *out);
+
+/* Summary object S ({"files", "functions", "tokens", "object_paths",
+ * "universal_ready_files"}) of counts. */
+json_t *api_stats_obj(const db_counts *c);
+
 
 /*
  * Call `fn` for every in-scope path whose blob differs between two resolved

@@ -69,9 +69,9 @@ static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side
     gate_fnlist fa, fb;
     int rc, ra = 0, rb = 0;
 
-    if ((rc = api_diff_load(r, c->rules_hash, a->blob, &fa)) < 0)
+    if ((rc = api_diff_load(r, c->rules_hash, path, a, &fa)) < 0)
         return rc;
-    if ((rc = api_diff_load(r, c->rules_hash, b->blob, &fb)) == 0 &&
+    if ((rc = api_diff_load(r, c->rules_hash, path, b, &fb)) == 0 &&
         (ra = api_gate_ready(r, c->rules_hash, a->blob)) >= -1 &&
         (rb = api_gate_ready(r, c->rules_hash, b->blob)) >= -1)
         rc = gate_add_file(c->g, path, &fa, &fb, ra, rb);
