@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
 #include "pd_error.h"
@@ -17,6 +18,8 @@
 struct db_flow {
     int64_t commit_id;
     char rules_hash[96];
+    char key[600];               /* database file, commit id and oid: one
+                                  * process may open several databases */
     pd_flow *g;
     int refs;                    /* readers + 1 while kept */
     uint64_t used;
@@ -48,7 +51,7 @@ static int db_flow_file(void *arg, const char *path, int64_t analysis_id, char *
 
 /* Build the graph of a commit outside the lock. */
 static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
-                         db_flow **out)
+                         const char *key, db_flow **out)
 {
     db_flow *f = calloc(1, sizeof(*f));
     int rc;
@@ -58,6 +61,7 @@ static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
         return pd_error_set(PD_ENOMEM, "out of memory");
     f->commit_id = commit_id;
     snprintf(f->rules_hash, sizeof(f->rules_hash), "%s", rules_hash);
+    snprintf(f->key, sizeof(f->key), "%s", key);
     if ((rc = pd_flow_new(&f->g)) < 0 ||
         (rc = db_commit_flow(db, commit_id, rules_hash, db_flow_file, f->g)) < 0 ||
         (rc = pd_flow_resolve(f->g)) < 0) {
@@ -70,15 +74,40 @@ static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     return 0;
 }
 
+/* The key of a commit's graph: which database, which commit. */
+static int db_flow_key(sqlite3 *db, int64_t commit_id, char *key, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    const char *file = sqlite3_db_filename(db, "main");
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT oid FROM commits WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    if ((rc = db_step(st)) > 0) {
+        snprintf(key, n, "%s\n%lld\n%s", file ? file : "", (long long)commit_id,
+                 (const char *)sqlite3_column_text(st, 0));
+        rc = 0;
+    } else if (rc == 0) {
+        rc = pd_error_set(PD_ENOTFOUND, "no commit %lld", (long long)commit_id);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_flow_get(sqlite3 *db, int64_t commit_id, const char *rules_hash, db_flow **out)
 {
     db_flow *f = NULL;
+    char key[600];
     size_t i, old = 0;
     int rc;
 
+    *out = NULL;
+    if ((rc = db_flow_key(db, commit_id, key, sizeof(key))) < 0)
+        return rc;
     pthread_mutex_lock(&db_flow_mu);
     for (i = 0; i < DB_FLOW_KEEP; i++)
-        if (db_flow_kept[i] && db_flow_kept[i]->commit_id == commit_id &&
+        if (db_flow_kept[i] && strcmp(db_flow_kept[i]->key, key) == 0 &&
             strcmp(db_flow_kept[i]->rules_hash, rules_hash) == 0) {
             f = db_flow_kept[i];
             f->refs++;
@@ -88,7 +117,7 @@ int db_flow_get(sqlite3 *db, int64_t commit_id, const char *rules_hash, db_flow 
     pthread_mutex_unlock(&db_flow_mu);
     if ((*out = f) != NULL)
         return 0;
-    if ((rc = db_flow_build(db, commit_id, rules_hash, &f)) < 0)
+    if ((rc = db_flow_build(db, commit_id, rules_hash, key, &f)) < 0)
         return rc;
     pthread_mutex_lock(&db_flow_mu);
     for (i = 0; i < DB_FLOW_KEEP; i++) {

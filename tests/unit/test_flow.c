@@ -1,0 +1,163 @@
+/*
+ * test_flow.c: object-dtype states through the repository's call graph,
+ * stored and read (issue 21).
+ *
+ * tests/fixtures/callgraph: on `hpy`, src/items.c's release_items reads
+ * PyObject * items and src/user.c's finalize calls it (another file);
+ * from_iter only refuses object dtype.  On `convert`, only items.c changes
+ * (HPyField items, HPy_NULL owner): finalize, unchanged, must follow it in
+ * the same commit.  Then src/more.c adds a third caller.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "db_flow.h"
+#include "ingest.h"
+#include "pd_error.h"
+#include "pd_flow.h"
+
+/* The id of the commit whose summary starts with `summary`. */
+static int64_t commit_id(sqlite3 *db, const char *summary)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t id;
+
+    assert_int_equal(db_prepare(db, &st, "SELECT id FROM commits WHERE summary LIKE ?1"), 0);
+    sqlite3_bind_text(st, 1, summary, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+/* Object-state counts of a commit's stored summary. */
+static void stats(sqlite3 *db, const char *hash, int64_t id, int64_t want_legacy,
+                  int64_t want_cpython, int64_t want_universal)
+{
+    db_counts c;
+
+    assert_int_equal(db_commit_stats(db, id, hash, &c), 0);
+    assert_int_equal(c.obj[PD_OBJ_LEGACY], want_legacy);
+    assert_int_equal(c.obj[PD_OBJ_CPYTHON_ONLY], want_cpython);
+    assert_int_equal(c.obj[PD_OBJ_UNIVERSAL], want_universal);
+}
+
+static int ingest(const char *dbpath, const char *ref)
+{
+    const char *refs[1] = {ref};
+    ingest_options o = {0};
+
+    o.db_path = dbpath;
+    o.repo_path = tu_fixture("callgraph");
+    o.name = "cg";
+    o.refs = refs;
+    o.nrefs = 1;
+    if (ingest_run(&o, NULL) < 0) {
+        fprintf(stderr, "ingest: %s\n", pd_error_last());
+        return -1;
+    }
+    return 0;
+}
+
+static sqlite3 *open_db(const char *path, char *hash, size_t n)
+{
+    sqlite3 *db = NULL;
+
+    assert_int_equal(db_open(&db, path, 0), 0);
+    assert_int_equal(db_meta_get(db, "rules_hash", hash, n), 0);
+    return db;
+}
+
+/* Summaries count what the call graph gives, commit by commit; a helper
+ * that changes changes its callers' states in the same commit. */
+static void check_summaries(const char *path)
+{
+    char hash[64];
+    sqlite3 *db = open_db(path, hash, sizeof(hash));
+
+    stats(db, hash, commit_id(db, "Items released%"), 2, 0, 0);
+    stats(db, hash, commit_id(db, "The helper stores%"), 0, 2, 0);
+    stats(db, hash, commit_id(db, "A new caller%"), 0, 3, 0);
+    db_close(db);
+}
+
+static void test_summaries_follow_the_helper_across_files(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/full.db", dir);
+    assert_int_equal(ingest(path, "convert"), 0);
+    check_summaries(path);
+    free(dir);
+}
+
+/* A push onto a stored commit starts from its stored graph: the same
+ * figures as a full ingest (kept right incrementally). */
+static void test_incremental_ingest_gives_the_same_summaries(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/push.db", dir);
+    assert_int_equal(ingest(path, "hpy"), 0);
+    assert_int_equal(ingest(path, "convert"), 0);
+    check_summaries(path);
+    free(dir);
+}
+
+/* The per-file rows of every reader (db_files) and each function's state
+ * come from the commit's graph; the chain names the helper; a function
+ * that only refuses object dtype has no state at either revision. */
+static void test_files_and_functions_read_the_graph(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], hash[64], chain[1024];
+    int64_t c1, c2, key = pd_flow_path_key("src/user.c");
+    sqlite3 *db;
+    db_files *files = NULL;
+    db_file_row row;
+    db_flow *f = NULL;
+    int seen = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/read.db", dir);
+    assert_int_equal(ingest(path, "convert"), 0);
+    db = open_db(path, hash, sizeof(hash));
+    c1 = commit_id(db, "Items released%");
+    c2 = commit_id(db, "The helper stores%");
+    assert_int_equal(db_files_open(db, &files, c2, hash), 0);
+    while (db_files_next(files, &row) > 0)
+        if (strcmp(row.path, "src/user.c") == 0) {
+            assert_int_equal(row.counts.obj[PD_OBJ_LEGACY], 0);
+            assert_int_equal(row.counts.obj[PD_OBJ_CPYTHON_ONLY], 1);
+            seen = 1;
+        }
+    db_files_close(files);
+    assert_true(seen);
+
+    assert_int_equal(db_flow_get(db, c1, hash, &f), 0);
+    assert_int_equal(pd_flow_state(db_flow_graph(f), key, 0), PD_OBJ_LEGACY);
+    assert_int_equal(pd_flow_local_state(db_flow_graph(f), key, 0), PD_OBJ_NONE);
+    assert_int_equal(pd_flow_state(db_flow_graph(f), key, 1), PD_OBJ_NONE);
+    db_flow_release(f);
+    assert_int_equal(db_flow_get(db, c2, hash, &f), 0);
+    assert_int_equal(pd_flow_state(db_flow_graph(f), key, 0), PD_OBJ_CPYTHON_ONLY);
+    assert_true(pd_flow_chain_json(db_flow_graph(f), key, 0, chain, sizeof(chain)) > 0);
+    assert_non_null(strstr(chain, "\"function\":\"release_items\""));
+    assert_non_null(strstr(chain, "\"path\":\"src/items.c\""));
+    assert_int_equal(pd_flow_state(db_flow_graph(f), key, 1), PD_OBJ_NONE);
+    db_flow_release(f);
+    db_close(db);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summaries_follow_the_helper_across_files),
+        cmocka_unit_test(test_incremental_ingest_gives_the_same_summaries),
+        cmocka_unit_test(test_files_and_functions_read_the_graph),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
