@@ -10,6 +10,7 @@
 #include "db_analysis.h"
 #include "db_measures.h"
 #include "db_scope.h"
+#include "db_flow.h"
 #include "pd_error.h"
 #include "pd_file.h"
 #include "pd_hash.h"
@@ -452,16 +453,56 @@ done:
 
 /* ---------- a commit ---------- */
 
+/*
+ * db_scope_file_counts for a file whose functions' object states the
+ * commit's call graph changes (a helper elsewhere puts them on an object
+ * path): its figures and its no-object figures are computed with the
+ * graph's states (not cached: they belong to the commit, not the blob).
+ * Other files are the blob's own.
+ */
+static int db_scope_file_counts_at(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
+                                   db_counts *full, int status, const pd_flow *g,
+                                   const char *path, db_counts *out, int *status_out)
+{
+    int64_t key = pd_flow_path_key(path), delta[PD_OBJ_COUNT];
+    db_scope_detail d;
+    size_t i;
+    int rc, k, changed = 0;
+
+    pd_flow_file_delta(g, key, delta);
+    for (k = 0; k < PD_OBJ_COUNT; k++) {
+        full->obj[k] += delta[k];
+        changed |= delta[k] != 0;
+    }
+    if (!changed || !sc->exclude_object_paths || !analysis_id)
+        return db_scope_file_counts(db, sc, analysis_id, full, status, out, status_out);
+    if ((rc = db_scope_detail_read(db, analysis_id, &d)) < 0)
+        return rc;
+    for (i = 0; i < d.nfn; i++)
+        if (pd_flow_known(g, key, i)) {
+            d.fn[i].object = pd_flow_state(g, key, i);
+            d.fn[i].is_object = d.fn[i].object != PD_OBJ_NONE;
+        }
+    rc = db_scope_detail_counts(&d, 1, out, status_out);
+    db_scope_detail_free(&d);
+    return rc;
+}
+
 int db_scope_commit_counts(sqlite3 *db, const db_scope *sc, int64_t commit_id,
                            const char *rules_hash, db_counts *out)
 {
     sqlite3_stmt *st = NULL;
+    db_flow *flow = NULL;
     db_counts full, c;
     int rc, status, in_tx;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = db_commit_files_stmt(db, &st, commit_id, rules_hash)) < 0)
+    if ((rc = db_flow_get(db, commit_id, rules_hash, &flow)) < 0)
         return rc;
+    if ((rc = db_commit_files_stmt(db, &st, commit_id, rules_hash)) < 0) {
+        db_flow_release(flow);
+        return rc;
+    }
     /* One transaction, so that cache rows written on the way cost one sync. */
     in_tx = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -470,14 +511,17 @@ int db_scope_commit_counts(sqlite3 *db, const db_scope *sc, int64_t commit_id,
             continue;
         db_counts_from_files_row(st, &full);
         status = db_scope_status_index((const char *)sqlite3_column_text(st, 4));
-        if ((rc = db_scope_file_counts(db, sc, sqlite3_column_int64(st, 3), &full,
-                                       status, &c, &status)) < 0)
+        if ((rc = db_scope_file_counts_at(db, sc, sqlite3_column_int64(st, 3), &full,
+                                          status, db_flow_graph(flow),
+                                          (const char *)sqlite3_column_text(st, 1), &c,
+                                          &status)) < 0)
             goto done;
         db_counts_add(out, &c, 1);
     }
     rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
 done:
     sqlite3_finalize(st);
+    db_flow_release(flow);
     if (in_tx)
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     return rc;
