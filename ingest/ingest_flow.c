@@ -15,13 +15,73 @@
 #include "ingest_flow.h"
 #include "pd_error.h"
 #include "pd_flow.h"
+#include "pd_map.h"
 
 struct ingest_flow {
     sqlite3 *db;
     const char *rules_hash;
     pd_flow *g;
     int64_t delta[PD_OBJ_COUNT];
+    pd_map *seen;                /* path -> hash of its facts (lines left out) */
+    char **paths;                /* the map's keys (owned) */
+    size_t npaths, cappaths;
 };
+
+/*
+ * The facts of a file without the functions' first lines: an edit that
+ * moves functions but changes no item site and no call leaves the graph
+ * as it was (only the chain's line numbers, which no summary counts), so
+ * most commits need no new resolve.  FNV-1a 64.
+ */
+static uint64_t ingest_flow_hash(const char *text)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    int field = 0;
+
+    for (; text && *text; text++) {
+        if (*text == '\n')
+            field = 0;
+        else if (*text == '\t')
+            field++;
+        if (field != 1)
+            h = (h ^ (unsigned char)*text) * 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* 1 when `path`'s facts are those it had (and remember them). */
+static int ingest_flow_same(ingest_flow *f, const char *path, const char *text)
+{
+    uint64_t h = ingest_flow_hash(text) | 1;   /* 0 is "none" */
+    uint64_t *old = pd_map_get(f->seen, path, strlen(path));
+    char *key;
+
+    if (old) {
+        if (*old == h)
+            return 1;
+        *old = h;
+        return 0;
+    }
+    if (f->npaths == f->cappaths) {
+        size_t cap = f->cappaths ? f->cappaths * 2 : 256;
+        char **p = realloc(f->paths, cap * sizeof(*p));
+
+        if (!p)
+            return 0;
+        f->paths = p;
+        f->cappaths = cap;
+    }
+    if (!(key = malloc(strlen(path) + 1 + sizeof(uint64_t))))
+        return 0;
+    memcpy(key, &h, sizeof(h));                 /* the value, then the key */
+    strcpy(key + sizeof(h), path);
+    if (pd_map_put(f->seen, key + sizeof(h), strlen(path), key) < 0) {
+        free(key);
+        return 0;
+    }
+    f->paths[f->npaths++] = key;
+    return 0;
+}
 
 int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash)
 {
@@ -33,9 +93,9 @@ int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash)
         return pd_error_set(PD_ENOMEM, "out of memory");
     f->db = db;
     f->rules_hash = rules_hash;
-    if ((rc = pd_flow_new(&f->g)) < 0) {
-        free(f);
-        return rc;
+    if ((rc = pd_flow_new(&f->g)) < 0 || !(f->seen = pd_map_new(PD_MAP_SEEDED))) {
+        ingest_flow_close(f);
+        return rc < 0 ? rc : pd_error_set(PD_ENOMEM, "out of memory");
     }
     *out = f;
     return 0;
@@ -46,6 +106,10 @@ void ingest_flow_close(ingest_flow *f)
     if (!f)
         return;
     pd_flow_free(f->g);
+    pd_map_free(f->seen);
+    for (size_t i = 0; i < f->npaths; i++)
+        free(f->paths[i]);
+    free(f->paths);
     free(f);
 }
 
@@ -57,6 +121,7 @@ static int ingest_flow_base_file(void *arg, const char *path, int64_t analysis_i
     int rc;
 
     (void)analysis_id;
+    ingest_flow_same(f, path, text);
     rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
                                text ? strlen(text) : 0);
     free(text);
@@ -82,6 +147,12 @@ int ingest_flow_base(ingest_flow *f, int64_t base, pd_counts *totals)
     pd_flow_free(f->g);
     f->g = NULL;
     memset(f->delta, 0, sizeof(f->delta));
+    pd_map_free(f->seen);
+    for (size_t i = 0; i < f->npaths; i++)
+        free(f->paths[i]);
+    f->npaths = 0;
+    if (!(f->seen = pd_map_new(PD_MAP_SEEDED)))
+        return pd_error_set(PD_ENOMEM, "out of memory");
     if ((rc = pd_flow_new(&f->g)) < 0)
         return rc;
     if (!base)
@@ -101,6 +172,10 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t analysis_id)
 
     if (analysis_id && (rc = db_analysis_flow(f->db, analysis_id, &text)) < 0)
         return rc;
+    if (ingest_flow_same(f, path, text)) {
+        free(text);
+        return 0;
+    }
     rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
                                text ? strlen(text) : 0);
     free(text);
