@@ -258,7 +258,7 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
         db_counts_add(&c->totals, k, 1);
     }
     c->path_analysis[path_id] = id;
-    return old == id ? 0 : ingest_flow_file(c->flow, path, id);
+    return old == id ? 0 : ingest_flow_file(c->flow, path, old, id, &c->totals);
 }
 
 /* db_ingest_changes_of callback: replay a stored change. */
@@ -383,9 +383,9 @@ static int ingest_load_base(ingest_ctx *c, int64_t base)
     git_tree_free(c->base_tree);
     c->base_tree = NULL;
     if (!base)
-        return ingest_flow_base(c->flow, 0, &c->totals);
+        return ingest_flow_base(c->flow, 0);
     if ((rc = db_commit_stats(c->db, base, c->rules_hash, &c->totals)) < 0 ||
-        (rc = ingest_flow_base(c->flow, base, &c->totals)) < 0 ||
+        (rc = ingest_flow_base(c->flow, base)) < 0 ||
         (rc = db_ingest_commit_oid(c->store, hex, base)) < 0)
         return rc;
     if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, c->repo, &oid) < 0 ||

@@ -22,6 +22,8 @@ struct ingest_flow {
     const char *rules_hash;
     pd_flow *g;
     int64_t delta[PD_OBJ_COUNT];
+    int64_t base;                /* the commit the walk started from */
+    int loaded;                  /* the graph holds base's files */
     pd_map *seen;                /* path -> hash of its facts (lines left out) */
     char **paths;                /* the map's keys (owned) */
     size_t npaths, cappaths;
@@ -140,9 +142,10 @@ static int ingest_flow_resolve(ingest_flow *f)
     return 0;
 }
 
-int ingest_flow_base(ingest_flow *f, int64_t base, pd_counts *totals)
+/* Reset the graph and the paths seen. */
+static int ingest_flow_reset(ingest_flow *f)
 {
-    int rc, s;
+    int rc;
 
     pd_flow_free(f->g);
     f->g = NULL;
@@ -155,9 +158,28 @@ int ingest_flow_base(ingest_flow *f, int64_t base, pd_counts *totals)
         return pd_error_set(PD_ENOMEM, "out of memory");
     if ((rc = pd_flow_new(&f->g)) < 0)
         return rc;
-    if (!base)
-        return 0;
-    if ((rc = db_commit_flow(f->db, base, f->rules_hash, ingest_flow_base_file, f)) < 0 ||
+    return 0;
+}
+
+int ingest_flow_base(ingest_flow *f, int64_t base)
+{
+    f->base = base;
+    f->loaded = base == 0;
+    return ingest_flow_reset(f);
+}
+
+/*
+ * Load the base commit's graph, the first time a change touches it: a
+ * push whose files keep their facts (most edits) never pays for it.
+ * *totals (base's stored summary, with the changes applied so far, whose
+ * facts were base's) loses base's delta and becomes the local sums.
+ */
+static int ingest_flow_load(ingest_flow *f, pd_counts *totals)
+{
+    int rc, s;
+
+    f->loaded = 1;
+    if ((rc = db_commit_flow(f->db, f->base, f->rules_hash, ingest_flow_base_file, f)) < 0 ||
         (rc = ingest_flow_resolve(f)) < 0)
         return rc;
     for (s = 0; s < PD_OBJ_COUNT; s++)
@@ -165,11 +187,36 @@ int ingest_flow_base(ingest_flow *f, int64_t base, pd_counts *totals)
     return 0;
 }
 
-int ingest_flow_file(ingest_flow *f, const char *path, int64_t analysis_id)
+/* The hash of analysis id's facts (0: none stored or no analysis). */
+static int ingest_flow_hash_of(ingest_flow *f, int64_t id, uint64_t *h)
+{
+    char *text = NULL;
+    int rc = 0;
+
+    if (id && (rc = db_analysis_flow(f->db, id, &text)) < 0)
+        return rc;
+    *h = ingest_flow_hash(text);
+    free(text);
+    return 0;
+}
+
+int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t analysis_id,
+                     pd_counts *totals)
 {
     char *text = NULL;
     int rc;
 
+    if (!f->loaded) {
+        uint64_t a, b;
+
+        if ((rc = ingest_flow_hash_of(f, old_id, &a)) < 0 ||
+            (rc = ingest_flow_hash_of(f, analysis_id, &b)) < 0)
+            return rc;
+        if (a == b)
+            return 0;             /* the graph stays base's: no load */
+        if ((rc = ingest_flow_load(f, totals)) < 0)
+            return rc;
+    }
     if (analysis_id && (rc = db_analysis_flow(f->db, analysis_id, &text)) < 0)
         return rc;
     if (ingest_flow_same(f, path, text)) {
@@ -186,6 +233,10 @@ int ingest_flow_totals(ingest_flow *f, const pd_counts *local, pd_counts *out)
 {
     int rc, s;
 
+    if (!f->loaded) {             /* base's delta is still in *local */
+        *out = *local;
+        return 0;
+    }
     if ((rc = ingest_flow_resolve(f)) < 0)
         return rc;
     *out = *local;

@@ -23,16 +23,20 @@ int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash);
 void ingest_flow_close(ingest_flow *f);
 
 /*
- * Start a walk at stored commit `base` (0: an empty tree): the graph holds
- * every file of base, and *totals (base's stored summary, which counts
- * the resolved states) becomes the sum of the files' own figures, which
- * the walk updates change by change.  0, PD_EDB, PD_ENOMEM.
+ * Start a walk at stored commit `base` (0: an empty tree).  The walk's
+ * totals start as base's stored summary, which counts the resolved
+ * states; base's graph is loaded the first time a change alters a file's
+ * facts (then the totals lose base's delta and become the local sums),
+ * so a push that keeps every file's facts costs no graph.  0 or
+ * PD_ENOMEM.
  */
-int ingest_flow_base(ingest_flow *f, int64_t base, pd_counts *totals);
+int ingest_flow_base(ingest_flow *f, int64_t base);
 
-/* `path` now holds analysis `analysis_id` (0: deleted).  0, PD_EDB,
- * PD_ENOMEM. */
-int ingest_flow_file(ingest_flow *f, const char *path, int64_t analysis_id);
+/* `path` now holds analysis `analysis_id` (0: deleted) in place of
+ * `old_id` (0: none); *totals are the walk's running sums (see above).
+ * 0, PD_EDB, PD_ENOMEM. */
+int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t analysis_id,
+                     pd_counts *totals);
 
 /*
  * The summary of the current commit: *out = *local (the sum of the files'
