@@ -125,10 +125,20 @@ $(B)/gen/cpython_names.o: $(B)/gen/cpython_names.c
 # installs python3-dev; HPY_GIT is a clone of github.com/hpyproject/hpy).
 # Neither runs in a normal build: their output is reviewed as a diff.
 CPYTHON_INCLUDE ?= /usr/include/python3.11
-HPY_GIT ?= /work/.mirror/hpyproject+hpy/repo
+HPY_GIT ?=
 .PHONY: capi-names hpy-api
 capi-names:
 	python3 tools/gen_capi_names.py --include $(CPYTHON_INCLUDE) -o ingest/rules/cpython.names
+
+# HPy's replacements (tools/gen_hpy_api.py): the table from HPy 0.9.0 and
+# tools/hpy_api_manual.tsv, kept to the names of cpython.names, with the
+# HPy names of 0.0.4, 0.9.0 and master recorded beside it.
+hpy-api: capi-names
+	@[ -n "$(HPY_GIT)" ] || { echo "hpy-api: set HPY_GIT to a clone of HPy" \
+	  "(git clone --bare https://github.com/hpyproject/hpy)"; exit 2; }
+	python3 tools/gen_hpy_api.py --git-dir $(HPY_GIT) --tag 0.9.0 --versions 0.0.4,0.9.0,master \
+	  --cpython-names ingest/rules/cpython.names --manual tools/hpy_api_manual.tsv \
+	  -o server/hpy_api.tsv --names-out server/hpy_api_names.tsv
 
 # So are the built-in scopes; serve --scopes FILE overrides them.
 $(B)/gen/scopes_default.c: db/scopes/default.scopes common/embed.sh
@@ -139,7 +149,7 @@ $(B)/gen/scopes_default.o: $(B)/gen/scopes_default.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # The CPython -> HPy name table (tools/gen_hpy_api.py writes it from HPy's
-# repository; never edited by hand).
+# repository, make hpy-api; never edited by hand).
 $(B)/gen/hpy_api.c: server/hpy_api.tsv common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh hpy_api_text $< > $@
