@@ -11,6 +11,10 @@ Usage: tools/gen_hpy_api.py --git-dir HPY_GIT_DIR [--tag 0.9.0]
 Run by hand when HPy makes a release; the table is committed and embedded
 in the binary (Makefile, like the rules file).
 
+The mapping is the release's (--tag); a version listed after it in
+--versions (master) adds the rows it has and the release lacks (HPy_GetIter
+for PyObject_GetIter, since master), never changes one.
+
 Which rows are kept (issue 21): only CPython names CPython declares (the
 set --cpython-names, ingest/rules/cpython.names from CPython's headers):
 the rule below that turns an HPy name into a CPython one by its prefix
@@ -278,6 +282,11 @@ def read_tsv(path):
 def table(git_dir, tag, versions, cpython, manual):
     """(table text, names text)."""
     mapping = {cpy: (h, how, 'one-to-one') for cpy, (h, how) in generate(git_dir, tag).items()}
+    # versions after the release (master): what they add, never what they
+    # change, so a released mapping stays the released one
+    for later in versions[versions.index(tag) + 1:] if tag in versions else []:
+        for cpy, (h, how) in generate(git_dir, later).items():
+            mapping.setdefault(cpy, (h, how, 'one-to-one'))
     for row in manual:
         cpy, h, kind = row[0], row[1], row[2]
         if kind not in ('one-to-one', 'generic', 'pattern'):
