@@ -36,6 +36,9 @@ PKGS     = libgit2 libmicrohttpd jansson sqlite3 zlib libsodium yajl
 # jq: tests/bench/truth.sh reads the file pages (make bench-truth, and its
 # self-test in make test)
 DEB_PKGS += jq
+# python3-dev: CPython's own headers, from which tools/gen_capi_names.py
+# takes the names that are C API (make capi-names; issue 21)
+DEB_PKGS += python3-dev
 # xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
 DEB_PKGS += libxxhash-dev
 PKGS     += libxxhash
@@ -48,7 +51,8 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-truth check install help stress
+NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-truth check install help stress \
+              capi-names hpy-api
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -74,7 +78,7 @@ endif
 LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o \
-           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o
+           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/cpython_names.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -116,6 +120,33 @@ $(B)/gen/rules_default.c: ingest/rules/default.rules common/embed.sh
 $(B)/gen/rules_default.o: $(B)/gen/rules_default.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The names CPython's headers declare: the rules' names set builtin:cpython.
+$(B)/gen/cpython_names.c: ingest/rules/cpython.names common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh rules_cpython_names_text $< > $@
+
+$(B)/gen/cpython_names.o: $(B)/gen/cpython_names.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Generated tables, committed; rerun when the sources change (make deps
+# installs python3-dev; HPY_GIT is a clone of github.com/hpyproject/hpy).
+# Neither runs in a normal build: their output is reviewed as a diff.
+CPYTHON_INCLUDE ?= /usr/include/python3.11
+HPY_GIT ?=
+.PHONY: capi-names hpy-api
+capi-names:
+	python3 tools/gen_capi_names.py --include $(CPYTHON_INCLUDE) -o ingest/rules/cpython.names
+
+# HPy's replacements (tools/gen_hpy_api.py): the table from HPy 0.9.0 and
+# tools/hpy_api_manual.tsv, kept to the names of cpython.names, with the
+# HPy names of 0.0.4, 0.9.0 and master recorded beside it.
+hpy-api: capi-names
+	@[ -n "$(HPY_GIT)" ] || { echo "hpy-api: set HPY_GIT to a clone of HPy" \
+	  "(git clone --bare https://github.com/hpyproject/hpy)"; exit 2; }
+	python3 tools/gen_hpy_api.py --git-dir $(HPY_GIT) --tag 0.9.0 --versions 0.0.4,0.9.0,master \
+	  --cpython-names ingest/rules/cpython.names --manual tools/hpy_api_manual.tsv \
+	  -o server/hpy_api.tsv --names-out server/hpy_api_names.tsv
+
 # So are the built-in scopes; serve --scopes FILE overrides them.
 $(B)/gen/scopes_default.c: db/scopes/default.scopes common/embed.sh
 	@mkdir -p $(dir $@)
@@ -125,7 +156,7 @@ $(B)/gen/scopes_default.o: $(B)/gen/scopes_default.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # The CPython -> HPy name table (tools/gen_hpy_api.py writes it from HPy's
-# repository; never edited by hand).
+# repository, make hpy-api; never edited by hand).
 $(B)/gen/hpy_api.c: server/hpy_api.tsv common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh hpy_api_text $< > $@
@@ -276,23 +307,23 @@ bench-truth: deps
 
 # libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
 FUZZ_SECONDS ?= 60
-FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c ingest/rules_items.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
+FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c ingest/rules_items.c ingest/rules_names.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
            common/pd_error.c common/pd_domain.c common/pd_file.c common/pd_buf.c common/pd_map.c
 fuzz: build/fuzz/fuzz_analyze
 	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
 
-build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest/*.h common/*.h)
+build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c build/gen/cpython_names.c $(wildcard ingest/*.h common/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
+	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c build/gen/cpython_names.c \
 	  $(shell pkg-config --libs libgit2 libxxhash libsodium)
 
 # libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
 # make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
 FUZZ_LIB = $(filter-out server/srv.c,$(LIB_SRC)) server/srv.c build/gen/db_migrations.c \
            build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c \
-           build/gen/hpy_api.c
+           build/gen/hpy_api.c build/gen/cpython_names.c
 FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
            -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

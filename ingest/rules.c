@@ -284,6 +284,10 @@ static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
     if ((rc = rules_entry(r, av[1], &e)) != 0)
         return rc;
     slot = member ? &e->member : cond ? &e->cond : &e->exact;
+    if (slot == &e->exact && e->exact_from_set) {
+        slot->cls = RULES_CLS_UNSET;    /* an exact rule beats a names set */
+        e->exact_from_set = 0;
+    }
     if (slot->cls != RULES_CLS_UNSET)
         return rules_err(c, "duplicate %s rule for '%s'", av[0], av[1]);
     slot->cls = cls;
@@ -388,6 +392,7 @@ static const struct {
     {"itemsvisit", 1, 1, "FUNCTION"},
     {"objfunc", 2, 2, "prefix|suffix|contains TEXT"},
     {"guard", 2, 2, "MACRO ifndef|ifdef"},
+    {"names", 2, 2, "SET CLASS"},
 };
 
 /* Run one split line av[0..ac) (av[0] is the directive). */
@@ -430,6 +435,8 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_d_flag(r, c, av, RULES_F_ITEMSVISIT);
     if (!strcmp(d, "objfunc"))
         return rules_d_objfunc(r, c, av);
+    if (!strcmp(d, "names"))
+        return rules_d_names(r, c, av);
     return rules_d_guard(r, c, av);
 }
 
@@ -507,7 +514,23 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
     git_libgit2_init();
-    if (git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB) != 0) {
+    if (r->sets) {
+        char *all = malloc(len + r->sets_len);
+
+        if (!all) {
+            rc = pd_error_set(PD_ENOMEM, "out of memory loading rules");
+            goto fail;
+        }
+        memcpy(all, text, len);
+        memcpy(all + len, r->sets, r->sets_len);
+        rc = git_odb_hash(&oid, all, len + r->sets_len, GIT_OBJECT_BLOB);
+        free(all);
+    } else {
+        rc = git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB);
+    }
+    free(r->sets);
+    r->sets = NULL;
+    if (rc != 0) {
         rc = pd_error_set(PD_EGIT, "cannot hash rules %s", c.file);
         goto fail;
     }
@@ -555,6 +578,7 @@ void rules_free(rules *r)
     free(r->suffixes);
     free(r->objf);
     free(r->srcsuf);
+    free(r->sets);
     free(r);
 }
 

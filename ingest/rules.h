@@ -30,7 +30,9 @@ void rules_free(rules *r);
  * Hex SHA-1-sized content hash (40 chars, NUL-terminated) of the rules text,
  * owned by `r`.  Stored with every analysis, so changed rules re-analyse.
  * It is the git blob id of the text (git_odb_hash), so
- * `git hash-object default.rules` gives the same value.
+ * `git hash-object FILE` gives the same value for rules that read no
+ * `names` set; with sets, it is the blob id of the text followed by each
+ * set's text (after a "\nnames SET\n" line), so a changed set re-analyses.
  */
 const char *rules_hash(const rules *r);
 
@@ -39,6 +41,12 @@ const char *rules_hash(const rules *r);
  * (build/gen/rules_default.c, made by common/embed.sh). */
 extern const char rules_default_text[];
 extern const unsigned long rules_default_text_len;
+
+/* ingest/rules/cpython.names (tools/gen_capi_names.py: the names
+ * CPython's headers declare), embedded the same way
+ * (build/gen/cpython_names.c); the names set `builtin:cpython`. */
+extern const char rules_cpython_names_text[];
+extern const unsigned long rules_cpython_names_text_len;
 
 /* rules_parse() of the embedded default rules, named "default.rules" in
  * messages.  Same errors and ownership as rules_parse(). */
@@ -84,7 +92,9 @@ typedef struct {
     const char *name;           /* NUL-terminated, owned by the rules */
     size_t len;
     uint32_t hash;              /* rules_hash_name(name, len) */
-    rules_verdict exact;        /* `exact` */
+    rules_verdict exact;        /* `exact`, or a `names` set */
+    int exact_from_set;         /* exact came from a `names` set: an
+                                 * `exact` rule may still replace it */
     rules_verdict member;       /* `member`: after '.' or '->' */
     rules_verdict cond;         /* `exact-if`: class once a trigger is seen */
     uint32_t cond_bit;          /* the bit of that exact-if rule */

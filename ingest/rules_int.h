@@ -63,6 +63,9 @@ struct rules {
     size_t nsrcsuf;
     int ncond;
     rules_block *arena;
+    char *sets;                 /* the text of every `names` set read, for
+                                 * the hash (rules_names.c) */
+    size_t sets_len;
     char hash[GIT_OID_HEXSZ + 1];
 };
 
@@ -102,5 +105,8 @@ int rules_d_itemcall(rules *r, const rules_ctx *c, char **av);
 int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac);
 int rules_d_nullowner(rules *r, const rules_ctx *c, char **av);
 int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av);
+
+/* rules_names.c: `names SET CLASS` (av as split by the parser). */
+int rules_d_names(rules *r, const rules_ctx *c, char **av);
 
 #endif

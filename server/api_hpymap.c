@@ -11,7 +11,10 @@
 typedef struct {
     char *cpy;
     char *hpy;
-    char *how;                   /* table | handle | abi | helper | macro | type | name */
+    char *how;                   /* table | handle | abi | helper | macro | type | name |
+                                  * manual */
+    char *kind;                  /* one-to-one | generic | pattern */
+    char *since;                 /* first HPy version that has the HPy names */
 } api_hpymap_row;
 
 static api_hpymap_row *api_hpymap_rows;
@@ -23,6 +26,27 @@ static pthread_once_t api_hpymap_once = PTHREAD_ONCE_INIT;
 static int api_hpymap_cmp(const void *a, const void *b)
 {
     return strcmp(((const api_hpymap_row *)a)->cpy, ((const api_hpymap_row *)b)->cpy);
+}
+
+/* The columns after the CPython name: HPy name, how, kind, since (older
+ * tables have fewer: how defaults to "table", kind to one-to-one). */
+static void api_hpymap_split(api_hpymap_row *w, char *rest)
+{
+    char *col[4] = {rest, "table", "one-to-one", NULL};
+    int i;
+
+    for (i = 1; i < 4; i++) {
+        char *tab = strchr(col[i - 1], '\t');
+
+        if (!tab)
+            break;
+        *tab = '\0';
+        col[i] = tab + 1;
+    }
+    w->hpy = col[0];
+    w->how = col[1];
+    w->kind = col[2];
+    w->since = col[3];
 }
 
 /* Split a copy of the embedded text into rows; '#' lines are comments,
@@ -55,13 +79,7 @@ static void api_hpymap_load(void)
             cap = cap ? cap * 2 : 256;
         }
         api_hpymap_rows[api_hpymap_n].cpy = line;
-        api_hpymap_rows[api_hpymap_n].hpy = tab + 1;
-        if ((tab = strchr(tab + 1, '\t'))) {
-            *tab = '\0';
-            api_hpymap_rows[api_hpymap_n].how = tab + 1;
-        } else {
-            api_hpymap_rows[api_hpymap_n].how = "table";
-        }
+        api_hpymap_split(&api_hpymap_rows[api_hpymap_n], tab + 1);
         api_hpymap_n++;
     }
     qsort(api_hpymap_rows, api_hpymap_n, sizeof(*api_hpymap_rows), api_hpymap_cmp);
@@ -69,12 +87,22 @@ static void api_hpymap_load(void)
 
 const char *api_hpymap_lookup(const char *cpy, const char **how)
 {
-    api_hpymap_row key = {(char *)cpy, NULL, NULL}, *hit;
+    return api_hpymap_lookup_row(cpy, how, NULL, NULL);
+}
+
+const char *api_hpymap_lookup_row(const char *cpy, const char **how, const char **kind,
+                                  const char **since)
+{
+    api_hpymap_row key = {(char *)cpy, NULL, NULL, NULL, NULL}, *hit;
 
     pthread_once(&api_hpymap_once, api_hpymap_load);
     hit = bsearch(&key, api_hpymap_rows, api_hpymap_n, sizeof(key), api_hpymap_cmp);
     if (how)
         *how = hit ? hit->how : NULL;
+    if (kind)
+        *kind = hit ? hit->kind : NULL;
+    if (since)
+        *since = hit ? hit->since : NULL;
     return hit ? hit->hpy : NULL;
 }
 
@@ -98,9 +126,10 @@ json_t *api_hpymap_matching(const char *q)
             continue;
         rank = strcasecmp(w->cpy, q) == 0 || strcasecmp(w->hpy, q) == 0 ? 0
              : strncasecmp(w->cpy, q, n) == 0 || strncasecmp(w->hpy, q, n) == 0 ? 1 : 2;
-        json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:i}", "name", w->cpy,
-                                             "hpy", w->hpy, "hpy_source", w->how, "path", "",
-                                             "rank", rank));
+        json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:s?, s:s, s:i}",
+                                             "name", w->cpy, "hpy", w->hpy, "hpy_source",
+                                             w->how, "hpy_kind", w->kind, "hpy_since",
+                                             w->since, "path", "", "rank", rank));
     }
     return out;
 }

@@ -1,8 +1,12 @@
 /*
  * api_search.c: GET .../commits/{rev}/search?q=TEXT[&limit=N]: functions
  * whose name contains TEXT (case-insensitive) in the files at the commit,
- * with file, line, status and object state; and the CPython C API names of
- * HPy's table (api_hpymap.h) that contain it, with their replacement.
+ * with file, line, status and object state; and the C API names that
+ * contain it: every one the code uses at the commit (capi and bridge
+ * findings, guarded or not, with their number of uses; issue 21.9: a name
+ * HPy has no replacement for, such as PyTuple_GET_ITEM before its generic
+ * row, was found only through HPy's table), and those of HPy's table
+ * (api_hpymap.h), each with its HPy replacement, kind and version.
  * Exact names come first, then prefixes, then the rest, each by name.
  */
 #include <ctype.h>
@@ -116,6 +120,38 @@ static int api_search_query(srv_req *r, char *q, size_t n)
     return 0;
 }
 
+/* The symbols for q: those used at the commit, then the table's others. */
+static int api_search_symbols(srv_req *r, const api_at *at, const char *q, json_t **out)
+{
+    json_t *used = json_object(), *table = api_hpymap_matching(q), *e, *arr = json_array();
+    const char *name;
+    size_t i;
+    int rc;
+
+    if ((rc = api_symbols_in_use(r, at, q, used)) < 0) {
+        json_decref(used);
+        json_decref(table);
+        json_decref(arr);
+        return rc;
+    }
+    json_object_foreach(used, name, e) {
+        json_array_append_new(arr, api_sym_hpy(json_pack("{s:s, s:O, s:O, s:s, s:i}",
+            "name", name, "class", json_array_get(e, 0), "uses", json_array_get(e, 1),
+            "path", "", "rank", api_search_rank(name, q)), name));
+    }
+    json_array_foreach(table, i, e) {
+        if (json_object_get(used, json_string_value(json_object_get(e, "name"))))
+            continue;
+        json_object_set_new(e, "uses", json_integer(0));
+        json_object_set_new(e, "class", json_null());
+        json_array_append(arr, e);
+    }
+    json_decref(used);
+    json_decref(table);
+    *out = arr;
+    return 0;
+}
+
 enum MHD_Result api_search(srv_req *r)
 {
     char q[256], raw[120], lim[16];
@@ -143,7 +179,11 @@ enum MHD_Result api_search(srv_req *r)
     }
     total = json_array_size(fns);
     fns = api_search_sorted(fns, limit);
-    syms = api_search_sorted(api_hpymap_matching(raw), limit);
+    if ((rc = api_search_symbols(r, &at, raw, &syms)) < 0) {
+        json_decref(fns);
+        return srv_reply_error(r, rc);
+    }
+    syms = api_search_sorted(syms, limit);
     return srv_reply_json(r, 200, json_pack("{s:s, s:o, s:I, s:o, s:o}", "commit", at.oid,
         "q", api_text(raw), "functions_total", (json_int_t)total, "functions", fns,
         "symbols", syms));

@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "api.h"
 #include "api_hpymap.h"
@@ -49,6 +50,7 @@ typedef struct {
 /* One file's walk: its functions, and where its uses go. */
 typedef struct {
     const db_scope *sc;
+    int guarded_too;             /* guarded uses count too (search) */
     const char *path;
     json_int_t seq;
     api_sym_fn *fns;
@@ -89,7 +91,8 @@ static int api_sym_finding(void *arg, const db_finding *f)
     api_sym_use u = {w->path, f->cls, f->text, (json_int_t)f->line, (json_int_t)f->column,
                      -1, NULL, 0, w->seq};
 
-    if (f->guarded || (strcmp(f->cls, "capi") != 0 && strcmp(f->cls, "bridge") != 0))
+    if ((f->guarded && !w->guarded_too) ||
+        (strcmp(f->cls, "capi") != 0 && strcmp(f->cls, "bridge") != 0))
         return 0;
     if (f->function >= 0 && (size_t)f->function < w->nfns) {
         const api_sym_fn *fn = &w->fns[f->function];
@@ -105,10 +108,10 @@ static int api_sym_finding(void *arg, const db_finding *f)
 
 /* Report the blocking uses of one file to cb.  An analysis gone meanwhile
  * has no uses. */
-static int api_sym_file(srv_req *r, const db_scope *sc, int64_t aid, const char *path,
-                        json_int_t seq, api_sym_cb cb, void *arg)
+static int api_sym_file(srv_req *r, const db_scope *sc, int guarded_too, int64_t aid,
+                        const char *path, json_int_t seq, api_sym_cb cb, void *arg)
 {
-    api_sym_walk_file w = {sc, path, seq, NULL, 0, 0, cb, arg};
+    api_sym_walk_file w = {sc, guarded_too, path, seq, NULL, 0, 0, cb, arg};
     int rc;
 
     if ((rc = db_analysis_functions(r->db, aid, api_sym_function, &w)) == 0 &&
@@ -120,9 +123,10 @@ static int api_sym_file(srv_req *r, const db_scope *sc, int64_t aid, const char 
     return rc;
 }
 
-/* Walk every blocking use at the commit under the scope. */
-static int api_sym_walk(srv_req *r, const api_at *at, const db_scope *sc, api_sym_cb cb,
-                        void *arg)
+/* Walk every blocking use at the commit under the scope (with
+ * guarded_too, every use, guarded or not). */
+static int api_sym_walk(srv_req *r, const api_at *at, const db_scope *sc, int guarded_too,
+                        api_sym_cb cb, void *arg)
 {
     db_files *files = NULL;
     db_file_row row;
@@ -136,7 +140,8 @@ static int api_sym_walk(srv_req *r, const api_at *at, const db_scope *sc, api_sy
             continue;
         if (pd_universal_ready_rule(pd_classes_present(row.counts.tok)))
             continue;           /* no capi or bridge use at all */
-        if ((rc = api_sym_file(r, sc, row.analysis_id, row.path, seq++, cb, arg)))
+        if ((rc = api_sym_file(r, sc, guarded_too, row.analysis_id, row.path, seq++, cb,
+                               arg)))
             break;
     }
     db_files_close(files);
@@ -155,13 +160,16 @@ static int api_sym_scope(srv_req *r, const db_scope **sc)
     return 0;
 }
 
-/* Set "hpy" (the replacement or null) and "hpy_source" on o; returns o. */
-static json_t *api_sym_hpy(json_t *o, const char *symbol)
+/* Set "hpy" (the replacement or null), "hpy_source", "hpy_kind" and
+ * "hpy_since" on o; returns o. */
+json_t *api_sym_hpy(json_t *o, const char *symbol)
 {
-    const char *how, *h = api_hpymap_lookup(symbol, &how);
+    const char *how, *kind, *since, *h = api_hpymap_lookup_row(symbol, &how, &kind, &since);
 
     json_object_set_new(o, "hpy", h ? json_string(h) : json_null());
     json_object_set_new(o, "hpy_source", how ? json_string(how) : json_null());
+    json_object_set_new(o, "hpy_kind", kind ? json_string(kind) : json_null());
+    json_object_set_new(o, "hpy_since", since ? json_string(since) : json_null());
     return o;
 }
 
@@ -243,7 +251,7 @@ enum MHD_Result api_symbols(srv_req *r)
     if ((rc = api_resolve(r, &at)) < 0 || (rc = api_sym_scope(r, &sc)) < 0)
         return srv_reply_error(r, rc);
     agg = json_object();
-    if ((rc = api_sym_walk(r, &at, sc, api_sym_count, agg)) < 0) {
+    if ((rc = api_sym_walk(r, &at, sc, 0, api_sym_count, agg)) < 0) {
         json_decref(agg);
         return srv_reply_error(r, rc);
     }
@@ -309,7 +317,7 @@ enum MHD_Result api_symbol(srv_req *r)
         return srv_reply_error(r, rc);
     o.sites = json_array();
     o.fnseen = json_object();
-    rc = api_sym_walk(r, &at, sc, api_sym_site, &o);
+    rc = api_sym_walk(r, &at, sc, 0, api_sym_site, &o);
     json_decref(o.fnseen);
     if (rc < 0) {
         json_decref(o.sites);
@@ -322,4 +330,45 @@ enum MHD_Result api_symbol(srv_req *r)
         "s:I, s:I, s:o}", "commit", at.oid, "scope", sc->name, "symbol", api_text(o.symbol),
         "class", o.cls, "hpy_version", api_hpymap_version(), "uses", uses,
         "functions", o.functions, "files", o.files, "sites", o.sites), o.symbol));
+}
+
+/* ---------- symbols in use, for search ---------- */
+
+/* What the search walk needs: the text and the aggregate. */
+typedef struct {
+    const char *q;
+    json_t *agg;
+} api_sym_search;
+
+static int api_sym_search_use(void *arg, const api_sym_use *u)
+{
+    api_sym_search *s = arg;
+    json_t *e;
+
+    size_t i;
+
+    /* names only: an item finding's text is `memcpy(&obj)` or a cast */
+    for (i = 0; u->text[i]; i++)
+        if (!(u->text[i] == '_' || (u->text[i] >= 'a' && u->text[i] <= 'z') ||
+              (u->text[i] >= 'A' && u->text[i] <= 'Z') ||
+              (i > 0 && u->text[i] >= '0' && u->text[i] <= '9')))
+            return 0;
+    if (!i || !strcasestr(u->text, s->q))
+        return 0;
+    if (!(e = json_object_get(s->agg, u->text))) {
+        e = json_pack("[s, I]", u->cls, (json_int_t)0);
+        json_object_set_new(s->agg, u->text, e);
+    }
+    json_array_set_new(e, 1, json_integer(json_integer_value(json_array_get(e, 1)) + 1));
+    return 0;
+}
+
+int api_symbols_in_use(srv_req *r, const api_at *at, const char *q, json_t *agg)
+{
+    /* every path, every function, guarded or not: a search finds each
+     * C API or bridge name the code uses, whether or not it blocks */
+    static const db_scope all = {"all", "", NULL, 0, NULL, 0, 0};
+    api_sym_search s = {q, agg};
+
+    return api_sym_walk(r, at, &all, 1, api_sym_search_use, &s);
 }

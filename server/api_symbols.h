@@ -6,6 +6,9 @@
 #ifndef API_SYMBOLS_H
 #define API_SYMBOLS_H
 
+#include <jansson.h>
+
+#include "api.h"
 #include "srv.h"
 
 /* GET .../commits/{rev}/symbols[?scope=NAME]: every symbol with blocking
@@ -17,5 +20,17 @@ enum MHD_Result api_symbol(srv_req *r);
 
 /* GET .../commits/{rev}/search?q=TEXT: functions and symbols by name. */
 enum MHD_Result api_search(srv_req *r);
+
+/*
+ * Every C API or bridge name used at the commit `at` (findings of class
+ * capi or bridge in any file, in or out of functions, guarded or not)
+ * whose text contains q (case-insensitive), added to the object agg as
+ * {NAME: [class, uses]}.  0, or a database error (PD_EDB ...).
+ */
+int api_symbols_in_use(srv_req *r, const api_at *at, const char *q, json_t *agg);
+
+/* Set "hpy" (the replacement or null), "hpy_source", "hpy_kind" and
+ * "hpy_since" (api_hpymap.h) on the object o for `symbol`; returns o. */
+json_t *api_sym_hpy(json_t *o, const char *symbol);
 
 #endif

@@ -1,11 +1,43 @@
 #!/usr/bin/env python3
 """Generate server/hpy_api.tsv: CPython C API names and the HPy API that
-replaces them, read from HPy's own repository at a released tag.
+replaces them, read from HPy's own repository at a released tag, and
+server/hpy_api_names.tsv: the HPy names of each HPy version recorded.
 
-Usage: tools/gen_hpy_api.py --git-dir HPY_GIT_DIR [--tag 0.9.0] [-o FILE]
+Usage: tools/gen_hpy_api.py --git-dir HPY_GIT_DIR [--tag 0.9.0]
+           [--versions 0.0.4,0.9.0,master] [--cpython-names FILE]
+           [--manual FILE] [-o FILE] [--names-out FILE]
+       (make hpy-api runs it; outputs committed; never edit them)
 
-Run by hand when HPy makes a release; the output is committed and embedded
-in the binary (Makefile, like the rules file).  Never edit the output.
+Run by hand when HPy makes a release; the table is committed and embedded
+in the binary (Makefile, like the rules file).
+
+The mapping is the release's (--tag); a version listed after it in
+--versions (master) adds the rows it has and the release lacks (HPy_GetIter
+for PyObject_GetIter, since master), never changes one.
+
+Which rows are kept (issue 21): only CPython names CPython declares (the
+set --cpython-names, ingest/rules/cpython.names from CPython's headers):
+the rule below that turns an HPy name into a CPython one by its prefix
+makes names CPython never had (HPyTupleBuilder_New -> PyTupleBuilder_New),
+and those are dropped.  The hand-kept rows of --manual
+(tools/hpy_api_manual.tsv: what HPy's porting guide, documentation and
+headers say in prose, such as Py_DECREF -> HPy_Close, METH_O -> HPyFunc_O,
+PyTuple_GET_ITEM -> HPy_GetItem_i) come on top and win.
+
+Columns of the table: CPython name, HPy replacement, how it is known (the
+sources below, or "manual"), kind, since:
+  kind  one-to-one = one HPy call does what the C API call does;
+        generic    = a generic HPy call does what a type-specific C API
+                     call does (PyTuple_GET_ITEM -> HPy_GetItem_i);
+        pattern    = the code changes shape (Py_INCREF(x) -> y =
+                     HPy_Dup(ctx, x); Py_RETURN_NONE; METH_* flags ->
+                     HPyFunc_* of an HPyDef_METH).
+  since the first HPy version of --versions whose headers declare every HPy
+        name of the row (the names file records them per version).
+HPy names of a version: every identifier of HPy's spelling (_?HPy..., HPY_...,
+_HPY...) in the headers under hpy/devel/include/ and in public_api.h at
+that version, comments left out, and ctx->h_NAME for each handle of the
+context (public_api.h).  Only names are recorded, never header text.
 
 Where the names come from (all read with `git show TAG:PATH`, nothing run):
   * hpy/tools/autogen/public_api.h: every context member, `HPy_ID(n)`
@@ -217,12 +249,67 @@ def generate(git_dir, tag):
     for name in functions:
         if name in special and special[name] is None and re.match(r'HPy[A-Z]\w*_', name):
             mapping.setdefault(re.sub(r'^_?HPy_?', 'Py', name), (name, 'name'))
+    return mapping
+
+
+HPY_IDENT = re.compile(r'\b(?:_?HPy\w*|_?HPY_?\w+)')
+
+
+def hpy_names(git_dir, tag):
+    """The HPy names of one version (see the module doc)."""
+    texts = sources(git_dir, tag, [INCLUDE]).values()
+    names = set()
+    for text in texts:
+        names.update(HPY_IDENT.findall(text))
+    api = strip_comments(git_show(git_dir, tag, PUBLIC_API))
+    names.update(HPY_IDENT.findall(api))
+    # handles: `HPy_ID(n) HPy h_None;` (0.9.0+) or plain `HPy h_None;` (0.0.x)
+    names.update('ctx->' + h for h in re.findall(r'\bHPy\s+(h_\w+)\s*;', api))
+    return names
+
+
+def row_names(hpy):
+    """The HPy names an HPy column uses (a name, ctx->h_X, or a pattern)."""
+    return re.findall(r'ctx->h_\w+|\b_?HPy\w*|\b_?HPY_?\w+', hpy)
+
+
+def read_tsv(path):
+    """Rows of a tab-separated file, '#' lines and blank lines skipped."""
+    with open(path, encoding='utf-8') as f:
+        return [l.rstrip('\n').split('\t') for l in f if l.strip() and not l.startswith('#')]
+
+
+def table(git_dir, tag, versions, cpython, manual):
+    """(table text, names text)."""
+    mapping = {cpy: (h, how, 'one-to-one') for cpy, (h, how) in generate(git_dir, tag).items()}
+    # versions after the release (master): what they add, never what they
+    # change, so a released mapping stays the released one
+    for later in versions[versions.index(tag) + 1:] if tag in versions else []:
+        for cpy, (h, how) in generate(git_dir, later).items():
+            mapping.setdefault(cpy, (h, how, 'one-to-one'))
+    for row in manual:
+        cpy, h, kind = row[0], row[1], row[2]
+        if kind not in ('one-to-one', 'generic', 'pattern'):
+            sys.exit(f'gen_hpy_api: {cpy}: kind {kind!r} is not one-to-one, generic or pattern')
+        mapping[cpy] = (h, 'manual', kind)
+    cpy_names, cpy_version = set(), '?'
+    for row in read_tsv(cpython):
+        if row[0] == '@cpython':
+            cpy_version = row[1]
+        elif not row[0].startswith('@'):
+            cpy_names.add(row[0])
+    by_version = {v: hpy_names(git_dir, v) for v in versions}
+    commits = {v: git_commit(git_dir, v) for v in versions}
+    dropped = sorted(c for c in mapping if c not in cpy_names)
     lines = [
         f'# Generated by tools/gen_hpy_api.py from HPy {tag} '
-        f'(commit {git_commit(git_dir, tag)}); do not edit.',
+        f'(commit {commits.get(tag) or git_commit(git_dir, tag)}); do not edit.',
         f'# Sources: {PUBLIC_API}, {CONF} (SPECIAL_CASES, DOC_MANUAL_API_MAPPING), {MISC},',
-        f'#   and the headers under {INCLUDE} (helpers, CPython-ABI definitions, macros, types).',
-        '# Columns: CPython C API name, the HPy API that replaces it, how it is known:',
+        f'#   the headers under {INCLUDE} (helpers, CPython-ABI definitions, macros, types),',
+        '#   and tools/hpy_api_manual.tsv (what HPy\'s guide, docs and headers say in prose).',
+        f'# Rows only for names CPython {cpy_version} declares (ingest/rules/cpython.names);',
+        f'#   {len(dropped)} names made by the prefix rule are not CPython\'s and left out.',
+        '# Columns: CPython C API name, the HPy API that replaces it, how it is known, kind, since:',
         '#   table  = the porting guide\'s table (convert_name + DOC_MANUAL_API_MAPPING)',
         '#   handle = the CPython object behind a context handle (misc.h)',
         '#   abi    = the CPython ABI defines the HPy name as this CPython name (typedef, #define)',
@@ -230,25 +317,55 @@ def generate(git_dir, tag):
         '#   macro  = an HPy macro or enum constant (macros.h, hpytype.h), CPython name likewise',
         '#   type   = an HPy type, CPython name likewise, that HPy\'s CPython-ABI code uses',
         '#   name   = a hand-written HPy function, CPython name by the same rule',
+        '#   manual = tools/hpy_api_manual.tsv',
+        '#   kind: one-to-one, generic (a generic HPy call for a type-specific one), pattern',
+        '#   (the code changes shape); since: first HPy version (of ' + ', '.join(versions) +
+        ') declaring every HPy name of the row',
         f'@version\t{tag}',
+        f'@versions\t{" ".join(versions)}',
     ]
     for cpy in sorted(mapping):
-        lines.append(f'{cpy}\t{mapping[cpy][0]}\t{mapping[cpy][1]}')
-    return '\n'.join(lines) + '\n'
+        if cpy not in cpy_names:
+            continue
+        h, how, kind = mapping[cpy]
+        need = row_names(h)
+        since = next((v for v in versions if all(n in by_version[v] for n in need)), None)
+        if since is None:
+            sys.exit(f'gen_hpy_api: {cpy} -> {h}: not every HPy name is in HPy ' + ', '.join(versions))
+        lines.append(f'{cpy}\t{h}\t{how}\t{kind}\t{since}')
+    names = [
+        '# Generated by tools/gen_hpy_api.py: the HPy names of each HPy version (identifiers',
+        f'# of HPy\'s spelling in {INCLUDE}** and {PUBLIC_API}; ctx->h_NAME for the',
+        '# context\'s handles); names only.  Columns: name, the versions that have it.',
+    ]
+    names += [f'@version\t{v}\t{commits[v]}' for v in versions]
+    for n in sorted(set().union(*by_version.values())):
+        names.append(f'{n}\t' + ' '.join(v for v in versions if n in by_version[v]))
+    return '\n'.join(lines) + '\n', '\n'.join(names) + '\n'
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--git-dir', required=True, help="HPy's git directory")
     ap.add_argument('--tag', default='0.9.0', help='a released HPy tag')
-    ap.add_argument('-o', '--output', help='output file (default: stdout)')
+    ap.add_argument('--versions', default='0.0.4,0.9.0,master',
+                    help='HPy versions whose names are recorded, oldest first')
+    ap.add_argument('--cpython-names', default='ingest/rules/cpython.names',
+                    help='the names CPython declares (tools/gen_capi_names.py)')
+    ap.add_argument('--manual', default='tools/hpy_api_manual.tsv', help='hand-kept rows')
+    ap.add_argument('-o', '--output', help='table output file (default: stdout)')
+    ap.add_argument('--names-out', help='HPy names per version output file')
     a = ap.parse_args()
-    text = generate(a.git_dir, a.tag)
+    versions = a.versions.split(',')
+    text, names = table(a.git_dir, a.tag, versions, a.cpython_names, read_tsv(a.manual))
     if a.output:
         with open(a.output, 'w', encoding='utf-8') as f:
             f.write(text)
     else:
         sys.stdout.write(text)
+    if a.names_out:
+        with open(a.names_out, 'w', encoding='utf-8') as f:
+            f.write(names)
 
 
 if __name__ == '__main__':

@@ -30,10 +30,13 @@ function functionsTable(d) {
 
 function symbolsTable(d) {
   return h('table', { class: 'data', id: 'search-symbols' },
-    h('caption', null, `C API names in HPy's table (${fmt(d.symbols.length)})`),
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'CPython'), h('th', { scope: 'col' }, 'HPy replacement'))),
+    h('caption', null, `C API names used here or in HPy's table (${fmt(d.symbols.length)})`),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'CPython'),
+      h('th', { scope: 'col', class: 'num', title: 'uses at this revision, guarded or not, object-dtype paths included' }, 'Uses'),
+      h('th', { scope: 'col' }, 'HPy replacement'))),
     h('tbody', null, d.symbols.map((s) => h('tr', { dataset: { symbol: s.name } },
       h('td', null, h('a', { href: symbolHref(state.repo, d.commit, s.name) }, h('code', null, s.name))),
+      h('td', { class: 'num' }, s.uses ? fmt(s.uses) : h('span', { class: 'muted' }, '—')),
       h('td', null, hpyCell(s))))));
 }
 

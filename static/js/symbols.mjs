@@ -32,12 +32,21 @@ const SOURCE_TITLE = {
   macro: 'an HPy macro or constant',
   type: 'an HPy type',
   name: 'a hand-written HPy function of the same name',
+  manual: "what HPy's porting guide, documentation or headers say (tools/hpy_api_manual.tsv)",
 };
 
-/** The HPy replacement cell: its name, or "none" (what HPy must add). */
+const KIND_TEXT = {
+  generic: 'generic',
+  pattern: 'different code',
+};
+
+/** The HPy replacement cell: its name, or "none" (what HPy must add); a
+ * generic call or a code pattern is said so, with the first HPy version. */
 export function hpyCell(s) {
   if (!s.hpy) return h('span', { class: 'hpy-none', title: 'HPy has no equivalent in its table' }, 'none');
-  return h('code', { class: 'hpy-name', title: SOURCE_TITLE[s.hpy_source] ?? null }, s.hpy);
+  const title = [SOURCE_TITLE[s.hpy_source], s.hpy_since && `since HPy ${s.hpy_since}`].filter(Boolean).join('; ');
+  return h('span', null, h('code', { class: 'hpy-name', title: title || null }, s.hpy),
+    KIND_TEXT[s.hpy_kind] ? h('span', { class: 'muted hpy-kind', dataset: { kind: s.hpy_kind } }, ` (${KIND_TEXT[s.hpy_kind]})`) : null);
 }
 
 function symbolRow(repo, rev, scope, s) {

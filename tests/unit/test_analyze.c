@@ -178,7 +178,7 @@ static void test_declarations_that_are_not_functions(void **state)
     /* K&R parameter declarations; DECLARE(x); int y; is not one */
     check_fn(res, "old", 23, 29, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
     check_fn(res, "z", 32, 32, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    f = at(res, 7, 27, "capi-METH_O");
+    f = at(res, 7, 27, "capi-names-cpython");
     assert_int_equal(f->function, -1);
     assert_int_equal(f->cls, AN_CLASS_CAPI);
     assert_int_equal(res->status, AN_STATUS_LEGACY);
@@ -243,7 +243,7 @@ static void test_suffix_rule_beats_shorter_prefix(void **state)
 
     (void)state;
     assert_int_equal(res->nfindings, 3);
-    assert_int_equal(at(res, 1, 1, "capi-prefix-Py")->cls, AN_CLASS_CAPI);
+    assert_int_equal(at(res, 1, 1, "capi-names-cpython")->cls, AN_CLASS_CAPI);
     assert_int_equal(at(res, 1, 20, "npy-legacy-suffix-ArrType_Type")->cls,
                      AN_CLASS_NPY_LEGACY);
     assert_string_equal(at(res, 2, 1, "npy-legacy-suffix-ScalarObject")->text,
@@ -259,7 +259,7 @@ static void test_default_rules_numpy_names(void **state)
         "HPyType_LEGACY_HELPERS; PyTypeNum_ISOBJECT; }");
     const char *want[][2] = {
         {"PyArray_Descr", "npy-legacy-prefix-PyArray"},
-        {"_Py_NoneStruct", "capi-prefix-_Py"},
+        {"_Py_NoneStruct", "capi-names-cpython"},
         {"HPY_SSIZE_T_MAX", "hpy-prefix-HPY_"},
         {"npy_get_context", "bridge-npy_get_context"},
         {"HPyType_LEGACY_HELPERS", "bridge-HPyType_LEGACY_HELPERS"},
@@ -307,7 +307,7 @@ static void test_pyobject_head_in_hpy_type_is_bridge(void **state)
     an_result *res = run_str(plain);
 
     (void)state;
-    assert_int_equal(at(res, 1, 18, "capi-prefix-Py")->cls, AN_CLASS_CAPI);
+    assert_int_equal(at(res, 1, 18, "capi-names-cpython")->cls, AN_CLASS_CAPI);
     assert_int_equal(res->tokens[AN_CLASS_CAPI], 1);
     an_result_free(res);
     res = run_str(hpy);
@@ -334,7 +334,7 @@ static void test_define_body_is_file_scope(void **state)
 
     (void)state;
     assert_int_equal(res->nfindings, 2);
-    assert_int_equal(at(res, 4, 5, "capi-prefix-Py")->function, -1);
+    assert_int_equal(at(res, 4, 5, "capi-names-cpython")->function, -1);
     assert_int_equal(at(res, 5, 5, "hpy-prefix-HPy")->function, -1);
     check_fn(res, "f", 1, 8, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
     assert_int_equal(res->status, AN_STATUS_BRIDGED);
@@ -358,8 +358,8 @@ static void test_guarded_capi_keeps_file_universal_ready(void **state)
     assert_int_equal(f->tokens[AN_CLASS_BRIDGE], 1);
     assert_int_equal(f->tokens[AN_CLASS_HPY], 4);
     assert_int_equal(at(res, 8, 19, "bridge-HPy_AsPyObject")->guarded, 1);
-    assert_int_equal(at(res, 9, 5, "capi-prefix-Py")->guarded, 1);
-    assert_int_equal(at(res, 18, 5, "capi-prefix-Py")->guarded, 1);
+    assert_int_equal(at(res, 9, 5, "capi-names-cpython")->guarded, 1);
+    assert_int_equal(at(res, 18, 5, "capi-names-cpython")->guarded, 1);
     /* the #else of a guard is not guarded */
     assert_int_equal(at(res, 24, 12, "hpy-prefix-HPy")->guarded, 0);
     assert_int_equal(res->tokens[AN_CLASS_CAPI], 5);
@@ -379,8 +379,8 @@ static void test_if0_skipped_and_opposite_guard(void **state)
     assert_int_equal(res->nfindings, 4);
     assert_int_equal(at(res, 15, 1, "hpy-prefix-HPy")->guarded, 0);
     /* #else of #ifdef HPY_UNIVERSAL_ABI is CPython-only */
-    assert_int_equal(at(res, 17, 1, "capi-prefix-Py")->guarded, 1);
-    assert_int_equal(at(res, 20, 1, "capi-prefix-Py")->guarded, 0);
+    assert_int_equal(at(res, 17, 1, "capi-names-cpython")->guarded, 1);
+    assert_int_equal(at(res, 20, 1, "capi-names-cpython")->guarded, 0);
     assert_int_equal(res->universal_ready, 0);
     /* the '}' under #if defined(__cplusplus) is not C */
     assert_null(res->notes);
@@ -642,7 +642,7 @@ static void test_crlf_and_no_trailing_newline(void **state)
     assert_int_equal(res->nfunctions, 2);
     check_fn(res, "f", 1, 5, AN_STATUS_LEGACY, AN_OBJ_NONE);
     check_fn(res, "g", 6, 6, AN_STATUS_PORTED, AN_OBJ_NONE);
-    assert_string_equal(at(res, 4, 9, "capi-prefix-Py")->text, "Py_True");
+    assert_string_equal(at(res, 4, 9, "capi-names-cpython")->text, "Py_True");
     assert_string_equal(at(res, 6, 22, "hpy-prefix-HPy")->text, "HPy_IsNull");
     assert_null(res->notes);
     an_result_free(res);
@@ -661,7 +661,7 @@ static void test_nul_bytes_and_unterminated_comment(void **state)
     assert_int_equal(res->nfunctions, 2);
     check_fn(res, "f", 1, 1, AN_STATUS_LEGACY, AN_OBJ_NONE);
     check_fn(res, "g", 2, 3, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    assert_int_equal(at(res, 1, 17, "capi-prefix-Py")->function, 0);
+    assert_int_equal(at(res, 1, 17, "capi-names-cpython")->function, 0);
     assert_int_equal(res->nfindings, 1);
     assert_string_equal(res->notes,
                         "unterminated comment from line 4; "
@@ -681,7 +681,7 @@ static void test_string_with_braces_and_comment_markers(void **state)
     check_fn(res, "count", 5, 12, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
     check_fn(res, "second", 14, 18, AN_STATUS_LEGACY, AN_OBJ_NONE);
     assert_int_equal(res->nfindings, 1);
-    assert_string_equal(at(res, 17, 12, "capi-prefix-Py")->text, "Py_None");
+    assert_string_equal(at(res, 17, 12, "capi-names-cpython")->text, "Py_None");
     assert_null(res->notes);
     an_result_free(res);
 }
@@ -698,7 +698,7 @@ static void test_line_continuations(void **state)
     assert_int_equal(res->nfunctions, 2);
     check_fn(res, "f", 1, 3, AN_STATUS_LEGACY, AN_OBJ_NONE);
     check_fn(res, "g", 6, 6, AN_STATUS_NEUTRAL, AN_OBJ_NONE);
-    f = at(res, 1, 15, "capi-prefix-Py");
+    f = at(res, 1, 15, "capi-names-cpython");
     assert_string_equal(f->text, "Py_DECREF");
     f = at(res, 5, 4, "hpy-prefix-HPy");
     assert_int_equal(f->function, -1);

@@ -11,7 +11,7 @@
  *
  *     neutral, universal-ready, 2 functions
  *     2: function pick (lines 2-13) neutral
- *     5:9: capi capi-prefix-Py `PyObject` in pick
+ *     5:9: capi capi-names-cpython `PyObject` in pick
  *     note: unbalanced braces at end of file (depth 1)
  *
  * Lines of the .expect file:

@@ -258,7 +258,7 @@ static void findings_pages_are_500(void)
 
 static void test_findings_not_as_ingest_writes_them_are_500(void **state)
 {
-    const char *row = "[1,2,\"capi\",\"capi-prefix-Py\",\"PyObject\",0,false]";
+    const char *row = "[1,2,\"capi\",\"capi-names-cpython\",\"PyObject\",0,false]";
     char json[256];
 
     assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols"), 200);
@@ -273,7 +273,7 @@ static void test_findings_not_as_ingest_writes_them_are_500(void **state)
      * no symbol. */
     set_all_findings("[[1,2,\"capi\"]]");
     findings_pages_are_500();
-    set_all_findings("[[1,2,\"capi\",\"capi-prefix-Py\",\"PyObject\",0,\"no\"]]");
+    set_all_findings("[[1,2,\"capi\",\"capi-names-cpython\",\"PyObject\",0,\"no\"]]");
     findings_pages_are_500();
     /* Pages that do not read findings still answer. */
     assert_int_equal(get2("/api/v1/repos/demo/commits/hpy"), 200);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "pd_error.h"
+#include "analyze.h"
 #include "rules.h"
 
 #define FIXTURES "tests/fixtures/analyze/"
@@ -64,6 +65,11 @@ static void test_rules_errors(void **state)
         {"itemsource prefix Py\n", "m.rules:1: itemsource takes NAME or suffix "
                                    "TEXT, not 'prefix'"},
         {"itemname\n", "m.rules:1: 'itemname' takes NAME, got 0 arguments"},
+        {"names builtin:python capi\n", "m.rules:1: unknown built-in names set "
+                                        "'builtin:python' (there is builtin:cpython)"},
+        {"names builtin:cpython legacy\n", "m.rules:1: unknown class 'legacy' "
+                                           "(expected hpy, capi, npy-legacy, bridge)"},
+        {"names builtin:cpython\n", "m.rules:1: 'names' takes SET CLASS, got 1 argument"},
     };
     size_t i;
     rules *r;
@@ -93,12 +99,71 @@ static void test_rules_hash_is_git_blob_id(void **state)
     rules_free(r);
 }
 
+/* `names SET CLASS` (issue 21): a set gives its class as an exact rule
+ * would; an exact rule of the same name wins before or after it; a file
+ * set is found next to the rules file; the hash covers the sets' text. */
+static void test_rules_names(void **state)
+{
+    rules *r, *d;
+    rules_verdict v;
+    const char *hash;
+
+    (void)state;
+    assert_int_equal(rules_load(&r, FIXTURES "names/port.rules"), 0);
+    rules_classify(r, "MyPort_Bridge", 13, &v);
+    assert_int_equal(v.cls, AN_CLASS_BRIDGE);
+    assert_string_equal(v.id, "bridge-names-port");
+    rules_classify(r, "MyPort_Special", 14, &v);    /* exact rule first */
+    assert_int_equal(v.cls, AN_CLASS_HPY);
+    rules_classify(r, "PyTuple_New", 11, &v);        /* first set wins */
+    assert_int_equal(v.cls, AN_CLASS_BRIDGE);
+    rules_classify(r, "PyTuple_GET_ITEM", 16, &v);   /* the built-in set */
+    assert_int_equal(v.cls, AN_CLASS_CAPI);
+    assert_string_equal(v.id, "capi-names-cpython");
+    rules_classify(r, "Py_INCREF", 9, &v);           /* exact none after */
+    assert_int_equal(v.cls, RULES_CLS_UNSET);
+    rules_classify(r, "PyLongToINT64", 13, &v);      /* no Py prefix rule */
+    assert_int_equal(v.cls, RULES_CLS_UNSET);
+    rules_classify(r, "@source", 7, &v);
+    assert_int_equal(v.cls, RULES_CLS_UNSET);
+    /* the hash covers the set: it is not the blob id of the text alone
+     * (printf 'names port.names hpy\n' | git hash-object --stdin) */
+    assert_int_equal(rules_parse(&d, FIXTURES "names/port.rules", "names port.names hpy\n",
+                                 21), 0);
+    hash = rules_hash(d);
+    assert_string_not_equal(hash, "21379feb128b2ceb0e7ea27beec6243da9c186bc");
+    assert_int_equal(strlen(hash), 40);
+    rules_free(d);
+    rules_free(r);
+    /* a set that is missing or holds a bad name names the set and line */
+    assert_int_equal(rules_parse(&r, FIXTURES "names/x.rules", "names gone.names capi\n",
+                                 22), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), FIXTURES "names/x.rules:1: cannot read names "
+                           "set 'gone.names'"));
+    assert_int_equal(rules_parse(&r, FIXTURES "names/x.rules", "names bad.names capi\n",
+                                 21), PD_EINVAL);
+    assert_string_equal(pd_error_last(), FIXTURES "names/x.rules:1: names set bad.names:2: "
+                        "'not-a-name' is not an identifier");
+    /* the default rules: C API by CPython's headers, numpy by its prefixes */
+    assert_int_equal(rules_load_default(&d), 0);
+    rules_classify(d, "PyDescr_NewMethod", 17, &v);  /* CPython's, not numpy's */
+    assert_int_equal(v.cls, AN_CLASS_CAPI);
+    rules_classify(d, "PyDescr_ISOBJECT", 16, &v);
+    assert_int_equal(v.cls, AN_CLASS_NPY_LEGACY);
+    rules_classify(d, "PySequence_NoString_Check", 25, &v);
+    assert_int_equal(v.cls, RULES_CLS_UNSET);
+    rules_classify(d, "METH_FASTCALL", 13, &v);
+    assert_int_equal(v.cls, AN_CLASS_CAPI);
+    rules_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules_syntax_error_names_line),
         cmocka_unit_test(test_rules_errors),
         cmocka_unit_test(test_rules_hash_is_git_blob_id),
+        cmocka_unit_test(test_rules_names),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,7 +48,7 @@ static void expect_json(json_t *got, const char *want_text)
 
 static void test_the_table_is_hpys_own(void **state)
 {
-    const char *how = "x";
+    const char *how = "x", *kind, *since;
 
     /* From the porting guide's table (convert_name of public_api.h). */
     assert_string_equal(api_hpymap_lookup("PyErr_SetString", &how), "HPyErr_SetString");
@@ -86,10 +86,33 @@ static void test_the_table_is_hpys_own(void **state)
     assert_string_equal(api_hpymap_lookup("Py_buffer", NULL), "HPy_buffer");
     assert_string_equal(api_hpymap_lookup("PyModuleDef", NULL), "HPyModuleDef");
     assert_null(api_hpymap_lookup("PyContext", NULL));
-    /* No HPy equivalent: reference counting, the type struct. */
-    assert_null(api_hpymap_lookup("Py_INCREF", &how));
+    /* What HPy's guide says in prose (tools/hpy_api_manual.tsv), with its
+     * kind and the first HPy version that has the names (issue 21.8). */
+    assert_string_equal(api_hpymap_lookup_row("Py_INCREF", &how, &kind, &since), "HPy_Dup");
+    assert_string_equal(how, "manual");
+    assert_string_equal(kind, "pattern");
+    assert_string_equal(since, "0.0.4");
+    assert_string_equal(api_hpymap_lookup_row("Py_XDECREF", NULL, &kind, NULL), "HPy_Close");
+    assert_string_equal(kind, "one-to-one");
+    assert_string_equal(api_hpymap_lookup_row("PyTuple_GET_ITEM", NULL, &kind, NULL),
+                        "HPy_GetItem_i");
+    assert_string_equal(kind, "generic");
+    assert_string_equal(api_hpymap_lookup_row("PyCapsule_GetPointer", NULL, NULL, &since),
+                        "HPyCapsule_GetPointer");
+    assert_string_equal(since, "0.9.0");
+    assert_string_equal(api_hpymap_lookup("METH_O", NULL), "HPyFunc_O");
+    assert_string_equal(api_hpymap_lookup("PyArg_ParseTupleAndKeywords", NULL),
+                        "HPyArg_ParseKeywords");
+    assert_string_equal(api_hpymap_lookup("Py_RETURN_NONE", NULL),
+                        "return HPy_Dup(ctx, ctx->h_None)");
+    /* Names the prefix rule makes that CPython never had are not rows. */
+    assert_null(api_hpymap_lookup("PyTupleBuilder_New", NULL));
+    assert_null(api_hpymap_lookup("PyCapsule_Get", NULL));
+    assert_null(api_hpymap_lookup("PyField_Load", NULL));
+    assert_null(api_hpymap_lookup("Py_New", NULL));
+    /* No HPy equivalent: the type struct. */
+    assert_null(api_hpymap_lookup("PyTypeObject", &how));
     assert_null(how);
-    assert_null(api_hpymap_lookup("PyTypeObject", NULL));
     assert_null(api_hpymap_lookup("", NULL));
     assert_string_equal(api_hpymap_version(), "0.9.0");
 }
@@ -106,19 +129,23 @@ static void test_symbols_are_listed_exactly(void **state)
      * object-dtype path, which the scope leaves out. */
     expect_json(json_object_get(s, "symbols"),
         "[{\"symbol\": \"PyObject\", \"class\": \"capi\", \"uses\": 5, \"functions\": 2,"
-        "  \"files\": 2, \"hpy\": null, \"hpy_source\": null},"
+        "  \"files\": 2, \"hpy\": null, \"hpy_source\": null, \"hpy_kind\": null,"
+        "  \"hpy_since\": null},"
         " {\"symbol\": \"PyFloat_FromDouble\", \"class\": \"capi\", \"uses\": 1,"
         "  \"functions\": 1, \"files\": 1, \"hpy\": \"HPyFloat_FromDouble\","
-        "  \"hpy_source\": \"table\"},"
+        "  \"hpy_source\": \"table\", \"hpy_kind\": \"one-to-one\", \"hpy_since\": \"0.0.4\"},"
         " {\"symbol\": \"PyLong_FromLong\", \"class\": \"capi\", \"uses\": 1,"
         "  \"functions\": 1, \"files\": 1, \"hpy\": \"HPyLong_FromLong\","
-        "  \"hpy_source\": \"table\"},"
+        "  \"hpy_source\": \"table\", \"hpy_kind\": \"one-to-one\", \"hpy_since\": \"0.0.4\"},"
         " {\"symbol\": \"PyObject_HEAD\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
+        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null, \"hpy_kind\": null,"
+        "  \"hpy_since\": null},"
         " {\"symbol\": \"PyTypeObject\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
+        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null, \"hpy_kind\": null,"
+        "  \"hpy_since\": null},"
         " {\"symbol\": \"Py_ssize_t\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": \"HPy_ssize_t\", \"hpy_source\": \"abi\"}]");
+        "  \"files\": 1, \"hpy\": \"HPy_ssize_t\", \"hpy_source\": \"abi\","
+        "  \"hpy_kind\": \"one-to-one\", \"hpy_since\": \"0.0.4\"}]");
     assert_int_equal(json_integer_value(json_object_get(s, "total")), 6);
     assert_int_equal(json_integer_value(json_object_get(s, "without_hpy")), 3);
     assert_string_equal(json_string_value(json_object_get(s, "hpy_version")), "0.9.0");
@@ -227,14 +254,23 @@ static void test_search_finds_functions_and_names(void **state)
         " {\"name\": \"OBJECT_getitem\", \"path\": \"src/arraytypes.c.src\","
         "  \"start_line\": 18, \"end_line\": 25, \"status\": \"legacy\","
         "  \"object_state\": \"object-legacy\"}]");
-    expect_json(json_object_get(s, "symbols"),
-        "[{\"name\": \"PyObject_GetItem\", \"hpy\": \"HPy_GetItem\", \"hpy_source\": \"table\"}]");
+    /* names of HPy's table (unused here: uses 0), by the CPython or the HPy
+     * name: PyObject_GetItem, and the type-specific names whose generic HPy
+     * replacement is HPy_GetItem / HPy_GetItem_i / HPy_GetItem_s */
+    assert_int_equal(json_array_size(json_object_get(s, "symbols")), 9);
+    expect_json(json_array_get(json_object_get(s, "symbols"), 5),
+        "{\"name\": \"PyObject_GetItem\", \"hpy\": \"HPy_GetItem\", \"hpy_source\": \"table\","
+        " \"hpy_kind\": \"one-to-one\", \"hpy_since\": \"0.0.4\", \"uses\": 0, \"class\": null}");
+    expect_json(json_array_get(json_object_get(s, "symbols"), 7),
+        "{\"name\": \"PyTuple_GET_ITEM\", \"hpy\": \"HPy_GetItem_i\", \"hpy_source\": \"manual\","
+        " \"hpy_kind\": \"generic\", \"hpy_since\": \"0.0.4\", \"uses\": 0, \"class\": null}");
     json_decref(s);
     /* The exact name first, then the names it starts. */
     s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=PyLong_FromLong");
     expect_json(json_array_get(json_object_get(s, "symbols"), 0),
-        "{\"name\": \"PyLong_FromLong\", \"hpy\": \"HPyLong_FromLong\","
-        " \"hpy_source\": \"table\"}");
+        "{\"name\": \"PyLong_FromLong\", \"class\": \"capi\", \"uses\": 1,"
+        " \"hpy\": \"HPyLong_FromLong\", \"hpy_source\": \"table\", \"hpy_kind\": \"one-to-one\","
+        " \"hpy_since\": \"0.0.4\"}");
     assert_string_equal(json_string_value(json_object_get(
         json_array_get(json_object_get(s, "symbols"), 1), "name")), "PyLong_FromLongLong");
     json_decref(s);
@@ -255,6 +291,35 @@ static void test_search_finds_functions_and_names(void **state)
     json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q=a&limit=x"));
 }
 
+/* Issue 21.9: every C API name the code uses is found, whether HPy's table
+ * has it or not, guarded or not, in an object-dtype path or not; item
+ * findings (`memcpy(&obj)`, casts) are not names. */
+static void test_search_finds_every_symbol_in_use(void **state)
+{
+    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=PyTypeObject");
+
+    /* no HPy replacement: before, only the table was searched */
+    expect_json(json_object_get(s, "symbols"),
+        "[{\"name\": \"PyTypeObject\", \"class\": \"capi\", \"uses\": 1, \"hpy\": null,"
+        "  \"hpy_source\": null, \"hpy_kind\": null, \"hpy_since\": null}]");
+    json_decref(s);
+    /* only in guarded code (toy_debug_dump under #ifndef HPY_ABI_UNIVERSAL) */
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=PyObject_Print");
+    expect_json(json_object_get(s, "symbols"),
+        "[{\"name\": \"PyObject_Print\", \"class\": \"capi\", \"uses\": 1, \"hpy\": null,"
+        "  \"hpy_source\": null, \"hpy_kind\": null, \"hpy_since\": null}]");
+    json_decref(s);
+    /* only in object-dtype paths, which the symbols' default scope leaves out */
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=Py_XINCREF");
+    expect_json(json_object_get(s, "symbols"),
+        "[{\"name\": \"Py_XINCREF\", \"class\": \"capi\", \"uses\": 2, \"hpy\": \"HPy_Dup\","
+        "  \"hpy_source\": \"manual\", \"hpy_kind\": \"pattern\", \"hpy_since\": \"0.0.4\"}]");
+    json_decref(s);
+    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=memcpy");
+    expect_json(json_object_get(s, "symbols"), "[]");
+    json_decref(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_symbol_sites_point_at_the_symbol),
         cmocka_unit_test(test_a_scope_without_the_files_has_no_symbols),
         cmocka_unit_test(test_search_finds_functions_and_names),
+        cmocka_unit_test(test_search_finds_every_symbol_in_use),
     };
 
     return cmocka_run_group_tests(tests, sym_setup, sym_teardown);
