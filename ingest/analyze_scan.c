@@ -393,6 +393,35 @@ static void an_open_group(an_state *st)
     st->group_ntok = 0;
 }
 
+/*
+ * The function's own name where it is defined is a definition, not a use
+ * of an API: numpy's PyArray_TypestrConvert, ultrajson's PyLongToINT64
+ * or a port's HPyArray_X are the repository's, whatever their prefix.
+ * Its finding (made when the name was read) is taken back.
+ */
+static void an_drop_definition(an_state *st, const an_tok *name)
+{
+    an_result *res = st->res;
+    size_t i;
+
+    for (i = res->nfindings; i-- > st->decl_find;) {
+        an_finding *f = &res->findings[i];
+
+        if (f->line != name->line || f->column != name->column ||
+            st->fmeta[i].kind != AN_FK_PLAIN || f->function >= 0)
+            continue;
+        res->tokens[f->cls]--;
+        if (!f->guarded)
+            st->file_unguarded[f->cls]--;
+        memmove(&res->findings[i], &res->findings[i + 1],
+                (res->nfindings - i - 1) * sizeof(*f));
+        memmove(&st->fmeta[i], &st->fmeta[i + 1],
+                (res->nfindings - i - 1) * sizeof(*st->fmeta));
+        res->nfindings--;
+        return;
+    }
+}
+
 /* Start the body of the candidate at '{'. */
 static void an_begin_function(an_state *st)
 {
@@ -420,6 +449,7 @@ static void an_begin_function(an_state *st)
         s = an_text(&st->cand_macro, buf, sizeof(buf), &len);
         an_set_macro(st, fn, s, len);
     }
+    an_drop_definition(st, &st->cand);
     for (i = st->decl_find; i < st->res->nfindings; i++)
         if (!st->fmeta[i].define && st->res->findings[i].function < 0)
             an_assign(st, i, fn);
