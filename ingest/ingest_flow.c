@@ -76,7 +76,7 @@ static int ingest_flow_same(ingest_flow *f, const char *path, const char *text)
     if (!(key = malloc(strlen(path) + 1 + sizeof(uint64_t))))
         return 0;
     memcpy(key, &h, sizeof(h));                 /* the value, then the key */
-    strcpy(key + sizeof(h), path);
+    memcpy(key + sizeof(h), path, strlen(path) + 1);
     if (pd_map_put(f->seen, key + sizeof(h), strlen(path), key) < 0) {
         free(key);
         return 0;

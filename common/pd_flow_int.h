@@ -1,0 +1,89 @@
+/*
+ * pd_flow_int.h: the call graph's structures, shared by pd_flow.c (building
+ * and resolving) and pd_flow_read.c (results and the stored form).  Not an
+ * API: see pd_flow.h.
+ */
+#ifndef PD_FLOW_INT_H
+#define PD_FLOW_INT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "pd_flow.h"
+#include "pd_map.h"
+
+typedef struct {
+    uint8_t type;             /* 'p' parameter, 'N' HPy_NULL, 'i' name, '-' */
+    uint8_t param;
+    uint32_t name;            /* 'i': name id */
+} fl_arg;
+
+typedef struct {
+    uint32_t callee, line, arg0;
+    uint16_t nargs;
+} fl_call;
+
+typedef struct {
+    uint32_t file, name, line, call0, ncall;
+    unsigned local;
+    uint16_t eL, eF, own;     /* the body's own effects on parameters */
+    uint16_t rL, rF, rown;    /* ... after the graph */
+    uint8_t dL[16], dF[16];   /* functions between a parameter and its
+                               * item site (FL_FAR: none) */
+    unsigned kinds;           /* PD_FLOW_* reached */
+    int32_t via[2];           /* callee (fn index) that gave legacy/field */
+    uint32_t via_line[2];
+    uint8_t alive, queued;
+} fl_fn;
+
+typedef struct {
+    int64_t *id;              /* boxed: the files map's key */
+    char *path;
+    uint32_t fn0, nfn;
+} fl_file;
+
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} fl_vec;
+
+typedef struct {
+    char *s;
+    fl_vec defs;              /* fn indexes */
+    fl_vec calls;             /* pairs: fn index, call index */
+    fl_vec cbs;               /* pairs: fn index, call index */
+} fl_name;
+
+struct pd_flow {
+    fl_fn *fn;
+    size_t nfn, capfn, ndead;
+    fl_call *call;
+    size_t ncall, capcall;
+    fl_arg *arg;
+    size_t narg, caparg;
+    fl_file *file;
+    size_t nfile, capfile;
+    fl_name *name;
+    size_t nname, capname;
+    pd_map *files, *names;
+    uint32_t *work;
+    size_t nwork, capwork;
+    int dirty;
+};
+
+/* The file `id`, or NULL. */
+static inline fl_file *fl_file_get(const pd_flow *g, int64_t id)
+{
+    void *v = pd_map_get(g->files, &id, sizeof(id));
+
+    return v ? &g->file[(uintptr_t)v - 1] : NULL;
+}
+
+/* 1 when d's item access is CPython-only (its own bridge or C API use, an
+ * HPy_NULL owner, or a callee of its own that is). */
+static inline int fl_cpython(const fl_fn *d)
+{
+    return (d->local & PD_FLOW_CPYTHON) || (d->kinds & (PD_FLOW_NULLOWNER | PD_FLOW_CPYCHAIN));
+}
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * pd_flow_read.c: what a resolved call graph says (states, chains, the
+ * figures it changes) and the stored form of the flow facts (pd_flow.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_buf.h"
+#include "pd_error.h"
+#include "pd_flow_int.h"
+
+/* ---- results ----------------------------------------------------------- */
+
+static pd_objstate fl_state(const fl_fn *x)
+{
+    return pd_objstate_rule(x->kinds & PD_FLOW_LEGACY, x->kinds & PD_FLOW_FIELD, fl_cpython(x));
+}
+
+static pd_objstate fl_local_state(const fl_fn *x)
+{
+    return pd_objstate_rule(x->local & PD_FLOW_LEGACY, x->local & PD_FLOW_FIELD,
+                            x->local & PD_FLOW_CPYTHON);
+}
+
+static const fl_fn *fl_at(const pd_flow *g, int64_t file, size_t idx)
+{
+    const fl_file *f = fl_file_get(g, file);
+
+    return f && idx < f->nfn ? &g->fn[f->fn0 + idx] : NULL;
+}
+
+pd_objstate pd_flow_state(const pd_flow *g, int64_t file, size_t idx)
+{
+    const fl_fn *x = fl_at(g, file, idx);
+
+    return x ? fl_state(x) : PD_OBJ_NONE;
+}
+
+int pd_flow_known(const pd_flow *g, int64_t file, size_t idx)
+{
+    return fl_at(g, file, idx) != NULL;
+}
+
+pd_objstate pd_flow_local_state(const pd_flow *g, int64_t file, size_t idx)
+{
+    const fl_fn *x = fl_at(g, file, idx);
+
+    return x ? fl_local_state(x) : PD_OBJ_NONE;
+}
+
+/* Append a JSON string to buf at n (bytes; stops at cap). */
+static size_t fl_json_str(char *buf, size_t cap, size_t n, const char *s)
+{
+    if (n < cap)
+        buf[n] = '"';
+    n++;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        char esc[8];
+        int k = ch == '"' || ch == '\\' ? snprintf(esc, sizeof(esc), "\\%c", ch)
+                : ch < 0x20 ? snprintf(esc, sizeof(esc), "\\u%04x", ch)
+                : (esc[0] = (char)ch, 1);
+
+        if (n + (size_t)k < cap)
+            memcpy(buf + n, esc, (size_t)k);
+        n += (size_t)k;
+    }
+    if (n < cap)
+        buf[n] = '"';
+    return n + 1;
+}
+
+size_t pd_flow_chain_json(const pd_flow *g, int64_t file, size_t idx, char *buf,
+                          size_t cap)
+{
+    const fl_fn *x = fl_at(g, file, idx);
+    pd_objstate s;
+    int k, hops = 0;
+    size_t n = 0, mark;
+    uint32_t seen[8];
+
+    if (!cap)
+        return 0;
+    buf[0] = '\0';
+    if (!x || (s = fl_state(x)) == PD_OBJ_NONE)
+        return 0;
+    k = s == PD_OBJ_LEGACY ? 0 : 1;
+    if (x->local & (k ? PD_FLOW_FIELD : PD_FLOW_LEGACY) || x->via[k] < 0)
+        return 0;
+    n = 1;
+    buf[0] = '[';
+    while (x->via[k] >= 0 && hops < 8) {
+        const fl_fn *d = &g->fn[x->via[k]];
+        char line[64];
+        int i, loop = 0;
+
+        for (i = 0; i < hops; i++)
+            loop |= seen[i] == (uint32_t)x->via[k];
+        if (loop)
+            break;
+        seen[hops] = (uint32_t)x->via[k];
+        mark = n;
+        if (hops++)
+            n += (n < cap ? (buf[n] = ',', 1) : 1);
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              "{\"function\":");
+        n = fl_json_str(buf, cap, n, g->name[d->name].s);
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0,
+                              ",\"path\":");
+        n = fl_json_str(buf, cap, n, g->file[d->file].path);
+        snprintf(line, sizeof(line), ",\"line\":%u}", (unsigned)x->via_line[k]);
+        n += (size_t)snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "%s", line);
+        if (n + 2 >= cap) {
+            n = mark;
+            break;
+        }
+        if (d->local & (k ? PD_FLOW_FIELD : PD_FLOW_LEGACY))
+            break;
+        x = d;
+    }
+    if (n + 2 > cap)
+        n = cap - 2;
+    buf[n++] = ']';
+    buf[n] = '\0';
+    return n;
+}
+
+static void fl_add_delta(const fl_fn *x, int64_t delta[PD_OBJ_COUNT])
+{
+    pd_objstate a = fl_local_state(x), b = fl_state(x);
+
+    if (a == b)
+        return;
+    if (a != PD_OBJ_NONE)
+        delta[a]--;
+    if (b != PD_OBJ_NONE)
+        delta[b]++;
+}
+
+void pd_flow_delta(const pd_flow *g, int64_t delta[PD_OBJ_COUNT])
+{
+    size_t i;
+
+    memset(delta, 0, PD_OBJ_COUNT * sizeof(*delta));
+    for (i = 0; i < g->nfn; i++)
+        if (g->fn[i].alive)
+            fl_add_delta(&g->fn[i], delta);
+}
+
+void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COUNT])
+{
+    const fl_file *f = fl_file_get(g, file);
+    uint32_t i;
+
+    memset(delta, 0, PD_OBJ_COUNT * sizeof(*delta));
+    if (!f)
+        return;
+    for (i = f->fn0; i < f->fn0 + f->nfn; i++)
+        fl_add_delta(&g->fn[i], delta);
+}
+
+/* ---- stored form -------------------------------------------------------- */
+
+void pd_flow_encode(pd_buf *b, const pd_flow_fn *fn)
+{
+    char head[64], bits[8];
+    size_t n = 0;
+
+    if (fn->local & PD_FLOW_LEGACY)
+        bits[n++] = 'L';
+    if (fn->local & PD_FLOW_FIELD)
+        bits[n++] = 'F';
+    if (fn->local & PD_FLOW_CPYTHON)
+        bits[n++] = 'C';
+    if (fn->local & PD_FLOW_MARKER)
+        bits[n++] = 'M';
+    if (!n)
+        bits[n++] = '-';
+    bits[n] = '\0';
+    pd_buf_puts(b, fn->name ? fn->name : "");
+    snprintf(head, sizeof(head), "\t%u\t%s\t", (unsigned)fn->line, bits);
+    pd_buf_puts(b, head);
+    pd_buf_puts(b, fn->flow ? fn->flow : "");
+    pd_buf_put(b, "\n", 1);
+}
+
+/* One stored line [p, e) into *fn; its strings are copied into the
+ * NUL-terminated `tmp` of the same length. */
+static void fl_decode(const char *p, const char *e, char *tmp, pd_flow_fn *fn)
+{
+    char *f[4] = {tmp, NULL, NULL, NULL}, *q;
+    int k = 1;
+
+    memcpy(tmp, p, (size_t)(e - p));
+    tmp[e - p] = '\0';
+    for (q = tmp; *q && k < 4; q++)
+        if (*q == '\t') {
+            *q = '\0';
+            f[k++] = q + 1;
+        }
+    memset(fn, 0, sizeof(*fn));
+    fn->name = f[0];
+    if (k < 4)
+        return;
+    fn->line = (uint32_t)strtoul(f[1], NULL, 10);
+    for (q = f[2]; *q; q++)
+        fn->local |= *q == 'L' ? PD_FLOW_LEGACY : *q == 'F' ? PD_FLOW_FIELD
+                     : *q == 'C' ? PD_FLOW_CPYTHON : *q == 'M' ? PD_FLOW_MARKER : 0;
+    fn->flow = f[3];
+}
+
+int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char *text,
+                          size_t len)
+{
+    pd_flow_fn *v = NULL;
+    char *tmp = NULL;
+    size_t n = 0, i, k;
+    const char *p, *e;
+    int rc;
+
+    for (i = 0; text && i < len; i++)
+        n += text[i] == '\n';
+    if (!n)
+        return pd_flow_set_file(g, file, path, NULL, 0);
+    if (!(v = calloc(n, sizeof(*v))) || !(tmp = malloc(len + n + 1))) {
+        free(v);
+        return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+    }
+    for (p = text, k = 0, i = 0; i < n && (e = memchr(p, '\n', len - (size_t)(p - text)));
+         i++) {
+        fl_decode(p, e, tmp + k, &v[i]);
+        k += (size_t)(e - p) + 1;
+        p = e + 1;
+    }
+    rc = pd_flow_set_file(g, file, path, v, i);
+    free(v);
+    free(tmp);
+    return rc;
+}
