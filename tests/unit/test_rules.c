@@ -19,6 +19,7 @@
 #include "rules.h"
 
 #define FIXTURES "tests/fixtures/analyze/"
+#define NAMES "tests/fixtures/names/"
 
 static void test_rules_syntax_error_names_line(void **state)
 {
@@ -109,7 +110,7 @@ static void test_rules_names(void **state)
     const char *hash;
 
     (void)state;
-    assert_int_equal(rules_load(&r, FIXTURES "names/port.rules"), 0);
+    assert_int_equal(rules_load(&r, NAMES "port.rules"), 0);
     rules_classify(r, "MyPort_Bridge", 13, &v);
     assert_int_equal(v.cls, AN_CLASS_BRIDGE);
     assert_string_equal(v.id, "bridge-names-port");
@@ -128,7 +129,7 @@ static void test_rules_names(void **state)
     assert_int_equal(v.cls, RULES_CLS_UNSET);
     /* the hash covers the set: it is not the blob id of the text alone
      * (printf 'names port.names hpy\n' | git hash-object --stdin) */
-    assert_int_equal(rules_parse(&d, FIXTURES "names/port.rules", "names port.names hpy\n",
+    assert_int_equal(rules_parse(&d, NAMES "port.rules", "names port.names hpy\n",
                                  21), 0);
     hash = rules_hash(d);
     assert_string_not_equal(hash, "21379feb128b2ceb0e7ea27beec6243da9c186bc");
@@ -136,13 +137,13 @@ static void test_rules_names(void **state)
     rules_free(d);
     rules_free(r);
     /* a set that is missing or holds a bad name names the set and line */
-    assert_int_equal(rules_parse(&r, FIXTURES "names/x.rules", "names gone.names capi\n",
+    assert_int_equal(rules_parse(&r, NAMES "x.rules", "names gone.names capi\n",
                                  22), PD_EINVAL);
-    assert_non_null(strstr(pd_error_last(), FIXTURES "names/x.rules:1: cannot read names "
+    assert_non_null(strstr(pd_error_last(), NAMES "x.rules:1: cannot read names "
                            "set 'gone.names'"));
-    assert_int_equal(rules_parse(&r, FIXTURES "names/x.rules", "names bad.names capi\n",
+    assert_int_equal(rules_parse(&r, NAMES "x.rules", "names bad.names capi\n",
                                  21), PD_EINVAL);
-    assert_string_equal(pd_error_last(), FIXTURES "names/x.rules:1: names set bad.names:2: "
+    assert_string_equal(pd_error_last(), NAMES "x.rules:1: names set bad.names:2: "
                         "'not-a-name' is not an identifier");
     /* the default rules: C API by CPython's headers, numpy by its prefixes */
     assert_int_equal(rules_load_default(&d), 0);
