@@ -3,7 +3,9 @@
  * replacement (api_symbols.c, api_hpymap.c) and search by name
  * (api_search.c), on the toyport fixture against a real server.  The
  * figures are checked by hand against the fixture's sources and against
- * the blockers endpoint, which counts the same uses per file.
+ * the blockers endpoint, which counts the same uses per file.  The exact
+ * answers of .../symbols and .../search are HTTP cases as data
+ * (tests/http/symbol*.case, search-*.case).
  */
 #include "testutil.h"
 
@@ -94,39 +96,6 @@ static void test_the_table_is_hpys_own(void **state)
     assert_string_equal(api_hpymap_version(), "0.9.0");
 }
 
-static void test_symbols_are_listed_exactly(void **state)
-{
-    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/symbols?scope=no-object-dtype");
-    json_t *dflt = get(200, "/api/v1/repos/demo/commits/hpy/symbols");
-
-    /* include/toyarray.h line 16 has PyObject three times at file scope,
-     * PyObject_HEAD, PyTypeObject and Py_ssize_t; LONG_getitem and
-     * DOUBLE_getitem (one template definition) return PyObject * and call
-     * PyLong_FromLong / PyFloat_FromDouble.  OBJECT_getitem is an
-     * object-dtype path, which the scope leaves out. */
-    expect_json(json_object_get(s, "symbols"),
-        "[{\"symbol\": \"PyObject\", \"class\": \"capi\", \"uses\": 5, \"functions\": 2,"
-        "  \"files\": 2, \"hpy\": null, \"hpy_source\": null},"
-        " {\"symbol\": \"PyFloat_FromDouble\", \"class\": \"capi\", \"uses\": 1,"
-        "  \"functions\": 1, \"files\": 1, \"hpy\": \"HPyFloat_FromDouble\","
-        "  \"hpy_source\": \"table\"},"
-        " {\"symbol\": \"PyLong_FromLong\", \"class\": \"capi\", \"uses\": 1,"
-        "  \"functions\": 1, \"files\": 1, \"hpy\": \"HPyLong_FromLong\","
-        "  \"hpy_source\": \"table\"},"
-        " {\"symbol\": \"PyObject_HEAD\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
-        " {\"symbol\": \"PyTypeObject\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": null, \"hpy_source\": null},"
-        " {\"symbol\": \"Py_ssize_t\", \"class\": \"capi\", \"uses\": 1, \"functions\": 0,"
-        "  \"files\": 1, \"hpy\": \"HPy_ssize_t\", \"hpy_source\": \"abi\"}]");
-    assert_int_equal(json_integer_value(json_object_get(s, "total")), 6);
-    assert_int_equal(json_integer_value(json_object_get(s, "without_hpy")), 3);
-    assert_string_equal(json_string_value(json_object_get(s, "hpy_version")), "0.9.0");
-    assert_true(json_equal(s, dflt));
-    json_decref(s);
-    json_decref(dflt);
-}
-
 /* The uses summed over symbols are the capi + bridge uses of the blockers. */
 static void test_uses_add_up_to_the_blockers(void **state)
 {
@@ -201,69 +170,12 @@ static void test_symbol_sites_point_at_the_symbol(void **state)
     json_decref(s);
 }
 
-static void test_a_scope_without_the_files_has_no_symbols(void **state)
-{
-    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/symbols?scope=umath");
-
-    assert_int_equal(json_integer_value(json_object_get(s, "total")), 0);
-    assert_int_equal(json_integer_value(json_object_get(s, "uses_total")), 0);
-    json_decref(s);
-    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/symbols?scope=nope"));
-    json_decref(get(404, "/api/v1/repos/demo/commits/nosuchref/symbols"));
-}
-
-static void test_search_finds_functions_and_names(void **state)
-{
-    json_t *s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=GETITEM");
-
-    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 3);
-    expect_json(json_object_get(s, "functions"),
-        "[{\"name\": \"DOUBLE_getitem\", \"path\": \"src/arraytypes.c.src\","
-        "  \"start_line\": 9, \"end_line\": 15, \"status\": \"legacy\","
-        "  \"object_state\": null},"
-        " {\"name\": \"LONG_getitem\", \"path\": \"src/arraytypes.c.src\","
-        "  \"start_line\": 9, \"end_line\": 15, \"status\": \"legacy\","
-        "  \"object_state\": null},"
-        " {\"name\": \"OBJECT_getitem\", \"path\": \"src/arraytypes.c.src\","
-        "  \"start_line\": 18, \"end_line\": 25, \"status\": \"legacy\","
-        "  \"object_state\": \"object-legacy\"}]");
-    expect_json(json_object_get(s, "symbols"),
-        "[{\"name\": \"PyObject_GetItem\", \"hpy\": \"HPy_GetItem\", \"hpy_source\": \"table\"}]");
-    json_decref(s);
-    /* The exact name first, then the names it starts. */
-    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=PyLong_FromLong");
-    expect_json(json_array_get(json_object_get(s, "symbols"), 0),
-        "{\"name\": \"PyLong_FromLong\", \"hpy\": \"HPyLong_FromLong\","
-        " \"hpy_source\": \"table\"}");
-    assert_string_equal(json_string_value(json_object_get(
-        json_array_get(json_object_get(s, "symbols"), 1), "name")), "PyLong_FromLongLong");
-    json_decref(s);
-    /* LIKE's wildcards are text: '%' and '_' match only themselves. */
-    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=%25");
-    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 0);
-    json_decref(s);
-    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=G_g");
-    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 1);
-    json_decref(s);
-    s = get(200, "/api/v1/repos/demo/commits/hpy/search?q=getitem&limit=1");
-    assert_int_equal(json_array_size(json_object_get(s, "functions")), 1);
-    assert_int_equal(json_integer_value(json_object_get(s, "functions_total")), 3);
-    json_decref(s);
-    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search"));
-    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q="));
-    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q=a&limit=0"));
-    json_decref(get(400, "/api/v1/repos/demo/commits/hpy/search?q=a&limit=x"));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_table_is_hpys_own),
-        cmocka_unit_test(test_symbols_are_listed_exactly),
         cmocka_unit_test(test_uses_add_up_to_the_blockers),
         cmocka_unit_test(test_symbol_sites_point_at_the_symbol),
-        cmocka_unit_test(test_a_scope_without_the_files_has_no_symbols),
-        cmocka_unit_test(test_search_finds_functions_and_names),
     };
 
     return cmocka_run_group_tests(tests, sym_setup, sym_teardown);
