@@ -67,8 +67,8 @@ endif
 
 LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o \
-           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o \
+           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/openapi.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -99,41 +99,24 @@ $(B)/gen/db_migrations.c: $(MIGRATIONS) db/embed_migrations.sh
 	@mkdir -p $(dir $@)
 	sh db/embed_migrations.sh $(MIGRATIONS) > $@
 
-$(B)/gen/db_migrations.o: $(B)/gen/db_migrations.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+# Files embedded whole as `const char SYMBOL[]` (common/embed.sh), one line
+# each: GEN = FILE SYMBOL.  The default rules (--rules FILE overrides them),
+# the built-in scopes (serve --scopes FILE), the CPython -> HPy name table
+# (tools/gen_hpy_api.py writes it; never edited by hand) and the OpenAPI
+# document (served from the binary; a test checks it against the routes).
+EMBED_rules_default  = ingest/rules/default.rules rules_default_text
+EMBED_scopes_default = db/scopes/default.scopes   scopes_default_text
+EMBED_hpy_api        = server/hpy_api.tsv         hpy_api_text
+EMBED_openapi        = server/openapi.json        srv_openapi_json
+EMBED_GEN = rules_default scopes_default hpy_api openapi
 
-# The default rules file is embedded too; --rules FILE overrides it.
-$(B)/gen/rules_default.c: ingest/rules/default.rules common/embed.sh
+# One rule for every embedded file: the stem names the EMBED_ line.
+.SECONDEXPANSION:
+$(EMBED_GEN:%=$(B)/gen/%.c): $(B)/gen/%.c: $$(firstword $$(EMBED_$$*)) common/embed.sh
 	@mkdir -p $(dir $@)
-	sh common/embed.sh rules_default_text $< > $@
+	sh common/embed.sh $(lastword $(EMBED_$*)) $< > $@
 
-$(B)/gen/rules_default.o: $(B)/gen/rules_default.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-# So are the built-in scopes; serve --scopes FILE overrides them.
-$(B)/gen/scopes_default.c: db/scopes/default.scopes common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh scopes_default_text $< > $@
-
-$(B)/gen/scopes_default.o: $(B)/gen/scopes_default.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-# The CPython -> HPy name table (tools/gen_hpy_api.py writes it from HPy's
-# repository; never edited by hand).
-$(B)/gen/hpy_api.c: server/hpy_api.tsv common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh hpy_api_text $< > $@
-
-$(B)/gen/hpy_api.o: $(B)/gen/hpy_api.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-# The OpenAPI document is served from the binary; a test checks it against
-# the route table.
-$(B)/gen/openapi.c: server/openapi.json common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh srv_openapi_json $< > $@
-
-$(B)/gen/openapi.o: $(B)/gen/openapi.c
+$(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
@@ -248,28 +231,22 @@ bench-api: deps
 	$(MAKE) all
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/api.sh build/portdash
 
-# libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
+# libFuzzer targets (tests/fuzz/), ASan + UBSan: fuzz_analyze over the
+# lexer and the analyzer, fuzz_sarif over SARIF reading, fuzz_http over the
+# HTTP request path (issue 16); make fuzz / fuzz-sarif / fuzz-http, each
+# FUZZ_SECONDS.  Each links the sources of every object the binary links
+# (FUZZ_LIB, derived from LIB_OBJ; the generated ones from $(B)/gen), so
+# that a new source file can never be missing from a fuzz link.
 FUZZ_SECONDS ?= 60
-FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c ingest/rules_items.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
-           common/pd_error.c common/pd_domain.c common/pd_file.c common/pd_buf.c common/pd_map.c
-fuzz: build/fuzz/fuzz_analyze
-	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
-
-build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c $(wildcard ingest/*.h common/*.h)
-	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c \
-	  $(shell pkg-config --libs libgit2 libxxhash libsodium)
-
-# libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
-# make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
-FUZZ_LIB = $(filter-out server/srv.c,$(LIB_SRC)) server/srv.c build/gen/db_migrations.c \
-           build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c \
-           build/gen/hpy_api.c
+FUZZ_LIB = $(patsubst $(B)/%.o,%.c,$(filter-out $(B)/gen/%,$(LIB_OBJ))) \
+           $(patsubst %.o,%.c,$(filter $(B)/gen/%,$(LIB_OBJ)))
 FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
            -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_BIN = build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http
+
+fuzz: build/fuzz/fuzz_analyze
+	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
 
 fuzz-sarif: build/fuzz/fuzz_sarif
 	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_sarif $(FUZZ_SECONDS) tests/fixtures/sarif
@@ -277,8 +254,8 @@ fuzz-sarif: build/fuzz/fuzz_sarif
 fuzz-http: build/fuzz/fuzz_http
 	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_http $(FUZZ_SECONDS) tests/fuzz/http_seeds
 
-build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
-    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h)
+$(FUZZ_BIN): build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
+    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h gate/*.h report/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
@@ -287,7 +264,7 @@ build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_
 check: deps
 	sh tests/checksrc.sh
 	$(MAKE) clean-build-check
-	$(MAKE) build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http
+	$(MAKE) $(FUZZ_BIN)
 
 clean-build-check:
 	rm -rf build-check && $(MAKE) B=build-check WERROR=-Werror all
