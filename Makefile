@@ -7,10 +7,10 @@
 #                browser tests
 #   make install PREFIX=/usr/local DESTDIR=   binary, dashboard, browser
 #                libraries, rules/scopes files, man page, systemd units
-#   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see README)
+#   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see doc/benchmarks.md)
 #   make bench-sarif   only the SARIF import benchmark (no BENCH_REPO needed;
 #                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
-#   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
+#   make bench-api BENCH_REPO=GITDIR   the API against nginx (doc/benchmarks.md)
 #   make check   style checks (line length, banned functions, warnings)
 #   make clean
 
@@ -195,7 +195,7 @@ test: deps
 
 unit-bins: $(TEST_BIN)
 
-# Connection exhaustion against a real server on loopback (README,
+# Connection exhaustion against a real server on loopback (doc/hardening.md,
 # "Hardening"); make test runs it too.
 stress: deps
 	$(MAKE) SAN=1 all build-san/stress_conn
@@ -208,7 +208,7 @@ build-san/stress_conn: tests/stress/stress_conn.c
 bench: deps
 	$(MAKE) all
 	@[ -n "$(BENCH_REPO)" ] || { echo "bench: set BENCH_REPO to a bare clone of numpy-hpy" \
-	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see README, Benchmarks)"; exit 2; }
+	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see doc/benchmarks.md)"; exit 2; }
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/run.sh build/portdash
 
 # SARIF import time and peak RSS for generated logs of ~100 and ~400 MB
@@ -218,7 +218,7 @@ bench-sarif: deps
 	sh tests/bench/sarif.sh build/portdash $(BENCH_SARIF_BEFORE)
 
 # The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
-# git directory in BENCH_REPO (README, "Benchmark: the API against nginx").
+# git directory in BENCH_REPO (doc/benchmarks.md, "The API against nginx").
 BENCH_PKGS = nginx wrk curl
 bench-api: deps
 	@missing=""; for p in $(BENCH_PKGS); do \
