@@ -7,10 +7,10 @@
 #                browser tests
 #   make install PREFIX=/usr/local DESTDIR=   binary, dashboard, browser
 #                libraries, rules/scopes files, man page, systemd units
-#   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see README)
+#   make bench   analyzer/ingest benchmarks (BENCH_REPO=GITDIR, see doc/benchmarks.md)
 #   make bench-sarif   only the SARIF import benchmark (no BENCH_REPO needed;
 #                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
-#   make bench-api BENCH_REPO=GITDIR   the API against nginx (see README)
+#   make bench-api BENCH_REPO=GITDIR   the API against nginx (doc/benchmarks.md)
 #   make bench-truth TRUTH_NUMPY=GITDIR TRUTH_KIWI= TRUTH_UJSON= TRUTH_HPY=
 #                the measure of truth: hand labels against the file page
 #                (doc/truth.md; a variable left empty skips that port)
@@ -77,8 +77,9 @@ endif
 
 LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o $(B)/gen/openapi.o \
-           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/cpython_names.o
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o \
+           $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/openapi.o \
+           $(B)/gen/cpython_names.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -109,24 +110,23 @@ $(B)/gen/db_migrations.c: $(MIGRATIONS) db/embed_migrations.sh
 	@mkdir -p $(dir $@)
 	sh db/embed_migrations.sh $(MIGRATIONS) > $@
 
-$(B)/gen/db_migrations.o: $(B)/gen/db_migrations.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+# Files embedded whole as `const char SYMBOL[]` (common/embed.sh), one line
+# each: GEN = FILE SYMBOL.  The default rules (--rules FILE overrides them),
+# the built-in scopes (serve --scopes FILE), the CPython -> HPy name table
+# (tools/gen_hpy_api.py writes it; never edited by hand) and the OpenAPI
+# document (served from the binary; a test checks it against the routes).
+EMBED_rules_default  = ingest/rules/default.rules rules_default_text
+EMBED_scopes_default = db/scopes/default.scopes   scopes_default_text
+EMBED_hpy_api        = server/hpy_api.tsv         hpy_api_text
+EMBED_openapi        = server/openapi.json        srv_openapi_json
+EMBED_cpython_names  = ingest/rules/cpython.names rules_cpython_names_text
+EMBED_GEN = rules_default scopes_default hpy_api openapi cpython_names
 
-# The default rules file is embedded too; --rules FILE overrides it.
-$(B)/gen/rules_default.c: ingest/rules/default.rules common/embed.sh
+# One rule for every embedded file: the stem names the EMBED_ line.
+.SECONDEXPANSION:
+$(EMBED_GEN:%=$(B)/gen/%.c): $(B)/gen/%.c: $$(firstword $$(EMBED_$$*)) common/embed.sh
 	@mkdir -p $(dir $@)
-	sh common/embed.sh rules_default_text $< > $@
-
-$(B)/gen/rules_default.o: $(B)/gen/rules_default.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-# The names CPython's headers declare: the rules' names set builtin:cpython.
-$(B)/gen/cpython_names.c: ingest/rules/cpython.names common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh rules_cpython_names_text $< > $@
-
-$(B)/gen/cpython_names.o: $(B)/gen/cpython_names.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	sh common/embed.sh $(lastword $(EMBED_$*)) $< > $@
 
 # Generated tables, committed; rerun when the sources change (make deps
 # installs python3-dev; HPY_GIT is a clone of github.com/hpyproject/hpy).
@@ -147,30 +147,8 @@ hpy-api: capi-names
 	  --cpython-names ingest/rules/cpython.names --manual tools/hpy_api_manual.tsv \
 	  -o server/hpy_api.tsv --names-out server/hpy_api_names.tsv
 
-# So are the built-in scopes; serve --scopes FILE overrides them.
-$(B)/gen/scopes_default.c: db/scopes/default.scopes common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh scopes_default_text $< > $@
 
-$(B)/gen/scopes_default.o: $(B)/gen/scopes_default.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-# The CPython -> HPy name table (tools/gen_hpy_api.py writes it from HPy's
-# repository, make hpy-api; never edited by hand).
-$(B)/gen/hpy_api.c: server/hpy_api.tsv common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh hpy_api_text $< > $@
-
-$(B)/gen/hpy_api.o: $(B)/gen/hpy_api.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-# The OpenAPI document is served from the binary; a test checks it against
-# the route table.
-$(B)/gen/openapi.c: server/openapi.json common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh srv_openapi_json $< > $@
-
-$(B)/gen/openapi.o: $(B)/gen/openapi.c
+$(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
@@ -249,7 +227,7 @@ test: deps
 
 unit-bins: $(TEST_BIN)
 
-# Connection exhaustion against a real server on loopback (README,
+# Connection exhaustion against a real server on loopback (doc/hardening.md,
 # "Hardening"); make test runs it too.
 stress: deps
 	$(MAKE) SAN=1 all build-san/stress_conn
@@ -262,7 +240,7 @@ build-san/stress_conn: tests/stress/stress_conn.c
 bench: deps
 	$(MAKE) all
 	@[ -n "$(BENCH_REPO)" ] || { echo "bench: set BENCH_REPO to a bare clone of numpy-hpy" \
-	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see README, Benchmarks)"; exit 2; }
+	  "(git clone --bare https://github.com/steve-s/numpy-hpy; see doc/benchmarks.md)"; exit 2; }
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/run.sh build/portdash
 
 # SARIF import time and peak RSS for generated logs of ~100 and ~400 MB
@@ -272,7 +250,7 @@ bench-sarif: deps
 	sh tests/bench/sarif.sh build/portdash $(BENCH_SARIF_BEFORE)
 
 # The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
-# git directory in BENCH_REPO (README, "Benchmark: the API against nginx").
+# git directory in BENCH_REPO (doc/benchmarks.md, "The API against nginx").
 BENCH_PKGS = nginx wrk curl
 bench-api: deps
 	@missing=""; for p in $(BENCH_PKGS); do \
@@ -305,28 +283,22 @@ bench-truth: deps
 	  $(if $(TRUTH_UJSON),ultrajson-hpy "$(TRUTH_UJSON)" hpy 'python/**$(truth_comma)lib/**') \
 	  $(if $(TRUTH_HPY),hpy "$(TRUTH_HPY)" master 'hpy/devel/**')
 
-# libFuzzer target over the lexer and analyzer (tests/fuzz/), ASan + UBSan.
+# libFuzzer targets (tests/fuzz/), ASan + UBSan: fuzz_analyze over the
+# lexer and the analyzer, fuzz_sarif over SARIF reading, fuzz_http over the
+# HTTP request path (issue 16); make fuzz / fuzz-sarif / fuzz-http, each
+# FUZZ_SECONDS.  Each links the sources of every object the binary links
+# (FUZZ_LIB, derived from LIB_OBJ; the generated ones from $(B)/gen), so
+# that a new source file can never be missing from a fuzz link.
 FUZZ_SECONDS ?= 60
-FUZZ_SRC = tests/fuzz/fuzz_analyze.c ingest/lex.c ingest/rules.c ingest/rules_items.c ingest/rules_names.c $(wildcard ingest/analyze*.c) ingest/tmpl.c \
-           common/pd_error.c common/pd_domain.c common/pd_file.c common/pd_buf.c common/pd_map.c
-fuzz: build/fuzz/fuzz_analyze
-	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
-
-build/fuzz/fuzz_analyze: $(FUZZ_SRC) build/gen/rules_default.c build/gen/cpython_names.c $(wildcard ingest/*.h common/*.h)
-	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  $(shell pkg-config --cflags libgit2) -o $@ $(FUZZ_SRC) build/gen/rules_default.c build/gen/cpython_names.c \
-	  $(shell pkg-config --libs libgit2 libxxhash libsodium)
-
-# libFuzzer targets over SARIF reading and the HTTP request path (issue 16):
-# make fuzz-sarif / make fuzz-http, FUZZ_SECONDS each.
-FUZZ_LIB = $(filter-out server/srv.c,$(LIB_SRC)) server/srv.c build/gen/db_migrations.c \
-           build/gen/rules_default.c build/gen/openapi.c build/gen/scopes_default.c \
-           build/gen/hpy_api.c build/gen/cpython_names.c
+FUZZ_LIB = $(patsubst $(B)/%.o,%.c,$(filter-out $(B)/gen/%,$(LIB_OBJ))) \
+           $(patsubst %.o,%.c,$(filter $(B)/gen/%,$(LIB_OBJ)))
 FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
            -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_BIN = build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http
+
+fuzz: build/fuzz/fuzz_analyze
+	sh tests/fuzz/run.sh build/fuzz/fuzz_analyze $(FUZZ_SECONDS)
 
 fuzz-sarif: build/fuzz/fuzz_sarif
 	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_sarif $(FUZZ_SECONDS) tests/fixtures/sarif
@@ -334,8 +306,8 @@ fuzz-sarif: build/fuzz/fuzz_sarif
 fuzz-http: build/fuzz/fuzz_http
 	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_http $(FUZZ_SECONDS) tests/fuzz/http_seeds
 
-build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
-    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h)
+$(FUZZ_BIN): build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
+    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h gate/*.h report/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
@@ -344,7 +316,7 @@ build/fuzz/fuzz_sarif build/fuzz/fuzz_http: build/fuzz/%: tests/fuzz/%.c $(FUZZ_
 check: deps
 	sh tests/checksrc.sh
 	$(MAKE) clean-build-check
-	$(MAKE) build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http
+	$(MAKE) $(FUZZ_BIN)
 
 clean-build-check:
 	rm -rf build-check && $(MAKE) B=build-check WERROR=-Werror all

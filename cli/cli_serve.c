@@ -40,7 +40,7 @@ static void cli_serve_usage(FILE *out)
         "  --threads N          worker threads (default: number of CPUs)\n"
         "  --private            API reads need a token with scope 'read' too\n"
         "  --scopes FILE        named scopes for ?scope=NAME (default: the built-in\n"
-        "                       ones; format in README.md, \"Scopes\")\n"
+        "                       ones; format in doc/guide.md, \"Scopes\")\n"
         "  --cache-mb N         bound of the answer cache in MiB (default 64; 0: no\n"
         "                       cache)\n"
         "  --no-warm            do not compute the answers everyone reads at start and\n"

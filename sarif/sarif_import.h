@@ -14,8 +14,8 @@
  * Every run is stored under (commit, tool, category), replacing the runs
  * of an earlier upload with the same key, in one SQLite transaction.
  * Results are mapped to a repository path and to the analysed function
- * whose lines hold the result's start line; see README.md, "Uploading
- * analyzer output (SARIF)", for the rules.
+ * whose lines hold the result's start line; see doc/sarif.md, "Uploading
+ * analyzer output", for the rules.
  */
 #ifndef SARIF_IMPORT_H
 #define SARIF_IMPORT_H
@@ -32,8 +32,8 @@
  * as a stream, so memory does not depend on it; it bounds the time one
  * upload takes (about 2 s of CPU per 100 MB on the development machine).  GitHub
  * code scanning takes at most 10 MB of gzip per upload (docs.github.com,
- * "SARIF file is too large"); SARIF logs inflate about 20 times (README,
- * "Uploading analyzer output (SARIF)", "Large logs"), so 1 GiB takes any
+ * "SARIF file is too large"); SARIF logs inflate about 20 times (doc/sarif.md,
+ * "Uploading analyzer output", "Large logs"), so 1 GiB takes any
  * log GitHub would, with room to spare.
  */
 #define SARIF_MAX_INFLATED ((size_t)1 << 30)

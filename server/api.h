@@ -1,5 +1,5 @@
 /*
- * api.h: the JSON API (v1) handlers.  Shapes are documented in README.md
+ * api.h: the JSON API (v1) handlers.  Shapes are documented in doc/api.md
  * ("The JSON API"); field names and meanings there are a contract with CI
  * bots.  `{rev}` is a ref name or a full or abbreviated commit id.
  */

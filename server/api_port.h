@@ -2,7 +2,7 @@
  * api_port.h: the porting questions of issue 6 that the stored analyses
  * answer: traverse coverage of the HPy types (api_traverse.c) and the
  * frontier of functions to port next (api_frontier.c).  Shapes are in
- * README.md ("The JSON API").
+ * doc/guide.md ("Traverse coverage and what to port next").
  */
 #ifndef API_PORT_H
 #define API_PORT_H

@@ -1,6 +1,6 @@
 /*
  * api_sarif.h: SARIF uploads over the API (see sarif/sarif_import.h and
- * README.md, "Uploading analyzer output (SARIF)").
+ * doc/sarif.md, "Uploading analyzer output").
  */
 #ifndef API_SARIF_H
 #define API_SARIF_H

@@ -1,7 +1,7 @@
 /*
  * api_symbols.h: universal blockers by C API symbol, with the HPy API that
  * replaces each; search of functions and symbols by name.  Shapes in
- * README.md ("Blockers by C API symbol", "Search").
+ * doc/api.md ("Blockers by C API symbol").
  */
 #ifndef API_SYMBOLS_H
 #define API_SYMBOLS_H

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The one test runner behind `make test`.  Usage: run_all.sh BUILD_DIR
-# Runs every unit/ingest/API test binary (cmocka), then the browser tests
-# (node --test with playwright-core and Debian's chromium), and ends with
-# one line "N passed, M failed".
+# Runs every unit/ingest/API test binary (cmocka), the HTTP cases of
+# tests/http/, then the browser tests (node --test with playwright-core and
+# Debian's chromium), and ends with one line "N passed, M failed".
 set -u
 B=${1:-build-san}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,6 +94,38 @@ cat "$out/truth.log"
 p=$(grep -c '^ok ' "$out/truth.log"); f=$(grep -c '^not ok ' "$out/truth.log")
 passed=$((passed + p)); failed=$((failed + f))
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$broken truth"; fi
+
+# HTTP cases as data (tests/http/*.case, tests/http/README.md): one request
+# and its expected answer per file, run by tests/http/run.mjs against a real
+# server with the toyport fixture as "demo" (weekly snapshots backfilled)
+# and gcport as "gc".
+if command -v node >/dev/null; then
+  hdb="$out/http.db"
+  { "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/toyport.git" --name demo \
+      --ref hpy --ref hpy-convert-object-dtype &&
+    "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/gcport.git" --name gc --ref hpy &&
+    "$B/portdash" snapshot --db "$hdb" --name demo --backfill --since 2020-11-30 \
+      --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
+  "$B/portdash" serve --db "$hdb" --listen 127.0.0.1:0 --static static >"$out/http-serve.log" 2>&1 &
+  srv_pid=$!
+  i=0; url=""
+  while [ $i -lt 100 ] && [ -z "$url" ]; do
+    url=$(sed -n 's/.*serving .* on \(http:[^ ]*\)\/$/\1/p' "$out/http-serve.log"); i=$((i+1)); sleep 0.1
+  done
+  if [ -n "$url" ]; then
+    node tests/http/run.mjs --url "$url" --git demo="$B/fixtures/toyport.git" \
+      --git gc="$B/fixtures/gcport.git" >"$out/http.log" 2>&1
+    cat "$out/http.log"
+    p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$out/http.log" | tail -n1)
+    f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$out/http.log" | tail -n1)
+    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+  else
+    echo "http cases: server did not start"; cat "$out/http-serve.log"; failed=$((failed + 1))
+  fi
+  kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; srv_pid=""
+else
+  echo "http cases: node missing (run make deps)"; failed=$((failed + 1))
+fi
 
 # Browser tests against a real server on a free port with the demo data.
 if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then

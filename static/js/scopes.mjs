@@ -1,4 +1,4 @@
-// scopes.mjs: named scopes on the overview (README "Scopes").
+// scopes.mjs: named scopes on the overview (doc/guide.md, "Scopes").
 //
 // A scope (GET /api/v1/scopes) keeps some paths and, with
 // exclude_object_paths, leaves out every function that is an object-dtype

@@ -1,5 +1,5 @@
 // symbols.mjs: what blocks universal mode, by C API symbol, with the HPy
-// API that replaces each (GET .../symbols, README "Blockers by C API
+// API that replaces each (GET .../symbols, doc/api.md "Blockers by C API
 // symbol").  The overview's panel lists the symbols most used first; a
 // symbol without an HPy replacement is what HPy itself must add (or what
 // the port must stop needing).  The replacement table is HPy's own, for

@@ -3,7 +3,7 @@
 # blob under BENCH_ANALYZE_SCOPE in the history of BENCH_ANALYZE_REF, and in
 # the same run time `git cat-file --batch` reading the same blobs (the floor
 # for reading the data).  Usage: analyze.sh PORTDASH
-#   BENCH_REPO           git directory of numpy-hpy (required; see README)
+#   BENCH_REPO           git directory of numpy-hpy (required; see doc/benchmarks.md)
 #   BENCH_ANALYZE_REF    ref whose whole history is read (default: hpy)
 #   BENCH_ANALYZE_SCOPE  path (default: numpy/core)
 #   BENCH_RUNS           repetitions (default 3); medians reported
@@ -15,7 +15,7 @@
 # had; each run also times the analyzer without it (PORTDASH_MEMO_MB=0).
 set -eu
 bin=$1
-repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see README, Benchmarks)}
+repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
 ref=${BENCH_ANALYZE_REF:-hpy}
 scope=${BENCH_ANALYZE_SCOPE:-numpy/core}
 runs=${BENCH_RUNS:-3}

@@ -25,7 +25,7 @@
 # and nginx (gzip_static) serves those very gzip bytes, saved from portdash.
 set -eu
 bin=${1:?usage: api.sh PORTDASH_BIN}
-: "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see README, make bench-api)}"
+: "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see doc/benchmarks.md)}"
 name=${BENCH_NAME:-numpy-hpy}
 refs=${BENCH_REFS:-hpy hpy-convert-object-dtype}
 include=${BENCH_INCLUDE:-numpy/core/**}

@@ -1,5 +1,5 @@
 // file_page.mjs: how fast a file page shows its content (benchmark, not a
-// test: timings go in README, never in assertions).
+// test: timings go in doc/benchmarks.md, never in assertions).
 // Usage: node tests/bench/file_page.mjs URL_OF_A_FILE_PAGE [RUNS]
 // e.g. the numpy-hpy arraytypes.c.src page of a running `portdash serve`.
 // Prints per run: first contentful paint, when the file head is in the

@@ -7,7 +7,7 @@
 # import of generated logs (sarif.sh; BENCH_SARIF_BEFORE=BINARY measures
 # another build beside it, BENCH_SARIF_BIG=0 skips the ~400 MB log).
 # Usage: run.sh PORTDASH
-#   BENCH_REPO        git directory of numpy-hpy (required; see README)
+#   BENCH_REPO        git directory of numpy-hpy (required; see doc/benchmarks.md)
 #   BENCH_REFS        refs to ingest (default: "hpy hpy-convert-object-dtype")
 #   BENCH_SCOPE       include glob (default: numpy/core/**)
 #   BENCH_PUSH_FILE   file the pushed commit changes (default:
@@ -23,7 +23,7 @@
 # and CPU time (user + system) is given next to wall time.
 set -eu
 bin=$1
-repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see README, Benchmarks)}
+repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
 refs=${BENCH_REFS:-hpy hpy-convert-object-dtype}
 scope=${BENCH_SCOPE:-numpy/core/**}
 push_file=${BENCH_PUSH_FILE:-numpy/core/src/multiarray/ctors.c}

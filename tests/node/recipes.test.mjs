@@ -1,4 +1,4 @@
-// The CI recipes of the README (ci/github-actions.yml, ci/gitlab-ci.yml),
+// The CI recipes of doc/ci.md (ci/github-actions.yml, ci/gitlab-ci.yml),
 // run step by step against a local repository: a copy of the toyport
 // fixture as "origin", a clone of it as the CI checkout, a real portdash
 // server that has ingested only the base branch, a stub `gh` and a stub
@@ -150,11 +150,11 @@ function runGitHub(dir, base) {
   return results;
 }
 
-test('the README shows the recipes as they are tested', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+test('doc/ci.md shows the recipes as they are tested', () => {
+  const doc = readFileSync(join(root, 'doc', 'ci.md'), 'utf8');
   for (const f of ['github-actions.yml', 'gitlab-ci.yml']) {
-    assert.ok(readme.includes('```yaml\n' + readFileSync(join(root, 'ci', f), 'utf8') + '```'),
-      `README.md quotes ci/${f} verbatim`);
+    assert.ok(doc.includes('```yaml\n' + readFileSync(join(root, 'ci', f), 'utf8') + '```'),
+      `doc/ci.md quotes ci/${f} verbatim`);
   }
 });
 
@@ -228,7 +228,7 @@ test('GitLab CI: the merge request gets the gate as a note, the SARIF artifact, 
     refs = repos[0].refs.map((x) => x.name);
   }
   assert.ok(refs.includes('hpy-convert-object-dtype'), JSON.stringify(refs));
-  // and the README's badge answers
+  // and the badge of doc/ci.md answers
   const badge = await fetch(`${url}/badge/numpy-hpy/hpy/functions.ported.svg`);
   assert.equal(badge.status, 200);
   assert.match(await badge.text(), /% done\)/);

@@ -85,7 +85,7 @@ test('--fail-on sets the exit status and the level', () => {
 });
 
 // The real numpy file when a numpy-hpy clone is at hand (PORTDASH_NUMPY_REPO,
-// a bare clone as in the README); skipped otherwise.
+// a bare clone as in the README's "On a real repository"); skipped otherwise.
 const numpyRepo = process.env.PORTDASH_NUMPY_REPO;
 test('SARIF of numpy arraytypes.c.src is valid', (t) => {
   if (!numpyRepo) { t.skip('PORTDASH_NUMPY_REPO not set'); return; }

@@ -3,7 +3,9 @@
  * replacement (api_symbols.c, api_hpymap.c) and search by name
  * (api_search.c), on the toyport fixture against a real server.  The
  * figures are checked by hand against the fixture's sources and against
- * the blockers endpoint, which counts the same uses per file.
+ * the blockers endpoint, which counts the same uses per file.  The exact
+ * answers of .../symbols and .../search are HTTP cases as data
+ * (tests/http/symbol*.case, search-*.case).
  */
 #include "testutil.h"
 
