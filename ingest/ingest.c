@@ -27,6 +27,7 @@
 #include "ingest_progress.h"
 #include "ingest_store.h"
 #include "pd_error.h"
+#include "pd_rev.h"
 #include "rules.h"
 #include "scope.h"
 
@@ -457,7 +458,9 @@ static int ingest_resolve(ingest_ctx *c, git_oid *out, const char *ref)
     git_object *obj = NULL, *peeled = NULL;
     int rc = 0;
 
-    if (git_revparse_single(&obj, c->repo, ref) < 0)
+    if ((rc = pd_rev_parse(&obj, c->repo, ref)) == PD_EINVAL)
+        return rc;
+    if (rc < 0)
         return pd_error_set(PD_ENOTFOUND, "%s: unknown ref '%s'",
                             c->opt->repo_path, ref);
     if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0)

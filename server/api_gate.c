@@ -21,6 +21,7 @@
 #include "gate.h"
 #include "ingest.h"
 #include "pd_error.h"
+#include "pd_rev.h"
 
 /* One gate ingest at a time: two requests for the same new branch would
  * otherwise analyse its blobs twice. */
@@ -93,9 +94,9 @@ static int api_gate_git_commit(const char *gitdir, const char *rev, char hex[41]
     git_libgit2_init();
     if (git_repository_open_ext(&repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         rc = pd_error_set(PD_EGIT, "cannot open the repository's git directory");
-    else if (rev[0] == '-' || rev[0] == ':' || strstr(rev, "@{") ||  /* no history search */
-             git_revparse_single(&obj, repo, rev) < 0 ||
-             git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
+    else if ((rc = pd_rev_parse(&obj, repo, rev)) == PD_EINVAL)
+        ;
+    else if (rc < 0 || git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
         rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s': neither stored nor in "
                           "the repository", rev);
     else
