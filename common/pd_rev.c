@@ -42,9 +42,6 @@ static int pd_rev_name(const char *rev, size_t n)
         return pd_rev_refuse(rev, "a ref name may not start with '-' (an option)");
     if (n == 1 && rev[0] == '@')
         return pd_rev_refuse(rev, "'@' alone is not a ref name");
-    if (rev[0] == '/' || rev[n - 1] == '/' || rev[n - 1] == '.')
-        return pd_rev_refuse(rev, "a ref name may not begin or end with '/' or end "
-                             "with '.'");
     for (i = 0; i < n; i++) {
         if ((why = pd_rev_bad_char((unsigned char)rev[i])))
             return pd_rev_refuse(rev, why);
@@ -63,6 +60,9 @@ static int pd_rev_name(const char *rev, size_t n)
             start = i + 2;
         }
     }
+    if (rev[0] == '/' || rev[n - 1] == '/' || rev[n - 1] == '.')
+        return pd_rev_refuse(rev, "a ref name may not begin or end with '/' or end "
+                             "with '.'");
     return 0;
 }
 

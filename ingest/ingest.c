@@ -717,6 +717,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     if ((rc = db_open(&c->db, opt->db_path, 1)) < 0 ||
         (rc = db_ingest_open(&c->store, c->db)) < 0)
         return rc;
+    if (opt->interrupted)
+        sqlite3_progress_handler(c->db, 1000, opt->interrupted, opt->interrupt_arg);
     if (opt->ninclude || opt->nexclude)
         scope_json = scope_to_json(&c->scope);
     if ((rc = db_ingest_begin(c->store)) < 0)

@@ -22,6 +22,7 @@
 #include "ingest.h"
 #include "pd_error.h"
 #include "pd_rev.h"
+#include "srv_budget.h"
 
 /* One gate ingest at a time: two requests for the same new branch would
  * otherwise analyse its blobs twice. */
@@ -122,7 +123,17 @@ static int api_gate_ingest(srv_req *r, const char *gitdir, const char *hex)
     o.refs = refs;
     o.nrefs = 1;
     o.no_refs = 1;
-    pthread_mutex_lock(&api_gate_lock);
+    /* Within the request's budget (srv_budget.h): waiting for another
+     * gate's ingest, and the ingest itself. */
+    o.interrupted = srv_budget_progress;
+    {
+        struct timespec ts;
+
+        if (srv_budget_deadline(&ts) == 0 ? pthread_mutex_timedlock(&api_gate_lock, &ts)
+                                          : pthread_mutex_lock(&api_gate_lock))
+            return pd_error_set(PD_EDB, "waited for another gate's ingest past the "
+                                "request's budget");
+    }
     rc = ingest_run(&o, NULL);
     pthread_mutex_unlock(&api_gate_lock);
     return rc;

@@ -110,6 +110,17 @@ static const struct {
     {srv_static_serve, SRV_PUBLIC},
 };
 
+size_t srv_route_max_body(int i, size_t max_body)
+{
+    srv_handler h = srv_routes[i].handler;
+
+    if (h == api_sarif_post)
+        return max_body;
+    if (h == api_ingest_trigger || h == api_dismiss)
+        return SRV_SMALL_BODY < max_body ? SRV_SMALL_BODY : max_body;
+    return 0;
+}
+
 const char *srv_route_scope(int i)
 {
     size_t k;

@@ -28,6 +28,18 @@ typedef struct {
  */
 const char *srv_route_scope(int i);
 
+/* The small JSON bodies (ingest trigger, dismissal): 64 KiB.  A 30 MB body
+ * on them once grew the server by 620 MB (issue 27). */
+#define SRV_SMALL_BODY (64 * 1024)
+
+/*
+ * The largest request body route `i` takes, given the server's limit for
+ * the largest (`max_body`, the SARIF upload's): SRV_SMALL_BODY for the
+ * routes that take small JSON, `max_body` for the upload, 0 for a route
+ * that takes no body.  Beyond it the answer is 413 from the head.
+ */
+size_t srv_route_max_body(int i, size_t max_body);
+
 /* Matched route's owned captures and the Allow list of a 405. */
 typedef struct {
     char *owned[66];
