@@ -222,9 +222,10 @@ int cli_serve(int argc, char **argv)
     fflush(stdout);
     while (!cli_serve_stop)
         pause();
-    /* Stopping waits for requests in their handlers (a SARIF import can
-     * take minutes): a second signal, or 15 s, ends the process anyway;
-     * every write is a transaction, so nothing half-written stays. */
+    /* Stopping cuts the work in handlers at its next statement (srv_budget.h)
+     * and answers every admitted request, within 10 s (srv_stop); a second
+     * signal, or 15 s, ends the process anyway; every write is a
+     * transaction, so nothing half-written stays. */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     alarm(15);

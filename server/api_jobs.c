@@ -108,8 +108,12 @@ static int api_jobs_new_refs(srv_req *r, const char *gitdir, json_t **out)
             break;
         if (!name)
             rc = pd_error_set(PD_EINVAL, "refs[%zu] is not a ref name", i);
-        else if (pd_ref_name_check(name) < 0)
-            rc = PD_EINVAL;
+        else if (pd_ref_name_check(name) < 0) {
+            char why[512];
+
+            snprintf(why, sizeof(why), "%s", pd_error_last());
+            rc = pd_error_set(PD_EINVAL, "refs[%zu] is not a ref name: %s", i, why);
+        }
         else if (git_revparse_ext(&obj, &ref, repo, name) < 0)
             rc = pd_error_set(PD_ENOTFOUND, "the repository has no ref '%s'", name);
         else if (!ref)

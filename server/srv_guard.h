@@ -4,8 +4,9 @@
  * those whose head is not complete by the deadline (slowloris) and those
  * whose body comes slower than a minimum rate or not within its deadline
  * (slow bodies, issue 27), and the memory of request bodies in flight is
- * budgeted for all connections together and bounded per client address.  libmicrohttpd's own limits (connections, per address, idle
- * timeout, pool size) are set in srv.c; this is what it does not offer.
+ * budgeted for all connections together and bounded per client address.
+ * libmicrohttpd's own limits (connections, per address, idle timeout, pool
+ * size) are set in srv.c; this is what it does not offer.
  */
 #ifndef SRV_GUARD_H
 #define SRV_GUARD_H

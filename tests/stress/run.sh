@@ -11,7 +11,7 @@ trap '[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
 sh tests/repo/make_repo.sh tests/fixtures/toyport "$dir/toy.git" >/dev/null || exit 1
 "$bin" ingest --quiet --db "$dir/s.db" --git-dir "$dir/toy.git" --name demo --ref hpy || exit 1
 # The slow-body phase's authorized uploads (stress_conn.c, phase 4).
-STRESS_TOKEN=$("$bin" token create --db "$dir/s.db" --name stress | tail -n1) || exit 1
+STRESS_TOKEN=$("$bin" token create --db "$dir/s.db" --name stress 2>/dev/null | tail -n1) || exit 1
 export STRESS_TOKEN
 # A short head deadline so the half-open connections end within the run.
 "$bin" serve --db "$dir/s.db" --listen 127.0.0.1:0 --head-timeout 5 --static static \

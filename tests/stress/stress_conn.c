@@ -439,10 +439,10 @@ static int slow_bodies(unsigned port, int n, const char *token)
         closed_b = now() - t0;
         post = small_post("127.0.0.4", port, token);
     }
-    printf("slow bodies: %d unauthenticated: %d answered 401, %d other, %d unanswered; "
-           "other client answered %d/20 (slowest %.2f s)\n", n, slow_count(a, n, 401),
-           n - slow_count(a, n, 401) - slow_count(a, n, 0), slow_count(a, n, 0), answered,
-           worst);
+    printf("slow bodies: %d unauthenticated: %d answered 401, %d 503 (server full), %d "
+           "other, %d unanswered; other client answered %d/20 (slowest %.2f s)\n", n,
+           slow_count(a, n, 401), slow_count(a, n, 503), n - slow_count(a, n, 401) -
+           slow_count(a, n, 503) - slow_count(a, n, 0), slow_count(a, n, 0), answered, worst);
     if (b)
         printf("slow bodies: %d with a token: %d admitted then closed 408, %d answered "
                "503, %d other, %d still open; all closed after %.1f s; then a small "

@@ -258,7 +258,8 @@ static void test_revision_refused_before_bodies(void **state)
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/ingest", g_site.base);
     h = tu_post(url, hdr, body, strlen(body));
     assert_int_equal(h.status, 400);
-    assert_non_null(strstr(h.body, "a ref name has no '~' or '^'"));
+    assert_non_null(strstr(h.body, "refs[0] is not a ref name: revision 'hpy^{/x}' refused: "
+                                   "a ref name has no '~' or '^'"));
     tu_http_free(&h);
 }
 
@@ -455,7 +456,7 @@ static void test_bodies_per_client_and_deadline(void **state)
 /* A repository with one file of `n` functions, ingested as "big". */
 static void h3_big_repo(int n)
 {
-    char dir[4200], *src;
+    char dir[4200], src[4300];
     FILE *f;
     ingest_options o = {0};
     const char *refs[] = {"hpy"};
@@ -463,19 +464,17 @@ static void h3_big_repo(int n)
 
     snprintf(dir, sizeof(dir), "%s/big", g_site.dir);
     assert_int_equal(tu_sh("git init -q -b hpy '%s'", dir), 0);
-    src = malloc(strlen(dir) + 16);
-    sprintf(src, "%s/big.c", dir);
+    snprintf(src, sizeof(src), "%s/big.c", dir);
     assert_non_null(f = fopen(src, "w"));
     for (i = 0; i < n; i++)
         fprintf(f, "int f%d(void) { return %d; }\n", i, i);
     fclose(f);
-    free(src);
     assert_int_equal(tu_sh("cd '%s' && git add big.c && GIT_AUTHOR_DATE=2021-01-01T00:00:00Z "
                            "GIT_COMMITTER_DATE=2021-01-01T00:00:00Z git -c user.name=t "
                            "-c user.email=t@t commit -q -m big", dir), 0);
-    strcat(dir, "/.git");
+    snprintf(src, sizeof(src), "%s/.git", dir);
     o.db_path = g_site.db;
-    o.repo_path = dir;
+    o.repo_path = src;
     o.name = "big";
     o.refs = refs;
     o.nrefs = 1;
