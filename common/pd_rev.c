@@ -99,7 +99,7 @@ int pd_rev_check(const char *rev)
         if (rev[i] && rev[i] != '~' && rev[i] != '^')
             return pd_rev_refuse(rev, "only ~N and ^N may follow a ref name or commit "
                                  "id ('^{...}', ':', '@{' and ranges are git searches "
-                                 "the API does not run)");
+                                 "portdash does not run)");
         steps += tilde ? v : 1;
         if (steps > PD_REV_MAX_STEPS)
             return pd_rev_refuse(rev, "the ~N and ^N steps add up to over 10000");

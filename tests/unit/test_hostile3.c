@@ -263,6 +263,33 @@ static void test_revision_refused_before_bodies(void **state)
     tu_http_free(&h);
 }
 
+/* What a bot passes on the command line is checked the same way: the
+ * gate's exit status 2 (could not run) naming the rule, the ingest's 1. */
+static void test_revision_options_of_the_cli(void **state)
+{
+    const char *fx = getenv("PORTDASH_FIXTURES");
+    char bin[4096], cwd[2048] = "", *out;
+
+    if (!getcwd(cwd, sizeof(cwd)))
+        cwd[0] = '\0';
+    snprintf(bin, sizeof(bin), "%s%s%s/../portdash", fx && fx[0] == '/' ? "" : cwd,
+             fx && fx[0] == '/' ? "" : "/", fx ? fx : "build-san/fixtures");
+    out = tu_sh_out("'%s' gate --git-dir '%s' --base hpy --head 'hpy^{/(.*)(.*)\\1zz}' "
+                    "2>&1; echo \"rc=$?\"", bin, tu_fixture("toyport"));
+    assert_non_null(strstr(out, "only ~N and ^N"));
+    assert_non_null(strstr(out, "rc=2"));
+    free(out);
+    out = tu_sh_out("'%s' gate --git-dir '%s' --base 'hpy~1' --head hpy >/dev/null 2>&1; "
+                    "echo \"rc=$?\"", bin, tu_fixture("toyport"));
+    assert_true(strstr(out, "rc=0") || strstr(out, "rc=1"));
+    free(out);
+    out = tu_sh_out("'%s' ingest --db '%s/cli.db' --git-dir '%s' --name d --ref ':/x' "
+                    "2>&1; echo \"rc=$?\"", bin, g_site.dir, tu_fixture("toyport"));
+    assert_non_null(strstr(out, "':' (a path in a tree"));
+    assert_null(strstr(out, "rc=0"));
+    free(out);
+}
+
 /* The budget: SQLite work is cut at the deadline and when the server
  * stops, whichever comes first. */
 static void test_budget_cuts_sqlite_work(void **state)
@@ -626,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_revision_grammar_cases),
         cmocka_unit_test(test_revision_searches_are_refused),
         cmocka_unit_test(test_revision_refused_before_bodies),
+        cmocka_unit_test(test_revision_options_of_the_cli),
         cmocka_unit_test(test_budget_cuts_sqlite_work),
         cmocka_unit_test(test_ambiguous_heads_are_refused),
         cmocka_unit_test(test_body_limits_per_route),
