@@ -735,9 +735,10 @@ void srv_stop(srv *s)
 {
     if (!s)
         return;
-    srv_cache_warm_stop(s->cache);
+    /* First, so that the warming requests waited for next end too. */
     s->stopping = 1;
     srv_jobs_stop(s->jobs);
+    srv_cache_warm_stop(s->cache);
     if (s->daemon) {
         srv_drain(s);
         MHD_stop_daemon(s->daemon);
