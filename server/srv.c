@@ -376,16 +376,17 @@ static enum MHD_Result srv_head(srv *s, srv_conn *sc, srv_req *r, const char *ve
 
     sc->admitted = 1;
     srv_guard_head_done(r->conn);
-    if (sc->long_query)
+    if (sc->long_query) {
+        r->close = 1;           /* its body is not read either */
         ret = srv_reply_problem(r, 414, "URI Too Long", "the query has more than %d "
                                 "arguments or %d bytes", SRV_MAX_QUERY_ARGS,
                                 SRV_MAX_QUERY_BYTES);
-    else if (!srv_admit(s, sc, r, version)) {
+    } else if (!srv_admit(s, sc, r, version)) {
         srv_count_answer(s, sc);
         return MHD_YES;
-    }
-    else
+    } else {
         ret = srv_refusal_reply(r, &sc->refusal);
+    }
     sc->answered = 1;
     srv_metrics_record(s->metrics, r->route, r->status, srv_now() - sc->start);
     return ret;
