@@ -89,9 +89,9 @@ typedef struct {
     size_t reserved;            /* bytes taken from the body budget */
     int too_big;
     int admitted;               /* the head was looked at (srv_admit) */
-    int answered;               /* refused before the body: drop any body */
+    int answered;               /* refused from the head: no body is read */
     int long_query;             /* query over SRV_MAX_QUERY_*: 414 */
-    srv_refusal refusal;        /* refused, answered after the body is read */
+    srv_refusal refusal;        /* why it was refused from the head */
     int counted;                /* admitted: counted in srv.answering */
     double start;
 } srv_conn;
@@ -369,7 +369,7 @@ static void srv_count_answer(srv *s, srv_conn *sc)
 }
 
 /* libmicrohttpd's first call for a request, with the head complete: admit
- * it (MHD_YES and nothing queued), or refuse now or after the body. */
+ * it (MHD_YES and nothing queued), or refuse it now. */
 static enum MHD_Result srv_head(srv *s, srv_conn *sc, srv_req *r, const char *version)
 {
     enum MHD_Result ret;
