@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "pd_error.h"
 #include "pd_file.h"
+#include "pd_rev.h"
 #include "report.h"
 #include "rules.h"
 #include "scope.h"
@@ -208,9 +209,10 @@ static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
     git_tree *tree = NULL;
     int rc = 0;
 
-    if (git_revparse_single(&obj, repo, rev) < 0 ||
-        git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0) {
-        rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+    if ((rc = pd_rev_parse(&obj, repo, rev)) < 0)
+        goto done;
+    if (git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0) {
+        rc = pd_error_set(PD_ENOTFOUND, "revision '%s' has no tree", rev);
         goto done;
     }
     cli_walk_rc = 0;

@@ -24,7 +24,8 @@ static void cli_serve_usage(FILE *out)
         "                      [--scopes FILE] [--cache-mb N] [--no-warm]\n"
         "                      [--host-name NAME]... [--max-connections N]\n"
         "                      [--max-per-client N] [--head-timeout SECONDS]\n"
-        "                      [--db-wait MS]\n\n"
+        "                      [--db-wait MS] [--request-budget SECONDS]\n"
+        "                      [--body-timeout SECONDS]\n\n"
         "Serves the dashboard and the JSON API (/api/v1/...) from FILE.\n\n"
         "  --db FILE            database written by 'portdash ingest'\n"
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
@@ -54,9 +55,14 @@ static void cli_serve_usage(FILE *out)
         "                       a loopback address, 64 otherwise; 0: none)\n"
         "  --head-timeout S     seconds a client has to send a request head\n"
         "                       (default 10; then 408 and close)\n"
+        "  --body-timeout S     seconds a client has to send a request body after\n"
+        "                       its head (default 120; and at least 1 KiB/s after\n"
+        "                       10 s; then 408 and close)\n"
         "  --db-wait MS         milliseconds a request waits for a lock another\n"
         "                       connection holds on the database (default 10000;\n"
-        "                       then 503 with Retry-After)\n",
+        "                       then 503 with Retry-After)\n"
+        "  --request-budget S   seconds of work one answer may take (default 30;\n"
+        "                       writes ten times it; then 503 with Retry-After)\n",
         PORTDASH_STATIC_DIR);
 }
 
@@ -126,6 +132,8 @@ int cli_serve(int argc, char **argv)
         {"max-per-client", required_argument, 0, 'P'},
         {"head-timeout", required_argument, 0, 'T'},
         {"db-wait", required_argument, 0, 'B'},
+        {"request-budget", required_argument, 0, 'U'},
+        {"body-timeout", required_argument, 0, 'O'},
         {0, 0, 0, 0}};
     const char **names = calloc(argc, sizeof(char *));
     const char **paths = calloc(argc, sizeof(char *));
@@ -161,10 +169,15 @@ int cli_serve(int argc, char **argv)
             opt.cache_mb = opt.cache_mb ? opt.cache_mb : -1;
             break;
         case 'H': hosts[opt.nhost_names++] = optarg; break;
-        case 'C': case 'P': case 'T': case 'B':
-            if ((num = cli_serve_number(optarg, c == 'C' || c == 'B' ? 1 : 0)) < 0)
+        case 'C': case 'P': case 'T': case 'B': case 'U': case 'O':
+            if ((num = cli_serve_number(optarg, c == 'C' || c == 'B' || c == 'U' ||
+                                        c == 'O')) < 0)
                 goto done;
-            if (c == 'B')
+            if (c == 'O')
+                opt.body_timeout = (double)num;
+            else if (c == 'U')
+                opt.request_budget = (double)num;
+            else if (c == 'B')
                 opt.db_wait_ms = (int)num;
             else if (c == 'C')
                 opt.max_connections = (size_t)num;
@@ -209,9 +222,10 @@ int cli_serve(int argc, char **argv)
     fflush(stdout);
     while (!cli_serve_stop)
         pause();
-    /* Stopping waits for requests in their handlers (a SARIF import can
-     * take minutes): a second signal, or 15 s, ends the process anyway;
-     * every write is a transaction, so nothing half-written stays. */
+    /* Stopping cuts the work in handlers at its next statement (srv_budget.h)
+     * and answers every admitted request, within 10 s (srv_stop); a second
+     * signal, or 15 s, ends the process anyway; every write is a
+     * transaction, so nothing half-written stays. */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     alarm(15);

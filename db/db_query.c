@@ -11,6 +11,7 @@
 #include "db_flow.h"
 #include "db_measures.h"
 #include "pd_error.h"
+#include "pd_rev.h"
 
 /* Step a statement expected to give one row; maps DONE to PD_ENOTFOUND. */
 static int db_step_one(sqlite3 *db, sqlite3_stmt *st)
@@ -109,6 +110,9 @@ int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
     sqlite3_stmt *st = NULL;
     int rc;
 
+    /* Every revision from outside passes here or through pd_rev_parse. */
+    if ((rc = pd_rev_check(rev)) < 0)
+        return rc;
     if ((rc = db_prepare(db, &st, "SELECT c.id, c.oid FROM refs r JOIN commits c "
                          "ON c.id = r.commit_id WHERE r.repo_id = ?1 AND "
                          "(r.name = ?2 OR r.name = 'refs/heads/' || ?2 OR "

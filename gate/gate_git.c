@@ -12,6 +12,7 @@
 #include "ingest_store.h"
 #include "pd_error.h"
 #include "pd_flow.h"
+#include "pd_rev.h"
 
 typedef struct {
     char *path;
@@ -75,8 +76,9 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
     git_tree *tree = NULL;
     int rc = 0;
 
-    if (git_revparse_single(&obj, repo, rev) < 0 ||
-        git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
+    if ((rc = pd_rev_parse(&obj, repo, rev)) == PD_EINVAL)
+        ;
+    else if (rc < 0 || git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
         rc = pd_error_set(PD_EGIT, "%s: unknown rev '%s'", gitdir, rev);
     else if (git_tree_walk(tree, GIT_TREEWALK_PRE, gg_walk, t) < 0)
         rc = pd_error_set(PD_ENOMEM, "out of memory listing '%s'", rev);
@@ -298,10 +300,10 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
     if (rc == 0)
         gate_set_ready_totals(g, ra, rb);
     if (rc == 0) {
-        if (git_revparse_single(&o, c.repo, base) == 0)
+        if (pd_rev_parse(&o, c.repo, base) == 0)
             git_oid_tostr(ha, sizeof(ha), git_object_id(o));
         git_object_free(o);
-        if (git_revparse_single(&o, c.repo, head) == 0)
+        if (pd_rev_parse(&o, c.repo, head) == 0)
             git_oid_tostr(hb, sizeof(hb), git_object_id(o));
         git_object_free(o);
         *out = gate_result(g, ha, hb, &sa, &sb);

@@ -28,6 +28,7 @@
 #include "ingest_progress.h"
 #include "ingest_store.h"
 #include "pd_error.h"
+#include "pd_rev.h"
 #include "rules.h"
 #include "scope.h"
 
@@ -464,7 +465,9 @@ static int ingest_resolve(ingest_ctx *c, git_oid *out, const char *ref)
     git_object *obj = NULL, *peeled = NULL;
     int rc = 0;
 
-    if (git_revparse_single(&obj, c->repo, ref) < 0)
+    if ((rc = pd_rev_parse(&obj, c->repo, ref)) == PD_EINVAL)
+        return rc;
+    if (rc < 0)
         return pd_error_set(PD_ENOTFOUND, "%s: unknown ref '%s'",
                             c->opt->repo_path, ref);
     if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0)
@@ -722,6 +725,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         (rc = db_ingest_open(&c->store, c->db)) < 0 ||
         (rc = ingest_flow_open(&c->flow, c->db, c->rules_hash)) < 0)
         return rc;
+    if (opt->interrupted)
+        sqlite3_progress_handler(c->db, 1000, opt->interrupted, opt->interrupt_arg);
     if (opt->ninclude || opt->nexclude)
         scope_json = scope_to_json(&c->scope);
     if ((rc = db_ingest_begin(c->store)) < 0)

@@ -46,6 +46,12 @@ typedef struct {
      * ingesting thread (for the server's job progress); may be NULL. */
     void (*on_progress)(void *arg, const char *ref, size_t done, size_t total);
     void *progress_arg;
+    /* Called between database statements (SQLite's progress handler, about
+     * every 1,000 steps of its machine): non-zero ends the run with PD_EDB
+     * ("interrupted"), the running batch rolled back.  A server request's
+     * budget and a stopping server (srv_budget.h); may be NULL. */
+    int (*interrupted)(void *arg);
+    void *interrupt_arg;
 } ingest_options;
 
 typedef struct {

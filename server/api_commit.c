@@ -225,7 +225,7 @@ static int api_commit_fields(srv_req *r, const api_at *at, json_t *o)
     return rc;
 }
 
-/* Changed files of one page of a commit (?per_page= up to ten times that):
+/* Changed files of one page of a commit, and the most ?per_page= may ask:
  * a commit renaming 50,000 files once made a 25 MB answer. */
 #define API_COMMIT_PER_PAGE 1000
 
@@ -324,7 +324,7 @@ enum MHD_Result api_commit(srv_req *r)
 
     memset(&before, 0, sizeof(before));
     memset(&c, 0, sizeof(c));
-    if ((rc = srv_page_window(r, API_COMMIT_PER_PAGE, &page, &per)) < 0 ||
+    if ((rc = srv_page_window(r, API_COMMIT_PER_PAGE, API_COMMIT_PER_PAGE, &page, &per)) < 0 ||
         (rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &stats)) < 0 ||
         (rc = db_commit_get(r->db, at.commit_id, &c)) < 0 ||

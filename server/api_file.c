@@ -167,8 +167,9 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *path,
     return rc;
 }
 
-/* Largest lists of one page of a file (?per_page= up to ten times that):
- * a 10 MB C file once made 95 MB of JSON and 1.2 GB of server memory. */
+/* Largest lists of one page of a file, and the most ?per_page= may ask:
+ * a 10 MB C file once made 95 MB of JSON and 1.2 GB of server memory, and
+ * per_page=50000 (ten times this, once allowed) 313 MB (issue 27). */
 #define API_FILE_PER_PAGE 5000
 
 /* The SARIF findings of the file that fall in the page, after the
@@ -271,7 +272,7 @@ enum MHD_Result api_file(srv_req *r)
     enum MHD_Result ret;
     int rc;
 
-    if ((rc = srv_page_window(r, API_FILE_PER_PAGE, &pg.page, &pg.per)) < 0 ||
+    if ((rc = srv_page_window(r, API_FILE_PER_PAGE, API_FILE_PER_PAGE, &pg.page, &pg.per)) < 0 ||
         (rc = api_resolve(r, &at)) < 0 ||
         (rc = api_file_locate(r, &at, blob, &owned)) < 0) {
         free(owned);

@@ -21,6 +21,8 @@
 #include "gate.h"
 #include "ingest.h"
 #include "pd_error.h"
+#include "pd_rev.h"
+#include "srv_budget.h"
 
 /* One gate ingest at a time: two requests for the same new branch would
  * otherwise analyse its blobs twice. */
@@ -93,9 +95,9 @@ static int api_gate_git_commit(const char *gitdir, const char *rev, char hex[41]
     git_libgit2_init();
     if (git_repository_open_ext(&repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         rc = pd_error_set(PD_EGIT, "cannot open the repository's git directory");
-    else if (rev[0] == '-' || rev[0] == ':' || strstr(rev, "@{") ||  /* no history search */
-             git_revparse_single(&obj, repo, rev) < 0 ||
-             git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
+    else if ((rc = pd_rev_parse(&obj, repo, rev)) == PD_EINVAL)
+        ;
+    else if (rc < 0 || git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
         rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s': neither stored nor in "
                           "the repository", rev);
     else
@@ -121,7 +123,17 @@ static int api_gate_ingest(srv_req *r, const char *gitdir, const char *hex)
     o.refs = refs;
     o.nrefs = 1;
     o.no_refs = 1;
-    pthread_mutex_lock(&api_gate_lock);
+    /* Within the request's budget (srv_budget.h): waiting for another
+     * gate's ingest, and the ingest itself. */
+    o.interrupted = srv_budget_progress;
+    {
+        struct timespec ts;
+
+        if (srv_budget_deadline(&ts) == 0 ? pthread_mutex_timedlock(&api_gate_lock, &ts)
+                                          : pthread_mutex_lock(&api_gate_lock))
+            return pd_error_set(PD_EDB, "waited for another gate's ingest past the "
+                                "request's budget");
+    }
     rc = ingest_run(&o, NULL);
     pthread_mutex_unlock(&api_gate_lock);
     return rc;

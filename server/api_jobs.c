@@ -13,6 +13,7 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "pd_error.h"
+#include "pd_rev.h"
 #include "srv_jobs.h"
 
 #define API_JOBS_MAX_NEW 16    /* refs one request may add */
@@ -105,8 +106,14 @@ static int api_jobs_new_refs(srv_req *r, const char *gitdir, json_t **out)
 
         if (rc < 0)
             break;
-        if (!name || !name[0] || name[0] == '-' || strlen(name) > 255)
+        if (!name)
             rc = pd_error_set(PD_EINVAL, "refs[%zu] is not a ref name", i);
+        else if (pd_ref_name_check(name) < 0) {
+            char why[512];
+
+            snprintf(why, sizeof(why), "%s", pd_error_last());
+            rc = pd_error_set(PD_EINVAL, "refs[%zu] is not a ref name: %s", i, why);
+        }
         else if (git_revparse_ext(&obj, &ref, repo, name) < 0)
             rc = pd_error_set(PD_ENOTFOUND, "the repository has no ref '%s'", name);
         else if (!ref)

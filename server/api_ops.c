@@ -11,13 +11,18 @@
 #include "db_analysis.h"
 #include "pd_error.h"
 #include "srv_cache.h"
+#include "srv_db.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_routes.h"
 
+/* Healthy when the file at the database's path is an SQLite database now
+ * (read from the file: a connection's cache would not see it overwritten)
+ * and a query of it answers (this thread's connection is to that file:
+ * srv_db.h opens it again when the file was replaced). */
 enum MHD_Result api_healthz(srv_req *r)
 {
-    if (db_check_readable(r->db) < 0)
+    if (srv_dbs_check_file(srv_get_dbs(r->server)) < 0 || db_check_readable(r->db) < 0)
         return srv_reply_problem(r, 503, "Service Unavailable", "the database "
                                  "cannot be read: %s", pd_error_last());
     return srv_reply_json(r, 200, json_pack("{s:s}", "status", "ok"));

@@ -21,10 +21,14 @@
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_budget.h"
 #include "srv_cache.h"
+#include "srv_db.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_guard.h"
+#include "srv_head.h"
+#include "srv_listen.h"
 #include "srv_routes.h"
 #include "srv_url.h"
 
@@ -36,7 +40,12 @@ struct srv {
     const char **repo_names;
     const char **repo_paths;
     size_t nrepos;
-    pthread_key_t db_key;
+    srv_dbs *dbs;               /* the worker threads' connections (srv_db.h) */
+    double budget;              /* seconds of work for a read's answer */
+    volatile int stopping;      /* srv_stop began: in-flight work ends */
+    pthread_mutex_t lock;       /* for `answering` */
+    pthread_cond_t answered;
+    int answering;              /* requests admitted and not yet answered */
     uint16_t port;
     int private_reads;
     int db_wait_ms;             /* busy timeout of the worker connections */
@@ -80,9 +89,10 @@ typedef struct {
     size_t reserved;            /* bytes taken from the body budget */
     int too_big;
     int admitted;               /* the head was looked at (srv_admit) */
-    int answered;               /* refused before the body: drop any body */
+    int answered;               /* refused from the head: no body is read */
     int long_query;             /* query over SRV_MAX_QUERY_*: 414 */
-    srv_refusal refusal;        /* refused, answered after the body is read */
+    srv_refusal refusal;        /* why it was refused from the head */
+    int counted;                /* admitted: counted in srv.answering */
     double start;
 } srv_conn;
 
@@ -101,6 +111,12 @@ static void srv_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     srv_conn *sc = *con_cls;
 
     srv_guard_request_done(c);
+    if (sc && sc->counted) {
+        pthread_mutex_lock(&s->lock);
+        s->answering--;
+        pthread_cond_broadcast(&s->answered);
+        pthread_mutex_unlock(&s->lock);
+    }
     if (sc) {
         srv_guard_release(s->guard, sc->reserved);
         pd_buf_free(&sc->body);
@@ -148,93 +164,10 @@ static void srv_conn_append(srv_conn *sc, const char *data, size_t n, size_t max
         sc->too_big = 1;
 }
 
-/* Parse "HOST:PORT" (IPv4 or [IPv6]) into a socket address. */
-static int srv_parse_listen(struct sockaddr_storage *ss, socklen_t *len,
-                            const char *listen)
-{
-    char host[128];
-    const char *colon = strrchr(listen, ':');
-    char *end;
-    long port;
-
-    if (!colon || (size_t)(colon - listen) >= sizeof(host))
-        return pd_error_set(PD_EINVAL, "listen address '%s' is not HOST:PORT", listen);
-    port = strtol(colon + 1, &end, 10);
-    if (*end || end == colon + 1 || port < 0 || port > 65535)
-        return pd_error_set(PD_EINVAL, "listen address '%s' has a bad port", listen);
-    memcpy(host, listen, colon - listen);
-    host[colon - listen] = '\0';
-    memset(ss, 0, sizeof(*ss));
-    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-
-        host[strlen(host) - 1] = '\0';
-        a->sin6_family = AF_INET6;
-        a->sin6_port = htons((uint16_t)port);
-        if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) != 1)
-            return pd_error_set(PD_EINVAL, "bad IPv6 address in '%s'", listen);
-        *len = sizeof(*a);
-        return 0;
-    }
-    struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
-
-    a4->sin_family = AF_INET;
-    a4->sin_port = htons((uint16_t)port);
-    if (strcmp(host, "localhost") == 0)
-        snprintf(host, sizeof(host), "127.0.0.1");
-    if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
-        return pd_error_set(PD_EINVAL, "bad IPv4 address in '%s'", listen);
-    *len = sizeof(*a4);
-    return 0;
-}
-
-/* 1 if the listen address is a loopback one (127/8, ::1). */
-static int srv_is_loopback(const struct sockaddr_storage *ss)
-{
-    if (ss->ss_family == AF_INET)
-        return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
-    return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
-}
-
-/*
- * The connection limit: `want` (0: 4096), lowered to what the process may
- * open.  The soft RLIMIT_NOFILE is raised to the hard one first, as the
- * default 1024 would be the real limit otherwise.
- */
-static size_t srv_connection_limit(size_t want)
-{
-    struct rlimit rl;
-    size_t room;
-
-    if (!want)
-        want = 4096;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return want < 900 ? want : 900;
-    if (rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
-        getrlimit(RLIMIT_NOFILE, &rl);
-    }
-    /* Room for the database, git packs, static files and the listener. */
-    room = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)1 << 20
-           ? (size_t)1 << 20 : (size_t)rl.rlim_cur;
-    room = room > 256 ? room - 128 : room / 2;
-    return want < room ? want : room;
-}
-
-static void srv_db_free(void *p)
-{
-    db_close(p);
-}
-
-/* This thread's connection, opened on first use. */
+/* This thread's connection (srv_db.h). */
 static sqlite3 *srv_thread_db(srv *s)
 {
-    sqlite3 *db = pthread_getspecific(s->db_key);
-
-    if (!db && db_open_wait(&db, s->db_path, 0, s->db_wait_ms) == 0)
-        pthread_setspecific(s->db_key, db);
-    return db;
+    return srv_dbs_thread(s->dbs);
 }
 
 /* Keep the URL as sent: routes split it on '/' and decode each segment, so
@@ -324,18 +257,25 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
 {
     srv_route_hold hold;
     const char *scope;
-    int i = srv_routes_find(r, r->method, path, &hold);
+    size_t limit = 0;
+    int rc, i = srv_routes_find(r, r->method, path, &hold);
 
     srv_routes_release(&hold);
     if (i == SRV_ROUTE_BAD)
         srv_refuse(f, 400, "Bad Request", "malformed percent-encoding in the request path");
+    else if (i == SRV_ROUTE_BADREV)
+        srv_refuse(f, 400, "Bad Request", "%s", pd_error_last());
     else if (i == SRV_ROUTE_METHOD && snprintf(f->allow, sizeof(f->allow), "%s", hold.allow))
         srv_refuse(f, 405, "Method Not Allowed", "%s is not allowed here; allowed: %s",
                    r->method, hold.allow);
     else if (i < 0)
         srv_refuse(f, 404, "Not Found", "no such resource");
-    else if (body && strcmp(srv_routes[i].method, "POST") != 0)
-        srv_refuse(f, 413, "Content Too Large", "%s takes no request body", r->method);
+    else if (body && !(limit = srv_route_max_body(i, s->max_body)))
+        srv_refuse(f, 413, "Content Too Large", "%s %s takes no request body", r->method,
+                   srv_routes[i].pattern);
+    else if (body && clen > limit)
+        srv_refuse(f, 413, "Content Too Large", "the request body is over this route's "
+                   "limit of %zu bytes", limit);
     if (f->status)
         return f->status;
     scope = srv_route_scope(i);
@@ -349,36 +289,47 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
         if (srv_token_status(r, scope, f))
             return f->status;
     }
-    /* Chunked bodies may grow to the limit; reserve that much. */
-    sc->reserved = body ? (clen ? (size_t)clen : s->max_body) : 0;
-    if (sc->reserved && srv_guard_reserve(s->guard, sc->reserved) < 0) {
+    /* Chunked bodies may grow to the route's limit; reserve that much. */
+    sc->reserved = body ? (clen ? (size_t)clen : limit) : 0;
+    if (sc->reserved && (rc = srv_guard_reserve(s->guard, r->conn, sc->reserved)) < 0) {
         sc->reserved = 0;
-        srv_refuse(f, 503, "Service Unavailable", "too many request bodies in flight; "
-                   "retry later");
+        srv_refuse(f, 503, "Service Unavailable", rc == -2
+                   ? "too many request bodies in flight from your address; retry later"
+                   : "too many request bodies in flight; retry later");
     }
     return f->status;
 }
 
 /*
  * Everything decided from the request head alone, before any body is read
- * (libmicrohttpd's first call has all headers): the target's form, Host,
+ * (libmicrohttpd's first call has all headers): the framing and the
+ * headers that must be single (srv_head_check), the target's form, Host,
  * room for one more connection, the route and method, the body's announced
  * size and the token.  Returns 0 to go on reading the request, or 1 when
- * it is refused (the refusal in sc->refusal).  *drain: the refusal may wait
- * for the body, read and dropped, so that a client that sends its body
- * without waiting for "100 Continue" reads the answer instead of a reset;
- * only a body of announced length within the limit is drained.
+ * it is refused (the refusal in sc->refusal).  A refused request's body is
+ * never read: the answer goes out at once and the connection is closed
+ * (r->close), so a client without a token costs no more than its head.
  */
-static int srv_admit(srv *s, srv_conn *sc, srv_req *r, int *drain)
+static int srv_admit(srv *s, srv_conn *sc, srv_req *r, const char *version)
 {
     srv_refusal *f = &sc->refusal;
     char authority[256];
-    const char *path, *host, *expect;
+    const char *path, *host;
     size_t plen;
     uint64_t clen;
     int body, bad;
 
-    *drain = 0;
+    if ((f->status = srv_head_check(r->conn, f->detail, sizeof(f->detail)))) {
+        f->title = f->status == 400 ? "Bad Request" : "Not Implemented";
+        r->close = 1;       /* what follows the head cannot be told apart */
+        return 1;
+    }
+    if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 &&
+        !MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
+        srv_refuse(f, 400, "Bad Request", "HTTP/1.1 needs a Host header (RFC 9112 "
+                   "section 3.2)");
+        return 1;
+    }
     host = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
     if (srv_url_target(r->url, &path, &plen, authority, sizeof(authority)) < 0 ||
         path[plen] != '\0') {
@@ -404,32 +355,38 @@ static int srv_admit(srv *s, srv_conn *sc, srv_req *r, int *drain)
                    "of %zu bytes", s->max_body);
     else if (!srv_admit_route(s, sc, r, path, clen, body, f))
         return 0;
-    expect = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-    *drain = body && clen && !bad && clen <= s->max_body && !expect;
+    r->close = body || bad;
     return 1;
 }
 
+/* Count an admitted request as one whose answer srv_stop waits for. */
+static void srv_count_answer(srv *s, srv_conn *sc)
+{
+    pthread_mutex_lock(&s->lock);
+    s->answering++;
+    pthread_mutex_unlock(&s->lock);
+    sc->counted = 1;
+}
+
 /* libmicrohttpd's first call for a request, with the head complete: admit
- * it (MHD_YES and nothing queued), or refuse now or after the body. */
+ * it (MHD_YES and nothing queued), or refuse it now. */
 static enum MHD_Result srv_head(srv *s, srv_conn *sc, srv_req *r, const char *version)
 {
     enum MHD_Result ret;
-    int drain = 0;
 
     sc->admitted = 1;
     srv_guard_head_done(r->conn);
-    if (sc->long_query)
+    if (sc->long_query) {
+        r->close = 1;           /* its body is not read either */
         ret = srv_reply_problem(r, 414, "URI Too Long", "the query has more than %d "
                                 "arguments or %d bytes", SRV_MAX_QUERY_ARGS,
                                 SRV_MAX_QUERY_BYTES);
-    else if (strcmp(version, MHD_HTTP_VERSION_1_0) != 0 &&
-             !MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
-        ret = srv_reply_problem(r, 400, "Bad Request", "HTTP/1.1 needs a Host header "
-                                "(RFC 9112 section 3.2)");
-    else if (!srv_admit(s, sc, r, &drain) || drain)
-        return MHD_YES;         /* a refused body is dropped, then answered */
-    else
+    } else if (!srv_admit(s, sc, r, version)) {
+        srv_count_answer(s, sc);
+        return MHD_YES;
+    } else {
         ret = srv_refusal_reply(r, &sc->refusal);
+    }
     sc->answered = 1;
     srv_metrics_record(s->metrics, r->route, r->status, srv_now() - sc->start);
     return ret;
@@ -460,21 +417,14 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
         *upload_size = 0;
         return MHD_YES;
     }
-    if (*upload_size && sc->refusal.status) {
-        *upload_size = 0;       /* dropped: nothing is kept of a refused body */
-        return MHD_YES;
-    }
-    if (sc->refusal.status) {
-        ret = srv_refusal_reply(&r, &sc->refusal);
-        srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
-        return ret;
-    }
     if (*upload_size) {
+        srv_guard_body_progress(conn, *upload_size);
         srv_conn_append(sc, upload, *upload_size,
                         sc->reserved < s->max_body ? sc->reserved : s->max_body);
         *upload_size = 0;
         return MHD_YES;
     }
+    srv_guard_body_done(conn);
     /* srv_admit checked the target's form; take the path part again. */
     {
         char authority[256];
@@ -488,13 +438,24 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
     if (sc->too_big)
         ret = srv_reply_problem(&r, 413, "Content Too Large", "the request body is "
                                 "longer than announced or over the limit of %zu bytes",
-                                s->max_body);
+                                sc->reserved);
+    else if (s->stopping)
+        ret = srv_reply_problem(&r, 503, "Service Unavailable", "the server is stopping; "
+                                "retry later");
     else if (!(r.db = srv_thread_db(s)))
         ret = db_error_busy() ? srv_reply_error(&r, PD_EDB)
-                              : srv_reply_problem(&r, 500, "Database unavailable", "%s",
-                                                  pd_error_last());
-    else
+              : strcmp(r.url, "/healthz") == 0
+              ? srv_reply_problem(&r, 503, "Service Unavailable", "the database cannot be "
+                                  "read: %s", pd_error_last())
+              : srv_reply_problem(&r, 500, "Database unavailable", "%s", pd_error_last());
+    else {
+        /* A write's work is bounded by its body limit; it gets ten reads'
+         * time, as a SARIF import of the largest body takes seconds. */
+        srv_budget_begin(strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0
+                         ? s->budget : 10 * s->budget, &s->stopping);
         ret = srv_routes_dispatch(&r, method, r.url);
+        srv_budget_end();
+    }
     srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);
     return ret;
 }
@@ -527,7 +488,7 @@ static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
         threads = n > 0 ? (unsigned)n : 2;
     }
     return MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
             (ss->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
         0, NULL, NULL, srv_access, s,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
@@ -551,6 +512,7 @@ int srv_start(srv **out, const srv_options *opt)
     const union MHD_DaemonInfo *info;
     srv *s = NULL;
     sqlite3 *probe = NULL;
+    srv_guard_limits lim = {0};
     int rc;
 
     *out = NULL;
@@ -567,7 +529,10 @@ int srv_start(srv **out, const srv_options *opt)
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto fail;
     }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->answered, NULL);
     s->private_reads = opt->private_reads;
+    s->budget = opt->request_budget > 0 ? opt->request_budget : 30;
     s->db_wait_ms = opt->db_wait_ms > 0 ? opt->db_wait_ms : 10000;
     s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
     if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path))) {
@@ -588,14 +553,22 @@ int srv_start(srv **out, const srv_options *opt)
     s->host_names = opt->host_names;
     s->nhost_names = opt->nhost_names;
     s->max_connections = srv_connection_limit(opt->max_connections);
+    lim.body_seconds = opt->body_timeout;
+    /* One address may hold half the budget, and always one largest body. */
+    lim.per_client_bytes = opt->body_budget ? opt->body_budget / 2 : 2 * s->max_body;
+    if (lim.per_client_bytes < s->max_body)
+        lim.per_client_bytes = s->max_body;
     if (!(s->guard = srv_guard_new(opt->head_timeout ? opt->head_timeout : 10,
                                    opt->body_budget ? opt->body_budget
                                                     : 4 * s->max_body,
-                                   s->metrics))) {
+                                   &lim, s->metrics))) {
         rc = pd_error_set(PD_ENOMEM, "cannot start the connection guard");
         goto fail;
     }
-    pthread_key_create(&s->db_key, srv_db_free);
+    if (!(s->dbs = srv_dbs_new(s->db_path, s->db_wait_ms, s->cache))) {
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        goto fail;
+    }
     if (!(s->daemon = srv_daemon(s, &ss, opt))) {
         rc = pd_error_set(PD_EIO, "cannot listen on %s: %s",
                           opt->listen ? opt->listen : "127.0.0.1:8080",
@@ -639,6 +612,11 @@ struct srv_metrics *srv_get_metrics(const srv *s)
     return s->metrics;
 }
 
+struct srv_dbs *srv_get_dbs(const srv *s)
+{
+    return s->dbs;
+}
+
 const char *srv_db_path(const srv *s)
 {
     return s->db_path;
@@ -654,15 +632,46 @@ const char *srv_vendor_dir(const srv *s)
     return s->vendor_dir;
 }
 
+/*
+ * The first part of stopping: no new connection (the listening socket is
+ * closed, so clients are refused rather than kept waiting), work in
+ * handlers ends at its next look at the budget (srv_budget.h: 503), and
+ * every admitted request is answered before the daemon stops, within
+ * SRV_DRAIN_SECONDS: an upload committed while the signal came is
+ * answered 201, one whose body was still coming 503.  Requests still
+ * sending their head are not waited for.
+ */
+#define SRV_DRAIN_SECONDS 10
+
+static void srv_drain(srv *s)
+{
+    MHD_socket fd = MHD_quiesce_daemon(s->daemon);
+    struct timespec ts;
+
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd);
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += SRV_DRAIN_SECONDS;
+    pthread_mutex_lock(&s->lock);
+    while (s->answering > 0 &&
+           pthread_cond_timedwait(&s->answered, &s->lock, &ts) == 0)
+        ;
+    pthread_mutex_unlock(&s->lock);
+}
+
 void srv_stop(srv *s)
 {
     if (!s)
         return;
+    /* First, so that the warming requests waited for next end too. */
+    s->stopping = 1;
+    srv_jobs_stop(s->jobs);
     srv_cache_warm_stop(s->cache);
     if (s->daemon) {
+        srv_drain(s);
         MHD_stop_daemon(s->daemon);
-        pthread_key_delete(s->db_key);
     }
+    srv_dbs_free(s->dbs);
     srv_guard_free(s->guard);
     db_scopes_free(s->scopes);
     free(s->db_path);
@@ -671,6 +680,8 @@ void srv_stop(srv *s)
     free(s->metrics);
     srv_jobs_free(s->jobs);
     srv_cache_free(s->cache);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->answered);
     free(s);
 }
 

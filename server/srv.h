@@ -39,9 +39,15 @@ typedef struct {
     int max_per_client;        /* connections per client address; -1: no
                                 * limit; 0: none on loopback, else 64 */
     double head_timeout;       /* seconds for a request head; 0: 10 */
+    double body_timeout;       /* seconds for a request body after its head;
+                                * 0: 120 (and at least 1 KiB/s after 10 s:
+                                * srv_guard.h) */
     size_t body_budget;        /* bytes of all bodies in flight; 0: 4 x max_body */
     int db_wait_ms;            /* how long a request waits for a lock another
                                 * connection holds before its 503; 0: 10000 */
+    double request_budget;     /* seconds of work one read's answer may take
+                                * (writes: ten times it), then 503; 0: 30
+                                * (srv_budget.h) */
 } srv_options;
 
 typedef struct srv srv;
@@ -82,6 +88,8 @@ typedef struct {
     char link[1024];                      /* Link header of a paginated list */
     struct srv_cache_capture *capture;    /* set by srv_cache: keep the answer */
     char location[128];                   /* Location header (a 202's job), or "" */
+    int close;                            /* answer with Connection: close (a
+                                           * refused body is not read) */
 } srv_req;
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);
@@ -134,9 +142,12 @@ json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
 /*
  * The page the client asked for (?page=N&per_page=M, as srv_paginate) for
  * a handler that pages its lists itself, so that it never holds more than
- * one page: *page (1-based) and *per.  0, or PD_EINVAL (message set).
+ * one page: *page (1-based) and *per, per_page cut to `per_page_max` (what
+ * one answer of the route may hold in memory; the answer says the per_page
+ * it used).  0, or PD_EINVAL (message set).
  */
-int srv_page_window(srv_req *r, size_t per_page_default, size_t *page, size_t *per);
+int srv_page_window(srv_req *r, size_t per_page_default, size_t per_page_max,
+                    size_t *page, size_t *per);
 
 /* Set the Link header (first, prev, next, last) for page `page` of `per`
  * items out of `total`. */
@@ -154,6 +165,9 @@ struct srv_metrics *srv_get_metrics(const srv *s);
 /* The server's named scopes (db_scope.h), loaded at start. */
 struct db_scopes;
 const struct db_scopes *srv_get_scopes(const srv *s);
+
+/* The worker threads' database connections (srv_db.h). */
+struct srv_dbs *srv_get_dbs(const srv *s);
 
 /* The database file the server reads. */
 const char *srv_db_path(const srv *s);

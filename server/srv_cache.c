@@ -236,6 +236,17 @@ void srv_cache_bump(srv_cache *c)
         __atomic_add_fetch(&c->epoch, 1, __ATOMIC_ACQ_REL);
 }
 
+void srv_cache_clear(srv_cache *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->lock);
+    while (c->head)
+        srv_cache_remove(c, c->head);
+    pthread_mutex_unlock(&c->lock);
+    srv_cache_bump(c);
+}
+
 /*
  * The generation to check entries against into *out.  PRAGMA data_version
  * changes on this thread's connection when another connection (another

@@ -59,6 +59,11 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
  * every data key are checked again. */
 void srv_cache_bump(srv_cache *c);
 
+/* The database file was replaced (another inode at its path): drop every
+ * entry, since a data key computed from the new file may equal one of the
+ * old file's for other content.  Accepts NULL. */
+void srv_cache_clear(srv_cache *c);
+
 typedef struct {
     uint64_t hits;          /* answered from the cache */
     uint64_t misses;        /* computed by the handler */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -24,9 +25,15 @@ typedef struct srv_guard_conn {
     struct srv_guard_conn *prev, *next;
     srv_guard *guard;
     int fd;
-    int head_done;             /* under guard->lock */
+    int head_done;             /* under guard->lock, as all below */
     int reaped;
     double head_start;
+    unsigned char addr[16];    /* the client's address (v4: 4 bytes) */
+    int addrlen;
+    int in_body;               /* a body is on its way */
+    double body_start;
+    size_t body_bytes;         /* received so far */
+    size_t reserved;           /* of the body budget, until the request ends */
 } srv_guard_conn;
 
 struct srv_guard {
@@ -35,6 +42,7 @@ struct srv_guard {
     pthread_t thread;
     int stop;
     double head_seconds;
+    srv_guard_limits lim;
     size_t body_budget, body_used;
     size_t nconns;
     unsigned long reaped;
@@ -55,6 +63,25 @@ static const char srv_guard_408[] =
     "Content-Type: application/problem+json\r\nContent-Length: 105\r\n\r\n"
     "{\"type\":\"about:blank\",\"title\":\"Request Timeout\",\"status\":408,"
     "\"detail\":\"the request head came too slowly\"}";
+static const char srv_guard_408_body[] =
+    "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+    "Content-Type: application/problem+json\r\nContent-Length: 105\r\n\r\n"
+    "{\"type\":\"about:blank\",\"title\":\"Request Timeout\",\"status\":408,"
+    "\"detail\":\"the request body came too slowly\"}";
+
+/* 1 when connection c is late: a head past its deadline, or a body past
+ * its deadline or under the minimum rate after the grace time. */
+static int srv_guard_late(const srv_guard *g, const srv_guard_conn *c, double now)
+{
+    double t = now - c->body_start;
+
+    if (!c->head_done)
+        return now - c->head_start >= g->head_seconds;
+    if (!c->in_body)
+        return 0;
+    return t >= g->lim.body_seconds ||
+           (t >= g->lim.body_grace && (double)c->body_bytes < g->lim.body_min_rate * t);
+}
 
 static void srv_guard_sweep(srv_guard *g, double now)
 {
@@ -63,7 +90,7 @@ static void srv_guard_sweep(srv_guard *g, double now)
     for (c = g->head; c; c = c->next) {
         int unread = 0;
 
-        if (c->head_done || c->reaped || now - c->head_start < g->head_seconds)
+        if (c->reaped || !srv_guard_late(g, c, now))
             continue;
         /* Bytes the server has not read yet: the server is behind (a burst
          * on a busy machine), not the client; not this client's fault. */
@@ -72,10 +99,15 @@ static void srv_guard_sweep(srv_guard *g, double now)
         c->reaped = 1;
         g->reaped++;
         /* Best effort: a full send buffer only loses the courtesy. */
-        (void)!send(c->fd, srv_guard_408, sizeof(srv_guard_408) - 1,
-                    MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (c->head_done)
+            (void)!send(c->fd, srv_guard_408_body, sizeof(srv_guard_408_body) - 1,
+                        MSG_DONTWAIT | MSG_NOSIGNAL);
+        else
+            (void)!send(c->fd, srv_guard_408, sizeof(srv_guard_408) - 1,
+                        MSG_DONTWAIT | MSG_NOSIGNAL);
         shutdown(c->fd, SHUT_RDWR);
-        srv_metrics_record(g->metrics, -1, 408, now - c->head_start);
+        srv_metrics_record(g->metrics, -1, 408,
+                           now - (c->head_done ? c->body_start : c->head_start));
     }
 }
 
@@ -92,6 +124,8 @@ static void *srv_guard_main(void *arg)
         clock_gettime(CLOCK_REALTIME, &ts);
         {
             double step = g->head_seconds / 4 < 1 ? g->head_seconds / 4 : 1;
+
+            step = g->lim.body_grace / 4 < step ? g->lim.body_grace / 4 : step;
             long ns = ts.tv_nsec + (long)(step * 1e9);
 
             ts.tv_sec += ns / 1000000000L;
@@ -103,7 +137,8 @@ static void *srv_guard_main(void *arg)
     return NULL;
 }
 
-srv_guard *srv_guard_new(double head_seconds, size_t body_budget, srv_metrics *metrics)
+srv_guard *srv_guard_new(double head_seconds, size_t body_budget,
+                         const srv_guard_limits *lim, srv_metrics *metrics)
 {
     srv_guard *g = calloc(1, sizeof(*g));
 
@@ -111,6 +146,18 @@ srv_guard *srv_guard_new(double head_seconds, size_t body_budget, srv_metrics *m
         return NULL;
     g->head_seconds = head_seconds > 0 ? head_seconds : 10;
     g->body_budget = body_budget;
+    if (lim)
+        g->lim = *lim;
+    if (g->lim.body_seconds <= 0)
+        g->lim.body_seconds = 120;
+    if (g->lim.body_grace <= 0)
+        g->lim.body_grace = 10;
+    if (g->lim.body_min_rate <= 0)
+        g->lim.body_min_rate = 1024;
+    if (!g->lim.per_client_bodies)
+        g->lim.per_client_bodies = 8;
+    if (!g->lim.per_client_bytes)
+        g->lim.per_client_bytes = body_budget / 2;
     g->metrics = metrics;
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->wake, NULL);
@@ -143,6 +190,22 @@ void srv_guard_free(srv_guard *g)
     free(g);
 }
 
+/* Keep the client's address of `conn` in c (per-client bounds). */
+static void srv_guard_addr(srv_guard_conn *c, struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = info ? info->client_addr : NULL;
+
+    if (sa && sa->sa_family == AF_INET) {
+        memcpy(c->addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+        c->addrlen = 4;
+    } else if (sa && sa->sa_family == AF_INET6) {
+        memcpy(c->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+        c->addrlen = 16;
+    }
+}
+
 void srv_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
                       enum MHD_ConnectionNotificationCode code)
 {
@@ -157,6 +220,7 @@ void srv_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_cont
         c->guard = g;
         c->fd = info->connect_fd;
         c->head_start = srv_guard_now();
+        srv_guard_addr(c, conn);
         pthread_mutex_lock(&g->lock);
         c->next = g->head;
         if (g->head)
@@ -211,6 +275,8 @@ void srv_guard_request_done(struct MHD_Connection *conn)
     pthread_mutex_lock(&c->guard->lock);
     c->head_done = 0;
     c->head_start = srv_guard_now();
+    c->in_body = 0;
+    c->reserved = 0;
     pthread_mutex_unlock(&c->guard->lock);
 }
 
@@ -224,17 +290,68 @@ size_t srv_guard_connections(srv_guard *g)
     return n;
 }
 
-int srv_guard_reserve(srv_guard *g, size_t n)
+/* Bodies and reserved bytes of connections from c's address. */
+static void srv_guard_client_bodies(srv_guard *g, const srv_guard_conn *c, size_t *count,
+                                    size_t *bytes)
 {
-    int rc = -1;
+    const srv_guard_conn *o;
+
+    *count = *bytes = 0;
+    for (o = g->head; o; o = o->next)
+        if (o->reserved && o->addrlen == c->addrlen &&
+            memcmp(o->addr, c->addr, (size_t)c->addrlen) == 0) {
+            (*count)++;
+            *bytes += o->reserved;
+        }
+}
+
+int srv_guard_reserve(srv_guard *g, struct MHD_Connection *conn, size_t n)
+{
+    srv_guard_conn *c = conn ? srv_guard_of(conn) : NULL;
+    size_t count = 0, bytes = 0;
+    int rc = 0;
 
     pthread_mutex_lock(&g->lock);
-    if (n <= g->body_budget - g->body_used) {
+    if (c)
+        srv_guard_client_bodies(g, c, &count, &bytes);
+    if (n > g->body_budget - g->body_used)
+        rc = -1;
+    else if (c && (count >= g->lim.per_client_bodies || n > g->lim.per_client_bytes - bytes ||
+                   bytes > g->lim.per_client_bytes))
+        rc = -2;
+    else {
         g->body_used += n;
-        rc = 0;
+        if (c) {
+            c->reserved = n;
+            c->in_body = 1;
+            c->body_start = srv_guard_now();
+            c->body_bytes = 0;
+        }
     }
     pthread_mutex_unlock(&g->lock);
     return rc;
+}
+
+void srv_guard_body_progress(struct MHD_Connection *conn, size_t n)
+{
+    srv_guard_conn *c = srv_guard_of(conn);
+
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->guard->lock);
+    c->body_bytes += n;
+    pthread_mutex_unlock(&c->guard->lock);
+}
+
+void srv_guard_body_done(struct MHD_Connection *conn)
+{
+    srv_guard_conn *c = srv_guard_of(conn);
+
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->guard->lock);
+    c->in_body = 0;
+    pthread_mutex_unlock(&c->guard->lock);
 }
 
 void srv_guard_release(srv_guard *g, size_t n)

@@ -39,6 +39,7 @@ struct srv_jobs {
     pthread_cond_t idle;
     void (*on_done)(void *);       /* srv_jobs_on_done */
     void *on_done_arg;
+    volatile int stopping;         /* srv_jobs_stop */
 };
 
 srv_jobs *srv_jobs_new(const char *db_path)
@@ -67,6 +68,18 @@ static void srv_job_free(srv_job *job)
     free(job->repo);
     free(job->gitdir);
     free(job);
+}
+
+void srv_jobs_stop(srv_jobs *j)
+{
+    if (j)
+        j->stopping = 1;
+}
+
+/* ingest_options.interrupted: the server is stopping. */
+static int srv_jobs_interrupted(void *arg)
+{
+    return ((srv_jobs *)arg)->stopping;
 }
 
 void srv_jobs_free(srv_jobs *j)
@@ -133,6 +146,8 @@ static void *srv_job_run(void *arg)
     o.nrefs = job->nrefs;
     o.on_progress = srv_job_progress;
     o.progress_arg = job;
+    o.interrupted = srv_jobs_interrupted;
+    o.interrupt_arg = j;
     rc = ingest_run(&o, &st);
     /* While the job still counts as active, so srv_jobs_free waits for it. */
     if (j->on_done)

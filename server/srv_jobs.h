@@ -19,6 +19,10 @@ typedef struct {
 /* A job table writing to database `db_path`; NULL when out of memory. */
 srv_jobs *srv_jobs_new(const char *db_path);
 
+/* The server is stopping: running ingests end at their next statement
+ * (the batches they committed stay; ingest.h).  Accepts NULL. */
+void srv_jobs_stop(srv_jobs *j);
+
 /* Wait for running jobs, then free; accepts NULL. */
 void srv_jobs_free(srv_jobs *j);
 

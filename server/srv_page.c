@@ -44,14 +44,15 @@ static int srv_page_arg(srv_req *r, const char *key, size_t *out)
     return 0;
 }
 
-int srv_page_window(srv_req *r, size_t per_page_default, size_t *page, size_t *per)
+int srv_page_window(srv_req *r, size_t per_page_default, size_t per_page_max,
+                    size_t *page, size_t *per)
 {
     if (srv_page_arg(r, "page", page) < 0 || srv_page_arg(r, "per_page", per) < 0)
         return PD_EINVAL;
     *page = *page ? *page : 1;
     *per = *per ? *per : per_page_default;
-    if (*per > per_page_default * 10)
-        *per = per_page_default * 10;
+    if (*per > per_page_max)
+        *per = per_page_max;
     /* Keep (page - 1) * per from overflowing. */
     if (*page > ((size_t)1 << 40) / *per)
         return pd_error_set(PD_EINVAL, "page is out of range");
@@ -83,7 +84,9 @@ json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default)
     size_t page, per, total = json_array_size(arr), i;
     json_t *out;
 
-    if (srv_page_window(r, per_page_default, &page, &per) < 0) {
+    /* The list is built whole before it is cut: a larger page costs the
+     * answer's bytes, not more work. */
+    if (srv_page_window(r, per_page_default, per_page_default * 10, &page, &per) < 0) {
         json_decref(arr);
         return NULL;
     }

@@ -16,6 +16,7 @@
 #include "pd_error.h"
 #include "srv.h"
 #include "srv_cache.h"
+#include "srv_budget.h"
 #include "srv_reply.h"
 
 int srv_reply_accepts_gzip(srv_req *r)
@@ -127,6 +128,8 @@ static void srv_common_headers(srv_req *r, struct MHD_Response *resp, const char
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"portdash\"");
     if (r->status == 503)
         MHD_add_response_header(resp, "Retry-After", "5");
+    if (r->close)
+        MHD_add_response_header(resp, "Connection", "close");
 }
 
 enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
@@ -243,6 +246,13 @@ enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title
 
 enum MHD_Result srv_reply_error(srv_req *r, int code)
 {
+    /* Work cut by the request's budget or a stopping server (srv_budget.h):
+     * whatever error that surfaced as, the answer is "later". */
+    if (code != PD_EINVAL && code != PD_ENOTFOUND && srv_budget_over())
+        return srv_reply_problem(r, 503, "Service Unavailable", srv_budget_stopping()
+                                 ? "the server is stopping; retry later"
+                                 : "the answer needed more than its budget of %.0f s "
+                                   "of work; retry later", srv_budget_seconds());
     /* Another connection held a lock past the busy timeout (db.c): the
      * request may succeed later, so 503 with Retry-After, not 500. */
     if (code == PD_EDB && db_error_busy())

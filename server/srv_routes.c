@@ -14,6 +14,7 @@
 #include "api_symbols.h"
 #include "api_triage.h"
 #include "pd_error.h"
+#include "pd_rev.h"
 #include "srv_cache.h"
 #include "srv_routes.h"
 #include "srv_static.h"
@@ -108,6 +109,17 @@ static const struct {
     {srv_static_vendor, SRV_PUBLIC},
     {srv_static_serve, SRV_PUBLIC},
 };
+
+size_t srv_route_max_body(int i, size_t max_body)
+{
+    srv_handler h = srv_routes[i].handler;
+
+    if (h == api_sarif_post)
+        return max_body;
+    if (h == api_ingest_trigger || h == api_dismiss)
+        return SRV_SMALL_BODY < max_body ? SRV_SMALL_BODY : max_body;
+    return 0;
+}
 
 const char *srv_route_scope(int i)
 {
@@ -252,6 +264,31 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
     return np == nseg;
 }
 
+/*
+ * pd_rev_check on every {rev} and {ref} capture of route `i` (in order of
+ * the captures in r->param): a revision outside the documented grammar is
+ * refused before any handler, cache key or body (pd_rev.h).  0 or
+ * PD_EINVAL with the rule in the message.
+ */
+static int srv_routes_check_revs(const srv_req *r, int i)
+{
+    const char *p = srv_routes[i].pattern;
+    int k = 0, rc;
+
+    while ((p = strchr(p, '{')) && k < SRV_MAX_PARAMS) {
+        const char *close = strchr(p, '}');
+
+        if (!close || (close - p > 3 && memcmp(close - 3, "...", 3) == 0))
+            break;              /* {path...}: the tail, always last */
+        if ((strncmp(p, "{rev}", 5) == 0 || strncmp(p, "{ref}", 5) == 0) &&
+            r->param[k] && (rc = pd_rev_check(r->param[k])) < 0)
+            return rc;
+        k++;
+        p = close;
+    }
+    return 0;
+}
+
 int srv_routes_find(srv_req *r, const char *method, const char *path, srv_route_hold *h)
 {
     const char *seg[SRV_MAX_SEGMENTS];
@@ -284,7 +321,7 @@ int srv_routes_find(srv_req *r, const char *method, const char *path, srv_route_
             break;
         if (m == 1 && same) {
             r->route = (int)i;
-            return (int)i;
+            return srv_routes_check_revs(r, (int)i) < 0 ? SRV_ROUTE_BADREV : (int)i;
         }
         if (m == 1 && !allow_pattern)
             allow_pattern = rt->pattern;
@@ -310,6 +347,8 @@ enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
     if (code == SRV_ROUTE_BAD)
         return srv_reply_problem(r, 400, "Bad Request", "malformed percent-encoding "
                                  "in the request path");
+    if (code == SRV_ROUTE_BADREV)
+        return srv_reply_problem(r, 400, "Bad Request", "%s", pd_error_last());
     if (code == SRV_ROUTE_METHOD) {
         r->allow = h->allow;
         return srv_reply_problem(r, 405, "Method Not Allowed", "%s is not allowed "

@@ -1,7 +1,7 @@
 /*
  * stress_conn.c: connection exhaustion against a running `portdash serve`
  * on loopback (issue 16), bounded and self-stopping.  Usage:
- *   stress_conn PORT [HALF_OPEN [BURST]]
+ *   stress_conn PORT [HALF_OPEN [BURST [SLOW]]]
  *
  * 1. Slowloris: HALF_OPEN (default 1100) connections from 127.0.0.1 each
  *    send part of a request head and then nothing.  While they are held, a
@@ -16,11 +16,23 @@
  * 3. Bodies: 60 connections POST a SARIF upload announcing 31 MiB without a
  *    token, without waiting for "100 Continue", and send the body as fast
  *    as the server takes it; each must get 401 (decided from the head; the
- *    body is read and dropped, so the client reads the answer rather than a
- *    reset), and the server's memory stays flat (the run script prints its
+ *    body is not read: the answer comes at once and the connection is
+ *    closed), and the server's memory stays flat (the run script prints its
  *    peak RSS).  Bounded by 60 s.
  *
- * Prints one line per phase with the figures and exits 0 when both hold.
+ * 4. Slow bodies (issue 27), with SLOW (default 300) and the token in
+ *    $STRESS_TOKEN (scopes sarif, triage):
+ *    a. SLOW connections from 127.0.2.1-50 send an upload head announcing
+ *       31 MiB without a token and then one body byte every 2 s; each must
+ *       be answered 401 at once and closed;
+ *    b. 16 connections from 127.0.3.1-8 do the same with the token: the
+ *       body budget admits a few, the rest are 503 at once, and the server
+ *       must close the admitted ones for their rate (408) within 30 s;
+ *    while both are held, a client from 127.0.0.3 makes 20 requests (each
+ *    must be 200) and, once (b) is closed, an authorized small POST from
+ *    127.0.0.4 must be admitted (its answer is not 503).  Bounded by 60 s.
+ *
+ * Prints one line per phase with the figures and exits 0 when all hold.
  * Timings are printed, never asserted.
  */
 #include <arpa/inet.h>
@@ -301,14 +313,165 @@ static int bodies(unsigned port, int n)
     return refused == n ? 0 : 1;
 }
 
+/* One slow-body connection: the head sent, then a byte now and then. */
+typedef struct {
+    int fd;
+    int code;          /* answer read, 0: none yet, -1: closed without one */
+} slow_conn;
+
+/* Read what answers have come on `c` (n of them) within `ms`. */
+static void slow_poll(slow_conn *c, int n, int ms)
+{
+    struct pollfd *p = calloc((size_t)n, sizeof(*p));
+    int i;
+
+    for (i = 0; i < n; i++) {
+        p[i].fd = c[i].code ? -1 : c[i].fd;
+        p[i].events = POLLIN;
+    }
+    if (poll(p, (nfds_t)n, ms) > 0)
+        for (i = 0; i < n; i++) {
+            char buf[512];
+            ssize_t r;
+
+            if (p[i].fd < 0 || !p[i].revents)
+                continue;
+            r = recv(c[i].fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+            if (r > 0) {
+                buf[r] = '\0';
+                if (sscanf(buf, "HTTP/1.%*d %d", &c[i].code) != 1)
+                    c[i].code = -1;
+            } else if (r == 0 || errno != EAGAIN) {
+                c[i].code = -1;
+            }
+        }
+    free(p);
+}
+
+/* Open n slow uploads from 127.0.BLOCK.1..addrs, with `token` or none. */
+static slow_conn *slow_open(unsigned port, int n, int block, int addrs, const char *token)
+{
+    slow_conn *c = calloc((size_t)n, sizeof(*c));
+    char head[512], auth[160] = "", src[32];
+    int i;
+
+    if (token)
+        snprintf(auth, sizeof(auth), "Authorization: Bearer %s\r\n", token);
+    snprintf(head, sizeof(head), "POST /api/v1/repos/demo/commits/hpy/sarif HTTP/1.1\r\n"
+             "Host: 127.0.0.1\r\n%sContent-Length: %d\r\n\r\n[", auth, 31 << 20);
+    for (i = 0; i < n; i++) {
+        snprintf(src, sizeof(src), "127.0.%d.%d", block, 1 + i % addrs);
+        c[i].fd = open_from(src, port);
+    }
+    usleep(300000);
+    for (i = 0; i < n; i++)
+        if (c[i].fd < 0 || send(c[i].fd, head, strlen(head), MSG_NOSIGNAL) <= 0)
+            c[i].code = -1;
+    return c;
+}
+
+/* Count of c's answers equal to `code` (0: not answered yet). */
+static int slow_count(const slow_conn *c, int n, int code)
+{
+    int i, k = 0;
+
+    for (i = 0; i < n; i++)
+        k += c[i].code == code;
+    return k;
+}
+
+/* One small authorized POST from `src`: its status (0: none). */
+static int small_post(const char *src, unsigned port, const char *token)
+{
+    char req[512], buf[512];
+    int fd = open_from(src, port), code = 0;
+    struct pollfd p;
+    ssize_t r;
+
+    if (fd < 0)
+        return 0;
+    snprintf(req, sizeof(req), "POST /api/v1/repos/demo/dismissals HTTP/1.1\r\nHost: "
+             "127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Length: 2\r\n"
+             "Connection: close\r\n\r\n{}", token);
+    p.fd = fd;
+    p.events = POLLOUT;
+    if (poll(&p, 1, 5000) > 0 && send(fd, req, strlen(req), MSG_NOSIGNAL) > 0) {
+        p.events = POLLIN;
+        if (poll(&p, 1, 10000) > 0 && (r = recv(fd, buf, sizeof(buf) - 1, 0)) > 0) {
+            buf[r] = '\0';
+            sscanf(buf, "HTTP/1.%*d %d", &code);
+        }
+    }
+    close(fd);
+    return code;
+}
+
+static int slow_bodies(unsigned port, int n, const char *token)
+{
+    slow_conn *a = slow_open(port, n, 2, 50, NULL), *b = NULL;
+    int i, answered = 0, nb = token ? 16 : 0, post = 0, ok;
+    double t0 = now(), worst = 0, end = t0 + 60, closed_b = 0;
+
+    if (token)
+        b = slow_open(port, nb, 3, 8, token);
+    for (i = 0; i < 20; i++) {
+        double t = now();
+
+        answered += one_request("127.0.0.3", port) == 200;
+        worst = now() - t > worst ? now() - t : worst;
+        slow_poll(a, n, 0);
+        if (b)
+            slow_poll(b, nb, 0);
+    }
+    /* One byte every 2 s on what is still open, until all is answered. */
+    while (now() < end && (slow_count(a, n, 0) || (b && slow_count(b, nb, 0)))) {
+        for (i = 0; i < n; i++)
+            if (!a[i].code)
+                (void)!send(a[i].fd, "[", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        for (i = 0; i < nb; i++)
+            if (!b[i].code)
+                (void)!send(b[i].fd, "[", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        slow_poll(a, n, 1000);
+        if (b)
+            slow_poll(b, nb, 1000);
+    }
+    if (b && !slow_count(b, nb, 0)) {
+        closed_b = now() - t0;
+        post = small_post("127.0.0.4", port, token);
+    }
+    printf("slow bodies: %d unauthenticated: %d answered 401, %d 503 (server full), %d "
+           "other, %d unanswered; other client answered %d/20 (slowest %.2f s)\n", n,
+           slow_count(a, n, 401), slow_count(a, n, 503), n - slow_count(a, n, 401) -
+           slow_count(a, n, 503) - slow_count(a, n, 0), slow_count(a, n, 0), answered, worst);
+    if (b)
+        printf("slow bodies: %d with a token: %d admitted then closed 408, %d answered "
+               "503, %d other, %d still open; all closed after %.1f s; then a small "
+               "authorized POST answered %d\n", nb, slow_count(b, nb, 408),
+               slow_count(b, nb, 503), nb - slow_count(b, nb, 408) - slow_count(b, nb, 503)
+               - slow_count(b, nb, 0), slow_count(b, nb, 0), closed_b, post);
+    ok = slow_count(a, n, 401) == n && answered == 20 &&
+         (!b || (slow_count(b, nb, 0) == 0 && slow_count(b, nb, 408) > 0 &&
+                 slow_count(b, nb, 408) + slow_count(b, nb, 503) == nb && post && post != 503));
+    for (i = 0; i < n; i++)
+        if (a[i].fd >= 0)
+            close(a[i].fd);
+    for (i = 0; i < nb; i++)
+        if (b[i].fd >= 0)
+            close(b[i].fd);
+    free(a);
+    free(b);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     struct rlimit rl;
     unsigned port;
     int half = argc > 2 ? atoi(argv[2]) : 1100, n = argc > 3 ? atoi(argv[3]) : 2000, rc;
+    int slow = argc > 4 ? atoi(argv[4]) : 300;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: stress_conn PORT [HALF_OPEN [BURST]]\n");
+        fprintf(stderr, "usage: stress_conn PORT [HALF_OPEN [BURST [SLOW]]]\n");
         return 2;
     }
     port = (unsigned)atoi(argv[1]);
@@ -320,5 +483,6 @@ int main(int argc, char **argv)
     rc = half ? slowloris(port, half) : 0;
     rc |= burst(port, n);
     rc |= n > 1 ? bodies(port, 60) : 0;
+    rc |= slow > 0 ? slow_bodies(port, slow, getenv("STRESS_TOKEN")) : 0;
     return rc;
 }

@@ -1,0 +1,120 @@
+/*
+ * pd_rev.c: revision strings from outside, checked before anything
+ * resolves them (pd_rev.h).  The ref-name rules are git's
+ * (git-check-ref-format(1), rules 1 and 3-10, one level allowed).
+ */
+#include <string.h>
+
+#include "pd_error.h"
+#include "pd_rev.h"
+
+/* Refuse `rev` for `rule`; the quote is cut so a long string stays short. */
+static int pd_rev_refuse(const char *rev, const char *rule)
+{
+    return pd_error_set(PD_EINVAL, "revision '%.80s%s' refused: %s (a revision is a "
+                        "ref name or a commit id, optionally followed by ~N or ^N; "
+                        "doc/hardening.md)", rev, strlen(rev) > 80 ? "..." : "", rule);
+}
+
+/* Why byte c may not be in a ref name, or NULL when it may. */
+static const char *pd_rev_bad_char(unsigned char c)
+{
+    if (c < 0x20 || c == 0x7f)
+        return "a control character is not allowed";
+    switch (c) {
+    case ' ': return "a space is not allowed";
+    case ':': return "':' (a path in a tree, or a search of messages) is not allowed";
+    case '?': case '*': case '[': return "'?', '*' and '[' (patterns) are not allowed";
+    case '\\': return "'\\' is not allowed";
+    default: return NULL;
+    }
+}
+
+/* The ref-name rules on rev[0..n). */
+static int pd_rev_name(const char *rev, size_t n)
+{
+    size_t i, start = 0;
+    const char *why;
+
+    if (n == 0)
+        return pd_rev_refuse(rev, "the ref name is empty");
+    if (rev[0] == '-')
+        return pd_rev_refuse(rev, "a ref name may not start with '-' (an option)");
+    if (n == 1 && rev[0] == '@')
+        return pd_rev_refuse(rev, "'@' alone is not a ref name");
+    for (i = 0; i < n; i++) {
+        if ((why = pd_rev_bad_char((unsigned char)rev[i])))
+            return pd_rev_refuse(rev, why);
+        if (i + 1 < n && rev[i] == '.' && rev[i + 1] == '.')
+            return pd_rev_refuse(rev, "'..' (a range) is not allowed");
+        if (i + 1 < n && rev[i] == '@' && rev[i + 1] == '{')
+            return pd_rev_refuse(rev, "'@{' (reflogs, upstreams) is not allowed");
+        if (i + 1 < n && rev[i] == '/' && rev[i + 1] == '/')
+            return pd_rev_refuse(rev, "'//' is not allowed");
+        if (i == n - 1 || rev[i + 1] == '/') {
+            /* The end of a component: rule 1. */
+            if (rev[start] == '.')
+                return pd_rev_refuse(rev, "a component may not start with '.'");
+            if (i + 1 - start >= 5 && memcmp(rev + i - 4, ".lock", 5) == 0)
+                return pd_rev_refuse(rev, "a component may not end with '.lock'");
+            start = i + 2;
+        }
+    }
+    if (rev[0] == '/' || rev[n - 1] == '/' || rev[n - 1] == '.')
+        return pd_rev_refuse(rev, "a ref name may not begin or end with '/' or end "
+                             "with '.'");
+    return 0;
+}
+
+int pd_ref_name_check(const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n > PD_REV_MAX)
+        return pd_rev_refuse(name, "longer than 255 bytes");
+    if (strpbrk(name, "~^"))
+        return pd_rev_refuse(name, "a ref name has no '~' or '^' (name a branch or tag)");
+    return pd_rev_name(name, n);
+}
+
+int pd_rev_check(const char *rev)
+{
+    size_t n = strlen(rev), name = strcspn(rev, "~^"), i = name;
+    long steps = 0;
+    int rc;
+
+    if (n > PD_REV_MAX)
+        return pd_rev_refuse(rev, "longer than 255 bytes");
+    if ((rc = pd_rev_name(rev, name)) < 0)
+        return rc;
+    while (i < n) {
+        int tilde = rev[i++] == '~';
+        long v = 1;
+
+        if (rev[i] >= '0' && rev[i] <= '9') {
+            for (v = 0; rev[i] >= '0' && rev[i] <= '9'; i++)
+                if ((v = v * 10 + (rev[i] - '0')) > PD_REV_MAX_STEPS)
+                    return pd_rev_refuse(rev, "N of ~N or ^N is over 10000");
+        }
+        if (rev[i] && rev[i] != '~' && rev[i] != '^')
+            return pd_rev_refuse(rev, "only ~N and ^N may follow a ref name or commit "
+                                 "id ('^{...}', ':', '@{' and ranges are git searches "
+                                 "portdash does not run)");
+        steps += tilde ? v : 1;
+        if (steps > PD_REV_MAX_STEPS)
+            return pd_rev_refuse(rev, "the ~N and ^N steps add up to over 10000");
+    }
+    return 0;
+}
+
+int pd_rev_parse(git_object **out, git_repository *repo, const char *rev)
+{
+    int rc;
+
+    *out = NULL;
+    if ((rc = pd_rev_check(rev)) < 0)
+        return rc;
+    if (git_revparse_single(out, repo, rev) < 0)
+        return pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+    return 0;
+}
