@@ -395,9 +395,12 @@ static void an_open_group(an_state *st)
 
 /*
  * The function's own name where it is defined is a definition, not a use
- * of an API: numpy's PyArray_TypestrConvert, ultrajson's PyLongToINT64
- * or a port's HPyArray_X are the repository's, whatever their prefix.
- * Its finding (made when the name was read) is taken back.
+ * of the legacy API: numpy's PyArray_TypestrConvert or a port's own
+ * Py-named helper are the repository's, whatever their prefix.  Its capi
+ * or npy-legacy finding (made when the name was read) is taken back.  A
+ * name the rules call HPy or a bridge keeps its class: defining the
+ * bridge mechanism (npy_get_context) is bridge work, and the frontier
+ * names it as such.
  */
 static void an_drop_definition(an_state *st, const an_tok *name)
 {
@@ -408,7 +411,8 @@ static void an_drop_definition(an_state *st, const an_tok *name)
         an_finding *f = &res->findings[i];
 
         if (f->line != name->line || f->column != name->column ||
-            st->fmeta[i].kind != AN_FK_PLAIN || f->function >= 0)
+            st->fmeta[i].kind != AN_FK_PLAIN || f->function >= 0 ||
+            (f->cls != AN_CLASS_CAPI && f->cls != AN_CLASS_NPY_LEGACY))
             continue;
         res->tokens[f->cls]--;
         if (!f->guarded)
