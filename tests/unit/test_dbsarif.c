@@ -240,6 +240,37 @@ static void test_the_function_holding_a_line(void **state)
     db_close(db);
 }
 
+/* Migration 013 on a database of schema 12 holding results: each run's rule
+ * ids become rows of sarif_rules, once per run, and the results refer to
+ * them; a result without a rule keeps none. */
+static void test_migration_013_moves_rule_ids(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], *out;
+    const char *root = getenv("PORTDASH_ROOT");
+    sqlite3 *db = NULL;
+
+    snprintf(path, sizeof(path), "%s/v12.db", dir);
+    assert_int_equal(tu_sh("cd '%s' && cat $(ls db/migrations/*.sql | head -n 12) | "
+                           "sqlite3 '%s' && sqlite3 '%s' \"PRAGMA user_version = 12; "
+                           "INSERT INTO sarif_runs VALUES (1, 1, 1, 'a', NULL, '', 0, 3, 3, 0), "
+                           "(2, 1, 1, 'b', NULL, '', 0, 1, 1, 0); "
+                           "INSERT INTO sarif_results VALUES (1, 0, 'p.c', 1, 1, 'R', 'note', "
+                           "'fail', 'm', NULL, '{}'), (1, 1, 'p.c', 2, 1, 'R', 'note', 'fail', "
+                           "'m', NULL, '{}'), (1, 2, NULL, NULL, NULL, NULL, 'note', 'fail', "
+                           "'m', NULL, '{}'), (2, 0, 'p.c', 1, 1, 'R', 'note', 'fail', 'm', "
+                           "NULL, '{}');\"", root ? root : ".", path, path), 0);
+    assert_int_equal(db_open(&db, path, 0), 0);
+    db_close(db);
+    out = tu_sh_out("sqlite3 '%s' \"SELECT s.run_id, s.idx, coalesce(u.rule_id, '-'), "
+                    "coalesce(u.run_id, '-') FROM sarif_results s LEFT JOIN sarif_rules u ON "
+                    "u.id = s.rule ORDER BY 1, 2; SELECT count(*) FROM sarif_rules; "
+                    "PRAGMA user_version;\"", path);
+    assert_string_equal(out, "1|0|R|1\n1|1|R|1\n1|2|-|-\n2|0|R|2\n2\n13\n");
+    free(out);
+    tu_sh("rm -rf '%s'", dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_an_upload_not_committed_leaves_nothing),
         cmocka_unit_test(test_a_failed_write_rolls_back_and_keeps_its_message),
         cmocka_unit_test(test_the_function_holding_a_line),
+        cmocka_unit_test(test_migration_013_moves_rule_ids),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
