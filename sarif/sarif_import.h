@@ -9,7 +9,8 @@
  * As GitHub code scanning does, what can be kept is kept: a bad run or
  * result is skipped and a bad optional property ignored, each reported as a
  * warning with a JSON pointer (RFC 6901); only a log that cannot be read at
- * all is refused, and then nothing is stored.  Runs of portdash's own
+ * all, of which nothing could be kept, or that passes a bound on what it
+ * makes or stores is refused, and then nothing is stored.  Runs of portdash's own
  * analyzer are listed but their results not stored (the ingest shows them).
  * Every run is stored under (commit, tool, category), replacing the runs
  * of an earlier upload with the same key, in one SQLite transaction.
