@@ -688,6 +688,10 @@ int sj_walk_pass(sj_walk *w, sarif_src *src, int pass)
         free(buf);
         return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
     }
+    /* UTF-8 is checked here, one way for every form of bad bytes (yajl
+     * refuses some as "invalid JSON" and lets overlong forms through):
+     * kept text is repaired with a warning (sj_bad_text). */
+    yajl_config(w->y, yajl_dont_validate_strings, 1);
     w->pass = pass;
     w->rc = 0;
     w->top_seen = 0;

@@ -32,8 +32,9 @@ typedef struct sj_walk sj_walk;
  * callback's negative return ends the pass with that code.
  *
  * Text that is not UTF-8 (RFC 3629: overlong forms and surrogates
- * included; RFC 8259 section 8.1 requires it of JSON, yajl does not check
- * overlongs) in a string or member name that is kept reaches the callbacks
+ * included; RFC 8259 section 8.1 requires it of JSON; yajl's own check,
+ * which lets overlongs through, is off) in a string or member name that is
+ * kept reaches the callbacks
  * with each invalid byte as U+FFFD, and bad_text (may be NULL) is called
  * first with the JSON pointer (RFC 6901) of the value or member and how
  * many bytes were replaced.  So every reader of the log sees the same,
