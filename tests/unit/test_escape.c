@@ -132,7 +132,8 @@ static int make_site(void)
               "printf 'HPy g(HPyContext *ctx, HPy h) { return HPy_Dup(ctx, h); }\\n' > \"$p\"; "
               "printf 'HPy k(HPyContext *ctx, HPy h) { return HPy_Dup(ctx, h); }\\n' > "
               "'=HYPERLINK(1).c'; git add -A; GIT_AUTHOR_DATE=2021-01-12T10:00:00Z "
-              "GIT_COMMITTER_DATE=2021-01-12T10:00:00Z git commit -qm \"$(printf 'two\\r# not a heading')\"; "
+              "GIT_COMMITTER_DATE=2021-01-12T10:00:00Z "
+              "git commit -qm \"$(printf 'two\\r# not a heading')\"; "
               "cd ..; git clone -q --bare w r.git", g_site.dir) != 0)
         return -1;
     {
