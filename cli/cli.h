@@ -25,4 +25,11 @@ int cli_triage(int argc, char **argv);
  */
 void cli_deprecated(const char *cmd, const char *old, const char *now);
 
+/*
+ * --wait SECONDS of `portdash CMD` (ingest, snapshot): how long to wait
+ * while another ingest or snapshot holds the database (db_lock.h), 0 to
+ * 86400, into *out.  0, or -1 after saying why on stderr.
+ */
+int cli_wait_seconds(const char *cmd, const char *arg, int *out);
+
 #endif

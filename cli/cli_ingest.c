@@ -37,7 +37,10 @@ static void cli_ingest_usage(FILE *out)
         "  --no-memo        analyse every version whole instead of reusing the\n"
         "                   analysis of unchanged functions (same result;\n"
         "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
-        "  --quiet          no progress display\n\n"
+        "  --quiet          no progress display\n"
+        "  --wait SECONDS   while another ingest or snapshot writes the database,\n"
+        "                   wait up to SECONDS for it (default 0: fail at once\n"
+        "                   with \"another ingest is running\", exit status 1)\n\n"
         "A ref whose new tip does not descend from the stored one (a rebase or\n"
         "force-push) is recorded as a rewrite; every old commit is kept.\n");
 }
@@ -83,7 +86,7 @@ int cli_ingest(int argc, char **argv)
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
         {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
-        {"no-memo", no_argument, 0, 'M'},
+        {"no-memo", no_argument, 0, 'M'}, {"wait", required_argument, 0, 'w'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -113,6 +116,10 @@ int cli_ingest(int argc, char **argv)
         case 'M': opt.no_memo = 1; break;
         case 't':
             if (cli_ingest_threads(&opt.threads, optarg) < 0)
+                goto done;
+            break;
+        case 'w':
+            if (cli_wait_seconds("ingest", optarg, &opt.lock_wait_s) < 0)
                 goto done;
             break;
         case 'h': cli_ingest_usage(stdout); rc = CLI_OK; goto done;

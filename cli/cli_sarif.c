@@ -23,8 +23,9 @@ static void cli_sarif_usage(FILE *out)
         "same tool and category.  --checkout-uri names the directory (or file:\n"
         "URI) the analyzer ran in, so absolute paths under it map to repository\n"
         "paths; --category overrides automationDetails.id.  A run or result that\n"
-        "cannot be read is skipped with a warning on stderr; only a file that is\n"
-        "not a SARIF 2.1.0 log at all is refused (exit status 1).  NAME is the\n"
+        "cannot be read is skipped with a warning on stderr; a file that is not\n"
+        "a SARIF 2.1.0 log at all, or of which nothing could be kept, is refused\n"
+        "(exit status 1, nothing stored).  NAME is the\n"
         "repository name given to ingest (--repo NAME is a deprecated alias).\n");
 }
 
@@ -105,8 +106,11 @@ static int cli_sarif_run(sqlite3 *db, const sarif_import_options *o, const char 
     int rc;
 
     if ((rc = cli_sarif_open(&f, file, SARIF_MAX_INFLATED)) < 0 ||
-        (rc = sarif_import_file(&rep, db, o, f, NULL)) < 0)
+        (rc = sarif_import_file(&rep, db, o, f, NULL)) < 0) {
+        if (rep)                /* refused: nothing could be kept; say why */
+            cli_sarif_warnings(rep);
         goto done;
+    }
     for (i = 0; i < rep->nruns; i++)
         printf("%s%s%s: %zu results, %zu findings, %zu unmapped\n", rep->runs[i].tool,
                rep->runs[i].category[0] ? " / " : "", rep->runs[i].category,

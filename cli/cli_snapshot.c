@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "db.h"
+#include "db_lock.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -31,7 +32,10 @@ static void cli_snapshot_usage(FILE *out)
         "  --date KIND      which commit date places a commit in a week: author\n"
         "                   (default; right for rebased branches) or committer\n"
         "  --name NAME      the repository name given to ingest (--repo NAME is a\n"
-        "                   deprecated alias)\n");
+        "                   deprecated alias)\n"
+        "  --wait SECONDS   while an ingest or another snapshot writes the\n"
+        "                   database, wait up to SECONDS for it (default 0: fail\n"
+        "                   at once, exit status 1)\n");
 }
 
 typedef struct {
@@ -132,13 +136,14 @@ int cli_snapshot(int argc, char **argv)
         {"repo", required_argument, 0, 'r'},
         {"ref", required_argument, 0, 'f'}, {"backfill", no_argument, 0, 'b'},
         {"since", required_argument, 0, 's'}, {"until", required_argument, 0, 'u'},
-        {"date", required_argument, 0, 'D'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"date", required_argument, 0, 'D'}, {"wait", required_argument, 0, 'w'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *)), *db_path = NULL, *name = NULL;
     const char *since = NULL, *until = NULL;
     cli_snap s;
+    db_lock *lock = NULL;
     size_t nrefs = 0;
-    int c, backfill = 0, rc = CLI_USAGE;
+    int c, backfill = 0, rc = CLI_USAGE, wait_s = 0;
 
     memset(&s, 0, sizeof(s));
     s.by_author = 1;
@@ -160,6 +165,10 @@ int cli_snapshot(int argc, char **argv)
             }
             s.by_author = strcmp(optarg, "author") == 0;
             break;
+        case 'w':
+            if (cli_wait_seconds("snapshot", optarg, &wait_s) < 0)
+                goto done;
+            break;
         case 'h': cli_snapshot_usage(stdout); rc = CLI_OK; goto done;
         default: cli_snapshot_usage(stderr); goto done;
         }
@@ -179,7 +188,10 @@ int cli_snapshot(int argc, char **argv)
         goto done;
     }
     rc = CLI_FAIL;
-    if (db_open(&s.db, db_path, 0) < 0 ||
+    /* One writer at a time: the Monday snapshot and the hourly ingest
+     * queue on the same lock (db_lock.h). */
+    if (db_lock_take(&lock, db_path, "snapshot", wait_s) < 0 ||
+        db_open(&s.db, db_path, 0) < 0 ||
         db_repo_find(s.db, name, &s.repo_id, NULL, 0) < 0 ||
         db_meta_get(s.db, "rules_hash", s.rules_hash, sizeof(s.rules_hash)) < 0 ||
         cli_snapshot_refs(&s, refs, nrefs, backfill) < 0) {
@@ -191,6 +203,7 @@ int cli_snapshot(int argc, char **argv)
     rc = CLI_OK;
 done:
     db_close(s.db);
+    db_lock_release(lock);
     free(refs);
     return rc;
 }

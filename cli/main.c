@@ -2,6 +2,7 @@
  * main.c: the portdash command: dispatch to subcommands.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -36,6 +37,20 @@ static void cli_usage(FILE *out)
 void cli_deprecated(const char *cmd, const char *old, const char *now)
 {
     fprintf(stderr, "portdash %s: %s is deprecated, use %s (same meaning)\n", cmd, old, now);
+}
+
+int cli_wait_seconds(const char *cmd, const char *arg, int *out)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+
+    if (*arg == '\0' || *end != '\0' || n < 0 || n > 86400) {
+        fprintf(stderr, "portdash %s: --wait takes seconds from 0 to 86400, not '%s'\n",
+                cmd, arg);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
 }
 
 int main(int argc, char **argv)

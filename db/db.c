@@ -87,6 +87,15 @@ static int db_migrate(sqlite3 *db, const char *path)
             continue;
         if ((rc = db_exec(db, "BEGIN IMMEDIATE")) < 0)
             return rc;
+        /* Another process (the server starting while an ingest migrates)
+         * may have applied it while this one waited for the write lock:
+         * read the version again under the lock (issue 27: "migration
+         * failed: table already exists"). */
+        if ((have = db_schema_version(db)) >= m->version) {
+            if ((rc = db_exec(db, "COMMIT")) < 0)
+                return rc;
+            continue;
+        }
         snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
         if ((rc = db_exec(db, m->sql)) < 0 ||
             (rc = db_measures_migrated(db, m->version, m->version == newest)) < 0 ||

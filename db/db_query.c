@@ -134,6 +134,35 @@ int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
     return db_rev_by_prefix(db, repo_id, rev, commit_out, oid_out);
 }
 
+/*
+ * The first-parent chain from `commit_id` as the queries here walk it stops
+ * at a row whose link does not go to an older row; a link there that is
+ * not NULL (a self-loop, a link forward) is damage, not the root.  PD_EDB
+ * naming the row when the chain has one, else 0 (issue 27: a self-loop
+ * made a file "not found", 404, instead of an error).
+ */
+static int db_chain_check(sqlite3 *db, int64_t commit_id)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "WITH RECURSIVE chain(cid) AS (SELECT ?1 UNION ALL"
+                         " SELECT c.first_parent_id FROM commits c JOIN chain"
+                         " ON c.id = chain.cid WHERE c.first_parent_id < c.id)"
+                         " SELECT c.id, c.first_parent_id FROM chain JOIN commits c"
+                         " ON c.id = chain.cid WHERE c.first_parent_id >= c.id"
+                         " LIMIT 1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    if ((rc = db_step(st)) > 0)
+        rc = pd_error_set(PD_EDB, "the database is damaged: commit row %lld names row "
+                          "%lld as its first parent",
+                          (long long)sqlite3_column_int64(st, 0),
+                          (long long)sqlite3_column_int64(st, 1));
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
+}
+
 int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
                         char *blob_out)
 {
@@ -160,6 +189,14 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
     else if (rc == PD_ENOTFOUND)
         pd_error_set(rc, "no file '%s' at this commit", path);
     sqlite3_finalize(st);
+    /* Not found along a chain cut short by damage is the damage. */
+    if (rc == PD_ENOTFOUND) {
+        int bad = db_chain_check(db, commit_id);
+
+        if (bad < 0)
+            return bad;
+        pd_error_set(rc, "no file '%s' at this commit", path);
+    }
     return rc;
 }
 

@@ -18,6 +18,8 @@ struct db_sarif_upload {
     int committed;
     sqlite3_stmt *ins;          /* INSERT INTO sarif_results */
     sqlite3_stmt *fn;           /* innermost function holding a line */
+    sqlite3_stmt *rule_get;     /* a run's rule row by id text */
+    sqlite3_stmt *rule_ins;     /* INSERT INTO sarif_rules */
 };
 
 /* Bind text or NULL (copied: the caller's strings may go before the step
@@ -61,9 +63,13 @@ int db_sarif_upload_begin(sqlite3 *db, db_sarif_upload **out)
         return rc;
     }
     if ((rc = db_prepare(db, &u->ins, "INSERT INTO sarif_results (run_id, idx, path, "
-                         "line, col, rule_id, level, kind, message, function, "
+                         "line, col, rule, level, kind, message, function, "
                          "fingerprints) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
                          "?10, ?11)")) < 0 ||
+        (rc = db_prepare(db, &u->rule_get, "SELECT id FROM sarif_rules WHERE "
+                         "run_id = ?1 AND rule_id = ?2")) < 0 ||
+        (rc = db_prepare(db, &u->rule_ins, "INSERT INTO sarif_rules (run_id, rule_id) "
+                         "VALUES (?1, ?2)")) < 0 ||
         (rc = db_prepare(db, &u->fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
                          "AND start_line <= ?2 AND end_line >= ?2 "
                          "ORDER BY start_line DESC LIMIT 1")) < 0) {
@@ -97,6 +103,9 @@ int db_sarif_upload_replace(db_sarif_upload *u, int64_t commit_id, const char *t
     int rc;
 
     if ((rc = ds_exec_key(u, "DELETE FROM sarif_results WHERE run_id IN (SELECT id "
+                          "FROM sarif_runs WHERE commit_id = ?1 AND tool = ?2 AND "
+                          "category = ?3)", commit_id, tool, category)) < 0 ||
+        (rc = ds_exec_key(u, "DELETE FROM sarif_rules WHERE run_id IN (SELECT id "
                           "FROM sarif_runs WHERE commit_id = ?1 AND tool = ?2 AND "
                           "category = ?3)", commit_id, tool, category)) < 0)
         return rc;
@@ -143,6 +152,33 @@ int db_sarif_upload_function(db_sarif_upload *u, int64_t analysis_id, int64_t li
     return rc < 0 ? rc : 0;
 }
 
+int db_sarif_upload_rule(db_sarif_upload *u, int64_t run_id, const char *rule_id,
+                         int64_t *id, int *added)
+{
+    int rc;
+
+    *added = 0;
+    sqlite3_reset(u->rule_get);
+    sqlite3_bind_int64(u->rule_get, 1, run_id);
+    sqlite3_bind_text(u->rule_get, 2, rule_id, -1, SQLITE_STATIC);
+    if ((rc = db_step(u->rule_get)) > 0) {
+        *id = sqlite3_column_int64(u->rule_get, 0);
+        sqlite3_reset(u->rule_get);
+        return 0;
+    }
+    sqlite3_reset(u->rule_get);
+    if (rc < 0)
+        return pd_error_set(PD_EDB, "reading SARIF rules: %s", sqlite3_errmsg(u->db));
+    sqlite3_reset(u->rule_ins);
+    sqlite3_bind_int64(u->rule_ins, 1, run_id);
+    sqlite3_bind_text(u->rule_ins, 2, rule_id, -1, SQLITE_STATIC);
+    if ((rc = ds_done(u->rule_ins, "storing a SARIF rule")) < 0)
+        return rc;
+    *id = sqlite3_last_insert_rowid(u->db);
+    *added = 1;
+    return 0;
+}
+
 int db_sarif_upload_result(db_sarif_upload *u, const db_sarif_result_row *r)
 {
     sqlite3_reset(u->ins);
@@ -151,7 +187,7 @@ int db_sarif_upload_result(db_sarif_upload *u, const db_sarif_result_row *r)
     ds_bind_text(u->ins, 3, r->path);
     ds_bind_pos(u->ins, 4, r->line);
     ds_bind_pos(u->ins, 5, r->column);
-    ds_bind_text(u->ins, 6, r->rule_id);
+    ds_bind_pos(u->ins, 6, r->rule);
     ds_bind_text(u->ins, 7, r->level);
     ds_bind_text(u->ins, 8, r->kind);
     ds_bind_text(u->ins, 9, r->message);
@@ -192,6 +228,8 @@ void db_sarif_upload_end(db_sarif_upload *u)
         return;
     sqlite3_finalize(u->ins);
     sqlite3_finalize(u->fn);
+    sqlite3_finalize(u->rule_get);
+    sqlite3_finalize(u->rule_ins);
     if (!u->committed)
         sqlite3_exec(u->db, "ROLLBACK", NULL, NULL, NULL);  /* not db_exec: keeps the
                                                               * message of the failure */
@@ -242,8 +280,25 @@ int db_sarif_runs(sqlite3 *db, int64_t commit_id,
     return ds_read_end(st, rc, 1, "reading SARIF runs");
 }
 
+int db_sarif_file_count(sqlite3 *db, int64_t commit_id, const char *path, int64_t *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    *n = 0;
+    if ((rc = db_prepare(db, &st, "SELECT count(*) FROM sarif_results r JOIN sarif_runs s "
+                         "ON s.id = r.run_id WHERE r.path = ?2 AND s.commit_id = ?1 AND "
+                         DB_SARIF_FINDING_SQL)) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    if ((rc = db_step(st)) > 0)
+        *n = sqlite3_column_int64(st, 0);
+    return ds_read_end(st, rc < 0 ? rc : 0, 1, "counting SARIF results");
+}
+
 int db_sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
-                           const char *fp_key,
+                           const char *fp_key, size_t offset, size_t limit,
                            int (*fn)(void *arg, const db_sarif_finding_row *f), void *arg)
 {
     sqlite3_stmt *st = NULL;
@@ -256,16 +311,19 @@ int db_sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
     if (strlen(fp_key) > 200 || strchr(fp_key, '"'))
         return pd_error_set(PD_EINVAL, "fingerprint key \"%.40s\" cannot be read", fp_key);
     snprintf(member, sizeof(member), "$.\"%s\"", fp_key);
-    if ((rc = db_prepare(db, &st, "SELECT r.line, r.col, r.rule_id, r.message, "
+    if ((rc = db_prepare(db, &st, "SELECT r.line, r.col, u.rule_id, r.message, "
                          "r.function, s.tool, r.level, s.category, "
                          "json_extract(r.fingerprints, ?3) FROM sarif_results r "
-                         "JOIN sarif_runs s ON s.id = r.run_id WHERE r.path = ?2 AND "
+                         "JOIN sarif_runs s ON s.id = r.run_id LEFT JOIN sarif_rules u "
+                         "ON u.id = r.rule WHERE r.path = ?2 AND "
                          "s.commit_id = ?1 AND " DB_SARIF_FINDING_SQL " "
-                         "ORDER BY r.line, r.col, s.tool, r.idx")) < 0)
+                         "ORDER BY r.line, r.col, s.tool, r.idx LIMIT ?5 OFFSET ?4")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, member, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)(offset > INT64_MAX ? INT64_MAX : offset));
+    sqlite3_bind_int64(st, 5, limit > INT64_MAX ? -1 : (sqlite3_int64)limit);
     while ((rc = db_step(st)) > 0) {
         f.line = sqlite3_column_int64(st, 0);
         f.column = sqlite3_column_int64(st, 1);

@@ -1,6 +1,6 @@
 /*
  * db_sarif.h: the stored SARIF runs and results (db/migrations/004_sarif.sql,
- * 006_sarif_generation.sql): the writes of one upload, all in one
+ * 006_sarif_generation.sql, 013_sarif_rules.sql): the writes of one upload, all in one
  * transaction, and the reads behind the API's run list, file findings and
  * per-tool counts.  sarif/ parses a log and maps its results; this module
  * only stores and reads rows.  Errors follow pd_error.h: PD_EDB with
@@ -42,7 +42,7 @@ typedef struct {
     int64_t idx;               /* position in the log's run.results */
     const char *path;          /* repository path; NULL: outside it */
     int64_t line, column;      /* 1-based; 0: absent (stored NULL) */
-    const char *rule_id;       /* NULL: none */
+    int64_t rule;              /* its rule, from db_sarif_upload_rule; 0: none */
     const char *level;         /* none, note, warning, error */
     const char *kind;          /* fail, pass, open, ... */
     const char *message;
@@ -86,6 +86,15 @@ int db_sarif_upload_run(db_sarif_upload *u, int64_t repo_id, int64_t commit_id,
 int db_sarif_upload_function(db_sarif_upload *u, int64_t analysis_id, int64_t line,
                              char *fn, size_t n);
 
+/*
+ * The row of rule `rule_id` of run `run_id` (table sarif_rules, migration
+ * 013): found, or stored (then *added is 1), so a rule id many results
+ * name is stored once.  *id is what db_sarif_result_row.rule takes.
+ * 0 or PD_EDB.
+ */
+int db_sarif_upload_rule(db_sarif_upload *u, int64_t run_id, const char *rule_id,
+                         int64_t *id, int *added);
+
 /* Store one result.  0 or PD_EDB (for example a duplicate (run_id, idx)). */
 int db_sarif_upload_result(db_sarif_upload *u, const db_sarif_result_row *r);
 
@@ -120,15 +129,21 @@ typedef struct {
     const char *fingerprint;   /* the member asked for; NULL: absent */
 } db_sarif_finding_row;
 
+/* How many stored findings the runs of commit `commit_id` have at `path`
+ * into *n.  0 or PD_EDB. */
+int db_sarif_file_count(sqlite3 *db, int64_t commit_id, const char *path, int64_t *n);
+
 /*
- * Call `fn` for every stored finding (see db_sarif_kind_is_finding) of the
+ * Call `fn` for the stored findings (see db_sarif_kind_is_finding) of the
  * runs of commit `commit_id` at `path`, by line, column, tool and position
- * in the log, with `fp_key`'s member of its fingerprints as fingerprint.
- * A non-zero return from fn stops the walk and is returned; otherwise 0,
- * PD_EDB (the list is then incomplete), PD_EINVAL (fp_key over 200 bytes).
+ * in the log, skipping the first `offset` and stopping after `limit` (so
+ * one page of a file costs a page of memory, issue 27), with `fp_key`'s
+ * member of its fingerprints as fingerprint.  A non-zero return from fn
+ * stops the walk and is returned; otherwise 0, PD_EDB (the list is then
+ * incomplete), PD_EINVAL (fp_key over 200 bytes).
  */
 int db_sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
-                           const char *fp_key,
+                           const char *fp_key, size_t offset, size_t limit,
                            int (*fn)(void *arg, const db_sarif_finding_row *f), void *arg);
 
 /* One count of db_sarif_tool_levels. */

@@ -1,20 +1,20 @@
 /*
- * gate_markdown.c: the gate's verdict as a pull-request comment.  Paths and
- * function names are repository text: they go into code spans whose
- * backticks are replaced, so they cannot break out into Markdown or HTML.
+ * gate_markdown.c: the gate's verdict as a pull-request comment.  Paths,
+ * function names and the policy's rule names and measures (the policy may
+ * live in the repository) are repository text: they go into code spans or
+ * escaped text (pd_escape.h), so they cannot break out into Markdown or
+ * HTML, start a line of their own, or hide what they say.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gate.h"
+#include "pd_escape.h"
 
 static void gate_md_code(FILE *f, const char *s)
 {
-    fputc('`', f);
-    for (; s && *s; s++)
-        fputc(*s == '`' ? '\'' : *s == '\n' || *s == '\r' ? ' ' : *s, f);
-    fputc('`', f);
+    pd_esc_md_code(f, s, 0);
 }
 
 static const char *gate_md_side(json_t *fn, const char *side)
@@ -44,13 +44,16 @@ char *gate_markdown(json_t *res)
     fprintf(f, "Base `%.10s`, head `%.10s`.\n\n| condition | base | head | |\n"
             "|---|---:|---:|---|\n", json_string_value(json_object_get(res, "base")),
             json_string_value(json_object_get(res, "head")));
-    json_array_foreach(json_object_get(res, "conditions"), i, c)
-        fprintf(f, "| %s (`%s`) | %lld | %lld | %s |\n",
-                json_string_value(json_object_get(c, "rule")),
-                json_string_value(json_object_get(c, "measure")),
+    json_array_foreach(json_object_get(res, "conditions"), i, c) {
+        fputs("| ", f);
+        pd_esc_md_text(f, json_string_value(json_object_get(c, "rule")));
+        fputs(" (", f);
+        pd_esc_md_code(f, json_string_value(json_object_get(c, "measure")), 1);
+        fprintf(f, ") | %lld | %lld | %s |\n",
                 (long long)json_integer_value(json_object_get(c, "base")),
                 (long long)json_integer_value(json_object_get(c, "head")),
                 json_is_true(json_object_get(c, "ok")) ? "ok" : "**failed**");
+    }
     x = json_object_get(res, "regressions");
     fprintf(f, "\n%zu regression%s.\n", json_array_size(x),
             json_array_size(x) == 1 ? "" : "s");

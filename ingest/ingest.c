@@ -20,6 +20,7 @@
 
 #include "analyze.h"
 #include "db.h"
+#include "db_lock.h"
 #include "db_scope.h"
 #include "ingest.h"
 #include "ingest_flow.h"
@@ -40,6 +41,7 @@
 
 typedef struct {
     const ingest_options *opt;
+    db_lock *lock;                /* the database's work lock, held throughout */
     git_repository *repo;
     sqlite3 *db;
     db_ingest *store;
@@ -708,6 +710,10 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     c->batch_commits = opt->batch_commits ? opt->batch_commits : INGEST_BATCH_COMMITS;
     git_libgit2_init();
     ingest_git_options();
+    /* Before the database is opened (and migrated): one writer of
+     * commits at a time, with a message that says so (issue 27). */
+    if ((rc = db_lock_take(&c->lock, opt->db_path, "ingest", opt->lock_wait_s)) < 0)
+        return rc;
     if (git_repository_open_ext(&c->repo, opt->repo_path,
                                 GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         return pd_error_set(PD_EGIT, "%s: not a git repository: %s", opt->repo_path,
@@ -763,6 +769,8 @@ static void ingest_close(ingest_ctx *c)
     free(c->path_analysis);
     free(c->path_known);
     free(c->counts);
+    db_lock_release(c->lock);
+    c->lock = NULL;
     free(c->counts_known);
     free(c->scope_globs);
     json_decref(c->stored_scope);

@@ -52,6 +52,9 @@ typedef struct {
      * budget and a stopping server (srv_budget.h); may be NULL. */
     int (*interrupted)(void *arg);
     void *interrupt_arg;
+    int lock_wait_s;          /* seconds to wait while another ingest or
+                                 snapshot holds the database (db_lock.h);
+                                 0: fail at once with PD_EBUSY */
 } ingest_options;
 
 typedef struct {
@@ -70,7 +73,9 @@ typedef struct {
  * Returns 0, or a negative PD_E* code with a message naming the repository,
  * ref or object that failed (PD_ENOTFOUND for an unknown ref, PD_EGIT for
  * a repository that cannot be opened or an unreadable object, PD_EINVAL for
- * a scope that disagrees with the stored one).  Batches committed before a
+ * a scope that disagrees with the stored one, PD_EBUSY "another ingest is
+ * running (...)" when another ingest or snapshot holds the database's work
+ * lock past opt->lock_wait_s; nothing is written then).  Batches committed before a
  * failure stay; the failing batch is rolled back.
  */
 int ingest_run(const ingest_options *opt, ingest_stats *stats);

@@ -9,7 +9,8 @@
  * As GitHub code scanning does, what can be kept is kept: a bad run or
  * result is skipped and a bad optional property ignored, each reported as a
  * warning with a JSON pointer (RFC 6901); only a log that cannot be read at
- * all is refused, and then nothing is stored.  Runs of portdash's own
+ * all, of which nothing could be kept, or that passes a bound on what it
+ * makes or stores is refused, and then nothing is stored.  Runs of portdash's own
  * analyzer are listed but their results not stored (the ingest shows them).
  * Every run is stored under (commit, tool, category), replacing the runs
  * of an earlier upload with the same key, in one SQLite transaction.
@@ -49,6 +50,26 @@
 #define SARIF_MAX_MESSAGE 65536
 #define SARIF_MAX_MADE ((size_t)64 << 20)
 
+/*
+ * Bounds on every other stored field (issue 27: a 7.9 MiB rule id named by
+ * ruleIndex was stored once per result, 8.3 KB of gzip became 498 MB).  A
+ * tool name, tool version, category, rule id, and each partialFingerprints
+ * name and value hold at most SARIF_MAX_NAME bytes, a resolved location
+ * URI SARIF_MAX_URI, a result at most SARIF_MAX_FINGERPRINTS fingerprints.
+ * Past a bound the part is ignored with a warning (a tool name: the run
+ * is skipped, a run cannot be stored without one).  Then everything one
+ * log stores (every column of every row, a row counted at
+ * SARIF_ROW_COST more for SQLite's keys and indexes) is bounded by
+ * SARIF_MAX_STORED: past it the log is refused with the pointer of the
+ * result where it passed, and nothing is stored.  A rule id is stored once
+ * per run (table sarif_rules), so a repeated one is counted once.
+ */
+#define SARIF_MAX_NAME 1024
+#define SARIF_MAX_URI 4096
+#define SARIF_MAX_FINGERPRINTS 32
+#define SARIF_ROW_COST 64
+#define SARIF_MAX_STORED ((size_t)128 << 20)
+
 /* Key of the fingerprint portdash adds to every result (SARIF 3.27.17). */
 #define SARIF_FINGERPRINT_KEY "portdash/v1"
 
@@ -76,6 +97,8 @@ typedef struct {
     json_t *warnings;          /* [{pointer, problem, action}]: what was skipped,
                                   ignored or not stored, and why */
     size_t warnings_omitted;   /* warnings past the first 100 */
+    int refused;               /* 1: nothing of the log could be kept (see
+                                  sarif_import), no runs, only warnings */
 } sarif_import_report;
 
 /*
@@ -91,7 +114,10 @@ typedef struct {
  * gzip; a log over SARIF_MAX_INFLATED, then *too_big is set to 1 (too_big
  * may be NULL); a log making more than SARIF_MAX_MADE), PD_ENOTFOUND
  * (unknown repository or rev, nothing ingested), PD_EDB.  On error nothing
- * is stored.
+ * is stored.  A log with runs of which nothing could be kept (every run
+ * skipped, or every result of every run) is refused too, PD_EINVAL "nothing
+ * of the log could be kept: ...", and then *out is set all the same: a
+ * report with refused 1, no runs and the warnings that say why.
  */
 int sarif_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
                  const void *body, size_t len, int *too_big);
@@ -117,14 +143,22 @@ json_t *sarif_import_report_json(const sarif_import_report *rep);
  */
 int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id);
 
+/* Bytes of a finding's text shown in a list; past it the text is cut (at
+ * a character boundary) and the finding has "text_truncated": true. */
+#define SARIF_SHOWN_TEXT 4096
+
 /*
  * Append the stored findings (every kind but pass and notApplicable) at
- * `path` of commit `commit_id` to `findings` as {"line", "column", "class":
- * "sarif", "rule", "text", "function", "guarded": false, "tool", "level",
- * "category", "fingerprint" (its SARIF_FINGERPRINT_KEY)}.  0 or PD_EDB.
+ * `path` of commit `commit_id`, skipping the first `offset` and at most
+ * `limit` of them, to `findings` as {"line", "column", "class": "sarif",
+ * "rule", "text" (see SARIF_SHOWN_TEXT), "function", "guarded": false,
+ * "tool", "level", "category", "fingerprint" (its SARIF_FINGERPRINT_KEY)}.
+ * *total (may be NULL) is how many there are in all.  Text that is not
+ * UTF-8 (stored by older versions) shows U+FFFD in place of each bad byte.
+ * 0, PD_EDB, PD_ENOMEM.
  */
 int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
-                        json_t *findings);
+                        size_t offset, size_t limit, json_t *findings, size_t *total);
 
 /*
  * The level a built-in finding of class `cls` ("hpy", "capi", ...) counts

@@ -16,6 +16,7 @@
 #include <yajl_parse.h>
 
 #include "pd_error.h"
+#include "pd_utf8.h"
 #include "sarif_json.h"
 
 #define SJ_CHUNK 65536
@@ -395,6 +396,71 @@ static int sj_end(void *ctx)
     return rc;
 }
 
+/* Append "/" + `tok` (RFC 6901: '~' as ~0, '/' as ~1) to the pointer in
+ * buf (size n, cut when full). */
+static void sj_ptr_add(char *buf, size_t n, const char *tok)
+{
+    size_t k = strlen(buf);
+
+    if (k + 1 < n)
+        buf[k++] = '/';
+    for (; *tok && k + 2 < n; tok++) {
+        if (*tok == '~' || *tok == '/') {
+            buf[k++] = '~';
+            buf[k++] = *tok == '~' ? '0' : '1';
+        } else {
+            buf[k++] = *tok;
+        }
+    }
+    buf[k < n ? k : n - 1] = '\0';
+}
+
+/*
+ * The JSON pointer of the value about to be read (key 0) or of the member
+ * name being read (key 1), from the frames: objects give their current
+ * member, arrays their current element (the innermost one's count is not
+ * yet raised for a value about to begin).
+ */
+static void sj_pointer(const sj_walk *w, char *buf, size_t n, int key)
+{
+    size_t i;
+
+    buf[0] = '\0';
+    for (i = 0; i < w->depth; i++) {
+        const sj_frame *f = &w->stack[i];
+        int inner = i + 1 == w->depth;
+        int is_arr = f->role == F_RUNS || f->role == F_RESULTS ||
+                     (f->role == F_BUILD && json_is_array(f->v));
+        char num[24];
+
+        if (is_arr) {
+            snprintf(num, sizeof(num), "%zu", f->n - (inner ? 0 : 1));
+            sj_ptr_add(buf, n, num);
+        } else if (f->key && !(inner && key)) {
+            sj_ptr_add(buf, n, f->key);
+        }
+    }
+}
+
+/* Text that is not UTF-8: *out the repaired copy (owned), bad_text told.
+ * yajl return convention. */
+static int sj_bad_text(sj_walk *w, const char *s, size_t len, char **out, int key)
+{
+    char ptr[512];
+    size_t nbad;
+    int rc;
+
+    if (!(*out = pd_utf8_repair(s, len, &nbad)))
+        return sj_nomem(w);
+    if (!w->h.bad_text)
+        return 1;
+    sj_pointer(w, ptr, sizeof(ptr), key);
+    if (key)
+        sj_ptr_add(ptr, sizeof(ptr), *out);
+    rc = w->h.bad_text(w->h.arg, ptr, nbad);
+    return rc < 0 ? sj_fail(w, rc) : 1;
+}
+
 static int sj_key(void *ctx, const unsigned char *k, size_t len)
 {
     sj_walk *w = ctx;
@@ -405,6 +471,13 @@ static int sj_key(void *ctx, const unsigned char *k, size_t len)
     if (memchr(k, 0, len))
         return sj_fail(w, pd_error_set(PD_EINVAL, "\\u0000 is not allowed in a key"));
     free(f->key);
+    f->key = NULL;
+    /* Only the members of maps kept whole become stored names; any other
+     * name is compared with the ASCII names portdash reads, and a name
+     * that is not UTF-8 matches none of them. */
+    if (f->role == F_BUILD && (f->spec->how == SJ_MAP || f->spec->how == SJ_FULL) &&
+        !pd_utf8_valid((const char *)k, len))
+        return sj_bad_text(w, (const char *)k, len, &f->key, 1);
     if (!(f->key = strndup((const char *)k, len)))
         return sj_nomem(w);
     return 1;
@@ -435,6 +508,17 @@ static int sj_string(void *ctx, const unsigned char *s, size_t len)
         return sj_fail(w, pd_error_set(PD_EINVAL, "\\u0000 is not allowed in a string"));
     if (p && p->role == F_SKIP)
         return 1;               /* the common case: not read, not copied */
+    if (!pd_utf8_valid((const char *)s, len)) {
+        char *fixed = NULL;
+
+        json_t *v;
+
+        if (!sj_bad_text(w, (const char *)s, len, &fixed, 0))
+            return 0;
+        v = json_string_nocheck(fixed);
+        free(fixed);
+        return sj_scalar(w, v);
+    }
     return sj_scalar(w, json_stringn_nocheck((const char *)s, len));
 }
 
@@ -604,6 +688,10 @@ int sj_walk_pass(sj_walk *w, sarif_src *src, int pass)
         free(buf);
         return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
     }
+    /* UTF-8 is checked here, one way for every form of bad bytes (yajl
+     * refuses some as "invalid JSON" and lets overlong forms through):
+     * kept text is repaired with a warning (sj_bad_text). */
+    yajl_config(w->y, yajl_dont_validate_strings, 1);
     w->pass = pass;
     w->rc = 0;
     w->top_seen = 0;

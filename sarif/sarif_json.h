@@ -30,12 +30,22 @@ typedef struct sj_walk sj_walk;
  * is read, a new reference, or NULL when it passed SARIF_MAX_RESULT, and
  * the bytes it was counted at (SARIF_NODE_COST per value and its text).  A
  * callback's negative return ends the pass with that code.
+ *
+ * Text that is not UTF-8 (RFC 3629: overlong forms and surrogates
+ * included; RFC 8259 section 8.1 requires it of JSON; yajl's own check,
+ * which lets overlongs through, is off) in a string or member name that is
+ * kept reaches the callbacks
+ * with each invalid byte as U+FFFD, and bad_text (may be NULL) is called
+ * first with the JSON pointer (RFC 6901) of the value or member and how
+ * many bytes were replaced.  So every reader of the log sees the same,
+ * valid, text, and the replacement shows where bytes were lost.
  */
 typedef struct {
     void *arg;
     void (*runs_begin)(void *arg);
     int (*run_meta)(void *arg, size_t run, json_t *meta, const char *over_key);
     int (*result)(void *arg, size_t run, size_t idx, json_t *res, size_t cost);
+    int (*bad_text)(void *arg, const char *pointer, size_t nbad);
 } sj_handlers;
 
 /* A new walker; 0 or PD_ENOMEM.  Free with sj_walk_free. */

@@ -87,6 +87,9 @@ struct sarif_log {
     size_t warnings_omitted;   /* warnings past the listed ones */
     size_t warnings_before;    /* listed ones kept elsewhere (sarif_read.c) */
     size_t made;               /* bytes of messages and URIs made (SARIF_MAX_MADE) */
+    size_t runs_seen;          /* runs in the log, skipped ones too */
+    size_t results_kept;       /* results handed to the sink */
+    size_t results_skipped;    /* results skipped with a warning */
     void *priv;                /* what the read keeps per run (sarif_parse.c) */
 };
 

@@ -155,6 +155,14 @@ static int sp_get(json_t **out, json_t *o, const char *at, const char *key,
     return 0;
 }
 
+/* PD_EINVAL (at pointer at + key) when string v is longer than `max`. */
+static int sp_max(json_t *v, const char *at, const char *key, size_t max)
+{
+    if (v && json_string_length(v) > max)
+        return sp_fail(at, key, "is longer than %zu bytes", max);
+    return 0;
+}
+
 /* String member `key` that must be one of `values`; *out the matching
  * static string, NULL when absent. */
 static int sp_enum(const char **out, json_t *o, const char *at, const char *key,
@@ -379,6 +387,13 @@ static int sp_rule(json_t **rule, sarif_result *r, json_t *res, const char *at,
     } else if (r->rule_id) {
         *rule = json_object_get(c->rule_by_id, r->rule_id);
     }
+    if (r->rule_id && strlen(r->rule_id) > SARIF_MAX_NAME) {
+        r->rule_id = NULL;
+        *rule = NULL;
+        return sp_soft(sp_fail(at, id ? "ruleId" : "ruleIndex", "names a rule id longer "
+                               "than %d bytes", SARIF_MAX_NAME), c->log,
+                       "result kept without a rule");
+    }
     return 0;
 }
 
@@ -417,7 +432,10 @@ static int sp_location(sarif_result *r, json_t *res, const char *at, const sp_ct
     if (!al)
         return 0;
     sp_child(q, sizeof(q), p, "artifactLocation");
-    if ((rc = sp_resolve(&r->uri, al, q, c, 0)) == PD_EINVAL) {
+    if ((rc = sp_resolve(&r->uri, al, q, c, 0)) == 0 && strlen(r->uri ? r->uri : "") >
+        SARIF_MAX_URI)
+        rc = sp_fail(q, NULL, "resolves to a URI longer than %d bytes", SARIF_MAX_URI);
+    if (rc == PD_EINVAL) {
         free(r->uri);
         r->uri = NULL;
         return sp_warn(c->log, "artifactLocation ignored; result kept, not at a file");
@@ -459,13 +477,23 @@ static int sp_result(sarif_result *r, json_t *res, const char *at, const sp_ctx 
         (rc = sp_soft(sp_get(&fps, res, at, "partialFingerprints", JSON_OBJECT, 0),
                       c->log, "partialFingerprints ignored")) < 0)
         return rc;
+    if (json_object_size(fps) > SARIF_MAX_FINGERPRINTS) {
+        if ((rc = sp_soft(sp_fail(at, "partialFingerprints", "has more than %d members",
+                                  SARIF_MAX_FINGERPRINTS), c->log,
+                          "partialFingerprints ignored")) < 0)
+            return rc;
+        fps = NULL;
+    }
     json_object_foreach(fps, key, v) {
         char p[SP_PTR];
 
-        if (!json_is_string(v)) {
-            sp_child(p, sizeof(p), at, "partialFingerprints");
-            if ((rc = sp_soft(sp_fail(p, key, "must be a string"), c->log,
-                              "partialFingerprints ignored")) < 0)
+        sp_child(p, sizeof(p), at, "partialFingerprints");
+        rc = !json_is_string(v) ? sp_fail(p, key, "must be a string")
+             : strlen(key) > SARIF_MAX_NAME ? sp_fail(p, NULL, "has a member name longer "
+                                                      "than %d bytes", SARIF_MAX_NAME)
+             : sp_max(v, p, key, SARIF_MAX_NAME);
+        if (rc < 0) {
+            if ((rc = sp_soft(rc, c->log, "partialFingerprints ignored")) < 0)
                 return rc;
             fps = NULL;
             break;
@@ -485,7 +513,8 @@ static int sp_result(sarif_result *r, json_t *res, const char *at, const sp_ctx 
         r->level = "warning";
     if ((rc = sp_location(r, res, at, c)) < 0)
         return rc;
-    /* What the log makes beyond its own bytes, for all results together. */
+    /* What the log makes beyond its own bytes, for all results together
+     * (the rest of what is stored is counted by sarif_store.c). */
     *c->made += strlen(r->message) + (r->uri ? strlen(r->uri) : 0);
     if (*c->made > SARIF_MAX_MADE)
         return sp_fail(at, NULL, "the log's messages and locations, arguments and base "
@@ -517,6 +546,13 @@ static int sp_driver(sarif_run *run, json_t *jr, sp_ctx *c)
         (rc = sp_soft(sp_get(&c->rules, driver, p, "rules", JSON_ARRAY, 0), c->log,
                       "rules ignored")) < 0)
         return rc;
+    if ((rc = sp_max(name, p, "name", SARIF_MAX_NAME)) < 0 ||
+        (rc = sp_soft(sp_max(ver, p, json_object_get(driver, "semanticVersion") == ver ?
+                             "semanticVersion" : "version", SARIF_MAX_NAME), c->log,
+                      "version ignored")) < 0)
+        return rc;
+    if (ver && json_string_length(ver) > SARIF_MAX_NAME)
+        ver = NULL;
     run->tool = json_string_value(name);
     run->version = json_string_value(ver);
     if (!run->tool[0]) {
@@ -531,6 +567,7 @@ static int sp_driver(sarif_run *run, json_t *jr, sp_ctx *c)
         sp_ptr(q, sizeof(q), "%s/rules/%zu", p, i);
         rc = json_is_object(rule) ? 0 : sp_fail(q, NULL, "must be an object");
         if (rc == 0 && (rc = sp_get(&id, rule, q, "id", JSON_STRING, 1)) == 0 &&
+            (rc = sp_max(id, q, "id", SARIF_MAX_NAME)) == 0 &&
             (rc = sp_get(&conf, rule, q, "defaultConfiguration", JSON_OBJECT, 0)) == 0 &&
             conf) {
             sp_ptr(q + strlen(q), sizeof(q) - strlen(q), "/defaultConfiguration");
@@ -562,6 +599,11 @@ static int sp_category(sarif_run *run, json_t *jr, const char *at, sarif_log *lo
     if (ad && (rc = sp_soft(sp_get(&id, ad, p, "id", JSON_STRING, 0), log,
                             "automationDetails ignored; category \"\"")) < 0)
         return rc;
+    if (id && (rc = sp_max(id, p, "id", SARIF_MAX_NAME)) < 0) {
+        id = NULL;
+        if ((rc = sp_soft(rc, log, "automationDetails ignored; category \"\"")) < 0)
+            return rc;
+    }
     s = id ? json_string_value(id) : "";
     slash = strrchr(s, '/');
     run->category = slash ? strndup(s, (size_t)(slash - s)) : strdup("");

@@ -4,18 +4,54 @@
  * counts for the commit summary, built from the rows db_sarif.h reads.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
 #include "db_sarif.h"
 #include "pd_error.h"
 #include "pd_time.h"
+#include "pd_utf8.h"
 #include "sarif_import.h"
 
-/* A JSON string or null. */
+/* A JSON string or null.  Rows stored before uploads were checked for
+ * UTF-8 may hold other bytes: shown with U+FFFD as the import now stores
+ * them (pd_utf8.h), never dropped (issue 27: such a finding was counted in
+ * the summary and missing from its file page). */
 static json_t *sq_text(const char *s)
 {
-    return s ? json_string(s) : json_null();
+    json_t *j;
+    char *fixed;
+
+    if (!s)
+        return json_null();
+    if ((j = json_string(s)) || !(fixed = pd_utf8_repair(s, strlen(s), NULL)))
+        return j;
+    j = json_string(fixed);
+    free(fixed);
+    return j;
+}
+
+/* The text of a finding in a list: at most SARIF_SHOWN_TEXT bytes, cut at a
+ * character boundary, so one page of a file is bounded however long the
+ * stored messages (issue 27: one file page answered 248 MB). */
+static json_t *sq_shown(const char *s, int *cut)
+{
+    size_t n = s ? strlen(s) : 0;
+    char *part;
+    json_t *j;
+
+    *cut = n > SARIF_SHOWN_TEXT;
+    if (!*cut)
+        return sq_text(s);
+    n = SARIF_SHOWN_TEXT;
+    while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    if (!(part = strndup(s, n)))
+        return NULL;
+    j = sq_text(part);
+    free(part);
+    return j;
 }
 
 /* A JSON integer, null for 0 (absent). */
@@ -54,24 +90,40 @@ int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id)
     return 0;
 }
 
-/* One finding into array `arg`. */
+/* One finding into array `arg`; PD_ENOMEM when it cannot be made (a
+ * list shorter than its count is an error, not an answer). */
 static int sq_finding(void *arg, const db_sarif_finding_row *f)
 {
-    json_array_append_new(arg, json_pack(
+    int cut = 0;
+    json_t *o = json_pack(
         "{s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
         "line", sq_pos(f->line), "column", sq_pos(f->column), "class", "sarif",
-        "rule", sq_text(f->rule_id), "text", sq_text(f->message),
+        "rule", sq_text(f->rule_id), "text", sq_shown(f->message, &cut),
         "function", sq_text(f->function), "guarded", 0, "tool", sq_text(f->tool),
         "level", sq_text(f->level), "category", sq_text(f->category),
-        "fingerprint", sq_text(f->fingerprint)));
+        "fingerprint", sq_text(f->fingerprint));
+
+    if (o && cut)
+        json_object_set_new(o, "text_truncated", json_true());
+    if (!o || json_array_append_new(arg, o))
+        return pd_error_set(PD_ENOMEM, "out of memory listing SARIF findings");
     return 0;
 }
 
 int sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
-                        json_t *findings)
+                        size_t offset, size_t limit, json_t *findings, size_t *total)
 {
-    return db_sarif_file_findings(db, commit_id, path, SARIF_FINGERPRINT_KEY, sq_finding,
-                                  findings);
+    int64_t n = 0;
+    int rc;
+
+    if (total && (rc = db_sarif_file_count(db, commit_id, path, &n)) < 0)
+        return rc;
+    if (total)
+        *total = (size_t)n;
+    if (!limit)
+        return 0;
+    return db_sarif_file_findings(db, commit_id, path, SARIF_FINGERPRINT_KEY, offset,
+                                  limit, sq_finding, findings);
 }
 
 /* The member of `tools` counting uploaded `tool`, made on first use; a

@@ -205,6 +205,7 @@ static int sr_result(void *arg, size_t run, size_t idx, json_t *res, size_t cost
     else
         rc = sarif_result_check(out, res, at, &r->c);
     if (rc == 0) {
+        s->log->results_kept++;
         s->log->runs[r->kept - 1].nresults++;
         s->batch_bytes += cost;
         if (++s->nbatch == SARIF_BATCH || s->batch_bytes >= SARIF_BATCH_BYTES)
@@ -216,7 +217,19 @@ static int sr_result(void *arg, size_t run, size_t idx, json_t *res, size_t cost
      * is refused, not kept in part */
     if (rc != PD_EINVAL || s->log->made > SARIF_MAX_MADE)
         return rc;
+    s->log->results_skipped++;
     return sarif_warn(s->log, "result skipped");
+}
+
+/* A kept string or name that was not UTF-8 (sj_handlers): a warning at
+ * its pointer; the text goes on with U+FFFD in place of each bad byte. */
+static int sr_bad_text(void *arg, const char *pointer, size_t nbad)
+{
+    sr_state *s = arg;
+
+    sarif_fail(pointer, "is not valid UTF-8 (RFC 3629): %zu byte%s", nbad,
+               nbad == 1 ? "" : "s");
+    return sarif_warn(s->log, "kept with each invalid byte shown as U+FFFD");
 }
 
 /* Between the passes: the log's frame, then each run. */
@@ -229,6 +242,7 @@ static int sr_check(sr_state *s)
         return rc;
     if (!(s->log->runs = calloc(s->nruns + 1, sizeof(*s->log->runs))))
         return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+    s->log->runs_seen = s->nruns;
     for (i = 0; i < s->nruns; i++)
         if ((rc = sr_check_run(s, i)) < 0)
             return rc;
@@ -239,7 +253,7 @@ int sarif_log_read(sarif_log **out, sarif_src *src, const sarif_sink *sink)
 {
     sarif_log *log = calloc(1, sizeof(*log));
     sr_state *s = calloc(1, sizeof(*s));
-    sj_handlers h = {NULL, sr_runs_begin, sr_run_meta, sr_result};
+    sj_handlers h = {NULL, sr_runs_begin, sr_run_meta, sr_result, sr_bad_text};
     int rc;
 
     *out = log;

@@ -15,6 +15,7 @@
 #include "db_analysis.h"
 #include "db_sarif.h"
 #include "pd_error.h"
+#include "pd_utf8.h"
 #include "sarif_import.h"
 #include "sarif_log.h"
 
@@ -32,6 +33,8 @@ typedef struct {
     int64_t file_analysis;      /* its analysis row, 0: none */
     json_t *files;              /* path -> -1 not a file, else its analysis row
                                    or 0; at most SS_FILES paths */
+    size_t stored;              /* bytes stored so far (SARIF_MAX_STORED) */
+    size_t kept, skipped;       /* results of the log stored / skipped */
 } ss_ctx;
 
 /* Paths whose lookup is remembered: a log's results seldom come file by
@@ -61,15 +64,18 @@ static int ss_file(ss_ctx *c, const char *path)
     }
     if (json_object_size(c->files) >= SS_FILES)
         json_object_clear(c->files);
+    /* The key is the path's bytes, which need not be UTF-8: a URI's escapes
+     * ("%FF.c") decode to bytes, as git's names are (issue 27: a checked
+     * set failed the upload as "out of memory"). */
     if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
-        return json_object_set_new(c->files, path, json_integer(-1)) ?
+        return json_object_set_new_nocheck(c->files, path, json_integer(-1)) ?
                pd_error_set(PD_ENOMEM, "out of memory") : 0;
     if (rc < 0)
         return rc;
     c->file_known = 1;
     if ((rc = db_analysis_find(c->db, blob, c->rules_hash, &c->file_analysis)) < 0)
         return rc;           /* not "no analysis": no function would be named */
-    if (json_object_set_new(c->files, path, json_integer(c->file_analysis)))
+    if (json_object_set_new_nocheck(c->files, path, json_integer(c->file_analysis)))
         return pd_error_set(PD_ENOMEM, "out of memory");
     return 0;
 }
@@ -114,13 +120,42 @@ static char *ss_fingerprints(const char *tool, const sarif_result *r, const char
     return s;
 }
 
+/* Count `n` more bytes stored by result `r` of run `run`; PD_EINVAL once
+ * the log passes SARIF_MAX_STORED (the upload is then refused whole). */
+static int ss_charge(ss_ctx *c, const sarif_run *run, const sarif_result *r, size_t n)
+{
+    char at[64];
+
+    c->stored += n;
+    if (c->stored <= SARIF_MAX_STORED)
+        return 0;
+    snprintf(at, sizeof(at), "/runs/%zu/results/%zu", run->idx, r->idx);
+    return sarif_fail(at, "what the log stores (every field of every result) passes "
+                      "%zu MiB here", SARIF_MAX_STORED >> 20);
+}
+
+/* The row of the result's rule, stored on first use; 0 when it has none. */
+static int ss_rule(ss_ctx *c, const sarif_run *run, const sarif_result *r, int64_t run_id,
+                   int64_t *rule)
+{
+    int added = 0, rc;
+
+    *rule = 0;
+    if (!r->rule_id)
+        return 0;
+    if ((rc = db_sarif_upload_rule(c->up, run_id, r->rule_id, rule, &added)) < 0)
+        return rc;
+    return added ? ss_charge(c, run, r, strlen(r->rule_id) + SARIF_ROW_COST) : 0;
+}
+
 /* Map and store one result of a run; counts it into *count. */
 static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int64_t run_id,
                      sarif_run_count *count)
 {
     char *path = r->uri ? sarif_map_path(r->uri, c->opt->checkout_uri) : NULL;
-    char fn[1024] = "", *fps;
+    char fn[1024] = "", *fps = NULL;
     db_sarif_result_row row;
+    int64_t rule = 0;
     int rc = 0;
 
     if (path && (rc = ss_file(c, path)) < 0)
@@ -134,15 +169,21 @@ static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto done;
     }
+    /* Every column, the path twice (its index), and the row's keys. */
+    if ((rc = ss_rule(c, run, r, run_id, &rule)) < 0 ||
+        (rc = ss_charge(c, run, r, SARIF_ROW_COST + 2 * (path ? strlen(path) : 0) +
+                        strlen(r->level) + strlen(r->kind) + strlen(r->message) +
+                        strlen(fn) + strlen(fps))) < 0)
+        goto done;
     row = (db_sarif_result_row){
         .run_id = run_id, .idx = (int64_t)r->idx, .path = path,
         .line = r->line > 0 ? r->line : 0, .column = r->column > 0 ? r->column : 0,
-        .rule_id = r->rule_id, .level = r->level, .kind = r->kind, .message = r->message,
+        .rule = rule, .level = r->level, .kind = r->kind, .message = r->message,
         .function = fn[0] ? fn : NULL, .fingerprints = fps,
     };
     rc = db_sarif_upload_result(c->up, &row);
-    free(fps);
 done:
+    free(fps);
     free(path);
     return rc;
 }
@@ -231,11 +272,29 @@ static int ss_sink_batch(void *arg, sarif_log *log, size_t run, sarif_result *re
     return rc;
 }
 
+/*
+ * 1 when nothing of the log could be kept though it had something: every
+ * run skipped, or every result (issue 27: {"runs":[{"results":[{}]}]}
+ * stored nothing and was answered 201, so a bot believed it uploaded; and
+ * storing empty runs would replace the earlier upload's results with
+ * nothing).  A log with no runs, or runs without results, keeps them.
+ */
+static int ss_nothing_kept(const ss_ctx *c, const sarif_log *log)
+{
+    return (log->nruns == 0 && log->runs_seen > 0) ||
+           (log->results_kept == 0 && log->results_skipped > 0);
+}
+
 /* After the last batch: each run's counts, then the commit. */
 static int ss_finish(ss_ctx *c, const sarif_log *log)
 {
     size_t i;
     int rc = 0;
+
+    if (ss_nothing_kept(c, log))
+        return pd_error_set(PD_EINVAL, "nothing of the log could be kept: %s; see the "
+                            "warnings", log->nruns ? "every result was skipped"
+                                                   : "every run was skipped");
 
     for (i = 0; rc == 0 && i < log->nruns; i++) {
         sarif_run_count *count = &c->rep->runs[i];
@@ -254,6 +313,11 @@ static int ss_resolve(ss_ctx *c)
     char oid[41];
     int rc;
 
+    if (c->opt->category && strlen(c->opt->category) > SARIF_MAX_NAME)
+        return pd_error_set(PD_EINVAL, "category: longer than %d bytes", SARIF_MAX_NAME);
+    if (c->opt->category && !pd_utf8_valid(c->opt->category, strlen(c->opt->category)))
+        return pd_error_set(PD_EINVAL, "category: not valid UTF-8");
+
     if ((rc = db_repo_find(c->db, c->opt->repo, &c->repo_id, NULL, 0)) < 0 ||
         (rc = db_rev_resolve(c->db, c->repo_id, c->opt->rev, &c->commit_id, oid)) < 0)
         return rc;
@@ -262,6 +326,8 @@ static int ss_resolve(ss_ctx *c)
         rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
     return rc;
 }
+
+static void sarif_import_report_clear_runs(sarif_import_report *rep);
 
 /* Import the log of `src`: read in two passes, stored in one transaction. */
 static int ss_import(sarif_import_report **out, sqlite3 *db, const sarif_import_options *opt,
@@ -284,7 +350,15 @@ static int ss_import(sarif_import_report **out, sqlite3 *db, const sarif_import_
         goto done;
     c.rep->warnings = json_incref(log->warnings);
     c.rep->warnings_omitted = log->warnings_omitted;
-    rc = ss_finish(&c, log);
+    if ((rc = ss_finish(&c, log)) == PD_EINVAL && ss_nothing_kept(&c, log)) {
+        /* refused, but the warnings say why: the report goes out, empty */
+        c.rep->refused = 1;
+        db_sarif_upload_end(c.up);
+        c.up = NULL;
+        sarif_import_report_clear_runs(c.rep);
+        *out = c.rep;
+        c.rep = NULL;
+    }
 done:
     db_sarif_upload_end(c.up);     /* rolls back unless committed */
     free(c.file);
@@ -328,17 +402,25 @@ int sarif_import_file(sarif_import_report **out, sqlite3 *db,
     return rc;
 }
 
-void sarif_import_report_free(sarif_import_report *rep)
+/* Drop the report's runs (a refused log stored none). */
+static void sarif_import_report_clear_runs(sarif_import_report *rep)
 {
     size_t i;
 
-    if (!rep)
-        return;
     for (i = 0; rep->runs && i < rep->nruns; i++) {
         free(rep->runs[i].tool);
         free(rep->runs[i].category);
     }
     free(rep->runs);
+    rep->runs = NULL;
+    rep->nruns = 0;
+}
+
+void sarif_import_report_free(sarif_import_report *rep)
+{
+    if (!rep)
+        return;
+    sarif_import_report_clear_runs(rep);
     json_decref(rep->warnings);
     free(rep);
 }

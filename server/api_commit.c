@@ -12,6 +12,7 @@
 #include "db.h"
 #include "db_commit.h"
 #include "pd_error.h"
+#include "pd_utf8.h"
 #include "pd_time.h"
 #include "api_triage.h"
 #include "sarif_import.h"
@@ -64,23 +65,6 @@ json_t *api_measures_obj(const db_counts *c)
     return o;
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
- * surrogates, at most U+10FFFF), or 0. */
-static size_t api_utf8_len(const unsigned char *s)
-{
-    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    size_t i;
-
-    for (i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F))) ||
-        (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))))
-        return 0;
-    return n;
-}
-
 json_t *api_text(const char *s)
 {
     json_t *j;
@@ -98,7 +82,7 @@ json_t *api_text(const char *s)
     if (!(fixed = malloc(n * 4 + 1)))
         return NULL;
     while (i < n) {
-        if ((k = api_utf8_len((const unsigned char *)s + i))) {
+        if ((k = pd_utf8_len((const unsigned char *)s + i, n - i))) {
             memcpy(fixed + o, s + i, k);
             o += k;
             i += k;

@@ -2,8 +2,9 @@
  * api_report.c: GET .../snapshots/{week}/report.md: the Markdown report the
  * team reads at its weekly dev call: what changed since the previous
  * snapshot of each ref.  Repository text (paths, names, messages, authors)
- * is escaped, so a commit message cannot inject Markdown or HTML into the
- * places where the report is rendered.
+ * is escaped (pd_escape.h), so a commit message or a path cannot inject
+ * Markdown or HTML into the places where the report is rendered, nor hide
+ * or reorder what it says.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,29 +18,23 @@
 #include "db_history.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
+#include "pd_escape.h"
 #include "pd_time.h"
 
 #define API_REPORT_MAX_ITEMS 40
 
-/* Plain text with the Markdown and HTML metacharacters that can act inside
- * a line backslash-escaped (lines this report writes never start with
- * repository text, so line-start markers need no escape). */
+/* Repository text as Markdown: inline text, or a code span (a list item
+ * here, never a table cell).  pd_escape.h: line breaks and bidirectional
+ * controls shown as <U+XXXX>, so a path holding CR cannot start a line of
+ * its own (issue 27: a heading and a link were injected that way). */
 static void md_text(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        if (strchr("\\`*_[]<>|", *s))
-            fputc('\\', f);
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-    }
+    pd_esc_md_text(f, s);
 }
 
-/* A code span; backticks inside become quotes so the span cannot end. */
 static void md_code(FILE *f, const char *s)
 {
-    fputc('`', f);
-    for (; s && *s; s++)
-        fputc(*s == '`' ? '\'' : *s == '\n' ? ' ' : *s, f);
-    fputc('`', f);
+    pd_esc_md_code(f, s, 0);
 }
 
 /* One row of the headline table. */

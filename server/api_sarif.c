@@ -20,6 +20,30 @@ static int api_sarif_arg(srv_req *r, const char *key, char *buf, size_t n, int *
     return rc == PD_ENOTFOUND ? 0 : rc;
 }
 
+/*
+ * A log of which nothing could be kept (sarif_import): 422 (RFC 9110
+ * section 15.5.21: the log is well-formed, its content unusable), a problem
+ * document with the import's warnings, so a bot does not take it for an
+ * upload.
+ */
+static enum MHD_Result api_sarif_refused(srv_req *r, sarif_import_report *rep)
+{
+    json_t *doc = json_pack("{s:s, s:s, s:i, s:s, s:O, s:I}", "type", "about:blank",
+                            "title", "Unprocessable Content", "status", 422,
+                            "detail", pd_error_last(), "warnings", rep->warnings,
+                            "warnings_omitted", (json_int_t)rep->warnings_omitted);
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    enum MHD_Result ret;
+
+    json_decref(doc);
+    sarif_import_report_free(rep);
+    if (!text)
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    ret = srv_reply_bytes(r, 422, "application/problem+json", text, strlen(text));
+    free(text);
+    return ret;
+}
+
 enum MHD_Result api_sarif_post(srv_req *r)
 {
     sarif_import_options opt = {r->param[0], r->param[1], NULL, NULL};
@@ -44,6 +68,8 @@ enum MHD_Result api_sarif_post(srv_req *r)
     rc = sarif_import(&rep, r->db, &opt, r->body, r->body_len, &too_big);
     if (rc < 0 && too_big)
         return srv_reply_problem(r, 413, "Content Too Large", "%s", pd_error_last());
+    if (rc < 0 && rep)
+        return api_sarif_refused(r, rep);
     if (rc < 0)
         return srv_reply_error(r, rc);
     ret = srv_reply_json(r, 201, sarif_import_report_json(rep));

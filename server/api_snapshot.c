@@ -12,6 +12,7 @@
 #include "db.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
+#include "pd_escape.h"
 #include "pd_time.h"
 
 /* {"week", "ref", "commit", "taken_at", "method"} of a snapshot. */
@@ -93,21 +94,12 @@ enum MHD_Result api_snapshot_week(srv_req *r)
     return srv_reply_json(r, 200, arr);
 }
 
-/* One CSV field: quoted, quotes doubled, and a leading = + - @ defused so a
- * path cannot become a spreadsheet formula; a leading TAB or CR too, as
- * spreadsheets skip them before reading a formula (OWASP, "CSV Injection"). */
+/* One CSV field of repository text (pd_esc_csv: quoted, controls visible,
+ * a leading = + - @ defused so a path cannot become a spreadsheet
+ * formula). */
 static void api_csv_field(FILE *f, const char *s)
 {
-    fputc('"', f);
-    if (s && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' ||
-              *s == '\r'))
-        fputc('\'', f);
-    for (; s && *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    pd_esc_csv(f, s);
 }
 
 /* The measures' keys, in pd_measures.def order, as CSV header cells. */

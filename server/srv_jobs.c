@@ -131,6 +131,9 @@ static void srv_job_redact(char *out, size_t n, const char *msg, const char *sec
     snprintf(out, n, "%s", tmp);
 }
 
+/* Seconds a job waits for another ingest or snapshot (db_lock.h). */
+#define SRV_JOB_LOCK_WAIT 1800
+
 static void *srv_job_run(void *arg)
 {
     srv_job *job = arg;
@@ -148,6 +151,8 @@ static void *srv_job_run(void *arg)
     o.progress_arg = job;
     o.interrupted = srv_jobs_interrupted;
     o.interrupt_arg = j;
+    /* A job is asynchronous: it may queue behind the hourly ingest. */
+    o.lock_wait_s = SRV_JOB_LOCK_WAIT;
     rc = ingest_run(&o, &st);
     /* While the job still counts as active, so srv_jobs_free waits for it. */
     if (j->on_done)

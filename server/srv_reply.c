@@ -259,6 +259,8 @@ enum MHD_Result srv_reply_error(srv_req *r, int code)
         return srv_reply_problem(r, 503, "Service Unavailable", "%s; retry later",
                                  pd_error_last());
     switch (code) {
+    case PD_EBUSY:          /* another ingest holds the database's work lock */
+        return srv_reply_problem(r, 503, "Service Unavailable", "%s", pd_error_last());
     case PD_ENOTFOUND:
         return srv_reply_problem(r, 404, "Not Found", "%s", pd_error_last());
     case PD_EINVAL:

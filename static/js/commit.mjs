@@ -4,7 +4,7 @@
 // changes grouped (regressions first) and the changed files.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit, timeEl, pathNodes } from './dom.mjs';
+import { h, replace, fmt, shortCommit, timeEl, pathNodes, setTitle } from './dom.mjs';
 import {
   showError, readParams, renderNav, overviewHref, commitHref, compareHref, fileHref, figuresTable, headlineChips,
 } from './ui.mjs';
@@ -86,7 +86,7 @@ async function main() {
     replace($('commit-head'), h('span', { class: 'muted' }, 'Nothing to show.'));
     return;
   }
-  document.title = `${shortCommit(c.commit)} ${(c.message ?? '').split('\n')[0]} · ${state.repo} · portdash`;
+  setTitle(`${shortCommit(c.commit)} ${(c.message ?? '').split('\n')[0]} · ${state.repo} · portdash`);
   renderCrumbs(c);
   renderHead(c);
   if (c.stats) {

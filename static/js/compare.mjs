@@ -5,7 +5,7 @@
 // the change, and the files whose status or universal-readiness changed.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit, pathNodes } from './dom.mjs';
+import { h, replace, fmt, shortCommit, pathNodes, setTitle } from './dom.mjs';
 import {
   showError, readParams, renderNav, commitHref, fileHref, figuresTable, headlineChips, statusBadge, cmpStr,
 } from './ui.mjs';
@@ -105,7 +105,7 @@ async function main() {
     replace($('compare-head'), h('p', { class: 'muted' }, 'Choose a base and a head to compare.'));
     return;
   }
-  document.title = `${state.base}...${state.head} · ${state.repo} · portdash`;
+  setTitle(`${state.base}...${state.head} · ${state.repo} · portdash`);
   let c;
   // The gate's verdict is asked beside the comparison (issue 11.12); its
   // failure is shown as "verdict unknown", never as a pass.

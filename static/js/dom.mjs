@@ -23,6 +23,8 @@ export function h(tag, attrs, ...children) {
       el.addEventListener(k.slice(2), v);
     } else if (k === 'text') {
       el.replaceChildren(...textNodes(String(v)));
+    } else if (k === 'title' || k === 'aria-label') {
+      el.setAttribute(k, visible(String(v)));
     } else {
       el.setAttribute(k, v === true ? '' : String(v));
     }
@@ -53,6 +55,25 @@ export function textNodes(s) {
   }
   out.push(s.slice(last));
   return out;
+}
+
+// What a tooltip or the page title shows as <U+XXXX>, as the server's
+// pd_escape.h does in the report, the PR comment and CSV: controls (line
+// breaks but LF, which a tooltip shows as a break), the bidirectional and
+// zero-width format characters, U+2028/U+2029, U+FEFF (issue 27: U+202E
+// stayed live in titles and tooltips, where no mark can be drawn).
+const HIDDEN = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** s with every HIDDEN character shown as <U+XXXX>; lf false: LF too. */
+export function visible(s, lf = true) {
+  const code = (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+  const out = String(s ?? '').replace(HIDDEN, code);
+  return lf ? out : out.replace(/\n/g, code);
+}
+
+/** Sets the page title: repository text in it with controls visible. */
+export function setTitle(s) {
+  document.title = visible(s, false);
 }
 
 /** Appends children (nodes, strings as text, nested arrays; null skipped). */

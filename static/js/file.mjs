@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes, setTitle } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -505,7 +505,7 @@ async function main() {
   }
   renderNav($('nav'), '', state.repo, state.rev);
   renderCrumbs();
-  document.title = `${state.path} · ${state.repo} @ ${state.rev} · portdash`;
+  setTitle(`${state.path} · ${state.repo} @ ${state.rev} · portdash`);
   const [d, raw] = await Promise.allSettled([
     api.file(state.repo, state.rev, state.path),
     api.raw(state.repo, state.rev, state.path),

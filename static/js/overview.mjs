@@ -7,7 +7,7 @@
 // ref is a navigation (it loads another commit).
 
 import * as api from './api.mjs';
-import { h, replace, fmt, pct, shortCommit, timeEl, pathNodes } from './dom.mjs';
+import { h, replace, fmt, pct, shortCommit, timeEl, pathNodes, setTitle } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP, TOKEN_CLASSES,
   TOKEN_HELP, total,
@@ -381,7 +381,7 @@ async function main() {
       },
     }).catch((e) => showError(errors, e, 'Trend'));
   }
-  document.title = `${state.repo} @ ${state.rev} · portdash`;
+  setTitle(`${state.repo} @ ${state.rev} · portdash`);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
   const scopeList = await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; });

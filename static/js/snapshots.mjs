@@ -6,7 +6,7 @@
 // CSV exports.  The chosen report is kept in the URL.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
+import { h, replace, fmt, shortCommit, timeEl, setTitle } from './dom.mjs';
 import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, deltaEl } from './ui.mjs';
 import { MEASURE } from './model.mjs';
 import { renderMarkdown } from './markdown.mjs';
@@ -172,7 +172,7 @@ async function main() {
     return;
   }
   writeParams(state);
-  document.title = `snapshots · ${state.repo} · portdash`;
+  setTitle(`snapshots · ${state.repo} · portdash`);
   $('snapshots-csv').href = api.snapshotsCsvUrl(state.repo);
   let list;
   try {

@@ -2,7 +2,7 @@
 // [&scope=S]): its HPy replacement and every site where it still blocks
 // universal mode (symbols.mjs).
 
-import { h, replace } from './dom.mjs';
+import { h, replace, setTitle } from './dom.mjs';
 import { showError, readParams, renderNav, overviewHref, revLabel } from './ui.mjs';
 import { renderSymbolPage } from './symbols.mjs';
 
@@ -14,7 +14,7 @@ async function main() {
   replace($('crumbs'),
     h('li', null, h('a', { href: overviewHref(state.repo, state.rev) }, `${state.repo} @ ${revLabel(state.rev)}`)),
     h('li', { 'aria-current': 'page' }, 'symbol ', state.symbol));
-  document.title = `${state.symbol} · ${state.repo} · portdash`;
+  setTitle(`${state.symbol} · ${state.repo} · portdash`);
   const d = await renderSymbolPage($('symbol'), { repo: state.repo, rev: state.rev, name: state.symbol, scope: state.scope });
   document.body.dataset.commit = d.commit;
 }

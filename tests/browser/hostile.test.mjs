@@ -27,6 +27,22 @@ test('bidirectional controls are shown, not obeyed', async () => {
   assert.ok(!/[\u202A-\u202E\u2066-\u2069]/.test(got.text), 'no control character left');
 });
 
+// Issue 27: a tooltip or the page title cannot hold a mark, so there the
+// controls are written out; a path's CR/LF show too.
+test('tooltips and the page title show controls instead of obeying them', async () => {
+  const page = await open(`${BASE}/index.html`);
+  const got = await page.evaluate(async () => {
+    const { h, setTitle } = await import('/js/dom.mjs');
+    const el = h('a', { title: 'src/\u202Egnp.c line 3', 'aria-label': 'a\rb' }, 'x');
+    setTitle('evil\r\n# heading\u2066 · demo');
+    return { title: el.getAttribute('title'), label: el.getAttribute('aria-label'), doc: document.title };
+  });
+  await close(page);
+  assert.equal(got.title, 'src/<U+202E>gnp.c line 3');
+  assert.equal(got.label, 'a<U+000D>b');
+  assert.equal(got.doc, 'evil<U+000D><U+000A># heading<U+2066> · demo');
+});
+
 test('the dashboard cannot be framed', async () => {
   const res = await fetch(`${BASE}/index.html`);
   assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);

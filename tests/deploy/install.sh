@@ -27,6 +27,12 @@ for f in usr/bin/portdash usr/share/portdash/static/index.html usr/share/portdas
 done
 check "units name the installed binary" grep -q '^ExecStart=/usr/bin/portdash serve' \
   "$s/usr/lib/systemd/system/portdash.service"
+# The hourly ingest and the Monday snapshot queue on the database's work
+# lock (issue 27: they could overlap): every writer in the units waits.
+check "ingest and snapshot units wait for each other" test "$(grep -c -- \
+  '^ExecStart.*portdash \(ingest\|snapshot\) --quiet --wait\|^ExecStart.*portdash snapshot --wait' \
+  "$s/usr/lib/systemd/system/portdash-ingest.service" \
+  "$s/usr/lib/systemd/system/portdash-snapshot.service" | awk -F: '{n += $2} END {print n}')" = 3
 
 # 2. The installed binary serves from the installed files, started from /.
 (cd / && "$s/usr/bin/portdash" ingest --quiet --db "$tmp/d.db" --git-dir "$fixtures/toyport.git" \

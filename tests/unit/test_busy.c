@@ -283,7 +283,7 @@ static void test_db_reads_under_the_lock_are_errors(void **state)
     assert_int_equal(db_sarif_runs(db, 1, count_run, &n), PD_EDB);
     assert_true(db_error_busy());
     assert_int_equal(db_sarif_file_findings(db, 1, "src/refcount.c", "portdash/v1",
-                                            count_finding, &n), PD_EDB);
+                                            0, 100, count_finding, &n), PD_EDB);
     assert_true(db_error_busy());
     assert_int_equal(db_sarif_tool_levels(db, 1, count_level, &n), PD_EDB);
     assert_true(db_error_busy());

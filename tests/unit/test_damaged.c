@@ -104,11 +104,27 @@ static void test_first_parent_cycle_ends(void **state)
     free(root);
 }
 
+/* Issue 27: a commit whose first parent is itself cut the chain short, and
+ * a file behind the cut was "not found" (404).  It is damage: 500. */
+static void test_a_self_loop_is_damage_not_a_missing_file(void **state)
+{
+    /* the newest commit of hpy names itself: every older row is cut off */
+    h_sql("UPDATE commits SET first_parent_id = id WHERE id = (SELECT commit_id FROM refs "
+          "WHERE name = 'hpy')");
+    /* src/refcount.c was added before the tip: behind the cut */
+    assert_int_equal(h_get("/api/v1/repos/demo/commits/hpy/files/src/refcount.c"), 500);
+    assert_int_equal(h_get("/api/v1/repos/demo/commits/hpy/raw/src/refcount.c"), 500);
+    /* a path that is nowhere is still "not found" only when the chain is
+     * whole: here it is cut, so it is damage too */
+    assert_int_equal(h_get("/api/v1/repos/demo/commits/hpy/files/nope.c"), 500);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stored_lengths_are_not_trusted),
         cmocka_unit_test(test_first_parent_cycle_ends),
+        cmocka_unit_test(test_a_self_loop_is_damage_not_a_missing_file),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -93,19 +93,28 @@ static void store(sqlite3 *db, const char *tool, int commit)
 {
     db_sarif_upload *up = NULL;
     db_sarif_run_row run = {tool, "1.0", "cat", 1700000000, 0, 0, 0};
-    db_sarif_result_row r1 = {0, 0, "src/refcount.c", 9, 5, "R1", "error", "fail", "m1",
+    db_sarif_result_row r1 = {0, 0, "src/refcount.c", 9, 5, 0, "error", "fail", "m1",
                               "toy_item_incref", "{\"k/v1\":\"ab\",\"x\":1}"};
-    db_sarif_result_row r2 = {0, 1, "src/refcount.c", 0, 0, NULL, "note", "open", "m2",
+    db_sarif_result_row r2 = {0, 1, "src/refcount.c", 0, 0, 0, "note", "open", "m2",
                               NULL, "{}"};
-    db_sarif_result_row r3 = {0, 2, "src/refcount.c", 3, 1, "R3", "none", "pass", "m3",
+    db_sarif_result_row r3 = {0, 2, "src/refcount.c", 3, 1, 0, "none", "pass", "m3",
                               NULL, "{}"};
-    int64_t id = 0;
+    int64_t id = 0, rule = 0, again = 0;
+    int added = 0;
 
     assert_int_equal(db_sarif_upload_begin(db, &up), 0);
     assert_int_equal(db_sarif_upload_replace(up, g_commit, tool, "cat"), 0);
     assert_int_equal(db_sarif_upload_run(up, g_repo, g_commit, &run, &id), 0);
     assert_true(id > 0);
     r1.run_id = r2.run_id = r3.run_id = id;
+    /* a rule is stored once per run, however many results name it */
+    assert_int_equal(db_sarif_upload_rule(up, id, "R1", &rule, &added), 0);
+    assert_true(rule > 0 && added == 1);
+    assert_int_equal(db_sarif_upload_rule(up, id, "R1", &again, &added), 0);
+    assert_true(again == rule && added == 0);
+    r1.rule = rule;
+    assert_int_equal(db_sarif_upload_rule(up, id, "R3", &r3.rule, &added), 0);
+    assert_true(r3.rule != rule && added == 1);
     assert_int_equal(db_sarif_upload_result(up, &r1), 0);
     assert_int_equal(db_sarif_upload_result(up, &r2), 0);
     assert_int_equal(db_sarif_upload_result(up, &r3), 0);
@@ -125,12 +134,33 @@ static void test_what_is_stored_is_read_back(void **state)
     store(db, "lintS", 1);          /* replaces the first */
     assert_string_equal(runs(db), "lintS|cat|1.0|3|2|0|1700000000;");
     assert_int_equal(db_sarif_file_findings(db, g_commit, "src/refcount.c", "k/v1",
-                                            list_finding, buf), 0);
+                                            0, 100, list_finding, buf), 0);
     assert_string_equal(buf, "0:0 - m2 - lintS note cat -;"
                         "9:5 R1 m1 toy_item_incref lintS error cat ab;");
+    /* a page of them: only the rows asked for are read */
+    buf[0] = '\0';
+    assert_int_equal(db_sarif_file_findings(db, g_commit, "src/refcount.c", "k/v1",
+                                            1, 1, list_finding, buf), 0);
+    assert_string_equal(buf, "9:5 R1 m1 toy_item_incref lintS error cat ab;");
+    {
+        int64_t n = 0;
+
+        assert_int_equal(db_sarif_file_count(db, g_commit, "src/refcount.c", &n), 0);
+        assert_int_equal(n, 2);
+    }
+    {
+        /* the replaced upload's rules went with its run: R1 and R3 once */
+        sqlite3_stmt *st = NULL;
+
+        assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM sarif_rules", -1,
+                                            &st, NULL), SQLITE_OK);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        assert_int_equal(sqlite3_column_int(st, 0), 2);
+        sqlite3_finalize(st);
+    }
     buf[0] = '\0';
     assert_int_equal(db_sarif_file_findings(db, g_commit, "src/toyarray.c", "k/v1",
-                                            list_finding, buf), 0);
+                                            0, 100, list_finding, buf), 0);
     assert_string_equal(buf, "");
     assert_int_equal(db_sarif_tool_levels(db, g_commit, list_level, buf), 0);
     assert_non_null(strstr(buf, "lintS/error=1;"));
@@ -139,7 +169,7 @@ static void test_what_is_stored_is_read_back(void **state)
     assert_null(strstr(buf, "none"));
     assert_int_equal(db_sarif_runs(db, g_commit, stop_run, NULL), 7);
     assert_int_equal(db_sarif_file_findings(db, g_commit, "src/refcount.c", "a\"b",
-                                            list_finding, buf), PD_EINVAL);
+                                            0, 100, list_finding, buf), PD_EINVAL);
     db_close(db);
 }
 
@@ -164,7 +194,7 @@ static void test_a_failed_write_rolls_back_and_keeps_its_message(void **state)
     sqlite3 *db = NULL;
     db_sarif_upload *up = NULL;
     db_sarif_run_row run = {"lintF", NULL, "", 1, 0, 0, 0};
-    db_sarif_result_row r = {0, 0, NULL, 0, 0, NULL, "warning", "fail", "m", NULL, "{}"};
+    db_sarif_result_row r = {0, 0, NULL, 0, 0, 0, "warning", "fail", "m", NULL, "{}"};
     char before[1024];
 
     assert_int_equal(db_open(&db, g_site.db, 0), 0);
@@ -210,6 +240,37 @@ static void test_the_function_holding_a_line(void **state)
     db_close(db);
 }
 
+/* Migration 013 on a database of schema 12 holding results: each run's rule
+ * ids become rows of sarif_rules, once per run, and the results refer to
+ * them; a result without a rule keeps none. */
+static void test_migration_013_moves_rule_ids(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], *out;
+    const char *root = getenv("PORTDASH_ROOT");
+    sqlite3 *db = NULL;
+
+    snprintf(path, sizeof(path), "%s/v12.db", dir);
+    assert_int_equal(tu_sh("cd '%s' && cat $(ls db/migrations/*.sql | head -n 12) | "
+                           "sqlite3 '%s' && sqlite3 '%s' \"PRAGMA user_version = 12; "
+                           "INSERT INTO sarif_runs VALUES (1, 1, 1, 'a', NULL, '', 0, 3, 3, 0), "
+                           "(2, 1, 1, 'b', NULL, '', 0, 1, 1, 0); "
+                           "INSERT INTO sarif_results VALUES (1, 0, 'p.c', 1, 1, 'R', 'note', "
+                           "'fail', 'm', NULL, '{}'), (1, 1, 'p.c', 2, 1, 'R', 'note', 'fail', "
+                           "'m', NULL, '{}'), (1, 2, NULL, NULL, NULL, NULL, 'note', 'fail', "
+                           "'m', NULL, '{}'), (2, 0, 'p.c', 1, 1, 'R', 'note', 'fail', 'm', "
+                           "NULL, '{}');\"", root ? root : ".", path, path), 0);
+    assert_int_equal(db_open(&db, path, 0), 0);
+    db_close(db);
+    out = tu_sh_out("sqlite3 '%s' \"SELECT s.run_id, s.idx, coalesce(u.rule_id, '-'), "
+                    "coalesce(u.run_id, '-') FROM sarif_results s LEFT JOIN sarif_rules u ON "
+                    "u.id = s.rule ORDER BY 1, 2; SELECT count(*) FROM sarif_rules; "
+                    "PRAGMA user_version;\"", path);
+    assert_string_equal(out, "1|0|R|1\n1|1|R|1\n1|2|-|-\n2|0|R|2\n2\n13\n");
+    free(out);
+    tu_sh("rm -rf '%s'", dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_an_upload_not_committed_leaves_nothing),
         cmocka_unit_test(test_a_failed_write_rolls_back_and_keeps_its_message),
         cmocka_unit_test(test_the_function_holding_a_line),
+        cmocka_unit_test(test_migration_013_moves_rule_ids),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -347,6 +347,38 @@ static void test_glob_matching(void **state)
     assert_true(scope_glob_match("a/**/b.c", "a/b.c"));
     assert_true(scope_glob_match("a/**/b.c", "a/x/y/b.c"));
     assert_false(scope_glob_match("a/**/b.c", "a/x/y/bb.c"));
+    assert_true(scope_glob_match("a/**/", "a/x/y.c"));      /* "**\/" at the end */
+    assert_true(scope_glob_match("src/[a.c", "src/[a.c"));   /* unterminated: literal */
+    assert_false(scope_glob_match("src/[a-z]", "src//"));
+}
+
+/* Issue 27: "a*a*...a*b" against a path of a's took 9.8 s in the
+ * backtracking matcher (exponential); the set-of-states one is linear in
+ * the path for a given glob. */
+static void test_glob_matching_is_not_exponential(void **state)
+{
+    char glob[256] = "", path[1024];
+    struct timespec t0, t1;
+    size_t n = 0;
+    int i;
+
+    for (i = 0; i < 60; i++)
+        n += (size_t)snprintf(glob + n, sizeof(glob) - n, "a*");
+    snprintf(glob + n, sizeof(glob) - n, "b");
+    memset(path, 'a', sizeof(path) - 1);
+    path[sizeof(path) - 1] = '\0';
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (i = 0; i < 100; i++)
+        assert_false(scope_glob_match(glob, path));
+    path[sizeof(path) - 2] = 'b';
+    assert_true(scope_glob_match(glob, path));
+    snprintf(glob, sizeof(glob), "**/**/**/**/**/**/**/**/**/**/x");
+    for (i = 0; i < 1000; i += 2)
+        path[i] = '/';
+    assert_false(scope_glob_match(glob, path));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* 102 matches of 1 KB paths: well under a second even under ASan */
+    assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 2000);
 }
 
 int main(void)
@@ -369,6 +401,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_findings_encoding_escapes_any_text,
                                         fx_setup, fx_teardown),
         cmocka_unit_test(test_glob_matching),
+        cmocka_unit_test(test_glob_matching_is_not_exponential),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,8 +95,10 @@ static void test_one_message_is_bounded(void **state)
     char *log = amplifier(1, 100, 1000);
 
     /* The import keeps what it can (issue 14): that result is skipped with a
-     * warning, and nothing of its message is stored. */
-    assert_int_equal(import(log), 0);
+     * warning, and nothing of its message is stored; as it was the only one,
+     * nothing of the log is kept and it is refused (issue 27). */
+    assert_int_equal(import(log), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "nothing of the log could be kept"));
     assert_int_equal(stored_bytes(), 0);
     free(log);
     /* Just under the bound is stored whole. */
@@ -141,12 +143,13 @@ static void test_amplifying_gzip_upload_is_refused(void **state)
     snprintf(url, sizeof(url), "%s/api/v1/repos/demo/commits/hpy/sarif", g_site.base);
     h = tu_post(url, hdr, gz, glen);
     /* Every result is over the bound for one message: each is skipped with a
-     * warning naming it, none is stored (and the upload replaces the earlier
-     * runs of its tool, so nothing of the amplifier remains). */
-    assert_int_equal(h.status, 201);
+     * warning naming it, none is stored; nothing of the log is kept, so it
+     * is refused with those warnings (issue 27) and the earlier upload of
+     * its tool stays as it was. */
+    assert_int_equal(h.status, 422);
     assert_non_null(strstr(h.body, "is longer than 65536 bytes"));
     tu_http_free(&h);
-    assert_int_equal(stored_bytes(), 0);
+    assert_int_equal(stored_bytes(), 2 * 60000);
     free(gz);
     free(log);
 }

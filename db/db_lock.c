@@ -1,0 +1,88 @@
+/*
+ * db_lock.c: the work lock of a database (see db_lock.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db_lock.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+struct db_lock {
+    int fd;
+};
+
+/* The holder's line from the lock file into buf ("" when unreadable). */
+static void dl_holder(int fd, char *buf, size_t n)
+{
+    ssize_t got = pread(fd, buf, n - 1, 0);
+
+    buf[got > 0 ? got : 0] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* flock, retried every 100 ms up to wait_s seconds; 0, or errno. */
+static int dl_flock(int fd, int wait_s)
+{
+    struct timespec step = {0, 100 * 1000 * 1000};
+    long tries = (long)wait_s * 10;
+
+    for (;;) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return 0;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return errno;
+        if (tries-- <= 0)
+            return EWOULDBLOCK;
+        nanosleep(&step, NULL);
+    }
+}
+
+int db_lock_take(db_lock **out, const char *db_path, const char *what, int wait_s)
+{
+    char path[4200], holder[256], when[40], line[300];
+    db_lock *l;
+    int fd, err;
+
+    *out = NULL;
+    if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path))
+        return pd_error_set(PD_EIO, "%s: path too long for its lock file", db_path);
+    if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) < 0)
+        return pd_error_set(PD_EIO, "%s: cannot open the lock file: %s", path,
+                            strerror(errno));
+    if ((err = dl_flock(fd, wait_s)) != 0) {
+        dl_holder(fd, holder, sizeof(holder));
+        close(fd);
+        if (err != EWOULDBLOCK)
+            return pd_error_set(PD_EIO, "%s: cannot lock: %s", path, strerror(err));
+        return pd_error_set(PD_EBUSY, "another ingest is running (%s); this %s did not "
+                            "start: run it again when that one ends",
+                            holder[0] ? holder : "holder unknown", what);
+    }
+    pd_iso8601(when, sizeof(when), (int64_t)time(NULL), 0);
+    snprintf(line, sizeof(line), "pid %ld, %s since %s\n", (long)getpid(), what, when);
+    /* The line only feeds a message: the lock is what counts. */
+    if (ftruncate(fd, 0) == 0 && pwrite(fd, line, strlen(line), 0) < 0)
+        line[0] = '\0';
+    if (!(l = malloc(sizeof(*l)))) {
+        close(fd);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    l->fd = fd;
+    *out = l;
+    return 0;
+}
+
+void db_lock_release(db_lock *l)
+{
+    if (!l)
+        return;
+    close(l->fd);           /* the lock goes with the descriptor */
+    free(l);
+}
