@@ -16,7 +16,6 @@
 #define DB_FLOW_KEEP 8
 
 struct db_flow {
-    int64_t commit_id;
     char rules_hash[96];
     char key[600];               /* database file, commit id and oid: one
                                   * process may open several databases */
@@ -59,7 +58,6 @@ static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     *out = NULL;
     if (!f)
         return pd_error_set(PD_ENOMEM, "out of memory");
-    f->commit_id = commit_id;
     snprintf(f->rules_hash, sizeof(f->rules_hash), "%s", rules_hash);
     snprintf(f->key, sizeof(f->key), "%s", key);
     if ((rc = pd_flow_new(&f->g)) < 0 ||

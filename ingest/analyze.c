@@ -266,9 +266,8 @@ static an_status an_status_of(const uint32_t *c)
  * again with what the function reaches through its callees.  A marker
  * (NPY_OBJECT, PyDataType_REFCHK) or an OBJECT_ name explains item access
  * but is none: such a function keeps object_marker as a lesser fact. */
-static an_objstate an_objstate_of(const an_facc *a, an_status s)
+static an_objstate an_objstate_of(const an_facc *a)
 {
-    (void)s;
     return pd_objstate_rule(a->item_legacy, a->item_field,
                             a->unguarded[AN_CLASS_BRIDGE] || a->unguarded[AN_CLASS_CAPI]);
 }
@@ -474,7 +473,7 @@ static void an_finish(an_state *st)
         an_function *fn = &res->functions[i];
 
         fn->status = an_status_of(st->facc[i].unguarded);
-        fn->object_state = an_objstate_of(&st->facc[i], fn->status);
+        fn->object_state = an_objstate_of(&st->facc[i]);
         fn->mentions = st->facc[i].marker_line || st->facc[i].objname;
         fn->cpython = st->facc[i].unguarded[AN_CLASS_BRIDGE] ||
                       st->facc[i].unguarded[AN_CLASS_CAPI];

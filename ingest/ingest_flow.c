@@ -15,6 +15,7 @@
 #include "ingest_flow.h"
 #include "pd_error.h"
 #include "pd_flow.h"
+#include "pd_hash.h"
 #include "pd_map.h"
 
 struct ingest_flow {
@@ -38,15 +39,20 @@ struct ingest_flow {
 static uint64_t ingest_flow_hash(const char *text)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
-    int field = 0;
+    const char *p = text;
 
-    for (; text && *text; text++) {
-        if (*text == '\n')
-            field = 0;
-        else if (*text == '\t')
-            field++;
-        if (field != 1)
-            h = (h ^ (unsigned char)*text) * 0x100000001b3ULL;
+    while (p && *p) {                 /* one line: NAME \t LINE \t rest */
+        const char *t1 = strchr(p, '\t'), *nl = strchr(p, '\n');
+        const char *t2 = t1 && (!nl || t1 < nl) ? strchr(t1 + 1, '\t') : NULL;
+        const char *end = nl ? nl + 1 : p + strlen(p);
+
+        if (t2 && t2 < end) {         /* the name, then all after LINE */
+            h = pd_fnv1a64(h, p, (size_t)(t1 - p));
+            h = pd_fnv1a64(h, t2, (size_t)(end - t2));
+        } else {
+            h = pd_fnv1a64(h, p, (size_t)(end - p));
+        }
+        p = end;
     }
     return h;
 }
