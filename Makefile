@@ -75,7 +75,7 @@ else
 B        = build
 endif
 
-LIB_SRC  = $(wildcard common/*.c ingest/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
+LIB_SRC  = $(wildcard common/*.c ingest/*.c ingest/analyzer/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o \
            $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/openapi.o \
@@ -307,7 +307,7 @@ fuzz-http: build/fuzz/fuzz_http
 	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_http $(FUZZ_SECONDS) tests/fuzz/http_seeds
 
 $(FUZZ_BIN): build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
-    $(wildcard common/*.h ingest/*.h db/*.h server/*.h sarif/*.h gate/*.h report/*.h)
+    $(wildcard common/*.h ingest/*.h ingest/analyzer/*.h db/*.h server/*.h sarif/*.h gate/*.h report/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 

@@ -14,15 +14,13 @@
 
 #include <git2.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "cli.h"
 #include "pd_error.h"
 #include "pd_file.h"
 #include "pd_rev.h"
 #include "report.h"
-#include "rules.h"
 #include "scope.h"
-#include "tmpl.h"
 
 /* The files to report and what is needed to free them. */
 typedef struct {

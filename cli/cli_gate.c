@@ -14,7 +14,7 @@
 #include "gate_git.h"
 #include "pd_error.h"
 #include "pd_file.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 #include "scope.h"
 
 /* Exit status when the gate could not be judged (issue 14). */

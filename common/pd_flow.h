@@ -2,7 +2,7 @@
  * pd_flow.h: the call-graph step of the object-dtype analysis.
  *
  * The analyzer gives, per function, the item sites of its own body and
- * its flow facts (ingest/analyze_flow.c): which parameters its item sites
+ * its flow facts (ingest/analyzer/analyze_flow.c): which parameters its item sites
  * reach, which parameter is an HPyField owner, and every call with what
  * each argument is.  This step puts the functions of every file of one
  * revision together and follows the facts through the repository's own

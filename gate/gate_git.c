@@ -7,7 +7,7 @@
 
 #include <git2.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "gate_git.h"
 #include "ingest_store.h"
 #include "pd_error.h"

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "gate.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 #include "scope.h"
 
 /*

@@ -18,7 +18,7 @@
 #include <git2.h>
 #include <jansson.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_lock.h"
 #include "db_scope.h"
@@ -30,7 +30,6 @@
 #include "ingest_store.h"
 #include "pd_error.h"
 #include "pd_rev.h"
-#include "rules.h"
 #include "scope.h"
 
 #define INGEST_BATCH_COMMITS 2000

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "ingest_pipe.h"
 #include "pd_error.h"
 #include "pd_map.h"

@@ -24,10 +24,9 @@
 #include <stddef.h>
 #include <git2.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "ingest_plan.h"
 #include "ingest_store.h"
-#include "rules.h"
 #include "scope.h"
 
 #define INGEST_PIPE_AHEAD 64

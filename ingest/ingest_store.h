@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <git2.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_ingest.h"
 

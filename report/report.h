@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 
 /* One analysed file: `path` is repository- or cwd-relative, as printed. */
 typedef struct {

@@ -30,12 +30,11 @@
 
 #include "api.h"
 #include "api_port.h"
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "pd_error.h"
 #include "pd_map.h"
-#include "rules.h"
 
 static rules *fr_rules;
 static pthread_once_t fr_rules_once = PTHREAD_ONCE_INIT;

@@ -18,4 +18,10 @@ while IFS= read -r f; do
     echo "$f: banned unsafe function above (use snprintf / explicit lengths)"; bad=1
   fi
 done < "$list"
+# The analyzer's door (ingest/analyzer/analyzer.h): product code outside the
+# folder includes nothing else of it; tests and fuzz targets may look inside.
+if git ls-files -- '*.c' '*.h' | grep -v '^ingest/analyzer/\|^tests/' |
+   xargs grep -n '#include "analyzer/' | grep -v '"analyzer/analyzer.h"'; then
+  echo "above: include ingest/analyzer/analyzer.h, the analyzer's one public header"; bad=1
+fi
 exit $bad

@@ -17,9 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "lex.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
+#include "analyzer/lex.h"
 
 static rules *fz_rules;
 

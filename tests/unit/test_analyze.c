@@ -1,6 +1,6 @@
 /*
- * test_analyze.c: the source analyzer (ingest/lex.c, ingest/rules.c,
- * ingest/analyze*.c) on small C files written for these tests
+ * test_analyze.c: the source analyzer (ingest/analyzer/lex.c, ingest/analyzer/rules.c,
+ * ingest/analyzer/analyze*.c) on small C files written for these tests
  * (tests/fixtures/analyze/) and on byte strings built here.  Every case
  * checks exact names, lines, columns, classes, statuses and states.
  * Run from the repository root.
@@ -15,10 +15,9 @@
 
 #include <cmocka.h>
 
-#include "analyze.h"
-#include "lex.h"
+#include "analyzer/analyzer.h"
+#include "analyzer/lex.h"
 #include "pd_error.h"
-#include "rules.h"
 
 #define FIXTURES "tests/fixtures/analyze/"
 

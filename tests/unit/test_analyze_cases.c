@@ -37,10 +37,9 @@
 
 #include <cmocka.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "pd_error.h"
 #include "report.h"
-#include "rules.h"
 
 #define CASES "tests/fixtures/analyze/cases/"
 

@@ -1,5 +1,5 @@
 /*
- * test_analyze_tmpl.c: numpy templates (ingest/tmpl.c through an_analyze),
+ * test_analyze_tmpl.c: numpy templates (ingest/analyzer/tmpl.c through an_analyze),
  * C++ names, and inputs that must not break the analyzer (fixtures in
  * tests/fixtures/analyze/ and byte strings built here).  Timing is never
  * asserted here: linearity is checked by tests/bench/linear.sh.
@@ -14,10 +14,8 @@
 
 #include <cmocka.h>
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "pd_error.h"
-#include "rules.h"
-#include "tmpl.h"
 
 #define FIXTURES "tests/fixtures/analyze/"
 

@@ -13,7 +13,7 @@
 #include "db_token.h"
 #include "ingest.h"
 #include "pd_error.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 #include "srv.h"
 #include "srv_routes.h"
 

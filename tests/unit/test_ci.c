@@ -12,7 +12,7 @@
 #include "gate_git.h"
 #include "ingest.h"
 #include "pd_error.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 #include "srv.h"
 #include "srv_routes.h"
 

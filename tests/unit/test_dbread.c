@@ -8,12 +8,11 @@
  */
 #include "testutil.h"
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_commit.h"
 #include "db_findings.h"
-#include "rules.h"
 
 static tu_site g_site;
 static sqlite3 *g_db;

@@ -12,7 +12,7 @@
 #include "gate.h"
 #include "gate_git.h"
 #include "pd_error.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 
 #define OTHER "hpy-convert-object-dtype"
 

@@ -15,8 +15,7 @@
  */
 #include "testutil.h"
 
-#include "analyze.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 
 static rules *g_rules;
 

@@ -10,11 +10,10 @@
  */
 #include "testutil.h"
 
-#include "analyze.h"
+#include "analyzer/analyzer.h"
 #include "db.h"
 #include "ingest.h"
 #include "pd_error.h"
-#include "rules.h"
 #include "srv.h"
 
 static tu_site g_site;

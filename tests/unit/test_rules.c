@@ -1,5 +1,5 @@
 /*
- * test_rules.c: the rules file (ingest/rules.c): syntax errors name their
+ * test_rules.c: the rules file (ingest/analyzer/rules.c): syntax errors name their
  * file and line, every kind of bad directive is refused with its message,
  * and the hash that keys stored analyses is git's blob id of the text.
  * Run from the repository root.
@@ -15,8 +15,7 @@
 #include <cmocka.h>
 
 #include "pd_error.h"
-#include "analyze.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 
 #define FIXTURES "tests/fixtures/analyze/"
 #define NAMES "tests/fixtures/names/"

@@ -8,7 +8,7 @@
 
 #include "ingest.h"
 #include "pd_error.h"
-#include "rules.h"
+#include "analyzer/analyzer.h"
 
 typedef struct {
     char *dir;
