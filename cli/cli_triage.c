@@ -52,21 +52,17 @@ static void cli_triage_print(json_t *d)
 
 static int cli_triage_run(sqlite3 *db, const char *verb, const cli_triage_args *a)
 {
-    srv_req r;
     json_t *out = NULL, *d;
     int64_t repo_id;
     size_t i;
     int rc;
 
-    memset(&r, 0, sizeof(r));
-    r.db = db;
-    r.param[0] = a->repo;
     if ((rc = db_repo_find(db, a->repo, &repo_id, NULL, 0)) < 0)
         return rc;
     if (strcmp(verb, "dismiss") == 0) {
         const char *user = getenv("USER");
 
-        if ((rc = api_triage_dismiss(&r, a->rev, a->path, a->fp, a->reason,
+        if ((rc = api_triage_dismiss(db, a->repo, a->rev, a->path, a->fp, a->reason,
                                      a->comment ? a->comment : "",
                                      a->by ? a->by : user ? user : "cli", &out)) == 0) {
             printf("dismissed: ");

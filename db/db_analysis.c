@@ -185,62 +185,6 @@ int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
     return db_each_fn(st, fn, arg);
 }
 
-/* db_commit_calls and db_commit_flow: one compressed text column of the
- * analyses of every file at a commit (`col` and its `col`_len). */
-static int db_commit_text(sqlite3 *db, int64_t commit_id, const char *rules_hash,
-                          const char *col,
-                          int (*fn)(void *arg, const char *path, int64_t analysis_id,
-                                    char *text),
-                          void *arg)
-{
-    sqlite3_stmt *st = NULL;
-    char sql[1024];
-    int rc;
-
-    snprintf(sql, sizeof(sql),
-        "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
-        "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-        "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id), "
-        "latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
-        "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
-        "SELECT p.path, a.id, a.%s, a.%s_len FROM latest l "
-        "JOIN paths p ON p.id = l.path_id "
-        "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
-        "WHERE l.blob_oid IS NOT NULL ORDER BY p.path", col, col);
-    if ((rc = db_prepare(db, &st, sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    while ((rc = db_step(st)) > 0) {
-        char *text = NULL;
-
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
-            (rc = db_inflate(&text, sqlite3_column_blob(st, 2),
-                             (size_t)sqlite3_column_bytes(st, 2),
-                             (size_t)sqlite3_column_int64(st, 3))) < 0)
-            break;
-        if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
-                     sqlite3_column_int64(st, 1), text)) != 0)
-            break;
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-int db_commit_calls(sqlite3 *db, int64_t commit_id, const char *rules_hash,
-                    int (*fn)(void *arg, const char *path, int64_t analysis_id, char *calls),
-                    void *arg)
-{
-    return db_commit_text(db, commit_id, rules_hash, "calls", fn, arg);
-}
-
-int db_commit_flow(sqlite3 *db, int64_t commit_id, const char *rules_hash,
-                   int (*fn)(void *arg, const char *path, int64_t analysis_id, char *flow),
-                   void *arg)
-{
-    return db_commit_text(db, commit_id, rules_hash, "flow", fn, arg);
-}
-
 int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out)
 {
     sqlite3_stmt *st = NULL;

@@ -110,26 +110,6 @@ int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
 int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
                           int (*fn)(void *arg, const db_fn_brief *f), void *arg);
 
-/*
- * Call `fn` for each analysed file at commit `commit_id` in path order
- * with its analysis id and its calls text (the in-repository callees of
- * each function, one line per function in index order, inflated and
- * NUL-terminated; NULL when not stored).  `fn` owns `calls` (free()).
- * 0, fn's non-zero return, PD_EDB (also for damaged bytes), PD_ENOMEM.
- */
-int db_commit_calls(sqlite3 *db, int64_t commit_id, const char *rules_hash,
-                    int (*fn)(void *arg, const char *path, int64_t analysis_id, char *calls),
-                    void *arg);
-
-/*
- * The same with each file's flow facts (analyses.flow: one line per
- * function in index order, "NAME\tLINE\tBITS\tFACTS", pd_flow.h), the
- * input of the call-graph step at that commit.  `fn` owns `flow`.
- */
-int db_commit_flow(sqlite3 *db, int64_t commit_id, const char *rules_hash,
-                   int (*fn)(void *arg, const char *path, int64_t analysis_id, char *flow),
-                   void *arg);
-
 /* The flow facts of one analysis, inflated and NUL-terminated, into *out
  * (the caller frees; NULL when not stored).  0, PD_EDB, PD_ENOMEM. */
 int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out);

@@ -17,123 +17,6 @@
 #include "api_triage.h"
 #include "sarif_import.h"
 
-json_t *api_group_obj(const db_counts *c, const char *group)
-{
-    json_t *o = json_object();
-    size_t n = strlen(group);
-    int i;
-
-    for (i = 0; i < PD_NMEASURES; i++) {
-        const char *key = pd_measures[i].key;
-
-        if (strncmp(key, group, n) == 0 && key[n] == '.')
-            json_object_set_new(o, key + n + 1, json_integer(c->v[i]));
-    }
-    return o;
-}
-
-json_t *api_tokens_obj(const int64_t tok[4])
-{
-    json_t *o = json_object();
-    int i;
-
-    for (i = 0; i < PD_CLASS_COUNT; i++)
-        json_object_set_new(o, pd_class_name(i), json_integer(tok[i]));
-    return o;
-}
-
-json_t *api_measures_obj(const db_counts *c)
-{
-    json_t *o = json_object();
-    int i;
-
-    for (i = 0; i < PD_NMEASURES; i++) {
-        const char *key = pd_measures[i].key, *dot = strchr(key, '.');
-        json_t *group;
-        char name[64];
-
-        if (!dot) {
-            json_object_set_new(o, key, json_integer(c->v[i]));
-            continue;
-        }
-        /* "functions.ported" is {"functions": {"ported": n}}. */
-        snprintf(name, sizeof(name), "%.*s", (int)(dot - key), key);
-        if (!(group = json_object_get(o, name)))
-            json_object_set_new(o, name, group = json_object());
-        json_object_set_new(group, dot + 1, json_integer(c->v[i]));
-    }
-    return o;
-}
-
-json_t *api_text(const char *s)
-{
-    json_t *j;
-    char *fixed;
-    size_t i = 0, o = 0, n, k;
-
-    if (!s)
-        return json_null();
-    if ((j = json_string(s)))
-        return j;
-    /* Invalid UTF-8 (a file name is bytes in git): valid characters stay,
-     * every other byte becomes "\\xHH", which api_text_bytes turns back, so
-     * the name still opens its page. */
-    n = strlen(s);
-    if (!(fixed = malloc(n * 4 + 1)))
-        return NULL;
-    while (i < n) {
-        if ((k = pd_utf8_len((const unsigned char *)s + i, n - i))) {
-            memcpy(fixed + o, s + i, k);
-            o += k;
-            i += k;
-        } else {
-            o += (size_t)snprintf(fixed + o, 5, "\\x%02X", (unsigned char)s[i++]);
-        }
-    }
-    fixed[o] = '\0';
-    j = json_string(fixed);
-    free(fixed);
-    return j;
-}
-
-char *api_text_bytes(const char *s)
-{
-    char *out = malloc(strlen(s) + 1), *o = out;
-    unsigned v;
-
-    while (out && *s) {
-        if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2X", &v) == 1 &&
-            strspn(s + 2, "0123456789abcdefABCDEF") >= 2 && v >= 0x80) {
-            *o++ = (char)v;
-            s += 4;
-        } else {
-            *o++ = *s++;
-        }
-    }
-    if (out)
-        *o = '\0';
-    return out;
-}
-
-int api_resolve(srv_req *r, api_at *at)
-{
-    int rc;
-
-    memset(at, 0, sizeof(*at));
-    if ((rc = db_repo_find(r->db, r->param[0], &at->repo_id, NULL, 0)) < 0)
-        return rc;
-    if ((rc = db_rev_resolve(r->db, at->repo_id, r->param[1], &at->commit_id,
-                             at->oid)) < 0)
-        return rc;
-    /* A full commit id names content that never changes (under given rules). */
-    if (strcmp(r->param[1], at->oid) == 0)
-        r->immutable = 1;
-    rc = db_meta_get(r->db, "rules_hash", at->rules_hash, sizeof(at->rules_hash));
-    if (rc == PD_ENOTFOUND)
-        rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
-    return rc;
-}
-
 /* db_refs callback: a ref onto the array. */
 static int api_ref_add(void *arg, const db_ref *ref)
 {
@@ -360,7 +243,7 @@ static int api_summary_tools(srv_req *r, const api_at *at, const db_counts *c,
         "note", (json_int_t)c->tok[2], "none", (json_int_t)c->tok[0]));
     json_object_set_new(o, "tools", tools);
     if ((rc = sarif_tools_json(r->db, at->commit_id, tools)) < 0 ||
-        (rc = api_triage_summary(r, at, sc, tools, &ndismissed)) < 0)
+        (rc = api_triage_summary(r->db, at, sc, tools, &ndismissed)) < 0)
         return rc;
     json_object_set_new(o, "dismissed_count", json_integer((json_int_t)ndismissed));
     return 0;

@@ -10,7 +10,8 @@
 
 #include "api.h"
 #include "db_flow.h"
-#include "api_triage.h"
+#include "api_dismissed.h"
+#include "api_file.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_findings.h"
@@ -131,7 +132,7 @@ static int api_file_finding(void *arg, const db_finding *f)
 /* Fill the file document from its analysis: figures, then the page's
  * findings and functions (a failed read of either is an error, never a
  * shorter list). */
-static int api_file_analysis(srv_req *r, const api_at *at, const char *path,
+static int api_file_analysis(sqlite3 *db, const api_at *at, const char *path,
                              const char *blob, json_t *o, api_file_page *pg)
 {
     db_analysis_row a;
@@ -141,16 +142,16 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *path,
     int rc;
 
     memset(&a, 0, sizeof(a));
-    if ((rc = db_flow_get(r->db, at->commit_id, at->rules_hash, &flow)) == 0 &&
+    if ((rc = db_flow_get(db, at->commit_id, at->rules_hash, &flow)) == 0 &&
         (fns.g = db_flow_graph(flow)) != NULL &&
-        (rc = db_analysis_get(r->db, blob, at->rules_hash, &a)) == 0) {
+        (rc = db_analysis_get(db, blob, at->rules_hash, &a)) == 0) {
         json_object_set_new(o, "status", json_string(a.status));
         json_object_set_new(o, "universal_ready", json_boolean(a.universal_ready));
         json_object_set_new(o, "notes", a.notes ? api_text(a.notes) : json_null());
         json_object_set_new(o, "lines", json_integer(a.lines));
         json_object_set_new(o, "size", json_integer(a.size));
-        if ((rc = db_analysis_function_rows(r->db, a.id, api_file_function, &fns)) == 0)
-            rc = db_findings_each(r->db, a.id, api_file_finding, &finds);
+        if ((rc = db_analysis_function_rows(db, a.id, api_file_function, &fns)) == 0)
+            rc = db_findings_each(db, a.id, api_file_finding, &finds);
     }
     pg->functions_total = fns.nnames;
     pg->findings_total = finds.n;
@@ -174,7 +175,7 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *path,
 
 /* The SARIF findings of the file that fall in the page, after the
  * built-in ones. */
-static int api_file_sarif(srv_req *r, const api_at *at, const char *path, json_t *o,
+static int api_file_sarif(sqlite3 *db, const api_at *at, const char *path, json_t *o,
                           api_file_page *pg)
 {
     json_t *list = json_object_get(o, "findings");
@@ -187,7 +188,7 @@ static int api_file_sarif(srv_req *r, const api_at *at, const char *path, json_t
     room = pg->first + pg->per > before + skip ? pg->first + pg->per - before - skip : 0;
     if (!list)
         room = 0;
-    rc = sarif_file_findings(r->db, at->commit_id, path, skip, room, list, &total);
+    rc = sarif_file_findings(db, at->commit_id, path, skip, room, list, &total);
     pg->findings_total += total;
     return rc;
 }
@@ -231,7 +232,7 @@ static int api_file_filter(srv_req *r, json_t *o)
 
 /* The page `pg` of the file document of blob `blob` at `path`: analysis,
  * uploaded findings, dismissals. */
-static int api_file_build(srv_req *r, const api_at *at, const char *path, const char *blob,
+static int api_file_build(sqlite3 *db, const api_at *at, const char *path, const char *blob,
                           api_file_page *pg, json_t **out)
 {
     json_t *o = json_pack("{s:s, s:o, s:s}", "commit", at->oid, "path", api_text(path),
@@ -239,9 +240,9 @@ static int api_file_build(srv_req *r, const api_at *at, const char *path, const 
     int rc;
 
     *out = NULL;
-    if ((rc = api_file_analysis(r, at, path, blob, o, pg)) < 0 ||
-        (rc = api_file_sarif(r, at, path, o, pg)) < 0 ||
-        (rc = api_triage_apply(r, at->repo_id, o, "findings", path)) < 0) {
+    if ((rc = api_file_analysis(db, at, path, blob, o, pg)) < 0 ||
+        (rc = api_file_sarif(db, at, path, o, pg)) < 0 ||
+        (rc = api_dismissed_apply(db, at->repo_id, o, "findings", path)) < 0) {
         json_decref(o);
         return rc;
     }
@@ -249,16 +250,16 @@ static int api_file_build(srv_req *r, const api_at *at, const char *path, const 
     return 0;
 }
 
-int api_file_doc(srv_req *r, const api_at *at, const char *path, json_t **out)
+int api_file_doc(sqlite3 *db, const api_at *at, const char *path, json_t **out)
 {
     api_file_page pg = {1, (size_t)-1 / 2, 0, 0, 0};
     char blob[41];
     int rc;
 
     *out = NULL;
-    if ((rc = db_commit_file_blob(r->db, at->commit_id, path, blob)) < 0)
+    if ((rc = db_commit_file_blob(db, at->commit_id, path, blob)) < 0)
         return rc;
-    return api_file_build(r, at, path, blob, &pg, out);
+    return api_file_build(db, at, path, blob, &pg, out);
 }
 
 enum MHD_Result api_file(srv_req *r)
@@ -280,7 +281,7 @@ enum MHD_Result api_file(srv_req *r)
     }
     pg.first = (pg.page - 1) * pg.per;
     r->immutable = 0;      /* SARIF uploads and dismissals change a commit's files */
-    if ((rc = api_file_build(r, &at, r->tail, blob, &pg, &o)) < 0 ||
+    if ((rc = api_file_build(r->db, &at, r->tail, blob, &pg, &o)) < 0 ||
         (rc = api_file_filter(r, o)) < 0) {
         json_decref(o);
         ret = srv_reply_error(r, rc);

@@ -33,6 +33,7 @@
 #include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_analysis.h"
+#include "db_flow.h"
 #include "pd_error.h"
 #include "pd_map.h"
 

@@ -8,67 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
+#include "api_file.h"
 #include "api_triage.h"
 #include "db.h"
 #include "db_token.h"
 #include "db_triage.h"
 #include "pd_error.h"
-
-void api_triage_fingerprints(json_t *findings, const char *path)
-{
-    json_t *seen = json_object(), *f;
-    size_t i;
-
-    json_array_foreach(findings, i, f) {
-        const char *parts[5] = {
-            json_string_value(json_object_get(f, "path")),
-            json_string_value(json_object_get(f, "rule")),
-            json_string_value(json_object_get(f, "function")),
-            json_string_value(json_object_get(f, "text")), NULL};
-        unsigned char hash[crypto_hash_sha256_BYTES];
-        char key[2048], occ[24], hex[33];
-        crypto_hash_sha256_state st;
-        json_int_t n;
-        int k;
-
-        if (json_object_get(f, "fingerprint"))
-            continue;
-        if (!parts[0])
-            parts[0] = path;
-        snprintf(key, sizeof(key), "%s\n%s\n%s\n%s", parts[0] ? parts[0] : "",
-                 parts[1] ? parts[1] : "", parts[2] ? parts[2] : "",
-                 parts[3] ? parts[3] : "");
-        n = json_integer_value(json_object_get(seen, key));
-        json_object_set_new(seen, key, json_integer(n + 1));
-        snprintf(occ, sizeof(occ), "#%lld", (long long)n);
-        parts[4] = occ;
-        crypto_hash_sha256_init(&st);
-        crypto_hash_sha256_update(&st, (const unsigned char *)"portdash-finding", 17);
-        for (k = 0; k < 5; k++)
-            crypto_hash_sha256_update(&st, (const unsigned char *)(parts[k] ? parts[k] : ""),
-                                      strlen(parts[k] ? parts[k] : "") + 1);
-        crypto_hash_sha256_final(&st, hash);
-        sodium_bin2hex(hex, sizeof(hex), hash, 16);
-        json_object_set_new(f, "fingerprint", json_string(hex));
-    }
-    json_decref(seen);
-}
-
-int api_triage_apply(srv_req *r, int64_t repo_id, json_t *o, const char *key,
-                     const char *path)
-{
-    json_t *list = json_object_get(o, key);
-    size_t n = 0;
-    int rc;
-
-    api_triage_fingerprints(list, path);
-    if ((rc = db_triage_mark(r->db, repo_id, list, &n)) < 0)
-        return rc;
-    json_object_set_new(o, "dismissed_count", json_integer((json_int_t)n));
-    return 0;
-}
 
 /* Move the dismissed findings of `findings` from their tool's results
  * and level counts in `tools` to its "dismissed" count. */
@@ -96,7 +41,7 @@ static size_t api_triage_uncount(json_t *findings, json_t *tools)
     return n;
 }
 
-int api_triage_summary(srv_req *r, const api_at *at, const db_scope *sc, json_t *tools,
+int api_triage_summary(sqlite3 *db, const api_at *at, const db_scope *sc, json_t *tools,
                        size_t *ndismissed)
 {
     json_t *paths = NULL, *p, *doc, *t;
@@ -107,14 +52,14 @@ int api_triage_summary(srv_req *r, const api_at *at, const db_scope *sc, json_t 
     *ndismissed = 0;
     json_object_foreach(tools, key, t)
         json_object_set_new(t, "dismissed", json_integer(0));
-    if ((rc = db_triage_paths(r->db, at->repo_id, &paths)) < 0)
+    if ((rc = db_triage_paths(db, at->repo_id, &paths)) < 0)
         return rc;
     json_array_foreach(paths, i, p) {
         const char *path = json_string_value(p);
 
         if (sc && !db_scope_has_path(sc, path))
             continue;
-        rc = api_file_doc(r, at, path, &doc);
+        rc = api_file_doc(db, at, path, &doc);
         if (rc == PD_ENOTFOUND)
             continue;            /* not in this commit: nothing to leave out */
         if (rc < 0)
@@ -146,11 +91,10 @@ static const char *api_triage_str(json_t *body, const char *key)
     return json_string_value(json_object_get(body, key));
 }
 
-int api_triage_dismiss(srv_req *r, const char *rev, const char *path, const char *fp,
-                       const char *reason, const char *comment, const char *by,
-                       json_t **out)
+int api_triage_dismiss(sqlite3 *db, const char *repo, const char *rev, const char *path,
+                       const char *fp, const char *reason, const char *comment,
+                       const char *by, json_t **out)
 {
-    const char *saved = r->param[1];
     json_t *doc = NULL, *f = NULL, *x;
     api_at at;
     size_t i;
@@ -159,11 +103,9 @@ int api_triage_dismiss(srv_req *r, const char *rev, const char *path, const char
     *out = NULL;
     if (!db_triage_reason_ok(reason))
         return pd_error_set(PD_EINVAL, "reason must be one of %s", DB_TRIAGE_REASONS);
-    r->param[1] = rev;
-    rc = api_resolve(r, &at);
-    r->param[1] = saved;
+    rc = api_resolve_at(db, repo, rev, &at);
     if (rc == 0)
-        rc = api_file_doc(r, &at, path, &doc);
+        rc = api_file_doc(db, &at, path, &doc);
     json_array_foreach(json_object_get(doc, "findings"), i, x)
         if (!f && strcmp(json_string_value(json_object_get(x, "fingerprint")), fp) == 0)
             f = x;
@@ -172,7 +114,7 @@ int api_triage_dismiss(srv_req *r, const char *rev, const char *path, const char
                           path, rev, fp);
     if (rc == 0) {
         json_object_set_new(f, "path", json_string(path));
-        rc = db_triage_dismiss(r->db, at.repo_id, at.oid, f, reason, comment, by, out);
+        rc = db_triage_dismiss(db, at.repo_id, at.oid, f, reason, comment, by, out);
     }
     json_decref(doc);
     return rc;
@@ -202,7 +144,8 @@ enum MHD_Result api_dismiss(srv_req *r)
                                  "(comment at most 4000 bytes)", DB_TRIAGE_REASONS);
     }
     if ((rc = api_triage_who(r, by, sizeof(by))) == 0)
-        rc = api_triage_dismiss(r, rev, path, fp, reason, comment, by, &out);
+        rc = api_triage_dismiss(r->db, r->param[0], rev, path, fp, reason, comment, by,
+                                &out);
     json_decref(body);
     return rc < 0 ? srv_reply_error(r, rc) : srv_reply_json(r, 201, out);
 }

@@ -1,0 +1,24 @@
+/*
+ * db_zlib.h: zlib for the compressed columns (db_zlib.c).
+ */
+#ifndef DB_ZLIB_H
+#define DB_ZLIB_H
+
+#include <stddef.h>
+
+/*
+ * Compress `len` bytes with zlib into a new buffer (*out, *out_len), freed
+ * with free().  0, PD_ENOMEM, PD_ERROR.
+ */
+int db_deflate(unsigned char **out, size_t *out_len, const void *in, size_t len);
+
+/* Largest inflated size db_inflate accepts (bytes). */
+#define DB_INFLATE_MAX ((size_t)1 << 30)
+
+/* Inverse of db_deflate; `raw_len` is the original size as stored, which
+ * is not trusted (a damaged or edited database).  *out is NUL-terminated
+ * and freed with free().  0, PD_ENOMEM, PD_EDB (damaged: a length that
+ * cannot be, or data that does not inflate to it; the server answers 500). */
+int db_inflate(char **out, const void *in, size_t len, size_t raw_len);
+
+#endif

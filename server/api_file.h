@@ -1,0 +1,21 @@
+/*
+ * api_file.h: one file at a commit (api_file.c): the document of GET
+ * .../commits/{rev}/files/{path}, for the handlers and for the triage.
+ */
+#ifndef API_FILE_H
+#define API_FILE_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "api_common.h"
+
+/*
+ * The whole file document of GET .../files/{path} (every function and
+ * finding, no paging) for `path` at `at` in `db`, with fingerprints and
+ * dismissals.  *out is a new reference.  0, PD_ENOTFOUND (no such file at
+ * the commit), PD_EDB, PD_ENOMEM.
+ */
+int api_file_doc(sqlite3 *db, const api_at *at, const char *path, json_t **out);
+
+#endif
