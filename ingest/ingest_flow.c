@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "db_analysis.h"
+#include "db_flow.h"
 #include "ingest_flow.h"
 #include "pd_error.h"
 #include "pd_flow.h"
