@@ -152,22 +152,23 @@ done:
     return ok;
 }
 
-int scope_contains(const scope *sc, const char *path)
+int scope_globs_contain(const scope *sc, const char *path)
 {
     size_t i;
-    int in = 0;
+    int in = sc->ninclude == 0;
 
-    if (!pd_path_is_source(path))
-        return 0;
-    if (!sc)
-        return 1;
-    if (sc->ninclude == 0)
-        in = 1;
     for (i = 0; i < sc->ninclude && !in; i++)
         in = scope_glob_match(sc->include[i], path);
     for (i = 0; i < sc->nexclude && in; i++)
         in = !scope_glob_match(sc->exclude[i], path);
     return in;
+}
+
+int scope_contains(const scope *sc, const char *path)
+{
+    if (!pd_path_is_source(path))
+        return 0;
+    return !sc || scope_globs_contain(sc, path);
 }
 
 char *scope_to_json(const scope *sc)

@@ -25,6 +25,11 @@ int scope_glob_match(const char *glob, const char *path);
 /* 1 if `path` is in scope `s` (s may be NULL: default kinds only). */
 int scope_contains(const scope *s, const char *path);
 
+/* 1 if `path` matches the globs of `s` alone: some include (or none
+ * given) and no exclude; the source-kind test of scope_contains is left
+ * to the caller (stored paths passed it when they were ingested). */
+int scope_globs_contain(const scope *s, const char *path);
+
 /*
  * The scope as canonical JSON text ({"include":[...],"exclude":[...]}),
  * stored with a repository so later ingests keep to it.  Returns a new

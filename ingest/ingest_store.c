@@ -151,7 +151,8 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
                                const an_result *res, const an_function *f)
 {
     size_t n = strlen(f->name) + 1;
-    char why[1024];
+    pd_why w;
+    json_t *why;
 
     memcpy(names + *off, f->name, n);
     row->name = names + *off;
@@ -168,8 +169,13 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
         row->name_from_macro = names + *off;
         *off += n;
     }
-    an_why_json(res, f, why, sizeof(why));
-    return (row->why = strdup(why)) ? 0 : PD_ENOMEM;
+    an_why_of(res, f, &w);
+    /* Stored as text (functions.why); the file page reads it back. */
+    if (!(why = pd_why_obj(&w)))
+        return PD_ENOMEM;
+    row->why = json_dumps(why, JSON_COMPACT);
+    json_decref(why);
+    return row->why ? 0 : PD_ENOMEM;
 }
 
 /* Copy the function rows of `res` into e->fn, names into one block. */

@@ -114,14 +114,14 @@ static void report_text_file(FILE *out, const report_file *rf)
         fprintf(out, "%s: note: %s\n", rf->path, res->notes);
 }
 
-/* Why fn has its status and object state (analyze.h an_why_json). */
+/* Why fn has its status and object state (pd_why.h). */
 static json_t *report_why(const an_result *res, const an_function *fn)
 {
-    char buf[4096];           /* a chain of 8 hops fits */
+    pd_why w;
     json_t *j;
 
-    an_why_json(res, fn, buf, sizeof(buf));
-    j = json_loads(buf, 0, NULL);
+    an_why_of(res, fn, &w);
+    j = pd_why_obj(&w);
     return j ? j : json_null();
 }
 

@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_int.h"
+#include "analyze_build.h"
+#include "analyze_flow.h"
 #include "pd_error.h"
 #include "pd_flow.h"
 

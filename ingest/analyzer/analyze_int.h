@@ -1,8 +1,10 @@
 /*
  * analyze_int.h: state shared by the files of the analyzer (not an API).
  *
- *   analyze.c       public entry points, findings, text pool, the verdicts
- *                   computed at the end (status, object state, notes)
+ *   analyze.c       public entry points and the verdicts computed at the
+ *                   end (status, object state, notes)
+ *   analyze_build.c findings, functions, text pool (analyze_build.h)
+ *   analyze_result.c names, freeing a result, a function's why as JSON
  *   analyze_scan.c  the token walk: declarations and function definitions,
  *                   classification
  *   analyze_items.c object-dtype item access inside functions
@@ -12,6 +14,11 @@
  *                   (a second, cheap pass over files that mention them)
  *   analyze_memo.c  the chunk memo: cuts, keys, recording and reusing
  *                   chunk results (analyze_memo_tab.c: its table)
+ *
+ * This header holds the state and small inline readers of it, and no
+ * function of any file: each file's functions are declared in its own
+ * header (analyze_scan.h, ...), so the files call each other as a tree
+ * (the walk: memo -> pp -> scan -> items -> flow; all -> build).
  *
  * One an_state lives for one an_analyze() call.  Errors (only out of
  * memory) are sticky in st->rc so the per-token code needs no error
@@ -176,6 +183,16 @@ typedef struct {
     char site_cls;              /* 'L' or 'F' */
 } an_flow;
 
+/* The pool offsets an_intern hands out while the memo records a chunk, in
+ * order (analyze_build.c appends; analyze_memo.c reads them to store the
+ * chunk's strings).  failed: an append ran out of memory, so the chunk is
+ * not stored. */
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+    int failed;
+} an_internlog;
+
 typedef struct {
     const rules *r;
     an_result *res;
@@ -284,6 +301,8 @@ typedef struct {
 
     struct an_rec *rec;         /* chunk being recorded for the memo, or
                                  * NULL (analyze_memo.c) */
+    an_internlog *ilog;         /* that chunk's interned strings (an_intern
+                                 * appends), or NULL when not recording */
 } an_state;
 
 /* 1 if token t is the identifier s, a string literal (its length is
@@ -308,47 +327,6 @@ static inline const an_tok *an_prev(const an_state *st, size_t k)
     return &st->ring[(st->nring - k) & (AN_RING - 1)];
 }
 
-/* analyze.c */
-int an_intern(an_state *st, const char *s, size_t len, uint32_t *off);
-size_t an_add_finding(an_state *st, uint32_t line, uint32_t column,
-                      rules_verdict v, const char *text, size_t len,
-                      int kind, const rules_name *cond, int define);
-void an_set_reason(an_state *st, size_t fi, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void an_assign(an_state *st, size_t fi, int32_t fn);
-int32_t an_new_function(an_state *st, const char *name, size_t len,
-                        uint32_t start_line);
-void an_set_macro(an_state *st, int32_t fn, const char *name, size_t len);
-
-/* analyze_scan.c */
-void an_scan_token(an_state *st, const lex_token *t);
-const rules_name *an_classify(an_state *st, const lex_token *t, int member,
-                              int define);
-void an_reset_decl(an_state *st);
-void an_clip_calls(an_state *st);
-
-/* analyze_items.c: object-dtype item access (see there) */
-void an_local_decl(an_state *st, const an_tok *t);
-void an_check_cast(an_state *st);
-void an_call_token(an_state *st, const an_tok *t);
-void an_cast_operand(an_state *st, const an_tok *t);
-void an_item_call(an_state *st, const an_tok *name);
-
-/* analyze_flow.c: the facts the call-graph step reads (see there) */
-void an_flow_file_token(an_state *st, const an_tok *t);
-void an_flow_begin(an_state *st);
-void an_flow_body_token(an_state *st, const an_tok *t);
-void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len);
-void an_flow_site_wait(an_state *st, rules_verdict v);
-void an_flow_end(an_state *st);
-int an_flow_clean(const an_state *st);
-void an_flow_build(an_state *st);
-
-/* analyze_types.c: fill st->res->hpy_types from the analysed text (after
- * an_finish, before template lines are mapped back); does nothing unless
- * st->types_seen (set by an_types_word() during the scan). */
-void an_types(an_state *st, const char *buf, size_t len);
-
 /* 1 if identifier s[0..len) is one the types pass reads (HPyType_...,
  * HPyField, HPy_VISIT, HPyDef_SLOT); cheap: most names fail at s[0]. */
 static inline int an_types_word(const char *s, size_t len)
@@ -359,24 +337,5 @@ static inline int an_types_word(const char *s, size_t len)
            (len == 9 && memcmp(s, "HPy_VISIT", 9) == 0) ||
            (len == 11 && memcmp(s, "HPyDef_SLOT", 11) == 0);
 }
-
-/* analyze_pp.c */
-void an_directive(an_state *st);
-
-/* Feed one lexed token to the analysis: a directive to the preprocessor,
- * anything else to the scanner unless an #if branch skips it.  The one
- * step of the plain walk and of the memo's walk. */
-static inline void an_feed(an_state *st, const lex_token *t)
-{
-    if (t->kind == LEX_PP_BEGIN)
-        an_directive(st);
-    else if (!st->skip)
-        an_scan_token(st, t);
-}
-
-/* analyze_memo.c: an_intern() reports every string it hands out while a
- * chunk is recorded; an_walk_memo() is an_walk() through memo m. */
-void an_rec_intern(an_state *st, uint32_t off);
-void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len);
 
 #endif

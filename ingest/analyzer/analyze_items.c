@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_int.h"
+#include "analyze_build.h"
+#include "analyze_flow.h"
+#include "analyze_items.h"
 #include "pd_error.h"
 
 /* ---- object-dtype item access ------------------------------------------ */

@@ -25,6 +25,9 @@
 #define XXH_STATIC_LINKING_ONLY   /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
+#include "analyze_build.h"
+#include "analyze_feed.h"
+#include "analyze_flow.h"
 #include "analyze_memo.h"
 #include "pd_error.h"
 
@@ -35,9 +38,7 @@ typedef struct an_rec {
     uint32_t line0;
     size_t nfind0, nfn0, ncall0, nflow0, nring0;
     an_mcount c0;
-    uint32_t *log;              /* every interned offset, in order */
-    size_t nlog, caplog;
-    int failed;
+    an_internlog log;           /* every interned offset, in order */
 } an_rec;
 
 /* ---- cuts and keys --------------------------------------------------- */
@@ -219,24 +220,6 @@ static void an_count_apply(an_state *st, const an_mcount *d, uint32_t line0)
 
 /* ---- recording ------------------------------------------------------- */
 
-void an_rec_intern(an_state *st, uint32_t off)
-{
-    an_rec *r = st->rec;
-
-    if (r->nlog == r->caplog) {
-        size_t cap = r->caplog ? r->caplog * 2 : 64;
-        uint32_t *p = realloc(r->log, cap * sizeof(*p));
-
-        if (!p) {
-            r->failed = 1;
-            return;
-        }
-        r->log = p;
-        r->caplog = cap;
-    }
-    r->log[r->nlog++] = off;
-}
-
 /* Start recording chunk [base, q) at line0; the OR-ed flags start from 0
  * so that the entry holds the chunk's own. */
 static void an_rec_start(an_state *st, an_rec *r, const char *base,
@@ -251,12 +234,13 @@ static void an_rec_start(an_state *st, an_rec *r, const char *base,
     r->ncall0 = st->ncallrecs;
     r->nflow0 = st->nflowrecs;
     r->nring0 = st->nring;
-    r->nlog = 0;
-    r->failed = 0;
+    r->log.n = 0;
+    r->log.failed = 0;
     an_count_get(st, &r->c0);
     st->triggers_seen = 0;
     st->types_seen = 0;
     st->rec = r;
+    st->ilog = &r->log;
 }
 
 /* Stop recording: the flags get back what was seen before the chunk. */
@@ -265,6 +249,7 @@ static void an_rec_stop(an_state *st, an_rec *r)
     st->triggers_seen |= r->c0.triggers;
     st->types_seen |= (int)r->c0.types_seen;
     st->rec = NULL;
+    st->ilog = NULL;
 }
 
 /* Index of pool offset off among the chunk's strings (open addressing
@@ -298,14 +283,14 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     an_mentry *e = NULL;
     char *blk;
 
-    while (mask + 1 < r->nlog * 2)
+    while (mask + 1 < r->log.n * 2)
         mask = mask * 2 + 1;
     slots = calloc(mask + 1, sizeof(*slots));
-    offs = malloc((r->nlog + 1) * sizeof(*offs));
+    offs = malloc((r->log.n + 1) * sizeof(*offs));
     if (!slots || !offs)
         goto done;
-    for (i = 0; i < r->nlog; i++) {         /* distinct, in first order */
-        uint32_t off = r->log[i];
+    for (i = 0; i < r->log.n; i++) {         /* distinct, in first order */
+        uint32_t off = r->log.v[i];
         size_t j;
 
         if (an_str_index(slots, offs, mask, off) != UINT32_MAX)
@@ -469,7 +454,7 @@ static void an_rec_store(an_state *st, an_memo *m, an_rec *r)
 {
     an_mentry *e;
 
-    if (r->failed || st->rc || !(e = an_rec_entry(st, r)))
+    if (r->log.failed || st->rc || !(e = an_rec_entry(st, r)))
         return;
     pthread_mutex_lock(&m->mu);
     an_memo_insert(m, e);
@@ -732,7 +717,7 @@ void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len)
     }
     if (st->rec)
         an_rec_stop(st, &r);
-    free(r.log);
+    free(r.log.v);
     /* newlines seen, plus a last line without one */
     st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
 }

@@ -95,4 +95,8 @@ an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi);
 void an_memo_insert(an_memo *m, an_mentry *e);
 void an_memo_touch(an_memo *m, an_mentry *e);
 
+/* an_walk() through memo m: chunks already seen are replayed, new ones
+ * are walked token by token (an_feed) and recorded (analyze_memo.c). */
+void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len);
+
 #endif

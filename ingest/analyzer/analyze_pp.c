@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_int.h"
+#include "analyze_build.h"
+#include "analyze_pp.h"
+#include "analyze_scan.h"
 #include "pd_error.h"
 
 #define AN_PPMAX 64              /* condition tokens looked at */

@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_int.h"
+#include "analyze_build.h"
+#include "analyze_flow.h"
+#include "analyze_items.h"
+#include "analyze_scan.h"
 #include "pd_error.h"
 
 /* First tokens of a declaration that opens a wrapper, not a body. */

@@ -32,7 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_int.h"
+#include "analyze_build.h"
+#include "analyze_types.h"
 #include "pd_buf.h"
 #include "pd_error.h"
 

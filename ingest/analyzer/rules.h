@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct rules rules;
+#include "rules_def.h"
 
 /*
  * Load a rules file.  On success *out is a new object freed with
@@ -53,69 +53,6 @@ extern const unsigned long rules_cpython_names_text_len;
 int rules_load_default(rules **out);
 
 /* ---- Lookup API used by the analyzer (analyze.c) ---------------------- */
-
-/* The class given by a rule: an_class index (analyze.h) and the rule id,
- * owned by the rules object.  cls is RULES_CLS_UNSET when no rule of that
- * kind applies, RULES_CLS_NONE for an explicit "none" (an exact rule that
- * shields a name from the prefix rules). */
-#define RULES_CLS_UNSET (-1)
-#define RULES_CLS_NONE  (-2)
-
-typedef struct {
-    int cls;
-    const char *id;
-} rules_verdict;
-
-/* `guard` directive: which test of the macro makes a block CPython-only. */
-#define RULES_GUARD_IFNDEF 1  /* #ifndef NAME, #if !defined(NAME) */
-#define RULES_GUARD_IFDEF  2  /* #ifdef NAME, #if defined(NAME) */
-
-/* rules_name.flags */
-#define RULES_F_MARKER   0x1u  /* `marker`: puts a function on an object path */
-#define RULES_F_ITEMCOPY 0x2u  /* `itemcopy`: memcpy-like, see analyze.c */
-#define RULES_F_ITEMSVISIT 0x4u /* `itemsvisit`: visits object-array items
-                                 * (analyze_types.c) */
-#define RULES_F_ITEMSOURCE 0x8u /* `itemsource`: a call or member that
-                                 * gives a pointer into array data */
-#define RULES_F_ITEMNAME 0x10u  /* `itemname`: a name the project's macros
-                                 * declare as a pointer into array data */
-
-/* rules_name.itemdata[] values (`itemdata`) */
-#define RULES_DATA_ANY   1      /* locals and parameters */
-#define RULES_DATA_PARAM 2      /* parameters only */
-
-/* Most '*' in an `itemcast`/`itemlocal` type. */
-#define RULES_MAXSTARS 3
-
-/* Everything the rules say about one exact identifier. */
-typedef struct {
-    const char *name;           /* NUL-terminated, owned by the rules */
-    size_t len;
-    uint32_t hash;              /* rules_hash_name(name, len) */
-    rules_verdict exact;        /* `exact`, or a `names` set */
-    int exact_from_set;         /* exact came from a `names` set: an
-                                 * `exact` rule may still replace it */
-    rules_verdict member;       /* `member`: after '.' or '->' */
-    rules_verdict cond;         /* `exact-if`: class once a trigger is seen */
-    uint32_t cond_bit;          /* the bit of that exact-if rule */
-    uint32_t triggers;          /* bits of exact-if rules this name triggers */
-    rules_verdict itemcast[RULES_MAXSTARS + 1];  /* by number of '*' */
-    rules_verdict itemlocal[RULES_MAXSTARS + 1]; /* by number of '*' */
-    rules_verdict nullowner;    /* `nullowner`: this call ... */
-    int nullowner_arg;          /* ... with argument #arg (0-based) ... */
-    const char *null_name;      /* ... equal to this name */
-    int fieldarg_arg;           /* `fieldarg`: index of the field argument
-                                 * (0-based), or -1 */
-    int guard;                  /* RULES_GUARD_* or 0 */
-    unsigned flags;             /* RULES_F_* */
-    int has_local;              /* some itemlocal[] is set */
-    int has_cast;               /* some itemcast[] is set */
-    uint8_t itemdata[RULES_MAXSTARS + 1];  /* `itemdata`: RULES_DATA_*
-                                 * by number of '*', or 0 */
-    int has_data;               /* some itemdata[] is set */
-    rules_verdict itemcall;     /* `itemcall`: this call reads or writes
-                                 * object items */
-} rules_name;
 
 /* FNV-1a hash of an identifier, as stored in rules_name.hash. */
 uint32_t rules_hash_name(const char *s, size_t len);

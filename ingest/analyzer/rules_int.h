@@ -76,6 +76,23 @@ typedef struct {
     const char *id;             /* the line's id=ID, or NULL */
 } rules_ctx;
 
+/* Symbol of an identifier byte in the trie, or -1. */
+static inline int rules_sym(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'Z')
+        return 10 + c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return 36 + c - 'a';
+    if (c == '_')
+        return 62;
+    if (c == '@')
+        return 63;
+    return -1;
+}
+
+/* rules_build.c */
 /* Record a syntax error at the current line; returns PD_EINVAL. */
 int rules_err(const rules_ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "pd_domain.h"
 #include "pd_error.h"
 #include "rules_int.h"
 
@@ -35,9 +35,9 @@ static int rules_type_stars(const rules_ctx *c, char *type, int *stars)
 /* The default id of an item-access rule of class cls. */
 static const char *rules_item_id(rules *r, const rules_ctx *c, int cls)
 {
-    if (cls == AN_CLASS_HPY)
+    if (cls == PD_CLASS_HPY)
         return rules_id(r, c, "object-item-field");
-    if (cls == AN_CLASS_BRIDGE)
+    if (cls == PD_CLASS_BRIDGE)
         return rules_id(r, c, "object-item-bridge");
     return rules_id(r, c, "object-item-legacy");
 }
@@ -93,7 +93,7 @@ int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
         return rc;
     if (e->nullowner.cls != RULES_CLS_UNSET)
         return rules_err(c, "duplicate nullowner rule for '%s'", av[1]);
-    e->nullowner.cls = AN_CLASS_BRIDGE;
+    e->nullowner.cls = PD_CLASS_BRIDGE;
     e->nullowner_arg = (int)idx;
     e->null_name = rules_strndup(r, av[3], strlen(av[3]));
     e->nullowner.id = rules_id(r, c, "field-null-owner");

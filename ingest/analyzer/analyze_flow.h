@@ -1,0 +1,19 @@
+/*
+ * analyze_flow.h: the facts the call-graph step reads (analyze_flow.c).
+ */
+#ifndef ANALYZE_FLOW_H
+#define ANALYZE_FLOW_H
+
+#include "analyze_int.h"
+
+/* analyze_flow.c: the facts the call-graph step reads (see there) */
+void an_flow_file_token(an_state *st, const an_tok *t);
+void an_flow_begin(an_state *st);
+void an_flow_body_token(an_state *st, const an_tok *t);
+void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len);
+void an_flow_site_wait(an_state *st, rules_verdict v);
+void an_flow_end(an_state *st);
+int an_flow_clean(const an_state *st);
+void an_flow_build(an_state *st);
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * rules_build.c: what every directive's parser uses (rules_int.h): errors
+ * with the line, the arena, rule ids, class words, and the exact entry of
+ * a name; and the lookups the analyzer calls (rules.h).  A leaf of the
+ * rules: the directive table (rules.c) and the directive files
+ * (rules_items.c, rules_names.c) call it, it calls none of them.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_domain.h"
+#include "pd_error.h"
+#include "pd_hash.h"
+#include "rules.h"
+#include "rules_int.h"
+
+/* Record a syntax error at the current line; returns PD_EINVAL. */
+int rules_err(const rules_ctx *c, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return pd_error_set(PD_EINVAL, "%s:%u: %s", c->file, c->line, msg);
+}
+
+/* Copy s[0..len) into the arena, NUL-terminated; NULL when out of memory. */
+char *rules_strndup(rules *r, const char *s, size_t len)
+{
+    rules_block *b = r->arena;
+    char *out;
+
+    if (!b || b->cap - b->used < len + 1) {
+        size_t cap = len + 1 > 4096 ? len + 1 : 4096;
+
+        b = malloc(sizeof(*b) + cap);
+        if (!b)
+            return NULL;
+        b->next = r->arena;
+        b->used = 0;
+        b->cap = cap;
+        r->arena = b;
+    }
+    out = b->data + b->used;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    b->used += len + 1;
+    return out;
+}
+
+/* The rule id: the line's id=ID if given, else the printf-made default.
+ * NULL when out of memory. */
+const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
+                            ...)
+{
+    char buf[RULES_MAXLINE];
+    va_list ap;
+
+    if (c->id)
+        return rules_strndup(r, c->id, strlen(c->id));
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    return rules_strndup(r, buf, strlen(buf));
+}
+
+uint32_t rules_hash_name(const char *s, size_t len)
+{
+    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
+}
+
+/* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */
+int rules_is_ident(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (rules_sym((unsigned char)*s) < 0)
+            return 0;
+    return 1;
+}
+
+/* Parse a class name into *cls (an_class or RULES_CLS_NONE if allow_none). */
+int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls)
+{
+    int i;
+
+    for (i = 0; i < PD_CLASS_COUNT; i++) {
+        if (strcmp(s, pd_class_name((pd_class)i)) == 0) {
+            *cls = i;
+            return 0;
+        }
+    }
+    if (allow_none && strcmp(s, "none") == 0) {
+        *cls = RULES_CLS_NONE;
+        return 0;
+    }
+    return rules_err(c, "unknown class '%s' (expected hpy, capi, npy-legacy, "
+                     "bridge%s)", s, allow_none ? " or none" : "");
+}
+
+const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
+{
+    unsigned k = (unsigned)(unsigned char)s[0] << 8 |
+                 (len > 1 ? (unsigned char)s[1] : 0u);
+    uintptr_t idx;
+
+    if (!r->index || !(r->first2[k >> 3] & (1u << (k & 7))))
+        return NULL;
+    idx = (uintptr_t)pd_map_get(r->index, s, len);
+    return idx ? &r->names[idx - 1] : NULL;
+}
+
+/* Find or create the exact entry of `name`; *out gets it.  The pointer is
+ * valid until the next call.  0 or PD_ENOMEM. */
+int rules_entry(rules *r, const char *name, rules_name **out)
+{
+    size_t len = strlen(name), k;
+    rules_name *e = (rules_name *)rules_lookup(r, name, len);
+
+    if (e) {
+        *out = e;
+        return 0;
+    }
+    if (!r->index && !(r->index = pd_map_new(PD_MAP_TRUSTED)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    if (r->nnames == r->capnames) {
+        size_t cap = r->capnames ? r->capnames * 2 : 64;
+        rules_name *names = realloc(r->names, cap * sizeof(*names));
+
+        if (!names)
+            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        r->names = names;
+        r->capnames = cap;
+    }
+    e = &r->names[r->nnames];
+    memset(e, 0, sizeof(*e));
+    if (!(e->name = rules_strndup(r, name, len)))
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    e->len = len;
+    e->hash = rules_hash_name(name, len);
+    e->exact.cls = e->member.cls = e->cond.cls = RULES_CLS_UNSET;
+    e->nullowner.cls = e->itemcall.cls = RULES_CLS_UNSET;
+    e->nullowner_arg = -1;
+    e->fieldarg_arg = -1;
+    for (k = 0; k <= RULES_MAXSTARS; k++)
+        e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
+    if (pd_map_put(r->index, e->name, len, (void *)(uintptr_t)(r->nnames + 1)) < 0)
+        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->nnames++;
+    k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
+    r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));
+    *out = e;
+    return 0;
+}
