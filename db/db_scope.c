@@ -188,14 +188,11 @@ const db_scope *db_scopes_find(const db_scopes *s, const char *name)
 
 int db_scope_has_path(const db_scope *sc, const char *path)
 {
-    size_t i;
-    int in = sc->ninclude == 0;
+    /* The same globs as an ingest's path filter: one matcher (scope.h). */
+    const scope globs = {(const char **)sc->include, sc->ninclude,
+                         (const char **)sc->exclude, sc->nexclude};
 
-    for (i = 0; !in && i < sc->ninclude; i++)
-        in = scope_glob_match(sc->include[i], path);
-    for (i = 0; in && i < sc->nexclude; i++)
-        in = !scope_glob_match(sc->exclude[i], path);
-    return in;
+    return scope_globs_contain(&globs, path);
 }
 
 int db_scope_status_index(const char *status)
