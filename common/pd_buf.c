@@ -1,6 +1,7 @@
 /*
  * pd_buf.c: the growable byte buffer (see pd_buf.h).
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ int pd_buf_put(pd_buf *b, const void *p, size_t n)
     if (n)
         memcpy(b->data + b->len, p, n);
     b->len += n;
+    assert(b->len < b->cap);        /* room for the NUL was reserved */
     b->data[b->len] = '\0';
     return 0;
 }

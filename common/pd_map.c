@@ -1,6 +1,7 @@
 /*
  * pd_map.c: the hash table (see pd_map.h).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,9 @@ static size_t pd_map_find(const pd_map *m, const void *key, size_t len, uint64_t
 {
     size_t i;
 
+    /* Open addressing: the table is a power of two, never full (grown at
+     * 3/4), so the probe always meets an empty slot. */
+    assert(((m->mask + 1) & m->mask) == 0 && m->count <= m->mask);
     for (i = (size_t)h & m->mask; m->slot[i].key; i = (i + 1) & m->mask) {
         const pd_map_slot *s = &m->slot[i];
 

@@ -3,6 +3,7 @@
  * (analyze_build.h): the text pool, findings, functions and their macros.
  * Every step of the walk calls these; they call nothing of the walk.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,9 @@ void an_assign(an_state *st, size_t fi, int32_t fn)
     an_finding *f = &st->res->findings[fi];
     an_facc *a = &st->facc[fn];
 
+    /* A finding belongs to at most one function, which exists already. */
+    assert(fi < st->res->nfindings && fn >= 0 && (size_t)fn < st->res->nfunctions);
+    assert(f->function < 0 && f->cls < AN_CLASS_COUNT);
     f->function = fn;
     st->res->functions[fn].tokens[f->cls]++;
     if (f->guarded)

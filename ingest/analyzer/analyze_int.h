@@ -130,6 +130,7 @@ typedef struct {
 } an_pcast;
 
 #define AN_RING 8               /* power of two */
+_Static_assert((AN_RING & (AN_RING - 1)) == 0, "an_prev masks with AN_RING - 1");
 #define AN_MAXSCOPE 32          /* nested namespaces/classes with names */
 #define AN_QUAL 192             /* bytes of a qualifier A::B:: or a scope */
 #define AN_MAXCALLS 16

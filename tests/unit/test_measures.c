@@ -14,6 +14,7 @@
 
 #include "db.h"
 #include "db_measures.h"
+#include "db_measures_fill.h"
 #include "db_scope.h"
 #include "db_snapshot.h"
 
