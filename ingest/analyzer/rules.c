@@ -69,7 +69,8 @@ static int rules_add_prefix(rules *r, const rules_ctx *c, const char *p,
 }
 
 /* prefix / suffix PATTERN CLASS */
-static int rules_d_affix(rules *r, const rules_ctx *c, char **av, int suffix)
+static int rules_d_affix(rules *r, const rules_ctx *c, char **av, int ac,
+                         unsigned suffix)
 {
     rules_verdict v;
     int rc;
@@ -102,7 +103,8 @@ static int rules_d_affix(rules *r, const rules_ctx *c, char **av, int suffix)
 }
 
 /* exact / member NAME CLASS, exact-if NAME CLASS TRIGGER */
-static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
+static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac,
+                        unsigned arg)
 {
     rules_name *e;
     rules_verdict *slot;
@@ -145,7 +147,7 @@ static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac)
 }
 
 /* marker NAME, itemcopy FUNCTION, itemsvisit FUNCTION, itemname NAME */
-static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
+static int rules_d_flag(rules *r, const rules_ctx *c, char **av, int ac,
                         unsigned flag)
 {
     rules_name *e;
@@ -160,7 +162,8 @@ static int rules_d_flag(rules *r, const rules_ctx *c, char **av,
 }
 
 /* guard MACRO ifndef|ifdef */
-static int rules_d_guard(rules *r, const rules_ctx *c, char **av)
+static int rules_d_guard(rules *r, const rules_ctx *c, char **av, int ac,
+                         unsigned arg)
 {
     rules_name *e;
     int g, rc;
@@ -181,7 +184,8 @@ static int rules_d_guard(rules *r, const rules_ctx *c, char **av)
 }
 
 /* objfunc prefix|suffix|contains TEXT */
-static int rules_d_objfunc(rules *r, const rules_ctx *c, char **av)
+static int rules_d_objfunc(rules *r, const rules_ctx *c, char **av, int ac,
+                           unsigned arg)
 {
     rules_objf *o;
     int kind;
@@ -208,31 +212,40 @@ static int rules_d_objfunc(rules *r, const rules_ctx *c, char **av)
     return 0;
 }
 
-/* The directives: name, argument count range, usage for messages. */
+/*
+ * The directives, one record each: name, argument count range, usage for
+ * messages, the parser that stores it and the argument the parser is given (a
+ * RULES_F_* flag, or which of two forms).  A new rule kind is a row here,
+ * its field or flag in rules_def.h and the analyzer step that reads it.
+ */
+typedef int (*rules_dfn)(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
+
 static const struct {
     const char *name;
     int min, max;
     const char *usage;
+    rules_dfn parse;
+    unsigned arg;
 } rules_directives[] = {
-    {"prefix", 2, 2, "PREFIX CLASS"},
-    {"suffix", 2, 2, "SUFFIX CLASS"},
-    {"exact", 2, 2, "NAME CLASS"},
-    {"member", 2, 2, "NAME CLASS"},
-    {"exact-if", 3, 3, "NAME CLASS TRIGGER"},
-    {"nullowner", 3, 3, "FUNCTION INDEX NULLNAME"},
-    {"itemcast", 2, 6, "CLASS TYPE*"},
-    {"itemlocal", 2, 6, "CLASS TYPE[*]"},
-    {"itemcopy", 1, 1, "FUNCTION"},
-    {"itemdata", 2, 6, "any|param TYPE*"},
-    {"itemsource", 1, 2, "NAME | suffix TEXT"},
-    {"itemname", 1, 1, "NAME"},
-    {"itemcall", 2, 2, "CLASS FUNCTION"},
-    {"fieldarg", 2, 2, "FUNCTION INDEX"},
-    {"marker", 1, 1, "NAME"},
-    {"itemsvisit", 1, 1, "FUNCTION"},
-    {"objfunc", 2, 2, "prefix|suffix|contains TEXT"},
-    {"guard", 2, 2, "MACRO ifndef|ifdef"},
-    {"names", 2, 2, "SET CLASS"},
+    {"prefix", 2, 2, "PREFIX CLASS", rules_d_affix, 0},
+    {"suffix", 2, 2, "SUFFIX CLASS", rules_d_affix, 1},
+    {"exact", 2, 2, "NAME CLASS", rules_d_name, 0},
+    {"member", 2, 2, "NAME CLASS", rules_d_name, 0},
+    {"exact-if", 3, 3, "NAME CLASS TRIGGER", rules_d_name, 0},
+    {"nullowner", 3, 3, "FUNCTION INDEX NULLNAME", rules_d_nullowner, 0},
+    {"itemcast", 2, 6, "CLASS TYPE*", rules_d_item, 1},
+    {"itemlocal", 2, 6, "CLASS TYPE[*]", rules_d_item, 0},
+    {"itemcopy", 1, 1, "FUNCTION", rules_d_flag, RULES_F_ITEMCOPY},
+    {"itemdata", 2, 6, "any|param TYPE*", rules_d_itemdata, 0},
+    {"itemsource", 1, 2, "NAME | suffix TEXT", rules_d_itemsource, 0},
+    {"itemname", 1, 1, "NAME", rules_d_flag, RULES_F_ITEMNAME},
+    {"itemcall", 2, 2, "CLASS FUNCTION", rules_d_itemcall, 0},
+    {"fieldarg", 2, 2, "FUNCTION INDEX", rules_d_fieldarg, 0},
+    {"marker", 1, 1, "NAME", rules_d_flag, RULES_F_MARKER},
+    {"itemsvisit", 1, 1, "FUNCTION", rules_d_flag, RULES_F_ITEMSVISIT},
+    {"objfunc", 2, 2, "prefix|suffix|contains TEXT", rules_d_objfunc, 0},
+    {"guard", 2, 2, "MACRO ifndef|ifdef", rules_d_guard, 0},
+    {"names", 2, 2, "SET CLASS", rules_d_names, 0},
 };
 
 /* Run one split line av[0..ac) (av[0] is the directive). */
@@ -249,35 +262,7 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_err(c, "'%s' takes %s, got %d argument%s", d,
                          rules_directives[i].usage, ac - 1,
                          ac == 2 ? "" : "s");
-    if (!strcmp(d, "prefix") || !strcmp(d, "suffix"))
-        return rules_d_affix(r, c, av, d[0] == 's');
-    if (!strcmp(d, "exact") || !strcmp(d, "member") || !strcmp(d, "exact-if"))
-        return rules_d_name(r, c, av, ac);
-    if (!strcmp(d, "nullowner"))
-        return rules_d_nullowner(r, c, av);
-    if (!strcmp(d, "itemcast") || !strcmp(d, "itemlocal"))
-        return rules_d_item(r, c, av, ac, d[4] == 'c');
-    if (!strcmp(d, "fieldarg"))
-        return rules_d_fieldarg(r, c, av);
-    if (!strcmp(d, "itemcopy"))
-        return rules_d_flag(r, c, av, RULES_F_ITEMCOPY);
-    if (!strcmp(d, "itemsource"))
-        return rules_d_itemsource(r, c, av, ac);
-    if (!strcmp(d, "itemname"))
-        return rules_d_flag(r, c, av, RULES_F_ITEMNAME);
-    if (!strcmp(d, "itemdata"))
-        return rules_d_itemdata(r, c, av, ac);
-    if (!strcmp(d, "itemcall"))
-        return rules_d_itemcall(r, c, av);
-    if (!strcmp(d, "marker"))
-        return rules_d_flag(r, c, av, RULES_F_MARKER);
-    if (!strcmp(d, "itemsvisit"))
-        return rules_d_flag(r, c, av, RULES_F_ITEMSVISIT);
-    if (!strcmp(d, "objfunc"))
-        return rules_d_objfunc(r, c, av);
-    if (!strcmp(d, "names"))
-        return rules_d_names(r, c, av);
-    return rules_d_guard(r, c, av);
+    return rules_directives[i].parse(r, c, av, ac, rules_directives[i].arg);
 }
 
 /* Split one line (copied into buf) into words, dropping a '#' comment and

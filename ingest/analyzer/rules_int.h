@@ -116,14 +116,14 @@ int rules_entry(rules *r, const char *name, rules_name **out);
 
 /* rules_items.c: the object-dtype directives; av/ac as split by the
  * parser (av[0] is the directive). */
-int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, int cast);
-int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac);
-int rules_d_itemcall(rules *r, const rules_ctx *c, char **av);
-int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac);
-int rules_d_nullowner(rules *r, const rules_ctx *c, char **av);
-int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av);
+int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast);
+int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
+int rules_d_itemcall(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
+int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
+int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
+int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
 
 /* rules_names.c: `names SET CLASS` (av as split by the parser). */
-int rules_d_names(rules *r, const rules_ctx *c, char **av);
+int rules_d_names(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
 
 #endif

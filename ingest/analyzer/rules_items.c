@@ -43,8 +43,7 @@ static const char *rules_item_id(rules *r, const rules_ctx *c, int cls)
 }
 
 /* itemcast / itemlocal: CLASS TYPE with stars, maybe split over args. */
-int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac,
-                        int cast)
+int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast)
 {
     char type[RULES_MAXLINE] = "";
     rules_name *e;
@@ -75,7 +74,7 @@ int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac,
 }
 
 /* nullowner FUNCTION INDEX NULLNAME */
-int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
+int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
     char *endp;
@@ -103,7 +102,7 @@ int rules_d_nullowner(rules *r, const rules_ctx *c, char **av)
 }
 
 /* fieldarg FUNCTION INDEX */
-int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av)
+int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
     char *endp;
@@ -125,7 +124,7 @@ int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av)
 }
 
 /* itemdata any|param TYPE *...: a raw pointer that can reach array data */
-int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac)
+int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     char type[RULES_MAXLINE] = "";
     rules_name *e;
@@ -153,7 +152,7 @@ int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac)
 }
 
 /* itemcall CLASS FUNCTION: a call that reads or writes object items */
-int rules_d_itemcall(rules *r, const rules_ctx *c, char **av)
+int rules_d_itemcall(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
     int cls = 0, rc;
@@ -173,7 +172,7 @@ int rules_d_itemcall(rules *r, const rules_ctx *c, char **av)
 }
 
 /* itemsource NAME | itemsource suffix TEXT */
-int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac)
+int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
     const char **v;

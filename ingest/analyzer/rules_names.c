@@ -97,7 +97,7 @@ static int rules_names_apply(rules *r, const rules_ctx *c, const char *set,
     return 0;
 }
 
-int rules_d_names(rules *r, const rules_ctx *c, char **av)
+int rules_d_names(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     const char *text, *base;
     char *owned, setname[128];
