@@ -67,7 +67,7 @@ typedef struct {
     uint32_t removed[8][2];        /* their line, column */
 } fix_offer;
 
-typedef struct {
+typedef struct fix_list {
     fix_offer *v;                  /* in order of position */
     size_t n, cap;
     size_t refused[FIX_R_COUNT];   /* refusals by reason ([FIX_OK]: offers) */
