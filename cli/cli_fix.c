@@ -30,8 +30,9 @@ typedef struct {
     scope sc;
     const char **want_rules;
     size_t nwant;
+    const char *hpy;          /* --hpy V: only offers HPy V has; NULL: all */
     int mode;                 /* 0 diff, 1 check, 2 stat */
-    size_t files, offered, refused[FIX_R_COUNT];
+    size_t files, skipped, offered, refused[FIX_R_COUNT];
     size_t legacy_pb, removed_pb;   /* legacy tokens in ported+bridged functions */
     cf_count *counts;
     size_t ncounts;
@@ -42,7 +43,7 @@ static void cli_fix_usage(FILE *out)
 {
     fprintf(out,
         "usage: portdash fix [--rules FILE] --git-dir GITDIR --rev REV [--path GLOB]...\n"
-        "                    [--rule R]... [--check | --stat]\n\n"
+        "                    [--rule R]... [--hpy V] [--check | --stat]\n\n"
         "Prints the HPy rewrites portdash offers for revision REV as a unified diff\n"
         "that `git apply` accepts: one-to-one replacements (PyErr_SetString ->\n"
         "HPyErr_SetString(ctx, ...), Py_ssize_t -> HPy_ssize_t) in functions with an\n"
@@ -50,12 +51,31 @@ static void cli_fix_usage(FILE *out)
         "  --path GLOB  only paths matching a glob (numpy/core/**); repeatable\n"
         "  --rule R     only offers of rule R (hpy-call, hpy-name) or of the C API\n"
         "               name R (PyErr_SetString); repeatable\n"
+        "  --hpy V      only offers whose HPy names exist in HPy version V (0.0.4,\n"
+        "               0.9.0, master: the versions of server/hpy_api_names.tsv)\n"
         "  --check      list what would change (path:line:column: rule, names, HPy\n"
         "               version) instead of the diff\n"
         "  --stat       count offers per rule and name, refusals per reason, and the\n"
         "               share of the legacy tokens of ported and bridged functions\n"
         "               the offers remove\n\n"
-        "Exit status: 0 done, 1 failure, 2 bad usage.\n");
+        "Exit status: 0 done, 1 failure (or a blob that could not be read, skipped),\n"
+        "2 bad usage.\n");
+}
+
+/* Order of HPy versions: numbers part by part, "master" after all. */
+static int fix_since_cmp(const char *a, const char *b)
+{
+    unsigned x[3] = {0}, y[3] = {0};
+    int i, ma = strcmp(a, "master") == 0, mb = strcmp(b, "master") == 0;
+
+    if (ma || mb)
+        return ma - mb;
+    sscanf(a, "%u.%u.%u", &x[0], &x[1], &x[2]);
+    sscanf(b, "%u.%u.%u", &y[0], &y[1], &y[2]);
+    for (i = 0; i < 3; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
 }
 
 static int cf_wanted(const fix_offer *o, void *arg)
@@ -63,7 +83,7 @@ static int cf_wanted(const fix_offer *o, void *arg)
     const cli_fx *x = arg;
     size_t i;
 
-    if (o->reason != FIX_OK)
+    if (o->reason != FIX_OK || (x->hpy && fix_since_cmp(o->since, x->hpy) > 0))
         return 0;
     for (i = 0; i < x->nwant; i++)
         if (fix_rule_matches(o, x->want_rules[i]))
@@ -168,8 +188,11 @@ static int cf_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     if (!an_path_in_scope(path) || !scope_contains(&x->sc, path))
         return 0;
     if (git_blob_lookup(&blob, x->repo, git_tree_entry_id(e)) < 0) {
-        x->rc = pd_error_set(PD_EGIT, "cannot read %s", path);
-        return -1;
+        /* a blob missing from a partial clone: said, and the rest done */
+        fprintf(stderr, "portdash fix: skipped %s: %s\n", path,
+                git_error_last() ? git_error_last()->message : "cannot read the blob");
+        x->skipped++;
+        return 0;
     }
     x->rc = cf_file(x, path, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
     git_blob_free(blob);
@@ -217,7 +240,8 @@ int cli_fix(int argc, char **argv)
         {"git-dir", required_argument, 0, 'D'}, {"rev", required_argument, 0, 'v'},
         {"path", required_argument, 0, 'p'}, {"rule", required_argument, 0, 'u'},
         {"rules", required_argument, 0, 'R'}, {"check", no_argument, 0, 'c'},
-        {"stat", no_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"stat", no_argument, 0, 's'}, {"hpy", required_argument, 0, 'H'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **globs = calloc((size_t)argc + 1, sizeof(char *));
     const char **want = calloc((size_t)argc + 1, sizeof(char *));
     const char *git_dir = NULL, *rev = NULL, *rules_path = NULL;
@@ -234,6 +258,7 @@ int cli_fix(int argc, char **argv)
         case 'p': globs[x.sc.ninclude++] = optarg; break;
         case 'u': want[x.nwant++] = optarg; break;
         case 'R': rules_path = optarg; break;
+        case 'H': x.hpy = optarg; break;
         case 'c': x.mode = x.mode == 2 ? 3 : 1; break;
         case 's': x.mode = x.mode == 1 ? 3 : 2; break;
         case 'h': cli_fix_usage(stdout); rc = CLI_OK; goto done;
@@ -259,7 +284,7 @@ int cli_fix(int argc, char **argv)
             cf_stat(&x);
         else
             fprintf(stderr, "portdash fix: %zu files, %zu offered\n", x.files, x.offered);
-        rc = CLI_OK;
+        rc = x.skipped ? CLI_FAIL : CLI_OK;
     }
     git_libgit2_shutdown();
 done:
