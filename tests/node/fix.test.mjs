@@ -136,3 +136,33 @@ test('the SARIF Multitool reports no error and no warning on our logs', (t) => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('gate --fixable fails a change that adds a fixable legacy use, on its own lines only', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-gate-fix-'));
+  try {
+    const gd = join(dir, 'fixport.git');
+    const mk = sh('sh', [join(root, 'tests', 'repo', 'make_repo.sh'), join(root, 'tests', 'fixtures', 'fixport'), gd], root);
+    assert.equal(mk.status, 0, mk.stderr);
+    const base = ['gate', '--git-dir', gd, '--base', 'hpy', '--head', 'pr'];
+    assert.equal(sh(bin, base, root).status, 0);       // the default policy passes
+    const r = sh(bin, [...base, '--fixable'], root);
+    assert.equal(r.status, 1, r.stderr);
+    const v = JSON.parse(r.stdout);
+    assert.equal(v.result, 'fail');
+    const cond = v.conditions.find((c) => c.measure === 'fixable');
+    assert.deepEqual([cond.head, cond.ok], [1, false]);
+    // lines 8 and 11 hold fixable uses too, but hpy already had them
+    assert.deepEqual(v.fixable.map((x) => [x.line, x.from, x.replacement]),
+      [[31, 'PyErr_Occurred', 'HPyErr_Occurred(ctx)']]);
+    const md = sh(bin, [...base, '--fixable', '--format', 'markdown'], root);
+    assert.match(md.stdout, /`src\/mod\.c` line 31: `PyErr_Occurred` → `HPyErr_Occurred\(ctx\)` \(HPy 0\.0\.4\)/);
+    writeFileSync(join(dir, 'policy'), 'ratchet fixable\n');
+    const p = sh(bin, [...base, '--policy', join(dir, 'policy')], root);
+    assert.equal(p.status, 1);
+    assert.deepEqual(JSON.parse(p.stdout).conditions.map((c) => c.measure), ['fixable']);
+    // the base against itself adds nothing
+    assert.equal(sh(bin, ['gate', '--git-dir', gd, '--base', 'hpy', '--head', 'hpy', '--fixable'], root).status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
