@@ -131,7 +131,9 @@ static int af_each(void *arg, int64_t path_id, const char *path, const char *blo
 
     (void)path_id;
     (void)analysis_id;
-    if (s->path_glob[0] && !scope_glob_match(s->path_glob, path))
+    /* ?path= is a glob, or a path taken as written (one with * or [ in it) */
+    if (s->path_glob[0] && strcmp(s->path_glob, path) != 0 &&
+        !scope_glob_match(s->path_glob, path))
         return 0;
     if (srv_budget_over())
         return pd_error_set(PD_ERROR, "the fixes of this commit took longer than the "

@@ -137,6 +137,9 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/gcport.git" --name gcport \
     --ref hpy || { echo "browser: gcport ingest failed"; failed=$((failed+1)); }
+  # The fixport fixture for the suggested changes of the file page (fixes.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/fixport.git" --name fixport \
+    --ref hpy --ref pr || { echo "browser: fixport ingest failed"; failed=$((failed+1)); }
   # A branch rebased so that commits are dated before their parents (the
   # trend by author date, truth2.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/reordered.git" --name reordered \
