@@ -62,3 +62,23 @@ json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule)
     }
     return NULL;
 }
+
+json_t *sarif_fixes_of(const report_file *rf, int32_t fn, an_class cls)
+{
+    const an_result *res = rf->res;
+    json_t *all = NULL, *one;
+    const char *rule;
+    size_t k;
+
+    for (k = 0; rf->fixes && k < res->nfindings; k++) {
+        if (res->findings[k].function != fn || res->findings[k].cls != cls ||
+            !(one = sarif_fix(rf, &res->findings[k], &rule)))
+            continue;
+        if (!all && !(all = json_array())) {
+            json_decref(one);
+            return NULL;
+        }
+        json_array_append_new(all, one);
+    }
+    return all;
+}

@@ -84,8 +84,8 @@ test('--check lists the offers, --stat counts them, --rule and --path select', (
   }
 });
 
-function sarifOf(files) {
-  const r = sh(bin, ['analyze', '--format', 'sarif', '--sarif-group', 'finding', ...files], cases);
+function sarifOf(files, group = 'finding') {
+  const r = sh(bin, ['analyze', '--format', 'sarif', '--sarif-group', group, ...files], cases);
   assert.equal(r.status, 0, r.stderr);
   return r.out ?? r.stdout;
 }
@@ -115,6 +115,12 @@ test('SARIF fixes: valid, exact regions, once per template position', () => {
   }
   const tmpl = fixed.filter((x) => x.fixes[0].artifactChanges[0].artifactLocation.uri === 'tmpl.c.src');
   assert.equal(tmpl.length, 4);
+  // one result per function and class carries the fixes of its findings
+  const grouped = JSON.parse(sarifOf(['calls.c', 'shapes.c', 'tmpl.c.src'], 'function'));
+  assert.ok(validate(grouped), JSON.stringify(validate.errors, null, 1));
+  const gfixes = grouped.runs[0].results.flatMap((x) => x.fixes ?? []);
+  assert.equal(gfixes.length, 7 + 9 + 4);
+  assert.ok(grouped.runs[0].results.some((x) => /\d+ checked HPy rewrites? exists?\./.test(x.message.text)));
 });
 
 test('the SARIF Multitool reports no error and no warning on our logs', (t) => {
@@ -122,10 +128,11 @@ test('the SARIF Multitool reports no error and no warning on our logs', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-mt-'));
   try {
     writeFileSync(join(dir, 'fixes.sarif'), sarifOf(['calls.c', 'shapes.c', 'tmpl.c.src']));
+    writeFileSync(join(dir, 'grouped.sarif'), sarifOf(['calls.c', 'shapes.c', 'tmpl.c.src'], 'function'));
     const an = sh(bin, ['analyze', '--format', 'sarif', 'tests/fixtures/analyze'], root);
     assert.equal(an.status, 0, an.stderr);
     writeFileSync(join(dir, 'analyze.sarif'), an.stdout);
-    for (const f of ['fixes.sarif', 'analyze.sarif']) {
+    for (const f of ['fixes.sarif', 'grouped.sarif', 'analyze.sarif']) {
       const r = sh(multitool, ['validate', '--rule-kind', 'Sarif;Ghas', '-o', join(dir, f + '.out'),
         join(dir, f)], dir);
       assert.equal(r.status, 0, r.stdout + r.stderr);
