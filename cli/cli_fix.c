@@ -211,7 +211,8 @@ static void cf_stat(const cli_fx *x)
             printf("refused\t%s\t%zu\n", fix_reason_name((fix_reason)i), x->refused[i]);
     printf("total\t%zu files, %zu offered, legacy tokens in ported and bridged functions %zu, "
            "the offers replace %zu (%.1f %%)\n", x->files, x->offered, x->legacy_pb,
-           x->removed_pb, x->legacy_pb ? 100.0 * (double)x->removed_pb / (double)x->legacy_pb : 0.0);
+           x->removed_pb,
+           x->legacy_pb ? 100.0 * (double)x->removed_pb / (double)x->legacy_pb : 0.0);
 }
 
 static int cf_run(cli_fx *x, const char *git_dir, const char *rev)

@@ -151,7 +151,8 @@ static int fc_try(const rules *r, an_memo *memo, const char *path, const char *b
             bad[k] = FIX_R_NEW_FINDING;
         goto done;
     }
-    if ((rc = fc_sig_make(&exp, res, l, use)) < 0 || (rc = fc_sig_make(&got, after, NULL, NULL)) < 0)
+    if ((rc = fc_sig_make(&exp, res, l, use)) < 0 ||
+        (rc = fc_sig_make(&got, after, NULL, NULL)) < 0)
         goto done;
     fc_compare(res, &exp, after, &got, bad);
 done:

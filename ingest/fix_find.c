@@ -46,7 +46,8 @@ static int ff_ident(const fix_toks *tk, long i)
 
 static int ff_same(const fix_toks *tk, long a, long b)
 {
-    return tk->t[a].len == tk->t[b].len && memcmp(tk->t[a].start, tk->t[b].start, tk->t[a].len) == 0;
+    return tk->t[a].len == tk->t[b].len &&
+           memcmp(tk->t[a].start, tk->t[b].start, tk->t[a].len) == 0;
 }
 
 static int ff_var_add(ff_fn *f, long tok, int kind)
@@ -178,8 +179,9 @@ static int ff_var_kind(const ff *s, long i)
 /* 1 when token i starts a statement (what precedes it ends one). */
 static int ff_stmt_start(const fix_toks *tk, long i)
 {
-    return fix_tok_is(tk, i - 1, ";") || fix_tok_is(tk, i - 1, "{") || fix_tok_is(tk, i - 1, "}") ||
-           fix_tok_is(tk, i - 1, ")") || fix_tok_is(tk, i - 1, "else") || fix_tok_is(tk, i - 1, ":");
+    return fix_tok_is(tk, i - 1, ";") || fix_tok_is(tk, i - 1, "{") ||
+           fix_tok_is(tk, i - 1, "}") || fix_tok_is(tk, i - 1, ")") ||
+           fix_tok_is(tk, i - 1, "else") || fix_tok_is(tk, i - 1, ":");
 }
 
 /* Whether the result of a call from token i to its ')' at close fits

@@ -211,7 +211,8 @@ static void run_case(void **state)
  * for a last line without its newline, nothing for equal files. */
 static void test_diff_form(void **state)
 {
-    const char *a = "a\nb\nc\nd\ne\nf\ng\nh\ni\nPy_ssize_t", *b = "a\nb\nc\nd\ne\nf\ng\nh\ni\nHPy_ssize_t";
+    const char *a = "a\nb\nc\nd\ne\nf\ng\nh\ni\nPy_ssize_t";
+    const char *b = "a\nb\nc\nd\ne\nf\ng\nh\ni\nHPy_ssize_t";
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
