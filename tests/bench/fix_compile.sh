@@ -30,10 +30,11 @@ mkdir -p "$tmp/a"
 globs=""; specs=""
 for g in "$@"; do globs="$globs --path $g"; specs="$specs ${g%/\*\*}"; done
 # shellcheck disable=SC2086
-git --git-dir "$gd" ls-tree -r --name-only "$rev" -- ${specs:-.} ${ARCHIVE_PATHS:-} |
-while IFS= read -r p; do
+git --git-dir "$gd" ls-tree -r "$rev" -- ${specs:-.} ${ARCHIVE_PATHS:-} |
+while read -r mode type oid p; do
+  [ "$type" = blob ] || continue          # a submodule is not read
   mkdir -p "$tmp/a/$(dirname "$p")"
-  git --git-dir "$gd" cat-file blob "$rev:$p" > "$tmp/a/$p" || exit 1
+  git --git-dir "$gd" cat-file blob "$oid" > "$tmp/a/$p" || exit 1
 done || exit 1
 # shellcheck disable=SC2086
 "$pd" fix --git-dir "$gd" --rev "$rev" $globs ${FIX_ARGS:-} > "$tmp/fix.diff" 2>"$tmp/fix.err"
