@@ -52,7 +52,7 @@ OPT     ?= -O2
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
 NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-truth check install help stress \
-              capi-names hpy-api
+              capi-names hpy-api fix-calls
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -79,7 +79,7 @@ LIB_SRC  = $(wildcard common/*.c ingest/*.c ingest/analyzer/*.c db/*.c server/*.
 CLI_SRC  = $(wildcard cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o \
            $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/openapi.o \
-           $(B)/gen/cpython_names.o
+           $(B)/gen/cpython_names.o $(B)/gen/fix_calls.o
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -120,7 +120,8 @@ EMBED_scopes_default = db/scopes/default.scopes   scopes_default_text
 EMBED_hpy_api        = server/hpy_api.tsv         hpy_api_text
 EMBED_openapi        = server/openapi.json        srv_openapi_json
 EMBED_cpython_names  = ingest/rules/cpython.names rules_cpython_names_text
-EMBED_GEN = rules_default scopes_default hpy_api openapi cpython_names
+EMBED_fix_calls      = ingest/rules/fix_calls.tsv fix_calls_text
+EMBED_GEN = rules_default scopes_default hpy_api openapi cpython_names fix_calls
 
 # One rule for every embedded file: the stem names the EMBED_ line.
 .SECONDEXPANSION:
@@ -133,7 +134,7 @@ $(EMBED_GEN:%=$(B)/gen/%.c): $(B)/gen/%.c: $$(firstword $$(EMBED_$$*)) common/em
 # Neither runs in a normal build: their output is reviewed as a diff.
 CPYTHON_INCLUDE ?= /usr/include/python3.11
 HPY_GIT ?=
-.PHONY: capi-names hpy-api
+.PHONY: capi-names hpy-api fix-calls
 capi-names:
 	python3 tools/gen_capi_names.py --include $(CPYTHON_INCLUDE) -o ingest/rules/cpython.names
 
@@ -147,6 +148,14 @@ hpy-api: capi-names
 	  --cpython-names ingest/rules/cpython.names --manual tools/hpy_api_manual.tsv \
 	  -o server/hpy_api.tsv --names-out server/hpy_api_names.tsv
 
+
+# The rewrites `portdash fix` may offer (tools/gen_fix_calls.py, doc/fixes.md):
+# the one-to-one rows of server/hpy_api.tsv whose shape CPython's and HPy's
+# headers confirm.
+fix-calls:
+	@[ -n "$(HPY_GIT)" ] || { echo "fix-calls: set HPY_GIT to a clone of HPy"; exit 2; }
+	python3 tools/gen_fix_calls.py --include $(CPYTHON_INCLUDE) --hpy-git $(HPY_GIT) \
+	  --tag 0.9.0 --table server/hpy_api.tsv -o ingest/rules/fix_calls.tsv
 
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CFLAGS) -c -o $@ $<

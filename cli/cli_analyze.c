@@ -29,6 +29,7 @@ typedef struct {
     const rules *r;
     scope sc;
     git_repository *repo;       /* --repo, borrowed */
+    int want_fixes;             /* SARIF: each file's checked rewrites (fix.h) */
 } cli_an;
 
 static void cli_analyze_usage(FILE *out)
@@ -67,6 +68,22 @@ static void cli_analyze_usage(FILE *out)
         "2 bad usage.\n");
 }
 
+/* The checked rewrites of file rf (bytes buf) for its SARIF fixes. */
+static int cli_an_fixes(report_file *rf, const rules *r, const char *buf, size_t len)
+{
+    fix_list *l = calloc(1, sizeof(*l));
+    int rc;
+
+    if (!l)
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    if ((rc = fix_file(l, r, rf->path, buf, len, rf->res)) < 0) {
+        free(l);
+        return rc;
+    }
+    rf->fixes = l;
+    return 0;
+}
+
 /* Analyse buf as `path` and keep the result; 0 or a PD_E* code. */
 static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
 {
@@ -91,8 +108,9 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
     }
     a->files[a->n].path = p;
     a->files[a->n].keep = NULL;
+    a->files[a->n].fixes = NULL;
     a->files[a->n++].res = res;
-    return 0;
+    return a->want_fixes ? cli_an_fixes(&a->files[a->n - 1], a->r, buf, len) : 0;
 }
 
 /* Read and analyse one file from disk. */
@@ -357,6 +375,10 @@ static void cli_an_free(cli_an *a)
         free((char *)a->files[i].path);
         free((unsigned char *)a->files[i].keep);
         an_result_free((an_result *)a->files[i].res);
+        if (a->files[i].fixes) {
+            fix_list_free((fix_list *)a->files[i].fixes);
+            free((fix_list *)a->files[i].fixes);
+        }
     }
     free(a->files);
     a->files = NULL;
@@ -546,6 +568,7 @@ int cli_analyze(int argc, char **argv)
         rc = CLI_FAIL;
     } else {
         a.r = r;
+        a.want_fixes = strcmp(format, "sarif") == 0;
         so.note = stderr;
         rc = cli_an_run(&a, argv + optind, argc - optind, repo, rev, blobs,
                         format, fail.classes || fail.objstates ? &fail : NULL, &so);

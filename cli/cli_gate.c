@@ -25,15 +25,18 @@ static void cli_gate_usage(FILE *out)
     fprintf(out,
         "usage: portdash gate --git-dir GITDIR --base REV --head REV\n"
         "                     [--format json|markdown] [--policy FILE] [--rules FILE]\n"
-        "                     [--include GLOB]... [--exclude GLOB]...\n\n"
+        "                     [--include GLOB]... [--exclude GLOB]... [--fixable]\n\n"
         "Did HEAD make the port worse than BASE?  Analyses both revisions of the git\n"
         "repository (no database or server) and applies the ratchet: no function less\n"
         "ported, no new object-legacy path, no file that stops being universal-ready,\n"
         "no new C API use in a function that had none.  --policy FILE replaces these\n"
-        "with its own lines: 'ratchet status|object-legacy|universal-ready|new-capi',\n"
-        "'max MEASURE N', 'min MEASURE N'.  --format markdown prints a pull-request\n"
-        "comment.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate could\n"
-        "not run (bad usage, unknown revision, unreadable repository, bad policy).\n"
+        "with its own lines: 'ratchet status|object-legacy|universal-ready|new-capi|\n"
+        "fixable', 'max MEASURE N', 'min MEASURE N'.  --fixable adds the fixable\n"
+        "ratchet: no added line with a legacy use that a checked HPy rewrite of\n"
+        "`portdash fix` replaces (the change's own lines only).\n"
+        "--format markdown prints a pull-request comment.  Exit status: 0 the gate\n"
+        "passes, 1 the gate fails, 2 the gate could not run (bad usage, unknown\n"
+        "revision, unreadable repository, bad policy).\n"
         "--repo GITDIR is a deprecated alias of --git-dir.\n");
 }
 
@@ -45,8 +48,9 @@ int cli_gate(int argc, char **argv)
         {"head", required_argument, 0, 'H'}, {"format", required_argument, 0, 'f'},
         {"policy", required_argument, 0, 'p'}, {"rules", required_argument, 0, 'R'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"fixable", no_argument, 0, 'F'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *repo = NULL, *base = NULL, *head = NULL, *fmt = "json", *policy = NULL;
+    int fixable = 0;
     const char *rules_path = NULL;
     const char **inc = calloc(argc, sizeof(char *)), **exc = calloc(argc, sizeof(char *));
     scope sc = {inc, 0, exc, 0};
@@ -68,6 +72,7 @@ int cli_gate(int argc, char **argv)
         case 'R': rules_path = optarg; break;
         case 'i': inc[sc.ninclude++] = optarg; break;
         case 'x': exc[sc.nexclude++] = optarg; break;
+        case 'F': fixable = 1; break;
         case 'h': cli_gate_usage(stdout); rc = CLI_OK; goto done;
         default: cli_gate_usage(stderr); goto done;
         }
@@ -86,6 +91,7 @@ int cli_gate(int argc, char **argv)
         goto done;
     }
     if ((text && gate_policy_parse(&pol, policy, text) < 0) ||
+        (pol.ratchets |= fixable ? GATE_FIXABLE : 0, 0) ||
         (rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0 ||
         gate_git_run(&res, repo, base, head, &pol, r, &sc) < 0) {
         fprintf(stderr, "portdash gate: %s\n", pd_error_last());

@@ -19,6 +19,7 @@ static const struct {
     {"token", cli_token, "create, list and revoke API tokens for CI bots"},
     {"import-sarif", cli_import_sarif, "store analyzer output (SARIF 2.1.0) for a commit"},
     {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
+    {"fix", cli_fix, "print checked HPy rewrites of a revision as a diff (git apply)"},
     {"triage", cli_triage, "dismiss findings (false positive, won't fix, used in tests)"},
 };
 

@@ -66,7 +66,10 @@ enum {
     GATE_STATUS = 1,          /* no function less ported */
     GATE_OBJECT_LEGACY = 2,   /* no new object-legacy path */
     GATE_UNIVERSAL = 4,       /* no file stops being universal-ready */
-    GATE_NEW_CAPI = 8         /* no new C API use in a function that had none */
+    GATE_NEW_CAPI = 8,        /* no new C API use in a function that had none */
+    GATE_FIXABLE = 16         /* no added line with a legacy use that a checked
+                               * HPy rewrite replaces (fix.h; gate_git only;
+                               * not in the default policy) */
 };
 
 #define GATE_MAX_BOUNDS 16
@@ -86,7 +89,7 @@ void gate_policy_default(gate_policy *p);
 
 /*
  * Parse a policy file's text.  One directive a line, '#' starts a comment:
- *   ratchet status|object-legacy|universal-ready|new-capi
+ *   ratchet status|object-legacy|universal-ready|new-capi|fixable
  *   max MEASURE N     (the head's value of MEASURE must be at most N)
  *   min MEASURE N     (at least N)
  * MEASURE is a summary key path (object_paths.object-legacy, functions.ported,

@@ -8,6 +8,7 @@
 #include <git2.h>
 
 #include "analyzer/analyzer.h"
+#include "gate_fixable.h"
 #include "gate_git.h"
 #include "ingest_store.h"
 #include "pd_error.h"
@@ -40,6 +41,7 @@ typedef struct {
     const rules *r;
     gg_blob *v;
     size_t n, cap;
+    gate_fixable *fixable;      /* the fixable ratchet's findings, or NULL */
 } gg_cache;
 
 static int gg_walk(const char *root, const git_tree_entry *e, void *arg)
@@ -255,6 +257,9 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
                                    x ? x->ready : -1, y ? y->ready : -1);
             gate_fnlist_free(&fx);
             gate_fnlist_free(&fy);
+            if (rc == 0 && c->fixable)
+                rc = gate_fixable_file(c->fixable, c->repo, c->r, path,
+                                       x ? &a->v[i].blob : NULL, y ? &b->v[j].blob : NULL);
         }
         i += cmp <= 0;
         j += cmp >= 0;
@@ -288,7 +293,7 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
     ta.sc = tb.sc = sc;
     c.r = r;
     git_libgit2_init();
-    if (!g)
+    if (!g || ((policy->ratchets & GATE_FIXABLE) && !(c.fixable = gate_fixable_new())))
         rc = pd_error_set(PD_ENOMEM, "out of memory");
     else if (git_repository_open_ext(&c.repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         rc = pd_error_set(PD_EGIT, "%s: not a git repository", gitdir);
@@ -307,7 +312,10 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
             git_oid_tostr(hb, sizeof(hb), git_object_id(o));
         git_object_free(o);
         *out = gate_result(g, ha, hb, &sa, &sb);
+        if (*out && c.fixable)
+            rc = gate_fixable_verdict(c.fixable, *out);
     }
+    gate_fixable_free(c.fixable);
     for (i = 0; i < c.n; i++) {
         gate_fnlist_free(&c.v[i].fns);
         free(c.v[i].flow);

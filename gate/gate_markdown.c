@@ -77,6 +77,19 @@ char *gate_markdown(json_t *res)
             fputc('\n', f);
         }
     }
+    x = json_object_get(res, "fixable");
+    if (json_array_size(x)) {
+        fputs("\nAdded legacy uses with a checked HPy rewrite (`portdash fix`):\n", f);
+        json_array_foreach(x, i, c) {
+            fputs("- ", f);
+            gate_md_code(f, json_string_value(json_object_get(c, "path")));
+            fprintf(f, " line %lld: ", (long long)json_integer_value(json_object_get(c, "line")));
+            gate_md_code(f, json_string_value(json_object_get(c, "from")));
+            fputs(" → ", f);
+            gate_md_code(f, json_string_value(json_object_get(c, "replacement")));
+            fprintf(f, " (HPy %s)\n", json_string_value(json_object_get(c, "hpy_since")));
+        }
+    }
     if (fclose(f) != 0) {      /* out of memory: a short comment is no comment */
         free(buf);
         return NULL;

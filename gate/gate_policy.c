@@ -17,6 +17,7 @@ static const struct {
     {"object-legacy", GATE_OBJECT_LEGACY},
     {"universal-ready", GATE_UNIVERSAL},
     {"new-capi", GATE_NEW_CAPI},
+    {"fixable", GATE_FIXABLE},
 };
 
 void gate_policy_default(gate_policy *p)
@@ -48,7 +49,7 @@ static int gate_policy_line(gate_policy *p, const char *name, int ln, char **w, 
             }
         }
         return pd_error_set(PD_EINVAL, "%s:%d: unknown ratchet '%s' (status, "
-                            "object-legacy, universal-ready, new-capi)", name, ln, w[1]);
+                            "object-legacy, universal-ready, new-capi, fixable)", name, ln, w[1]);
     }
     if (n == 3 && (strcmp(w[0], "max") == 0 || strcmp(w[0], "min") == 0)) {
         long long v = strtoll(w[2], &end, 10);

@@ -16,6 +16,8 @@ typedef struct {
     const an_result *res;
     const unsigned char *keep;  /* NULL: every finding; else SARIF writes
                                    finding i only when keep[i] (report_new_since) */
+    const struct fix_list *fixes; /* NULL: none; else the checked rewrites of
+                                   the file (fix.h), written as SARIF fixes */
 } report_file;
 
 /* What a run forbids (--fail-on): token classes and object states. */
@@ -138,6 +140,10 @@ int report_sarif_level(int *out, const char *word);
  */
 int report_sarif(FILE *out, const report_file *files, size_t n,
                  const rules *r, const report_fail *f);
+
+/* tool.driver.informationUri: where to learn what the results ask for (HPy's
+ * porting guide; portdash has no public home page to name instead). */
+#define REPORT_TOOL_URI "https://docs.hpyproject.org/en/latest/porting-guide.html"
 
 /* The version written in SARIF tool.driver.version and --version. */
 #define REPORT_TOOL_VERSION "0.3.0"

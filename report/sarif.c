@@ -138,7 +138,7 @@ json_t *sarif_uri(const char *path)
 /* The reporting descriptor of rule `id` of class cls (SARIF 3.49). */
 static json_t *sarif_rule(const char *id, an_class cls)
 {
-    char full[512];
+    char full[512], name[128];
 
     if (strncmp(id, "class/", 6) == 0)     /* a result per function (sarif_group.c) */
         snprintf(full, sizeof(full), "The identifiers of class %s one function uses, "
@@ -147,8 +147,9 @@ static json_t *sarif_rule(const char *id, an_class cls)
         snprintf(full, sizeof(full), "Rule '%s' of the portdash rules file "
                  "classified this identifier as %s: %s.", id, an_class_name(cls),
                  sarif_class_short[cls]);
+    sarif_rule_name(id, name, sizeof(name));
     return json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}",
-                     "id", id, "name", id,
+                     "id", id, "name", name,
                      "shortDescription", "text", sarif_class_short[cls],
                      "fullDescription", "text", full,
                      "help", "text", sarif_class_help[cls],
@@ -187,8 +188,9 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
     const an_result *res = rf->res;
     const char *fn = f->function >= 0 ? res->functions[f->function].name : NULL;
     const char *level = sarif_level(fail, f);
-    char msg[600], fph[17];
-    json_t *loc, *r;
+    char msg[800], fph[17];
+    const char *fix_rule = NULL;
+    json_t *loc, *r, *fix;
 
     snprintf(msg, sizeof(msg), "%s `%.300s`%s%s%s: %s.",
              an_class_name(f->cls), f->text, fn ? " in " : "", fn ? fn : "",
@@ -203,10 +205,18 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
         json_object_set_new(loc, "logicalLocations",
                             json_pack("[{s:s, s:s}]", "name", fn,
                                       "kind", "function"));
+    fix = rf->fixes ? sarif_fix(rf, f, &fix_rule) : NULL;
+    if (fix)
+        snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+                 " A checked HPy rewrite exists (%s).", fix_rule);
     r = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o], s:{s:s}}",
                   "ruleId", f->rule, "ruleIndex", (json_int_t)rule_index,
                   "level", level, "message", "text", msg, "locations", loc,
                   "partialFingerprints", "portdash/v1", fph);
+    if (r && fix)
+        json_object_set_new(r, "fixes", json_pack("[o]", fix));
+    else
+        json_decref(fix);
     return r;
 }
 
@@ -392,9 +402,10 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
         json_object_set_new(props, "since", json_string(o->since));
     if (!rc)
         doc = json_pack(
-            "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o, s:{s:s}}}, s:o, s:{s:O}}]}",
+            "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:s, s:o, s:{s:s}}}, s:o, s:{s:O}}]}",
             "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
             "version", "2.1.0", "runs", "tool", "driver", "name", "portdash",
+            "informationUri", REPORT_TOOL_URI,
             "version", REPORT_TOOL_VERSION, "semanticVersion",
             REPORT_TOOL_VERSION, "rules", sr.rules, "properties",
             "rulesHash", r ? rules_hash(r) : "", "results", results,

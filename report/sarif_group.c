@@ -113,7 +113,7 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
     char msg[1024], occ[24], fph[17];
     size_t nv, i, same = 0;
     sg_ident *v = sg_idents(rf, first->function, cls, fail, o, 256, &nv);
-    json_t *ids = json_object(), *loc, *r;
+    json_t *ids = json_object(), *loc, *r, *fixes = NULL;
 
     if (!v || !ids) {
         free(v);
@@ -126,6 +126,10 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
     snprintf(fph, sizeof(fph), "%016llx", (unsigned long long)sg_fnv(
         (const char *[]){"function", an_class_name(cls), fn ? fn : "", occ}, 4));
     sg_message(msg, sizeof(msg), g, cls, fn, v, nv);
+    if ((fixes = sarif_fixes_of(rf, first->function, cls)) != NULL)
+        snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " %zu checked HPy "
+                 "rewrite%s exist%s.", json_array_size(fixes),
+                 json_array_size(fixes) == 1 ? "" : "s", json_array_size(fixes) == 1 ? "s" : "");
     for (i = 0; i < nv && i < SG_IDENTS; i++)
         json_object_set_new(ids, v[i].text, json_integer((json_int_t)v[i].n));
     free(v);
@@ -142,6 +146,10 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
                   "partialFingerprints", "portdash/v1", fph,
                   "properties", "count", (json_int_t)g->count,
                   "guarded", (json_int_t)g->guarded, "identifiers", ids);
+    if (r && fixes)
+        json_object_set_new(r, "fixes", fixes);
+    else
+        json_decref(fixes);
     return r;
 }
 

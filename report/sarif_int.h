@@ -55,4 +55,21 @@ int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
  */
 int sarif_cap(json_t *results, size_t max, size_t omitted[4]);
 
+/*
+ * The SARIF fix (3.55) of finding f of file rf when rf->fixes offers a
+ * checked rewrite replacing it, else NULL: description, and one
+ * artifactChange whose replacement has the exact deletedRegion (lines,
+ * byte columns = characters of ASCII source, byteOffset/byteLength) and
+ * the insertedContent.  *rule gets the rewrite's rule id.  A new reference.
+ */
+json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule);
+
+/* The fixes (sarif_fix) of every finding of class cls in function fn (-1:
+ * file scope) of rf, as a new array, or NULL when there is none. */
+json_t *sarif_fixes_of(const report_file *rf, int32_t fn, an_class cls);
+
+/* A rule id as a readable PascalCase name ("capi-names-cpython" ->
+ * "CapiNamesCpython"), which SARIF wants different from the id. */
+void sarif_rule_name(const char *id, char *buf, size_t cap);
+
 #endif

@@ -17,6 +17,7 @@ enum MHD_Result api_summary(srv_req *r);  /* GET .../commits/{rev}/summary */
 enum MHD_Result api_files(srv_req *r);    /* GET .../commits/{rev}/files */
 enum MHD_Result api_file(srv_req *r);     /* GET .../commits/{rev}/files/{path} */
 enum MHD_Result api_raw(srv_req *r);      /* GET .../commits/{rev}/raw/{path} */
+enum MHD_Result api_fixes(srv_req *r);    /* GET .../commits/{rev}/fixes (api_fixes.c) */
 enum MHD_Result api_measures_list(srv_req *r); /* GET /api/v1/measures */
 enum MHD_Result api_history(srv_req *r);  /* GET .../refs/{ref}/history */
 enum MHD_Result api_file_history(srv_req *r); /* GET .../refs/{ref}/file-history/{path} */

@@ -30,6 +30,8 @@ const srv_route srv_routes[] = {
      "functions and findings of one file"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}", api_raw,
      "the file's source at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/fixes", api_fixes,
+     "checked HPy rewrites of the commit's files (?path, ?rule, ?function; paged)"},
     {"POST", "/api/v1/repos/{repo}/commits/{rev}/sarif", api_sarif_post,
      "upload a SARIF 2.1.0 log for a commit (token scope sarif)"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/sarif", api_sarif_list,

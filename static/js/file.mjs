@@ -21,6 +21,7 @@ import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { templateGroups, groupSums, groupName } from './tmplgroup.mjs';
 import { highlightLines, normalise, styled } from './highlight.mjs';
+import { mountSuggestions } from './fixes.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
@@ -537,6 +538,7 @@ async function main() {
   $('source-section').hidden = false;
   if (raw.status === 'fulfilled') {
     await renderSource(raw.value);
+    await mountSuggestions(state.repo, state.rev, state.path);
     applyHash();
     window.addEventListener('hashchange', () => applyHash());
   } else {
