@@ -11,56 +11,6 @@
 #include "pd_error.h"
 #include "report.h"
 
-int report_fail_parse(report_fail *f, const char *words)
-{
-    const char *p = words;
-
-    while (*p) {
-        size_t n = strcspn(p, ","), i;
-        int hit = 0;
-
-        for (i = 0; i < AN_CLASS_COUNT && !hit; i++)
-            if (strlen(an_class_name((an_class)i)) == n &&
-                memcmp(an_class_name((an_class)i), p, n) == 0)
-                f->classes |= 1u << i, hit = 1;
-        for (i = 0; i < AN_OBJ_COUNT && !hit; i++)
-            if (strlen(an_objstate_name((an_objstate)i)) == n &&
-                memcmp(an_objstate_name((an_objstate)i), p, n) == 0)
-                f->objstates |= 1u << i, hit = 1;
-        if (!hit && n)
-            return pd_error_set(PD_EINVAL, "unknown --fail-on class '%.*s' "
-                                "(hpy, capi, npy-legacy, bridge, object-legacy, "
-                                "object-cpython-only, object-universal)",
-                                (int)n, p);
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
-
-int report_fail_finding(const report_fail *f, const an_finding *x)
-{
-    return f && !x->guarded && (f->classes >> x->cls & 1u);
-}
-
-size_t report_fail_count(const report_fail *f, const report_file *files,
-                         size_t n)
-{
-    size_t i, k, cnt = 0;
-
-    for (i = 0; f && i < n; i++) {
-        const an_result *res = files[i].res;
-
-        for (k = 0; k < res->nfindings; k++)
-            cnt += (size_t)report_fail_finding(f, &res->findings[k]);
-        for (k = 0; k < res->nfunctions; k++) {
-            an_objstate s = res->functions[k].object_state;
-
-            cnt += s != AN_OBJ_NONE && (f->objstates >> s & 1u);
-        }
-    }
-    return cnt;
-}
-
 /* " via A -> B" when a call gives fn its object state (an_flow_apply). */
 static void report_chain_text(FILE *out, const an_function *fn)
 {

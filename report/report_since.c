@@ -9,7 +9,7 @@
 
 #include "pd_error.h"
 #include "pd_hash.h"
-#include "report.h"
+#include "report_since.h"
 
 /* FNV-1a 64 over s and its NUL, continuing from h. */
 static uint64_t rs_fnv(uint64_t h, const char *s)

@@ -18,31 +18,10 @@
 
 #include "pd_error.h"
 #include "pd_hash.h"
-#include "report.h"
+#include "report_fail.h"
+#include "sarif.h"
 #include "sarif_int.h"
 
-const char *const sarif_class_short[AN_CLASS_COUNT] = {
-    "HPy API use",
-    "CPython C API use: blocks HPy universal mode",
-    "numpy's own PyObject*-based API (legacy, counted apart from the C API)",
-    "Bridge between HPy and the CPython C API: works on CPython only",
-};
-static const char *const sarif_class_help[AN_CLASS_COUNT] = {
-    "This identifier belongs to the HPy API; it needs no change.",
-    "This identifier belongs to the CPython C API. Code that calls it cannot "
-    "be built in HPy universal mode. Port it to the HPy equivalent (for "
-    "example Py_INCREF -> HPy_Dup, PyErr_SetString -> HPyErr_SetString), or "
-    "guard it with #ifndef HPY_UNIVERSAL_ABI when it is CPython-only on "
-    "purpose.",
-    "This identifier is part of numpy's legacy PyObject*-based API. Port the "
-    "caller to the HPy-side API (HPyArray_*), or keep it behind a bridge.",
-    "This is a crossing between HPy and the CPython C API (HPy_AsPyObject, "
-    "HPy_FromPyObject, legacy slots, npy_get_context(), an HPyField load or "
-    "store with owner HPy_NULL). It works on CPython only; remove it once the "
-    "code on the other side is ported.",
-};
-
-/* FNV-1a 64 over s, continuing from h. */
 static uint64_t sarif_fnv(uint64_t h, const char *s, size_t n)
 {
     return pd_fnv1a64(h, s, n);
@@ -104,83 +83,6 @@ static int sarif_fingerprints(const an_result *res, uint64_t *fp)
 /* `path` as a relative URI reference (RFC 3986): unreserved bytes and '/'
  * kept, everything else percent-encoded; a leading "./" dropped.  Returns
  * a new json string. */
-json_t *sarif_uri(const char *path)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = strlen(path), i, k = 0;
-    char *buf;
-    json_t *s;
-
-    while (path[0] == '.' && path[1] == '/')
-        path += 2, n -= 2;
-    while (path[0] == '/')
-        path++, n--;                  /* relative to the base, never root */
-    if (!(buf = malloc(3 * n + 1)))
-        return NULL;
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)path[i];
-
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-            (c >= '0' && c <= '9') || strchr("-._~/", c)) {
-            buf[k++] = (char)c;
-        } else {
-            buf[k++] = '%';
-            buf[k++] = hex[c >> 4];
-            buf[k++] = hex[c & 15];
-        }
-    }
-    buf[k] = '\0';
-    s = json_string(buf);
-    free(buf);
-    return s;
-}
-
-/* The reporting descriptor of rule `id` of class cls (SARIF 3.49). */
-static json_t *sarif_rule(const char *id, an_class cls)
-{
-    char full[512], name[128];
-
-    if (strncmp(id, "class/", 6) == 0)     /* a result per function (sarif_group.c) */
-        snprintf(full, sizeof(full), "The identifiers of class %s one function uses, "
-                 "counted in one result: %s.", an_class_name(cls), sarif_class_short[cls]);
-    else
-        snprintf(full, sizeof(full), "Rule '%s' of the portdash rules file "
-                 "classified this identifier as %s: %s.", id, an_class_name(cls),
-                 sarif_class_short[cls]);
-    sarif_rule_name(id, name, sizeof(name));
-    return json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}",
-                     "id", id, "name", name,
-                     "shortDescription", "text", sarif_class_short[cls],
-                     "fullDescription", "text", full,
-                     "help", "text", sarif_class_help[cls],
-                     "defaultConfiguration", "level",
-                     cls == AN_CLASS_NPY_LEGACY ? "note" : "warning",
-                     "properties", "category", an_class_name(cls));
-}
-
-long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls)
-{
-    size_t i;
-
-    for (i = 0; i < sr->n; i++)
-        if (sr->ids[i] == id || strcmp(sr->ids[i], id) == 0)
-            return (long)i;
-    if (sr->n == sr->cap) {
-        size_t cap = sr->cap ? sr->cap * 2 : 32;
-        const char **p = realloc(sr->ids, cap * sizeof(*p));
-
-        if (!p)
-            return -1;
-        sr->ids = p;
-        sr->cap = cap;
-    }
-    if (json_array_append_new(sr->rules, sarif_rule(id, cls)))
-        return -1;
-    sr->ids[sr->n] = id;
-    return (long)sr->n++;
-}
-
-/* One result (SARIF 3.27) for finding f of file rf. */
 static json_t *sarif_result(const report_file *rf, const an_finding *f,
                             long rule_index, uint64_t fp,
                             const report_fail *fail)
@@ -220,34 +122,6 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
     return r;
 }
 
-const char *sarif_level(const report_fail *fail, const an_finding *f)
-{
-    if (report_fail_finding(fail, f))
-        return "error";
-    return f->guarded || f->cls == AN_CLASS_NPY_LEGACY ? "note" : "warning";
-}
-
-int sarif_level_rank(const char *level)
-{
-    static const char *const names[] = {"none", "note", "warning", "error"};
-    int i;
-
-    for (i = 3; i > 0 && strcmp(level, names[i]) != 0; i--)
-        ;
-    return i;
-}
-
-int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
-                 const report_file *rf, size_t k)
-{
-    unsigned classes = o->classes ? o->classes : ~(1u << AN_CLASS_HPY);
-    const an_finding *f = &rf->res->findings[k];
-
-    return f->cls != AN_CLASS_HPY && (classes >> f->cls & 1) && (!rf->keep || rf->keep[k]) &&
-           sarif_level_rank(sarif_level(fail, f)) >= (o->min_level ? o->min_level : 1);
-}
-
-/* Add the results of one file to `results`; 0 or PD_ENOMEM. */
 static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
                       const report_fail *fail, const report_sarif_opts *o)
 {

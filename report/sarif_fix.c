@@ -10,24 +10,6 @@
 #include "analyzer/analyzer.h"
 #include "sarif_int.h"
 
-void sarif_rule_name(const char *id, char *buf, size_t cap)
-{
-    size_t k = 0;
-    int up = 1;
-
-    for (; *id && k + 1 < cap; id++) {
-        unsigned char c = (unsigned char)*id;
-
-        if (!isalnum(c)) {
-            up = 1;
-            continue;
-        }
-        buf[k++] = (char)(up ? toupper(c) : c);
-        up = 0;
-    }
-    buf[k] = '\0';
-}
-
 json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule)
 {
     const fix_list *l = rf->fixes;

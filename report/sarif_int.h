@@ -9,7 +9,9 @@
 
 #include <jansson.h>
 
-#include "report.h"
+#include "report_fail.h"
+#include "report_file.h"
+#include "sarif.h"
 
 /* Rule ids with results so far (pointers owned by the rules file or
  * static), and tool.driver.rules in the same order. */
