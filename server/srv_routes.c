@@ -29,6 +29,8 @@
 #include "srv_routes.h"
 #include "srv_static.h"
 
+static enum MHD_Result srv_routes_list(srv_req *r);
+
 /*
  * The table: one record per route (srv_routes.h), from specific to general
  * (the dashboard's catch-all last).  Columns: method, pattern, handler,
@@ -130,6 +132,8 @@ const srv_route srv_routes[] = {
      "getJob", "Job", "state and progress of an ingest job"},
     {"GET", "/api/v1/openapi.json", api_openapi, SRV_PUBLIC, SRV_CACHE_DB, SRV_BODY_NONE,
      "getOpenApi", "OpenApiDocument", "this API as OpenAPI 3.1"},
+    {"GET", "/api/v1/routes", srv_routes_list, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     "listRoutes", "Routes", "this table: every route's method, pattern, token scope and cache"},
     {"GET", "/badge/{repo}/{ref}/{measure}.svg",
      api_badge, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
      "getBadge", NULL, "an SVG badge for READMEs"},
@@ -158,6 +162,36 @@ const srv_route srv_routes[] = {
      NULL, NULL, "dashboard files"},
 };
 const size_t srv_routes_count = sizeof(srv_routes) / sizeof(srv_routes[0]);
+
+/*
+ * GET /api/v1/routes: the table itself, for bots and the API reference:
+ * what each route needs (token scope, body) and how its answers are cached,
+ * joined to the OpenAPI document by operation id.  Not cached: a few KB
+ * made from a constant table.
+ */
+static enum MHD_Result srv_routes_list(srv_req *r)
+{
+    static const char *const cache[] = {"no", "db", "ref", "commit", "commit-live"};
+    static const char *const body[] = {"none", "small", "large"};
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; arr && i < srv_routes_count; i++) {
+        const srv_route *rt = &srv_routes[i];
+        const char *scope = !rt->scope ? "read" : *rt->scope ? rt->scope : "public";
+
+        if (json_array_append_new(arr, json_pack("{s:s, s:s, s:s?, s:s, s:s, s:s, s:s?, s:s}",
+                "method", rt->method, "pattern", rt->pattern, "operation", rt->operation,
+                "scope", scope, "cache", cache[rt->cache], "body", body[rt->body],
+                "schema", rt->schema, "summary", rt->summary)) < 0) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    }
+    if (!arr)
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    return srv_reply_json(r, 200, arr);
+}
 
 size_t srv_route_max_body(int i, size_t max_body)
 {
