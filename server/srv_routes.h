@@ -1,9 +1,10 @@
 /*
- * srv_routes.h: the route table.  Patterns are '/'-separated; `{name}`
- * captures one segment, `{name...}` the rest of the path (one or more
- * segments).  Each segment is percent-decoded after splitting, so `%2F`
- * stays inside a ref name or path segment.  A path that matches no pattern
- * gets 404, one that matches only under another method 405 with Allow.
+ * srv_routes.h: the route table, one record per route, and its matcher.
+ * Patterns are '/'-separated; `{name}` captures one segment, `{name...}`
+ * the rest of the path (one or more segments).  Each segment is
+ * percent-decoded after splitting, so `%2F` stays inside a ref name or path
+ * segment.  A path that matches no pattern gets 404, one that matches only
+ * under another method 405 with Allow.
  */
 #ifndef SRV_ROUTES_H
 #define SRV_ROUTES_H
@@ -36,7 +37,7 @@ typedef enum {
     SRV_BODY_LARGE         /* an upload: the server's --max-body */
 } srv_body_kind;
 
-/* Token scopes (db_token.h) a route needs besides SRV_PUBLIC and NULL. */
+/* The scope of a route open to everyone, even under serve --private. */
 #define SRV_PUBLIC ""
 
 /*
@@ -53,8 +54,9 @@ typedef struct {
     /* The token scope it needs, checked before any body is read: the
      * write scope of a route that writes ("sarif", "ingest", "triage");
      * SRV_PUBLIC for what holds no repository data (the dashboard's files,
-     * /healthz, the OpenAPI document); NULL for every other read, which
-     * needs "read" under serve --private and nothing otherwise. */
+     * /healthz, the OpenAPI document, the route list); NULL for every
+     * other read, which needs "read" under serve --private and nothing
+     * otherwise. */
     const char *scope;
     srv_cache_policy cache;
     srv_body_kind body;
