@@ -14,7 +14,6 @@
 
 #include "db.h"
 #include "pd_error.h"
-#include "srv.h"
 #include "srv_capture.h"
 #include "srv_budget.h"
 #include "srv_reply.h"
