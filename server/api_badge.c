@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "api.h"
-#include "api_ops.h"
+#include "api_badge.h"
 #include "api_scope.h"
 #include "db.h"
 #include "pd_error.h"

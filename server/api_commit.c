@@ -7,14 +7,15 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_commit.h"
 #include "api_diff.h"
 #include "api_scope.h"
+#include "api_triage.h"
 #include "db.h"
 #include "db_commit.h"
 #include "pd_error.h"
-#include "pd_utf8.h"
 #include "pd_time.h"
-#include "api_triage.h"
+#include "pd_utf8.h"
 #include "sarif_import.h"
 
 /* db_refs callback: a ref onto the array. */
@@ -261,7 +262,6 @@ enum MHD_Result api_summary(srv_req *r)
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0 ||
         (rc = api_scope_stats(r, &at, &c, &sc)) < 0)
         return srv_reply_error(r, rc);
-    r->immutable = 0;      /* SARIF uploads change "tools" */
     o = json_object();
     if (sc)
         json_object_set_new(o, "scope", json_string(sc->name));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_compare.h"
 #include "api_diff.h"
 #include "db.h"
 #include "pd_error.h"

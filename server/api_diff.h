@@ -69,7 +69,4 @@ int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
 int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
                         json_t *files, json_t *fns, json_t *regs);
 
-/* GET /api/v1/repos/{repo}/compare/{base}...{head} */
-enum MHD_Result api_compare(srv_req *r);
-
 #endif

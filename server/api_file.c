@@ -9,12 +9,12 @@
 #include <git2.h>
 
 #include "api.h"
-#include "db_flow.h"
 #include "api_dismissed.h"
 #include "api_file.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_findings.h"
+#include "db_flow.h"
 #include "pd_error.h"
 #include "sarif_import.h"
 
@@ -280,7 +280,6 @@ enum MHD_Result api_file(srv_req *r)
         return srv_reply_error(r, rc);
     }
     pg.first = (pg.page - 1) * pg.per;
-    r->immutable = 0;      /* SARIF uploads and dismissals change a commit's files */
     if ((rc = api_file_build(r->db, &at, r->tail, blob, &pg, &o)) < 0 ||
         (rc = api_file_filter(r, o)) < 0) {
         json_decref(o);

@@ -1,6 +1,6 @@
 /*
- * api_file.h: one file at a commit (api_file.c): the document of GET
- * .../commits/{rev}/files/{path}, for the handlers and for the triage.
+ * api_file.h: one file at a commit (api_file.c): its page and its source,
+ * and the whole document the triage reads.
  */
 #ifndef API_FILE_H
 #define API_FILE_H
@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "api_common.h"
+#include "srv.h"
 
 /*
  * The whole file document of GET .../files/{path} (every function and
@@ -17,5 +18,11 @@
  * the commit), PD_EDB, PD_ENOMEM.
  */
 int api_file_doc(sqlite3 *db, const api_at *at, const char *path, json_t **out);
+
+/* GET /api/v1/repos/{repo}/commits/{rev}/files/{path...} */
+enum MHD_Result api_file(srv_req *r);
+
+/* GET /api/v1/repos/{repo}/commits/{rev}/raw/{path...} */
+enum MHD_Result api_raw(srv_req *r);
 
 #endif

@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "api_ops.h"
+#include "api_forecast.h"
 #include "db.h"
 #include "db_snapshot.h"
 #include "pd_error.h"

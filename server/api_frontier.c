@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "api_port.h"
 #include "analyzer/analyzer.h"
+#include "api.h"
+#include "api_frontier.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"

@@ -14,7 +14,7 @@
 #include <git2.h>
 
 #include "api_diff.h"
-#include "api_ops.h"
+#include "api_gate.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_scope.h"

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_history.h"
 #include "api_lttb.h"
 #include "api_scope.h"
 #include "db.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "api.h"
-#include "api_ops.h"
+#include "api_items.h"
 #include "api_dismissed.h"
 #include "db.h"
 #include "db_analysis.h"
@@ -105,7 +105,6 @@ enum MHD_Result api_object_items(srv_req *r)
             json_decref(o);
             return srv_reply_error(r, rc);
         }
-        r->immutable = 0;
         return srv_reply_json(r, 200, o);
     }
 }

@@ -9,7 +9,7 @@
 
 #include <git2.h>
 
-#include "api_ops.h"
+#include "api_jobs.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "pd_error.h"

@@ -12,7 +12,8 @@
 
 #include "api.h"
 #include "api_diff.h"
-#include "api_ops.h"
+#include "api_forecast.h"
+#include "api_report.h"
 #include "api_snapshot.h"
 #include "db.h"
 #include "db_history.h"

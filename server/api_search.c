@@ -15,6 +15,7 @@
 
 #include "api.h"
 #include "api_hpymap.h"
+#include "api_search.h"
 #include "api_symbols.h"
 #include "db.h"
 #include "db_analysis.h"

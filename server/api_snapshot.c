@@ -8,6 +8,7 @@
 
 #include "api.h"
 #include "api_diff.h"
+#include "api_report.h"
 #include "api_snapshot.h"
 #include "db.h"
 #include "db_snapshot.h"

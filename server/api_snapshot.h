@@ -12,6 +12,5 @@ enum MHD_Result api_snapshots(srv_req *r);      /* GET .../snapshots */
 enum MHD_Result api_snapshot_week(srv_req *r);  /* GET .../snapshots/{week} */
 enum MHD_Result api_snapshots_csv(srv_req *r);  /* GET .../snapshots.csv */
 enum MHD_Result api_files_csv(srv_req *r);      /* GET .../commits/{rev}/files.csv */
-enum MHD_Result api_report(srv_req *r);         /* GET .../snapshots/{week}/report.md */
 
 #endif

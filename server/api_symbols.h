@@ -18,9 +18,6 @@ enum MHD_Result api_symbols(srv_req *r);
 /* GET .../commits/{rev}/symbols/{symbol}[?scope=NAME]: its sites. */
 enum MHD_Result api_symbol(srv_req *r);
 
-/* GET .../commits/{rev}/search?q=TEXT: functions and symbols by name. */
-enum MHD_Result api_search(srv_req *r);
-
 /*
  * Every C API or bridge name used at the commit `at` (findings of class
  * capi or bridge in any file, in or out of functions, guarded or not)

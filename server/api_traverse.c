@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "api.h"
-#include "api_port.h"
+#include "api_traverse.h"
 #include "db.h"
 #include "db_history.h"
 #include "pd_error.h"

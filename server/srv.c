@@ -392,6 +392,24 @@ static enum MHD_Result srv_head(srv *s, srv_conn *sc, srv_req *r, const char *ve
     return ret;
 }
 
+/* Find the route of (method, path) and answer through the answer cache
+ * (srv_cache.h), or refuse: 400, 404, 405 (srv_routes.h). */
+static enum MHD_Result srv_dispatch(srv_req *r, const char *method, const char *url)
+{
+    srv_route_hold h;
+    enum MHD_Result ret;
+    int i = srv_routes_find(r, method, url, &h);
+
+    if (i >= 0) {
+        r->never_immutable = srv_routes[i].cache == SRV_CACHE_COMMIT_LIVE;
+        ret = srv_cache_dispatch(r->server->cache, r, &srv_routes[i]);
+    } else {
+        ret = srv_routes_refuse(r, method, i, &h);
+    }
+    srv_routes_release(&h);
+    return ret;
+}
+
 static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -453,7 +471,7 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
          * time, as a SARIF import of the largest body takes seconds. */
         srv_budget_begin(strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0
                          ? s->budget : 10 * s->budget, &s->stopping);
-        ret = srv_routes_dispatch(&r, method, r.url);
+        ret = srv_dispatch(&r, method, r.url);
         srv_budget_end();
     }
     srv_metrics_record(s->metrics, r.route, r.status, srv_now() - sc->start);

@@ -16,6 +16,9 @@
 #include <microhttpd.h>
 #include <sqlite3.h>
 
+#include "srv_reply.h"
+#include "srv_req.h"
+
 typedef struct {
     const char *db_path;
     const char *listen;        /* "HOST:PORT"; NULL: 127.0.0.1:8080; port 0: any */
@@ -50,7 +53,6 @@ typedef struct {
                                 * (srv_budget.h) */
 } srv_options;
 
-typedef struct srv srv;
 
 /*
  * Start serving.  *out is a running server stopped with srv_stop().  Errors:
@@ -67,49 +69,9 @@ void srv_stop(srv *s);
 
 /* ---- for handlers ---- */
 
-#define SRV_MAX_PARAMS 4
+/* srv_req and srv_handler: srv_req.h. */
 
-/* One request as a handler sees it. */
-typedef struct {
-    srv *server;
-    struct MHD_Connection *conn;
-    sqlite3 *db;                          /* this thread's connection */
-    const char *param[SRV_MAX_PARAMS];    /* decoded {name} captures, in order */
-    const char *tail;                     /* decoded {path...} capture or NULL */
-    const char *allow;                    /* Allow header for a 405, or NULL */
-    const char *method;                   /* request method */
-    const char *url;                      /* request path, raw */
-    const char *body;                     /* request body (NUL-terminated) or NULL */
-    size_t body_len;                      /* bytes of body */
-    int route;                            /* index in srv_routes, -1: none */
-    unsigned status;                      /* status sent, for metrics */
-    int immutable;                        /* answer about a full commit id */
-    int private_reads;                    /* serve --private: Cache-Control private */
-    char link[1024];                      /* Link header of a paginated list */
-    struct srv_cache_capture *capture;    /* set by srv_cache: keep the answer */
-    char location[128];                   /* Location header (a 202's job), or "" */
-    int close;                            /* answer with Connection: close (a
-                                           * refused body is not read) */
-} srv_req;
-
-typedef enum MHD_Result (*srv_handler)(srv_req *r);
-
-/* Reply with a JSON document (reference stolen), 200 unless `status`. */
-enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc);
-
-/* Reply with a problem document; `detail` is printf-formatted. */
-enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
-                                  const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* Reply with the last pd_error as a problem: 404 for PD_ENOTFOUND, 400 for
- * PD_EINVAL, 503 with Retry-After for a database locked by another writer,
- * 500 otherwise. */
-enum MHD_Result srv_reply_error(srv_req *r, int code);
-
-/* Reply with bytes (copied). */
-enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
-                                const void *buf, size_t len);
+/* The replies (srv_reply_json, _problem, _error, _bytes): srv_reply.h. */
 
 /* The git directory of repository `name` (override or stored), copied into
  * buf.  0, PD_ENOTFOUND, PD_EDB. */

@@ -23,6 +23,7 @@
 #include "pd_error.h"
 #include "pd_map.h"
 #include "srv_cache.h"
+#include "srv_capture.h"
 #include "srv_cache_key.h"
 #include "srv_reply.h"
 #include "srv_routes.h"
@@ -392,23 +393,6 @@ static void srv_cache_alias(srv_cache *c, char *key, size_t keylen, const char *
         srv_cache_entry_free(e);
 }
 
-int srv_cache_capture_reply(srv_req *r, unsigned status, const char *ctype,
-                            const void *buf, size_t len)
-{
-    srv_cache_capture *cap = r->capture;
-
-    if (!cap || status != 200 || cap->done || !(cap->buf = malloc(len + 1)))
-        return 0;
-    memcpy(cap->buf, buf, len);
-    cap->buf[len] = '\0';
-    cap->len = len;
-    cap->done = 1;
-    cap->immutable = r->immutable;
-    snprintf(cap->ctype, sizeof(cap->ctype), "%s", ctype);
-    snprintf(cap->link, sizeof(cap->link), "%s", r->link);
-    return 1;
-}
-
 /* Choose the answer of `e` when it exists and holds one (caller holds the
  * lock). */
 static int srv_cache_try(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm_ok,
@@ -421,10 +405,16 @@ static int srv_cache_try(srv_cache *c, srv_cache_entry *e, srv_req *r, int imm_o
     return 1;
 }
 
+/* 1 for the policies keyed on the full commit id of {rev}. */
+static int srv_cache_by_commit(srv_cache_policy cls)
+{
+    return cls == SRV_CACHE_COMMIT || cls == SRV_CACHE_COMMIT_LIVE;
+}
+
 /* Run the handler with the request rewritten to the full commit id (commit
  * routes), keep its answer under `key` (taken) and serve it. */
-static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler handler,
-                                         srv_cache_class cls, char *oid, char *key,
+static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, const srv_route *rt,
+                                         char *oid, char *key,
                                          size_t keylen, const char *dkey, uint64_t epoch,
                                          int imm_ok)
 {
@@ -436,17 +426,17 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, srv_handler h
     enum MHD_Result ret;
     int ok, keep;
 
-    if (cls == CACHE_COMMIT) {
+    if (srv_cache_by_commit(rt->cache)) {
         /* The answer by commit id, so that it can serve every name of it;
          * Link headers then name the commit id too. */
         r->param[1] = oid;
         if (strcmp(param1, oid) != 0 &&
             (url2 = srv_cache_url_with(url, srv_cache_rev_segment(
-                srv_routes[r->route].pattern), oid)))
+                rt->pattern), oid)))
             r->url = url2;
     }
     r->capture = &cap;
-    ret = handler(r);
+    ret = rt->handler(r);
     r->capture = NULL;
     r->param[1] = param1;
     r->url = url;
@@ -501,8 +491,8 @@ static int srv_cache_try_valid(srv_cache *c, const char *key, size_t n, const ch
  * Compute the answer of `key` (taken), called with the lock held, which it
  * releases: or wait for the request computing it and serve its answer.
  */
-static enum MHD_Result srv_cache_fly(srv_cache *c, srv_req *r, srv_handler handler,
-                                     srv_cache_class cls, char *oid, char *key, size_t klen,
+static enum MHD_Result srv_cache_fly(srv_cache *c, srv_req *r, const srv_route *rt,
+                                     char *oid, char *key, size_t klen,
                                      const char *dkey, uint64_t epoch, int imm_ok)
 {
     srv_cache_flight flight, **fp;
@@ -521,14 +511,14 @@ static enum MHD_Result srv_cache_fly(srv_cache *c, srv_req *r, srv_handler handl
     if (!(flight.key = malloc(klen))) {
         pthread_mutex_unlock(&c->lock);
         free(key);
-        return handler(r);
+        return rt->handler(r);
     }
     memcpy(flight.key, key, klen);
     flight.keylen = klen;
     flight.next = c->flights;
     c->flights = &flight;
     pthread_mutex_unlock(&c->lock);
-    ret = srv_cache_compute(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
+    ret = srv_cache_compute(c, r, rt, oid, key, klen, dkey, epoch, imm_ok);
     pthread_mutex_lock(&c->lock);
     for (fp = &c->flights; *fp != &flight; fp = &(*fp)->next)
         ;
@@ -539,9 +529,10 @@ static enum MHD_Result srv_cache_fly(srv_cache *c, srv_req *r, srv_handler handl
     return ret;
 }
 
-enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler)
+enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, const srv_route *rt)
 {
-    srv_cache_class cls = srv_cache_route_class(srv_routes[r->route].pattern);
+    srv_cache_policy cls = rt->cache;
+    srv_handler handler = rt->handler;
     char oid[41] = "", dkey[256], *rkey, *key;
     size_t rlen, klen;
     srv_cache_entry *e;
@@ -560,16 +551,17 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
             srv_cache_warm_soon(c);
         return ret;
     }
-    if (!c || cls == CACHE_NONE || c->max_bytes == 0)
+    if (!c || cls == SRV_CACHE_NO || c->max_bytes == 0)
         return handler(r);
     /* A database that cannot be read now (busy): no entry can be known
      * valid, nor be kept.  The handler answers, uncached: a 503 when it
      * reads the database, its answer when it does not (measures). */
     if (srv_cache_epoch(c, r->db, &epoch) < 0)
         return handler(r);
-    by_id = cls == CACHE_COMMIT && srv_cache_is_oid(r->param[1]);
-    /* Asked by ref name or short id, an answer is never "immutable". */
-    imm_ok = cls != CACHE_COMMIT || by_id;
+    by_id = srv_cache_by_commit(cls) && srv_cache_is_oid(r->param[1]);
+    /* Asked by ref name or short id, an answer is never "immutable"; nor
+     * one that SARIF uploads and dismissals change. */
+    imm_ok = cls != SRV_CACHE_COMMIT_LIVE && (!srv_cache_by_commit(cls) || by_id);
     if (!(rkey = srv_cache_key(r, NULL, &rlen)))
         return handler(r);
     pthread_mutex_lock(&c->lock);
@@ -593,7 +585,7 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         by_id = imm_ok = 0;
     key = rkey;
     klen = rlen;
-    if (cls == CACHE_COMMIT && !by_id && !(key = srv_cache_key(r, oid, &klen))) {
+    if (srv_cache_by_commit(cls) && !by_id && !(key = srv_cache_key(r, oid, &klen))) {
         free(rkey);
         return handler(r);
     }
@@ -606,7 +598,7 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler
         free(key);
         return srv_cache_give(r, &p);
     }
-    return srv_cache_fly(c, r, handler, cls, oid, key, klen, dkey, epoch, imm_ok);
+    return srv_cache_fly(c, r, rt, oid, key, klen, dkey, epoch, imm_ok);
 }
 
 void srv_cache_warm_start(srv_cache *c, const struct sockaddr *addr, socklen_t len,

@@ -33,7 +33,8 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
-#include "srv.h"
+#include "srv_req.h"
+#include "srv_routes.h"
 
 typedef struct srv_cache srv_cache;
 
@@ -48,12 +49,13 @@ srv_cache *srv_cache_new(size_t max_bytes);
 void srv_cache_free(srv_cache *c);
 
 /*
- * Run the matched route's handler through the cache: GET and HEAD answers
- * of cacheable routes are served from the cache or computed and stored;
- * any other method runs the handler and then counts as a database write.
- * Returns what the handler or the cached reply returns.
+ * Run the matched route's handler (route `rt`, r->route) through the cache:
+ * GET and HEAD answers of routes whose policy caches them are served from
+ * the cache or computed and stored; any other method runs the handler and
+ * then counts as a database write.  Returns what the handler or the cached
+ * reply returns.
  */
-enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, srv_handler handler);
+enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, const srv_route *rt);
 
 /* Something was written to the database: answers of non-commit routes and
  * every data key are checked again. */
@@ -94,22 +96,5 @@ void srv_cache_warm_soon(void *cache);
 
 /* Stop warming (before the server stops); accepts NULL. */
 void srv_cache_warm_stop(srv_cache *c);
-
-/* ---- for srv_reply.c ---- */
-
-/* What a handler replied, when the cache asked to keep it (srv_req.capture). */
-typedef struct srv_cache_capture {
-    int done;
-    char *buf;              /* malloc'd copy of the body */
-    size_t len;
-    char ctype[128];
-    char link[1024];
-    int immutable;
-} srv_cache_capture;
-
-/* Keep a 200 answer in r->capture instead of sending it: 1 when kept, 0
- * when the reply goes out as usual (other status, no capture asked). */
-int srv_cache_capture_reply(srv_req *r, unsigned status, const char *ctype,
-                            const void *buf, size_t len);
 
 #endif

@@ -11,20 +11,6 @@
 #include "pd_error.h"
 #include "srv_cache_key.h"
 
-srv_cache_class srv_cache_route_class(const char *pattern)
-{
-    if (strncmp(pattern, "/api/", 5) != 0 && strncmp(pattern, "/badge/", 7) != 0)
-        return CACHE_NONE;
-    if (strstr(pattern, "/jobs/"))
-        return CACHE_NONE;          /* progress of a running job */
-    if (strstr(pattern, "/commits/{rev}"))
-        return CACHE_COMMIT;
-    /* Rewrites can be recorded without the tip changing (A, B, back to A). */
-    if (strstr(pattern, "/refs/{ref}/") && !strstr(pattern, "/rewrites"))
-        return CACHE_REF;
-    return CACHE_GLOBAL;
-}
-
 typedef struct {
     char **v;
     size_t n, cap;
@@ -94,7 +80,7 @@ char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
 }
 
 /* The data key of a request (see srv_cache_key.h). */
-int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
+int srv_cache_data_key(srv_req *r, srv_cache_policy cls, uint64_t epoch,
                               char *oid, char *dkey, size_t n)
 {
     char rules[64];
@@ -102,7 +88,7 @@ int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
     db_commit_gen g;
     int rc;
 
-    if (cls == CACHE_GLOBAL) {
+    if (cls == SRV_CACHE_DB) {
         snprintf(dkey, n, "g:%llu", (unsigned long long)epoch);
         return 0;
     }
@@ -110,7 +96,7 @@ int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch,
         (rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0)
         return rc;
-    if (cls == CACHE_REF) {
+    if (cls == SRV_CACHE_REF) {
         snprintf(dkey, n, "r:%s:%s", oid, rules);
         return 0;
     }

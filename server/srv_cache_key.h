@@ -1,6 +1,7 @@
 /*
  * srv_cache_key.h: what the answer cache (srv_cache.c) keys an answer on:
- * the route's class, the request key and the data key (srv_cache.h says
+ * the request key and the data key, under the route's cache policy
+ * (srv_routes.h) (srv_cache.h says
  * what goes into each).  Only srv_cache.c uses these.
  */
 #ifndef SRV_CACHE_KEY_H
@@ -9,17 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "srv.h"
-
-typedef enum {
-    CACHE_NONE,      /* not cached (jobs, metrics, health, static files) */
-    CACHE_COMMIT,    /* under commits/{rev}: commit, analysis key, SARIF */
-    CACHE_REF,       /* refs/{ref}/history, file-history: tip, analysis key */
-    CACHE_GLOBAL     /* anything else: the database generation */
-} srv_cache_class;
-
-/* The class of a route by its pattern (srv_routes.h). */
-srv_cache_class srv_cache_route_class(const char *pattern);
+#include "srv_req.h"
+#include "srv_routes.h"
 
 /*
  * The request key of r: route, captures (param[1] replaced by `rev` when
@@ -29,14 +21,14 @@ srv_cache_class srv_cache_route_class(const char *pattern);
 char *srv_cache_key(srv_req *r, const char *rev, size_t *len);
 
 /*
- * The data key of r under class `cls` into dkey (size n; generation
- * `epoch` for CACHE_GLOBAL) and, for commit and ref routes, the full commit
+ * The data key of r under policy `cls` into dkey (size n; generation
+ * `epoch` for SRV_CACHE_DB) and, for commit and ref routes, the full commit
  * id {rev} or the ref's tip resolves to into oid (41 bytes).  0; PD_EDB
  * when the database cannot be read (the request is then answered with that
  * error: 503 when busy); another negative code when the request cannot be
  * resolved (the handler then answers it, uncached, with its own error).
  */
-int srv_cache_data_key(srv_req *r, srv_cache_class cls, uint64_t epoch, char *oid,
+int srv_cache_data_key(srv_req *r, srv_cache_policy cls, uint64_t epoch, char *oid,
                        char *dkey, size_t n);
 
 /* 1 when `s` is a full commit id as the database stores them (40 lowercase

@@ -14,8 +14,7 @@
 
 #include "db.h"
 #include "pd_error.h"
-#include "srv.h"
-#include "srv_cache.h"
+#include "srv_capture.h"
 #include "srv_budget.h"
 #include "srv_reply.h"
 
@@ -142,7 +141,7 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
     char etag[SRV_ETAG_SIZE] = "";
     int want_gz;
 
-    if (srv_cache_capture_reply(r, status, ctype, buf, len))
+    if (srv_capture_reply(r, status, ctype, buf, len))
         return MHD_YES;
     r->status = status;
     want_gz = srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r);
@@ -181,7 +180,8 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
         MHD_add_response_header(resp, "Content-Encoding", "gzip");
     if (etag[0]) {
         MHD_add_response_header(resp, "ETag", etag);
-        srv_reply_cache_headers(resp, r->immutable, r->private_reads);
+        srv_reply_cache_headers(resp, r->immutable && !r->never_immutable,
+                                r->private_reads);
     }
     ret = MHD_queue_response(r->conn, status, resp);
     MHD_destroy_response(resp);

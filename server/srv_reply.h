@@ -1,14 +1,34 @@
 /*
- * srv_reply.h: the pieces of srv_reply.c the answer cache (srv_cache.c)
- * shares, so that a cached answer goes out with the very headers, ETag and
- * gzip form of a computed one.
+ * srv_reply.h: every answer goes out through these: the replies handlers
+ * make, and the pieces the answer cache (srv_cache.c) shares, so that a
+ * cached answer goes out with the very headers, ETag and gzip form of a
+ * computed one.
  */
 #ifndef SRV_REPLY_H
 #define SRV_REPLY_H
 
 #include <stddef.h>
 
-#include "srv.h"
+#include <jansson.h>
+
+#include "srv_req.h"
+
+/* Reply with a JSON document (reference stolen), 200 unless `status`. */
+enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc);
+
+/* Reply with a problem document; `detail` is printf-formatted. */
+enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
+                                  const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Reply with the last pd_error as a problem: 404 for PD_ENOTFOUND, 400 for
+ * PD_EINVAL, 503 with Retry-After for a database locked by another writer,
+ * 500 otherwise. */
+enum MHD_Result srv_reply_error(srv_req *r, int code);
+
+/* Reply with bytes (copied). */
+enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
+                                const void *buf, size_t len);
 
 /* Size of an ETag buffer: a quoted 40-hex blob id, "-gzip" and the NUL. */
 #define SRV_ETAG_SIZE 56

@@ -4,133 +4,214 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "api_diff.h"
-#include "api_sarif.h"
+#include "api_badge.h"
+#include "api_commit.h"
+#include "api_compare.h"
+#include "api_file.h"
+#include "api_fixes.h"
+#include "api_forecast.h"
+#include "api_frontier.h"
+#include "api_gate.h"
+#include "api_history.h"
+#include "api_items.h"
+#include "api_jobs.h"
 #include "api_ops.h"
-#include "api_port.h"
+#include "api_report.h"
+#include "api_sarif.h"
 #include "api_scope.h"
+#include "api_search.h"
 #include "api_snapshot.h"
 #include "api_symbols.h"
+#include "api_traverse.h"
 #include "api_triage.h"
 #include "pd_error.h"
 #include "pd_rev.h"
-#include "srv_cache.h"
+#include "srv_reply.h"
 #include "srv_routes.h"
 #include "srv_static.h"
 
+static enum MHD_Result srv_routes_list(srv_req *r);
+
+/*
+ * The table: one record per route (srv_routes.h), from specific to general
+ * (the dashboard's catch-all last).  Columns: method, pattern, handler,
+ * token scope, cache policy, request body, OpenAPI operationId, schema of
+ * the success answer, summary.
+ */
 const srv_route srv_routes[] = {
-    {"GET", "/api/v1/repos", api_repos, "repositories and their refs"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}", api_commit, "one commit"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/summary", api_summary,
-     "porting totals at a commit"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files", api_files,
-     "per-file status at a commit"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files/{path...}", api_file,
-     "functions and findings of one file"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}", api_raw,
-     "the file's source at a commit"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/fixes", api_fixes,
-     "checked HPy rewrites of the commit's files (?path, ?rule, ?function; paged)"},
-    {"POST", "/api/v1/repos/{repo}/commits/{rev}/sarif", api_sarif_post,
-     "upload a SARIF 2.1.0 log for a commit (token scope sarif)"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/sarif", api_sarif_list,
-     "the SARIF runs stored for a commit"},
-    {"GET", "/api/v1/repos/{repo}/compare/{range}", api_compare,
-     "what moved between BASE...HEAD"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files.csv", api_files_csv,
-     "per-file status at a commit, as CSV"},
-    {"GET", "/api/v1/repos/{repo}/snapshots.csv", api_snapshots_csv,
-     "all weekly snapshots, as CSV"},
-    {"GET", "/api/v1/repos/{repo}/snapshots", api_snapshots, "weekly snapshots"},
-    {"GET", "/api/v1/repos/{repo}/snapshots/{week}", api_snapshot_week,
-     "one week's snapshots with per-file status"},
-    {"GET", "/api/v1/repos/{repo}/snapshots/{week}/report.md", api_report,
-     "the dev-call report for a week"},
-    {"GET", "/api/v1/measures", api_measures_list,
+    {"GET", "/api/v1/repos", api_repos, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listRepos", "Repos", "repositories and their refs"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}",
+     api_commit, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "getCommit", "Commit", "one commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/summary",
+     api_summary, NULL, SRV_CACHE_COMMIT_LIVE, SRV_BODY_NONE,
+     "getCommitSummary", "Summary", "porting totals at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files",
+     api_files, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "listCommitFiles", "CommitFiles", "per-file status at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files/{path...}",
+     api_file, NULL, SRV_CACHE_COMMIT_LIVE, SRV_BODY_NONE,
+     "getFile", "FileDetail", "functions and findings of one file"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}",
+     api_raw, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "getFileRaw", NULL, "the file's source at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/fixes",
+     api_fixes, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "getFixes", "Fixes", "checked HPy rewrites of the commit's files (?path, ?rule, ?function; paged)"},
+    {"POST", "/api/v1/repos/{repo}/commits/{rev}/sarif",
+     api_sarif_post, "sarif", SRV_CACHE_NO, SRV_BODY_LARGE,
+     "uploadSarif", "SarifUpload", "upload a SARIF 2.1.0 log for a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/sarif",
+     api_sarif_list, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "listSarifRuns", "SarifRuns", "the SARIF runs stored for a commit"},
+    {"GET", "/api/v1/repos/{repo}/compare/{range}",
+     api_compare, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "compareRevs", "Compare", "what moved between BASE...HEAD"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/files.csv",
+     api_files_csv, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "listCommitFilesCsv", NULL, "per-file status at a commit, as CSV"},
+    {"GET", "/api/v1/repos/{repo}/snapshots.csv",
+     api_snapshots_csv, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listSnapshotsCsv", NULL, "all weekly snapshots, as CSV"},
+    {"GET", "/api/v1/repos/{repo}/snapshots",
+     api_snapshots, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listSnapshots", "Snapshots", "weekly snapshots"},
+    {"GET", "/api/v1/repos/{repo}/snapshots/{week}",
+     api_snapshot_week, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getSnapshot", "SnapshotWeek", "one week's snapshots with per-file status"},
+    {"GET", "/api/v1/repos/{repo}/snapshots/{week}/report.md",
+     api_report, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getSnapshotReport", NULL, "the dev-call report for a week"},
+    {"GET", "/api/v1/measures", api_measures_list, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listMeasures", "Measures",
      "the summary measures: key, label, direction of progress, badge label"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/object-items", api_object_items,
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/object-items",
+     api_object_items, NULL, SRV_CACHE_COMMIT_LIVE, SRV_BODY_NONE,
+     "listObjectItems", "ObjectItems",
      "object-array item accesses: PyObject * sites left, HPyField sites"},
-    {"GET", "/api/v1/scopes", api_scopes, "the named scopes for ?scope=NAME"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/blockers", api_blockers,
+    {"GET", "/api/v1/scopes", api_scopes, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listScopes", "Scopes", "the named scopes for ?scope=NAME"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/blockers",
+     api_blockers, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "listBlockers", "Blockers",
      "universal blockers under a scope (default no-object-dtype)"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/symbols", api_symbols,
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/symbols",
+     api_symbols, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "listBlockingSymbols", "BlockingSymbols",
      "universal blockers by C API symbol with the HPy replacement"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/symbols/{symbol}", api_symbol,
-     "the blocking uses of one C API symbol"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/search", api_search,
-     "functions and C API names by name"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/traverse", api_traverse,
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/symbols/{symbol}",
+     api_symbol, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "getBlockingSymbol", "BlockingSymbol", "the blocking uses of one C API symbol"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/search",
+     api_search, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "searchNames", "SearchResults", "functions and C API names by name"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/traverse",
+     api_traverse, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "getTraverse", "Traverse",
      "traverse coverage: HPy types, their HPyField members and visits"},
-    {"GET", "/api/v1/repos/{repo}/commits/{rev}/frontier", api_frontier,
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/frontier",
+     api_frontier, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     "getFrontier", "Frontier",
      "what to port next: functions whose in-repository callees are ported"},
-    {"GET", "/api/v1/repos/{repo}/forecast", api_forecast,
+    {"GET", "/api/v1/repos/{repo}/forecast",
+     api_forecast, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getForecast", "Forecast",
      "pace of remaining work over weekly snapshots and projected date for zero"},
-    {"GET", "/api/v1/repos/{repo}/gate", api_gate,
-     "the ratchet gate between ?base=REV and ?head=REV"},
-    {"GET", "/api/v1/repos/{repo}/dismissals", api_dismissals,
-     "dismissed findings, newest first"},
-    {"POST", "/api/v1/repos/{repo}/dismissals", api_dismiss,
-     "dismiss a finding (scope triage)"},
-    {"DELETE", "/api/v1/repos/{repo}/dismissals/{id}", api_undismiss,
-     "undo a dismissal (scope triage)"},
-    {"POST", "/api/v1/repos/{repo}/ingest", api_ingest_trigger,
-     "ingest new commits in the background (token scope ingest)"},
-    {"GET", "/api/v1/jobs/{id}", api_job, "state and progress of an ingest job"},
-    {"GET", "/api/v1/openapi.json", api_openapi, "this API as OpenAPI 3.1"},
-    {"GET", "/badge/{repo}/{ref}/{measure}.svg", api_badge, "an SVG badge for READMEs"},
-    {"GET", "/healthz", api_healthz, "liveness and database check"},
-    {"GET", "/metrics", api_metrics, "Prometheus metrics"},
-    {"GET", "/api/v1/repos/{repo}/refs/{ref}/history", api_history,
-     "a measure over the ref's first-parent history"},
-    {"GET", "/api/v1/repos/{repo}/refs/{ref}/file-history/{path...}", api_file_history,
-     "a measure over one file's history, following renames"},
-    {"GET", "/api/v1/repos/{repo}/refs/{ref}/rewrites", api_rewrites,
-     "rebases and force-pushes recorded for the ref"},
-    {"GET", "/vendor/chart.js/{file...}", srv_static_chartjs, "the charting library"},
-    {"GET", "/vendor/{lib}/{file...}", srv_static_vendor,
-     "the report's Markdown renderer and sanitiser, the diff library"},
-    {"GET", "/", srv_static_serve, "the dashboard"},
-    {"GET", "/{file...}", srv_static_serve, "dashboard files"},
+    {"GET", "/api/v1/repos/{repo}/gate", api_gate, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "gateRevs", "Gate", "the ratchet gate between ?base=REV and ?head=REV"},
+    {"GET", "/api/v1/repos/{repo}/dismissals",
+     api_dismissals, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listDismissals", "Dismissals", "dismissed findings, newest first"},
+    {"POST", "/api/v1/repos/{repo}/dismissals",
+     api_dismiss, "triage", SRV_CACHE_NO, SRV_BODY_SMALL,
+     "dismissFinding", "Dismissal", "dismiss a finding"},
+    {"DELETE", "/api/v1/repos/{repo}/dismissals/{id}",
+     api_undismiss, "triage", SRV_CACHE_NO, SRV_BODY_NONE,
+     "undoDismissal", "DismissalUndone", "undo a dismissal"},
+    {"POST", "/api/v1/repos/{repo}/ingest",
+     api_ingest_trigger, "ingest", SRV_CACHE_NO, SRV_BODY_SMALL,
+     "startIngest", "JobStarted", "ingest new commits in the background"},
+    {"GET", "/api/v1/jobs/{id}", api_job, NULL, SRV_CACHE_NO, SRV_BODY_NONE,
+     "getJob", "Job", "state and progress of an ingest job"},
+    {"GET", "/api/v1/openapi.json", api_openapi, SRV_PUBLIC, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getOpenApi", "OpenApiDocument", "this API as OpenAPI 3.1"},
+    {"GET", "/api/v1/routes", srv_routes_list, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     "listRoutes", "Routes", "this table: every route's method, pattern, token scope and cache"},
+    {"GET", "/badge/{repo}/{ref}/{measure}.svg",
+     api_badge, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getBadge", NULL, "an SVG badge for READMEs"},
+    {"GET", "/healthz", api_healthz, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     "getHealth", "Health", "liveness and database check"},
+    {"GET", "/metrics", api_metrics, NULL, SRV_CACHE_NO, SRV_BODY_NONE,
+     "getMetrics", NULL, "Prometheus metrics"},
+    {"GET", "/api/v1/repos/{repo}/refs/{ref}/history",
+     api_history, NULL, SRV_CACHE_REF, SRV_BODY_NONE,
+     "getRefHistory", "History", "a measure over the ref's first-parent history"},
+    {"GET", "/api/v1/repos/{repo}/refs/{ref}/file-history/{path...}",
+     api_file_history, NULL, SRV_CACHE_REF, SRV_BODY_NONE,
+     "getFileHistory", "History", "a measure over one file's history, following renames"},
+    {"GET", "/api/v1/repos/{repo}/refs/{ref}/rewrites",
+     api_rewrites, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "listRefRewrites", "Rewrites", "rebases and force-pushes recorded for the ref"},
+    {"GET", "/vendor/chart.js/{file...}",
+     srv_static_chartjs, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     NULL, NULL, "the charting library"},
+    {"GET", "/vendor/{lib}/{file...}",
+     srv_static_vendor, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     NULL, NULL, "the report's Markdown renderer and sanitiser, the diff library"},
+    {"GET", "/", srv_static_serve, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     NULL, NULL, "the dashboard"},
+    {"GET", "/{file...}", srv_static_serve, SRV_PUBLIC, SRV_CACHE_NO, SRV_BODY_NONE,
+     NULL, NULL, "dashboard files"},
 };
 const size_t srv_routes_count = sizeof(srv_routes) / sizeof(srv_routes[0]);
 
-/* Token scopes by handler, checked before a body is read (srv_route_scope).
- * Every route that writes is listed; a test checks that. */
-static const struct {
-    srv_handler handler;
-    const char *scope;
-} srv_route_scopes[] = {
-    {api_sarif_post, "sarif"},
-    {api_ingest_trigger, "ingest"},
-    {api_dismiss, "triage"},
-    {api_undismiss, "triage"},
-    {api_openapi, SRV_PUBLIC},
-    {api_healthz, SRV_PUBLIC},
-    {srv_static_chartjs, SRV_PUBLIC},
-    {srv_static_vendor, SRV_PUBLIC},
-    {srv_static_serve, SRV_PUBLIC},
-};
+/*
+ * GET /api/v1/routes: the table itself, for bots and the API reference:
+ * what each route needs (token scope, body) and how its answers are cached,
+ * joined to the OpenAPI document by operation id.  Not cached: a few KB
+ * made from a constant table.
+ */
+static enum MHD_Result srv_routes_list(srv_req *r)
+{
+    static const char *const cache[] = {"no", "db", "ref", "commit", "commit-live"};
+    static const char *const body[] = {"none", "small", "large"};
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; arr && i < srv_routes_count; i++) {
+        const srv_route *rt = &srv_routes[i];
+        const char *scope = !rt->scope ? "read" : *rt->scope ? rt->scope : "public";
+
+        if (json_array_append_new(arr, json_pack("{s:s, s:s, s:s?, s:s, s:s, s:s, s:s?, s:s}",
+                "method", rt->method, "pattern", rt->pattern, "operation", rt->operation,
+                "scope", scope, "cache", cache[rt->cache], "body", body[rt->body],
+                "schema", rt->schema, "summary", rt->summary)) < 0) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    }
+    if (!arr)
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    return srv_reply_json(r, 200, arr);
+}
 
 size_t srv_route_max_body(int i, size_t max_body)
 {
-    srv_handler h = srv_routes[i].handler;
-
-    if (h == api_sarif_post)
+    switch (srv_routes[i].body) {
+    case SRV_BODY_LARGE:
         return max_body;
-    if (h == api_ingest_trigger || h == api_dismiss)
+    case SRV_BODY_SMALL:
         return SRV_SMALL_BODY < max_body ? SRV_SMALL_BODY : max_body;
-    return 0;
+    default:
+        return 0;
+    }
 }
 
 const char *srv_route_scope(int i)
 {
-    size_t k;
-
-    for (k = 0; k < sizeof(srv_route_scopes) / sizeof(srv_route_scopes[0]); k++)
-        if (srv_route_scopes[k].handler == srv_routes[i].handler)
-            return srv_route_scopes[k].scope;
-    return NULL;
+    return srv_routes[i].scope;
 }
 
 #define SRV_MAX_SEGMENTS 256
@@ -357,17 +438,4 @@ enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
                                  "here; allowed: %s", method, h->allow);
     }
     return srv_reply_problem(r, 404, "Not Found", "no such resource");
-}
-
-enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *url)
-{
-    srv_route_hold h;
-    enum MHD_Result ret;
-    int i = srv_routes_find(r, method, url, &h);
-
-    /* every answer goes through the answer cache (srv_cache.h) */
-    ret = i >= 0 ? srv_cache_dispatch(srv_get_cache(r->server), r, srv_routes[i].handler)
-                 : srv_routes_refuse(r, method, i, &h);
-    srv_routes_release(&h);
-    return ret;
 }

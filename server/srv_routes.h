@@ -1,31 +1,73 @@
 /*
- * srv_routes.h: the route table.  Patterns are '/'-separated; `{name}`
- * captures one segment, `{name...}` the rest of the path (one or more
- * segments).  Each segment is percent-decoded after splitting, so `%2F`
- * stays inside a ref name or path segment.  A path that matches no pattern
- * gets 404, one that matches only under another method 405 with Allow.
+ * srv_routes.h: the route table, one record per route, and its matcher.
+ * Patterns are '/'-separated; `{name}` captures one segment, `{name...}`
+ * the rest of the path (one or more segments).  Each segment is
+ * percent-decoded after splitting, so `%2F` stays inside a ref name or path
+ * segment.  A path that matches no pattern gets 404, one that matches only
+ * under another method 405 with Allow.
  */
 #ifndef SRV_ROUTES_H
 #define SRV_ROUTES_H
 
-#include "srv.h"
+#include "srv_req.h"
 
+/*
+ * What a route's GET answers are cached under (srv_cache.h says what each
+ * key is made of).  The policy is the route's, not its URL's: a new route
+ * says it in its record.
+ */
+typedef enum {
+    SRV_CACHE_NO,          /* not cached: writes, a job's progress, health,
+                            * metrics, the dashboard's files */
+    SRV_CACHE_DB,          /* the database generation (any write anywhere) */
+    SRV_CACHE_REF,         /* the {ref}'s tip and the analysis key */
+    SRV_CACHE_COMMIT,      /* the full commit id of {rev}, the analysis key
+                            * and the commit's SARIF and dismissal
+                            * generations; "immutable" when asked by full
+                            * commit id */
+    SRV_CACHE_COMMIT_LIVE  /* the same key, never "immutable": SARIF uploads
+                            * and dismissals change these answers */
+} srv_cache_policy;
+
+/* The request body a route takes; beyond it the answer is 413 from the
+ * head (srv_route_max_body). */
+typedef enum {
+    SRV_BODY_NONE,         /* no body */
+    SRV_BODY_SMALL,        /* small JSON: SRV_SMALL_BODY */
+    SRV_BODY_LARGE         /* an upload: the server's --max-body */
+} srv_body_kind;
+
+/* The scope of a route open to everyone, even under serve --private. */
+#define SRV_PUBLIC ""
+
+/*
+ * One route, one record, like Redis's command table: the router, the
+ * token check, the answer cache, the body limit and the OpenAPI document
+ * (server/openapi.json, which a test holds against this table: method,
+ * path, operationId, security) all read it.  doc/hacking.md, "How to add
+ * a route", says what a new one touches.
+ */
 typedef struct {
     const char *method;
     const char *pattern;
     srv_handler handler;
+    /* The token scope it needs, checked before any body is read: the
+     * write scope of a route that writes ("sarif", "ingest", "triage");
+     * SRV_PUBLIC for what holds no repository data (the dashboard's files,
+     * /healthz, the OpenAPI document, the route list); NULL for every
+     * other read, which needs "read" under serve --private and nothing
+     * otherwise. */
+    const char *scope;
+    srv_cache_policy cache;
+    srv_body_kind body;
+    const char *operation;    /* the OpenAPI operationId; NULL: not API (the
+                               * dashboard's own files) */
+    const char *schema;       /* components/schemas name of the success
+                               * answer's JSON; NULL when it is not JSON */
     const char *summary;      /* one line, for documentation */
 } srv_route;
 
-#define SRV_PUBLIC ""
-
-/*
- * The token scope route `i` needs, checked before any body is read: the
- * write scope of a route that writes ("sarif", "ingest"); SRV_PUBLIC for
- * what holds no repository data (the dashboard's files, /healthz, the
- * OpenAPI document); NULL for every other read, which needs "read" under
- * serve --private and nothing otherwise.
- */
+/* The token scope of route `i` (its record's `scope`). */
 const char *srv_route_scope(int i);
 
 /* The small JSON bodies (ingest trigger, dismissal): 64 KiB.  A 30 MB body
@@ -72,9 +114,6 @@ void srv_routes_release(srv_route_hold *h);
  * (400 with the rule for SRV_ROUTE_BADREV). */
 enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
                                   srv_route_hold *h);
-
-/* Find and run the handler for (method, path); srv_routes_find + refuse. */
-enum MHD_Result srv_routes_dispatch(srv_req *r, const char *method, const char *url);
 
 /*
  * Percent-decode `in` (length n) into a new NUL-terminated string (freed

@@ -108,6 +108,9 @@ if command -v node >/dev/null; then
       --ref hpy --ref pr &&
     "$B/portdash" snapshot --db "$hdb" --name demo --backfill --since 2020-11-30 \
       --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
+  # The write cases (tests/http/writes/) upload, dismiss and ingest with it.
+  htok=$("$B/portdash" token create --db "$hdb" --name http --scope sarif --scope triage \
+      --scope ingest 2>/dev/null)
   "$B/portdash" serve --db "$hdb" --listen 127.0.0.1:0 --static static >"$out/http-serve.log" 2>&1 &
   srv_pid=$!
   i=0; url=""
@@ -116,7 +119,7 @@ if command -v node >/dev/null; then
   done
   if [ -n "$url" ]; then
     node tests/http/run.mjs --url "$url" --git demo="$B/fixtures/toyport.git" \
-      --git gc="$B/fixtures/gcport.git" --git fx="$B/fixtures/fixport.git" >"$out/http.log" 2>&1
+      --git gc="$B/fixtures/gcport.git" --git fx="$B/fixtures/fixport.git" --token "$htok" >"$out/http.log" 2>&1
     cat "$out/http.log"
     p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$out/http.log" | tail -n1)
     f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$out/http.log" | tail -n1)

@@ -16,27 +16,39 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
+import { OpenApiCheck } from './openapi.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
 
 function parseArgs(argv) {
-  const o = { url: process.env.PORTDASH_URL, git: {}, cases: [] };
+  const o = { url: process.env.PORTDASH_URL, git: {}, cases: [], token: '', all: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--url') o.url = argv[++i];
     else if (argv[i] === '--git') {
       const [name, dir] = argv[++i].split(/=(.*)/s);
       o.git[name] = dir;
-    } else o.cases.push(argv[i]);
+    } else if (argv[i] === '--token') o.token = argv[++i];
+    else o.cases.push(argv[i]);
   }
   if (!o.url) throw new Error('usage: run.mjs --url URL [--git NAME=GITDIR]... [CASE...]');
-  if (!o.cases.length)
-    o.cases = readdirSync(here).filter((f) => f.endsWith('.case')).sort().map((f) => join(here, f));
+  // Every case: the reads first, then the writes (writes/, in name order),
+  // which change what the reads would see.
+  if (!o.cases.length) {
+    o.all = true;
+    for (const dir of [here, join(here, 'writes')])
+      o.cases.push(...readdirSync(dir).filter((f) => f.endsWith('.case')).sort()
+        .map((f) => join(dir, f)));
+  }
   return o;
 }
 
 // {{NAME REVSPEC}}: what `git rev-parse REVSPEC` says in the fixture NAME (a
 // commit by ref, a blob by REF:PATH); {{NAME REVSPEC|N}}: its first N digits.
-function expand(text, git) {
-  return text.replace(/\{\{(\S+) ([^}|]+?)(?:\|(\d+))?\}\}/g, (m, name, spec, n) => {
+function expand(text, git, token) {
+  return text.replace(/\{\{token\}\}/g, () => {
+    if (!token) throw new Error('{{token}}: no --token TOKEN');
+    return token;
+  }).replace(/\{\{(\S+) ([^}|]+?)(?:\|(\d+))?\}\}/g, (m, name, spec, n) => {
     if (!git[name]) throw new Error(`${m}: no --git ${name}=GITDIR`);
     const id = execFileSync('git', ['--git-dir', git[name], 'rev-parse', '--verify', spec],
       { encoding: 'utf8' }).trim();
@@ -175,12 +187,16 @@ function check(line, res, git) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   let passed = 0, failed = 0, n = 0;
+  // The document as the server serves it: each answer is checked against it.
+  const doc = await send(o.url, { method: 'GET', path: '/api/v1/openapi.json', headers: [],
+    body: null });
+  const openapi = new OpenApiCheck(JSON.parse(doc.body.toString('utf8')));
   for (const file of o.cases) {
     const name = basename(file, '.case');
     const errors = [];
     n++;
     try {
-      const c = parseCase(expand(readFileSync(file, 'utf8'), o.git));
+      const c = parseCase(expand(readFileSync(file, 'utf8'), o.git, o.token));
       const res = await send(o.url, c);
       for (const line of c.checks) {
         const e = check(line, res, o.git);
@@ -188,6 +204,7 @@ async function main() {
       }
       if (!c.checks.some((l) => l.startsWith('status ')))
         errors.push('the case checks no status');
+      errors.push(...openapi.check(c.method, c.path, res));
     } catch (e) {
       errors.push(`error: ${e.message}`);
     }
@@ -198,6 +215,19 @@ async function main() {
     } else {
       passed++;
       console.log(`ok ${n} - ${name}`);
+    }
+  }
+  // With every case run, every documented operation has had a 2xx answer.
+  if (o.all) {
+    const missing = openapi.uncovered();
+    n++;
+    if (missing.length) {
+      failed++;
+      console.log(`not ok ${n} - openapi-coverage`);
+      for (const m of missing) console.log(`    no case answers ${m} with a 2xx`);
+    } else {
+      passed++;
+      console.log(`ok ${n} - openapi-coverage`);
     }
   }
   console.log(`${passed} passed, ${failed} failed`);

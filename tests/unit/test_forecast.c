@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "api_ops.h"
+#include "api_forecast.h"
 #include "db_snapshot.h"
 #include "pd_time.h"
 

@@ -7,10 +7,10 @@
  * answers of .../symbols and .../search are HTTP cases as data
  * (tests/http/symbol*.case, search-*.case).
  */
-#include "testutil.h"
-
 #include "api_hpymap.h"
+#include "api_search.h"
 #include "srv.h"
+#include "testutil.h"
 
 static tu_site g_site;
 

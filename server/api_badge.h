@@ -1,0 +1,12 @@
+/*
+ * api_badge.h: SVG badges for READMEs (api_badge.c).
+ */
+#ifndef API_BADGE_H
+#define API_BADGE_H
+
+#include "srv.h"
+
+/* GET /badge/{repo}/{ref}/{measure}.svg */
+enum MHD_Result api_badge(srv_req *r);
+
+#endif

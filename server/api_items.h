@@ -1,0 +1,12 @@
+/*
+ * api_items.h: object-array item accesses at a commit (api_items.c).
+ */
+#ifndef API_ITEMS_H
+#define API_ITEMS_H
+
+#include "srv.h"
+
+/* GET /api/v1/repos/{repo}/commits/{rev}/object-items */
+enum MHD_Result api_object_items(srv_req *r);
+
+#endif
