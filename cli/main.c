@@ -20,6 +20,7 @@ static const struct {
     {"import-sarif", cli_import_sarif, "store analyzer output (SARIF 2.1.0) for a commit"},
     {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
     {"triage", cli_triage, "dismiss findings (false positive, won't fix, used in tests)"},
+    {"repo", cli_repo, "list, remove or rename the repositories of a database"},
 };
 
 static void cli_usage(FILE *out)

@@ -12,6 +12,7 @@
 #include "db_flow.h"
 #include "api_triage.h"
 #include "db.h"
+#include "api_repo.h"
 #include "db_analysis.h"
 #include "db_findings.h"
 #include "pd_error.h"
@@ -143,7 +144,10 @@ static int api_file_analysis(srv_req *r, const api_at *at, const char *path,
     memset(&a, 0, sizeof(a));
     if ((rc = db_flow_get(r->db, at->commit_id, at->rules_hash, &flow)) == 0 &&
         (fns.g = db_flow_graph(flow)) != NULL &&
-        (rc = db_analysis_get(r->db, blob, at->rules_hash, &a)) == 0) {
+        (rc = db_analysis_get(r->db, blob, at->rules_hash, &a)) == PD_ENOTFOUND &&
+        api_repo_missing_mark(r, at->repo_id, blob, o) == 0) {
+        rc = 0;                 /* not in the clone: said so (api_repo.h) */
+    } else if (rc == 0 && fns.g) {
         json_object_set_new(o, "status", json_string(a.status));
         json_object_set_new(o, "universal_ready", json_boolean(a.universal_ready));
         json_object_set_new(o, "notes", a.notes ? api_text(a.notes) : json_null());

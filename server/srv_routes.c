@@ -9,6 +9,7 @@
 #include "api_sarif.h"
 #include "api_ops.h"
 #include "api_port.h"
+#include "api_repo.h"
 #include "api_scope.h"
 #include "api_snapshot.h"
 #include "api_symbols.h"
@@ -21,6 +22,13 @@
 
 const srv_route srv_routes[] = {
     {"GET", "/api/v1/repos", api_repos, "repositories and their refs"},
+    {"GET", "/api/v1/repos/{repo}", api_repo_get, "what is stored for a repository"},
+    {"DELETE", "/api/v1/repos/{repo}", api_repo_delete,
+     "remove a repository and its data (token scope admin)"},
+    {"POST", "/api/v1/repos/{repo}/rename", api_repo_rename,
+     "rename a repository (token scope admin)"},
+    {"GET", "/api/v1/repos/{repo}/missing", api_repo_missing,
+     "objects the clone lacked, per commit and file"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}", api_commit, "one commit"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/summary", api_summary,
      "porting totals at a commit"},
@@ -103,6 +111,8 @@ static const struct {
     {api_ingest_trigger, "ingest"},
     {api_dismiss, "triage"},
     {api_undismiss, "triage"},
+    {api_repo_delete, "admin"},
+    {api_repo_rename, "admin"},
     {api_openapi, SRV_PUBLIC},
     {api_healthz, SRV_PUBLIC},
     {srv_static_chartjs, SRV_PUBLIC},
@@ -116,7 +126,7 @@ size_t srv_route_max_body(int i, size_t max_body)
 
     if (h == api_sarif_post)
         return max_body;
-    if (h == api_ingest_trigger || h == api_dismiss)
+    if (h == api_ingest_trigger || h == api_dismiss || h == api_repo_rename)
         return SRV_SMALL_BODY < max_body ? SRV_SMALL_BODY : max_body;
     return 0;
 }

@@ -23,6 +23,7 @@ import { mountObjectItems } from './items.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountFrontier } from './frontier.mjs';
 import { mountSymbols } from './symbols.mjs';
+import { showNoData } from './nodata.mjs';
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
@@ -114,7 +115,7 @@ function renderPicker(repos, repo, rev) {
   };
   repoSel.onchange = () => {
     const r = repos.find((x) => x.name === repoSel.value);
-    go(repoSel.value, r?.refs?.[0]?.name ?? 'HEAD');
+    go(repoSel.value, r?.refs?.[0]?.name ?? '');   // '': no data (nodata.mjs)
   };
   revSel.onchange = () => go(repoSel.value, revSel.value);
 }
@@ -362,7 +363,12 @@ async function main() {
       renderPicker(repos, state.repo, '');
       return;
     }
-    state.rev = known.refs?.[0]?.name ?? 'HEAD';
+    if (!known.refs?.length) {
+      renderPicker(repos, state.repo, '');
+      await showNoData($('commit'), state.repo);
+      return;
+    }
+    state.rev = known.refs[0].name;
   }
   saveState();
   renderPicker(repos, state.repo, state.rev);
