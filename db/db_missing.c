@@ -26,6 +26,21 @@ int db_missing_blob(sqlite3 *db, int64_t repo_id, const char *blob, char *since_
     return rc < 0 ? rc : 0;
 }
 
+int db_missing_any(sqlite3 *db, int64_t repo_id)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT EXISTS (SELECT 1 FROM missing_objects m JOIN "
+                         "commits c ON c.id = m.commit_id WHERE c.repo_id = ?1)")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    if ((rc = db_step(st)) > 0)
+        rc = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_missing_list(sqlite3 *db, int64_t repo_id, int64_t offset, int64_t limit,
                     int64_t *total, int (*fn)(void *arg, const db_missing_row *m),
                     void *arg)

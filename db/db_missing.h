@@ -15,6 +15,10 @@
  */
 int db_missing_blob(sqlite3 *db, int64_t repo_id, const char *blob, char *since_out);
 
+/* 1 when repository `repo_id` has objects recorded missing, 0 when not,
+ * PD_EDB. */
+int db_missing_any(sqlite3 *db, int64_t repo_id);
+
 /* One record, as db_missing_list gives it (strings valid during the call). */
 typedef struct {
     const char *commit;       /* 40 hex: the commit whose change named it */

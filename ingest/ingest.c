@@ -817,7 +817,8 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     c.progress = ingest_progress_new(opt->progress);
     if ((rc = db_ingest_begin(c.store)) < 0)
         goto done;
-    rc = ingest_missing_refill(c.db, c.repo, c.repo_id, &c.st.blobs_filled);
+    rc = ingest_missing_refill(c.db, c.repo, c.repo_id, c.rules_hash,
+                               &c.st.blobs_filled);
     if (rc == 0 && opt->nrefs == 0) {
         if ((rc = ingest_head_ref(&c, head, sizeof(head))) == 0)
             rc = ingest_ref(&c, head, 1);

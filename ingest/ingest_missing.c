@@ -48,7 +48,7 @@ static int ingest_missing_exec2(sqlite3 *db, const char *sql, int64_t a, int64_t
 }
 
 int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
-                          size_t *filled)
+                          const char *rules_hash, size_t *filled)
 {
     sqlite3_stmt *st;
     git_odb *odb = NULL;
@@ -59,18 +59,24 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
     if (git_repository_odb(&odb, repo) < 0)
         return pd_error_set(PD_EGIT, "cannot open the object database: %s",
                             git_error_last() ? git_error_last()->message : "?");
-    rc = db_prepare(db, &st, "SELECT m.blob_oid, min(m.commit_id) FROM missing_objects m "
-                    "JOIN commits c ON c.id = m.commit_id WHERE c.repo_id = ?1 "
-                    "GROUP BY m.blob_oid");
+    /* A blob has arrived when the clone holds it now, or when another
+     * repository's ingest stored its analysis (analyses are shared by
+     * content, so it need not be read). */
+    rc = db_prepare(db, &st, "SELECT m.blob_oid, min(m.commit_id), EXISTS (SELECT 1 FROM "
+                    "analyses a WHERE a.blob_oid = m.blob_oid AND a.rules_hash = ?2) "
+                    "FROM missing_objects m JOIN commits c ON c.id = m.commit_id "
+                    "WHERE c.repo_id = ?1 GROUP BY m.blob_oid");
     if (rc < 0)
         goto done;
     sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
     while ((rc = db_step(st)) > 0) {
         git_oid oid;
         sqlite3_stmt *del;
 
-        if (git_oid_fromstr(&oid, (const char *)sqlite3_column_text(st, 0)) < 0 ||
-            !git_odb_exists(odb, &oid))
+        if (!sqlite3_column_int(st, 2) &&
+            (git_oid_fromstr(&oid, (const char *)sqlite3_column_text(st, 0)) < 0 ||
+             !git_odb_exists(odb, &oid)))
             continue;
         (*filled)++;
         if (!first || sqlite3_column_int64(st, 1) < first)
@@ -97,6 +103,12 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
         rc = ingest_missing_exec2(db, "DELETE FROM commit_stats WHERE commit_id IN "
                                   "(SELECT id FROM commits WHERE repo_id = ?1 "
                                   "AND id >= ?2)", repo_id, first);
+    /* Answers about those commits were cached as if they could not change
+     * (server/srv_cache_key.c keys them on this generation too). */
+    if (rc >= 0 && first)
+        rc = ingest_missing_exec2(db, "INSERT INTO meta (key, value) VALUES "
+                                  "('fill_generation', ?1) ON CONFLICT (key) DO UPDATE "
+                                  "SET value = CAST(value AS INTEGER) + ?2", 1, 1);
 done:
     git_odb_free(odb);
     return rc < 0 ? rc : 0;

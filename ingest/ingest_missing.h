@@ -26,15 +26,16 @@ int ingest_missing_record(sqlite3 *db, int64_t commit_id, int64_t path_id,
                           const char *hex);
 
 /*
- * For repository `repo_id`: the recorded blobs that `repo` now holds lose
- * their records, and every summary of the repository's commits stored
+ * For repository `repo_id`: the recorded blobs that `repo` now holds, or
+ * that have an analysis under `rules_hash` now (another repository's
+ * ingest read them), lose their records, and every summary of the repository's commits stored
  * from the first commit that lacked one of them on is deleted, so that the
  * walk recomputes them (ingest_missing_tips lists where to start).
  * *filled: how many blobs arrived.  In the caller's transaction.
  * 0, PD_EDB.
  */
 int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
-                          size_t *filled);
+                          const char *rules_hash, size_t *filled);
 
 /*
  * The commits of repository `repo_id` without a summary under `rules_hash`

@@ -10,6 +10,7 @@
 #include "api_diff.h"
 #include "api_scope.h"
 #include "db.h"
+#include "db_missing.h"
 #include "db_commit.h"
 #include "pd_error.h"
 #include "pd_utf8.h"
@@ -125,8 +126,9 @@ int api_resolve(srv_req *r, api_at *at)
     if ((rc = db_rev_resolve(r->db, at->repo_id, r->param[1], &at->commit_id,
                              at->oid)) < 0)
         return rc;
-    /* A full commit id names content that never changes (under given rules). */
-    if (strcmp(r->param[1], at->oid) == 0)
+    /* A full commit id names content that never changes (under given rules),
+     * unless the clone lacked objects that a later ingest may bring. */
+    if (strcmp(r->param[1], at->oid) == 0 && db_missing_any(r->db, at->repo_id) == 0)
         r->immutable = 1;
     rc = db_meta_get(r->db, "rules_hash", at->rules_hash, sizeof(at->rules_hash));
     if (rc == PD_ENOTFOUND)

@@ -29,10 +29,12 @@ json_t *api_repo_info_json(const db_repo_info *i);
 
 /*
  * Mark the file document `o` of blob `blob` as missing from the clone when
- * repository `repo_id` recorded it so (status null, no findings or
- * functions, "missing": {since, detail}).  0; PD_ENOTFOUND when the blob
- * is not recorded missing (the caller keeps its own error); PD_EDB.
+ * repository `repo_id` recorded it so: "missing": {since, detail}, and,
+ * unless `analysed` (another repository's ingest stored its analysis),
+ * status null and no findings or functions.  0; PD_ENOTFOUND when the
+ * blob is not recorded missing (the caller keeps its own error); PD_EDB.
  */
-int api_repo_missing_mark(srv_req *r, int64_t repo_id, const char *blob, json_t *o);
+int api_repo_missing_mark(srv_req *r, int64_t repo_id, const char *blob, json_t *o,
+                          int analysed);
 
 #endif

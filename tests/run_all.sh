@@ -22,6 +22,7 @@ export PORTDASH_FIXTURES="$root/$B/fixtures"
 export PORTDASH_ROOT="$root"
 # Leaks are findings too; libgit2/MHD keep a few process-lifetime caches.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 for t in "$B"/tests/test_*; do
