@@ -23,7 +23,7 @@ int db_repo_list(sqlite3 *db, int (*fn)(void *arg, const db_repo_info *r), void 
         "(SELECT count(*) FROM commits c WHERE c.repo_id = r.id), "
         "(SELECT count(*) FROM refs f WHERE f.repo_id = r.id), "
         "(SELECT count(DISTINCT m.blob_oid) FROM missing_objects m "
-        " JOIN commits c ON c.id = m.commit_id WHERE c.repo_id = r.id) "
+        " JOIN commits c ON c.id = m.commit_id WHERE c.repo_id = r.id), r.profile "
         "FROM repos r ORDER BY r.name";
     sqlite3_stmt *st;
     int rc;
@@ -41,6 +41,7 @@ int db_repo_list(sqlite3 *db, int (*fn)(void *arg, const db_repo_info *r), void 
         r.commits = sqlite3_column_int64(st, 5);
         r.refs = sqlite3_column_int64(st, 6);
         r.missing = sqlite3_column_int64(st, 7);
+        r.profile = (const char *)sqlite3_column_text(st, 8);
         if ((rc = fn(arg, &r)) != 0)
             break;
     }
@@ -89,6 +90,20 @@ int db_repo_rm_id(sqlite3 *db, int64_t id)
         rc = rc < 0 ? rc : 0;
     }
     return rc;
+}
+
+int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "UPDATE repos SET profile = ?1 WHERE id = ?2")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, id);
+    rc = db_step(st);
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
 }
 
 int db_repo_forget_empty(sqlite3 *db, int64_t id)

@@ -20,6 +20,7 @@ typedef struct {
     int64_t commits;          /* stored commits */
     int64_t refs;             /* stored refs: 0 means no data to show */
     int64_t missing;          /* blobs recorded as missing (db_missing.h) */
+    const char *profile;      /* JSON (rules_profile_json), NULL before any */
 } db_repo_info;
 
 /*
@@ -42,6 +43,10 @@ int db_repo_rm(sqlite3 *db, const char *name);
  * open transaction (ingest, after a failed first run).  0 or PD_EDB.
  */
 int db_repo_rm_id(sqlite3 *db, int64_t id);
+
+/* Store `profile` (JSON text, rules_profile_json) with repository row `id`,
+ * in the caller's transaction.  0 or PD_EDB. */
+int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile);
 
 /*
  * Remove repository row `id` in a transaction of its own when it has no

@@ -686,7 +686,7 @@ static int ingest_use_stored_scope(ingest_ctx *c, const char *text)
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
-    char *scope_json = NULL, *stored = NULL, *abs;
+    char *scope_json = NULL, *stored = NULL, *abs, *profile = NULL;
     int rc;
 
     c->opt = opt;
@@ -740,6 +740,11 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     free(abs);
     if (rc == 0 && stored)
         rc = ingest_use_stored_scope(c, stored);
+    if (rc == 0 && !(profile = rules_profile_json(c->rules)))
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+    if (rc == 0)
+        rc = db_repo_set_profile(c->db, c->repo_id, profile);
+    free(profile);
     if (rc == 0)
         rc = db_ingest_commit(c->store);
     else

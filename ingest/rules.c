@@ -393,6 +393,7 @@ static const struct {
     {"objfunc", 2, 2, "prefix|suffix|contains TEXT"},
     {"guard", 2, 2, "MACRO ifndef|ifdef"},
     {"names", 2, 2, "SET CLASS"},
+    {"profile", 2, 9, "object-dtype|scopes|measure|hpy VALUE..."},
 };
 
 /* Run one split line av[0..ac) (av[0] is the directive). */
@@ -437,6 +438,8 @@ static int rules_directive(rules *r, const rules_ctx *c, char **av, int ac)
         return rules_d_objfunc(r, c, av);
     if (!strcmp(d, "names"))
         return rules_d_names(r, c, av);
+    if (!strcmp(d, "profile"))
+        return rules_d_profile(r, c, av, ac);
     return rules_d_guard(r, c, av);
 }
 
@@ -511,6 +514,7 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     *out = NULL;
     if (!(r = calloc(1, sizeof(*r))))
         return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->prof_object_dtype = -1;
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
     git_libgit2_init();

@@ -42,14 +42,16 @@ json_t *api_repo_info_json(const db_repo_info *i)
 {
     char created[40];
     json_t *scope = i->scope ? json_loads(i->scope, 0, NULL) : NULL;
+    json_t *profile = i->profile ? json_loads(i->profile, 0, NULL) : NULL;
 
     pd_iso8601(created, sizeof(created), i->created_at, 0);
     /* The git directory stays out: it names the server's file system. */
-    return json_pack("{s:o, s:s, s:I, s:I, s:I, s:s, s:o}", "name", api_text(i->name),
+    return json_pack("{s:o, s:s, s:I, s:I, s:I, s:s, s:o, s:o}", "name", api_text(i->name),
                      "created_at", created, "commits", (json_int_t)i->commits,
                      "refs", (json_int_t)i->refs, "missing_blobs", (json_int_t)i->missing,
                      "state", i->refs ? "ingested" : "empty",
-                     "scope", scope ? scope : json_null());
+                     "scope", scope ? scope : json_null(),
+                     "profile", profile ? profile : json_null());
 }
 
 enum MHD_Result api_repo_get(srv_req *r)

@@ -131,6 +131,16 @@ fi
 # Browser tests against a real server on a free port with the demo data.
 if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then
   db="$out/browser.db"
+  # lifecycle.test.mjs: a blobless clone of the toyport fixture (first:
+  # once demo's analyses are stored its blobs are known), and a repository
+  # row without data (what a failed first run used to leave).
+  { git clone -q --bare "$B/fixtures/toyport.git" "$out/src.git" &&
+    git -C "$out/src.git" config uploadpack.allowFilter true &&
+    git clone -q --bare --filter=blob:none "file://$out/src.git" "$out/partial.git" &&
+    "$B/portdash" ingest --quiet --db "$db" --git-dir "$out/partial.git" --name partial --ref hpy &&
+    sqlite3 "$db" "INSERT INTO repos (name, path, scope, created_at) VALUES ('empty', \
+      '/nonexistent', '{\"include\":[],\"exclude\":[]}', 0)"; } \
+    || { echo "browser: lifecycle setup failed"; failed=$((failed+1)); }
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/toyport.git" --name demo \
     --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).

@@ -90,6 +90,10 @@ function renderHead(d) {
           h('span', { class: ['ob-text', `ob-text-${s}`] }, `${fmt(obj[s])} ${OBJECT_LABEL[s]}`)])) : null),
     h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' })),
     d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null,
+    // A version the clone lacked (issue 23, point 6): said, not an error.
+    d.missing ? h('div', { class: 'notes', id: 'file-missing' }, h('strong', null, 'Not in the clone: '),
+      `${d.missing.detail} (first missing at `, h('code', { class: 'sha', title: d.missing.since },
+        shortCommit(d.missing.since)), ').') : null,
     // The API pages very long lists (a generated file can have 100,000s of findings).
     d.truncated ? h('div', { class: 'notes', id: 'file-truncated' },
       `This file has ${fmt(d.functions_total)} functions and ${fmt(d.findings_total)} findings; ` +

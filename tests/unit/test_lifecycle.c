@@ -18,6 +18,7 @@
 #include "db_token.h"
 #include "ingest.h"
 #include "pd_error.h"
+#include "rules.h"
 
 #define LATER "hpy-convert-object-dtype"
 
@@ -361,6 +362,68 @@ static void test_a_shallow_boundary_starts_the_history(void **state)
     json_decref(get(path, 404));
 }
 
+static void test_the_rules_profile_says_what_a_port_has(void **state)
+{
+    static const char text[] = "profile object-dtype no\nprofile scopes core io\n"
+                               "profile measure functions.ported\nprofile hpy 0.9\n"
+                               "prefix HPy hpy\n";
+    rules *r = NULL;
+    char *json;
+
+    assert_int_equal(rules_parse(&r, "t.rules", text, strlen(text)), 0);
+    json = rules_profile_json(r);
+    assert_string_equal(json, "{\"object_dtype\":false,\"scopes\":[\"core\",\"io\"],"
+                        "\"default_measure\":\"functions.ported\",\"hpy_version\":\"0.9\"}");
+    free(json);
+    rules_free(r);
+    /* Without lines: auto, decided by the data. */
+    assert_int_equal(rules_parse(&r, "t.rules", "prefix HPy hpy\n", 15), 0);
+    json = rules_profile_json(r);
+    assert_string_equal(json, "{\"object_dtype\":\"auto\",\"scopes\":null,"
+                        "\"default_measure\":null,\"hpy_version\":null}");
+    free(json);
+    rules_free(r);
+    assert_int_equal(rules_parse(&r, "t.rules", "profile colour red\n", 19), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "t.rules:1"));
+    assert_int_equal(rules_parse(&r, "t.rules", "profile object-dtype maybe\n", 27),
+                     PD_EINVAL);
+}
+
+static void test_the_starter_rules_are_stored_with_the_repository(void **state)
+{
+    static const char *hpy[] = {"hpy", NULL};
+    char own[4200], repo[4200];
+    ingest_options o = {0};
+    tu_site s2;
+    json_t *doc, *prof;
+
+    /* One rules file per database: a second team's port gets its own. */
+    snprintf(own, sizeof(own), "%s/own.db", g_site.dir);
+    snprintf(repo, sizeof(repo), "%s/src.git", g_site.dir);
+    o.db_path = own;
+    o.repo_path = repo;
+    o.name = "mine";
+    o.refs = hpy;
+    o.nrefs = 1;
+    o.rules_path = "ingest/rules/starter.rules";
+    assert_int_equal(ingest_run(&o, NULL), 0);
+    memset(&s2, 0, sizeof(s2));
+    snprintf(s2.db, sizeof(s2.db), "%s", own);
+    assert_int_equal(tu_site_serve(&s2, NULL), 0);
+    doc = tu_site_get(&s2, "/api/v1/repos/mine", 200);
+    prof = json_object_get(doc, "profile");
+    assert_true(json_is_false(json_object_get(prof, "object_dtype")));
+    assert_string_equal(json_string_value(json_object_get(prof, "default_measure")),
+                        "functions.ported");
+    json_decref(doc);
+    tu_site_free(&s2);
+    /* The default rules: numpy's, which leave it to the data. */
+    doc = get("/api/v1/repos/full", 200);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "profile"),
+                                                          "object_dtype")), "auto");
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +433,8 @@ int main(void)
         cmocka_unit_test(test_a_blobless_clone_is_ingested_and_filled_in_later),
         cmocka_unit_test(test_blobs_that_arrive_in_the_clone_are_filled_in),
         cmocka_unit_test(test_a_shallow_boundary_starts_the_history),
+        cmocka_unit_test(test_the_rules_profile_says_what_a_port_has),
+        cmocka_unit_test(test_the_starter_rules_are_stored_with_the_repository),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
