@@ -77,10 +77,13 @@ function renderHead(d) {
     h('h1', { class: 'file-title', id: 'file-path' },
       h('span', { class: 'dir' }, d.path.slice(0, slash + 1)), h('span', { class: 'base' }, d.path.slice(slash + 1))),
     h('div', { class: 'file-facts' },
-      h('span', { id: 'file-status' }, statusBadge(d.status)),
-      h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
-        title: d.universal_ready ? 'nothing in this file needs CPython' : 'this file still needs CPython' },
-      d.universal_ready ? 'universal-ready' : 'not universal-ready'),
+      // Without an analysis (not in the clone) there is no status to show.
+      d.status == null && d.missing ? h('span', { id: 'file-status', class: 'badge' }, 'not in the clone')
+        : h('span', { id: 'file-status' }, statusBadge(d.status)),
+      d.status == null && d.missing ? null
+        : h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
+          title: d.universal_ready ? 'nothing in this file needs CPython' : 'this file still needs CPython' },
+        d.universal_ready ? 'universal-ready' : 'not universal-ready'),
       h('span', { class: 'muted' }, 'at ', h('code', { class: 'sha', title: d.commit }, shortCommit(d.commit))),
       h('span', { class: 'fact' }, `${fmt(fns.length)} functions`),
       statusBar(counts, 'bar-inline'),
