@@ -19,6 +19,7 @@ int cli_gate(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 int cli_triage(int argc, char **argv);
 int cli_fix(int argc, char **argv);
+int cli_repo(int argc, char **argv);
 
 /*
  * Says on stderr that `portdash CMD OLD` is a deprecated spelling of NOW

@@ -165,6 +165,17 @@ int cli_ingest(int argc, char **argv)
                 st.memo_hit_bytes / 1e6, st.seconds,
                 st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
+    if (!quiet && st.blobs_missing)
+        fprintf(stderr, "%s: %llu blob reads found no object (a partial clone?): the files "
+                "count as absent where their blob is missing; see `portdash repo "
+                "list` and the file pages. Fetch the objects and ingest again to fill "
+                "them in.\n", opt.name, (unsigned long long)st.blobs_missing);
+    if (!quiet && st.blobs_filled)
+        fprintf(stderr, "%s: %zu blobs recorded as missing are there now: their "
+                "commits were summarised again\n", opt.name, st.blobs_filled);
+    if (!quiet && st.shallow)
+        fprintf(stderr, "%s: a shallow clone: the history starts at its boundary\n",
+                opt.name);
     rc = CLI_OK;
 done:
     free(refs);

@@ -21,6 +21,7 @@ static const struct {
     {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
     {"fix", cli_fix, "print checked HPy rewrites of a revision as a diff (git apply)"},
     {"triage", cli_triage, "dismiss findings (false positive, won't fix, used in tests)"},
+    {"repo", cli_repo, "list, remove or rename the repositories of a database"},
 };
 
 static void cli_usage(FILE *out)

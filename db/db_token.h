@@ -15,7 +15,9 @@
 #define DB_TOKEN_LEN 67            /* "pd_" + 64 hex, without the NUL */
 
 /* Scopes a token may carry. */
-#define DB_TOKEN_SCOPES "read ingest sarif triage"
+/* admin: removing and renaming repositories (api_repo.c); a token made
+ * before it existed does not carry it. */
+#define DB_TOKEN_SCOPES "read ingest sarif triage admin"
 
 /*
  * Create token `name` with space-separated `scopes` (NULL: all of

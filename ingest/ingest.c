@@ -21,11 +21,14 @@
 #include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_lock.h"
+#include "db_repo.h"
 #include "db_scope.h"
 #include "ingest.h"
 #include "ingest_flow.h"
+#include "ingest_missing.h"
 #include "ingest_pipe.h"
 #include "ingest_plan.h"
+#include "ingest_setup.h"
 #include "ingest_progress.h"
 #include "ingest_store.h"
 #include "pd_error.h"
@@ -49,6 +52,8 @@ typedef struct {
     char analysis_key[GIT_OID_HEXSZ + 1];
     scope scope;
     int64_t repo_id;
+    int repo_new;                 /* this run created the repository row */
+    int64_t cur_commit;           /* row of the commit being stored/replayed */
     int64_t *path_analysis;       /* by path id: analysis id, 0 if absent */
     size_t npath_analysis;
     db_counts *counts;            /* by analysis id */
@@ -139,7 +144,8 @@ static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
                                 &scoped, &status);
 }
 
-/* Read, analyse and encode one blob on this thread. */
+/* Read, analyse and encode one blob on this thread; 1 (*out NULL) when the
+ * clone does not hold it (ingest_missing.h). */
 static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *oid,
                                const char *hex, const char *path)
 {
@@ -148,8 +154,14 @@ static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *o
     size_t size;
     int rc;
 
-    if (git_blob_lookup(&blob, c->repo, oid) < 0) {
+    if ((rc = git_blob_lookup(&blob, c->repo, oid)) < 0) {
         const git_error *e = git_error_last();
+
+        if (ingest_missing_is_absent(rc)) {
+            git_error_clear();
+            *out = NULL;
+            return 1;
+        }
 
         return pd_error_set(PD_EGIT, "%s: cannot read blob %s (%s): %s",
                             c->opt->repo_path, hex, path, e ? e->message : "?");
@@ -180,8 +192,15 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
                             hex, path);
     if (c->pipe && (rc = ingest_pipe_take(c->pipe, &oid, path, &enc)) < 0)
         return rc;
-    if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) < 0)
-        return rc;
+    if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) != 0) {
+        int64_t path_id;
+
+        /* Not in the clone: the file counts as absent at this commit. */
+        if (rc < 0 || (rc = db_ingest_path_id(c->store, &path_id, path)) < 0)
+            return rc;
+        c->st.blobs_missing++;
+        return ingest_missing_record(c->db, c->cur_commit, path_id, hex);
+    }
     if ((rc = db_ingest_analysis_put(c->store, id_out, hex, c->rules_hash, &enc->row,
                                      enc->fn, enc->nfn)) == 0 &&
         (rc = ingest_counts_put(c, *id_out, &enc->row.counts)) == 0)
@@ -334,6 +353,7 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     int rc;
 
     memset(&here, 0, sizeof(here));
+    c->cur_commit = known_id;
     if (git_commit_lookup(&commit, c->repo, oid) < 0) {
         const git_error *e = git_error_last();
         char hex[GIT_OID_HEXSZ + 1];
@@ -347,6 +367,7 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     } else {
         rc = ingest_store_commit(c->store, &id, c->repo_id, commit,
                                         git_commit_parentcount(commit) ? *prev_id : 0);
+        c->cur_commit = id;
         if (rc == 0 && !plan &&
             (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
             rc = ingest_plan_commit(&here, c->plan_repo, &c->scope, oid,
@@ -439,8 +460,18 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
         }
         chain[n] = cur;
         ids[n++] = id;
-        if (git_commit_lookup(&commit, c->repo, &cur) < 0) {
+        if ((rc = git_commit_lookup(&commit, c->repo, &cur)) < 0) {
             char hex[GIT_OID_HEXSZ + 1];
+
+            /* A parent the clone lacks is a shallow boundary: the history
+             * starts at its child, as at a root commit. */
+            if (n > 1 && ingest_missing_is_absent(rc)) {
+                git_error_clear();
+                n--;
+                rc = 0;
+                c->st.shallow = 1;
+                break;
+            }
 
             git_oid_tostr(hex, sizeof(hex), &cur);
             rc = pd_error_set(PD_EGIT, "%s: cannot read commit %s: %s",
@@ -559,8 +590,9 @@ static void ingest_pipe_close(ingest_ctx *c)
     c->pipe_known = NULL;
 }
 
-/* Ingest one ref: walk, replay oldest first, then move the stored ref. */
-static int ingest_ref(ingest_ctx *c, const char *ref)
+/* Ingest one ref: walk, replay oldest first, then move the stored ref
+ * (unless !store_ref: a tip that only needs its summaries again). */
+static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
 {
     git_oid tip, *chain = NULL;
     int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0;
@@ -587,7 +619,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref)
             c->opt->on_progress(c->opt->progress_arg, ref, n - i, n);
     }
     ingest_progress_done(c->progress);
-    if (c->opt->no_refs)
+    if (c->opt->no_refs || !store_ref)
         goto done;
     if ((rc = ingest_store_commit_find(c->store, &tip_id, &has_stats, c->repo_id,
                                        &tip, c->rules_hash)) < 0 ||
@@ -650,49 +682,10 @@ static int ingest_use_stored_scope(ingest_ctx *c, const char *text)
     return 0;
 }
 
-/* The key analyses are stored under: a hash of the rules file's hash and the
- * analyzer's version, so that a new rules file or a new analyzer both lead
- * to re-analysis on the next ingest, and nothing else does. */
-static void ingest_analysis_key(char *out, const char *rules_hash)
-{
-    char text[128];
-    git_oid oid;
-
-    snprintf(text, sizeof(text), "rules %s analyzer %s", rules_hash, AN_ANALYZER_VERSION);
-    git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
-    git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
-}
-
-/*
- * libgit2's process-wide settings for reading a whole history:
- * - no hash check of every object read (git itself does not check on
- *   read either; it was an eighth of the ingest's profile);
- * - pack windows of 1 MiB, at most 16 MiB mapped, instead of one window
- *   per pack of up to 1 GiB: every page of a mapped window that was read
- *   counts in the resident size, so a 100 MB pack read end to end stayed
- *   resident (64 MiB mapped still made a quarter of the peak); 1 MiB
- *   windows map and unmap a third as often as 4 MiB ones (random reads
- *   across history) and halved the system time;
- * - an object cache of 64 MiB instead of 256 MiB: a history walk parses
- *   each commit and small tree once or twice, close together, so a large
- *   cache only kept them all alive.  Not less: libgit2 1.5 evicts by
- *   scanning its table from the start, and at 16 MiB eviction took more
- *   CPU than the whole analysis (2.7 times the user time on npysort); the
- *   diffs, which fill it, use a handle reopened every 500 commits
- *   (ingest_plan_repo) so that the limit is seldom reached.
- */
-static void ingest_git_options(void)
-{
-    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)64 << 20);
-    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
-    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)16 << 20);
-}
-
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
-    char *scope_json = NULL, *stored = NULL, *abs;
+    char *scope_json = NULL, *stored = NULL, *abs, *profile = NULL;
     int rc;
 
     c->opt = opt;
@@ -739,11 +732,18 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     /* Stored absolute, so that serve finds the sources from any directory
      * (a relative path was kept as typed). */
     abs = realpath(opt->repo_path, NULL);
+    if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
+        c->repo_new = 1;
     rc = db_ingest_repo(c->store, &c->repo_id, scope_json ? NULL : &stored,
                            opt->name, abs ? abs : opt->repo_path, scope_json);
     free(abs);
     if (rc == 0 && stored)
         rc = ingest_use_stored_scope(c, stored);
+    if (rc == 0 && !(profile = rules_profile_json(c->rules)))
+        rc = pd_error_set(PD_ENOMEM, "out of memory");
+    if (rc == 0)
+        rc = db_repo_set_profile(c->db, c->repo_id, profile);
+    free(profile);
     if (rc == 0)
         rc = db_ingest_commit(c->store);
     else
@@ -776,6 +776,37 @@ static void ingest_close(ingest_ctx *c)
     git_libgit2_shutdown();
 }
 
+/* After blobs arrived (ingest_missing_refill): the summaries the run's refs
+ * did not recompute, from every stored tip left without them. */
+static int ingest_retips(ingest_ctx *c)
+{
+    char (*tips)[41] = NULL;
+    size_t i, n = 0;
+    int rc;
+
+    if ((rc = ingest_missing_tips(c->db, c->repo, c->repo_id, c->rules_hash, &tips,
+                                  &n)) < 0)
+        return rc;
+    for (i = 0; i < n && rc == 0; i++)
+        rc = ingest_ref(c, tips[i], 0);
+    free(tips);
+    return rc;
+}
+
+/* A first run that failed keeps nothing (db_repo_forget_empty), so that a
+ * retry may choose another scope or name (issue 23, point 5); the run's
+ * error message stays. */
+static void ingest_forget_new(ingest_ctx *c)
+{
+    char *msg = strdup(pd_error_last());
+
+    if (c->repo_new && c->repo_id && msg)
+        db_repo_forget_empty(c->db, c->repo_id);
+    if (msg)
+        pd_error_set(PD_ERROR, "%s", msg);
+    free(msg);
+}
+
 int ingest_run(const ingest_options *opt, ingest_stats *stats)
 {
     ingest_ctx c;
@@ -790,18 +821,24 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     c.progress = ingest_progress_new(opt->progress);
     if ((rc = db_ingest_begin(c.store)) < 0)
         goto done;
-    if (opt->nrefs == 0) {
+    rc = ingest_missing_refill(c.db, c.repo, c.repo_id, c.rules_hash,
+                               &c.st.blobs_filled);
+    if (rc == 0 && opt->nrefs == 0) {
         if ((rc = ingest_head_ref(&c, head, sizeof(head))) == 0)
-            rc = ingest_ref(&c, head);
+            rc = ingest_ref(&c, head, 1);
     }
     for (i = 0; i < opt->nrefs && rc == 0; i++)
-        rc = ingest_ref(&c, opt->refs[i]);
+        rc = ingest_ref(&c, opt->refs[i], 1);
+    if (rc == 0 && c.st.blobs_filled)
+        rc = ingest_retips(&c);
     if (rc == 0)
         rc = db_meta_set(c.db, "rules_hash", c.rules_hash);
     if (rc == 0)
         rc = db_ingest_commit(c.store);
-    if (rc < 0)
+    if (rc < 0) {
         db_ingest_rollback(c.store);
+        ingest_forget_new(&c);
+    }
 done:
     c.st.seconds = ingest_now() - t0;
     if (c.memo) {

@@ -65,6 +65,10 @@ typedef struct {
     uint64_t memo_hits;       /* chunks reused from the memo (an_memo) */
     uint64_t memo_hit_bytes;  /* ... their bytes (templates expanded) */
     uint64_t rewrites;        /* refs found rebased or force-pushed */
+    uint64_t blobs_missing;   /* blob reads the clone could not answer (a
+                                 partial clone): recorded, counted absent */
+    size_t blobs_filled;      /* recorded missing blobs found this time */
+    int shallow;              /* a walk stopped at a shallow boundary */
     double seconds;           /* wall-clock time of the run */
 } ingest_stats;
 
@@ -76,7 +80,10 @@ typedef struct {
  * a scope that disagrees with the stored one, PD_EBUSY "another ingest is
  * running (...)" when another ingest or snapshot holds the database's work
  * lock past opt->lock_wait_s; nothing is written then).  Batches committed before a
- * failure stay; the failing batch is rolled back.
+ * failure stay; the failing batch is rolled back; but a repository the run
+ * created that has no ref stored is removed, so a failed first run keeps
+ * nothing.  A blob the clone lacks is no failure (ingest_missing.h), nor is
+ * a first parent it lacks (a shallow clone: the history starts there).
  */
 int ingest_run(const ingest_options *opt, ingest_stats *stats);
 

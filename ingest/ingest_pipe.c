@@ -120,7 +120,12 @@ static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const inges
     char hex[GIT_OID_HEXSZ + 1];
     size_t size;
 
-    if (git_blob_lookup(&blob, repo, &j->blob) < 0) {
+    if ((j->rc = git_blob_lookup(&blob, repo, &j->blob)) == GIT_ENOTFOUND) {
+        /* Not in the clone: no result; the ingest thread records it
+         * (ingest_missing.h). */
+        git_error_clear();
+        j->rc = 0;
+    } else if (j->rc < 0) {
         const git_error *e = git_error_last();
 
         git_oid_tostr(hex, sizeof(hex), &j->blob);

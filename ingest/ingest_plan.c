@@ -111,19 +111,24 @@ static int ingest_plan_delta(ingest_plan *p, const scope *sc, const git_diff_del
     return rc;
 }
 
-/* The diff of `commit` against its first parent (NULL tree for a root). */
+/* The diff of `commit` against its first parent (NULL tree for a root, and
+ * for a commit whose parent a shallow clone lacks: the history starts at
+ * it). */
 static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *commit)
 {
     git_commit *parent = NULL;
     git_tree *old_tree = NULL, *new_tree = NULL;
     git_diff_options dopt;
-    int rc = 0;
+    int rc = 0, prc = 0;
 
     git_diff_options_init(&dopt, GIT_DIFF_OPTIONS_VERSION);
     dopt.flags = GIT_DIFF_SKIP_BINARY_CHECK;
-    if ((git_commit_parentcount(commit) > 0 &&
-         (git_commit_parent(&parent, commit, 0) < 0 ||
-          git_commit_tree(&old_tree, parent) < 0)) ||
+    if (git_commit_parentcount(commit) > 0 &&
+        (prc = git_commit_parent(&parent, commit, 0)) == GIT_ENOTFOUND) {
+        git_error_clear();
+        prc = 0;
+    }
+    if (prc < 0 || (parent && git_commit_tree(&old_tree, parent) < 0) ||
         git_commit_tree(&new_tree, commit) < 0 ||
         git_diff_tree_to_tree(diff, repo, old_tree, new_tree, &dopt) < 0)
         rc = -1;

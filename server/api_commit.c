@@ -12,6 +12,7 @@
 #include "api_scope.h"
 #include "api_triage.h"
 #include "db.h"
+#include "db_missing.h"
 #include "db_commit.h"
 #include "pd_error.h"
 #include "pd_time.h"

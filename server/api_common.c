@@ -10,6 +10,7 @@
 #include "api_common.h"
 #include "db.h"
 #include "db_commit.h"
+#include "db_missing.h"
 #include "pd_error.h"
 #include "pd_utf8.h"
 
@@ -130,8 +131,9 @@ int api_resolve(srv_req *r, api_at *at)
 {
     int rc = api_resolve_at(r->db, r->param[0], r->param[1], at);
 
-    /* A full commit id names content that never changes (under given rules). */
-    if (rc == 0 && strcmp(r->param[1], at->oid) == 0)
+    /* A full commit id names content that never changes (under given rules),
+     * unless the clone lacked objects that a later ingest may bring. */
+    if (rc == 0 && strcmp(r->param[1], at->oid) == 0 && db_missing_any(r->db, at->repo_id) == 0)
         r->immutable = 1;
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "api_dismissed.h"
 #include "api_file.h"
 #include "db.h"
+#include "api_repo.h"
 #include "db_analysis.h"
 #include "db_findings.h"
 #include "db_flow.h"
@@ -129,6 +130,23 @@ static int api_file_finding(void *arg, const db_finding *f)
     return 0;
 }
 
+/* The analysis of `blob` into *a; a blob the clone lacked is said so in `o`
+ * (api_repo.h), with no analysis (a->status NULL) unless another
+ * repository's ingest stored one.  0, PD_ENOTFOUND, PD_EDB. */
+static int api_file_analysis_get(sqlite3 *db, const api_at *at, const char *blob,
+                                 json_t *o, db_analysis_row *a)
+{
+    int rc = db_analysis_get(db, blob, at->rules_hash, a);
+    int mrc;
+
+    if (rc < 0 && rc != PD_ENOTFOUND)
+        return rc;
+    mrc = api_repo_missing_mark(db, at->repo_id, blob, o, rc == 0);
+    if (mrc < 0 && mrc != PD_ENOTFOUND)
+        return mrc;
+    return rc == PD_ENOTFOUND && mrc == 0 ? 0 : rc;
+}
+
 /* Fill the file document from its analysis: figures, then the page's
  * findings and functions (a failed read of either is an error, never a
  * shorter list). */
@@ -144,7 +162,7 @@ static int api_file_analysis(sqlite3 *db, const api_at *at, const char *path,
     memset(&a, 0, sizeof(a));
     if ((rc = db_flow_get(db, at->commit_id, at->rules_hash, &flow)) == 0 &&
         (fns.g = db_flow_graph(flow)) != NULL &&
-        (rc = db_analysis_get(db, blob, at->rules_hash, &a)) == 0) {
+        (rc = api_file_analysis_get(db, at, blob, o, &a)) == 0 && a.status) {
         json_object_set_new(o, "status", json_string(a.status));
         json_object_set_new(o, "universal_ready", json_boolean(a.universal_ready));
         json_object_set_new(o, "notes", a.notes ? api_text(a.notes) : json_null());

@@ -83,7 +83,7 @@ char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
 int srv_cache_data_key(srv_req *r, srv_cache_policy cls, uint64_t epoch,
                               char *oid, char *dkey, size_t n)
 {
-    char rules[64];
+    char rules[96], fill[24] = "0";
     int64_t repo_id, commit_id;
     db_commit_gen g;
     int rc;
@@ -93,9 +93,14 @@ int srv_cache_data_key(srv_req *r, srv_cache_policy cls, uint64_t epoch,
         return 0;
     }
     if ((rc = db_meta_get(r->db, "rules_hash", rules, sizeof(rules))) < 0 ||
+        ((rc = db_meta_get(r->db, "fill_generation", fill, sizeof(fill))) < 0 &&
+         rc != PD_ENOTFOUND) ||
         (rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_rev_resolve(r->db, repo_id, r->param[1], &commit_id, oid)) < 0)
         return rc;
+    /* Summaries of a commit change when blobs a clone lacked arrive
+     * (ingest_missing.h): each refill raises the fill generation. */
+    snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules), "+%s", fill);
     if (cls == SRV_CACHE_REF) {
         snprintf(dkey, n, "r:%s:%s", oid, rules);
         return 0;

@@ -16,6 +16,7 @@
 #include "api_items.h"
 #include "api_jobs.h"
 #include "api_ops.h"
+#include "api_repo.h"
 #include "api_report.h"
 #include "api_sarif.h"
 #include "api_scope.h"
@@ -41,6 +42,15 @@ static enum MHD_Result srv_routes_list(srv_req *r);
 const srv_route srv_routes[] = {
     {"GET", "/api/v1/repos", api_repos, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
      "listRepos", "Repos", "repositories and their refs"},
+    {"GET", "/api/v1/repos/{repo}", api_repo_get, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getRepo", "RepoDetail", "what is stored for a repository"},
+    {"DELETE", "/api/v1/repos/{repo}", api_repo_delete, "admin", SRV_CACHE_NO, SRV_BODY_NONE,
+     "deleteRepo", "RepoDeleted", "remove a repository and its data"},
+    {"POST", "/api/v1/repos/{repo}/rename", api_repo_rename, "admin", SRV_CACHE_NO,
+     SRV_BODY_SMALL, "renameRepo", "RepoRenamed", "rename a repository"},
+    {"GET", "/api/v1/repos/{repo}/missing", api_repo_missing, NULL, SRV_CACHE_DB,
+     SRV_BODY_NONE, "listMissingBlobs", "MissingBlobs",
+     "objects the clone lacked, per commit and file"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}",
      api_commit, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
      "getCommit", "Commit", "one commit"},

@@ -22,6 +22,7 @@ export PORTDASH_FIXTURES="$root/$B/fixtures"
 export PORTDASH_ROOT="$root"
 # Leaks are findings too; libgit2/MHD keep a few process-lifetime caches.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 for t in "$B"/tests/test_*; do
@@ -135,6 +136,16 @@ fi
 # Browser tests against a real server on a free port with the demo data.
 if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwright-core ]; then
   db="$out/browser.db"
+  # lifecycle.test.mjs: a blobless clone of the toyport fixture (first:
+  # once demo's analyses are stored its blobs are known), and a repository
+  # row without data (what a failed first run used to leave).
+  { git clone -q --bare "$B/fixtures/toyport.git" "$out/src.git" &&
+    git -C "$out/src.git" config uploadpack.allowFilter true &&
+    git clone -q --bare --filter=blob:none "file://$out/src.git" "$out/partial.git" &&
+    "$B/portdash" ingest --quiet --db "$db" --git-dir "$out/partial.git" --name partial --ref hpy &&
+    sqlite3 "$db" "INSERT INTO repos (name, path, scope, created_at) VALUES ('empty', \
+      '/nonexistent', '{\"include\":[],\"exclude\":[]}', 0)"; } \
+    || { echo "browser: lifecycle setup failed"; failed=$((failed+1)); }
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/toyport.git" --name demo \
     --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).

@@ -1,18 +1,20 @@
 #!/bin/sh
 # `make run`: ingest a repository and serve it on 127.0.0.1:PORT.
 # Usage: run_demo.sh PORTDASH DB PORT [GITDIR [REFS [NAME [INCLUDE]]]]
-# Without GITDIR, builds the demo repository from tests/fixtures/toyport.
+# Without GITDIR, builds the demo repository from tests/fixtures/demo (a
+# small extension, gridlib, ported over seven commits; the hostile toyport
+# fixture is for the tests only).
 set -euf  # -f: globs such as numpy/core/** are passed on, never expanded
 bin=$1; db=$2; port=$3; repo=${4:-}; refs=${5:-}; name=${6:-}; include=${7:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p build
 if [ -z "$repo" ]; then
-  sh tests/repo/make_repo.sh tests/fixtures/toyport build/demo.git
+  sh tests/repo/make_repo.sh tests/fixtures/demo build/demo.git
   rm -f "$db" "$db-wal" "$db-shm"
-  "$bin" ingest --db "$db" --git-dir build/demo.git --name demo \
-    --ref hpy --ref hpy-convert-object-dtype
-  echo "Open http://127.0.0.1:$port/ (the demo toy port, refs hpy and hpy-convert-object-dtype)"
+  "$bin" ingest --db "$db" --git-dir build/demo.git --name gridlib \
+    --ref hpy --ref hpy-object-items
+  echo "Open http://127.0.0.1:$port/ (the demo port gridlib, refs hpy and hpy-object-items)"
 else
   [ "$db" = build/demo.db ] && db=build/portdash.db
   set --

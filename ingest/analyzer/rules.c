@@ -246,6 +246,7 @@ static const struct {
     {"objfunc", 2, 2, "prefix|suffix|contains TEXT", rules_d_objfunc, 0},
     {"guard", 2, 2, "MACRO ifndef|ifdef", rules_d_guard, 0},
     {"names", 2, 2, "SET CLASS", rules_d_names, 0},
+    {"profile", 2, 9, "object-dtype|scopes|measure|hpy VALUE...", rules_d_profile, 0},
 };
 
 /* Run one split line av[0..ac) (av[0] is the directive). */
@@ -336,6 +337,7 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     *out = NULL;
     if (!(r = calloc(1, sizeof(*r))))
         return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+    r->prof_object_dtype = -1;
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
     git_libgit2_init();

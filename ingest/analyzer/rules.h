@@ -36,6 +36,17 @@ void rules_free(rules *r);
  */
 const char *rules_hash(const rules *r);
 
+/*
+ * The port profile the rules file declares with `profile` lines, as JSON
+ * text (malloc'd; NULL when out of memory): {"object_dtype": true|false|
+ * "auto", "scopes": [NAME...] or null (all), "default_measure": KEY or
+ * null, "hpy_version": TEXT or null}.  What a port has, for the views
+ * (issue 23, point 4): a port without object dtype shows no object-dtype
+ * card, panel or scope; "auto" (no line) shows them where a commit has
+ * object paths.  Stored with the repository at each ingest.
+ */
+char *rules_profile_json(const rules *r);
+
 /* ingest/rules/default.rules, embedded by the Makefile as SYMBOL and
  * SYMBOL_len
  * (build/gen/rules_default.c, made by common/embed.sh). */

@@ -67,6 +67,11 @@ struct rules {
                                  * the hash (rules_names.c) */
     size_t sets_len;
     char hash[GIT_OID_HEXSZ + 1];
+    /* `profile` lines (rules_profile.c): what the port has, for the views. */
+    int prof_object_dtype;      /* 1 yes, 0 no, -1 auto (not given) */
+    const char *prof_scopes;    /* space-separated names, or NULL: all */
+    const char *prof_measure;   /* default trend measure, or NULL */
+    const char *prof_hpy;       /* HPy version, or NULL */
 };
 
 /* Where the parser is, for messages. */
@@ -122,6 +127,9 @@ int rules_d_itemcall(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
 int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
 int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
 int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
+
+/* rules_profile.c: `profile KEY VALUE...` (av/ac as split by the parser). */
+int rules_d_profile(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);
 
 /* rules_names.c: `names SET CLASS` (av as split by the parser). */
 int rules_d_names(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg);

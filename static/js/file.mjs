@@ -78,10 +78,13 @@ function renderHead(d) {
     h('h1', { class: 'file-title', id: 'file-path' },
       h('span', { class: 'dir' }, d.path.slice(0, slash + 1)), h('span', { class: 'base' }, d.path.slice(slash + 1))),
     h('div', { class: 'file-facts' },
-      h('span', { id: 'file-status' }, statusBadge(d.status)),
-      h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
-        title: d.universal_ready ? 'nothing in this file needs CPython' : 'this file still needs CPython' },
-      d.universal_ready ? 'universal-ready' : 'not universal-ready'),
+      // Without an analysis (not in the clone) there is no status to show.
+      d.status == null && d.missing ? h('span', { id: 'file-status', class: 'badge' }, 'not in the clone')
+        : h('span', { id: 'file-status' }, statusBadge(d.status)),
+      d.status == null && d.missing ? null
+        : h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
+          title: d.universal_ready ? 'nothing in this file needs CPython' : 'this file still needs CPython' },
+        d.universal_ready ? 'universal-ready' : 'not universal-ready'),
       h('span', { class: 'muted' }, 'at ', h('code', { class: 'sha', title: d.commit }, shortCommit(d.commit))),
       h('span', { class: 'fact' }, `${fmt(fns.length)} functions`),
       statusBar(counts, 'bar-inline'),
@@ -91,6 +94,10 @@ function renderHead(d) {
           h('span', { class: ['ob-text', `ob-text-${s}`] }, `${fmt(obj[s])} ${OBJECT_LABEL[s]}`)])) : null),
     h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' })),
     d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null,
+    // A version the clone lacked (issue 23, point 6): said, not an error.
+    d.missing ? h('div', { class: 'notes', id: 'file-missing' }, h('strong', null, 'Not in the clone: '),
+      `${d.missing.detail} (first missing at `, h('code', { class: 'sha', title: d.missing.since },
+        shortCommit(d.missing.since)), ').') : null,
     // The API pages very long lists (a generated file can have 100,000s of findings).
     d.truncated ? h('div', { class: 'notes', id: 'file-truncated' },
       `This file has ${fmt(d.functions_total)} functions and ${fmt(d.findings_total)} findings; ` +

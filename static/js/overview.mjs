@@ -23,10 +23,14 @@ import { mountObjectItems } from './items.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountFrontier } from './frontier.mjs';
 import { mountSymbols } from './symbols.mjs';
+import { showNoData } from './nodata.mjs';
+import { loadProfile } from './profile.mjs';
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
 const DEFAULT_SORT = { key: 'path', order: 'asc' };
+/** What the port has (profile.mjs); object dtype until it is known. */
+let profile = { objectDtype: true, measure: '', keepScope: () => true };
 
 /**
  * The table's columns.  get(file) returns the sort value; numeric columns
@@ -114,7 +118,7 @@ function renderPicker(repos, repo, rev) {
   };
   repoSel.onchange = () => {
     const r = repos.find((x) => x.name === repoSel.value);
-    go(repoSel.value, r?.refs?.[0]?.name ?? 'HEAD');
+    go(repoSel.value, r?.refs?.[0]?.name ?? '');   // '': no data (nodata.mjs)
   };
   revSel.onchange = () => go(repoSel.value, revSel.value);
 }
@@ -177,7 +181,7 @@ function renderSummary(s, repo, rev, scope) {
   const legacyObj = ob['object-legacy'] ?? 0;
   const filesLink = (obj) => overviewHref(repo, rev, { obj, sort: obj, order: 'desc' });
 
-  const hero = scope?.exclude_object_paths ? objectLeftOut(scope, repo, rev)
+  const hero = !profile.objectDtype ? null : scope?.exclude_object_paths ? objectLeftOut(scope, repo, rev)
     : h('section', { class: ['card', 'hero', legacyObj ? 'hero-bad' : 'hero-good'], 'aria-labelledby': 'hero-h' },
     h('h2', { id: 'hero-h', class: 'card-title' }, 'Object-dtype paths on the legacy API'),
     h('div', { class: 'hero-row' },
@@ -362,7 +366,12 @@ async function main() {
       renderPicker(repos, state.repo, '');
       return;
     }
-    state.rev = known.refs?.[0]?.name ?? 'HEAD';
+    if (!known.refs?.length) {
+      renderPicker(repos, state.repo, '');
+      await showNoData($('commit'), state.repo);
+      return;
+    }
+    state.rev = known.refs[0].name;
   }
   saveState();
   renderPicker(repos, state.repo, state.rev);
@@ -370,10 +379,13 @@ async function main() {
   $('files-csv').href = api.filesCsvUrl(state.repo, state.rev);
   $('files-csv').title = 'The file table of this commit as CSV';
   const refNames = (known?.refs ?? []).map((r) => r.name);
+  profile = await loadProfile(state.repo, state.rev);
+  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
   if (refNames.length) {
     const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
     mountTrend($('trend'), {
-      repo: state.repo, ref: tref, refs: refNames, measure: state.measure, date: state.date, window: state.window,
+      repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
+      window: state.window,
       scope: state.scope,
       onState: (st) => {
         Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
@@ -384,7 +396,8 @@ async function main() {
   setTitle(`${state.repo} @ ${state.rev} · portdash`);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
-  const scopeList = await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; });
+  const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))
+    .filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
   const extras = Promise.allSettled([
     mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }).catch((e) => showError(errors, e, 'Object items')),

@@ -69,6 +69,8 @@ static const cache_url g_urls[] = {
      "/api/v1/repos/demo/commits/H/symbols/PyObject"},
     {"/api/v1/repos/{repo}/commits/{rev}/search", "/api/v1/repos/demo/commits/H/search?q=Py"},
     {"/api/v1/repos/{repo}/dismissals", "/api/v1/repos/demo/dismissals"},
+    {"/api/v1/repos/{repo}", "/api/v1/repos/demo"},
+    {"/api/v1/repos/{repo}/missing", "/api/v1/repos/demo/missing"},
     {"/api/v1/repos/{repo}/commits/{rev}/frontier", "/api/v1/repos/demo/commits/H/frontier"},
     {"/api/v1/repos/{repo}/commits/{rev}/fixes", "/api/v1/repos/demo/commits/H/fixes"},
     {"/api/v1/repos/{repo}/forecast", "/api/v1/repos/demo/forecast?ref=hpy"},

@@ -1,0 +1,71 @@
+/*
+ * db_repo.h: the lifecycle of a stored repository: listing with what is
+ * stored, removing and renaming (issue 23, point 5).  Used by
+ * `portdash repo` (cli/cli_repo.c), the repository API (server/api_repo.c)
+ * and ingest, which removes a repository its failed first run created.
+ */
+#ifndef DB_REPO_H
+#define DB_REPO_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+/* One repository as db_repo_list gives it (strings valid during the call). */
+typedef struct {
+    int64_t id;
+    const char *name;
+    const char *path;         /* git directory given at ingest */
+    const char *scope;        /* JSON {"include": [...], "exclude": [...]} */
+    int64_t created_at;       /* unix seconds */
+    int64_t commits;          /* stored commits */
+    int64_t refs;             /* stored refs: 0 means no data to show */
+    int64_t missing;          /* blobs recorded as missing (db_missing.h) */
+    const char *profile;      /* JSON (rules_profile_json), NULL before any */
+} db_repo_info;
+
+/*
+ * Call `fn` for every repository, by name.  A non-zero return from fn stops
+ * the walk and is returned; otherwise 0 or PD_EDB.
+ */
+int db_repo_list(sqlite3 *db, int (*fn)(void *arg, const db_repo_info *r), void *arg);
+
+/*
+ * Remove repository `name` and everything stored for it alone (commits,
+ * changes, summaries, refs, rewrites, snapshots, SARIF runs, dismissals,
+ * missing-object records) in one transaction of its own.  Analyses and
+ * paths are shared by content between repositories and stay: a later
+ * ingest of the same code reuses them.  0, PD_ENOTFOUND, PD_EDB.
+ */
+int db_repo_rm(sqlite3 *db, const char *name);
+
+/*
+ * Remove repository row id `id` as db_repo_rm does, inside the caller's
+ * open transaction (ingest, after a failed first run).  0 or PD_EDB.
+ */
+int db_repo_rm_id(sqlite3 *db, int64_t id);
+
+/* Store `profile` (JSON text, rules_profile_json) with repository row `id`,
+ * in the caller's transaction.  0 or PD_EDB. */
+int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile);
+
+/*
+ * Remove repository row `id` in a transaction of its own when it has no
+ * ref: what a failed first ingest leaves (commits a checkpoint kept are
+ * unreachable without a ref).  Quiet: a failure leaves the row, which
+ * `portdash repo rm` removes.  1 when removed, else 0.
+ */
+int db_repo_forget_empty(sqlite3 *db, int64_t id);
+
+/*
+ * Rename repository `from` to `to`.  `to` must be a name ingest accepts
+ * (db_repo_name_check) and not taken.  0; PD_ENOTFOUND (no `from`);
+ * PD_EINVAL (bad or taken name); PD_EDB.
+ */
+int db_repo_rename(sqlite3 *db, const char *from, const char *to);
+
+/* 0 when `name` may name a repository: non-empty and without '=' (serve
+ * --repo NAME=GITDIR splits at the first '='); else PD_EINVAL with a
+ * message that says why. */
+int db_repo_name_check(const char *name);
+
+#endif

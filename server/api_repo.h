@@ -1,0 +1,40 @@
+/*
+ * api_repo.h: repository lifecycle and missing-object handlers (api_repo.c).
+ */
+#ifndef API_REPO_H
+#define API_REPO_H
+
+#include <stdint.h>
+#include <jansson.h>
+
+#include "db_repo.h"
+#include "srv.h"
+
+/* GET /api/v1/repos/{repo}: what is stored (commits, refs, missing blobs,
+ * scope; state "empty" when nothing can be shown). */
+enum MHD_Result api_repo_get(srv_req *r);
+
+/* DELETE /api/v1/repos/{repo} (token scope admin): db_repo_rm. */
+enum MHD_Result api_repo_delete(srv_req *r);
+
+/* POST /api/v1/repos/{repo}/rename {"name": NEW} (token scope admin). */
+enum MHD_Result api_repo_rename(srv_req *r);
+
+/* GET /api/v1/repos/{repo}/missing: the blobs the clone lacked, per commit
+ * and path, paged. */
+enum MHD_Result api_repo_missing(srv_req *r);
+
+/* A repository row as JSON (new reference); the git directory is left out. */
+json_t *api_repo_info_json(const db_repo_info *i);
+
+/*
+ * Mark the file document `o` of blob `blob` as missing from the clone when
+ * repository `repo_id` recorded it so: "missing": {since, detail}, and,
+ * unless `analysed` (another repository's ingest stored its analysis),
+ * status null and no findings or functions.  0; PD_ENOTFOUND when the
+ * blob is not recorded missing (the caller keeps its own error); PD_EDB.
+ */
+int api_repo_missing_mark(sqlite3 *db, int64_t repo_id, const char *blob, json_t *o,
+                          int analysed);
+
+#endif
