@@ -100,5 +100,5 @@ while IFS='|' read -r key path; do
   a1=$(rps "$dir/idle1.$i"); a2=$(rps "$dir/idle2.$i"); b=$(rps "$dir/loaded.$i")
   q1=$(p99 "$dir/idle1.$i"); q2=$(p99 "$dir/idle2.$i"); q=$(p99 "$dir/loaded.$i")
   echo "$a1 $a2 $b $q1 $q2 $q" | awk -v k="$key" '{ a = $1 > $2 ? $1 : $2; p = $4 < $5 ? $4 : $5;
-    printf "| %s | %d | %d | %.2f | %.2f ms | %.2f ms | %.2f |\n", k, a, $3, a > 0 ? $3 / a : 0, p, $6, p > 0 ? $6 / p : 0 }'
+    printf "| %s | %d | %d | %.2f | %.2f ms | %.2f ms | %.2f |\n", k, a, $3, (a > 0 ? $3 / a : 0), p, $6, (p > 0 ? $6 / p : 0) }'
 done < "$dir/answers"
