@@ -11,6 +11,7 @@
 #   make bench-sarif   only the SARIF import benchmark (no BENCH_REPO needed;
 #                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
 #   make bench-api BENCH_REPO=GITDIR   the API against nginx (doc/benchmarks.md)
+#   make bench-load BENCH_REPO=GITDIR  warm reads during an ingest
 #   make bench-truth TRUTH_NUMPY=GITDIR TRUTH_KIWI= TRUTH_UJSON= TRUTH_HPY=
 #                the measure of truth: hand labels against the file page
 #                (doc/truth.md; a variable left empty skips that port)
@@ -51,8 +52,8 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-truth check install help stress \
-              capi-names hpy-api fix-calls
+NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-load bench-truth check install help \
+              stress capi-names hpy-api fix-calls
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 ifneq ($(.SHELLSTATUS),0)
@@ -91,7 +92,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
+.PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-load bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -271,6 +272,13 @@ bench-api: deps
 	fi
 	$(MAKE) all
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/api.sh build/portdash
+
+# Warm reads while an ingest of numpy/core writes to the served database
+# (issue 26; tests/bench/writeload.sh): BENCH_REPO as for bench-api,
+# BENCH_DB=FILE a database ingested so before (copied, not written).
+bench-load: deps
+	$(MAKE) all
+	BENCH_REPO="$(BENCH_REPO)" BENCH_DB="$(BENCH_DB)" sh tests/bench/writeload.sh build/portdash
 
 # The measure of truth (issue 21, doc/truth.md): tests/truth/labels.tsv, read
 # by hand, against what the file page says.  Each TRUTH_* names a git

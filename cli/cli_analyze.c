@@ -16,6 +16,7 @@
 
 #include "analyzer/analyzer.h"
 #include "cli.h"
+#include "pd_malloc.h"
 #include "pd_error.h"
 #include "pd_file.h"
 #include "pd_rev.h"
@@ -520,6 +521,7 @@ int cli_analyze(int argc, char **argv)
     rules *r = NULL;
     int c, rc = CLI_USAGE;
 
+    pd_malloc_keep();       /* before any big buffer */
     memset(&a, 0, sizeof(a));
     optind = 1;
     while (globs && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "ingest.h"
+#include "pd_malloc.h"
 #include "pd_error.h"
 
 static void cli_ingest_usage(FILE *out)
@@ -95,6 +96,7 @@ int cli_ingest(int argc, char **argv)
     ingest_stats st;
     char name[256];
     int c, rc = CLI_USAGE, quiet = 0;
+    pd_malloc_keep();       /* before any thread or big buffer */
 
     optind = 1;
     opt.refs = refs;

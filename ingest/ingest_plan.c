@@ -6,6 +6,7 @@
 
 #include "ingest_patch.h"
 #include "ingest_plan.h"
+#include "ingest_scope_dirs.h"
 #include "pd_error.h"
 
 int ingest_plan_repo(git_repository **repo, size_t *calls, const char *repo_path)
@@ -41,14 +42,11 @@ void ingest_plan_clear(ingest_plan *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* Pair deleted and added files into renames (libgit2's similarity
- * detection, as git's -M).  Similarity reads blobs, so it only runs when an
- * in-scope file was both deleted and added.  A clone that lacks some blobs
- * cannot compare them: then the commit is stored without renames rather
- * than not at all. */
-static void ingest_plan_renames(const scope *sc, git_diff *diff)
+/* 1 when rename detection can change the plan: an in-scope file was both
+ * deleted and added (a pair needs both halves; a rename that only leaves
+ * or only enters the scope plans as the deletion or addition it is). */
+static int ingest_plan_wants_renames(const scope *sc, git_diff *diff)
 {
-    git_diff_find_options fopt;
     size_t i, n = git_diff_num_deltas(diff);
     int added = 0, deleted = 0;
 
@@ -60,8 +58,18 @@ static void ingest_plan_renames(const scope *sc, git_diff *diff)
         if (d->status == GIT_DELTA_DELETED && scope_contains(sc, d->old_file.path))
             deleted = 1;
     }
-    if (!added || !deleted)
-        return;
+    return added && deleted;
+}
+
+/* Pair deleted and added files into renames (libgit2's similarity
+ * detection, as git's -M) over the whole tree's diff.  Similarity reads
+ * blobs, so it only runs when ingest_plan_wants_renames() says so.  A
+ * clone that lacks some blobs cannot compare them: then the commit is
+ * stored without renames rather than not at all. */
+static void ingest_plan_renames(git_diff *diff)
+{
+    git_diff_find_options fopt;
+
     git_diff_find_options_init(&fopt, GIT_DIFF_FIND_OPTIONS_VERSION);
     fopt.flags = GIT_DIFF_FIND_RENAMES;
     if (git_diff_find_similar(diff, &fopt) < 0)
@@ -113,8 +121,9 @@ static int ingest_plan_delta(ingest_plan *p, const scope *sc, const git_diff_del
 
 /* The diff of `commit` against its first parent (NULL tree for a root, and
  * for a commit whose parent a shallow clone lacks: the history starts at
- * it). */
-static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *commit)
+ * it), limited to the `n` literal directories `dirs` when n > 0. */
+static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *commit,
+                            char **dirs, size_t n)
 {
     git_commit *parent = NULL;
     git_tree *old_tree = NULL, *new_tree = NULL;
@@ -123,6 +132,12 @@ static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *c
 
     git_diff_options_init(&dopt, GIT_DIFF_OPTIONS_VERSION);
     dopt.flags = GIT_DIFF_SKIP_BINARY_CHECK;
+    if (n > 0) {
+        /* Literal: a directory named with '*' or '[' is not a glob. */
+        dopt.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+        dopt.pathspec.strings = dirs;
+        dopt.pathspec.count = n;
+    }
     if (git_commit_parentcount(commit) > 0 &&
         (prc = git_commit_parent(&parent, commit, 0)) == GIT_ENOTFOUND) {
         git_error_clear();
@@ -135,6 +150,38 @@ static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *c
     git_tree_free(old_tree);
     git_tree_free(new_tree);
     git_commit_free(parent);
+    return rc;
+}
+
+/* The in-scope changes as libgit2 deltas: the diff of the scope's
+ * directories alone (ingest_scope_dirs()) when rename detection has
+ * nothing to pair, otherwise the whole tree's diff with renames found, so
+ * that an in-scope file deleted here is paired with the same candidates as
+ * git -M would (one that moved out of the scope included).  Without
+ * renames every delta is one path's, so the narrower diff holds exactly
+ * the in-scope deltas of the whole one; libgit2 then neither reads nor
+ * compares the trees outside the scope's directories. */
+static int ingest_plan_deltas(git_diff **diff, git_repository *repo, git_commit *commit,
+                              const scope *sc)
+{
+    char **dirs = NULL;
+    size_t n = 0;
+    int rc;
+
+    if ((rc = ingest_scope_dirs(sc, &dirs, &n)) < 0)
+        return rc;
+    if (ingest_plan_diff(diff, repo, commit, dirs, n) < 0) {
+        rc = -1;
+    } else if (ingest_plan_wants_renames(sc, *diff)) {
+        if (n > 0) {
+            git_diff_free(*diff);
+            *diff = NULL;
+            rc = ingest_plan_diff(diff, repo, commit, NULL, 0);
+        }
+        if (rc == 0)
+            ingest_plan_renames(*diff);
+    }
+    ingest_scope_dirs_free(dirs, n);
     return rc;
 }
 
@@ -166,7 +213,7 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
     memset(out, 0, sizeof(*out));
     git_oid_cpy(&out->commit, oid);
     if (git_commit_lookup(&commit, repo, oid) < 0 ||
-        ingest_plan_diff(&diff, repo, commit) < 0) {
+        (rc = ingest_plan_deltas(&diff, repo, commit, sc)) == -1) {
         const git_error *e = git_error_last();
 
         git_oid_tostr(hex, sizeof(hex), oid);
@@ -174,7 +221,8 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
                           repo_path, hex, e ? e->message : "?");
         goto done;
     }
-    ingest_plan_renames(sc, diff);
+    if (rc < 0)
+        goto done;
     n = git_diff_num_deltas(diff);
     if (!(out->ch = calloc(2 * n + 1, sizeof(*out->ch)))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");

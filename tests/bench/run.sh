@@ -3,7 +3,8 @@
 # a real repository side by side with the floor for reading the same data
 # (git cat-file --batch on the same blobs, same run), peak RSS, one pushed
 # commit on top (push.sh), the whole repository without a scope, then the
-# analyzer alone (analyze.sh) and its linearity (linear.sh), and the SARIF
+# analyzer alone (analyze.sh), against Universal Ctags on the same files
+# (ctags.sh) and its linearity (linear.sh), and the SARIF
 # import of generated logs (sarif.sh; BENCH_SARIF_BEFORE=BINARY measures
 # another build beside it, BENCH_SARIF_BIG=0 skips the ~400 MB log).
 # Usage: run.sh PORTDASH
@@ -105,6 +106,9 @@ if [ "${BENCH_WHOLE:-1}" = 1 ]; then
 fi
 sh "$here/analyze.sh" "$bin" > "$tmp/analyze"
 an=$(sed -n 's/^| analyzer, one core | \(.*\) |$/\1/p' "$tmp/analyze")
+sh "$here/ctags.sh" "$bin" > "$tmp/ctags"
+ct=$(awk -F'|' '/^[|] (numpy|whole)/ {for (i = 2; i <= 6; i++) gsub(/^ +| +$/, "", $i);
+       printf "%s%s: %s (%s vs ctags %s)", n++ ? "; " : "", $2, $6, $5, $4}' "$tmp/ctags")
 
 echo "repository: $repo refs: $refs scope: $scope runs: $runs (medians) threads: $threads on $(nproc) CPUs"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine makes wall times noisy)"
@@ -116,6 +120,7 @@ echo "| full ingest vs \`git cat-file --batch\` of the same blobs, same run | $(
 [ -n "$one" ] && echo "| ... the same with --threads 1 | $one | |"
 [ -n "$nomemo" ] && echo "| ... the same with --no-memo | $nomemo | |"
 echo "| analyzer per blob byte, one core (templates included) | $an | ≥ 200 MB/s |"
+echo "| analyzer speed against Universal Ctags, same files, one core (\`ctags.sh\`) | $ct | ≥ 2 × |"
 echo "| one new commit pushed on top of an ingested ref | $(echo "$push" | awk '{printf "%.0f ms wall, %.0f ms CPU", $2 * 1000, $4 * 1000}') | ≤ 50 ms |"
 echo "| ingest peak RSS | $(echo "$rss" | awk '{printf "%.0f MB", $1/1024}') | ≤ 128 MB |"
 echo "| database size | $(echo "$dbsize" | awk '{printf "%.0f MB", $1/1e6}') | |"
@@ -124,6 +129,8 @@ sh "$here/sarif.sh" "$bin" ${BENCH_SARIF_BEFORE:-} > "$tmp/sarif"
 echo "| \`import-sarif\` of a 100 MB log (400,000 results) | $(sed -n 's/^| plain | \([^|]*\) | \([^|]*\) | \([^|]*\) |.*/\2, peak RSS \3/p' "$tmp/sarif") | ≤ 128 MB |"
 echo
 cat "$tmp/analyze"
+echo
+cat "$tmp/ctags"
 echo
 cat "$tmp/sarif"
 echo

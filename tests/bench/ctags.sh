@@ -1,0 +1,55 @@
+#!/bin/sh
+# The analyzer against Universal Ctags on the same files (part of `make
+# bench`; issue 26): a checkout of BENCH_CTAGS_REF, every C/C++ file and
+# numpy template under BENCH_CTAGS_SCOPE and then under the whole tree, read
+# by `portdash analyze --format functions FILE...` (templates expanded, every
+# function with its findings) and by `ctags -f TAGS -L LIST` (C and
+# C++, `.src` mapped to C: ctags reads a template's source as C).  Both are
+# one process on one core; they run alternately, BENCH_RUNS times each, and
+# the medians of their CPU times (user + system, process start included)
+# are compared: "speed" is ctags' time over the analyzer's (≥ 2 is the goal).
+# Usage: ctags.sh PORTDASH
+#   BENCH_REPO          git directory of numpy-hpy (required)
+#   BENCH_CTAGS_REF     the revision checked out (default: hpy)
+#   BENCH_CTAGS_SCOPE   the first directory measured (default: numpy/core)
+#   BENCH_RUNS          repetitions (default 3)
+# Prints one table row per file set.
+set -eu
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
+ref=${BENCH_CTAGS_REF:-hpy}
+scope=${BENCH_CTAGS_SCOPE:-numpy/core}
+runs=${BENCH_RUNS:-3}
+command -v ctags >/dev/null || { echo "ctags.sh: universal-ctags missing (make deps)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+mkdir -p "$tmp/co"
+git --git-dir="$repo" archive --format=tar "$ref" | tar -x -C "$tmp/co"
+cd "$tmp/co"
+
+# cpu CMD...: user + system seconds of one run (output discarded).
+cpu() {
+  /usr/bin/time -f '%U %S' -o "$tmp/t" "$@" > /dev/null 2>&1 || true
+  awk '{print $1 + $2}' "$tmp/t"
+}
+echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |"
+echo "|---|---|---|---|---|"
+for dir in "$scope" .; do
+  find "$dir" -type f \( -name '*.c' -o -name '*.h' -o -name '*.c.src' -o -name '*.h.src' \
+    -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \) | sed 's|^\./||' | sort > "$tmp/list"
+  n=$(wc -l < "$tmp/list")
+  mb=$(tr '\n' '\0' < "$tmp/list" | du -cb --files0-from=- | tail -n1 | awk '{printf "%.1f", $1 / 1e6}')
+  : > "$tmp/ct"; : > "$tmp/an"
+  i=0
+  while [ $i -lt "$runs" ]; do
+    cpu ctags --languages=C,C++ --langmap=C:+.src -f "$tmp/tags" -L "$tmp/list" >> "$tmp/ct"
+    # xargs would split a long list into several processes: one is wanted.
+    cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$bin" "$tmp/list" >> "$tmp/an"
+    i=$((i + 1))
+  done
+  ct=$(median < "$tmp/ct"); an=$(median < "$tmp/an")
+  label=$dir; [ "$dir" = . ] && label="whole repository"
+  echo "$n $mb $ct $an" | awk -v l="$label" '{printf "| %s | %d, %s MB | %.2f s | %.2f s | %.2f × |\n", \
+    l, $1, $2, $3, $4, $3 / $4}'
+done

@@ -1,0 +1,104 @@
+#!/bin/sh
+# Reads under write load (issue 26, goal 5): warm API answers while an
+# ingest of numpy/core writes to the database the server reads, against the
+# same answers with the database idle, in one run.  The ingest runs as the
+# deployed unit runs it (nice 10, deploy/systemd/portdash-ingest.service)
+# and writes another repository's history into the served database (a copy):
+# WAL readers must not wait for it, and the answer cache must keep the
+# answers whose data it did not change (srv_cache.c, data keys).
+# Usage: writeload.sh PORTDASH
+#   BENCH_REPO     git directory of numpy-hpy (required)
+#   BENCH_DB       a database with numpy-hpy's numpy/core of hpy and
+#                  hpy-convert-object-dtype ingested (as api.sh; copied,
+#                  never written); else one is ingested first
+#   BENCH_SECONDS  wrk seconds per answer and phase (5); BENCH_CONNS (64)
+#   BENCH_THREADS  wrk threads and server threads (2)
+# Phases: idle, loaded (the ingest started, its first seconds skipped),
+# idle again after the ingest is stopped; "idle" is the better of the two
+# idle phases' figures.  Prints one table row per answer: idle and loaded
+# requests a second and p99, and their ratios (goals: ≥ 0.8 and ≤ 2).
+set -eu
+bin=${1:?usage: writeload.sh PORTDASH}
+: "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see doc/benchmarks.md)}"
+secs=${BENCH_SECONDS:-5}
+conns=${BENCH_CONNS:-64}
+threads=${BENCH_THREADS:-2}
+file=numpy/core/src/multiarray/arraytypes.c.src
+command -v wrk >/dev/null || { echo "writeload.sh: wrk missing (make bench-api installs it)" >&2; exit 2; }
+dir=$(mktemp -d)
+pd_pid=""; in_pid=""
+cleanup() {
+  [ -n "$in_pid" ] && kill "$in_pid" 2>/dev/null
+  [ -n "$pd_pid" ] && kill "$pd_pid" 2>/dev/null
+  rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+if [ -n "${BENCH_DB:-}" ]; then
+  sqlite3 "$BENCH_DB" "PRAGMA wal_checkpoint(TRUNCATE)" > /dev/null
+  cp "$BENCH_DB" "$dir/r.db"
+else
+  "$bin" ingest --quiet --db "$dir/r.db" --git-dir "$BENCH_REPO" --name numpy-hpy \
+    --include 'numpy/core/**' --ref hpy --ref hpy-convert-object-dtype
+fi
+H=$(git --git-dir="$BENCH_REPO" rev-parse hpy)
+api=/api/v1/repos/numpy-hpy
+cat > "$dir/answers" <<EOF2
+summary|$api/commits/$H/summary
+files|$api/commits/$H/files
+file page|$api/commits/$H/files/$file
+history (1000 points)|$api/refs/hpy/history?measure=object_paths.object-legacy&points=1000
+EOF2
+"$bin" serve --db "$dir/r.db" --listen 127.0.0.1:0 --threads "$threads" > "$dir/serve.out" 2>&1 &
+pd_pid=$!
+for _ in $(seq 100); do grep -q 'http://' "$dir/serve.out" && break; sleep 0.1; done
+port=$(sed -n 's|.*http://[^:]*:\([0-9]*\)/.*|\1|p' "$dir/serve.out" | head -n1)
+[ -n "$port" ] || { cat "$dir/serve.out" >&2; exit 1; }
+base=http://127.0.0.1:$port
+# Warm every answer (identity and gzip) before measuring.
+while IFS='|' read -r key path; do
+  for h in identity gzip; do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H "Accept-Encoding: $h" "$base$path")
+    [ "$code" = 200 ] || { echo "writeload.sh: $key: HTTP $code" >&2; exit 1; }
+  done
+done < "$dir/answers"
+
+ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000;
+  else if (v ~ /[0-9]s$/ && v !~ /ms$/) n *= 1000; printf "%.2f", n }'; }
+# phase NAME: wrk on every answer (gzip, as browsers ask) -> $dir/NAME.N
+phase() {
+  i=0
+  while IFS='|' read -r key path; do
+    i=$((i + 1))
+    wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -H 'Accept-Encoding: gzip' \
+      "$base$path" > "$dir/$1.$i" 2>&1 || true
+  done < "$dir/answers"
+}
+rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
+p99() { ms "$(awk '$1 == "99%" { print $2 }' "$1")"; }
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+phase idle1
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+nice -n 10 "$bin" ingest --quiet --db "$dir/r.db" --git-dir "$BENCH_REPO" --name load \
+  --include 'numpy/core/**' --ref hpy --ref hpy-convert-object-dtype > "$dir/ingest.out" 2>&1 &
+in_pid=$!
+sleep 3
+phase loaded
+kill -0 "$in_pid" 2>/dev/null || { echo "writeload.sh: the ingest ended before the loaded phase did" \
+  "(raise its work or lower BENCH_SECONDS)" >&2; cat "$dir/ingest.out" >&2; exit 1; }
+load2=$(cut -d' ' -f1-3 /proc/loadavg)
+kill "$in_pid"; wait "$in_pid" 2>/dev/null || true; in_pid=""
+phase idle2
+echo "reads under write load: $(wc -l < "$dir/answers") answers, wrk -t$threads -c$conns -d${secs}s," \
+     "gzip; server --threads $threads; ingest of numpy/core (nice 10) into the served database"
+echo "load average: before $load0, after idle $load1, after loaded $load2, end $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| answer | idle req/s | loaded req/s | ratio | idle p99 | loaded p99 | ratio |"
+echo "|---|---|---|---|---|---|---|"
+i=0
+while IFS='|' read -r key path; do
+  i=$((i + 1))
+  a1=$(rps "$dir/idle1.$i"); a2=$(rps "$dir/idle2.$i"); b=$(rps "$dir/loaded.$i")
+  q1=$(p99 "$dir/idle1.$i"); q2=$(p99 "$dir/idle2.$i"); q=$(p99 "$dir/loaded.$i")
+  echo "$a1 $a2 $b $q1 $q2 $q" | awk -v k="$key" '{ a = $1 > $2 ? $1 : $2; p = $4 < $5 ? $4 : $5;
+    printf "| %s | %d | %d | %.2f | %.2f ms | %.2f ms | %.2f |\n", k, a, $3, (a > 0 ? $3 / a : 0), p, $6, (p > 0 ? $6 / p : 0) }'
+done < "$dir/answers"

@@ -1,0 +1,172 @@
+/*
+ * test_plan_scope.c: the planner diffs only the scope's directories
+ * (ingest_scope_dirs.h), and the plan stays what the whole tree's diff
+ * gives: renames are still paired against every candidate, one that left
+ * the scope included.  The repositories are built here with git.
+ */
+#include "testutil.h"
+
+#include <git2.h>
+
+#include "ingest_plan.h"
+#include "ingest_scope_dirs.h"
+#include "scope.h"
+
+/* Thirty distinct lines of C; `mark` changes line 10. */
+static void write_c(const char *path, const char *mark)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+
+    assert_non_null(f);
+    for (i = 0; i < 30; i++)
+        fprintf(f, "int v%d(void) { return %d; }%s\n", i, i * 7, i == 10 ? mark : "");
+    fclose(f);
+}
+
+/* The change of plan `p` at `path` (fails the test when there is none). */
+static const ingest_plan_change *change_of(const ingest_plan *p, const char *path)
+{
+    size_t i;
+
+    for (i = 0; i < p->nch; i++)
+        if (strcmp(p->ch[i].path, path) == 0)
+            return &p->ch[i];
+    fail_msg("no change of %s in the plan", path);
+    return NULL;
+}
+
+/* Plan HEAD of `git` with the include/exclude globs given. */
+static void plan_head(ingest_plan *p, const char *git, const char **inc, size_t ninc,
+                      const char **exc, size_t nexc)
+{
+    git_repository *repo = NULL;
+    git_oid head;
+    scope sc = { inc, ninc, exc, nexc };
+
+    assert_int_equal(git_repository_open(&repo, git), 0);
+    assert_int_equal(git_reference_name_to_id(&head, repo, "HEAD"), 0);
+    assert_int_equal(ingest_plan_commit(p, repo, &sc, &head, 0, git), 0);
+    git_repository_free(repo);
+}
+
+static void test_scope_dirs(void **state)
+{
+    static const struct {
+        const char *inc[2];
+        size_t n;
+        const char *want;   /* dirs joined by ',', "" for the whole tree */
+    } cases[] = {
+        { { "numpy/core/**" }, 1, "numpy/core/" },
+        { { "a/b*.c", "x/y/**" }, 2, "a/,x/y/" },
+        { { "src/[ab]/x.c" }, 1, "src/" },
+        { { "lib/one.c" }, 1, "lib/" },
+        { { "**/t.c" }, 1, "" },
+        { { "lib/**", "*.c" }, 2, "" },
+        { { NULL }, 0, "" },
+    };
+    size_t i, k;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        scope sc = { (const char **)cases[i].inc, cases[i].n, NULL, 0 };
+        char **dirs, got[256] = "";
+        size_t n, len = 0;
+
+        assert_int_equal(ingest_scope_dirs(&sc, &dirs, &n), 0);
+        for (k = 0; k < n; k++)
+            tu_append(got, sizeof(got), &len, "%s%s", k ? "," : "", dirs[k]);
+        assert_string_equal(got, cases[i].want);
+        ingest_scope_dirs_free(dirs, n);
+    }
+}
+
+/* A file deleted in scope is paired with its exact copy outside the scope
+ * (as git -M pairs it over the whole tree), not with the similar file
+ * added in scope: the in-scope addition names no old path. */
+static void test_rename_out_of_scope_is_paired_as_git_does(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], git[4200];
+    const char *inc[] = { "in/**" };
+    ingest_plan p;
+
+    snprintf(git, sizeof(git), "%s/w/.git", dir);
+    assert_int_equal(tu_sh("cd %s && git init -q w && mkdir w/in w/out", dir), 0);
+    snprintf(path, sizeof(path), "%s/w/in/a.c", dir);
+    write_c(path, "");
+    assert_int_equal(tu_sh("cd %s/w && git add -A && git -c user.name=t -c user.email=t@t "
+                           "commit -qm one", dir), 0);
+    snprintf(path, sizeof(path), "%s/w/in/b.c", dir);
+    write_c(path, " /* b */");
+    assert_int_equal(tu_sh("cd %s/w && git mv in/a.c out/a.c && git add -A && "
+                           "git -c user.name=t -c user.email=t@t commit -qm two", dir), 0);
+    plan_head(&p, git, inc, 1, NULL, 0);
+    assert_int_equal(p.nch, 2);
+    assert_true(change_of(&p, "in/a.c")->deleted);
+    assert_false(change_of(&p, "in/b.c")->deleted);
+    assert_null(change_of(&p, "in/b.c")->old_path);
+    ingest_plan_clear(&p);
+
+    /* With no copy outside, the same shape is a rename within the scope. */
+    snprintf(path, sizeof(path), "%s/w/in/c.c", dir);
+    write_c(path, " /* c */");
+    assert_int_equal(tu_sh("cd %s/w && git rm -q in/b.c && git add -A && "
+                           "git -c user.name=t -c user.email=t@t commit -qm three", dir), 0);
+    plan_head(&p, git, inc, 1, NULL, 0);
+    assert_int_equal(p.nch, 2);
+    assert_true(change_of(&p, "in/b.c")->deleted);
+    assert_non_null(change_of(&p, "in/c.c")->old_path);
+    assert_string_equal(change_of(&p, "in/c.c")->old_path, "in/b.c");
+    ingest_plan_clear(&p);
+    tu_sh("rm -rf %s", dir);
+    free(dir);
+}
+
+/* The narrow diff lists exactly the in-scope changes git lists: a file
+ * named with glob characters is matched literally, excluded and
+ * out-of-scope files are left out. */
+static void test_plan_lists_what_git_lists(void **state)
+{
+    char *dir = tu_tmpdir(), git[4200], *want;
+    const char *inc[] = { "in/**", "x*y/**" };
+    const char *exc[] = { "in/skip/**" };
+    char got[1024] = "";
+    size_t i, len = 0;
+    ingest_plan p;
+
+    snprintf(git, sizeof(git), "%s/w/.git", dir);
+    assert_int_equal(tu_sh("cd %s && git init -q w && cd w && mkdir -p in/sub in/skip out "
+                           "'in/[x]' && for f in in/x.c in/sub/z.c in/skip/w.c out/y.c "
+                           "'in/[x]/q.c' in/gone.c; do echo 'int a;' > \"$f\"; done && "
+                           "git add -A && git -c user.name=t -c user.email=t@t commit -qm one",
+                           dir), 0);
+    assert_int_equal(tu_sh("cd %s/w && for f in in/x.c in/sub/z.c in/skip/w.c out/y.c "
+                           "'in/[x]/q.c'; do echo 'int b;' >> \"$f\"; done && "
+                           "git rm -q in/gone.c && echo 'int c;' > in/new.c && git add -A && "
+                           "git -c user.name=t -c user.email=t@t commit -qm two", dir), 0);
+    plan_head(&p, git, inc, 1, exc, 1);
+    for (i = 0; i < p.nch; i++)
+        tu_append(got, sizeof(got), &len, "%s%s\n", p.ch[i].deleted ? "-" : "", p.ch[i].path);
+    want = tu_sh_out("cd %s/w && git diff-tree --no-renames --name-status -r HEAD^ HEAD -- in "
+                     "| grep -v '	in/skip/' | sed 's/^D	/-/; s/^[AM]	//'", dir);
+    assert_string_equal(got, want);
+    assert_int_equal(p.nch, 5);
+    free(want);
+    ingest_plan_clear(&p);
+    tu_sh("rm -rf %s", dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scope_dirs),
+        cmocka_unit_test(test_rename_out_of_scope_is_paired_as_git_does),
+        cmocka_unit_test(test_plan_lists_what_git_lists),
+    };
+    int rc;
+
+    git_libgit2_init();
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    git_libgit2_shutdown();
+    return rc;
+}
