@@ -386,6 +386,7 @@ async function main() {
   // anything below it, and the frontier answer is shared with the panel.
   const sumIn = scoped.summary(state.repo, state.rev, state.scope);
   const listIn = scoped.files(state.repo, state.rev, state.scope);
+  listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
   const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
     .catch((e) => { showError(errors, e, 'Next to port'); return e; });
   const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '' },
