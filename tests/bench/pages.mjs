@@ -12,7 +12,8 @@
 //              chunk), ready (body[data-ready]);
 //   overview:  totals (the summary cards), first screen (the three dev-call
 //              answers: how far, this week, next; "-" on a version without
-//              them), ready.
+//              them), ready;
+// and the renderer's main-thread busy time up to ready (CDP TaskDuration).
 // Prints one markdown row per page and version with the median of the runs
 // and their range.
 import { chromium } from 'playwright-core';
@@ -60,16 +61,23 @@ for (const P of PAGES) {
     for (let r = -1; r < runs; r++) {           // run -1 warms the server's answers
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await ctx.newPage();
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send('Performance.enable');
       await page.addInitScript(observe, { ...P.marks, ready: 'body[data-ready]' });
       await page.goto(P.url(base));
       await page.waitForSelector('body[data-ready]', { timeout: 120000 });
       await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res))));
       const m = await page.evaluate(() => window.__marks);
+      // The renderer's main-thread busy time up to ready (script, style,
+      // layout, paint): what the page costs, less sensitive than wall time
+      // to a loaded machine.
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      m['main thread busy'] = 1000 * (metrics.find((x) => x.name === 'TaskDuration')?.value ?? NaN);
       await ctx.close();
       if (r < 0) continue;
       for (const [k, v] of Object.entries(m)) if (v != null) (got[k] ??= []).push(v);
     }
-    for (const k of [...Object.keys(P.marks), 'ready']) {
+    for (const k of [...Object.keys(P.marks), 'ready', 'main thread busy']) {
       const v = got[k];
       console.log(`| ${P.page} | ${label} | ${k} | ${v ? Math.round(median(v)) : '-'} | ${v
         ? `${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}` : 'not shown'} |`);
