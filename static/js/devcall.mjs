@@ -92,7 +92,7 @@ async function weekCard(ctx, s) {
   const endMs = stale ? tipMs : now;
   const iso = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
   const cutoff = iso(endMs - 7 * DAY);
-  const opts = { date: 'committer' };
+  const opts = { date: 'committer', scope: ctx.scope };   // under a scope, its figures
   const [before, week] = await Promise.all([
     Promise.all(WEEK_MEASURES.map((m) => api.history(ctx.repo, ctx.ref, m.key, { ...opts, until: cutoff, points: 3 })
       .then(lastPoint).catch(() => null))),
@@ -141,7 +141,7 @@ function nextCard(ctx, d) {
 
 /**
  * Fills root (#devcall) with the three cards.  ctx: {repo, rev, ref (a ref
- * name or '' when rev is a commit)}; summary: a promise of the summary
+ * name or '' when rev is a commit), scope (the page's, '' for none)}; summary: a promise of the summary
  * answer; frontier: a promise of the frontier answer (or of an error).
  * Each card fills as its answer arrives; resolves when all are in.
  */

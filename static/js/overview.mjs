@@ -389,7 +389,7 @@ async function main() {
   listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
   const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
     .catch((e) => { showError(errors, e, 'Next to port'); return e; });
-  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '' },
+  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
     sumIn, frontierIn);
   $('more-nav').hidden = false;
   if (refNames.length) {
