@@ -61,6 +61,21 @@ int gate_obj_rank(const char *objstate);
 void gate_match(gate_fnlist *a, gate_fnlist *b,
                 void (*fn)(void *arg, const gate_fn *a, const gate_fn *b), void *arg);
 
+/*
+ * gate_match, then renames (gate_rename.c): where exactly one base function
+ * is left without a partner between two name-matched neighbours (or the
+ * file's start or end), it is paired with the first head function left
+ * without one there, as when array_dealloc becomes array_finalize_impl
+ * (followed by a new array_traverse_impl) in place.  Such
+ * a pair reaches `fn` with two different names.  A function deleted where
+ * another is added is taken for a rename too: the gate then compares the
+ * two, which judges the new one by what was there before.  Falls back to
+ * gate_match when out of memory.
+ */
+void gate_match_renames(gate_fnlist *a, gate_fnlist *b,
+                        void (*fn)(void *arg, const gate_fn *a, const gate_fn *b),
+                        void *arg);
+
 /* Conditions a policy may enable (bit flags). */
 enum {
     GATE_STATUS = 1,          /* no function less ported */
@@ -125,8 +140,14 @@ void gate_set_ready_totals(gate *g, int64_t base, int64_t head);
 
 /*
  * The verdict: {"result": "pass"|"fail", "base", "head", "conditions":
- * [{"measure", "rule", "base", "head", "ok"}], "regressions": [{"path",
- * "name", "from", "to", "reasons": [...]}]}.  New reference.
+ * [{"measure", "rule", "base", "head", "ok", "tested", "found"}],
+ * "regressions": [{"path", "name", ["renamed_from",] "from", "to",
+ * "reasons": [...]}], "files_no_longer_universal_ready": [...]}.  "base"
+ * and "head" of a condition are the summary totals of its measure (the
+ * context); "tested" says what the condition counts and "found" is that
+ * count (a ratchet holds when it is 0; a bound's is the head's value).
+ * "renamed_from" is the base name of a function paired as a rename
+ * (gate_match_renames).  New reference.
  */
 json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
                     const pd_counts *base, const pd_counts *head);

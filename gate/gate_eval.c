@@ -85,28 +85,34 @@ static void gate_pair(void *arg, const gate_fn *a, const gate_fn *b)
         return;
     }
     json_array_append_new(g->regressions, json_pack("{s:s, s:s, s:o, s:o, s:o}",
-        "path", g->path, "name", (a ? a : b)->name, "from", gate_side(a),
+        "path", g->path, "name", (b ? b : a)->name, "from", gate_side(a),
         "to", gate_side(b), "reasons", why));
+    if (a && b && strcmp(a->name, b->name) != 0)
+        json_object_set_new(json_array_get(g->regressions, json_array_size(g->regressions) - 1),
+                            "renamed_from", json_string(a->name));
 }
 
 int gate_add_file(gate *g, const char *path, gate_fnlist *base, gate_fnlist *head,
                   int base_ready, int head_ready)
 {
     g->path = path;
-    gate_match(base, head, gate_pair, g);
+    gate_match_renames(base, head, gate_pair, g);
     if ((g->policy.ratchets & GATE_UNIVERSAL) && base_ready == 1 && head_ready == 0)
         json_array_append_new(g->lost_files, json_string(path));
     g->path = NULL;
     return 0;
 }
 
-/* One condition row. */
+/* One condition row: the totals of `measure` on both sides as context,
+ * and `found`, the figure the condition tests (what `tested` says). */
 static int gate_cond(json_t *conds, const char *measure, const char *rule,
-                     const pd_counts *b, const pd_counts *h, int ok)
+                     const pd_counts *b, const pd_counts *h, int ok,
+                     const char *tested, int64_t found)
 {
-    json_array_append_new(conds, json_pack("{s:s, s:s, s:I, s:I, s:b}", "measure",
+    json_array_append_new(conds, json_pack("{s:s, s:s, s:I, s:I, s:b, s:s, s:I}", "measure",
         measure, "rule", rule, "base", (json_int_t)gate_measure(b, measure),
-        "head", (json_int_t)gate_measure(h, measure), "ok", ok));
+        "head", (json_int_t)gate_measure(h, measure), "ok", ok, "tested", tested,
+        "found", (json_int_t)found));
     return ok;
 }
 
@@ -121,25 +127,30 @@ json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
 
     if (r & GATE_STATUS)
         pass &= gate_cond(conds, "functions.ported", "no function less ported than "
-                          "before", b, h, g->less_ported == 0);
+                          "before", b, h, g->less_ported == 0,
+                          "functions less ported than at base", g->less_ported);
     if (r & GATE_OBJECT_LEGACY)
         pass &= gate_cond(conds, "object_paths.object-legacy", "no new object-legacy "
-                          "path", b, h, g->new_legacy == 0);
+                          "path", b, h, g->new_legacy == 0, "functions newly on the "
+                          "legacy API for object-array items, or further from HPyField",
+                          g->new_legacy);
     if (r & GATE_UNIVERSAL) {
-        int ok = json_array_size(g->lost_files) == 0;
+        size_t lost = json_array_size(g->lost_files);
 
-        json_array_append_new(conds, json_pack("{s:s, s:s, s:I, s:I, s:b}", "measure",
+        json_array_append_new(conds, json_pack("{s:s, s:s, s:I, s:I, s:b, s:s, s:I}", "measure",
             "universal_ready_files", "rule", "no file stops being universal-ready "
             "outside object-dtype paths", "base", (json_int_t)(g->ready_base >= 0
             ? g->ready_base : gate_measure(b, "universal_ready_files")), "head",
             (json_int_t)(g->ready_head >= 0 ? g->ready_head
                                             : gate_measure(h, "universal_ready_files")),
-            "ok", ok));
-        pass &= ok;
+            "ok", lost == 0, "tested", "files no longer universal-ready outside "
+            "object-dtype paths", "found", (json_int_t)lost));
+        pass &= lost == 0;
     }
     if (r & GATE_NEW_CAPI)
         pass &= gate_cond(conds, "tokens.capi", "no new C API use in a function that "
-                          "had none", b, h, g->new_capi == 0);
+                          "had none", b, h, g->new_capi == 0, "functions that had no "
+                          "C API use at base and have some at head", g->new_capi);
     for (i = 0; i < g->policy.nbounds; i++) {
         int64_t v = gate_measure(h, g->policy.bounds[i].measure);
 
@@ -148,7 +159,8 @@ json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
                  (long long)g->policy.bounds[i].limit);
         pass &= gate_cond(conds, g->policy.bounds[i].measure, rule, b, h,
                           g->policy.bounds[i].is_max ? v <= g->policy.bounds[i].limit
-                                                     : v >= g->policy.bounds[i].limit);
+                                                     : v >= g->policy.bounds[i].limit,
+                          "the head's value", v);
     }
     return json_pack("{s:s, s:s, s:s, s:o, s:O, s:O}", "result", pass ? "pass" : "fail",
                      "base", base_oid, "head", head_oid, "conditions", conds,

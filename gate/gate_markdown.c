@@ -41,15 +41,20 @@ char *gate_markdown(json_t *res)
     if (!f)
         return NULL;
     fprintf(f, "### HPy porting gate: %s\n\n", pass ? "✅ pass" : "❌ fail");
-    fprintf(f, "Base `%.10s`, head `%.10s`.\n\n| condition | base | head | |\n"
-            "|---|---:|---:|---|\n", json_string_value(json_object_get(res, "base")),
+    /* "found" is the figure the condition tests; base and head are the
+     * totals of its measure, for context (issue 23.9). */
+    fprintf(f, "Base `%.10s`, head `%.10s`.\n\n| condition | tested | found | total at base "
+            "| at head | |\n|---|---|---:|---:|---:|---|\n",
+            json_string_value(json_object_get(res, "base")),
             json_string_value(json_object_get(res, "head")));
     json_array_foreach(json_object_get(res, "conditions"), i, c) {
         fputs("| ", f);
         pd_esc_md_text(f, json_string_value(json_object_get(c, "rule")));
-        fputs(" (", f);
+        fputs(" | ", f);
+        pd_esc_md_text(f, json_string_value(json_object_get(c, "tested")));
+        fprintf(f, " | %lld | ", (long long)json_integer_value(json_object_get(c, "found")));
         pd_esc_md_code(f, json_string_value(json_object_get(c, "measure")), 1);
-        fprintf(f, ") | %lld | %lld | %s |\n",
+        fprintf(f, " %lld | %lld | %s |\n",
                 (long long)json_integer_value(json_object_get(c, "base")),
                 (long long)json_integer_value(json_object_get(c, "head")),
                 json_is_true(json_object_get(c, "ok")) ? "ok" : "**failed**");
@@ -60,6 +65,11 @@ char *gate_markdown(json_t *res)
     json_array_foreach(x, i, c) {
         fputs("- ", f);
         gate_md_code(f, json_string_value(json_object_get(c, "name")));
+        if (json_object_get(c, "renamed_from")) {
+            fputs(" (was ", f);
+            gate_md_code(f, json_string_value(json_object_get(c, "renamed_from")));
+            fputc(')', f);
+        }
         fputs(" in ", f);
         gate_md_code(f, json_string_value(json_object_get(c, "path")));
         snprintf(from, sizeof(from), "%s", gate_md_side(c, "from"));

@@ -158,6 +158,9 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # trend by author date, truth2.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/reordered.git" --name reordered \
     --ref main || { echo "browser: reordered ingest failed"; failed=$((failed+1)); }
+  # Template names, the first screen and the gate table (pages.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/pagesport.git" --name pagesport \
+    --ref hpy --ref main || { echo "browser: pagesport ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }

@@ -41,10 +41,20 @@ async function failure(res, url) {
   return new ApiError(problem, url);
 }
 
+/* A response prefetch.js started for this URL and Accept header, once. */
+function prefetched(url, accept) {
+  const map = globalThis.__pdPrefetch;
+  const key = `${accept} ${url}`;
+  const p = map?.get(key);
+  if (p) map.delete(key);
+  return p;
+}
+
 async function get(url, as) {
   let res;
   try {
-    res = await fetch(url, { headers: { accept: as === 'text' ? 'text/plain, text/markdown, text/csv, application/problem+json' : 'application/json' } });
+    const accept = as === 'text' ? 'text/plain, text/markdown, text/csv, application/problem+json' : 'application/json';
+    res = await (prefetched(url, accept) ?? fetch(url, { headers: { accept } }));
   } catch (e) {
     throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: String(e.message || e) }, url);
   }

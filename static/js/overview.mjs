@@ -25,6 +25,7 @@ import { mountFrontier } from './frontier.mjs';
 import { mountSymbols } from './symbols.mjs';
 import { showNoData } from './nodata.mjs';
 import { loadProfile } from './profile.mjs';
+import { mountDevCall } from './devcall.mjs';
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
@@ -277,12 +278,23 @@ function footRow(rows) {
     h('td', { class: 'num' }, `${fmt(ready)} of ${fmt(rows.length)}`));
 }
 
+/* numpy-hpy's 301 files made a table 14,000 px tall under the first screen
+ * (issue 23.8): the first rows show, all of them one click away; a filter
+ * or sort acts on all and shows the first rows of its result. */
+const FILES_SHOWN = 30;
+let filesAll = false;
+
 function renderTable() {
   renderHead();
   const table = $('files-table');
   const rows = visibleFiles();
-  replace(table.tBodies[0], rows.length ? rows.map(fileRow)
+  const shown = filesAll ? rows : rows.slice(0, FILES_SHOWN);
+  replace(table.tBodies[0], rows.length ? shown.map(fileRow)
     : h('tr', { class: 'empty' }, h('td', { colspan: COLUMNS.length }, 'No files match these filters.')));
+  const more = $('files-all');
+  more.hidden = shown.length >= rows.length;
+  more.textContent = `show all ${fmt(rows.length)} files (${fmt(shown.length)} shown, ${currentSort().key === 'path' ? 'by path' : 'in this order'})`;
+  more.onclick = () => { filesAll = true; renderTable(); };
   replace(table.tFoot, footRow(rows));
   const out = $('row-count');
   out.dataset.shown = rows.length;
@@ -381,6 +393,16 @@ async function main() {
   const refNames = (known?.refs ?? []).map((r) => r.name);
   profile = await loadProfile(state.repo, state.rev);
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
+  // The first screen first (devcall.mjs): its answers are asked before
+  // anything below it, and the frontier answer is shared with the panel.
+  const sumIn = scoped.summary(state.repo, state.rev, state.scope);
+  const listIn = scoped.files(state.repo, state.rev, state.scope);
+  listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
+  const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
+    .catch((e) => { showError(errors, e, 'Next to port'); return e; });
+  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
+    sumIn, frontierIn);
+  $('more-nav').hidden = false;
   if (refNames.length) {
     const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
     mountTrend($('trend'), {
@@ -409,11 +431,9 @@ async function main() {
     // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
     mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
       .catch((e) => showError(errors, e, 'Traverse coverage')),
-    mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
-      .catch((e) => showError(errors, e, 'Next to port')),
+    frontierIn,
   ]);
-  const [sum, list] = await Promise.allSettled([scoped.summary(state.repo, state.rev, state.scope),
-    scoped.files(state.repo, state.rev, state.scope)]);
+  const [sum, list] = await Promise.allSettled([sumIn, listIn]);
   if (sum.status === 'fulfilled') {
     document.body.dataset.commit = sum.value.commit ?? '';
     renderCommit(sum.value, state.repo, state.rev);
@@ -432,6 +452,7 @@ async function main() {
     showError(errors, list.reason, 'File list');
   }
   await extras;
+  await devcall;
 }
 
 // data-ready tells tests (and anyone waiting) that loading has finished.

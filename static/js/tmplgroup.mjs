@@ -18,6 +18,36 @@ export function groupName(names) {
   return `${pre}@…@${suf}`;
 }
 
+/* A name with @…@ placeholders as written in a template line, followed by
+ * its parameter list's '(' or, inside a naming macro, the macro's ')' (so a
+ * return or parameter type such as `@type@` is not it). */
+const TEMPLATE_WORD = /([A-Za-z0-9_]*(?:@[A-Za-z0-9_]+@[A-Za-z0-9_]*)+)\s*[()]/g;
+
+/**
+ * The name of a template definition as its source writes it, placeholders
+ * and all (`@FROMTYPE@_to_@TOTYPE@`), or null when the definition's lines
+ * hold none.  lines: the file's source lines (0-based array); from, to: the
+ * definition's first and last line (1-based); names: its instances' names.
+ * The first such word before the definition's first '{' whose pattern
+ * (each placeholder standing for any identifier part) matches every
+ * instance name is the one.
+ */
+export function templateName(lines, from, to, names) {
+  if (!lines || !names.length) return null;
+  const last = Math.min(to, from + 40, lines.length);
+  for (let n = from; n <= last; n++) {
+    const line = lines[n - 1] ?? '';
+    const brace = line.indexOf('{');
+    const head = brace < 0 ? line : line.slice(0, brace);
+    for (const [, word] of head.matchAll(TEMPLATE_WORD)) {
+      const re = new RegExp(`^${word.split(/@[A-Za-z0-9_]+@/).join('[A-Za-z0-9_]*')}$`);
+      if (names.every((x) => re.test(x))) return word;
+    }
+    if (brace >= 0) break;
+  }
+  return null;
+}
+
 /**
  * Groups functions by definition (start_line and end_line): returns a Map
  * key → instances, where key is `${start}-${end}`, only for definitions

@@ -103,7 +103,9 @@ async function checkGate(pair) {
     for (let i = 0; i < gate.conditions.length; i++) {
       const c = gate.conditions[i];
       const cells = await rows.nth(i).locator('th, td').allInnerTexts();
-      assert.deepEqual(cells, [c.rule, String(c.base), String(c.head), c.ok ? '✓ holds' : '✗ broken']);
+      // Beside the rule, what it counts and the count; the totals last, as context (issue 23.9).
+      assert.deepEqual(cells, [c.rule, c.tested, String(c.found), c.ok ? '✓ holds' : '✗ broken',
+        `${c.measure} ${c.base} → ${c.head}`]);
     }
     assert.match(await page.locator('#lost-ready').innerText(), /no longer universal-ready/);
     if (excused.length) {

@@ -1,0 +1,163 @@
+// devcall.mjs: the overview's first screen (issue 23.8): the three
+// questions the team asks at its weekly dev call, each answered in one
+// card, with a link to where the rest of the page says more.
+//
+//   How far to universal mode?   files universal-ready, what still blocks
+//                                (functions on the C API, object-dtype paths)
+//   What changed this week?      the figures over the last 7 days (or, when
+//                                nothing landed in them, the 7 days up to the
+//                                branch's newest commit), with a link to the
+//                                comparison of the two ends
+//   What to do next?             the first functions of "Next to port", in
+//                                the order the frontier answer gives
+//
+// #devcall gets data-complete once all three are filled (answered or said
+// unavailable), so tests and the page benchmark know the first screen is in.
+
+import * as api from './api.mjs';
+import { h, replace, fmt, pct, timeEl, pathNodes } from './dom.mjs';
+import { compareHref, fileHref, statusBadge, snapshotsHref } from './ui.mjs';
+
+/* The figures "this week" compares, with the direction that is progress. */
+const WEEK_MEASURES = [
+  { key: 'universal_ready_files', label: 'universal-ready files', good: 'up' },
+  { key: 'functions.ported', label: 'functions ported', good: 'up' },
+  { key: 'functions.legacy', label: 'functions on the C API (legacy)', good: 'down' },
+  { key: 'object_paths.object-legacy', label: 'object-dtype paths on PyObject *', good: 'down' },
+];
+const DAY = 86400000;
+const NEXT_SHOWN = 5;
+
+/** The value of summary key path `key` ("functions.ported") in s. */
+function valueOf(s, key) {
+  return key.split('.').reduce((o, k) => (o == null ? undefined : o[k]), s) ?? 0;
+}
+
+/** A signed change, coloured by whether it is progress. */
+function delta(d, good) {
+  if (!d) return h('span', { class: 'muted dc-delta', dataset: { delta: '0' } }, '±0');
+  const better = (d > 0) === (good === 'up');
+  return h('span', { class: ['dc-delta', better ? 'dc-better' : 'dc-worse'], dataset: { delta: String(d) } },
+    `${d > 0 ? '+' : '−'}${fmt(Math.abs(d))}`);
+}
+
+/** Card 1: how far to universal mode, from the summary answer s. */
+function farCard(s) {
+  const fn = s.functions ?? {};
+  const nfiles = s.files ?? 0;
+  const ready = s.universal_ready_files ?? 0;
+  const legacy = fn.legacy ?? 0;
+  const bridged = fn.bridged ?? 0;
+  const obj = s.object_paths?.['object-legacy'] ?? 0;
+  return [
+    h('h2', { class: 'card-title', id: 'dc-far-h' }, 'How far to universal mode?'),
+    h('div', { class: 'big-ratio' },
+      h('span', { class: 'metric-value', dataset: { metric: 'dc-ready' } }, fmt(ready)),
+      h('span', { class: 'of' }, ' of '), h('span', { class: 'metric-value' }, fmt(nfiles)),
+      h('span', { class: 'muted pct' }, ` files universal-ready · ${pct(ready, nfiles)}`)),
+    h('div', { class: 'bar bar-big', role: 'img', 'aria-label': `${ready} of ${nfiles} files universal-ready` },
+      h('span', { class: 'seg st-ported', style: `width:${nfiles ? ((100 * ready) / nfiles).toFixed(3) : 0}%` })),
+    h('ul', { class: 'dc-list' },
+      h('li', null, h('strong', { dataset: { metric: 'dc-blocking-files' } }, fmt(nfiles - ready)),
+        ` ${nfiles - ready === 1 ? 'file still needs' : 'files still need'} CPython`),
+      h('li', null, h('strong', { dataset: { metric: 'dc-legacy' } }, fmt(legacy)), ' functions on the C API, ',
+        h('strong', { dataset: { metric: 'dc-bridged' } }, fmt(bridged)), ' bridged'),
+      obj ? h('li', null, h('strong', { dataset: { metric: 'dc-object-legacy' } }, fmt(obj)),
+        ' object-dtype paths still on ', h('code', null, 'PyObject *')) : null),
+    h('p', { class: 'small dc-more' }, h('a', { href: '#summary' }, 'totals'), ' · ',
+      h('a', { href: '#no-object', id: 'dc-no-object' }, 'without object dtype'), ' · ',
+      h('a', { href: '#files-section' }, 'file by file')),
+  ];
+}
+
+/** The last point with a value of a history answer, or null. */
+const lastPoint = (hist) => (hist?.points ?? []).filter((p) => p.value != null).at(-1) ?? null;
+
+/**
+ * Card 2: what changed on the branch in the last 7 days, by committer date
+ * (when commits landed on it: a rebase lands all it moves that day).  A
+ * branch with nothing in the last 7 days says so, with the date of its
+ * newest commit, and shows the 7 days up to that commit: its last week of
+ * activity.  Figures: the tip's against the last commit before the window.
+ */
+async function weekCard(ctx, s) {
+  const title = h('h2', { class: 'card-title', id: 'dc-week-h' }, 'What changed this week?');
+  if (!ctx.ref) {
+    return [title, h('p', { class: 'muted', id: 'dc-week-none' }, 'Pick a branch (not a commit) to see its week.')];
+  }
+  const tipMs = Date.parse(s.committer_date ?? s.author_date ?? '');
+  if (Number.isNaN(tipMs)) return [title, h('p', { class: 'muted' }, 'The commit has no date.')];
+  const now = ctx.now ?? Date.now();
+  const stale = now - tipMs > 7 * DAY;
+  const endMs = stale ? tipMs : now;
+  const iso = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+  const cutoff = iso(endMs - 7 * DAY);
+  const opts = { date: 'committer', scope: ctx.scope };   // under a scope, its figures
+  const [before, week] = await Promise.all([
+    Promise.all(WEEK_MEASURES.map((m) => api.history(ctx.repo, ctx.ref, m.key, { ...opts, until: cutoff, points: 3 })
+      .then(lastPoint).catch(() => null))),
+    api.history(ctx.repo, ctx.ref, 'functions.ported', { ...opts, since: cutoff }).catch(() => null),
+  ]);
+  const commits = week?.points?.length ?? 0;
+  const base = before.find((p) => p)?.commit ?? null;
+  return [
+    title,
+    stale ? h('p', { class: 'small', id: 'dc-week-stale' }, 'No commit in the last 7 days; the newest was committed ',
+      timeEl(s.committer_date), '. Its last week of activity:') : null,
+    h('p', { class: 'small', id: 'dc-week-when' },
+      h('strong', { dataset: { metric: 'dc-week-commits' } }, fmt(commits)),
+      ` ${commits === 1 ? 'commit' : 'commits'} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
+    h('table', { class: 'dc-week', id: 'dc-week' },
+      h('tbody', null, WEEK_MEASURES.map((m, i) => {
+        const nowV = valueOf(s, m.key);
+        const was = before[i]?.value ?? 0;      // no commit before: the branch started in the window
+        return h('tr', { dataset: { measure: m.key } },
+          h('th', { scope: 'row' }, m.label), h('td', { class: 'num' }, fmt(nowV)), h('td', { class: 'num' }, delta(nowV - was, m.good)));
+      }))),
+    h('p', { class: 'small dc-more' },
+      base && base !== s.commit ? [h('a', { href: compareHref(ctx.repo, base, s.commit), id: 'dc-week-compare' },
+        'what moved, function by function'), ' · '] : null,
+      h('a', { href: '#trend' }, 'trend'), ' · ', h('a', { href: snapshotsHref(ctx.repo) }, 'weekly reports')),
+  ];
+}
+
+/** Card 3: the first functions of the frontier answer d, in its order. */
+function nextCard(ctx, d) {
+  const title = h('h2', { class: 'card-title', id: 'dc-next-h' }, 'What to port next?');
+  const list = d?.functions ?? [];
+  if (!list.length) {
+    return [title, h('p', { class: 'muted', id: 'dc-next-none' },
+      d ? 'No function can be ported on its own yet (see "Next to port").' : 'Not available.')];
+  }
+  const at = d.commit ?? ctx.rev;
+  return [
+    title,
+    h('ol', { class: 'dc-next', id: 'dc-next' }, list.slice(0, NEXT_SHOWN).map((f) => h('li', { dataset: { name: f.name, path: f.path } },
+      h('a', { href: fileHref(ctx.repo, at, f.path, f.start_line) }, h('code', null, f.name)), ' ', statusBadge(f.status),
+      h('span', { class: 'muted small dc-path' }, ' ', pathNodes(f.path.split('/').pop()))))),
+    h('p', { class: 'small dc-more' }, h('a', { href: '#frontier', id: 'dc-next-all' }, `all ${fmt(d.candidates ?? list.length)} candidates and why`)),
+  ];
+}
+
+/**
+ * Fills root (#devcall) with the three cards.  ctx: {repo, rev, ref (a ref
+ * name or '' when rev is a commit), scope (the page's, '' for none)}; summary: a promise of the summary
+ * answer; frontier: a promise of the frontier answer (or of an error).
+ * Each card fills as its answer arrives; resolves when all are in.
+ */
+export async function mountDevCall(root, ctx, summary, frontier) {
+  const far = h('section', { class: 'card dc-card', id: 'dc-far', 'aria-labelledby': 'dc-far-h' }, h('span', { class: 'muted' }, 'Loading…'));
+  const week = h('section', { class: 'card dc-card', id: 'dc-week-card', 'aria-labelledby': 'dc-week-h' }, h('span', { class: 'muted' }, 'Loading…'));
+  const next = h('section', { class: 'card dc-card', id: 'dc-next-card', 'aria-labelledby': 'dc-next-h' }, h('span', { class: 'muted' }, 'Loading…'));
+  replace(root, far, week, next);
+  root.hidden = false;
+  const fail = (el, what) => (e) => replace(el, h('p', { class: 'muted' }, `${what}: ${e?.problem?.title ?? e?.message ?? 'not available'}`));
+  await Promise.allSettled([
+    summary.then(async (s) => {
+      replace(far, farCard(s));
+      replace(week, await weekCard(ctx, s));
+    }).catch((e) => { fail(far, 'Summary')(e); fail(week, 'This week')(e); }),
+    frontier.then((d) => replace(next, nextCard(ctx, d instanceof Error ? null : d))).catch(fail(next, 'Next to port')),
+  ]);
+  root.dataset.complete = 'true';
+}

@@ -1,0 +1,38 @@
+// prefetch.js: the first API requests of the file page and the overview,
+// started by a plain script at the top of <head>, while the browser is
+// still fetching and linking the pages' modules (issue 26.4: on
+// arraytypes.c.src the file answer was asked only once ten modules and the
+// measures had loaded).  api.mjs takes a response from here when it asks
+// for the very same URL with the very same Accept header, once; a URL the
+// page does not ask for costs one unused request.  Not a module, so that
+// it runs at once; no inline script, as the Content-Security-Policy wants.
+(function () {
+  'use strict';
+  var JSON_ACCEPT = 'application/json';
+  var TEXT_ACCEPT = 'text/plain, text/markdown, text/csv, application/problem+json';
+  var q = new URLSearchParams(location.search);
+  var seg = function (s) { return encodeURIComponent(String(s)); };
+  var segs = function (p) { return String(p).split('/').map(seg).join('/'); };
+  var repo = q.get('repo');
+  var rev = q.get('rev');
+  var want = [['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT]];
+  var page = location.pathname.replace(/.*\//, '') || 'index.html';
+  if (repo && rev) {
+    var base = 'api/v1/repos/' + seg(repo) + '/commits/' + seg(rev);
+    if (page === 'file.html' && q.get('path')) {
+      want.push([base + '/files/' + segs(q.get('path')), JSON_ACCEPT]);
+      want.push([base + '/raw/' + segs(q.get('path')), TEXT_ACCEPT]);
+    } else if (page === 'index.html' && !q.get('scope')) {
+      want.push([base + '/summary', JSON_ACCEPT], [base + '/files', JSON_ACCEPT],
+        [base + '/frontier?limit=100000', JSON_ACCEPT]);
+    }
+  }
+  var map = new Map();
+  want.forEach(function (w) {
+    // A failed fetch is left for api.mjs to see as its own (it reports it).
+    var p = fetch(w[0], { headers: { accept: w[1] } });
+    p.catch(function () {});
+    map.set(w[1] + ' ' + w[0], p);
+  });
+  window.__pdPrefetch = map;
+}());

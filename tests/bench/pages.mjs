@@ -1,0 +1,87 @@
+// pages.mjs: the file page and the overview timed in headless Chromium
+// (issue 26.4; run by pages.sh, `make bench-pages`).  A benchmark, not a
+// test: its figures go in doc/benchmarks.md, never in assertions.
+// Usage: node pages.mjs REPO REF PATH RUNS LABEL URL [LABEL URL ...]
+//
+// Every run opens the page in a fresh browser context (an empty HTTP cache,
+// as a new visitor has; the server's answer cache is warm after a first,
+// uncounted load) and notes, in ms after navigation start, the frame in
+// which each part was first in the page:
+//   file page: functions (a row of the function table), lines (every
+//              source line: the source caption is written after the last
+//              chunk), ready (body[data-ready]);
+//   overview:  totals (the summary cards), first screen (the three dev-call
+//              answers: how far, this week, next; "-" on a version without
+//              them), ready;
+// and the renderer's main-thread busy time up to ready (CDP TaskDuration).
+// Prints one markdown row per page and version with the median of the runs
+// and their range.
+import { chromium } from 'playwright-core';
+
+const [repo, ref, path, runsArg, ...pairs] = process.argv.slice(2);
+if (!pairs.length || pairs.length % 2) {
+  console.error('usage: pages.mjs REPO REF PATH RUNS LABEL URL [LABEL URL ...]');
+  process.exit(2);
+}
+const runs = Number(runsArg) || 5;
+const q = (o) => new URLSearchParams(o).toString();
+const PAGES = [
+  { page: 'file page', url: (b) => `${b}/file.html?${q({ repo, rev: ref, path })}`,
+    marks: { functions: '#functions-table tbody tr', lines: '#source-info:not(:empty)' } },
+  { page: 'overview', url: (b) => `${b}/index.html?${q({ repo, rev: ref })}`,
+    marks: { totals: '#summary .card', 'first screen': '#devcall[data-complete]' } },
+];
+
+/* In the page: notes, for each selector, the next frame after it matched. */
+function observe(marks) {
+  window.__marks = {};
+  const check = () => {
+    for (const [k, sel] of Object.entries(marks)) {
+      if (window.__marks[k] === undefined && document.querySelector(sel)) {
+        window.__marks[k] = null;
+        requestAnimationFrame(() => { window.__marks[k] = performance.now(); });
+      }
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true,
+    characterData: true });
+}
+
+const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+console.log(`${runs} runs each, median (min–max) in ms after navigation start, 1280×800`);
+console.log('| page | version | mark | median | range |');
+console.log('|---|---|---|---|---|');
+for (const P of PAGES) {
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [label, base] = [pairs[i], pairs[i + 1]];
+    const got = {};
+    for (let r = -1; r < runs; r++) {           // run -1 warms the server's answers
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await ctx.newPage();
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      await page.addInitScript(observe, { ...P.marks, ready: 'body[data-ready]' });
+      await page.goto(P.url(base));
+      await page.waitForSelector('body[data-ready]', { timeout: 120000 });
+      await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res))));
+      const m = await page.evaluate(() => window.__marks);
+      // The renderer's main-thread busy time up to ready (script, style,
+      // layout, paint): what the page costs, less sensitive than wall time
+      // to a loaded machine.
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      m['main thread busy'] = 1000 * (metrics.find((x) => x.name === 'TaskDuration')?.value ?? NaN);
+      await ctx.close();
+      if (r < 0) continue;
+      for (const [k, v] of Object.entries(m)) if (v != null) (got[k] ??= []).push(v);
+    }
+    for (const k of [...Object.keys(P.marks), 'ready', 'main thread busy']) {
+      const v = got[k];
+      console.log(`| ${P.page} | ${label} | ${k} | ${v ? Math.round(median(v)) : '-'} | ${v
+        ? `${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}` : 'not shown'} |`);
+    }
+  }
+}
+await browser.close();
