@@ -8,6 +8,8 @@
 #include "api_diff.h"
 #include "api_sarif.h"
 #include "api_ops.h"
+#include "api_owners.h"
+#include "api_plan.h"
 #include "api_port.h"
 #include "api_scope.h"
 #include "api_snapshot.h"
@@ -62,6 +64,12 @@ const srv_route srv_routes[] = {
      "traverse coverage: HPy types, their HPyField members and visits"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/frontier", api_frontier,
      "what to port next: functions whose in-repository callees are ported"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/plan", api_plan,
+     "a porting order from the call graph: steps callees first, batches, what each unblocks"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/owners/{path...}", api_owners,
+     "who ported each function of a file and who changed it lately"},
+    {"GET", "/api/v1/hpy-needs", api_hpy_needs,
+     "C API without an HPy replacement across every port, by functions kept from universal"},
     {"GET", "/api/v1/repos/{repo}/forecast", api_forecast,
      "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate,
