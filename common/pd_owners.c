@@ -109,7 +109,8 @@ static int ow_result(ow_track *t, size_t max, pd_own_result *r)
 {
     size_t i, k;
 
-    qsort(t->porters, t->nporters, sizeof(*t->porters), ow_porter_cmp);
+    if (t->nporters)
+        qsort(t->porters, t->nporters, sizeof(*t->porters), ow_porter_cmp);
     r->porters = t->porters;
     r->nporters = t->nporters < max ? t->nporters : max;
     t->porters = NULL;

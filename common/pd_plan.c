@@ -111,7 +111,8 @@ int pd_plan_finish(pd_plan *p)
 {
     size_t i, n = 0;
 
-    qsort(p->e, p->ne, sizeof(*p->e), pl_edge_cmp);
+    if (p->ne)
+        qsort(p->e, p->ne, sizeof(*p->e), pl_edge_cmp);
     for (i = 0; i < p->ne; i++)          /* a repeated edge counts once */
         if (!n || p->e[n - 1].a != p->e[i].a || p->e[n - 1].b != p->e[i].b)
             p->e[n++] = p->e[i];

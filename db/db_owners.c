@@ -110,7 +110,7 @@ static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owner
     x = &h->v[h->n];
     memset(x, 0, sizeof(*x));
     if (who)
-        who(who_arg, name, email, &mname, &memail);
+        who(who_arg, name, email, (const char *)sqlite3_column_text(st, 9), &mname, &memail);
     x->who = mname ? own_keep(h, mname) : own_dup(h, name);
     x->email = memail ? own_keep(h, memail) : own_dup(h, email);
     x->oid = own_dup(h, (const char *)sqlite3_column_text(st, 0));
@@ -145,7 +145,7 @@ int db_owner_hist_read(sqlite3 *db, int64_t commit_id, const char *rules_hash,
         return rc;
     if ((rc = db_prepare(db, &st, OWN_CHAIN_CTE
                          "SELECT c.oid, c.author_name, c.author_email, c.author_time, "
-                         "ch.old_path_id, a.id, a.tok_hpy, chain.depth, ch.blob_oid "
+                         "ch.old_path_id, a.id, a.tok_hpy, chain.depth, ch.blob_oid, c.parents "
                          "FROM chain JOIN changes ch ON ch.commit_id = chain.cid "
                          "AND ch.path_id = ?3 JOIN commits c ON c.id = chain.cid "
                          "LEFT JOIN analyses a ON a.blob_oid = ch.blob_oid "

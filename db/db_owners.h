@@ -11,10 +11,12 @@
 
 #include "pd_owners.h"
 
-/* Maps an author to the identity shown (a mailmap): *name and *email get
- * new strings (free()), or stay NULL to keep the given ones. */
-typedef void (*db_owners_who)(void *arg, const char *name, const char *email, char **out_name,
-                              char **out_email);
+/* Maps a commit's author to the identity shown (a mailmap; for a merge,
+ * whose first parent is on the chain, the author of the merged tip):
+ * `parents` are the commit's parent ids, space-separated.  *name and
+ * *email get new strings (free()), or stay NULL to keep the given ones. */
+typedef void (*db_owners_who)(void *arg, const char *name, const char *email,
+                              const char *parents, char **out_name, char **out_email);
 
 typedef struct {
     pd_own_ver *v;           /* oldest first; v[n-1] is the file at the commit */

@@ -59,35 +59,64 @@ static git_mailmap *own_mailmap(srv_req *r, const char *repo_name, const char *o
     return mm;
 }
 
-/* db_owners_who through the mailmap. */
-static void own_who(void *arg, const char *name, const char *email, char **oname,
-                    char **oemail)
-{
-    const char *rn = NULL, *re = NULL;
+/* What own_who reads: the repository and its mailmap (either NULL). */
+typedef struct {
+    git_repository *repo;
+    git_mailmap *mm;
+} own_git;
 
-    if (arg && git_mailmap_resolve(&rn, &re, arg, name, email) == 0) {
-        *oname = rn ? strdup(rn) : NULL;
-        *oemail = re ? strdup(re) : NULL;
+/*
+ * db_owners_who: a merge on the first-parent chain (numpy's "Merge pull
+ * request #N from ...", by the maintainer or a bot who merged it) stands
+ * for the merged branch: its tip's author is who changed the code.  Then
+ * the mailmap.
+ */
+static void own_who(void *arg, const char *name, const char *email, const char *parents,
+                    char **oname, char **oemail)
+{
+    own_git *g = arg;
+    const char *sp = parents ? strchr(parents, ' ') : NULL, *rn = NULL, *re = NULL;
+    git_commit *tip = NULL;
+    git_oid oid;
+
+    if (g->repo && sp && git_oid_fromstrn(&oid, sp + 1, GIT_OID_HEXSZ) == 0 &&
+        git_commit_lookup(&tip, g->repo, &oid) == 0) {
+        name = git_commit_author(tip)->name;
+        email = git_commit_author(tip)->email;
+        *oname = strdup(name);
+        *oemail = strdup(email);
     }
+    if (g->mm && git_mailmap_resolve(&rn, &re, g->mm, name, email) == 0) {
+        char *n = rn ? strdup(rn) : NULL, *e = re ? strdup(re) : NULL;
+
+        if (n) {
+            free(*oname);
+            *oname = n;
+        }
+        if (e) {
+            free(*oemail);
+            *oemail = e;
+        }
+    }
+    git_commit_free(tip);
 }
 
 int api_owners_read(srv_req *r, const api_at *at, const char *repo, const char *path,
                     api_owners_file **out)
 {
     api_owners_file *o = calloc(1, sizeof(*o));
-    git_repository *gr = NULL;
-    git_mailmap *mm;
+    own_git g = {NULL, NULL};
     int rc;
 
     *out = NULL;
     if (!o)
         return pd_error_set(PD_ENOMEM, "out of memory");
     git_libgit2_init();
-    mm = own_mailmap(r, repo, at->oid, &gr);
+    g.mm = own_mailmap(r, repo, at->oid, &g.repo);
     rc = db_owner_hist_read(r->db, at->commit_id, at->rules_hash, path, OWN_MIN, OWN_MAX,
-                            own_who, mm, &o->h);
-    git_mailmap_free(mm);
-    git_repository_free(gr);
+                            own_who, &g, &o->h);
+    git_mailmap_free(g.mm);
+    git_repository_free(g.repo);
     git_libgit2_shutdown();
     if (rc == 0 && o->h.n) {
         o->nres = o->h.v[o->h.n - 1].nfns;
