@@ -234,7 +234,7 @@ int pd_owners_compute(const pd_own_ver *v, size_t n, int baseline, size_t max,
             t = &tracks[cur[i]];
             if (f->hpy > (was ? was->hpy : 0))
                 rc = ow_ported(t, w);
-            if (rc == 0 && (!was || was->print != f->print))
+            if (rc == 0 && (!was || (f->changed < 0 ? was->print != f->print : f->changed)))
                 rc = ow_push(&t->changes, &t->nchanges, w);
         }
         free(prevt);

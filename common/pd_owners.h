@@ -17,8 +17,10 @@
  *     fingerprint changed (or it appeared), newest first, one entry per
  *     person.
  *
- * A change the fingerprint does not see (a comment, a rename of a local)
- * is not a change here.  The oldest version given is a baseline when the
+ * Whether a function changed is what the caller says (`changed`, from a
+ * diff of the two versions' lines) or else whether its fingerprint did:
+ * an edit the fingerprint does not see (a constant, a comment) then goes
+ * unnoticed.  The oldest version given is a baseline when the
  * history was cut (`baseline` set): its functions are not attributed to
  * its author.  Pure; strings are borrowed from the input.
  */
@@ -32,6 +34,8 @@ typedef struct {
     const char *name;
     int64_t hpy;             /* HPy tokens in it */
     uint64_t print;          /* fingerprint: equal when nothing seen changed */
+    int changed;             /* -1: compare prints; 0 or 1: a diff of the
+                              * version with the one before says so */
 } pd_own_fn;
 
 typedef struct {

@@ -41,6 +41,9 @@ void db_owner_hist_free(db_owner_hist *h)
         free(h->owned[i]);
     free(h->owned);
     free(h->v);
+    free(h->starts);
+    free(h->ends);
+    free(h->blob);
     memset(h, 0, sizeof(*h));
 }
 
@@ -49,8 +52,7 @@ typedef struct {
     db_owner_hist *h;
     pd_own_fn *fns;
     size_t n, cap;
-    int64_t *start, *end;      /* only for the newest version */
-    int newest;
+    int64_t *start, *end;
 } own_reading;
 
 static int own_fn(void *arg, const db_function *f)
@@ -60,8 +62,8 @@ static int own_fn(void *arg, const db_function *f)
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 64;
         pd_own_fn *v = realloc(r->fns, cap * sizeof(*v));
-        int64_t *s = r->newest ? realloc(r->start, cap * sizeof(*s)) : NULL;
-        int64_t *e = r->newest && s ? realloc(r->end, cap * sizeof(*e)) : NULL;
+        int64_t *s = realloc(r->start, cap * sizeof(*s));
+        int64_t *e = s ? realloc(r->end, cap * sizeof(*e)) : NULL;
 
         if (v)
             r->fns = v;
@@ -69,7 +71,7 @@ static int own_fn(void *arg, const db_function *f)
             r->start = s;
         if (e)
             r->end = e;
-        if (!v || (r->newest && (!s || !e)))
+        if (!v || !s || !e)
             return pd_error_set(PD_ENOMEM, "out of memory");
         r->cap = cap;
     }
@@ -78,10 +80,9 @@ static int own_fn(void *arg, const db_function *f)
     r->fns[r->n].hpy = f->tok[PD_CLASS_HPY];
     r->fns[r->n].print = pd_owners_print(f->tok, PD_CLASS_COUNT, f->status,
                                          f->end_line - f->start_line);
-    if (r->newest) {
-        r->start[r->n] = f->start_line;
-        r->end[r->n] = f->end_line;
-    }
+    r->fns[r->n].changed = -1;
+    r->start[r->n] = f->start_line;
+    r->end[r->n] = f->end_line;
     r->n++;
     return 0;
 }
@@ -97,16 +98,29 @@ static int own_fn(void *arg, const db_function *f)
 static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owners_who who,
                        void *who_arg)
 {
-    own_reading r = {h, NULL, 0, 0, NULL, NULL, h->n == 0};
+    own_reading r = {h, NULL, 0, 0, NULL, NULL};
     const char *name = (const char *)sqlite3_column_text(st, 1);
     const char *email = (const char *)sqlite3_column_text(st, 2);
     char *mname = NULL, *memail = NULL;
     pd_own_ver *v = realloc(h->v, (h->n + 1) * sizeof(*v)), *x;
+    int64_t **ss = realloc(h->starts, (h->n + 1) * sizeof(*ss)), **es;
+    char **bl;
     int rc;
 
-    if (!v)
+    if (v)
+        h->v = v;
+    if (ss)
+        h->starts = ss;
+    es = realloc(h->ends, (h->n + 1) * sizeof(*es));
+    if (es)
+        h->ends = es;
+    bl = realloc(h->blob, (h->n + 1) * sizeof(*bl));
+    if (bl)
+        h->blob = bl;
+    if (!v || !ss || !es || !bl)
         return pd_error_set(PD_ENOMEM, "out of memory");
-    h->v = v;
+    h->starts[h->n] = h->ends[h->n] = NULL;
+    h->blob[h->n] = own_dup(h, (const char *)sqlite3_column_text(st, 8));
     x = &h->v[h->n];
     memset(x, 0, sizeof(*x));
     if (who)
@@ -120,11 +134,10 @@ static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owner
     rc = db_analysis_function_rows(db, sqlite3_column_int64(st, 5), own_fn, &r);
     x->fns = own_keep(h, r.fns);
     x->nfns = r.n;
-    if (r.newest) {
-        h->start_line = own_keep(h, r.start);
-        h->end_line = own_keep(h, r.end);
-    }
-    if (rc == 0 && ((r.fns && !x->fns) || (r.newest && r.n && (!h->start_line || !h->end_line))))
+    h->starts[h->n] = own_keep(h, r.start);
+    h->ends[h->n] = own_keep(h, r.end);
+    if (rc == 0 && ((r.fns && !x->fns) || (r.start && !h->starts[h->n]) ||
+                    (r.end && !h->ends[h->n]) || !h->blob[h->n]))
         rc = pd_error_set(PD_ENOMEM, "out of memory");
     h->n++;
     return rc;
@@ -194,9 +207,22 @@ int db_owner_hist_read(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     sqlite3_finalize(st);
     for (i = 0; i < h->n / 2; i++) {     /* oldest first */
         pd_own_ver t = h->v[i];
+        int64_t *a = h->starts[i], *b = h->ends[i];
+        char *c = h->blob[i];
+        size_t j = h->n - 1 - i;
 
-        h->v[i] = h->v[h->n - 1 - i];
-        h->v[h->n - 1 - i] = t;
+        h->v[i] = h->v[j];
+        h->v[j] = t;
+        h->starts[i] = h->starts[j];
+        h->starts[j] = a;
+        h->ends[i] = h->ends[j];
+        h->ends[j] = b;
+        h->blob[i] = h->blob[j];
+        h->blob[j] = c;
+    }
+    if (h->n) {
+        h->start_line = h->starts[h->n - 1];
+        h->end_line = h->ends[h->n - 1];
     }
     return rc < 0 ? rc : 0;
 }

@@ -24,6 +24,8 @@ typedef struct {
     int baseline;            /* 1: the walk stopped before the file's first version */
     int64_t *start_line;     /* of v[n-1]'s functions */
     int64_t *end_line;
+    int64_t **starts, **ends; /* per version, of its functions */
+    char **blob;             /* per version, its blob id */
     char **owned;            /* strings and arrays to free */
     size_t nowned;
 } db_owner_hist;

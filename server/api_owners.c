@@ -101,6 +101,54 @@ static void own_who(void *arg, const char *name, const char *email, const char *
     git_commit_free(tip);
 }
 
+/* One diff being read: the new version's functions and hunks so far. */
+typedef struct {
+    pd_own_fn *fns;
+    size_t n;
+    const int64_t *start, *end;
+} own_diff;
+
+/* git_diff_blobs hunk callback: mark the functions the hunk touches. */
+static int own_hunk(const git_diff_delta *d, const git_diff_hunk *hk, void *arg)
+{
+    own_diff *o = arg;
+    int64_t a = hk->new_start, b = hk->new_start + (hk->new_lines ? hk->new_lines - 1 : 0);
+    size_t i;
+
+    for (i = 0; i < o->n; i++)
+        if (o->start[i] <= b && a <= o->end[i] && (hk->new_lines || a < o->end[i]))
+            o->fns[i].changed = 1;
+    return 0;
+}
+
+/* Which functions each version changed, from a diff of its blob with the
+ * previous one (the fingerprint cannot see an edited constant).  Left to
+ * the fingerprint when a blob cannot be read. */
+static void own_diffs(git_repository *repo, db_owner_hist *h)
+{
+    git_diff_options opt;
+    size_t k, i;
+
+    git_diff_options_init(&opt, GIT_DIFF_OPTIONS_VERSION);
+    opt.context_lines = 0;
+    for (k = 1; repo && k < h->n; k++) {
+        git_blob *a = NULL, *b = NULL;
+        git_oid oa, ob;
+        own_diff o = {(pd_own_fn *)h->v[k].fns, h->v[k].nfns, h->starts[k], h->ends[k]};
+
+        if (git_oid_fromstr(&oa, h->blob[k - 1]) == 0 && git_oid_fromstr(&ob, h->blob[k]) == 0 &&
+            git_blob_lookup(&a, repo, &oa) == 0 && git_blob_lookup(&b, repo, &ob) == 0) {
+            for (i = 0; i < o.n; i++)
+                o.fns[i].changed = 0;
+            if (git_diff_blobs(a, NULL, b, NULL, &opt, NULL, NULL, own_hunk, NULL, &o) < 0)
+                for (i = 0; i < o.n; i++)
+                    o.fns[i].changed = -1;
+        }
+        git_blob_free(a);
+        git_blob_free(b);
+    }
+}
+
 int api_owners_read(srv_req *r, const api_at *at, const char *repo, const char *path,
                     api_owners_file **out)
 {
@@ -115,6 +163,8 @@ int api_owners_read(srv_req *r, const api_at *at, const char *repo, const char *
     g.mm = own_mailmap(r, repo, at->oid, &g.repo);
     rc = db_owner_hist_read(r->db, at->commit_id, at->rules_hash, path, OWN_MIN, OWN_MAX,
                             own_who, &g, &o->h);
+    if (rc == 0)
+        own_diffs(g.repo, &o->h);
     git_mailmap_free(g.mm);
     git_repository_free(g.repo);
     git_libgit2_shutdown();
