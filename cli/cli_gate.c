@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "gate.h"
+#include "gate_comment.h"
 #include "gate_git.h"
 #include "pd_error.h"
 #include "pd_file.h"
@@ -24,15 +25,20 @@ static void cli_gate_usage(FILE *out)
 {
     fprintf(out,
         "usage: portdash gate --git-dir GITDIR --base REV --head REV\n"
-        "                     [--format json|markdown] [--policy FILE] [--rules FILE]\n"
-        "                     [--include GLOB]... [--exclude GLOB]...\n\n"
+        "                     [--format json|markdown|comment] [--policy FILE] [--rules FILE]\n"
+        "                     [--include GLOB]... [--exclude GLOB]...\n"
+        "                     [--dashboard URL --name NAME]\n\n"
         "Did HEAD make the port worse than BASE?  Analyses both revisions of the git\n"
         "repository (no database or server) and applies the ratchet: no function less\n"
         "ported, no new object-legacy path, no file that stops being universal-ready,\n"
         "no new C API use in a function that had none.  --policy FILE replaces these\n"
         "with its own lines: 'ratchet status|object-legacy|universal-ready|new-capi',\n"
         "'max MEASURE N', 'min MEASURE N'.  --format markdown prints a pull-request\n"
-        "comment.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate could\n"
+        "comment of the verdict.  --format comment prints the pull request's comment:\n"
+        "what its own lines (the diff from the merge base) did to the port, whom to ask\n"
+        "(who ported or last changed each function, from history), links to the\n"
+        "dashboard at --dashboard URL for repository --name NAME; nothing at all when\n"
+        "its lines moved nothing and the gate passes.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate could\n"
         "not run (bad usage, unknown revision, unreadable repository, bad policy).\n"
         "--repo GITDIR is a deprecated alias of --git-dir.\n");
 }
@@ -45,9 +51,10 @@ int cli_gate(int argc, char **argv)
         {"head", required_argument, 0, 'H'}, {"format", required_argument, 0, 'f'},
         {"policy", required_argument, 0, 'p'}, {"rules", required_argument, 0, 'R'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
+        {"dashboard", required_argument, 0, 'D'}, {"name", required_argument, 0, 'N'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *repo = NULL, *base = NULL, *head = NULL, *fmt = "json", *policy = NULL;
-    const char *rules_path = NULL;
+    const char *rules_path = NULL, *dashboard = NULL, *name = NULL;
     const char **inc = calloc(argc, sizeof(char *)), **exc = calloc(argc, sizeof(char *));
     scope sc = {inc, 0, exc, 0};
     gate_policy pol;
@@ -68,14 +75,16 @@ int cli_gate(int argc, char **argv)
         case 'R': rules_path = optarg; break;
         case 'i': inc[sc.ninclude++] = optarg; break;
         case 'x': exc[sc.nexclude++] = optarg; break;
+        case 'D': dashboard = optarg; break;
+        case 'N': name = optarg; break;
         case 'h': cli_gate_usage(stdout); rc = CLI_OK; goto done;
         default: cli_gate_usage(stderr); goto done;
         }
     }
-    if (!repo || !base || !head || optind < argc ||
-        (strcmp(fmt, "json") && strcmp(fmt, "markdown"))) {
+    if (!repo || !base || !head || optind < argc || (dashboard && !name) ||
+        (strcmp(fmt, "json") && strcmp(fmt, "markdown") && strcmp(fmt, "comment"))) {
         fprintf(stderr, "portdash gate: --git-dir, --base and --head are required; "
-                "--format is json or markdown\n\n");
+                "--format is json, markdown or comment; --dashboard needs --name\n\n");
         cli_gate_usage(stderr);
         goto done;
     }
@@ -91,7 +100,17 @@ int cli_gate(int argc, char **argv)
         fprintf(stderr, "portdash gate: %s\n", pd_error_last());
         goto done;
     }
-    if (strcmp(fmt, "markdown") == 0) {
+    if (strcmp(fmt, "comment") == 0) {
+        gate_comment_opts co = {dashboard, name, res};
+        char *md = NULL;
+
+        if (gate_comment_run(&md, NULL, repo, base, head, r, &sc, &co) < 0) {
+            fprintf(stderr, "portdash gate: %s\n", pd_error_last());
+            goto done;
+        }
+        fputs(md, stdout);
+        free(md);
+    } else if (strcmp(fmt, "markdown") == 0) {
         char *md = gate_markdown(res);
 
         if (!md) {
