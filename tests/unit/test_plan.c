@@ -8,12 +8,17 @@
  * to helpers.c by Ann under another e-mail in 03, with a .mailmap giving
  * both of Ann's addresses one name; Cy edits a constant of side in 04)
  * and tests/fixtures/planport2 (another port: two functions with
- * PyErr_Fetch, one with PyOS_snprintf) into one database.
+ * PyErr_Fetch, one with PyOS_snprintf) into one database.  The
+ * pull-request comment reads planport's branches pr-port (Eve ports mid,
+ * and side starts using the C API) and pr-docs (a comment reworded).
  */
 #include "testutil.h"
 
+#include "gate_comment.h"
 #include "pd_owners.h"
 #include "pd_plan.h"
+#include "rules.h"
+#include "scope.h"
 
 static tu_site g_site;
 
@@ -348,6 +353,73 @@ static void test_hpy_needs_counts_a_symbol_across_both_ports(void **state)
     assert_int_equal(tu_site_status(&g_site, "/api/v1/hpy-needs?format=xml", ""), 400);
 }
 
+/* The comment for base...head of planport, and its figures. */
+static char *comment_of(const char *head, json_t **facts)
+{
+    rules *r = NULL;
+    scope sc = {NULL, 0, NULL, 0};
+    gate_comment_opts o = {"https://dash.example/pd", "plan port", NULL};
+    char *md = NULL;
+
+    assert_int_equal(rules_load_default(&r), 0);
+    assert_int_equal(gate_comment_run(&md, facts, tu_fixture("planport"), "hpy", head, r, &sc,
+                                      &o), 0);
+    rules_free(r);
+    return md;
+}
+
+static void test_comment_counts_the_pull_requests_lines_and_names_whom_to_ask(void **state)
+{
+    json_t *facts = NULL, *fn;
+    char *md = comment_of("pr-port", &facts), *head;
+    size_t i;
+
+    assert_int_equal(json_integer_value(json_object_get(facts, "ported")), 1);        /* mid */
+    assert_int_equal(json_integer_value(json_object_get(facts, "less_ported")), 1);   /* side */
+    /* side's PyObject and Py_XINCREF added; mid's PyObject x3 and Py_XINCREF gone */
+    assert_int_equal(json_integer_value(json_object_get(facts, "uses_added")), 2);
+    assert_int_equal(json_integer_value(json_object_get(facts, "uses_removed")), 4);
+    json_array_foreach(json_object_get(facts, "functions"), i, fn) {
+        const char *name = json_string_value(json_object_get(fn, "name"));
+        const char *ask = json_string_value(json_object_get(fn, "ask"));
+
+        /* top and leaf are untouched; mid's owner through the .mailmap,
+         * side's the last to change it */
+        assert_true(strcmp(name, "mid") == 0 || strcmp(name, "side") == 0);
+        assert_string_equal(ask, strcmp(name, "mid") == 0 ? "Ann Canonical" : "Cy Later");
+    }
+    assert_int_equal(json_array_size(json_object_get(facts, "functions")), 2);
+    /* the one who made it less ported first */
+    assert_string_equal(json_string_value(json_array_get(json_object_get(facts, "ask"), 0)),
+                        "Cy Later");
+    head = tu_sh_out("git --git-dir='%s' rev-parse pr-port", tu_fixture("planport"));
+    head[strcspn(head, "\n")] = '\0';
+    assert_true(strncmp(md, GATE_COMMENT_MARKER "\n", strlen(GATE_COMMENT_MARKER) + 1) == 0);
+    {
+        char link[512];
+
+        snprintf(link, sizeof(link),
+                 "(https://dash.example/pd/file.html?repo=plan%%20port&rev=%s&path=src/chain.c)",
+                 head);
+        assert_non_null(strstr(md, link));
+    }
+    assert_null(strstr(md, "example.org"));           /* no address */
+    free(head);
+    free(md);
+    json_decref(facts);
+}
+
+static void test_comment_is_empty_when_the_lines_move_nothing(void **state)
+{
+    json_t *facts = NULL;
+    char *md = comment_of("pr-docs", &facts);
+
+    assert_string_equal(md, "");
+    assert_int_equal(json_integer_value(json_object_get(facts, "uses_added")), 0);
+    free(md);
+    json_decref(facts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +432,8 @@ int main(void)
         cmocka_unit_test(test_owners_name_the_porter_by_handle_and_see_an_edited_constant),
         cmocka_unit_test(test_plan_of_the_chain_ports_mid_then_top),
         cmocka_unit_test(test_hpy_needs_counts_a_symbol_across_both_ports),
+        cmocka_unit_test(test_comment_counts_the_pull_requests_lines_and_names_whom_to_ask),
+        cmocka_unit_test(test_comment_is_empty_when_the_lines_move_nothing),
     };
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
