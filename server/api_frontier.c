@@ -11,10 +11,14 @@
  *
  * The frontier: legacy or bridged functions all of whose in-repository
  * callees are ported or neutral, so converting one needs nothing else
- * converted first.  They are ranked by "bridged_callers": the distinct
- * functions with status bridged or ported that call them (a ported or
- * bridged caller of a legacy function crosses a bridge today; converting
- * the callee removes those crossings).  A callee with several
+ * converted first.  They are ranked by what converting one unblocks
+ * (issue 24): "unblocks", the legacy or bridged callers whose only callee
+ * not yet ported it is (they join the frontier next), then by
+ * "bridged_callers": the distinct functions with status bridged or ported
+ * that call them (a ported or bridged caller of a legacy function crosses
+ * a bridge today; converting the callee removes those crossings).  A
+ * trivial accessor that many functions call but that is never the last
+ * thing they wait for unblocks nothing by itself.  A callee with several
  * definitions counts as ported only when all of them are.  Only
  * candidates with at least one such caller are listed unless ?all=1;
  * ?limit=N (default 100) caps the list, "candidates" counts them all.
@@ -63,6 +67,7 @@ typedef struct {
     uint32_t start_line;
     char *calls;                /* space-separated names, or NULL */
     uint32_t callers;           /* bridged or ported callers */
+    uint32_t unblocks;          /* callers whose only unported callee it is */
     uint32_t callees_total, callees_ported;
     uint32_t next;              /* next function of the same name, +1 */
 } fr_fn;
@@ -278,7 +283,36 @@ static void fr_walk(fr_state *s, fr_fn *f)
     }
 }
 
-/* Frontier order: most bridged callers, then most callees, path, name. */
+static void fr_count_unblocked(fr_state *s, fr_fn *callee, void *arg)
+{
+    if (callee->status == 1 || callee->status == 2)
+        callee->unblocks++;
+}
+
+/* A caller waiting on one callee name only: that name's definitions
+ * unblock it. */
+static void fr_unblocks(fr_state *s, fr_fn *f)
+{
+    const char *p = f->calls;
+
+    if (!(f->status == 1 || f->status == 2) || f->callees_total - f->callees_ported != 1)
+        return;
+    while (p && *p) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        int ok = 1;
+
+        if (!(len == strlen(f->name) && memcmp(p, f->name, len) == 0) &&
+            fr_resolve(s, p, len, f->file, fr_check_ported, &ok) && !ok) {
+            fr_resolve(s, p, len, f->file, fr_count_unblocked, NULL);
+            return;
+        }
+        p = e ? e + 1 : NULL;
+    }
+}
+
+/* Frontier order: most unblocked, most bridged callers, then most callees,
+ * path, name. */
 static fr_state *fr_sort_state;
 
 static int fr_cmp(const void *a, const void *b)
@@ -287,6 +321,8 @@ static int fr_cmp(const void *a, const void *b)
     const fr_fn *y = &fr_sort_state->fn[*(const uint32_t *)b];
     int c;
 
+    if (x->unblocks != y->unblocks)
+        return x->unblocks > y->unblocks ? -1 : 1;
     if (x->callers != y->callers)
         return x->callers > y->callers ? -1 : 1;
     if (x->callees_total != y->callees_total)
@@ -330,12 +366,13 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
     for (i = 0; i < n && i < limit; i++) {
         fr_fn *f = &s->fn[idx[i]];
 
-        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I}",
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I, s:I}",
             "path", api_text(s->paths[f->file]), "name", api_text(f->name),
             "status", pd_status_name(f->status), "start_line", (json_int_t)f->start_line,
             "callees_ported", (json_int_t)f->callees_ported,
             "callees_total", (json_int_t)f->callees_total,
-            "bridged_callers", (json_int_t)f->callers));
+            "bridged_callers", (json_int_t)f->callers,
+            "unblocks", (json_int_t)f->unblocks));
     }
     free(idx);
     return arr;
@@ -372,6 +409,8 @@ enum MHD_Result api_frontier(srv_req *r)
     }
     for (i = 0; i < s.n; i++)
         fr_walk(&s, &s.fn[i]);
+    for (i = 0; i < s.n; i++)
+        fr_unblocks(&s, &s.fn[i]);
     list = fr_list(&s, all, limit, &total, excluded);
     fr_free(&s);
     if (!list) {
