@@ -38,8 +38,9 @@ static void cli_gate_usage(FILE *out)
         "what its own lines (the diff from the merge base) did to the port, whom to ask\n"
         "(who ported or last changed each function, from history), links to the\n"
         "dashboard at --dashboard URL for repository --name NAME; nothing at all when\n"
-        "its lines moved nothing and the gate passes.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate could\n"
-        "not run (bad usage, unknown revision, unreadable repository, bad policy).\n"
+        "its lines moved nothing and the gate passes.  Exit status: 0 the gate passes,\n"
+        "1 the gate fails, 2 the gate could not run (bad usage, unknown revision,\n"
+        "unreadable repository, bad policy).\n"
         "--repo GITDIR is a deprecated alias of --git-dir.\n");
 }
 

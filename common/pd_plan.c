@@ -341,6 +341,42 @@ static int pl_simulate(const pd_plan *p, pd_plan_result *r, const unsigned char 
     return rc;
 }
 
+/* The level of each component (components come callees first: a level
+ * is one more than the highest level of a callee in another component),
+ * visiting functions by component number so a callee's level is final
+ * before any caller reads it.  0 or -1 (out of memory). */
+static int pl_levels(const pd_plan *p, const pl_tarjan *t, const uint32_t *list, size_t len,
+                     uint32_t *clevel)
+{
+    uint32_t *byc = malloc((len + 1) * sizeof(*byc));
+    size_t *cnt = calloc(t->ncomp + 2, sizeof(*cnt)), i, k;
+
+    if (!byc || !cnt) {
+        free(byc);
+        free(cnt);
+        return -1;
+    }
+    for (i = 0; i < len; i++)
+        cnt[t->comp[list[i]] + 1]++;
+    for (i = 0; i < t->ncomp; i++)
+        cnt[i + 1] += cnt[i];
+    for (i = 0; i < len; i++)
+        byc[cnt[t->comp[list[i]]]++] = list[i];
+    for (i = 0; i < len; i++) {
+        uint32_t v = byc[i];
+
+        for (k = p->out0[v]; k < p->out0[v + 1]; k++) {
+            uint32_t w = p->out[k];
+
+            if (t->in[w] && t->comp[w] != t->comp[v] && clevel[t->comp[w]] + 1 > clevel[t->comp[v]])
+                clevel[t->comp[v]] = clevel[t->comp[w]] + 1;
+        }
+    }
+    free(byc);
+    free(cnt);
+    return 0;
+}
+
 int pd_plan_make(const pd_plan *p, const size_t *target, size_t n, const uint64_t *rank,
                  pd_plan_result *out)
 {
@@ -372,44 +408,11 @@ int pd_plan_make(const pd_plan *p, const size_t *target, size_t n, const uint64_
     for (i = 0; i < len; i++)
         if (!t.idx[list[i]])
             pl_strong(&t, list[i]);
-    /* components come callees first: a level is one more than the
-     * highest level of a callee in another component */
     clevel = calloc(t.ncomp + 1, sizeof(*clevel));
     keys = malloc((len + 1) * sizeof(*keys));
-    if (!clevel || !keys) {
+    if (!clevel || !keys || pl_levels(p, &t, list, len, clevel) < 0) {
         rc = pd_error_set(PD_ENOMEM, "out of memory");
         goto done;
-    }
-    {
-        /* visit functions by component number, so a callee's level is
-         * final before any caller reads it */
-        uint32_t *byc = malloc((len + 1) * sizeof(*byc));
-        size_t *cnt = calloc(t.ncomp + 2, sizeof(*cnt));
-
-        if (!byc || !cnt) {
-            free(byc);
-            free(cnt);
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
-            goto done;
-        }
-        for (i = 0; i < len; i++)
-            cnt[t.comp[list[i]] + 1]++;
-        for (i = 0; i < t.ncomp; i++)
-            cnt[i + 1] += cnt[i];
-        for (i = 0; i < len; i++)
-            byc[cnt[t.comp[list[i]]]++] = list[i];
-        for (i = 0; i < len; i++) {
-            uint32_t v = byc[i];
-
-            for (k = p->out0[v]; k < p->out0[v + 1]; k++) {
-                uint32_t w = p->out[k];
-
-                if (in[w] && t.comp[w] != t.comp[v] && clevel[t.comp[w]] + 1 > clevel[t.comp[v]])
-                    clevel[t.comp[v]] = clevel[t.comp[w]] + 1;
-            }
-        }
-        free(byc);
-        free(cnt);
     }
     for (i = 0; i < len; i++) {
         keys[i].fn = list[i];

@@ -84,7 +84,7 @@ static int go_renamed_from(git_repository *repo, git_commit *p, git_commit *c, c
 
             if (dl->status == GIT_DELTA_RENAMED && strcmp(dl->new_file.path, path) == 0 &&
                 strlen(dl->old_file.path) < cap) {
-                strcpy(old, dl->old_file.path);
+                snprintf(old, cap, "%s", dl->old_file.path);
                 rc = 0;
             }
         }

@@ -316,104 +316,117 @@ static json_int_t hn_port_val(json_t *sym, const char *port, const char *key)
                                                               port), key));
 }
 
-static char *hn_table(json_t *doc, int md, size_t limit, size_t *len)
+/* The table's head: the Markdown title, ports and columns, or the CSV
+ * header line. */
+static void hn_table_head(FILE *f, json_t *doc, int md)
 {
-    json_t *ports = json_object_get(doc, "ports"), *syms = json_object_get(doc, "symbols"), *p, *s;
-    char *buf = NULL;
+    json_t *ports = json_object_get(doc, "ports"), *p;
     size_t i, k;
-    FILE *f = open_memstream(&buf, len);
 
-    if (!f)
-        return NULL;
-    if (md) {
-        fputs("### C API without an HPy replacement, by functions kept from universal mode\n\n", f);
-        fputs("Ports: ", f);
-        json_array_foreach(ports, i, p) {
-            fputs(i ? ", " : "", f);
-            pd_esc_md_text(f, json_string_value(json_object_get(p, "name")));
-            fputs(" at ", f);
-            pd_esc_md_code(f, json_string_value(json_object_get(p, "ref")), 1);
-            fprintf(f, " (`%.10s`)", json_string_value(json_object_get(p, "commit")));
-        }
-        fprintf(f, ". Scope `%s`, CPython kinds: %s; HPy symbol table %s. Per port: "
-                "functions / files. *sole*: functions for which it is the only C API name "
-                "without an HPy replacement.\n\n"
-                "| # | symbol | kind | functions | files | uses | sole |",
-                json_string_value(json_object_get(doc, "scope")),
-                json_string_value(json_object_get(doc, "kind")),
-                json_string_value(json_object_get(doc, "hpy_version")));
-        json_array_foreach(ports, i, p) {
-            fputs(" ", f);
-            pd_esc_md_text(f, json_string_value(json_object_get(p, "name")));
-            fputs(" |", f);
-        }
-        fputs("\n|---:|---|---|---:|---:|---:|---:|", f);
-        for (i = 0; i < json_array_size(ports); i++)
-            fputs("---:|", f);
-        fputc('\n', f);
-    } else {
+    if (!md) {
         fputs("rank,symbol,kind,functions,files,uses,sole,ports", f);
         json_array_foreach(ports, i, p) {
-            const char *n = json_string_value(json_object_get(p, "name"));
             static const char *keys[] = {"functions", "files", "uses", "sole"};
 
             for (k = 0; k < 4; k++) {
                 char col[300];
 
-                snprintf(col, sizeof(col), "%s %s", n, keys[k]);
+                snprintf(col, sizeof(col), "%s %s",
+                         json_string_value(json_object_get(p, "name")), keys[k]);
                 fputc(',', f);
                 hn_csv_field(f, col);
             }
         }
         fputs("\r\n", f);
+        return;
     }
-    json_array_foreach(syms, i, s) {
-        json_t *t = json_object_get(s, "total");
+    fputs("### C API without an HPy replacement, by functions kept from universal mode\n\n", f);
+    fputs("Ports: ", f);
+    json_array_foreach(ports, i, p) {
+        fputs(i ? ", " : "", f);
+        pd_esc_md_text(f, json_string_value(json_object_get(p, "name")));
+        fputs(" at ", f);
+        pd_esc_md_code(f, json_string_value(json_object_get(p, "ref")), 1);
+        fprintf(f, " (`%.10s`)", json_string_value(json_object_get(p, "commit")));
+    }
+    fprintf(f, ". Scope `%s`, CPython kinds: %s; HPy symbol table %s. Per port: "
+            "functions / files. *sole*: functions for which it is the only C API name "
+            "without an HPy replacement.\n\n"
+            "| # | symbol | kind | functions | files | uses | sole |",
+            json_string_value(json_object_get(doc, "scope")),
+            json_string_value(json_object_get(doc, "kind")),
+            json_string_value(json_object_get(doc, "hpy_version")));
+    json_array_foreach(ports, i, p) {
+        fputs(" ", f);
+        pd_esc_md_text(f, json_string_value(json_object_get(p, "name")));
+        fputs(" |", f);
+    }
+    fputs("\n|---:|---|---|---:|---:|---:|---:|", f);
+    for (i = 0; i < json_array_size(ports); i++)
+        fputs("---:|", f);
+    fputc('\n', f);
+}
 
+/* One symbol's row (rank i + 1). */
+static void hn_table_row(FILE *f, json_t *ports, json_t *s, size_t i, int md)
+{
+    json_t *t = json_object_get(s, "total"), *p;
+    const char *kind = json_string_value(json_object_get(s, "c_kind"));
+    size_t k;
+
+    if (md) {
+        fprintf(f, "| %zu | ", i + 1);
+        pd_esc_md_code(f, json_string_value(json_object_get(s, "symbol")), 1);
+        fprintf(f, " | %s | %lld | %lld | %lld | %lld |", kind ? kind : "",
+                (long long)json_integer_value(json_object_get(t, "functions")),
+                (long long)json_integer_value(json_object_get(t, "files")),
+                (long long)json_integer_value(json_object_get(t, "uses")),
+                (long long)json_integer_value(json_object_get(t, "sole")));
+        json_array_foreach(ports, k, p) {
+            const char *n = json_string_value(json_object_get(p, "name"));
+
+            if (hn_port_val(s, n, "uses"))
+                fprintf(f, " %lld / %lld |", (long long)hn_port_val(s, n, "functions"),
+                        (long long)hn_port_val(s, n, "files"));
+            else
+                fputs(" |", f);
+        }
+        fputc('\n', f);
+        return;
+    }
+    fprintf(f, "%zu,", i + 1);
+    hn_csv_field(f, json_string_value(json_object_get(s, "symbol")));
+    fprintf(f, ",%s,%lld,%lld,%lld,%lld,%lld", kind ? kind : "",
+            (long long)json_integer_value(json_object_get(t, "functions")),
+            (long long)json_integer_value(json_object_get(t, "files")),
+            (long long)json_integer_value(json_object_get(t, "uses")),
+            (long long)json_integer_value(json_object_get(t, "sole")),
+            (long long)json_integer_value(json_object_get(t, "ports")));
+    json_array_foreach(ports, k, p) {
+        const char *n = json_string_value(json_object_get(p, "name"));
+
+        fprintf(f, ",%lld,%lld,%lld,%lld", (long long)hn_port_val(s, n, "functions"),
+                (long long)hn_port_val(s, n, "files"), (long long)hn_port_val(s, n, "uses"),
+                (long long)hn_port_val(s, n, "sole"));
+    }
+    fputs("\r\n", f);
+}
+
+/* The ranking as CSV or Markdown, the first `limit` rows. */
+static char *hn_table(json_t *doc, int md, size_t limit, size_t *len)
+{
+    json_t *s;
+    char *buf = NULL;
+    size_t i;
+    FILE *f = open_memstream(&buf, len);
+
+    if (!f)
+        return NULL;
+    hn_table_head(f, doc, md);
+    json_array_foreach(json_object_get(doc, "symbols"), i, s) {
         if (i >= limit)
             break;
-        if (md) {
-            fprintf(f, "| %zu | ", i + 1);
-            pd_esc_md_code(f, json_string_value(json_object_get(s, "symbol")), 1);
-            fprintf(f, " | %s", json_is_string(json_object_get(s, "c_kind"))
-                    ? json_string_value(json_object_get(s, "c_kind")) : "");
-            fprintf(f, " | %lld | %lld | %lld | %lld |",
-                    (long long)json_integer_value(json_object_get(t, "functions")),
-                    (long long)json_integer_value(json_object_get(t, "files")),
-                    (long long)json_integer_value(json_object_get(t, "uses")),
-                    (long long)json_integer_value(json_object_get(t, "sole")));
-            json_array_foreach(ports, k, p) {
-                const char *n = json_string_value(json_object_get(p, "name"));
-
-                if (hn_port_val(s, n, "uses"))
-                    fprintf(f, " %lld / %lld |", (long long)hn_port_val(s, n, "functions"),
-                            (long long)hn_port_val(s, n, "files"));
-                else
-                    fputs(" |", f);
-            }
-            fputc('\n', f);
-        } else {
-            fprintf(f, "%zu,", i + 1);
-            hn_csv_field(f, json_string_value(json_object_get(s, "symbol")));
-            fputc(',', f);
-            if (json_is_string(json_object_get(s, "c_kind")))
-                fputs(json_string_value(json_object_get(s, "c_kind")), f);
-            fprintf(f, ",%lld,%lld,%lld,%lld,%lld",
-                    (long long)json_integer_value(json_object_get(t, "functions")),
-                    (long long)json_integer_value(json_object_get(t, "files")),
-                    (long long)json_integer_value(json_object_get(t, "uses")),
-                    (long long)json_integer_value(json_object_get(t, "sole")),
-                    (long long)json_integer_value(json_object_get(t, "ports")));
-            json_array_foreach(ports, k, p) {
-                const char *n = json_string_value(json_object_get(p, "name"));
-
-                fprintf(f, ",%lld,%lld,%lld,%lld", (long long)hn_port_val(s, n, "functions"),
-                        (long long)hn_port_val(s, n, "files"),
-                        (long long)hn_port_val(s, n, "uses"),
-                        (long long)hn_port_val(s, n, "sole"));
-            }
-            fputs("\r\n", f);
-        }
+        hn_table_row(f, json_object_get(doc, "ports"), s, i, md);
     }
     if (fclose(f) != 0) {
         free(buf);
@@ -432,8 +445,8 @@ static int hn_walk_ports(srv_req *r, const db_scope *sc, json_t *ports, json_t *
 
     json_array_foreach(ports, i, p) {
         api_at at;
-        hn_walk w = {kinds, json_string_value(json_object_get(p, "name")), (int)i, agg, json_object(),
-                     -1, json_object(), (int)json_array_size(ports)};
+        hn_walk w = {kinds, json_string_value(json_object_get(p, "name")), (int)i, agg,
+                     json_object(), -1, json_object(), (int)json_array_size(ports)};
 
         memset(&at, 0, sizeof(at));
         at.repo_id = json_integer_value(json_object_get(p, "repo_id"));

@@ -288,7 +288,9 @@ static int pl_rank_cmp(const void *a, const void *b)
     oy = oy ? oy : "";
     if ((c = strcmp(ox, oy)))
         return c;
-    return s->fn[x].start_line < s->fn[y].start_line ? -1 : s->fn[x].start_line > s->fn[y].start_line;
+    if (s->fn[x].start_line != s->fn[y].start_line)
+        return s->fn[x].start_line < s->fn[y].start_line ? -1 : 1;
+    return 0;
 }
 
 /* rank[i]: position of function i in (path, owner, line) order. */
@@ -414,9 +416,8 @@ static json_t *pl_next(const pl_state *s, const pd_plan_result *res, size_t limi
 
         json_object_set_new(o, "status", json_string(pd_status_name(s->fn[v[i]].status)));
         json_object_set_new(o, "unblocks", json_integer((json_int_t)pd_plan_unblocks(s->g, v[i])));
-        json_object_set_new(o, "makes_universal_ready",
-                            pd_plan_files_ready(s->g, v[i]) ? api_text(s->file[s->fn[v[i]].file].path)
-                                                            : json_null());
+        json_object_set_new(o, "makes_universal_ready", pd_plan_files_ready(s->g, v[i])
+                            ? api_text(s->file[s->fn[v[i]].file].path) : json_null());
         json_object_set_new(o, "bridged_callers", json_integer(s->fn[v[i]].callers));
         json_array_append_new(arr, o);
     }
