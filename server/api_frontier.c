@@ -26,7 +26,9 @@
  * A function whose name is itself an `exact ... bridge` rule of the
  * built-in rules (numpy's npy_get_context) is the bridge mechanism: it is
  * removed once nothing needs a bridge, never ported, so it is left out of
- * the list and named under "excluded".
+ * the list and named under "excluded".  So is a legacy-facing wrapper of
+ * an HPy implementation (api_wrap.h: numpy-hpy's PyArray_DESCR around
+ * HPyArray_GetDescr), and no caller waits for one.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@
 
 #include "api.h"
 #include "api_port.h"
+#include "api_wrap.h"
 #include "analyze.h"
 #include "db.h"
 #include "db_analysis.h"
@@ -68,6 +71,7 @@ typedef struct {
     char *calls;                /* space-separated names, or NULL */
     uint32_t callers;           /* bridged or ported callers */
     uint32_t unblocks;          /* callers whose only unported callee it is */
+    int wrapper;                /* a legacy-facing wrapper (api_wrap.h) */
     uint32_t callees_total, callees_ported;
     uint32_t next;              /* next function of the same name, +1 */
 } fr_fn;
@@ -77,6 +81,8 @@ typedef struct {
     size_t n, cap;
     char **paths;               /* owned */
     size_t npaths;
+    int64_t *aids;              /* per file: its analysis */
+    uint32_t *fn0;              /* per file: its first function, and +1: the end */
     char **texts;               /* inflated calls, owned */
     size_t ntexts;
     char **names;               /* owned function names */
@@ -105,6 +111,8 @@ static void fr_free(fr_state *s)
     for (i = 0; i < s->n; i++)
         free(s->names[i]);
     free(s->paths);
+    free(s->aids);
+    free(s->fn0);
     free(s->texts);
     free(s->names);
     free(s->fn);
@@ -187,6 +195,21 @@ static int fr_add_file(void *arg, const char *path, int64_t analysis_id, char *c
         free(calls);
         return pd_error_set(PD_ENOMEM, "out of memory");
     }
+    {
+        int64_t *v = realloc(s->aids, (s->npaths + 1) * sizeof(*v));
+        uint32_t *w = v ? realloc(s->fn0, (s->npaths + 2) * sizeof(*w)) : NULL;
+
+        if (v)
+            s->aids = v;
+        if (w)
+            s->fn0 = w;
+        if (!v || !w) {
+            free(calls);
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        }
+        s->aids[s->npaths] = analysis_id;
+        s->fn0[s->npaths] = (uint32_t)s->n;
+    }
     a.fi = (uint32_t)s->npaths++;
     if (calls) {
         if (fr_push(&s->texts, s->ntexts, calls) < 0) {
@@ -255,8 +278,62 @@ static void fr_check_ported(fr_state *s, fr_fn *callee, void *arg)
 {
     int *ok = arg;
 
-    if (callee->status != 0 && callee->status != 3)
+    if (callee->status != 0 && callee->status != 3 && !callee->wrapper)
         *ok = 0;
+}
+
+static void fr_is_ported(fr_state *s, fr_fn *callee, void *arg)
+{
+    *(int *)arg |= callee->status == 0;
+}
+
+/* Mark the legacy-facing wrappers: bridged, whose one callee of the
+ * repository (the bridge mechanism aside) is ported, with a legacy
+ * signature (api_wrap.h). */
+static int fr_wrappers(fr_state *s, sqlite3 *db)
+{
+    size_t fi, k;
+    int rc = 0;
+
+    for (fi = 0; rc == 0 && fi < s->npaths; fi++) {
+        uint32_t a = s->fn0[fi], b = fi + 1 < s->npaths ? s->fn0[fi + 1] : (uint32_t)s->n;
+        unsigned char *cand = calloc(b - a + 1, 1), *first = calloc(b - a + 1, 1);
+        int any = 0;
+
+        if (!cand || !first) {
+            free(cand);
+            free(first);
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        }
+        for (k = a; k < b; k++) {
+            const char *p = s->fn[k].calls;
+
+            int names = 0, ported = 0;
+
+            while (s->fn[k].status == 1 && p && *p) {
+                const char *e = strchr(p, ' ');
+                size_t len = e ? (size_t)(e - p) : strlen(p);
+                char nm[256];
+                int one = 0;
+
+                snprintf(nm, sizeof(nm), "%.*s", (int)(len < 255 ? len : 255), p);
+                if (!fr_is_bridge_mechanism(nm) &&
+                    fr_resolve(s, p, len, (uint32_t)fi, fr_is_ported, &one)) {
+                    names++;
+                    ported += one;
+                }
+                p = e ? e + 1 : NULL;
+            }
+            cand[k - a] = names == 1 && ported == 1;
+            any |= cand[k - a];
+        }
+        if (any && (rc = api_wrap_legacy_first(db, s->aids[fi], first, b - a)) == 0)
+            for (k = a; k < b; k++)
+                s->fn[k].wrapper = cand[k - a] && first[k - a];
+        free(cand);
+        free(first);
+    }
+    return rc;
 }
 
 /* Walk the calls of function f: its callers count (ported/bridged f) and
@@ -285,7 +362,7 @@ static void fr_walk(fr_state *s, fr_fn *f)
 
 static void fr_count_unblocked(fr_state *s, fr_fn *callee, void *arg)
 {
-    if (callee->status == 1 || callee->status == 2)
+    if ((callee->status == 1 || callee->status == 2) && !callee->wrapper)
         callee->unblocks++;
 }
 
@@ -350,11 +427,12 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
         if (!(f->status == 1 || f->status == 2) ||
             f->callees_ported != f->callees_total || (!all && !f->callers))
             continue;
-        if (fr_is_bridge_mechanism(f->name))
+        if (fr_is_bridge_mechanism(f->name) || f->wrapper)
             json_array_append_new(excluded, json_pack("{s:o, s:o, s:I, s:s}",
                 "path", api_text(s->paths[f->file]), "name", api_text(f->name),
-                "start_line", (json_int_t)f->start_line, "reason",
-                "the bridge mechanism itself: removed once nothing needs it, not ported"));
+                "start_line", (json_int_t)f->start_line, "reason", f->wrapper
+                ? API_WRAP_REASON
+                : "the bridge mechanism itself: removed once nothing needs it, not ported"));
         else
             idx[n++] = (uint32_t)i;
     }
@@ -402,7 +480,8 @@ enum MHD_Result api_frontier(srv_req *r)
     if (srv_query(r, "all", buf, sizeof(buf)) == 0)
         all = strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0;
     excluded = json_array();
-    if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0) {
+    if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0 ||
+        (rc = fr_wrappers(&s, r->db)) < 0) {
         fr_free(&s);
         json_decref(excluded);
         return srv_reply_error(r, rc);

@@ -17,7 +17,10 @@
  * (api_frontier.c): to the definition in the caller's file when there is
  * one, else to every definition of the name.  The bridge mechanism itself
  * (a name the built-in rules call a bridge exactly: numpy's
- * npy_get_context) is never a step: it goes once nothing needs it.
+ * npy_get_context) is never a step: it goes once nothing needs it; nor is
+ * a legacy-facing wrapper of an HPy implementation (api_wrap.h:
+ * PyArray_DESCR around HPyArray_GetDescr), for which no caller waits.
+ * Both are listed under "excluded".
  *
  * "next" lists the functions portable now (no blocking callee) ranked by
  * what porting each unblocks: files it makes universal-ready, then
@@ -33,6 +36,7 @@
 #include "api_owners.h"
 #include "api_plan.h"
 #include "api_scope.h"
+#include "api_wrap.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_scope.h"
@@ -50,6 +54,10 @@ typedef struct {
     int status;
     int blocking;
     int mechanism;               /* the bridge mechanism: never a step */
+    int wrapper;                 /* a legacy-facing wrapper (api_wrap.h) */
+    uint32_t callee_names;       /* distinct in-repository callees by name,
+                                  * the bridge mechanism aside */
+    uint32_t ported_names;       /* those whose definitions include a ported one */
     char *calls;                 /* borrowed from the file's calls text */
     uint32_t next;               /* next function of the same name, +1 */
     uint32_t callers;            /* bridged or ported callers */
@@ -57,6 +65,8 @@ typedef struct {
 
 typedef struct {
     char *path;
+    int64_t aid;                 /* its analysis */
+    uint32_t fn0, nfn;           /* its functions in pl_state.fn */
     char *calls;                 /* owned */
     int64_t outside;             /* blocking uses outside functions */
     api_owners_file *own;        /* NULL: not read */
@@ -141,6 +151,9 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
     if (rc < 0)
         return rc;
     pf->outside = d.file_ung[PD_CLASS_CAPI] + d.file_ung[PD_CLASS_BRIDGE];
+    pf->aid = aid;
+    pf->fn0 = (uint32_t)s->n;
+    pf->nfn = (uint32_t)d.nfn;
     for (i = 0; i < d.nfn; i++) {
         const db_scope_fn *x = &d.fn[i];
         pl_fn *f;
@@ -199,19 +212,44 @@ static int pl_index(pl_state *s)
     return 0;
 }
 
-/* The graph: functions, files, edges by the frontier's resolution. */
-static int pl_graph(pl_state *s)
+/* Mark the legacy-facing wrappers among the bridged functions whose one
+ * callee of the repository (the bridge mechanism aside) is ported: those
+ * whose signature is legacy (api_wrap.h). */
+static int pl_wrappers(pl_state *s)
+{
+    size_t i, k;
+    int rc = 0;
+
+    for (i = 0; rc == 0 && i < s->nfile; i++) {
+        const pl_file *f = &s->file[i];
+        unsigned char *first;
+        int any = 0;
+
+        for (k = f->fn0; k < f->fn0 + f->nfn; k++)
+            any |= s->fn[k].blocking && s->fn[k].status == PD_STATUS_BRIDGED &&
+                   s->fn[k].callee_names == 1 && s->fn[k].ported_names == 1;
+        if (!any)
+            continue;
+        if (!(first = calloc(f->nfn + 1, 1)))
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        rc = api_wrap_legacy_first(s->db, f->aid, first, f->nfn);
+        for (k = 0; rc == 0 && k < f->nfn; k++) {
+            pl_fn *x = &s->fn[f->fn0 + k];
+
+            x->wrapper = x->blocking && x->status == PD_STATUS_BRIDGED &&
+                         x->callee_names == 1 && x->ported_names == 1 && first[k];
+        }
+        free(first);
+    }
+    return rc;
+}
+
+/* The edges by the frontier's resolution (a self call is no edge). */
+static int pl_edges(pl_state *s)
 {
     size_t i;
-    int rc;
+    int rc = 0;
 
-    if ((rc = pd_plan_new(&s->g, s->n, s->nfile)) < 0)
-        return rc;
-    for (i = 0; i < s->n; i++)     /* the mechanism goes when nothing needs it */
-        pd_plan_set_fn(s->g, i, s->fn[i].file, s->fn[i].blocking && !s->fn[i].mechanism);
-    for (i = 0; i < s->nfile; i++)
-        if (s->file[i].outside)
-            pd_plan_set_file_blocked(s->g, (uint32_t)i);
     for (i = 0; i < s->n; i++) {
         const char *p = s->fn[i].calls;
 
@@ -219,22 +257,68 @@ static int pl_graph(pl_state *s)
             const char *e = strchr(p, ' ');
             size_t len = e ? (size_t)(e - p) : strlen(p), local = 0;
             uint32_t first = (uint32_t)(uintptr_t)pd_map_get(s->by_name, p, len), k;
+            int named = 0, ported = 0;
 
             for (k = first; k; k = s->fn[k - 1].next)
                 local += s->fn[k - 1].file == s->fn[i].file;
             for (k = first; k && rc == 0; k = s->fn[k - 1].next)
-                if (!local || s->fn[k - 1].file == s->fn[i].file) {
+                if ((!local || s->fn[k - 1].file == s->fn[i].file) && k - 1 != i) {
                     rc = pd_plan_add_edge(s->g, i, k - 1);
-                    if (k - 1 != i && (s->fn[i].status == PD_STATUS_PORTED ||
-                                       s->fn[i].status == PD_STATUS_BRIDGED))
+                    named |= !s->fn[k - 1].mechanism && !pl_is_mechanism(s->fn[k - 1].name);
+                    ported |= s->fn[k - 1].status == PD_STATUS_PORTED;
+                    if (s->fn[i].status == PD_STATUS_PORTED ||
+                        s->fn[i].status == PD_STATUS_BRIDGED)
                         s->fn[k - 1].callers++;
                 }
+            s->fn[i].callee_names += named;
+            s->fn[i].ported_names += named && ported;
             if (rc < 0)
                 return rc;
             p = e ? e + 1 : NULL;
         }
     }
+    return 0;
+}
+
+/* The graph: functions, files, edges; the bridge mechanism and the
+ * wrappers block nobody. */
+static int pl_graph(pl_state *s)
+{
+    size_t i;
+    int rc;
+
+    if ((rc = pd_plan_new(&s->g, s->n, s->nfile)) < 0 || (rc = pl_edges(s)) < 0 ||
+        (rc = pl_wrappers(s)) < 0)
+        return rc;
+    for (i = 0; i < s->n; i++)
+        pd_plan_set_fn(s->g, i, s->fn[i].file,
+                       s->fn[i].blocking && !s->fn[i].mechanism && !s->fn[i].wrapper);
+    for (i = 0; i < s->nfile; i++)
+        if (s->file[i].outside)
+            pd_plan_set_file_blocked(s->g, (uint32_t)i);
     return pd_plan_finish(s->g);
+}
+
+/* The functions left out of the plan that the target's file holds (or,
+ * without a path, that the scope holds): mechanism and wrappers. */
+static json_t *pl_excluded(const pl_state *s, const char *path)
+{
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        const pl_fn *f = &s->fn[i];
+        const char *fp = s->file[f->file].path;
+
+        if (!(f->mechanism || f->wrapper) ||
+            (path ? strcmp(fp, path) != 0 : !db_scope_has_path(s->sc, fp)))
+            continue;
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:I, s:s}", "path", api_text(fp),
+            "name", api_text(f->name), "start_line", (json_int_t)f->start_line, "reason",
+            f->mechanism ? "the bridge mechanism itself: removed once nothing needs it, "
+                           "not ported" : API_WRAP_REASON));
+    }
+    return arr;
 }
 
 /* ---- owners and order ---------------------------------------------------- */
@@ -501,7 +585,7 @@ enum MHD_Result api_plan(srv_req *r)
     steps = json_array();
     batches = json_array();
     pl_steps(&s, &res, limit, batch, steps, batches);
-    o = json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o, s:o, s:o}",
+    o = json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o, s:o, s:o, s:o}",
         "commit", at.oid, "scope", s.sc->name,
         "path", has_path ? api_text(path) : json_null(),
         "batch_size", (json_int_t)batch,
@@ -511,7 +595,8 @@ enum MHD_Result api_plan(srv_req *r)
         "steps_total", (json_int_t)res.nsteps,
         "levels", (json_int_t)(res.nsteps ? res.steps[res.nsteps - 1].level + 1 : 0),
         "owners_cut", cut,
-        "next", pl_next(&s, &res, 20), "steps", steps, "batches", batches);
+        "next", pl_next(&s, &res, 20), "steps", steps, "batches", batches,
+        "excluded", pl_excluded(&s, has_path ? path : NULL));
     pd_plan_result_free(&res);
     free(rank);
     free(target);

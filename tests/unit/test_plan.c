@@ -10,7 +10,9 @@
  * and tests/fixtures/planport2 (another port: two functions with
  * PyErr_Fetch, one with PyOS_snprintf) into one database.  The
  * pull-request comment reads planport's branches pr-port (Eve ports mid,
- * and side starts using the C API) and pr-docs (a comment reworded).
+ * and side starts using the C API) and pr-docs (a comment reworded).  In
+ * 07, wrap.c adds an HPy implementation, its legacy-facing wrapper and a
+ * legacy user of the wrapper.
  */
 #include "testutil.h"
 
@@ -335,7 +337,7 @@ static void test_hpy_needs_counts_a_symbol_across_both_ports(void **state)
     tu_http_free(&h);
     {
         /* ?refs= picks the port's commit: the first one has util.c */
-        char *first = tu_sh_out("git --git-dir='%s' rev-parse hpy~3", tu_fixture("planport"));
+        char *first = tu_sh_out("git --git-dir='%s' rev-parse hpy~4", tu_fixture("planport"));
 
         first[strcspn(first, "\n")] = '\0';
         snprintf(url, sizeof(url), "%s/api/v1/hpy-needs?refs=planport:%s", g_site.base, first);
@@ -420,6 +422,36 @@ static void test_comment_is_empty_when_the_lines_move_nothing(void **state)
     json_decref(facts);
 }
 
+static void test_a_legacy_facing_wrapper_is_no_step_and_nobody_waits_for_it(void **state)
+{
+    json_t *d = tu_site_get(&g_site, "/api/v1/repos/planport/commits/hpy/plan?path=src/wrap.c",
+                            200), *ex = json_array_get(json_object_get(d, "excluded"), 0);
+    json_t *s0 = json_array_get(json_object_get(d, "steps"), 0);
+
+    /* user calls get_legacy, a wrapper of get_impl: user is portable now */
+    assert_int_equal(json_array_size(json_object_get(d, "steps")), 1);
+    assert_string_equal(json_string_value(json_object_get(s0, "name")), "user");
+    assert_int_equal(json_integer_value(json_object_get(s0, "level")), 0);
+    assert_string_equal(json_string_value(json_object_get(ex, "name")), "get_legacy");
+    assert_non_null(strstr(json_string_value(json_object_get(ex, "reason")), "wrapper"));
+    json_decref(d);
+    /* the frontier: user is a candidate, the wrapper is excluded */
+    d = tu_site_get(&g_site, "/api/v1/repos/planport/commits/hpy/frontier?all=1", 200);
+    {
+        json_t *f;
+        size_t i;
+        int user = 0, wrapper = 0;
+
+        json_array_foreach(json_object_get(d, "functions"), i, f)
+            user |= strcmp(json_string_value(json_object_get(f, "name")), "user") == 0;
+        json_array_foreach(json_object_get(d, "excluded"), i, f)
+            wrapper |= strcmp(json_string_value(json_object_get(f, "name")), "get_legacy") == 0;
+        assert_true(user);
+        assert_true(wrapper);
+    }
+    json_decref(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_owners_follow_the_rename_and_the_mailmap),
         cmocka_unit_test(test_owners_name_the_porter_by_handle_and_see_an_edited_constant),
         cmocka_unit_test(test_plan_of_the_chain_ports_mid_then_top),
+        cmocka_unit_test(test_a_legacy_facing_wrapper_is_no_step_and_nobody_waits_for_it),
         cmocka_unit_test(test_hpy_needs_counts_a_symbol_across_both_ports),
         cmocka_unit_test(test_comment_counts_the_pull_requests_lines_and_names_whom_to_ask),
         cmocka_unit_test(test_comment_is_empty_when_the_lines_move_nothing),
