@@ -12,8 +12,9 @@
  * The frontier: legacy or bridged functions all of whose in-repository
  * callees are ported or neutral, so converting one needs nothing else
  * converted first.  They are ranked by what converting one unblocks
- * (issue 24): "unblocks", the legacy or bridged callers whose only callee
- * not yet ported it is (they join the frontier next), then by
+ * (issue 24): "unblocks", the legacy or bridged callers for which it is
+ * the only callee they wait for (one that is not ported, needs CPython and
+ * is no wrapper: fr_waited_for), then by
  * "bridged_callers": the distinct functions with status bridged or ported
  * that call them (a ported or bridged caller of a legacy function crosses
  * a bridge today; converting the callee removes those crossings).  A
@@ -72,6 +73,8 @@ typedef struct {
     uint32_t callers;           /* bridged or ported callers */
     uint32_t unblocks;          /* callers whose only unported callee it is */
     int wrapper;                /* a legacy-facing wrapper (api_wrap.h) */
+    int cpython;                /* needs CPython: bridged, or C API tokens (not
+                                 * only the project's legacy API) */
     uint32_t callees_total, callees_ported;
     uint32_t next;              /* next function of the same name, +1 */
 } fr_fn;
@@ -173,6 +176,7 @@ static int fr_add_fn(void *arg, const db_fn_brief *b)
     f->name = name;
     f->status = fr_status_of(b->status);
     f->start_line = (uint32_t)b->start_line;
+    f->cpython = f->status == 1 || b->tok_capi > 0;
     if (a->line && *a->line) {
         nl = strchr(a->line, '\n');
         if (nl)
@@ -360,32 +364,51 @@ static void fr_walk(fr_state *s, fr_fn *f)
     }
 }
 
+/* A callee its callers wait for before they can do without CPython: not
+ * ported or neutral, not a wrapper, and needing CPython itself (a numpy
+ * accessor such as PyArray_DATA, which only reads the project's own struct,
+ * serves ported code as it is). */
+static int fr_waited_for(const fr_fn *x)
+{
+    return (x->status == 1 || x->status == 2) && !x->wrapper && x->cpython;
+}
+
+static void fr_check_waited(fr_state *s, fr_fn *callee, void *arg)
+{
+    *(int *)arg |= fr_waited_for(callee);
+}
+
 static void fr_count_unblocked(fr_state *s, fr_fn *callee, void *arg)
 {
-    if ((callee->status == 1 || callee->status == 2) && !callee->wrapper)
+    if (fr_waited_for(callee))
         callee->unblocks++;
 }
 
-/* A caller waiting on one callee name only: that name's definitions
+/* A caller that waits for one callee name only: that name's definitions
  * unblock it. */
 static void fr_unblocks(fr_state *s, fr_fn *f)
 {
-    const char *p = f->calls;
+    const char *p = f->calls, *only = NULL;
+    size_t only_len = 0;
 
-    if (!(f->status == 1 || f->status == 2) || f->callees_total - f->callees_ported != 1)
+    if (!(f->status == 1 || f->status == 2))
         return;
     while (p && *p) {
         const char *e = strchr(p, ' ');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        int ok = 1;
+        int waits = 0;
 
         if (!(len == strlen(f->name) && memcmp(p, f->name, len) == 0) &&
-            fr_resolve(s, p, len, f->file, fr_check_ported, &ok) && !ok) {
-            fr_resolve(s, p, len, f->file, fr_count_unblocked, NULL);
-            return;
+            fr_resolve(s, p, len, f->file, fr_check_waited, &waits) && waits) {
+            if (only)
+                return;             /* waits for two names */
+            only = p;
+            only_len = len;
         }
         p = e ? e + 1 : NULL;
     }
+    if (only)
+        fr_resolve(s, only, only_len, f->file, fr_count_unblocked, NULL);
 }
 
 /* Frontier order: most unblocked, most bridged callers, then most callees,
