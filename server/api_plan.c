@@ -45,7 +45,8 @@
 #include "pd_plan.h"
 #include "rules.h"
 
-#define PLAN_OWNER_FILES 40      /* files whose history is read for owners */
+#define PLAN_OWNER_FILES 10      /* files whose history is read for owners (each
+                                  * about a second on numpy/core): the first steps' */
 
 typedef struct {
     uint32_t file;
