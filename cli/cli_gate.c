@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "gate.h"
+#include "gate_comment.h"
 #include "gate_git.h"
 #include "pd_error.h"
 #include "pd_file.h"
@@ -24,8 +25,9 @@ static void cli_gate_usage(FILE *out)
 {
     fprintf(out,
         "usage: portdash gate --git-dir GITDIR --base REV --head REV\n"
-        "                     [--format json|markdown] [--policy FILE] [--rules FILE]\n"
-        "                     [--include GLOB]... [--exclude GLOB]... [--fixable]\n\n"
+        "                     [--format json|markdown|comment] [--policy FILE] [--rules FILE]\n"
+        "                     [--include GLOB]... [--exclude GLOB]... [--fixable]\n"
+        "                     [--dashboard URL --name NAME]\n\n"
         "Did HEAD make the port worse than BASE?  Analyses both revisions of the git\n"
         "repository (no database or server) and applies the ratchet: no function less\n"
         "ported, no new object-legacy path, no file that stops being universal-ready,\n"
@@ -34,9 +36,13 @@ static void cli_gate_usage(FILE *out)
         "fixable', 'max MEASURE N', 'min MEASURE N'.  --fixable adds the fixable\n"
         "ratchet: no added line with a legacy use that a checked HPy rewrite of\n"
         "`portdash fix` replaces (the change's own lines only).\n"
-        "--format markdown prints a pull-request comment.  Exit status: 0 the gate\n"
-        "passes, 1 the gate fails, 2 the gate could not run (bad usage, unknown\n"
-        "revision, unreadable repository, bad policy).\n"
+        "--format markdown prints a pull-request comment of the verdict.  --format\n"
+        "comment prints the pull request's comment: what its own lines (the diff from\n"
+        "the merge base) did to the port, whom to ask (who ported or last changed each\n"
+        "function, from history), links to the dashboard at --dashboard URL for\n"
+        "repository --name NAME; nothing at all when its lines moved nothing and the\n"
+        "gate passes.  Exit status: 0 the gate passes, 1 the gate fails, 2 the gate\n"
+        "could not run (bad usage, unknown revision, unreadable repository, bad policy).\n"
         "--repo GITDIR is a deprecated alias of --git-dir.\n");
 }
 
@@ -48,10 +54,12 @@ int cli_gate(int argc, char **argv)
         {"head", required_argument, 0, 'H'}, {"format", required_argument, 0, 'f'},
         {"policy", required_argument, 0, 'p'}, {"rules", required_argument, 0, 'R'},
         {"include", required_argument, 0, 'i'}, {"exclude", required_argument, 0, 'x'},
-        {"fixable", no_argument, 0, 'F'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"fixable", no_argument, 0, 'F'},
+        {"dashboard", required_argument, 0, 'D'}, {"name", required_argument, 0, 'N'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *repo = NULL, *base = NULL, *head = NULL, *fmt = "json", *policy = NULL;
     int fixable = 0;
-    const char *rules_path = NULL;
+    const char *rules_path = NULL, *dashboard = NULL, *name = NULL;
     const char **inc = calloc(argc, sizeof(char *)), **exc = calloc(argc, sizeof(char *));
     scope sc = {inc, 0, exc, 0};
     gate_policy pol;
@@ -73,14 +81,16 @@ int cli_gate(int argc, char **argv)
         case 'i': inc[sc.ninclude++] = optarg; break;
         case 'x': exc[sc.nexclude++] = optarg; break;
         case 'F': fixable = 1; break;
+        case 'D': dashboard = optarg; break;
+        case 'N': name = optarg; break;
         case 'h': cli_gate_usage(stdout); rc = CLI_OK; goto done;
         default: cli_gate_usage(stderr); goto done;
         }
     }
-    if (!repo || !base || !head || optind < argc ||
-        (strcmp(fmt, "json") && strcmp(fmt, "markdown"))) {
+    if (!repo || !base || !head || optind < argc || (dashboard && !name) ||
+        (strcmp(fmt, "json") && strcmp(fmt, "markdown") && strcmp(fmt, "comment"))) {
         fprintf(stderr, "portdash gate: --git-dir, --base and --head are required; "
-                "--format is json or markdown\n\n");
+                "--format is json, markdown or comment; --dashboard needs --name\n\n");
         cli_gate_usage(stderr);
         goto done;
     }
@@ -97,7 +107,17 @@ int cli_gate(int argc, char **argv)
         fprintf(stderr, "portdash gate: %s\n", pd_error_last());
         goto done;
     }
-    if (strcmp(fmt, "markdown") == 0) {
+    if (strcmp(fmt, "comment") == 0) {
+        gate_comment_opts co = {dashboard, name, res};
+        char *md = NULL;
+
+        if (gate_comment_run(&md, NULL, repo, base, head, r, &sc, &co) < 0) {
+            fprintf(stderr, "portdash gate: %s\n", pd_error_last());
+            goto done;
+        }
+        fputs(md, stdout);
+        free(md);
+    } else if (strcmp(fmt, "markdown") == 0) {
         char *md = gate_markdown(res);
 
         if (!md) {

@@ -11,10 +11,15 @@
  *
  * The frontier: legacy or bridged functions all of whose in-repository
  * callees are ported or neutral, so converting one needs nothing else
- * converted first.  They are ranked by "bridged_callers": the distinct
- * functions with status bridged or ported that call them (a ported or
- * bridged caller of a legacy function crosses a bridge today; converting
- * the callee removes those crossings).  A callee with several
+ * converted first.  They are ranked by what converting one unblocks
+ * (issue 24): "unblocks", the legacy or bridged callers for which it is
+ * the only callee they wait for (one that is not ported, needs CPython and
+ * is no wrapper: fr_waited_for), then by
+ * "bridged_callers": the distinct functions with status bridged or ported
+ * that call them (a ported or bridged caller of a legacy function crosses
+ * a bridge today; converting the callee removes those crossings).  A
+ * trivial accessor that many functions call but that is never the last
+ * thing they wait for unblocks nothing by itself.  A callee with several
  * definitions counts as ported only when all of them are.  Only
  * candidates with at least one such caller are listed unless ?all=1;
  * ?limit=N (default 100) caps the list, "candidates" counts them all.
@@ -22,7 +27,9 @@
  * A function whose name is itself an `exact ... bridge` rule of the
  * built-in rules (numpy's npy_get_context) is the bridge mechanism: it is
  * removed once nothing needs a bridge, never ported, so it is left out of
- * the list and named under "excluded".
+ * the list and named under "excluded".  So is a legacy-facing wrapper of
+ * an HPy implementation (api_wrap.h: numpy-hpy's PyArray_DESCR around
+ * HPyArray_GetDescr), and no caller waits for one.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,6 +38,7 @@
 #include "analyzer/analyzer.h"
 #include "api.h"
 #include "api_frontier.h"
+#include "api_wrap.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
@@ -63,6 +71,10 @@ typedef struct {
     uint32_t start_line;
     char *calls;                /* space-separated names, or NULL */
     uint32_t callers;           /* bridged or ported callers */
+    uint32_t unblocks;          /* callers whose only unported callee it is */
+    int wrapper;                /* a legacy-facing wrapper (api_wrap.h) */
+    int cpython;                /* needs CPython: bridged, or C API tokens (not
+                                 * only the project's legacy API) */
     uint32_t callees_total, callees_ported;
     uint32_t next;              /* next function of the same name, +1 */
 } fr_fn;
@@ -72,6 +84,8 @@ typedef struct {
     size_t n, cap;
     char **paths;               /* owned */
     size_t npaths;
+    int64_t *aids;              /* per file: its analysis */
+    uint32_t *fn0;              /* per file: its first function, and +1: the end */
     char **texts;               /* inflated calls, owned */
     size_t ntexts;
     char **names;               /* owned function names */
@@ -100,6 +114,8 @@ static void fr_free(fr_state *s)
     for (i = 0; i < s->n; i++)
         free(s->names[i]);
     free(s->paths);
+    free(s->aids);
+    free(s->fn0);
     free(s->texts);
     free(s->names);
     free(s->fn);
@@ -160,6 +176,7 @@ static int fr_add_fn(void *arg, const db_fn_brief *b)
     f->name = name;
     f->status = fr_status_of(b->status);
     f->start_line = (uint32_t)b->start_line;
+    f->cpython = f->status == 1 || b->tok_capi > 0;
     if (a->line && *a->line) {
         nl = strchr(a->line, '\n');
         if (nl)
@@ -181,6 +198,21 @@ static int fr_add_file(void *arg, const char *path, int64_t analysis_id, char *c
         free(copy);
         free(calls);
         return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    {
+        int64_t *v = realloc(s->aids, (s->npaths + 1) * sizeof(*v));
+        uint32_t *w = v ? realloc(s->fn0, (s->npaths + 2) * sizeof(*w)) : NULL;
+
+        if (v)
+            s->aids = v;
+        if (w)
+            s->fn0 = w;
+        if (!v || !w) {
+            free(calls);
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        }
+        s->aids[s->npaths] = analysis_id;
+        s->fn0[s->npaths] = (uint32_t)s->n;
     }
     a.fi = (uint32_t)s->npaths++;
     if (calls) {
@@ -250,8 +282,62 @@ static void fr_check_ported(fr_state *s, fr_fn *callee, void *arg)
 {
     int *ok = arg;
 
-    if (callee->status != 0 && callee->status != 3)
+    if (callee->status != 0 && callee->status != 3 && !callee->wrapper)
         *ok = 0;
+}
+
+static void fr_is_ported(fr_state *s, fr_fn *callee, void *arg)
+{
+    *(int *)arg |= callee->status == 0;
+}
+
+/* Mark the legacy-facing wrappers: bridged, whose one callee of the
+ * repository (the bridge mechanism aside) is ported, with a legacy
+ * signature (api_wrap.h). */
+static int fr_wrappers(fr_state *s, sqlite3 *db)
+{
+    size_t fi, k;
+    int rc = 0;
+
+    for (fi = 0; rc == 0 && fi < s->npaths; fi++) {
+        uint32_t a = s->fn0[fi], b = fi + 1 < s->npaths ? s->fn0[fi + 1] : (uint32_t)s->n;
+        unsigned char *cand = calloc(b - a + 1, 1), *first = calloc(b - a + 1, 1);
+        int any = 0;
+
+        if (!cand || !first) {
+            free(cand);
+            free(first);
+            return pd_error_set(PD_ENOMEM, "out of memory");
+        }
+        for (k = a; k < b; k++) {
+            const char *p = s->fn[k].calls;
+
+            int names = 0, ported = 0;
+
+            while (s->fn[k].status == 1 && p && *p) {
+                const char *e = strchr(p, ' ');
+                size_t len = e ? (size_t)(e - p) : strlen(p);
+                char nm[256];
+                int one = 0;
+
+                snprintf(nm, sizeof(nm), "%.*s", (int)(len < 255 ? len : 255), p);
+                if (!fr_is_bridge_mechanism(nm) &&
+                    fr_resolve(s, p, len, (uint32_t)fi, fr_is_ported, &one)) {
+                    names++;
+                    ported += one;
+                }
+                p = e ? e + 1 : NULL;
+            }
+            cand[k - a] = names == 1 && ported == 1;
+            any |= cand[k - a];
+        }
+        if (any && (rc = api_wrap_legacy_first(db, s->aids[fi], first, b - a)) == 0)
+            for (k = a; k < b; k++)
+                s->fn[k].wrapper = cand[k - a] && first[k - a];
+        free(cand);
+        free(first);
+    }
+    return rc;
 }
 
 /* Walk the calls of function f: its callers count (ported/bridged f) and
@@ -278,7 +364,55 @@ static void fr_walk(fr_state *s, fr_fn *f)
     }
 }
 
-/* Frontier order: most bridged callers, then most callees, path, name. */
+/* A callee its callers wait for before they can do without CPython: not
+ * ported or neutral, not a wrapper, and needing CPython itself (a numpy
+ * accessor such as PyArray_DATA, which only reads the project's own struct,
+ * serves ported code as it is). */
+static int fr_waited_for(const fr_fn *x)
+{
+    return (x->status == 1 || x->status == 2) && !x->wrapper && x->cpython;
+}
+
+static void fr_check_waited(fr_state *s, fr_fn *callee, void *arg)
+{
+    *(int *)arg |= fr_waited_for(callee);
+}
+
+static void fr_count_unblocked(fr_state *s, fr_fn *callee, void *arg)
+{
+    if (fr_waited_for(callee))
+        callee->unblocks++;
+}
+
+/* A caller that waits for one callee name only: that name's definitions
+ * unblock it. */
+static void fr_unblocks(fr_state *s, fr_fn *f)
+{
+    const char *p = f->calls, *only = NULL;
+    size_t only_len = 0;
+
+    if (!(f->status == 1 || f->status == 2))
+        return;
+    while (p && *p) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        int waits = 0;
+
+        if (!(len == strlen(f->name) && memcmp(p, f->name, len) == 0) &&
+            fr_resolve(s, p, len, f->file, fr_check_waited, &waits) && waits) {
+            if (only)
+                return;             /* waits for two names */
+            only = p;
+            only_len = len;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    if (only)
+        fr_resolve(s, only, only_len, f->file, fr_count_unblocked, NULL);
+}
+
+/* Frontier order: most unblocked, most bridged callers, then most callees,
+ * path, name. */
 static fr_state *fr_sort_state;
 
 static int fr_cmp(const void *a, const void *b)
@@ -287,6 +421,8 @@ static int fr_cmp(const void *a, const void *b)
     const fr_fn *y = &fr_sort_state->fn[*(const uint32_t *)b];
     int c;
 
+    if (x->unblocks != y->unblocks)
+        return x->unblocks > y->unblocks ? -1 : 1;
     if (x->callers != y->callers)
         return x->callers > y->callers ? -1 : 1;
     if (x->callees_total != y->callees_total)
@@ -314,11 +450,12 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
         if (!(f->status == 1 || f->status == 2) ||
             f->callees_ported != f->callees_total || (!all && !f->callers))
             continue;
-        if (fr_is_bridge_mechanism(f->name))
+        if (fr_is_bridge_mechanism(f->name) || f->wrapper)
             json_array_append_new(excluded, json_pack("{s:o, s:o, s:I, s:s}",
                 "path", api_text(s->paths[f->file]), "name", api_text(f->name),
-                "start_line", (json_int_t)f->start_line, "reason",
-                "the bridge mechanism itself: removed once nothing needs it, not ported"));
+                "start_line", (json_int_t)f->start_line, "reason", f->wrapper
+                ? API_WRAP_REASON
+                : "the bridge mechanism itself: removed once nothing needs it, not ported"));
         else
             idx[n++] = (uint32_t)i;
     }
@@ -330,12 +467,13 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
     for (i = 0; i < n && i < limit; i++) {
         fr_fn *f = &s->fn[idx[i]];
 
-        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I}",
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:I, s:I, s:I, s:I}",
             "path", api_text(s->paths[f->file]), "name", api_text(f->name),
             "status", pd_status_name(f->status), "start_line", (json_int_t)f->start_line,
             "callees_ported", (json_int_t)f->callees_ported,
             "callees_total", (json_int_t)f->callees_total,
-            "bridged_callers", (json_int_t)f->callers));
+            "bridged_callers", (json_int_t)f->callers,
+            "unblocks", (json_int_t)f->unblocks));
     }
     free(idx);
     return arr;
@@ -365,13 +503,16 @@ enum MHD_Result api_frontier(srv_req *r)
     if (srv_query(r, "all", buf, sizeof(buf)) == 0)
         all = strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0;
     excluded = json_array();
-    if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0) {
+    if ((rc = fr_load(r, &at, &s)) < 0 || (rc = fr_index(&s)) < 0 ||
+        (rc = fr_wrappers(&s, r->db)) < 0) {
         fr_free(&s);
         json_decref(excluded);
         return srv_reply_error(r, rc);
     }
     for (i = 0; i < s.n; i++)
         fr_walk(&s, &s.fn[i]);
+    for (i = 0; i < s.n; i++)
+        fr_unblocks(&s, &s.fn[i]);
     list = fr_list(&s, all, limit, &total, excluded);
     fr_free(&s);
     if (!list) {

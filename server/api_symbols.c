@@ -26,19 +26,6 @@
 #include "db_findings.h"
 #include "pd_error.h"
 
-/* One blocking use, as the walk reports it. */
-typedef struct {
-    const char *path;
-    const char *cls;             /* "capi" or "bridge" */
-    const char *text;            /* the symbol */
-    json_int_t line, column;
-    json_int_t fn;               /* function index in the file, -1: none */
-    const char *fn_name;         /* NULL outside functions */
-    json_int_t fn_line;
-    json_int_t file_seq;         /* 0, 1, 2 ... per file walked */
-} api_sym_use;
-
-typedef int (*api_sym_cb)(void *arg, const api_sym_use *u);
 
 /* A function of the file being walked: what a use inside it reports. */
 typedef struct {
@@ -146,6 +133,12 @@ static int api_sym_walk(srv_req *r, const api_at *at, const db_scope *sc, int gu
     }
     db_files_close(files);
     return rc;
+}
+
+int api_symbols_walk(srv_req *r, const api_at *at, const db_scope *sc, api_sym_cb cb,
+                     void *arg)
+{
+    return api_sym_walk(r, at, sc, 0, cb, arg);
 }
 
 /* The scope argument, defaulting to no-object-dtype as the blockers do. */

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "api.h"
+#include "db_scope.h"
 #include "srv.h"
 
 /* GET .../commits/{rev}/symbols[?scope=NAME]: every symbol with blocking
@@ -29,5 +30,29 @@ int api_symbols_in_use(srv_req *r, const api_at *at, const char *q, json_t *agg)
 /* Set "hpy" (the replacement or null), "hpy_source", "hpy_kind" and
  * "hpy_since" (api_hpymap.h) on the object o for `symbol`; returns o. */
 json_t *api_sym_hpy(json_t *o, const char *symbol);
+
+/* One blocking use, as api_symbols_walk reports it. */
+typedef struct {
+    const char *path;
+    const char *cls;             /* "capi" or "bridge" */
+    const char *text;            /* the symbol */
+    json_int_t line, column;
+    json_int_t fn;               /* function index in the file, -1: none */
+    const char *fn_name;         /* NULL outside functions */
+    json_int_t fn_line;
+    json_int_t file_seq;         /* 0, 1, 2 ... per file walked */
+} api_sym_use;
+
+typedef int (*api_sym_cb)(void *arg, const api_sym_use *u);
+
+/*
+ * Report to cb every blocking use at `at` under scope `sc` (unguarded
+ * capi or bridge, object-dtype paths left out when the scope says so),
+ * files in path order.  0, cb's non-zero return, PD_EDB, PD_ENOMEM.  The
+ * walk of the symbols endpoint, shared with the cross-port view
+ * (api_hpyneeds.c).
+ */
+int api_symbols_walk(srv_req *r, const api_at *at, const db_scope *sc, api_sym_cb cb,
+                     void *arg);
 
 #endif

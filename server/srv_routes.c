@@ -13,9 +13,12 @@
 #include "api_frontier.h"
 #include "api_gate.h"
 #include "api_history.h"
+#include "api_hpyneeds.h"
 #include "api_items.h"
 #include "api_jobs.h"
 #include "api_ops.h"
+#include "api_owners.h"
+#include "api_plan.h"
 #include "api_repo.h"
 #include "api_report.h"
 #include "api_sarif.h"
@@ -124,6 +127,15 @@ const srv_route srv_routes[] = {
      api_frontier, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
      "getFrontier", "Frontier",
      "what to port next: functions whose in-repository callees are ported"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/plan",
+     api_plan, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE, "getPlan", "Plan",
+     "a porting order from the call graph: steps callees first, batches, what each unblocks"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/owners/{path...}",
+     api_owners, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE, "getOwners", "Owners",
+     "who ported each function of a file and who changed it lately"},
+    {"GET", "/api/v1/hpy-needs", api_hpy_needs, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     "getHpyNeeds", "HpyNeeds",
+     "C API without an HPy replacement across every port, by functions kept from universal"},
     {"GET", "/api/v1/repos/{repo}/forecast",
      api_forecast, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
      "getForecast", "Forecast",

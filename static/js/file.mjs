@@ -19,6 +19,7 @@ import {
 } from './ui.mjs';
 import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
+import { mountPlan } from './plan.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
 import { highlightLines, normalise, styled } from './highlight.mjs';
 import { mountSuggestions } from './fixes.mjs';
@@ -548,6 +549,9 @@ async function main() {
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
   const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
     { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
+  // Owners and the porting plan of this file (plan.mjs, issue 24).
+  const planned = mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
+    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Owners and porting plan'));
   $('functions-section').hidden = false;
   renderFunctions();
   await painted;         // the head and the functions show before the rest
@@ -574,6 +578,7 @@ async function main() {
   await findingsIn;
   await spark;
   await types;
+  await planned;
 }
 
 main()

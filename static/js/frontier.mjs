@@ -3,8 +3,10 @@
 //
 // The frontier: legacy or bridged functions whose callees inside the
 // repository are all ported or neutral, so each can be converted on its
-// own; ranked by how many bridged or ported functions call them today
-// (converting one removes the bridges those callers cross).
+// own; ranked by what converting one unblocks (the callers for which it
+// is the only callee they wait for), then by how many bridged or ported
+// functions call them today (converting one removes the bridges those
+// callers cross).
 
 import { h, replace, fmt, pathNodes } from './dom.mjs';
 import { fileHref, statusBadge } from './ui.mjs';
@@ -19,12 +21,14 @@ function frontierTable(repo, rev, list) {
   return h('table', { class: 'data frontier', id: 'frontier-table' },
     h('caption', { class: 'sr-only' }, 'Functions that can be ported next'),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Function'), h('th', { scope: 'col' }, 'File'), h('th', { scope: 'col' }, 'Status'),
+      h('th', { scope: 'col', class: 'num', title: 'callers for which it is the only callee they wait for: they can be ported once it is' }, 'Unblocks'),
       h('th', { scope: 'col', class: 'num', title: 'bridged or ported functions that call it' }, 'Bridged callers'),
       h('th', { scope: 'col', class: 'num', title: 'in-repository callees, all ported or neutral' }, 'Callees ported'))),
     h('tbody', null, list.map((f) => h('tr', { dataset: { name: f.name, path: f.path } },
       h('td', null, h('a', { href: fileHref(repo, rev, f.path, f.start_line) }, h('code', null, f.name))),
       h('td', { class: 'path' }, pathNodes(f.path)),
       h('td', null, statusBadge(f.status)),
+      h('td', { class: 'num', dataset: { metric: 'unblocks' } }, fmt(f.unblocks ?? 0)),
       h('td', { class: 'num', dataset: { metric: 'bridged-callers' } }, fmt(f.bridged_callers)),
       h('td', { class: 'num' }, `${fmt(f.callees_ported)} / ${fmt(f.callees_total)}`)))));
 }
@@ -48,10 +52,9 @@ export async function mountFrontier(root, { repo, rev, limit = 25 }) {
     h('p', { class: 'small', id: 'frontier-meaning' },
       'What this list means: each function below is still legacy or bridged, every function it calls inside the repository is already ported or neutral, and at least one ported or bridged function calls it. So it can be converted on its own, now, and converting it removes the bridge crossings of its callers. ',
       h('span', { dataset: { metric: 'frontier-candidates' } }, fmt(d.candidates)),
-      ` ${d.candidates === 1 ? 'candidate' : 'candidates'}, most bridged callers first.`),
+      ` ${d.candidates === 1 ? 'candidate' : 'candidates'}, those that unblock most first (callers for which it is the only callee they still wait for), then most bridged callers.`),
     excluded.length ? h('p', { class: 'small', id: 'frontier-excluded' }, 'Left out: ',
-      excluded.map((x, i) => [i ? ', ' : '', h('code', null, x.name)]),
-      ' — the bridge mechanism itself, which is removed once nothing needs a bridge, not ported.') : null,
+      excluded.map((x, i) => [i ? '; ' : '', h('code', null, x.name), ` — ${x.reason}`]), '.') : null,
     d.functions.length ? body
       : h('p', { class: 'muted' }, 'No candidate: no legacy or bridged function with only ported callees is called from ported code.'),
     more);

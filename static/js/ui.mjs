@@ -188,7 +188,8 @@ export function renderNav(nav, current, repo, rev) {
   replace(nav,
     link('overview', 'Overview', repo ? overviewHref(repo, rev || '') : './'),
     link('compare', 'Compare', repo ? compareHref(repo, '', rev || '') : 'compare.html'),
-    link('snapshots', 'Snapshots', repo ? snapshotsHref(repo) : 'snapshots.html'));
+    link('snapshots', 'Snapshots', repo ? snapshotsHref(repo) : 'snapshots.html'),
+    link('hpy-needs', 'HPy needs', 'hpy-needs.html'));
 }
 
 /**

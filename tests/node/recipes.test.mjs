@@ -1,8 +1,9 @@
 // The CI recipes of doc/ci.md (ci/github-actions.yml, ci/gitlab-ci.yml),
 // run step by step against a local repository: a copy of the toyport
 // fixture as "origin", a clone of it as the CI checkout, a real portdash
-// server that has ingested only the base branch, a stub `gh` and a stub
-// GitLab notes API that record what they were given.  Every `run:` step
+// server that has ingested only the base branch, a stub `gh api` and a stub
+// GitLab notes API that keep the comments they were given (so a second run
+// shows whether the comment is updated in place or posted again).  Every `run:` step
 // and every `script:` line runs as written; only the two actions
 // (actions/checkout, github/codeql-action/upload-sarif) are stood in for:
 // the clone, and checking the file the upload would send against the
@@ -35,7 +36,8 @@ let server;       // the portdash server
 let url;          // its base URL
 let token;        // scope ingest
 let gitlab;       // the stub GitLab API
-const notes = [];
+const notes = [];  // the merge request's notes: {id, body}
+const calls = [];  // the requests the GitLab stub answered
 
 function sh(cmd, opts = {}) {
   const r = spawnSync('bash', ['-c', cmd], { encoding: 'utf8', ...opts });
@@ -45,9 +47,20 @@ function sh(cmd, opts = {}) {
 
 before(async () => {
   sh(`git clone -q --bare '${fixture}' '${origin}' && mkdir -p '${stubs}'`);
-  // gh: record the arguments and the comment body
-  writeFileSync(join(stubs, 'gh'), '#!/bin/sh\nprintf "%s\\n" "$@" > "$GH_LOG"\n' +
-    'while [ $# -gt 0 ]; do [ "$1" = --body-file ] && cp "$2" "$GH_LOG.body"; shift; done\n');
+  // gh api: the pull request's comments in $GH_LOG.json (jq does --jq),
+  // each call's arguments appended to $GH_LOG
+  writeFileSync(join(stubs, 'gh'), [
+    '#!/bin/bash', 'printf "%s\\n" "$*" >> "$GH_LOG"', '[ "$1" = api ] || exit 1; shift',
+    'method=GET; expr=.; body=; path=',
+    'while [ $# -gt 0 ]; do case $1 in -X) method=$2; shift;; --jq) expr=$2; shift;;',
+    '  --paginate) ;; -F) body=${2#body=@}; shift;; *) path=$1;; esac; shift; done',
+    'db=$GH_LOG.json; [ -f "$db" ] || echo "[]" > "$db"',
+    'case $method in',
+    '  GET) jq -r "$expr" "$db";;',
+    '  POST) jq --rawfile b "$body" \'. + [{id: (length + 100), body: $b}]\' "$db" > "$db.t";;',
+    '  PATCH) jq --rawfile b "$body" --argjson id "${path##*/}" \'map(if .id == $id then .body = $b else . end)\' "$db" > "$db.t";;',
+    'esac',
+    '[ "$method" = GET ] || mv "$db.t" "$db"', ''].join('\n'));
   chmodSync(join(stubs, 'gh'), 0o755);
   const db = join(tmp, 'port.db');
   sh(`'${bin}' ingest --quiet --db '${db}' --git-dir '${origin}' --name numpy-hpy --ref hpy`);
@@ -61,13 +74,19 @@ before(async () => {
       if (m) res(m[1]);
     });
   });
+  // the notes of one merge request: listed, created, updated
   gitlab = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => { body += d; });
     req.on('end', () => {
-      notes.push({ method: req.method, url: req.url, token: req.headers['private-token'], body });
-      res.writeHead(201, { 'Content-Type': 'application/json' });
-      res.end('{"id": 1}');
+      const text = new URLSearchParams(body).get('body');
+      const m = /\/notes\/(\d+)$/.exec(req.url);
+      calls.push({ method: req.method, url: req.url, token: req.headers['private-token'] });
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json' });
+      if (req.method === 'GET') return res.end(JSON.stringify(notes));
+      if (req.method === 'POST') notes.push({ id: notes.length + 1, body: text });
+      if (req.method === 'PUT') notes.find((n) => n.id === Number(m[1])).body = text;
+      res.end('{}');
     });
   });
   await new Promise((res) => gitlab.listen(0, '127.0.0.1', res));
@@ -116,7 +135,7 @@ function runGitHub(dir, base) {
   const wf = YAML.parse(readFileSync(join(root, 'ci', 'github-actions.yml'), 'utf8'));
   const job = wf.jobs.port;
   const ctx = {
-    github: { base_ref: base, token: 'gh-token', event: { pull_request: { number: 7, head: { sha: sh(`git -C '${dir}' rev-parse HEAD`).trim() } } } },
+    github: { base_ref: base, token: 'gh-token', repository: 'org/numpy-hpy', event: { pull_request: { number: 7, head: { sha: sh(`git -C '${dir}' rev-parse HEAD`).trim() } } } },
     vars: { PORTDASH_URL: url }, steps: {},
   };
   const results = [];
@@ -158,17 +177,40 @@ test('doc/ci.md shows the recipes as they are tested', () => {
   }
 });
 
-test('GitHub Actions: a pull request that ports more passes, comments and uploads SARIF', () => {
+/** The pull request's comments the gh stub keeps for checkout `dir`. */
+const ghComments = (dir) => (existsSync(join(dir, 'gh.log.json')) ? JSON.parse(readFileSync(join(dir, 'gh.log.json'), 'utf8')) : []);
+const MARKER = '<!-- portdash:pull-request-comment -->';
+
+test('GitHub Actions: a pull request that ports more passes, comments once and uploads SARIF', () => {
   const dir = checkout('gh-pass', 'hpy-convert-object-dtype');
   const res = runGitHub(dir, 'hpy');
   for (const r of res) assert.ok(r.skipped || r.status === 0, `${r.step.name ?? r.step.uses}: ${r.status} ${r.stderr ?? ''}`);
   assert.equal(res.filter((r) => r.skipped).length, 0);
-  assert.deepEqual(readFileSync(join(dir, 'gh.log'), 'utf8').trim().split('\n'), ['pr', 'comment', '7', '--body-file', 'gate.md']);
-  assert.match(readFileSync(join(dir, 'gh.log.body'), 'utf8'), /^### HPy porting gate: ✅ pass/);
+  let comments = ghComments(dir);
+  assert.equal(comments.length, 1);
+  assert.ok(comments[0].body.startsWith(`${MARKER}\n### HPy port: ✅ gate passes`), comments[0].body);
+  assert.match(comments[0].body, /\| functions ported \| 2 \|/);
+  assert.match(comments[0].body, /Ask: Ada Legacy\./);
+  // links to the dashboard at the exact commits
+  const head = sh(`git -C '${dir}' rev-parse HEAD`).trim();
+  assert.ok(comments[0].body.includes(`${url}/file.html?repo=numpy-hpy&rev=${head}&path=src/refcount.c`));
+  // the next push: the same comment is edited, not posted again
+  runGitHub(dir, 'hpy');
+  comments = ghComments(dir);
+  assert.equal(comments.length, 1);
+  assert.match(readFileSync(join(dir, 'gh.log'), 'utf8'), /^api -X PATCH repos\/org\/numpy-hpy\/issues\/comments\/100 -F body=@comment.md$/m);
   const sarif = res.find((r) => r.log).log;
   assert.ok(sarif.runs[0].results.length > 0);
   // the server gated a branch it had never ingested
   assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /^### HPy porting gate: ✅ pass/);
+});
+
+test('GitHub Actions: a pull request whose lines move nothing gets no comment', () => {
+  const dir = checkout('gh-quiet', 'hpy');
+  const res = runGitHub(dir, 'hpy');
+  for (const r of res) assert.ok(r.skipped || r.status === 0, `${r.step.name ?? r.step.uses}: ${r.status} ${r.stderr ?? ''}`);
+  assert.equal(readFileSync(join(dir, 'comment.md'), 'utf8'), '');
+  assert.equal(ghComments(dir).length, 0);
 });
 
 test('GitHub Actions: a pull request that makes the port worse comments, then fails with 1', () => {
@@ -178,7 +220,7 @@ test('GitHub Actions: a pull request that makes the port worse comments, then fa
   assert.equal(last.step.name, 'Fail when the port got worse');
   assert.equal(last.status, 1);
   assert.equal(res.find((r) => r.step.id === 'gate').status, 0, 'the gate step records, the last step fails');
-  assert.match(readFileSync(join(dir, 'gh.log.body'), 'utf8'), /^### HPy porting gate: ❌ fail/);
+  assert.match(ghComments(dir)[0].body, /^### HPy port: ❌ gate fails \(\d+ regressions?\)$/m);
 });
 
 test('GitHub Actions: a gate that cannot run fails with 2, not as a worse port', () => {
@@ -212,12 +254,20 @@ async function runGitLab(dir, target, source) {
 test('GitLab CI: the merge request gets the gate as a note, the SARIF artifact, and the server its branch', async () => {
   const dir = checkout('gl', 'hpy-convert-object-dtype');
   notes.length = 0;
+  calls.length = 0;
   const r = await runGitLab(dir, 'hpy', 'hpy-convert-object-dtype');
   assert.equal(r.status, 0, r.stderr);
   assert.equal(notes.length, 1);
-  assert.equal(notes[0].url, '/api/v4/projects/34/merge_requests/12/notes');
-  assert.equal(notes[0].token, 'glpat-x');
-  assert.match(decodeURIComponent(notes[0].body.replace(/\+/g, ' ')), /^body=### HPy porting gate: ✅ pass/);
+  assert.deepEqual(calls.map((c) => c.method), ['GET', 'POST']);
+  assert.equal(calls[1].url, '/api/v4/projects/34/merge_requests/12/notes');
+  assert.equal(calls[1].token, 'glpat-x');
+  assert.ok(notes[0].body.startsWith(`${MARKER}\n### HPy port: ✅ gate passes`), notes[0].body);
+  // the next pipeline updates the note in place
+  const again = await runGitLab(dir, 'hpy', 'hpy-convert-object-dtype');
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(notes.length, 1);
+  assert.equal(calls.at(-1).method, 'PUT');
+  assert.equal(calls.at(-1).url, '/api/v4/projects/34/merge_requests/12/notes/1');
   const log = JSON.parse(readFileSync(join(dir, 'gl-portdash.sarif'), 'utf8'));
   assert.ok(validate(log));
   // the server now ingests the source branch (a job), then lists it as a ref
@@ -232,8 +282,10 @@ test('GitLab CI: the merge request gets the gate as a note, the SARIF artifact, 
   const badge = await fetch(`${url}/badge/numpy-hpy/hpy/functions.ported.svg`);
   assert.equal(badge.status, 200);
   assert.match(await badge.text(), /% done\)/);
-  // a worse port: the note still goes out, the job fails with 1
+  // a worse port (another merge request): its note goes out, the job fails with 1
+  notes.length = 0;
   const worse = await runGitLab(checkout('gl-worse', 'hpy'), 'hpy-convert-object-dtype', 'hpy');
   assert.equal(worse.status, 1);
-  assert.equal(notes.length, 2);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0].body, /❌ gate fails/);
 });

@@ -1,0 +1,75 @@
+// plan.test.mjs: browser tests of issue 24's pages: "What HPy must add"
+// (static/hpy-needs.html, js/hpyneeds.mjs) and the owners and porting plan
+// on the file page (js/plan.mjs).
+//
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+//
+// Every case first asks the JSON API of the same server and then checks
+// that the page shows exactly that.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, api, apiOk, close, closeBrowser, launch, open } from './lib.mjs';
+
+const enc = encodeURIComponent;
+
+before(async () => { await launch(); });
+after(async () => { await closeBrowser(); });
+
+test('What HPy must add: one row per symbol in the API order, a column per port, the exports', async () => {
+  const d = await apiOk('/api/v1/hpy-needs?limit=500');
+  assert.ok(d.symbols.length > 0 && d.ports.length >= 2);
+  const page = await open(`${BASE}/hpy-needs.html`);
+  const rows = page.locator('#needs-table tbody tr');
+  assert.equal(await rows.count(), d.symbols.length);
+  for (let i = 0; i < d.symbols.length; i++) {
+    const s = d.symbols[i];
+    const cells = rows.nth(i).locator('td, th');
+    assert.equal(await rows.nth(i).getAttribute('data-symbol'), s.symbol);
+    assert.equal(await cells.nth(3).textContent(), String(s.total.functions));
+    for (let k = 0; k < d.ports.length; k++) {
+      const c = s.ports[d.ports[k].name];
+      assert.equal(await cells.nth(8 + k).textContent(), c ? `${c.functions} / ${c.files}` : '');
+    }
+  }
+  assert.equal(await page.locator('#needs-table thead th').count(), 8 + d.ports.length);
+  assert.equal(await page.locator('#nav-hpy-needs').getAttribute('aria-current'), 'page');
+  // the exports answer what the page links
+  const csv = await page.locator('#needs-export a', { hasText: 'CSV' }).getAttribute('href');
+  const r = await api(`/${csv}`);
+  assert.equal(r.status, 200);
+  assert.match(r.type, /text\/csv/);
+  assert.equal(r.body.trim().split('\r\n').length, d.symbols.length + 1);
+  // a kind filter asks the API again
+  await page.selectOption('#n-kind', 'type');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('kind') === 'type');
+  const t = await apiOk('/api/v1/hpy-needs?kind=type&limit=500');
+  await page.waitForFunction((n) => document.querySelectorAll('#needs-table tbody tr[data-symbol]').length === n, t.symbols.length);
+  await close(page);
+});
+
+test('File page: owners and the porting plan of the file', async () => {
+  const repos = await apiOk('/api/v1/repos');
+  const repo = repos[0].name;
+  const rev = repos[0].refs[0].name;
+  // a file the plan has steps for (the repository-wide plan names them)
+  const all = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/plan`);
+  assert.ok(all.steps.length > 0, 'the fixture has a function to port');
+  const path = all.steps[0].path;
+  const o = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/owners/${path.split('/').map(enc).join('/')}`);
+  const p = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/plan?path=${enc(path)}&limit=500`);
+  const page = await open(`${BASE}/file.html?repo=${enc(repo)}&rev=${enc(rev)}&path=${enc(path)}`);
+  await page.waitForSelector('#owners');
+  const withOwners = o.functions.filter((f) => f.ported_by.length || f.changed_by.length);
+  assert.equal(await page.locator('#owners tbody tr').count(), withOwners.length);
+  if (o.changed_by.length) {
+    assert.ok((await page.locator('#owners p').textContent()).includes(o.changed_by[0].handle ?? o.changed_by[0].name));
+  }
+  assert.ok(p.steps.length > 0);
+  assert.equal(await page.locator('#plan .plan-batches > li').count(), p.batches.length);
+  assert.equal(await page.locator('#plan li[data-step]').first().getAttribute('data-name'), p.steps[0].name);
+  assert.equal(await page.locator('#plan li[data-step]').count(), p.steps.length);
+  // no e-mail address on a public server
+  assert.ok(!(await page.locator('#owners-plan').innerHTML()).includes('@example'));
+  await close(page);
+});
