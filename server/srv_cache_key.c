@@ -17,6 +17,8 @@ srv_cache_class srv_cache_route_class(const char *pattern)
         return CACHE_NONE;
     if (strstr(pattern, "/jobs/"))
         return CACHE_NONE;          /* progress of a running job */
+    if (strstr(pattern, "/forecast"))
+        return CACHE_NONE;          /* counted from today: the answer ages by the day */
     if (strstr(pattern, "/commits/{rev}"))
         return CACHE_COMMIT;
     /* Rewrites can be recorded without the tip changing (A, B, back to A). */
