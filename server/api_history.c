@@ -25,12 +25,14 @@ enum MHD_Result api_measures_list(srv_req *r)
 
     for (i = 0; i < PD_NMEASURES; i++) {
         const pd_measure *m = &pd_measures[i];
-        const char *good = pd_good_name(m->good);
+        const char *good = pd_good_name(m->good), *definition = NULL;
 
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:o}",
+        pd_measure_done(i, &definition);
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}",
             "key", m->key, "label", m->label, "short", m->short_label,
             "good", good ? json_string(good) : json_null(),
-            "badge", m->badge ? json_string(m->badge) : json_null()));
+            "badge", m->badge ? json_string(m->badge) : json_null(),
+            "done", definition ? json_string(definition) : json_null()));
     }
     return srv_reply_json(r, 200, arr);
 }
