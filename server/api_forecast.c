@@ -137,10 +137,10 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
     if (n)
         db_iso_week_end(weeks[n - 1], &from);
     xt = n ? x[n - 1] : 0;
-    if (today > from) {
+    if (n && today > 0)
         xt += (double)(today - from) / (7 * 86400.0);
+    if (today > 0)
         from = today;
-    }
     still = n ? (int)lround(xt - x[last]) : 0;
     if (today > 0) {
         api_fc_date(d0, sizeof(d0), from, 0);
@@ -253,7 +253,7 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
 enum MHD_Result api_forecast(srv_req *r)
 {
     char ref[256], measure[64] = "object_paths.object-legacy", wbuf[16], tbuf[40], oid[41];
-    char *end;
+    char *end, tweek[16];
     int64_t repo_id, commit_id, today = (int64_t)time(NULL);
     int window = 12, rc;
     json_t *o;
@@ -288,7 +288,10 @@ enum MHD_Result api_forecast(srv_req *r)
     if (api_fc_index(measure) < 0)
         return srv_reply_error(r, PD_EINVAL);
     /* The measure is known: NULL now is the database's failure. */
-    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL, today)))
+    /* The snapshots up to today's week: a forecast as of a past day does
+     * not see the weeks after it. */
+    db_iso_week(tweek, sizeof(tweek), today);
+    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, tweek, today)))
         return srv_reply_error(r, PD_EDB);
     return srv_reply_json(r, 200, o);
 }
