@@ -87,10 +87,29 @@ void api_fork_end(api_fork_walk *w)
     memset(w, 0, sizeof(*w));
 }
 
+/* `part` (reference stolen) cut to at most `b` points: LTTB from 3 on,
+ * else its ends (the last alone for 1: upstream's last is the base). */
+static json_t *api_fork_cut(json_t *part, size_t b)
+{
+    size_t len = json_array_size(part);
+    json_t *out;
+
+    if (len <= b || b >= 3)
+        return api_lttb_points(part, b, "effective_date", NULL);
+    if (!(out = json_array()))
+        return json_decref(part), NULL;
+    if (b == 2)
+        json_array_append(out, json_array_get(part, 0));
+    if (b >= 1)
+        json_array_append(out, json_array_get(part, len - 1));
+    json_decref(part);
+    return out;
+}
+
 int api_fork_sample(srv_req *r, json_t **points, size_t *total)
 {
     json_t *up, *own, *p;
-    size_t i, nown, nup, bown;
+    size_t i, nown, nup, bown, half;
     char buf[32], *end;
     long n;
     int rc;
@@ -109,16 +128,18 @@ int api_fork_sample(srv_req *r, json_t **points, size_t *total)
     *points = NULL;
     nown = json_array_size(own);
     nup = json_array_size(up);
-    /* The port's commits are few beside upstream's thousands: they keep up
-     * to half the budget, so a 1,000-point chart still shows every one of
-     * numpy-hpy's 54. */
-    bown = nown <= (size_t)n / 2 || !nup ? nown : (size_t)n / 2;
-    if (bown > (size_t)n)
-        bown = (size_t)n;
-    if (nup && (size_t)n - bown < 3)
-        bown = (size_t)n - 3;
-    own = api_lttb_points(own, bown < 3 ? 3 : bown, "effective_date", NULL);
-    up = api_lttb_points(up, (size_t)n - (nup ? bown : 0), "effective_date", NULL);
+    /* The port's commits are few beside upstream's thousands: they keep at
+     * least half the budget (what upstream leaves, when more), so a
+     * 1,000-point chart still shows every one of numpy-hpy's 54.  Never
+     * more than N points in all. */
+    half = (size_t)n / 2;
+    bown = (size_t)n > nup ? (size_t)n - nup : 0;
+    if (bown < half)
+        bown = half;
+    if (bown > nown)
+        bown = nown;
+    own = api_fork_cut(own, bown);
+    up = api_fork_cut(up, (size_t)n - bown);
     if (!own || !up) {
         json_decref(own);
         json_decref(up);
