@@ -97,13 +97,14 @@ if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$brok
 
 # HTTP cases as data (tests/http/*.case, tests/http/README.md): one request
 # and its expected answer per file, run by tests/http/run.mjs against a real
-# server with the toyport fixture as "demo" (weekly snapshots backfilled)
-# and gcport as "gc".
+# server with the toyport fixture as "demo" (weekly snapshots backfilled),
+# gcport as "gc" and forked (a port rebased onto a newer upstream) as "fk".
 if command -v node >/dev/null; then
   hdb="$out/http.db"
   { "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/toyport.git" --name demo \
       --ref hpy --ref hpy-convert-object-dtype &&
     "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/gcport.git" --name gc --ref hpy &&
+    "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/forked.git" --name fk --ref hpy &&
     "$B/portdash" snapshot --db "$hdb" --name demo --backfill --since 2020-11-30 \
       --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
   "$B/portdash" serve --db "$hdb" --listen 127.0.0.1:0 --static static >"$out/http-serve.log" 2>&1 &
@@ -114,7 +115,7 @@ if command -v node >/dev/null; then
   done
   if [ -n "$url" ]; then
     node tests/http/run.mjs --url "$url" --git demo="$B/fixtures/toyport.git" \
-      --git gc="$B/fixtures/gcport.git" >"$out/http.log" 2>&1
+      --git gc="$B/fixtures/gcport.git" --git fk="$B/fixtures/forked.git" >"$out/http.log" 2>&1
     cat "$out/http.log"
     p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$out/http.log" | tail -n1)
     f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$out/http.log" | tail -n1)
