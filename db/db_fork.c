@@ -61,6 +61,43 @@ int db_fork_clear(sqlite3 *db, int64_t repo_id, const char *ref)
     return rc < 0 ? rc : 0;
 }
 
+int db_fork_is_stop(const db_fork *f, int64_t id, const char *oid, const char **ref)
+{
+    int i;
+
+    for (i = 0; i < f->nstops; i++)
+        if (id ? f->stops[i].id == id : oid && strcmp(f->stops[i].oid, oid) == 0) {
+            if (ref)
+                *ref = f->stops[i].ref;
+            return i + 1;
+        }
+    return 0;
+}
+
+/* The tips of the repository's other refs (not `commit_id`). */
+static int db_fork_stops(sqlite3 *db, int64_t repo_id, int64_t commit_id, db_fork *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT r.name, c.oid, c.id FROM refs r JOIN commits c "
+                         "ON c.id = r.commit_id WHERE r.repo_id = ?1 AND r.commit_id != ?2 "
+                         "ORDER BY r.name LIMIT ?3")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_int64(st, 2, commit_id);
+    sqlite3_bind_int(st, 3, DB_FORK_MAX_STOPS);
+    while ((rc = db_step(st)) > 0 && out->nstops < DB_FORK_MAX_STOPS) {
+        db_fork_stop *s = &out->stops[out->nstops++];
+
+        snprintf(s->ref, sizeof(s->ref), "%s", (const char *)sqlite3_column_text(st, 0));
+        snprintf(s->oid, sizeof(s->oid), "%s", (const char *)sqlite3_column_text(st, 1));
+        s->id = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
+}
+
 int db_fork_find(sqlite3 *db, int64_t repo_id, const char *ref, int64_t commit_id,
                  db_fork *out)
 {
@@ -93,7 +130,7 @@ int db_fork_find(sqlite3 *db, int64_t repo_id, const char *ref, int64_t commit_i
         out->base_id = sqlite3_column_int64(st, 2);
     }
     sqlite3_finalize(st);
-    return rc < 0 ? rc : 0;
+    return rc < 0 ? rc : db_fork_stops(db, repo_id, commit_id, out);
 }
 
 void db_port_chain_free(db_port_chain *c)
@@ -157,7 +194,10 @@ static void db_port_chain_dates(db_port_chain *c)
     size_t i;
 
     for (i = 0; i < c->n; i++) {
-        if (i == 0 || i == c->first_own || c->t[i] > max)
+        int restart = i == 0 || i == c->first_own ||
+                      (i > c->first_own && db_fork_is_stop(&c->fork, c->id[i - 1], NULL, NULL));
+
+        if (restart || c->t[i] > max)
             max = c->t[i];
         c->eff[i] = max;
     }

@@ -10,9 +10,11 @@
  * HPy token (the commit before it is the base).  doc/history.md says why.
  *
  * Dates: along each part of the chain (upstream history, then the port's
- * own commits) a commit's effective date is the latest date so far within
- * that part, so the port's commits keep their author dates in branch order
- * however new the upstream commit they were rebased onto.
+ * own commits, split again after the tip of another ingested ref, as
+ * hpy-convert-object-dtype is stacked on hpy) a commit's effective date is
+ * the latest date so far within that part, so the port's commits keep
+ * their author dates in branch order however new the commit they were
+ * rebased onto.
  */
 #ifndef DB_FORK_H
 #define DB_FORK_H
@@ -44,6 +46,16 @@ int db_fork_put(sqlite3 *db, int64_t repo_id, const char *ref, const char *upstr
 /* Forget the fork of `ref` (no upstream found any more).  0 or PD_EDB. */
 int db_fork_clear(sqlite3 *db, int64_t repo_id, const char *ref);
 
+/* The tip of another ref of the repository: where a branch stacked on it
+ * (hpy-convert-object-dtype on hpy) starts its own part of the port. */
+typedef struct {
+    char ref[128];
+    char oid[41];
+    int64_t id;
+} db_fork_stop;
+
+#define DB_FORK_MAX_STOPS 16
+
 /* A fork as the history of one chain uses it. */
 typedef struct {
     int basis;               /* DB_FORK_UPSTREAM or DB_FORK_HPY_TOKEN (or NONE:
@@ -51,7 +63,16 @@ typedef struct {
     char upstream[256];      /* the upstream ref, "" unless basis UPSTREAM */
     char base_oid[41];       /* "" when the whole chain is the ref's own */
     int64_t base_id;         /* 0 likewise */
+    /* The tips of the repository's other refs (at most DB_FORK_MAX_STOPS,
+     * by name): one of them on the chain, among the port's own commits,
+     * ends a part; the commits after it are dated among themselves. */
+    db_fork_stop stops[DB_FORK_MAX_STOPS];
+    int nstops;
 } db_fork;
+
+/* The index + 1 of the stop that row id `id` (or, when id is 0, commit
+ * `oid`) is, 0 when none; *ref (may be NULL) gets its ref name. */
+int db_fork_is_stop(const db_fork *f, int64_t id, const char *oid, const char **ref);
 
 /*
  * The fork of the chain ending at `commit_id`: the stored fork of `ref`

@@ -25,7 +25,21 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
     if (!w->in_own && w->fork.basis == DB_FORK_HPY_TOKEN && hp->tok_hpy > 0)
         w->in_own = 1;
     own = w->in_own;
+    w->restart = own && (w->own == 0 || w->after_stop);
+    if (w->restart) {
+        if (!w->parts)
+            w->parts = json_array();
+        json_array_append_new(w->parts, json_pack("{s:o, s:I}", "after", w->own
+            ? json_string(w->fork.stops[w->after_stop - 1].ref) : json_null(),
+            "own_commits", (json_int_t)0));
+        w->after_stop = 0;
+    }
     if (own) {
+        json_t *part = json_array_get(w->parts, json_array_size(w->parts) - 1);
+
+        json_object_set_new(part, "own_commits", json_integer(
+            json_integer_value(json_object_get(part, "own_commits")) + 1));
+        w->after_stop = db_fork_is_stop(&w->fork, 0, hp->c.oid, NULL);
         if (!w->first)
             w->first = api_commit_point(&hp->c);
         json_decref(w->last);
@@ -66,7 +80,7 @@ json_t *api_fork_json(api_fork_walk *w)
         json_decref(w->base);
         w->base = NULL;
     }
-    json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:o}",
+    json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
         "basis", db_fork_basis_name(basis),
         "upstream", basis == DB_FORK_UPSTREAM ? api_text(w->fork.upstream) : json_null(),
         "base", w->base ? w->base : json_null(),
@@ -74,13 +88,14 @@ json_t *api_fork_json(api_fork_walk *w)
         "upstream_commits", (json_int_t)(basis == DB_FORK_NONE ? 0 : w->upstream),
         "first", w->first ? w->first : json_null(),
         "last", w->last ? w->last : json_null(),
-        "author_dates", dates);
+        "author_dates", dates, "parts", w->parts ? w->parts : json_array());
     memset(w, 0, sizeof(*w));
     return o;
 }
 
 void api_fork_end(api_fork_walk *w)
 {
+    json_decref(w->parts);
     json_decref(w->base);
     json_decref(w->first);
     json_decref(w->last);

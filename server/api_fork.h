@@ -23,6 +23,9 @@ typedef struct {
     json_t *base;            /* the newest upstream point, with "value" */
     json_t *first, *last;    /* the first and last own points */
     int64_t amin, amax;      /* author dates of the own points */
+    int restart;             /* the last point stepped starts a part */
+    int after_stop;          /* the last own point was another ref's tip */
+    json_t *parts;           /* [{"after", "own_commits"}] */
 } api_fork_walk;
 
 /* Start a walk along a chain whose fork is `f`. */
@@ -30,7 +33,9 @@ void api_fork_begin(api_fork_walk *w, const db_fork *f);
 
 /*
  * Step to the next point of the chain (oldest first): 1 when it is one of
- * the port's own commits, 0 when it is upstream history.
+ * the port's own commits, 0 when it is upstream history.  w->restart is
+ * then 1 when the point starts a part of the port (its first commit, or
+ * the first after another ref's tip): its dating starts afresh.
  */
 int api_fork_step(api_fork_walk *w, const db_hist_point *hp);
 

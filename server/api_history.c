@@ -143,7 +143,6 @@ static int api_history_point(void *arg, const db_hist_point *hp)
 {
     api_hist *h = arg;
     int64_t t = h->by_author ? hp->c.author_time : hp->c.committer_time;
-    int64_t before = h->fork.own;
     json_t *p;
     int own;
 
@@ -153,7 +152,7 @@ static int api_history_point(void *arg, const db_hist_point *hp)
     /* Along the chain even where the range leaves points out; the port's
      * own commits are dated among themselves (issue 23.1): the upstream
      * commit a rebase put under them does not move them to its date. */
-    api_history_order(&h->ord, t, own && before == 0);
+    api_history_order(&h->ord, t, h->fork.restart);
     if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
     p = api_commit_point(&hp->c);
@@ -161,6 +160,8 @@ static int api_history_point(void *arg, const db_hist_point *hp)
     api_history_order_set(&h->ord, p);
     if (own)
         json_object_set_new(p, "own", json_true());
+    if (h->fork.restart)
+        json_object_set_new(p, "part_start", json_true());
     json_array_append_new(h->points, p);
     return 0;
 }

@@ -64,7 +64,8 @@ export function effectiveTimes(points, date) {
     const server = p.effective_date ? Date.parse(p.effective_date) : NaN;
     // The port's own commits are dated among themselves (issue 23.1): the
     // upstream commit a rebase put under them does not carry them to its date.
-    if (p.own === true && !ownSeen) { ownSeen = true; max = -Infinity; }
+    // So is each part of it after another ref's tip (p.part_start).
+    if ((p.own === true && !ownSeen) || p.part_start === true) { ownSeen = true; max = -Infinity; }
     const late = p.out_of_order === true || (Number.isFinite(own) && own < max);
     if (Number.isFinite(own)) max = Math.max(max, own);
     const x = Number.isFinite(server) ? server : Number.isFinite(max) ? max : own;
@@ -278,8 +279,10 @@ export async function mountTrend(root, opts) {
     const toggle = h('button', { type: 'button', class: 'linkish', id: 'trend-fold' },
       st.window === 'full' ? 'fold it away' : 'show it');
     toggle.addEventListener('click', () => { windowBox.checked = st.window !== 'full'; windowBox.dispatchEvent(new Event('change')); });
+    const parts = (port.parts ?? []).length > 1
+      ? ` (${port.parts.map((q) => (q.after ? `${fmt(q.own_commits)} after ${q.after}` : fmt(q.own_commits))).join(', ')}, each part at its own dates)` : '';
     return h('span', { class: 'muted', id: 'trend-count', dataset: { own: String(own), upstream: String(port.upstream_commits) } },
-      sampled, h('strong', null, `${fmt(own)} ${own === 1 ? 'commit' : 'commits'} of the port`), ...onTop,
+      sampled, h('strong', null, `${fmt(own)} ${own === 1 ? 'commit' : 'commits'} of the port`), parts, ...onTop,
       `, at their ${st.date} dates in branch order; `,
       st.window === 'full' ? `with ${fmt(port.upstream_commits)} upstream commits before them (grey): `
         : `${fmt(port.upstream_commits)} upstream commits folded away: `, toggle);
@@ -293,11 +296,14 @@ export async function mountTrend(root, opts) {
     const times = effectiveTimes(pts.map((p) => (data.date === st.date ? p
       : { ...p, effective_date: undefined, out_of_order: undefined })), st.date).slice(from);
     const series = shown.map((p, i) => ({ x: times[i].x, own: times[i].own, late: times[i].late,
-      y: p.value, commit: p.commit, i: from + i, port: p.own === true }));
+      y: p.value, commit: p.commit, i: from + i, port: p.own === true, part: p.part_start === true }));
     const port = data.port && data.port.basis !== 'none' ? data.port : null;
     // With upstream history shown, it is grey; the port's own commits keep
     // the measure's colour, and no line joins the two parts.
     const upstreamShown = !!port && series.some((p) => !p.port);
+    // No line joins two parts (upstream, the port, a branch stacked on
+    // another ref): each starts again at its own first date.
+    const parted = upstreamShown || series.some((p, i) => i > 0 && p.part);
     const xs = series.map((p) => p.x).filter((x) => Number.isFinite(x));
     let min = Math.min(...xs);
     let max = Math.max(...xs);
@@ -337,9 +343,9 @@ export async function mountTrend(root, opts) {
           pointStyle: series.map((p) => (p.late ? 'triangle' : 'circle')),
           pointBorderColor: series.map((p) => (p.late ? LATE : upstreamShown && !p.port ? UPSTREAM : color)),
           pointBackgroundColor: series.map((p) => (p.late ? '#fff' : upstreamShown && !p.port ? UPSTREAM : color)),
-          segment: upstreamShown ? {
-            borderColor: (c) => (!series[c.p1DataIndex]?.port ? UPSTREAM
-              : !series[c.p0DataIndex]?.port ? 'rgba(0,0,0,0)' : undefined),
+          segment: parted ? {
+            borderColor: (c) => (series[c.p1DataIndex]?.part ? 'rgba(0,0,0,0)'
+              : upstreamShown && !series[c.p1DataIndex]?.port ? UPSTREAM : undefined),
           } : undefined,
           pointHoverRadius: 4,
           pointHitRadius: many ? 3 : 6,
