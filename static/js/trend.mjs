@@ -264,7 +264,7 @@ export async function mountTrend(root, opts) {
    * server's count (not the points drawn, which sampling may thin), and the
    * upstream history folded away with a button to show it. */
   function countLine(port, drawn, from, total) {
-    const sampled = data.sampled_from ? `${fmt(drawn)} points drawn · ` : '';
+    const sampled = data.sampled_from > drawn ? `${fmt(drawn)} points drawn · ` : '';
     if (!port) {
       return h('span', { class: 'muted', id: 'trend-count' }, sampled,
         data.sampled_from ? `${fmt(data.sampled_from)} commits` : `${fmt(drawn)} commits`,
