@@ -14,9 +14,10 @@
  * Find and store the fork of `ref` (tip `tip`, already stored with its
  * first-parent chain) from upstream ref `upstream`, or, when NULL, the
  * first of main, master, origin/main, origin/master that the repository
- * has, unless `ref` is one of those names (a main line has no upstream).  The ref's own commits are its
- * first-parent commits that the upstream cannot reach (`git rev-list
- * --first-parent UPSTREAM..REF`); the base is the first parent of the
+ * has, unless `ref` is one of those names (a main line has no
+ * upstream).  The ref's own commits are its first-parent commits that the
+ * upstream cannot reach (`git rev-list --first-parent UPSTREAM..REF`); the
+ * base is the first parent of the
  * oldest of them (the tip itself when there are none).  *own receives
  * their number (-1 when no upstream was found: the record is then removed
  * and the history falls back to the first HPy token).  0, PD_ENOTFOUND for
