@@ -365,7 +365,7 @@ export async function mountTrend(root, opts) {
             type: 'linear', min, max,
             ticks: { maxRotation: 0, autoSkipPadding: 16, callback: (v) => tickLabel(v, span) },
             title: { display: true, color: '#59636e', text: series.some((p) => p.late)
-              ? `${st.date} date (UTC), the latest so far along the branch` : `${st.date} date (UTC)` },
+              ? `${st.date} date (UTC), the latest so far along the branch${parted ? ' (each part apart)' : ''}` : `${st.date} date (UTC)` },
             grid: { color: '#eaeef2' },
           },
           y: {
