@@ -18,7 +18,7 @@ static void cli_ingest_usage(FILE *out)
     fprintf(out,
         "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
-        "                       [--threads N] [--no-memo] [--quiet]\n\n"
+        "                       [--upstream REF] [--threads N] [--no-memo] [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files in\n"
         "scope and stores the results in FILE (created if missing).  A second run\n"
@@ -31,6 +31,10 @@ static void cli_ingest_usage(FILE *out)
         "  --include GLOB   only paths matching a glob (numpy/core/**); repeatable\n"
         "  --exclude GLOB   leave out matching paths; repeatable\n"
         "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
+        "  --upstream REF   the branch the port was forked from: a ref's own\n"
+        "                   commits are those REF cannot reach (default: main or\n"
+        "                   master when the repository has one; else the port\n"
+        "                   starts at the first HPy token)\n"
         "  --no-patch-ids   skip git patch ids (faster; no links between a\n"
         "                   rebased commit and its earlier version)\n"
         "  --threads N      analysis threads (default: one per CPU; 1: no\n"
@@ -88,7 +92,7 @@ int cli_ingest(int argc, char **argv)
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
         {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
         {"no-memo", no_argument, 0, 'M'}, {"wait", required_argument, 0, 'w'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"upstream", required_argument, 0, 'u'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
     const char **exc = calloc(argc, sizeof(char *));
@@ -113,6 +117,7 @@ int cli_ingest(int argc, char **argv)
         case 'i': inc[opt.ninclude++] = optarg; break;
         case 'x': exc[opt.nexclude++] = optarg; break;
         case 'R': opt.rules_path = optarg; break;
+        case 'u': opt.upstream = optarg; break;
         case 'q': quiet = 1; break;
         case 'P': opt.no_patch_ids = 1; break;
         case 'M': opt.no_memo = 1; break;

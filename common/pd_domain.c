@@ -214,26 +214,45 @@ const char *pd_good_name(pd_good g)
 
 double pd_measure_progress(const pd_counts *c, int i)
 {
-    double x = (double)pd_measure_value(c, i), pop;
+    double done, pop;
 
     switch (pd_measures[i].population) {
     case PD_POP_FILES:
+        done = (double)c->universal_ready_files;
         pop = (double)c->files;
         break;
     case PD_POP_FUNCTIONS:
+        done = (double)c->fn[PD_STATUS_PORTED];
         pop = (double)(c->fn[PD_STATUS_PORTED] + c->fn[PD_STATUS_BRIDGED] +
                        c->fn[PD_STATUS_LEGACY]);
         break;
     case PD_POP_OBJECT_PATHS:
+        done = (double)c->obj[PD_OBJ_UNIVERSAL];
         pop = (double)(c->obj[PD_OBJ_LEGACY] + c->obj[PD_OBJ_CPYTHON_ONLY] +
                        c->obj[PD_OBJ_UNIVERSAL]);
         break;
     default:
-        return pd_measures[i].good == PD_GOOD_DOWN && x == 0 ? 1 : -1;
+        return pd_measures[i].good == PD_GOOD_DOWN && pd_measure_value(c, i) == 0 ? 1 : -1;
     }
-    if (!pop)
-        return 1;
-    return pd_measures[i].good == PD_GOOD_DOWN ? 1 - x / pop : x / pop;
+    return pop ? done / pop : 1;
+}
+
+const char *pd_measure_done(int i, const char **definition)
+{
+    switch (pd_measures[i].population) {
+    case PD_POP_FILES:
+        *definition = "done = universal-ready files / files";
+        return "universal-ready";
+    case PD_POP_FUNCTIONS:
+        *definition = "done = ported functions / functions that are ported, bridged or legacy";
+        return "ported";
+    case PD_POP_OBJECT_PATHS:
+        *definition = "done = universal object-dtype paths / object-dtype paths";
+        return "universal";
+    default:
+        *definition = NULL;
+        return NULL;
+    }
 }
 
 pd_objstate pd_objstate_rule(int legacy, int field, int cpython)

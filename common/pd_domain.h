@@ -205,11 +205,22 @@ int pd_measure_file_is_column(int i);
 const char *pd_good_name(pd_good g);
 
 /*
- * The share of measure `i`'s population already ported, 0..1, for badges:
- * value / population when progress is up, 1 - value / population when down
- * (1 when the population is empty); without a population 1 at zero for a
+ * The share of measure `i`'s population that is done, 0..1, for badges.
+ * One definition of done per population (issue 23.10), whichever measure
+ * of it is shown, so that "functions ported" and "functions legacy" give
+ * the same percentage: files universal-ready / files; functions ported /
+ * (ported + bridged + legacy); object paths universal / object paths (1
+ * when the population is empty).  Without a population: 1 at zero for a
  * measure that should fall, else -1 (unknown).
  */
 double pd_measure_progress(const pd_counts *c, int i);
+
+/*
+ * What "done" means for measure `i`'s population, as a badge says it
+ * after the percentage ("universal-ready", "ported", "universal"), and in
+ * full (*definition, for GET /api/v1/measures and the badge's title); NULL
+ * (and *definition NULL) without a population.
+ */
+const char *pd_measure_done(int i, const char **definition);
 
 #endif

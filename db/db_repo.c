@@ -66,6 +66,7 @@ static const char *const db_repo_rm_sql[] = {
     "DELETE FROM snapshots WHERE repo_id = ?1",
     "DELETE FROM rewrites WHERE repo_id = ?1",
     "DELETE FROM refs WHERE repo_id = ?1",
+    "DELETE FROM ref_forks WHERE repo_id = ?1",
     "DELETE FROM missing_objects WHERE commit_id IN "
     "(SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM commit_stats WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",

@@ -7,6 +7,7 @@
 
 #include "db.h"
 #include "db_measures.h"
+#include "db_fork.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
 
@@ -174,29 +175,37 @@ int db_snapshot_backfill(sqlite3 *db, int64_t repo_id, const char *ref, int64_t 
 {
     const char *method = by_author ? "backfill-author-date" : "backfill-committer-date";
     char week[16], prev[16] = "";
+    db_port_chain chain;
     int64_t t, end, commit;
-    int rc;
+    int rc = 0;
 
     *taken = *kept = 0;
+    /* The trend's dates (db_fork.h), so that a backfilled week shows the
+     * commit the trend draws in that week (issue 23.3): on a rebased port
+     * its own commits by their own dates, not the upstream base's. */
+    if ((rc = db_port_chain_load(db, repo_id, ref, tip, rules_hash, by_author, NULL, 0,
+                                 &chain)) < 0)
+        return rc;
     /* Day by day, so no week is skipped whatever the start weekday. */
     for (t = since; t <= until; t += 86400) {
         db_iso_week(week, sizeof(week), t);
         if (strcmp(week, prev) == 0)
             continue;
         snprintf(prev, sizeof(prev), "%s", week);
-        if ((rc = db_iso_week_end(week, &end)) < 0 ||
-            (rc = db_chain_commit_before(db, &commit, tip, end, by_author)) < 0)
-            return rc;
-        if (!commit)
+        if ((rc = db_iso_week_end(week, &end)) < 0)
+            break;
+        if (!(commit = db_port_chain_at(&chain, end)))
             continue;
         rc = db_snapshot_take(db, repo_id, ref, commit, week, (int64_t)time(NULL),
                               method, rules_hash);
         if (rc < 0)
-            return rc;
+            break;
         if (rc == 1)
             (*kept)++;
         else
             (*taken)++;
+        rc = 0;
     }
-    return 0;
+    db_port_chain_free(&chain);
+    return rc;
 }

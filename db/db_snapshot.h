@@ -45,8 +45,10 @@ int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
 
 /*
  * Reconstruct one snapshot per ISO week from `since` to `until` (unix
- * seconds) for `ref` from its stored history: for each week, the commit
- * chosen by db_chain_commit_before() with the week's end, recorded with
+ * seconds) for `ref` from its stored history: for each week, the newest
+ * commit of the chain whose effective date (the trend's, db_fork.h:
+ * the port's own commits dated among themselves) is before the week's
+ * end (db_port_chain_at), recorded with
  * method "backfill-author-date" or "backfill-committer-date".  Weeks before
  * the first commit are skipped, weeks already taken are kept.  *taken and
  * *kept count both.  0 or a negative PD_E* code.

@@ -25,6 +25,7 @@
 #include "db_scope.h"
 #include "ingest.h"
 #include "ingest_flow.h"
+#include "ingest_fork.h"
 #include "ingest_missing.h"
 #include "ingest_pipe.h"
 #include "ingest_plan.h"
@@ -595,7 +596,7 @@ static void ingest_pipe_close(ingest_ctx *c)
 static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
 {
     git_oid tip, *chain = NULL;
-    int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0;
+    int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0, own;
     const ingest_plan *plan = NULL;
     size_t n = 0, i;
     int rc, has_stats;
@@ -625,7 +626,9 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
                                        &tip, c->rules_hash)) < 0 ||
         (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
         goto done;
-    rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id);
+    if ((rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id)) == 0)
+        rc = ingest_fork_record(c->repo, c->db, c->repo_id, ref, &tip, c->opt->upstream,
+                                &own);
 done:
     ingest_pipe_close(c);
     free(chain);

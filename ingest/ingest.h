@@ -52,6 +52,10 @@ typedef struct {
      * budget and a stopping server (srv_budget.h); may be NULL. */
     int (*interrupted)(void *arg);
     void *interrupt_arg;
+    const char *upstream;     /* the upstream the refs were forked from (their
+                                 own commits are those it cannot reach);
+                                 NULL: main or master when present
+                                 (ingest_fork.h) */
     int lock_wait_s;          /* seconds to wait while another ingest or
                                  snapshot holds the database (db_lock.h);
                                  0: fail at once with PD_EBUSY */

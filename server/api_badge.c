@@ -12,10 +12,12 @@
 #include "db.h"
 #include "pd_error.h"
 
-/* The badge reads "LABEL: VALUE (P% done)", LABEL the measure's badge
- * label in pd_measures.def and P the share of the measure's population
- * already ported (pd_measure_progress), so a reader is not left guessing
- * what the percentage counts. */
+/* The badge reads "LABEL: VALUE (P% DONE)", LABEL the measure's badge
+ * label in pd_measures.def, P the share of the measure's population that
+ * is done (pd_measure_progress: one definition per population, so the
+ * badges of "functions ported" and "functions legacy" agree) and DONE the
+ * word for it ("ported"), the full definition in the badge's title, so a
+ * reader is not left guessing what the percentage counts (issue 23.10). */
 
 /* shields.io's scale, from red to bright green. */
 static const char *api_badge_colour(double p)
@@ -26,7 +28,8 @@ static const char *api_badge_colour(double p)
 
 enum MHD_Result api_badge(srv_req *r)
 {
-    char value[48], svg[2048], label[160];
+    char value[64], svg[2400], label[160], title[400];
+    const char *done, *definition = NULL;
     const char *measure = r->param[2];      /* the route took ".svg" off */
     const db_scope *sc;
     api_at at;
@@ -50,21 +53,25 @@ enum MHD_Result api_badge(srv_req *r)
         /* The scope counts no object-dtype function, so its 0 is not a
          * "100% done": the badge says they are left out, in grey. */
         snprintf(value, sizeof(value), "left out by scope"), progress = -1;
+    else if (progress >= 0 && (done = pd_measure_done(i, &definition)))
+        snprintf(value, sizeof(value), "%lld (%.0f%% %s)", v, progress * 100, done);
     else if (progress >= 0)
-        snprintf(value, sizeof(value), "%lld (%.0f%% done)", v, progress * 100);
+        snprintf(value, sizeof(value), "%lld (done)", v);
     else
         snprintf(value, sizeof(value), "%lld", v);
+    snprintf(title, sizeof(title), "%s: %s%s%s", label, value, definition ? "; " : "",
+             definition ? definition : "");
     /* Text widths estimated at 6.5 px a character of 11 px Verdana. */
     lw = (int)(strlen(label) * 6.5) + 10;
     vw = (int)(strlen(value) * 6.5) + 10;
     snprintf(svg, sizeof(svg),
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" role=\"img\" "
-        "aria-label=\"%s: %s\"><title>%s: %s</title>"
+        "aria-label=\"%s: %s\"><title>%s</title>"
         "<rect width=\"%d\" height=\"20\" fill=\"#555\"/>"
         "<rect x=\"%d\" width=\"%d\" height=\"20\" fill=\"%s\"/>"
         "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">"
         "<text x=\"5\" y=\"14\">%s</text><text x=\"%d\" y=\"14\">%s</text></g></svg>",
-        lw + vw, label, value, label, value, lw, lw, vw,
+        lw + vw, label, value, title, lw, lw, vw,
         api_badge_colour(progress), label, lw + 5, value);
     return srv_reply_bytes(r, 200, "image/svg+xml", svg, strlen(svg));
 }

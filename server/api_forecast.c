@@ -23,6 +23,7 @@
 
 #include "api.h"
 #include "api_forecast.h"
+#include "api_forecast_range.h"
 #include "db.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
@@ -74,13 +75,10 @@ static void api_fc_fit(const double *x, const double *y, int n, api_fit *f)
     f->se = sqrt(rss / (n - 2) / (sxx - sx * sx / n));
 }
 
-/* ISO date of the Monday `weeks` after week `week`'s end, into buf. */
-static void api_fc_date(char *buf, size_t n, const char *week, double weeks)
+/* ISO date `weeks` after `from` (unix seconds), into buf. */
+static void api_fc_date(char *buf, size_t n, int64_t from, double weeks)
 {
-    int64_t end = 0;
-
-    db_iso_week_end(week, &end);
-    pd_iso8601(buf, n, end + (int64_t)(weeks * 7 * 86400), 0);
+    pd_iso8601(buf, n, from + (int64_t)(weeks * 7 * 86400), 0);
     buf[10] = '\0';
 }
 
@@ -104,10 +102,10 @@ static int api_fc_gap(const double *x, int start, int n)
 }
 
 void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, int n,
-                          int window)
+                          int window, int64_t today)
 {
-    double *x = n ? calloc((size_t)n, sizeof(*x)) : NULL;
-    int64_t t0 = 0, t;
+    double *x = n ? calloc((size_t)n, sizeof(*x)) : NULL, xt;
+    int64_t t0 = 0, t, from = 0;
     int i, k = 1, start = 0, last = 0, still;
     api_fit f;
     char d0[40], d1[40], d2[40], note[160];
@@ -131,9 +129,23 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
         start = k > 1 ? k - 1 : 0;   /* the last week still at the starting level */
         api_fc_fit(x + start, y + start, n - start, &f);
     }
-    /* Weeks since the value last changed (at the snapshot `last`, or since
-     * the first snapshot when it never changed). */
-    still = n ? (int)lround(x[n - 1] - x[last]) : 0;
+    /* The present (issue 23.2): weeks since the value last changed (at the
+     * snapshot `last`, or since the first snapshot when it never changed)
+     * count up to today, not to the last snapshot, and dates count from
+     * today: a backfill that stops years ago is a standstill, not a date
+     * years ago. */
+    if (n)
+        db_iso_week_end(weeks[n - 1], &from);
+    xt = n ? x[n - 1] : 0;
+    if (n && today > 0)
+        xt += (double)(today - from) / (7 * 86400.0);
+    if (today > 0)
+        from = today;
+    still = n ? (int)lround(xt - x[last]) : 0;
+    if (today > 0) {
+        api_fc_date(d0, sizeof(d0), from, 0);
+        json_object_set_new(o, "as_of", json_string(d0));
+    }
     json_object_set_new(o, "window_start", n ? json_string(weeks[start]) : json_null());
     json_object_set_new(o, "slope_per_week", json_real(f.slope));
     json_object_set_new(o, "slope_stderr", json_real(f.se));
@@ -160,9 +172,9 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
         if (-now / f.slope > 520) {
             api_fc_none(o, "at this pace zero is more than ten years away");
         } else {
-            api_fc_date(d0, sizeof(d0), weeks[n - 1], -now / f.slope);
-            api_fc_date(d1, sizeof(d1), weeks[n - 1], -now / (f.slope - 2 * f.se));
-            api_fc_date(d2, sizeof(d2), weeks[n - 1], -now / (f.slope + 2 * f.se));
+            api_fc_date(d0, sizeof(d0), from, -now / f.slope);
+            api_fc_date(d1, sizeof(d1), from, -now / (f.slope - 2 * f.se));
+            api_fc_date(d2, sizeof(d2), from, -now / (f.slope + 2 * f.se));
             json_object_set_new(o, "projection", json_pack("{s:s, s:s, s:s}", "zero_on", d0,
                                                            "earliest", d1, "latest", d2));
             json_object_set_new(o, "note", json_string("straight-line fit of the weekly "
@@ -186,8 +198,10 @@ static int api_fc_index(const char *measure)
 }
 
 json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
-                          const char *measure, int window, const char *until_week)
+                          const char *measure, int window, const char *until_week,
+                          int64_t today)
 {
+    json_t *range;
     db_snaps *snaps = NULL;
     db_snap_row row;
     char (*weeks)[16] = NULL;
@@ -226,16 +240,21 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
     }
     o = json_pack("{s:o, s:s, s:i, s:o}", "ref", api_text(ref), "measure", measure,
                   "weeks", n, "points", points);
-    api_forecast_project(o, (const char (*)[16])weeks, y, n, window);
+    api_forecast_project(o, (const char (*)[16])weeks, y, n, window, today);
     free(y);
     free(weeks);
+    /* The range from the port's weekly throughput and inflow; a ref whose
+     * chain cannot be read has none, said as null. */
+    range = api_forecast_range(r->db, repo_id, ref, measure, window, today);
+    json_object_set_new(o, "range", range ? range : json_null());
     return o;
 }
 
 enum MHD_Result api_forecast(srv_req *r)
 {
-    char ref[256], measure[64] = "object_paths.object-legacy", wbuf[16], oid[41], *end;
-    int64_t repo_id, commit_id;
+    char ref[256], measure[64] = "object_paths.object-legacy", wbuf[16], tbuf[40], oid[41];
+    char *end, tweek[16];
+    int64_t repo_id, commit_id, today = (int64_t)time(NULL);
     int window = 12, rc;
     json_t *o;
 
@@ -255,6 +274,13 @@ enum MHD_Result api_forecast(srv_req *r)
     } else if (rc != PD_ENOTFOUND) {
         return srv_reply_error(r, rc);
     }
+    /* ?today=DATE: the forecast as it was (or will be) on that day. */
+    if ((rc = srv_query(r, "today", tbuf, sizeof(tbuf))) == 0) {
+        if ((rc = pd_parse_date(tbuf, &today)) < 0)
+            return srv_reply_error(r, rc);
+    } else if (rc != PD_ENOTFOUND) {
+        return srv_reply_error(r, rc);
+    }
     /* An unknown ref has no forecast: 404, not an empty one. */
     if ((rc = db_repo_find(r->db, r->param[0], &repo_id, NULL, 0)) < 0 ||
         (rc = db_rev_resolve(r->db, repo_id, ref, &commit_id, oid)) < 0)
@@ -262,7 +288,10 @@ enum MHD_Result api_forecast(srv_req *r)
     if (api_fc_index(measure) < 0)
         return srv_reply_error(r, PD_EINVAL);
     /* The measure is known: NULL now is the database's failure. */
-    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, NULL)))
+    /* The snapshots up to today's week: a forecast as of a past day does
+     * not see the weeks after it. */
+    db_iso_week(tweek, sizeof(tweek), today);
+    if (!(o = api_forecast_json(r, repo_id, ref, measure, window, tweek, today)))
         return srv_reply_error(r, PD_EDB);
     return srv_reply_json(r, 200, o);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_fork.h"
 #include "api_history.h"
 #include "api_lttb.h"
 #include "api_scope.h"
@@ -25,12 +26,14 @@ enum MHD_Result api_measures_list(srv_req *r)
 
     for (i = 0; i < PD_NMEASURES; i++) {
         const pd_measure *m = &pd_measures[i];
-        const char *good = pd_good_name(m->good);
+        const char *good = pd_good_name(m->good), *definition = NULL;
 
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:o}",
+        pd_measure_done(i, &definition);
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}",
             "key", m->key, "label", m->label, "short", m->short_label,
             "good", good ? json_string(good) : json_null(),
-            "badge", m->badge ? json_string(m->badge) : json_null()));
+            "badge", m->badge ? json_string(m->badge) : json_null(),
+            "done", definition ? json_string(definition) : json_null()));
     }
     return srv_reply_json(r, 200, arr);
 }
@@ -105,13 +108,13 @@ typedef struct {
     int out;          /* the last commit seen is one of them */
 } api_order;
 
-static void api_history_order(api_order *o, int64_t t)
+static void api_history_order(api_order *o, int64_t t, int restart)
 {
     o->pos = o->n++;
-    o->out = o->pos > 0 && t < o->tmax;
+    o->out = o->pos > 0 && !restart && t < o->tmax;
     if (o->out)
         o->late++;
-    if (o->pos == 0 || t > o->tmax)
+    if (o->pos == 0 || restart || t > o->tmax)
         o->tmax = t;
 }
 
@@ -129,9 +132,11 @@ static void api_history_order_set(const api_order *o, json_t *p)
 /* What the history callback collects. */
 typedef struct {
     int by_author;
+    int port_only;           /* ?window=port: the port's own commits only */
     int64_t since, until;
     json_t *points, *port_start;
     api_order ord;
+    api_fork_walk fork;
 } api_hist;
 
 /* db_ref_history callback: one commit of the chain, oldest first. */
@@ -140,24 +145,49 @@ static int api_history_point(void *arg, const db_hist_point *hp)
     api_hist *h = arg;
     int64_t t = h->by_author ? hp->c.author_time : hp->c.committer_time;
     json_t *p;
+    int own;
 
     if (!h->port_start && hp->tok_hpy > 0)
         h->port_start = api_commit_point(&hp->c);
-    /* Along the chain even where the range leaves points out. */
-    api_history_order(&h->ord, t);
-    if (t < h->since || t > h->until)
+    own = api_fork_step(&h->fork, hp);
+    /* Along the chain even where the range leaves points out; the port's
+     * own commits are dated among themselves (issue 23.1): the upstream
+     * commit a rebase put under them does not move them to its date. */
+    api_history_order(&h->ord, t, h->fork.restart);
+    if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
     p = api_commit_point(&hp->c);
     json_object_set_new(p, "value", json_integer(hp->value));
     api_history_order_set(&h->ord, p);
+    if (own)
+        json_object_set_new(p, "own", json_true());
+    if (h->fork.restart)
+        json_object_set_new(p, "part_start", json_true());
     json_array_append_new(h->points, p);
     return 0;
+}
+
+/* ?window=port|full (default full). */
+static int api_history_window(srv_req *r, int *port_only)
+{
+    char buf[16];
+    int rc;
+
+    *port_only = 0;
+    if ((rc = srv_query(r, "window", buf, sizeof(buf))) == PD_ENOTFOUND)
+        return 0;
+    if (rc == 0 && strcmp(buf, "port") == 0)
+        *port_only = 1;
+    else if (rc == 0 && strcmp(buf, "full") != 0)
+        return pd_error_set(PD_EINVAL, "window must be port or full");
+    return rc;
 }
 
 enum MHD_Result api_history(srv_req *r)
 {
     const db_scope *sc;
     api_at at;
+    db_fork fork;
     json_t *points, *port_start, *doc;
     int measure, rc, sampled;
     size_t total = 0;
@@ -166,30 +196,38 @@ enum MHD_Result api_history(srv_req *r)
     memset(&h, 0, sizeof(h));
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = api_history_args(r, &measure, &h.by_author, &h.since, &h.until)) < 0 ||
+        (rc = api_history_window(r, &h.port_only)) < 0 ||
         (rc = api_scope_arg(r, &sc)) < 0)
         return srv_reply_error(r, rc);
     if (sc)
         return api_scope_history(r, &at, sc, pd_measures[measure].key, h.by_author,
                                  h.since, h.until);
+    if ((rc = db_fork_find(r->db, at.repo_id, r->param[1], at.commit_id, &fork)) < 0)
+        return srv_reply_error(r, rc);
+    api_fork_begin(&h.fork, &fork);
     h.points = json_array();
     if ((rc = db_ref_history(r->db, at.commit_id, at.rules_hash, measure,
                              api_history_point, &h)) < 0) {
         json_decref(h.points);
         json_decref(h.port_start);
+        api_fork_end(&h.fork);
         return srv_reply_error(r, rc);
     }
     points = h.points;
     port_start = h.port_start;
-    if ((sampled = api_lttb_query(r, &points, h.by_author, port_start, &total)) < 0 ||
+    if ((sampled = api_fork_sample(r, &points, &total)) < 0 ||
         !(points = srv_paginate(r, points, 100000))) {
         json_decref(sampled < 0 ? points : NULL);
         json_decref(port_start);
+        api_fork_end(&h.fork);
         return srv_reply_error(r, sampled < 0 ? sampled : PD_EINVAL);
     }
-    doc = json_pack("{s:o, s:s, s:s, s:o, s:o}",
+    doc = json_pack("{s:o, s:s, s:s, s:s, s:o, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", pd_measures[measure].key,
         "date", h.by_author ? "author" : "committer",
-        "port_start", port_start ? port_start : json_null(), "points", points);
+        "window", h.port_only ? "port" : "full",
+        "port_start", port_start ? port_start : json_null(),
+        "port", api_fork_json(&h.fork), "points", points);
     if (sampled)
         json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
     json_object_set_new(doc, "out_of_order", json_integer(h.ord.late));

@@ -129,27 +129,3 @@ done:
     json_decref(points);
     return out;
 }
-
-int api_lttb_query(srv_req *r, json_t **points, int by_author, const json_t *port_start,
-                   size_t *total)
-{
-    char buf[32], *end;
-    long n;
-    int rc;
-
-    if ((rc = srv_query(r, "points", buf, sizeof(buf))) == PD_ENOTFOUND)
-        return 0;
-    n = rc < 0 ? 0 : strtol(buf, &end, 10);
-    if (rc < 0 || *end || end == buf || n < 3 || n > 100000)
-        return pd_error_set(PD_EINVAL, "points must be a whole number from 3 to 100000");
-    *total = json_array_size(*points);
-    /* A ref's history carries its monotone effective date (api_history.c):
-     * LTTB's buckets need x in order. */
-    if (!(*points = api_lttb_points(*points, (size_t)n,
-                                    json_object_get(json_array_get(*points, 0), "effective_date")
-                                    ? "effective_date" : by_author ? "author_date"
-                                    : "committer_date", json_string_value(
-                                    json_object_get(port_start, "commit")))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
-    return 1;
-}

@@ -36,14 +36,4 @@ int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
  */
 json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep);
 
-/*
- * ?points=N of request `r` applied to *points (by author or committer
- * date; the point of commit port_start's "commit" kept): 0 when the request
- * does not ask, 1 when applied with *total the count before, PD_EINVAL
- * (pd_error_set; *points untouched) for an N that is not a whole number
- * from 3 to 100000, or PD_ENOMEM (*points freed and NULL).
- */
-int api_lttb_query(srv_req *r, json_t **points, int by_author, const json_t *port_start,
-                   size_t *total);
-
 #endif

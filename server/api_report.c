@@ -164,13 +164,37 @@ static int md_contributors(FILE *f, srv_req *r, int64_t cur, int64_t prev)
     return 0;
 }
 
-/* The pace of object-legacy paths and when they would reach zero. */
+/* The P50 / P85 range from the port's weekly throughput minus inflow. */
+static void md_forecast_range(FILE *f, json_t *rg)
+{
+    const char *p50 = json_string_value(json_object_get(rg, "p50"));
+    const char *p85 = json_string_value(json_object_get(rg, "p85"));
+
+    fprintf(f, "Range as of %s, from the port's last %lld weeks (%.1f object-legacy paths "
+            "removed and %.1f added a week, %lld left): ",
+            json_string_value(json_object_get(rg, "as_of")),
+            (long long)json_integer_value(json_object_get(rg, "window_weeks")),
+            json_real_value(json_object_get(rg, "throughput_per_week")),
+            json_real_value(json_object_get(rg, "inflow_per_week")),
+            (long long)json_integer_value(json_object_get(rg, "remaining")));
+    if (p50)
+        fprintf(f, "P50 %s, P85 %s.\n\n", p50, p85 ? p85 : "not at this rate");
+    else
+        fprintf(f, "%s.\n\n", json_string_value(json_object_get(rg, "note")));
+}
+
+/* The pace of object-legacy paths and when they would reach zero, as of
+ * the end of the report's week (the present of the report, issue 23.2). */
 static void md_forecast(FILE *f, srv_req *r, int64_t repo_id, const char *ref,
                         const char *week)
 {
-    json_t *fc = api_forecast_json(r, repo_id, ref, "object_paths.object-legacy", 12, week);
-    json_t *p = json_object_get(fc, "projection");
+    int64_t today = 0;
+    json_t *fc, *p, *rg;
 
+    db_iso_week_end(week, &today);
+    fc = api_forecast_json(r, repo_id, ref, "object_paths.object-legacy", 12, week, today);
+    p = json_object_get(fc, "projection");
+    rg = json_object_get(fc, "range");
     fputs("### Forecast\n\n", f);
     if (!fc)
         return;
@@ -188,6 +212,8 @@ static void md_forecast(FILE *f, srv_req *r, int64_t repo_id, const char *ref,
                 json_string_value(json_object_get(p, "latest")));
     else
         fprintf(f, "No projection: %s.\n\n", json_string_value(json_object_get(fc, "note")));
+    if (json_is_object(rg))
+        md_forecast_range(f, rg);
     json_decref(fc);
 }
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_lttb.h"
+#include "api_fork.h"
 #include "api_scope.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -115,6 +115,10 @@ typedef struct {
     int64_t since, until;
     json_t *points;
     json_t *port_start;
+    int port_only;           /* ?window=port */
+    int64_t tmax;            /* latest date so far in the current part */
+    int started;
+    api_fork_walk fork;      /* the port's own commits (issue 23.1) */
 } api_scope_hist;
 
 /* {"commit", "author_date", "committer_date"} of a replayed commit. */
@@ -133,15 +137,30 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
 {
     api_scope_hist *h = arg;
     int64_t t = h->by_author ? cm->author_time : cm->committer_time, v = 0;
+    db_hist_point hp = {{cm->oid, cm->author_time, cm->author_offset, cm->committer_time,
+                         cm->committer_offset}, 0, c->tok[0]};
+    char eff[40];
     json_t *p;
+    int own;
 
     if (!h->port_start && c->tok[0] > 0)
         h->port_start = api_scope_point(cm);
-    if (t < h->since || t > h->until)
+    own = api_fork_step(&h->fork, &hp);
+    /* The dates of the unscoped trend: latest so far within each part. */
+    if (h->fork.restart || !h->started || t > h->tmax)
+        h->tmax = t;
+    h->started = 1;
+    if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
     api_scope_measure(h->key, c, &v);
     p = api_scope_point(cm);
     json_object_set_new(p, "value", json_integer(v));
+    pd_iso8601(eff, sizeof(eff), h->tmax, 0);
+    json_object_set_new(p, "effective_date", json_string(eff));
+    if (own)
+        json_object_set_new(p, "own", json_true());
+    if (h->fork.restart)
+        json_object_set_new(p, "part_start", json_true());
     json_array_append_new(h->points, p);
     return 0;
 }
@@ -150,11 +169,27 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
                                   const char *key, int by_author, int64_t since,
                                   int64_t until)
 {
-    api_scope_hist h = {key, by_author, since, until, json_array(), NULL};
+    api_scope_hist h;
+    char win[16];
+    db_fork fork;
     json_t *doc;
     size_t total = 0;
     int64_t v;
     int rc;
+
+    memset(&h, 0, sizeof(h));
+    h.key = key;
+    h.by_author = by_author;
+    h.since = since;
+    h.until = until;
+    h.points = json_array();
+    /* api_history checked ?window already. */
+    h.port_only = srv_query(r, "window", win, sizeof(win)) == 0 && strcmp(win, "port") == 0;
+    if ((rc = db_fork_find(r->db, at->repo_id, r->param[1], at->commit_id, &fork)) < 0) {
+        json_decref(h.points);
+        return srv_reply_error(r, rc);
+    }
+    api_fork_begin(&h.fork, &fork);
 
     if (api_scope_measure(key, &(db_counts){0}, &v) < 0) {
         json_decref(h.points);
@@ -165,18 +200,21 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
                                api_scope_hist_point, &h)) < 0) {
         json_decref(h.points);
         json_decref(h.port_start);
+        api_fork_end(&h.fork);
         return srv_reply_error(r, rc);
     }
-    if ((rc = api_lttb_query(r, &h.points, by_author, h.port_start, &total)) < 0 ||
+    if ((rc = api_fork_sample(r, &h.points, &total)) < 0 ||
         !(h.points = srv_paginate(r, h.points, 100000))) {
         json_decref(rc < 0 ? h.points : NULL);
         json_decref(h.port_start);
+        api_fork_end(&h.fork);
         return srv_reply_error(r, rc < 0 ? rc : PD_EINVAL);
     }
-    doc = json_pack("{s:o, s:s, s:s, s:s, s:o, s:o}",
+    doc = json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", key, "scope", sc->name,
-        "date", by_author ? "author" : "committer",
-        "port_start", h.port_start ? h.port_start : json_null(), "points", h.points);
+        "date", by_author ? "author" : "committer", "window", h.port_only ? "port" : "full",
+        "port_start", h.port_start ? h.port_start : json_null(),
+        "port", api_fork_json(&h.fork), "points", h.points);
     if (rc)
         json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
     return srv_reply_json(r, 200, doc);

@@ -137,7 +137,7 @@ const srv_route srv_routes[] = {
      "getHpyNeeds", "HpyNeeds",
      "C API without an HPy replacement across every port, by functions kept from universal"},
     {"GET", "/api/v1/repos/{repo}/forecast",
-     api_forecast, NULL, SRV_CACHE_DB, SRV_BODY_NONE,
+     api_forecast, NULL, SRV_CACHE_NO, SRV_BODY_NONE,
      "getForecast", "Forecast",
      "pace of remaining work over weekly snapshots and projected date for zero"},
     {"GET", "/api/v1/repos/{repo}/gate", api_gate, NULL, SRV_CACHE_DB, SRV_BODY_NONE,

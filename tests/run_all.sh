@@ -98,8 +98,9 @@ if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$brok
 
 # HTTP cases as data (tests/http/*.case, tests/http/README.md): one request
 # and its expected answer per file, run by tests/http/run.mjs against a real
-# server with the toyport fixture as "demo" (weekly snapshots backfilled)
-# gcport as "gc" and fixport (the rewrites of portdash fix) as "fx".
+# server with the toyport fixture as "demo" (weekly snapshots backfilled),
+# gcport as "gc", fixport (the rewrites of portdash fix) as "fx" and forked
+# (a port rebased onto a newer upstream) as "fk".
 if command -v node >/dev/null; then
   hdb="$out/http.db"
   { "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/toyport.git" --name demo \
@@ -107,6 +108,7 @@ if command -v node >/dev/null; then
     "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/gcport.git" --name gc --ref hpy &&
     "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/fixport.git" --name fx \
       --ref hpy --ref pr &&
+    "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/forked.git" --name fk --ref hpy &&
     "$B/portdash" snapshot --db "$hdb" --name demo --backfill --since 2020-11-30 \
       --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
   # The write cases (tests/http/writes/) upload, dismiss and ingest with it.
@@ -120,7 +122,8 @@ if command -v node >/dev/null; then
   done
   if [ -n "$url" ]; then
     node tests/http/run.mjs --url "$url" --git demo="$B/fixtures/toyport.git" \
-      --git gc="$B/fixtures/gcport.git" --git fx="$B/fixtures/fixport.git" --token "$htok" >"$out/http.log" 2>&1
+      --git gc="$B/fixtures/gcport.git" --git fx="$B/fixtures/fixport.git" --git fk="$B/fixtures/forked.git" \
+      --token "$htok" >"$out/http.log" 2>&1
     cat "$out/http.log"
     p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$out/http.log" | tail -n1)
     f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$out/http.log" | tail -n1)
@@ -161,6 +164,9 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # Template names, the first screen and the gate table (pages.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/pagesport.git" --name pagesport \
     --ref hpy --ref main || { echo "browser: pagesport ingest failed"; failed=$((failed+1)); }
+  # A port rebased onto a newer upstream base (porttrend.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/forked.git" --name forked \
+    --ref hpy || { echo "browser: forked ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }

@@ -6,8 +6,9 @@
 // milliseconds since the epoch of the chosen date (author or committer: on a
 // rebased branch every commit has the same committer date, so author date is
 // the default), ticks formatted here (no date adapter).  By default only the
-// "port window" is drawn: the commits from the one where the first HPy token
-// appeared (port_start) on; "full history" shows everything.  Rewrites of
+// port's own commits are drawn (?window=port: the commits after the fork
+// from upstream, doc/history.md), at their own dates in branch order, the
+// upstream history folded away; "full history" adds it, in grey.  Rewrites of
 // the ref (rebases, force-pushes) and the port start are drawn as vertical
 // lines by a small plugin.  Clicking a point opens its commit page.
 // The chart asks the server for about as many points as it has pixels
@@ -33,6 +34,7 @@ function linkMethods(links) {
 const DAY = 86400e3;
 const COLORS = { good: '#1a7f37', bad: '#cf222e', neutral: '#8a5a00', none: '#0969da' };
 const LATE = '#bc4c00';   // commits dated before an earlier one on the branch
+const UPSTREAM = '#8c959f';   // upstream history under the port, when shown
 
 /**
  * The point count to ask the history API for, for a chart `px` device
@@ -51,13 +53,19 @@ export const pointTime = (p, date) => Date.parse(date === 'committer' ? p.commit
  * so far along the branch (the server's effective_date, which also counts
  * the commits sampling left out; computed here when absent).  Such a commit
  * is drawn at that date and marked out of order; its own date is kept for
- * the tooltip.  Returns [{x, own, late}].
+ * the tooltip.  The port's own commits (p.own) start again: they are
+ * dated among themselves.  Returns [{x, own, late}].
  */
 export function effectiveTimes(points, date) {
   let max = -Infinity;
+  let ownSeen = false;
   return points.map((p) => {
     const own = pointTime(p, date);
     const server = p.effective_date ? Date.parse(p.effective_date) : NaN;
+    // The port's own commits are dated among themselves (issue 23.1): the
+    // upstream commit a rebase put under them does not carry them to its date.
+    // So is each part of it after another ref's tip (p.part_start).
+    if ((p.own === true && !ownSeen) || p.part_start === true) { ownSeen = true; max = -Infinity; }
     const late = p.out_of_order === true || (Number.isFinite(own) && own < max);
     if (Number.isFinite(own)) max = Math.max(max, own);
     const x = Number.isFinite(server) ? server : Number.isFinite(max) ? max : own;
@@ -160,7 +168,7 @@ export async function mountTrend(root, opts) {
         h('label', null, 'Measure ', measureSel),
         (opts.refs ?? []).length > 1 ? h('label', null, 'along ', refSel) : h('span', null, 'along ', h('code', null, st.ref)),
         h('span', { class: 'seg-toggle', role: 'group', 'aria-label': 'Time axis', id: 'trend-date' }, dateBtns),
-        h('label', { title: 'By default the chart starts where the first HPy token appeared' }, windowBox, ' full history'))),
+        h('label', { title: "By default the chart shows the port's own commits; this adds the upstream history under them" }, windowBox, ' full history'))),
     errors,
     h('div', { class: 'chart-box' }, canvas),
     caption, forecastLine, rewritesList);
@@ -184,6 +192,8 @@ export async function mountTrend(root, opts) {
     const [hist, rw] = await Promise.allSettled([
       api.history(opts.repo, st.ref, st.measure, {
         scope: opts.scope,
+        // The port's own commits only, unless upstream history is asked for.
+        window: st.window === 'full' ? 'full' : 'port',
         // The box the chart fills: the canvas keeps its default 300 px until drawn.
         points: chartPoints((canvas.parentElement?.clientWidth || canvas.clientWidth) * (window.devicePixelRatio || 1)),
       }),
@@ -205,6 +215,18 @@ export async function mountTrend(root, opts) {
     showForecast(seq);
   }
 
+  /* The range (issue 23.2): P50 / P85 dates from today, from the port's
+   * weekly throughput minus inflow, or "not at this rate". */
+  function rangeText(rg) {
+    if (!rg) return null;
+    const r1 = (x) => fmt(Math.round(x * 10) / 10);
+    const why = ` (the port's last ${fmt(rg.window_weeks)} weeks: ${r1(rg.throughput_per_week)} removed and ${r1(rg.inflow_per_week)} added a week; ${fmt(rg.remaining)} left)`;
+    return h('span', { id: 'trend-range', dataset: { p50: rg.p50 ?? '', p85: rg.p85 ?? '' } }, '. ',
+      h('strong', null, 'Range: '), rg.remaining === 0 ? 'already at zero'
+        : rg.p50 ? `P50 ${rg.p50}, P85 ${rg.p85 ?? 'not at this rate'}${why}`
+          : `${rg.note}${why}`);
+  }
+
   /* The forecast from the weekly snapshots, for the measures of remaining
    * work it covers; the server says plainly when it cannot project. */
   async function showForecast(seq) {
@@ -221,20 +243,49 @@ export async function mountTrend(root, opts) {
     // standstill is "no progress for N weeks", never a date.
     const gap = fc.largest_gap_weeks > 1
       ? `; the snapshots have a gap of ${fmt(fc.largest_gap_weeks)} weeks, fitted over real dates` : '';
-    forecastLine.replaceChildren(h('strong', null, 'Forecast: '), fc.weeks === 0
+    forecastLine.replaceChildren(h('strong', null, `Forecast${fc.as_of ? ` as of ${fc.as_of}` : ''}: `), fc.weeks === 0
       ? 'no weekly snapshots of this ref yet (portdash snapshot)'
       : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots${gap}`
-        : `no projection: ${fc.note}`);
+        : `no projection: ${fc.note}`, rangeText(fc.range));
     forecastLine.dataset.projection = p ? p.zero_on : '';
     forecastLine.dataset.noProgressWeeks = !p && /^no progress/.test(fc.note ?? '') ? String(fc.no_progress_weeks) : '';
     forecastLine.hidden = false;
   }
 
-  /** Index of the first point of the port window (0 if none). */
+  /** Index of the first point of the port window (0 if none); only for an
+   * answer without `port` (a scoped history), which the server did not fold. */
   function windowStart() {
-    if (st.window === 'full' || !data?.port_start) return 0;
+    if (st.window === 'full' || !data?.port_start || data.port) return 0;
     const i = data.points.findIndex((p) => p.commit === data.port_start.commit);
     return i < 0 ? 0 : i;
+  }
+
+  /* What the chart counts (issue 23.1): the port's own commits, from the
+   * server's count (not the points drawn, which sampling may thin), and the
+   * upstream history folded away with a button to show it. */
+  function countLine(port, drawn, from, total) {
+    const sampled = data.sampled_from > drawn ? `${fmt(drawn)} points drawn · ` : '';
+    if (!port) {
+      return h('span', { class: 'muted', id: 'trend-count' }, sampled,
+        data.sampled_from ? `${fmt(data.sampled_from)} commits` : `${fmt(drawn)} commits`,
+        st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(data.sampled_from ?? total)} in the full history)` : ' (full history)');
+    }
+    const own = port.own_commits;
+    const base = port.base;
+    const onTop = port.basis === 'upstream'
+      ? [` on top of ${port.upstream}`, base ? [' at ', h('a', { href: commitHref(opts.repo, base.commit), title: base.commit },
+        h('code', null, shortCommit(base.commit))), ` (${(base.committer_date ?? '').slice(0, 10)})`] : null]
+      : [' from the first HPy token (no upstream branch known: ', h('code', null, 'ingest --upstream'), ')'];
+    const toggle = h('button', { type: 'button', class: 'linkish', id: 'trend-fold' },
+      st.window === 'full' ? 'fold it away' : 'show it');
+    toggle.addEventListener('click', () => { windowBox.checked = st.window !== 'full'; windowBox.dispatchEvent(new Event('change')); });
+    const parts = (port.parts ?? []).length > 1
+      ? ` (${port.parts.map((q) => (q.after ? `${fmt(q.own_commits)} after ${q.after}` : fmt(q.own_commits))).join(', ')}, each part at its own dates)` : '';
+    return h('span', { class: 'muted', id: 'trend-count', dataset: { own: String(own), upstream: String(port.upstream_commits) } },
+      sampled, h('strong', null, `${fmt(own)} ${own === 1 ? 'commit' : 'commits'} of the port`), parts, ...onTop,
+      `, at their ${st.date} dates in branch order; `,
+      st.window === 'full' ? `with ${fmt(port.upstream_commits)} upstream commits before them (grey): `
+        : `${fmt(port.upstream_commits)} upstream commits folded away: `, toggle);
   }
 
   function draw() {
@@ -245,7 +296,14 @@ export async function mountTrend(root, opts) {
     const times = effectiveTimes(pts.map((p) => (data.date === st.date ? p
       : { ...p, effective_date: undefined, out_of_order: undefined })), st.date).slice(from);
     const series = shown.map((p, i) => ({ x: times[i].x, own: times[i].own, late: times[i].late,
-      y: p.value, commit: p.commit, i: from + i }));
+      y: p.value, commit: p.commit, i: from + i, port: p.own === true, part: p.part_start === true }));
+    const port = data.port && data.port.basis !== 'none' ? data.port : null;
+    // With upstream history shown, it is grey; the port's own commits keep
+    // the measure's colour, and no line joins the two parts.
+    const upstreamShown = !!port && series.some((p) => !p.port);
+    // No line joins two parts (upstream, the port, a branch stacked on
+    // another ref): each starts again at its own first date.
+    const parted = upstreamShown || series.some((p, i) => i > 0 && p.part);
     const xs = series.map((p) => p.x).filter((x) => Number.isFinite(x));
     let min = Math.min(...xs);
     let max = Math.max(...xs);
@@ -253,8 +311,10 @@ export async function mountTrend(root, opts) {
     if (max - min < DAY) { min -= DAY / 2; max += DAY / 2; }   // one day (a rebase): widen so it can be read
     const span = max - min;
     const good = MEASURE[st.measure]?.good;
-    const first = shown[0]?.value;
-    const last = shown[shown.length - 1]?.value;
+    // From the state the port started from (its upstream base) when folded.
+    const ownPts = port ? shown.filter((p) => p.own === true) : shown;
+    const first = port && port.base ? port.base.value : ownPts[0]?.value ?? shown[0]?.value;
+    const last = (ownPts.length ? ownPts : shown)[(ownPts.length ? ownPts : shown).length - 1]?.value;
     const trend = first == null || last === first ? 'none'
       : !good ? 'neutral' : (last > first) === (good === 'up') ? 'good' : 'bad';
     const color = COLORS[trend];
@@ -279,10 +339,14 @@ export async function mountTrend(root, opts) {
           backgroundColor: color,
           borderWidth: 1.75,
           // Commits dated before an earlier one: hollow orange triangles, always drawn.
-          pointRadius: series.map((p) => (p.late ? 4.5 : many ? 0 : 2.5)),
+          pointRadius: series.map((p) => (p.late ? 4.5 : many && !(upstreamShown && p.port) ? 0 : 2.5)),
           pointStyle: series.map((p) => (p.late ? 'triangle' : 'circle')),
-          pointBorderColor: series.map((p) => (p.late ? LATE : color)),
-          pointBackgroundColor: series.map((p) => (p.late ? '#fff' : color)),
+          pointBorderColor: series.map((p) => (p.late ? LATE : upstreamShown && !p.port ? UPSTREAM : color)),
+          pointBackgroundColor: series.map((p) => (p.late ? '#fff' : upstreamShown && !p.port ? UPSTREAM : color)),
+          segment: parted ? {
+            borderColor: (c) => (series[c.p1DataIndex]?.part ? 'rgba(0,0,0,0)'
+              : upstreamShown && !series[c.p1DataIndex]?.port ? UPSTREAM : undefined),
+          } : undefined,
           pointHoverRadius: 4,
           pointHitRadius: many ? 3 : 6,
           tension: 0,
@@ -301,7 +365,7 @@ export async function mountTrend(root, opts) {
             type: 'linear', min, max,
             ticks: { maxRotation: 0, autoSkipPadding: 16, callback: (v) => tickLabel(v, span) },
             title: { display: true, color: '#59636e', text: series.some((p) => p.late)
-              ? `${st.date} date (UTC), the latest so far along the branch` : `${st.date} date (UTC)` },
+              ? `${st.date} date (UTC), the latest so far along the branch${parted ? ' (each part apart)' : ''}` : `${st.date} date (UTC)` },
             grid: { color: '#eaeef2' },
           },
           y: {
@@ -350,14 +414,12 @@ export async function mountTrend(root, opts) {
 
     const label = MEASURE[st.measure]?.label ?? st.measure;
     const backwards = series.filter((p) => p.late).length;
-    const owns = series.map((p) => p.own).filter((x) => Number.isFinite(x));
+    const owns = (upstreamShown ? series.filter((p) => p.port) : series).map((p) => p.own).filter((x) => Number.isFinite(x));
     const dateRange = owns.length ? `${tickLabel(Math.min(...owns), 10 * DAY)} – ${tickLabel(Math.max(...owns), 10 * DAY)}` : '';
     replace(caption,
       h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
         `${fmt(first)} → ${fmt(last)}`), ` ${label}`),
-      h('span', { class: 'muted', id: 'trend-count' },
-        data.sampled_from ? `${fmt(series.length)} points drawn of ${fmt(data.sampled_from)} commits` : `${fmt(series.length)} commits`,
-        st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(data.sampled_from ?? pts.length)} in the full history)` : ' (full history)'),
+      countLine(port, series.length, from, pts.length),
       h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
       !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null,
       backwards ? h('span', { class: 'trend-late', id: 'trend-backwards', dataset: { late: String(backwards) } },
@@ -387,7 +449,9 @@ export async function mountTrend(root, opts) {
   windowBox.addEventListener('change', () => {
     st.window = windowBox.checked ? 'full' : 'port';
     changed();
-    if (data) draw();
+    // The server folds upstream history away (?window=port): ask again.
+    if (data?.port) load();
+    else if (data) draw();
   });
   await load();
 }

@@ -362,6 +362,8 @@ test('the trend chart draws one point per commit of the history API, switches th
 
   // The port window (default): from the port_start commit on.
   await p.locator('#trend-full').uncheck();
+  // The server folds upstream away (?window=port): wait for the new answer.
+  await p.waitForFunction(() => document.getElementById('trend-canvas').dataset.window === 'port');
   pts = await chartPoints(p);
   const start = h.port_start ? h.points.findIndex((q) => q.commit === h.port_start.commit) : 0;
   assert.ok(start >= 0, 'port_start is a point of the history');

@@ -169,7 +169,21 @@ static void test_badge_progress(void **state)
     c.tok[PD_CLASS_CAPI] = 5;
     assert_true(pd_measure_progress(&c, pd_measure_find("universal_ready_files")) == 0.25);
     assert_true(pd_measure_progress(&c, pd_measure_find("functions.ported")) == 0.25);
-    assert_true(pd_measure_progress(&c, pd_measure_find("functions.legacy")) == 0.5);
+    /* One definition of done per population (issue 23.10): the legacy
+     * badge gives the ported share, as the ported badge does, not
+     * 1 - legacy / population (0.5 here). */
+    assert_true(pd_measure_progress(&c, pd_measure_find("functions.legacy")) == 0.25);
+    {
+        const char *def = NULL;
+
+        assert_string_equal(pd_measure_done(pd_measure_find("functions.legacy"), &def),
+                            "ported");
+        assert_non_null(strstr(def, "ported functions"));
+        assert_string_equal(pd_measure_done(pd_measure_find("object_paths.object-legacy"),
+                                            &def), "universal");
+        assert_null(pd_measure_done(pd_measure_find("tokens.capi"), &def));
+        assert_null(def);
+    }
     assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == 0.25);
     assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-universal")) == 0.25);
     assert_true(pd_measure_progress(&c, pd_measure_find("tokens.capi")) == -1);

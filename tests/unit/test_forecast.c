@@ -41,7 +41,7 @@ static json_t *project(const series *s, int window)
 {
     json_t *o = json_object();
 
-    api_forecast_project(o, (const char (*)[16])s->weeks, s->y, s->n, window);
+    api_forecast_project(o, (const char (*)[16])s->weeks, s->y, s->n, window, 0);
     return o;
 }
 

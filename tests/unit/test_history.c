@@ -400,7 +400,9 @@ static void test_weekly_report_reads_and_escapes(void **state)
 
 static void test_forecast_says_when_it_cannot_project(void **state)
 {
-    json_t *f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype", 200);
+    /* As of the end of the last snapshot's week (2021-W48). */
+    json_t *f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype"
+                    "&today=2021-12-06", 200);
     json_t *list = get("/api/v1/repos/demo/snapshots", 200);
     char *md = get_text("/api/v1/repos/demo/snapshots/2021-W46/report.md"
                         "?ref=hpy-convert-object-dtype", "text/markdown; charset=utf-8");
@@ -427,9 +429,16 @@ static void test_forecast_says_when_it_cannot_project(void **state)
     json_decref(f);
     /* With a window of 13 weeks the 12 quiet weeks are no standstill, and
      * the few changes are too little to project. */
-    f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype&weeks=13", 200);
+    f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype&weeks=13"
+            "&today=2021-12-06", 200);
     assert_string_equal(json_string_value(json_object_get(f, "note")),
                         "too little history to project: fewer than 4 weeks with a change");
+    json_decref(f);
+    /* As of today (issue 23.2): the weeks without change run to today,
+     * years after the backfill, whatever the window. */
+    f = get("/api/v1/repos/demo/forecast?ref=hpy-convert-object-dtype&weeks=13", 200);
+    assert_non_null(strstr(json_string_value(json_object_get(f, "note")), "no progress for "));
+    assert_true(json_integer_value(json_object_get(f, "no_progress_weeks")) > 250);
     json_decref(get("/api/v1/repos/demo/forecast?ref=hpy&measure=files", 400));
     json_decref(get("/api/v1/repos/demo/forecast", 400));
     json_decref(f);

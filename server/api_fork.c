@@ -1,0 +1,167 @@
+/*
+ * api_fork.c: the port's own commits in a history answer (see api_fork.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_fork.h"
+#include "api_lttb.h"
+#include "pd_error.h"
+#include "pd_time.h"
+
+void api_fork_begin(api_fork_walk *w, const db_fork *f)
+{
+    memset(w, 0, sizeof(*w));
+    w->fork = *f;
+    /* An upstream that reaches no commit of the chain: all of it is own. */
+    w->in_own = f->basis == DB_FORK_UPSTREAM && !f->base_oid[0];
+}
+
+int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
+{
+    int own;
+
+    if (!w->in_own && w->fork.basis == DB_FORK_HPY_TOKEN && hp->tok_hpy > 0)
+        w->in_own = 1;
+    own = w->in_own;
+    w->restart = own && (w->own == 0 || w->after_stop);
+    if (w->restart) {
+        if (!w->parts)
+            w->parts = json_array();
+        json_array_append_new(w->parts, json_pack("{s:o, s:I}", "after", w->own
+            ? json_string(w->fork.stops[w->after_stop - 1].ref) : json_null(),
+            "own_commits", (json_int_t)0));
+        w->after_stop = 0;
+    }
+    if (own) {
+        json_t *part = json_array_get(w->parts, json_array_size(w->parts) - 1);
+
+        json_object_set_new(part, "own_commits", json_integer(
+            json_integer_value(json_object_get(part, "own_commits")) + 1));
+        w->after_stop = db_fork_is_stop(&w->fork, 0, hp->c.oid, NULL);
+        if (!w->first)
+            w->first = api_commit_point(&hp->c);
+        json_decref(w->last);
+        w->last = api_commit_point(&hp->c);
+        if (w->own == 0 || hp->c.author_time < w->amin)
+            w->amin = hp->c.author_time;
+        if (w->own == 0 || hp->c.author_time > w->amax)
+            w->amax = hp->c.author_time;
+        w->own++;
+    } else {
+        json_decref(w->base);
+        w->base = api_commit_point(&hp->c);
+        json_object_set_new(w->base, "value", json_integer(hp->value));
+        w->upstream++;
+    }
+    /* The commit after the base is the first of the port's own. */
+    if (!w->in_own && w->fork.basis == DB_FORK_UPSTREAM &&
+        strcmp(hp->c.oid, w->fork.base_oid) == 0)
+        w->in_own = 1;
+    return own;
+}
+
+json_t *api_fork_json(api_fork_walk *w)
+{
+    int basis = w->fork.basis;
+    json_t *dates = json_null();
+    char a[40], b[40];
+
+    if (basis == DB_FORK_HPY_TOKEN && !w->own)
+        basis = DB_FORK_NONE;   /* no HPy token on the chain: no port yet */
+    if (w->own) {
+        pd_iso8601(a, sizeof(a), w->amin, 0);
+        pd_iso8601(b, sizeof(b), w->amax, 0);
+        dates = json_pack("{s:s, s:s}", "first", a, "last", b);
+    }
+    /* With no port, nothing is folded: there is no base either. */
+    if (basis == DB_FORK_NONE) {
+        json_decref(w->base);
+        w->base = NULL;
+    }
+    json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
+        "basis", db_fork_basis_name(basis),
+        "upstream", basis == DB_FORK_UPSTREAM ? api_text(w->fork.upstream) : json_null(),
+        "base", w->base ? w->base : json_null(),
+        "own_commits", (json_int_t)w->own,
+        "upstream_commits", (json_int_t)(basis == DB_FORK_NONE ? 0 : w->upstream),
+        "first", w->first ? w->first : json_null(),
+        "last", w->last ? w->last : json_null(),
+        "author_dates", dates, "parts", w->parts ? w->parts : json_array());
+    memset(w, 0, sizeof(*w));
+    return o;
+}
+
+void api_fork_end(api_fork_walk *w)
+{
+    json_decref(w->parts);
+    json_decref(w->base);
+    json_decref(w->first);
+    json_decref(w->last);
+    memset(w, 0, sizeof(*w));
+}
+
+/* `part` (reference stolen) cut to at most `b` points: LTTB from 3 on,
+ * else its ends (the last alone for 1: upstream's last is the base). */
+static json_t *api_fork_cut(json_t *part, size_t b)
+{
+    size_t len = json_array_size(part);
+    json_t *out;
+
+    if (len <= b || b >= 3)
+        return api_lttb_points(part, b, "effective_date", NULL);
+    if (!(out = json_array()))
+        return json_decref(part), NULL;
+    if (b == 2)
+        json_array_append(out, json_array_get(part, 0));
+    if (b >= 1)
+        json_array_append(out, json_array_get(part, len - 1));
+    json_decref(part);
+    return out;
+}
+
+int api_fork_sample(srv_req *r, json_t **points, size_t *total)
+{
+    json_t *up, *own, *p;
+    size_t i, nown, nup, bown, half;
+    char buf[32], *end;
+    long n;
+    int rc;
+
+    if ((rc = srv_query(r, "points", buf, sizeof(buf))) == PD_ENOTFOUND)
+        return 0;
+    n = rc < 0 ? 0 : strtol(buf, &end, 10);
+    if (rc < 0 || *end || end == buf || n < 3 || n > 100000)
+        return pd_error_set(PD_EINVAL, "points must be a whole number from 3 to 100000");
+    *total = json_array_size(*points);
+    up = json_array();
+    own = json_array();
+    json_array_foreach(*points, i, p)
+        json_array_append(json_is_true(json_object_get(p, "own")) ? own : up, p);
+    json_decref(*points);
+    *points = NULL;
+    nown = json_array_size(own);
+    nup = json_array_size(up);
+    /* The port's commits are few beside upstream's thousands: they keep at
+     * least half the budget (what upstream leaves, when more), so a
+     * 1,000-point chart still shows every one of numpy-hpy's 54.  Never
+     * more than N points in all. */
+    half = (size_t)n / 2;
+    bown = (size_t)n > nup ? (size_t)n - nup : 0;
+    if (bown < half)
+        bown = half;
+    if (bown > nown)
+        bown = nown;
+    own = api_fork_cut(own, bown);
+    up = api_fork_cut(up, (size_t)n - bown);
+    if (!own || !up) {
+        json_decref(own);
+        json_decref(up);
+        return pd_error_set(PD_ENOMEM, "out of memory");
+    }
+    json_array_extend(up, own);
+    json_decref(own);
+    *points = up;
+    return 1;
+}

@@ -1,0 +1,65 @@
+/*
+ * api_fork.h: the port's own commits in a ref's history answer (issue
+ * 23.1): which points are the port's own (after the fork base, db_fork.h),
+ * the "port" object that counts them, and ?points=N sampling that keeps
+ * them when upstream history is shown too.
+ */
+#ifndef API_FORK_H
+#define API_FORK_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "db_fork.h"
+#include "db_history.h"
+#include "srv.h"
+
+/* What the walk along the chain collects. */
+typedef struct {
+    db_fork fork;
+    int in_own;              /* the walk has passed the base */
+    int64_t own, upstream;   /* points of each part seen */
+    json_t *base;            /* the newest upstream point, with "value" */
+    json_t *first, *last;    /* the first and last own points */
+    int64_t amin, amax;      /* author dates of the own points */
+    int restart;             /* the last point stepped starts a part */
+    int after_stop;          /* the last own point was another ref's tip */
+    json_t *parts;           /* [{"after", "own_commits"}] */
+} api_fork_walk;
+
+/* Start a walk along a chain whose fork is `f`. */
+void api_fork_begin(api_fork_walk *w, const db_fork *f);
+
+/*
+ * Step to the next point of the chain (oldest first): 1 when it is one of
+ * the port's own commits, 0 when it is upstream history.  w->restart is
+ * then 1 when the point starts a part of the port (its first commit, or
+ * the first after another ref's tip): its dating starts afresh.
+ */
+int api_fork_step(api_fork_walk *w, const db_hist_point *hp);
+
+/*
+ * The "port" object of the answer: {"basis": "upstream" | "first-hpy-token"
+ * | "none", "upstream": name | null, "base": {"commit", "author_date",
+ * "committer_date", "value"} | null, "own_commits", "upstream_commits",
+ * "first": commit | null, "last": commit | null, "author_dates": {"first",
+ * "last"} | null}.  Takes the walk's references; the walk is spent.
+ */
+json_t *api_fork_json(api_fork_walk *w);
+
+/* Free what a walk holds when no answer is made. */
+void api_fork_end(api_fork_walk *w);
+
+/*
+ * ?points=N of request `r` over points whose own ones carry "own": true:
+ * the upstream part and the own part are reduced apart (each with x its
+ * effective date, which rises within a part), the own part keeping up to
+ * half of N (all of it when it fits).  0 when the request does not ask, 1
+ * when applied with *total the count before, PD_EINVAL (pd_error_set;
+ * *points untouched) for an N that is not a whole number from 3 to
+ * 100000, or PD_ENOMEM (*points freed and NULL).
+ */
+int api_fork_sample(srv_req *r, json_t **points, size_t *total);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * test_fork.c: the trend, backfill and forecast of a rebased port (issue
+ * 23.1-3).  Fixture `forked` (tests/fixtures/forked): upstream `main` of
+ * three commits (2021-01-04, 2021-09-01, 2022-02-07), the port `hpy` of
+ * four commits authored 2021-02-01, 2021-03-01, 2021-05-03 and 2021-04-05
+ * (in that branch order) rebased onto the third on 2022-02-08, and one more
+ * upstream commit after the fork.  The port's first commit has no HPy
+ * token yet, so "from the first HPy token" would miss it.  Expected
+ * figures come from the fixture's COMMIT files and git.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "db_fork.h"
+#include "db_snapshot.h"
+#include "ingest.h"
+#include "pd_error.h"
+#include "pd_time.h"
+#include "srv.h"
+
+static tu_site g_site;
+static char g_rules[64];
+
+static json_t *get(const char *path, long status)
+{
+    return tu_site_get(&g_site, path, status);
+}
+
+static char *git(const char *args)
+{
+    char *s = tu_sh_out("git --git-dir='%s' %s", tu_fixture("forked"), args);
+
+    s[strcspn(s, "\n")] = '\0';
+    return s;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static json_int_t num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+/* Backfill `ref` of `name` from 2021-01-01 to 2021-12-31 by author date. */
+static int backfill(const char *name, const char *ref)
+{
+    sqlite3 *db = NULL;
+    int64_t repo_id, tip;
+    char oid[41];
+    int taken, kept, rc;
+
+    rc = db_open(&db, g_site.db, 0) < 0 || db_repo_find(db, name, &repo_id, NULL, 0) < 0 ||
+         db_rev_resolve(db, repo_id, ref, &tip, oid) < 0 ||
+         db_meta_get(db, "rules_hash", g_rules, sizeof(g_rules)) < 0 ||
+         db_snapshot_backfill(db, repo_id, ref, tip, 1609459200, 1640908800, 1, g_rules,
+                              &taken, &kept) < 0;
+    db_close(db);
+    return rc ? -1 : 0;
+}
+
+static int setup(void **state)
+{
+    tu_site_init(&g_site, "f.db");
+    /* No --upstream: ingest finds main by itself. */
+    if (tu_site_ingest(&g_site, "forked", "fk", "hpy") < 0 || backfill("fk", "hpy") < 0)
+        return -1;
+    return tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+    tu_site_free(&g_site);
+    return 0;
+}
+
+/* The port's own commits: the four that main cannot reach, counted right,
+ * with the fork base and the upstream it was found from. */
+static void test_port_is_the_commits_upstream_cannot_reach(void **state)
+{
+    json_t *h = get("/api/v1/repos/fk/refs/hpy/history?measure=functions.ported", 200);
+    json_t *port = json_object_get(h, "port"), *pts = json_object_get(h, "points"), *p;
+    char *base = git("merge-base hpy main");
+    char *own = git("rev-list --first-parent --count main..hpy");
+    char *first = git("rev-list --first-parent --reverse main..hpy | head -n1");
+    size_t i;
+
+    assert_string_equal(str(port, "basis"), "upstream");
+    assert_string_equal(str(port, "upstream"), "main");
+    assert_int_equal(num(port, "own_commits"), atoi(own));
+    assert_int_equal(num(port, "own_commits"), 4);
+    assert_int_equal(num(port, "upstream_commits"), 3);
+    assert_string_equal(str(json_object_get(port, "base"), "commit"), base);
+    assert_int_equal(num(json_object_get(port, "base"), "value"), 0);
+    assert_string_equal(str(json_object_get(port, "first"), "commit"), first);
+    /* The first HPy token is the port's second commit, not its first. */
+    assert_string_not_equal(str(json_object_get(h, "port_start"), "commit"), first);
+    assert_string_equal(str(json_object_get(port, "author_dates"), "first"),
+                        "2021-02-01T10:00:00+00:00");
+    assert_string_equal(str(json_object_get(port, "author_dates"), "last"),
+                        "2021-05-03T10:00:00+00:00");
+    assert_int_equal(json_array_size(pts), 7);
+    json_array_foreach(pts, i, p)
+        assert_int_equal(json_is_true(json_object_get(p, "own")), i >= 3);
+    json_decref(h);
+    free(base);
+    free(own);
+    free(first);
+}
+
+/* ?window=port: the port's commits at their own author dates in branch
+ * order (not all on the base's 2022-02-07), the one applied out of its
+ * date order marked and drawn at the latest date before it. */
+static void test_port_window_dates_the_port_by_its_own_commits(void **state)
+{
+    json_t *h = get("/api/v1/repos/fk/refs/hpy/history?measure=functions.ported"
+                    "&window=port", 200);
+    json_t *pts = json_object_get(h, "points");
+    static const char *const eff[] = {"2021-02-01", "2021-03-01", "2021-05-03", "2021-05-03"};
+    static const json_int_t val[] = {0, 1, 2, 3};
+    size_t i;
+
+    assert_string_equal(str(h, "window"), "port");
+    assert_int_equal(json_array_size(pts), 4);
+    for (i = 0; i < 4; i++) {
+        json_t *p = json_array_get(pts, i);
+
+        assert_true(json_is_true(json_object_get(p, "own")));
+        assert_memory_equal(str(p, "effective_date"), eff[i], 10);
+        assert_int_equal(num(p, "value"), val[i]);
+        assert_int_equal(json_is_true(json_object_get(p, "out_of_order")), i == 3);
+    }
+    assert_memory_equal(str(json_array_get(pts, 3), "author_date"), "2021-04-05", 10);
+    json_decref(h);
+    /* The full chain: upstream points keep their own dating. */
+    h = get("/api/v1/repos/fk/refs/hpy/history?measure=functions.ported", 200);
+    assert_memory_equal(str(json_array_get(json_object_get(h, "points"), 2), "effective_date"),
+                        "2022-02-07", 10);
+    assert_memory_equal(str(json_array_get(json_object_get(h, "points"), 3), "effective_date"),
+                        "2021-02-01", 10);
+    json_decref(h);
+    json_decref(get("/api/v1/repos/fk/refs/hpy/history?window=sideways", 400));
+}
+
+/* ?points=N gives the port's commits at least half of N (7 points into 6:
+ * 3 of the 4 own, not the 1 or 2 a proportional share would give), never
+ * more than N in all. */
+static void test_sampling_keeps_the_port(void **state)
+{
+    json_t *h = get("/api/v1/repos/fk/refs/hpy/history?measure=functions.ported&points=6",
+                    200);
+    json_t *pts = json_object_get(h, "points"), *p;
+    size_t i, own = 0;
+
+    assert_int_equal(num(h, "sampled_from"), 7);
+    json_array_foreach(pts, i, p)
+        own += json_is_true(json_object_get(p, "own"));
+    assert_int_equal(own, 3);
+    assert_int_equal(json_array_size(pts), 6);
+    json_decref(h);
+}
+
+/* The value of the trend at the end of ISO week `week`: the newest point
+ * of the full history whose effective date is before the week's end. */
+static json_int_t trend_at(json_t *h, const char *week)
+{
+    int64_t end = 0, t = 0;
+    json_int_t v = -1;
+    json_t *p;
+    size_t i;
+
+    assert_int_equal(db_iso_week_end(week, &end), 0);
+    json_array_foreach(json_object_get(h, "points"), i, p) {
+        assert_int_equal(pd_parse_date(str(p, "effective_date"), &t), 0);
+        if (t < end)
+            v = num(p, "value");
+    }
+    return v;
+}
+
+/* A backfilled week and the trend agree (issue 23.3): in 2021-W15 the
+ * trend shows 1 function ported (the commit of April 5 sits after the one
+ * of May 3 on the branch, so it is drawn in May); the old backfill took
+ * that commit by its own date and showed 3. */
+static void test_backfill_follows_the_trend_dates(void **state)
+{
+    json_t *h = get("/api/v1/repos/fk/refs/hpy/history?measure=functions.ported", 200);
+    static const char *const weeks[] = {"2021-W02", "2021-W05", "2021-W10", "2021-W15",
+                                        "2021-W19", "2021-W40", "2021-W52"};
+    char path[128];
+    size_t i;
+
+    for (i = 0; i < sizeof(weeks) / sizeof(*weeks); i++) {
+        json_t *s;
+
+        snprintf(path, sizeof(path), "/api/v1/repos/fk/snapshots/%s", weeks[i]);
+        s = get(path, 200);
+        assert_int_equal(num(json_object_get(json_object_get(json_array_get(
+            json_object_get(s, "refs") ? json_object_get(s, "refs") : s, 0), "stats"),
+            "functions"), "ported"), trend_at(h, weeks[i]));
+        json_decref(s);
+    }
+    assert_int_equal(trend_at(h, "2021-W15"), 1);
+    json_decref(h);
+}
+
+/* Forecasts count from today: a port idle for years is "not at this
+ * rate", never a date in the past; while it works, P50 <= P85, both after
+ * today. */
+static void test_forecast_range_from_today(void **state)
+{
+    json_t *f = get("/api/v1/repos/fk/forecast?ref=hpy&measure=functions.not-ported"
+                    "&today=2021-05-10", 200);
+    json_t *rg = json_object_get(f, "range");
+
+    assert_string_equal(str(f, "as_of"), "2021-05-10");
+    assert_string_equal(str(rg, "as_of"), "2021-05-10");
+    assert_int_equal(num(rg, "remaining"), 2);           /* four and five */
+    assert_int_equal(num(rg, "weeks_with_work"), 2);     /* the weeks of one and of two+three */
+    assert_true(json_real_value(json_object_get(rg, "throughput_per_week")) > 0.24);
+    assert_non_null(str(rg, "p50"));
+    assert_non_null(str(rg, "p85"));
+    assert_true(strcmp(str(rg, "p50"), "2021-05-10") > 0);
+    assert_true(strcmp(str(rg, "p50"), str(rg, "p85")) <= 0);
+    json_decref(f);
+
+    f = get("/api/v1/repos/fk/forecast?ref=hpy&measure=functions.not-ported"
+            "&today=2026-12-01", 200);
+    rg = json_object_get(f, "range");
+    assert_true(json_is_null(json_object_get(rg, "p50")));
+    assert_true(json_is_null(json_object_get(rg, "p85")));
+    assert_non_null(strstr(str(rg, "note"), "not at this rate"));
+    /* The snapshot fit says the standstill, counted to today. */
+    assert_true(json_is_null(json_object_get(f, "projection")));
+    assert_non_null(strstr(str(f, "note"), "no progress for"));
+    assert_true(num(f, "no_progress_weeks") > 250);
+    json_decref(f);
+    json_decref(get("/api/v1/repos/fk/forecast?ref=hpy&today=someday", 400));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_port_is_the_commits_upstream_cannot_reach),
+        cmocka_unit_test(test_port_window_dates_the_port_by_its_own_commits),
+        cmocka_unit_test(test_sampling_keeps_the_port),
+        cmocka_unit_test(test_backfill_follows_the_trend_dates),
+        cmocka_unit_test(test_forecast_range_from_today),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
