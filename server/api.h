@@ -14,8 +14,5 @@
 #include "api_common.h"
 #include "srv.h"
 
-/* {"commit","author_date","committer_date"} of a commit (db_history.h);
- * api_history.c. */
-json_t *api_commit_point(const db_commit_when *w);
 
 #endif

@@ -12,6 +12,7 @@
 #include "db_commit.h"
 #include "db_missing.h"
 #include "pd_error.h"
+#include "pd_time.h"
 #include "pd_utf8.h"
 
 json_t *api_group_obj(const db_counts *c, const char *group)
@@ -136,4 +137,15 @@ int api_resolve(srv_req *r, api_at *at)
     if (rc == 0 && strcmp(r->param[1], at->oid) == 0 && db_missing_any(r->db, at->repo_id) == 0)
         r->immutable = 1;
     return rc;
+}
+
+/* {"commit", "author_date", "committer_date"} of a commit. */
+json_t *api_commit_point(const db_commit_when *w)
+{
+    char a[40], c[40];
+
+    pd_iso8601(a, sizeof(a), w->author_time, w->author_offset);
+    pd_iso8601(c, sizeof(c), w->committer_time, w->committer_offset);
+    return json_pack("{s:s, s:s, s:s}", "commit", w->oid, "author_date", a,
+                     "committer_date", c);
 }

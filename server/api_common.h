@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "db_history.h"
 #include "pd_domain.h"
 #include "srv.h"
 
@@ -61,5 +62,8 @@ json_t *api_text(const char *s);
 /* The bytes a display form names: "\xHH" (HH 80-FF) back to its byte.  A
  * new string (free()), NULL on ENOMEM. */
 char *api_text_bytes(const char *s);
+
+/* {"commit","author_date","committer_date"} of a commit (db_history.h). */
+json_t *api_commit_point(const db_commit_when *w);
 
 #endif

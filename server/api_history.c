@@ -48,17 +48,6 @@ static int api_measure_find(const char *key)
     return i;
 }
 
-/* {"commit", "author_date", "committer_date"} of a commit. */
-json_t *api_commit_point(const db_commit_when *w)
-{
-    char a[40], c[40];
-
-    pd_iso8601(a, sizeof(a), w->author_time, w->author_offset);
-    pd_iso8601(c, sizeof(c), w->committer_time, w->committer_offset);
-    return json_pack("{s:s, s:s, s:s}", "commit", w->oid, "author_date", a,
-                     "committer_date", c);
-}
-
 /* Read measure/since/until/date arguments. */
 static int api_history_args(srv_req *r, int *measure, int *by_author,
                             int64_t *since, int64_t *until)

@@ -75,7 +75,8 @@ static void test_a_rename_in_place_is_paired_with_the_first_new_name(void **stat
 
 static void test_no_pairing_across_moved_neighbours_or_two_lost_names(void **state)
 {
-    static const char *const base2[] = { "f:legacy:-:1", "old1:legacy:-:1", "old2:legacy:-:1", "g:legacy:-:1" };
+    static const char *const base2[] = { "f:legacy:-:1", "old1:legacy:-:1", "old2:legacy:-:1",
+                                         "g:legacy:-:1" };
     static const char *const head2[] = { "f:legacy:-:1", "new1:legacy:-:1", "g:legacy:-:1" };
     static const char *const base3[] = { "f:legacy:-:1", "old:legacy:-:1", "g:legacy:-:1" };
     static const char *const head3[] = { "g:legacy:-:1", "new:legacy:-:1", "f:legacy:-:1" };
