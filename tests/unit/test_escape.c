@@ -97,7 +97,9 @@ static void test_gate_comment_escapes_repository_text(void **state)
     assert_null(strstr(md, "\u2066"));
     assert_non_null(strstr(md, "`src/x<U+000D># Session expired<U+000D><a href="));
     assert_non_null(strstr(md, "`f<U+202E>oof`"));
-    assert_non_null(strstr(md, "| no \\<b\\>new\\<\\/b\\><U+000D>\\# legacy (`fn\\|x`) |"));
+    /* the rule in its own cell, the measure as code beside its totals */
+    assert_non_null(strstr(md, "| no \\<b\\>new\\<\\/b\\><U+000D>\\# legacy | "));
+    assert_non_null(strstr(md, "`fn\\|x` 1 | 2 |"));
     assert_non_null(strstr(md, "`src/<U+2066>y.c<U+000A>- [z](https://evil.example)`"));
     /* no line of the comment starts with repository text */
     for (line = md; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
