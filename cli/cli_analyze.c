@@ -76,7 +76,7 @@ static int cli_an_fixes(report_file *rf, const rules *r, const char *buf, size_t
     int rc;
 
     if (!l)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((rc = fix_file(l, r, rf->path, buf, len, rf->res)) < 0) {
         free(l);
         return rc;
@@ -97,7 +97,7 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
         report_file *f = realloc(a->files, cap * sizeof(*f));
 
         if (!f)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         a->files = f;
         a->cap = cap;
     }
@@ -105,7 +105,7 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
         return rc;
     if (!(p = strdup(path))) {
         an_result_free(res);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     a->files[a->n].path = p;
     a->files[a->n].keep = NULL;
@@ -144,13 +144,13 @@ static int cli_walk_cb(const char *path, const struct stat *sb, int type,
     if (cli_walk_n == cli_walk_cap) {
         cli_walk_cap = cli_walk_cap ? cli_walk_cap * 2 : 64;
         if (!(q = realloc(cli_walk_paths, cli_walk_cap * sizeof(*q)))) {
-            cli_walk_rc = pd_error_set(PD_ENOMEM, "out of memory");
+            cli_walk_rc = pd_error_nomem(NULL);
             return 1;
         }
         cli_walk_paths = q;
     }
     if (!(p = strdup(path))) {
-        cli_walk_rc = pd_error_set(PD_ENOMEM, "out of memory");
+        cli_walk_rc = pd_error_nomem(NULL);
         return 1;
     }
     cli_walk_paths[cli_walk_n++] = p;
@@ -319,14 +319,14 @@ static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
             if (p)
                 blobs = p;
             if (!p || !q) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
                 break;
             }
             paths = q;
             cap = cap ? cap * 2 : 1024;
         }
         if (!(paths[n] = strdup(*path ? path : "blob.c"))) {
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
             break;
         }
         if (git_oid_fromstr(&oid, line) < 0 ||
@@ -417,7 +417,7 @@ static int cli_an_graph(cli_an *a)
     if (a->n && (!res || !paths)) {
         free(res);
         free(paths);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     for (i = 0; i < a->n; i++) {
         res[i] = (an_result *)a->files[i].res;   /* ours: cli_an_add made it */

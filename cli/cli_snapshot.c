@@ -118,7 +118,7 @@ static int cli_snapshot_refs(cli_snap *s, const char **refs, size_t nrefs, int b
 
     db_iso_week(w.week, sizeof(w.week), (int64_t)time(NULL));
     if (!(w.found = calloc(nrefs + 1, 1)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     rc = db_refs_list(s->db, s->repo_id, cli_snapshot_seen, &w);
     for (i = 0; i < nrefs && rc == 0; i++)
         if (!w.found[i])

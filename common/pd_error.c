@@ -27,3 +27,9 @@ void pd_error_clear(void)
 {
     pd_error_msg[0] = '\0';
 }
+
+int pd_error_nomem(const char *doing)
+{
+    return doing ? pd_error_set(PD_ENOMEM, "out of memory %s", doing)
+                 : pd_error_set(PD_ENOMEM, "out of memory");
+}

@@ -30,6 +30,14 @@ int pd_error_set(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
+ * Record "out of memory" (or "out of memory DOING" when `doing` is not
+ * NULL, e.g. "analysing") and return PD_ENOMEM: the one spelling of an
+ * allocation failure, so `return pd_error_nomem(NULL);` replaces the
+ * pd_error_set() call written out at each site.
+ */
+int pd_error_nomem(const char *doing);
+
+/*
  * The current thread's last message; never NULL ("" when none).  The
  * returned string is owned by the thread and valid until the next
  * pd_error_set() on that thread.

@@ -32,7 +32,7 @@ static int fl_grow(void **p, size_t *cap, size_t need, size_t el)
     while (c < need)
         c *= 2;
     if (!(q = realloc(*p, c * el)))
-        return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+        return pd_error_nomem("in the call graph");
     *p = q;
     *cap = c;
     return 0;
@@ -77,7 +77,7 @@ int pd_flow_new(pd_flow **out)
     if (!g || !(g->files = pd_map_new(PD_MAP_TRUSTED)) ||
         !(g->names = pd_map_new(PD_MAP_SEEDED))) {
         pd_flow_free(g);
-        return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+        return pd_error_nomem("in the call graph");
     }
     *out = g;
     return 0;
@@ -275,7 +275,7 @@ int pd_flow_set_file(pd_flow *g, int64_t id, const char *path, const pd_flow_fn 
         f = &g->file[g->nfile];
         memset(f, 0, sizeof(*f));
         if (!(f->id = malloc(sizeof(*f->id))) || !(f->path = strdup(path ? path : "")))
-            return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+            return pd_error_nomem("in the call graph");
         *f->id = id;
         if (pd_map_put(g->files, f->id, sizeof(*f->id), (void *)(uintptr_t)(g->nfile + 1)) < 0)
             return PD_ENOMEM;
@@ -314,7 +314,7 @@ static int fl_compact(pd_flow *g)
     size_t i, j, n = 0, nc = 0, na = 0;
 
     if (!map)
-        return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+        return pd_error_nomem("in the call graph");
     for (i = 0; i < g->nfile; i++)
         g->file[i].nfn = 0;
     for (i = 0; i < g->nfn; i++) {

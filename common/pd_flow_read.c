@@ -225,7 +225,7 @@ int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char
         return pd_flow_set_file(g, file, path, NULL, 0);
     if (!(v = calloc(n, sizeof(*v))) || !(tmp = malloc(len + n + 1))) {
         free(v);
-        return pd_error_set(PD_ENOMEM, "out of memory in the call graph");
+        return pd_error_nomem("in the call graph");
     }
     for (p = text, k = 0, i = 0; i < n && (e = memchr(p, '\n', len - (size_t)(p - text)));
          i++) {

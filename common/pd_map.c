@@ -51,7 +51,7 @@ pd_map *pd_map_new(pd_map_hash kind)
     if (!(m = calloc(1, sizeof(*m))) ||
         !(m->slot = calloc(PD_MAP_FIRST, sizeof(*m->slot)))) {
         free(m);
-        pd_error_set(PD_ENOMEM, "out of memory");
+        pd_error_nomem(NULL);
         return NULL;
     }
     m->mask = PD_MAP_FIRST - 1;

@@ -63,7 +63,7 @@ static int ow_push(pd_own_person **arr, size_t *n, const pd_own_ver *v)
     pd_own_person *p = realloc(*arr, (*n + 1) * sizeof(*p));
 
     if (!p)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     *arr = p;
     p[*n].who = v->who;
     p[*n].email = v->email;
@@ -115,7 +115,7 @@ static int ow_result(ow_track *t, size_t max, pd_own_result *r)
     r->nporters = t->nporters < max ? t->nporters : max;
     t->porters = NULL;
     if (!(r->changers = calloc(max + 1, sizeof(*r->changers))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = t->nchanges; i-- > 0 && r->nchangers < max;) {
         pd_own_ver v = {t->changes[i].who, t->changes[i].email, NULL, 0, NULL, 0};
 
@@ -139,13 +139,13 @@ static int ow_index(const pd_own_ver *w, pd_map **m, uint32_t **next)
     *m = pd_map_new(PD_MAP_SEEDED);
     *next = calloc(w->nfns + 1, sizeof(**next));
     if (!*m || !*next)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = w->nfns; i-- > 0;) {
         const char *nm = w->fns[i].name;
 
         (*next)[i] = (uint32_t)(uintptr_t)pd_map_get(*m, nm, strlen(nm));
         if (pd_map_put(*m, nm, strlen(nm), (void *)(uintptr_t)(i + 1)) < 0)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
     }
     return 0;
 }
@@ -160,7 +160,7 @@ static int ow_match(const pd_own_ver *prev, const pd_own_ver *cur, uint32_t *pai
 
     memset(pair, 0, cur->nfns * sizeof(*pair));
     if ((rc = ow_index(prev, &m, &next)) == 0 && !(seen = pd_map_new(PD_MAP_SEEDED)))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     for (i = 0; rc == 0 && i < cur->nfns; i++) {
         const char *nm = cur->fns[i].name;
         size_t len = strlen(nm);
@@ -171,7 +171,7 @@ static int ow_match(const pd_own_ver *prev, const pd_own_ver *cur, uint32_t *pai
             k = next[k - 1];
         pair[i] = k;
         if (pd_map_put(seen, nm, len, (void *)((uintptr_t)pd_map_get(seen, nm, len) + 1)) < 0)
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
     }
     pd_map_free(m);
     pd_map_free(seen);
@@ -209,7 +209,7 @@ int pd_owners_compute(const pd_own_ver *v, size_t n, int baseline, size_t max,
         pair = calloc(w->nfns + 1, sizeof(*pair));
         cur = calloc(w->nfns + 1, sizeof(*cur));
         if (!pair || !cur || (rc = ow_match(pv, w, pair)) < 0) {
-            rc = rc ? rc : pd_error_set(PD_ENOMEM, "out of memory");
+            rc = rc ? rc : pd_error_nomem(NULL);
             break;
         }
         for (i = 0; rc == 0 && i < w->nfns; i++) {
@@ -222,7 +222,7 @@ int pd_owners_compute(const pd_own_ver *v, size_t n, int baseline, size_t max,
                 ow_track *nt = realloc(tracks, (ntracks + 1) * sizeof(*nt));
 
                 if (!nt) {
-                    rc = pd_error_set(PD_ENOMEM, "out of memory");
+                    rc = pd_error_nomem(NULL);
                     break;
                 }
                 tracks = nt;
@@ -242,7 +242,7 @@ int pd_owners_compute(const pd_own_ver *v, size_t n, int baseline, size_t max,
         cur = NULL;
     }
     if (rc == 0 && !(*out = calloc(v[n - 1].nfns + 1, sizeof(**out))))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     for (i = 0; rc == 0 && i < v[n - 1].nfns; i++)
         rc = ow_result(&tracks[prevt[i]], max, &(*out)[i]);
     if (rc < 0 && *out) {

@@ -31,7 +31,7 @@ int pd_plan_new(pd_plan **out, size_t nfn, size_t nfiles)
 
     *out = NULL;
     if (!p)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     p->nfn = nfn;
     p->nfiles = nfiles;
     p->file = calloc(nfn + 1, sizeof(*p->file));
@@ -40,7 +40,7 @@ int pd_plan_new(pd_plan **out, size_t nfn, size_t nfiles)
     p->fblock = calloc(nfiles + 1, sizeof(*p->fblock));
     if (!p->file || !p->blocking || !p->file_blocked || !p->fblock) {
         pd_plan_free(p);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     *out = p;
     return 0;
@@ -89,7 +89,7 @@ int pd_plan_add_edge(pd_plan *p, size_t caller, size_t callee)
         pl_edge *v = realloc(p->e, cap * sizeof(*v));
 
         if (!v)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         p->e = v;
         p->cap = cap;
     }
@@ -123,7 +123,7 @@ int pd_plan_finish(pd_plan *p)
     p->in = malloc((n + 1) * sizeof(*p->in));
     p->nblock = calloc(p->nfn + 1, sizeof(*p->nblock));
     if (!p->out0 || !p->in0 || !p->out || !p->in || !p->nblock)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < n; i++) {
         p->out0[p->e[i].a + 1]++;
         p->in0[p->e[i].b + 1]++;
@@ -137,7 +137,7 @@ int pd_plan_finish(pd_plan *p)
         size_t *fill = calloc(p->nfn + 1, sizeof(*fill));
 
         if (!fill)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         for (i = 0; i < n; i++) {
             p->out[i] = p->e[i].b;          /* sorted by caller */
             p->in[p->in0[p->e[i].b] + fill[p->e[i].b]++] = p->e[i].a;
@@ -291,7 +291,7 @@ static int pl_append(void *arrp, size_t *n, size_t sz, const void *x)
     char *v = realloc(*arr, (*n + 1) * sz);
 
     if (!v)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     memcpy(v + *n * sz, x, sz);
     *arr = v;
     (*n)++;
@@ -309,7 +309,7 @@ static int pl_simulate(const pd_plan *p, pd_plan_result *r, const unsigned char 
     int rc = 0;
 
     if (!rem || !fleft || !done)
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     for (s = 0; rc == 0 && s < r->nsteps; s++) {
         uint32_t v = (uint32_t)r->steps[s].fn;
 
@@ -400,7 +400,7 @@ int pd_plan_make(const pd_plan *p, const size_t *target, size_t n, const uint64_
     t.on = calloc(p->nfn + 1, 1);
     if (!in || !list || !t.idx || !t.low || !t.comp || !t.stack || !t.cstack || !t.edge ||
         !t.on) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     len = pl_closure(p, target, n, in, list, &out->ntarget);
@@ -411,7 +411,7 @@ int pd_plan_make(const pd_plan *p, const size_t *target, size_t n, const uint64_
     clevel = calloc(t.ncomp + 1, sizeof(*clevel));
     keys = malloc((len + 1) * sizeof(*keys));
     if (!clevel || !keys || pl_levels(p, &t, list, len, clevel) < 0) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     for (i = 0; i < len; i++) {
@@ -421,7 +421,7 @@ int pd_plan_make(const pd_plan *p, const size_t *target, size_t n, const uint64_
     }
     qsort(keys, len, sizeof(*keys), pl_key_cmp);
     if (!(out->steps = calloc(len + 1, sizeof(*out->steps)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     out->nsteps = len;

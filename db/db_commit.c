@@ -55,7 +55,7 @@ static int db_commit_parents(db_commit *c, const char *p)
     size_t n = 0, len = p ? strlen(p) : 0;
 
     if (len >= 40 && !(c->parents = malloc((len / 40) * sizeof(*c->parents))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     while (p && strlen(p) >= 40) {
         memcpy(c->parents[n], p, 40);
         c->parents[n++][40] = '\0';

@@ -113,7 +113,7 @@ static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
 
     *out = NULL;
     if (!f)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     snprintf(f->rules_hash, sizeof(f->rules_hash), "%s", rules_hash);
     snprintf(f->key, sizeof(f->key), "%s", key);
     if ((rc = pd_flow_new(&f->g)) < 0 ||

@@ -157,7 +157,7 @@ static int db_port_chain_grow(db_port_chain *c, size_t *cap)
         int64_t *p = realloc(*arr[i], want * sizeof(int64_t));
 
         if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         *arr[i] = p;
     }
     *cap = want;

@@ -84,7 +84,7 @@ int db_ingest_open(db_ingest **out, sqlite3 *db)
 
     *out = NULL;
     if (!s)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     s->db = db;
     memcpy(sql, db_ingest_sql, sizeof(sql));
     if ((rc = db_measure_insert_sql(analysis, sizeof(analysis), "INTO analyses",
@@ -216,7 +216,7 @@ int db_ingest_repo(db_ingest *s, int64_t *id_out, char **scope_out,
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
     if (scope_out && scope_json && !(*scope_out = strdup(scope_json)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     return 0;
 }
 

@@ -72,7 +72,7 @@ int db_lock_take(db_lock **out, const char *db_path, const char *what, int wait_
         line[0] = '\0';
     if (!(l = malloc(sizeof(*l)))) {
         close(fd);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     l->fd = fd;
     *out = l;

@@ -37,7 +37,7 @@ static int db_measures_ids(sqlite3 *db, const char *sql, int64_t **out, size_t *
             int64_t *grown = realloc(*out, (cap = cap * 2 + 256) * sizeof(**out));
 
             if (!grown) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
                 break;
             }
             *out = grown;
@@ -71,7 +71,7 @@ static int db_ung_add(void *arg, const db_finding *f)
         int64_t (*grown)[PD_CLASS_COUNT] = realloc(u->ung, n * sizeof(*grown));
 
         if (!grown)
-            return pd_error_set(PD_ENOMEM, "out of memory counting findings");
+            return pd_error_nomem("counting findings");
         memset(grown + u->n, 0, (n - u->n) * sizeof(*grown));
         u->ung = grown;
         u->n = n;
@@ -379,7 +379,7 @@ static int db_fill_snapshots(sqlite3 *db)
         char drop[256];
 
         if (!(trig[ntrig] = strdup((const char *)sqlite3_column_text(st, 1)))) {
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
             break;
         }
         ntrig++;

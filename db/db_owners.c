@@ -72,11 +72,11 @@ static int own_fn(void *arg, const db_function *f)
         if (e)
             r->end = e;
         if (!v || !s || !e)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         r->cap = cap;
     }
     if (!(r->fns[r->n].name = own_dup(r->h, f->name)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     r->fns[r->n].hpy = f->tok[PD_CLASS_HPY];
     r->fns[r->n].print = pd_owners_print(f->tok, PD_CLASS_COUNT, f->status,
                                          f->end_line - f->start_line);
@@ -118,7 +118,7 @@ static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owner
     if (bl)
         h->blob = bl;
     if (!v || !ss || !es || !bl)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     h->starts[h->n] = h->ends[h->n] = NULL;
     h->blob[h->n] = own_dup(h, (const char *)sqlite3_column_text(st, 8));
     x = &h->v[h->n];
@@ -130,7 +130,7 @@ static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owner
     x->oid = own_dup(h, (const char *)sqlite3_column_text(st, 0));
     x->time = sqlite3_column_int64(st, 3);
     if (!x->who || !x->email || !x->oid)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     rc = db_analysis_function_rows(db, sqlite3_column_int64(st, 5), own_fn, &r);
     x->fns = own_keep(h, r.fns);
     x->nfns = r.n;
@@ -138,7 +138,7 @@ static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owner
     h->ends[h->n] = own_keep(h, r.end);
     if (rc == 0 && ((r.fns && !x->fns) || (r.start && !h->starts[h->n]) ||
                     (r.end && !h->ends[h->n]) || !h->blob[h->n]))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     h->n++;
     return rc;
 }

@@ -259,7 +259,7 @@ int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *ru
 
     *out = NULL;
     if (!f)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((rc = db_commit_files_stmt(db, &f->st, commit_id, rules_hash)) < 0 ||
         (rc = db_flow_get(db, commit_id, rules_hash, &f->flow)) < 0) {
         sqlite3_finalize(f->st);

@@ -56,7 +56,7 @@ int db_sarif_upload_begin(sqlite3 *db, db_sarif_upload **out)
 
     *out = NULL;
     if (!(u = calloc(1, sizeof(*u))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     u->db = db;
     if ((rc = db_exec(db, "BEGIN IMMEDIATE")) < 0) {
         free(u);

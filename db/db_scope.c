@@ -26,10 +26,10 @@ static int db_scope_push(char ***arr, size_t *n, const char *s)
     char **grown = realloc(*arr, (*n + 1) * sizeof(char *));
 
     if (!grown)
-        return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+        return pd_error_nomem("reading scopes");
     *arr = grown;
     if (!(grown[*n] = strdup(s)))
-        return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+        return pd_error_nomem("reading scopes");
     (*n)++;
     return 0;
 }
@@ -91,12 +91,12 @@ static int db_scopes_line(db_scopes *s, char *line, const char *origin, int line
             return pd_error_set(PD_EINVAL, "%s:%d: scope '%s' defined twice", origin,
                                 lineno, arg);
         if (!(grown = realloc(s->v, (s->n + 1) * sizeof(*grown))))
-            return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+            return pd_error_nomem("reading scopes");
         s->v = grown;
         sc = &s->v[s->n++];
         memset(sc, 0, sizeof(*sc));
         if (!(sc->name = strdup(arg)) || !(sc->title = strdup("")))
-            return pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+            return pd_error_nomem("reading scopes");
         return 0;
     }
     if (!sc)
@@ -105,7 +105,7 @@ static int db_scopes_line(db_scopes *s, char *line, const char *origin, int line
     if (strcmp(line, "title") == 0) {
         free(sc->title);
         return (sc->title = strdup(arg)) ? 0
-               : pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+               : pd_error_nomem("reading scopes");
     }
     if ((strcmp(line, "include") == 0 || strcmp(line, "exclude") == 0) && !*arg)
         return pd_error_set(PD_EINVAL, "%s:%d: %s needs a glob", origin, lineno, line);
@@ -130,7 +130,7 @@ int db_scopes_parse(db_scopes **out, const char *text, const char *origin)
 
     *out = NULL;
     if (!s || !copy) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading scopes");
+        rc = pd_error_nomem("reading scopes");
         goto done;
     }
     /* FNV-1a 64 from an offset basis of its own (kept: the hash names the
@@ -234,7 +234,7 @@ static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_
             db_scope_fn *grown = realloc(d->fn, (cap = cap * 2 + 16) * sizeof(*grown));
 
             if (!grown) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory reading functions");
+                rc = pd_error_nomem("reading functions");
                 goto done;
             }
             d->fn = grown;
@@ -242,7 +242,7 @@ static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_
         f = &d->fn[d->nfn];
         memset(f, 0, sizeof(*f));
         if (!(f->name = strdup((const char *)sqlite3_column_text(st, 0)))) {
-            rc = pd_error_set(PD_ENOMEM, "out of memory reading functions");
+            rc = pd_error_nomem("reading functions");
             goto done;
         }
         d->nfn++;
@@ -306,7 +306,7 @@ int db_scope_detail_counts(const db_scope_detail *d, int exclude_object, db_coun
     int k;
 
     if (!fn)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < d->nfn; i++) {
         const db_scope_fn *f = &d->fn[i];
 
@@ -547,10 +547,10 @@ static int db_scope_run_grow(db_scope_run *run, int64_t id)
     while (n <= (size_t)id)
         n = n * 2 + 1024;
     if (!(in = realloc(run->in, n)))
-        return pd_error_set(PD_ENOMEM, "out of memory replaying history");
+        return pd_error_nomem("replaying history");
     run->in = in;
     if (!(cur = realloc(run->cur, n * sizeof(*cur))))
-        return pd_error_set(PD_ENOMEM, "out of memory replaying history");
+        return pd_error_nomem("replaying history");
     run->cur = cur;
     memset(run->in + run->n, 0, n - run->n);
     memset(run->cur + run->n, 0, (n - run->n) * sizeof(*cur));

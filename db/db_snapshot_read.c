@@ -44,7 +44,7 @@ static int db_snaps_prepare(sqlite3 *db, db_snaps **out, const char *tail)
     if (n >= sizeof(sql))
         return pd_error_set(PD_ERROR, "snapshot query too long");
     if (!(*out = calloc(1, sizeof(**out))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((rc = db_prepare(db, &(*out)->st, sql)) < 0) {
         free(*out);
         *out = NULL;

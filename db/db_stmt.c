@@ -90,7 +90,7 @@ int db_column_dup(sqlite3_stmt *st, int i, char **out)
     const char *s = (const char *)sqlite3_column_text(st, i);
 
     if (!(*out = s ? strdup(s) : NULL) && s)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     return 0;
 }
 

@@ -125,7 +125,7 @@ static int gc_diff(git_repository *repo, git_commit *mb, git_commit *head, gc_fi
         git_diff_tree_to_tree(&d, repo, a, b, &opt) < 0 || git_diff_find_similar(d, NULL) < 0)
         rc = pd_error_set(PD_EGIT, "cannot diff the pull request");
     else if (git_diff_foreach(d, gc_file_cb, NULL, gc_hunk_cb, NULL, fs) < 0)
-        rc = pd_error_set(PD_ENOMEM, "out of memory reading the diff");
+        rc = pd_error_nomem("reading the diff");
     git_diff_free(d);
     git_tree_free(a);
     git_tree_free(b);
@@ -506,7 +506,7 @@ int gate_comment_run(char **out, json_t **facts, const char *gitdir, const char 
             }
         }
         if (!*out)
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
     }
     if (rc == 0 && facts)
         *facts = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:O, s:O}", "merge_base",

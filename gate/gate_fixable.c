@@ -84,7 +84,7 @@ static int gf_collect(gate_fixable *g, const rules *r, const char *path, git_blo
                 "function", o->function >= 0 ? res->functions[o->function].name : NULL,
                 "from", o->from, "to", o->to, "rule", o->rule, "hpy_since", o->since,
                 "replacement", o->text)))
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
     }
     fix_list_free(&l);
     an_result_free(res);
@@ -107,7 +107,7 @@ int gate_fixable_file(gate_fixable *g, git_repository *repo, const rules *r, con
     }
     a.n = lex_count_lines(git_blob_rawcontent(hb), (size_t)git_blob_rawsize(hb));
     if (!(a.added = calloc(a.n + 2, 1))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
@@ -134,7 +134,7 @@ int gate_fixable_verdict(gate_fixable *g, json_t *result)
             "no added line with a legacy use that a checked HPy rewrite replaces",
             "base", 0, "head", (json_int_t)n, "ok", n == 0)) ||
         json_object_set(result, "fixable", g->found))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if (n)
         json_object_set_new(result, "result", json_string("fail"));
     return 0;

@@ -19,14 +19,14 @@ int gate_fnlist_push(gate_fnlist *l, const char *name, const char *status,
         gate_fn *v = realloc(l->v, cap * sizeof(*v));
 
         if (!v)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         l->v = v;
         l->cap = cap;
     }
     f = &l->v[l->n];
     memset(f, 0, sizeof(*f));
     if (!(f->name = strdup(name)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     snprintf(f->status, sizeof(f->status), "%s", status);
     snprintf(f->objstate, sizeof(f->objstate), "%s", objstate ? objstate : "");
     f->start_line = start_line;

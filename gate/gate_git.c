@@ -127,7 +127,7 @@ static int gg_flow_text(const an_result *res, char **out)
     free(v);
     if (b.err) {
         pd_buf_free(&b);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     *out = (char *)b.data;      /* the buffer's bytes are ours now */
     return 0;
@@ -150,7 +150,7 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
     if (c->n == c->cap) {
         gg_blob *v = realloc(c->v, (c->cap = c->cap ? c->cap * 2 : 256) * sizeof(*v));
         if (!v)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         c->v = v;
     }
     if (git_blob_lookup(&blob, c->repo, oid) < 0)
@@ -294,7 +294,7 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
     c.r = r;
     git_libgit2_init();
     if (!g || ((policy->ratchets & GATE_FIXABLE) && !(c.fixable = gate_fixable_new())))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     else if (git_repository_open_ext(&c.repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         rc = pd_error_set(PD_EGIT, "%s: not a git repository", gitdir);
     else if ((rc = gg_tree_of(&ta, c.repo, gitdir, base)) == 0 &&

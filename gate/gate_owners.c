@@ -115,7 +115,7 @@ static int go_author(git_repository *repo, git_mailmap *mm, git_commit *c, go_ve
     if (tip)
         v->time = (int64_t)s->when.time;
     git_commit_free(tip);
-    return v->who && v->email ? 0 : pd_error_set(PD_ENOMEM, "out of memory");
+    return v->who && v->email ? 0 : pd_error_nomem(NULL);
 }
 
 /* Walk back from `from`: the versions of path, newest first. */
@@ -161,7 +161,7 @@ static int go_walk(gate_owners *o, git_repository *repo, git_mailmap *mm, const 
         }
         if (!p || hp == 1 || !git_oid_equal(&cb, &pb)) {
             if (!(v = realloc(o->v, (o->n + 1) * sizeof(*v)))) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
                 break;
             }
             o->v = v;
@@ -224,7 +224,7 @@ static int go_analyse(gate_owners *o, git_repository *repo, const rules *r, cons
             return rc;
         v->nfns = v->res->nfunctions;
         if (!(v->fns = calloc(v->nfns + 1, sizeof(*v->fns))))
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         for (i = 0; i < v->nfns; i++) {
             const an_function *f = &v->res->functions[i];
             int64_t tok[AN_CLASS_COUNT];
@@ -263,7 +263,7 @@ int gate_owners_read(gate_owners **out, git_repository *repo, git_mailmap *mm,
 
     *out = NULL;
     if (!o)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     rc = go_walk(o, repo, mm, from, path, maxver, maxwalk, &cut);
     for (i = 0; rc == 0 && i < o->n / 2; i++) {        /* oldest first */
         go_ver t = o->v[i];
@@ -274,7 +274,7 @@ int gate_owners_read(gate_owners **out, git_repository *repo, git_mailmap *mm,
     if (rc == 0)
         rc = go_analyse(o, repo, r, path);
     if (rc == 0 && o->n && !(o->pv = calloc(o->n, sizeof(*o->pv))))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     for (i = 0; rc == 0 && i < o->n; i++) {
         o->pv[i].who = o->v[i].who;
         o->pv[i].email = o->v[i].email;

@@ -90,7 +90,7 @@ static int ingest_grow(void **arr, size_t *n, size_t i, size_t elsize)
     while (want <= i)
         want *= 2;
     if (!(p = realloc(*arr, want * elsize)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     memset((char *)p + *n * elsize, 0, (want - *n) * elsize);
     *arr = p;
     *n = want;
@@ -454,7 +454,7 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
             if (a)
                 chain = a;
             if (!b) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
                 break;
             }
             ids = b;
@@ -554,7 +554,7 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
     if (c->threads < 2 || n < INGEST_PARALLEL_MIN)
         return 0;
     if (!(known = calloc(n, sizeof(int))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < n; i++)
         known[i] = ids[i] != 0;
     if ((rc = ingest_store_analysed_blobs(c->store, c->rules_hash, &analysed,
@@ -673,7 +673,7 @@ static int ingest_use_stored_scope(ingest_ctx *c, const char *text)
     ni = json_array_size(inc);
     ne = json_array_size(exc);
     if (!(c->scope_globs = calloc(ni + ne + 1, sizeof(char *))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < ni; i++)
         c->scope_globs[i] = json_string_value(json_array_get(inc, i));
     for (i = 0; i < ne; i++)
@@ -743,7 +743,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     if (rc == 0 && stored)
         rc = ingest_use_stored_scope(c, stored);
     if (rc == 0 && !(profile = rules_profile_json(c->rules)))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     if (rc == 0)
         rc = db_repo_set_profile(c->db, c->repo_id, profile);
     free(profile);

@@ -99,12 +99,12 @@ int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash)
 
     *out = NULL;
     if (!f)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     f->db = db;
     f->rules_hash = rules_hash;
     if ((rc = pd_flow_new(&f->g)) < 0 || !(f->seen = pd_map_new(PD_MAP_SEEDED))) {
         ingest_flow_close(f);
-        return rc < 0 ? rc : pd_error_set(PD_ENOMEM, "out of memory");
+        return rc < 0 ? rc : pd_error_nomem(NULL);
     }
     *out = f;
     return 0;
@@ -162,7 +162,7 @@ static int ingest_flow_reset(ingest_flow *f)
         free(f->paths[i]);
     f->npaths = 0;
     if (!(f->seen = pd_map_new(PD_MAP_SEEDED)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((rc = pd_flow_new(&f->g)) < 0)
         return rc;
     return 0;

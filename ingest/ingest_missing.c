@@ -146,7 +146,7 @@ int ingest_missing_tips(sqlite3 *db, git_repository *repo, int64_t repo_id,
             void *p = realloc(tips, (cap = cap ? cap * 2 : 16) * sizeof(*tips));
 
             if (!p) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
                 break;
             }
             tips = p;

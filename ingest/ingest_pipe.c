@@ -66,10 +66,10 @@ static int ingest_oidset_add(ingest_oidset *s, const git_oid *id)
         return 0;
     if (s->n == s->nblocks * INGEST_OIDSET_BLOCK) {
         if (!(grown = realloc(s->block, (s->nblocks + 1) * sizeof(*grown))))
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         s->block = grown;
         if (!(s->block[s->nblocks] = malloc(INGEST_OIDSET_BLOCK * sizeof(git_oid))))
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         s->nblocks++;
     }
     copy = &s->block[s->n / INGEST_OIDSET_BLOCK][s->n % INGEST_OIDSET_BLOCK];
@@ -371,7 +371,7 @@ int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o)
 
     *out = NULL;
     if (!p)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     p->o = *o;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv_plan, NULL);
@@ -385,7 +385,7 @@ int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o)
     if ((rc = ingest_plan_repo(&p->plan_repo, &p->plan_calls, o->repo_path)) < 0)
         goto fail;
     if (!(p->workers = calloc(o->threads, sizeof(pthread_t)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     for (; p->nworkers < o->threads; p->nworkers++)

@@ -85,7 +85,7 @@ static int ingest_plan_add(ingest_plan *p, const char *path, const git_oid *blob
     memset(ch, 0, sizeof(*ch));
     if (!(ch->path = strdup(path)) || (old_path && !(ch->old_path = strdup(old_path)))) {
         free(ch->path);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     ch->deleted = blob == NULL;
     if (blob)
@@ -225,7 +225,7 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
         goto done;
     n = git_diff_num_deltas(diff);
     if (!(out->ch = calloc(2 * n + 1, sizeof(*out->ch)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     for (i = 0; i < n && rc == 0; i++)

@@ -41,12 +41,12 @@ int ingest_scope_dirs(const scope *sc, char ***dirs, size_t *n)
         if (ingest_scope_dir_len(sc->include[i]) == 0)
             return 0;
     if (!(*dirs = calloc(sc->ninclude, sizeof(char *))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < sc->ninclude; i++) {
         if (!((*dirs)[i] = strndup(sc->include[i], ingest_scope_dir_len(sc->include[i])))) {
             ingest_scope_dirs_free(*dirs, i);
             *dirs = NULL;
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
     }
     *n = sc->ninclude;

@@ -203,7 +203,7 @@ int ingest_store_counts_of(db_counts *out, const an_result *res)
     pd_file_facts file;
 
     if (!fn)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     ingest_store_facts(res, &file, fn);
     pd_counts_of_file(out, &file, fn, res->nfunctions);
     free(fn);
@@ -317,7 +317,7 @@ int ingest_store_commit(db_ingest *s, int64_t *id_out, int64_t repo_id,
     int rc;
 
     if (!parents)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
     row.oid = hex;
     row.parents = parents;
@@ -349,7 +349,7 @@ static int ingest_store_analysed_one(void *arg, const char *hex)
         git_oid *p = realloc(o->v, cap * sizeof(*p));
 
         if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         o->v = p;
         o->cap = cap;
     }

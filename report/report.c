@@ -152,10 +152,10 @@ static int report_json(FILE *out, const report_file *files, size_t n)
         json_t *o = report_json_file(&files[i]);
 
         if (!o || json_array_append_new(arr, o))
-            rc = pd_error_set(PD_ENOMEM, "out of memory writing JSON");
+            rc = pd_error_nomem("writing JSON");
     }
     if (!arr)
-        rc = pd_error_set(PD_ENOMEM, "out of memory writing JSON");
+        rc = pd_error_nomem("writing JSON");
     if (!rc && json_dumpf(arr, out, JSON_INDENT(1) | JSON_ENSURE_ASCII))
         rc = pd_error_set(PD_EIO, "cannot write the JSON report");
     if (!rc)

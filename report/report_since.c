@@ -26,7 +26,7 @@ static int rs_keys(const report_file *rf, uint64_t *key)
     size_t k, j, occ;
 
     if (!base)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (k = 0; k < res->nfindings; k++) {
         const an_finding *f = &res->findings[k];
         const char *fn = f->function >= 0 ? res->functions[f->function].name : "";
@@ -60,7 +60,7 @@ int report_new_since(report_file *head, size_t nh, const report_file *base, size
     for (i = 0; i < nb; i++)
         total += base[i].res->nfindings;
     if (!(old = malloc((total + 1) * sizeof(*old))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < nb && !rc; i++) {
         rc = rs_keys(&base[i], old + n);
         n += base[i].res->nfindings;
@@ -72,7 +72,7 @@ int report_new_since(report_file *head, size_t nh, const report_file *base, size
 
         if (!keep || !(key = malloc((nf + 1) * sizeof(*key)))) {
             free(keep);
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
             break;
         }
         if ((rc = rs_keys(&head[i], key)) == 0)

@@ -62,7 +62,7 @@ static int sarif_fingerprints(const an_result *res, uint64_t *fp)
     size_t i, occ = 0;
 
     if (!o)
-        return pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+        return pd_error_nomem("writing SARIF");
     for (i = 0; i < res->nfindings; i++) {
         o[i].key = sarif_key(res, &res->findings[i]);
         o[i].idx = i;
@@ -132,7 +132,7 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
 
     if (!fp || sarif_fingerprints(res, fp)) {
         free(fp);
-        return pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+        return pd_error_nomem("writing SARIF");
     }
     for (i = 0; i < res->nfindings && !rc; i++) {
         const an_finding *f = &res->findings[i];
@@ -143,7 +143,7 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
         if ((ri = sarif_rule_index(sr, f->rule, f->cls)) < 0 ||
             json_array_append_new(results,
                                   sarif_result(rf, f, ri, fp[i], fail)))
-            rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+            rc = pd_error_nomem("writing SARIF");
     }
     free(fp);
     return rc;
@@ -269,7 +269,7 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
     sarif_count(files, n, f, o, &wanted, &filtered);
     rc = sr.rules && results ? sarif_results(results, &sr, files, n, f, o, wanted,
                                              &grouped, omitted)
-                             : pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+                             : pd_error_nomem("writing SARIF");
     props = sarif_props(wanted, filtered, grouped, json_array_size(results), omitted,
                         o->max_results ? o->max_results : REPORT_SARIF_MAX_RESULTS);
     if (props && o->since)
@@ -289,7 +289,7 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
         json_decref(results);
     }
     if (!rc && (!doc || !(text = json_dumps(doc, JSON_INDENT(1) | JSON_ENSURE_ASCII))))
-        rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+        rc = pd_error_nomem("writing SARIF");
     len = text ? strlen(text) : 0;
     if (!rc && (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF))
         rc = pd_error_set(PD_EIO, "cannot write the SARIF report");

@@ -170,7 +170,7 @@ int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
     int rc = 0;
 
     if (!g || !order) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+        rc = pd_error_nomem("writing SARIF");
         goto done;
     }
     for (k = 0; k < res->nfindings; k++) {
@@ -195,7 +195,7 @@ int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
 
         if (ri < 0 || json_array_append_new(results, sg_result(rf, order[k], cls, ri,
                                                                fail, o)))
-            rc = pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+            rc = pd_error_nomem("writing SARIF");
     }
 done:
     free(g);
@@ -218,7 +218,7 @@ int sarif_cap(json_t *results, size_t max, size_t omitted[4])
         left -= keep[rank];
     }
     if (!(kept = json_array()))
-        return pd_error_set(PD_ENOMEM, "out of memory writing SARIF");
+        return pd_error_nomem("writing SARIF");
     json_array_foreach(results, i, r) {
         rank = sarif_level_rank(json_string_value(json_object_get(r, "level")));
         if (keep[rank]) {

@@ -124,7 +124,7 @@ static int sj_fail(sj_walk *w, int rc)
 
 static int sj_nomem(sj_walk *w)
 {
-    return sj_fail(w, pd_error_set(PD_ENOMEM, "out of memory reading SARIF"));
+    return sj_fail(w, pd_error_nomem("reading SARIF"));
 }
 
 /* Charge `cost` to the budget of the value being kept; 0 when over. */
@@ -534,7 +534,7 @@ int sj_walk_new(sj_walk **out, const sj_handlers *h)
     *out = NULL;
     if (!w || !(w->top = json_object())) {
         free(w);
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     }
     w->h = *h;
     w->meta_left = SARIF_MAX_META;
@@ -686,7 +686,7 @@ int sj_walk_pass(sj_walk *w, sarif_src *src, int pass)
 
     if (!buf || !(w->y = yajl_alloc(&sj_callbacks, NULL, w))) {
         free(buf);
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     }
     /* UTF-8 is checked here, one way for every form of bad bytes (yajl
      * refuses some as "invalid JSON" and lets overlong forms through):

@@ -111,7 +111,7 @@ static int sp_warn(sarif_log *log, const char *action)
     }
     if (json_array_append_new(log->warnings, json_pack("{s:s, s:s, s:s}",
             "pointer", sp_last_ptr, "problem", sp_last_what, "action", action)))
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     return 0;
 }
 
@@ -277,7 +277,7 @@ static int sp_resolve(char **out, json_t *al, const char *at, const sp_ctx *c, i
     }
     *out = b ? sp_join(b, json_string_value(uri)) : strdup(json_string_value(uri));
     free(b);
-    return *out ? 0 : pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+    return *out ? 0 : pd_error_nomem("reading SARIF");
 }
 
 /* s with {N} replaced by args[N] and {{ }} undoubled (3.11.5); new string.
@@ -353,7 +353,7 @@ static int sp_message(char **out, json_t *res, const char *at, json_t *rule)
     if (too_long)
         return sp_fail(p, NULL, "is longer than %d bytes with its arguments filled in",
                        SARIF_MAX_MESSAGE);
-    return *out ? 0 : pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+    return *out ? 0 : pd_error_nomem("reading SARIF");
 }
 
 /* The rule a result names (ruleIndex first, then ruleId); *rule NULL when
@@ -607,7 +607,7 @@ static int sp_category(sarif_run *run, json_t *jr, const char *at, sarif_log *lo
     s = id ? json_string_value(id) : "";
     slash = strrchr(s, '/');
     run->category = slash ? strndup(s, (size_t)(slash - s)) : strdup("");
-    return run->category ? 0 : pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+    return run->category ? 0 : pd_error_nomem("reading SARIF");
 }
 
 int sarif_run_check(sarif_run *run, sarif_run_ctx *c)
@@ -616,7 +616,7 @@ int sarif_run_check(sarif_run *run, sarif_run_ctx *c)
     int rc;
 
     if (!c->rule_by_id && !(c->rule_by_id = json_object()))
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     if (!json_is_object(jr))
         return sp_fail(c->at, NULL, "must be an object");
     if ((rc = sp_driver(run, jr, c)) < 0 || (rc = sp_category(run, jr, c->at, c->log)) < 0 ||

@@ -81,7 +81,7 @@ int sarif_runs_json(json_t **out, sqlite3 *db, int64_t commit_id)
 
     *out = NULL;
     if (!arr)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((rc = db_sarif_runs(db, commit_id, sq_run, arr)) < 0) {
         json_decref(arr);
         return rc;
@@ -106,7 +106,7 @@ static int sq_finding(void *arg, const db_sarif_finding_row *f)
     if (o && cut)
         json_object_set_new(o, "text_truncated", json_true());
     if (!o || json_array_append_new(arg, o))
-        return pd_error_set(PD_ENOMEM, "out of memory listing SARIF findings");
+        return pd_error_nomem("listing SARIF findings");
     return 0;
 }
 

@@ -71,7 +71,7 @@ static int sr_run_meta(void *arg, size_t i, json_t *meta, const char *over_key)
 
         if (!p) {
             json_decref(meta);
-            return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+            return pd_error_nomem("reading SARIF");
         }
         s->runs = p;
         s->cap = cap;
@@ -89,7 +89,7 @@ static int sr_run_meta(void *arg, size_t i, json_t *meta, const char *over_key)
         snprintf(r->over, sizeof(r->over), "%s", over_key);
     }
     if (!(r->pending = json_array()))
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     return 0;
 }
 
@@ -150,7 +150,7 @@ static int sr_flush_warnings(sr_state *s, size_t upto)
             if (json_array_size(log->warnings) >= SARIF_MAX_WARN)
                 log->warnings_omitted++;
             else if (json_array_append(log->warnings, w))
-                return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+                return pd_error_nomem("reading SARIF");
         }
         log->warnings_omitted += r->pending_omitted;
     }
@@ -241,7 +241,7 @@ static int sr_check(sr_state *s)
     if ((rc = sarif_top_check(sj_walk_top(s->w))) < 0)
         return rc;
     if (!(s->log->runs = calloc(s->nruns + 1, sizeof(*s->log->runs))))
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     s->log->runs_seen = s->nruns;
     for (i = 0; i < s->nruns; i++)
         if ((rc = sr_check_run(s, i)) < 0)
@@ -259,7 +259,7 @@ int sarif_log_read(sarif_log **out, sarif_src *src, const sarif_sink *sink)
     *out = log;
     if (!log || !s || !(log->warnings = json_array())) {
         free(s);
-        return pd_error_set(PD_ENOMEM, "out of memory reading SARIF");
+        return pd_error_nomem("reading SARIF");
     }
     log->priv = s;
     s->log = log;

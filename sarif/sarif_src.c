@@ -64,7 +64,7 @@ int sarif_src_mem(sarif_src **out, const void *buf, size_t len, size_t max)
 
     *out = NULL;
     if (!s)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     s->mem = buf;
     s->mem_len = len;
     ss_sniff(s);
@@ -79,7 +79,7 @@ int sarif_src_file(sarif_src **out, FILE *f, size_t max)
 
     *out = NULL;
     if (!s)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     s->f = f;
     if ((s->f_start = ftell(f)) < 0) {
         free(s);

@@ -54,9 +54,9 @@ static int ss_file(ss_ctx *c, const char *path)
     c->file_known = 0;
     c->file_analysis = 0;
     if (!(c->file = strdup(path)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if (!c->files && !(c->files = json_object()))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((known = json_object_get(c->files, path))) {
         c->file_known = json_integer_value(known) >= 0;
         c->file_analysis = c->file_known ? json_integer_value(known) : 0;
@@ -69,14 +69,14 @@ static int ss_file(ss_ctx *c, const char *path)
      * set failed the upload as "out of memory"). */
     if ((rc = db_commit_file_blob(c->db, c->commit_id, path, blob)) == PD_ENOTFOUND)
         return json_object_set_new_nocheck(c->files, path, json_integer(-1)) ?
-               pd_error_set(PD_ENOMEM, "out of memory") : 0;
+               pd_error_nomem(NULL) : 0;
     if (rc < 0)
         return rc;
     c->file_known = 1;
     if ((rc = db_analysis_find(c->db, blob, c->rules_hash, &c->file_analysis)) < 0)
         return rc;           /* not "no analysis": no function would be named */
     if (json_object_set_new_nocheck(c->files, path, json_integer(c->file_analysis)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     return 0;
 }
 
@@ -166,7 +166,7 @@ static int ss_result(ss_ctx *c, const sarif_run *run, const sarif_result *r, int
     count->findings += db_sarif_kind_is_finding(r->kind);
     count->results++;
     if (!(fps = ss_fingerprints(run->tool, r, path ? path : r->uri ? r->uri : "", fn))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     /* Every column, the path twice (its index), and the row's keys. */
@@ -203,7 +203,7 @@ static int ss_own(const sarif_run *run, sarif_run_count *count, sarif_import_rep
     if (json_array_append_new(rep->warnings, json_pack("{s:s, s:s, s:s}",
             "pointer", ptr, "problem", "is portdash's own analyzer, whose findings "
             "the ingest already shows", "action", "results not stored again")))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     return 0;
 }
 
@@ -238,7 +238,7 @@ static int ss_sink_runs(void *arg, sarif_log *log)
 
     if (!(c->rep->runs = calloc(log->nruns + 1, sizeof(*c->rep->runs))) ||
         !(c->run_ids = calloc(log->nruns + 1, sizeof(*c->run_ids))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if ((rc = db_sarif_upload_begin(c->db, &c->up)) < 0)
         return rc;
     for (i = 0; rc == 0 && i < log->nruns; i++) {
@@ -251,7 +251,7 @@ static int ss_sink_runs(void *arg, sarif_log *log)
         cat = c->opt->category ? c->opt->category : log->runs[i].category;
         c->rep->nruns = i + 1;
         if (!(count->tool = strdup(log->runs[i].tool)) || !(count->category = strdup(cat)))
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         rc = ss_run_row(c, &log->runs[i], cat, &c->run_ids[i]);
     }
     return rc;
@@ -343,7 +343,7 @@ static int ss_import(sarif_import_report **out, sqlite3 *db, const sarif_import_
     c.db = db;
     c.opt = opt;
     if (!(c.rep = calloc(1, sizeof(*c.rep)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     if ((rc = ss_resolve(&c)) < 0 || (rc = sarif_log_read(&log, src, &sink)) < 0)

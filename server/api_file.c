@@ -80,11 +80,11 @@ static int api_file_function(void *arg, const db_function *f)
         char **p = realloc(a->names, (a->cap = a->cap ? a->cap * 2 : 64) * sizeof(char *));
 
         if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         a->names = p;
     }
     if (!(a->names[i] = strdup(f->name ? f->name : "")))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     a->nnames++;
     if (i >= a->pg->first && i < a->pg->first + a->pg->per) {
         json_t *wj = f->why ? json_loads(f->why, 0, NULL) : NULL;

@@ -111,7 +111,7 @@ static int af_file(af_state *s, const char *path, const char *buf, size_t len)
                       "rule", o->rule, "from", o->from, "to", o->to, "hpy_since", o->since,
                       "replacement", o->text, "diff", af_diff(path, buf, len, &l, i));
         if (!x || json_array_append_new(s->fixes, x))
-            rc = pd_error_set(PD_ENOMEM, "out of memory");
+            rc = pd_error_nomem(NULL);
     }
     fix_list_free(&l);
     an_result_free(res);
@@ -203,7 +203,7 @@ enum MHD_Result api_fixes(srv_req *r)
                                  "be read: fixes need the source", r->param[0]);
     }
     if (!(s.fixes = json_array()))
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
     else
         rc = db_commit_files(r->db, at.commit_id, at.rules_hash, af_each, &s);
     git_repository_free(s.repo);

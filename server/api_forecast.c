@@ -221,7 +221,7 @@ json_t *api_forecast_json(srv_req *r, int64_t repo_id, const char *ref,
             y = ny ? ny : y;
             weeks = nw ? nw : weeks;
             if (!ny || !nw) {
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
                 break;
             }
         }

@@ -152,7 +152,7 @@ json_t *api_forecast_range(sqlite3 *db, int64_t repo_id, const char *ref, const 
     if (!thr || !inf || !net) {
         free(thr), free(inf), free(net);
         db_port_chain_free(&c);
-        return pd_error_set(PD_ENOMEM, "out of memory"), NULL;
+        return pd_error_nomem(NULL), NULL;
     }
     /* Today's remaining value: the newest commit dated before today. */
     at = db_port_chain_at(&c, today);

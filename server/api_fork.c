@@ -158,7 +158,7 @@ int api_fork_sample(srv_req *r, json_t **points, size_t *total)
     if (!own || !up) {
         json_decref(own);
         json_decref(up);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     json_array_extend(up, own);
     json_decref(own);

@@ -130,7 +130,7 @@ static int fr_push(void *arrp, size_t n, void *v)
 
     if ((n & (n - 1)) == 0) {     /* 0 or a power of 2: the array is full */
         if (!(p = realloc(*arr, (n * 2 < 16 ? 16 : n * 2) * sizeof(void *))))
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         *arr = p;
     }
     (*arr)[n] = v;
@@ -163,12 +163,12 @@ static int fr_add_fn(void *arg, const db_fn_brief *b)
             s->names = q;
         if (!p || !q) {
             free(name);
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
         s->cap = cap;
     }
     if (!name)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     f = &s->fn[s->n];
     memset(f, 0, sizeof(*f));
     s->names[s->n++] = name;
@@ -197,7 +197,7 @@ static int fr_add_file(void *arg, const char *path, int64_t analysis_id, char *c
     if (!copy || fr_push(&s->paths, s->npaths, copy) < 0) {
         free(copy);
         free(calls);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     {
         int64_t *v = realloc(s->aids, (s->npaths + 1) * sizeof(*v));
@@ -209,7 +209,7 @@ static int fr_add_file(void *arg, const char *path, int64_t analysis_id, char *c
             s->fn0 = w;
         if (!v || !w) {
             free(calls);
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
         s->aids[s->npaths] = analysis_id;
         s->fn0[s->npaths] = (uint32_t)s->n;
@@ -218,7 +218,7 @@ static int fr_add_file(void *arg, const char *path, int64_t analysis_id, char *c
     if (calls) {
         if (fr_push(&s->texts, s->ntexts, calls) < 0) {
             free(calls);
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
         s->ntexts++;
     }
@@ -307,7 +307,7 @@ static int fr_wrappers(fr_state *s, sqlite3 *db)
         if (!cand || !first) {
             free(cand);
             free(first);
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
         for (k = a; k < b; k++) {
             const char *p = s->fn[k].calls;
@@ -517,7 +517,7 @@ enum MHD_Result api_frontier(srv_req *r)
     fr_free(&s);
     if (!list) {
         json_decref(excluded);
-        return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
+        return srv_reply_error(r, pd_error_nomem(NULL));
     }
     return srv_reply_json(r, 200, json_pack("{s:s, s:I, s:o, s:o}", "commit", at.oid,
                           "candidates", (json_int_t)total, "functions", list,

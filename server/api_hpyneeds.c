@@ -530,7 +530,7 @@ enum MHD_Result api_hpy_needs(srv_req *r)
 
         json_decref(doc);
         if (!text)
-            return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
+            return srv_reply_error(r, pd_error_nomem(NULL));
         ret = srv_reply_bytes(r, 200, fmt[0] == 'm' ? "text/markdown; charset=utf-8"
                                                     : "text/csv; charset=utf-8", text, len);
         free(text);

@@ -39,12 +39,12 @@ static int api_jobs_add(void *arg, const char *name)
         char **p = realloc(l->v, cap * sizeof(char *));
 
         if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         l->v = p;
         l->cap = cap;
     }
     if (!(l->v[l->n] = strdup(name)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     l->v[++l->n] = NULL;
     return 0;
 }

@@ -56,7 +56,7 @@ enum MHD_Result api_metrics(srv_req *r)
     FILE *f = open_memstream(&buf, &len);
 
     if (!f) {
-        pd_error_set(PD_ENOMEM, "out of memory for the metrics");
+        pd_error_nomem("for the metrics");
         return srv_reply_error(r, PD_ENOMEM);
     }
     snprintf(wal, sizeof(wal), "%s-wal", db);
@@ -76,7 +76,7 @@ enum MHD_Result api_metrics(srv_req *r)
     srv_cache_metrics_write(srv_get_cache(r->server), f);
     if (fclose(f) != 0) {
         free(buf);
-        pd_error_set(PD_ENOMEM, "out of memory writing the metrics");
+        pd_error_nomem("writing the metrics");
         return srv_reply_error(r, PD_ENOMEM);
     }
     ret = srv_reply_bytes(r, 200, "text/plain; version=0.0.4; charset=utf-8", buf, len);

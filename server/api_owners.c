@@ -158,7 +158,7 @@ int api_owners_read(srv_req *r, const api_at *at, const char *repo, const char *
 
     *out = NULL;
     if (!o)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     git_libgit2_init();
     g.mm = own_mailmap(r, repo, at->oid, &g.repo);
     rc = db_owner_hist_read(r->db, at->commit_id, at->rules_hash, path, OWN_MIN, OWN_MAX,

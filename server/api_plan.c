@@ -135,7 +135,7 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
 
         if (!v) {
             free(calls);
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
         s->file = v;
         s->fcap = cap;
@@ -145,7 +145,7 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
     pf->calls = calls;
     s->nfile++;                 /* freed with the state from here on */
     if (!(pf->path = strdup(path)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     memset(&d, 0, sizeof(d));
     if ((rc = db_scope_detail_read(s->db, aid, &d)) == PD_ENOTFOUND)
         return 0;
@@ -165,7 +165,7 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
 
             if (!v) {
                 db_scope_detail_free(&d);
-                return pd_error_set(PD_ENOMEM, "out of memory");
+                return pd_error_nomem(NULL);
             }
             s->fn = v;
             s->cap = cap;
@@ -174,7 +174,7 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
         memset(f, 0, sizeof(*f));
         if (!(f->name = strdup(x->name ? x->name : ""))) {
             db_scope_detail_free(&d);
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         }
         s->n++;
         f->file = (uint32_t)(s->nfile - 1);
@@ -202,13 +202,13 @@ static int pl_index(pl_state *s)
     size_t i;
 
     if (!(s->by_name = pd_map_new(PD_MAP_SEEDED)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < s->n; i++) {
         size_t len = strlen(s->fn[i].name);
 
         s->fn[i].next = (uint32_t)(uintptr_t)pd_map_get(s->by_name, s->fn[i].name, len);
         if (pd_map_put(s->by_name, s->fn[i].name, len, (void *)(uintptr_t)(i + 1)) < 0)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
     }
     return 0;
 }
@@ -232,7 +232,7 @@ static int pl_wrappers(pl_state *s)
         if (!any)
             continue;
         if (!(first = calloc(f->nfn + 1, 1)))
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         rc = api_wrap_legacy_first(s->db, f->aid, first, f->nfn);
         for (k = 0; rc == 0 && k < f->nfn; k++) {
             pl_fn *x = &s->fn[f->fn0 + k];
@@ -555,7 +555,7 @@ enum MHD_Result api_plan(srv_req *r)
         (rc = pl_index(&s)) < 0 || (rc = pl_graph(&s)) < 0)
         goto fail;
     if (!(target = malloc((s.n + 1) * sizeof(*target)))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     if (has_path) {
@@ -578,7 +578,7 @@ enum MHD_Result api_plan(srv_req *r)
         goto fail;
     pd_plan_result_free(&res);
     if (!(rank = pl_rank(&s))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     if ((rc = pd_plan_make(s.g, target, nt, rank, &res)) < 0)

@@ -340,7 +340,7 @@ enum MHD_Result api_report(srv_req *r)
         return srv_reply_error(r, rc);
     if (!(f = open_memstream(&buf, &len))) {
         db_snaps_close(snaps);
-        return srv_reply_error(r, pd_error_set(PD_ENOMEM, "out of memory"));
+        return srv_reply_error(r, pd_error_nomem(NULL));
     }
     fputs("# Porting report: ", f);
     md_text(f, r->param[0]);
@@ -355,7 +355,7 @@ enum MHD_Result api_report(srv_req *r)
     }
     db_snaps_close(snaps);
     if ((ferror(f) | fclose(f)) && rc >= 0)
-        rc = pd_error_set(PD_ENOMEM, "out of memory writing the report");
+        rc = pd_error_nomem("writing the report");
     if (rc < 0)
         ret = srv_reply_error(r, rc);
     else if (n == 0)

@@ -131,7 +131,7 @@ static enum MHD_Result api_csv_reply(srv_req *r, FILE *f, char **buf, size_t *le
     int bad = ferror(f);
 
     if (fclose(f) != 0 || bad)
-        rc = rc < 0 ? rc : pd_error_set(PD_ENOMEM, "out of memory writing CSV");
+        rc = rc < 0 ? rc : pd_error_nomem("writing CSV");
     if (rc < 0) {
         free(*buf);
         return srv_reply_error(r, rc);
@@ -147,7 +147,7 @@ static FILE *api_csv_open(char **buf, size_t *len)
     FILE *f = open_memstream(buf, len);
 
     if (!f)
-        pd_error_set(PD_ENOMEM, "out of memory for CSV");
+        pd_error_nomem("for CSV");
     return f;
 }
 

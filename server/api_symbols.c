@@ -56,12 +56,12 @@ static int api_sym_function(void *arg, const db_fn_brief *f)
         api_sym_fn *p = realloc(w->fns, (w->cap = w->cap ? w->cap * 2 : 32) * sizeof(*p));
 
         if (!p)
-            return pd_error_set(PD_ENOMEM, "out of memory");
+            return pd_error_nomem(NULL);
         w->fns = p;
     }
     fn = &w->fns[w->nfns];
     if (f->name && !(fn->name = strdup(f->name)))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     if (!f->name)
         fn->name = NULL;
     fn->start_line = (json_int_t)f->start_line;

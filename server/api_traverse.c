@@ -260,7 +260,7 @@ static int tr_history(srv_req *r, const api_at *at, const tr_type *ty, json_t *f
     w.intro = calloc(n + 1, 41);
     w.vis = calloc(n + 1, 41);
     if (!w.intro || !w.vis) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     if ((rc = db_types_history(r->db, at->commit_id, at->rules_hash, w.spath, w.tpath,

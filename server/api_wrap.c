@@ -33,7 +33,7 @@ int api_wrap_legacy_first(sqlite3 *db, int64_t analysis_id, unsigned char *legac
 
     memset(legacy_first, 0, nfn);
     if (!w.seen)
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     rc = db_findings_each(db, analysis_id, wr_finding, &w);
     free(w.seen);
     return rc == PD_ENOTFOUND ? 0 : rc;

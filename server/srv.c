@@ -544,7 +544,7 @@ int srv_start(srv **out, const srv_options *opt)
     if (!(s = calloc(1, sizeof(*s))) || !(s->db_path = strdup(opt->db_path)) ||
         !(s->static_dir = strdup(opt->static_dir ? opt->static_dir : "static")) ||
         !(s->vendor_dir = strdup(opt->vendor_dir ? opt->vendor_dir : "node_modules"))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     pthread_mutex_init(&s->lock, NULL);
@@ -554,7 +554,7 @@ int srv_start(srv **out, const srv_options *opt)
     s->db_wait_ms = opt->db_wait_ms > 0 ? opt->db_wait_ms : 10000;
     s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
     if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     if ((rc = db_scopes_load(&s->scopes, opt->scopes_path)) < 0)
@@ -562,7 +562,7 @@ int srv_start(srv **out, const srv_options *opt)
     if (opt->cache_mb >= 0 &&
         !(s->cache = srv_cache_new((size_t)(opt->cache_mb ? opt->cache_mb
                                             : SRV_CACHE_DEFAULT_MB) << 20))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     s->repo_names = opt->repo_names;
@@ -584,7 +584,7 @@ int srv_start(srv **out, const srv_options *opt)
         goto fail;
     }
     if (!(s->dbs = srv_dbs_new(s->db_path, s->db_wait_ms, s->cache))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto fail;
     }
     if (!(s->daemon = srv_daemon(s, &ss, opt))) {

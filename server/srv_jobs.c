@@ -219,7 +219,7 @@ int srv_jobs_start(srv_jobs *j, int *id_out, int *joined, const char *repo,
         }
     }
     if (!(job = srv_job_new(j, repo, gitdir, refs, nrefs))) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory");
+        rc = pd_error_nomem(NULL);
         goto done;
     }
     job->id = j->next_id++;

@@ -102,7 +102,7 @@ static void an_note(an_state *st, const char *fmt, ...)
     va_end(ap);
     n = strlen(buf);
     if (!(p = realloc(st->res->notes, old + n + 3))) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         return;
     }
     if (old)
@@ -214,7 +214,7 @@ static void an_build_calls(an_state *st)
     for (i = 0; i < st->ncallrecs; i++)
         total += st->callrecs[i].len + 1;
     if (!(p = res->calls_pool = malloc(total))) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         return;
     }
     *p++ = '\0';                   /* calls_pool[0]: "" for no calls */
@@ -326,7 +326,7 @@ static void an_remap(an_state *st, const char *buf, size_t len)
     if (res->nfindings &&
         (!(keys = malloc(res->nfindings * sizeof(*keys))) ||
          !(sorted = malloc(res->nfindings * sizeof(*sorted))))) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         goto done;
     }
     for (i = 0; i < res->nfindings; i++) {
@@ -349,7 +349,7 @@ static void an_remap(an_state *st, const char *buf, size_t len)
         memcpy(st->fmeta, meta, res->nfindings * sizeof(*meta));
         free(meta);
     } else if (res->nfindings) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
     }
     res->lines = lex_count_lines(buf, len);
     if (t->unknown_names)
@@ -380,7 +380,7 @@ static void an_explain(an_state *st)
     if (!res->nfunctions)
         return;
     if (!(first = malloc(res->nfunctions * sizeof(*first)))) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         return;
     }
     memset(first, 0xff, res->nfunctions * sizeof(*first));   /* all -1 */

@@ -38,7 +38,7 @@ static int an_grow(an_state *st, void **arr, size_t *cap, size_t n, size_t sz)
         return 0;
     c = *cap ? *cap * 2 : 64;
     if (!(p = realloc(*arr, c * sz)))
-        return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return st->rc = pd_error_nomem("analysing");
     *arr = p;
     *cap = c;
     return 0;
@@ -51,7 +51,7 @@ static int an_itab_grow(an_state *st)
     struct an_itab *t = calloc(cap, sizeof(*t));
 
     if (!t)
-        return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        return st->rc = pd_error_nomem("analysing");
     for (i = 0; st->itab && i <= st->itab_mask; i++) {
         if (!st->itab[i].len)
             continue;
@@ -89,7 +89,7 @@ int an_intern(an_state *st, const char *s, size_t len, uint32_t *off)
         char *p = realloc(st->pool, cap);
 
         if (!p)
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         st->pool = p;
         st->pool_cap = cap;
     }

@@ -172,7 +172,7 @@ static void an_flow_rec(an_state *st, const char *text, size_t len)
         size_t cap = st->capflowrecs ? st->capflowrecs * 2 : 256;
 
         if (!(c = realloc(st->flowrecs, cap * sizeof(*c)))) {
-            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            st->rc = pd_error_nomem("analysing");
             return;
         }
         st->flowrecs = c;
@@ -620,7 +620,7 @@ void an_flow_build(an_state *st)
     for (i = 0; i < st->nflowrecs; i++)
         total += st->flowrecs[i].len + 1;
     if (!(p = res->flow_pool = malloc(total))) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         return;
     }
     *p++ = '\0';
@@ -651,7 +651,7 @@ int an_flow_fns(const an_result *res, pd_flow_fn **out)
     if (!res->nfunctions)
         return 0;
     if (!(v = calloc(res->nfunctions, sizeof(*v))))
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     for (i = 0; i < res->nfunctions; i++) {
         const an_function *f = &res->functions[i];
 
@@ -692,7 +692,7 @@ int an_flow_apply(an_result **res, const char *const *paths, size_t n)
             f->object_chain = NULL;
             if (pd_flow_chain_json(g, (int64_t)i, j, chain, sizeof(chain)) &&
                 !(f->object_chain = strdup(chain)))
-                rc = pd_error_set(PD_ENOMEM, "out of memory");
+                rc = pd_error_nomem(NULL);
         }
     pd_flow_free(g);
     return rc;

@@ -45,7 +45,7 @@ static void an_add_local(an_state *st, const an_tok *name,
         size_t cap = st->caplocals ? st->caplocals * 2 : 16;
 
         if (!(l = realloc(st->locals, cap * sizeof(*l)))) {
-            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            st->rc = pd_error_nomem("analysing");
             return;
         }
         st->locals = l;

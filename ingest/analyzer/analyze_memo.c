@@ -475,10 +475,10 @@ static int an_reserve(an_state *st, size_t n, size_t k, size_t c, size_t fl)
         for (cap = st->capf ? st->capf : 64; cap < res->nfindings + n; cap *= 2)
             ;
         if (!(p = realloc(res->findings, cap * sizeof(*res->findings))))
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         res->findings = p;
         if (!(p = realloc(st->fmeta, cap * sizeof(*st->fmeta))))
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         st->fmeta = p;
         st->capf = cap;
     }
@@ -486,10 +486,10 @@ static int an_reserve(an_state *st, size_t n, size_t k, size_t c, size_t fl)
         for (cap = st->capfn ? st->capfn : 64; cap < res->nfunctions + k; cap *= 2)
             ;
         if (!(p = realloc(res->functions, cap * sizeof(*res->functions))))
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         res->functions = p;
         if (!(p = realloc(st->facc, cap * sizeof(*st->facc))))
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         st->facc = p;
         st->capfn = cap;
     }
@@ -497,7 +497,7 @@ static int an_reserve(an_state *st, size_t n, size_t k, size_t c, size_t fl)
         for (cap = st->capcallrecs ? st->capcallrecs : 256; cap < st->ncallrecs + c; cap *= 2)
             ;
         if (!(p = realloc(st->callrecs, cap * sizeof(*st->callrecs))))
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         st->callrecs = p;
         st->capcallrecs = cap;
     }
@@ -505,7 +505,7 @@ static int an_reserve(an_state *st, size_t n, size_t k, size_t c, size_t fl)
         for (cap = st->capflowrecs ? st->capflowrecs : 256; cap < st->nflowrecs + fl; cap *= 2)
             ;
         if (!(p = realloc(st->flowrecs, cap * sizeof(*st->flowrecs))))
-            return st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            return st->rc = pd_error_nomem("analysing");
         st->flowrecs = p;
         st->capflowrecs = cap;
     }
@@ -626,14 +626,14 @@ static void an_replay(an_state *st, const an_mentry *e, const char *base,
     size_t i;
 
     if (e->nstr > 256 && !(offs = malloc(e->nstr * sizeof(*offs)))) {
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         return;
     }
     if (e->nframes > st->capframes) {
         an_frame *f = realloc(st->frames, e->nframes * sizeof(*f));
 
         if (!f) {
-            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            st->rc = pd_error_nomem("analysing");
             goto done;
         }
         st->frames = f;

@@ -19,7 +19,7 @@ int an_memo_new(an_memo **out, const rules *r, size_t max_bytes)
     *out = NULL;
     if (!m || !(m->tab = calloc(1024, sizeof(*m->tab)))) {
         free(m);
-        return pd_error_set(PD_ENOMEM, "out of memory");
+        return pd_error_nomem(NULL);
     }
     m->mask = 1023;
     m->r = r;

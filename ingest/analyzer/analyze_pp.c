@@ -207,7 +207,7 @@ static void an_pp_push(an_state *st, int ct)
         size_t cap = st->capframes ? st->capframes * 2 : 16;
 
         if (!(f = realloc(st->frames, cap * sizeof(*f)))) {
-            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            st->rc = pd_error_nomem("analysing");
             return;
         }
         st->frames = f;

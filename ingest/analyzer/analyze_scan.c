@@ -723,7 +723,7 @@ static void an_record_call(an_state *st, const an_tok *name)
         size_t cap = st->capcallrecs ? st->capcallrecs * 2 : 256;
 
         if (!(c = realloc(st->callrecs, cap * sizeof(*c)))) {
-            st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+            st->rc = pd_error_nomem("analysing");
             return;
         }
         st->callrecs = c;

@@ -570,7 +570,7 @@ void an_types(an_state *st, const char *buf, size_t len)
     }
     if (oom || out.b.err) {
         pd_buf_free(&out.b);
-        st->rc = pd_error_set(PD_ENOMEM, "out of memory analysing");
+        st->rc = pd_error_nomem("analysing");
         return;
     }
     if (out.n == 0) {

@@ -160,7 +160,7 @@ done:
     free(got.idx);
     an_result_free(after);
     free(text);
-    return rc < 0 ? pd_error_set(PD_ENOMEM, "out of memory checking fixes") : 0;
+    return rc < 0 ? pd_error_nomem("checking fixes") : 0;
 }
 
 /* The functions an offer may change: those whose lines hold its bytes,
@@ -184,7 +184,7 @@ static int fc_check(fix_list *l, const rules *r, const char *path, const char *b
     int rc = 0, any = 0;
 
     if (!use || !one || !bad || !bad1 || an_memo_new(&memo, r, (size_t)8 << 20) < 0) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory checking fixes");
+        rc = pd_error_nomem("checking fixes");
         goto done;
     }
     for (i = 0; i < l->n; i++)
@@ -278,7 +278,7 @@ int fix_apply(const char *buf, size_t len, const fix_list *l,
             *out_len = 0;
             return 0;
         }
-        return pd_error_set(PD_ENOMEM, "out of memory applying fixes");
+        return pd_error_nomem("applying fixes");
     }
     *out = pd_buf_take(&b, out_len);
     return 0;

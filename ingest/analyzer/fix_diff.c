@@ -68,7 +68,7 @@ int fix_diff(FILE *out, const char *path, const char *a, size_t alen,
     if (alen == blen && memcmp(a, b, alen) == 0)
         return 0;
     if (fd_split(&la, a, alen) || fd_split(&lb, b, blen)) {
-        rc = pd_error_set(PD_ENOMEM, "out of memory writing a diff");
+        rc = pd_error_nomem("writing a diff");
         goto done;
     }
     if (la.n != lb.n) {

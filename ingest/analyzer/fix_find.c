@@ -392,7 +392,7 @@ static int ff_one(ff *s, const an_finding *f, long i, const fix_row *row)
         free(o.text);
     if (!rc && o.reason == FIX_OK)
         s->span_end = o.off + o.len;
-    return rc ? pd_error_set(PD_ENOMEM, "out of memory finding fixes") : 0;
+    return rc ? pd_error_nomem("finding fixes") : 0;
 }
 
 /* 1 when the last offered candidate consumed the handle at line:column. */

@@ -139,7 +139,7 @@ int fix_toks_lex(fix_toks *tk, const char *path, const char *buf, size_t len)
                 tk->t = p;
             if (!q) {
                 fix_toks_free(tk);
-                return pd_error_set(PD_ENOMEM, "out of memory finding fixes");
+                return pd_error_nomem("finding fixes");
             }
             tk->pp = q;
             cap = nc;

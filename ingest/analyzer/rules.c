@@ -34,7 +34,7 @@ static int rules_add_prefix(rules *r, const rules_ctx *c, const char *p,
 
     if (r->nnodes == 0) {
         if (!(r->nodes = calloc(64, sizeof(*r->nodes))))
-            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+            return pd_error_nomem("loading rules");
         r->capnodes = 64;
         r->nnodes = 1;
         r->nodes[0].v.cls = RULES_CLS_UNSET;
@@ -51,7 +51,7 @@ static int rules_add_prefix(rules *r, const rules_ctx *c, const char *p,
                                             sizeof(*nodes));
 
                 if (!nodes)
-                    return pd_error_set(PD_ENOMEM, "out of memory");
+                    return pd_error_nomem(NULL);
                 r->nodes = nodes;
                 r->capnodes *= 2;
             }
@@ -81,7 +81,7 @@ static int rules_d_affix(rules *r, const rules_ctx *c, char **av, int ac,
         return rc;
     v.id = rules_id(r, c, "%s-%s-%s", av[2], av[0], av[1]);
     if (!v.id)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     if (!suffix)
         return rules_add_prefix(r, c, av[1], v);
     if (r->nsuffixes % 16 == 0) {
@@ -89,14 +89,14 @@ static int rules_d_affix(rules *r, const rules_ctx *c, char **av, int ac,
                                   sizeof(*s));
 
         if (!s)
-            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+            return pd_error_nomem("loading rules");
         r->suffixes = s;
     }
     r->suffixes[r->nsuffixes].s = rules_strndup(r, av[1], strlen(av[1]));
     r->suffixes[r->nsuffixes].len = strlen(av[1]);
     r->suffixes[r->nsuffixes].v = v;
     if (!r->suffixes[r->nsuffixes].s)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->nsuffixes++;
     r->suffix_last[(unsigned char)av[1][strlen(av[1]) - 1]] = 1;
     return 0;
@@ -140,7 +140,7 @@ static int rules_d_name(rules *r, const rules_ctx *c, char **av, int ac,
     else
         slot->id = rules_id(r, c, "%s-%s", av[2], av[1]);
     if (!slot->id)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     if (cond)
         e->cond_bit = 1u << r->ncond++;
     return 0;
@@ -203,11 +203,11 @@ static int rules_d_objfunc(rules *r, const rules_ctx *c, char **av, int ac,
         return rules_err(c, "'%s' is not an identifier", av[2]);
     o = realloc(r->objf, (r->nobjf + 1) * sizeof(*o));
     if (!o)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->objf = o;
     o[r->nobjf].kind = kind;
     if (!(o[r->nobjf].s = rules_strndup(r, av[2], strlen(av[2]))))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->nobjf++;
     return 0;
 }
@@ -336,7 +336,7 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
 
     *out = NULL;
     if (!(r = calloc(1, sizeof(*r))))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->prof_object_dtype = -1;
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
@@ -345,7 +345,7 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
         char *all = malloc(len + r->sets_len);
 
         if (!all) {
-            rc = pd_error_set(PD_ENOMEM, "out of memory loading rules");
+            rc = pd_error_nomem("loading rules");
             goto fail;
         }
         memcpy(all, text, len);

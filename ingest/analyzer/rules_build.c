@@ -127,20 +127,20 @@ int rules_entry(rules *r, const char *name, rules_name **out)
         return 0;
     }
     if (!r->index && !(r->index = pd_map_new(PD_MAP_TRUSTED)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     if (r->nnames == r->capnames) {
         size_t cap = r->capnames ? r->capnames * 2 : 64;
         rules_name *names = realloc(r->names, cap * sizeof(*names));
 
         if (!names)
-            return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+            return pd_error_nomem("loading rules");
         r->names = names;
         r->capnames = cap;
     }
     e = &r->names[r->nnames];
     memset(e, 0, sizeof(*e));
     if (!(e->name = rules_strndup(r, name, len)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     e->len = len;
     e->hash = rules_hash_name(name, len);
     e->exact.cls = e->member.cls = e->cond.cls = RULES_CLS_UNSET;
@@ -150,7 +150,7 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
     if (pd_map_put(r->index, e->name, len, (void *)(uintptr_t)(r->nnames + 1)) < 0)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->nnames++;
     k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
     r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));

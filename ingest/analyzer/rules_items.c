@@ -65,7 +65,7 @@ int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast)
         return rules_err(c, "duplicate %s rule for '%s'", av[0], av[2]);
     slot->cls = cls;
     if (!(slot->id = rules_item_id(r, c, cls)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     if (cast)
         e->has_cast = 1;
     else
@@ -97,7 +97,7 @@ int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned 
     e->null_name = rules_strndup(r, av[3], strlen(av[3]));
     e->nullowner.id = rules_id(r, c, "field-null-owner");
     if (!e->null_name || !e->nullowner.id)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     return 0;
 }
 
@@ -167,7 +167,7 @@ int rules_d_itemcall(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
         return rules_err(c, "duplicate itemcall rule for '%s'", av[2]);
     e->itemcall.cls = cls;
     if (!(e->itemcall.id = rules_item_id(r, c, cls)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     return 0;
 }
 
@@ -191,10 +191,10 @@ int rules_d_itemsource(rules *r, const rules_ctx *c, char **av, int ac, unsigned
     if (!rules_is_ident(av[2]))
         return rules_err(c, "'%s' is not an identifier", av[2]);
     if (!(v = realloc(r->srcsuf, (r->nsrcsuf + 1) * sizeof(*v))))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->srcsuf = v;
     if (!(v[r->nsrcsuf] = rules_strndup(r, av[2], strlen(av[2]))))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->nsrcsuf++;
     return 0;
 }

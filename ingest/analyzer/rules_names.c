@@ -24,7 +24,7 @@ static int rules_names_keep(rules *r, const char *set, const char *text, size_t 
     char *p = realloc(r->sets, r->sets_len + add);
 
     if (!p)
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     r->sets = p;
     r->sets_len += (size_t)snprintf(p + r->sets_len, add, "\nnames %s\n", set);
     memcpy(p + r->sets_len, text, len);
@@ -115,7 +115,7 @@ int rules_d_names(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
     snprintf(setname, sizeof(setname), "%s", base ? base + 1 : av[1]);
     setname[strcspn(setname, ".")] = '\0';
     if (!(v.id = rules_id(r, c, "%s-names-%s", av[2], setname)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     if ((rc = rules_names_text(c, av[1], &text, &len, &owned)) != 0)
         return rc;
     if ((rc = rules_names_apply(r, c, av[1], text, len, v)) == 0)

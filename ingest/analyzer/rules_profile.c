@@ -54,7 +54,7 @@ int rules_d_profile(rules *r, const rules_ctx *c, char **av, int ac, unsigned ar
         return rules_err(c, "'profile %s': the keys are object-dtype yes|no|auto, "
                          "scopes NAME..., measure KEY, hpy VERSION", key);
     if (!(*slot = rules_profile_words(r, av, 2, ac)))
-        return pd_error_set(PD_ENOMEM, "out of memory loading rules");
+        return pd_error_nomem("loading rules");
     return 0;
 }
 

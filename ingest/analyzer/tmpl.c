@@ -55,7 +55,7 @@ static int tm_grow(void **p, size_t *cap, size_t n, size_t sz)
     while (c < n)
         c *= 2;
     if (!(q = realloc(*p, c * sz)))
-        return pd_error_set(PD_ENOMEM, "out of memory expanding template");
+        return pd_error_nomem("expanding template");
     *p = q;
     *cap = c;
     return 0;
@@ -485,7 +485,7 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len)
     st.srclen = len;
     st.limit = 128 * len + ((size_t)4 << 20);
     if (!(st.o = calloc(1, sizeof(*st.o))))
-        return pd_error_set(PD_ENOMEM, "out of memory expanding template");
+        return pd_error_nomem("expanding template");
     tm_level(&st, 0, len, 0);
     if (st.rc == 0 &&
         ((rc = tm_lines(&st.o->exp_lines, &st.o->nexp_lines, st.o->text,
