@@ -113,7 +113,7 @@ if command -v node >/dev/null; then
       --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
   # The write cases (tests/http/writes/) upload, dismiss and ingest with it.
   htok=$("$B/portdash" token create --db "$hdb" --name http --scope sarif --scope triage \
-      --scope ingest 2>/dev/null)
+      --scope ingest --scope admin 2>/dev/null)
   "$B/portdash" serve --db "$hdb" --listen 127.0.0.1:0 --static static >"$out/http-serve.log" 2>&1 &
   srv_pid=$!
   i=0; url=""

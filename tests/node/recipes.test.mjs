@@ -281,7 +281,7 @@ test('GitLab CI: the merge request gets the gate as a note, the SARIF artifact, 
   // and the badge of doc/ci.md answers
   const badge = await fetch(`${url}/badge/numpy-hpy/hpy/functions.ported.svg`);
   assert.equal(badge.status, 200);
-  assert.match(await badge.text(), /% done\)/);
+  assert.match(await badge.text(), /% ported\)/);
   // a worse port (another merge request): its note goes out, the job fails with 1
   notes.length = 0;
   const worse = await runGitLab(checkout('gl-worse', 'hpy'), 'hpy-convert-object-dtype', 'hpy');
