@@ -26,7 +26,6 @@
  * Each .expect file is one test named after it.  Add a case by writing
  * the two files; nothing here changes.
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,37 +38,17 @@
 
 #include "analyzer/analyzer.h"
 #include "pd_error.h"
+#include "testcases.h"
 #include "report.h"
 
 #define CASES "tests/fixtures/analyze/cases/"
-
-/* The whole file at path, NUL-terminated; *len without the NUL. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-
-    if (!f)
-        return NULL;
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
 
 /* The analysis of `name` in `format`, every line stripped of "name:" and
  * one blank after it. */
 static char *render(const char *name, const an_result *res, const rules *r,
                     const char *format)
 {
-    report_file rf = {name, res, NULL};
+    report_file rf = { .path = name, .res = res };
     report_fail none = {0, 0};
     char *out = NULL, *stripped, *p, *q;
     size_t len = 0, nl = strlen(name);
@@ -153,10 +132,10 @@ static void run_case(void **state)
     if (rules_load(&r, path) != 0)
         assert_int_equal(rules_load_default(&r), 0);
     snprintf(path, sizeof(path), CASES "%s", expect_name);
-    expect = slurp(path, &elen);
+    expect = tc_slurp(path, &elen);
     assert_non_null(expect);
     snprintf(path, sizeof(path), CASES "%s", src_name);
-    src = slurp(path, &slen);
+    src = tc_slurp(path, &slen);
     if (!src)
         fail_msg("%s: no source file %s", expect_name, path);
     assert_int_equal(an_analyze(&res, r, src_name, src, slen), 0);
@@ -210,47 +189,7 @@ static void run_case(void **state)
     rules_free(r);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const struct CMUnitTest *)a)->name,
-                  ((const struct CMUnitTest *)b)->name);
-}
-
 int main(void)
 {
-    DIR *d = opendir(CASES);
-    struct dirent *e;
-    struct CMUnitTest *tests = NULL;
-    size_t n = 0, cap = 0, i;
-    int rc;
-
-    if (!d) {
-        fprintf(stderr, "cannot open %s (run from the repository root)\n", CASES);
-        return 1;
-    }
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-
-        if (len <= 7 || strcmp(e->d_name + len - 7, ".expect") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            tests = realloc(tests, cap * sizeof(*tests));
-            if (!tests)
-                return 1;
-        }
-        memset(&tests[n], 0, sizeof(tests[n]));
-        tests[n].name = strdup(e->d_name);
-        tests[n].test_func = run_case;
-        tests[n].initial_state = (void *)tests[n].name;
-        n++;
-    }
-    closedir(d);
-    if (n)
-        qsort(tests, n, sizeof(*tests), by_name);
-    rc = _cmocka_run_group_tests("analyze cases", tests, n, NULL, NULL);
-    for (i = 0; i < n; i++)
-        free((void *)tests[i].name);
-    free(tests);
-    return rc;
+    return tc_run_cases("analyze cases", CASES, ".expect", run_case, NULL, 0);
 }

@@ -19,7 +19,6 @@
  *     count removed N          the offers replace N legacy findings
  *                              (every template instance counted)
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,28 +31,9 @@
 
 #include "analyzer/analyzer.h"
 #include "pd_error.h"
+#include "testcases.h"
 
 #define CASES "tests/fixtures/fix/"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-
-    if (!f)
-        return NULL;
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
 
 static void dump(const char *name, const fix_list *l, const char *patched)
 {
@@ -179,9 +159,9 @@ static void run_case(void **state)
     if (rules_load(&r, path) != 0)
         assert_int_equal(rules_load_default(&r), 0);
     snprintf(path, sizeof(path), CASES "%s", expect_name);
-    assert_non_null(expect = slurp(path, &elen));
+    assert_non_null(expect = tc_slurp(path, &elen));
     snprintf(path, sizeof(path), CASES "%s", src_name);
-    if (!(src = slurp(path, &slen)))
+    if (!(src = tc_slurp(path, &slen)))
         fail_msg("%s: no source file %s", expect_name, path);
     assert_int_equal(an_analyze(&res, r, src_name, src, slen), 0);
     assert_int_equal(fix_file(&l, r, src_name, src, slen, res), 0);
@@ -230,43 +210,11 @@ static void test_diff_form(void **state)
     free(out);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const struct CMUnitTest *)a)->name, ((const struct CMUnitTest *)b)->name);
-}
-
 int main(void)
 {
-    DIR *d = opendir(CASES);
-    struct dirent *e;
-    struct CMUnitTest *tests = NULL;
-    size_t n = 0, i;
-    int rc;
+    static const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(test_diff_form),
+    };
 
-    if (!d) {
-        fprintf(stderr, "cannot open %s (run from the repository root)\n", CASES);
-        return 1;
-    }
-    tests = calloc(256, sizeof(*tests));
-    while (tests && (e = readdir(d)) != NULL && n < 255) {
-        size_t len = strlen(e->d_name);
-
-        if (len <= 7 || strcmp(e->d_name + len - 7, ".expect") != 0)
-            continue;
-        tests[n].name = strdup(e->d_name);
-        tests[n].test_func = run_case;
-        tests[n].initial_state = (void *)tests[n].name;
-        n++;
-    }
-    closedir(d);
-    if (!tests)
-        return 1;
-    tests[n].name = strdup("diff_form");
-    tests[n++].test_func = test_diff_form;
-    qsort(tests, n, sizeof(*tests), by_name);
-    rc = _cmocka_run_group_tests("fix cases", tests, n, NULL, NULL);
-    for (i = 0; i < n; i++)
-        free((void *)tests[i].name);
-    free(tests);
-    return rc;
+    return tc_run_cases("fix cases", CASES, ".expect", run_case, fixed, 1);
 }
