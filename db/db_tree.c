@@ -77,7 +77,7 @@ static int db_tree_run(sqlite3_stmt *st, int64_t a, int64_t b, int64_t c, int na
 }
 
 /* One commit: its position, and its file list at a checkpoint. */
-static int db_tree_one(sqlite3_stmt **st, int64_t id, int64_t parent)
+static int db_tree_one(sqlite3_stmt **st, int64_t id, int64_t parent, int every)
 {
     int64_t depth = 0, base = 0;
     int rc;
@@ -96,7 +96,7 @@ static int db_tree_one(sqlite3_stmt **st, int64_t id, int64_t parent)
     }
     if ((rc = db_tree_run(st[T_POS], id, depth, base, 3)) < 0)
         return rc;
-    if (depth == 0 || depth % DB_TREE_EVERY != 0)
+    if (depth == 0 || depth % every != 0)
         return 0;
     if ((rc = db_tree_run(st[T_TREE], id, 0, 0, 1)) < 0)
         return rc;
@@ -104,6 +104,11 @@ static int db_tree_one(sqlite3_stmt **st, int64_t id, int64_t parent)
 }
 
 int db_tree_fill(sqlite3 *db)
+{
+    return db_tree_fill_every(db, DB_TREE_EVERY);
+}
+
+int db_tree_fill_every(sqlite3 *db, int every)
 {
     sqlite3_stmt *st[T_COUNT] = {NULL};
     int64_t *todo = NULL;
@@ -117,7 +122,7 @@ int db_tree_fill(sqlite3 *db)
     for (k = 0; k < T_COUNT && rc == 0; k++)
         rc = db_prepare(db, &st[k], db_tree_sql[k]);
     for (i = 0; i < n && rc == 0; i++)
-        rc = db_tree_one(st, todo[2 * i], todo[2 * i + 1]);
+        rc = db_tree_one(st, todo[2 * i], todo[2 * i + 1], every < 1 ? 1 : every);
     for (k = 0; k < T_COUNT; k++)
         sqlite3_finalize(st[k]);
     free(todo);

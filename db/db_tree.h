@@ -51,4 +51,9 @@
  */
 int db_tree_fill(sqlite3 *db);
 
+/* db_tree_fill with checkpoints every `every` (>= 1) commits instead of
+ * DB_TREE_EVERY: for tests, whose chains are short.  Readers follow the
+ * stored rows, whatever spacing wrote them. */
+int db_tree_fill_every(sqlite3 *db, int every);
+
 #endif

@@ -54,6 +54,7 @@ serve() {
   "$2" serve --db "$dir/$1.db" --listen 127.0.0.1:0 --threads 2 --no-warm \
     > "$dir/$1.out" 2>&1 &
   pids="$pids $!"
+  echo $! > "$dir/$1.pid"
   for _ in $(seq 600); do grep -q 'http://' "$dir/$1.out" && break; sleep 0.1; done
   port=$(sed -n 's|.*http://[^:]*:\([0-9]*\)/.*|\1|p' "$dir/$1.out" | head -n1)
   [ -n "$port" ] || { cat "$dir/$1.out" >&2; exit 1; }
@@ -81,11 +82,20 @@ sort -u "$dir/commits" -o "$dir/commits"
 echo "cold.sh: $(wc -l < "$dir/commits") commits, load average before:" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
 
-# One request: prints time_total in ms, keeps the body for the comparison.
+# CPU time of a server so far, in ns: the sum over its threads of the
+# first field of /proc/PID/task/TID/schedstat (time on a CPU).  The machine
+# may be shared: wall times grow with its load, the CPU time much less.
+cpu() { cat /proc/"$(cat "$dir/$1.pid")"/task/*/schedstat 2>/dev/null |
+  awk '{ s += $1 } END { printf "%d", s }'; }
+# One request: records time_total and the server's CPU time in ms, keeps
+# the body for the comparison.
 ask() { # KEY ANSWER COMMIT PATH
+  c0=$(cpu "$1")
   code=$(curl -s -o "$dir/body.$1" -w '%{http_code} %{time_total}' "$(cat "$dir/$1.url")$4")
+  c1=$(cpu "$1")
   case $code in 200\ *) ;; *) echo "cold.sh: $1 $2 $3: HTTP $code" >&2; exit 1 ;; esac
-  echo "$1|$2|$(echo "$code" | awk '{ printf "%.1f", $2 * 1000 }')" >> "$dir/times"
+  echo "$1|$2|$(echo "$code $c0 $c1" |
+    awk '{ printf "%.1f|%.1f", $2 * 1000, ($4 - $3) / 1e6 }')" >> "$dir/times"
 }
 : > "$dir/times"
 while read -r c; do
@@ -103,14 +113,21 @@ while read -r c; do
 done < "$dir/commits"
 echo "cold.sh: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# median and p90 (nearest rank) per build and answer
-printf '| answer | build | n | median | p90 | max |\n|---|---|---|---|---|---|\n'
+# stats BUILD ANSWER FIELD: median, p90 (nearest rank) and max of one
+# column of the times (3: wall time, curl's time_total; 4: server CPU).
+stats() {
+  awk -F'|' -v b="$1" -v a="$2" -v f="$3" '$1 == b && $2 == a { print $f }' "$dir/times" |
+    sort -n | awk '{ v[NR] = $1 } END {
+      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      p = int(NR * 0.9 + 0.999); if (p < 1) p = 1
+      printf "%d|%.1f|%.1f|%.1f", NR, m, v[p], v[NR] }'
+}
+printf '| answer | build | n | median | p90 | max | CPU median | CPU p90 |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for a in files page history; do
   for b in $builds; do
-    awk -F'|' -v a="$a" -v b="$b" '$1 == b && $2 == a { print $3 }' "$dir/times" |
-      sort -n | awk -v a="$a" -v b="$b" '{ v[NR] = $1 } END {
-        m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        p = int(NR * 0.9 + 0.999); if (p < 1) p = 1
-        printf "| %s | %s | %d | %.1f ms | %.1f ms | %.1f ms |\n", a, b, NR, m, v[p], v[NR] }'
+    echo "$a|$b|$(stats "$b" "$a" 3)|$(stats "$b" "$a" 4)" | awk -F'|' '{
+      printf "| %s | %s | %d | %s ms | %s ms | %s ms | %s ms | %s ms |\n",
+        $1, $2, $3, $4, $5, $6, $8, $9 }'
   done
 done
