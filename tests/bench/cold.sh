@@ -86,7 +86,7 @@ echo "cold.sh: $(wc -l < "$dir/commits") commits, load average before:" \
 # first field of /proc/PID/task/TID/schedstat (time on a CPU).  The machine
 # may be shared: wall times grow with its load, the CPU time much less.
 cpu() { cat /proc/"$(cat "$dir/$1.pid")"/task/*/schedstat 2>/dev/null |
-  awk '{ s += $1 } END { printf "%d", s }'; }
+  awk '{ s += $1 } END { printf "%.0f", s }'; }
 # One request: records time_total and the server's CPU time in ms, keeps
 # the body for the comparison.
 ask() { # KEY ANSWER COMMIT PATH
