@@ -11,9 +11,10 @@
 /*
  * Every DB_TREE_EVERY-th commit of a first-parent chain (depth 128, 256,
  * ...) keeps its whole file list.  On numpy-hpy's numpy/core (15,000
- * commits, about 250 files) that is 117 checkpoints, 29,000 rows, about
- * 2.5 MB on a 300 MB database, and a file list reads at most 127 commits'
- * changes plus one checkpoint (doc/benchmarks.md, "Cold answers").
+ * commits, up to 250 files) that is 105 checkpoints, 12,993 rows, 0.95 MB
+ * of a 302 MB database, and a file list reads at most 127 commits' changes
+ * plus one checkpoint: under a millisecond where the whole chain took 15 to
+ * 35 ms (doc/benchmarks.md, "Cold answers").
  */
 #define DB_TREE_EVERY 128
 
