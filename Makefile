@@ -12,6 +12,7 @@
 #                BENCH_SARIF_BEFORE=BINARY measures another build beside it)
 #   make bench-api BENCH_REPO=GITDIR   the API against nginx (doc/benchmarks.md)
 #   make bench-load BENCH_REPO=GITDIR  warm reads during an ingest
+#   make bench-cold BENCH_REPO=GITDIR  cold answers, BENCH_BEFORE=BIN beside
 #   make bench-pages BENCH_REPO=GITDIR the file page and overview in Chromium
 #   make bench-truth TRUTH_NUMPY=GITDIR TRUTH_KIWI= TRUTH_UJSON= TRUTH_HPY=
 #                the measure of truth: hand labels against the file page
@@ -53,7 +54,7 @@ OPT     ?= -O2
 
 # Targets that only install, test through a sub-make, or clean must not
 # need the libraries yet (a fresh machine has no pkg-config before deps).
-NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-load bench-pages bench-truth check install \
+NOPKG_GOALS = deps clean test run bench bench-sarif bench-api bench-load bench-cold bench-pages bench-truth check install \
               help stress capi-names hpy-api fix-calls
 ifneq ($(filter-out $(NOPKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -93,7 +94,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-load bench-pages bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
+.PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-load bench-cold bench-pages bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 $(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
@@ -280,6 +281,14 @@ bench-api: deps
 bench-load: deps
 	$(MAKE) all
 	BENCH_REPO="$(BENCH_REPO)" BENCH_DB="$(BENCH_DB)" sh tests/bench/writeload.sh build/portdash
+
+# Cold answers (issue 26.3; tests/bench/cold.sh): the file list, a file page
+# and a 1,000-point history for commits nobody asked for, BENCH_BEFORE=BIN
+# (another build's portdash) side by side.  BENCH_REPO as for bench-api,
+# BENCH_DB=FILE a database ingested so before (each build serves a copy).
+bench-cold: deps
+	$(MAKE) all
+	BENCH_REPO="$(BENCH_REPO)" BENCH_DB="$(BENCH_DB)" sh tests/bench/cold.sh build/portdash $(BENCH_BEFORE)
 
 # The biggest pages in headless Chromium (issue 26.4, doc/benchmarks.md):
 # arraytypes.c.src with a 3,781-result SARIF upload and the overview,

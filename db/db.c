@@ -5,7 +5,7 @@
  * version reached is kept in PRAGMA user_version, so a half-applied upgrade
  * never leaves a database that claims a schema it lacks.  What a migration
  * adds to rows stored before it is filled in the same transaction
- * (db_measures_migrated).
+ * (db_measures_migrated; db_tree_fill for 017's checkpoints).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "db.h"
 #include "db_measures_fill.h"
 #include "db_migrations.h"
+#include "db_tree.h"
 #include "pd_error.h"
 
 int db_schema_version(sqlite3 *db)
@@ -60,6 +61,7 @@ static int db_migrate(sqlite3 *db, const char *path)
         snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
         if ((rc = db_exec(db, m->sql)) < 0 ||
             (rc = db_measures_migrated(db, m->version, m->version == newest)) < 0 ||
+            (m->version == 17 && (rc = db_tree_fill(db)) < 0) ||
             (rc = db_exec(db, pragma)) < 0) {
             pd_error_set(rc, "%s: migration %s failed: %s", path, m->name,
                          sqlite3_errmsg(db));

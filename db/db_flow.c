@@ -11,6 +11,7 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
+#include "db_tree.h"
 #include "pd_error.h"
 
 #define DB_FLOW_KEEP 8
@@ -46,15 +47,11 @@ static int db_commit_text(sqlite3 *db, int64_t commit_id, const char *rules_hash
                           void *arg)
 {
     sqlite3_stmt *st = NULL;
-    char sql[1024];
+    char sql[2048];
     int rc;
 
     snprintf(sql, sizeof(sql),
-        "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
-        "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-        "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id), "
-        "latest AS (SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d "
-        "FROM chain JOIN changes ch ON ch.commit_id = chain.cid GROUP BY ch.path_id) "
+        DB_TREE_LATEST_CTE
         "SELECT p.path, a.id, a.%s, a.%s_len FROM latest l "
         "JOIN paths p ON p.id = l.path_id "
         "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "

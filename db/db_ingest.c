@@ -10,6 +10,7 @@
 
 #include "db_ingest.h"
 #include "db_measures.h"
+#include "db_tree.h"
 #include "pd_error.h"
 
 enum {
@@ -156,6 +157,11 @@ int db_ingest_begin(db_ingest *s)
 
 int db_ingest_commit(db_ingest *s)
 {
+    int rc;
+
+    /* The new commits' checkpoints go in with them (db_tree.h). */
+    if ((rc = db_tree_fill(s->db)) < 0)
+        return rc;
     return db_ingest_done(db_ingest_stmt(s, ST_COMMIT));
 }
 

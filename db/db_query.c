@@ -10,6 +10,7 @@
 #include "db.h"
 #include "db_flow.h"
 #include "db_measures.h"
+#include "db_tree.h"
 #include "pd_error.h"
 #include "pd_rev.h"
 
@@ -169,15 +170,23 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
     sqlite3_stmt *st = NULL;
     int rc;
 
-    if ((rc = db_prepare(db, &st, "WITH RECURSIVE chain(cid, depth) AS ("
-                         " SELECT ?1, 0 UNION ALL"
+    /* The newest change of the path after the checkpoint, else the
+     * checkpoint's row (db_tree.h); ?2 the path. */
+    if ((rc = db_prepare(db, &st, "WITH RECURSIVE base(id) AS (SELECT coalesce("
+                         "(SELECT base_id FROM chain_pos WHERE commit_id = ?1), 0)),"
+                         " pid(id) AS (SELECT id FROM paths WHERE path = ?2),"
+                         " chain(cid, depth) AS (SELECT ?1, 0 UNION ALL"
                          " SELECT c.first_parent_id, chain.depth + 1 FROM commits c"
                          " JOIN chain ON c.id = chain.cid"
-                         " WHERE c.first_parent_id < c.id)"
-                         " SELECT ch.blob_oid FROM chain JOIN changes ch"
-                         " ON ch.commit_id = chain.cid WHERE ch.path_id ="
-                         " (SELECT id FROM paths WHERE path = ?2)"
-                         " ORDER BY chain.depth LIMIT 1")) < 0)
+                         " WHERE c.first_parent_id < c.id AND chain.cid != (SELECT id FROM base))"
+                         " SELECT blob_oid FROM (SELECT ch.blob_oid, chain.depth AS d"
+                         " FROM chain JOIN changes ch ON ch.commit_id = chain.cid"
+                         " WHERE ch.path_id = (SELECT id FROM pid)"
+                         " AND chain.cid != (SELECT id FROM base) UNION ALL"
+                         " SELECT t.blob_oid, 1 << 62 FROM tree_files t"
+                         " WHERE t.commit_id = (SELECT id FROM base)"
+                         " AND t.path_id = (SELECT id FROM pid))"
+                         " ORDER BY d LIMIT 1")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
@@ -202,21 +211,13 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
 
 /*
  * The file list is the newest change of each path along the first-parent
- * chain; the chain's depth orders the changes, and deleted paths (NULL blob)
- * drop out at the end.  Columns: 0 path id, 1 path, 2 blob, 3 analysis id
+ * chain, read from the nearest checkpoint on (db_tree.h); deleted paths
+ * (NULL blob) drop out at the end.  Columns: 0 path id, 1 path, 2 blob, 3 analysis id
  * (0: none), 4 status (NULL: no analysis), then the measures.
  */
 static const char db_files_head[] =
-    "WITH RECURSIVE chain(cid, depth) AS ("
-    "  SELECT ?1, 0"
-    "  UNION ALL"
-    "  SELECT c.first_parent_id, chain.depth + 1 FROM commits c"
-    "  JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id"
-    "), latest AS ("
-    "  SELECT ch.path_id, ch.blob_oid, min(chain.depth) AS d"
-    "  FROM chain JOIN changes ch ON ch.commit_id = chain.cid"
-    "  GROUP BY ch.path_id"
-    ") SELECT p.id, p.path, l.blob_oid, coalesce(a.id, 0), a.status, ";
+    DB_TREE_LATEST_CTE
+    "SELECT p.id, p.path, l.blob_oid, coalesce(a.id, 0), a.status, ";
 static const char db_files_tail[] =
     " FROM latest l"
     "  JOIN paths p ON p.id = l.path_id"
@@ -226,7 +227,7 @@ static const char db_files_tail[] =
 int db_commit_files_stmt(sqlite3 *db, sqlite3_stmt **out, int64_t commit_id,
                          const char *rules_hash)
 {
-    char cols[1024], sql[2048];
+    char cols[1024], sql[4096];
     int rc;
 
     if ((rc = db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, "a.")) < 0)

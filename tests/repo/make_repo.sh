@@ -11,6 +11,8 @@
 #   message: first line    (repeatable; lines are joined with newlines)
 #   delete: PATH           (repeatable) remove a path before committing
 #   rename: OLD NEW        (repeatable) move a path
+#   merge: NAME            merge branch NAME (no fast-forward; the commit's
+#                          first parent stays the current branch)
 # and a directory `tree/` whose files are copied over the work tree.
 # The result is a bare repository at DEST_GITDIR with fixed ids: the same
 # fixture always gives the same commit ids.
@@ -36,6 +38,7 @@ for c in "$src"/*/; do
   else
     git checkout -q -b "$branch" ${from:+"$from"}
   fi
+  get merge | while IFS= read -r b; do git merge -q --no-ff --no-commit "$b" >/dev/null 2>&1; done
   get delete | while IFS= read -r p; do git rm -q -- "$p"; done
   get rename | while IFS=' ' read -r old new; do
     mkdir -p "$(dirname "$new")"; git mv -- "$old" "$new"; done
