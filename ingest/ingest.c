@@ -735,6 +735,10 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         (rc = an_memo_new(&c->memo, c->rules, an_memo_env_bytes())) < 0)
         return rc;
     if ((rc = db_open(&c->db, opt->db_path, 1)) < 0 ||
+        /* Fewer WAL checkpoints (64 MiB of WAL, not 4): the index pages
+         * that the run's transactions all rewrite are copied back once, not
+         * at every commit (numpy/core: 37.6 -> 35.4 s CPU). */
+        (rc = sqlite3_wal_autocheckpoint(c->db, 16384) ? PD_EDB : 0) < 0 ||
         (rc = db_ingest_open(&c->store, c->db)) < 0 ||
         (rc = ingest_flow_open(&c->flow, c->db, c->rules_hash)) < 0)
         return rc;
