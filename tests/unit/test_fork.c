@@ -115,7 +115,8 @@ static void test_port_is_the_commits_upstream_cannot_reach(void **state)
  * commit that changes an in-scope file has one, no upstream commit has. */
 static void test_patch_ids_are_the_ports_own(void **state)
 {
-    char *own = git("rev-list --first-parent main..hpy");
+    char *own = tu_sh_out("git --git-dir='%s' rev-list --first-parent main..hpy",
+                          tu_fixture("forked"));
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     int with = 0, rows = 0;
