@@ -89,6 +89,25 @@ static const char *ingest_fork_guess(git_repository *repo, const char *ref, git_
     return NULL;
 }
 
+int ingest_fork_own(git_repository *repo, const char *ref, const git_oid *tip,
+                    const char *upstream, size_t n, size_t *below)
+{
+    git_oid up, base;
+    int64_t own;
+    int rc, has_base;
+
+    *below = n;
+    if (upstream ? ingest_fork_resolve(repo, upstream, &up) < 0
+                 : !ingest_fork_guess(repo, ref, &up))
+        return 0;
+    /* Own commits are a prefix of the first-parent chain: once one is
+     * reachable from the upstream, so are all its ancestors. */
+    if ((rc = ingest_fork_walk(repo, tip, &up, &own, &base, &has_base)) == 0 &&
+        (uint64_t)own < n)
+        *below = (size_t)own;
+    return rc;
+}
+
 int ingest_fork_record(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
                        const git_oid *tip, const char *upstream, int64_t *own)
 {

@@ -26,4 +26,15 @@
 int ingest_fork_record(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
                        const git_oid *tip, const char *upstream, int64_t *own);
 
+/*
+ * Of the `n` newest commits of `ref`'s first-parent chain (tip `tip`),
+ * how many are the ref's own, as ingest_fork_record() counts them, into
+ * *below, before anything is stored: the ingest computes patch ids for
+ * these alone (doc/history.md, "Patch ids").  Without an upstream
+ * (`upstream` unknown, or none guessed: see ingest_fork_record) every
+ * commit is the ref's own: *below = n.  0 or PD_EGIT.
+ */
+int ingest_fork_own(git_repository *repo, const char *ref, const git_oid *tip,
+                    const char *upstream, size_t n, size_t *below);
+
 #endif

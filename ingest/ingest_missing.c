@@ -61,10 +61,12 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
                             git_error_last() ? git_error_last()->message : "?");
     /* A blob has arrived when the clone holds it now, or when another
      * repository's ingest stored its analysis (analyses are shared by
-     * content, so it need not be read). */
+     * content, so it need not be read).  CROSS JOIN: from the (mostly
+     * empty) missing objects, not through every commit of the repository
+     * (8 % of a pushed commit's CPU). */
     rc = db_prepare(db, &st, "SELECT m.blob_oid, min(m.commit_id), EXISTS (SELECT 1 FROM "
                     "analyses a WHERE a.blob_oid = m.blob_oid AND a.rules_hash = ?2) "
-                    "FROM missing_objects m JOIN commits c ON c.id = m.commit_id "
+                    "FROM missing_objects m CROSS JOIN commits c ON c.id = m.commit_id "
                     "WHERE c.repo_id = ?1 GROUP BY m.blob_oid");
     if (rc < 0)
         goto done;

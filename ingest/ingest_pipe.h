@@ -39,7 +39,7 @@ typedef struct {
     an_memo *memo;             /* shared chunk memo (thread-safe), or NULL */
     const scope *scope;        /* shared, read-only */
     unsigned threads;          /* analysis threads, >= 1 */
-    int patch_ids;             /* 1: plans carry patch ids */
+    size_t patch_below;        /* plans of chain[i], i < this, carry patch ids */
     const git_oid *chain;      /* commits, newest first (as ingest_chain) */
     const int *known;          /* known[i]: chain[i] is stored already, so
                                 * only its blobs are wanted, not its plan */

@@ -110,6 +110,37 @@ static void test_port_is_the_commits_upstream_cannot_reach(void **state)
     free(first);
 }
 
+/* Patch ids are computed for the port's own commits alone (the ones a
+ * rebase of the port rewrites: doc/history.md, "Patch ids"): each own
+ * commit that changes an in-scope file has one, no upstream commit has. */
+static void test_patch_ids_are_the_ports_own(void **state)
+{
+    char *own = tu_sh_out("git --git-dir='%s' rev-list --first-parent main..hpy",
+                          tu_fixture("forked"));
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int with = 0, rows = 0;
+
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT c.oid, c.patch_id IS NOT NULL, "
+                                        "EXISTS (SELECT 1 FROM changes h WHERE "
+                                        "h.commit_id = c.id) FROM commits c JOIN repos r "
+                                        "ON r.id = c.repo_id WHERE r.name = 'fk'",
+                                        -1, &st, NULL), SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int is_own = strstr(own, (const char *)sqlite3_column_text(st, 0)) != NULL;
+
+        rows++;
+        assert_int_equal(sqlite3_column_int(st, 1), is_own && sqlite3_column_int(st, 2));
+        with += sqlite3_column_int(st, 1);
+    }
+    sqlite3_finalize(st);
+    db_close(db);
+    assert_int_equal(rows, 7);
+    assert_true(with >= 3);
+    free(own);
+}
+
 /* ?window=port: the port's commits at their own author dates in branch
  * order (not all on the base's 2022-02-07), the one applied out of its
  * date order marked and drawn at the latest date before it. */
@@ -244,6 +275,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_port_is_the_commits_upstream_cannot_reach),
+        cmocka_unit_test(test_patch_ids_are_the_ports_own),
         cmocka_unit_test(test_port_window_dates_the_port_by_its_own_commits),
         cmocka_unit_test(test_sampling_keeps_the_port),
         cmocka_unit_test(test_backfill_follows_the_trend_dates),
