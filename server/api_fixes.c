@@ -24,6 +24,7 @@
 #include "pd_error.h"
 #include "scope.h"
 #include "srv_budget.h"
+#include "srv_page.h"
 
 static rules *af_rules;
 static pthread_once_t af_once = PTHREAD_ONCE_INIT;

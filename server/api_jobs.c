@@ -14,6 +14,7 @@
 #include "db_analysis.h"
 #include "pd_error.h"
 #include "pd_rev.h"
+#include "srv_auth.h"
 #include "srv_jobs.h"
 
 #define API_JOBS_MAX_NEW 16    /* refs one request may add */

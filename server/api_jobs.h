@@ -4,7 +4,8 @@
 #ifndef API_JOBS_H
 #define API_JOBS_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* POST /api/v1/repos/{repo}/ingest: start a job (token scope ingest); 202
  * with its id and Location. */

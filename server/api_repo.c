@@ -17,7 +17,10 @@
 #include "db_repo.h"
 #include "pd_error.h"
 #include "pd_time.h"
-#include "srv.h"
+#include "srv_auth.h"
+#include "srv_page.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* The most records one answer of /missing holds. */
 #define API_MISSING_PER_PAGE 1000

@@ -8,7 +8,8 @@
 #include <jansson.h>
 
 #include "db_repo.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}: what is stored (commits, refs, missing blobs,
  * scope; state "empty" when nothing can be shown). */

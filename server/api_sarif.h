@@ -5,7 +5,8 @@
 #ifndef API_SARIF_H
 #define API_SARIF_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /*
  * POST .../commits/{rev}/sarif: needs a token with scope "sarif".  The body

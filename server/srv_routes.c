@@ -33,6 +33,7 @@
 #include "srv_reply.h"
 #include "srv_routes.h"
 #include "srv_static.h"
+#include "srv_url.h"
 
 static enum MHD_Result srv_routes_list(srv_req *r);
 
@@ -238,47 +239,6 @@ const char *srv_route_scope(int i)
 }
 
 #define SRV_MAX_SEGMENTS 256
-
-static int srv_hex(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-char *srv_percent_decode(const char *in, size_t n)
-{
-    char *out = malloc(n + 1), *o = out;
-    size_t i;
-    int hi, lo;
-
-    if (!out)
-        return NULL;
-    for (i = 0; i < n; i++) {
-        if (in[i] != '%') {
-            *o++ = in[i];
-            continue;
-        }
-        if (i + 2 >= n) {
-            free(out);
-            return NULL;
-        }
-        hi = srv_hex(in[i + 1]);
-        lo = srv_hex(in[i + 2]);
-        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-            free(out);
-            return NULL;
-        }
-        *o++ = (char)(hi * 16 + lo);
-        i += 2;
-    }
-    *o = '\0';
-    return out;
-}
 
 /* Split a raw path into segments (pointers into `path`, not decoded). */
 static size_t srv_split(const char *path, const char **seg, size_t *len, size_t max)

@@ -115,10 +115,4 @@ void srv_routes_release(srv_route_hold *h);
 enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
                                   srv_route_hold *h);
 
-/*
- * Percent-decode `in` (length n) into a new NUL-terminated string (freed
- * with free()).  Returns NULL for a malformed escape or an encoded NUL.
- */
-char *srv_percent_decode(const char *in, size_t n);
-
 #endif
