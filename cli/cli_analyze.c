@@ -21,6 +21,7 @@
 #include "pd_file.h"
 #include "pd_rev.h"
 #include "report.h"
+#include "sarif_write.h"
 #include "scope.h"
 
 /* The files to report and what is needed to free them. */
@@ -431,7 +432,7 @@ static int cli_an_graph(cli_an *a)
 
 static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const char *rev, const char *blobs, const char *format,
-                      const report_fail *fail, const report_sarif_opts *so)
+                      const report_fail *fail, const sarif_write_opts *so)
 {
     git_repository *repo = NULL;
     size_t bad;
@@ -457,7 +458,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     if (!rc)
         rc = cli_an_graph(a);
     if (!rc && strcmp(format, "sarif") == 0)
-        rc = report_sarif_ex(stdout, a->files, a->n, a->r, fail, so);
+        rc = sarif_write_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, a->r, fail);
     git_repository_free(repo);
@@ -474,26 +475,26 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
 }
 
 /* One --sarif-* option (getopt code c) into *so; 0 or PD_EINVAL. */
-static int cli_an_sarif_opt(report_sarif_opts *so, int c, const char *arg)
+static int cli_an_sarif_opt(sarif_write_opts *so, int c, const char *arg)
 {
     char *end;
     long n;
 
     switch (c) {
     case 'G':
-        so->group = strcmp(arg, "auto") == 0 ? REPORT_SARIF_AUTO
-                  : strcmp(arg, "finding") == 0 ? REPORT_SARIF_FINDING
-                  : strcmp(arg, "function") == 0 ? REPORT_SARIF_FUNCTION : -1;
+        so->group = strcmp(arg, "auto") == 0 ? SARIF_WRITE_AUTO
+                  : strcmp(arg, "finding") == 0 ? SARIF_WRITE_FINDING
+                  : strcmp(arg, "function") == 0 ? SARIF_WRITE_FUNCTION : -1;
         return (int)so->group < 0 ? pd_error_set(PD_EINVAL, "--sarif-group: '%.40s' is "
                                                  "not auto, finding or function", arg) : 0;
     case 'C':
-        return report_sarif_classes(&so->classes, arg);
+        return sarif_write_classes(&so->classes, arg);
     case 'L':
-        return report_sarif_level(&so->min_level, arg);
+        return sarif_write_level(&so->min_level, arg);
     default:
         n = strtol(arg, &end, 10);
-        if (*end || n < 1 || n > REPORT_SARIF_MAX_RESULTS)
-            return pd_error_set(PD_EINVAL, "--sarif-max: want 1 to %d", REPORT_SARIF_MAX_RESULTS);
+        if (*end || n < 1 || n > SARIF_WRITE_MAX_RESULTS)
+            return pd_error_set(PD_EINVAL, "--sarif-max: want 1 to %d", SARIF_WRITE_MAX_RESULTS);
         so->max_results = (size_t)n;
         return 0;
     }
@@ -516,7 +517,7 @@ int cli_analyze(int argc, char **argv)
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
     const char *blobs = NULL;
     report_fail fail = {0, 0};
-    report_sarif_opts so = {0};
+    sarif_write_opts so = {0};
     cli_an a;
     rules *r = NULL;
     int c, rc = CLI_USAGE;

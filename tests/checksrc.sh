@@ -34,4 +34,10 @@ fi
 if git grep -n '#include "srv_int\.h"' -- '*.c' '*.h' ':!server/srv.c' ':!server/srv_req.c'; then
   echo "above: only server/srv.c and server/srv_req.c read the server's state (srv_int.h)"; bad=1
 fi
+# One SARIF home (sarif/): the reader and the writer (sarif_write*.c), which
+# reads report/'s analysed files; report/ sits below and includes nothing
+# of sarif/, so the two folders do not call each other in a circle.
+if git grep -n '#include "sarif' -- 'report/*.c' 'report/*.h'; then
+  echo "above: report/ includes sarif/ (the SARIF writer is above report/, not below)"; bad=1
+fi
 exit $bad
