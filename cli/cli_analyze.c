@@ -22,14 +22,14 @@
 #include "pd_rev.h"
 #include "report.h"
 #include "sarif_write.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 /* The files to report and what is needed to free them. */
 typedef struct {
     report_file *files;
     size_t n, cap;
     const rules *r;
-    scope sc;
+    pathfilter pf;
     git_repository *repo;       /* --repo, borrowed */
     int want_fixes;             /* SARIF: each file's checked rewrites (fix.h) */
 } cli_an;
@@ -140,7 +140,7 @@ static int cli_walk_cb(const char *path, const struct stat *sb, int type,
     char *p, **q;
 
     (void)sb, (void)ftw;
-    if (type != FTW_F || !an_path_in_scope(path))
+    if (type != FTW_F || !an_path_is_source(path))
         return 0;
     if (cli_walk_n == cli_walk_cap) {
         cli_walk_cap = cli_walk_cap ? cli_walk_cap * 2 : 64;
@@ -192,7 +192,7 @@ static int cli_an_path(cli_an *a, const char *path)
     return rc;
 }
 
-/* git_tree_walk() callback: analyse in-scope blobs. */
+/* git_tree_walk() callback: analyse selected blobs (path filter). */
 static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
 {
     cli_an *a = payload;
@@ -203,7 +203,7 @@ static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
         return 0;
     snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
-    if (!scope_contains(&a->sc, path))
+    if (!pathfilter_contains(&a->pf, path))
         return 0;
     if (git_blob_lookup(&blob, a->repo, git_tree_entry_id(e)) < 0) {
         cli_walk_rc = pd_error_set(PD_EGIT, "cannot read %s: %s", path,
@@ -220,7 +220,7 @@ static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     return 0;
 }
 
-/* Analyse every in-scope file of revision `rev` of `repo`. */
+/* Analyse every selected file of revision `rev` of `repo`. */
 static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
 {
     git_object *obj = NULL;
@@ -396,7 +396,7 @@ static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
 
     memset(&b, 0, sizeof(b));
     b.r = a->r;
-    b.sc = a->sc;
+    b.pf = a->pf;
     b.repo = repo;
     if ((rc = cli_an_rev(&b, repo, since)) == 0 &&
         (rc = report_new_since(a->files, a->n, b.files, b.n, &nnew)) == 0)
@@ -538,7 +538,7 @@ int cli_analyze(int argc, char **argv)
         case 'r': cli_deprecated("analyze", "--repo", "--git-dir"); /* fall through */
         case 'D': repo = optarg; break;
         case 'v': rev = optarg; break;
-        case 'p': globs[a.sc.ninclude++] = optarg; break;
+        case 'p': globs[a.pf.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
         case 'S': so.since = optarg; break;
         case 'G': case 'C': case 'L': case 'M':
@@ -551,7 +551,7 @@ int cli_analyze(int argc, char **argv)
         default: cli_analyze_usage(stderr); goto done;
         }
     }
-    a.sc.include = globs;
+    a.pf.include = globs;
     if (!globs || (!repo && optind >= argc) || (repo && !rev && !blobs) ||
         (!repo && (rev || blobs || so.since)) ||
         (strcmp(format, "text") && strcmp(format, "json") &&

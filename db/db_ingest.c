@@ -165,23 +165,23 @@ void db_ingest_rollback(db_ingest *s)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* The repository row is there: check the scope, update the path. */
+/* The repository row is there: check the path filter, update the path. */
 static int db_ingest_repo_found(db_ingest *s, sqlite3_stmt *st, int64_t *id_out,
-                                char **scope_out, const char *name, const char *path,
-                                const char *scope_json)
+                                char **filter_out, const char *name, const char *path,
+                                const char *filter_json)
 {
     const char *stored = (const char *)sqlite3_column_text(st, 1);
     int rc = 0;
 
     *id_out = sqlite3_column_int64(st, 0);
-    if (scope_json && strcmp(scope_json, stored) != 0) {
-        rc = pd_error_set(PD_EINVAL, "repository '%s' was ingested with scope "
+    if (filter_json && strcmp(filter_json, stored) != 0) {
+        rc = pd_error_set(PD_EINVAL, "repository '%s' was ingested with path filter "
                           "%s; this run asks for %s. Use the same --include/"
-                          "--exclude, or a new --name", name, stored, scope_json);
+                          "--exclude, or a new --name", name, stored, filter_json);
         sqlite3_reset(st);
         return rc;
     }
-    if (scope_out && !(*scope_out = strdup(stored)))
+    if (filter_out && !(*filter_out = strdup(stored)))
         rc = PD_ENOMEM;
     sqlite3_reset(st);
     if (rc == PD_ENOMEM)
@@ -192,30 +192,30 @@ static int db_ingest_repo_found(db_ingest *s, sqlite3_stmt *st, int64_t *id_out,
     return db_ingest_done(st);
 }
 
-int db_ingest_repo(db_ingest *s, int64_t *id_out, char **scope_out,
-                   const char *name, const char *path, const char *scope_json)
+int db_ingest_repo(db_ingest *s, int64_t *id_out, char **filter_out,
+                   const char *name, const char *path, const char *filter_json)
 {
     sqlite3_stmt *st = db_ingest_stmt(s, ST_REPO_FIND);
     int rc;
 
-    if (scope_out)
-        *scope_out = NULL;
+    if (filter_out)
+        *filter_out = NULL;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if ((rc = db_step(st)) > 0)
-        return db_ingest_repo_found(s, st, id_out, scope_out, name, path, scope_json);
+        return db_ingest_repo_found(s, st, id_out, filter_out, name, path, filter_json);
     sqlite3_reset(st);
     if (rc < 0)
         return rc;
     st = db_ingest_stmt(s, ST_REPO_INS);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, scope_json ? scope_json : "{\"include\":[],\"exclude\":[]}",
+    sqlite3_bind_text(st, 3, filter_json ? filter_json : "{\"include\":[],\"exclude\":[]}",
                       -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
     if ((rc = db_ingest_done(st)) < 0)
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
-    if (scope_out && scope_json && !(*scope_out = strdup(scope_json)))
+    if (filter_out && filter_json && !(*filter_out = strdup(filter_json)))
         return pd_error_nomem(NULL);
     return 0;
 }

@@ -42,15 +42,15 @@ void db_ingest_rollback(db_ingest *s);
 
 /*
  * Find or create repository `name`: *id_out receives its row id.  A new
- * one records `path` and `scope_json` (NULL: the empty scope).  An
- * existing one gets its path updated; if `scope_json` is not NULL and
- * differs from the stored scope, fails with PD_EINVAL (a changed scope
- * would make old and new commits disagree), else *scope_out (if not NULL)
- * receives the stored scope, freed with free().  For a new repository
- * *scope_out is a copy of scope_json (NULL when scope_json is NULL).
+ * one records `path` and `filter_json` (NULL: the empty path filter).  An
+ * existing one gets its path updated; if `filter_json` is not NULL and
+ * differs from the stored path filter, fails with PD_EINVAL (a changed filter
+ * would make old and new commits disagree), else *filter_out (if not NULL)
+ * receives the stored filter, freed with free().  For a new repository
+ * *filter_out is a copy of filter_json (NULL when filter_json is NULL).
  */
-int db_ingest_repo(db_ingest *s, int64_t *id_out, char **scope_out,
-                   const char *name, const char *path, const char *scope_json);
+int db_ingest_repo(db_ingest *s, int64_t *id_out, char **filter_out,
+                   const char *name, const char *path, const char *filter_json);
 
 /*
  * Look up commit `oid` (40 hex) of the repository: *id_out is its row id
@@ -86,7 +86,7 @@ int db_ingest_path_id(db_ingest *s, int64_t *id_out, const char *path);
 int db_ingest_change(db_ingest *s, int64_t commit_id, int64_t path_id,
                      const char *blob_oid, int64_t old_path_id);
 
-/* Set the patch id (40 hex: git patch-id of the commit's in-scope diff). */
+/* Set the patch id (40 hex: git patch-id of the commit's selected diff). */
 int db_ingest_patch_id(db_ingest *s, int64_t commit_id, const char *patch_id);
 
 /* *commit_out: the commit row id ref `name` points at (0 if the ref is

@@ -1,5 +1,5 @@
 /*
- * api_jobs.c: POST /api/v1/repos/{repo}/ingest (token scope "ingest") and
+ * api_jobs.c: POST /api/v1/repos/{repo}/ingest (token permission "ingest") and
  * GET /api/v1/jobs/{id}: CI bots ask the server to read new commits of the
  * stored refs, and of refs it does not hold yet (a body {"refs": [...]}).
  */

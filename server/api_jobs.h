@@ -7,7 +7,7 @@
 #include "srv_reply.h"
 #include "srv_req.h"
 
-/* POST /api/v1/repos/{repo}/ingest: start a job (token scope ingest); 202
+/* POST /api/v1/repos/{repo}/ingest: start a job (token permission ingest); 202
  * with its id and Location. */
 enum MHD_Result api_ingest_trigger(srv_req *r);
 

@@ -1,8 +1,8 @@
 /*
  * api_repo.c: one repository's state and its lifecycle over the API (issue
- * 23, point 5): GET /api/v1/repos/{repo} (what is stored, read scope),
+ * 23, point 5): GET /api/v1/repos/{repo} (what is stored, permission read),
  * DELETE /api/v1/repos/{repo} and POST /api/v1/repos/{repo}/rename (token
- * scope admin), and GET /api/v1/repos/{repo}/missing (objects the clone
+ * permission admin), and GET /api/v1/repos/{repo}/missing (objects the clone
  * lacked, point 6).  The CLI twin is cli/cli_repo.c.
  */
 #include <string.h>

@@ -169,7 +169,7 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
                                 uint64_t clen, int body, srv_refusal *f)
 {
     srv_route_hold hold;
-    const char *scope;
+    const char *perm;
     size_t limit = 0;
     int rc, i = srv_routes_find(r, r->method, path, &hold);
 
@@ -191,15 +191,15 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
                    "limit of %zu bytes", limit);
     if (f->status)
         return f->status;
-    scope = srv_route_scope(i);
-    if (!scope && s->private_reads)
-        scope = "read";
-    if (scope && *scope) {
+    perm = srv_route_perm(i);
+    if (!perm && s->private_reads)
+        perm = "read";
+    if (perm && *perm) {
         if (!(r->db = srv_thread_db(s))) {
             srv_refuse_db(f);
             return f->status;
         }
-        if (srv_token_status(r, scope, f))
+        if (srv_token_status(r, perm, f))
             return f->status;
     }
     /* Chunked bodies may grow to the route's limit; reserve that much. */

@@ -28,7 +28,7 @@ typedef struct {
     const char **repo_paths;
     size_t nrepos;
     unsigned threads;          /* worker threads; 0: number of CPUs */
-    int private_reads;         /* 1: API reads need a token with scope "read" */
+    int private_reads;         /* 1: API reads need a token with permission "read" */
     size_t max_body;           /* request body limit in bytes; 0: 32 MiB */
     const char *scopes_path;   /* scopes file (db_scope.h); NULL: built-in */
     long cache_mb;             /* answer cache bound (srv_cache.h) in MiB; 0: the

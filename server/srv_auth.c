@@ -37,12 +37,12 @@ enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
     return srv_reply_problem(r, f->status, f->title, "%s", f->detail);
 }
 
-unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
+unsigned srv_token_status(srv_req *r, const char *perm, srv_refusal *f)
 {
     const char *tok = srv_bearer_token(MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
-    char scopes[256];
-    int rc = tok ? db_token_check(r->db, tok, scopes, sizeof(scopes)) : PD_ENOTFOUND;
+    char perms[256];
+    int rc = tok ? db_token_check(r->db, tok, perms, sizeof(perms)) : PD_ENOTFOUND;
 
     /* A token the database could not check is not an unknown one. */
     if (rc < 0 && rc != PD_ENOTFOUND)
@@ -50,18 +50,18 @@ unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
     else if (rc < 0)
         srv_refuse(f, 401, "Unauthorized", "this needs 'Authorization: Bearer TOKEN' "
                    "with a valid token (portdash token create)");
-    else if (!db_token_has_scope(scopes, scope))
-        srv_refuse(f, 403, "Forbidden", "the token lacks scope '%s'", scope);
+    else if (!db_token_has_perm(perms, perm))
+        srv_refuse(f, 403, "Forbidden", "the token lacks scope '%s'", perm);
     else
         return 0;
     return f->status;
 }
 
-int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
+int srv_authorize(srv_req *r, const char *perm, enum MHD_Result *ret)
 {
     srv_refusal f = {0};
 
-    if (!srv_token_status(r, scope, &f))
+    if (!srv_token_status(r, perm, &f))
         return 0;
     *ret = srv_refusal_reply(r, &f);
     return -1;

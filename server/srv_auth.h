@@ -33,19 +33,20 @@ void srv_refuse_db(srv_refusal *f);
 enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f);
 
 /*
- * 0 if the request's `Authorization: Bearer TOKEN` holds `scope`, else
+ * 0 if the request's `Authorization: Bearer TOKEN` holds permission `perm`, else
  * the refusal's status with f set: 401 (no or unknown token), 403 (token
  * without it), 503/500 when the database cannot be read to check it.
  * r->db must be open.
  */
-unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f);
+unsigned srv_token_status(srv_req *r, const char *perm, srv_refusal *f);
 
 /*
- * Check the request's `Authorization: Bearer TOKEN` for `scope`.  Returns 0
+ * Check the request's `Authorization: Bearer TOKEN` for permission `perm`.  Returns 0
  * when allowed; otherwise replies 401 (no or unknown token, with
- * WWW-Authenticate) or 403 (token without the scope) and returns -1 with the
+ * WWW-Authenticate) or 403 (token without it; the detail says "lacks scope", the word of
+ * token create --scope) and returns -1 with the
  * reply's result in *ret.
  */
-int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret);
+int srv_authorize(srv_req *r, const char *perm, enum MHD_Result *ret);
 
 #endif

@@ -40,4 +40,10 @@ fi
 if git grep -n '#include "sarif' -- 'report/*.c' 'report/*.h'; then
   echo "above: report/ includes sarif/ (the SARIF writer is above report/, not below)"; bad=1
 fi
+# One word per meaning (doc/hacking.md#words): "scope" is a named report
+# scope; the ingest's globs are the path filter (pathfilter.h), what a
+# token may do a permission.  The old names of the other two stay gone.
+if git grep -nE '\bscope_(contains|glob_match|globs_contain|to_json)\b|"scope\.h"|_has_scope\b|\bsrv_route_scope\b|\ban_path_in_scope\b|ingest_scope_dirs' -- '*.c' '*.h' ':!tests/fixtures/'; then
+  echo "above: 'scope' used for a path filter or a token permission (doc/hacking.md#words)"; bad=1
+fi
 exit $bad

@@ -148,12 +148,12 @@ static void test_paths_and_changes(void **state)
     db_commit_row c = {"2222222222222222222222222222222222222222", "", 0, "A", "a@x",
                        1, 60, 2, -120, "first"};
     int64_t repo, commit, p1, p2, again;
-    char *scope = NULL, oid[41];
+    char *filter = NULL, oid[41];
     int n = 0;
 
     assert_int_equal(db_ingest_begin(f->s), 0);
-    assert_int_equal(db_ingest_repo(f->s, &repo, &scope, "r", "/r", NULL), 0);
-    assert_null(scope);
+    assert_int_equal(db_ingest_repo(f->s, &repo, &filter, "r", "/r", NULL), 0);
+    assert_null(filter);
     assert_int_equal(db_ingest_commit_insert(f->s, &commit, repo, &c), 0);
     assert_int_equal(db_ingest_path_id(f->s, &p1, "a.c"), 0);
     assert_int_equal(db_ingest_path_id(f->s, &p2, "gone.c"), 0);
@@ -170,23 +170,23 @@ static void test_paths_and_changes(void **state)
     assert_int_equal(db_ingest_commit_oid(f->s, oid, commit + 100), PD_EDB);
 }
 
-/* A repository keeps its scope: asking for another fails and names both;
+/* A repository keeps its path filter: asking for another fails and names both;
  * asking for none hands back the stored one. */
-static void test_repo_scope_is_kept(void **state)
+static void test_repo_path_filter_is_kept(void **state)
 {
     fx *f = *state;
     const char *sc = "{\"include\":[\"a/**\"],\"exclude\":[]}";
     int64_t id, id2;
-    char *scope = NULL;
+    char *filter = NULL;
 
     assert_int_equal(db_ingest_repo(f->s, &id, NULL, "r", "/r", sc), 0);
     assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r2",
                                     "{\"include\":[],\"exclude\":[]}"), PD_EINVAL);
     assert_non_null(strstr(pd_error_last(), "a/**"));
-    assert_int_equal(db_ingest_repo(f->s, &id2, &scope, "r", "/r2", NULL), 0);
+    assert_int_equal(db_ingest_repo(f->s, &id2, &filter, "r", "/r2", NULL), 0);
     assert_int_equal(id2, id);
-    assert_string_equal(scope, sc);
-    free(scope);
+    assert_string_equal(filter, sc);
+    free(filter);
 }
 
 /* Another writer holding the database: the transaction does not start,
@@ -221,7 +221,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_findings_is_an_empty_list,
                                         fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_paths_and_changes, fx_setup, fx_teardown),
-        cmocka_unit_test_setup_teardown(test_repo_scope_is_kept, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_repo_path_filter_is_kept, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_a_busy_database_stops_the_transaction,
                                         fx_setup, fx_teardown),
     };
