@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pd_domain.h"
 #include "pathfilter.h"
 
@@ -170,26 +168,4 @@ int pathfilter_contains(const pathfilter *pf, const char *path)
     if (!pd_path_is_source(path))
         return 0;
     return !pf || pathfilter_globs_contain(pf, path);
-}
-
-char *pathfilter_to_json(const pathfilter *pf)
-{
-    json_t *o = json_object(), *inc = json_array(), *exc = json_array();
-    char *text = NULL;
-    size_t i;
-
-    if (!o || !inc || !exc)
-        goto done;
-    for (i = 0; pf && i < pf->ninclude; i++)
-        json_array_append_new(inc, json_string(pf->include[i]));
-    for (i = 0; pf && i < pf->nexclude; i++)
-        json_array_append_new(exc, json_string(pf->exclude[i]));
-    json_object_set(o, "include", inc);
-    json_object_set(o, "exclude", exc);
-    text = json_dumps(o, JSON_COMPACT);
-done:
-    json_decref(inc);
-    json_decref(exc);
-    json_decref(o);
-    return text;
 }

@@ -31,11 +31,6 @@ int pathfilter_contains(const pathfilter *s, const char *path);
  * to the caller (stored paths passed it when they were ingested). */
 int pathfilter_globs_contain(const pathfilter *s, const char *path);
 
-/*
- * The filter as canonical JSON text ({"include":[...],"exclude":[...]}),
- * stored with a repository so later ingests keep to it.  Returns a new
- * string freed with free(), or NULL on allocation failure.
- */
-char *pathfilter_to_json(const pathfilter *s);
+/* Equality, the stored JSON form and reading it back: pathfilter_value.h. */
 
 #endif

@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "pathfilter_value.h"
 
 typedef struct db_ingest db_ingest;
 
@@ -42,15 +43,18 @@ void db_ingest_rollback(db_ingest *s);
 
 /*
  * Find or create repository `name`: *id_out receives its row id.  A new
- * one records `path` and `filter_json` (NULL: the empty path filter).  An
- * existing one gets its path updated; if `filter_json` is not NULL and
- * differs from the stored path filter, fails with PD_EINVAL (a changed filter
- * would make old and new commits disagree), else *filter_out (if not NULL)
- * receives the stored filter, freed with free().  For a new repository
- * *filter_out is a copy of filter_json (NULL when filter_json is NULL).
+ * one records `path` and the path filter `want` (NULL: the empty filter),
+ * stored as its JSON (pathfilter_to_json, column repos.scope).  An existing
+ * one gets its path updated; if `want` is not NULL and selects other globs
+ * than the stored filter (pathfilter_equal: the same sets of include and
+ * exclude globs, in any order, repeats ignored), fails with PD_EINVAL
+ * naming both (a changed filter would make old and new commits disagree);
+ * a stored filter that does not read back is PD_EINVAL too.  Else
+ * *stored_out (if not NULL) receives the stored filter (for a new
+ * repository, a copy of `want`), freed with pathfilter_owned_free.
  */
-int db_ingest_repo(db_ingest *s, int64_t *id_out, char **filter_out,
-                   const char *name, const char *path, const char *filter_json);
+int db_ingest_repo(db_ingest *s, int64_t *id_out, pathfilter_owned *stored_out,
+                   const char *name, const char *path, const pathfilter *want);
 
 /*
  * Look up commit `oid` (40 hex) of the repository: *id_out is its row id

@@ -34,7 +34,7 @@
 #include "ingest_store.h"
 #include "pd_error.h"
 #include "pd_rev.h"
-#include "pathfilter.h"
+#include "pathfilter_value.h"
 
 #define INGEST_BATCH_COMMITS 2000
 
@@ -64,8 +64,8 @@ typedef struct {
     ingest_stats st;
     ingest_progress *progress;
     unsigned batch;               /* commits in the open transaction */
-    json_t *stored_filter;         /* path filter read back from the database */
-    const char **filter_globs;     /* borrowed from stored_filter */
+    pathfilter_owned stored_filter; /* the repository's, read back from the
+                                     * database; `filter` may point into it */
     unsigned threads;             /* analysis threads (1: none started) */
     unsigned batch_commits;       /* commits per transaction */
     ingest_pipe *pipe;            /* the ref's threads, or NULL */
@@ -657,38 +657,10 @@ static double ingest_now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A run without --include/--exclude keeps the path filter stored with the
- * repository, so that later commits are cut the same way as earlier ones. */
-static int ingest_use_stored_filter(ingest_ctx *c, const char *text)
-{
-    json_t *inc, *exc;
-    size_t i, ni, ne;
-
-    c->stored_filter = json_loads(text, 0, NULL);
-    inc = json_object_get(c->stored_filter, "include");
-    exc = json_object_get(c->stored_filter, "exclude");
-    if (!json_is_array(inc) || !json_is_array(exc))
-        return pd_error_set(PD_EINVAL, "repository '%s' has a corrupt stored path filter",
-                            c->opt->name);
-    ni = json_array_size(inc);
-    ne = json_array_size(exc);
-    if (!(c->filter_globs = calloc(ni + ne + 1, sizeof(char *))))
-        return pd_error_nomem(NULL);
-    for (i = 0; i < ni; i++)
-        c->filter_globs[i] = json_string_value(json_array_get(inc, i));
-    for (i = 0; i < ne; i++)
-        c->filter_globs[ni + i] = json_string_value(json_array_get(exc, i));
-    c->filter.include = c->filter_globs;
-    c->filter.ninclude = ni;
-    c->filter.exclude = c->filter_globs + ni;
-    c->filter.nexclude = ne;
-    return 0;
-}
-
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
-    char *filter_json = NULL, *stored = NULL, *abs, *profile = NULL;
+    char *abs, *profile = NULL;
     int rc;
 
     c->opt = opt;
@@ -728,8 +700,6 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     if (opt->interrupted)
         sqlite3_progress_handler(c->db, 1000, opt->interrupted, opt->interrupt_arg);
-    if (opt->ninclude || opt->nexclude)
-        filter_json = pathfilter_to_json(&c->filter);
     if ((rc = db_ingest_begin(c->store)) < 0)
         goto done;
     /* Stored absolute, so that serve finds the sources from any directory
@@ -737,11 +707,15 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     abs = realpath(opt->repo_path, NULL);
     if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
         c->repo_new = 1;
-    rc = db_ingest_repo(c->store, &c->repo_id, filter_json ? NULL : &stored,
-                           opt->name, abs ? abs : opt->repo_path, filter_json);
+    /* A run without --include/--exclude keeps the path filter stored with
+     * the repository, so that later commits are cut the same way as
+     * earlier ones; a run with them must ask for the same filter. */
+    rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
+                        abs ? abs : opt->repo_path,
+                        opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
-    if (rc == 0 && stored)
-        rc = ingest_use_stored_filter(c, stored);
+    if (rc == 0 && !opt->ninclude && !opt->nexclude)
+        c->filter = c->stored_filter.f;
     if (rc == 0 && !(profile = rules_profile_json(c->rules)))
         rc = pd_error_nomem(NULL);
     if (rc == 0)
@@ -752,8 +726,6 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     else
         db_ingest_rollback(c->store);
 done:
-    free(stored);
-    free(filter_json);
     return rc;
 }
 
@@ -774,8 +746,7 @@ static void ingest_close(ingest_ctx *c)
     db_lock_release(c->lock);
     c->lock = NULL;
     free(c->counts_known);
-    free(c->filter_globs);
-    json_decref(c->stored_filter);
+    pathfilter_owned_free(&c->stored_filter);
     git_libgit2_shutdown();
 }
 

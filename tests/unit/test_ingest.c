@@ -278,9 +278,25 @@ static void test_path_filter_is_kept_and_enforced(void **state)
     o.nexclude = 0;
     assert_int_equal(ingest_run(&o, NULL), PD_EINVAL);
     assert_non_null(strstr(pd_error_last(), "was ingested with path filter"));
+    /* The same globs repeated and in another order are the same filter
+     * (compared by value, issue 22 point 5). */
+    {
+        const char *inc2[] = {"src/**", "src/**"}, *exc2[] = {"**/*.c.src", "**/*.c.src"};
+
+        o.include = inc2;
+        o.ninclude = 2;
+        o.exclude = exc2;
+        o.nexclude = 2;
+        assert_int_equal(ingest_run(&o, NULL), 0);
+        o.include = inc;
+        o.exclude = exc;
+    }
     /* No flags: the stored path filter applies. */
-    o.ninclude = 0;
+    o.ninclude = o.nexclude = 0;
     assert_int_equal(ingest_run(&o, NULL), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM paths WHERE path LIKE '%.c.src'"), 0);
+    db_close(db);
 }
 
 /* Finding texts come from source and rules files: whatever bytes they hold,
