@@ -21,14 +21,15 @@
 #include "pd_file.h"
 #include "pd_rev.h"
 #include "report.h"
-#include "scope.h"
+#include "sarif_write.h"
+#include "pathfilter.h"
 
 /* The files to report and what is needed to free them. */
 typedef struct {
     report_file *files;
     size_t n, cap;
     const rules *r;
-    scope sc;
+    pathfilter pf;
     git_repository *repo;       /* --repo, borrowed */
     int want_fixes;             /* SARIF: each file's checked rewrites (fix.h) */
 } cli_an;
@@ -139,7 +140,7 @@ static int cli_walk_cb(const char *path, const struct stat *sb, int type,
     char *p, **q;
 
     (void)sb, (void)ftw;
-    if (type != FTW_F || !an_path_in_scope(path))
+    if (type != FTW_F || !an_path_is_source(path))
         return 0;
     if (cli_walk_n == cli_walk_cap) {
         cli_walk_cap = cli_walk_cap ? cli_walk_cap * 2 : 64;
@@ -191,7 +192,7 @@ static int cli_an_path(cli_an *a, const char *path)
     return rc;
 }
 
-/* git_tree_walk() callback: analyse in-scope blobs. */
+/* git_tree_walk() callback: analyse selected blobs (path filter). */
 static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
 {
     cli_an *a = payload;
@@ -202,7 +203,7 @@ static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
         return 0;
     snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
-    if (!scope_contains(&a->sc, path))
+    if (!pathfilter_contains(&a->pf, path))
         return 0;
     if (git_blob_lookup(&blob, a->repo, git_tree_entry_id(e)) < 0) {
         cli_walk_rc = pd_error_set(PD_EGIT, "cannot read %s: %s", path,
@@ -219,7 +220,7 @@ static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     return 0;
 }
 
-/* Analyse every in-scope file of revision `rev` of `repo`. */
+/* Analyse every selected file of revision `rev` of `repo`. */
 static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
 {
     git_object *obj = NULL;
@@ -395,7 +396,7 @@ static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
 
     memset(&b, 0, sizeof(b));
     b.r = a->r;
-    b.sc = a->sc;
+    b.pf = a->pf;
     b.repo = repo;
     if ((rc = cli_an_rev(&b, repo, since)) == 0 &&
         (rc = report_new_since(a->files, a->n, b.files, b.n, &nnew)) == 0)
@@ -431,7 +432,7 @@ static int cli_an_graph(cli_an *a)
 
 static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const char *rev, const char *blobs, const char *format,
-                      const report_fail *fail, const report_sarif_opts *so)
+                      const report_fail *fail, const sarif_write_opts *so)
 {
     git_repository *repo = NULL;
     size_t bad;
@@ -457,7 +458,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     if (!rc)
         rc = cli_an_graph(a);
     if (!rc && strcmp(format, "sarif") == 0)
-        rc = report_sarif_ex(stdout, a->files, a->n, a->r, fail, so);
+        rc = sarif_write_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, a->r, fail);
     git_repository_free(repo);
@@ -474,26 +475,26 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
 }
 
 /* One --sarif-* option (getopt code c) into *so; 0 or PD_EINVAL. */
-static int cli_an_sarif_opt(report_sarif_opts *so, int c, const char *arg)
+static int cli_an_sarif_opt(sarif_write_opts *so, int c, const char *arg)
 {
     char *end;
     long n;
 
     switch (c) {
     case 'G':
-        so->group = strcmp(arg, "auto") == 0 ? REPORT_SARIF_AUTO
-                  : strcmp(arg, "finding") == 0 ? REPORT_SARIF_FINDING
-                  : strcmp(arg, "function") == 0 ? REPORT_SARIF_FUNCTION : -1;
+        so->group = strcmp(arg, "auto") == 0 ? SARIF_WRITE_AUTO
+                  : strcmp(arg, "finding") == 0 ? SARIF_WRITE_FINDING
+                  : strcmp(arg, "function") == 0 ? SARIF_WRITE_FUNCTION : -1;
         return (int)so->group < 0 ? pd_error_set(PD_EINVAL, "--sarif-group: '%.40s' is "
                                                  "not auto, finding or function", arg) : 0;
     case 'C':
-        return report_sarif_classes(&so->classes, arg);
+        return sarif_write_classes(&so->classes, arg);
     case 'L':
-        return report_sarif_level(&so->min_level, arg);
+        return sarif_write_level(&so->min_level, arg);
     default:
         n = strtol(arg, &end, 10);
-        if (*end || n < 1 || n > REPORT_SARIF_MAX_RESULTS)
-            return pd_error_set(PD_EINVAL, "--sarif-max: want 1 to %d", REPORT_SARIF_MAX_RESULTS);
+        if (*end || n < 1 || n > SARIF_WRITE_MAX_RESULTS)
+            return pd_error_set(PD_EINVAL, "--sarif-max: want 1 to %d", SARIF_WRITE_MAX_RESULTS);
         so->max_results = (size_t)n;
         return 0;
     }
@@ -516,7 +517,7 @@ int cli_analyze(int argc, char **argv)
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
     const char *blobs = NULL;
     report_fail fail = {0, 0};
-    report_sarif_opts so = {0};
+    sarif_write_opts so = {0};
     cli_an a;
     rules *r = NULL;
     int c, rc = CLI_USAGE;
@@ -537,7 +538,7 @@ int cli_analyze(int argc, char **argv)
         case 'r': cli_deprecated("analyze", "--repo", "--git-dir"); /* fall through */
         case 'D': repo = optarg; break;
         case 'v': rev = optarg; break;
-        case 'p': globs[a.sc.ninclude++] = optarg; break;
+        case 'p': globs[a.pf.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
         case 'S': so.since = optarg; break;
         case 'G': case 'C': case 'L': case 'M':
@@ -550,7 +551,7 @@ int cli_analyze(int argc, char **argv)
         default: cli_analyze_usage(stderr); goto done;
         }
     }
-    a.sc.include = globs;
+    a.pf.include = globs;
     if (!globs || (!repo && optind >= argc) || (repo && !rev && !blobs) ||
         (!repo && (rev || blobs || so.since)) ||
         (strcmp(format, "text") && strcmp(format, "json") &&

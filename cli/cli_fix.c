@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "pd_error.h"
 #include "pd_rev.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 /* Offers counted per (rule, from) for --stat. */
 typedef struct {
@@ -25,7 +25,7 @@ typedef struct {
 typedef struct {
     const rules *r;
     git_repository *repo;
-    scope sc;
+    pathfilter pf;
     const char **want_rules;
     size_t nwant;
     const char *hpy;          /* --hpy V: only offers HPy V has; NULL: all */
@@ -183,7 +183,7 @@ static int cf_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
         return 0;
     snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
-    if (!an_path_in_scope(path) || !scope_contains(&x->sc, path))
+    if (!an_path_is_source(path) || !pathfilter_contains(&x->pf, path))
         return 0;
     if (git_blob_lookup(&blob, x->repo, git_tree_entry_id(e)) < 0) {
         /* a blob missing from a partial clone: said, and the rest done */
@@ -254,7 +254,7 @@ int cli_fix(int argc, char **argv)
         switch (c) {
         case 'D': git_dir = optarg; break;
         case 'v': rev = optarg; break;
-        case 'p': globs[x.sc.ninclude++] = optarg; break;
+        case 'p': globs[x.pf.ninclude++] = optarg; break;
         case 'u': want[x.nwant++] = optarg; break;
         case 'R': rules_path = optarg; break;
         case 'H': x.hpy = optarg; break;
@@ -271,7 +271,7 @@ int cli_fix(int argc, char **argv)
         cli_fix_usage(stderr);
         goto done;
     }
-    x.sc.include = globs;
+    x.pf.include = globs;
     x.want_rules = want;
     git_libgit2_init();
     if ((rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0 ||

@@ -16,7 +16,7 @@
 #include "pd_error.h"
 #include "pd_file.h"
 #include "analyzer/analyzer.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 /* Exit status when the gate could not be judged (issue 14). */
 #define CLI_GATE_CANNOT_RUN 2
@@ -61,7 +61,7 @@ int cli_gate(int argc, char **argv)
     int fixable = 0;
     const char *rules_path = NULL, *dashboard = NULL, *name = NULL;
     const char **inc = calloc(argc, sizeof(char *)), **exc = calloc(argc, sizeof(char *));
-    scope sc = {inc, 0, exc, 0};
+    pathfilter pf = {inc, 0, exc, 0};
     gate_policy pol;
     rules *r = NULL;
     json_t *res = NULL;
@@ -78,8 +78,8 @@ int cli_gate(int argc, char **argv)
         case 'f': fmt = optarg; break;
         case 'p': policy = optarg; break;
         case 'R': rules_path = optarg; break;
-        case 'i': inc[sc.ninclude++] = optarg; break;
-        case 'x': exc[sc.nexclude++] = optarg; break;
+        case 'i': inc[pf.ninclude++] = optarg; break;
+        case 'x': exc[pf.nexclude++] = optarg; break;
         case 'F': fixable = 1; break;
         case 'D': dashboard = optarg; break;
         case 'N': name = optarg; break;
@@ -103,7 +103,7 @@ int cli_gate(int argc, char **argv)
     if ((text && gate_policy_parse(&pol, policy, text) < 0) ||
         (pol.ratchets |= fixable ? GATE_FIXABLE : 0, 0) ||
         (rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0 ||
-        gate_git_run(&res, repo, base, head, &pol, r, &sc) < 0) {
+        gate_git_run(&res, repo, base, head, &pol, r, &pf) < 0) {
         fprintf(stderr, "portdash gate: %s\n", pd_error_last());
         goto done;
     }
@@ -111,7 +111,7 @@ int cli_gate(int argc, char **argv)
         gate_comment_opts co = {dashboard, name, res};
         char *md = NULL;
 
-        if (gate_comment_run(&md, NULL, repo, base, head, r, &sc, &co) < 0) {
+        if (gate_comment_run(&md, NULL, repo, base, head, r, &pf, &co) < 0) {
             fprintf(stderr, "portdash gate: %s\n", pd_error_last());
             goto done;
         }

@@ -39,7 +39,7 @@ static void cli_serve_usage(FILE *out)
         "                       node_modules, or ../share/portdash/vendor, found the\n"
         "                       same way)\n"
         "  --threads N          worker threads (default: number of CPUs)\n"
-        "  --private            API reads need a token with scope 'read' too\n"
+        "  --private            API reads need a token with permission 'read' too\n"
         "  --scopes FILE        named scopes for ?scope=NAME (default: the built-in\n"
         "                       ones; format in doc/guide.md, \"Scopes\")\n"
         "  --cache-mb N         bound of the answer cache in MiB (default 64; 0: no\n"

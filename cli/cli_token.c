@@ -15,13 +15,14 @@
 static void cli_token_usage(FILE *out)
 {
     fprintf(out,
-        "usage: portdash token create --db FILE --name NAME [--scope SCOPE]...\n"
+        "usage: portdash token create --db FILE --name NAME [--scope PERMISSION]...\n"
         "       portdash token list   --db FILE\n"
         "       portdash token revoke --db FILE --name NAME\n\n"
         "Tokens authorize write endpoints (Authorization: Bearer TOKEN).  create\n"
-        "prints the new token once; only its SHA-256 is stored.  Scopes: %s\n"
-        "(default: all).  'read' matters only under 'serve --private'.\n",
-        DB_TOKEN_SCOPES);
+        "prints the new token once; only its SHA-256 is stored.  Permissions\n"
+        "(--scope): %s (default: all).\n"
+        "'read' matters only under 'serve --private'.\n",
+        DB_TOKEN_PERMS);
 }
 
 /* db_token_list callback: one line of the list. */
@@ -34,11 +35,11 @@ static int cli_token_line(void *arg, const db_token_row *t)
         snprintf(gone, sizeof(gone), "-");
     else
         pd_iso8601(gone, sizeof(gone), t->revoked_at, 0);
-    printf("%-20s %-20s %-26s %s\n", t->name, t->scopes, when, gone);
+    printf("%-20s %-20s %-26s %s\n", t->name, t->perms, when, gone);
     return 0;
 }
 
-/* Print name, scopes, creation and revocation of every token. */
+/* Print name, permissions, creation and revocation of every token. */
 static int cli_token_list(sqlite3 *db)
 {
     printf("%-20s %-20s %-26s %s\n", "NAME", "SCOPES", "CREATED", "REVOKED");
@@ -52,7 +53,7 @@ int cli_token(int argc, char **argv)
         {"scope", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *db_path = NULL, *name = NULL, *verb = argc > 1 ? argv[1] : "";
-    char scopes[256] = "", token[DB_TOKEN_LEN + 1];
+    char perms[256] = "", token[DB_TOKEN_LEN + 1];
     sqlite3 *db = NULL;
     int c, rc = CLI_USAGE;
 
@@ -66,8 +67,8 @@ int cli_token(int argc, char **argv)
         case 'd': db_path = optarg; break;
         case 'n': name = optarg; break;
         case 's':
-            snprintf(scopes + strlen(scopes), sizeof(scopes) - strlen(scopes), "%s%s",
-                     scopes[0] ? " " : "", optarg);
+            snprintf(perms + strlen(perms), sizeof(perms) - strlen(perms), "%s%s",
+                     perms[0] ? " " : "", optarg);
             break;
         case 'h': cli_token_usage(stdout); return CLI_OK;
         default: cli_token_usage(stderr); return CLI_USAGE;
@@ -84,7 +85,7 @@ int cli_token(int argc, char **argv)
     if (db_open(&db, db_path, 1) < 0)
         goto fail;
     if (strcmp(verb, "create") == 0) {
-        if (db_token_create(db, token, name, scopes) < 0)
+        if (db_token_create(db, token, name, perms) < 0)
             goto fail;
         printf("%s\n", token);
         fprintf(stderr, "token '%s' created; it is shown only this once\n", name);

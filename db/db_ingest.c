@@ -11,6 +11,7 @@
 #include "db_ingest.h"
 #include "db_measures.h"
 #include "db_tree.h"
+#include "pathfilter_value.h"
 #include "pd_error.h"
 
 enum {
@@ -171,59 +172,70 @@ void db_ingest_rollback(db_ingest *s)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* The repository row is there: check the scope, update the path. */
+/* The repository row is there: check the path filter (by value:
+ * pathfilter_equal), update the path. */
 static int db_ingest_repo_found(db_ingest *s, sqlite3_stmt *st, int64_t *id_out,
-                                char **scope_out, const char *name, const char *path,
-                                const char *scope_json)
+                                pathfilter_owned *stored_out, const char *name,
+                                const char *path, const pathfilter *want)
 {
-    const char *stored = (const char *)sqlite3_column_text(st, 1);
-    int rc = 0;
+    const char *text = (const char *)sqlite3_column_text(st, 1);
+    pathfilter_owned stored;
+    char *asked = NULL;
+    int rc;
 
     *id_out = sqlite3_column_int64(st, 0);
-    if (scope_json && strcmp(scope_json, stored) != 0) {
-        rc = pd_error_set(PD_EINVAL, "repository '%s' was ingested with scope "
-                          "%s; this run asks for %s. Use the same --include/"
-                          "--exclude, or a new --name", name, stored, scope_json);
-        sqlite3_reset(st);
-        return rc;
-    }
-    if (scope_out && !(*scope_out = strdup(stored)))
-        rc = PD_ENOMEM;
+    if ((rc = pathfilter_from_json(&stored, text)) == PD_EINVAL)
+        rc = pd_error_set(PD_EINVAL, "repository '%s' has a corrupt stored path filter: %s",
+                          name, text ? text : "NULL");
+    else if (rc == 0 && want && !pathfilter_equal(want, &stored.f))
+        rc = (asked = pathfilter_to_json(want)) == NULL ? pd_error_nomem(NULL)
+             : pd_error_set(PD_EINVAL, "repository '%s' was ingested with path filter "
+                            "%s; this run asks for %s. Use the same --include/"
+                            "--exclude, or a new --name", name, text, asked);
     sqlite3_reset(st);
-    if (rc == PD_ENOMEM)
-        return pd_error_set(rc, "out of memory");
+    free(asked);
+    if (rc == 0 && stored_out) {
+        *stored_out = stored;
+        memset(&stored, 0, sizeof(stored));
+    }
+    pathfilter_owned_free(&stored);
+    if (rc < 0)
+        return rc;
     st = db_ingest_stmt(s, ST_REPO_PATH);
     sqlite3_bind_int64(st, 1, *id_out);
     sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
     return db_ingest_done(st);
 }
 
-int db_ingest_repo(db_ingest *s, int64_t *id_out, char **scope_out,
-                   const char *name, const char *path, const char *scope_json)
+int db_ingest_repo(db_ingest *s, int64_t *id_out, pathfilter_owned *stored_out,
+                   const char *name, const char *path, const pathfilter *want)
 {
     sqlite3_stmt *st = db_ingest_stmt(s, ST_REPO_FIND);
+    char *text;
     int rc;
 
-    if (scope_out)
-        *scope_out = NULL;
+    if (stored_out)
+        memset(stored_out, 0, sizeof(*stored_out));
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if ((rc = db_step(st)) > 0)
-        return db_ingest_repo_found(s, st, id_out, scope_out, name, path, scope_json);
+        return db_ingest_repo_found(s, st, id_out, stored_out, name, path, want);
     sqlite3_reset(st);
     if (rc < 0)
         return rc;
+    /* The JSON form is made here, where it is stored. */
+    if (!(text = pathfilter_to_json(want)))
+        return pd_error_nomem(NULL);
     st = db_ingest_stmt(s, ST_REPO_INS);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, scope_json ? scope_json : "{\"include\":[],\"exclude\":[]}",
-                      -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
-    if ((rc = db_ingest_done(st)) < 0)
+    rc = db_ingest_done(st);
+    free(text);
+    if (rc < 0)
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
-    if (scope_out && scope_json && !(*scope_out = strdup(scope_json)))
-        return pd_error_nomem(NULL);
-    return 0;
+    return stored_out ? pathfilter_copy(stored_out, want) : 0;
 }
 
 int db_ingest_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,

@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "pathfilter_value.h"
 
 typedef struct db_ingest db_ingest;
 
@@ -42,15 +43,18 @@ void db_ingest_rollback(db_ingest *s);
 
 /*
  * Find or create repository `name`: *id_out receives its row id.  A new
- * one records `path` and `scope_json` (NULL: the empty scope).  An
- * existing one gets its path updated; if `scope_json` is not NULL and
- * differs from the stored scope, fails with PD_EINVAL (a changed scope
- * would make old and new commits disagree), else *scope_out (if not NULL)
- * receives the stored scope, freed with free().  For a new repository
- * *scope_out is a copy of scope_json (NULL when scope_json is NULL).
+ * one records `path` and the path filter `want` (NULL: the empty filter),
+ * stored as its JSON (pathfilter_to_json, column repos.scope).  An existing
+ * one gets its path updated; if `want` is not NULL and selects other globs
+ * than the stored filter (pathfilter_equal: the same sets of include and
+ * exclude globs, in any order, repeats ignored), fails with PD_EINVAL
+ * naming both (a changed filter would make old and new commits disagree);
+ * a stored filter that does not read back is PD_EINVAL too.  Else
+ * *stored_out (if not NULL) receives the stored filter (for a new
+ * repository, a copy of `want`), freed with pathfilter_owned_free.
  */
-int db_ingest_repo(db_ingest *s, int64_t *id_out, char **scope_out,
-                   const char *name, const char *path, const char *scope_json);
+int db_ingest_repo(db_ingest *s, int64_t *id_out, pathfilter_owned *stored_out,
+                   const char *name, const char *path, const pathfilter *want);
 
 /*
  * Look up commit `oid` (40 hex) of the repository: *id_out is its row id
@@ -86,7 +90,7 @@ int db_ingest_path_id(db_ingest *s, int64_t *id_out, const char *path);
 int db_ingest_change(db_ingest *s, int64_t commit_id, int64_t path_id,
                      const char *blob_oid, int64_t old_path_id);
 
-/* Set the patch id (40 hex: git patch-id of the commit's in-scope diff). */
+/* Set the patch id (40 hex: git patch-id of the commit's selected diff). */
 int db_ingest_patch_id(db_ingest *s, int64_t commit_id, const char *patch_id);
 
 /* *commit_out: the commit row id ref `name` points at (0 if the ref is

@@ -36,7 +36,7 @@ int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
                    int64_t *commit_out, char *oid_out);
 
 /*
- * Call `fn` for every in-scope file at commit `commit_id`, in path order,
+ * Call `fn` for every selected file (path filter) at commit `commit_id`, in path order,
  * with its path row id, path, blob id and analysis row id (0 if that blob has no
  * analysis under `rules_hash`).  A non-zero return from fn stops the walk
  * and is returned.  Otherwise 0 or PD_EDB.
@@ -72,7 +72,7 @@ typedef struct {
                               * an analysis */
 } db_file_row;
 
-/* A cursor over the in-scope files of a commit, in path order. */
+/* A cursor over the selected files of a commit, in path order. */
 typedef struct db_files db_files;
 
 /*

@@ -15,7 +15,9 @@ typedef struct {
     int64_t id;
     const char *name;
     const char *path;         /* git directory given at ingest */
-    const char *scope;        /* JSON {"include": [...], "exclude": [...]} */
+    const char *scope;        /* the path filter, JSON {"include": [...],
+                               * "exclude": [...]} (column and API field
+                               * `scope`, a name kept for compatibility) */
     int64_t created_at;       /* unix seconds */
     int64_t commits;          /* stored commits */
     int64_t refs;             /* stored refs: 0 means no data to show */

@@ -14,7 +14,7 @@
 #include "pd_error.h"
 #include "pd_file.h"
 #include "pd_hash.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 extern const char scopes_default_text[];
 
@@ -188,11 +188,11 @@ const db_scope *db_scopes_find(const db_scopes *s, const char *name)
 
 int db_scope_has_path(const db_scope *sc, const char *path)
 {
-    /* The same globs as an ingest's path filter: one matcher (scope.h). */
-    const scope globs = {(const char **)sc->include, sc->ninclude,
+    /* The same globs as an ingest's path filter: one matcher (pathfilter.h). */
+    const pathfilter globs = {(const char **)sc->include, sc->ninclude,
                          (const char **)sc->exclude, sc->nexclude};
 
-    return scope_globs_contain(&globs, path);
+    return pathfilter_globs_contain(&globs, path);
 }
 
 int db_scope_status_index(const char *status)

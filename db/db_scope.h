@@ -2,7 +2,7 @@
  * db_scope.h: named scopes and the figures of a commit under a scope.
  *
  * A scopes file (db/scopes/default.scopes documents the format) names
- * scopes: path globs (ingest/scope.h's scope_glob_match) and optionally the
+ * scopes: path globs (common/pathfilter.h's pathfilter_glob_match) and optionally the
  * object-dtype filter `exclude-object-paths`, which leaves out every
  * function whose object state is not null.  The built-in `no-object-dtype`
  * scope answers the team's plan (DOMAIN.md, seed): object arrays stay on the

@@ -11,33 +11,33 @@
 #include "db_token.h"
 #include "pd_error.h"
 
-int db_token_has_scope(const char *scopes, const char *scope)
+int db_token_has_perm(const char *perms, const char *perm)
 {
-    size_t n = strlen(scope);
-    const char *p = scopes;
+    size_t n = strlen(perm);
+    const char *p = perms;
 
-    while ((p = strstr(p, scope)) != NULL) {
-        if ((p == scopes || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+    while ((p = strstr(p, perm)) != NULL) {
+        if ((p == perms || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
             return 1;
         p += n;
     }
     return 0;
 }
 
-/* Every word of `scopes` must be a known scope. */
-static int db_token_scopes_ok(const char *scopes)
+/* Every word of `perms` must be a known permission (the --scope words). */
+static int db_token_perms_ok(const char *perms)
 {
     char buf[256], *w, *save = NULL;
 
-    snprintf(buf, sizeof(buf), "%s", scopes);
+    snprintf(buf, sizeof(buf), "%s", perms);
     for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
-        if (!db_token_has_scope(DB_TOKEN_SCOPES, w))
+        if (!db_token_has_perm(DB_TOKEN_PERMS, w))
             return pd_error_set(PD_EINVAL, "unknown scope '%s' (known: %s)", w,
-                                DB_TOKEN_SCOPES);
+                                DB_TOKEN_PERMS);
     return 0;
 }
 
-int db_token_create(sqlite3 *db, char *out, const char *name, const char *scopes)
+int db_token_create(sqlite3 *db, char *out, const char *name, const char *perms)
 {
     unsigned char raw[32], hash[crypto_hash_sha256_BYTES];
     sqlite3_stmt *st = NULL;
@@ -45,9 +45,9 @@ int db_token_create(sqlite3 *db, char *out, const char *name, const char *scopes
 
     if (sodium_init() < 0)
         return pd_error_set(PD_ERROR, "libsodium could not start");
-    if (!scopes || !*scopes)
-        scopes = DB_TOKEN_SCOPES;
-    if ((rc = db_token_scopes_ok(scopes)) < 0)
+    if (!perms || !*perms)
+        perms = DB_TOKEN_PERMS;
+    if ((rc = db_token_perms_ok(perms)) < 0)
         return rc;
     randombytes_buf(raw, sizeof(raw));
     memcpy(out, "pd_", 3);
@@ -59,7 +59,7 @@ int db_token_create(sqlite3 *db, char *out, const char *name, const char *scopes
         return rc;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 2, hash, sizeof(hash), SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, scopes, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, perms, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL));
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
@@ -150,7 +150,7 @@ int db_token_list(sqlite3 *db, int (*fn)(void *arg, const db_token_row *t), void
         return rc;
     while ((rc = db_step(st)) > 0) {
         t.name = (const char *)sqlite3_column_text(st, 0);
-        t.scopes = (const char *)sqlite3_column_text(st, 1);
+        t.perms = (const char *)sqlite3_column_text(st, 1);
         t.created_at = sqlite3_column_int64(st, 2);
         t.revoked_at = sqlite3_column_int64(st, 3);
         if ((rc = fn(arg, &t)) != 0)

@@ -36,7 +36,7 @@ typedef struct {
 typedef struct {
     gc_file *v;
     size_t n;
-    const scope *sc;
+    const pathfilter *pf;
 } gc_files;
 
 /* ---- the pull request's lines ---------------------------------------------- */
@@ -46,9 +46,9 @@ static int gc_file_cb(const git_diff_delta *d, float progress, void *arg)
     gc_files *fs = arg;
     gc_file *f;
     int in_old = d->old_file.path && !git_oid_is_zero(&d->old_file.id) &&
-                 scope_contains(fs->sc, d->old_file.path);
+                 pathfilter_contains(fs->pf, d->old_file.path);
     int in_new = d->new_file.path && !git_oid_is_zero(&d->new_file.id) &&
-                 scope_contains(fs->sc, d->new_file.path);
+                 pathfilter_contains(fs->pf, d->new_file.path);
 
     if ((!in_old && !in_new) || fs->n >= GC_MAX_FILES)
         return 0;
@@ -91,7 +91,7 @@ static int gc_hunk_cb(const git_diff_delta *d, const git_diff_hunk *h, void *arg
     f = &fs->v[fs->n - 1];
     if ((f->new_path && strcmp(f->new_path, d->new_file.path) != 0) ||
         (!f->new_path && f->old_path && strcmp(f->old_path, d->old_file.path) != 0))
-        return 0;               /* a file left out of scope */
+        return 0;               /* a file the path filter leaves out */
     if (h->new_lines && gc_push_range(&f->add, &f->nadd, (uint32_t)h->new_start,
                                       (uint32_t)h->new_lines) < 0)
         return -1;
@@ -456,11 +456,11 @@ static void gc_files_free(gc_files *fs)
 }
 
 int gate_comment_run(char **out, json_t **facts, const char *gitdir, const char *base,
-                     const char *head, const rules *r, const scope *sc,
+                     const char *head, const rules *r, const pathfilter *pf,
                      const gate_comment_opts *o)
 {
     gc_state s;
-    gc_files fs = {NULL, 0, sc};
+    gc_files fs = {NULL, 0, pf};
     git_commit *cb = NULL, *ch = NULL, *cm = NULL;
     char mb[GIT_OID_HEXSZ + 1], hd[GIT_OID_HEXSZ + 1];
     json_t *ask = NULL;

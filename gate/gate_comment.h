@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "analyzer/analyzer.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 typedef struct {
     const char *dashboard;       /* the dashboard's base URL, or NULL: no links */
@@ -41,7 +41,7 @@ typedef struct {
  * rev, unreadable repository), PD_ENOMEM.
  */
 int gate_comment_run(char **out, json_t **facts, const char *gitdir, const char *base,
-                     const char *head, const rules *r, const scope *sc,
+                     const char *head, const rules *r, const pathfilter *pf,
                      const gate_comment_opts *o);
 
 #endif

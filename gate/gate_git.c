@@ -23,7 +23,7 @@ typedef struct {
 typedef struct {
     gg_file *v;
     size_t n, cap;
-    const scope *sc;
+    const pathfilter *pf;
     pd_flow *g;                 /* the tree's call graph (gg_totals) */
 } gg_tree;
 
@@ -52,7 +52,7 @@ static int gg_walk(const char *root, const git_tree_entry *e, void *arg)
     if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
         return 0;
     snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
-    if (!scope_contains(t->sc, path))
+    if (!pathfilter_contains(t->pf, path))
         return 0;
     if (t->n == t->cap) {
         gg_file *v = realloc(t->v, (t->cap = t->cap ? t->cap * 2 : 256) * sizeof(*v));
@@ -71,7 +71,7 @@ static int gg_cmp(const void *a, const void *b)
     return strcmp(((const gg_file *)a)->path, ((const gg_file *)b)->path);
 }
 
-/* The in-scope files of rev, sorted by path. */
+/* The files of rev the path filter selects, sorted by path. */
 static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, const char *rev)
 {
     git_object *obj = NULL;
@@ -277,7 +277,7 @@ static void gg_tree_free(gg_tree *t)
 }
 
 int gate_git_run(json_t **out, const char *gitdir, const char *base, const char *head,
-                 const gate_policy *policy, const rules *r, const scope *sc)
+                 const gate_policy *policy, const rules *r, const pathfilter *pf)
 {
     gg_tree ta = {0}, tb = {0};
     gg_cache c = {0};
@@ -290,7 +290,7 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
     int rc;
 
     *out = NULL;
-    ta.sc = tb.sc = sc;
+    ta.pf = tb.pf = pf;
     c.r = r;
     git_libgit2_init();
     if (!g || ((policy->ratchets & GATE_FIXABLE) && !(c.fixable = gate_fixable_new())))

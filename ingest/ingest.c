@@ -34,7 +34,7 @@
 #include "ingest_store.h"
 #include "pd_error.h"
 #include "pd_rev.h"
-#include "scope.h"
+#include "pathfilter_value.h"
 
 #define INGEST_BATCH_COMMITS 2000
 
@@ -51,7 +51,7 @@ typedef struct {
     rules *rules;
     const char *rules_hash;       /* analysis key: rules hash + analyzer version */
     char analysis_key[GIT_OID_HEXSZ + 1];
-    scope scope;
+    pathfilter filter;
     int64_t repo_id;
     int repo_new;                 /* this run created the repository row */
     int64_t cur_commit;           /* row of the commit being stored/replayed */
@@ -64,8 +64,8 @@ typedef struct {
     ingest_stats st;
     ingest_progress *progress;
     unsigned batch;               /* commits in the open transaction */
-    json_t *stored_scope;         /* scope read back from the database */
-    const char **scope_globs;     /* borrowed from stored_scope */
+    pathfilter_owned stored_filter; /* the repository's, read back from the
+                                     * database; `filter` may point into it */
     unsigned threads;             /* analysis threads (1: none started) */
     unsigned batch_commits;       /* commits per transaction */
     ingest_pipe *pipe;            /* the ref's threads, or NULL */
@@ -223,8 +223,8 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
 /*
  * The analysis id of `path` in the base commit's tree (0: not there), read
  * the first time a change touches the path.  The base's file set is what
- * its first-parent chain of in-scope changes leaves, which is its tree in
- * scope; looking a path up in the tree costs a few tree reads, where
+ * its first-parent chain of selected changes leaves, which is its tree of
+ * selected paths; looking a path up in the tree costs a few tree reads, where
  * loading the stored file set of the base cost most of a one-commit ingest.
  */
 static int ingest_base_file(ingest_ctx *c, int64_t *id_out, const char *path)
@@ -296,7 +296,7 @@ static int ingest_replay_change(void *arg, int64_t path_id, const char *blob,
     return ingest_apply(arg, path_id, blob, path);
 }
 
-/* Store and apply the change of one in-scope path (blob NULL: deleted). */
+/* Store and apply the change of one selected path (blob NULL: deleted). */
 static int ingest_change(ingest_ctx *c, int64_t commit_id, const char *path,
                          const git_oid *blob, int64_t old_path_id)
 {
@@ -377,7 +377,7 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
         c->cur_commit = id;
         if (rc == 0 && !plan &&
             (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
-            rc = ingest_plan_commit(&here, c->plan_repo, &c->scope, oid,
+            rc = ingest_plan_commit(&here, c->plan_repo, &c->filter, oid,
                                     c->patch_here, c->opt->repo_path);
         if (rc == 0) {
             c->st.commits_new++;
@@ -570,7 +570,7 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
     po.repo_path = c->opt->repo_path;
     po.rules = c->rules;
     po.memo = c->memo;
-    po.scope = &c->scope;
+    po.filter = &c->filter;
     po.threads = c->threads;
     po.patch_below = c->patch_below;
     po.chain = chain;
@@ -669,45 +669,17 @@ static double ingest_now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A run without --include/--exclude keeps the scope stored with the
- * repository, so that later commits are cut the same way as earlier ones. */
-static int ingest_use_stored_scope(ingest_ctx *c, const char *text)
-{
-    json_t *inc, *exc;
-    size_t i, ni, ne;
-
-    c->stored_scope = json_loads(text, 0, NULL);
-    inc = json_object_get(c->stored_scope, "include");
-    exc = json_object_get(c->stored_scope, "exclude");
-    if (!json_is_array(inc) || !json_is_array(exc))
-        return pd_error_set(PD_EINVAL, "repository '%s' has a corrupt stored scope",
-                            c->opt->name);
-    ni = json_array_size(inc);
-    ne = json_array_size(exc);
-    if (!(c->scope_globs = calloc(ni + ne + 1, sizeof(char *))))
-        return pd_error_nomem(NULL);
-    for (i = 0; i < ni; i++)
-        c->scope_globs[i] = json_string_value(json_array_get(inc, i));
-    for (i = 0; i < ne; i++)
-        c->scope_globs[ni + i] = json_string_value(json_array_get(exc, i));
-    c->scope.include = c->scope_globs;
-    c->scope.ninclude = ni;
-    c->scope.exclude = c->scope_globs + ni;
-    c->scope.nexclude = ne;
-    return 0;
-}
-
 /* Open everything a run needs; the caller frees with ingest_close. */
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
-    char *scope_json = NULL, *stored = NULL, *abs, *profile = NULL;
+    char *abs, *profile = NULL;
     int rc;
 
     c->opt = opt;
-    c->scope.include = opt->include;
-    c->scope.ninclude = opt->ninclude;
-    c->scope.exclude = opt->exclude;
-    c->scope.nexclude = opt->nexclude;
+    c->filter.include = opt->include;
+    c->filter.ninclude = opt->ninclude;
+    c->filter.exclude = opt->exclude;
+    c->filter.nexclude = opt->nexclude;
     c->threads = opt->threads;
     if (!c->threads) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -744,8 +716,6 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     if (opt->interrupted)
         sqlite3_progress_handler(c->db, 1000, opt->interrupted, opt->interrupt_arg);
-    if (opt->ninclude || opt->nexclude)
-        scope_json = scope_to_json(&c->scope);
     if ((rc = db_ingest_begin(c->store)) < 0)
         goto done;
     /* Stored absolute, so that serve finds the sources from any directory
@@ -753,11 +723,15 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     abs = realpath(opt->repo_path, NULL);
     if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
         c->repo_new = 1;
-    rc = db_ingest_repo(c->store, &c->repo_id, scope_json ? NULL : &stored,
-                           opt->name, abs ? abs : opt->repo_path, scope_json);
+    /* A run without --include/--exclude keeps the path filter stored with
+     * the repository, so that later commits are cut the same way as
+     * earlier ones; a run with them must ask for the same filter. */
+    rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
+                        abs ? abs : opt->repo_path,
+                        opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
-    if (rc == 0 && stored)
-        rc = ingest_use_stored_scope(c, stored);
+    if (rc == 0 && !opt->ninclude && !opt->nexclude)
+        c->filter = c->stored_filter.f;
     if (rc == 0 && !(profile = rules_profile_json(c->rules)))
         rc = pd_error_nomem(NULL);
     if (rc == 0)
@@ -768,8 +742,6 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     else
         db_ingest_rollback(c->store);
 done:
-    free(stored);
-    free(scope_json);
     return rc;
 }
 
@@ -790,8 +762,7 @@ static void ingest_close(ingest_ctx *c)
     db_lock_release(c->lock);
     c->lock = NULL;
     free(c->counts_known);
-    free(c->scope_globs);
-    json_decref(c->stored_scope);
+    pathfilter_owned_free(&c->stored_filter);
     git_libgit2_shutdown();
 }
 
@@ -813,7 +784,7 @@ static int ingest_retips(ingest_ctx *c)
 }
 
 /* A first run that failed keeps nothing (db_repo_forget_empty), so that a
- * retry may choose another scope or name (issue 23, point 5); the run's
+ * retry may choose another path filter or name (issue 23, point 5); the run's
  * error message stays. */
 static void ingest_forget_new(ingest_ctx *c)
 {

@@ -3,7 +3,7 @@
  *
  * For each ref, the first-parent chain is walked from the tip back to the
  * newest commit already summarised under the current rules (or to the root),
- * then replayed oldest first: each commit's in-scope changes against its
+ * then replayed oldest first: each commit's selected changes (the path filter's) against its
  * first parent are stored, each new blob is analysed once (keyed by blob id
  * and rules hash), and the commit's summary is computed incrementally from
  * its parent's.  Work is committed in batches, so an interrupted ingest keeps
@@ -25,7 +25,7 @@ typedef struct {
     const char *name;         /* repository name in the dashboard */
     const char **refs;        /* refs to walk; none: the repository's HEAD */
     size_t nrefs;
-    const char **include;     /* path globs, see scope.h */
+    const char **include;     /* path globs, see pathfilter.h */
     size_t ninclude;
     const char **exclude;
     size_t nexclude;
@@ -81,7 +81,7 @@ typedef struct {
  * Returns 0, or a negative PD_E* code with a message naming the repository,
  * ref or object that failed (PD_ENOTFOUND for an unknown ref, PD_EGIT for
  * a repository that cannot be opened or an unreadable object, PD_EINVAL for
- * a scope that disagrees with the stored one, PD_EBUSY "another ingest is
+ * a path filter that disagrees with the stored one, PD_EBUSY "another ingest is
  * running (...)" when another ingest or snapshot holds the database's work
  * lock past opt->lock_wait_s; nothing is written then).  Batches committed before a
  * failure stay; the failing batch is rolled back; but a repository the run

@@ -10,7 +10,7 @@
 
 /*
  * The patch id of `commit` against its first parent, restricted to the
- * `n` paths given (the commit's in-scope changes): git's patch-id (the
+ * `n` paths given (the commit's selected changes): git's patch-id (the
  * libgit2 git_diff_patchid of the diff, which ignores line numbers and
  * whitespace like `git patch-id --stable`), computed over those paths only
  * so that the rest of the tree (possibly with objects a partial clone lacks)

@@ -27,7 +27,7 @@
 #include "analyzer/analyzer.h"
 #include "ingest_plan.h"
 #include "ingest_store.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 #define INGEST_PIPE_AHEAD 64
 
@@ -37,7 +37,7 @@ typedef struct {
     const char *repo_path;     /* git directory, opened once per thread */
     const rules *rules;        /* shared, read-only */
     an_memo *memo;             /* shared chunk memo (thread-safe), or NULL */
-    const scope *scope;        /* shared, read-only */
+    const pathfilter *filter;        /* shared, read-only */
     unsigned threads;          /* analysis threads, >= 1 */
     size_t patch_below;        /* plans of chain[i], i < this, carry patch ids */
     const git_oid *chain;      /* commits, newest first (as ingest_chain) */

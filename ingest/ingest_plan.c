@@ -1,12 +1,12 @@
 /*
- * ingest_plan.c: one commit's in-scope changes from git (see ingest_plan.h).
+ * ingest_plan.c: one commit's selected changes from git (see ingest_plan.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest_patch.h"
 #include "ingest_plan.h"
-#include "ingest_scope_dirs.h"
+#include "ingest_filter_dirs.h"
 #include "pd_error.h"
 
 int ingest_plan_repo(git_repository **repo, size_t *calls, const char *repo_path)
@@ -42,10 +42,10 @@ void ingest_plan_clear(ingest_plan *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* 1 when rename detection can change the plan: an in-scope file was both
+/* 1 when rename detection can change the plan: a selected file was both
  * deleted and added (a pair needs both halves; a rename that only leaves
- * or only enters the scope plans as the deletion or addition it is). */
-static int ingest_plan_wants_renames(const scope *sc, git_diff *diff)
+ * or only enters the filter plans as the deletion or addition it is). */
+static int ingest_plan_wants_renames(const pathfilter *pf, git_diff *diff)
 {
     size_t i, n = git_diff_num_deltas(diff);
     int added = 0, deleted = 0;
@@ -53,9 +53,9 @@ static int ingest_plan_wants_renames(const scope *sc, git_diff *diff)
     for (i = 0; i < n && !(added && deleted); i++) {
         const git_diff_delta *d = git_diff_get_delta(diff, i);
 
-        if (d->status == GIT_DELTA_ADDED && scope_contains(sc, d->new_file.path))
+        if (d->status == GIT_DELTA_ADDED && pathfilter_contains(pf, d->new_file.path))
             added = 1;
-        if (d->status == GIT_DELTA_DELETED && scope_contains(sc, d->old_file.path))
+        if (d->status == GIT_DELTA_DELETED && pathfilter_contains(pf, d->old_file.path))
             deleted = 1;
     }
     return added && deleted;
@@ -95,17 +95,17 @@ static int ingest_plan_add(ingest_plan *p, const char *path, const git_oid *blob
 }
 
 /*
- * The changes of one delta: a rename within scope becomes a deletion of the
+ * The changes of one delta: a rename within the filter becomes a deletion of the
  * old path and an addition of the new one that names the old, so that a
  * file's history can be followed across the move.
  */
-static int ingest_plan_delta(ingest_plan *p, const scope *sc, const git_diff_delta *d)
+static int ingest_plan_delta(ingest_plan *p, const pathfilter *pf, const git_diff_delta *d)
 {
     int is_blob = d->new_file.mode == GIT_FILEMODE_BLOB ||
                   d->new_file.mode == GIT_FILEMODE_BLOB_EXECUTABLE;
     int gone = d->status == GIT_DELTA_DELETED || !is_blob;
-    int old_in = scope_contains(sc, d->old_file.path);
-    int new_in = scope_contains(sc, d->new_file.path);
+    int old_in = pathfilter_contains(pf, d->old_file.path);
+    int new_in = pathfilter_contains(pf, d->new_file.path);
     int renamed = d->status == GIT_DELTA_RENAMED && old_in;
     int rc = 0;
 
@@ -153,26 +153,26 @@ static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *c
     return rc;
 }
 
-/* The in-scope changes as libgit2 deltas: the diff of the scope's
- * directories alone (ingest_scope_dirs()) when rename detection has
+/* The selected changes as libgit2 deltas: the diff of the filter's
+ * directories alone (ingest_filter_dirs()) when rename detection has
  * nothing to pair, otherwise the whole tree's diff with renames found, so
- * that an in-scope file deleted here is paired with the same candidates as
- * git -M would (one that moved out of the scope included).  Without
+ * that a selected file deleted here is paired with the same candidates as
+ * git -M would (one that moved out of the filter included).  Without
  * renames every delta is one path's, so the narrower diff holds exactly
- * the in-scope deltas of the whole one; libgit2 then neither reads nor
- * compares the trees outside the scope's directories. */
+ * the selected deltas of the whole one; libgit2 then neither reads nor
+ * compares the trees outside the filter's directories. */
 static int ingest_plan_deltas(git_diff **diff, git_repository *repo, git_commit *commit,
-                              const scope *sc)
+                              const pathfilter *pf)
 {
     char **dirs = NULL;
     size_t n = 0;
     int rc;
 
-    if ((rc = ingest_scope_dirs(sc, &dirs, &n)) < 0)
+    if ((rc = ingest_filter_dirs(pf, &dirs, &n)) < 0)
         return rc;
     if (ingest_plan_diff(diff, repo, commit, dirs, n) < 0) {
         rc = -1;
-    } else if (ingest_plan_wants_renames(sc, *diff)) {
+    } else if (ingest_plan_wants_renames(pf, *diff)) {
         if (n > 0) {
             git_diff_free(*diff);
             *diff = NULL;
@@ -181,7 +181,7 @@ static int ingest_plan_deltas(git_diff **diff, git_repository *repo, git_commit 
         if (rc == 0)
             ingest_plan_renames(*diff);
     }
-    ingest_scope_dirs_free(dirs, n);
+    ingest_filter_dirs_free(dirs, n);
     return rc;
 }
 
@@ -201,7 +201,7 @@ static void ingest_plan_patch_id(ingest_plan *p, git_repository *repo, git_commi
     free(paths);
 }
 
-int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
+int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter *pf,
                        const git_oid *oid, int patch_ids, const char *repo_path)
 {
     git_commit *commit = NULL;
@@ -213,7 +213,7 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
     memset(out, 0, sizeof(*out));
     git_oid_cpy(&out->commit, oid);
     if (git_commit_lookup(&commit, repo, oid) < 0 ||
-        (rc = ingest_plan_deltas(&diff, repo, commit, sc)) == -1) {
+        (rc = ingest_plan_deltas(&diff, repo, commit, pf)) == -1) {
         const git_error *e = git_error_last();
 
         git_oid_tostr(hex, sizeof(hex), oid);
@@ -229,7 +229,7 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
         goto done;
     }
     for (i = 0; i < n && rc == 0; i++)
-        rc = ingest_plan_delta(out, sc, git_diff_get_delta(diff, i));
+        rc = ingest_plan_delta(out, pf, git_diff_get_delta(diff, i));
     if (rc == 0 && patch_ids)
         ingest_plan_patch_id(out, repo, commit);
 done:

@@ -1,5 +1,5 @@
 /*
- * ingest_plan.h: what one commit changes in scope, computed from git alone
+ * ingest_plan.h: what one commit changes in the paths its filter selects, computed from git alone
  * (no database), so that it can be computed ahead of the database writer
  * in another thread (ingest_pipe.h) or inline by a one-thread ingest.
  */
@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <git2.h>
 
-#include "scope.h"
+#include "pathfilter.h"
 
-/* One in-scope change, in the order ingest stores them. */
+/* One selected change, in the order ingest stores them. */
 typedef struct {
     char *path;
     int deleted;           /* 1: path removed (or renamed away) */
@@ -23,23 +23,23 @@ typedef struct {
     git_oid commit;
     ingest_plan_change *ch;
     size_t nch;
-    int has_patch_id;      /* 0: merge, root, nothing in scope, or unreadable */
-    git_oid patch_id;      /* git patch-id of the in-scope diff */
+    int has_patch_id;      /* 0: merge, root, nothing selected, or unreadable */
+    git_oid patch_id;      /* git patch-id of the selected diff */
     int rc;                /* 0, or the PD_E* code of a failed plan ... */
     char *err;             /* ... and its message (the planning thread's) */
 } ingest_plan;
 
 /*
  * Diff commit `oid` against its first parent (renames paired as git -M
- * when an in-scope file was both added and deleted) and list its in-scope
- * changes: a rename from an in-scope path is a deletion of the old path
+ * when a selected file was both added and deleted) and list its selected
+ * changes: a rename from a selected path is a deletion of the old path
  * followed by the new path naming the old one; a file that stops being a
  * regular file is a deletion.  With `patch_ids`, also the patch id.
  * `repo_path` names the repository in messages.  Returns 0, or PD_EGIT /
  * PD_ENOMEM with pd_error_set (then out->rc and out->err say the same).
  * The plan is freed with ingest_plan_clear() either way.
  */
-int ingest_plan_commit(ingest_plan *out, git_repository *repo, const scope *sc,
+int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter *pf,
                        const git_oid *oid, int patch_ids, const char *repo_path);
 
 /*

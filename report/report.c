@@ -1,6 +1,7 @@
 /*
  * report.c: text, JSON and function-list output of analyses, and the
- * --fail-on policy (report.h).  SARIF is in sarif.c.
+ * --fail-on policy (report.h).  SARIF is written by sarif/sarif_write.c,
+ * which reads report's types: report/ does not call it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,8 +172,6 @@ int report_write(FILE *out, const char *format, const report_file *files,
 
     if (strcmp(format, "json") == 0)
         return report_json(out, files, n);
-    if (strcmp(format, "sarif") == 0)
-        return report_sarif(out, files, n, r, f);
     if (strcmp(format, "text") == 0) {
         for (i = 0; i < n; i++)
             report_text_file(out, &files[i]);

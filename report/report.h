@@ -1,7 +1,8 @@
 /*
- * report.h: writing analyses (analyze.h) as text, JSON, a function list or
- * SARIF 2.1.0, for `portdash analyze` and CI bots (report.c; SARIF in
- * sarif.h).  Nothing here touches a database: the input is a list of
+ * report.h: writing analyses (analyze.h) as text, JSON or a function list,
+ * for `portdash analyze` and CI bots (report.c; SARIF 2.1.0 is written by
+ * sarif/sarif_write.h, above this folder, from the same report_file
+ * list).  Nothing here touches a database: the input is a list of
  * (path, result) pairs (report_file.h).
  */
 #ifndef REPORT_H
@@ -13,7 +14,6 @@
 #include "report_fail.h"
 #include "report_file.h"
 #include "report_since.h"
-#include "sarif.h"
 
 /*
  * Write the n files to out in `format`:
@@ -29,9 +29,9 @@
  *                  "reason" (null or an_finding.reason)}]}]
  *   "functions"  tab-separated path, name, name_line, start_line, end_line,
  *                language ("c" or "c++"; what tests/ctags_compare.sh reads)
- *   "sarif"      report_sarif() below
- * `r` is the rules used (SARIF names its hash).  Returns 0, PD_EINVAL for
- * an unknown format, PD_ENOMEM or PD_EIO (write error).
+ * ("sarif" is sarif_write's, which the caller calls: an unknown format
+ * here.)  `r` is unused.  Returns 0, PD_EINVAL for an unknown format,
+ * PD_ENOMEM or PD_EIO (write error).
  */
 int report_write(FILE *out, const char *format, const report_file *files,
                  size_t n, const rules *r, const report_fail *f);

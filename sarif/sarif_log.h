@@ -35,7 +35,7 @@ typedef struct {
     size_t idx;                /* position in the log's runs */
 } sarif_run;
 
-/* tool.driver.name of portdash's own SARIF (report/sarif.c). */
+/* tool.driver.name of portdash's own SARIF (sarif_write.c). */
 #define SARIF_OWN_TOOL "portdash"
 
 /* Which results are findings: db_sarif_kind_is_finding (db_sarif.h). */

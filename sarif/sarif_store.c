@@ -189,7 +189,7 @@ done:
 }
 
 /*
- * Results of portdash's own analyzer (report/sarif.c) are not stored: the
+ * Results of portdash's own analyzer (sarif_write.c) are not stored: the
  * ingest already shows every one of them, and a second copy would double
  * each count (issue 14).  The run is listed with its result count and a
  * warning says why it has no findings.  0 or PD_ENOMEM.

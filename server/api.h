@@ -12,7 +12,8 @@
 #include "db_history.h"
 #include "pd_domain.h"
 #include "api_common.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 
 #endif

@@ -4,7 +4,8 @@
 #ifndef API_BADGE_H
 #define API_BADGE_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /badge/{repo}/{ref}/{measure}.svg */
 enum MHD_Result api_badge(srv_req *r);

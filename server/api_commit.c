@@ -18,6 +18,7 @@
 #include "pd_time.h"
 #include "pd_utf8.h"
 #include "sarif_import.h"
+#include "srv_page.h"
 
 /* db_refs callback: a ref onto the array. */
 static int api_ref_add(void *arg, const db_ref *ref)

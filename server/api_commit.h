@@ -4,7 +4,8 @@
 #ifndef API_COMMIT_H
 #define API_COMMIT_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos */
 enum MHD_Result api_repos(srv_req *r);

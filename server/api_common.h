@@ -11,7 +11,8 @@
 
 #include "db_history.h"
 #include "pd_domain.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* A resolved {repo}/{rev} pair. */
 typedef struct {

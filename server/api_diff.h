@@ -53,7 +53,7 @@ json_t *api_stats_obj(const db_counts *c);
 
 
 /*
- * Call `fn` for every in-scope path whose blob differs between two resolved
+ * Call `fn` for every selected path (path filter) whose blob differs between two resolved
  * commits (present on one side only included), in path order.  A non-zero
  * return from fn stops the walk and is returned.  0 or PD_EDB.
  */

@@ -18,6 +18,7 @@
 #include "db_flow.h"
 #include "pd_error.h"
 #include "sarif_import.h"
+#include "srv_page.h"
 
 /* One page of a file's lists: items [first, first + per) of each. */
 typedef struct {

@@ -9,7 +9,8 @@
 #include <sqlite3.h>
 
 #include "api_common.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /*
  * The whole file document of GET .../files/{path} (every function and

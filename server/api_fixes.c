@@ -2,7 +2,7 @@
  * api_fixes.c: GET /api/v1/repos/{repo}/commits/{rev}/fixes, the checked
  * HPy rewrites of a commit (fix.h, doc/fixes.md), paged.
  *
- * Each in-scope file of the commit (or of ?path=GLOB) is read from the
+ * Each selected file of the commit (or of ?path=GLOB) is read from the
  * repository's git directory, analysed with the built-in rules and its
  * rewrites found and checked, as `portdash fix` does; ?rule=R keeps the
  * offers of rule R (hpy-call, hpy-name) or of the C API name R, and
@@ -22,8 +22,9 @@
 #include "api.h"
 #include "db.h"
 #include "pd_error.h"
-#include "scope.h"
+#include "pathfilter.h"
 #include "srv_budget.h"
+#include "srv_page.h"
 
 static rules *af_rules;
 static pthread_once_t af_once = PTHREAD_ONCE_INIT;
@@ -118,7 +119,7 @@ static int af_file(af_state *s, const char *path, const char *buf, size_t len)
     return rc;
 }
 
-/* db_commit_files callback: one in-scope file of the commit. */
+/* db_commit_files callback: one selected file of the commit. */
 static int af_each(void *arg, int64_t path_id, const char *path, const char *blob_hex,
                    int64_t analysis_id)
 {
@@ -131,7 +132,7 @@ static int af_each(void *arg, int64_t path_id, const char *path, const char *blo
     (void)analysis_id;
     /* ?path= is a glob, or a path taken as written (one with * or [ in it) */
     if (s->path_glob[0] && strcmp(s->path_glob, path) != 0 &&
-        !scope_glob_match(s->path_glob, path))
+        !pathfilter_glob_match(s->path_glob, path))
         return 0;
     if (srv_budget_over())
         return pd_error_set(PD_ERROR, "the fixes of this commit took longer than the "

@@ -4,7 +4,8 @@
 #ifndef API_FIXES_H
 #define API_FIXES_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/commits/{rev}/fixes[?path][&rule][&function]
  * [&page][&per_page]: the offers, paged (doc/fixes.md). */

@@ -5,7 +5,8 @@
 #ifndef API_FORECAST_H
 #define API_FORECAST_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/forecast */
 enum MHD_Result api_forecast(srv_req *r);

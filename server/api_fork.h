@@ -13,7 +13,8 @@
 
 #include "db_fork.h"
 #include "db_history.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* What the walk along the chain collects. */
 typedef struct {

@@ -5,7 +5,8 @@
 #ifndef API_FRONTIER_H
 #define API_FRONTIER_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/commits/{rev}/frontier[?limit=N][&all=1] */
 enum MHD_Result api_frontier(srv_req *r);

@@ -16,6 +16,7 @@
 #include "db_history.h"
 #include "pd_error.h"
 #include "pd_time.h"
+#include "srv_page.h"
 
 /* The measures with their label, direction and badge label, from the
  * domain core's table (pd_measures.def), in its order. */

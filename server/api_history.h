@@ -4,7 +4,8 @@
 #ifndef API_HISTORY_H
 #define API_HISTORY_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/measures */
 enum MHD_Result api_measures_list(srv_req *r);

@@ -5,7 +5,8 @@
 #ifndef API_HPYNEEDS_H
 #define API_HPYNEEDS_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 enum MHD_Result api_hpy_needs(srv_req *r);
 

@@ -4,7 +4,8 @@
 #ifndef API_ITEMS_H
 #define API_ITEMS_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/commits/{rev}/object-items */
 enum MHD_Result api_object_items(srv_req *r);

@@ -1,5 +1,5 @@
 /*
- * api_jobs.c: POST /api/v1/repos/{repo}/ingest (token scope "ingest") and
+ * api_jobs.c: POST /api/v1/repos/{repo}/ingest (token permission "ingest") and
  * GET /api/v1/jobs/{id}: CI bots ask the server to read new commits of the
  * stored refs, and of refs it does not hold yet (a body {"refs": [...]}).
  */
@@ -14,6 +14,7 @@
 #include "db_analysis.h"
 #include "pd_error.h"
 #include "pd_rev.h"
+#include "srv_auth.h"
 #include "srv_jobs.h"
 
 #define API_JOBS_MAX_NEW 16    /* refs one request may add */

@@ -4,9 +4,10 @@
 #ifndef API_JOBS_H
 #define API_JOBS_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
-/* POST /api/v1/repos/{repo}/ingest: start a job (token scope ingest); 202
+/* POST /api/v1/repos/{repo}/ingest: start a job (token permission ingest); 202
  * with its id and Location. */
 enum MHD_Result api_ingest_trigger(srv_req *r);
 

@@ -13,7 +13,8 @@
 
 #include <jansson.h>
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /*
  * The indices (ascending, into *out, malloc'd; *nout of them) of the

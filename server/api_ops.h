@@ -5,7 +5,8 @@
 #ifndef API_OPS_H
 #define API_OPS_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 enum MHD_Result api_healthz(srv_req *r);        /* GET /healthz */
 enum MHD_Result api_metrics(srv_req *r);        /* GET /metrics */

@@ -15,7 +15,8 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 enum MHD_Result api_owners(srv_req *r);
 

@@ -6,7 +6,8 @@
 #ifndef API_PLAN_H
 #define API_PLAN_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/commits/{rev}/plan[?path=FILE][&scope=NAME]
  * [&batch=N][&limit=N] (api_plan.c) */

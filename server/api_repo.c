@@ -1,8 +1,8 @@
 /*
  * api_repo.c: one repository's state and its lifecycle over the API (issue
- * 23, point 5): GET /api/v1/repos/{repo} (what is stored, read scope),
+ * 23, point 5): GET /api/v1/repos/{repo} (what is stored, permission read),
  * DELETE /api/v1/repos/{repo} and POST /api/v1/repos/{repo}/rename (token
- * scope admin), and GET /api/v1/repos/{repo}/missing (objects the clone
+ * permission admin), and GET /api/v1/repos/{repo}/missing (objects the clone
  * lacked, point 6).  The CLI twin is cli/cli_repo.c.
  */
 #include <string.h>
@@ -17,7 +17,10 @@
 #include "db_repo.h"
 #include "pd_error.h"
 #include "pd_time.h"
-#include "srv.h"
+#include "srv_auth.h"
+#include "srv_page.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* The most records one answer of /missing holds. */
 #define API_MISSING_PER_PAGE 1000

@@ -8,16 +8,17 @@
 #include <jansson.h>
 
 #include "db_repo.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}: what is stored (commits, refs, missing blobs,
  * scope; state "empty" when nothing can be shown). */
 enum MHD_Result api_repo_get(srv_req *r);
 
-/* DELETE /api/v1/repos/{repo} (token scope admin): db_repo_rm. */
+/* DELETE /api/v1/repos/{repo} (token permission admin): db_repo_rm. */
 enum MHD_Result api_repo_delete(srv_req *r);
 
-/* POST /api/v1/repos/{repo}/rename {"name": NEW} (token scope admin). */
+/* POST /api/v1/repos/{repo}/rename {"name": NEW} (token permission admin). */
 enum MHD_Result api_repo_rename(srv_req *r);
 
 /* GET /api/v1/repos/{repo}/missing: the blobs the clone lacked, per commit

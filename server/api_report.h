@@ -4,7 +4,8 @@
 #ifndef API_REPORT_H
 #define API_REPORT_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/snapshots/{week}/report.md[?ref=REF] */
 enum MHD_Result api_report(srv_req *r);

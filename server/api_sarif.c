@@ -9,6 +9,7 @@
 #include "api_sarif.h"
 #include "pd_error.h"
 #include "sarif_import.h"
+#include "srv_auth.h"
 
 /* Optional query argument `key` into buf; *set 1 when given.  0, or
  * PD_EINVAL for a malformed one. */

@@ -5,10 +5,11 @@
 #ifndef API_SARIF_H
 #define API_SARIF_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /*
- * POST .../commits/{rev}/sarif: needs a token with scope "sarif".  The body
+ * POST .../commits/{rev}/sarif: needs a token with permission "sarif".  The body
  * is a SARIF 2.1.0 log, gzip-compressed or not (at most SARIF_MAX_INFLATED
  * bytes inflated, else 413); query arguments checkout_uri= and category=.
  * 201 {"runs": [{"tool", "category", "results", "findings", "unmapped"}]},

@@ -16,6 +16,7 @@
 #include "api_scope.h"
 #include "pd_error.h"
 #include "pd_time.h"
+#include "srv_page.h"
 
 /* The scope as JSON: name, title, globs and filter. */
 static json_t *api_scope_json(const db_scope *sc)

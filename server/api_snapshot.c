@@ -15,6 +15,7 @@
 #include "pd_error.h"
 #include "pd_escape.h"
 #include "pd_time.h"
+#include "srv_page.h"
 
 /* {"week", "ref", "commit", "taken_at", "method"} of a snapshot. */
 static json_t *api_snapshot_head(const db_snap_row *s)

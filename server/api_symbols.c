@@ -25,6 +25,7 @@
 #include "db_analysis.h"
 #include "db_findings.h"
 #include "pd_error.h"
+#include "srv_page.h"
 
 
 /* A function of the file being walked: what a use inside it reports. */

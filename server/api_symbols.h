@@ -10,7 +10,8 @@
 
 #include "api.h"
 #include "db_scope.h"
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET .../commits/{rev}/symbols[?scope=NAME]: every symbol with blocking
  * uses under the scope (default no-object-dtype), most uses first. */

@@ -5,7 +5,8 @@
 #ifndef API_TRAVERSE_H
 #define API_TRAVERSE_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /* GET /api/v1/repos/{repo}/commits/{rev}/traverse */
 enum MHD_Result api_traverse(srv_req *r);

@@ -14,6 +14,7 @@
 #include "db_token.h"
 #include "db_triage.h"
 #include "pd_error.h"
+#include "srv_auth.h"
 
 /* Move the dismissed findings of `findings` from their tool's results
  * and level counts in `tools` to its "dismissed" count. */

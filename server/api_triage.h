@@ -1,6 +1,6 @@
 /*
  * api_triage.h: triage over the API (issue 14.7): dismiss a finding or an
- * object-item site (token scope "triage"), list and undo dismissals, and
+ * object-item site (token permission "triage"), list and undo dismissals, and
  * the fingerprints by which a dismissal follows its finding.
  */
 #ifndef API_TRIAGE_H

@@ -1,12 +1,13 @@
 /*
- * srv.c: the libmicrohttpd daemon, per-thread database connections and the
- * reply helpers shared by every handler (see srv.h).
+ * srv.c: the libmicrohttpd daemon: admission, dispatch through the route
+ * table, start and stop (see srv.h).  It calls the handlers; what they call
+ * back (the request's accessors srv_req.c, replies, pages, the token check
+ * srv_auth.c) lives in leaves below it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,48 +18,22 @@
 
 #include "db.h"
 #include "db_scope.h"
-#include "db_token.h"
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "srv.h"
+#include "srv_auth.h"
 #include "srv_budget.h"
 #include "srv_cache.h"
 #include "srv_db.h"
+#include "srv_int.h"
 #include "srv_jobs.h"
 #include "srv_metrics.h"
 #include "srv_guard.h"
 #include "srv_head.h"
 #include "srv_listen.h"
+#include "srv_req.h"
 #include "srv_routes.h"
 #include "srv_url.h"
-
-struct srv {
-    struct MHD_Daemon *daemon;
-    char *db_path;
-    char *static_dir;
-    char *vendor_dir;
-    const char **repo_names;
-    const char **repo_paths;
-    size_t nrepos;
-    srv_dbs *dbs;               /* the worker threads' connections (srv_db.h) */
-    double budget;              /* seconds of work for a read's answer */
-    volatile int stopping;      /* srv_stop began: in-flight work ends */
-    pthread_mutex_t lock;       /* for `answering` */
-    pthread_cond_t answered;
-    int answering;              /* requests admitted and not yet answered */
-    uint16_t port;
-    int private_reads;
-    int db_wait_ms;             /* busy timeout of the worker connections */
-    size_t max_body;
-    const char **host_names;    /* Host values accepted besides IP literals */
-    size_t nhost_names;
-    size_t max_connections;     /* libmicrohttpd's hard limit */
-    srv_guard *guard;           /* head deadline, body budget (srv_guard.h) */
-    srv_metrics *metrics;
-    srv_jobs *jobs;
-    db_scopes *scopes;          /* named scopes (db_scope.h) */
-    srv_cache *cache;           /* answer cache (srv_cache.h), NULL: none */
-};
 
 /* libmicrohttpd's memory per connection, which holds the request head: the
  * request line, headers and the parsed query arguments.  Its default, 32
@@ -76,14 +51,6 @@ struct srv {
 #define SRV_MAX_QUERY_BYTES 8192
 
 /* Per-connection state: made on the first callback, freed on completion. */
-/* A refusal decided from the request head (srv_admit). */
-typedef struct {
-    unsigned status;            /* 0: admitted */
-    const char *title;
-    char detail[384];
-    char allow[64];             /* Allow header of a 405 */
-} srv_refusal;
-
 typedef struct {
     pd_buf body;                /* the request body as it comes */
     size_t reserved;            /* bytes taken from the body budget */
@@ -197,66 +164,12 @@ static int srv_has_body(struct MHD_Connection *conn, uint64_t *len, int *bad)
     return *len > 0 || (te && *te);
 }
 
-static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
-                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void srv_refuse(srv_refusal *f, unsigned status, const char *title,
-                       const char *fmt, ...)
-{
-    va_list ap;
-
-    f->status = status;
-    f->title = title;
-    va_start(ap, fmt);
-    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
-    va_end(ap);
-}
-
-/* The database could not be read (this thread's connection opened, a token
- * checked): 503 (Retry-After) when another connection holds it locked,
- * else 500. */
-static void srv_refuse_db(srv_refusal *f)
-{
-    if (db_error_busy())
-        srv_refuse(f, 503, "Service Unavailable", "%s; retry later", pd_error_last());
-    else
-        srv_refuse(f, 500, "Database unavailable", "%s", pd_error_last());
-}
-
-static enum MHD_Result srv_refusal_reply(srv_req *r, srv_refusal *f)
-{
-    if (f->allow[0])
-        r->allow = f->allow;
-    return srv_reply_problem(r, f->status, f->title, "%s", f->detail);
-}
-
-/* 0 if the request's token has `scope`, else 401 or 403 (why in f), or
- * 503/500 when the database cannot be read to check it. */
-static unsigned srv_token_status(srv_req *r, const char *scope, srv_refusal *f)
-{
-    const char *tok = srv_bearer_token(MHD_lookup_connection_value(
-        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
-    char scopes[256];
-    int rc = tok ? db_token_check(r->db, tok, scopes, sizeof(scopes)) : PD_ENOTFOUND;
-
-    /* A token the database could not check is not an unknown one. */
-    if (rc < 0 && rc != PD_ENOTFOUND)
-        srv_refuse_db(f);
-    else if (rc < 0)
-        srv_refuse(f, 401, "Unauthorized", "this needs 'Authorization: Bearer TOKEN' "
-                   "with a valid token (portdash token create)");
-    else if (!db_token_has_scope(scopes, scope))
-        srv_refuse(f, 403, "Forbidden", "the token lacks scope '%s'", scope);
-    else
-        return 0;
-    return f->status;
-}
-
 /* The route's checks: found, method, body, token.  0 or a refusal in f. */
 static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *path,
                                 uint64_t clen, int body, srv_refusal *f)
 {
     srv_route_hold hold;
-    const char *scope;
+    const char *perm;
     size_t limit = 0;
     int rc, i = srv_routes_find(r, r->method, path, &hold);
 
@@ -278,15 +191,15 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
                    "limit of %zu bytes", limit);
     if (f->status)
         return f->status;
-    scope = srv_route_scope(i);
-    if (!scope && s->private_reads)
-        scope = "read";
-    if (scope && *scope) {
+    perm = srv_route_perm(i);
+    if (!perm && s->private_reads)
+        perm = "read";
+    if (perm && *perm) {
         if (!(r->db = srv_thread_db(s))) {
             srv_refuse_db(f);
             return f->status;
         }
-        if (srv_token_status(r, scope, f))
+        if (srv_token_status(r, perm, f))
             return f->status;
     }
     /* Chunked bodies may grow to the route's limit; reserve that much. */
@@ -478,16 +391,6 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
     return ret;
 }
 
-int srv_authorize(srv_req *r, const char *scope, enum MHD_Result *ret)
-{
-    srv_refusal f = {0};
-
-    if (!srv_token_status(r, scope, &f))
-        return 0;
-    *ret = srv_refusal_reply(r, &f);
-    return -1;
-}
-
 /*
  * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
  * select() puts at 1024), a thread pool, and the limits of srv_options.
@@ -610,46 +513,6 @@ uint16_t srv_port(const srv *s)
     return s->port;
 }
 
-const char *srv_static_dir(const srv *s)
-{
-    return s->static_dir;
-}
-
-struct srv_jobs *srv_get_jobs(const srv *s)
-{
-    return s->jobs;
-}
-
-struct srv_cache *srv_get_cache(const srv *s)
-{
-    return s->cache;
-}
-
-struct srv_metrics *srv_get_metrics(const srv *s)
-{
-    return s->metrics;
-}
-
-struct srv_dbs *srv_get_dbs(const srv *s)
-{
-    return s->dbs;
-}
-
-const char *srv_db_path(const srv *s)
-{
-    return s->db_path;
-}
-
-const struct db_scopes *srv_get_scopes(const srv *s)
-{
-    return s->scopes;
-}
-
-const char *srv_vendor_dir(const srv *s)
-{
-    return s->vendor_dir;
-}
-
 /*
  * The first part of stopping: no new connection (the listening socket is
  * closed, so clients are refused rather than kept waiting), work in
@@ -703,38 +566,4 @@ void srv_stop(srv *s)
     free(s);
 }
 
-int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n)
-{
-    srv *s = r->server;
-    int64_t id;
-    size_t i;
-
-    for (i = 0; i < s->nrepos; i++) {
-        if (strcmp(s->repo_names[i], name) == 0) {
-            snprintf(buf, n, "%s", s->repo_paths[i]);
-            return 0;
-        }
-    }
-    return db_repo_find(r->db, name, &id, buf, n);
-}
-
-int srv_query(srv_req *r, const char *key, char *buf, size_t n)
-{
-    const char *raw = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
-    char *dec;
-
-    if (!raw)
-        return PD_ENOTFOUND;
-    /* The URL is kept raw (srv_no_unescape), so arguments are too. */
-    if (!(dec = srv_percent_decode(raw, strlen(raw))))
-        return pd_error_set(PD_EINVAL, "query argument '%s' is not valid "
-                            "percent-encoding", key);
-    if (strlen(dec) >= n) {
-        free(dec);
-        return pd_error_set(PD_EINVAL, "query argument '%s' is too long", key);
-    }
-    memcpy(buf, dec, strlen(dec) + 1);
-    free(dec);
-    return 0;
-}
 

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "pd_error.h"
-#include "srv.h"
+#include "srv_page.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 typedef struct {
     char *buf;

@@ -1,8 +1,10 @@
 /*
- * srv_req.h: one request as a handler sees it, and the handler's type.
- * Below the server (srv.h), the route table (srv_routes.h), the cache and
- * the replies, which all pass it along: a leaf, so that none of them needs
- * the daemon to name a request.
+ * srv_req.h: one request as a handler sees it, the handler's type, and
+ * what a handler asks of its request and server (srv_req.c): query
+ * arguments, a repository's git directory, the server's parts.  Below the
+ * server (srv.h), the route table (srv_routes.h), the cache and the
+ * replies, which all pass it along: a leaf, so that none of them needs the
+ * daemon to name a request, and no handler calls back into the daemon.
  */
 #ifndef SRV_REQ_H
 #define SRV_REQ_H
@@ -44,5 +46,41 @@ typedef struct {
 } srv_req;
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);
+
+/* The git directory of repository `name` (override or stored), copied into
+ * buf.  0, PD_ENOTFOUND, PD_EDB. */
+int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n);
+
+/*
+ * The query-string argument `key`, percent-decoded into buf (size n).
+ * Returns 0, PD_ENOTFOUND when absent, PD_EINVAL when malformed or too long
+ * (with pd_error_set naming the argument).
+ */
+int srv_query(srv_req *r, const char *key, char *buf, size_t n);
+
+/* The server's background ingest jobs. */
+struct srv_jobs *srv_get_jobs(const srv *s);
+
+/* The server's answer cache (srv_cache.h); NULL when disabled. */
+struct srv_cache *srv_get_cache(const srv *s);
+
+/* The server's metrics (for GET /metrics). */
+struct srv_metrics *srv_get_metrics(const srv *s);
+
+/* The server's named scopes (db_scope.h), loaded at start. */
+struct db_scopes;
+const struct db_scopes *srv_get_scopes(const srv *s);
+
+/* The worker threads' database connections (srv_db.h). */
+struct srv_dbs *srv_get_dbs(const srv *s);
+
+/* The database file the server reads. */
+const char *srv_db_path(const srv *s);
+
+/* The static directory of the server. */
+const char *srv_static_dir(const srv *s);
+
+/* The npm packages directory of the server. */
+const char *srv_vendor_dir(const srv *s);
 
 #endif

@@ -33,13 +33,14 @@
 #include "srv_reply.h"
 #include "srv_routes.h"
 #include "srv_static.h"
+#include "srv_url.h"
 
 static enum MHD_Result srv_routes_list(srv_req *r);
 
 /*
  * The table: one record per route (srv_routes.h), from specific to general
  * (the dashboard's catch-all last).  Columns: method, pattern, handler,
- * token scope, cache policy, request body, OpenAPI operationId, schema of
+ * token permission, cache policy, request body, OpenAPI operationId, schema of
  * the success answer, summary.
  */
 const srv_route srv_routes[] = {
@@ -192,7 +193,7 @@ const size_t srv_routes_count = sizeof(srv_routes) / sizeof(srv_routes[0]);
 
 /*
  * GET /api/v1/routes: the table itself, for bots and the API reference:
- * what each route needs (token scope, body) and how its answers are cached,
+ * what each route needs (token permission, body) and how its answers are cached,
  * joined to the OpenAPI document by operation id.  Not cached: a few KB
  * made from a constant table.
  */
@@ -205,11 +206,11 @@ static enum MHD_Result srv_routes_list(srv_req *r)
 
     for (i = 0; arr && i < srv_routes_count; i++) {
         const srv_route *rt = &srv_routes[i];
-        const char *scope = !rt->scope ? "read" : *rt->scope ? rt->scope : "public";
+        const char *perm = !rt->perm ? "read" : *rt->perm ? rt->perm : "public";
 
         if (json_array_append_new(arr, json_pack("{s:s, s:s, s:s?, s:s, s:s, s:s, s:s?, s:s}",
                 "method", rt->method, "pattern", rt->pattern, "operation", rt->operation,
-                "scope", scope, "cache", cache[rt->cache], "body", body[rt->body],
+                "scope", perm, "cache", cache[rt->cache], "body", body[rt->body],
                 "schema", rt->schema, "summary", rt->summary)) < 0) {
             json_decref(arr);
             arr = NULL;
@@ -232,53 +233,12 @@ size_t srv_route_max_body(int i, size_t max_body)
     }
 }
 
-const char *srv_route_scope(int i)
+const char *srv_route_perm(int i)
 {
-    return srv_routes[i].scope;
+    return srv_routes[i].perm;
 }
 
 #define SRV_MAX_SEGMENTS 256
-
-static int srv_hex(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-char *srv_percent_decode(const char *in, size_t n)
-{
-    char *out = malloc(n + 1), *o = out;
-    size_t i;
-    int hi, lo;
-
-    if (!out)
-        return NULL;
-    for (i = 0; i < n; i++) {
-        if (in[i] != '%') {
-            *o++ = in[i];
-            continue;
-        }
-        if (i + 2 >= n) {
-            free(out);
-            return NULL;
-        }
-        hi = srv_hex(in[i + 1]);
-        lo = srv_hex(in[i + 2]);
-        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-            free(out);
-            return NULL;
-        }
-        *o++ = (char)(hi * 16 + lo);
-        i += 2;
-    }
-    *o = '\0';
-    return out;
-}
 
 /* Split a raw path into segments (pointers into `path`, not decoded). */
 static size_t srv_split(const char *path, const char **seg, size_t *len, size_t max)

@@ -37,7 +37,7 @@ typedef enum {
     SRV_BODY_LARGE         /* an upload: the server's --max-body */
 } srv_body_kind;
 
-/* The scope of a route open to everyone, even under serve --private. */
+/* The permission of a route open to everyone, even under serve --private. */
 #define SRV_PUBLIC ""
 
 /*
@@ -51,13 +51,13 @@ typedef struct {
     const char *method;
     const char *pattern;
     srv_handler handler;
-    /* The token scope it needs, checked before any body is read: the
-     * write scope of a route that writes ("sarif", "ingest", "triage");
+    /* The token permission it needs, checked before any body is read: the
+     * write permission of a route that writes ("sarif", "ingest", "triage");
      * SRV_PUBLIC for what holds no repository data (the dashboard's files,
      * /healthz, the OpenAPI document, the route list); NULL for every
      * other read, which needs "read" under serve --private and nothing
      * otherwise. */
-    const char *scope;
+    const char *perm;
     srv_cache_policy cache;
     srv_body_kind body;
     const char *operation;    /* the OpenAPI operationId; NULL: not API (the
@@ -67,8 +67,8 @@ typedef struct {
     const char *summary;      /* one line, for documentation */
 } srv_route;
 
-/* The token scope of route `i` (its record's `scope`). */
-const char *srv_route_scope(int i);
+/* The token permission of route `i` (its record's `perm`). */
+const char *srv_route_perm(int i);
 
 /* The small JSON bodies (ingest trigger, dismissal): 64 KiB.  A 30 MB body
  * on them once grew the server by 620 MB (issue 27). */
@@ -114,11 +114,5 @@ void srv_routes_release(srv_route_hold *h);
  * (400 with the rule for SRV_ROUTE_BADREV). */
 enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
                                   srv_route_hold *h);
-
-/*
- * Percent-decode `in` (length n) into a new NUL-terminated string (freed
- * with free()).  Returns NULL for a malformed escape or an encoded NUL.
- */
-char *srv_percent_decode(const char *in, size_t n);
 
 #endif

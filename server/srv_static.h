@@ -4,7 +4,8 @@
 #ifndef SRV_STATIC_H
 #define SRV_STATIC_H
 
-#include "srv.h"
+#include "srv_reply.h"
+#include "srv_req.h"
 
 /*
  * Handler for "/" (index.html) and "/{file...}": serves a regular file

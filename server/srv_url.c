@@ -2,6 +2,7 @@
  * srv_url.c: request targets, Host values and Bearer tokens (srv_url.h).
  */
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -106,4 +107,45 @@ const char *srv_bearer_token(const char *h)
     while (*h == ' ' || *h == '\t')
         h++;
     return *h ? h : NULL;
+}
+
+static int srv_hex(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+char *srv_percent_decode(const char *in, size_t n)
+{
+    char *out = malloc(n + 1), *o = out;
+    size_t i;
+    int hi, lo;
+
+    if (!out)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (in[i] != '%') {
+            *o++ = in[i];
+            continue;
+        }
+        if (i + 2 >= n) {
+            free(out);
+            return NULL;
+        }
+        hi = srv_hex(in[i + 1]);
+        lo = srv_hex(in[i + 2]);
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+            free(out);
+            return NULL;
+        }
+        *o++ = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    *o = '\0';
+    return out;
 }

@@ -39,4 +39,10 @@ int srv_host_allowed(const char *host, const char *const *names, size_t nnames);
  */
 const char *srv_bearer_token(const char *h);
 
+/*
+ * Percent-decode `in` (length n) into a new NUL-terminated string (freed
+ * with free()).  Returns NULL for a malformed escape or an encoded NUL.
+ */
+char *srv_percent_decode(const char *in, size_t n);
+
 #endif

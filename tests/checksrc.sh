@@ -24,4 +24,26 @@ if git ls-files -- '*.c' '*.h' | grep -v '^ingest/analyzer/\|^tests/' |
    xargs grep -n '#include "analyzer/' | grep -v '"analyzer/analyzer.h"'; then
   echo "above: include ingest/analyzer/analyzer.h, the analyzer's one public header"; bad=1
 fi
+# The daemon (server/srv.c) calls the handlers through the route table;
+# handlers call only leaves (srv_req.c, srv_reply.c, srv_page.c,
+# srv_auth.c), so no file of server/ but srv.c includes srv.h, and the
+# server's state (srv_int.h) is read by srv.c and srv_req.c alone.
+if git grep -n '#include "srv\.h"' -- 'server/*.c' 'server/*.h' ':!server/srv.c'; then
+  echo "above: a handler or helper includes srv.h (use srv_req.h, srv_reply.h, srv_page.h, srv_auth.h)"; bad=1
+fi
+if git grep -n '#include "srv_int\.h"' -- '*.c' '*.h' ':!server/srv.c' ':!server/srv_req.c'; then
+  echo "above: only server/srv.c and server/srv_req.c read the server's state (srv_int.h)"; bad=1
+fi
+# One SARIF home (sarif/): the reader and the writer (sarif_write*.c), which
+# reads report/'s analysed files; report/ sits below and includes nothing
+# of sarif/, so the two folders do not call each other in a circle.
+if git grep -n '#include "sarif' -- 'report/*.c' 'report/*.h'; then
+  echo "above: report/ includes sarif/ (the SARIF writer is above report/, not below)"; bad=1
+fi
+# One word per meaning (doc/hacking.md#words): "scope" is a named report
+# scope; the ingest's globs are the path filter (pathfilter.h), what a
+# token may do a permission.  The old names of the other two stay gone.
+if git grep -nE '\bscope_(contains|glob_match|globs_contain|to_json)\b|"scope\.h"|_has_scope\b|\bsrv_route_scope\b|\ban_path_in_scope\b|ingest_scope_dirs' -- '*.c' '*.h' ':!tests/fixtures/'; then
+  echo "above: 'scope' used for a path filter or a token permission (doc/hacking.md#words)"; bad=1
+fi
 exit $bad

@@ -30,7 +30,7 @@ static int an_ends_with(const char *path, const char *suffix)
     return n >= m && strcmp(path + n - m, suffix) == 0;
 }
 
-int an_path_in_scope(const char *path)
+int an_path_is_source(const char *path)
 {
     return pd_path_is_source(path);
 }

@@ -127,8 +127,8 @@ int an_flow_apply(an_result **res, const char *const *paths, size_t n);
 
 
 
-/* 1 when `path` has a suffix in scope by default:
+/* 1 when `path` has the suffix of a source kind the analyzer reads:
  * .c .h .c.src .h.src .cpp .hpp .cc */
-int an_path_in_scope(const char *path);
+int an_path_is_source(const char *path);
 
 #endif

@@ -3,7 +3,7 @@
  * handler runs: the request target's form (srv_url_target), the query's
  * percent-decoding (srv_percent_decode), the Host check (srv_host_allowed),
  * route matching with its captures (srv_routes_find) and the Bearer scheme
- * (srv_bearer_token) with scope lookup (db_token_has_scope).  The input is
+ * (srv_bearer_token) with permission lookup (db_token_has_perm).  The input is
  * up to four lines: method, target, Host value, Authorization value.
  * libmicrohttpd's own parsing is not in it (the stress and API tests send
  * raw requests to it).  Build and run with `make fuzz-http`.
@@ -49,12 +49,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&r, 0, sizeof(r));
         route = just ? srv_routes_find(&r, line[0], just, &hold) : SRV_ROUTE_NONE;
         if (route >= 0) {
-            const char *scope = srv_route_scope(route);
+            const char *perm = srv_route_perm(route);
 
             for (i = 0; i < SRV_MAX_PARAMS && r.param[i]; i++)
                 n += strlen(r.param[i]);
             n += r.tail ? strlen(r.tail) : 0;
-            n += scope ? strlen(scope) : 0;
+            n += perm ? strlen(perm) : 0;
         }
         srv_routes_release(&hold);
         free(just);
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n += (size_t)srv_host_allowed(authority[0] ? authority : line[2], names, 1);
     auth = line[3];
     if ((tok = srv_bearer_token(auth)))
-        n += (size_t)db_token_has_scope(tok, "read");
+        n += (size_t)db_token_has_perm(tok, "read");
     free(buf);
     return n == (size_t)-1;
 }

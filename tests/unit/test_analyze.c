@@ -811,7 +811,7 @@ static void test_rule_ids_and_comments(void **state)
 
 /* ---- names ------------------------------------------------------------- */
 
-static void test_names_and_scope(void **state)
+static void test_names_and_source_kinds(void **state)
 {
     (void)state;
     assert_string_equal(an_class_name(AN_CLASS_NPY_LEGACY), "npy-legacy");
@@ -819,11 +819,11 @@ static void test_names_and_scope(void **state)
     assert_string_equal(an_objstate_name(AN_OBJ_CPYTHON_ONLY),
                         "object-cpython-only");
     assert_null(an_objstate_name(AN_OBJ_NONE));
-    assert_int_equal(an_path_in_scope("numpy/core/src/a.c.src"), 1);
-    assert_int_equal(an_path_in_scope("x.hpp"), 1);
-    assert_int_equal(an_path_in_scope("x.cc"), 1);
-    assert_int_equal(an_path_in_scope("x.py"), 0);
-    assert_int_equal(an_path_in_scope("x.src"), 0);
+    assert_int_equal(an_path_is_source("numpy/core/src/a.c.src"), 1);
+    assert_int_equal(an_path_is_source("x.hpp"), 1);
+    assert_int_equal(an_path_is_source("x.cc"), 1);
+    assert_int_equal(an_path_is_source("x.py"), 0);
+    assert_int_equal(an_path_is_source("x.src"), 0);
     an_result_free(NULL);
     rules_free(NULL);
 }
@@ -862,7 +862,7 @@ int main(void)
         cmocka_unit_test(test_deep_braces_100000),
         cmocka_unit_test(test_ten_megabytes),
         cmocka_unit_test(test_rule_ids_and_comments),
-        cmocka_unit_test(test_names_and_scope),
+        cmocka_unit_test(test_names_and_source_kinds),
     };
 
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -49,7 +49,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static void test_writes_need_a_token_with_the_scope(void **state)
+static void test_writes_need_a_token_with_the_permission(void **state)
 {
     char auth[128], bad[] = "Authorization: Bearer pd_0000";
     const char *none[] = {NULL}, *wrong[] = {bad, NULL}, *scoped[] = {auth, NULL};
@@ -638,7 +638,7 @@ static void test_gate_cli_exit_status(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_writes_need_a_token_with_the_scope),
+        cmocka_unit_test(test_writes_need_a_token_with_the_permission),
         cmocka_unit_test(test_ingest_job_runs_in_the_background),
         cmocka_unit_test(test_revoked_token_is_refused),
         cmocka_unit_test(test_private_reads_need_a_read_token),

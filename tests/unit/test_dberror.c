@@ -77,7 +77,7 @@ static int take_snapshots(void)
 
 static int setup2(void);
 
-/* A token with scope "sarif" in g_ci. */
+/* A token with permission "sarif" in g_ci. */
 static int make_token(void)
 {
     sqlite3 *db = NULL;

@@ -148,12 +148,14 @@ static void test_paths_and_changes(void **state)
     db_commit_row c = {"2222222222222222222222222222222222222222", "", 0, "A", "a@x",
                        1, 60, 2, -120, "first"};
     int64_t repo, commit, p1, p2, again;
-    char *scope = NULL, oid[41];
+    pathfilter_owned filter;
+    char oid[41];
     int n = 0;
 
     assert_int_equal(db_ingest_begin(f->s), 0);
-    assert_int_equal(db_ingest_repo(f->s, &repo, &scope, "r", "/r", NULL), 0);
-    assert_null(scope);
+    assert_int_equal(db_ingest_repo(f->s, &repo, &filter, "r", "/r", NULL), 0);
+    assert_int_equal(filter.f.ninclude + filter.f.nexclude, 0);
+    pathfilter_owned_free(&filter);
     assert_int_equal(db_ingest_commit_insert(f->s, &commit, repo, &c), 0);
     assert_int_equal(db_ingest_path_id(f->s, &p1, "a.c"), 0);
     assert_int_equal(db_ingest_path_id(f->s, &p2, "gone.c"), 0);
@@ -170,23 +172,74 @@ static void test_paths_and_changes(void **state)
     assert_int_equal(db_ingest_commit_oid(f->s, oid, commit + 100), PD_EDB);
 }
 
-/* A repository keeps its scope: asking for another fails and names both;
+/* A repository keeps its path filter: asking for another fails and names both;
  * asking for none hands back the stored one. */
-static void test_repo_scope_is_kept(void **state)
+static void test_repo_path_filter_is_kept(void **state)
 {
     fx *f = *state;
-    const char *sc = "{\"include\":[\"a/**\"],\"exclude\":[]}";
+    const char *inc[] = {"a/**", "b/*.c"}, *exc[] = {"**/test_*"};
+    const pathfilter want = {inc, 2, exc, 1};
+    const pathfilter none = {NULL, 0, NULL, 0};
     int64_t id, id2;
-    char *scope = NULL;
+    pathfilter_owned stored;
+    sqlite3_stmt *st;
 
-    assert_int_equal(db_ingest_repo(f->s, &id, NULL, "r", "/r", sc), 0);
-    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r2",
-                                    "{\"include\":[],\"exclude\":[]}"), PD_EINVAL);
+    assert_int_equal(db_ingest_repo(f->s, &id, NULL, "r", "/r", &want), 0);
+    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r2", &none), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "was ingested with path filter"));
     assert_non_null(strstr(pd_error_last(), "a/**"));
-    assert_int_equal(db_ingest_repo(f->s, &id2, &scope, "r", "/r2", NULL), 0);
+    assert_int_equal(db_ingest_repo(f->s, &id2, &stored, "r", "/r2", NULL), 0);
     assert_int_equal(id2, id);
-    assert_string_equal(scope, sc);
-    free(scope);
+    assert_true(pathfilter_equal(&stored.f, &want));
+    assert_string_equal(stored.f.include[1], "b/*.c");
+    pathfilter_owned_free(&stored);
+    /* Stored as JSON, in the order first given (the column the API serves). */
+    assert_int_equal(sqlite3_prepare_v2(f->db, "SELECT scope FROM repos WHERE id = ?1", -1,
+                                        &st, NULL), SQLITE_OK);
+    sqlite3_bind_int64(st, 1, id);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0),
+                        "{\"include\":[\"a/**\",\"b/*.c\"],\"exclude\":[\"**/test_*\"]}");
+    sqlite3_finalize(st);
+}
+
+/* Point 5 of issue 22: the filter is compared by value, not as JSON text.
+ * The same globs in another order, or repeated, are the same filter (a path
+ * is selected by any include and dropped by any exclude); a glob more,
+ * less or moved from include to exclude is another one and is refused. */
+static void test_repo_path_filter_is_compared_by_value(void **state)
+{
+    fx *f = *state;
+    const char *inc[] = {"a/**", "b/*.c"}, *exc[] = {"**/test_*"};
+    const char *inc2[] = {"b/*.c", "a/**", "b/*.c"}, *exc2[] = {"**/test_*", "**/test_*"};
+    const char *inc3[] = {"a/**"}, *inc4[] = {"a/**", "b/*.c", "**/test_*"};
+    const pathfilter want = {inc, 2, exc, 1}, same = {inc2, 3, exc2, 2};
+    const pathfilter fewer = {inc3, 1, exc, 1}, moved = {inc4, 3, NULL, 0};
+    const pathfilter noexc = {inc, 2, NULL, 0};
+    int64_t id, id2;
+
+    assert_int_equal(db_ingest_repo(f->s, &id, NULL, "r", "/r", &want), 0);
+    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r", &same), 0);
+    assert_int_equal(id2, id);
+    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r", &fewer), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "this run asks for {\"include\":[\"a/**\"]"));
+    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r", &moved), PD_EINVAL);
+    assert_int_equal(db_ingest_repo(f->s, &id2, NULL, "r", "/r", &noexc), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "Use the same --include/--exclude"));
+}
+
+/* A stored filter that is not the JSON of one is refused with what was
+ * read, not taken for the empty filter (which would analyse every path). */
+static void test_a_corrupt_stored_path_filter_is_an_error(void **state)
+{
+    fx *f = *state;
+    int64_t id;
+
+    assert_int_equal(sqlite3_exec(f->db, "INSERT INTO repos(name, path, scope, created_at) "
+                                  "VALUES ('bad', '/b', '{\"include\":[1]}', 0)",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(db_ingest_repo(f->s, &id, NULL, "bad", "/b", NULL), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "corrupt stored path filter"));
 }
 
 /* Another writer holding the database: the transaction does not start,
@@ -221,7 +274,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_findings_is_an_empty_list,
                                         fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_paths_and_changes, fx_setup, fx_teardown),
-        cmocka_unit_test_setup_teardown(test_repo_scope_is_kept, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_repo_path_filter_is_kept, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_repo_path_filter_is_compared_by_value, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_corrupt_stored_path_filter_is_an_error, fx_setup,
+                                        fx_teardown),
         cmocka_unit_test_setup_teardown(test_a_busy_database_stops_the_transaction,
                                         fx_setup, fx_teardown),
     };

@@ -175,7 +175,7 @@ static int change_seen(void *arg, const db_change *ch)
     return 0;
 }
 
-/* What git says commit `oid` changed in the analyser's scope, as
+/* What git says commit `oid` changed among the analyser's source kinds, as
  * change_seen writes it, by path. */
 static void git_changes(const char *oid, change_list *want)
 {
@@ -188,7 +188,7 @@ static void git_changes(const char *oid, change_list *want)
         /* :100644 100644 OLD NEW M\tpath */
         const char *path = strchr(l, '\t') + 1, *blob = l + 56;
 
-        if (!an_path_in_scope(path))
+        if (!an_path_is_source(path))
             continue;
         snprintf(want->lines[want->n++], sizeof(want->lines[0]), "%s %.40s", path,
                  l[97] == 'D' ? "DELETED" : blob);

@@ -160,18 +160,18 @@ static void test_private_has_one_reading_of_the_target(void **state)
     srv_stop(s);
 }
 
-static void test_every_write_route_has_a_scope(void **state)
+static void test_every_write_route_has_a_permission(void **state)
 {
     size_t i;
 
     for (i = 0; i < srv_routes_count; i++) {
-        const char *scope = srv_route_scope((int)i);
+        const char *perm = srv_route_perm((int)i);
 
-        if (strcmp(srv_routes[i].method, "GET") != 0 && (!scope || !*scope))
-            fail_msg("%s %s has no token scope", srv_routes[i].method,
+        if (strcmp(srv_routes[i].method, "GET") != 0 && (!perm || !*perm))
+            fail_msg("%s %s has no token permission", srv_routes[i].method,
                      srv_routes[i].pattern);
-        if (strncmp(srv_routes[i].pattern, "/api/v1/repos", 13) == 0 && scope &&
-            !*scope)
+        if (strncmp(srv_routes[i].pattern, "/api/v1/repos", 13) == 0 && perm &&
+            !*perm)
             fail_msg("%s is public under --private", srv_routes[i].pattern);
     }
 }
@@ -541,7 +541,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_private_has_one_reading_of_the_target),
-        cmocka_unit_test(test_every_write_route_has_a_scope),
+        cmocka_unit_test(test_every_write_route_has_a_permission),
         cmocka_unit_test(test_host_header_names_this_server),
         cmocka_unit_test(test_bearer_scheme_is_case_insensitive),
         cmocka_unit_test(test_pages_cannot_be_framed),

@@ -10,7 +10,7 @@
 #include "ingest.h"
 #include "pd_error.h"
 #include "ingest_store.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 typedef struct {
     char *dir;
@@ -76,7 +76,7 @@ static int collect(void *arg, int64_t path_id, const char *path, const char *blo
 }
 
 /* For every stored commit, the stored file list equals git's tree filtered
- * to the default scope (the kinds .c .h .c.src ...). */
+ * to the default path filter (the kinds .c .h .c.src ...). */
 static void check_all_trees(const char *dbpath, const char *repo)
 {
     sqlite3 *db = NULL;
@@ -252,7 +252,7 @@ static void test_head_is_the_default_ref(void **state)
     free(head);
 }
 
-static void test_scope_is_kept_and_enforced(void **state)
+static void test_path_filter_is_kept_and_enforced(void **state)
 {
     fx *f = *state;
     const char *refs[] = {"hpy"}, *inc[] = {"src/**"}, *exc[] = {"**/*.c.src"};
@@ -274,13 +274,29 @@ static void test_scope_is_kept_and_enforced(void **state)
                                 "OR path LIKE '%.c.src'"), 0);
     assert_int_equal(scalar(db, "SELECT count(*) FROM paths WHERE path = 'src/refcount.c'"), 1);
     db_close(db);
-    /* Another scope under the same name would mix two cuts of history. */
+    /* Another path filter under the same name would mix two cuts of history. */
     o.nexclude = 0;
     assert_int_equal(ingest_run(&o, NULL), PD_EINVAL);
-    assert_non_null(strstr(pd_error_last(), "was ingested with scope"));
-    /* No flags: the stored scope applies. */
-    o.ninclude = 0;
+    assert_non_null(strstr(pd_error_last(), "was ingested with path filter"));
+    /* The same globs repeated and in another order are the same filter
+     * (compared by value, issue 22 point 5). */
+    {
+        const char *inc2[] = {"src/**", "src/**"}, *exc2[] = {"**/*.c.src", "**/*.c.src"};
+
+        o.include = inc2;
+        o.ninclude = 2;
+        o.exclude = exc2;
+        o.nexclude = 2;
+        assert_int_equal(ingest_run(&o, NULL), 0);
+        o.include = inc;
+        o.exclude = exc;
+    }
+    /* No flags: the stored path filter applies. */
+    o.ninclude = o.nexclude = 0;
     assert_int_equal(ingest_run(&o, NULL), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM paths WHERE path LIKE '%.c.src'"), 0);
+    db_close(db);
 }
 
 /* Finding texts come from source and rules files: whatever bytes they hold,
@@ -334,22 +350,22 @@ static void test_findings_encoding_escapes_any_text(void **state)
 
 static void test_glob_matching(void **state)
 {
-    assert_true(scope_glob_match("numpy/core/**", "numpy/core/src/a.c"));
-    assert_true(scope_glob_match("numpy/core/**", "numpy/core/a.c"));
-    assert_false(scope_glob_match("numpy/core/**", "numpy/random/a.c"));
-    assert_true(scope_glob_match("**/test_*.c", "test_a.c"));
-    assert_true(scope_glob_match("**/test_*.c", "x/y/test_a.c"));
-    assert_false(scope_glob_match("*.c", "x/a.c"));
-    assert_true(scope_glob_match("src/?.c", "src/a.c"));
-    assert_false(scope_glob_match("src/?.c", "src/ab.c"));
-    assert_true(scope_glob_match("src/[ab].c", "src/b.c"));
-    assert_false(scope_glob_match("src/[!ab].c", "src/b.c"));
-    assert_true(scope_glob_match("a/**/b.c", "a/b.c"));
-    assert_true(scope_glob_match("a/**/b.c", "a/x/y/b.c"));
-    assert_false(scope_glob_match("a/**/b.c", "a/x/y/bb.c"));
-    assert_true(scope_glob_match("a/**/", "a/x/y.c"));      /* "**\/" at the end */
-    assert_true(scope_glob_match("src/[a.c", "src/[a.c"));   /* unterminated: literal */
-    assert_false(scope_glob_match("src/[a-z]", "src//"));
+    assert_true(pathfilter_glob_match("numpy/core/**", "numpy/core/src/a.c"));
+    assert_true(pathfilter_glob_match("numpy/core/**", "numpy/core/a.c"));
+    assert_false(pathfilter_glob_match("numpy/core/**", "numpy/random/a.c"));
+    assert_true(pathfilter_glob_match("**/test_*.c", "test_a.c"));
+    assert_true(pathfilter_glob_match("**/test_*.c", "x/y/test_a.c"));
+    assert_false(pathfilter_glob_match("*.c", "x/a.c"));
+    assert_true(pathfilter_glob_match("src/?.c", "src/a.c"));
+    assert_false(pathfilter_glob_match("src/?.c", "src/ab.c"));
+    assert_true(pathfilter_glob_match("src/[ab].c", "src/b.c"));
+    assert_false(pathfilter_glob_match("src/[!ab].c", "src/b.c"));
+    assert_true(pathfilter_glob_match("a/**/b.c", "a/b.c"));
+    assert_true(pathfilter_glob_match("a/**/b.c", "a/x/y/b.c"));
+    assert_false(pathfilter_glob_match("a/**/b.c", "a/x/y/bb.c"));
+    assert_true(pathfilter_glob_match("a/**/", "a/x/y.c"));      /* "**\/" at the end */
+    assert_true(pathfilter_glob_match("src/[a.c", "src/[a.c"));   /* unterminated: literal */
+    assert_false(pathfilter_glob_match("src/[a-z]", "src//"));
 }
 
 /* Issue 27: "a*a*...a*b" against a path of a's took 9.8 s in the
@@ -369,13 +385,13 @@ static void test_glob_matching_is_not_exponential(void **state)
     path[sizeof(path) - 1] = '\0';
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (i = 0; i < 100; i++)
-        assert_false(scope_glob_match(glob, path));
+        assert_false(pathfilter_glob_match(glob, path));
     path[sizeof(path) - 2] = 'b';
-    assert_true(scope_glob_match(glob, path));
+    assert_true(pathfilter_glob_match(glob, path));
     snprintf(glob, sizeof(glob), "**/**/**/**/**/**/**/**/**/**/x");
     for (i = 0; i < 1000; i += 2)
         path[i] = '/';
-    assert_false(scope_glob_match(glob, path));
+    assert_false(pathfilter_glob_match(glob, path));
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* 102 matches of 1 KB paths: well under a second even under ASan */
     assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 2000);
@@ -396,7 +412,7 @@ int main(void)
                                         fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_head_is_the_default_ref, fx_setup,
                                         fx_teardown),
-        cmocka_unit_test_setup_teardown(test_scope_is_kept_and_enforced, fx_setup,
+        cmocka_unit_test_setup_teardown(test_path_filter_is_kept_and_enforced, fx_setup,
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_findings_encoding_escapes_any_text,
                                         fx_setup, fx_teardown),

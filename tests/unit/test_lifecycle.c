@@ -1,9 +1,9 @@
 /*
  * test_lifecycle.c: the lifecycle of a repository and clones that lack
  * objects (issue 23, points 5 and 6), on copies of the toyport fixture:
- * - a failed first ingest keeps nothing, so a retry with another scope is
+ * - a failed first ingest keeps nothing, so a retry with another path filter is
  *   accepted; a failed later run keeps what was there;
- * - portdash repo list|rm|rename, and the API twins behind scope admin;
+ * - portdash repo list|rm|rename, and the API twins behind permission admin;
  * - a --filter=blob:none clone: ingested, the missing blobs recorded per
  *   commit and file (file answer, /missing), filled in by a later ingest
  *   once the objects arrive, to the same summaries as a full clone;
@@ -121,7 +121,7 @@ static void test_a_failed_first_ingest_keeps_nothing(void **state)
     assert_non_null(strstr(pd_error_last(), "nosuch"));
     json_decref(get("/api/v1/repos/fresh", 404));
     /* So the retry may cut the files another way (it was refused: "was
-     * ingested with scope ..."). */
+     * ingested with path filter ..."). */
     assert_int_equal(ingest("src.git", "fresh", hpy, "tests/**"), 0);
     doc = get("/api/v1/repos/fresh", 200);
     assert_string_equal(json_string_value(json_object_get(doc, "state")), "ingested");
@@ -166,7 +166,7 @@ static void test_repo_list_rm_rename_from_the_cli(void **state)
     assert_int_equal(repo_int("full", "refs"), 2);
 }
 
-static void test_rm_and_rename_over_the_api_need_scope_admin(void **state)
+static void test_rm_and_rename_over_the_api_need_permission_admin(void **state)
 {
     static const char *hpy[] = {"hpy", NULL};
     tu_http h;
@@ -429,7 +429,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_failed_first_ingest_keeps_nothing),
         cmocka_unit_test(test_repo_list_rm_rename_from_the_cli),
-        cmocka_unit_test(test_rm_and_rename_over_the_api_need_scope_admin),
+        cmocka_unit_test(test_rm_and_rename_over_the_api_need_permission_admin),
         cmocka_unit_test(test_a_blobless_clone_is_ingested_and_filled_in_later),
         cmocka_unit_test(test_blobs_that_arrive_in_the_clone_are_filled_in),
         cmocka_unit_test(test_a_shallow_boundary_starts_the_history),

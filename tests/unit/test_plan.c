@@ -20,7 +20,7 @@
 #include "pd_owners.h"
 #include "pd_plan.h"
 #include "analyzer/analyzer.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 static tu_site g_site;
 
@@ -359,7 +359,7 @@ static void test_hpy_needs_counts_a_symbol_across_both_ports(void **state)
 static char *comment_of(const char *head, json_t **facts)
 {
     rules *r = NULL;
-    scope sc = {NULL, 0, NULL, 0};
+    pathfilter sc = {NULL, 0, NULL, 0};
     gate_comment_opts o = {"https://dash.example/pd", "plan port", NULL};
     char *md = NULL;
 

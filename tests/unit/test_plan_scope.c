@@ -1,16 +1,16 @@
 /*
- * test_plan_scope.c: the planner diffs only the scope's directories
- * (ingest_scope_dirs.h), and the plan stays what the whole tree's diff
+ * test_plan_scope.c: the planner diffs only the path filter's directories
+ * (ingest_filter_dirs.h), and the plan stays what the whole tree's diff
  * gives: renames are still paired against every candidate, one that left
- * the scope included.  The repositories are built here with git.
+ * the filter included.  The repositories are built here with git.
  */
 #include "testutil.h"
 
 #include <git2.h>
 
 #include "ingest_plan.h"
-#include "ingest_scope_dirs.h"
-#include "scope.h"
+#include "ingest_filter_dirs.h"
+#include "pathfilter.h"
 
 /* Thirty distinct lines of C; `mark` changes line 10. */
 static void write_c(const char *path, const char *mark)
@@ -42,7 +42,7 @@ static void plan_head(ingest_plan *p, const char *git, const char **inc, size_t 
 {
     git_repository *repo = NULL;
     git_oid head;
-    scope sc = { inc, ninc, exc, nexc };
+    pathfilter sc = { inc, ninc, exc, nexc };
 
     assert_int_equal(git_repository_open(&repo, git), 0);
     assert_int_equal(git_reference_name_to_id(&head, repo, "HEAD"), 0);
@@ -50,7 +50,7 @@ static void plan_head(ingest_plan *p, const char *git, const char **inc, size_t 
     git_repository_free(repo);
 }
 
-static void test_scope_dirs(void **state)
+static void test_filter_dirs(void **state)
 {
     static const struct {
         const char *inc[2];
@@ -68,22 +68,22 @@ static void test_scope_dirs(void **state)
     size_t i, k;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        scope sc = { (const char **)cases[i].inc, cases[i].n, NULL, 0 };
+        pathfilter sc = { (const char **)cases[i].inc, cases[i].n, NULL, 0 };
         char **dirs, got[256] = "";
         size_t n, len = 0;
 
-        assert_int_equal(ingest_scope_dirs(&sc, &dirs, &n), 0);
+        assert_int_equal(ingest_filter_dirs(&sc, &dirs, &n), 0);
         for (k = 0; k < n; k++)
             tu_append(got, sizeof(got), &len, "%s%s", k ? "," : "", dirs[k]);
         assert_string_equal(got, cases[i].want);
-        ingest_scope_dirs_free(dirs, n);
+        ingest_filter_dirs_free(dirs, n);
     }
 }
 
-/* A file deleted in scope is paired with its exact copy outside the scope
+/* A file deleted in the filter is paired with its exact copy outside it
  * (as git -M pairs it over the whole tree), not with the similar file
- * added in scope: the in-scope addition names no old path. */
-static void test_rename_out_of_scope_is_paired_as_git_does(void **state)
+ * added in the filter: the selected addition names no old path. */
+static void test_rename_out_of_the_filter_is_paired_as_git_does(void **state)
 {
     char *dir = tu_tmpdir(), path[4200], git[4200];
     const char *inc[] = { "in/**" };
@@ -106,7 +106,7 @@ static void test_rename_out_of_scope_is_paired_as_git_does(void **state)
     assert_null(change_of(&p, "in/b.c")->old_path);
     ingest_plan_clear(&p);
 
-    /* With no copy outside, the same shape is a rename within the scope. */
+    /* With no copy outside, the same shape is a rename within the filter. */
     snprintf(path, sizeof(path), "%s/w/in/c.c", dir);
     write_c(path, " /* c */");
     assert_int_equal(tu_sh("cd %s/w && git rm -q in/b.c && git add -A && "
@@ -121,9 +121,9 @@ static void test_rename_out_of_scope_is_paired_as_git_does(void **state)
     free(dir);
 }
 
-/* The narrow diff lists exactly the in-scope changes git lists: a file
+/* The narrow diff lists exactly the selected changes git lists: a file
  * named with glob characters is matched literally, excluded and
- * out-of-scope files are left out. */
+ * files outside the filter are left out. */
 static void test_plan_lists_what_git_lists(void **state)
 {
     char *dir = tu_tmpdir(), git[4200], *want;
@@ -159,8 +159,8 @@ static void test_plan_lists_what_git_lists(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scope_dirs),
-        cmocka_unit_test(test_rename_out_of_scope_is_paired_as_git_does),
+        cmocka_unit_test(test_filter_dirs),
+        cmocka_unit_test(test_rename_out_of_the_filter_is_paired_as_git_does),
         cmocka_unit_test(test_plan_lists_what_git_lists),
     };
     int rc;

@@ -2,7 +2,7 @@
  * test_routes.c: the route table (server/srv_routes.c) and the OpenAPI
  * document (server/openapi.json, as embedded in the binary) say the same
  * thing: every route with an operationId is documented under its method
- * and path with that operationId, the security its token scope implies and
+ * and path with that operationId, the security its token permission implies and
  * its success answer's schema; every documented operation is a route; and
  * each record's cache policy and body fit its pattern and method.  No
  * server is started: the table and the document are data.
@@ -70,16 +70,16 @@ static json_t *route_operation(const srv_route *rt)
     return json_object_get(json_object_get(json_object_get(g_doc, "paths"), path), method);
 }
 
-/* The security a route's token scope means (srv_routes.h): a write scope
- * is that bearer scope; SRV_PUBLIC none ([]); NULL anonymous or, under
+/* The security a route's token permission means (srv_routes.h): a write
+ * permission is that bearer scope (OpenAPI's word); SRV_PUBLIC none ([]); NULL anonymous or, under
  * serve --private, a token with "read". */
 static json_t *expected_security(const srv_route *rt)
 {
-    if (!rt->scope)
+    if (!rt->perm)
         return json_pack("[{}, {s:[s]}]", "bearer", "read");
-    if (!*rt->scope)
+    if (!*rt->perm)
         return json_array();
-    return json_pack("[{s:[s]}]", "bearer", rt->scope);
+    return json_pack("[{s:[s]}]", "bearer", rt->perm);
 }
 
 /* The one 2xx response of an operation (the table's "success answer"). */
@@ -123,7 +123,7 @@ static void test_every_route_is_documented_as_its_record_says(void **state)
             char *got = json_dumps(json_object_get(op, "security"), JSON_COMPACT);
             char *exp = json_dumps(want, JSON_COMPACT);
 
-            fail_msg("%s: security %s in openapi.json, the table's scope means %s",
+            fail_msg("%s: security %s in openapi.json, the table's permission means %s",
                      rt->operation, got ? got : "(none)", exp);
         }
         json_decref(want);
@@ -175,7 +175,7 @@ static void test_every_documented_operation_is_a_route(void **state)
 
 /* What the cache and the head check assume of a record: the commit
  * policies rewrite capture 1, which must be {rev}; the ref policy reads
- * {ref} there; a write is not cached and needs a write scope; only a write
+ * {ref} there; a write is not cached and needs a write permission; only a write
  * takes a body; operation ids are unique; what has none is the dashboard. */
 static void test_records_fit_their_patterns(void **state)
 {
@@ -194,12 +194,12 @@ static void test_records_fit_their_patterns(void **state)
         if (rt->cache == SRV_CACHE_REF && (!second || strncmp(second, "{ref}", 5) != 0))
             fail_msg("%s: the ref cache policy needs {ref} as its second capture",
                      rt->pattern);
-        if (!get && (rt->cache != SRV_CACHE_NO || !rt->scope || !*rt->scope))
-            fail_msg("%s %s writes: no cache, and a write scope", rt->method, rt->pattern);
+        if (!get && (rt->cache != SRV_CACHE_NO || !rt->perm || !*rt->perm))
+            fail_msg("%s %s writes: no cache, and a write permission", rt->method, rt->pattern);
         if (get && rt->body != SRV_BODY_NONE)
             fail_msg("GET %s takes a body", rt->pattern);
         if (!rt->operation && (!get || strncmp(rt->pattern, "/api/", 5) == 0 ||
-                               rt->cache != SRV_CACHE_NO || !rt->scope || *rt->scope))
+                               rt->cache != SRV_CACHE_NO || !rt->perm || *rt->perm))
             fail_msg("%s %s has no operationId but is not one of the dashboard's files",
                      rt->method, rt->pattern);
         for (k = 0; k < i && rt->operation; k++)

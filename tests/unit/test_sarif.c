@@ -21,7 +21,7 @@ static size_t www_auth_header(char *p, size_t size, size_t n, void *arg)
     return size * n;
 }
 
-static void test_upload_needs_a_token_with_scope_sarif(void **state)
+static void test_upload_needs_a_token_with_permission_sarif(void **state)
 {
     char url[512];
     tu_http h;
@@ -321,7 +321,7 @@ static void test_cli_imports_from_stdin(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_upload_needs_a_token_with_scope_sarif),
+        cmocka_unit_test(test_upload_needs_a_token_with_permission_sarif),
         cmocka_unit_test(test_several_runs_are_kept_by_tool_and_category),
         cmocka_unit_test(test_locations_map_to_files_and_functions),
         cmocka_unit_test(test_percent_encoded_path_maps_to_the_file),

@@ -1,6 +1,6 @@
 /*
  * test_triage.c: dismissing findings (issue 14.7) on the toyport fixture:
- * the token scope, the checks on the body, a dismissal followed by
+ * the token permission, the checks on the body, a dismissal followed by
  * fingerprint to a later commit and through a re-ingest, object-item sites,
  * uploaded SARIF findings, the list with who and when, undo, and the CLI.
  */
@@ -112,7 +112,7 @@ static json_t *finding(json_t *file, const char *tool, const char *text)
     return NULL;
 }
 
-static void test_dismissing_needs_scope_triage_and_a_real_finding(void **state)
+static void test_dismissing_needs_permission_triage_and_a_real_finding(void **state)
 {
     tu_http h = call("POST", "", NULL, "{}");
     json_t *d;
@@ -374,7 +374,7 @@ static void test_cli_dismisses_lists_and_undoes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dismissing_needs_scope_triage_and_a_real_finding),
+        cmocka_unit_test(test_dismissing_needs_permission_triage_and_a_real_finding),
         cmocka_unit_test(test_a_dismissal_follows_its_finding),
         cmocka_unit_test(test_object_item_sites_are_dismissed_by_the_same_fingerprint),
         cmocka_unit_test(test_sarif_findings_can_be_dismissed),

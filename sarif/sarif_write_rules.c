@@ -1,8 +1,8 @@
 /*
- * sarif_rules.c: the pieces of the SARIF writer every result uses
- * (sarif_int.h): the rules of tool.driver and their names, a path as a
- * URI, a finding's level and whether it is written.  A leaf of report/:
- * sarif.c, sarif_group.c and sarif_fix.c call it.
+ * sarif_write_rules.c: the pieces of the SARIF writer every result uses
+ * (sarif_write_int.h): the rules of tool.driver and their names, a path as a
+ * URI, a finding's level and whether it is written.  A leaf of the
+ * writer: sarif_write.c, sarif_write_group.c and sarif_write_fix.c call it.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,15 +13,15 @@
 
 #include "pd_error.h"
 #include "report_fail.h"
-#include "sarif_int.h"
+#include "sarif_write_int.h"
 
-const char *const sarif_class_short[AN_CLASS_COUNT] = {
+const char *const sw_class_short[AN_CLASS_COUNT] = {
     "HPy API use",
     "CPython C API use: blocks HPy universal mode",
     "numpy's own PyObject*-based API (legacy, counted apart from the C API)",
     "Bridge between HPy and the CPython C API: works on CPython only",
 };
-static const char *const sarif_class_help[AN_CLASS_COUNT] = {
+static const char *const sw_class_help[AN_CLASS_COUNT] = {
     "This identifier belongs to the HPy API; it needs no change.",
     "This identifier belongs to the CPython C API. Code that calls it cannot "
     "be built in HPy universal mode. Port it to the HPy equivalent (for "
@@ -38,7 +38,7 @@ static const char *const sarif_class_help[AN_CLASS_COUNT] = {
 
 /* FNV-1a 64 over s, continuing from h. */
 
-void sarif_rule_name(const char *id, char *buf, size_t cap)
+void sw_rule_name(const char *id, char *buf, size_t cap)
 {
     size_t k = 0;
     int up = 1;
@@ -56,7 +56,7 @@ void sarif_rule_name(const char *id, char *buf, size_t cap)
     buf[k] = '\0';
 }
 
-json_t *sarif_uri(const char *path)
+json_t *sw_uri(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t n = strlen(path), i, k = 0;
@@ -88,29 +88,29 @@ json_t *sarif_uri(const char *path)
 }
 
 /* The reporting descriptor of rule `id` of class cls (SARIF 3.49). */
-static json_t *sarif_rule(const char *id, an_class cls)
+static json_t *sw_rule(const char *id, an_class cls)
 {
     char full[512], name[128];
 
-    if (strncmp(id, "class/", 6) == 0)     /* a result per function (sarif_group.c) */
+    if (strncmp(id, "class/", 6) == 0)     /* a result per function (sarif_write_group.c) */
         snprintf(full, sizeof(full), "The identifiers of class %s one function uses, "
-                 "counted in one result: %s.", an_class_name(cls), sarif_class_short[cls]);
+                 "counted in one result: %s.", an_class_name(cls), sw_class_short[cls]);
     else
         snprintf(full, sizeof(full), "Rule '%s' of the portdash rules file "
                  "classified this identifier as %s: %s.", id, an_class_name(cls),
-                 sarif_class_short[cls]);
-    sarif_rule_name(id, name, sizeof(name));
+                 sw_class_short[cls]);
+    sw_rule_name(id, name, sizeof(name));
     return json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}",
                      "id", id, "name", name,
-                     "shortDescription", "text", sarif_class_short[cls],
+                     "shortDescription", "text", sw_class_short[cls],
                      "fullDescription", "text", full,
-                     "help", "text", sarif_class_help[cls],
+                     "help", "text", sw_class_help[cls],
                      "defaultConfiguration", "level",
                      cls == AN_CLASS_NPY_LEGACY ? "note" : "warning",
                      "properties", "category", an_class_name(cls));
 }
 
-long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls)
+long sw_rule_index(sw_rules *sr, const char *id, an_class cls)
 {
     size_t i;
 
@@ -126,7 +126,7 @@ long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls)
         sr->ids = p;
         sr->cap = cap;
     }
-    if (json_array_append_new(sr->rules, sarif_rule(id, cls)))
+    if (json_array_append_new(sr->rules, sw_rule(id, cls)))
         return -1;
     sr->ids[sr->n] = id;
     return (long)sr->n++;
@@ -134,14 +134,14 @@ long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls)
 
 /* One result (SARIF 3.27) for finding f of file rf. */
 
-const char *sarif_level(const report_fail *fail, const an_finding *f)
+const char *sw_level(const report_fail *fail, const an_finding *f)
 {
     if (report_fail_finding(fail, f))
         return "error";
     return f->guarded || f->cls == AN_CLASS_NPY_LEGACY ? "note" : "warning";
 }
 
-int sarif_level_rank(const char *level)
+int sw_level_rank(const char *level)
 {
     static const char *const names[] = {"none", "note", "warning", "error"};
     int i;
@@ -151,14 +151,14 @@ int sarif_level_rank(const char *level)
     return i;
 }
 
-int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
+int sw_wanted(const sarif_write_opts *o, const report_fail *fail,
                  const report_file *rf, size_t k)
 {
     unsigned classes = o->classes ? o->classes : ~(1u << AN_CLASS_HPY);
     const an_finding *f = &rf->res->findings[k];
 
     return f->cls != AN_CLASS_HPY && (classes >> f->cls & 1) && (!rf->keep || rf->keep[k]) &&
-           sarif_level_rank(sarif_level(fail, f)) >= (o->min_level ? o->min_level : 1);
+           sw_level_rank(sw_level(fail, f)) >= (o->min_level ? o->min_level : 1);
 }
 
 /* Add the results of one file to `results`; 0 or PD_ENOMEM. */

@@ -1,6 +1,6 @@
 /*
- * sarif_group.c: SARIF that fits GitHub code scanning (sarif_int.h).  A
- * whole code base can have more findings than the 25,000 results GitHub
+ * sarif_write_group.c: SARIF that fits GitHub code scanning
+ * (sarif_write_int.h).  A whole code base can have more findings than the 25,000 results GitHub
  * takes in a run (numpy/core: about 41,000), so the writer can give one
  * result per function and class instead, carrying the count and the
  * identifiers used; and whatever the grouping, it keeps at most the
@@ -11,7 +11,7 @@
 
 #include "pd_error.h"
 #include "pd_hash.h"
-#include "sarif_int.h"
+#include "sarif_write_int.h"
 
 #define SG_TOP 5          /* identifiers named in a message */
 #define SG_IDENTS 50      /* identifiers listed in properties */
@@ -44,7 +44,7 @@ static int sg_ident_cmp(const void *a, const void *b)
 /* The identifiers of group (fn, cls) of res with their counts, most used
  * first, at most cap of them; *n how many. */
 static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
-                           const report_fail *fail, const report_sarif_opts *o,
+                           const report_fail *fail, const sarif_write_opts *o,
                            size_t cap, size_t *n)
 {
     const an_result *res = rf->res;
@@ -55,7 +55,7 @@ static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
     for (k = 0; v && k < res->nfindings; k++) {
         const an_finding *f = &res->findings[k];
 
-        if (f->function != fn || f->cls != cls || !sarif_wanted(o, fail, rf, k))
+        if (f->function != fn || f->cls != cls || !sw_wanted(o, fail, rf, k))
             continue;
         for (j = 0; j < *n && strcmp(v[j].text, f->text) != 0; j++)
             ;
@@ -98,13 +98,13 @@ static void sg_message(char *msg, size_t cap, const sg_group *g, an_class cls,
         k += (size_t)snprintf(msg + k, cap - k, " and %zu more identifiers", nv - SG_TOP);
     if (k < cap)
         snprintf(msg + k, cap - k, ")%s: %s.", g->guarded == g->count ?
-                 " in CPython-only #if blocks" : "", sarif_class_short[cls]);
+                 " in CPython-only #if blocks" : "", sw_class_short[cls]);
 }
 
 /* One grouped result. */
 static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
                          long rule_index, const report_fail *fail,
-                         const report_sarif_opts *o)
+                         const sarif_write_opts *o)
 {
     static const char *const levels[] = {"none", "note", "warning", "error"};
     const an_result *res = rf->res;
@@ -126,7 +126,7 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
     snprintf(fph, sizeof(fph), "%016llx", (unsigned long long)sg_fnv(
         (const char *[]){"function", an_class_name(cls), fn ? fn : "", occ}, 4));
     sg_message(msg, sizeof(msg), g, cls, fn, v, nv);
-    if ((fixes = sarif_fixes_of(rf, first->function, cls)) != NULL)
+    if ((fixes = sw_fixes_of(rf, first->function, cls)) != NULL)
         snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " %zu checked HPy "
                  "rewrite%s exist%s.", json_array_size(fixes),
                  json_array_size(fixes) == 1 ? "" : "s", json_array_size(fixes) == 1 ? "s" : "");
@@ -134,7 +134,7 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
         json_object_set_new(ids, v[i].text, json_integer((json_int_t)v[i].n));
     free(v);
     loc = json_pack("{s:{s:{s:o}, s:{s:i, s:i}}}", "physicalLocation",
-                    "artifactLocation", "uri", sarif_uri(rf->path), "region",
+                    "artifactLocation", "uri", sw_uri(rf->path), "region",
                     "startLine", (json_int_t)first->line,
                     "startColumn", (json_int_t)first->column);
     if (loc && fn)
@@ -160,8 +160,8 @@ static int sg_first_cmp(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
-int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
-                     const report_fail *fail, const report_sarif_opts *o)
+int sw_group_file(const report_file *rf, sw_rules *sr, json_t *results,
+                     const report_fail *fail, const sarif_write_opts *o)
 {
     const an_result *res = rf->res;
     size_t slots = (res->nfunctions + 1) * AN_CLASS_COUNT, k, n = 0;
@@ -176,9 +176,9 @@ int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
     for (k = 0; k < res->nfindings; k++) {
         const an_finding *f = &res->findings[k];
         sg_group *s = &g[(size_t)(f->function + 1) * AN_CLASS_COUNT + f->cls];
-        int rank = sarif_level_rank(sarif_level(fail, f));
+        int rank = sw_level_rank(sw_level(fail, f));
 
-        if (!sarif_wanted(o, fail, rf, k))
+        if (!sw_wanted(o, fail, rf, k))
             continue;
         if (!s->count++) {
             s->first = k;
@@ -191,7 +191,7 @@ int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
     qsort(order, n, sizeof(*order), sg_first_cmp);
     for (k = 0; k < n && !rc; k++) {
         an_class cls = (an_class)((size_t)(order[k] - g) % AN_CLASS_COUNT);
-        long ri = sarif_rule_index(sr, sg_rule[cls], cls);
+        long ri = sw_rule_index(sr, sg_rule[cls], cls);
 
         if (ri < 0 || json_array_append_new(results, sg_result(rf, order[k], cls, ri,
                                                                fail, o)))
@@ -203,7 +203,7 @@ done:
     return rc;
 }
 
-int sarif_cap(json_t *results, size_t max, size_t omitted[4])
+int sw_cap(json_t *results, size_t max, size_t omitted[4])
 {
     size_t per[4] = {0}, keep[4] = {0}, left = max, i;
     json_t *kept, *r;
@@ -212,7 +212,7 @@ int sarif_cap(json_t *results, size_t max, size_t omitted[4])
     if (json_array_size(results) <= max)
         return 0;
     json_array_foreach(results, i, r)
-        per[sarif_level_rank(json_string_value(json_object_get(r, "level")))]++;
+        per[sw_level_rank(json_string_value(json_object_get(r, "level")))]++;
     for (rank = 3; rank >= 0; rank--) {
         keep[rank] = per[rank] < left ? per[rank] : left;
         left -= keep[rank];
@@ -220,7 +220,7 @@ int sarif_cap(json_t *results, size_t max, size_t omitted[4])
     if (!(kept = json_array()))
         return pd_error_nomem("writing SARIF");
     json_array_foreach(results, i, r) {
-        rank = sarif_level_rank(json_string_value(json_object_get(r, "level")));
+        rank = sw_level_rank(json_string_value(json_object_get(r, "level")));
         if (keep[rank]) {
             keep[rank]--;
             json_array_append(kept, r);

@@ -1,5 +1,5 @@
 /*
- * sarif_fix.c: SARIF 2.1.0 fixes (sarif-v2.1.0-os 3.55-3.57) for the
+ * sarif_write_fix.c: SARIF 2.1.0 fixes (sarif-v2.1.0-os 3.55-3.57) for the
  * checked HPy rewrites of fix.h, and the readable rule names SARIF wants
  * beside the ids (3.49.7: "name" must differ from "id").
  */
@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "analyzer/analyzer.h"
-#include "sarif_int.h"
+#include "sarif_write_int.h"
 
-json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule)
+json_t *sw_fix(const report_file *rf, const an_finding *f, const char **rule)
 {
     const fix_list *l = rf->fixes;
     const an_finding *all = rf->res->findings;
@@ -34,7 +34,7 @@ json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule)
         return json_pack("{s:{s:s}, s:[{s:{s:o}, s:[{s:{s:i, s:i, s:i, s:i, s:I, s:I}, "
                          "s:{s:s}}]}]}",
                          "description", "text", desc,
-                         "artifactChanges", "artifactLocation", "uri", sarif_uri(rf->path),
+                         "artifactChanges", "artifactLocation", "uri", sw_uri(rf->path),
                          "replacements", "deletedRegion",
                          "startLine", (json_int_t)o->line, "startColumn", (json_int_t)o->column,
                          "endLine", (json_int_t)o->end_line,
@@ -45,7 +45,7 @@ json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule)
     return NULL;
 }
 
-json_t *sarif_fixes_of(const report_file *rf, int32_t fn, an_class cls)
+json_t *sw_fixes_of(const report_file *rf, int32_t fn, an_class cls)
 {
     const an_result *res = rf->res;
     json_t *all = NULL, *one;
@@ -54,7 +54,7 @@ json_t *sarif_fixes_of(const report_file *rf, int32_t fn, an_class cls)
 
     for (k = 0; rf->fixes && k < res->nfindings; k++) {
         if (res->findings[k].function != fn || res->findings[k].cls != cls ||
-            !(one = sarif_fix(rf, &res->findings[k], &rule)))
+            !(one = sw_fix(rf, &res->findings[k], &rule)))
             continue;
         if (!all && !(all = json_array())) {
             json_decref(one);

@@ -1,17 +1,17 @@
 /*
- * sarif_int.h: inside the SARIF writer: what report/sarif.c (one result
- * per finding, the log) shares with report/sarif_group.c (one result per
- * function and class, and the cut to GitHub's limits).  Not used outside
- * report/.
+ * sarif_write_int.h: inside the SARIF writer: what sarif_write.c (one
+ * result per finding, the log) shares with sarif_write_group.c (one result
+ * per function and class, and the cut to GitHub's limits),
+ * sarif_write_fix.c and sarif_write_rules.c.  Not used outside them.
  */
-#ifndef SARIF_INT_H
-#define SARIF_INT_H
+#ifndef SARIF_WRITE_INT_H
+#define SARIF_WRITE_INT_H
 
 #include <jansson.h>
 
 #include "report_fail.h"
 #include "report_file.h"
-#include "sarif.h"
+#include "sarif_write.h"
 
 /* Rule ids with results so far (pointers owned by the rules file or
  * static), and tool.driver.rules in the same order. */
@@ -19,28 +19,28 @@ typedef struct {
     const char **ids;
     size_t n, cap;
     json_t *rules;
-} sarif_rules;
+} sw_rules;
 
 /* What each class means for someone reading a code-scanning alert. */
-extern const char *const sarif_class_short[AN_CLASS_COUNT];
+extern const char *const sw_class_short[AN_CLASS_COUNT];
 
 /* Index of rule `id` (of class cls) in tool.driver.rules, adding it; -1
  * on ENOMEM. */
-long sarif_rule_index(sarif_rules *sr, const char *id, an_class cls);
+long sw_rule_index(sw_rules *sr, const char *id, an_class cls);
 
 /* `path` as a relative, percent-encoded URI reference; a new json string. */
-json_t *sarif_uri(const char *path);
+json_t *sw_uri(const char *path);
 
 /* The level of finding f: "error" when fail forbids it, "note" when
  * guarded or npy-legacy, else "warning" (a static string). */
-const char *sarif_level(const report_fail *fail, const an_finding *f);
+const char *sw_level(const report_fail *fail, const an_finding *f);
 
 /* 0 none, 1 note, 2 warning, 3 error; 0 for anything else. */
-int sarif_level_rank(const char *level);
+int sw_level_rank(const char *level);
 
 /* 1 if finding k of rf is written under options o (class, level, and
  * rf->keep). */
-int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
+int sw_wanted(const sarif_write_opts *o, const report_fail *fail,
                  const report_file *rf, size_t k);
 
 /*
@@ -48,14 +48,14 @@ int sarif_wanted(const report_sarif_opts *o, const report_fail *fail,
  * the findings o selects: its count, the identifiers used, the worst
  * level, at the first finding.  0 or PD_ENOMEM.
  */
-int sarif_group_file(const report_file *rf, sarif_rules *sr, json_t *results,
-                     const report_fail *fail, const report_sarif_opts *o);
+int sw_group_file(const report_file *rf, sw_rules *sr, json_t *results,
+                     const report_fail *fail, const sarif_write_opts *o);
 
 /*
  * Keep at most `max` of `results`, the worst levels first, in their order;
  * omitted[rank] counts what was left out per level.  0 or PD_ENOMEM.
  */
-int sarif_cap(json_t *results, size_t max, size_t omitted[4]);
+int sw_cap(json_t *results, size_t max, size_t omitted[4]);
 
 /*
  * The SARIF fix (3.55) of finding f of file rf when rf->fixes offers a
@@ -64,14 +64,14 @@ int sarif_cap(json_t *results, size_t max, size_t omitted[4]);
  * byte columns = characters of ASCII source, byteOffset/byteLength) and
  * the insertedContent.  *rule gets the rewrite's rule id.  A new reference.
  */
-json_t *sarif_fix(const report_file *rf, const an_finding *f, const char **rule);
+json_t *sw_fix(const report_file *rf, const an_finding *f, const char **rule);
 
-/* The fixes (sarif_fix) of every finding of class cls in function fn (-1:
+/* The fixes (sw_fix) of every finding of class cls in function fn (-1:
  * file scope) of rf, as a new array, or NULL when there is none. */
-json_t *sarif_fixes_of(const report_file *rf, int32_t fn, an_class cls);
+json_t *sw_fixes_of(const report_file *rf, int32_t fn, an_class cls);
 
 /* A rule id as a readable PascalCase name ("capi-names-cpython" ->
  * "CapiNamesCpython"), which SARIF wants different from the id. */
-void sarif_rule_name(const char *id, char *buf, size_t cap);
+void sw_rule_name(const char *id, char *buf, size_t cap);
 
 #endif

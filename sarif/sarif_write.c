@@ -1,12 +1,12 @@
 /*
- * sarif.c: SARIF 2.1.0 output of analyses (report.h, report_sarif).
+ * sarif_write.c: SARIF 2.1.0 output of analyses (sarif_write.h).
  *
  * Format: OASIS "Static Analysis Results Interchange Format Version 2.1.0"
  * (sarif-v2.1.0-os), checked in tests/node/sarif.test.mjs against the
  * published JSON schema sarif-schema-2.1.0.json.  One run; its rules are
  * the rule ids of the rules file that produced results, in order of first
  * use, so ruleIndex is the position in tool.driver.rules.  Grouping per
- * function and the cut to GitHub's limits are sarif_group.c.
+ * function and the cut to GitHub's limits are sarif_write_group.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +19,24 @@
 #include "pd_error.h"
 #include "pd_hash.h"
 #include "report_fail.h"
-#include "sarif.h"
-#include "sarif_int.h"
+#include "sarif_write.h"
+#include "sarif_write_int.h"
 
-static uint64_t sarif_fnv(uint64_t h, const char *s, size_t n)
+static uint64_t sw_fnv(uint64_t h, const char *s, size_t n)
 {
     return pd_fnv1a64(h, s, n);
 }
 
 /* Hash of (rule, function name, text), the part of a fingerprint that
  * does not depend on order. */
-static uint64_t sarif_key(const an_result *res, const an_finding *f)
+static uint64_t sw_key(const an_result *res, const an_finding *f)
 {
     const char *fn = f->function >= 0 ? res->functions[f->function].name : "";
     uint64_t h = PD_FNV64_BASIS;
 
-    h = sarif_fnv(h, f->rule, strlen(f->rule) + 1);
-    h = sarif_fnv(h, fn, strlen(fn) + 1);
-    return sarif_fnv(h, f->text, strlen(f->text) + 1);
+    h = sw_fnv(h, f->rule, strlen(f->rule) + 1);
+    h = sw_fnv(h, fn, strlen(fn) + 1);
+    return sw_fnv(h, f->text, strlen(f->text) + 1);
 }
 
 typedef struct {
@@ -44,7 +44,7 @@ typedef struct {
     size_t idx;
 } sarif_occ;
 
-static int sarif_occ_cmp(const void *a, const void *b)
+static int sw_occ_cmp(const void *a, const void *b)
 {
     const sarif_occ *x = a, *y = b;
 
@@ -53,10 +53,10 @@ static int sarif_occ_cmp(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* fp[i]: the fingerprint of finding i of res (see report.h), made by
+/* fp[i]: the fingerprint of finding i of res (see sarif_write.h), made by
  * sorting the keys so each occurrence index costs O(log n).  Returns 0 or
  * PD_ENOMEM. */
-static int sarif_fingerprints(const an_result *res, uint64_t *fp)
+static int sw_fingerprints(const an_result *res, uint64_t *fp)
 {
     sarif_occ *o = malloc((res->nfindings + 1) * sizeof(*o));
     size_t i, occ = 0;
@@ -64,17 +64,17 @@ static int sarif_fingerprints(const an_result *res, uint64_t *fp)
     if (!o)
         return pd_error_nomem("writing SARIF");
     for (i = 0; i < res->nfindings; i++) {
-        o[i].key = sarif_key(res, &res->findings[i]);
+        o[i].key = sw_key(res, &res->findings[i]);
         o[i].idx = i;
     }
-    qsort(o, res->nfindings, sizeof(*o), sarif_occ_cmp);
+    qsort(o, res->nfindings, sizeof(*o), sw_occ_cmp);
     for (i = 0; i < res->nfindings; i++) {
         char n[24];
         int len;
 
         occ = i > 0 && o[i].key == o[i - 1].key ? occ + 1 : 0;
         len = snprintf(n, sizeof(n), "#%zu", occ);
-        fp[o[i].idx] = sarif_fnv(o[i].key, n, (size_t)len);
+        fp[o[i].idx] = sw_fnv(o[i].key, n, (size_t)len);
     }
     free(o);
     return 0;
@@ -83,13 +83,13 @@ static int sarif_fingerprints(const an_result *res, uint64_t *fp)
 /* `path` as a relative URI reference (RFC 3986): unreserved bytes and '/'
  * kept, everything else percent-encoded; a leading "./" dropped.  Returns
  * a new json string. */
-static json_t *sarif_result(const report_file *rf, const an_finding *f,
+static json_t *sw_result(const report_file *rf, const an_finding *f,
                             long rule_index, uint64_t fp,
                             const report_fail *fail)
 {
     const an_result *res = rf->res;
     const char *fn = f->function >= 0 ? res->functions[f->function].name : NULL;
-    const char *level = sarif_level(fail, f);
+    const char *level = sw_level(fail, f);
     char msg[800], fph[17];
     const char *fix_rule = NULL;
     json_t *loc, *r, *fix;
@@ -97,17 +97,17 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
     snprintf(msg, sizeof(msg), "%s `%.300s`%s%s%s: %s.",
              an_class_name(f->cls), f->text, fn ? " in " : "", fn ? fn : "",
              f->guarded ? " (in a CPython-only #if block)" : "",
-             sarif_class_short[f->cls]);
+             sw_class_short[f->cls]);
     snprintf(fph, sizeof(fph), "%016llx", (unsigned long long)fp);
     loc = json_pack("{s:{s:{s:o}, s:{s:i, s:i}}}", "physicalLocation",
-                    "artifactLocation", "uri", sarif_uri(rf->path),
+                    "artifactLocation", "uri", sw_uri(rf->path),
                     "region", "startLine", (json_int_t)f->line,
                     "startColumn", (json_int_t)f->column);
     if (loc && fn)
         json_object_set_new(loc, "logicalLocations",
                             json_pack("[{s:s, s:s}]", "name", fn,
                                       "kind", "function"));
-    fix = rf->fixes ? sarif_fix(rf, f, &fix_rule) : NULL;
+    fix = rf->fixes ? sw_fix(rf, f, &fix_rule) : NULL;
     if (fix)
         snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
                  " A checked HPy rewrite exists (%s).", fix_rule);
@@ -122,15 +122,15 @@ static json_t *sarif_result(const report_file *rf, const an_finding *f,
     return r;
 }
 
-static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
-                      const report_fail *fail, const report_sarif_opts *o)
+static int sw_file(const report_file *rf, sw_rules *sr, json_t *results,
+                      const report_fail *fail, const sarif_write_opts *o)
 {
     const an_result *res = rf->res;
     uint64_t *fp = malloc((res->nfindings + 1) * sizeof(*fp));
     size_t i;
     int rc = 0;
 
-    if (!fp || sarif_fingerprints(res, fp)) {
+    if (!fp || sw_fingerprints(res, fp)) {
         free(fp);
         return pd_error_nomem("writing SARIF");
     }
@@ -138,11 +138,11 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
         const an_finding *f = &res->findings[i];
         long ri;
 
-        if (!sarif_wanted(o, fail, rf, i))
+        if (!sw_wanted(o, fail, rf, i))
             continue;
-        if ((ri = sarif_rule_index(sr, f->rule, f->cls)) < 0 ||
+        if ((ri = sw_rule_index(sr, f->rule, f->cls)) < 0 ||
             json_array_append_new(results,
-                                  sarif_result(rf, f, ri, fp[i], fail)))
+                                  sw_result(rf, f, ri, fp[i], fail)))
             rc = pd_error_nomem("writing SARIF");
     }
     free(fp);
@@ -151,7 +151,7 @@ static int sarif_file(const report_file *rf, sarif_rules *sr, json_t *results,
 
 /* Bytes of `s` (n) gzip-compressed at the default level, as `gzip` and the
  * upload-sarif action send it; 0 on a zlib failure. */
-static size_t sarif_gzip_size(const char *s, size_t n)
+static size_t sw_gzip_size(const char *s, size_t n)
 {
     unsigned char buf[1 << 15];
     z_stream zs;
@@ -175,8 +175,8 @@ static size_t sarif_gzip_size(const char *s, size_t n)
 }
 
 /* Selected and filtered-out findings of the n files under o. */
-static void sarif_count(const report_file *files, size_t n, const report_fail *fail,
-                        const report_sarif_opts *o, size_t *wanted, size_t *filtered)
+static void sw_count(const report_file *files, size_t n, const report_fail *fail,
+                        const sarif_write_opts *o, size_t *wanted, size_t *filtered)
 {
     size_t i, k;
 
@@ -185,7 +185,7 @@ static void sarif_count(const report_file *files, size_t n, const report_fail *f
         for (k = 0; k < files[i].res->nfindings; k++) {
             const an_finding *x = &files[i].res->findings[k];
 
-            if (sarif_wanted(o, fail, &files[i], k))
+            if (sw_wanted(o, fail, &files[i], k))
                 (*wanted)++;
             else if (x->cls != AN_CLASS_HPY)
                 (*filtered)++;
@@ -193,7 +193,7 @@ static void sarif_count(const report_file *files, size_t n, const report_fail *f
 }
 
 /* What was done, for run.properties["portdash/sarif"]. */
-static json_t *sarif_props(size_t wanted, size_t filtered, int grouped, size_t results,
+static json_t *sw_props(size_t wanted, size_t filtered, int grouped, size_t results,
                            const size_t omitted[4], size_t max)
 {
     return json_pack("{s:I, s:I, s:s, s:I, s:I, s:{s:I, s:I, s:I}, s:I}",
@@ -208,7 +208,7 @@ static json_t *sarif_props(size_t wanted, size_t filtered, int grouped, size_t r
 
 /* The statement on o->note: what was grouped or left out, and the sizes
  * against GitHub's limits. */
-static void sarif_state(FILE *note, json_t *props, size_t bytes, size_t gz)
+static void sw_state(FILE *note, json_t *props, size_t bytes, size_t gz)
 {
     json_int_t w = json_integer_value(json_object_get(props, "findings"));
     json_int_t res = json_integer_value(json_object_get(props, "results"));
@@ -221,7 +221,7 @@ static void sarif_state(FILE *note, json_t *props, size_t bytes, size_t gz)
     fprintf(note, "portdash analyze: SARIF: %lld findings -> %lld results%s; %zu bytes, "
             "%zu gzip (GitHub: at most %d results per run, 10 MB gzip)\n", (long long)w,
             (long long)res, grouped ? ", one per function and class (--sarif-group "
-            "finding for one per finding)" : "", bytes, gz, REPORT_SARIF_MAX_RESULTS);
+            "finding for one per finding)" : "", bytes, gz, SARIF_WRITE_MAX_RESULTS);
     if (fl)
         fprintf(note, "portdash analyze: SARIF: %lld findings left out by --sarif-classes, "
                 "--sarif-level or --sarif-since\n", (long long)fl);
@@ -229,35 +229,35 @@ static void sarif_state(FILE *note, json_t *props, size_t bytes, size_t gz)
         fprintf(note, "portdash analyze: SARIF: %lld results left out over the limit of "
                 "%lld (lowest levels first; see run.properties[\"portdash/sarif\"])\n",
                 (long long)om, json_integer_value(json_object_get(props, "maxResults")));
-    if (res > REPORT_SARIF_SHOWN_RESULTS)
+    if (res > SARIF_WRITE_SHOWN_RESULTS)
         fprintf(note, "portdash analyze: SARIF: note: GitHub shows the top %d results of "
-                "a run by severity\n", REPORT_SARIF_SHOWN_RESULTS);
-    if (gz > REPORT_SARIF_MAX_GZIP)
+                "a run by severity\n", SARIF_WRITE_SHOWN_RESULTS);
+    if (gz > SARIF_WRITE_MAX_GZIP)
         fprintf(note, "portdash analyze: SARIF: warning: over GitHub's 10 MB gzip limit; "
                 "try --sarif-group function or --sarif-level warning\n");
 }
 
 /* The results array of the n files under o; *grouped, omitted[] filled. */
-static int sarif_results(json_t *results, sarif_rules *sr, const report_file *files,
-                         size_t n, const report_fail *fail, const report_sarif_opts *o,
+static int sw_results(json_t *results, sw_rules *sr, const report_file *files,
+                         size_t n, const report_fail *fail, const sarif_write_opts *o,
                          size_t wanted, int *grouped, size_t omitted[4])
 {
-    size_t i, max = o->max_results ? o->max_results : REPORT_SARIF_MAX_RESULTS;
+    size_t i, max = o->max_results ? o->max_results : SARIF_WRITE_MAX_RESULTS;
     int rc = 0;
 
-    *grouped = o->group == REPORT_SARIF_FUNCTION ||
-               (o->group == REPORT_SARIF_AUTO && wanted > max);
+    *grouped = o->group == SARIF_WRITE_FUNCTION ||
+               (o->group == SARIF_WRITE_AUTO && wanted > max);
     for (i = 0; i < n && !rc; i++)
-        rc = *grouped ? sarif_group_file(&files[i], sr, results, fail, o)
-                      : sarif_file(&files[i], sr, results, fail, o);
-    return rc ? rc : sarif_cap(results, max, omitted);
+        rc = *grouped ? sw_group_file(&files[i], sr, results, fail, o)
+                      : sw_file(&files[i], sr, results, fail, o);
+    return rc ? rc : sw_cap(results, max, omitted);
 }
 
-int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *r,
-                    const report_fail *f, const report_sarif_opts *o)
+int sarif_write_ex(FILE *out, const report_file *files, size_t n, const rules *r,
+                    const report_fail *f, const sarif_write_opts *o)
 {
-    static const report_sarif_opts dflt = {0};
-    sarif_rules sr = {0};
+    static const sarif_write_opts dflt = {0};
+    sw_rules sr = {0};
     json_t *doc = NULL, *results = json_array(), *props;
     size_t wanted, filtered, omitted[4] = {0}, len;
     char *text = NULL;
@@ -266,12 +266,12 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
     if (!o)
         o = &dflt;
     sr.rules = json_array();
-    sarif_count(files, n, f, o, &wanted, &filtered);
-    rc = sr.rules && results ? sarif_results(results, &sr, files, n, f, o, wanted,
+    sw_count(files, n, f, o, &wanted, &filtered);
+    rc = sr.rules && results ? sw_results(results, &sr, files, n, f, o, wanted,
                                              &grouped, omitted)
                              : pd_error_nomem("writing SARIF");
-    props = sarif_props(wanted, filtered, grouped, json_array_size(results), omitted,
-                        o->max_results ? o->max_results : REPORT_SARIF_MAX_RESULTS);
+    props = sw_props(wanted, filtered, grouped, json_array_size(results), omitted,
+                        o->max_results ? o->max_results : SARIF_WRITE_MAX_RESULTS);
     if (props && o->since)
         json_object_set_new(props, "since", json_string(o->since));
     if (!rc)
@@ -294,7 +294,7 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
     if (!rc && (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF))
         rc = pd_error_set(PD_EIO, "cannot write the SARIF report");
     if (!rc)
-        sarif_state(o->note, props, len + 1, sarif_gzip_size(text, len));
+        sw_state(o->note, props, len + 1, sw_gzip_size(text, len));
     free(text);
     json_decref(props);
     json_decref(doc);
@@ -302,13 +302,13 @@ int report_sarif_ex(FILE *out, const report_file *files, size_t n, const rules *
     return rc;
 }
 
-int report_sarif(FILE *out, const report_file *files, size_t n,
+int sarif_write(FILE *out, const report_file *files, size_t n,
                  const rules *r, const report_fail *f)
 {
-    return report_sarif_ex(out, files, n, r, f, NULL);
+    return sarif_write_ex(out, files, n, r, f, NULL);
 }
 
-int report_sarif_classes(unsigned *out, const char *words)
+int sarif_write_classes(unsigned *out, const char *words)
 {
     static const char *const names[] = {"capi", "npy-legacy", "bridge"};
     static const an_class cls[] = {AN_CLASS_CAPI, AN_CLASS_NPY_LEGACY, AN_CLASS_BRIDGE};
@@ -329,9 +329,9 @@ int report_sarif_classes(unsigned *out, const char *words)
     return *out ? 0 : pd_error_set(PD_EINVAL, "--sarif-classes: no class given");
 }
 
-int report_sarif_level(int *out, const char *word)
+int sarif_write_level(int *out, const char *word)
 {
-    *out = strcmp(word, "none") == 0 ? 0 : sarif_level_rank(word);
+    *out = strcmp(word, "none") == 0 ? 0 : sw_level_rank(word);
     if (*out == 0)
         return pd_error_set(PD_EINVAL, "--sarif-level: '%.40s' is not note, warning "
                             "or error", word);

@@ -1,16 +1,15 @@
 /*
- * scope.c: path scope and glob matching (see scope.h for the glob rules).
+ * pathfilter.c: the path filter and glob matching (see pathfilter.h for the
+ * glob rules).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pd_domain.h"
-#include "scope.h"
+#include "pathfilter.h"
 
 /* Match one bracket expression at *pp against c; advances *pp past `]`. */
-static int scope_class_match(const char **pp, char c)
+static int pathfilter_class_match(const char **pp, char c)
 {
     const char *p = *pp + 1;
     int neg = 0, hit = 0;
@@ -70,7 +69,7 @@ static size_t sg_compile(const char *g, sg_tok *t)
         } else if (*g == '?') {
             t[n++] = (sg_tok){SG_ANY, 0, NULL};
             g++;
-        } else if (*g == '[' && scope_class_match(&p, 'a') >= 0) {
+        } else if (*g == '[' && pathfilter_class_match(&p, 'a') >= 0) {
             t[n++] = (sg_tok){SG_CLASS, 0, g};
             g = p;
         } else {
@@ -112,7 +111,7 @@ static int sg_step(const sg_tok *t, size_t n, const unsigned char *cur,
         case SG_LIT: to = c == t[i].c ? 2 * (i + 1) : to; break;
         case SG_ANY: to = c != '/' ? 2 * (i + 1) : to; break;
         case SG_CLASS:
-            to = c != '/' && scope_class_match(&p, c) == 1 ? 2 * (i + 1) : to;
+            to = c != '/' && pathfilter_class_match(&p, c) == 1 ? 2 * (i + 1) : to;
             break;
         case SG_STAR: to = c != '/' ? 2 * i : to; break;
         case SG_DIRS: to = 2 * i + (c == '/' ? 0 : 1); break;
@@ -125,7 +124,7 @@ static int sg_step(const sg_tok *t, size_t n, const unsigned char *cur,
     return any;
 }
 
-int scope_glob_match(const char *g, const char *s)
+int pathfilter_glob_match(const char *g, const char *s)
 {
     size_t cap = strlen(g) + 1, n;
     sg_tok tok_local[128], *t = cap <= 128 ? tok_local : malloc(cap * sizeof(*t));
@@ -152,43 +151,21 @@ done:
     return ok;
 }
 
-int scope_globs_contain(const scope *sc, const char *path)
+int pathfilter_globs_contain(const pathfilter *pf, const char *path)
 {
     size_t i;
-    int in = sc->ninclude == 0;
+    int in = pf->ninclude == 0;
 
-    for (i = 0; i < sc->ninclude && !in; i++)
-        in = scope_glob_match(sc->include[i], path);
-    for (i = 0; i < sc->nexclude && in; i++)
-        in = !scope_glob_match(sc->exclude[i], path);
+    for (i = 0; i < pf->ninclude && !in; i++)
+        in = pathfilter_glob_match(pf->include[i], path);
+    for (i = 0; i < pf->nexclude && in; i++)
+        in = !pathfilter_glob_match(pf->exclude[i], path);
     return in;
 }
 
-int scope_contains(const scope *sc, const char *path)
+int pathfilter_contains(const pathfilter *pf, const char *path)
 {
     if (!pd_path_is_source(path))
         return 0;
-    return !sc || scope_globs_contain(sc, path);
-}
-
-char *scope_to_json(const scope *sc)
-{
-    json_t *o = json_object(), *inc = json_array(), *exc = json_array();
-    char *text = NULL;
-    size_t i;
-
-    if (!o || !inc || !exc)
-        goto done;
-    for (i = 0; sc && i < sc->ninclude; i++)
-        json_array_append_new(inc, json_string(sc->include[i]));
-    for (i = 0; sc && i < sc->nexclude; i++)
-        json_array_append_new(exc, json_string(sc->exclude[i]));
-    json_object_set(o, "include", inc);
-    json_object_set(o, "exclude", exc);
-    text = json_dumps(o, JSON_COMPACT);
-done:
-    json_decref(inc);
-    json_decref(exc);
-    json_decref(o);
-    return text;
+    return !pf || pathfilter_globs_contain(pf, path);
 }

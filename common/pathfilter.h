@@ -1,0 +1,36 @@
+/*
+ * pathfilter.h: the path filter: which paths of a repository are analysed
+ * (ingest --include/--exclude, analyze and gate --path).  A path is selected
+ * when its suffix is one of the C kinds of an_path_is_source(), it matches at
+ * least one include glob (when any is given), and it matches no exclude glob.
+ *
+ * Globs follow gitignore-style path matching: `*` and `?` never cross a `/`,
+ * `**` matches any number of whole directories (numpy/core/ then `**`,
+ * or `**` then /test_?.c), `[abc]` and `[a-z]` match one character of a set.
+ */
+#ifndef PATHFILTER_H
+#define PATHFILTER_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char **include;   /* borrowed; NULL-free array of ninclude globs */
+    size_t ninclude;
+    const char **exclude;
+    size_t nexclude;
+} pathfilter;
+
+/* 1 if `path` matches `glob` (rules above), else 0. */
+int pathfilter_glob_match(const char *glob, const char *path);
+
+/* 1 if filter `s` selects `path` (s may be NULL: default kinds only). */
+int pathfilter_contains(const pathfilter *s, const char *path);
+
+/* 1 if `path` matches the globs of `s` alone: some include (or none
+ * given) and no exclude; the source-kind test of pathfilter_contains is left
+ * to the caller (stored paths passed it when they were ingested). */
+int pathfilter_globs_contain(const pathfilter *s, const char *path);
+
+/* Equality, the stored JSON form and reading it back: pathfilter_value.h. */
+
+#endif
