@@ -9,7 +9,19 @@
 #include <sqlite3.h>
 
 #include "api_common.h"
+#include "q_file.h"
 #include "srv.h"
+
+/*
+ * The file page `f` as the API answers it (GET .../files/{path}): a new
+ * reference.  With `with_page`, the totals, "truncated" and, when paged,
+ * "page" and "per_page" too.  The command line (portdash show file
+ * --format json) prints the same.
+ */
+json_t *api_file_json(const q_file *f, int with_page);
+
+/* 1 when `f` is one page of a longer file page (or a page past the first). */
+int api_file_paged(const q_file *f);
 
 /*
  * The whole file document of GET .../files/{path} (every function and
