@@ -24,4 +24,11 @@ if git ls-files -- '*.c' '*.h' | grep -v '^ingest/analyzer/\|^tests/' |
    xargs grep -n '#include "analyzer/' | grep -v '"analyzer/analyzer.h"'; then
   echo "above: include ingest/analyzer/analyzer.h, the analyzer's one public header"; bad=1
 fi
+# The query layer (query/) is a floor below server/ and cli/: it includes
+# no header of theirs (doc/hacking.md, layout).
+above=$(git ls-files -- 'server/*.h' 'cli/*.h' | sed 's|.*/||' | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
+if [ -n "$above" ] && git ls-files -- 'query/*.c' 'query/*.h' |
+   xargs grep -nE "#include \"($above)\"" ; then
+  echo "above: query/ includes a header of server/ or cli/, the floors above it"; bad=1
+fi
 exit $bad
