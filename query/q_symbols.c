@@ -97,7 +97,8 @@ static int q_sym_group(q_sym_uses *l, q_symbols *s)
 {
     size_t i, j;
 
-    qsort(l->v, l->n, sizeof(*l->v), q_sym_one_order);
+    if (l->n)                   /* qsort takes no NULL, even for none */
+        qsort(l->v, l->n, sizeof(*l->v), q_sym_one_order);
     if (!(s->v = calloc(l->n ? l->n : 1, sizeof(*s->v))))
         return pd_error_nomem(NULL);
     for (i = 0; i < l->n; i = j) {
@@ -106,7 +107,8 @@ static int q_sym_group(q_sym_uses *l, q_symbols *s)
         q_sym_count(l->v, i, j, &s->v[s->n]);
         s->uses_total += s->v[s->n++].uses;
     }
-    qsort(s->v, s->n, sizeof(*s->v), q_sym_row_order);
+    if (s->n)
+        qsort(s->v, s->n, sizeof(*s->v), q_sym_row_order);
     return 0;
 }
 

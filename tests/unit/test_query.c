@@ -265,6 +265,11 @@ static void test_symbols(void **state)
     assert_null(one->cls);
     q_symbol_free(one);
     q_symbols_free(s);
+    /* a scope without the files has none (toyport has no umath) */
+    assert_int_equal(q_symbols_get(g_db, &a, db_scopes_find(scopes, "umath"), &s), 0);
+    assert_int_equal(s->n, 0);
+    assert_int_equal(s->uses_total, 0);
+    q_symbols_free(s);
     db_scopes_free(scopes);
 }
 
