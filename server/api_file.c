@@ -141,19 +141,6 @@ static int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t nto
     return 0;
 }
 
-int api_file_doc(sqlite3 *db, const api_at *at, const char *path, json_t **out)
-{
-    q_file *f = NULL;
-    int rc;
-
-    *out = NULL;
-    if ((rc = q_file_get(db, at, path, NULL, NULL, &f)) < 0)
-        return rc;
-    *out = api_file_json(f, 0);
-    q_file_free(f);
-    return 0;
-}
-
 enum MHD_Result api_file(srv_req *r)
 {
     api_at at;
