@@ -66,7 +66,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 endif
 
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \
-           -MMD -MP -Icommon -Iingest -Idb -Iserver -Igate -Isarif -Ireport $(PKG_CFLAGS)
+           -MMD -MP -Icommon -Iingest -Idb -Iquery -Iserver -Igate -Isarif -Ireport $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
 # SAN=1 builds into build-san/ with AddressSanitizer + UBSan (used by make test).
@@ -78,7 +78,7 @@ else
 B        = build
 endif
 
-LIB_SRC  = $(wildcard common/*.c ingest/*.c ingest/analyzer/*.c db/*.c server/*.c report/*.c gate/*.c sarif/*.c)
+LIB_SRC  = $(wildcard common/*.c ingest/*.c ingest/analyzer/*.c db/*.c query/*.c server/*.c report/*.c gate/*.c sarif/*.c)
 CLI_SRC  = $(wildcard cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/db_migrations.o $(B)/gen/rules_default.o \
            $(B)/gen/scopes_default.o $(B)/gen/hpy_api.o $(B)/gen/openapi.o \
@@ -327,7 +327,7 @@ bench-truth: deps
 FUZZ_SECONDS ?= 60
 FUZZ_LIB = $(patsubst $(B)/%.o,%.c,$(filter-out $(B)/gen/%,$(LIB_OBJ))) \
            $(patsubst %.o,%.c,$(filter $(B)/gen/%,$(LIB_OBJ)))
-FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iserver -Igate -Isarif \
+FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iquery -Iserver -Igate -Isarif \
            -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_BIN = build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http
@@ -342,7 +342,7 @@ fuzz-http: build/fuzz/fuzz_http
 	sh tests/fuzz/run_plain.sh build/fuzz/fuzz_http $(FUZZ_SECONDS) tests/fuzz/http_seeds
 
 $(FUZZ_BIN): build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) \
-    $(wildcard common/*.h ingest/*.h ingest/analyzer/*.h db/*.h server/*.h sarif/*.h gate/*.h report/*.h)
+    $(wildcard common/*.h ingest/*.h ingest/analyzer/*.h db/*.h query/*.h server/*.h sarif/*.h gate/*.h report/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 

@@ -20,6 +20,7 @@ int cli_analyze(int argc, char **argv);
 int cli_triage(int argc, char **argv);
 int cli_fix(int argc, char **argv);
 int cli_repo(int argc, char **argv);
+int cli_show(int argc, char **argv);
 
 /*
  * Says on stderr that `portdash CMD OLD` is a deprecated spelling of NOW

@@ -22,6 +22,7 @@ static const struct {
     {"fix", cli_fix, "print checked HPy rewrites of a revision as a diff (git apply)"},
     {"triage", cli_triage, "dismiss findings (false positive, won't fix, used in tests)"},
     {"repo", cli_repo, "list, remove or rename the repositories of a database"},
+    {"show", cli_show, "print a file page, a commit, a compare or the symbols (text, JSON)"},
 };
 
 static void cli_usage(FILE *out)

@@ -9,6 +9,7 @@
 #include "api.h"
 #include "api_commit.h"
 #include "api_diff.h"
+#include "q_commit.h"
 #include "api_scope.h"
 #include "api_triage.h"
 #include "db.h"
@@ -64,7 +65,7 @@ enum MHD_Result api_repos(srv_req *r)
 }
 
 /* Commit metadata fields of `c` added to `o`. */
-static void api_commit_fields_of(const api_at *at, const db_commit *c, json_t *o)
+static void api_commit_fields_of(const char *oid, const db_commit *c, json_t *o)
 {
     char adate[40], cdate[40];
     json_t *parents = json_array();
@@ -72,7 +73,7 @@ static void api_commit_fields_of(const api_at *at, const db_commit *c, json_t *o
 
     pd_iso8601(adate, sizeof(adate), c->author_time, c->author_offset);
     pd_iso8601(cdate, sizeof(cdate), c->committer_time, c->committer_offset);
-    json_object_set_new(o, "commit", json_string(at->oid));
+    json_object_set_new(o, "commit", json_string(oid));
     json_object_set_new(o, "author", api_text(c->author_name));
     json_object_set_new(o, "author_email", api_text(c->author_email));
     json_object_set_new(o, "author_date", json_string(adate));
@@ -90,143 +91,76 @@ static int api_commit_fields(srv_req *r, const api_at *at, json_t *o)
     int rc;
 
     if ((rc = db_commit_get(r->db, at->commit_id, &c)) == 0)
-        api_commit_fields_of(at, &c, o);
+        api_commit_fields_of(at->oid, &c, o);
     db_commit_free(&c);
     return rc;
 }
 
-/* Changed files of one page of a commit, and the most ?per_page= may ask:
- * a commit renaming 50,000 files once made a 25 MB answer. */
-#define API_COMMIT_PER_PAGE 1000
-
-/* What api_commit_change needs besides the change. */
-typedef struct {
-    srv_req *r;
-    const api_at *at;
-    int64_t parent;              /* first parent's row id, 0: none */
-    json_t *files, *fns;
-} api_changes;
-
-/* db_commit_changes callback: one changed file and its function moves. */
-static int api_commit_change(void *arg, const db_change *ch)
+/* The changed files of the page as a JSON array. */
+static json_t *api_commit_files(const q_commit *c)
 {
-    api_changes *a = arg;
-    char from[41] = "";
-    const char *kind;
-    int rc;
+    json_t *arr = json_array();
+    size_t i;
 
-    /* Not in the parent: added; a failed read is an error, not "added". */
-    if (a->parent && (rc = db_commit_file_blob(a->r->db, a->parent,
-                                               ch->old_path ? ch->old_path : ch->path,
-                                               from)) < 0) {
-        if (rc != PD_ENOTFOUND)
-            return rc;
-        from[0] = '\0';
-    }
-    kind = !ch->blob ? "deleted" : ch->old_path ? "renamed" : from[0] ? "modified" : "added";
-    json_array_append_new(a->files, json_pack("{s:o, s:o, s:s, s:o, s:o}",
-        "path", api_text(ch->path),
-        "old_path", ch->old_path ? api_text(ch->old_path) : json_null(),
-        "change", kind, "from_blob", from[0] ? json_string(from) : json_null(),
-        "to_blob", ch->blob ? json_string(ch->blob) : json_null()));
-    {
-        api_side sa = {from[0] ? from : NULL, NULL, 0, a->parent};
-        api_side sb = {ch->blob, NULL, 0, a->at->commit_id};
+    for (i = 0; i < c->nfiles; i++) {
+        const q_change *f = &c->files[i];
 
-        return api_diff_file(a->r, a->at->rules_hash, ch->path, &sa, &sb, a->fns, NULL);
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:o, s:o}",
+            "path", api_text(f->path),
+            "old_path", f->old_path ? api_text(f->old_path) : json_null(),
+            "change", f->change,
+            "from_blob", f->from_blob[0] ? json_string(f->from_blob) : json_null(),
+            "to_blob", f->to_blob[0] ? json_string(f->to_blob) : json_null()));
     }
+    return arr;
 }
 
-/* The in-scope files a commit changed on page `page` of `per`, with their
- * function moves. */
-static int api_commit_changes(srv_req *r, const api_at *at, int64_t parent,
-                              json_t *files, json_t *fns, size_t page, size_t per)
+int api_commit_paged(const q_commit *c)
 {
-    api_changes a = {r, at, parent, files, fns};
-
-    return db_commit_changes(r->db, at->commit_id, (page - 1) * per, per,
-                             api_commit_change, &a);
+    return c->files_total > c->per || c->page > 1;
 }
 
-/* db_same_patch callback: one commit onto the array. */
-static int api_same_patch_add(void *arg, const char *oid, const char *summary)
+json_t *api_commit_json(const q_commit *c)
 {
-    json_array_append_new(arg, json_pack("{s:s, s:o}", "commit", oid, "message",
-                                         api_text(summary)));
-    return 0;
-}
+    json_t *o = json_object(), *same = json_array();
+    size_t i;
 
-/* The page's figures of a commit: totals, paging and the same change
- * elsewhere, added to `o`. */
-static int api_commit_tail(srv_req *r, const api_at *at, const db_commit *c, json_t *o,
-                           size_t page, size_t per)
-{
-    json_t *same = json_array();
-    size_t total;
-    int rc;
-
-    if ((rc = db_commit_changes_count(r->db, at->commit_id, &total)) < 0 ||
-        (rc = db_same_patch(r->db, at->repo_id, c->patch_id, at->commit_id,
-                            api_same_patch_add, same)) < 0) {
-        json_decref(same);
-        return rc;
-    }
+    api_commit_fields_of(c->oid, &c->meta, o);
+    json_object_set_new(o, "stats", api_stats_obj(&c->stats));
+    json_object_set_new(o, "delta", api_stats_obj(&c->delta));
+    json_object_set_new(o, "files", api_commit_files(c));
+    json_object_set_new(o, "functions", api_moves_json(&c->functions));
     /* Say how many there are, and page past one page. */
-    json_object_set_new(o, "files_total", json_integer((json_int_t)total));
-    json_object_set_new(o, "truncated", json_boolean(total > per || page > 1));
-    if (total > per || page > 1) {
-        json_object_set_new(o, "page", json_integer((json_int_t)page));
-        json_object_set_new(o, "per_page", json_integer((json_int_t)per));
-        srv_page_link(r, page, per, total);
+    json_object_set_new(o, "files_total", json_integer((json_int_t)c->files_total));
+    json_object_set_new(o, "truncated", json_boolean(api_commit_paged(c)));
+    if (api_commit_paged(c)) {
+        json_object_set_new(o, "page", json_integer((json_int_t)c->page));
+        json_object_set_new(o, "per_page", json_integer((json_int_t)c->per));
     }
+    for (i = 0; i < c->nsame; i++)
+        json_array_append_new(same, json_pack("{s:s, s:o}", "commit", c->same_patch[i].oid,
+                                              "message", api_text(c->same_patch[i].summary)));
     json_object_set_new(o, "same_patch_as", same);
-    return 0;
+    return o;
 }
 
 enum MHD_Result api_commit(srv_req *r)
 {
     api_at at;
-    db_counts stats, before, delta;
-    db_commit c;
-    json_t *o, *files, *fns;
-    size_t page, per;
+    q_commit_params p;
+    q_commit *c = NULL;
+    enum MHD_Result ret;
     int rc;
 
-    memset(&before, 0, sizeof(before));
-    memset(&c, 0, sizeof(c));
-    if ((rc = srv_page_window(r, API_COMMIT_PER_PAGE, API_COMMIT_PER_PAGE, &page, &per)) < 0 ||
-        (rc = api_resolve(r, &at)) < 0 ||
-        (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &stats)) < 0 ||
-        (rc = db_commit_get(r->db, at.commit_id, &c)) < 0 ||
-        (c.first_parent_id &&
-         (rc = db_commit_stats(r->db, c.first_parent_id, at.rules_hash, &before)) < 0)) {
-        db_commit_free(&c);
+    if ((rc = srv_page_window(r, Q_COMMIT_PER_PAGE, Q_COMMIT_PER_PAGE, &p.page,
+                              &p.per)) < 0 ||
+        (rc = api_resolve(r, &at)) < 0 || (rc = q_commit_get(r->db, &at, &p, &c)) < 0)
         return srv_reply_error(r, rc);
-    }
-    o = json_object();
-    files = json_array();
-    fns = json_array();
-    api_commit_fields_of(&at, &c, o);
-    if ((rc = api_commit_changes(r, &at, c.first_parent_id, files, fns, page, per)) < 0) {
-        json_decref(o);
-        json_decref(files);
-        json_decref(fns);
-        db_commit_free(&c);
-        return srv_reply_error(r, rc);
-    }
-    delta = stats;
-    db_counts_add(&delta, &before, -1);
-    json_object_set_new(o, "stats", api_stats_obj(&stats));
-    json_object_set_new(o, "delta", api_stats_obj(&delta));
-    json_object_set_new(o, "files", files);
-    json_object_set_new(o, "functions", fns);
-    rc = api_commit_tail(r, &at, &c, o, page, per);
-    db_commit_free(&c);
-    if (rc < 0) {
-        json_decref(o);
-        return srv_reply_error(r, rc);
-    }
-    return srv_reply_json(r, 200, o);
+    if (api_commit_paged(c))
+        srv_page_link(r, c->page, c->per, c->files_total);
+    ret = srv_reply_json(r, 200, api_commit_json(c));
+    q_commit_free(c);
+    return ret;
 }
 
 /* Findings per tool: the built-in analyzer ("portdash": hpy uses are level

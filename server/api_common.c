@@ -115,17 +115,7 @@ char *api_text_bytes(const char *s)
 
 int api_resolve_at(sqlite3 *db, const char *repo, const char *rev, api_at *at)
 {
-    int rc;
-
-    memset(at, 0, sizeof(*at));
-    if ((rc = db_repo_find(db, repo, &at->repo_id, NULL, 0)) < 0)
-        return rc;
-    if ((rc = db_rev_resolve(db, at->repo_id, rev, &at->commit_id, at->oid)) < 0)
-        return rc;
-    rc = db_meta_get(db, "rules_hash", at->rules_hash, sizeof(at->rules_hash));
-    if (rc == PD_ENOTFOUND)
-        rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
-    return rc;
+    return q_at_resolve(db, repo, rev, at);
 }
 
 int api_resolve(srv_req *r, api_at *at)

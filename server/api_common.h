@@ -11,23 +11,14 @@
 
 #include "db_history.h"
 #include "pd_domain.h"
+#include "q_at.h"
 #include "srv_reply.h"
 #include "srv_req.h"
 
-/* A resolved {repo}/{rev} pair. */
-typedef struct {
-    int64_t repo_id;
-    int64_t commit_id;
-    char oid[41];
-    char rules_hash[64];
-} api_at;
+/* A resolved {repo}/{rev} pair (the query layer's, q_at.h). */
+typedef q_at api_at;
 
-/*
- * Resolve `repo` (a repository name) and `rev` (db_rev_resolve: a ref, a
- * full or abbreviated commit id) in `db` and read the current rules hash.
- * Returns 0, or a negative code after pd_error_set: PD_ENOTFOUND (no such
- * repository or revision, or nothing ingested yet), PD_EDB.
- */
+/* q_at_resolve (q_at.h), under the API's name. */
 int api_resolve_at(sqlite3 *db, const char *repo, const char *rev, api_at *at);
 
 /*

@@ -1,10 +1,12 @@
 /*
  * api_compare.c: GET /api/v1/repos/{repo}/compare/{base}...{head}: what
- * moved between two revs, file by file and function by function.
+ * moved between two revs, file by file and function by function (read by
+ * q_compare.h), as JSON.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "api_compare.h"
 #include "api_diff.h"
 #include "db.h"
@@ -38,146 +40,99 @@ static int api_compare_resolve(srv_req *r, api_at *base, api_at *head)
 }
 
 /* {"status", "universal_ready"} of one side, or null when absent. */
-static json_t *api_compare_side(const api_side *x)
+static json_t *api_compare_side(const q_file_side *x)
 {
-    if (!x->blob)
+    if (!x->present)
         return json_null();
     return json_pack("{s:s, s:b}", "status", x->status, "universal_ready", x->ready);
 }
 
+/* The files of `c` as a JSON array of {"path", "from", "to"}. */
+static json_t *api_compare_files(const q_compare *c)
+{
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; i < c->nfiles; i++)
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:o}",
+            "path", api_text(c->files[i].path), "from", api_compare_side(&c->files[i].from),
+            "to", api_compare_side(&c->files[i].to)));
+    return arr;
+}
+
+json_t *api_compare_json(const q_compare *c)
+{
+    json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+        "base", c->base, "head", c->head, "base_stats", api_stats_obj(&c->base_stats),
+        "head_stats", api_stats_obj(&c->head_stats), "delta", api_stats_obj(&c->delta),
+        "files", api_compare_files(c), "functions", api_moves_json(&c->functions),
+        "regressions", api_moves_json(&c->regressions));
+
+    /* Say how much there was; the lists hold the first c->most. */
+    json_object_set_new(o, "files_total", json_integer((json_int_t)c->files_total));
+    json_object_set_new(o, "functions_total", json_integer((json_int_t)c->functions.total));
+    json_object_set_new(o, "regressions_total",
+                        json_integer((json_int_t)c->regressions.total));
+    json_object_set_new(o, "truncated", json_boolean(q_compare_truncated(c)));
+    return o;
+}
+
+/* The server's walk of changed files, adapted to q_changed_files. */
 typedef struct {
-    const api_at *head;
-    json_t *files, *fns, *regs;
-    size_t cap;                 /* most entries kept per list; 0: all */
-    size_t total[3];            /* files, functions, regressions seen */
-} api_compare_ctx;
+    srv_req *r;
+    int (*fn)(void *arg, srv_req *r, const char *path, const api_side *a,
+              const api_side *b);
+    void *arg;
+} api_changed_walk;
 
-/* Entries of `arr` past the cap are counted into *total and dropped, so a
- * compare across 50,000 renamed files holds one page, not all of them. */
-static void api_compare_cap(json_t *arr, size_t before, size_t cap, size_t *total)
+/* q_changed_files callback: the caller's, with the request. */
+static int api_changed_one(void *arg, const char *path, const q_side *a, const q_side *b)
 {
-    size_t n = json_array_size(arr);
+    api_changed_walk *w = arg;
 
-    *total += n - before;
-    while (cap && json_array_size(arr) > cap)
-        json_array_remove(arr, json_array_size(arr) - 1);
-}
-
-/* api_changed_files callback: file entry and function moves of one path. */
-static int api_compare_path(void *arg, srv_req *r, const char *path,
-                            const api_side *a, const api_side *b)
-{
-    api_compare_ctx *c = arg;
-    json_t *from = api_compare_side(a), *to = api_compare_side(b);
-    size_t nf = json_array_size(c->files), nfn = json_array_size(c->fns);
-    size_t nreg = json_array_size(c->regs);
-    int rc;
-
-    if (!json_equal(from, to))
-        json_array_append_new(c->files, json_pack("{s:o, s:o, s:o}", "path",
-                              api_text(path), "from", from, "to", to));
-    else {
-        json_decref(from);
-        json_decref(to);
-    }
-    rc = api_diff_file(r, c->head->rules_hash, path, a, b, c->fns, c->regs);
-    api_compare_cap(c->files, nf, c->cap, &c->total[0]);
-    api_compare_cap(c->fns, nfn, c->cap, &c->total[1]);
-    api_compare_cap(c->regs, nreg, c->cap, &c->total[2]);
-    return rc;
-}
-
-/* Fill a side from a file row (NULL row: absent). */
-static void api_side_of(api_side *x, const db_file_row *row, int64_t commit_id)
-{
-    memset(x, 0, sizeof(*x));
-    x->commit_id = commit_id;
-    if (!row)
-        return;
-    x->blob = row->blob;
-    x->status = row->status ? row->status : "unanalysed";
-    x->ready = (int)row->counts.universal_ready_files;
+    return w->fn(w->arg, w->r, path, a, b);
 }
 
 int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
                       int (*fn)(void *arg, srv_req *r, const char *path,
                                 const api_side *a, const api_side *b), void *arg)
 {
-    db_files *a = NULL, *b = NULL;
-    db_file_row xa, xb;
-    int ra = 0, rb = 0, rc;
+    api_changed_walk w = {r, fn, arg};
 
-    if ((rc = db_files_open(r->db, &a, base->commit_id, base->rules_hash)) < 0 ||
-        (rc = db_files_open(r->db, &b, head->commit_id, head->rules_hash)) < 0)
-        goto done;
-    ra = db_files_next(a, &xa);
-    rb = db_files_next(b, &xb);
-    /* Both lists are sorted by path: walk them together. */
-    while (rc == 0 && ra >= 0 && rb >= 0 && (ra > 0 || rb > 0)) {
-        int cmp = ra == 0 ? 1 : rb == 0 ? -1 : strcmp(xa.path, xb.path);
-        api_side sa, sb;
-
-        api_side_of(&sa, cmp <= 0 ? &xa : NULL, base->commit_id);
-        api_side_of(&sb, cmp >= 0 ? &xb : NULL, head->commit_id);
-        if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0)
-            rc = fn(arg, r, cmp <= 0 ? xa.path : xb.path, &sa, &sb);
-        if (cmp <= 0)
-            ra = db_files_next(a, &xa);
-        if (cmp >= 0)
-            rb = db_files_next(b, &xb);
-    }
-    if (rc == 0 && (ra < 0 || rb < 0))
-        rc = ra < 0 ? ra : rb;
-done:
-    db_files_close(a);
-    db_files_close(b);
-    return rc;
+    return q_changed_files(r->db, base, head, api_changed_one, &w);
 }
 
 int api_compare_commits(srv_req *r, const api_at *base, const api_at *head,
                         json_t *files, json_t *fns, json_t *regs)
 {
-    api_compare_ctx c = {head, files, fns, regs, 0, {0, 0, 0}};
+    q_compare *c = NULL;
+    json_t *l;
+    int rc;
 
-    return api_changed_files(r, base, head, api_compare_path, &c);
+    if ((rc = q_compare_get(r->db, base, head, NULL, &c)) < 0)
+        return rc;
+    json_array_extend(files, l = api_compare_files(c));
+    json_decref(l);
+    json_array_extend(fns, l = api_moves_json(&c->functions));
+    json_decref(l);
+    json_array_extend(regs, l = api_moves_json(&c->regressions));
+    json_decref(l);
+    q_compare_free(c);
+    return 0;
 }
-
-/* Most entries of each list in a compare answer. */
-#define API_COMPARE_CAP 5000
 
 enum MHD_Result api_compare(srv_req *r)
 {
     api_at base, head;
-    db_counts cb, ch, delta;
-    json_t *files, *fns, *regs, *o;
-    api_compare_ctx c = {&head, NULL, NULL, NULL, API_COMPARE_CAP, {0, 0, 0}};
+    q_compare_params p = {Q_COMPARE_CAP};
+    q_compare *c = NULL;
+    enum MHD_Result ret;
     int rc;
 
     if ((rc = api_compare_resolve(r, &base, &head)) < 0 ||
-        (rc = db_commit_stats(r->db, base.commit_id, base.rules_hash, &cb)) < 0 ||
-        (rc = db_commit_stats(r->db, head.commit_id, head.rules_hash, &ch)) < 0)
+        (rc = q_compare_get(r->db, &base, &head, &p, &c)) < 0)
         return srv_reply_error(r, rc);
-    c.files = files = json_array();
-    c.fns = fns = json_array();
-    c.regs = regs = json_array();
-    if ((rc = api_changed_files(r, &base, &head, api_compare_path, &c)) < 0) {
-        json_decref(files);
-        json_decref(fns);
-        json_decref(regs);
-        return srv_reply_error(r, rc);
-    }
-    delta = ch;
-    db_counts_add(&delta, &cb, -1);
-    o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
-        "base", base.oid, "head", head.oid, "base_stats", api_stats_obj(&cb),
-        "head_stats", api_stats_obj(&ch), "delta", api_stats_obj(&delta),
-        "files", files, "functions", fns, "regressions", regs);
-    /* Say how much there was; the lists hold the first API_COMPARE_CAP. */
-    json_object_set_new(o, "files_total", json_integer((json_int_t)c.total[0]));
-    json_object_set_new(o, "functions_total", json_integer((json_int_t)c.total[1]));
-    json_object_set_new(o, "regressions_total", json_integer((json_int_t)c.total[2]));
-    json_object_set_new(o, "truncated", json_boolean(c.total[0] > API_COMPARE_CAP ||
-                                                     c.total[1] > API_COMPARE_CAP ||
-                                                     c.total[2] > API_COMPARE_CAP));
-    return srv_reply_json(r, 200, o);
+    ret = srv_reply_json(r, 200, api_compare_json(c));
+    q_compare_free(c);
+    return ret;
 }

@@ -1,34 +1,30 @@
 /*
  * api_diff.h: what moved between two versions of a file, function by
- * function, and between two whole commits.  Used by the commit page
- * (changes against the first parent) and by compare.
- *
- * Functions are matched by name and, for names that occur more than once in
- * a file (#if/#else variants), by occurrence.  Each change carries tags:
- *   added, removed              the function appears / disappears
- *   progressed, regressed       status rank up / down, with legacy < bridged
- *                               < ported, and neutral ranked with ported
- *                               (nothing left to port)
- *   converted, object-regressed object state rank up / down, with
- *                               object-legacy < object-cpython-only <
- *                               object-universal
- *   introduced, object-dropped  the function becomes / stops being an
- *                               object-dtype path
+ * function (q_diff.h), as JSON, and between two whole commits.  Used by
+ * the commit page (changes against the first parent), compare and the
+ * report.
+ * The tags of a move are described in q_diff.h.
  */
 #ifndef API_DIFF_H
 #define API_DIFF_H
 
 #include "api.h"
 #include "db.h"
+#include "q_diff.h"
 
-/* One side of a changed file: blob NULL when the file is absent there. */
-typedef struct {
-    const char *blob;
-    const char *status;
-    int ready;
-    int64_t commit_id;           /* the side's commit: its call graph gives
-                                  * the functions' object states */
-} api_side;
+/* One side of a changed file: blob NULL when the file is absent there
+ * (q_diff.h). */
+typedef q_side api_side;
+
+/*
+ * A function move as the API answers it: {"path", "name", "from", "to",
+ * "changes"}, "to" with its "start_line"; a side where the function is
+ * absent is null.  A new reference.
+ */
+json_t *api_move_json(const q_move *m);
+
+/* The moves of `l` as a JSON array of api_move_json.  A new reference. */
+json_t *api_moves_json(const q_moves *l);
 
 /*
  * Append to `functions` (and, if not NULL, to `regressions`) the changed

@@ -1,6 +1,6 @@
 /*
- * api_file.h: one file at a commit (api_file.c): its page and its source,
- * and the whole document the triage reads.
+ * api_file.h: one file at a commit (api_file.c): its page (q_file.h) as
+ * JSON, and its source.
  */
 #ifndef API_FILE_H
 #define API_FILE_H
@@ -9,16 +9,20 @@
 #include <sqlite3.h>
 
 #include "api_common.h"
+#include "q_file.h"
 #include "srv_reply.h"
 #include "srv_req.h"
 
 /*
- * The whole file document of GET .../files/{path} (every function and
- * finding, no paging) for `path` at `at` in `db`, with fingerprints and
- * dismissals.  *out is a new reference.  0, PD_ENOTFOUND (no such file at
- * the commit), PD_EDB, PD_ENOMEM.
+ * The file page `f` as the API answers it (GET .../files/{path}): a new
+ * reference.  With `with_page`, the totals, "truncated" and, when paged,
+ * "page" and "per_page" too.  The command line (portdash show file
+ * --format json) prints the same.
  */
-int api_file_doc(sqlite3 *db, const api_at *at, const char *path, json_t **out);
+json_t *api_file_json(const q_file *f, int with_page);
+
+/* 1 when `f` is one page of a longer file page (or a page past the first). */
+int api_file_paged(const q_file *f);
 
 /* GET /api/v1/repos/{repo}/commits/{rev}/files/{path...} */
 enum MHD_Result api_file(srv_req *r);

@@ -10,7 +10,7 @@
 
 #include "api.h"
 #include "api_items.h"
-#include "api_dismissed.h"
+#include "q_dismissed.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_findings.h"
@@ -101,7 +101,7 @@ enum MHD_Result api_object_items(srv_req *r)
 
         /* the sites carry the fingerprints of the file page's findings, so a
          * site dismissed there shows dismissed here ("dismissed_count") */
-        if ((rc = api_dismissed_apply(r->db, at.repo_id, o, "legacy_sites", NULL)) < 0) {
+        if ((rc = q_dismissed_apply(r->db, at.repo_id, o, "legacy_sites", NULL)) < 0) {
             json_decref(o);
             return srv_reply_error(r, rc);
         }

@@ -150,27 +150,3 @@ enum MHD_Result api_repo_missing(srv_req *r)
     return srv_reply_json(r, 200, json_pack("{s:I, s:o}", "total", (json_int_t)total,
                                             "missing", arr));
 }
-
-int api_repo_missing_mark(sqlite3 *db, int64_t repo_id, const char *blob, json_t *o,
-                          int analysed)
-{
-    char since[41];
-    int rc = db_missing_blob(db, repo_id, blob, since);
-
-    if (rc < 0)
-        return rc;
-    json_object_set_new(o, "missing", json_pack(
-        "{s:s, s:s}", "since", since, "detail", analysed
-        ? "the clone this was ingested from did not hold this version of the file; "
-          "its analysis is known from another repository, and the next ingest "
-          "counts it in the summaries, which count it as absent until then"
-        : "the clone this was ingested from does not hold this version of the file "
-          "(a partial clone, or a damaged pack): it is counted as absent until an "
-          "ingest finds it"));
-    if (!analysed) {
-        json_object_set_new(o, "status", json_null());
-        json_object_set_new(o, "findings", json_array());
-        json_object_set_new(o, "functions", json_array());
-    }
-    return 0;
-}

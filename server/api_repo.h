@@ -28,14 +28,4 @@ enum MHD_Result api_repo_missing(srv_req *r);
 /* A repository row as JSON (new reference); the git directory is left out. */
 json_t *api_repo_info_json(const db_repo_info *i);
 
-/*
- * Mark the file document `o` of blob `blob` as missing from the clone when
- * repository `repo_id` recorded it so: "missing": {since, detail}, and,
- * unless `analysed` (another repository's ingest stored its analysis),
- * status null and no findings or functions.  0; PD_ENOTFOUND when the
- * blob is not recorded missing (the caller keeps its own error); PD_EDB.
- */
-int api_repo_missing_mark(sqlite3 *db, int64_t repo_id, const char *blob, json_t *o,
-                          int analysed);
-
 #endif

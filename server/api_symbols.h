@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "db_scope.h"
+#include "q_symbols.h"
 #include "srv_reply.h"
 #include "srv_req.h"
 
@@ -32,19 +33,19 @@ int api_symbols_in_use(srv_req *r, const api_at *at, const char *q, json_t *agg)
  * "hpy_since" (api_hpymap.h) on the object o for `symbol`; returns o. */
 json_t *api_sym_hpy(json_t *o, const char *symbol);
 
-/* One blocking use, as api_symbols_walk reports it. */
-typedef struct {
-    const char *path;
-    const char *cls;             /* "capi" or "bridge" */
-    const char *text;            /* the symbol */
-    json_int_t line, column;
-    json_int_t fn;               /* function index in the file, -1: none */
-    const char *fn_name;         /* NULL outside functions */
-    json_int_t fn_line;
-    json_int_t file_seq;         /* 0, 1, 2 ... per file walked */
-} api_sym_use;
+/* One blocking use, as api_symbols_walk reports it (q_symbols.h). */
+typedef q_sym_use api_sym_use;
 
-typedef int (*api_sym_cb)(void *arg, const api_sym_use *u);
+typedef q_sym_cb api_sym_cb;
+
+/* Every symbol with blocking uses (`s`) as the API answers it (GET
+ * .../symbols, before paging): a new reference.  The command line
+ * (portdash show symbols --format json) prints the same. */
+json_t *api_symbols_json(const q_symbols *s);
+
+/* One symbol's sites (`s`) as the API answers it (GET .../symbols/{symbol},
+ * before paging): a new reference. */
+json_t *api_symbol_json(const q_symbol *s);
 
 /*
  * Report to cb every blocking use at `at` under scope `sc` (unguarded

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_file.h"
 #include "api_triage.h"
 #include "db.h"
 #include "db_token.h"
 #include "db_triage.h"
 #include "pd_error.h"
+#include "q_file.h"
 #include "srv_auth.h"
 
 /* Move the dismissed findings of `findings` from their tool's results
@@ -45,7 +45,8 @@ static size_t api_triage_uncount(json_t *findings, json_t *tools)
 int api_triage_summary(sqlite3 *db, const api_at *at, const db_scope *sc, json_t *tools,
                        size_t *ndismissed)
 {
-    json_t *paths = NULL, *p, *doc, *t;
+    json_t *paths = NULL, *p, *t;
+    q_file *doc = NULL;
     const char *key;
     size_t i;
     int rc;
@@ -60,13 +61,13 @@ int api_triage_summary(sqlite3 *db, const api_at *at, const db_scope *sc, json_t
 
         if (sc && !db_scope_has_path(sc, path))
             continue;
-        rc = api_file_doc(db, at, path, &doc);
+        rc = q_file_get(db, at, path, NULL, NULL, &doc);
         if (rc == PD_ENOTFOUND)
             continue;            /* not in this commit: nothing to leave out */
         if (rc < 0)
             break;
-        *ndismissed += api_triage_uncount(json_object_get(doc, "findings"), tools);
-        json_decref(doc);
+        *ndismissed += api_triage_uncount(doc->findings, tools);
+        q_file_free(doc);
     }
     json_decref(paths);
     return rc == PD_ENOTFOUND ? 0 : rc < 0 ? rc : 0;
@@ -96,7 +97,8 @@ int api_triage_dismiss(sqlite3 *db, const char *repo, const char *rev, const cha
                        const char *fp, const char *reason, const char *comment,
                        const char *by, json_t **out)
 {
-    json_t *doc = NULL, *f = NULL, *x;
+    json_t *f = NULL, *x;
+    q_file *doc = NULL;
     api_at at;
     size_t i;
     int rc;
@@ -106,8 +108,8 @@ int api_triage_dismiss(sqlite3 *db, const char *repo, const char *rev, const cha
         return pd_error_set(PD_EINVAL, "reason must be one of %s", DB_TRIAGE_REASONS);
     rc = api_resolve_at(db, repo, rev, &at);
     if (rc == 0)
-        rc = api_file_doc(db, &at, path, &doc);
-    json_array_foreach(json_object_get(doc, "findings"), i, x)
+        rc = q_file_get(db, &at, path, NULL, NULL, &doc);
+    json_array_foreach(doc ? doc->findings : NULL, i, x)
         if (!f && strcmp(json_string_value(json_object_get(x, "fingerprint")), fp) == 0)
             f = x;
     if (rc == 0 && !f)
@@ -117,7 +119,7 @@ int api_triage_dismiss(sqlite3 *db, const char *repo, const char *rev, const cha
         json_object_set_new(f, "path", json_string(path));
         rc = db_triage_dismiss(db, at.repo_id, at.oid, f, reason, comment, by, out);
     }
-    json_decref(doc);
+    q_file_free(doc);
     return rc;
 }
 

@@ -46,4 +46,11 @@ fi
 if git grep -nE '\bscope_(contains|glob_match|globs_contain|to_json)\b|"scope\.h"|_has_scope\b|\bsrv_route_scope\b|\ban_path_in_scope\b|ingest_scope_dirs' -- '*.c' '*.h' ':!tests/fixtures/'; then
   echo "above: 'scope' used for a path filter or a token permission (doc/hacking.md#words)"; bad=1
 fi
+# The query layer (query/) is a floor below server/ and cli/: it includes
+# no header of theirs (doc/hacking.md, layout).
+above=$(git ls-files -- 'server/*.h' 'cli/*.h' | sed 's|.*/||' | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
+if [ -n "$above" ] && git ls-files -- 'query/*.c' 'query/*.h' |
+   xargs grep -nE "#include \"($above)\"" ; then
+  echo "above: query/ includes a header of server/ or cli/, the floors above it"; bad=1
+fi
 exit $bad

@@ -1,8 +1,8 @@
 /*
- * api_dismissed.h: marking the dismissed findings of a list (api_dismissed.c).
+ * q_dismissed.h: marking the dismissed findings of a list (q_dismissed.c).
  */
-#ifndef API_DISMISSED_H
-#define API_DISMISSED_H
+#ifndef Q_DISMISSED_H
+#define Q_DISMISSED_H
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -16,13 +16,13 @@
  * go, and is the same on the file page and in the object-items list.
  * Uploaded SARIF findings already carry theirs (portdash/v1).
  */
-void api_dismissed_fingerprints(json_t *findings, const char *path);
+void q_dismissed_fingerprints(json_t *findings, const char *path);
 
 /*
  * Fingerprint and mark (db_triage_mark) the findings of `o` (member
  * `key`), and set o["dismissed_count"].  0 or PD_EDB.
  */
-int api_dismissed_apply(sqlite3 *db, int64_t repo_id, json_t *o, const char *key,
+int q_dismissed_apply(sqlite3 *db, int64_t repo_id, json_t *o, const char *key,
                         const char *path);
 
 #endif

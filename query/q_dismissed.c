@@ -1,6 +1,6 @@
 /*
- * api_dismissed.c: which findings of a list are dismissed
- * (api_dismissed.h): their fingerprints, then the marks the triage store
+ * q_dismissed.c: which findings of a list are dismissed
+ * (q_dismissed.h): their fingerprints, then the marks the triage store
  * holds.  A leaf: the file page, the object-items list and the summary use
  * it; it uses only db/.
  */
@@ -9,10 +9,10 @@
 
 #include <sodium.h>
 
-#include "api_dismissed.h"
+#include "q_dismissed.h"
 #include "db_triage.h"
 
-void api_dismissed_fingerprints(json_t *findings, const char *path)
+void q_dismissed_fingerprints(json_t *findings, const char *path)
 {
     json_t *seen = json_object(), *f;
     size_t i;
@@ -52,14 +52,14 @@ void api_dismissed_fingerprints(json_t *findings, const char *path)
     json_decref(seen);
 }
 
-int api_dismissed_apply(sqlite3 *db, int64_t repo_id, json_t *o, const char *key,
+int q_dismissed_apply(sqlite3 *db, int64_t repo_id, json_t *o, const char *key,
                         const char *path)
 {
     json_t *list = json_object_get(o, key);
     size_t n = 0;
     int rc;
 
-    api_dismissed_fingerprints(list, path);
+    q_dismissed_fingerprints(list, path);
     if ((rc = db_triage_mark(db, repo_id, list, &n)) < 0)
         return rc;
     json_object_set_new(o, "dismissed_count", json_integer((json_int_t)n));

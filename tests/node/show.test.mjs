@@ -1,0 +1,131 @@
+// `portdash show`: the answers of the file page, a commit, a compare and
+// the symbol lists read from the database without a server.  With
+// --format json each is the API's answer to the same question, byte for
+// byte (a real server on the same database answers the same GET); with
+// --format text it has the answer's fields.  PORTDASH_BIN names the binary,
+// PORTDASH_FIXTURES the fixture repositories (toyport).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const bin = resolve(process.env.PORTDASH_BIN || join(root, 'build', 'portdash'));
+const fixtures = process.env.PORTDASH_FIXTURES || join(root, 'build-san', 'fixtures');
+const INITIAL = '5a1092dee8f1ef1a7e68ca379d12c302914fb469';
+let tmp, db, scopes, server, url;
+
+const show = (args) => spawnSync(bin, ['show', ...args, '--db', db, '--name', 'demo'],
+  { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'portdash-show-'));
+  db = join(tmp, 'show.db');
+  const r = spawnSync(bin, ['ingest', '--quiet', '--db', db, '--git-dir',
+    join(fixtures, 'toyport.git'), '--name', 'demo', '--ref', 'hpy',
+    '--ref', 'hpy-convert-object-dtype'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  // a scope of the server's own file, which show reads with --scopes
+  scopes = join(tmp, 'test.scopes');
+  writeFileSync(scopes, 'scope no-object-dtype\nexclude-object-paths\n\nscope src\ninclude src/**\n');
+  server = spawn(bin, ['serve', '--db', db, '--listen', '127.0.0.1:0', '--scopes', scopes],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise((res) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /on (http:\S+?)\/?\s/.exec(out);
+      if (m) res(m[1]);
+    });
+  });
+});
+
+after(() => {
+  server?.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+// The CLI's JSON for `args` is the body of GET `path`, byte for byte.
+async function sameAsApi(args, path) {
+  const r = show([...args, '--format', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  const res = await fetch(url + path);
+  assert.equal(res.status, 200, path);
+  assert.equal(r.stdout, (await res.text()) + '\n', `${args.join(' ')} vs ${path}`);
+  return JSON.parse(r.stdout);
+}
+
+test('show file --format json is the file page of the API', async () => {
+  const doc = await sameAsApi(['file', '--rev', 'hpy', 'src/toyarray.c'],
+    '/api/v1/repos/demo/commits/hpy/files/src/toyarray.c');
+  assert.equal(doc.status, 'ported');
+  assert.ok(doc.functions.length > 1);
+  // a page as the API pages it, with the same totals
+  const page = await sameAsApi(['file', '--rev', 'hpy', 'src/toyarray.c', '--page', '2', '--per-page', '1'],
+    '/api/v1/repos/demo/commits/hpy/files/src/toyarray.c?page=2&per_page=1');
+  assert.equal(page.functions.length, 1);
+  assert.equal(page.functions[0].name, doc.functions[1].name);
+  assert.equal(page.truncated, true);
+  // a name with markup is bytes, not a URL
+  await sameAsApi(['file', '--rev', 'hpy', 'src/evil<img src=x onerror=window.__xss=1>.c'],
+    '/api/v1/repos/demo/commits/hpy/files/src/evil%3Cimg%20src%3Dx%20onerror%3Dwindow.__xss%3D1%3E.c');
+});
+
+test('show commit, compare and symbols --format json are the API answers', async () => {
+  await sameAsApi(['commit', INITIAL], `/api/v1/repos/demo/commits/${INITIAL}`);
+  await sameAsApi(['commit', 'hpy'], '/api/v1/repos/demo/commits/hpy');
+  const cmp = await sameAsApi(['compare', 'hpy', INITIAL], `/api/v1/repos/demo/compare/hpy...${INITIAL}`);
+  assert.ok(cmp.regressions.length > 0);
+  await sameAsApi(['compare', INITIAL, 'hpy-convert-object-dtype'],
+    `/api/v1/repos/demo/compare/${INITIAL}...hpy-convert-object-dtype`);
+  const sym = await sameAsApi(['symbols', '--rev', INITIAL], `/api/v1/repos/demo/commits/${INITIAL}/symbols`);
+  assert.ok(sym.symbols.length > 1);
+  const src = await sameAsApi(['symbols', '--rev', 'hpy-convert-object-dtype', '--scope', 'src', '--scopes', scopes],
+    '/api/v1/repos/demo/commits/hpy-convert-object-dtype/symbols?scope=src');
+  assert.equal(src.scope, 'src');
+  await sameAsApi(['symbols', '--rev', INITIAL, sym.symbols[0].symbol],
+    `/api/v1/repos/demo/commits/${INITIAL}/symbols/${sym.symbols[0].symbol}`);
+});
+
+test('show ... --format text has the answer\'s fields', () => {
+  let r = show(['file', '--rev', 'hpy', 'src/toyarray.c']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^file: src\/toyarray\.c$/m);
+  assert.match(r.stdout, /^status: ported$/m);
+  assert.match(r.stdout, /^functions: \d+ of \d+ \(page 1\)$/m);
+  assert.match(r.stdout, /^\s+\d+-\d+\tported\t\S+\ttoyarray_new_impl$/m);
+  assert.match(r.stdout, /^findings: \d+ of \d+ \(page 1\), 0 dismissed$/m);
+  r = show(['commit', 'd9fcc7a']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^commit: d9fcc7afb11788287d2371b1caa6c1c108d5a683$/m);
+  assert.match(r.stdout, /^author: Ben Bridger <ben@example\.org>$/m);
+  assert.match(r.stdout, /^\s+modified\tsrc\/toyarray\.c$/m);
+  assert.match(r.stdout, /^\s+src\/toyarray\.c\ttoyarray_len\tlegacy -> bridged\tprogressed$/m);
+  r = show(['compare', 'hpy', INITIAL]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^head: ${INITIAL}$`, 'm'));
+  assert.match(r.stdout, /^regressions: [1-9]\d* of \d+$/m);
+  r = show(['symbols', '--rev', INITIAL]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^scope: no-object-dtype$/m);
+  assert.match(r.stdout, /^\s+\d+\s+\d+\s+\d+\s+capi\s+PyErr_SetString\s+HPyErr_SetString$/m);
+});
+
+test('show refuses what it cannot answer, and says why', () => {
+  let r = show(['file', 'src/toyarray.c']);                     // no --rev
+  assert.equal(r.status, 2);
+  r = show(['commit', 'hpy', '--format', 'xml']);
+  assert.equal(r.status, 2);
+  r = show(['file', '--rev', 'hpy', 'src/no-such.c']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^portdash show: .+/);
+  r = show(['commit', 'no-such-ref']);
+  assert.equal(r.status, 1);
+  r = show(['symbols', '--rev', 'hpy', '--scope', 'no-such-scope']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /no scope named 'no-such-scope'/);
+});
