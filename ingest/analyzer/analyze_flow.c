@@ -325,12 +325,15 @@ static int an_call_name(const an_tok *t)
                                      "sizeof", "defined", "case", "do", "else",
                                      "__attribute__", "_Alignof", "alignof",
                                      "typeof", "__typeof__", "decltype"};
+    static const unsigned char kwlen[] = {2, 5, 3, 6, 6, 6, 7, 4, 2, 4, 13, 8, 7,
+                                          6, 10, 8};
     size_t i;
 
+    _Static_assert(sizeof(kw) / sizeof(kw[0]) == sizeof(kwlen), "a length per keyword");
     if (t->kind != LEX_IDENT)
         return 0;
     for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
-        if (an_tok_eq(t, kw[i], strlen(kw[i])))
+        if (t->len == kwlen[i] && memcmp(t->s, kw[i], kwlen[i]) == 0)
             return 0;
     return 1;
 }
