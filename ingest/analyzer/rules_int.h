@@ -117,6 +117,10 @@ int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls);
 /* The exact entry of `name`, created if missing. */
 int rules_entry(rules *r, const char *name, rules_name **out);
 
+/* Make room for `more` entries beyond r->nnames at once (a names set adds
+ * thousands: one allocation instead of doublings).  0 or PD_ENOMEM. */
+int rules_reserve(rules *r, size_t more);
+
 /* rules_items.c: the object-dtype directives; av/ac as split by the
  * parser (av[0] is the directive). */
 int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast);
