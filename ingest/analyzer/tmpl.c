@@ -496,13 +496,13 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len)
     /* numpy's templates expand 5 to 100 times (12 in numpy/core), in
      * segments of a few bytes: sizing both buffers for that up front
      * spares the doublings' copies (realloc was 14 % of a numpy/core run,
-     * issue 26); pages never written cost nothing.  At most 64 MiB ahead,
-     * not to ask a strict overcommit for the whole limit. */
+     * issue 26); pages never written cost nothing.  At most 16 MiB each
+     * ahead (tm_grow rounds up to a power of two): below pd_malloc_keep's
+     * mmap threshold, so that the buffers stay in the heap. */
     if ((st.rc = tm_grow((void **)&st.o->text, &st.cap_text,
-                         len < ((size_t)1 << 19) ? 128 * len + 4096 : (size_t)64 << 20,
-                         1)) ||
+                         len < ((size_t)1 << 17) ? 128 * len : (size_t)16 << 20, 1)) ||
         (st.rc = tm_grow((void **)&st.o->segs, &st.cap_segs,
-                         len < ((size_t)1 << 20) ? 4 * len + 16 : (size_t)4 << 20,
+                         len < ((size_t)1 << 18) ? 4 * len : (size_t)1 << 20,
                          sizeof(*st.o->segs)))) {
         tmpl_free(st.o);
         return st.rc;
