@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "cli.h"
 
 static const struct {
@@ -69,9 +71,17 @@ int main(int argc, char **argv)
         cli_usage(stdout);
         return CLI_OK;
     }
-    for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
-        if (strcmp(argv[1], cli_commands[i].name) == 0)
-            return cli_commands[i].run(argc - 1, argv + 1);
+    for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++) {
+        if (strcmp(argv[1], cli_commands[i].name))
+            continue;
+        /* libgit2 stays initialised for the whole process (loading the
+         * rules used to do it), except for `analyze`, which does it only
+         * when it reads a repository: the initialisation loads the CA
+         * certificates, a third of a file-only run's start-up (issue 26). */
+        if (cli_commands[i].run != cli_analyze)
+            git_libgit2_init();
+        return cli_commands[i].run(argc - 1, argv + 1);
+    }
     fprintf(stderr, "portdash: unknown command '%s'\n\n", argv[1]);
     cli_usage(stderr);
     return CLI_USAGE;

@@ -5,6 +5,10 @@
 
 #include "pd_malloc.h"
 
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -15,5 +19,41 @@ void pd_malloc_keep(void)
     /* Setting either also stops glibc's own sliding of both thresholds. */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
+}
+
+
+#define PD_PREFAULT_CHUNK ((size_t)16 << 20)   /* below the mmap threshold */
+#define PD_PREFAULT_MAX 16                     /* chunks: 256 MiB at most */
+
+void pd_malloc_prefault(size_t bytes)
+{
+#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
+    long pg = sysconf(_SC_PAGESIZE);
+    char *chunk[PD_PREFAULT_MAX];
+    size_t n = 0, i;
+
+    /* Chunks below the mmap threshold come from the heap, one after the
+     * other, and go back to its top when freed, where the run's next
+     * allocations find them. */
+    while (pg > 0 && bytes > 0 && n < PD_PREFAULT_MAX) {
+        size_t k = bytes < PD_PREFAULT_CHUNK ? bytes : PD_PREFAULT_CHUNK;
+        uintptr_t a, b;
+
+        if (!(chunk[n] = malloc(k)))
+            break;
+        a = ((uintptr_t)chunk[n] + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+        b = ((uintptr_t)chunk[n] + k) & ~((uintptr_t)pg - 1);
+        if (b > a && madvise((void *)a, b - a, MADV_POPULATE_WRITE) != 0) {
+            n++;
+            break;                      /* not supported here: best effort */
+        }
+        n++;
+        bytes -= k;
+    }
+    for (i = n; i-- > 0;)
+        free(chunk[i]);
+#else
+    (void)bytes;
 #endif
 }

@@ -189,15 +189,35 @@ static char an_site_cls(rules_verdict v)
     return v.cls == AN_CLASS_CAPI || v.cls == AN_CLASS_NPY_LEGACY ? 'L' : 'F';
 }
 
+/* The decimal digits of v at p; their count.  The facts are built by hand,
+ * not by snprintf: a call's fact was a tenth of a file-only run (issue 26). */
+static size_t an_put_u(char *p, uint32_t v)
+{
+    char tmp[10];
+    size_t n = 0, i;
+
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    for (i = 0; i < n; i++)
+        p[i] = tmp[n - 1 - i];
+    return n;
+}
+
+/* The fact "<c><root>" (root >= 0) into buf; its length. */
+static size_t an_put_root(char *buf, char c, int root)
+{
+    buf[0] = c;
+    return 1 + an_put_u(buf + 1, (uint32_t)root);
+}
+
 static void an_site_root(an_state *st, char cls, int root)
 {
     char buf[16];
-    int n;
 
     if (root < 0 || st->guard)
         return;
-    n = snprintf(buf, sizeof(buf), "%c%d", cls, root);
-    an_flow_rec(st, buf, (size_t)n);
+    an_flow_rec(st, buf, an_put_root(buf, cls, root));
 }
 
 /* An item site of class v reached through the name s[0..len). */
@@ -231,27 +251,25 @@ static void an_end_flow_arg(an_state *st, an_fcall *c)
 {
     const rules_name *e = c->name.e;
     char buf[160];
-    int n;
 
     if (c->ntok == 0 && c->argi == 0)
         return;                           /* f(): no argument */
     if (c->root >= 0) {
-        n = snprintf(buf, sizeof(buf), "p%d", c->root);
-        an_code(c, buf, (size_t)n);
+        an_code(c, buf, an_put_root(buf, 'p', c->root));
         if (c->firstroot < 0)
             c->firstroot = c->root;
     } else if (c->one_valid && c->ntok == 1 + c->amp && an_is(&c->one, "HPy_NULL")) {
         an_code(c, "N", 1);
     } else if (c->one_valid && c->ntok == 1 + c->amp && c->one.len < sizeof(buf) - 2) {
-        n = snprintf(buf, sizeof(buf), "i%.*s", (int)c->one.len, c->one.s);
-        an_code(c, buf, (size_t)n);
+        buf[0] = 'i';
+        memcpy(buf + 1, c->one.s, c->one.len);
+        an_code(c, buf, 1 + c->one.len);
     } else {
         an_code(c, "-", 1);
     }
     if (e && e->nullowner.cls >= 0 && c->argi == e->nullowner_arg && c->root >= 0 &&
         c->ntok == 1) {
-        n = snprintf(buf, sizeof(buf), "o%d", c->root);
-        an_flow_rec(st, buf, (size_t)n);
+        an_flow_rec(st, buf, an_put_root(buf, 'o', c->root));
     }
     c->argi++;
     c->ntok = c->amp = c->one_valid = 0;
@@ -283,16 +301,22 @@ static void an_end_call(an_state *st, an_fcall *c)
 {
     char buf[AN_MAXCODES + 200];
     uint32_t start = st->res->functions[st->cur].start_line;
-    int n;
+    size_t n, k;
 
     an_end_flow_arg(st, c);
     an_copy_root(st, c);
     if (c->name.len > 96)
         return;
-    n = snprintf(buf, sizeof(buf), "c%u:%.*s:%s",
-                 c->name.line >= start ? c->name.line - start : 0,
-                 (int)c->name.len, c->name.s, c->codes);
-    an_flow_rec(st, buf, (size_t)n);
+    /* "c<line - start>:<name>:<codes>", codes shorter than AN_MAXCODES */
+    buf[0] = 'c';
+    n = 1 + an_put_u(buf + 1, c->name.line >= start ? c->name.line - start : 0);
+    buf[n++] = ':';
+    memcpy(buf + n, c->name.s, c->name.len);
+    n += c->name.len;
+    buf[n++] = ':';
+    k = strlen(c->codes);
+    memcpy(buf + n, c->codes, k);
+    an_flow_rec(st, buf, n + k);
 }
 
 static int an_call_name(const an_tok *t)
@@ -301,12 +325,15 @@ static int an_call_name(const an_tok *t)
                                      "sizeof", "defined", "case", "do", "else",
                                      "__attribute__", "_Alignof", "alignof",
                                      "typeof", "__typeof__", "decltype"};
+    static const unsigned char kwlen[] = {2, 5, 3, 6, 6, 6, 7, 4, 2, 4, 13, 8, 7,
+                                          6, 10, 8};
     size_t i;
 
+    _Static_assert(sizeof(kw) / sizeof(kw[0]) == sizeof(kwlen), "a length per keyword");
     if (t->kind != LEX_IDENT)
         return 0;
     for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
-        if (an_tok_eq(t, kw[i], strlen(kw[i])))
+        if (t->len == kwlen[i] && memcmp(t->s, kw[i], kwlen[i]) == 0)
             return 0;
     return 1;
 }

@@ -17,11 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
-
 #include "pd_error.h"
 #include "pd_file.h"
 #include "pd_hash.h"
+#include "pd_sha1.h"
 #include "rules.h"
 #include "rules_int.h"
 
@@ -331,7 +330,6 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
 {
     rules_ctx c = {name ? name : "rules", 0, NULL};
     rules *r;
-    git_oid oid;
     int rc;
 
     *out = NULL;
@@ -340,28 +338,12 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     r->prof_object_dtype = -1;
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
-    git_libgit2_init();
-    if (r->sets) {
-        char *all = malloc(len + r->sets_len);
-
-        if (!all) {
-            rc = pd_error_nomem("loading rules");
-            goto fail;
-        }
-        memcpy(all, text, len);
-        memcpy(all + len, r->sets, r->sets_len);
-        rc = git_odb_hash(&oid, all, len + r->sets_len, GIT_OBJECT_BLOB);
-        free(all);
-    } else {
-        rc = git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB);
-    }
+    /* git's blob id of the text and its sets, computed here: libgit2's
+     * initialisation (CA certificates) would cost a file-only run more
+     * than its analysis of a small file (issue 26). */
+    pd_sha1_blob_hex(r->hash, text, len, r->sets, r->sets_len);
     free(r->sets);
     r->sets = NULL;
-    if (rc != 0) {
-        rc = pd_error_set(PD_EGIT, "cannot hash rules %s", c.file);
-        goto fail;
-    }
-    git_oid_tostr(r->hash, sizeof(r->hash), &oid);
     *out = r;
     return 0;
 fail:

@@ -29,7 +29,7 @@ void rules_free(rules *r);
 /*
  * Hex SHA-1-sized content hash (40 chars, NUL-terminated) of the rules text,
  * owned by `r`.  Stored with every analysis, so changed rules re-analyse.
- * It is the git blob id of the text (git_odb_hash), so
+ * It is the git blob id of the text (pd_sha1_blob_hex, without libgit2), so
  * `git hash-object FILE` gives the same value for rules that read no
  * `names` set; with sets, it is the blob id of the text followed by each
  * set's text (after a "\nnames SET\n" line), so a changed set re-analyses.

@@ -115,6 +115,19 @@ const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
     return idx ? &r->names[idx - 1] : NULL;
 }
 
+int rules_reserve(rules *r, size_t more)
+{
+    rules_name *names;
+
+    if (r->capnames - r->nnames >= more)
+        return 0;
+    if (!(names = realloc(r->names, (r->nnames + more) * sizeof(*names))))
+        return pd_error_nomem("loading rules");
+    r->names = names;
+    r->capnames = r->nnames + more;
+    return 0;
+}
+
 /* Find or create the exact entry of `name`; *out gets it.  The pointer is
  * valid until the next call.  0 or PD_ENOMEM. */
 int rules_entry(rules *r, const char *name, rules_name **out)

@@ -8,8 +8,6 @@
 #ifndef RULES_INT_H
 #define RULES_INT_H
 
-#include <git2.h>
-
 #include "pd_map.h"
 #include "rules.h"
 
@@ -66,7 +64,7 @@ struct rules {
     char *sets;                 /* the text of every `names` set read, for
                                  * the hash (rules_names.c) */
     size_t sets_len;
-    char hash[GIT_OID_HEXSZ + 1];
+    char hash[41];                  /* git blob id, hex (pd_sha1.h) */
     /* `profile` lines (rules_profile.c): what the port has, for the views. */
     int prof_object_dtype;      /* 1 yes, 0 no, -1 auto (not given) */
     const char *prof_scopes;    /* space-separated names, or NULL: all */
@@ -118,6 +116,10 @@ int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls);
 
 /* The exact entry of `name`, created if missing. */
 int rules_entry(rules *r, const char *name, rules_name **out);
+
+/* Make room for `more` entries beyond r->nnames at once (a names set adds
+ * thousands: one allocation instead of doublings).  0 or PD_ENOMEM. */
+int rules_reserve(rules *r, size_t more);
 
 /* rules_items.c: the object-dtype directives; av/ac as split by the
  * parser (av[0] is the directive). */

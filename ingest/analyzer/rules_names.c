@@ -69,8 +69,13 @@ static int rules_names_apply(rules *r, const rules_ctx *c, const char *set,
     unsigned line = 1;
     char name[RULES_MAXLINE];
     rules_name *e;
+    size_t lines = 0;
     int rc;
 
+    for (nl = text; nl < end && (nl = memchr(nl, '\n', (size_t)(end - nl))); nl++)
+        lines++;
+    if ((rc = rules_reserve(r, lines + 1)) != 0)
+        return rc;
     for (; p < end; p = nl + 1, line++) {
         size_t n = 0;
 

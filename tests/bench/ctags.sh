@@ -13,6 +13,8 @@
 #   BENCH_CTAGS_REF     the revision checked out (default: hpy)
 #   BENCH_CTAGS_SCOPE   the first directory measured (default: numpy/core)
 #   BENCH_RUNS          repetitions (default 3)
+#   BENCH_CTAGS_BEFORE  another build of portdash, run in turn with the two
+#                       (before/after tables); adds two columns at the end
 # Prints one table row per file set.
 set -eu
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -20,6 +22,8 @@ repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmar
 ref=${BENCH_CTAGS_REF:-hpy}
 scope=${BENCH_CTAGS_SCOPE:-numpy/core}
 runs=${BENCH_RUNS:-3}
+before=${BENCH_CTAGS_BEFORE:-}
+[ -z "$before" ] || before=$(cd "$(dirname "$before")" && pwd)/$(basename "$before")
 command -v ctags >/dev/null || { echo "ctags.sh: universal-ctags missing (make deps)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,23 +37,33 @@ cpu() {
   /usr/bin/time -f '%U %S' -o "$tmp/t" "$@" > /dev/null 2>&1 || true
   awk '{print $1 + $2}' "$tmp/t"
 }
-echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |"
-echo "|---|---|---|---|---|"
+if [ -z "$before" ]; then
+  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |"
+  echo "|---|---|---|---|---|"
+else
+  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |" \
+       "analyzer before CPU | speed before |"
+  echo "|---|---|---|---|---|---|---|"
+fi
 for dir in "$scope" .; do
   find "$dir" -type f \( -name '*.c' -o -name '*.h' -o -name '*.c.src' -o -name '*.h.src' \
     -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \) | sed 's|^\./||' | sort > "$tmp/list"
   n=$(wc -l < "$tmp/list")
   mb=$(tr '\n' '\0' < "$tmp/list" | du -cb --files0-from=- | tail -n1 | awk '{printf "%.1f", $1 / 1e6}')
-  : > "$tmp/ct"; : > "$tmp/an"
+  : > "$tmp/ct"; : > "$tmp/an"; : > "$tmp/an0"
   i=0
   while [ $i -lt "$runs" ]; do
     cpu ctags --languages=C,C++ --langmap=C:+.src -f "$tmp/tags" -L "$tmp/list" >> "$tmp/ct"
     # xargs would split a long list into several processes: one is wanted.
     cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$bin" "$tmp/list" >> "$tmp/an"
+    [ -z "$before" ] ||
+      cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$before" "$tmp/list" >> "$tmp/an0"
     i=$((i + 1))
   done
-  ct=$(median < "$tmp/ct"); an=$(median < "$tmp/an")
+  ct=$(median < "$tmp/ct"); an=$(median < "$tmp/an"); an0=$(median < "$tmp/an0")
   label=$dir; [ "$dir" = . ] && label="whole repository"
-  echo "$n $mb $ct $an" | awk -v l="$label" '{printf "| %s | %d, %s MB | %.2f s | %.2f s | %.2f × |\n", \
-    l, $1, $2, $3, $4, $3 / $4}'
+  echo "$n $mb $ct $an ${an0:-0}" | awk -v l="$label" -v two="${before:+1}" '{
+    printf "| %s | %d, %s MB | %.2f s | %.2f s | %.2f × |", l, $1, $2, $3, $4, $3 / $4
+    if (two) printf " %.2f s | %.2f × |", $5, $3 / $5
+    printf "\n" }'
 done

@@ -112,7 +112,7 @@ static void test_port_is_the_commits_upstream_cannot_reach(void **state)
 
 /* Patch ids are computed for the port's own commits alone (the ones a
  * rebase of the port rewrites: doc/history.md, "Patch ids"): each own
- * commit that changes an in-scope file has one, no upstream commit has. */
+ * commit that changes a selected file has one, no upstream commit has. */
 static void test_patch_ids_are_the_ports_own(void **state)
 {
     char *own = tu_sh_out("git --git-dir='%s' rev-list --first-parent main..hpy",
