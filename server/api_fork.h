@@ -62,4 +62,23 @@ void api_fork_end(api_fork_walk *w);
  */
 int api_fork_sample(srv_req *r, json_t **points, size_t *total);
 
+
+/*
+ * ?points=N of request `r`: 0 when it does not ask (*n untouched), 1 with
+ * *n, or PD_EINVAL (pd_error_set) for an N that is not a whole number from
+ * 3 to 100000.
+ */
+int api_fork_points_arg(srv_req *r, size_t *n);
+
+/*
+ * api_fork_sample on plain arrays: of len points (own[i] non-zero for the
+ * port's own, t[i] the effective date in unix seconds, v[i] the value),
+ * the indices api_fork_sample keeps for a budget of n, in its order
+ * (upstream's kept points, then the own ones; each part ascending), into
+ * *idx (malloc'd; the caller frees it) and *nidx.  0, or PD_ENOMEM
+ * (pd_error_nomem; *idx NULL).
+ */
+int api_fork_pick(const unsigned char *own, const int64_t *t, const int64_t *v,
+                  size_t len, size_t n, size_t **idx, size_t *nidx);
+
 #endif
