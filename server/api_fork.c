@@ -1,6 +1,7 @@
 /*
  * api_fork.c: the port's own commits in a history answer (see api_fork.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,9 +51,11 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
             w->amax = hp->c.author_time;
         w->own++;
     } else {
-        json_decref(w->base);
-        w->base = api_commit_point(&hp->c);
-        json_object_set_new(w->base, "value", json_integer(hp->value));
+        w->has_base = 1;
+        w->base = hp->c;
+        snprintf(w->base_oid, sizeof(w->base_oid), "%s", hp->c.oid ? hp->c.oid : "");
+        w->base.oid = w->base_oid;
+        w->base_value = hp->value;
         w->upstream++;
     }
     /* The commit after the base is the first of the port's own. */
@@ -65,7 +68,7 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
 json_t *api_fork_json(api_fork_walk *w)
 {
     int basis = w->fork.basis;
-    json_t *dates = json_null();
+    json_t *dates = json_null(), *base = NULL;
     char a[40], b[40];
 
     if (basis == DB_FORK_HPY_TOKEN && !w->own)
@@ -76,14 +79,14 @@ json_t *api_fork_json(api_fork_walk *w)
         dates = json_pack("{s:s, s:s}", "first", a, "last", b);
     }
     /* With no port, nothing is folded: there is no base either. */
-    if (basis == DB_FORK_NONE) {
-        json_decref(w->base);
-        w->base = NULL;
+    if (basis != DB_FORK_NONE && w->has_base) {
+        base = api_commit_point(&w->base);
+        json_object_set_new(base, "value", json_integer(w->base_value));
     }
     json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
         "basis", db_fork_basis_name(basis),
         "upstream", basis == DB_FORK_UPSTREAM ? api_text(w->fork.upstream) : json_null(),
-        "base", w->base ? w->base : json_null(),
+        "base", base ? base : json_null(),
         "own_commits", (json_int_t)w->own,
         "upstream_commits", (json_int_t)(basis == DB_FORK_NONE ? 0 : w->upstream),
         "first", w->first ? w->first : json_null(),
@@ -96,7 +99,6 @@ json_t *api_fork_json(api_fork_walk *w)
 void api_fork_end(api_fork_walk *w)
 {
     json_decref(w->parts);
-    json_decref(w->base);
     json_decref(w->first);
     json_decref(w->last);
     memset(w, 0, sizeof(*w));

@@ -20,7 +20,10 @@ typedef struct {
     db_fork fork;
     int in_own;              /* the walk has passed the base */
     int64_t own, upstream;   /* points of each part seen */
-    json_t *base;            /* the newest upstream point, with "value" */
+    int has_base;            /* an upstream point was seen: */
+    db_commit_when base;     /* the newest one (base.oid: base_oid), */
+    char base_oid[41];       /* JSON made once, by api_fork_json, */
+    int64_t base_value;      /* not for each of upstream's thousands */
     json_t *first, *last;    /* the first and last own points */
     int64_t amin, amax;      /* author dates of the own points */
     int restart;             /* the last point stepped starts a part */
