@@ -1,6 +1,7 @@
 /*
  * api_fork.c: the port's own commits in a history answer (see api_fork.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,9 +51,11 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
             w->amax = hp->c.author_time;
         w->own++;
     } else {
-        json_decref(w->base);
-        w->base = api_commit_point(&hp->c);
-        json_object_set_new(w->base, "value", json_integer(hp->value));
+        w->has_base = 1;
+        w->base = hp->c;
+        snprintf(w->base_oid, sizeof(w->base_oid), "%s", hp->c.oid ? hp->c.oid : "");
+        w->base.oid = w->base_oid;
+        w->base_value = hp->value;
         w->upstream++;
     }
     /* The commit after the base is the first of the port's own. */
@@ -65,7 +68,7 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
 json_t *api_fork_json(api_fork_walk *w)
 {
     int basis = w->fork.basis;
-    json_t *dates = json_null();
+    json_t *dates = json_null(), *base = NULL;
     char a[40], b[40];
 
     if (basis == DB_FORK_HPY_TOKEN && !w->own)
@@ -76,14 +79,14 @@ json_t *api_fork_json(api_fork_walk *w)
         dates = json_pack("{s:s, s:s}", "first", a, "last", b);
     }
     /* With no port, nothing is folded: there is no base either. */
-    if (basis == DB_FORK_NONE) {
-        json_decref(w->base);
-        w->base = NULL;
+    if (basis != DB_FORK_NONE && w->has_base) {
+        base = api_commit_point(&w->base);
+        json_object_set_new(base, "value", json_integer(w->base_value));
     }
     json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
         "basis", db_fork_basis_name(basis),
         "upstream", basis == DB_FORK_UPSTREAM ? api_text(w->fork.upstream) : json_null(),
-        "base", w->base ? w->base : json_null(),
+        "base", base ? base : json_null(),
         "own_commits", (json_int_t)w->own,
         "upstream_commits", (json_int_t)(basis == DB_FORK_NONE ? 0 : w->upstream),
         "first", w->first ? w->first : json_null(),
@@ -96,7 +99,6 @@ json_t *api_fork_json(api_fork_walk *w)
 void api_fork_end(api_fork_walk *w)
 {
     json_decref(w->parts);
-    json_decref(w->base);
     json_decref(w->first);
     json_decref(w->last);
     memset(w, 0, sizeof(*w));
@@ -121,19 +123,43 @@ static json_t *api_fork_cut(json_t *part, size_t b)
     return out;
 }
 
-int api_fork_sample(srv_req *r, json_t **points, size_t *total)
+int api_fork_points_arg(srv_req *r, size_t *n)
 {
-    json_t *up, *own, *p;
-    size_t i, nown, nup, bown, half;
     char buf[32], *end;
-    long n;
+    long v;
     int rc;
 
     if ((rc = srv_query(r, "points", buf, sizeof(buf))) == PD_ENOTFOUND)
         return 0;
-    n = rc < 0 ? 0 : strtol(buf, &end, 10);
-    if (rc < 0 || *end || end == buf || n < 3 || n > 100000)
+    v = rc < 0 ? 0 : strtol(buf, &end, 10);
+    if (rc < 0 || *end || end == buf || v < 3 || v > 100000)
         return pd_error_set(PD_EINVAL, "points must be a whole number from 3 to 100000");
+    *n = (size_t)v;
+    return 1;
+}
+
+/* The own part's budget of n points, nup upstream and nown own ones. */
+static size_t api_fork_budget(size_t n, size_t nup, size_t nown)
+{
+    size_t half = n / 2, bown = n > nup ? n - nup : 0;
+
+    /* The port's commits are few beside upstream's thousands: they keep at
+     * least half the budget (what upstream leaves, when more), so a
+     * 1,000-point chart still shows every one of numpy-hpy's 54.  Never
+     * more than N points in all. */
+    if (bown < half)
+        bown = half;
+    return bown > nown ? nown : bown;
+}
+
+int api_fork_sample(srv_req *r, json_t **points, size_t *total)
+{
+    json_t *up, *own, *p;
+    size_t i, n = 0, bown;
+    int rc;
+
+    if ((rc = api_fork_points_arg(r, &n)) <= 0)
+        return rc;
     *total = json_array_size(*points);
     up = json_array();
     own = json_array();
@@ -141,20 +167,9 @@ int api_fork_sample(srv_req *r, json_t **points, size_t *total)
         json_array_append(json_is_true(json_object_get(p, "own")) ? own : up, p);
     json_decref(*points);
     *points = NULL;
-    nown = json_array_size(own);
-    nup = json_array_size(up);
-    /* The port's commits are few beside upstream's thousands: they keep at
-     * least half the budget (what upstream leaves, when more), so a
-     * 1,000-point chart still shows every one of numpy-hpy's 54.  Never
-     * more than N points in all. */
-    half = (size_t)n / 2;
-    bown = (size_t)n > nup ? (size_t)n - nup : 0;
-    if (bown < half)
-        bown = half;
-    if (bown > nown)
-        bown = nown;
+    bown = api_fork_budget(n, json_array_size(up), json_array_size(own));
     own = api_fork_cut(own, bown);
-    up = api_fork_cut(up, (size_t)n - bown);
+    up = api_fork_cut(up, n - bown);
     if (!own || !up) {
         json_decref(own);
         json_decref(up);
@@ -164,4 +179,66 @@ int api_fork_sample(srv_req *r, json_t **points, size_t *total)
     json_decref(own);
     *points = up;
     return 1;
+}
+
+/* Append to idx[*k...] the indices part[] (len of them, dates t, values
+ * v) keeps for budget b, as api_fork_cut keeps them.  -1 out of memory. */
+static int api_fork_pick_part(const size_t *part, const int64_t *t, const int64_t *v,
+                              size_t len, size_t b, size_t *idx, size_t *k)
+{
+    size_t *keep, nkeep, i;
+
+    if (len > b && b < 3) {
+        if (b == 2)
+            idx[(*k)++] = part[0];
+        if (b >= 1)
+            idx[(*k)++] = part[len - 1];
+        return 0;
+    }
+    if (api_lttb_pick(t, v, len, b, &keep, &nkeep) < 0)
+        return -1;
+    for (i = 0; i < nkeep; i++)
+        idx[(*k)++] = part[keep[i]];
+    free(keep);
+    return 0;
+}
+
+int api_fork_pick(const unsigned char *own, const int64_t *t, const int64_t *v,
+                  size_t len, size_t n, size_t **idx, size_t *nidx)
+{
+    size_t *part = malloc((len ? len : 1) * sizeof(*part));
+    int64_t *pt = malloc((len ? len : 1) * sizeof(*pt));
+    int64_t *pv = malloc((len ? len : 1) * sizeof(*pv));
+    size_t i, k = 0, m, bown = 0;
+    int side, rc = PD_ENOMEM;
+
+    *idx = malloc((len ? len : 1) * sizeof(**idx));
+    *nidx = 0;
+    if (!part || !pt || !pv || !*idx)
+        goto done;
+    /* Upstream's points first, then the port's own, as api_fork_sample. */
+    for (side = 0; side < 2; side++) {
+        for (m = 0, i = 0; i < len; i++)
+            if ((own[i] != 0) == side) {
+                part[m] = i;
+                pt[m] = t[i];
+                pv[m++] = v[i];
+            }
+        if (side == 0)
+            bown = api_fork_budget(n, m, len - m);
+        if (api_fork_pick_part(part, pt, pv, m, side ? bown : n - bown, *idx, &k) < 0)
+            goto done;
+    }
+    *nidx = k;
+    rc = 0;
+done:
+    free(part);
+    free(pt);
+    free(pv);
+    if (rc < 0) {
+        free(*idx);
+        *idx = NULL;
+        return pd_error_nomem(NULL);
+    }
+    return 0;
 }

@@ -21,7 +21,10 @@ typedef struct {
     db_fork fork;
     int in_own;              /* the walk has passed the base */
     int64_t own, upstream;   /* points of each part seen */
-    json_t *base;            /* the newest upstream point, with "value" */
+    int has_base;            /* an upstream point was seen: */
+    db_commit_when base;     /* the newest one (base.oid: base_oid), */
+    char base_oid[41];       /* JSON made once, by api_fork_json, */
+    int64_t base_value;      /* not for each of upstream's thousands */
     json_t *first, *last;    /* the first and last own points */
     int64_t amin, amax;      /* author dates of the own points */
     int restart;             /* the last point stepped starts a part */
@@ -62,5 +65,24 @@ void api_fork_end(api_fork_walk *w);
  * 100000, or PD_ENOMEM (*points freed and NULL).
  */
 int api_fork_sample(srv_req *r, json_t **points, size_t *total);
+
+
+/*
+ * ?points=N of request `r`: 0 when it does not ask (*n untouched), 1 with
+ * *n, or PD_EINVAL (pd_error_set) for an N that is not a whole number from
+ * 3 to 100000.
+ */
+int api_fork_points_arg(srv_req *r, size_t *n);
+
+/*
+ * api_fork_sample on plain arrays: of len points (own[i] non-zero for the
+ * port's own, t[i] the effective date in unix seconds, v[i] the value),
+ * the indices api_fork_sample keeps for a budget of n, in its order
+ * (upstream's kept points, then the own ones; each part ascending), into
+ * *idx (malloc'd; the caller frees it) and *nidx.  0, or PD_ENOMEM
+ * (pd_error_nomem; *idx NULL).
+ */
+int api_fork_pick(const unsigned char *own, const int64_t *t, const int64_t *v,
+                  size_t len, size_t n, size_t **idx, size_t *nidx);
 
 #endif

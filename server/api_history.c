@@ -108,34 +108,58 @@ static void api_history_order(api_order *o, int64_t t, int restart)
         o->tmax = t;
 }
 
-static void api_history_order_set(const api_order *o, json_t *p)
-{
-    char d[40];
-
-    pd_iso8601(d, sizeof(d), o->tmax, 0);
-    json_object_set_new(p, "position", json_integer(o->pos));
-    json_object_set_new(p, "effective_date", json_string(d));
-    if (o->out)
-        json_object_set_new(p, "out_of_order", json_true());
-}
+/*
+ * One point of the answer as the walk found it: JSON is made of the points
+ * kept only (issue 26.3: 1,000 of numpy-hpy's 15,000 for a chart), so the
+ * walk keeps plain rows; the strings of the callback are copied.
+ */
+typedef struct {
+    char oid[41];
+    db_commit_when c;        /* c.oid is NULL: oid above */
+    int64_t value, pos, tmax;
+    unsigned char out;       /* dated before an earlier commit */
+    unsigned char part_start;
+} api_hrow;
 
 /* What the history callback collects. */
 typedef struct {
     int by_author;
     int port_only;           /* ?window=port: the port's own commits only */
     int64_t since, until;
-    json_t *points, *port_start;
+    api_hrow *rows;
+    size_t nrows, cap;
+    unsigned char *own;      /* own[i]: rows[i] is one of the port's own */
+    json_t *port_start;
     api_order ord;
     api_fork_walk fork;
 } api_hist;
+
+/* Room for one more row; PD_ENOMEM when there is none. */
+static int api_history_grow(api_hist *h)
+{
+    size_t cap = h->cap ? h->cap * 2 : 1024;
+    api_hrow *rows;
+    unsigned char *own;
+
+    if (h->nrows < h->cap)
+        return 0;
+    if (!(rows = realloc(h->rows, cap * sizeof(*rows))))
+        return pd_error_nomem(NULL);
+    h->rows = rows;
+    if (!(own = realloc(h->own, cap)))
+        return pd_error_nomem(NULL);
+    h->own = own;
+    h->cap = cap;
+    return 0;
+}
 
 /* db_ref_history callback: one commit of the chain, oldest first. */
 static int api_history_point(void *arg, const db_hist_point *hp)
 {
     api_hist *h = arg;
     int64_t t = h->by_author ? hp->c.author_time : hp->c.committer_time;
-    json_t *p;
-    int own;
+    api_hrow *row;
+    int own, rc;
 
     if (!h->port_start && hp->tok_hpy > 0)
         h->port_start = api_commit_point(&hp->c);
@@ -146,15 +170,79 @@ static int api_history_point(void *arg, const db_hist_point *hp)
     api_history_order(&h->ord, t, h->fork.restart);
     if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
-    p = api_commit_point(&hp->c);
-    json_object_set_new(p, "value", json_integer(hp->value));
-    api_history_order_set(&h->ord, p);
-    if (own)
-        json_object_set_new(p, "own", json_true());
-    if (h->fork.restart)
-        json_object_set_new(p, "part_start", json_true());
-    json_array_append_new(h->points, p);
+    if ((rc = api_history_grow(h)) < 0)
+        return rc;
+    row = &h->rows[h->nrows];
+    snprintf(row->oid, sizeof(row->oid), "%s", hp->c.oid ? hp->c.oid : "");
+    row->c = hp->c;
+    row->c.oid = NULL;
+    row->value = hp->value;
+    row->pos = h->ord.pos;
+    row->tmax = h->ord.tmax;
+    row->out = (unsigned char)h->ord.out;
+    row->part_start = (unsigned char)h->fork.restart;
+    h->own[h->nrows++] = (unsigned char)own;
     return 0;
+}
+
+/* The JSON of row i: {"commit", "author_date", "committer_date", "value",
+ * "position", "effective_date", ["out_of_order"], ["own"], ["part_start"]}. */
+static json_t *api_history_json(const api_hist *h, size_t i)
+{
+    const api_hrow *row = &h->rows[i];
+    db_commit_when c = row->c;
+    char d[40];
+    json_t *p;
+
+    c.oid = row->oid;
+    p = api_commit_point(&c);
+    json_object_set_new(p, "value", json_integer(row->value));
+    pd_iso8601(d, sizeof(d), row->tmax, 0);
+    json_object_set_new(p, "position", json_integer(row->pos));
+    json_object_set_new(p, "effective_date", json_string(d));
+    if (row->out)
+        json_object_set_new(p, "out_of_order", json_true());
+    if (h->own[i])
+        json_object_set_new(p, "own", json_true());
+    if (row->part_start)
+        json_object_set_new(p, "part_start", json_true());
+    return p;
+}
+
+/*
+ * The points of the answer: every row, or with ?points=N those LTTB keeps
+ * (api_fork_pick on the rows' effective dates and values); only those
+ * become JSON.  1 sampled, 0 not, or < 0 (pd_error_set).
+ */
+static int api_history_points(srv_req *r, const api_hist *h, json_t **points)
+{
+    size_t n = 0, *idx = NULL, nidx = h->nrows, i;
+    int64_t *t = NULL, *v = NULL;
+    int sampled;
+
+    if ((sampled = api_fork_points_arg(r, &n)) < 0)
+        return sampled;
+    if (sampled) {
+        if (!(t = malloc((h->nrows + 1) * sizeof(*t))) ||
+            !(v = malloc((h->nrows + 1) * sizeof(*v)))) {
+            free(t);
+            return pd_error_nomem(NULL);
+        }
+        for (i = 0; i < h->nrows; i++) {
+            t[i] = h->rows[i].tmax;
+            v[i] = h->rows[i].value;
+        }
+        sampled = api_fork_pick(h->own, t, v, h->nrows, n, &idx, &nidx) < 0 ? PD_ENOMEM : 1;
+        free(t);
+        free(v);
+        if (sampled < 0)
+            return sampled;
+    }
+    *points = json_array();
+    for (i = 0; i < nidx; i++)
+        json_array_append_new(*points, api_history_json(h, idx ? idx[i] : i));
+    free(idx);
+    return sampled;
 }
 
 /* ?window=port|full (default full). */
@@ -173,14 +261,22 @@ static int api_history_window(srv_req *r, int *port_only)
     return rc;
 }
 
+/* Free what the history walk holds. */
+static void api_history_free(api_hist *h)
+{
+    free(h->rows);
+    free(h->own);
+    json_decref(h->port_start);
+    api_fork_end(&h->fork);
+}
+
 enum MHD_Result api_history(srv_req *r)
 {
     const db_scope *sc;
     api_at at;
     db_fork fork;
-    json_t *points, *port_start, *doc;
+    json_t *points = NULL, *doc;
     int measure, rc, sampled;
-    size_t total = 0;
     api_hist h;
 
     memset(&h, 0, sizeof(h));
@@ -195,31 +291,25 @@ enum MHD_Result api_history(srv_req *r)
     if ((rc = db_fork_find(r->db, at.repo_id, r->param[1], at.commit_id, &fork)) < 0)
         return srv_reply_error(r, rc);
     api_fork_begin(&h.fork, &fork);
-    h.points = json_array();
     if ((rc = db_ref_history(r->db, at.commit_id, at.rules_hash, measure,
-                             api_history_point, &h)) < 0) {
-        json_decref(h.points);
-        json_decref(h.port_start);
-        api_fork_end(&h.fork);
-        return srv_reply_error(r, rc);
-    }
-    points = h.points;
-    port_start = h.port_start;
-    if ((sampled = api_fork_sample(r, &points, &total)) < 0 ||
+                             api_history_point, &h)) < 0 ||
+        (rc = sampled = api_history_points(r, &h, &points)) < 0 ||
         !(points = srv_paginate(r, points, 100000))) {
-        json_decref(sampled < 0 ? points : NULL);
-        json_decref(port_start);
-        api_fork_end(&h.fork);
-        return srv_reply_error(r, sampled < 0 ? sampled : PD_EINVAL);
+        api_history_free(&h);
+        return srv_reply_error(r, rc < 0 ? rc : PD_EINVAL);
     }
+    free(h.rows);
+    free(h.own);
+    h.rows = NULL;
+    h.own = NULL;
     doc = json_pack("{s:o, s:s, s:s, s:s, s:o, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", pd_measures[measure].key,
         "date", h.by_author ? "author" : "committer",
         "window", h.port_only ? "port" : "full",
-        "port_start", port_start ? port_start : json_null(),
+        "port_start", h.port_start ? h.port_start : json_null(),
         "port", api_fork_json(&h.fork), "points", points);
     if (sampled)
-        json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
+        json_object_set_new(doc, "sampled_from", json_integer((json_int_t)h.nrows));
     json_object_set_new(doc, "out_of_order", json_integer(h.ord.late));
     return srv_reply_json(r, 200, doc);
 }

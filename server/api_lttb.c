@@ -129,3 +129,42 @@ done:
     json_decref(points);
     return out;
 }
+
+/* x of a point dated t, as api_lttb_points reads it from the ISO 8601
+ * text of t: exact for years 1 to 9999 without the text; outside them
+ * the text decides (a year it cannot read: the neighbour's x, *t kept). */
+static double api_lttb_x(int64_t t, int64_t *last)
+{
+    char d[40];
+
+    if (t >= -62135596800LL && t < 253402300800LL)
+        *last = t;
+    else {
+        pd_iso8601(d, sizeof(d), t, 0);
+        (void)pd_parse_date(d, last);
+    }
+    return (double)*last;
+}
+
+int api_lttb_pick(const int64_t *t, const int64_t *v, size_t len, size_t n,
+                  size_t **out, size_t *nout)
+{
+    double *x = NULL, *y = NULL;
+    int64_t last = 0;
+    size_t i;
+    int rc = -1;
+
+    if (len <= n || n < 3)
+        return api_lttb_indices(NULL, NULL, len, len, out, nout);
+    if (!(x = malloc(len * sizeof(*x))) || !(y = malloc(len * sizeof(*y))))
+        goto done;
+    for (i = 0; i < len; i++) {
+        x[i] = api_lttb_x(t[i], &last);
+        y[i] = (double)v[i];
+    }
+    rc = api_lttb_indices(x, y, len, n, out, nout);
+done:
+    free(x);
+    free(y);
+    return rc;
+}

@@ -10,6 +10,7 @@
 #define API_LTTB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -36,5 +37,17 @@ int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
  * memory.
  */
 json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep);
+
+/*
+ * The indices (ascending, into *out, malloc'd; *nout of them) of the
+ * points api_lttb_points keeps (no `keep`) of the series of dates t[i]
+ * (unix seconds, the x as read back from their ISO 8601 text in UTC) and
+ * values v[i], len points, for a budget of n: every index when len <= n
+ * or n < 3.  The same points, without the series being JSON first: a
+ * history answer makes JSON of the kept points only.  0, or -1 when out
+ * of memory.
+ */
+int api_lttb_pick(const int64_t *t, const int64_t *v, size_t len, size_t n,
+                  size_t **out, size_t *nout);
 
 #endif
