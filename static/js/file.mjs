@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes, setTitle } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -21,7 +21,8 @@ import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountPlan } from './plan.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
-import { highlightLines, normalise, styled } from './highlight.mjs';
+import { highlightLines, normalise, styled, appendStyled } from './highlight.mjs';
+import { loadPrism } from './vendor.mjs';
 import { mountSuggestions } from './fixes.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -429,53 +430,72 @@ function findingTitle(list) {
 /* Lets the browser paint what is in the page before going on. */
 const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res)));
 
-/* The source table; lines after the first screenfuls are appended in
- * chunks, each after a paint, so a long file (arraytypes.c.src, 5,000
- * lines) shows its first lines at once.  Resolves when all are in. */
+/* Lets the browser run other tasks (input, answers that came in) without
+ * waiting for a frame: a frame per slice cost a layout and paint of the page
+ * each time. */
+const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield()
+  : new Promise((res) => setTimeout(res)));
+
+/* A source row without its content: cloned for each line, cheaper than
+ * building the four elements one by one (issue 26.4). */
+let ROW = null;
+
+/** One source line's row: number, marker and the line with its findings. */
+function sourceRow(line, n, segs, fs) {
+  ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a')), h('td', { class: 'mk' }), h('td', { class: 'lc' }));
+  const tr = ROW.cloneNode(true);
+  tr.id = `L${n}`;
+  const a = tr.firstChild.firstChild;
+  a.setAttribute('href', `#L${n}`);
+  a.dataset.line = n;
+  a.textContent = n;
+  const lc = tr.lastChild;
+  if (!fs) {
+    if (hasBidi(line)) append(lc, styled(line, segs));
+    else appendStyled(lc, line, segs);
+    return tr;
+  }
+  const worst = worstFinding(fs);
+  tr.className = worst.guarded ? `hl hl-${worst.class} hl-guarded` : `hl hl-${worst.class}`;
+  tr.dataset.worst = worst.class;
+  tr.dataset.guarded = String(!!worst.guarded);
+  const mk = tr.children[1];
+  mk.setAttribute('title', visible(findingTitle(fs)));
+  mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
+  append(lc, [lineContent(line, fs, segs),
+    // The finding messages under the line, not only in a tooltip.
+    h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
+      `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`)))]);
+  return tr;
+}
+
+/* The source table, built apart from the page and put in once: arraytypes.c.src
+ * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
+ * every chunk restyled and laid out what was already there.  The rows are
+ * built in slices with a yield between them, so the page keeps answering;
+ * the colours come from the whole text (a comment or macro can span lines).
+ * Resolves when all lines are in. */
 async function renderSource(raw) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  // Colours (highlight.mjs): the first screenfuls from their own text (a
-  // comment or macro can span lines, but never backwards), the rest once
-  // they are in, from the whole text.
-  const FIRST = 300;
-  const CHUNK = 1000;
-  let cut = -1;
-  for (let k = 0; k < FIRST && (cut = text.indexOf('\n', cut + 1)) >= 0;) k++;
-  let segs = highlightLines(cut < 0 ? text : text.slice(0, cut));
+  const segs = (await loadPrism()) ? highlightLines(text) : null;
   const byLine = new Map();
   for (const f of detail.findings ?? []) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
     byLine.get(f.line).push(f);
   }
   const body = h('tbody');
-  const row = (line, i) => {
-    const n = i + 1;
-    const fs = byLine.get(n);
-    const worst = fs ? worstFinding(fs) : null;
-    return h('tr', {
-      id: `L${n}`,
-      class: worst && ['hl', `hl-${worst.class}`, worst.guarded && 'hl-guarded'],
-      dataset: worst ? { worst: worst.class, guarded: String(!!worst.guarded) } : null,
-    },
-    h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
-    h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
-    h('td', { class: 'lc' }, lineContent(line, fs, segs?.[i]),
-      // The finding messages under the line, not only in a tooltip.
-      fs ? h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
-        `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`))) : null));
-  };
-  body.append(...lines.slice(0, FIRST).map(row));
+  const SLICE = 800;
+  for (let at = 0; at < lines.length; at += SLICE) {
+    await yieldTask();
+    const end = Math.min(at + SLICE, lines.length);
+    for (let i = at; i < end; i++) body.appendChild(sourceRow(lines[i], i + 1, segs?.[i], byLine.get(i + 1)));
+  }
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
-  for (let at = FIRST; at < lines.length; at += CHUNK) {
-    await paint();
-    if (at === FIRST) segs = highlightLines(text);
-    body.append(...lines.slice(at, at + CHUNK).map((l, k) => row(l, at + k)));
-  }
   const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
   $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
 }
@@ -527,9 +547,13 @@ async function main() {
   renderCrumbs();
   setTitle(`${state.path} · ${state.repo} @ ${state.rev} · portdash`);
   // Both asked at once; the head and the functions show as soon as the
-  // analysis is in, without waiting for the text (issue 26.4).
+  // analysis is in, without waiting for the text (issue 26.4).  The text,
+  // smaller, is mostly in first: then the template rows are named by it
+  // from the start (tmplgroup.mjs), not drawn again once it is.
+  let rawNow = null;
   const rawIn = api.raw(state.repo, state.rev, state.path)
-    .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }));
+    .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
+    .then((r) => { rawNow = r; return r; });
   try {
     detail = await api.file(state.repo, state.rev, state.path);
   } catch (e) {
@@ -543,37 +567,46 @@ async function main() {
     if (!findingsByFunction.has(f.function)) findingsByFunction.set(f.function, []);
     findingsByFunction.get(f.function).push(f);
   }
+  if (rawNow?.status === 'fulfilled') sourceLines = normalise(rawNow.value).split('\n');
   renderHead(detail);
-  const spark = sparkline();
-  const painted = paint();
+  $('functions-section').hidden = false;
+  renderFunctions();
+  await paint();         // the head and the functions show before the rest
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
   const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
     { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
-  // Owners and the porting plan of this file (plan.mjs, issue 24).
-  const planned = mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
-    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Owners and porting plan'));
-  $('functions-section').hidden = false;
-  renderFunctions();
-  await painted;         // the head and the functions show before the rest
   setupFindingsFilter(detail.findings ?? []);
   $('findings-section').hidden = false;
   const findingsIn = renderFindings();
   $('source-section').hidden = false;
   const raw = await rawIn;
   if (raw.status === 'fulfilled') {
-    // Template rows take their names from the source (tmplgroup.mjs).
-    sourceLines = normalise(raw.value).split('\n');
-    if (templateGroups(detail.functions ?? []).size) renderFunctions();
+    if (!sourceLines) {
+      // Template rows take their names from the source (tmplgroup.mjs).
+      sourceLines = normalise(raw.value).split('\n');
+      if (templateGroups(detail.functions ?? []).size) renderFunctions();
+    }
     await renderSource(raw.value);
-    await mountSuggestions(state.repo, state.rev, state.path);
-    applyHash();
-    window.addEventListener('hashchange', () => applyHash());
   } else {
     const p = raw.reason?.problem ?? {};
     replace($('source'), h('div', { class: 'notice', id: 'source-unavailable', role: 'status' },
       h('strong', null, 'Source not available. '),
       'The analysis above is stored, but the file\'s text could not be read',
       p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
+  }
+  // The owners and plan panel, the history chart and the suggested changes
+  // come after every line: the plan of arraytypes.c.src is 400 list items,
+  // and the sparkline's library (Chart.js) is the largest script here.
+  const spark = sparkline();
+  // Owners and the porting plan of this file (plan.mjs, issue 24).
+  const planned = mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
+    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Owners and porting plan'));
+  if (raw.status === 'fulfilled') {
+    await mountSuggestions(state.repo, state.rev, state.path);
+    // Once the panels above the source are in, so the line scrolled to stays put.
+    await Promise.all([types, planned]);
+    applyHash();
+    window.addEventListener('hashchange', () => applyHash());
   }
   await findingsIn;
   await spark;

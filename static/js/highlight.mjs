@@ -1,11 +1,11 @@
 // highlight.mjs: C syntax colouring for the source view (file page).
 //
 // Prism (npm "prismjs", pinned in package.json, served from
-// /vendor/prismjs/ by classic <script data-manual> tags before the modules)
+// /vendor/prismjs/, loaded by vendor.mjs when the source is first drawn)
 // tokenises the text with its C grammar.  Only Prism.tokenize is used: it
 // returns a token tree of plain strings, never HTML, and the pieces go into
-// the page as text nodes through dom.mjs's h(), so repository text cannot
-// become markup here either.  Without Prism (the script did not load) the
+// the page as text nodes (dom.mjs's h(), or appendStyled here), so
+// repository text cannot become markup here either.  Without Prism (the script did not load) the
 // source is shown uncoloured.
 
 import { h } from './dom.mjs';
@@ -73,4 +73,37 @@ export function styled(text, segs, from = 0, to = text.length) {
     out.push(cls ? h('span', { class: `sx-${cls}` }, piece) : piece);
   }
   return out;
+}
+
+/* One span per colour class, cloned for each piece: cheaper than creating
+ * and classing a new element (arraytypes.c.src: 40,000 pieces). */
+const SPANS = new Map();
+
+/**
+ * Appends the whole line `text` coloured by segs (its segments from
+ * highlightLines, or null for plain) to el: uncoloured pieces as text nodes,
+ * coloured ones in spans, the same nodes styled() gives.  The fast path of
+ * the source view: text must have no bidirectional control (dom.mjs
+ * hasBidi), which needs the marks of dom.mjs's textNodes().
+ */
+export function appendStyled(el, text, segs) {
+  if (!segs) {
+    if (text) el.append(text);
+    return el;
+  }
+  const parts = [];
+  for (const [s, cls] of segs) {
+    if (!cls) { parts.push(s); continue; }
+    let proto = SPANS.get(cls);
+    if (!proto) {
+      proto = document.createElement('span');
+      proto.className = `sx-${cls}`;
+      SPANS.set(cls, proto);
+    }
+    const span = proto.cloneNode(false);
+    span.textContent = s;
+    parts.push(span);
+  }
+  el.append(...parts);
+  return el;
 }

@@ -391,18 +391,28 @@ async function main() {
   $('files-csv').href = api.filesCsvUrl(state.repo, state.rev);
   $('files-csv').title = 'The file table of this commit as CSV';
   const refNames = (known?.refs ?? []).map((r) => r.name);
-  profile = await loadProfile(state.repo, state.rev);
-  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
-  // The first screen first (devcall.mjs): its answers are asked before
-  // anything below it, and the frontier answer is shared with the panel.
+  setTitle(`${state.repo} @ ${state.rev} · portdash`);
+  // The first screen first (devcall.mjs): the commit strip and the dev
+  // call's three answers, asked before anything below them; the frontier
+  // answer is shared with its panel.  The rest of the page (the trend
+  // chart, the panels, the file table: a second of script and layout on
+  // numpy-hpy) is built once the first screen is in (issue 26.4).
+  const profileIn = loadProfile(state.repo, state.rev);
   const sumIn = scoped.summary(state.repo, state.rev, state.scope);
   const listIn = scoped.files(state.repo, state.rev, state.scope);
   listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
+  sumIn.then((s) => {
+    document.body.dataset.commit = s.commit ?? '';
+    renderCommit(s, state.repo, state.rev);
+  }, () => {});
   const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
     .catch((e) => { showError(errors, e, 'Next to port'); return e; });
   const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
     sumIn, frontierIn);
   $('more-nav').hidden = false;
+  await devcall;
+  profile = await profileIn;
+  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
   if (refNames.length) {
     const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
     mountTrend($('trend'), {
@@ -415,7 +425,6 @@ async function main() {
       },
     }).catch((e) => showError(errors, e, 'Trend'));
   }
-  setTitle(`${state.repo} @ ${state.rev} · portdash`);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
   const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))
@@ -435,8 +444,6 @@ async function main() {
   ]);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);
   if (sum.status === 'fulfilled') {
-    document.body.dataset.commit = sum.value.commit ?? '';
-    renderCommit(sum.value, state.repo, state.rev);
     renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope));
   } else {
     showError(errors, sum.reason, 'Summary');
@@ -452,7 +459,6 @@ async function main() {
     showError(errors, list.reason, 'File list');
   }
   await extras;
-  await devcall;
 }
 
 // data-ready tells tests (and anyone waiting) that loading has finished.
