@@ -21,8 +21,7 @@ import { mountSparkline } from './trend.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountPlan } from './plan.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
-import { highlightLines, normalise, styled, appendStyled } from './highlight.mjs';
-import { loadPrism } from './vendor.mjs';
+import { highlightAsync, normalise, styled, appendStyled } from './highlight.mjs';
 import { mountSuggestions } from './fixes.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -472,14 +471,15 @@ function sourceRow(line, n, segs, fs) {
 /* The source table, built apart from the page and put in once: arraytypes.c.src
  * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
  * every chunk restyled and laid out what was already there.  The rows are
- * built in slices with a yield between them, so the page keeps answering;
- * the colours come from the whole text (a comment or macro can span lines).
- * Resolves when all lines are in. */
-async function renderSource(raw) {
+ * built in slices with a yield between them, so the page keeps answering.
+ * colours: a promise of highlightAsync's answer for the same text (the
+ * whole text: a comment or macro can span lines).  Resolves when all
+ * lines are in. */
+async function renderSource(raw, colours) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const segs = (await loadPrism()) ? highlightLines(text) : null;
+  const segsOf = await colours;
   const byLine = new Map();
   for (const f of detail.findings ?? []) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
@@ -490,7 +490,7 @@ async function renderSource(raw) {
   for (let at = 0; at < lines.length; at += SLICE) {
     await yieldTask();
     const end = Math.min(at + SLICE, lines.length);
-    for (let i = at; i < end; i++) body.appendChild(sourceRow(lines[i], i + 1, segs?.[i], byLine.get(i + 1)));
+    for (let i = at; i < end; i++) body.appendChild(sourceRow(lines[i], i + 1, segsOf?.(i, lines[i]), byLine.get(i + 1)));
   }
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
@@ -554,6 +554,8 @@ async function main() {
   const rawIn = api.raw(state.repo, state.rev, state.path)
     .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
     .then((r) => { rawNow = r; return r; });
+  // Its colours are worked out by a worker meanwhile (highlight.mjs).
+  const colours = rawIn.then((r) => (r.status === 'fulfilled' ? highlightAsync(normalise(r.value)) : null));
   try {
     detail = await api.file(state.repo, state.rev, state.path);
   } catch (e) {
@@ -586,7 +588,7 @@ async function main() {
       sourceLines = normalise(raw.value).split('\n');
       if (templateGroups(detail.functions ?? []).size) renderFunctions();
     }
-    await renderSource(raw.value);
+    await renderSource(raw.value, colours);
   } else {
     const p = raw.reason?.problem ?? {};
     replace($('source'), h('div', { class: 'notice', id: 'source-unavailable', role: 'status' },

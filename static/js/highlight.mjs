@@ -5,10 +5,14 @@
 // tokenises the text with its C grammar.  Only Prism.tokenize is used: it
 // returns a token tree of plain strings, never HTML, and the pieces go into
 // the page as text nodes (dom.mjs's h(), or appendStyled here), so
-// repository text cannot become markup here either.  Without Prism (the script did not load) the
-// source is shown uncoloured.
+// repository text cannot become markup here either.  Without Prism (the
+// script did not load) the source is shown uncoloured.  The file page has
+// the text tokenised by a worker (hlworker.mjs, highlightAsync): on
+// arraytypes.c.src that was as long as building its 5,000 rows, on the
+// page's main thread (issue 26.4).
 
 import { h } from './dom.mjs';
+import { loadPrism } from './vendor.mjs';
 
 /* Prism token types -> the few colour classes of app.css (.sx-*).  Types
  * not listed (punctuation, operators) stay uncoloured; a nested token that
@@ -53,6 +57,71 @@ export function highlightLines(text) {
   };
   walk(P.tokenize(text, P.languages.c), '');
   return lines;
+}
+
+/* The colour classes by index, for packed segments ('' uncoloured). */
+const CLASSES = ['', ...new Set(Object.values(SX))];
+const CLASS_INDEX = new Map(CLASSES.map((c, i) => [c, i]));
+
+/**
+ * highlightLines' answer packed in two typed arrays a worker can transfer:
+ * runs holds (piece length, index in CLASSES) pairs, line after line;
+ * line i's pairs are runs[2 * starts[i]] up to runs[2 * starts[i + 1]].
+ */
+export function packLines(lines) {
+  const starts = new Int32Array(lines.length + 1);
+  let n = 0;
+  for (let i = 0; i < lines.length; i++) { starts[i] = n; n += lines[i].length; }
+  starts[lines.length] = n;
+  const runs = new Int32Array(2 * n);
+  let k = 0;
+  for (const line of lines) {
+    for (const [piece, cls] of line) { runs[k++] = piece.length; runs[k++] = CLASS_INDEX.get(cls) ?? 0; }
+  }
+  return { runs, starts };
+}
+
+/** Line i's segments (as highlightLines gives them) from packLines' arrays and the line's text. */
+export function unpackLine({ runs, starts }, i, line) {
+  const out = [];
+  let pos = 0;
+  for (let k = 2 * starts[i]; k < 2 * starts[i + 1]; k += 2) {
+    out.push([line.slice(pos, pos + runs[k]), CLASSES[runs[k + 1]] ?? '']);
+    pos += runs[k];
+  }
+  return out;
+}
+
+/**
+ * The colours of text (normalised) worked out off the page's main thread
+ * by hlworker.mjs.  Resolves to a function (i, line) giving line i's
+ * segments as highlightLines does, or null when Prism cannot be had; where
+ * no worker starts, Prism runs here instead.
+ */
+export function highlightAsync(text) {
+  const here = async () => {
+    const lines = (await loadPrism()) ? highlightLines(text) : null;
+    return lines && ((i) => lines[i]);
+  };
+  let worker;
+  try {
+    worker = new Worker(new URL('./hlworker.mjs', import.meta.url), { type: 'module' });
+  } catch {
+    return here();
+  }
+  return new Promise((resolve) => {
+    worker.onmessage = (e) => {
+      worker.terminate();
+      const packed = e.data;
+      resolve(packed?.runs ? (i, line) => unpackLine(packed, i, line) : null);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      worker.terminate();
+      resolve(here());
+    };
+    worker.postMessage(text);
+  });
 }
 
 /**
