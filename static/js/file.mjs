@@ -461,11 +461,28 @@ function sourceRow(line, n, segs, fs) {
   const mk = tr.children[1];
   mk.setAttribute('title', visible(findingTitle(fs)));
   mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
-  append(lc, [lineContent(line, fs, segs),
-    // The finding messages under the line, not only in a tooltip.
-    h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
-      `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`)))]);
+  // The finding messages under the line, not only in a tooltip.
+  append(lc, [lineContent(line, fs, segs), h('span', { class: 'fmsg' }, fs.map(findingMessage))]);
   return tr;
+}
+
+/* A finding's message under its line, cloned like the rows: the SARIF
+ * upload puts 5,000 of them on arraytypes.c.src. */
+let FMSG = null;
+
+function findingMessage(f) {
+  const kind = `${f.class}${f.guarded ? ' (guarded)' : ''}: `;
+  const text = f.text ?? '';
+  const rule = ` — ${f.rule ?? ''}`;
+  const cls = f.guarded ? `fmsg-one fmsg-${f.class} guarded` : `fmsg-one fmsg-${f.class}`;
+  if (hasBidi(kind + text + rule)) return h('span', { class: cls }, kind, h('code', null, text), rule);
+  FMSG ??= h('span', null, '', h('code', null, ''), '');
+  const one = FMSG.cloneNode(true);
+  one.className = cls;
+  one.firstChild.data = kind;
+  one.childNodes[1].firstChild.data = text;
+  one.lastChild.data = rule;
+  return one;
 }
 
 /* The source table, built apart from the page and put in once: arraytypes.c.src
