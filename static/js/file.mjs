@@ -17,12 +17,11 @@ import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
-import { mountSparkline } from './trend.mjs';
-import { mountTraverse, portSection } from './traverse.mjs';
-import { mountPlan } from './plan.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
 import { highlightAsync, normalise, styled, appendStyled } from './highlight.mjs';
-import { mountSuggestions } from './fixes.mjs';
+// What comes after the first screen (the history chart, the traverse,
+// owners and plan panels, the suggested changes) is imported then, so its
+// modules are neither fetched nor run before the function table (issue 26.4).
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
@@ -119,6 +118,7 @@ async function sparkline() {
     if (!ref) return;
     // Files with object-dtype paths: how many still use the legacy API; others: ported functions.
     const hasObject = (detail?.functions ?? []).some((f) => f.object_state);
+    const { mountSparkline } = await import('./trend.mjs');
     await mountSparkline(box, { repo: state.repo, ref, path: state.path,
       measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported' });
   } catch (e) {
@@ -592,8 +592,9 @@ async function main() {
   renderFunctions();
   await paint();         // the head and the functions show before the rest
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
-  const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
-    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
+  const types = import('./traverse.mjs').then(({ mountTraverse, portSection }) => mountTraverse(
+    portSection('traverse', $('functions-section'), 'Traverse coverage'), { repo: state.repo, rev: state.rev, path: state.path }))
+    .catch((e) => showError(errors, e, 'Traverse coverage'));
   setupFindingsFilter(detail.findings ?? []);
   $('findings-section').hidden = false;
   const findingsIn = renderFindings();
@@ -618,9 +619,12 @@ async function main() {
   // and the sparkline's library (Chart.js) is the largest script here.
   const spark = sparkline();
   // Owners and the porting plan of this file (plan.mjs, issue 24).
-  const planned = mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
-    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Owners and porting plan'));
+  const planned = Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
+    .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
+      { repo: state.repo, rev: state.rev, path: state.path }))
+    .catch((e) => showError(errors, e, 'Owners and porting plan'));
   if (raw.status === 'fulfilled') {
+    const { mountSuggestions } = await import('./fixes.mjs');
     await mountSuggestions(state.repo, state.rev, state.path);
     // Once the panels above the source are in, so the line scrolled to stays put.
     await Promise.all([types, planned]);

@@ -16,16 +16,13 @@ import {
   statusBadge, statusBar, objectBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, fileHref, commitHref, snapshotsHref, renderNav,
 } from './ui.mjs';
-import { mountTrend } from './trend.mjs';
-import { renderTree } from './tree.mjs';
 import * as scoped from './scopes.mjs';
-import { mountObjectItems } from './items.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountFrontier } from './frontier.mjs';
-import { mountSymbols } from './symbols.mjs';
-import { showNoData } from './nodata.mjs';
-import { loadProfile } from './profile.mjs';
 import { mountDevCall } from './devcall.mjs';
+// The modules of what comes after the first screen (the trend chart, the
+// directory tree, the panels, the port's profile) are imported then, so
+// they are neither fetched nor run before it (issue 26.4).
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
@@ -339,7 +336,8 @@ function setupFilters() {
 
 /* ---------- directory roll-ups ---------- */
 
-function setupTree() {
+async function setupTree() {
+  const { renderTree } = await import('./tree.mjs');
   const open = state.open ? new Set(state.open.split(',').filter(Boolean)) : null;
   const t = renderTree($('tree'), allFiles, {
     repo: state.repo, rev: state.rev, open,
@@ -380,7 +378,7 @@ async function main() {
     }
     if (!known.refs?.length) {
       renderPicker(repos, state.repo, '');
-      await showNoData($('commit'), state.repo);
+      await (await import('./nodata.mjs')).showNoData($('commit'), state.repo);
       return;
     }
     state.rev = known.refs[0].name;
@@ -397,7 +395,7 @@ async function main() {
   // answer is shared with its panel.  The rest of the page (the trend
   // chart, the panels, the file table: a second of script and layout on
   // numpy-hpy) is built once the first screen is in (issue 26.4).
-  const profileIn = loadProfile(state.repo, state.rev);
+  const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev));
   const sumIn = scoped.summary(state.repo, state.rev, state.scope);
   const listIn = scoped.files(state.repo, state.rev, state.scope);
   listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
@@ -415,7 +413,7 @@ async function main() {
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
   if (refNames.length) {
     const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
-    mountTrend($('trend'), {
+    import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
       repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
       window: state.window,
       scope: state.scope,
@@ -423,7 +421,7 @@ async function main() {
         Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
         saveState();
       },
-    }).catch((e) => showError(errors, e, 'Trend'));
+    })).catch((e) => showError(errors, e, 'Trend'));
   }
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
@@ -431,11 +429,12 @@ async function main() {
     .filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
   const extras = Promise.allSettled([
-    mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }).catch((e) => showError(errors, e, 'Object items')),
+    import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }))
+      .catch((e) => showError(errors, e, 'Object items')),
     scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
       .catch((e) => showError(errors, e, 'Without object dtype')),
     // Blockers by C API symbol with the HPy replacement (symbols.mjs).
-    mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope })
+    import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope }))
       .catch((e) => showError(errors, e, 'Blockers by symbol')),
     // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
     mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
@@ -451,7 +450,7 @@ async function main() {
   }
   if (list.status === 'fulfilled') {
     allFiles = list.value.files ?? [];
-    setupTree();
+    await setupTree();
     setupFilters();
     $('files-section').hidden = false;
     renderTable();
