@@ -18,7 +18,7 @@ import {
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
-import { highlightAsync, normalise, styled, appendStyled } from './highlight.mjs';
+import { highlighter, normalise, styled, appendStyled } from './highlight.mjs';
 // What comes after the first screen (the history chart, the traverse,
 // owners and plan panels, the suggested changes) is imported then, so its
 // modules are neither fetched nor run before the function table (issue 26.4).
@@ -489,7 +489,7 @@ function findingMessage(f) {
  * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
  * every chunk restyled and laid out what was already there.  The rows are
  * built in slices with a yield between them, so the page keeps answering.
- * colours: a promise of highlightAsync's answer for the same text (the
+ * colours: a promise of highlighter()'s answer for the same text (the
  * whole text: a comment or macro can span lines).  Resolves when all
  * lines are in. */
 async function renderSource(raw, colours) {
@@ -571,8 +571,10 @@ async function main() {
   const rawIn = api.raw(state.repo, state.rev, state.path)
     .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
     .then((r) => { rawNow = r; return r; });
-  // Its colours are worked out by a worker meanwhile (highlight.mjs).
-  const colours = rawIn.then((r) => (r.status === 'fulfilled' ? highlightAsync(normalise(r.value)) : null));
+  // Its colours are worked out by a worker meanwhile (highlight.mjs),
+  // started now so it has loaded Prism when the text comes.
+  const colour = highlighter();
+  const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
   try {
     detail = await api.file(state.repo, state.rev, state.path);
   } catch (e) {

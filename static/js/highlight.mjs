@@ -7,7 +7,7 @@
 // the page as text nodes (dom.mjs's h(), or appendStyled here), so
 // repository text cannot become markup here either.  Without Prism (the
 // script did not load) the source is shown uncoloured.  The file page has
-// the text tokenised by a worker (hlworker.mjs, highlightAsync): on
+// the text tokenised by a worker (hlworker.mjs, highlighter): on
 // arraytypes.c.src that was as long as building its 5,000 rows, on the
 // page's main thread (issue 26.4).
 
@@ -92,37 +92,51 @@ export function unpackLine({ runs, starts }, i, line) {
   return out;
 }
 
+/* Colours worked out here, Prism loaded by vendor.mjs: where no worker runs. */
+async function onMainThread(text) {
+  const lines = (await loadPrism()) ? highlightLines(text) : null;
+  return lines && ((i) => lines[i]);
+}
+
 /**
- * The colours of text (normalised) worked out off the page's main thread
- * by hlworker.mjs.  Resolves to a function (i, line) giving line i's
- * segments as highlightLines does, or null when Prism cannot be had; where
- * no worker starts, Prism runs here instead.
+ * A worker that works out the colours of one text off the page's main
+ * thread (hlworker.mjs), started now so that it has loaded Prism by the
+ * time the text is in.  Returns colour(text): text normalised; resolves to
+ * a function (i, line) giving line i's segments as highlightLines does, or
+ * null when Prism cannot be had (or text is null: no text after all, the
+ * worker is stopped).  Where no worker starts (or it fails),
+ * Prism runs on the main thread instead.  One text per worker.
  */
-export function highlightAsync(text) {
-  const here = async () => {
-    const lines = (await loadPrism()) ? highlightLines(text) : null;
-    return lines && ((i) => lines[i]);
-  };
-  let worker;
+export function highlighter() {
+  let worker = null;
+  let pending = null;
   try {
     worker = new Worker(new URL('./hlworker.mjs', import.meta.url), { type: 'module' });
   } catch {
-    return here();
+    return onMainThread;
   }
-  return new Promise((resolve) => {
-    worker.onmessage = (e) => {
-      worker.terminate();
-      const packed = e.data;
-      resolve(packed?.runs ? (i, line) => unpackLine(packed, i, line) : null);
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      worker.terminate();
-      resolve(here());
-    };
+  let failed = false;
+  worker.onmessage = (e) => {
+    worker.terminate();
+    const packed = e.data;
+    pending?.resolve(packed?.runs ? (i, line) => unpackLine(packed, i, line) : null);
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    worker.terminate();
+    failed = true;
+    pending?.resolve(onMainThread(pending.text));
+  };
+  return (text) => new Promise((resolve) => {
+    if (text == null) { worker.terminate(); resolve(null); return; }
+    if (failed) { resolve(onMainThread(text)); return; }
+    pending = { resolve, text };
     worker.postMessage(text);
   });
 }
+
+/** highlighter()(text): the colours of text, worked out by a worker of its own. */
+export const highlightAsync = (text) => highlighter()(text);
 
 /**
  * Nodes for text[from, to) coloured by segs (one line's segments from

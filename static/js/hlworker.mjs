@@ -1,5 +1,5 @@
 // hlworker.mjs: the source's colours worked out in a worker, off the file
-// page's main thread (highlight.mjs highlightAsync; issue 26.4).  Gets the
+// page's main thread (highlight.mjs highlighter; issue 26.4).  Gets the
 // normalised text, answers with highlightLines' segments packed in two
 // typed arrays (packLines), transferred, or {runs: null} without Prism.
 // Prism's own worker handler (which would read every message as its JSON
