@@ -201,6 +201,28 @@ function renderFunctions() {
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
 }
 
+/**
+ * Names the template rows from the source once it is in, in place: what
+ * renderFunctions() would draw again (the toggle's label, the name and
+ * data-template), without building the table anew.
+ */
+function nameTemplateRows() {
+  const groups = templateGroups(detail.functions ?? []);
+  for (const tr of $('functions-table').tBodies[0].querySelectorAll('tr.tmpl-group')) {
+    const inst = groups.get(tr.dataset.group);
+    if (!inst) continue;
+    const [from, to] = tr.dataset.group.split('-').map(Number);
+    const tname = templateName(sourceLines, from, to, inst.map((x) => x.name));
+    if (!tname) continue;
+    const toggle = tr.querySelector('button.toggle');
+    const open = toggle.getAttribute('aria-expanded') === 'true';
+    toggle.setAttribute('aria-label', visible(`${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${tname}`));
+    const code = tr.querySelector('code.tmpl-name');
+    code.dataset.template = 'source';
+    replace(code, nameNodes(tname));
+  }
+}
+
 /* ---------- why (issue 11): the finding that decides status and object state ---------- */
 
 const whyFinding = (w) => (w ? `${w.rule} \`${w.text}\` at line ${w.line}` : '');
@@ -439,8 +461,12 @@ const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yiel
  * building the four elements one by one (issue 26.4). */
 let ROW = null;
 
-/** One source line's row: number, marker and the line with its findings. */
-function sourceRow(line, n, segs, fs) {
+/**
+ * One source line's row without the line's text: number, marker and the
+ * finding messages (fs, or undefined) under where the text goes.  Returns
+ * the row; its last cell (td.lc) takes the text (sourceText).
+ */
+function sourceRow(n, fs) {
   ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a')), h('td', { class: 'mk' }), h('td', { class: 'lc' }));
   const tr = ROW.cloneNode(true);
   tr.id = `L${n}`;
@@ -448,12 +474,7 @@ function sourceRow(line, n, segs, fs) {
   a.setAttribute('href', `#L${n}`);
   a.dataset.line = n;
   a.textContent = n;
-  const lc = tr.lastChild;
-  if (!fs) {
-    if (hasBidi(line)) append(lc, styled(line, segs));
-    else appendStyled(lc, line, segs);
-    return tr;
-  }
+  if (!fs) return tr;
   const worst = worstFinding(fs);
   tr.className = worst.guarded ? `hl hl-${worst.class} hl-guarded` : `hl hl-${worst.class}`;
   tr.dataset.worst = worst.class;
@@ -462,8 +483,15 @@ function sourceRow(line, n, segs, fs) {
   mk.setAttribute('title', visible(findingTitle(fs)));
   mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
   // The finding messages under the line, not only in a tooltip.
-  append(lc, [lineContent(line, fs, segs), h('span', { class: 'fmsg' }, fs.map(findingMessage))]);
+  tr.lastChild.append(h('span', { class: 'fmsg' }, fs.map(findingMessage)));
   return tr;
+}
+
+/** The line's text into its cell lc (before the finding messages), coloured by segs, its findings marked. */
+function sourceText(lc, line, segs, fs) {
+  if (fs) lc.insertBefore(append(document.createDocumentFragment(), lineContent(line, fs, segs)), lc.firstChild);
+  else if (hasBidi(line)) append(lc, styled(line, segs));
+  else appendStyled(lc, line, segs);
 }
 
 /* A finding's message under its line, cloned like the rows: the SARIF
@@ -487,28 +515,33 @@ function findingMessage(f) {
 
 /* The source table, built apart from the page and put in once: arraytypes.c.src
  * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
- * every chunk restyled and laid out what was already there.  The rows are
- * built in slices with a yield between them, so the page keeps answering.
- * colours: a promise of highlighter()'s answer for the same text (the
- * whole text: a comment or macro can span lines).  Resolves when all
- * lines are in. */
+ * every chunk restyled and laid out what was already there.  The rows and
+ * finding messages are built while the worker works out the colours, the
+ * text goes in once they are there; in slices with a yield between them,
+ * so the page keeps answering.  colours: a promise of highlighter()'s
+ * answer for the same text (the whole text: a comment or macro can span
+ * lines).  Resolves when all lines are in. */
 async function renderSource(raw, colours) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const segsOf = await colours;
   const byLine = new Map();
   for (const f of detail.findings ?? []) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
     byLine.get(f.line).push(f);
   }
-  const body = h('tbody');
   const SLICE = 800;
-  for (let at = 0; at < lines.length; at += SLICE) {
-    await yieldTask();
-    const end = Math.min(at + SLICE, lines.length);
-    for (let i = at; i < end; i++) body.appendChild(sourceRow(lines[i], i + 1, segsOf?.(i, lines[i]), byLine.get(i + 1)));
-  }
+  const slices = async (each) => {
+    for (let at = 0; at < lines.length; at += SLICE) {
+      await yieldTask();
+      for (let i = at; i < Math.min(at + SLICE, lines.length); i++) each(i);
+    }
+  };
+  const body = h('tbody');
+  const cells = new Array(lines.length);
+  await slices((i) => { cells[i] = body.appendChild(sourceRow(i + 1, byLine.get(i + 1))).lastChild; });
+  const segsOf = await colours;
+  await slices((i) => sourceText(cells[i], lines[i], segsOf?.(i, lines[i]), byLine.get(i + 1)));
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
@@ -606,7 +639,7 @@ async function main() {
     if (!sourceLines) {
       // Template rows take their names from the source (tmplgroup.mjs).
       sourceLines = normalise(raw.value).split('\n');
-      if (templateGroups(detail.functions ?? []).size) renderFunctions();
+      nameTemplateRows();
     }
     await renderSource(raw.value, colours);
   } else {

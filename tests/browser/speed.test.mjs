@@ -135,3 +135,30 @@ test('the file page: a source line with bidirectional controls shows them as mar
   assert.equal(got.marks, 2);
   assert.equal(got.text, 'int x; /* <U+202E> } <U+2066> */ int y;');
 });
+
+test('the file page: template rows named in place when the text comes after the analysis', async () => {
+  const file = 'src/casts.c.src';
+  const url = `${BASE}/file.html?${q({ repo: REPO, rev: 'main', path: file })}`;
+  const table = async (delay) => {
+    const page = await blank();
+    if (delay) {
+      await page.route(`**/raw/${file}`, async (r) => {
+        await new Promise((res) => setTimeout(res, delay));
+        await r.continue();
+      });
+    }
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready]');
+    const got = await page.evaluate(() => ({
+      html: document.getElementById('functions-table').outerHTML,
+      named: document.querySelectorAll('#functions-table code.tmpl-name[data-template="source"]').length,
+    }));
+    await close(page);
+    return got;
+  };
+  const late = await table(1500);
+  const first = await table(0);
+  assert.ok(first.named > 0, 'the fixture has template rows named from the source');
+  assert.equal(late.named, first.named);
+  assert.equal(late.html, first.html, 'the same table, whichever answer came first');
+});
