@@ -583,6 +583,24 @@ function applyHash(scroll = true) {
   if (first && scroll) first.scrollIntoView({ block: to - from > 20 ? 'start' : 'center' });
 }
 
+/** The source once its text is in (raw: the settled answer), or why it is not there. */
+async function showSource(raw, colours) {
+  if (raw.status === 'fulfilled') {
+    if (!sourceLines) {
+      // Template rows take their names from the source (tmplgroup.mjs).
+      sourceLines = normalise(raw.value).split('\n');
+      nameTemplateRows();
+    }
+    await renderSource(raw.value, colours);
+    return;
+  }
+  const p = raw.reason?.problem ?? {};
+  replace($('source'), h('div', { class: 'notice', id: 'source-unavailable', role: 'status' },
+    h('strong', null, 'Source not available. '),
+    'The analysis above is stored, but the file\'s text could not be read',
+    p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -635,20 +653,7 @@ async function main() {
   const findingsIn = renderFindings();
   $('source-section').hidden = false;
   const raw = await rawIn;
-  if (raw.status === 'fulfilled') {
-    if (!sourceLines) {
-      // Template rows take their names from the source (tmplgroup.mjs).
-      sourceLines = normalise(raw.value).split('\n');
-      nameTemplateRows();
-    }
-    await renderSource(raw.value, colours);
-  } else {
-    const p = raw.reason?.problem ?? {};
-    replace($('source'), h('div', { class: 'notice', id: 'source-unavailable', role: 'status' },
-      h('strong', null, 'Source not available. '),
-      'The analysis above is stored, but the file\'s text could not be read',
-      p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
-  }
+  await showSource(raw, colours);
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.

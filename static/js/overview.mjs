@@ -348,6 +348,46 @@ async function setupTree() {
   $('tree-section').hidden = false;
 }
 
+/**
+ * The first screen first (devcall.mjs): the commit strip and the dev
+ * call's three answers, asked before anything below them; the frontier
+ * answer is shared with its panel.  The rest of the page (the trend chart,
+ * the panels, the file table: a second of script and layout on numpy-hpy)
+ * is built once this resolves (issue 26.4), with the answers it asked.
+ */
+async function firstScreen(refNames) {
+  const errors = $('errors');
+  const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev));
+  const sumIn = scoped.summary(state.repo, state.rev, state.scope);
+  const listIn = scoped.files(state.repo, state.rev, state.scope);
+  listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
+  sumIn.then((s) => {
+    document.body.dataset.commit = s.commit ?? '';
+    renderCommit(s, state.repo, state.rev);
+  }, () => {});
+  const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
+    .catch((e) => { showError(errors, e, 'Next to port'); return e; });
+  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
+    sumIn, frontierIn);
+  $('more-nav').hidden = false;
+  await devcall;
+  return { sumIn, listIn, frontierIn, profileIn };
+}
+
+/** The trend panel (trend.mjs), along the page's ref or the first one. */
+function mountTrendPanel(refNames) {
+  const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
+  import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
+    repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
+    window: state.window,
+    scope: state.scope,
+    onState: (st) => {
+      Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
+      saveState();
+    },
+  })).catch((e) => showError($('errors'), e, 'Trend'));
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -390,39 +430,10 @@ async function main() {
   $('files-csv').title = 'The file table of this commit as CSV';
   const refNames = (known?.refs ?? []).map((r) => r.name);
   setTitle(`${state.repo} @ ${state.rev} · portdash`);
-  // The first screen first (devcall.mjs): the commit strip and the dev
-  // call's three answers, asked before anything below them; the frontier
-  // answer is shared with its panel.  The rest of the page (the trend
-  // chart, the panels, the file table: a second of script and layout on
-  // numpy-hpy) is built once the first screen is in (issue 26.4).
-  const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev));
-  const sumIn = scoped.summary(state.repo, state.rev, state.scope);
-  const listIn = scoped.files(state.repo, state.rev, state.scope);
-  listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
-  sumIn.then((s) => {
-    document.body.dataset.commit = s.commit ?? '';
-    renderCommit(s, state.repo, state.rev);
-  }, () => {});
-  const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
-    .catch((e) => { showError(errors, e, 'Next to port'); return e; });
-  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
-    sumIn, frontierIn);
-  $('more-nav').hidden = false;
-  await devcall;
+  const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);
   profile = await profileIn;
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
-  if (refNames.length) {
-    const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
-    import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
-      repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
-      window: state.window,
-      scope: state.scope,
-      onState: (st) => {
-        Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
-        saveState();
-      },
-    })).catch((e) => showError(errors, e, 'Trend'));
-  }
+  if (refNames.length) mountTrendPanel(refNames);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
   const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))
