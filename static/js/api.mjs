@@ -50,16 +50,34 @@ function prefetched(url, accept) {
   return p;
 }
 
-async function get(url, as) {
+/* The answers to the page's first requests (those prefetch.js starts),
+ * kept for the page's life once asked for: several parts of a page read
+ * the same summary or file list (the overview's profile, its first screen
+ * and its totals) and each asked the server again (issue 26.4).  Callers
+ * only read them.  A write (send) forgets them all. */
+const kept = new Map();
+
+async function read(pending, url, as) {
   let res;
   try {
-    const accept = as === 'text' ? 'text/plain, text/markdown, text/csv, application/problem+json' : 'application/json';
-    res = await (prefetched(url, accept) ?? fetch(url, { headers: { accept } }));
+    res = await pending;
   } catch (e) {
     throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: String(e.message || e) }, url);
   }
   if (!res.ok) throw await failure(res, url);
   return as === 'text' ? res.text() : res.json();
+}
+
+function get(url, as) {
+  const accept = as === 'text' ? 'text/plain, text/markdown, text/csv, application/problem+json' : 'application/json';
+  const key = `${accept} ${url}`;
+  if (kept.has(key)) return kept.get(key);
+  const pre = prefetched(url, accept);
+  if (!pre) return read(fetch(url, { headers: { accept } }), url, as);
+  const answer = read(pre, url, as);
+  kept.set(key, answer);
+  answer.catch(() => kept.delete(key));   // a failure is not kept: the next caller asks again
+  return answer;
 }
 
 /** GET a JSON document of the API (URL relative to the page); failures throw ApiError. */
@@ -120,6 +138,7 @@ export const filesCsvUrl = (repo, rev) => `${commitBase(repo, rev)}/files.csv`;
 
 /** A write request with a JSON body and `Authorization: Bearer token`; the parsed answer. */
 async function send(method, url, token, body) {
+  kept.clear();
   let res;
   try {
     res = await fetch(url, {

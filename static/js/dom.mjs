@@ -39,6 +39,9 @@ export function h(tag, attrs, ...children) {
 // GitHub does.
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 
+/** Whether s has a bidirectional control (then it needs textNodes(), not one text node). */
+export const hasBidi = (s) => BIDI.test(s);
+
 /** A string as text nodes, each bidirectional control as a visible mark. */
 export function textNodes(s) {
   if (!BIDI.test(s)) return [s];

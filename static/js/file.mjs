@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes, setTitle } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -17,12 +17,11 @@ import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
-import { mountSparkline } from './trend.mjs';
-import { mountTraverse, portSection } from './traverse.mjs';
-import { mountPlan } from './plan.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
-import { highlightLines, normalise, styled } from './highlight.mjs';
-import { mountSuggestions } from './fixes.mjs';
+import { highlighter, normalise, styled, appendStyled } from './highlight.mjs';
+// What comes after the first screen (the history chart, the traverse,
+// owners and plan panels, the suggested changes) is imported then, so its
+// modules are neither fetched nor run before the function table (issue 26.4).
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
@@ -119,6 +118,7 @@ async function sparkline() {
     if (!ref) return;
     // Files with object-dtype paths: how many still use the legacy API; others: ported functions.
     const hasObject = (detail?.functions ?? []).some((f) => f.object_state);
+    const { mountSparkline } = await import('./trend.mjs');
     await mountSparkline(box, { repo: state.repo, ref, path: state.path,
       measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported' });
   } catch (e) {
@@ -199,6 +199,28 @@ function renderFunctions() {
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
   $('functions-count').textContent = `${fmt(fns.length)} functions` +
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
+}
+
+/**
+ * Names the template rows from the source once it is in, in place: what
+ * renderFunctions() would draw again (the toggle's label, the name and
+ * data-template), without building the table anew.
+ */
+function nameTemplateRows() {
+  const groups = templateGroups(detail.functions ?? []);
+  for (const tr of $('functions-table').tBodies[0].querySelectorAll('tr.tmpl-group')) {
+    const inst = groups.get(tr.dataset.group);
+    if (!inst) continue;
+    const [from, to] = tr.dataset.group.split('-').map(Number);
+    const tname = templateName(sourceLines, from, to, inst.map((x) => x.name));
+    if (!tname) continue;
+    const toggle = tr.querySelector('button.toggle');
+    const open = toggle.getAttribute('aria-expanded') === 'true';
+    toggle.setAttribute('aria-label', visible(`${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${tname}`));
+    const code = tr.querySelector('code.tmpl-name');
+    code.dataset.template = 'source';
+    replace(code, nameNodes(tname));
+  }
 }
 
 /* ---------- why (issue 11): the finding that decides status and object state ---------- */
@@ -429,53 +451,101 @@ function findingTitle(list) {
 /* Lets the browser paint what is in the page before going on. */
 const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res)));
 
-/* The source table; lines after the first screenfuls are appended in
- * chunks, each after a paint, so a long file (arraytypes.c.src, 5,000
- * lines) shows its first lines at once.  Resolves when all are in. */
-async function renderSource(raw) {
+/* Lets the browser run other tasks (input, answers that came in) without
+ * waiting for a frame: a frame per slice cost a layout and paint of the page
+ * each time. */
+const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield()
+  : new Promise((res) => setTimeout(res)));
+
+/* A source row without its content: cloned for each line, cheaper than
+ * building the four elements one by one (issue 26.4). */
+let ROW = null;
+
+/**
+ * One source line's row without the line's text: number, marker and the
+ * finding messages (fs, or undefined) under where the text goes.  Returns
+ * the row; its last cell (td.lc) takes the text (sourceText).
+ */
+function sourceRow(n, fs) {
+  ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a')), h('td', { class: 'mk' }), h('td', { class: 'lc' }));
+  const tr = ROW.cloneNode(true);
+  tr.id = `L${n}`;
+  const a = tr.firstChild.firstChild;
+  a.setAttribute('href', `#L${n}`);
+  a.dataset.line = n;
+  a.textContent = n;
+  if (!fs) return tr;
+  const worst = worstFinding(fs);
+  tr.className = worst.guarded ? `hl hl-${worst.class} hl-guarded` : `hl hl-${worst.class}`;
+  tr.dataset.worst = worst.class;
+  tr.dataset.guarded = String(!!worst.guarded);
+  const mk = tr.children[1];
+  mk.setAttribute('title', visible(findingTitle(fs)));
+  mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
+  // The finding messages under the line, not only in a tooltip.
+  tr.lastChild.append(h('span', { class: 'fmsg' }, fs.map(findingMessage)));
+  return tr;
+}
+
+/** The line's text into its cell lc (before the finding messages), coloured by segs, its findings marked. */
+function sourceText(lc, line, segs, fs) {
+  if (fs) lc.insertBefore(append(document.createDocumentFragment(), lineContent(line, fs, segs)), lc.firstChild);
+  else if (hasBidi(line)) append(lc, styled(line, segs));
+  else appendStyled(lc, line, segs);
+}
+
+/* A finding's message under its line, cloned like the rows: the SARIF
+ * upload puts 5,000 of them on arraytypes.c.src. */
+let FMSG = null;
+
+function findingMessage(f) {
+  const kind = `${f.class}${f.guarded ? ' (guarded)' : ''}: `;
+  const text = f.text ?? '';
+  const rule = ` — ${f.rule ?? ''}`;
+  const cls = f.guarded ? `fmsg-one fmsg-${f.class} guarded` : `fmsg-one fmsg-${f.class}`;
+  if (hasBidi(kind + text + rule)) return h('span', { class: cls }, kind, h('code', null, text), rule);
+  FMSG ??= h('span', null, '', h('code', null, ''), '');
+  const one = FMSG.cloneNode(true);
+  one.className = cls;
+  one.firstChild.data = kind;
+  one.childNodes[1].firstChild.data = text;
+  one.lastChild.data = rule;
+  return one;
+}
+
+/* The source table, built apart from the page and put in once: arraytypes.c.src
+ * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
+ * every chunk restyled and laid out what was already there.  The rows and
+ * finding messages are built while the worker works out the colours, the
+ * text goes in once they are there; in slices with a yield between them,
+ * so the page keeps answering.  colours: a promise of highlighter()'s
+ * answer for the same text (the whole text: a comment or macro can span
+ * lines).  Resolves when all lines are in. */
+async function renderSource(raw, colours) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  // Colours (highlight.mjs): the first screenfuls from their own text (a
-  // comment or macro can span lines, but never backwards), the rest once
-  // they are in, from the whole text.
-  const FIRST = 300;
-  const CHUNK = 1000;
-  let cut = -1;
-  for (let k = 0; k < FIRST && (cut = text.indexOf('\n', cut + 1)) >= 0;) k++;
-  let segs = highlightLines(cut < 0 ? text : text.slice(0, cut));
   const byLine = new Map();
   for (const f of detail.findings ?? []) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
     byLine.get(f.line).push(f);
   }
-  const body = h('tbody');
-  const row = (line, i) => {
-    const n = i + 1;
-    const fs = byLine.get(n);
-    const worst = fs ? worstFinding(fs) : null;
-    return h('tr', {
-      id: `L${n}`,
-      class: worst && ['hl', `hl-${worst.class}`, worst.guarded && 'hl-guarded'],
-      dataset: worst ? { worst: worst.class, guarded: String(!!worst.guarded) } : null,
-    },
-    h('td', { class: 'ln' }, h('a', { href: `#L${n}`, dataset: { line: n } }, String(n))),
-    h('td', { class: 'mk', title: fs ? findingTitle(fs) : null }, fs ? h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }) : null),
-    h('td', { class: 'lc' }, lineContent(line, fs, segs?.[i]),
-      // The finding messages under the line, not only in a tooltip.
-      fs ? h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`, f.guarded && 'guarded'] },
-        `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`))) : null));
+  const SLICE = 800;
+  const slices = async (each) => {
+    for (let at = 0; at < lines.length; at += SLICE) {
+      await yieldTask();
+      for (let i = at; i < Math.min(at + SLICE, lines.length); i++) each(i);
+    }
   };
-  body.append(...lines.slice(0, FIRST).map(row));
+  const body = h('tbody');
+  const cells = new Array(lines.length);
+  await slices((i) => { cells[i] = body.appendChild(sourceRow(i + 1, byLine.get(i + 1))).lastChild; });
+  const segsOf = await colours;
+  await slices((i) => sourceText(cells[i], lines[i], segsOf?.(i, lines[i]), byLine.get(i + 1)));
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
-  for (let at = FIRST; at < lines.length; at += CHUNK) {
-    await paint();
-    if (at === FIRST) segs = highlightLines(text);
-    body.append(...lines.slice(at, at + CHUNK).map((l, k) => row(l, at + k)));
-  }
   const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
   $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
 }
@@ -513,6 +583,24 @@ function applyHash(scroll = true) {
   if (first && scroll) first.scrollIntoView({ block: to - from > 20 ? 'start' : 'center' });
 }
 
+/** The source once its text is in (raw: the settled answer), or why it is not there. */
+async function showSource(raw, colours) {
+  if (raw.status === 'fulfilled') {
+    if (!sourceLines) {
+      // Template rows take their names from the source (tmplgroup.mjs).
+      sourceLines = normalise(raw.value).split('\n');
+      nameTemplateRows();
+    }
+    await renderSource(raw.value, colours);
+    return;
+  }
+  const p = raw.reason?.problem ?? {};
+  replace($('source'), h('div', { class: 'notice', id: 'source-unavailable', role: 'status' },
+    h('strong', null, 'Source not available. '),
+    'The analysis above is stored, but the file\'s text could not be read',
+    p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -527,9 +615,17 @@ async function main() {
   renderCrumbs();
   setTitle(`${state.path} · ${state.repo} @ ${state.rev} · portdash`);
   // Both asked at once; the head and the functions show as soon as the
-  // analysis is in, without waiting for the text (issue 26.4).
+  // analysis is in, without waiting for the text (issue 26.4).  The text,
+  // smaller, is mostly in first: then the template rows are named by it
+  // from the start (tmplgroup.mjs), not drawn again once it is.
+  let rawNow = null;
   const rawIn = api.raw(state.repo, state.rev, state.path)
-    .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }));
+    .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
+    .then((r) => { rawNow = r; return r; });
+  // Its colours are worked out by a worker meanwhile (highlight.mjs),
+  // started now so it has loaded Prism when the text comes.
+  const colour = highlighter();
+  const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
   try {
     detail = await api.file(state.repo, state.rev, state.path);
   } catch (e) {
@@ -543,37 +639,37 @@ async function main() {
     if (!findingsByFunction.has(f.function)) findingsByFunction.set(f.function, []);
     findingsByFunction.get(f.function).push(f);
   }
+  if (rawNow?.status === 'fulfilled') sourceLines = normalise(rawNow.value).split('\n');
   renderHead(detail);
-  const spark = sparkline();
-  const painted = paint();
-  // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
-  const types = mountTraverse(portSection('traverse', $('functions-section'), 'Traverse coverage'),
-    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Traverse coverage'));
-  // Owners and the porting plan of this file (plan.mjs, issue 24).
-  const planned = mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
-    { repo: state.repo, rev: state.rev, path: state.path }).catch((e) => showError(errors, e, 'Owners and porting plan'));
   $('functions-section').hidden = false;
   renderFunctions();
-  await painted;         // the head and the functions show before the rest
+  await paint();         // the head and the functions show before the rest
+  // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
+  const types = import('./traverse.mjs').then(({ mountTraverse, portSection }) => mountTraverse(
+    portSection('traverse', $('functions-section'), 'Traverse coverage'), { repo: state.repo, rev: state.rev, path: state.path }))
+    .catch((e) => showError(errors, e, 'Traverse coverage'));
   setupFindingsFilter(detail.findings ?? []);
   $('findings-section').hidden = false;
   const findingsIn = renderFindings();
   $('source-section').hidden = false;
   const raw = await rawIn;
+  await showSource(raw, colours);
+  // The owners and plan panel, the history chart and the suggested changes
+  // come after every line: the plan of arraytypes.c.src is 400 list items,
+  // and the sparkline's library (Chart.js) is the largest script here.
+  const spark = sparkline();
+  // Owners and the porting plan of this file (plan.mjs, issue 24).
+  const planned = Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
+    .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
+      { repo: state.repo, rev: state.rev, path: state.path }))
+    .catch((e) => showError(errors, e, 'Owners and porting plan'));
   if (raw.status === 'fulfilled') {
-    // Template rows take their names from the source (tmplgroup.mjs).
-    sourceLines = normalise(raw.value).split('\n');
-    if (templateGroups(detail.functions ?? []).size) renderFunctions();
-    await renderSource(raw.value);
+    const { mountSuggestions } = await import('./fixes.mjs');
     await mountSuggestions(state.repo, state.rev, state.path);
+    // Once the panels above the source are in, so the line scrolled to stays put.
+    await Promise.all([types, planned]);
     applyHash();
     window.addEventListener('hashchange', () => applyHash());
-  } else {
-    const p = raw.reason?.problem ?? {};
-    replace($('source'), h('div', { class: 'notice', id: 'source-unavailable', role: 'status' },
-      h('strong', null, 'Source not available. '),
-      'The analysis above is stored, but the file\'s text could not be read',
-      p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
   }
   await findingsIn;
   await spark;

@@ -16,16 +16,13 @@ import {
   statusBadge, statusBar, objectBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, fileHref, commitHref, snapshotsHref, renderNav,
 } from './ui.mjs';
-import { mountTrend } from './trend.mjs';
-import { renderTree } from './tree.mjs';
 import * as scoped from './scopes.mjs';
-import { mountObjectItems } from './items.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
 import { mountFrontier } from './frontier.mjs';
-import { mountSymbols } from './symbols.mjs';
-import { showNoData } from './nodata.mjs';
-import { loadProfile } from './profile.mjs';
 import { mountDevCall } from './devcall.mjs';
+// The modules of what comes after the first screen (the trend chart, the
+// directory tree, the panels, the port's profile) are imported then, so
+// they are neither fetched nor run before it (issue 26.4).
 
 const $ = (id) => document.getElementById(id);
 const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'measure', 'date', 'window', 'tref', 'open', 'scope'];
@@ -339,7 +336,8 @@ function setupFilters() {
 
 /* ---------- directory roll-ups ---------- */
 
-function setupTree() {
+async function setupTree() {
+  const { renderTree } = await import('./tree.mjs');
   const open = state.open ? new Set(state.open.split(',').filter(Boolean)) : null;
   const t = renderTree($('tree'), allFiles, {
     repo: state.repo, rev: state.rev, open,
@@ -348,6 +346,46 @@ function setupTree() {
   $('tree-expand').addEventListener('click', t.expandAll);
   $('tree-collapse').addEventListener('click', t.collapseAll);
   $('tree-section').hidden = false;
+}
+
+/**
+ * The first screen first (devcall.mjs): the commit strip and the dev
+ * call's three answers, asked before anything below them; the frontier
+ * answer is shared with its panel.  The rest of the page (the trend chart,
+ * the panels, the file table: a second of script and layout on numpy-hpy)
+ * is built once this resolves (issue 26.4), with the answers it asked.
+ */
+async function firstScreen(refNames) {
+  const errors = $('errors');
+  const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev));
+  const sumIn = scoped.summary(state.repo, state.rev, state.scope);
+  const listIn = scoped.files(state.repo, state.rev, state.scope);
+  listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
+  sumIn.then((s) => {
+    document.body.dataset.commit = s.commit ?? '';
+    renderCommit(s, state.repo, state.rev);
+  }, () => {});
+  const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
+    .catch((e) => { showError(errors, e, 'Next to port'); return e; });
+  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
+    sumIn, frontierIn);
+  $('more-nav').hidden = false;
+  await devcall;
+  return { sumIn, listIn, frontierIn, profileIn };
+}
+
+/** The trend panel (trend.mjs), along the page's ref or the first one. */
+function mountTrendPanel(refNames) {
+  const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
+  import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
+    repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
+    window: state.window,
+    scope: state.scope,
+    onState: (st) => {
+      Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
+      saveState();
+    },
+  })).catch((e) => showError($('errors'), e, 'Trend'));
 }
 
 /* ---------- start ---------- */
@@ -380,7 +418,7 @@ async function main() {
     }
     if (!known.refs?.length) {
       renderPicker(repos, state.repo, '');
-      await showNoData($('commit'), state.repo);
+      await (await import('./nodata.mjs')).showNoData($('commit'), state.repo);
       return;
     }
     state.rev = known.refs[0].name;
@@ -391,42 +429,23 @@ async function main() {
   $('files-csv').href = api.filesCsvUrl(state.repo, state.rev);
   $('files-csv').title = 'The file table of this commit as CSV';
   const refNames = (known?.refs ?? []).map((r) => r.name);
-  profile = await loadProfile(state.repo, state.rev);
-  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
-  // The first screen first (devcall.mjs): its answers are asked before
-  // anything below it, and the frontier answer is shared with the panel.
-  const sumIn = scoped.summary(state.repo, state.rev, state.scope);
-  const listIn = scoped.files(state.repo, state.rev, state.scope);
-  listIn.catch(() => {});   // reported below, once awaited; not as unhandled meanwhile
-  const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
-    .catch((e) => { showError(errors, e, 'Next to port'); return e; });
-  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
-    sumIn, frontierIn);
-  $('more-nav').hidden = false;
-  if (refNames.length) {
-    const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
-    mountTrend($('trend'), {
-      repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
-      window: state.window,
-      scope: state.scope,
-      onState: (st) => {
-        Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
-        saveState();
-      },
-    }).catch((e) => showError(errors, e, 'Trend'));
-  }
   setTitle(`${state.repo} @ ${state.rev} · portdash`);
+  const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);
+  profile = await profileIn;
+  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
+  if (refNames.length) mountTrendPanel(refNames);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
   const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))
     .filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
   const extras = Promise.allSettled([
-    mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }).catch((e) => showError(errors, e, 'Object items')),
+    import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }))
+      .catch((e) => showError(errors, e, 'Object items')),
     scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
       .catch((e) => showError(errors, e, 'Without object dtype')),
     // Blockers by C API symbol with the HPy replacement (symbols.mjs).
-    mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope })
+    import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope }))
       .catch((e) => showError(errors, e, 'Blockers by symbol')),
     // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
     mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
@@ -435,8 +454,6 @@ async function main() {
   ]);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);
   if (sum.status === 'fulfilled') {
-    document.body.dataset.commit = sum.value.commit ?? '';
-    renderCommit(sum.value, state.repo, state.rev);
     renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope));
   } else {
     showError(errors, sum.reason, 'Summary');
@@ -444,7 +461,7 @@ async function main() {
   }
   if (list.status === 'fulfilled') {
     allFiles = list.value.files ?? [];
-    setupTree();
+    await setupTree();
     setupFilters();
     $('files-section').hidden = false;
     renderTable();
@@ -452,7 +469,6 @@ async function main() {
     showError(errors, list.reason, 'File list');
   }
   await extras;
-  await devcall;
 }
 
 // data-ready tells tests (and anyone waiting) that loading has finished.

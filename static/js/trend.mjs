@@ -1,5 +1,5 @@
 // trend.mjs: history charts drawn with Chart.js (window.Chart, loaded from
-// /vendor/chart.js/chart.umd.js by a classic <script> before the modules).
+// /vendor/chart.js/chart.umd.js by vendor.mjs when a chart is first mounted).
 //
 // The trend panel on the overview: one measure along a ref's first-parent
 // history, one point per commit, oldest first.  The x axis is linear, in
@@ -21,6 +21,7 @@ import * as api from './api.mjs';
 import { h, replace, fmt, shortCommit, timeEl } from './dom.mjs';
 import { MEASURE, MEASURES } from './model.mjs';
 import { commitHref, showError } from './ui.mjs';
+import { loadChart } from './vendor.mjs';
 
 // How a rewrite's commits were linked: by git patch id, or (when the rebase
 // changed the patch) by the same author, author date and subject.
@@ -126,9 +127,9 @@ export const marksPlugin = {
   },
 };
 
-/** True when Chart.js is loaded; otherwise puts a notice in box. */
-export function chartAvailable(box) {
-  if (window.Chart) return true;
+/** Loads Chart.js; true when it is there, otherwise puts a notice in box. */
+export async function chartAvailable(box) {
+  if (await loadChart()) return true;
   replace(box, h('div', { class: 'notice', role: 'status' }, 'Charts are unavailable: the Chart.js library (/vendor/chart.js/chart.umd.js) did not load.'));
   return false;
 }
@@ -139,6 +140,7 @@ export function chartAvailable(box) {
  * with the changed choices so the page can keep them in its URL.
  */
 export async function mountTrend(root, opts) {
+  loadChart();   // asked for at once, fetched beside the work below
   const st = {
     measure: MEASURE[opts.measure] ? opts.measure : 'object_paths.object-legacy',
     date: opts.date === 'committer' ? 'committer' : 'author',
@@ -173,7 +175,7 @@ export async function mountTrend(root, opts) {
     h('div', { class: 'chart-box' }, canvas),
     caption, forecastLine, rewritesList);
   root.hidden = false;
-  if (!chartAvailable(root.querySelector('.chart-box'))) return;
+  if (!(await chartAvailable(root.querySelector('.chart-box')))) return;
 
   replace(measureSel, measures.map((k) => h('option', { value: k, title: k }, MEASURE[k]?.label ?? k)));
   if (!measures.includes(st.measure)) st.measure = measures[0];
@@ -461,7 +463,7 @@ export async function mountTrend(root, opts) {
  * canvas and a measure picker.  Points are where the file changed.
  */
 export async function mountSparkline(root, { repo, ref, path, measure = 'functions.ported' }) {
-  if (!window.Chart) {
+  if (!(await loadChart())) {
     replace(root, h('span', { class: 'muted' }, 'history chart unavailable'));
     return;
   }

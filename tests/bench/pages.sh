@@ -30,7 +30,9 @@ root=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 pids=""
 cleanup() {
-  for p in $pids; do kill "$p" 2>/dev/null || :; done
+  # serve() runs in a command substitution (a subshell): its servers' ids
+  # come back through $tmp/pids, not the variable.
+  for p in $pids $(cat "$tmp/pids" 2>/dev/null); do kill "$p" 2>/dev/null || :; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -66,7 +68,7 @@ awk -v n="$results" -v path="$file" -v lines="$lines" '
 serve() {
   out=$tmp/serve.$$.$(date +%s%N)
   "$bin" serve --db "$tmp/run.db" --listen 127.0.0.1:0 --threads 2 --static "$1" > "$out" 2>&1 &
-  pids="$pids $!"
+  echo $! >> "$tmp/pids"
   i=0
   while [ $i -lt 200 ]; do
     u=$(sed -n 's/.*serving .* on \(http:[^ ]*\)\/$/\1/p' "$out")

@@ -462,11 +462,17 @@ test('the colouring turns hostile source into text, never markup', async () => {
     'a\u202Eb',
   ].join('\n');
   const r = await page.evaluate(async (text) => {
-    const { highlightLines, styled } = await import('./js/highlight.mjs');
-    const { h } = await import('./js/dom.mjs');
+    const { highlightLines, styled, appendStyled } = await import('./js/highlight.mjs');
+    const { h, hasBidi } = await import('./js/dom.mjs');
+    // The page colours in a worker; here Prism is loaded on the main thread.
+    const { loadPrism } = await import('./js/vendor.mjs');
+    await loadPrism();
     const lines = text.split('\n');
     const segs = highlightLines(text);
-    const box = h('div', null, lines.map((l, i) => h('div', null, styled(l, segs[i]))));
+    // The source view's fast path (appendStyled) for lines without a
+    // bidirectional control, styled() as the other pages build it for the rest.
+    const box = h('div', null, lines.map((l, i) => (hasBidi(l) ? h('div', null, styled(l, segs[i]))
+      : appendStyled(h('div'), l, segs[i]))));
     document.body.append(box);
     await new Promise((res) => setTimeout(res, 50));
     return {

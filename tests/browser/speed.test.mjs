@@ -1,0 +1,164 @@
+// speed.test.mjs: what keeps the biggest pages fast (issue 26.4), as
+// behaviour that can break: no deferred library script holds back the
+// modules, and every module a page imports is preloaded; the overview's
+// first screen is in before anything below it is built, and it asks the
+// server for its summary and file list once; the file page's source is
+// coloured by a worker exactly as on the main thread, and its fast row
+// path still shows bidirectional controls as marks.  Timings themselves
+// are the benchmark's (tests/bench/pages.sh), never asserted here.
+//
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+// Uses the pagesport fixture (run_all.sh ingests it).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BASE, ROOT, apiOk, close, closeBrowser, launch, open } from './lib.mjs';
+
+const REPO = 'pagesport';
+const q = (o) => new URLSearchParams(o).toString();
+const STATIC = path.join(ROOT, 'static');
+
+let browser = null;
+before(async () => { browser = await launch(); });
+after(async () => { await closeBrowser(); });
+
+/* A page set up as lib.mjs's open() does (JavaScript errors fail close()),
+ * not yet navigated: for an init script or a route first. */
+async function blank(viewport = { width: 1366, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  page.jsErrors = [];
+  page.requests = [];
+  page.on('pageerror', (e) => page.jsErrors.push(e.message));
+  page.on('request', (r) => page.requests.push(r.url()));
+  return page;
+}
+
+/** The modules a module imports statically, itself included, transitively. */
+function imports(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const src = fs.readFileSync(path.join(STATIC, 'js', file), 'utf8');
+  for (const m of src.matchAll(/^import\s[^;]*?from\s+'\.\/([^']+)'/gms)) imports(m[1], seen);
+  return seen;
+}
+
+for (const [page, entry] of [['file.html', 'file.mjs'], ['index.html', 'overview.mjs']]) {
+  test(`${page}: no deferred library script, every imported module preloaded`, () => {
+    const html = fs.readFileSync(path.join(STATIC, page), 'utf8');
+    // A classic script with defer runs before the modules after it: its
+    // download held the first screen back (vendor.mjs loads them instead).
+    assert.deepEqual([...html.matchAll(/<script[^>]*\bsrc="(vendor\/[^"]+)"/g)].map((m) => m[1]), []);
+    const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="js\/([^"]+)"/g)].map((m) => m[1]));
+    for (const m of [...imports(entry), ...imports('site.mjs')]) {
+      assert.ok(preloaded.has(m), `${page} preloads js/${m} (imported by ${entry} or site.mjs)`);
+    }
+  });
+}
+
+test('the overview: the first screen before the rest, the summary and file list asked once', async () => {
+  const url = `${BASE}/index.html?${q({ repo: REPO, rev: 'hpy' })}`;
+  // What was built when #devcall got data-complete, noted in the page.
+  const page = await blank({ width: 1280, height: 800 });
+  await page.addInitScript(() => {
+    new MutationObserver((_, mo) => {
+      const dc = document.getElementById('devcall');
+      if (!dc?.dataset.complete) return;
+      mo.disconnect();
+      window.__atFirstScreen = {
+        commit: !!document.getElementById('commit-id'),
+        trend: !!document.querySelector('#trend canvas'),
+        files: document.querySelectorAll('#files-table tbody tr').length,
+        totals: document.querySelectorAll('#summary .card').length,
+        tree: document.querySelectorAll('#tree *').length,
+      };
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]');
+  const at = await page.evaluate(() => window.__atFirstScreen);
+  assert.deepEqual(at, { commit: true, trend: false, files: 0, totals: 0, tree: 0 },
+    'the commit strip is in with the first screen; the trend, totals, tree and file table come after it');
+  // ...and they do come.
+  await page.waitForSelector('#trend canvas');
+  assert.ok(await page.locator('#files-table tbody tr').count() > 0);
+  assert.ok(await page.locator('#summary .card').count() > 0);
+  const asked = (tail) => page.requests.filter((u) => new URL(u).pathname === `/api/v1/repos/${REPO}/commits/hpy/${tail}`
+    && !new URL(u).search).length;
+  assert.equal(asked('summary'), 1, 'the summary answer is asked once (profile, first screen, totals, panel)');
+  assert.equal(asked('files'), 1, 'the file list is asked once (profile, table)');
+  await close(page);
+});
+
+test('the file page: the worker colours the source as the main thread does', async () => {
+  const file = 'src/casts.c.src';
+  const page = await open(`${BASE}/file.html?${q({ repo: REPO, rev: 'main', path: file })}`);
+  assert.ok(page.requests.some((u) => u.endsWith('/js/hlworker.mjs')), 'the colours come from the worker');
+  const got = await page.evaluate(async (url) => {
+    const hl = await import('/js/highlight.mjs');
+    const { loadPrism } = await import('/js/vendor.mjs');
+    const text = hl.normalise(await (await fetch(url)).text());
+    const lines = text.split('\n');
+    const fromWorker = await hl.highlightAsync(text);
+    const here = (await loadPrism()) ? hl.highlightLines(text) : null;
+    const coloured = here.flat().filter(([, c]) => c).length;
+    return {
+      same: lines.every((l, i) => JSON.stringify(fromWorker(i, l)) === JSON.stringify(here[i])),
+      coloured,
+      shown: document.querySelectorAll('#source-table td.lc [class^="sx-"]').length,
+    };
+  }, `/api/v1/repos/${REPO}/commits/main/raw/${file}`);
+  await close(page);
+  assert.ok(got.coloured > 10, 'the fixture has coloured pieces');
+  assert.ok(got.same, 'every line has the same segments from the worker as from the main thread');
+  assert.equal(got.shown, got.coloured, 'every coloured piece is a span in the source');
+});
+
+test('the file page: a source line with bidirectional controls shows them as marks', async () => {
+  const file = 'src/casts.c.src';
+  const raw = `/api/v1/repos/${REPO}/commits/main/raw/${file}`;
+  const text = await apiOk(raw);
+  const evil = 'int x; /* \u202E } \u2066 */ int y;';
+  const lines = text.split('\n');
+  lines.splice(1, 0, evil);
+  const page = await blank();
+  await page.route(`**${raw}`, (r) => r.fulfill({ status: 200, contentType: 'text/plain; charset=utf-8', body: lines.join('\n') }));
+  await page.goto(`${BASE}/file.html?${q({ repo: REPO, rev: 'main', path: file })}`);
+  await page.waitForSelector('body[data-ready]');
+  const got = await page.evaluate(() => {
+    const lc = document.querySelector('#L2 td.lc');
+    return { text: lc.textContent, marks: lc.querySelectorAll('.bidi').length, rows: document.querySelectorAll('#source-table tr').length };
+  });
+  await close(page);
+  assert.equal(got.rows, lines.length - (lines.at(-1) === '' ? 1 : 0));
+  assert.equal(got.marks, 2);
+  assert.equal(got.text, 'int x; /* <U+202E> } <U+2066> */ int y;');
+});
+
+test('the file page: template rows named in place when the text comes after the analysis', async () => {
+  const file = 'src/casts.c.src';
+  const url = `${BASE}/file.html?${q({ repo: REPO, rev: 'main', path: file })}`;
+  const table = async (delay) => {
+    const page = await blank();
+    if (delay) {
+      await page.route(`**/raw/${file}`, async (r) => {
+        await new Promise((res) => setTimeout(res, delay));
+        await r.continue();
+      });
+    }
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready]');
+    const got = await page.evaluate(() => ({
+      html: document.getElementById('functions-table').outerHTML,
+      named: document.querySelectorAll('#functions-table code.tmpl-name[data-template="source"]').length,
+    }));
+    await close(page);
+    return got;
+  };
+  const late = await table(1500);
+  const first = await table(0);
+  assert.ok(first.named > 0, 'the fixture has template rows named from the source');
+  assert.equal(late.named, first.named);
+  assert.equal(late.html, first.html, 'the same table, whichever answer came first');
+});
