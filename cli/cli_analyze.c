@@ -138,9 +138,9 @@ static size_t cli_walk_n, cli_walk_cap, cli_walk_bytes;
  * result is kept to the end; numpy-hpy needs 3 to 5 times its bytes, the
  * templates expanded) in one go: page by page it was a fifth of the CPU
  * time of `analyze` on numpy/core on a virtual machine (issue 26). */
-static void cli_an_prefault(size_t bytes)
+static void cli_an_prefault(size_t bytes, size_t extra)
 {
-    pd_malloc_prefault(bytes < ((size_t)1 << 40) ? 5 * bytes : (size_t)1 << 40);
+    pd_malloc_prefault((bytes < ((size_t)1 << 40) ? 5 * bytes : (size_t)1 << 40) + extra);
 }
 
 /* The same for the FILE arguments, and the rules' tables (about 1 MB:
@@ -154,8 +154,7 @@ static void cli_an_prefault_args(char **argv, int argc)
     for (i = 0; i < argc; i++)
         if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
             bytes += (size_t)sb.st_size;
-    pd_malloc_prefault((bytes < ((size_t)1 << 40) ? 5 * bytes : (size_t)1 << 40) +
-                       ((size_t)3 << 19));
+    cli_an_prefault(bytes, (size_t)3 << 19);
 }
 
 static int cli_walk_cb(const char *path, const struct stat *sb, int type,
@@ -208,7 +207,7 @@ static int cli_an_path(cli_an *a, const char *path)
     rc = cli_walk_rc;
     qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
     if (!rc)
-        cli_an_prefault(cli_walk_bytes);
+        cli_an_prefault(cli_walk_bytes, 0);
     for (i = 0; i < cli_walk_n; i++) {
         if (!rc)
             rc = cli_an_file(a, cli_walk_paths[i]);
@@ -491,7 +490,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     if (!rc && strcmp(format, "sarif") == 0)
         rc = sarif_write_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)
-        rc = report_write(stdout, format, a->files, a->n, a->r, fail);
+        rc = report_write(stdout, format, a->files, a->n, fail);
     git_repository_free(repo);
     if (rc < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());

@@ -166,7 +166,7 @@ static int report_json(FILE *out, const report_file *files, size_t n)
 }
 
 int report_write(FILE *out, const char *format, const report_file *files,
-                 size_t n, const rules *r, const report_fail *f)
+                 size_t n, const report_fail *f)
 {
     size_t i, k;
 

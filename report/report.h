@@ -30,10 +30,10 @@
  *   "functions"  tab-separated path, name, name_line, start_line, end_line,
  *                language ("c" or "c++"; what tests/ctags_compare.sh reads)
  * ("sarif" is sarif_write's, which the caller calls: an unknown format
- * here.)  `r` is unused.  Returns 0, PD_EINVAL for an unknown format,
+ * here.)  Returns 0, PD_EINVAL for an unknown format,
  * PD_ENOMEM or PD_EIO (write error).
  */
 int report_write(FILE *out, const char *format, const report_file *files,
-                 size_t n, const rules *r, const report_fail *f);
+                 size_t n, const report_fail *f);
 
 #endif
