@@ -294,6 +294,11 @@ int db_files_next(db_files *f, db_file_row *row)
     return 1;
 }
 
+const pd_flow *db_files_graph(const db_files *f)
+{
+    return db_flow_graph(f->flow);
+}
+
 void db_files_close(db_files *f)
 {
     if (!f)

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "db_stmt.h"
+#include "pd_flow.h"
 
 /* Look a repository up by name: its id and (if path_out) its git directory
  * copied into path_out (size n).  0, PD_ENOTFOUND, PD_EDB. */
@@ -86,6 +87,11 @@ int db_files_open(sqlite3 *db, db_files **out, int64_t commit_id, const char *ru
 /* The next file into *row: 1, 0 at the end, PD_EDB when reading fails (the
  * list is then incomplete and must not be answered as if whole). */
 int db_files_next(db_files *f, db_file_row *row);
+
+/* The commit's call graph the cursor applies (db_flow.h): valid until
+ * db_files_close.  Readers of a file's per-function states at the commit
+ * (db_scope_detail_read_at) take it from here. */
+const pd_flow *db_files_graph(const db_files *f);
 
 /* Close; accepts NULL. */
 void db_files_close(db_files *f);

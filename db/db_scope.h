@@ -28,6 +28,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "pd_flow.h"
 
 typedef struct {
     char *name;
@@ -127,6 +128,33 @@ int db_scope_detail_counts(const db_scope_detail *d, int exclude_object, db_coun
 
 /* Free what db_scope_detail_read allocated; accepts NULL. */
 void db_scope_detail_free(db_scope_detail *d);
+
+/*
+ * db_scope_detail_read with the object states a commit's call graph `g`
+ * gives the functions of the file at `path` (a callee elsewhere can put a
+ * function on an object-dtype path, db_flow.h); `g` NULL: the blob's own.
+ * Every reader of per-function states at a commit takes them from here, so
+ * the summary, the file list, the blockers and the gate agree.
+ */
+int db_scope_detail_read_at(sqlite3 *db, int64_t analysis_id, const pd_flow *g,
+                            const char *path, db_scope_detail *out);
+
+/* 1 when nothing unguarded outside object-dtype paths in `d` needs CPython
+ * (no capi or bridge use at file scope or in a function that is not an
+ * object path: pd_universal_ready_rule), else 0. */
+int db_scope_detail_ready(const db_scope_detail *d);
+
+/*
+ * db_scope_file_counts for the file at `path` of a commit whose call graph
+ * is `g` (NULL: the blob's own states).  `full` are the file's figures with
+ * the graph's object states already applied (as db_files_next reads them).
+ * When the graph changes a state of the file, its scoped figures are
+ * computed from those states (and not cached: they belong to the commit);
+ * else they are the blob's, cached.  Errors as db_scope_file_counts.
+ */
+int db_scope_file_counts_at(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
+                            const db_counts *full, int status, const pd_flow *g,
+                            const char *path, db_counts *out, int *status_out);
 
 /* A commit of a replayed chain. */
 typedef struct {

@@ -27,11 +27,13 @@ typedef struct {
     pd_flow *g;                 /* the tree's call graph (gg_totals) */
 } gg_tree;
 
-/* An analysed blob: its functions, readiness and counts. */
+/* An analysed blob: its functions, what blocks universal mode, counts. */
 typedef struct {
     git_oid oid;
     gate_fnlist fns;
-    int ready;
+    unsigned file_present;      /* classes used unguarded outside functions */
+    unsigned *fn_present;       /* per function: classes used unguarded */
+    unsigned char *fn_object;   /* per function: 1 on an object path (own) */
     db_counts counts;
     char *flow;                 /* its functions' flow facts, stored form */
 } gg_blob;
@@ -91,20 +93,47 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
     return rc;
 }
 
-/* 1 when nothing unguarded outside object-dtype paths needs CPython: no
- * capi or bridge finding at file scope or in a function that is not an
- * object path (the gate's universal-ready ratchet, see gate.h). */
-static int gg_ready_outside_objects(const an_result *res)
+/* What of res is used unguarded, at file scope and per function, and
+ * which functions are object paths by their own body (the input of
+ * gg_ready). */
+static int gg_present_of(gg_blob *b, const an_result *res)
 {
-    unsigned present = 0;
-    size_t i;
+    size_t i, n = res->nfunctions ? res->nfunctions : 1;
 
+    if (!(b->fn_present = calloc(n, sizeof(*b->fn_present))) ||
+        !(b->fn_object = calloc(n, 1)))
+        return pd_error_nomem(NULL);
+    for (i = 0; i < res->nfunctions; i++)
+        b->fn_object[i] = res->functions[i].object_state != AN_OBJ_NONE;
     for (i = 0; i < res->nfindings; i++) {
         const an_finding *f = &res->findings[i];
 
-        if (!f->guarded && (f->function < 0 ||
-                            res->functions[f->function].object_state == AN_OBJ_NONE))
-            present |= 1u << f->cls;
+        if (f->guarded)
+            continue;
+        if (f->function < 0)
+            b->file_present |= 1u << f->cls;
+        else
+            b->fn_present[f->function] |= 1u << f->cls;
+    }
+    return 0;
+}
+
+/* 1 when nothing unguarded outside object-dtype paths in blob b at `path`
+ * of tree t needs CPython: no capi or bridge use at file scope or in a
+ * function that is not an object path, with the object states of t's call
+ * graph (the gate's universal-ready ratchet, gate.h; the server's
+ * db_scope_detail_ready on stored analyses). */
+static int gg_ready(const gg_tree *t, const char *path, const gg_blob *b)
+{
+    int64_t key = pd_flow_path_key(path);
+    unsigned present = b->file_present;
+    size_t i;
+
+    for (i = 0; i < b->fns.n; i++) {
+        int object = pd_flow_known(t->g, key, i) ? pd_flow_state(t->g, key, i) != PD_OBJ_NONE
+                                                 : b->fn_object[i];
+        if (!object)
+            present |= b->fn_present[i];
     }
     return pd_universal_ready_rule(present);
 }
@@ -171,10 +200,16 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
         rc = ingest_store_counts_of(&b->counts, res);
     if (rc == 0)
         rc = gg_flow_text(res, &b->flow);
+    if (rc == 0)
+        rc = gg_present_of(b, res);
     if (rc == 0) {
-        b->ready = gg_ready_outside_objects(res);
         c->n++;
         *out = b;
+    } else {
+        gate_fnlist_free(&b->fns);
+        free(b->flow);
+        free(b->fn_present);
+        free(b->fn_object);
     }
     an_result_free(res);
     git_blob_free(blob);
@@ -202,10 +237,14 @@ static int gg_totals(gg_cache *c, gg_tree *t, db_counts *sum, int64_t *ready)
                                         b->flow, b->flow ? strlen(b->flow) : 0)) < 0)
             return rc;
         db_counts_add(sum, &b->counts, 1);
-        *ready += b->ready;
     }
     if ((rc = pd_flow_resolve(t->g)) < 0)
         return rc;
+    for (i = 0; i < t->n; i++) {      /* readiness with the graph's states */
+        if ((rc = gg_analyse(c, &t->v[i].blob, t->v[i].path, &b)) < 0)
+            return rc;
+        *ready += gg_ready(t, t->v[i].path, b);
+    }
     pd_flow_delta(t->g, delta);     /* the states the tree's call graph gives */
     for (s = 0; s < PD_OBJ_COUNT; s++)
         sum->obj[s] += delta[s];
@@ -254,7 +293,8 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
             if ((rc = gg_resolved(a, path, x, &fx)) == 0 &&
                 (rc = gg_resolved(b, path, y, &fy)) == 0)
                 rc = gate_add_file(g, path, x ? &fx : &none, y ? &fy : &none,
-                                   x ? x->ready : -1, y ? y->ready : -1);
+                                   x ? gg_ready(a, path, x) : -1,
+                                   y ? gg_ready(b, path, y) : -1);
             gate_fnlist_free(&fx);
             gate_fnlist_free(&fy);
             if (rc == 0 && c->fixable)
@@ -319,6 +359,8 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
     for (i = 0; i < c.n; i++) {
         gate_fnlist_free(&c.v[i].fns);
         free(c.v[i].flow);
+        free(c.v[i].fn_present);
+        free(c.v[i].fn_object);
     }
     pd_flow_free(ta.g);
     pd_flow_free(tb.g);

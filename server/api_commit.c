@@ -229,7 +229,7 @@ enum MHD_Result api_files(srv_req *r)
         const char *status = row.status;
 
         c = row.counts;
-        if (sc && (rc = api_scope_file_row(r, sc, &row, &c, &status)) != 0) {
+        if (sc && (rc = api_scope_file_row(r, sc, rows, &row, &c, &status)) != 0) {
             if (rc < 0)
                 break;
             continue;

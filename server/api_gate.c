@@ -17,6 +17,7 @@
 #include "api_gate.h"
 #include "db.h"
 #include "db_analysis.h"
+#include "db_flow.h"
 #include "db_scope.h"
 #include "gate.h"
 #include "ingest.h"
@@ -29,33 +30,35 @@
 static pthread_mutex_t api_gate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
- * 1 when the analysis of `blob` has nothing unguarded outside object-dtype
- * paths that needs CPython (the gate's universal-ready ratchet, gate.h),
- * 0 when it has or the blob has no analysis; -1 when the file is absent.
- * A database error is PD_EDB (< -1), never "not ready".
+ * 1 when the file at `path` on side `s` has nothing unguarded outside
+ * object-dtype paths that needs CPython (the gate's universal-ready
+ * ratchet, gate.h), with the object states of the side's call graph (as
+ * the scoped summary counts them), 0 when it has or the blob has no
+ * analysis; -1 when the file is absent.  A database error is PD_EDB
+ * (< -1), never "not ready".
  */
-static int api_gate_ready(srv_req *r, const char *hash, const char *blob)
+static int api_gate_ready(srv_req *r, const char *hash, const char *path, const api_side *s)
 {
     db_scope_detail d;
+    db_flow *flow = NULL;
     int64_t id = 0;
-    size_t i;
-    unsigned present;
     int rc;
 
-    if (!blob)
+    if (!s->blob)
         return -1;
-    if ((rc = db_analysis_find(r->db, blob, hash, &id)) < 0)
+    if ((rc = db_analysis_find(r->db, s->blob, hash, &id)) < 0)
         return rc;
     if (!id)
         return 0;
-    if ((rc = db_scope_detail_read(r->db, id, &d)) < 0)
+    if ((rc = db_flow_get(r->db, s->commit_id, hash, &flow)) < 0)
         return rc;
-    present = pd_classes_present(d.file_ung);
-    for (i = 0; i < d.nfn; i++)
-        if (!d.fn[i].is_object)
-            present |= pd_classes_present(d.fn[i].ung);
+    rc = db_scope_detail_read_at(r->db, id, db_flow_graph(flow), path, &d);
+    db_flow_release(flow);
+    if (rc < 0)
+        return rc;
+    rc = db_scope_detail_ready(&d);
     db_scope_detail_free(&d);
-    return pd_universal_ready_rule(present);
+    return rc;
 }
 
 typedef struct {
@@ -74,8 +77,8 @@ static int api_gate_file(void *arg, srv_req *r, const char *path, const api_side
     if ((rc = api_diff_load(r, c->rules_hash, path, a, &fa)) < 0)
         return rc;
     if ((rc = api_diff_load(r, c->rules_hash, path, b, &fb)) == 0 &&
-        (ra = api_gate_ready(r, c->rules_hash, a->blob)) >= -1 &&
-        (rb = api_gate_ready(r, c->rules_hash, b->blob)) >= -1)
+        (ra = api_gate_ready(r, c->rules_hash, path, a)) >= -1 &&
+        (rb = api_gate_ready(r, c->rules_hash, path, b)) >= -1)
         rc = gate_add_file(c->g, path, &fa, &fb, ra, rb);
     else if (rc == 0)
         rc = ra < -1 ? ra : rb;

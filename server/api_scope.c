@@ -78,8 +78,8 @@ int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope *
     return db_scope_commit_counts(r->db, *out, at->commit_id, at->rules_hash, c);
 }
 
-int api_scope_file_row(srv_req *r, const db_scope *sc, const db_file_row *row, db_counts *c,
-                       const char **status)
+int api_scope_file_row(srv_req *r, const db_scope *sc, const db_files *rows,
+                       const db_file_row *row, db_counts *c, const char **status)
 {
     db_counts full = *c;
     int si, rc;
@@ -89,7 +89,8 @@ int api_scope_file_row(srv_req *r, const db_scope *sc, const db_file_row *row, d
     if (!*status)
         return 0;
     si = db_scope_status_index(*status);
-    if ((rc = db_scope_file_counts(r->db, sc, row->analysis_id, &full, si, c, &si)) < 0)
+    if ((rc = db_scope_file_counts_at(r->db, sc, row->analysis_id, &full, si,
+                                      db_files_graph(rows), row->path, c, &si)) < 0)
         return rc;
     if (si >= 0)
         *status = pd_status_name(si);
@@ -226,13 +227,13 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
 /* The blocker entry of one file not universal-ready under sc; NULL after
  * pd_error_set.  Adds its function count to *nfn. */
 static json_t *api_blockers_file(srv_req *r, const db_scope *sc, int64_t analysis_id,
-                                 const char *path, int64_t *nfn)
+                                 const pd_flow *g, const char *path, int64_t *nfn)
 {
     db_scope_detail d;
     json_t *fns;
     size_t i;
 
-    if (db_scope_detail_read(r->db, analysis_id, &d) < 0)
+    if (db_scope_detail_read_at(r->db, analysis_id, g, path, &d) < 0)
         return NULL;
     fns = json_array();
     for (i = 0; i < d.nfn; i++) {
@@ -277,12 +278,13 @@ enum MHD_Result api_blockers(srv_req *r)
         if (!row.status || !db_scope_has_path(sc, row.path))
             continue;
         status = pd_status_parse(row.status);
-        if ((rc = db_scope_file_counts(r->db, sc, row.analysis_id, &row.counts, status, &c,
-                                       &status)) < 0)
+        if ((rc = db_scope_file_counts_at(r->db, sc, row.analysis_id, &row.counts, status,
+                                          db_files_graph(rows), row.path, &c, &status)) < 0)
             goto fail;
         if (c.universal_ready_files)
             continue;
-        if (!(f = api_blockers_file(r, sc, row.analysis_id, row.path, &nfn))) {
+        if (!(f = api_blockers_file(r, sc, row.analysis_id, db_files_graph(rows), row.path,
+                                    &nfn))) {
             rc = PD_EDB;
             goto fail;
         }

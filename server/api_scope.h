@@ -28,13 +28,15 @@ int api_scope_arg(srv_req *r, const db_scope **out);
 int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope **out);
 
 /*
- * A file row (db_files_next) under scope `sc`: 1 when its path is not in
- * the scope (leave it out), else 0 with *c (read from the row) and *status
- * replaced by the scoped figures; PD_EDB when they cannot be read (the
- * answer is then an error, never the unscoped figures).
+ * A file row of cursor `rows` (db_files_next) under scope `sc`: 1 when its
+ * path is not in the scope (leave it out), else 0 with *c (read from the
+ * row) and *status replaced by the scoped figures, with the object states
+ * of the commit's call graph (db_scope_file_counts_at, as the scoped
+ * summary counts them); PD_EDB when they cannot be read (the answer is then
+ * an error, never the unscoped figures).
  */
-int api_scope_file_row(srv_req *r, const db_scope *sc, const db_file_row *row, db_counts *c,
-                       const char **status);
+int api_scope_file_row(srv_req *r, const db_scope *sc, const db_files *rows,
+                       const db_file_row *row, db_counts *c, const char **status);
 
 /*
  * Reply with the history of summary measure `key` (an api_history key such

@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include "db.h"
+#include "db_repo.h"
 #include "db_tree.h"
 
 #define FX "checkpoints"
