@@ -29,6 +29,8 @@ typedef struct {
     size_t nfns, cap;
     q_sym_cb cb;
     void *arg;
+    const pd_flow *g;            /* the commit's call graph: object states */
+    int64_t key;                 /* the path's key in it */
 } q_sym_walk_file;
 
 /* db_analysis_functions callback: one function kept. */
@@ -50,7 +52,10 @@ static int q_sym_function(void *arg, const db_fn_brief *f)
     if (!f->name)
         fn->name = NULL;
     fn->start_line = f->start_line;
-    fn->object = f->object_state != NULL;
+    /* As the scoped summary counts object paths: by the call graph. */
+    fn->object = w->g && pd_flow_known(w->g, w->key, w->nfns)
+                     ? pd_flow_state(w->g, w->key, w->nfns) != PD_OBJ_NONE
+                     : f->object_state != NULL;
     w->nfns++;
     return 0;
 }
@@ -80,9 +85,10 @@ static int q_sym_finding(void *arg, const db_finding *f)
 /* Report the blocking uses of one file to cb.  An analysis gone meanwhile
  * has no uses. */
 static int q_sym_file(sqlite3 *db, const db_scope *sc, int guarded_too, int64_t aid,
-                      const char *path, int64_t seq, q_sym_cb cb, void *arg)
+                      const char *path, int64_t seq, const pd_flow *g, q_sym_cb cb, void *arg)
 {
-    q_sym_walk_file w = {sc, guarded_too, path, seq, NULL, 0, 0, cb, arg};
+    q_sym_walk_file w = {sc, guarded_too, path, seq, NULL, 0, 0, cb, arg, g,
+                         pd_flow_path_key(path)};
     int rc;
 
     if ((rc = db_analysis_functions(db, aid, q_sym_function, &w)) == 0 &&
@@ -109,8 +115,8 @@ int q_symbols_walk(sqlite3 *db, const q_at *at, const db_scope *sc, int guarded_
             continue;
         if (pd_universal_ready_rule(pd_classes_present(row.counts.tok)))
             continue;           /* no capi or bridge use at all */
-        if ((rc = q_sym_file(db, sc, guarded_too, row.analysis_id, row.path, seq++, cb,
-                             arg)))
+        if ((rc = q_sym_file(db, sc, guarded_too, row.analysis_id, row.path, seq++,
+                             db_files_graph(files), cb, arg)))
             break;
     }
     db_files_close(files);

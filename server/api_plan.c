@@ -82,6 +82,7 @@ typedef struct {
     const db_scope *sc;
     sqlite3 *db;
     pd_plan *g;
+    const pd_flow *flow;         /* the commit's call graph: object states */
 } pl_state;
 
 static rules *pl_rules;
@@ -147,7 +148,7 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
     if (!(pf->path = strdup(path)))
         return pd_error_nomem(NULL);
     memset(&d, 0, sizeof(d));
-    if ((rc = db_scope_detail_read(s->db, aid, &d)) == PD_ENOTFOUND)
+    if ((rc = db_scope_detail_read_at(s->db, aid, s->flow, path, &d)) == PD_ENOTFOUND)
         return 0;
     if (rc < 0)
         return rc;
@@ -529,6 +530,7 @@ static int pl_int_arg(srv_req *r, const char *key, long lo, long hi, long dflt, 
 enum MHD_Result api_plan(srv_req *r)
 {
     pl_state s;
+    db_flow *flow = NULL;
     api_at at;
     pd_plan_result res;
     char path[4096];
@@ -551,6 +553,10 @@ enum MHD_Result api_plan(srv_req *r)
     if (rc == PD_EINVAL)
         return srv_reply_error(r, rc);
     has_path = rc == 0 && path[0];
+    /* Object paths as the scoped summary counts them: by the call graph. */
+    if ((rc = db_flow_get(r->db, at.commit_id, at.rules_hash, &flow)) < 0)
+        goto fail;
+    s.flow = db_flow_graph(flow);
     if ((rc = db_commit_calls(r->db, at.commit_id, at.rules_hash, pl_add_file, &s)) < 0 ||
         (rc = pl_index(&s)) < 0 || (rc = pl_graph(&s)) < 0)
         goto fail;
@@ -602,11 +608,13 @@ enum MHD_Result api_plan(srv_req *r)
     free(rank);
     free(target);
     pl_free(&s);
+    db_flow_release(flow);
     return srv_reply_json(r, 200, o);
 fail:
     pd_plan_result_free(&res);
     free(rank);
     free(target);
     pl_free(&s);
+    db_flow_release(flow);
     return srv_reply_error(r, rc);
 }

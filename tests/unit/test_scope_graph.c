@@ -15,7 +15,9 @@
  *           object path and solo.c (changed too) is no longer ready;
  *           items.c neither (PyErr_Clear outside any object path).
  *   hpy     (the base) items.c ready, user.c not.
- * Read with each blob's own states, solo.c would never be ready.
+ * Read with each blob's own states, solo.c would never be ready.  The
+ * symbol lists (hpy-needs, search) and the plan leave out what the graph
+ * puts on an object path in the same way.
  */
 #include "testutil.h"
 
@@ -195,11 +197,60 @@ static void test_gates_agree_with_the_graph(void **state)
     check_gate(first, "solo", 2, 0, "src/items.c src/solo.c ");
 }
 
+/* 1 when the symbol list at `rev` names `symbol`. */
+static int lists_symbol(const char *rev, const char *symbol)
+{
+    char path[256];
+    json_t *doc, *syms;
+    size_t i;
+    int found = 0;
+
+    snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/symbols", rev);
+    doc = tu_site_get(&g_site, path, 200);
+    syms = json_object_get(doc, "symbols");
+    for (i = 0; i < json_array_size(syms); i++)
+        found |= strcmp(json_string_value(json_object_get(json_array_get(syms, i), "symbol")),
+                        symbol) == 0;
+    json_decref(doc);
+    return found;
+}
+
+/* The blocking functions the plan counts at `rev` (default scope). */
+static json_int_t plan_blocking(const char *rev)
+{
+    char path[256];
+    json_t *doc;
+    json_int_t n;
+
+    snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/plan", rev);
+    doc = tu_site_get(&g_site, path, 200);
+    n = geti(doc, "blocking_in_target");
+    json_decref(doc);
+    return n;
+}
+
+/* solo~1's only PyErr_Clear is drop_items's, an object path by the graph:
+ * neither a symbol HPy must cover nor a step of the plan; at solo it is
+ * both (in drop_items and in release_items).  from_iter blocks at both. */
+static void test_symbols_and_plan_follow_the_graph(void **state)
+{
+    char first[41];
+
+    (void)state;
+    snprintf(first, sizeof(first), "%s", rev_id("solo~1"));
+    assert_false(lists_symbol(first, "PyErr_Clear"));
+    assert_true(lists_symbol(first, "PyErr_SetString"));
+    assert_true(lists_symbol("solo", "PyErr_Clear"));
+    assert_int_equal(plan_blocking(first), 1);
+    assert_int_equal(plan_blocking("solo"), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scoped_readers_agree_with_the_graph),
         cmocka_unit_test(test_gates_agree_with_the_graph),
+        cmocka_unit_test(test_symbols_and_plan_follow_the_graph),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
