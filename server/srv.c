@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +393,20 @@ static enum MHD_Result srv_access(void *cls, struct MHD_Connection *conn,
 }
 
 /*
+ * libmicrohttpd's own messages, on stderr with its name.  Its bind failure
+ * names port 0 (the address comes in MHD_OPTION_SOCK_ADDR, not as the
+ * port argument): srv_start reports that one itself, with the address.
+ */
+static void srv_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    if (strncmp(fmt, "Failed to bind to port", 22) == 0)
+        return;
+    fputs("portdash serve: libmicrohttpd: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
+/*
  * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
  * select() puts at 1024), a thread pool, and the limits of srv_options.
  */
@@ -412,6 +427,7 @@ static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
             (ss->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
         0, NULL, NULL, srv_access, s,
+        MHD_OPTION_EXTERNAL_LOGGER, srv_mhd_log, NULL,   /* first: all go there */
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
         MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_UNESCAPE_CALLBACK, srv_no_unescape, NULL,

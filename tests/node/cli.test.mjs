@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,4 +71,25 @@ test('usage names the new spellings', () => {
   const r = run(['snapshot', '--db', '/nonexistent/x.db']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--db and --name are required/);
+});
+
+test('serve on a busy address names it, in one line', async () => {
+  const busy = createServer();
+  await new Promise((res) => busy.listen(0, '127.0.0.1', res));
+  const port = busy.address().port;
+  const tmp = mkdtempSync(join(tmpdir(), 'portdash-cli-'));
+  try {
+    const i = run(['ingest', '--quiet', '--db', join(tmp, 'x.db'), '--git-dir', toyport,
+      '--name', 'demo', '--ref', 'hpy']);
+    assert.equal(i.status, 0, i.stderr);
+    const r = spawnSync(bin, ['serve', '--db', join(tmp, 'x.db'), '--listen',
+      `127.0.0.1:${port}`, '--no-warm'], { encoding: 'utf8', timeout: 20000 });
+    assert.equal(r.status, 1, r.stderr);
+    // libmicrohttpd's own line would name port 0 (the address is passed whole)
+    assert.equal(r.stderr,
+      `portdash serve: cannot listen on 127.0.0.1:${port}: Address already in use\n`);
+  } finally {
+    busy.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
