@@ -164,6 +164,9 @@ static int cli_show_symbols(sqlite3 *db, const q_at *at, const cli_show_args *a,
     int json = strcmp(a->format, "json") == 0, rc;
     size_t page = a->page ? a->page : 1, per = a->per ? a->per : CLI_SHOW_SYM_PER;
 
+    if (per > 10 * CLI_SHOW_SYM_PER)     /* srv_paginate's most */
+        per = 10 * CLI_SHOW_SYM_PER;
+
     if ((rc = db_scopes_load(&scopes, a->scopes_path)) < 0)
         return rc;
     if (!(sc = db_scopes_find(scopes, a->scope ? a->scope : "no-object-dtype")))
@@ -200,19 +203,33 @@ static int cli_show_run(sqlite3 *db, const char *what, const cli_show_args *a, i
     return cli_show_symbols(db, &at, a, nops ? ops[0] : NULL);
 }
 
-/* Whether the operands and options fit `what`. */
-static int cli_show_fits(const char *what, const cli_show_args *a, int nops)
+/* NULL when the operands and options fit `what`, else what is wrong. */
+static const char *cli_show_misfit(const char *what, const cli_show_args *a, int nops)
 {
-    if (!a->db_path || !a->repo ||
-        (strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0))
-        return 0;
-    if (strcmp(what, "file") == 0)
-        return nops == 1 && a->rev;
-    if (strcmp(what, "commit") == 0)
-        return nops == 1 && !a->rev;
-    if (strcmp(what, "compare") == 0)
-        return nops == 2 && !a->rev;
-    return strcmp(what, "symbols") == 0 && nops <= 1 && a->rev;
+    static const struct {
+        const char *what;
+        int min, max, rev;          /* operands; --rev 1 wanted, 0 refused */
+        const char *operands;
+    } forms[] = {{"file", 1, 1, 1, "takes one PATH"}, {"commit", 1, 1, 0, "takes one REV"},
+                 {"compare", 2, 2, 0, "takes BASE and HEAD"},
+                 {"symbols", 0, 1, 1, "takes at most one SYMBOL"}};
+    size_t i;
+
+    for (i = 0; i < sizeof(forms) / sizeof(forms[0]) && strcmp(what, forms[i].what); i++)
+        ;
+    if (i == sizeof(forms) / sizeof(forms[0]))
+        return "the first word is file, commit, compare or symbols";
+    if (!a->db_path || !a->repo)
+        return "--db FILE and --name NAME are required";
+    if (strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0)
+        return "--format is text or json";
+    if (nops < forms[i].min || nops > forms[i].max)
+        return forms[i].operands;
+    if (forms[i].rev && !a->rev)
+        return "--rev REV is required";
+    if (!forms[i].rev && a->rev)
+        return "no --rev (the revisions are operands)";
+    return NULL;
 }
 
 /* Parse the options after `show WHAT` into *a.  CLI_OK; CLI_USAGE (said
@@ -239,7 +256,8 @@ static int cli_show_parse(int argc, char **argv, cli_show_args *a)
         case 'f': a->format = optarg; break;
         case 'p': if (cli_show_count("--page", optarg, 1000000, &a->page) < 0) return CLI_USAGE;
                   break;
-        case 'P': if (cli_show_count("--per-page", optarg, 10 * CLI_SHOW_SYM_PER, &a->per) < 0)
+        /* any size, cut to each answer's most as the API cuts ?per_page */
+        case 'P': if (cli_show_count("--per-page", optarg, 1000000, &a->per) < 0)
                       return CLI_USAGE;
                   break;
         case 't': a->tools = optarg; break;
@@ -259,6 +277,7 @@ int cli_show(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     cli_show_args a = {0};
     sqlite3 *db = NULL;
+    const char *bad;
     int rc;
 
     a.format = "text";
@@ -268,10 +287,8 @@ int cli_show(int argc, char **argv)
     }
     if ((rc = cli_show_parse(argc, argv, &a)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    if (!cli_show_fits(what, &a, argc - optind)) {
-        fprintf(stderr, "portdash show: wants file|commit|compare|symbols with --db and "
-                "--name; file PATH and symbols [SYMBOL] with --rev, commit REV, compare "
-                "BASE HEAD; --format text or json\n\n");
+    if ((bad = cli_show_misfit(what, &a, argc - optind))) {
+        fprintf(stderr, "portdash show%s%s: %s\n\n", what[0] ? " " : "", what, bad);
         cli_show_usage(stderr);
         return CLI_USAGE;
     }
@@ -280,5 +297,6 @@ int cli_show(int argc, char **argv)
     if (rc < 0)
         fprintf(stderr, "portdash show: %s\n", pd_error_last());
     db_close(db);
-    return rc < 0 ? CLI_FAIL : CLI_OK;
+    /* A bad --level, --tool or --scope is the caller's (the API's 400). */
+    return rc == PD_EINVAL ? CLI_USAGE : rc < 0 ? CLI_FAIL : CLI_OK;
 }

@@ -118,14 +118,29 @@ test('show ... --format text has the answer\'s fields', () => {
 test('show refuses what it cannot answer, and says why', () => {
   let r = show(['file', 'src/toyarray.c']);                     // no --rev
   assert.equal(r.status, 2);
+  assert.match(r.stderr, /^portdash show file: --rev REV is required\n/);
   r = show(['commit', 'hpy', '--format', 'xml']);
   assert.equal(r.status, 2);
+  assert.match(r.stderr, /^portdash show commit: --format is text or json\n/);
+  r = show(['compare', 'hpy']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^portdash show compare: takes BASE and HEAD\n/);
+  r = show(['diff', 'hpy']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^portdash show diff: the first word is file, commit, compare or symbols/);
+  // a bad filter is the caller's, as the API's 400
+  r = show(['file', '--rev', 'hpy', 'src/toyarray.c', '--level', 'bogus']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /"bogus" is not one of/);
+  // any --per-page, cut as the API cuts ?per_page
+  r = show(['file', '--rev', 'hpy', 'src/toyarray.c', '--per-page', '60000']);
+  assert.equal(r.status, 0, r.stderr);
   r = show(['file', '--rev', 'hpy', 'src/no-such.c']);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^portdash show: .+/);
   r = show(['commit', 'no-such-ref']);
   assert.equal(r.status, 1);
   r = show(['symbols', '--rev', 'hpy', '--scope', 'no-such-scope']);
-  assert.equal(r.status, 1);
+  assert.equal(r.status, 2);
   assert.match(r.stderr, /no scope named 'no-such-scope'/);
 });
