@@ -80,7 +80,8 @@ static void tm_emit(tm_state *st, const char *text, size_t n,
         st->rc = 1;
         return;
     }
-    if ((st->rc = tm_grow((void **)&o->text, &st->cap_text, o->len + n, 1)))
+    if (o->len + n > st->cap_text &&
+        (st->rc = tm_grow((void **)&o->text, &st->cap_text, o->len + n, 1)))
         return;
     memcpy(o->text + o->len, text, n);
     if (last && !subst && !last->subst &&
@@ -88,7 +89,8 @@ static void tm_emit(tm_state *st, const char *text, size_t n,
         last->exp_off + last->len == o->len) {
         last->len += (uint32_t)n;
     } else {
-        if ((st->rc = tm_grow((void **)&o->segs, &st->cap_segs, o->nsegs + 1,
+        if (o->nsegs == st->cap_segs &&
+            (st->rc = tm_grow((void **)&o->segs, &st->cap_segs, o->nsegs + 1,
                               sizeof(*o->segs))))
             return;
         last = &o->segs[o->nsegs++];
@@ -589,7 +591,7 @@ static int tm_lines(uint32_t **out, size_t *nout, const char *s, size_t n)
 
     *out = NULL;
     for (;;) {
-        if (tm_grow((void **)out, &cap, cnt + 1, sizeof(**out)))
+        if (cnt == cap && tm_grow((void **)out, &cap, cnt + 1, sizeof(**out)))
             return PD_ENOMEM;
         (*out)[cnt++] = (uint32_t)i;
         if (i >= n || !(p = memchr(s + i, '\n', n - i)))
