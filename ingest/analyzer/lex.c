@@ -42,6 +42,11 @@ static void lex_cls_init(void)
 
 #define LEX_IS(c, cls) (lex_cls[(unsigned char)(c)] & (cls))
 
+/* The rarer paths stay out of lex_next, which then keeps fewer registers
+ * to save and restore per token (issue 26: a tenth of the lexer's
+ * instructions were its entry and exit). */
+#define LEX_COLD __attribute__((noinline))
+
 /* Length of a backslash-newline at p ("\\\n" or "\\\r\n"), or 0. */
 static size_t lex_splice(const char *p, const char *end)
 {
@@ -69,10 +74,17 @@ void lex_init(lex_state *lx, const char *buf, size_t len, unsigned flags)
     lx->line = 1;
     lx->flags = flags;
     lx->at_bol = 1;
+    /* The last byte that neither continues an identifier nor is a blank
+     * (usually the final newline): a run of either that starts before it
+     * ends at it at the latest, so those loops need no end test there. */
+    for (lx->stop = lx->end; lx->stop > buf; lx->stop--)
+        if (!LEX_IS(lx->stop[-1], LC_ID | LC_SPACE))
+            break;
+    lx->stop = lx->stop > buf ? lx->stop - 1 : buf;   /* none: never before */
 }
 
 /* Skip a block comment opened at p; returns the byte after it. */
-static const char *lex_block_comment(lex_state *lx, const char *p)
+static LEX_COLD const char *lex_block_comment(lex_state *lx, const char *p)
 {
     const char *end = lx->end;
     uint32_t line = lx->line;
@@ -90,7 +102,7 @@ static const char *lex_block_comment(lex_state *lx, const char *p)
 
 /* Skip a // comment opened at p, continuations included; returns the
  * newline that ends it (not consumed) or the end. */
-static const char *lex_line_comment(lex_state *lx, const char *p)
+static LEX_COLD const char *lex_line_comment(lex_state *lx, const char *p)
 {
     const char *end = lx->end;
     size_t n;
@@ -106,7 +118,7 @@ static const char *lex_line_comment(lex_state *lx, const char *p)
 
 /* Scan a quoted literal whose body starts at p; returns the byte after the
  * closing quote.  An unescaped newline ends it early (not consumed). */
-static const char *lex_quoted(lex_state *lx, const char *p, char quote,
+static LEX_COLD const char *lex_quoted(lex_state *lx, const char *p, char quote,
                               int *spliced)
 {
     const char *end = lx->end;
@@ -139,7 +151,7 @@ static const char *lex_quoted(lex_state *lx, const char *p, char quote,
 
 /* Scan a C++ raw string R"delim( ... )delim" whose '"' is at q.  Returns
  * the byte after it, or NULL when q does not open a valid raw string. */
-static const char *lex_raw_string(lex_state *lx, const char *q)
+static LEX_COLD const char *lex_raw_string(lex_state *lx, const char *q)
 {
     const char *end = lx->end, *d = q + 1, *p;
     size_t dlen;
@@ -183,8 +195,12 @@ static const char *lex_ident(lex_state *lx, const char *p, int *spliced)
     size_t n;
 
     for (p++;;) {
-        while (p < end && LEX_IS(*p, LC_ID))
-            p++;
+        if (p < lx->stop)
+            while (LEX_IS(*p, LC_ID))
+                p++;
+        else
+            while (p < end && LEX_IS(*p, LC_ID))
+                p++;
         if (p < end && *p == '\\' && (n = lex_splice(p, end)) != 0 &&
             p + n < end && LEX_IS(p[n], LC_ID)) {
             p += n;
@@ -233,7 +249,7 @@ static const char *lex_number(lex_state *lx, const char *p, int *spliced)
  * `<::` not followed by ':' or '>' is `<` then `::` (C++11 [lex.pptoken]p3:
  * `std::vector<::T>`).
  */
-static uint32_t lex_digraph(const lex_state *lx, const char *p,
+static LEX_COLD uint32_t lex_digraph(const lex_state *lx, const char *p,
                             const char *end, size_t *len)
 {
     char a = p[0], b = p + 1 < end ? p[1] : '\0';
@@ -269,7 +285,8 @@ static uint32_t lex_punct(lex_state *lx, const char *p, const char *end,
     uint32_t dg;
     int two = 0;
 
-    if ((a == '<' || a == '%' || a == ':') &&
+    if ((b == '%' || b == ':' || b == '>') &&
+        (a == '<' || a == '%' || a == ':') &&
         (dg = lex_digraph(lx, p, end, len)) != 0) {
         lx->digraphs++;
         return dg;
@@ -312,7 +329,11 @@ static const char *lex_skip(lex_state *lx, const char *p, lex_token *tok)
         unsigned char c = (unsigned char)*p;
 
         if (LEX_IS(c, LC_SPACE)) {
-            p++;
+            if (p < lx->stop)
+                while (LEX_IS(*++p, LC_SPACE))
+                    ;
+            else
+                p++;
         } else if (c == '\n') {
             if (lx->in_pp)
                 return p;             /* lex_next emits LEX_PP_END */

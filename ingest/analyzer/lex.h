@@ -62,6 +62,7 @@ typedef struct {
 typedef struct {
     const char *p;            /* next byte to read */
     const char *end;
+    const char *stop;         /* last byte not in an identifier or blank run */
     const char *line_start;   /* first byte of the current physical line */
     uint32_t line;
     unsigned flags;

@@ -2,11 +2,11 @@
  * tmpl.c: numpy template expansion with a byte map back to the template
  * (see tmpl.h for the semantics and limits).
  *
- * The expansion is written into one growing buffer; every piece of it is
- * recorded as a segment (copied from the template, or the value of a
- * substitution).  Loop bindings live on one stack, outermost first, so a
- * lookup that takes the first match gives numpy's "outer loop wins".
- * Nothing recurses deeper than the nesting limit.
+ * The template is compiled once into pieces (template runs, placeholders
+ * resolved to the loop that binds them, loops), which are then emitted
+ * once per instance into one growing buffer; every piece of the expansion
+ * is recorded as a segment (copied from the template, or the value of a
+ * substitution).  Nothing recurses deeper than the nesting limit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,19 +19,11 @@
 _Static_assert(TM_MAXLEVEL < 10, "tm_level writes the level as one digit");
 #define TM_NONE ((size_t)-1)
 
-/* One name bound to a value for the current instance. */
-typedef struct {
-    const char *name, *val;
-    size_t nlen, vlen;
-} tm_bind;
-
 typedef struct {
     const char *src;
     size_t srclen, limit, cap_text, cap_segs;
     tmpl_out *o;
     int rc;                 /* 0, PD_ENOMEM, or 1: too large */
-    tm_bind *env;           /* outermost first */
-    size_t nenv, capenv;
 } tm_state;
 
 /* One parsed loop header: names and, per name, its values, all pointing
@@ -88,7 +80,8 @@ static void tm_emit(tm_state *st, const char *text, size_t n,
         st->rc = 1;
         return;
     }
-    if ((st->rc = tm_grow((void **)&o->text, &st->cap_text, o->len + n, 1)))
+    if (o->len + n > st->cap_text &&
+        (st->rc = tm_grow((void **)&o->text, &st->cap_text, o->len + n, 1)))
         return;
     memcpy(o->text + o->len, text, n);
     if (last && !subst && !last->subst &&
@@ -96,7 +89,8 @@ static void tm_emit(tm_state *st, const char *text, size_t n,
         last->exp_off + last->len == o->len) {
         last->len += (uint32_t)n;
     } else {
-        if ((st->rc = tm_grow((void **)&o->segs, &st->cap_segs, o->nsegs + 1,
+        if (o->nsegs == st->cap_segs &&
+            (st->rc = tm_grow((void **)&o->segs, &st->cap_segs, o->nsegs + 1,
                               sizeof(*o->segs))))
             return;
         last = &o->segs[o->nsegs++];
@@ -112,44 +106,6 @@ static int tm_word(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Emit src[a..b) with every `@name@` replaced by its binding. */
-static void tm_subst(tm_state *st, size_t a, size_t b)
-{
-    const char *s = st->src;
-    size_t p = a, q, i;
-
-    while (p < b && !st->rc) {
-        const char *at = memchr(s + p, '@', b - p);
-        size_t k, n;
-
-        if (!at) {
-            tm_emit(st, s + p, b - p, p, 0);
-            return;
-        }
-        k = (size_t)(at - s);
-        for (q = k + 1; q < b && tm_word((unsigned char)s[q]); q++)
-            ;
-        if (q == k + 1 || q >= b || s[q] != '@') {
-            tm_emit(st, s + p, q - p, p, 0);   /* no match starting at k */
-            p = q;
-            continue;
-        }
-        tm_emit(st, s + p, k - p, p, 0);
-        n = q - k - 1;
-        for (i = 0; i < st->nenv; i++)
-            if (st->env[i].nlen == n && memcmp(st->env[i].name, s + k + 1, n) == 0)
-                break;
-        if (i < st->nenv) {
-            tm_emit(st, st->env[i].val, st->env[i].vlen, k, 1);
-            p = q + 1;
-        } else {
-            st->o->unknown_names++;
-            tm_emit(st, s + k, q - k, k, 0);   /* the closing '@' may open */
-            p = q;
-        }
-    }
 }
 
 /* Append text to the header buffer; 0 or PD_ENOMEM. */
@@ -352,61 +308,191 @@ static int tm_header(tm_state *st, size_t a, size_t b, tm_head *h)
     return rc;
 }
 
-static void tm_level(tm_state *st, size_t a, size_t b, int level);
+/*
+ * The expansion runs in two steps.  First the template is compiled once:
+ * every region's text becomes a list of pieces (a run of template bytes,
+ * a placeholder already resolved to the loop and name that bind it, or a
+ * loop with its parsed header and its body's own pieces).  Then the pieces
+ * are emitted, once per instance.  Where the loops are, what their headers
+ * say and which loop binds each `@name@` depend only on the template's
+ * bytes and the nesting, never on the values of an instance, so numpy's
+ * search for markers, its header parsing and its scan for '@' were the
+ * same work for every instance (issue 26: a third of the expansion's
+ * instructions).  The emission calls tm_emit with the same pieces in the
+ * same order as a direct expansion would, so the text, the segments and
+ * the counters are the same (tests/unit/test_analyze_tmpl.c).
+ */
 
-/* Expand the loop whose header is src[hs..he) and body src[he..be), once
- * per instance; each instance ends with a newline mapped to be. */
-static void tm_loop(tm_state *st, size_t hs, size_t he, size_t be, int level)
+enum { TM_LIT, TM_VAR, TM_LOOP };
+
+/* One piece of a region: TM_LIT src[off..off+len) with `aux` unknown
+ * names in it; TM_VAR the '@' at off, bound by name `len` of the loop at
+ * nesting level `aux`; TM_LOOP loop number `aux` of the template. */
+typedef struct {
+    uint32_t kind, off, len, aux;
+} tm_piece;
+
+/* A list of pieces. */
+typedef struct {
+    tm_piece *v;
+    size_t n, cap;
+} tm_pieces;
+
+/* One loop: its header, the offset its instances' newline maps to, the
+ * bad-header count of one expansion of it, and its body. */
+typedef struct {
+    tm_head h;
+    size_t be, bad;
+    int level;
+    tm_pieces body;
+} tm_cloop;
+
+/* The compiler's state: the loops (each allocated apart, as a body's
+ * pieces grow while inner loops are added), and the static bindings (the
+ * loops enclosing the region being compiled, outermost first). */
+typedef struct {
+    tm_state *st;
+    tm_cloop **loops;
+    size_t nloops, caploops;
+    size_t open[TM_MAXLEVEL + 2];   /* loop numbers by level */
+    int nopen;
+    size_t cur[TM_MAXLEVEL + 2];    /* instance of each open loop (emitting) */
+} tm_comp;
+
+/* Append a piece (adjacent template runs merge); 0 or PD_ENOMEM. */
+static int tm_piece_add(tm_pieces *ps, uint32_t kind, size_t off, size_t len,
+                        uint32_t aux)
 {
-    tm_head h = {0};
-    size_t i, k, base = st->nenv;
-    int rc = tm_header(st, hs, he, &h);
+    tm_piece *last = ps->n ? &ps->v[ps->n - 1] : NULL;
 
-    st->o->loops++;
-    if (rc) {
-        st->rc = rc;
-        goto done;
+    if (kind == TM_LIT && len == 0 && aux == 0)
+        return 0;
+    if (kind == TM_LIT && last && last->kind == TM_LIT &&
+        last->off + last->len == off) {
+        last->len += (uint32_t)len;
+        last->aux += aux;
+        return 0;
     }
-    if (h.nnames == 0) {
-        st->o->bad_headers++;
-        h.ninst = 1;
-    }
-    if ((st->rc = tm_grow((void **)&st->env, &st->capenv, base + h.nnames,
-                          sizeof(*st->env))))
-        goto done;
-    for (i = 0; i < h.ninst && !st->rc; i++) {
-        for (k = 0; k < h.nnames; k++) {
-            tm_bind *e = &st->env[base + k];
-            struct tm_val *v = &h.vals[h.names[k].first + i];
-
-            e->name = h.buf + h.names[k].off;
-            e->nlen = h.names[k].len;
-            e->val = h.buf + v->off;
-            e->vlen = v->len;
-        }
-        st->nenv = base + h.nnames;
-        st->o->instances++;
-        tm_level(st, he, be, level + 1);
-        tm_emit(st, "\n", 1, be, 1);
-        st->nenv = base;
-    }
-done:
-    st->nenv = base;
-    free(h.buf);
-    free(h.names);
-    free(h.vals);
+    if (tm_grow((void **)&ps->v, &ps->cap, ps->n + 1, sizeof(*ps->v)))
+        return PD_ENOMEM;
+    ps->v[ps->n].kind = kind;
+    ps->v[ps->n].off = (uint32_t)off;
+    ps->v[ps->n].len = (uint32_t)len;
+    ps->v[ps->n++].aux = aux;
+    return 0;
 }
 
-/* Expand src[a..b) at nesting `level` (numpy's parse_string). */
-static void tm_level(tm_state *st, size_t a, size_t b, int level)
+/* Resolve @name@ (src[k+1..k+1+n)) against the open loops, outermost
+ * first and each header's names in order (the first match wins, as
+ * numpy's outer loop does): 1 and *level, *name when bound, else 0. */
+static int tm_resolve(const tm_comp *c, size_t k, size_t n, uint32_t *level,
+                      uint32_t *name)
 {
+    const char *s = c->st->src + k + 1;
+    int d;
+    size_t j;
+
+    for (d = 0; d < c->nopen; d++) {
+        const tm_head *h = &c->loops[c->open[d]]->h;
+
+        for (j = 0; j < h->nnames; j++)
+            if (h->names[j].len == n && memcmp(h->buf + h->names[j].off, s, n) == 0) {
+                *level = (uint32_t)d;
+                *name = (uint32_t)j;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* Compile src[a..b) with every `@name@` resolved (numpy's substitution),
+ * into ps; the scan is that of a direct expansion.  0 or PD_ENOMEM. */
+static int tm_subst(tm_comp *c, tm_pieces *ps, size_t a, size_t b)
+{
+    const char *s = c->st->src;
+    size_t p = a, q;
+    uint32_t lv, nm;
+
+    while (p < b) {
+        const char *at = memchr(s + p, '@', b - p);
+        size_t k;
+
+        if (!at)
+            return tm_piece_add(ps, TM_LIT, p, b - p, 0);
+        k = (size_t)(at - s);
+        for (q = k + 1; q < b && tm_word((unsigned char)s[q]); q++)
+            ;
+        if (q == k + 1 || q >= b || s[q] != '@') {
+            if (tm_piece_add(ps, TM_LIT, p, q - p, 0))   /* no match at k */
+                return PD_ENOMEM;
+            p = q;
+            continue;
+        }
+        if (tm_piece_add(ps, TM_LIT, p, k - p, 0))
+            return PD_ENOMEM;
+        if (tm_resolve(c, k, q - k - 1, &lv, &nm)) {
+            if (tm_piece_add(ps, TM_VAR, k, nm, lv))
+                return PD_ENOMEM;
+            p = q + 1;
+        } else {                        /* kept; the closing '@' may open */
+            if (tm_piece_add(ps, TM_LIT, k, q - k, 1))
+                return PD_ENOMEM;
+            p = q;
+        }
+    }
+    return 0;
+}
+
+static int tm_level(tm_comp *c, tm_pieces *ps, size_t a, size_t b, int level);
+
+/* Compile the loop whose header is src[hs..he) and body src[he..be) into
+ * a TM_LOOP piece of ps.  0, 1 (too large) or PD_ENOMEM. */
+static int tm_loop(tm_comp *c, tm_pieces *ps, size_t hs, size_t he,
+                   size_t be, int level)
+{
+    tm_cloop *L;
+    size_t id = c->nloops;
+    int rc;
+
+    size_t bad0 = c->st->o->bad_headers;
+
+    if (tm_grow((void **)&c->loops, &c->caploops, id + 1, sizeof(*c->loops)) ||
+        !(L = calloc(1, sizeof(*L))))
+        return pd_error_nomem("expanding template");
+    c->loops[c->nloops++] = L;
+    L->be = be;
+    L->level = level;
+    /* tm_header counts bad headers into the result: here they are the
+     * loop's, added each time it is expanded, as a direct expansion
+     * parses the header each time. */
+    rc = tm_header(c->st, hs, he, &L->h);
+    L->bad = c->st->o->bad_headers - bad0;
+    c->st->o->bad_headers = bad0;
+    if (rc)
+        return rc;
+    if (L->h.nnames == 0) {
+        L->bad++;
+        L->h.ninst = 1;
+    }
+    if ((rc = tm_piece_add(ps, TM_LOOP, he, 0, (uint32_t)id)))
+        return rc;
+    c->open[c->nopen++] = id;
+    rc = tm_level(c, &L->body, he, be, level + 1);
+    c->nopen--;
+    return rc;
+}
+
+/* Compile src[a..b) at nesting `level` (numpy's parse_string) into ps.
+ * 0, 1 (too large) or PD_ENOMEM. */
+static int tm_level(tm_comp *c, tm_pieces *ps, size_t a, size_t b, int level)
+{
+    tm_state *st = c->st;
     char beg[32], end[32];
     size_t ind = a, start, s2, hend, fini, stop;
+    int rc;
 
-    if (level > TM_MAXLEVEL) {
-        tm_subst(st, a, b);
-        return;
-    }
+    if (level > TM_MAXLEVEL)
+        return tm_subst(c, ps, a, b);
     /* The begin and end markers, with the level's digit (1 to 8) after
      * "repeat" from level 1 on; built by hand, as snprintf here was 1.5 %
      * of a numpy/core run (issue 26). */
@@ -420,7 +506,7 @@ static void tm_level(tm_state *st, size_t a, size_t b, int level)
     } else {
         memcpy(end + 13, "**/", 4);
     }
-    while (!st->rc && (start = tm_find(st->src, ind, b, beg)) != TM_NONE) {
+    while ((start = tm_find(st->src, ind, b, beg)) != TM_NONE) {
         if ((s2 = tm_find(st->src, start, b, "*/")) == TM_NONE ||
             (hend = tm_find(st->src, s2, b, "\n")) == TM_NONE ||
             (fini = tm_find(st->src, hend, b, end)) == TM_NONE) {
@@ -430,11 +516,71 @@ static void tm_level(tm_state *st, size_t a, size_t b, int level)
         }
         stop = tm_find(st->src, fini, b, "\n");
         stop = stop == TM_NONE ? b : stop + 1;
-        tm_subst(st, ind, start);
-        tm_loop(st, start, hend + 1, fini, level);
+        if ((rc = tm_subst(c, ps, ind, start)) ||
+            (rc = tm_loop(c, ps, start, hend + 1, fini, level)))
+            return rc;
         ind = stop;
     }
-    tm_subst(st, ind, b);
+    return tm_subst(c, ps, ind, b);
+}
+
+/* Emit the pieces ps[0..n) once (loops once per instance, each instance
+ * ending with a newline mapped to the end of its body). */
+static void tm_run(tm_comp *c, const tm_piece *ps, size_t n)
+{
+    tm_state *st = c->st;
+    size_t i, k;
+
+    for (i = 0; i < n && !st->rc; i++) {
+        const tm_piece *p = &ps[i];
+
+        if (p->kind == TM_LIT) {
+            st->o->unknown_names += p->aux;
+            tm_emit(st, st->src + p->off, p->len, p->off, 0);
+        } else if (p->kind == TM_VAR) {
+            const tm_head *h = &c->loops[c->open[p->aux]]->h;
+            const struct tm_val *v = &h->vals[h->names[p->len].first + c->cur[p->aux]];
+
+            tm_emit(st, h->buf + v->off, v->len, p->off, 1);
+        } else {
+            const tm_cloop *L = c->loops[p->aux];
+
+            st->o->loops++;
+            st->o->bad_headers += L->bad;
+            c->open[L->level] = p->aux;
+            for (k = 0; k < L->h.ninst && !st->rc; k++) {
+                c->cur[L->level] = k;
+                st->o->instances++;
+                tm_run(c, L->body.v, L->body.n);
+                tm_emit(st, "\n", 1, L->be, 1);
+            }
+        }
+    }
+}
+
+/* Compile and emit the whole template; the result is in st. */
+static void tm_expand_all(tm_state *st)
+{
+    tm_comp c;
+    tm_pieces top = {0};
+    size_t i;
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.st = st;
+    if ((rc = tm_level(&c, &top, 0, st->srclen, 0)))
+        st->rc = rc;
+    else
+        tm_run(&c, top.v, top.n);
+    for (i = 0; i < c.nloops; i++) {
+        free(c.loops[i]->h.buf);
+        free(c.loops[i]->h.names);
+        free(c.loops[i]->h.vals);
+        free(c.loops[i]->body.v);
+        free(c.loops[i]);
+    }
+    free(c.loops);
+    free(top.v);
 }
 
 /* Offsets of line starts of s[0..n) into *out (*nout lines). */
@@ -445,7 +591,7 @@ static int tm_lines(uint32_t **out, size_t *nout, const char *s, size_t n)
 
     *out = NULL;
     for (;;) {
-        if (tm_grow((void **)out, &cap, cnt + 1, sizeof(**out)))
+        if (cnt == cap && tm_grow((void **)out, &cap, cnt + 1, sizeof(**out)))
             return PD_ENOMEM;
         (*out)[cnt++] = (uint32_t)i;
         if (i >= n || !(p = memchr(s + i, '\n', n - i)))
@@ -507,7 +653,7 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len)
         tmpl_free(st.o);
         return st.rc;
     }
-    tm_level(&st, 0, len, 0);
+    tm_expand_all(&st);
     if (st.rc == 0 &&
         ((rc = tm_lines(&st.o->exp_lines, &st.o->nexp_lines, st.o->text,
                         st.o->len)) ||
@@ -516,7 +662,6 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len)
     if (st.rc == 0 && st.o->unterminated_line)
         st.o->unterminated_line = (uint32_t)tm_line_of(
             st.o->src_lines, st.o->nsrc_lines, st.o->unterminated_line - 1) + 1;
-    free(st.env);
     if (st.rc == 1 && too_large)
         *too_large = 1;
     if (st.rc) {
