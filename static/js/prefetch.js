@@ -20,6 +20,8 @@
   if (repo && rev) {
     var base = 'api/v1/repos/' + seg(repo) + '/commits/' + seg(rev);
     if (page === 'file.html' && q.get('path')) {
+      // The file page's first screen (the function table) needs only this one.
+      want.push([base + '/file-functions/' + segs(q.get('path')), JSON_ACCEPT]);
       want.push([base + '/files/' + segs(q.get('path')), JSON_ACCEPT]);
       want.push([base + '/raw/' + segs(q.get('path')), TEXT_ACCEPT]);
     } else if (page === 'index.html' && !q.get('scope')) {

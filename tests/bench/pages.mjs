@@ -8,8 +8,12 @@
 // uncounted load) and notes, in ms after navigation start, the frame in
 // which each part was first in the page:
 //   file page: functions (a row of the function table), lines (every
-//              source line: the source caption is written after the last
-//              chunk), ready (body[data-ready]);
+//              source line's number and text, uncoloured, in the page: the
+//              source caption is written after the last row), coloured
+//              (every line coloured, its findings marked and their
+//              messages under it: #source-table[data-coloured]; "-" on a
+//              version that colours the rows before they go in, where
+//              lines is that moment), ready (body[data-ready]);
 //   overview:  totals (the summary cards), first screen (the three dev-call
 //              answers: how far, this week, next; "-" on a version without
 //              them), ready;
@@ -30,7 +34,8 @@ const runs = Number(runsArg) || 5;
 const q = (o) => new URLSearchParams(o).toString();
 const PAGES = [
   { page: 'file page', url: (b) => `${b}/file.html?${q({ repo, rev: ref, path })}`,
-    marks: { functions: '#functions-table tbody tr', lines: '#source-info:not(:empty)' } },
+    marks: { functions: '#functions-table tbody tr', lines: '#source-info:not(:empty)',
+      coloured: '#source-table[data-coloured]' } },
   { page: 'overview', url: (b) => `${b}/index.html?${q({ repo, rev: ref })}`,
     marks: { totals: '#summary .card', 'first screen': '#devcall[data-complete]' } },
 ];
