@@ -465,12 +465,12 @@ const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yiel
 let ROW = null;
 
 /**
- * One source line's row: number, the line's text uncoloured (bidirectional
- * controls as marks), and the row's colour and marker when it has findings
- * (fs, or undefined).  Returns the row; its last cell (td.lc) takes the
- * coloured text later (sourceText).
+ * One source line's row: number and the line's text uncoloured
+ * (bidirectional controls as marks).  Returns the row; markRow gives it
+ * its findings, its last cell (td.lc) takes the coloured text
+ * (sourceText).
  */
-function sourceRow(n, line, fs) {
+function sourceRow(n, line) {
   // Text nodes in the prototype, their data set: cheaper than a new node each.
   ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a', null, '')), h('td', { class: 'mk' }), h('td', { class: 'lc' }, ''));
   const tr = ROW.cloneNode(true);
@@ -483,7 +483,11 @@ function sourceRow(n, line, fs) {
   const lc = tr.lastChild;
   if (!hasBidi(line)) lc.firstChild.data = line;
   else lc.replaceChildren(...textNodes(line));
-  if (!fs) return tr;
+  return tr;
+}
+
+/** The colour and marker of source row tr, whose line has the findings fs. */
+function markRow(tr, fs) {
   const worst = worstFinding(fs);
   tr.className = worst.guarded ? `hl hl-${worst.class} hl-guarded` : `hl hl-${worst.class}`;
   tr.dataset.worst = worst.class;
@@ -491,7 +495,6 @@ function sourceRow(n, line, fs) {
   const mk = tr.children[1];
   mk.setAttribute('title', visible(findingTitle(fs)));
   mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
-  return tr;
 }
 
 /**
@@ -532,23 +535,20 @@ function findingMessage(f) {
 /* The source table, built apart from the page and put in once: arraytypes.c.src
  * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
  * every chunk restyled and laid out what was already there.  In two passes
- * (issue 26.4): every line's number and plain text first, with the colour
- * of its row when it has findings, so that the whole text is in the page
- * (find-in-page reaches it) with a few nodes a line; then, once the
- * worker has the colours, each line coloured, its findings marked and
- * their messages under it (table[data-coloured] when done).  In slices
- * with a yield between them, so the page keeps answering.  colours: a
- * promise of highlighter()'s answer for the same text (the whole text: a
- * comment or macro can span lines).  Resolves when all lines are coloured. */
-async function renderSource(raw, colours) {
+ * (issue 26.4): every line's number and plain text first, without waiting
+ * for the findings list (1.5 MB there), so that the whole text is in the
+ * page (find-in-page reaches it) with a few nodes a line; then, once the
+ * findings and the worker's colours are in, each line coloured, the rows
+ * with findings marked, the findings in the text marked and their
+ * messages under it (table[data-coloured] when done).  In slices with a
+ * yield between them, so the page keeps answering.  colours: a promise of
+ * highlighter()'s answer for the same text (the whole text: a comment or
+ * macro can span lines); findings: a promise of the file's findings.
+ * Resolves when all lines are coloured. */
+async function renderSource(raw, colours, findings) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const byLine = new Map();
-  for (const f of detail.findings ?? []) {
-    if (!byLine.has(f.line)) byLine.set(f.line, []);
-    byLine.get(f.line).push(f);
-  }
   const SLICE = 800;
   const slices = async (each) => {
     for (let at = 0; at < lines.length; at += SLICE) {
@@ -557,16 +557,26 @@ async function renderSource(raw, colours) {
     }
   };
   const body = h('tbody');
-  const cells = new Array(lines.length);
-  await slices((i) => { cells[i] = body.appendChild(sourceRow(i + 1, lines[i], byLine.get(i + 1))).lastChild; });
+  const rows = new Array(lines.length);
+  await slices((i) => { rows[i] = body.appendChild(sourceRow(i + 1, lines[i])); });
   const table = h('table', { class: 'code', id: 'source-table' },
     h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
   body.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
-  const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
-  $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
+  const info = $('source-info');
+  info.textContent = `${fmt(lines.length)} lines${detail.size != null ? ` · ${fmt(detail.size)} bytes` : ''}`;
+  const byLine = new Map();
+  for (const f of await findings) {
+    if (!byLine.has(f.line)) byLine.set(f.line, []);
+    byLine.get(f.line).push(f);
+  }
+  info.append(` · ${fmt(byLine.size)} with findings`);
   const segsOf = await colours;
-  await slices((i) => sourceText(cells[i], lines[i], segsOf?.(i, lines[i]), byLine.get(i + 1)));
+  await slices((i) => {
+    const fs = byLine.get(i + 1);
+    if (fs) markRow(rows[i], fs);
+    sourceText(rows[i].lastChild, lines[i], segsOf?.(i, lines[i]), fs);
+  });
   table.dataset.coloured = 'true';
 }
 
@@ -604,14 +614,14 @@ function applyHash(scroll = true) {
 }
 
 /** The source once its text is in (raw: the settled answer), or why it is not there. */
-async function showSource(raw, colours) {
+async function showSource(raw, colours, findings) {
   if (raw.status === 'fulfilled') {
     if (!sourceLines) {
       // Template rows take their names from the source (tmplgroup.mjs).
       sourceLines = normalise(raw.value).split('\n');
       nameTemplateRows();
     }
-    await renderSource(raw.value, colours);
+    await renderSource(raw.value, colours, findings);
     return;
   }
   const p = raw.reason?.problem ?? {};
@@ -663,24 +673,25 @@ async function main() {
   $('functions-section').hidden = false;
   renderFunctions();
   await paint();         // the head and the functions show before the rest
-  try {
-    // Read only now: its parse would hold the table back.
-    const full = await api.file(state.repo, state.rev, state.path);
-    detail.findings = full.findings;
-  } catch (e) {
+  // Asked only now: its parse would hold the table back.  The source's
+  // text goes in meanwhile; the findings table and the findings in the
+  // source when it is in.
+  const findings = api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
     showError(errors, e, 'Findings');
-    detail.findings = [];
-  }
+    return [];
+  }).then((list) => { detail.findings = list; return list; });
+  const findingsIn = findings.then(() => {
+    setupFindingsFilter(detail.findings);
+    $('findings-section').hidden = false;
+    return renderFindings();
+  });
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
   const types = import('./traverse.mjs').then(({ mountTraverse, portSection }) => mountTraverse(
     portSection('traverse', $('functions-section'), 'Traverse coverage'), { repo: state.repo, rev: state.rev, path: state.path }))
     .catch((e) => showError(errors, e, 'Traverse coverage'));
-  setupFindingsFilter(detail.findings ?? []);
-  $('findings-section').hidden = false;
-  const findingsIn = renderFindings();
   $('source-section').hidden = false;
   const raw = await rawIn;
-  await showSource(raw, colours);
+  await showSource(raw, colours, findings);
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.

@@ -7,7 +7,8 @@
 // path still shows bidirectional controls as marks; the file page's head
 // and function table come from the small first-screen answer, before the
 // findings list is read; every source line's text is in the page before
-// the colours, which then leave the text as it was.  Timings themselves
+// the findings list and the colours, which then leave the text as it was.
+// Timings themselves
 // are the benchmark's (tests/bench/pages.sh), never asserted here.
 //
 // Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
@@ -191,7 +192,7 @@ test('the file page: the function table from the first-screen answer, before the
   await close(page);
 });
 
-test("the file page: every line's text in before the colours, the same text after them", async () => {
+test("the file page: every line's text in before the findings and colours, the same text after them", async () => {
   const file = 'src/arrayobject.c';
   const raw = `/api/v1/repos/${REPO}/commits/hpy/raw/${file}`;
   const lines = (await apiOk(raw)).split('\n');
@@ -200,8 +201,12 @@ test("the file page: every line's text in before the colours, the same text afte
   lines.splice(1, 0, evil);
   const page = await blank();
   await page.route(`**${raw}`, (r) => r.fulfill({ status: 200, contentType: 'text/plain; charset=utf-8', body: `${lines.join('\n')}\n` }));
-  // The colours held back: the worker's script comes late.
+  // The colours held back (the worker's script comes late), and the
+  // findings list until the text is checked.
   await page.route('**/js/hlworker.mjs', async (r) => { await new Promise((res) => setTimeout(res, 2000)); await r.continue(); });
+  let release;
+  const held = new Promise((res) => { release = res; });
+  await page.route(`**/commits/hpy/files/${file}`, async (r) => { await held; await r.continue(); });
   const texts = () => page.evaluate(() => ({
     coloured: document.getElementById('source-table').dataset.coloured ?? null,
     spans: document.querySelectorAll('#source-table td.lc [class^="sx-"]').length,
@@ -210,10 +215,13 @@ test("the file page: every line's text in before the colours, the same text afte
     lines: [...document.querySelectorAll('#source-table td.lc')].map((td) => [...td.childNodes]
       .filter((n) => !(n.classList?.contains('fmsg'))).map((n) => n.textContent).join('')),
     hl: document.querySelectorAll('#source-table tr.hl').length,
+    dots: document.querySelectorAll('#source-table td.mk .dot').length,
+    fmsg: document.querySelectorAll('#source-table .fmsg').length,
   }));
   await page.goto(`${BASE}/file.html?${q({ repo: REPO, rev: 'hpy', path: file })}`);
   await page.waitForSelector('#source-info:not(:empty)');
   const first = await texts();
+  release();
   await page.waitForSelector('body[data-ready]');
   const after = await texts();
   await close(page);
@@ -222,10 +230,12 @@ test("the file page: every line's text in before the colours, the same text afte
   assert.equal(first.spans, 0);
   assert.deepEqual(first.lines, lines.map(shown), 'every line, uncoloured');
   assert.equal(first.marks, 2, 'bidirectional controls are marks from the start');
-  assert.ok(first.hl > 0, 'lines with findings are marked from the start');
+  assert.deepEqual([first.hl, first.dots, first.fmsg], [0, 0, 0], 'the findings list is not read yet');
   assert.equal(after.coloured, 'true');
   assert.ok(after.spans > 10, 'then coloured');
   assert.deepEqual(after.lines, first.lines, 'the same text once coloured');
   assert.equal(after.marks, 2);
-  assert.equal(after.hl, first.hl);
+  assert.ok(after.hl > 0, 'then the lines with findings are marked');
+  assert.equal(after.dots, after.hl);
+  assert.equal(after.fmsg, after.hl, 'their messages under them');
 });
