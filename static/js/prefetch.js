@@ -27,13 +27,14 @@
       want.push([base + '/file-functions/' + segs(q.get('path')), JSON_ACCEPT]);
       want.push([base + '/raw/' + segs(q.get('path')), TEXT_ACCEPT]);
     } else if (page === 'index.html' && !q.get('scope')) {
-      // The overview asks for the repositories before anything else.
-      want.push(['api/v1/repos', JSON_ACCEPT], [base + '/summary', JSON_ACCEPT], [base + '/files', JSON_ACCEPT],
+      want.push(['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT],
+        [base + '/summary', JSON_ACCEPT], [base + '/files', JSON_ACCEPT],
         [base + '/frontier?limit=100000', JSON_ACCEPT]);
     }
   }
-  if (!want.some(function (w) { return w[0] === 'api/v1/repos'; })) want.push(['api/v1/repos', JSON_ACCEPT]);
-  want.push(['api/v1/measures', JSON_ACCEPT]);
+  if (!want.some(function (w) { return w[0] === 'api/v1/repos'; })) {
+    want.push(['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT]);
+  }
   var map = new Map();
   want.forEach(function (w) {
     // A failed fetch is left for api.mjs to see as its own (it reports it).
