@@ -549,19 +549,22 @@ async function renderSource(raw, colours, findings) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  // A row group per slice: the second pass takes each out of the page,
+  // changes it and puts it back in the same task (no frame sees it out),
+  // so its new nodes (colours, marks, messages) go into a tree apart from
+  // the page.
   const SLICE = 800;
-  const slices = async (each) => {
-    for (let at = 0; at < lines.length; at += SLICE) {
-      await yieldTask();
-      for (let i = at; i < Math.min(at + SLICE, lines.length); i++) each(i);
-    }
-  };
-  const body = h('tbody');
+  const bodies = [];
   const rows = new Array(lines.length);
-  await slices((i) => { rows[i] = body.appendChild(sourceRow(i + 1, lines[i])); });
+  for (let at = 0; at < lines.length; at += SLICE) {
+    await yieldTask();
+    const body = h('tbody');
+    for (let i = at; i < Math.min(at + SLICE, lines.length); i++) rows[i] = body.appendChild(sourceRow(i + 1, lines[i]));
+    bodies.push(body);
+  }
   const table = h('table', { class: 'code', id: 'source-table' },
-    h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
-  body.addEventListener('click', onLineClick);
+    h('caption', { class: 'sr-only' }, `Source of ${state.path}`), bodies);
+  table.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
   const info = $('source-info');
   info.textContent = `${fmt(lines.length)} lines${detail.size != null ? ` · ${fmt(detail.size)} bytes` : ''}`;
@@ -572,11 +575,17 @@ async function renderSource(raw, colours, findings) {
   }
   info.append(` · ${fmt(byLine.size)} with findings`);
   const segsOf = await colours;
-  await slices((i) => {
-    const fs = byLine.get(i + 1);
-    if (fs) markRow(rows[i], fs);
-    sourceText(rows[i].lastChild, lines[i], segsOf?.(i, lines[i]), fs);
-  });
+  for (const [b, body] of bodies.entries()) {
+    await yieldTask();
+    const next = body.nextSibling;
+    body.remove();
+    for (let i = b * SLICE; i < Math.min((b + 1) * SLICE, lines.length); i++) {
+      const fs = byLine.get(i + 1);
+      if (fs) markRow(rows[i], fs);
+      sourceText(rows[i].lastChild, lines[i], segsOf?.(i, lines[i]), fs);
+    }
+    table.insertBefore(body, next);
+  }
   table.dataset.coloured = 'true';
 }
 
