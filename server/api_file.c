@@ -111,7 +111,7 @@ json_t *api_file_json(const q_file *f, int with_page)
  * written, the bytes that form names are tried, and r->tail becomes them
  * (*owned, freed by the caller).
  */
-static int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
+int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
 {
     int rc = db_commit_file_blob(r->db, at->commit_id, r->tail, blob);
 
@@ -128,8 +128,8 @@ static int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owne
 
 /* ?tool=A,B and ?level=warning,error (findings of those only) into p, in
  * buffers of the caller. */
-static int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
-                           char *levels, size_t nlevels)
+int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
+                    char *levels, size_t nlevels)
 {
     int rc;
 

@@ -8,6 +8,7 @@
 #include "api_commit.h"
 #include "api_compare.h"
 #include "api_file.h"
+#include "api_filefns.h"
 #include "api_fixes.h"
 #include "api_forecast.h"
 #include "api_frontier.h"
@@ -70,6 +71,9 @@ const srv_route srv_routes[] = {
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/raw/{path...}",
      api_raw, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
      "getFileRaw", NULL, "the file's source at a commit"},
+    {"GET", "/api/v1/repos/{repo}/commits/{rev}/file-functions/{path...}",
+     api_file_functions, NULL, SRV_CACHE_COMMIT_LIVE, SRV_BODY_NONE,
+     "getFileFunctions", "FileFunctions", "one file's functions with their findings counted"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/fixes",
      api_fixes, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
      "getFixes", "Fixes",

@@ -92,6 +92,9 @@ export const files = (repo, rev) => get(`${commitBase(repo, rev)}/files`);
 
 export const file = (repo, rev, path) => get(`${commitBase(repo, rev)}/files/${pathSegs(path)}`);
 
+/** The file page's first screen: file() without the findings, with function_findings {name: count}. */
+export const fileFunctions = (repo, rev, path) => get(`${commitBase(repo, rev)}/file-functions/${pathSegs(path)}`);
+
 /** The file's source as a string. */
 export const raw = (repo, rev, path) => get(`${commitBase(repo, rev)}/raw/${pathSegs(path)}`, 'text');
 

@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible, textNodes } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -28,7 +28,10 @@ const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', '
 const LEVELS = ['error', 'warning', 'note', 'none'];
 const DEFAULT_SORT = { key: 'lines', order: 'asc' };
 let detail = null;
-let findingsByFunction = new Map();
+/* Findings per function name: from the first-screen answer's
+ * function_findings (GET .../file-functions), so the table shows before the
+ * findings list is in. */
+let findingCount = new Map();
 const openGroups = new Set();
 /* The source's lines once the raw answer is in (template names are read
  * from them); null before. */
@@ -43,7 +46,7 @@ const FN_COLUMNS = [
     title: 'Sort by object state (legacy API, CPython-only, universal, none)' },
   ...TOKEN_CLASSES.map((c) => ({ key: c, label: c, numeric: true, get: (f) => f.tokens?.[c] ?? 0,
     title: `Sort by ${c} tokens` })),
-  { key: 'findings', label: 'Findings', numeric: true, get: (f) => findingsByFunction.get(f.name)?.length ?? 0 },
+  { key: 'findings', label: 'Findings', numeric: true, get: (f) => findingCount.get(f.name) ?? 0 },
 ];
 const FN_COLUMN = Object.fromEntries(FN_COLUMNS.map((c) => [c.key, c]));
 
@@ -147,7 +150,7 @@ function renderFunctions() {
     return c ? dir * c : (a.start_line ?? 0) - (b.start_line ?? 0);
   });
   const lineLink = (n) => h('a', { href: `#L${n}` }, String(n));
-  const nfind = (f) => findingsByFunction.get(f.name)?.length ?? 0;
+  const nfind = (f) => findingCount.get(f.name) ?? 0;
   const fnRow = (f, group) => h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
     hidden: group ? !openGroups.has(group) : null },
     h('th', { scope: 'row', class: 'fn-name' },
@@ -462,19 +465,29 @@ const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yiel
 let ROW = null;
 
 /**
- * One source line's row without the line's text: number, marker and the
- * finding messages (fs, or undefined) under where the text goes.  Returns
- * the row; its last cell (td.lc) takes the text (sourceText).
+ * One source line's row: number and the line's text uncoloured
+ * (bidirectional controls as marks).  Returns the row; markRow gives it
+ * its findings, its last cell (td.lc) takes the coloured text
+ * (sourceText).
  */
-function sourceRow(n, fs) {
-  ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a')), h('td', { class: 'mk' }), h('td', { class: 'lc' }));
+function sourceRow(n, line) {
+  // Text nodes in the prototype, their data set: cheaper than a new node each.
+  ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a', null, '')), h('td', { class: 'mk' }), h('td', { class: 'lc' }, ''));
   const tr = ROW.cloneNode(true);
-  tr.id = `L${n}`;
+  const num = String(n);
+  tr.id = `L${num}`;
   const a = tr.firstChild.firstChild;
-  a.setAttribute('href', `#L${n}`);
-  a.dataset.line = n;
-  a.textContent = n;
-  if (!fs) return tr;
+  a.setAttribute('href', `#L${num}`);
+  a.setAttribute('data-line', num);
+  a.firstChild.data = num;
+  const lc = tr.lastChild;
+  if (!hasBidi(line)) lc.firstChild.data = line;
+  else lc.replaceChildren(...textNodes(line));
+  return tr;
+}
+
+/** The colour and marker of source row tr, whose line has the findings fs. */
+function markRow(tr, fs) {
   const worst = worstFinding(fs);
   tr.className = worst.guarded ? `hl hl-${worst.class} hl-guarded` : `hl hl-${worst.class}`;
   tr.dataset.worst = worst.class;
@@ -482,15 +495,21 @@ function sourceRow(n, fs) {
   const mk = tr.children[1];
   mk.setAttribute('title', visible(findingTitle(fs)));
   mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
-  // The finding messages under the line, not only in a tooltip.
-  tr.lastChild.append(h('span', { class: 'fmsg' }, fs.map(findingMessage)));
-  return tr;
 }
 
-/** The line's text into its cell lc (before the finding messages), coloured by segs, its findings marked. */
+/**
+ * The line's text in its cell lc again, coloured by segs, its findings (fs)
+ * marked and their messages under it.  Nothing to do for a line with
+ * neither: sourceRow wrote it so.
+ */
 function sourceText(lc, line, segs, fs) {
-  if (fs) lc.insertBefore(append(document.createDocumentFragment(), lineContent(line, fs, segs)), lc.firstChild);
-  else if (hasBidi(line)) append(lc, styled(line, segs));
+  if (!segs && !fs) return;
+  lc.textContent = '';
+  if (fs) {
+    append(lc, lineContent(line, fs, segs));
+    // The finding messages under the line, not only in a tooltip.
+    lc.append(h('span', { class: 'fmsg' }, fs.map(findingMessage)));
+  } else if (hasBidi(line)) append(lc, styled(line, segs));
   else appendStyled(lc, line, segs);
 }
 
@@ -515,39 +534,59 @@ function findingMessage(f) {
 
 /* The source table, built apart from the page and put in once: arraytypes.c.src
  * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
- * every chunk restyled and laid out what was already there.  The rows and
- * finding messages are built while the worker works out the colours, the
- * text goes in once they are there; in slices with a yield between them,
- * so the page keeps answering.  colours: a promise of highlighter()'s
- * answer for the same text (the whole text: a comment or macro can span
- * lines).  Resolves when all lines are in. */
-async function renderSource(raw, colours) {
+ * every chunk restyled and laid out what was already there.  In two passes
+ * (issue 26.4): every line's number and plain text first, without waiting
+ * for the findings list (1.5 MB there), so that the whole text is in the
+ * page (find-in-page reaches it) with a few nodes a line; then, once the
+ * findings and the worker's colours are in, each line coloured, the rows
+ * with findings marked, the findings in the text marked and their
+ * messages under it (table[data-coloured] when done).  In slices with a
+ * yield between them, so the page keeps answering.  colours: a promise of
+ * highlighter()'s answer for the same text (the whole text: a comment or
+ * macro can span lines); findings: a promise of the file's findings.
+ * Resolves when all lines are coloured. */
+async function renderSource(raw, colours, findings) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  // A row group per slice: the second pass takes each out of the page,
+  // changes it and puts it back in the same task (no frame sees it out),
+  // so its new nodes (colours, marks, messages) go into a tree apart from
+  // the page.
+  const SLICE = 800;
+  const bodies = [];
+  const rows = new Array(lines.length);
+  for (let at = 0; at < lines.length; at += SLICE) {
+    await yieldTask();
+    const body = h('tbody');
+    for (let i = at; i < Math.min(at + SLICE, lines.length); i++) rows[i] = body.appendChild(sourceRow(i + 1, lines[i]));
+    bodies.push(body);
+  }
+  const table = h('table', { class: 'code', id: 'source-table' },
+    h('caption', { class: 'sr-only' }, `Source of ${state.path}`), bodies);
+  table.addEventListener('click', onLineClick);
+  replace($('source'), h('div', { class: 'code-wrap' }, table));
+  const info = $('source-info');
+  info.textContent = `${fmt(lines.length)} lines${detail.size != null ? ` · ${fmt(detail.size)} bytes` : ''}`;
   const byLine = new Map();
-  for (const f of detail.findings ?? []) {
+  for (const f of await findings) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
     byLine.get(f.line).push(f);
   }
-  const SLICE = 800;
-  const slices = async (each) => {
-    for (let at = 0; at < lines.length; at += SLICE) {
-      await yieldTask();
-      for (let i = at; i < Math.min(at + SLICE, lines.length); i++) each(i);
-    }
-  };
-  const body = h('tbody');
-  const cells = new Array(lines.length);
-  await slices((i) => { cells[i] = body.appendChild(sourceRow(i + 1, byLine.get(i + 1))).lastChild; });
+  info.append(` · ${fmt(byLine.size)} with findings`);
   const segsOf = await colours;
-  await slices((i) => sourceText(cells[i], lines[i], segsOf?.(i, lines[i]), byLine.get(i + 1)));
-  const table = h('table', { class: 'code', id: 'source-table' },
-    h('caption', { class: 'sr-only' }, `Source of ${state.path}`), body);
-  body.addEventListener('click', onLineClick);
-  replace($('source'), h('div', { class: 'code-wrap' }, table));
-  const size = detail.size != null ? ` · ${fmt(detail.size)} bytes` : '';
-  $('source-info').textContent = `${fmt(lines.length)} lines${size} · ${fmt(byLine.size)} with findings`;
+  for (const [b, body] of bodies.entries()) {
+    await yieldTask();
+    const next = body.nextSibling;
+    body.remove();
+    for (let i = b * SLICE; i < Math.min((b + 1) * SLICE, lines.length); i++) {
+      const fs = byLine.get(i + 1);
+      if (fs) markRow(rows[i], fs);
+      sourceText(rows[i].lastChild, lines[i], segsOf?.(i, lines[i]), fs);
+    }
+    table.insertBefore(body, next);
+  }
+  table.dataset.coloured = 'true';
 }
 
 let anchor = 0;
@@ -584,14 +623,14 @@ function applyHash(scroll = true) {
 }
 
 /** The source once its text is in (raw: the settled answer), or why it is not there. */
-async function showSource(raw, colours) {
+async function showSource(raw, colours, findings) {
   if (raw.status === 'fulfilled') {
     if (!sourceLines) {
       // Template rows take their names from the source (tmplgroup.mjs).
       sourceLines = normalise(raw.value).split('\n');
       nameTemplateRows();
     }
-    await renderSource(raw.value, colours);
+    await renderSource(raw.value, colours, findings);
     return;
   }
   const p = raw.reason?.problem ?? {};
@@ -626,34 +665,42 @@ async function main() {
   // started now so it has loaded Prism when the text comes.
   const colour = highlighter();
   const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
+  // The head and the function table from the first-screen answer
+  // (file-functions: the findings counted, not listed, a sixth of the
+  // bytes); the findings list, the rest of the 1.5 MB of arraytypes.c.src,
+  // is parsed after they show (issue 26.4).
   try {
-    detail = await api.file(state.repo, state.rev, state.path);
+    detail = await api.fileFunctions(state.repo, state.rev, state.path);
   } catch (e) {
     showError(errors, e, 'File');
     replace($('file-head'), h('span', { class: 'muted' }, 'Nothing to show.'));
     return;
   }
-  findingsByFunction = new Map();
-  for (const f of detail.findings ?? []) {
-    if (!f.function) continue;
-    if (!findingsByFunction.has(f.function)) findingsByFunction.set(f.function, []);
-    findingsByFunction.get(f.function).push(f);
-  }
+  findingCount = new Map(Object.entries(detail.function_findings ?? {}));
   if (rawNow?.status === 'fulfilled') sourceLines = normalise(rawNow.value).split('\n');
   renderHead(detail);
   $('functions-section').hidden = false;
   renderFunctions();
   await paint();         // the head and the functions show before the rest
+  // Asked only now: its parse would hold the table back.  The source's
+  // text goes in meanwhile; the findings table and the findings in the
+  // source when it is in.
+  const findings = api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
+    showError(errors, e, 'Findings');
+    return [];
+  }).then((list) => { detail.findings = list; return list; });
+  const findingsIn = findings.then(() => {
+    setupFindingsFilter(detail.findings);
+    $('findings-section').hidden = false;
+    return renderFindings();
+  });
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
   const types = import('./traverse.mjs').then(({ mountTraverse, portSection }) => mountTraverse(
     portSection('traverse', $('functions-section'), 'Traverse coverage'), { repo: state.repo, rev: state.rev, path: state.path }))
     .catch((e) => showError(errors, e, 'Traverse coverage'));
-  setupFindingsFilter(detail.findings ?? []);
-  $('findings-section').hidden = false;
-  const findingsIn = renderFindings();
   $('source-section').hidden = false;
   const raw = await rawIn;
-  await showSource(raw, colours);
+  await showSource(raw, colours, findings);
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.

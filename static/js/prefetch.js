@@ -15,17 +15,25 @@
   var segs = function (p) { return String(p).split('/').map(seg).join('/'); };
   var repo = q.get('repo');
   var rev = q.get('rev');
-  var want = [['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT]];
+  var want = [];
   var page = location.pathname.replace(/.*\//, '') || 'index.html';
   if (repo && rev) {
     var base = 'api/v1/repos/' + seg(repo) + '/commits/' + seg(rev);
     if (page === 'file.html' && q.get('path')) {
-      want.push([base + '/files/' + segs(q.get('path')), JSON_ACCEPT]);
+      // The first screen's answer (the head and the function table) first,
+      // then the text: the browser asks a server six at a time, and the
+      // page's modules wait behind these.  The findings list (1.5 MB on
+      // arraytypes.c.src) is asked by the page once the table is in.
+      want.push([base + '/file-functions/' + segs(q.get('path')), JSON_ACCEPT]);
       want.push([base + '/raw/' + segs(q.get('path')), TEXT_ACCEPT]);
     } else if (page === 'index.html' && !q.get('scope')) {
-      want.push([base + '/summary', JSON_ACCEPT], [base + '/files', JSON_ACCEPT],
+      want.push(['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT],
+        [base + '/summary', JSON_ACCEPT], [base + '/files', JSON_ACCEPT],
         [base + '/frontier?limit=100000', JSON_ACCEPT]);
     }
+  }
+  if (!want.some(function (w) { return w[0] === 'api/v1/repos'; })) {
+    want.push(['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT]);
   }
   var map = new Map();
   want.forEach(function (w) {

@@ -8,8 +8,12 @@
 // uncounted load) and notes, in ms after navigation start, the frame in
 // which each part was first in the page:
 //   file page: functions (a row of the function table), lines (every
-//              source line: the source caption is written after the last
-//              chunk), ready (body[data-ready]);
+//              source line's number and text, uncoloured, in the page: the
+//              source caption is written after the last row), coloured
+//              (every line coloured, its findings marked and their
+//              messages under it: #source-table[data-coloured]; "-" on a
+//              version that colours the rows before they go in, where
+//              lines is that moment), ready (body[data-ready]);
 //   overview:  totals (the summary cards), first screen (the three dev-call
 //              answers: how far, this week, next; "-" on a version without
 //              them), ready;
@@ -30,7 +34,8 @@ const runs = Number(runsArg) || 5;
 const q = (o) => new URLSearchParams(o).toString();
 const PAGES = [
   { page: 'file page', url: (b) => `${b}/file.html?${q({ repo, rev: ref, path })}`,
-    marks: { functions: '#functions-table tbody tr', lines: '#source-info:not(:empty)' } },
+    marks: { functions: '#functions-table tbody tr', lines: '#source-info:not(:empty)',
+      coloured: '#source-table[data-coloured]' } },
   { page: 'overview', url: (b) => `${b}/index.html?${q({ repo, rev: ref })}`,
     marks: { totals: '#summary .card', 'first screen': '#devcall[data-complete]' } },
 ];
@@ -63,11 +68,15 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
 console.log(`${runs} runs each, median (min–max) in ms after navigation start, 1280×800`);
 console.log('| page | version | mark | median | range |');
 console.log('|---|---|---|---|---|');
-for (const P of PAGES) {
-  for (let i = 0; i < pairs.length; i += 2) {
-    const [label, base] = [pairs[i], pairs[i + 1]];
-    const got = {};
-    for (let r = -1; r < runs; r++) {           // run -1 warms the server's answers
+// The versions take turns run by run, so that a change in the machine's
+// load (other work on a shared machine) falls on both alike.
+// BENCH_PAGES=file or =overview times that page only.
+const only = process.env.BENCH_PAGES;
+for (const P of PAGES.filter((x) => !only || x.page.startsWith(only))) {
+  const got = {};
+  for (let r = -1; r < runs; r++) {             // run -1 warms the server's answers
+    for (let i = 0; i < pairs.length; i += 2) {
+      const [label, base] = [pairs[i], pairs[i + 1]];
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await ctx.newPage();
       const cdp = await ctx.newCDPSession(page);
@@ -84,10 +93,13 @@ for (const P of PAGES) {
       m['main thread busy'] = 1000 * (metrics.find((x) => x.name === 'TaskDuration')?.value ?? NaN);
       await ctx.close();
       if (r < 0) continue;
-      for (const [k, v] of Object.entries(m)) if (v != null) (got[k] ??= []).push(v);
+      for (const [k, v] of Object.entries(m)) if (v != null) ((got[label] ??= {})[k] ??= []).push(v);
     }
+  }
+  for (let i = 0; i < pairs.length; i += 2) {
+    const label = pairs[i];
     for (const k of [...Object.keys(P.marks), 'ready', 'main thread busy']) {
-      const v = got[k];
+      const v = got[label]?.[k];
       console.log(`| ${P.page} | ${label} | ${k} | ${v ? Math.round(median(v)) : '-'} | ${v
         ? `${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}` : 'not shown'} |`);
     }

@@ -10,6 +10,7 @@
 #   BENCH_FILE     the file page (numpy/core/src/multiarray/arraytypes.c.src)
 #   BENCH_RESULTS  SARIF results uploaded on that file (3781)
 #   BENCH_RUNS     runs per page; the median is printed (5)
+#   BENCH_PAGES    `file` or `overview`: that page only (both)
 #   BENCH_BEFORE   a static/ directory of another version (for example
 #                  `git archive COMMIT static | tar -x -C DIR`, then DIR/static),
 #                  measured in the same run beside this one

@@ -4,7 +4,11 @@
 // first screen is in before anything below it is built, and it asks the
 // server for its summary and file list once; the file page's source is
 // coloured by a worker exactly as on the main thread, and its fast row
-// path still shows bidirectional controls as marks.  Timings themselves
+// path still shows bidirectional controls as marks; the file page's head
+// and function table come from the small first-screen answer, before the
+// findings list is read; every source line's text is in the page before
+// the findings list and the colours, which then leave the text as it was.
+// Timings themselves
 // are the benchmark's (tests/bench/pages.sh), never asserted here.
 //
 // Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
@@ -161,4 +165,77 @@ test('the file page: template rows named in place when the text comes after the 
   assert.ok(first.named > 0, 'the fixture has template rows named from the source');
   assert.equal(late.named, first.named);
   assert.equal(late.html, first.html, 'the same table, whichever answer came first');
+});
+
+test('the file page: the function table from the first-screen answer, before the findings list', async () => {
+  const file = 'src/arrayobject.c';
+  const full = await apiOk(`/api/v1/repos/${REPO}/commits/hpy/files/${file}`);
+  const want = {};
+  for (const f of full.findings) if (f.function) want[f.function] = (want[f.function] ?? 0) + 1;
+  assert.ok(Object.keys(want).length > 1, 'the fixture has findings in several functions');
+  // The findings list is held back until the table is checked.
+  let release;
+  const held = new Promise((res) => { release = res; });
+  const page = await blank();
+  await page.route(`**/commits/hpy/files/${file}`, async (r) => { await held; await r.continue(); });
+  await page.goto(`${BASE}/file.html?${q({ repo: REPO, rev: 'hpy', path: file })}`);
+  await page.waitForSelector('#functions-table tbody tr[data-name]');
+  const got = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#functions-table tbody tr[data-name]')]
+    .map((tr) => [tr.dataset.name, Number(tr.lastElementChild.textContent)])));
+  const expected = Object.fromEntries(full.functions.map((f) => [f.name, want[f.name] ?? 0]));
+  assert.deepEqual(got, expected, 'each function with its findings counted, the findings list not read yet');
+  assert.equal(await page.locator('#findings-table tbody tr').count(), 0, 'no finding shown before their list is in');
+  release();
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.locator('#findings-count').getAttribute('data-shown'), String(full.findings.length));
+  assert.ok(page.requests.some((u) => u.includes(`/commits/hpy/file-functions/${file}`)));
+  await close(page);
+});
+
+test("the file page: every line's text in before the findings and colours, the same text after them", async () => {
+  const file = 'src/arrayobject.c';
+  const raw = `/api/v1/repos/${REPO}/commits/hpy/raw/${file}`;
+  const lines = (await apiOk(raw)).split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const evil = 'int x; /* \u202E } \u2066 */ int y;';
+  lines.splice(1, 0, evil);
+  const page = await blank();
+  await page.route(`**${raw}`, (r) => r.fulfill({ status: 200, contentType: 'text/plain; charset=utf-8', body: `${lines.join('\n')}\n` }));
+  // The colours held back (the worker's script comes late), and the
+  // findings list until the text is checked.
+  await page.route('**/js/hlworker.mjs', async (r) => { await new Promise((res) => setTimeout(res, 2000)); await r.continue(); });
+  let release;
+  const held = new Promise((res) => { release = res; });
+  await page.route(`**/commits/hpy/files/${file}`, async (r) => { await held; await r.continue(); });
+  const texts = () => page.evaluate(() => ({
+    coloured: document.getElementById('source-table').dataset.coloured ?? null,
+    spans: document.querySelectorAll('#source-table td.lc [class^="sx-"]').length,
+    marks: document.querySelectorAll('#L2 td.lc .bidi').length,
+    // The line's text: without the finding messages put under it.
+    lines: [...document.querySelectorAll('#source-table td.lc')].map((td) => [...td.childNodes]
+      .filter((n) => !(n.classList?.contains('fmsg'))).map((n) => n.textContent).join('')),
+    hl: document.querySelectorAll('#source-table tr.hl').length,
+    dots: document.querySelectorAll('#source-table td.mk .dot').length,
+    fmsg: document.querySelectorAll('#source-table .fmsg').length,
+  }));
+  await page.goto(`${BASE}/file.html?${q({ repo: REPO, rev: 'hpy', path: file })}`);
+  await page.waitForSelector('#source-info:not(:empty)');
+  const first = await texts();
+  release();
+  await page.waitForSelector('body[data-ready]');
+  const after = await texts();
+  await close(page);
+  const shown = (l) => l.replace(/\u202E/g, '<U+202E>').replace(/\u2066/g, '<U+2066>');
+  assert.equal(first.coloured, null, 'the caption is written before the colours are in');
+  assert.equal(first.spans, 0);
+  assert.deepEqual(first.lines, lines.map(shown), 'every line, uncoloured');
+  assert.equal(first.marks, 2, 'bidirectional controls are marks from the start');
+  assert.deepEqual([first.hl, first.dots, first.fmsg], [0, 0, 0], 'the findings list is not read yet');
+  assert.equal(after.coloured, 'true');
+  assert.ok(after.spans > 10, 'then coloured');
+  assert.deepEqual(after.lines, first.lines, 'the same text once coloured');
+  assert.equal(after.marks, 2);
+  assert.ok(after.hl > 0, 'then the lines with findings are marked');
+  assert.equal(after.dots, after.hl);
+  assert.equal(after.fmsg, after.hl, 'their messages under them');
 });
