@@ -442,13 +442,26 @@ static int fl_rank(pd_flow *g)
 }
 
 /* Sort a vector of (fn, call) pairs (pairs = 1) or of fns by path order,
- * dropping dead functions' entries (none reads them).  0 or PD_ENOMEM. */
+ * dropping dead functions' entries (none reads them); a vector whose live
+ * entries are in that order already (most: only replaced files' functions
+ * move) is left as it is.
+ * 0 or PD_ENOMEM. */
 static int fl_sort_vec(const pd_flow *g, fl_vec *v, int pairs)
 {
     size_t step = pairs ? 2 : 1, n = 0, i;
-    uint64_t *k;
+    uint64_t *k, last = 0;
+    int sorted = 1, seen = 0;
 
-    if (v->n < step)
+    for (i = 0; i + step <= v->n && sorted; i += step) {
+        uint64_t r = (uint64_t)g->rank[v->v[i]] << 32 | (pairs ? v->v[i + 1] : 0);
+
+        if (g->rank[v->v[i]] == UINT32_MAX)
+            continue;                /* dead: skipped by every reader */
+        sorted = !seen || r > last;
+        last = r;
+        seen = 1;
+    }
+    if (sorted)
         return 0;
     if (!(k = malloc(v->n / step * sizeof(*k))))
         return pd_error_nomem("in the call graph");
@@ -466,20 +479,25 @@ static int fl_sort_vec(const pd_flow *g, fl_vec *v, int pairs)
     return 0;
 }
 
-/* Put name nm's vectors in path order for this resolve (already so when
- * the functions are and no vector was ever sorted: they are pushed in
- * index order).  0 or PD_ENOMEM. */
-static int fl_in_order(pd_flow *g, fl_name *nm)
+/* Put name nm's call sites (calls, or only its definitions: defs = 1) in
+ * path order for this resolve (already so when the functions are and no
+ * vector was ever sorted: they are pushed in index order).  0 or
+ * PD_ENOMEM. */
+static int fl_in_order(pd_flow *g, fl_name *nm, int defs)
 {
+    uint32_t *stamp = defs ? &nm->dstamp : &nm->stamp;
     int rc;
 
-    if ((g->in_order && !g->sorted) || nm->stamp == g->gen)
+    if ((g->in_order && !g->sorted) || *stamp == g->gen)
         return 0;
     g->sorted = 1;
-    if ((rc = fl_sort_vec(g, &nm->defs, 0)) < 0 || (rc = fl_sort_vec(g, &nm->calls, 1)) < 0 ||
-        (rc = fl_sort_vec(g, &nm->cbs, 1)) < 0)
+    if ((rc = fl_sort_vec(g, &nm->defs, 0)) < 0 ||
+        (!defs && ((rc = fl_sort_vec(g, &nm->calls, 1)) < 0 ||
+                   (rc = fl_sort_vec(g, &nm->cbs, 1)) < 0)))
         return rc;
-    nm->stamp = g->gen;
+    nm->dstamp = g->gen;
+    if (!defs)
+        nm->stamp = g->gen;
     return 0;
 }
 
@@ -600,7 +618,7 @@ static int fl_propagate(pd_flow *g, uint32_t d)
     size_t k;
     int rc;
 
-    if ((rc = fl_in_order(g, nm)) < 0)
+    if ((rc = fl_in_order(g, nm, 0)) < 0)
         return rc;
     for (k = 0; k + 1 < nm->calls.n; k += 2) {
         uint32_t fi = nm->calls.v[k], ci = nm->calls.v[k + 1];
@@ -664,7 +682,8 @@ static int fl_cpython_chains(pd_flow *g)
                                   : UINT32_MAX;
                     fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
 
-                    if (n && (rc = fl_in_order(g, n)) < 0)
+                    /* only the order of two or more definitions matters */
+                    if (n && n->defs.n > 1 && (rc = fl_in_order(g, n, 1)) < 0)
                         return rc;
                     for (k = 0; n && k < n->defs.n; k++) {
                         uint32_t di = n->defs.v[k];

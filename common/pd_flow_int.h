@@ -52,8 +52,8 @@ typedef struct {
     fl_vec defs;              /* fn indexes */
     fl_vec calls;             /* pairs: fn index, call index */
     fl_vec cbs;               /* pairs: fn index, call index */
-    uint32_t stamp;           /* the resolve (pd_flow.gen) that put its
-                               * vectors in path order */
+    uint32_t stamp, dstamp;   /* the resolve (pd_flow.gen) that put its
+                               * vectors (dstamp: its defs) in path order */
 } fl_name;
 
 struct pd_flow {
