@@ -116,6 +116,7 @@ void pd_flow_free(pd_flow *g)
     free(g->work);
     free(g->rank);
     free(g->order);
+    free(g->fileorder);
     free(g);
 }
 
@@ -408,23 +409,24 @@ static int fl_u64_cmp(const void *a, const void *b)
  * functions in index order.  0 or PD_ENOMEM. */
 static int fl_rank(pd_flow *g)
 {
-    uint32_t *files = g->nfile ? malloc(g->nfile * sizeof(*files)) : NULL;
     size_t i, r = 0;
 
-    if ((g->nfile && !files) ||
-        fl_grow((void **)&g->rank, &g->caprank, g->nfn + 1, sizeof(*g->rank)) < 0 ||
-        fl_grow((void **)&g->order, &g->caporder, g->nfn + 1, sizeof(*g->order)) < 0) {
-        free(files);
+    if (fl_grow((void **)&g->rank, &g->caprank, g->nfn + 1, sizeof(*g->rank)) < 0 ||
+        fl_grow((void **)&g->order, &g->caporder, g->nfn + 1, sizeof(*g->order)) < 0 ||
+        fl_grow((void **)&g->fileorder, &g->capfileorder, g->nfile + 1,
+                sizeof(*g->fileorder)) < 0)
         return pd_error_nomem("in the call graph");
+    if (g->nfileorder != g->nfile) {      /* files are only ever added */
+        for (i = 0; i < g->nfile; i++)
+            g->fileorder[i] = (uint32_t)i;
+        if (g->nfile > 1)
+            qsort_r(g->fileorder, g->nfile, sizeof(*g->fileorder), fl_file_cmp, g);
+        g->nfileorder = g->nfile;
     }
-    for (i = 0; i < g->nfile; i++)
-        files[i] = (uint32_t)i;
-    if (g->nfile > 1)
-        qsort_r(files, g->nfile, sizeof(*files), fl_file_cmp, g);
     for (i = 0; i < g->nfn; i++)
         g->rank[i] = UINT32_MAX;
     for (i = 0; i < g->nfile; i++) {
-        const fl_file *f = &g->file[files[i]];
+        const fl_file *f = &g->file[g->fileorder[i]];
         uint32_t j;
 
         for (j = f->fn0; j < f->fn0 + f->nfn; j++) {
@@ -432,7 +434,6 @@ static int fl_rank(pd_flow *g)
             g->order[r++] = j;
         }
     }
-    free(files);
     g->norder = r;
     g->in_order = 1;
     for (i = 1; i < r && g->in_order; i++)

@@ -75,6 +75,9 @@ struct pd_flow {
      * were given or replaced in (db_flow_set.h). */
     uint32_t *rank, *order;
     size_t norder, caprank, caporder;
+    uint32_t *fileorder;      /* file indexes by path (kept: files are
+                               * only ever added, never renamed) */
+    size_t nfileorder, capfileorder;
     uint32_t gen;             /* resolves so far */
     int in_order;             /* order[] is increasing: no sorting ... */
     int sorted;               /* ... unless a vector was ever sorted */
