@@ -96,7 +96,10 @@ void pd_flow_free(pd_flow *g);
 int pd_flow_set_file(pd_flow *g, int64_t file, const char *path,
                      const pd_flow_fn *fns, size_t n);
 
-/* Follow the facts of every file to their fixed point.  0 or PD_ENOMEM. */
+/* Follow the facts of every file to their fixed point, walking functions
+ * in path order (files by path, then index), so that states and chains do
+ * not depend on the order files were set or replaced in.  0, PD_ENOMEM,
+ * PD_EINVAL (a graph of stored results). */
 int pd_flow_resolve(pd_flow *g);
 
 /* 1 when pd_flow_set_file() changed something since the last resolve. */
