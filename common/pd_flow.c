@@ -9,6 +9,13 @@
  * effects reach a parameter, up through their callers: the part of the
  * graph that carries items, not the whole of it.  Repository text (names)
  * is hashed with a seeded hash.
+ *
+ * Which callee a chain names (the first one found to give the kind) depends
+ * on the order the worklist meets them, so resolving walks functions, call
+ * sites and definitions in path order (files by path, then each file's
+ * functions): a graph updated file by file (the ingest's) gives the same
+ * chains as one built from scratch in path order (db_flow.c), and the
+ * stored results of the ingest are those of the readers (db_flow_set.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +29,7 @@
 #include "pd_map.h"
 
 
-static int fl_grow(void **p, size_t *cap, size_t need, size_t el)
+int fl_grow(void **p, size_t *cap, size_t need, size_t el)
 {
     size_t c = *cap ? *cap : 64;
     void *q;
@@ -107,11 +114,13 @@ void pd_flow_free(pd_flow *g)
     free(g->file);
     free(g->name);
     free(g->work);
+    free(g->rank);
+    free(g->order);
+    free(g->fileorder);
     free(g);
 }
 
-/* The id of name s[0..len), made if new; UINT32_MAX when out of memory. */
-static uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
+uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
 {
     void *v = pd_map_get(g->names, s, len);
     fl_name *n;
@@ -266,6 +275,8 @@ int pd_flow_set_file(pd_flow *g, int64_t id, const char *path, const pd_flow_fn 
     size_t i;
     int rc;
 
+    if (g->results)
+        return pd_error_set(PD_EINVAL, "a call graph of stored results cannot be set");
     g->dirty = 1;
     if (!f) {
         if (!n)
@@ -372,6 +383,122 @@ static int fl_compact(pd_flow *g)
                     return PD_ENOMEM;
         }
     }
+    return 0;
+}
+
+/* ---- path order ------------------------------------------------------- */
+
+/* Files by path, then by index (qsort_r context). */
+static int fl_file_cmp(const void *a, const void *b, void *arg)
+{
+    const pd_flow *g = arg;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = strcmp(g->file[x].path, g->file[y].path);
+
+    return c ? c : (x > y) - (x < y);
+}
+
+static int fl_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* rank[] and order[] for this resolve: files in path order, each file's
+ * functions in index order.  0 or PD_ENOMEM. */
+static int fl_rank(pd_flow *g)
+{
+    size_t i, r = 0;
+
+    if (fl_grow((void **)&g->rank, &g->caprank, g->nfn + 1, sizeof(*g->rank)) < 0 ||
+        fl_grow((void **)&g->order, &g->caporder, g->nfn + 1, sizeof(*g->order)) < 0 ||
+        fl_grow((void **)&g->fileorder, &g->capfileorder, g->nfile + 1,
+                sizeof(*g->fileorder)) < 0)
+        return pd_error_nomem("in the call graph");
+    if (g->nfileorder != g->nfile) {      /* files are only ever added */
+        for (i = 0; i < g->nfile; i++)
+            g->fileorder[i] = (uint32_t)i;
+        if (g->nfile > 1)
+            qsort_r(g->fileorder, g->nfile, sizeof(*g->fileorder), fl_file_cmp, g);
+        g->nfileorder = g->nfile;
+    }
+    for (i = 0; i < g->nfn; i++)
+        g->rank[i] = UINT32_MAX;
+    for (i = 0; i < g->nfile; i++) {
+        const fl_file *f = &g->file[g->fileorder[i]];
+        uint32_t j;
+
+        for (j = f->fn0; j < f->fn0 + f->nfn; j++) {
+            g->rank[j] = (uint32_t)r;
+            g->order[r++] = j;
+        }
+    }
+    g->norder = r;
+    g->in_order = 1;
+    for (i = 1; i < r && g->in_order; i++)
+        g->in_order = g->order[i] > g->order[i - 1];
+    g->gen++;
+    return 0;
+}
+
+/* Sort a vector of (fn, call) pairs (pairs = 1) or of fns by path order,
+ * dropping dead functions' entries (none reads them); a vector whose live
+ * entries are in that order already (most: only replaced files' functions
+ * move) is left as it is.
+ * 0 or PD_ENOMEM. */
+static int fl_sort_vec(const pd_flow *g, fl_vec *v, int pairs)
+{
+    size_t step = pairs ? 2 : 1, n = 0, i;
+    uint64_t *k, last = 0;
+    int sorted = 1, seen = 0;
+
+    for (i = 0; i + step <= v->n && sorted; i += step) {
+        uint64_t r = (uint64_t)g->rank[v->v[i]] << 32 | (pairs ? v->v[i + 1] : 0);
+
+        if (g->rank[v->v[i]] == UINT32_MAX)
+            continue;                /* dead: skipped by every reader */
+        sorted = !seen || r > last;
+        last = r;
+        seen = 1;
+    }
+    if (sorted)
+        return 0;
+    if (!(k = malloc(v->n / step * sizeof(*k))))
+        return pd_error_nomem("in the call graph");
+    for (i = 0; i + step <= v->n; i += step)
+        if (g->rank[v->v[i]] != UINT32_MAX)
+            k[n++] = (uint64_t)g->rank[v->v[i]] << 32 | (pairs ? v->v[i + 1] : 0);
+    qsort(k, n, sizeof(*k), fl_u64_cmp);
+    for (i = 0; i < n; i++) {
+        v->v[i * step] = g->order[k[i] >> 32];
+        if (pairs)
+            v->v[i * step + 1] = (uint32_t)k[i];
+    }
+    v->n = n * step;
+    free(k);
+    return 0;
+}
+
+/* Put name nm's call sites (calls, or only its definitions: defs = 1) in
+ * path order for this resolve (already so when the functions are and no
+ * vector was ever sorted: they are pushed in index order).  0 or
+ * PD_ENOMEM. */
+static int fl_in_order(pd_flow *g, fl_name *nm, int defs)
+{
+    uint32_t *stamp = defs ? &nm->dstamp : &nm->stamp;
+    int rc;
+
+    if ((g->in_order && !g->sorted) || *stamp == g->gen)
+        return 0;
+    g->sorted = 1;
+    if ((rc = fl_sort_vec(g, &nm->defs, 0)) < 0 ||
+        (!defs && ((rc = fl_sort_vec(g, &nm->calls, 1)) < 0 ||
+                   (rc = fl_sort_vec(g, &nm->cbs, 1)) < 0)))
+        return rc;
+    nm->dstamp = g->gen;
+    if (!defs)
+        nm->stamp = g->gen;
     return 0;
 }
 
@@ -488,10 +615,12 @@ static void fl_apply_cb(pd_flow *g, uint32_t fi, uint32_t ci, uint32_t d)
 
 static int fl_propagate(pd_flow *g, uint32_t d)
 {
-    const fl_name *nm = &g->name[g->fn[d].name];
+    fl_name *nm = &g->name[g->fn[d].name];
     size_t k;
     int rc;
 
+    if ((rc = fl_in_order(g, nm, 0)) < 0)
+        return rc;
     for (k = 0; k + 1 < nm->calls.n; k += 2) {
         uint32_t fi = nm->calls.v[k], ci = nm->calls.v[k + 1];
 
@@ -532,15 +661,15 @@ static int fl_gives_field(const pd_flow *g, const fl_call *c, const fl_fn *d, ui
  * which needs PyDict_Next).  Iterated to its fixed point over the
  * functions that reach HPyField items.
  */
-static void fl_cpython_chains(pd_flow *g)
+static int fl_cpython_chains(pd_flow *g)
 {
-    int changed = 1;
-    size_t i, j, a, k;
+    int changed = 1, rc;
+    size_t r, i, j, a, k;
 
     while (changed) {
         changed = 0;
-        for (i = 0; i < g->nfn; i++) {
-            fl_fn *f = &g->fn[i];
+        for (r = 0; r < g->norder; r++) {
+            fl_fn *f = &g->fn[i = g->order[r]];
 
             if (!f->alive || !(f->kinds & PD_FLOW_FIELD) || fl_cpython(f))
                 continue;
@@ -552,8 +681,11 @@ static void fl_cpython_chains(pd_flow *g)
                     uint32_t nm = a == c->nargs ? c->callee
                                   : g->arg[c->arg0 + a].type == 'i' ? g->arg[c->arg0 + a].name
                                   : UINT32_MAX;
-                    const fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
+                    fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
 
+                    /* only the order of two or more definitions matters */
+                    if (n && n->defs.n > 1 && (rc = fl_in_order(g, n, 1)) < 0)
+                        return rc;
                     for (k = 0; n && k < n->defs.n; k++) {
                         uint32_t di = n->defs.v[k];
                         const fl_fn *d = &g->fn[di];
@@ -571,6 +703,7 @@ static void fl_cpython_chains(pd_flow *g)
             }
         }
     }
+    return 0;
 }
 
 int pd_flow_resolve(pd_flow *g)
@@ -578,6 +711,10 @@ int pd_flow_resolve(pd_flow *g)
     size_t i;
     int rc;
 
+    if (g->results)
+        return pd_error_set(PD_EINVAL, "a call graph of stored results cannot be resolved");
+    if ((rc = fl_rank(g)) < 0)
+        return rc;
     g->nwork = 0;
     for (i = 0; i < g->nfn; i++) {
         fl_fn *x = &g->fn[i];
@@ -592,7 +729,11 @@ int pd_flow_resolve(pd_flow *g)
         x->rown = x->own;
         x->via[0] = x->via[1] = -1;
         x->queued = 0;
-        if (x->alive && (x->eL || x->eF || x->own) && (rc = fl_queue(g, (uint32_t)i)) < 0)
+    }
+    for (i = 0; i < g->norder; i++) {        /* path order */
+        const fl_fn *x = &g->fn[g->order[i]];
+
+        if ((x->eL || x->eF || x->own) && (rc = fl_queue(g, g->order[i])) < 0)
             return rc;
     }
     while (g->nwork) {
@@ -602,7 +743,8 @@ int pd_flow_resolve(pd_flow *g)
         if ((rc = fl_propagate(g, d)) < 0)
             return rc;
     }
-    fl_cpython_chains(g);
+    if ((rc = fl_cpython_chains(g)) < 0)
+        return rc;
     g->dirty = 0;
     return 0;
 }

@@ -96,7 +96,10 @@ void pd_flow_free(pd_flow *g);
 int pd_flow_set_file(pd_flow *g, int64_t file, const char *path,
                      const pd_flow_fn *fns, size_t n);
 
-/* Follow the facts of every file to their fixed point.  0 or PD_ENOMEM. */
+/* Follow the facts of every file to their fixed point, walking functions
+ * in path order (files by path, then index), so that states and chains do
+ * not depend on the order files were set or replaced in.  0, PD_ENOMEM,
+ * PD_EINVAL (a graph of stored results). */
 int pd_flow_resolve(pd_flow *g);
 
 /* 1 when pd_flow_set_file() changed something since the last resolve. */
@@ -132,5 +135,53 @@ void pd_flow_delta(const pd_flow *g, int64_t delta[PD_OBJ_COUNT]);
 
 /* The same for the functions of one file. */
 void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COUNT]);
+
+/* ---- stored results (db_flow_set.h, migration 018) ---------------------
+ *
+ * What a resolved graph adds to its functions' own states is small: the
+ * functions whose resolved kinds differ from their own (a few dozen on
+ * numpy/core).  A commit keeps that set, so a reader rebuilds a graph that
+ * answers every function above (state, known, local state, chain, deltas)
+ * from each file's own bits and lines and the set, without facts or a
+ * resolve.
+ */
+
+/*
+ * Append g's results (g resolved, not dirty since) to b: one line per
+ * function whose resolved kinds differ from its own, in path order,
+ *   KEY \t IDX \t KINDS ( \t VKEY \t VIDX \t VOFF \t VNAME ) x 2 \n
+ * KEY the file's id (16 hex digits), IDX the function's index, KINDS the
+ * PD_FLOW_* bits it reaches; then for legacy and for HPyField items the
+ * callee a chain starts with ("-" and empty fields: none): its file, index,
+ * the calling line less the function's first line (line-independent: an
+ * edit that only moves functions keeps the set) and its name.  The same
+ * text whatever order files were set in.  0, PD_EINVAL (dirty), PD_ENOMEM.
+ */
+int pd_flow_results_encode(const pd_flow *g, pd_buf *b);
+
+/*
+ * Each function's own bits and first line from the stored form text[0..len)
+ * (pd_flow_set_file_text's lines, index for index): "LINE BITS\n" per
+ * function (BITS as in the stored form), appended to b.
+ */
+void pd_flow_fns_encode(const char *text, size_t len, pd_buf *b);
+
+/*
+ * A graph of stored results: pd_flow_new(), then pd_flow_results_file() for
+ * each file (what pd_flow_set_file_text would have been given, as
+ * pd_flow_fns_encode made it; empty: no file), then
+ * pd_flow_results_apply() with the set.  It answers the reading functions
+ * above like the resolved graph; it cannot be set or resolved again
+ * (PD_EINVAL).  0, PD_EINVAL (a line that names no function of the graph:
+ * damaged or foreign results), PD_ENOMEM.
+ */
+int pd_flow_results_file(pd_flow *g, int64_t file, const char *path, const char *fns,
+                         size_t len);
+int pd_flow_results_apply(pd_flow *g, const char *text, size_t len);
+
+/* The facts of a stored form text without the functions' first lines,
+ * hashed (FNV-1a 64): equal for two versions of a file whose results are
+ * the same but for moved lines. */
+uint64_t pd_flow_facts_hash(const char *text);
 
 #endif

@@ -52,6 +52,8 @@ typedef struct {
     fl_vec defs;              /* fn indexes */
     fl_vec calls;             /* pairs: fn index, call index */
     fl_vec cbs;               /* pairs: fn index, call index */
+    uint32_t stamp, dstamp;   /* the resolve (pd_flow.gen) that put its
+                               * vectors (dstamp: its defs) in path order */
 } fl_name;
 
 struct pd_flow {
@@ -68,8 +70,27 @@ struct pd_flow {
     pd_map *files, *names;
     uint32_t *work;
     size_t nwork, capwork;
+    /* Path order (pd_flow_resolve): rank[fn] (UINT32_MAX: dead) and
+     * order[rank] = fn, so that results do not depend on the order files
+     * were given or replaced in (db_flow_set.h). */
+    uint32_t *rank, *order;
+    size_t norder, caprank, caporder;
+    uint32_t *fileorder;      /* file indexes by path (kept: files are
+                               * only ever added, never renamed) */
+    size_t nfileorder, capfileorder;
+    uint32_t gen;             /* resolves so far */
+    int in_order;             /* order[] is increasing: no sorting ... */
+    int sorted;               /* ... unless a vector was ever sorted */
     int dirty;
+    int results;              /* built from stored results: not resolvable */
 };
+
+/* Room for `need` elements of `el` bytes in *p (capacity *cap).  0 or
+ * PD_ENOMEM. */
+int fl_grow(void **p, size_t *cap, size_t need, size_t el);
+
+/* The id of name s[0..len), made if new; UINT32_MAX when out of memory. */
+uint32_t fl_name_id(pd_flow *g, const char *s, size_t len);
 
 /* The file `id`, or NULL. */
 static inline fl_file *fl_file_get(const pd_flow *g, int64_t id)

@@ -162,22 +162,29 @@ void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COU
 
 /* ---- stored form -------------------------------------------------------- */
 
-void pd_flow_encode(pd_buf *b, const pd_flow_fn *fn)
+/* The BITS letters of local bits (the stored form's). */
+static void fl_bits(unsigned local, char bits[8])
 {
-    char head[64], bits[8];
     size_t n = 0;
 
-    if (fn->local & PD_FLOW_LEGACY)
+    if (local & PD_FLOW_LEGACY)
         bits[n++] = 'L';
-    if (fn->local & PD_FLOW_FIELD)
+    if (local & PD_FLOW_FIELD)
         bits[n++] = 'F';
-    if (fn->local & PD_FLOW_CPYTHON)
+    if (local & PD_FLOW_CPYTHON)
         bits[n++] = 'C';
-    if (fn->local & PD_FLOW_MARKER)
+    if (local & PD_FLOW_MARKER)
         bits[n++] = 'M';
     if (!n)
         bits[n++] = '-';
     bits[n] = '\0';
+}
+
+void pd_flow_encode(pd_buf *b, const pd_flow_fn *fn)
+{
+    char head[64], bits[8];
+
+    fl_bits(fn->local, bits);
     pd_buf_puts(b, fn->name ? fn->name : "");
     snprintf(head, sizeof(head), "\t%u\t%s\t", (unsigned)fn->line, bits);
     pd_buf_puts(b, head);
@@ -237,4 +244,32 @@ int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char
     free(v);
     free(tmp);
     return rc;
+}
+
+void pd_flow_fns_encode(const char *text, size_t len, pd_buf *b)
+{
+    const char *p = text, *e;
+    char *tmp = len ? malloc(len + 1) : NULL;
+    size_t n = 0, i;
+
+    for (i = 0; text && i < len; i++)
+        n += text[i] == '\n';
+    if (!n)
+        goto done;
+    if (!tmp) {
+        b->err = PD_ENOMEM;
+        return;
+    }
+    for (i = 0; i < n && (e = memchr(p, '\n', len - (size_t)(p - text))); i++) {
+        pd_flow_fn fn;
+        char line[48], bits[8];
+
+        fl_decode(p, e, tmp, &fn);   /* the very fields set_file_text takes */
+        fl_bits(fn.local, bits);
+        snprintf(line, sizeof(line), "%u%s\n", (unsigned)fn.line, bits);
+        pd_buf_puts(b, line);
+        p = e + 1;
+    }
+done:
+    free(tmp);
 }

@@ -5,7 +5,8 @@
  * version reached is kept in PRAGMA user_version, so a half-applied upgrade
  * never leaves a database that claims a schema it lacks.  What a migration
  * adds to rows stored before it is filled in the same transaction
- * (db_measures_migrated; db_tree_fill for 017's checkpoints).
+ * (db_measures_migrated; db_tree_fill for 017's checkpoints, db_flow_fill
+ * for 018's call-graph results).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "db.h"
 #include "db_measures_fill.h"
 #include "db_migrations.h"
+#include "db_flow_set.h"
 #include "db_tree.h"
 #include "pd_error.h"
 
@@ -62,6 +64,7 @@ static int db_migrate(sqlite3 *db, const char *path)
         if ((rc = db_exec(db, m->sql)) < 0 ||
             (rc = db_measures_migrated(db, m->version, m->version == newest)) < 0 ||
             (m->version == 17 && (rc = db_tree_fill(db)) < 0) ||
+            (m->version == 18 && (rc = db_flow_fill(db)) < 0) ||
             (rc = db_exec(db, pragma)) < 0) {
             pd_error_set(rc, "%s: migration %s failed: %s", path, m->name,
                          sqlite3_errmsg(db));

@@ -1,7 +1,10 @@
 /*
  * db_flow.c: kept call graphs of stored commits (db_flow.h).  The last
  * DB_FLOW_KEEP graphs asked for are kept with a reference count; one that
- * is dropped while a reader holds it is freed by the last release.
+ * is dropped while a reader holds it is freed by the last release.  A
+ * graph is rebuilt from the commit's stored results (db_flow_set.h) and
+ * its files' own bits; from the flow facts, resolved, when the commit has
+ * none (a database the ingest has not filled).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,7 +14,10 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
+#include "db_flow_set.h"
+#include "db_zlib.h"
 #include "db_tree.h"
+#include "pd_buf.h"
 #include "pd_error.h"
 
 #define DB_FLOW_KEEP 8
@@ -101,7 +107,91 @@ static int db_flow_file(void *arg, const char *path, int64_t analysis_id, char *
     return rc;
 }
 
-/* Build the graph of a commit outside the lock. */
+int db_flow_compute(sqlite3 *db, int64_t commit_id, const char *rules_hash, pd_flow **out)
+{
+    int rc;
+
+    *out = NULL;
+    if ((rc = pd_flow_new(out)) < 0 ||
+        (rc = db_commit_flow(db, commit_id, rules_hash, db_flow_file, *out)) < 0 ||
+        (rc = pd_flow_resolve(*out)) < 0) {
+        pd_flow_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* One file of a graph of results: its functions' own bits and lines,
+ * made from the facts when the analysis predates flow_fns. */
+static int db_flow_results_row(pd_flow *g, sqlite3_stmt *st)
+{
+    const char *path = (const char *)sqlite3_column_text(st, 0);
+    char *text = NULL;
+    pd_buf b;
+    int rc;
+
+    if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+        return pd_flow_results_file(g, pd_flow_path_key(path), path,
+                                    (const char *)sqlite3_column_text(st, 1),
+                                    (size_t)sqlite3_column_bytes(st, 1));
+    if ((rc = db_inflate(&text, sqlite3_column_blob(st, 2),
+                         (size_t)sqlite3_column_bytes(st, 2),
+                         (size_t)sqlite3_column_int64(st, 3))) < 0)
+        return rc;
+    pd_buf_init(&b, 0);
+    pd_flow_fns_encode(text, strlen(text), &b);
+    free(text);
+    rc = b.err ? pd_error_nomem(NULL)
+               : pd_flow_results_file(g, pd_flow_path_key(path), path, b.data ? b.data : "",
+                                      b.len);
+    pd_buf_free(&b);
+    return rc;
+}
+
+/*
+ * The graph of a commit from its stored results: each file's functions
+ * (flow_fns) and the set.  PD_ENOTFOUND when the commit has no set or the
+ * set does not fit the files (then the caller resolves the facts).
+ */
+static int db_flow_results(sqlite3 *db, int64_t commit_id, const char *rules_hash,
+                           pd_flow **out)
+{
+    sqlite3_stmt *st = NULL;
+    char *set = NULL;
+    size_t len;
+    pd_flow *g = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = db_flow_set_read(db, commit_id, rules_hash, &set, &len)) < 0)
+        return rc;
+    if ((rc = pd_flow_new(&g)) < 0 ||
+        (rc = db_prepare(db, &st, DB_TREE_LATEST_CTE
+                         "SELECT p.path, a.flow_fns, "
+                         "CASE WHEN a.flow_fns IS NULL THEN a.flow END, a.flow_len "
+                         "FROM latest l JOIN paths p ON p.id = l.path_id "
+                         "JOIN analyses a ON a.blob_oid = l.blob_oid AND a.rules_hash = ?2 "
+                         "WHERE l.blob_oid IS NOT NULL AND a.flow IS NOT NULL")) < 0)
+        goto done;
+    sqlite3_bind_int64(st, 1, commit_id);
+    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
+    while ((rc = db_step(st)) > 0)
+        if ((rc = db_flow_results_row(g, st)) < 0)
+            break;
+    if (rc == 0 && (rc = pd_flow_results_apply(g, set, len)) == PD_EINVAL)
+        rc = PD_ENOTFOUND;
+done:
+    sqlite3_finalize(st);
+    free(set);
+    if (rc < 0)
+        pd_flow_free(g);
+    else
+        *out = g;
+    return rc;
+}
+
+/* Build the graph of a commit outside the lock: from the stored results,
+ * else from the facts. */
 static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                          const char *key, db_flow **out)
 {
@@ -113,10 +203,9 @@ static int db_flow_build(sqlite3 *db, int64_t commit_id, const char *rules_hash,
         return pd_error_nomem(NULL);
     snprintf(f->rules_hash, sizeof(f->rules_hash), "%s", rules_hash);
     snprintf(f->key, sizeof(f->key), "%s", key);
-    if ((rc = pd_flow_new(&f->g)) < 0 ||
-        (rc = db_commit_flow(db, commit_id, rules_hash, db_flow_file, f->g)) < 0 ||
-        (rc = pd_flow_resolve(f->g)) < 0) {
-        pd_flow_free(f->g);
+    if ((rc = db_flow_results(db, commit_id, rules_hash, &f->g)) == PD_ENOTFOUND)
+        rc = db_flow_compute(db, commit_id, rules_hash, &f->g);
+    if (rc < 0) {
         free(f);
         return rc;
     }

@@ -17,9 +17,20 @@ typedef struct db_flow db_flow;
 
 /*
  * The graph of commit `commit_id` under `rules_hash`, resolved, into
- * *out; release it with db_flow_release().  0, PD_EDB, PD_ENOMEM.
+ * *out; release it with db_flow_release().  Rebuilt from the commit's
+ * stored results (migration 018) when it has them: the same answers as
+ * db_flow_compute's graph (tests/unit/test_flowset.c) without its facts.
+ * 0, PD_EDB, PD_ENOMEM.
  */
 int db_flow_get(sqlite3 *db, int64_t commit_id, const char *rules_hash, db_flow **out);
+
+/*
+ * The graph of a commit resolved from its files' flow facts, whatever is
+ * stored (what db_flow_get answers when the commit has no stored results,
+ * db_flow_set.h): for the ingest, the migration that fills the results and
+ * tests.  *out is the caller's (pd_flow_free).  0, PD_EDB, PD_ENOMEM.
+ */
+int db_flow_compute(sqlite3 *db, int64_t commit_id, const char *rules_hash, pd_flow **out);
 
 /* The graph (read-only; valid until the release). */
 const pd_flow *db_flow_graph(const db_flow *f);

@@ -71,11 +71,11 @@ struct db_ingest {
     sqlite3_stmt *st[ST_COUNT];
 };
 
-/* The fixed columns of an analyses row before its measures, ?1 to ?17. */
+/* The fixed columns of an analyses row before its measures, ?1 to ?18. */
 #define DB_INGEST_ANALYSIS_COLS "blob_oid, rules_hash, size, lines, status, notes, " \
     "findings, findings_len, hpy_types, calls, calls_len, ung_hpy, ung_capi, " \
-    "ung_npy_legacy, ung_bridge, flow, flow_len"
-#define DB_INGEST_ANALYSIS_NCOLS 17
+    "ung_npy_legacy, ung_bridge, flow, flow_len, flow_fns"
+#define DB_INGEST_ANALYSIS_NCOLS 18
 
 int db_ingest_open(db_ingest **out, sqlite3 *db)
 {
@@ -419,6 +419,8 @@ int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
     if (a->flow_z) {
         sqlite3_bind_blob(st, 16, a->flow_z, (int)a->flow_zlen, SQLITE_STATIC);
         sqlite3_bind_int64(st, 17, (int64_t)a->flow_len);
+        if (a->flow_fns)
+            sqlite3_bind_text(st, 18, a->flow_fns, -1, SQLITE_STATIC);
     }
     db_measure_bind(st, DB_INGEST_ANALYSIS_NCOLS + 1, DB_M_ANALYSES, &a->counts);
     if ((rc = db_ingest_done(st)) < 0)

@@ -159,6 +159,8 @@ typedef struct {
     size_t calls_zlen, calls_len;
     const unsigned char *flow_z;       /* zlib of the flow facts; NULL: none */
     size_t flow_zlen, flow_len;
+    const char *flow_fns;              /* the functions' own bits and lines
+                                        * (pd_flow_fns_encode); NULL: none */
     int64_t ung[PD_CLASS_COUNT];       /* unguarded findings of the file */
     pd_counts counts;                  /* the measures, files = 1 */
 } db_analysis_row;

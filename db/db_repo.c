@@ -70,6 +70,7 @@ static const char *const db_repo_rm_sql[] = {
     "DELETE FROM missing_objects WHERE commit_id IN "
     "(SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM commit_stats WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
+    "DELETE FROM flow_commits WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM tree_files WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM chain_pos WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM changes WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",

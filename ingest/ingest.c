@@ -387,7 +387,8 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     if (rc == 0) {
         db_counts stats;
 
-        if ((rc = ingest_flow_totals(c->flow, &c->totals, &stats)) == 0)
+        if ((rc = ingest_flow_totals(c->flow, &c->totals, &stats)) == 0 &&
+            (rc = ingest_flow_commit(c->flow, id)) == 0)
             rc = db_ingest_stats(c->store, id, c->rules_hash, &stats);
     }
     if (rc == 0)

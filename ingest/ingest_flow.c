@@ -13,10 +13,11 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
+#include "db_flow_set.h"
 #include "ingest_flow.h"
+#include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow.h"
-#include "pd_hash.h"
 #include "pd_map.h"
 
 struct ingest_flow {
@@ -29,39 +30,17 @@ struct ingest_flow {
     pd_map *seen;                /* path -> hash of its facts (lines left out) */
     char **paths;                /* the map's keys (owned) */
     size_t npaths, cappaths;
+    db_flow_sets *sets;          /* the stored results (db_flow_set.h) */
+    int64_t set_id;              /* the current commit's set; 0: unknown */
+    char *set;                   /* its text when the graph made it */
+    size_t setlen;
+    int fresh;                   /* resolved since the last commit stored */
 };
-
-/*
- * The facts of a file without the functions' first lines: an edit that
- * moves functions but changes no item site and no call leaves the graph
- * as it was (only the chain's line numbers, which no summary counts), so
- * most commits need no new resolve.  FNV-1a 64.
- */
-static uint64_t ingest_flow_hash(const char *text)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    const char *p = text;
-
-    while (p && *p) {                 /* one line: NAME \t LINE \t rest */
-        const char *t1 = strchr(p, '\t'), *nl = strchr(p, '\n');
-        const char *t2 = t1 && (!nl || t1 < nl) ? strchr(t1 + 1, '\t') : NULL;
-        const char *end = nl ? nl + 1 : p + strlen(p);
-
-        if (t2 && t2 < end) {         /* the name, then all after LINE */
-            h = pd_fnv1a64(h, p, (size_t)(t1 - p));
-            h = pd_fnv1a64(h, t2, (size_t)(end - t2));
-        } else {
-            h = pd_fnv1a64(h, p, (size_t)(end - p));
-        }
-        p = end;
-    }
-    return h;
-}
 
 /* 1 when `path`'s facts are those it had (and remember them). */
 static int ingest_flow_same(ingest_flow *f, const char *path, const char *text)
 {
-    uint64_t h = ingest_flow_hash(text) | 1;   /* 0 is "none" */
+    uint64_t h = pd_flow_facts_hash(text) | 1;   /* 0 is "none" */
     uint64_t *old = pd_map_get(f->seen, path, strlen(path));
     char *key;
 
@@ -102,7 +81,8 @@ int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash)
         return pd_error_nomem(NULL);
     f->db = db;
     f->rules_hash = rules_hash;
-    if ((rc = pd_flow_new(&f->g)) < 0 || !(f->seen = pd_map_new(PD_MAP_SEEDED))) {
+    if ((rc = pd_flow_new(&f->g)) < 0 || (rc = db_flow_sets_open(db, &f->sets)) < 0 ||
+        !(f->seen = pd_map_new(PD_MAP_SEEDED))) {
         ingest_flow_close(f);
         return rc < 0 ? rc : pd_error_nomem(NULL);
     }
@@ -119,6 +99,8 @@ void ingest_flow_close(ingest_flow *f)
     for (size_t i = 0; i < f->npaths; i++)
         free(f->paths[i]);
     free(f->paths);
+    db_flow_sets_close(f->sets);
+    free(f->set);
     free(f);
 }
 
@@ -146,6 +128,7 @@ static int ingest_flow_resolve(ingest_flow *f)
     if ((rc = pd_flow_resolve(f->g)) < 0)
         return rc;
     pd_flow_delta(f->g, f->delta);
+    f->fresh = 1;
     return 0;
 }
 
@@ -170,8 +153,16 @@ static int ingest_flow_reset(ingest_flow *f)
 
 int ingest_flow_base(ingest_flow *f, int64_t base)
 {
+    int rc;
+
     f->base = base;
     f->loaded = base == 0;
+    f->fresh = base == 0;        /* the empty tree's set: stored below */
+    free(f->set);
+    f->set = NULL;
+    f->setlen = 0;
+    if ((rc = db_flow_sets_of(f->sets, base, f->rules_hash, &f->set_id)) < 0)
+        return rc;
     return ingest_flow_reset(f);
 }
 
@@ -202,7 +193,7 @@ static int ingest_flow_hash_of(ingest_flow *f, int64_t id, uint64_t *h)
 
     if (id && (rc = db_analysis_flow(f->db, id, &text)) < 0)
         return rc;
-    *h = ingest_flow_hash(text);
+    *h = pd_flow_facts_hash(text);
     free(text);
     return 0;
 }
@@ -250,4 +241,60 @@ int ingest_flow_totals(ingest_flow *f, const pd_counts *local, pd_counts *out)
     for (s = 0; s < PD_OBJ_COUNT; s++)
         out->obj[s] += f->delta[s];
     return 0;
+}
+
+/* The set of the current graph (resolved), stored when it is not the
+ * previous commit's. */
+static int ingest_flow_set_of_graph(ingest_flow *f)
+{
+    pd_buf b;
+    int rc;
+
+    pd_buf_init(&b, 0);
+    if ((rc = pd_flow_results_encode(f->g, &b)) == 0 &&
+        (!f->set_id || !f->set || b.len != f->setlen ||
+         memcmp(b.data ? b.data : "", f->set, b.len) != 0)) {
+        free(f->set);
+        f->set = pd_buf_take(&b, &f->setlen);
+        rc = f->set ? db_flow_sets_put(f->sets, f->set, f->setlen, &f->set_id)
+                    : pd_error_nomem(NULL);
+    }
+    pd_buf_free(&b);
+    return rc;
+}
+
+/* The base's set when it has no row (a database filled before migration
+ * 018 could not be, or a rules hash it had not): from its facts. */
+static int ingest_flow_set_of_base(ingest_flow *f)
+{
+    pd_flow *g = NULL;
+    pd_buf b;
+    int rc;
+
+    if ((rc = db_flow_compute(f->db, f->base, f->rules_hash, &g)) < 0)
+        return rc;
+    pd_buf_init(&b, 0);
+    if ((rc = pd_flow_results_encode(g, &b)) == 0) {
+        free(f->set);
+        f->set = pd_buf_take(&b, &f->setlen);
+        rc = f->set ? db_flow_sets_put(f->sets, f->set, f->setlen, &f->set_id)
+                    : pd_error_nomem(NULL);
+    }
+    pd_buf_free(&b);
+    pd_flow_free(g);
+    return rc;
+}
+
+int ingest_flow_commit(ingest_flow *f, int64_t commit_id)
+{
+    int rc;
+
+    if (f->loaded && (f->fresh || !f->set_id)) {
+        if ((rc = ingest_flow_resolve(f)) < 0 || (rc = ingest_flow_set_of_graph(f)) < 0)
+            return rc;
+    } else if (!f->set_id && (rc = ingest_flow_set_of_base(f)) < 0) {
+        return rc;
+    }
+    f->fresh = 0;
+    return db_flow_sets_commit(f->sets, commit_id, f->rules_hash, f->set_id);
 }

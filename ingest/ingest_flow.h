@@ -45,4 +45,14 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t a
  */
 int ingest_flow_totals(ingest_flow *f, const pd_counts *local, pd_counts *out);
 
+/*
+ * Store the results of the current commit's graph (db_flow_set.h) as those
+ * of `commit_id`, after ingest_flow_totals: the previous commit's set when
+ * no file's facts changed (no graph needed), else the set of the resolved
+ * graph, written once per distinct text.  The sets are the ones a graph
+ * built from scratch gives (pd_flow_resolve works in path order).
+ * 0, PD_EDB, PD_ENOMEM.
+ */
+int ingest_flow_commit(ingest_flow *f, int64_t commit_id);
+
 #endif

@@ -105,6 +105,11 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
         rc = ingest_missing_exec2(db, "DELETE FROM commit_stats WHERE commit_id IN "
                                   "(SELECT id FROM commits WHERE repo_id = ?1 "
                                   "AND id >= ?2)", repo_id, first);
+    /* Their call-graph results go with them (db_flow_set.h). */
+    if (rc >= 0 && first)
+        rc = ingest_missing_exec2(db, "DELETE FROM flow_commits WHERE commit_id IN "
+                                  "(SELECT id FROM commits WHERE repo_id = ?1 "
+                                  "AND id >= ?2)", repo_id, first);
     /* Answers about those commits were cached as if they could not change
      * (server/srv_cache_key.c keys them on this generation too). */
     if (rc >= 0 && first)

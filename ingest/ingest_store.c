@@ -102,7 +102,9 @@ static int ingest_enc_calls(ingest_enc *e, const an_result *res)
 
 /*
  * The flow facts of every function, one line per function in index order
- * (pd_flow.h, "Stored form"), compressed into e->flow_z; none when the
+ * (pd_flow.h, "Stored form"), compressed into e->flow_z, and the
+ * functions' own bits and lines read back from them (e->flow_fns, what a
+ * reader of stored call-graph results needs: db_flow.c); none when the
  * file has no function.
  */
 static int ingest_enc_flow(ingest_enc *e, const an_result *res)
@@ -125,6 +127,19 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     else if ((rc = db_deflate(&e->flow_z, &e->row.flow_zlen, b.data, b.len)) == 0)
         e->row.flow_len = b.len;
     e->row.flow_z = e->flow_z;
+    if (rc == 0) {
+        pd_buf fns;
+
+        pd_buf_init(&fns, 0);
+        pd_flow_fns_encode(b.data, b.len, &fns);
+        if (fns.err)
+            rc = PD_ENOMEM;
+        else
+            e->row.flow_fns = e->flow_fns = pd_buf_take(&fns, NULL);
+        pd_buf_free(&fns);
+        if (rc == 0 && !e->flow_fns)
+            rc = PD_ENOMEM;
+    }
     pd_buf_free(&b);
     return rc;
 }
@@ -138,6 +153,7 @@ void ingest_enc_free(ingest_enc *e)
     free(e->findings_z);
     free(e->calls_z);
     free(e->flow_z);
+    free(e->flow_fns);
     /* why is the one string of a row made for it alone: owned there. */
     for (size_t i = 0; e->fn && i < e->nfn; i++)
         free((char *)e->fn[i].why);

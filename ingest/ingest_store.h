@@ -32,6 +32,7 @@ typedef struct {
     unsigned char *findings_z;     /* row.findings_z */
     unsigned char *calls_z;        /* row.calls_z */
     unsigned char *flow_z;         /* row.flow_z */
+    char *flow_fns;                /* row.flow_fns */
 } ingest_enc;
 
 /*

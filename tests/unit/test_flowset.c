@@ -1,0 +1,284 @@
+/*
+ * test_flowset.c: the call graph's results stored per commit (migration
+ * 018, issue 26.3) give the very answers of the graph built from the flow
+ * facts, after a full ingest, after pushes (incremental ingests), after
+ * the migration's backfill, and when a set is missing or damaged.
+ *
+ * tests/fixtures/callgraph (test_flow.c says what each commit does):
+ * src/user.c's finalize calls src/items.c's release_items (a cross-file
+ * call) whose items change from PyObject * to HPyField with an HPy_NULL
+ * owner; a third caller arrives in src/more.c; then a comment moves lines.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "db_flow.h"
+#include "db_flow_set.h"
+#include "ingest.h"
+#include "pd_buf.h"
+#include "pd_error.h"
+#include "pd_flow.h"
+
+static int ingest(const char *dbpath, const char *ref)
+{
+    const char *refs[1] = {ref};
+    ingest_options o = {0};
+
+    o.db_path = dbpath;
+    o.repo_path = tu_fixture("callgraph");
+    o.name = "cg";
+    o.refs = refs;
+    o.nrefs = 1;
+    if (ingest_run(&o, NULL) < 0) {
+        fprintf(stderr, "ingest: %s\n", pd_error_last());
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const cg_paths[] = {"src/items.c", "src/user.c", "src/more.c"};
+
+/* db_flow_get (stored results when the commit has them) answers every
+ * function of every file like db_flow_compute (the facts, resolved). */
+static void same_answers(sqlite3 *db, int64_t commit, const char *hash)
+{
+    db_flow *f = NULL;
+    pd_flow *s = NULL;
+    size_t k, i;
+
+    db_flow_forget();
+    assert_int_equal(db_flow_get(db, commit, hash, &f), 0);
+    assert_int_equal(db_flow_compute(db, commit, hash, &s), 0);
+    for (k = 0; k < sizeof(cg_paths) / sizeof(cg_paths[0]); k++) {
+        int64_t key = pd_flow_path_key(cg_paths[k]), d1[PD_OBJ_COUNT], d2[PD_OBJ_COUNT];
+        const pd_flow *g = db_flow_graph(f);
+
+        pd_flow_file_delta(g, key, d1);
+        pd_flow_file_delta(s, key, d2);
+        assert_memory_equal(d1, d2, sizeof(d1));
+        for (i = 0; i < 8; i++) {
+            char c1[1024], c2[1024];
+            size_t n1, n2;
+
+            assert_int_equal(pd_flow_known(g, key, i), pd_flow_known(s, key, i));
+            assert_int_equal(pd_flow_state(g, key, i), pd_flow_state(s, key, i));
+            assert_int_equal(pd_flow_local_state(g, key, i), pd_flow_local_state(s, key, i));
+            n1 = pd_flow_chain_json(g, key, i, c1, sizeof(c1));
+            n2 = pd_flow_chain_json(s, key, i, c2, sizeof(c2));
+            assert_int_equal(n1, n2);
+            if (n1)
+                assert_string_equal(c1, c2);
+        }
+    }
+    {
+        int64_t d1[PD_OBJ_COUNT], d2[PD_OBJ_COUNT];
+
+        pd_flow_delta(db_flow_graph(f), d1);
+        pd_flow_delta(s, d2);
+        assert_memory_equal(d1, d2, sizeof(d1));
+    }
+    db_flow_release(f);
+    pd_flow_free(s);
+}
+
+/* Every commit's set text, in commit order, "\f"-separated into b. */
+static void all_sets(sqlite3 *db, const char *hash, pd_buf *b)
+{
+    int64_t c, n = 0;
+    sqlite3_stmt *st = NULL;
+
+    assert_int_equal(db_prepare(db, &st, "SELECT count(*) FROM commits"), 0);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    assert_true(n >= 4);
+    for (c = 1; c <= n; c++) {
+        char *text = NULL;
+        size_t len;
+
+        assert_int_equal(db_flow_set_read(db, c, hash, &text, &len), 0);
+        pd_buf_put(b, text, len);
+        pd_buf_puts(b, "\f");
+        free(text);
+    }
+}
+
+static sqlite3 *open_db(const char *path, char *hash, size_t n)
+{
+    sqlite3 *db = NULL;
+
+    assert_int_equal(db_open(&db, path, 0), 0);
+    assert_int_equal(db_meta_get(db, "rules_hash", hash, n), 0);
+    return db;
+}
+
+/* A full ingest stores a set for each commit; the commit whose helper
+ * stores HPyField items with an HPy_NULL owner has its callers in it (one
+ * in another file); every commit reads the same as from the facts. */
+static void test_full_ingest_stores_the_same_states(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], hash[64];
+    sqlite3 *db;
+    pd_buf b;
+    int64_t c;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/full.db", dir);
+    assert_int_equal(ingest(path, "tip"), 0);
+    db = open_db(path, hash, sizeof(hash));
+    pd_buf_init(&b, 0);
+    all_sets(db, hash, &b);
+    /* src/user.c's finalize (index 0) reaches release_items in items.c */
+    {
+        char line[64];
+
+        snprintf(line, sizeof(line), "%016llx\t0\t",
+                 (unsigned long long)pd_flow_path_key("src/user.c"));
+        assert_non_null(strstr(b.data, line));
+        assert_non_null(strstr(b.data, "\trelease_items"));
+    }
+    for (c = 1; c <= 4; c++)
+        same_answers(db, c, hash);
+    pd_buf_free(&b);
+    db_close(db);
+    free(dir);
+}
+
+/* Pushes (one ingest per ref, each on top of the last) store the same
+ * sets as the full ingest, and read the same. */
+static void test_pushes_store_the_same_sets(void **state)
+{
+    char *dir = tu_tmpdir(), full[4200], push[4200], hash[64];
+    sqlite3 *db;
+    pd_buf a, b;
+    int64_t c;
+
+    (void)state;
+    snprintf(full, sizeof(full), "%s/full.db", dir);
+    snprintf(push, sizeof(push), "%s/push.db", dir);
+    assert_int_equal(ingest(full, "tip"), 0);
+    assert_int_equal(ingest(push, "hpy"), 0);
+    assert_int_equal(ingest(push, "convert"), 0);
+    assert_int_equal(ingest(push, "tip"), 0);
+    pd_buf_init(&a, 0);
+    pd_buf_init(&b, 0);
+    db = open_db(full, hash, sizeof(hash));
+    all_sets(db, hash, &a);
+    db_close(db);
+    db = open_db(push, hash, sizeof(hash));
+    all_sets(db, hash, &b);
+    for (c = 1; c <= 4; c++)
+        same_answers(db, c, hash);
+    db_close(db);
+    assert_string_equal(a.data, b.data);
+    pd_buf_free(&a);
+    pd_buf_free(&b);
+    free(dir);
+}
+
+/* A database filled before migration 018 (no flow_fns, no sets) gets the
+ * very sets from the backfill; a commit without a set, or with one that
+ * does not fit its files, is read from the facts: the same answers. */
+static void test_backfill_and_missing_sets(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], hash[64];
+    sqlite3 *db;
+    pd_buf a, b;
+    int64_t c;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/fill.db", dir);
+    assert_int_equal(ingest(path, "tip"), 0);
+    db = open_db(path, hash, sizeof(hash));
+    pd_buf_init(&a, 0);
+    pd_buf_init(&b, 0);
+    all_sets(db, hash, &a);
+    assert_int_equal(db_exec(db, "DELETE FROM flow_commits; DELETE FROM flow_sets; "
+                                 "UPDATE analyses SET flow_fns = NULL"), 0);
+    for (c = 1; c <= 4; c++)           /* no set: from the facts */
+        same_answers(db, c, hash);
+    assert_int_equal(db_exec(db, "BEGIN"), 0);
+    assert_int_equal(db_flow_fill(db), 0);
+    assert_int_equal(db_exec(db, "COMMIT"), 0);
+    all_sets(db, hash, &b);
+    assert_string_equal(a.data, b.data);
+    /* tip's set (naming src/more.c) for every commit: the older ones do
+     * not have that file, their set does not fit, they read the facts */
+    assert_int_equal(db_exec(db, "UPDATE flow_commits SET set_id = (SELECT set_id "
+                                 "FROM flow_commits WHERE commit_id = 4)"), 0);
+    for (c = 1; c <= 4; c++)
+        same_answers(db, c, hash);
+    pd_buf_free(&a);
+    pd_buf_free(&b);
+    db_close(db);
+    free(dir);
+}
+
+/* Two helpers in two files both give a caller its legacy items: which one
+ * the chain names no longer depends on the order the files were set in
+ * (or replaced in, as the ingest does): path order decides. */
+static void test_results_do_not_depend_on_file_order(void **state)
+{
+    pd_flow_fn caller = {"caller", 10, 0, "c1:h1:p0 c2:h2:p0"};
+    pd_flow_fn h1 = {"h1", 20, PD_FLOW_LEGACY, "L0"};
+    pd_flow_fn h2 = {"h2", 30, PD_FLOW_LEGACY, "L0"};
+    pd_flow *x = NULL, *y = NULL;
+    pd_buf bx, by;
+    char cx[512], cy[512];
+    int64_t ka = pd_flow_path_key("a.c"), kb = pd_flow_path_key("b.c"),
+            kc = pd_flow_path_key("c.c");
+
+    (void)state;
+    assert_int_equal(pd_flow_new(&x), 0);
+    assert_int_equal(pd_flow_new(&y), 0);
+    assert_int_equal(pd_flow_set_file(x, ka, "a.c", &caller, 1), 0);
+    assert_int_equal(pd_flow_set_file(x, kb, "b.c", &h1, 1), 0);
+    assert_int_equal(pd_flow_set_file(x, kc, "c.c", &h2, 1), 0);
+    assert_int_equal(pd_flow_set_file(y, kc, "c.c", &h2, 1), 0);
+    assert_int_equal(pd_flow_set_file(y, kb, "b.c", &h1, 1), 0);
+    assert_int_equal(pd_flow_set_file(y, ka, "a.c", &caller, 1), 0);
+    assert_int_equal(pd_flow_resolve(y), 0);
+    assert_int_equal(pd_flow_set_file(y, kb, "b.c", &h1, 1), 0);   /* replaced */
+    assert_int_equal(pd_flow_resolve(x), 0);
+    assert_int_equal(pd_flow_resolve(y), 0);
+    assert_true(pd_flow_chain_json(x, ka, 0, cx, sizeof(cx)) > 0);
+    assert_true(pd_flow_chain_json(y, ka, 0, cy, sizeof(cy)) > 0);
+    assert_string_equal(cx, cy);
+    pd_buf_init(&bx, 0);
+    pd_buf_init(&by, 0);
+    assert_int_equal(pd_flow_results_encode(x, &bx), 0);
+    assert_int_equal(pd_flow_results_encode(y, &by), 0);
+    assert_non_null(bx.data);
+    assert_string_equal(bx.data, by.data);
+    /* a graph of results cannot be resolved or set again */
+    {
+        pd_flow *r = NULL;
+
+        assert_int_equal(pd_flow_new(&r), 0);
+        assert_int_equal(pd_flow_results_file(r, ka, "a.c", "10-\n", 4), 0);
+        assert_int_equal(pd_flow_results_file(r, kb, "b.c", "20L\n", 4), 0);
+        assert_int_equal(pd_flow_results_file(r, kc, "c.c", "30L\n", 4), 0);
+        assert_int_equal(pd_flow_results_apply(r, bx.data, bx.len), 0);
+        assert_int_equal(pd_flow_chain_json(r, ka, 0, cy, sizeof(cy)), strlen(cx));
+        assert_string_equal(cx, cy);
+        assert_int_equal(pd_flow_state(r, ka, 0), pd_flow_state(x, ka, 0));
+        assert_int_equal(pd_flow_resolve(r), PD_EINVAL);
+        pd_flow_free(r);
+    }
+    pd_buf_free(&bx);
+    pd_buf_free(&by);
+    pd_flow_free(x);
+    pd_flow_free(y);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_ingest_stores_the_same_states),
+        cmocka_unit_test(test_pushes_store_the_same_sets),
+        cmocka_unit_test(test_backfill_and_missing_sets),
+        cmocka_unit_test(test_results_do_not_depend_on_file_order),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
