@@ -77,7 +77,7 @@ static int cli_show_file(sqlite3 *db, const q_at *at, const cli_show_args *a,
                          const char *path)
 {
     q_file_params p = {a->page ? a->page : 1, a->per && a->per < Q_FILE_PER_PAGE
-                                              ? a->per : Q_FILE_PER_PAGE, a->tools, a->levels};
+                                              ? a->per : Q_FILE_PER_PAGE, a->tools, a->levels, 0};
     q_file *f = NULL;
     int rc;
 

@@ -17,6 +17,24 @@
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
     "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
 
+/* DB_FORK_CHAIN cut below the deepest fork base of repository ?2: its
+ * depth along ?1's chain is the difference of their chain_pos depths when
+ * it is on that chain at all; no base, no walk; a base or ?1 without a
+ * chain_pos row, the whole chain. */
+#define DB_FORK_CHAIN_TO \
+    "WITH RECURSIVE bound(d) AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM ref_forks f " \
+    "LEFT JOIN chain_pos p ON p.commit_id = f.base_commit_id WHERE f.repo_id = ?2 " \
+    "AND f.base_commit_id IS NOT NULL AND p.commit_id IS NULL) THEN NULL " \
+    "WHEN NOT EXISTS (SELECT 1 FROM ref_forks f WHERE f.repo_id = ?2 AND " \
+    "f.base_commit_id IS NOT NULL) THEN 0 ELSE " \
+    "(SELECT depth FROM chain_pos WHERE commit_id = ?1) - (SELECT min(p.depth) " \
+    "FROM ref_forks f JOIN chain_pos p ON p.commit_id = f.base_commit_id " \
+    "WHERE f.repo_id = ?2) END), " \
+    "chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
+    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
+    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id " \
+    "AND chain.depth < coalesce((SELECT d FROM bound), 1 << 62)) "
+
 const char *db_fork_basis_name(int basis)
 {
     return basis == DB_FORK_UPSTREAM ? "upstream"
@@ -109,7 +127,11 @@ int db_fork_find(sqlite3 *db, int64_t repo_id, const char *ref, int64_t commit_i
     /* The ref's own record first (a NULL base: its whole chain is its
      * own), then any record whose base is on this chain, nearest the tip
      * first: a commit id or another name of the same branch finds it. */
-    if ((rc = db_prepare(db, &st, DB_FORK_CHAIN
+    /* The chain is walked only as deep as the deepest base (chain_pos,
+     * migration 017): a commit at depth 15,000 and bases at 14,889 read
+     * 111 commits, not 15,000 (issue 26.3: a fifth of a cold history).
+     * Without the depths (rows not filled) the whole chain, as before. */
+    if ((rc = db_prepare(db, &st, DB_FORK_CHAIN_TO
         "SELECT f.upstream, c.oid, f.base_commit_id FROM ref_forks f "
         "LEFT JOIN commits c ON c.id = f.base_commit_id "
         "LEFT JOIN chain ON chain.cid = f.base_commit_id "

@@ -49,6 +49,15 @@ int db_triage_list(sqlite3 *db, int64_t repo_id, json_t **out);
 int db_triage_mark(sqlite3 *db, int64_t repo_id, json_t *findings, size_t *ndismissed);
 
 /*
+ * The same for `n` fingerprints `fp` (a NULL one is skipped): out[i]
+ * becomes a new {"id", "reason", "comment", "by", "at"} when fp[i] is
+ * dismissed, else NULL.  *ndismissed counts them.  0 or PD_EDB (every
+ * out[i] NULL then), PD_ENOMEM.
+ */
+int db_triage_marks(sqlite3 *db, int64_t repo_id, const char *const *fp, size_t n,
+                    json_t **out, size_t *ndismissed);
+
+/*
  * The distinct paths of repository `repo_id`'s dismissals, sorted, as a
  * new array of strings (caller decrefs): the files whose findings a
  * commit summary must look at to leave dismissed ones out.  0 or PD_EDB.

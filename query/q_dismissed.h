@@ -19,6 +19,20 @@
 void q_dismissed_fingerprints(json_t *findings, const char *path);
 
 /*
+ * The same with the occurrences counted in `seen` (an object the caller
+ * owns, {} at the start of a list), so a list can be fingerprinted in
+ * parts: the file page's typed built-in findings, then its SARIF ones.
+ */
+void q_dismissed_fingerprints_seen(json_t *findings, const char *path, json_t *seen);
+
+/*
+ * The fingerprint of one finding: `parts` its file, rule, function and
+ * text (NULL: ""), its occurrence counted in `seen`; 32 hex digits and a
+ * NUL into hex.
+ */
+void q_dismissed_fingerprint(json_t *seen, const char *const parts[4], char hex[33]);
+
+/*
  * Fingerprint and mark (db_triage_mark) the findings of `o` (member
  * `key`), and set o["dismissed_count"].  0 or PD_EDB.
  */

@@ -16,6 +16,7 @@
 #include "pd_error.h"
 #include "q_dismissed.h"
 #include "q_file.h"
+#include "q_file_typed.h"
 #include "sarif_import.h"
 
 static char *q_dup(const char *s, int *bad)
@@ -52,6 +53,7 @@ void q_file_free(q_file *f)
     free(f->status);
     free(f->notes);
     json_decref(f->findings);
+    q_file_typed_free(f);
     free(f);
 }
 
@@ -163,6 +165,10 @@ static int q_file_finding(void *arg, const db_finding *f)
 
     if (i < a->fns->first || i >= a->fns->first + a->fns->per)
         return 0;
+    if (a->fns->out->typed)
+        return q_file_typed_add(a->fns->out, f, f->function >= 0 &&
+                                (size_t)f->function < a->fns->nnames
+                                ? a->fns->names[f->function] : NULL);
     json_array_append_new(a->arr, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:o}",
         "line", (json_int_t)f->line, "column", (json_int_t)f->column,
         "class", f->cls, "rule", f->rule, "text", f->text,
@@ -253,6 +259,8 @@ static int q_file_sarif(sqlite3 *db, const q_at *at, q_file *out)
 /* Fingerprints and dismissal marks of the page's findings. */
 static int q_file_dismissed(sqlite3 *db, const q_at *at, q_file *out)
 {
+    if (out->typed)
+        return q_file_typed_marks(db, at->repo_id, out);
     q_dismissed_fingerprints(out->findings, out->path);
     return db_triage_mark(db, at->repo_id, out->findings, &out->dismissed_count);
 }
@@ -272,6 +280,7 @@ int q_file_get(sqlite3 *db, const q_at *at, const char *path, const char *blob,
     memcpy(f->commit, at->oid, sizeof(f->commit));
     f->page = p ? p->page : 1;
     f->per = p ? p->per : (size_t)-1 / 2;
+    f->typed = p && p->typed && !p->tools && !p->levels;
     if (blob)
         snprintf(f->blob, sizeof(f->blob), "%s", blob);
     if ((!blob && (rc = db_commit_file_blob(db, at->commit_id, path, f->blob)) < 0) ||

@@ -26,7 +26,25 @@ typedef struct {
     size_t page, per;
     const char *tools;           /* comma-separated tool names; NULL: any */
     const char *levels;          /* comma-separated SARIF levels; NULL: any */
+    int typed;                   /* 1: the built-in findings stay typed in
+                                  * q_file.builtin (see there); ignored with
+                                  * tools or levels */
 } q_file_params;
+
+/* One built-in finding of the page, typed: the file page's writer
+ * (api_file_write.h) writes them without a JSON tree (issue 26.3).  The
+ * strings belong to the q_file. */
+typedef struct {
+    int64_t line, column;
+    const char *cls, *rule, *text;
+    const char *function;        /* its function's name; NULL: none */
+    const char *reason;          /* NULL: none */
+    int guarded;
+    char fingerprint[33];
+    json_t *dismissed;           /* {"id", ...} (owned); NULL: not dismissed */
+} q_finding;
+
+typedef struct q_file_store q_file_store;
 
 /* One function of the page. */
 typedef struct {
@@ -60,8 +78,14 @@ typedef struct {
     /* The page's findings as the SARIF module and the triage store read and
      * write them (sarif_import.h, db_triage.h): objects with "line",
      * "column", "rule", "text", "function", "tool", "level", "fingerprint",
-     * "dismissed", ... Built-in ones first. */
+     * "dismissed", ... Built-in ones first; with q_file_params.typed the
+     * built-in ones are in builtin[] instead, and these are the SARIF
+     * ones that follow them. */
     json_t *findings;
+    q_finding *builtin;          /* typed: the page's built-in findings */
+    size_t nbuiltin, capbuiltin;
+    q_file_store *store;         /* their strings */
+    int typed;                   /* read with q_file_params.typed */
     size_t dismissed_count;
     size_t functions_total, findings_total; /* of the whole file */
     size_t page, per;            /* the page read */
@@ -77,6 +101,14 @@ typedef struct {
  */
 int q_file_get(sqlite3 *db, const q_at *at, const char *path, const char *blob,
                const q_file_params *p, q_file **out);
+
+/*
+ * Built-in finding `i` of a typed q_file as the JSON object the untyped
+ * one holds: {"line", "column", "class", "rule", "text", "function",
+ * "guarded", "tool", "level", "reason", "fingerprint", "dismissed"}.  A
+ * new reference, NULL on ENOMEM.
+ */
+json_t *q_finding_json(const q_finding *f);
 
 /* Free a q_file (NULL is fine). */
 void q_file_free(q_file *f);

@@ -10,15 +10,14 @@
 
 #include "api.h"
 #include "api_file.h"
+#include "api_file_write.h"
 #include "db.h"
 #include "pd_error.h"
 #include "q_file.h"
+#include "srv_capture.h"
 #include "srv_page.h"
 
-/* A function's why as the file page shows it: the stored why, with the call
- * chain that gives its object state as why.object, and why.mentions void
- * when the call graph gave the state. */
-static json_t *api_file_why(const q_function *f)
+json_t *api_file_why(const q_function *f)
 {
     json_t *why = f->why ? json_loads(f->why, 0, NULL) : NULL;
 
@@ -57,6 +56,19 @@ static json_t *api_file_functions(const q_file *f)
     return arr;
 }
 
+/* The page's findings as one array: the typed built-in ones first. */
+static json_t *api_file_findings(const q_file *f)
+{
+    json_t *arr = json_array(), *v;
+    size_t i;
+
+    for (i = 0; i < f->nbuiltin; i++)
+        json_array_append_new(arr, q_finding_json(&f->builtin[i]));
+    json_array_foreach(f->findings, i, v)
+        json_array_append_new(arr, json_deep_copy(v));
+    return arr;
+}
+
 /* The analysis part of the document: a blob the clone lacked, the figures,
  * the lists. */
 static void api_file_body(const q_file *f, json_t *o)
@@ -73,7 +85,7 @@ static void api_file_body(const q_file *f, json_t *o)
     } else if (f->missing) {
         json_object_set_new(o, "status", json_null());
     }
-    json_object_set_new(o, "findings", json_deep_copy(f->findings));
+    json_object_set_new(o, "findings", api_file_findings(f));
     json_object_set_new(o, "functions", api_file_functions(f));
     json_object_set_new(o, "dismissed_count", json_integer((json_int_t)f->dismissed_count));
 }
@@ -145,11 +157,13 @@ int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
 enum MHD_Result api_file(srv_req *r)
 {
     api_at at;
-    q_file_params p = {0};
+    q_file_params p = {.typed = 1};
     q_file *f = NULL;
     char blob[41], tools[1024], levels[256];
-    char *owned = NULL;
+    char *owned = NULL, *body;
     enum MHD_Result ret;
+    size_t len;
+    pd_buf b;
     int rc;
 
     if ((rc = srv_page_window(r, Q_FILE_PER_PAGE, Q_FILE_PER_PAGE, &p.page, &p.per)) < 0 ||
@@ -163,8 +177,18 @@ enum MHD_Result api_file(srv_req *r)
     if (api_file_paged(f))
         srv_page_link(r, f->page, f->per, f->functions_total > f->findings_total
                                           ? f->functions_total : f->findings_total);
-    ret = srv_reply_json(r, 200, api_file_json(f, 1));
+    pd_buf_init(&b, 0);
+    api_file_write(f, &b);
     q_file_free(f);
+    /* The answer cache takes the body as it is (no copy of 1.2 MB). */
+    if (!(body = pd_buf_take(&b, &len)))
+        ret = srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
+    else if (srv_capture_take(r, 200, "application/json", body, len))
+        ret = MHD_YES;
+    else {
+        ret = srv_reply_bytes(r, 200, "application/json", body, len);
+        free(body);
+    }
     free(owned);
     return ret;
 }

@@ -39,6 +39,7 @@ typedef struct {
     size_t len;
     unsigned char *gz;
     size_t gzlen;
+    int gz_later;            /* compressible, its gzip form not made yet */
 } srv_cache_body;
 
 typedef struct srv_cache_entry {
@@ -304,6 +305,21 @@ static struct MHD_Response *srv_cache_response(srv_cache_entry *e, int imm, int 
     return resp;
 }
 
+/* Make the gzip form of `e` that srv_cache_entry_new left for later
+ * (caller holds the lock; once per entry, and only when a client that did
+ * not take gzip asked first). */
+static void srv_cache_gzip_later(srv_cache *c, srv_cache_entry *e)
+{
+    srv_cache_body *b = e->body;
+
+    b->gz_later = 0;
+    if (!(b->gz = srv_reply_gzip(b->buf, b->len, &b->gzlen)))
+        return;
+    e->bytes += b->gzlen;
+    if (srv_cache_find(c, e->key, e->keylen) == e)
+        c->bytes += b->gzlen;
+}
+
 /* Choose the response of `e` for r (caller holds the lock) and keep e
  * alive until srv_cache_give queued it: the lock is not held while
  * libmicrohttpd queues, so a worker preempted there stalls no other.
@@ -312,7 +328,11 @@ static int srv_cache_pick_for(srv_cache *c, srv_cache_entry *e, srv_req *r, int 
                               srv_cache_pick *p)
 {
     /* The coding first: each has its own ETag to match. */
-    int kind = e->body->gz && srv_reply_accepts_gzip(r) ? 1 : 0;
+    int want_gz = srv_reply_accepts_gzip(r), kind;
+
+    if (want_gz && e->body->gz_later)
+        srv_cache_gzip_later(c, e);
+    kind = e->body->gz && want_gz ? 1 : 0;
 
     if (srv_reply_etag_matches(r, e->etag[kind]))
         kind += 2;
@@ -338,7 +358,7 @@ static enum MHD_Result srv_cache_give(srv_req *r, srv_cache_pick *p)
 
 /* A new entry holding what the handler replied (cap->buf is taken). */
 static srv_cache_entry *srv_cache_entry_new(srv_cache_capture *cap, char *key, size_t keylen,
-                                            const char *dkey)
+                                            const char *dkey, int want_gz)
 {
     srv_cache_entry *e = calloc(1, sizeof(*e));
     srv_cache_body *b = calloc(1, sizeof(*b));
@@ -354,8 +374,15 @@ static srv_cache_entry *srv_cache_entry_new(srv_cache_capture *cap, char *key, s
     b->buf = cap->buf;
     b->len = cap->len;
     cap->buf = NULL;
-    if (srv_reply_compressible(cap->ctype))
-        b->gz = srv_reply_gzip(b->buf, b->len, &b->gzlen);
+    /* The gzip form when this client takes it, else on the first request
+     * that does (srv_cache_gzip_later): compressing a 1.2 MB file page was
+     * a fifth of its cold answer, for clients that never read it. */
+    if (srv_reply_compressible(cap->ctype)) {
+        if (want_gz)
+            b->gz = srv_reply_gzip(b->buf, b->len, &b->gzlen);
+        else
+            b->gz_later = 1;
+    }
     e->body = b;
     e->key = key;
     e->keylen = keylen;
@@ -445,7 +472,7 @@ static enum MHD_Result srv_cache_compute(srv_cache *c, srv_req *r, const srv_rou
         free(key);
         return ret;           /* an error went out as usual */
     }
-    if (!(e = srv_cache_entry_new(&cap, key, keylen, dkey))) {
+    if (!(e = srv_cache_entry_new(&cap, key, keylen, dkey, srv_reply_accepts_gzip(r)))) {
         free(cap.buf);
         free(key);
         return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");

@@ -27,4 +27,10 @@ typedef struct srv_cache_capture {
 int srv_capture_reply(srv_req *r, unsigned status, const char *ctype, const void *buf,
                       size_t len);
 
+/* The same for a malloc'd body `buf` (NUL-terminated at buf[len]), which
+ * the capture takes when it keeps it (1): a 1.2 MB file page is not
+ * copied.  0: not kept, buf still the caller's. */
+int srv_capture_take(srv_req *r, unsigned status, const char *ctype, char *buf,
+                     size_t len);
+
 #endif

@@ -8,6 +8,8 @@
  */
 #include "testutil.h"
 
+#include <zlib.h>
+
 #include "db.h"
 #include "db_snapshot.h"
 #include "db_token.h"
@@ -563,6 +565,49 @@ static void test_each_coding_has_its_own_etag(void **state)
     }
 }
 
+/* An answer first asked for without gzip is kept without its gzip form,
+ * which the first client that takes gzip gets made (issue 26.3): the same
+ * bytes, deflated, with the gzip ETag; and that form is kept. */
+static void test_gzip_form_made_when_first_taken(void **state)
+{
+    const char *hdrs[] = {"Accept-Encoding: gzip", NULL};
+    char url[1024], *plain = NULL;
+    unsigned char out[65536];
+    tu_http id, gz, again;
+    z_stream z;
+
+    /* A query of its own: nothing warmed or asked it before. */
+    cache_full_url(url, sizeof(url), g_site.base,
+                   "/api/v1/repos/demo/commits/hpy/files?lazy-gzip=1");
+    id = tu_send("GET", url, NULL, NULL, 0, 0);
+    assert_int_equal(id.status, 200);
+    assert_true(id.len > 1024);
+    assert_string_equal(tu_header(&id, "Content-Encoding"), "");
+    gz = tu_send("GET", url, hdrs, NULL, 0, 0);
+    assert_int_equal(gz.status, 200);
+    assert_string_equal(tu_header(&gz, "Content-Encoding"), "gzip");
+    assert_true(gz.len < id.len);
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = (unsigned char *)gz.body;
+    z.avail_in = (uInt)gz.len;
+    z.next_out = out;
+    z.avail_out = sizeof(out);
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    assert_int_equal(z.total_out, id.len);
+    assert_memory_equal(out, id.body, id.len);
+    inflateEnd(&z);
+    plain = strdup(tu_header(&id, "ETag"));
+    assert_int_equal(strncmp(tu_header(&gz, "ETag"), plain, strlen(plain) - 1), 0);
+    again = tu_send("GET", url, hdrs, NULL, 0, 0);
+    assert_int_equal(again.len, gz.len);
+    assert_memory_equal(again.body, gz.body, gz.len);
+    free(plain);
+    tu_http_free(&id);
+    tu_http_free(&gz);
+    tu_http_free(&again);
+}
+
 /* A refused write changes nothing, so it costs no cached answer; answers
  * that depend on the whole database are computed again after a write.  On
  * a server of its own without warming, so that nothing else computes. */
@@ -669,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_another_scopes_file_changes_scoped_answers_only),
         cmocka_unit_test(test_history_points_reduce_the_series),
         cmocka_unit_test(test_each_coding_has_its_own_etag),
+        cmocka_unit_test(test_gzip_form_made_when_first_taken),
         cmocka_unit_test(test_refused_writes_keep_the_cache),
         cmocka_unit_test(test_cache_stays_within_its_bound),
         cmocka_unit_test(test_metrics_count_the_cache),

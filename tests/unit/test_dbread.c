@@ -437,6 +437,13 @@ static void test_findings_not_as_ingest_writes_them_are_damage(void **state)
         "[[1,2,\"capi\",\"r\",\"Py_X\",0,0]]",                /* guarded not a boolean */
         "[[1,2,\"capi\",\"r\",\"Py_X\",0,false,null]]",       /* reason not text */
         "{\"line\":1}",
+        /* What the reader of common rows leaves to jansson, which refuses
+         * it: a leading zero, a raw control byte, a bad escape. */
+        "[[07,2,\"capi\",\"r\",\"Py_X\",0,false]]",
+        "[[1,2,\"capi\",\"r\",\"Py\x01X\",0,false]]",
+        "[[1,2,\"capi\",\"r\",\"Py\\qX\",0,false]]",
+        "[[1,2,\"capi\",\"r\",\"Py_X\",0,fals]]",
+        "[[1,2,\"capi\",\"r\",\"Py_X\",0,false,\"why\"",
     };
     char *tip = git_out("rev-parse hpy");
     char blob[41];
@@ -469,6 +476,26 @@ static void test_findings_not_as_ingest_writes_them_are_damage(void **state)
     assert_int_equal(k.f[1].function, 2);
     assert_int_equal(k.f[1].guarded, 0);
     assert_string_equal(k.reason, "why \x01");
+    /* The common rows, read without jansson (issue 26.3): simple escapes,
+     * spaces between values, a row after one jansson read. */
+    memset(&k, 0, sizeof(k));
+    set_findings(aid, "[[1,2,\"capi\",\"r\",\"a\\\"b\\\\c\\/d\\ne\\tf\",3,false],"
+                 " [ -5 , 6 , \"hpy\" , \"r2\" , \"x\" , -1 , true , \"why\\r\" ] ,"
+                 "[8,9,\"npy-legacy\",\"r3\",\"\\u00e9\",0,false],"
+                 "[10,11,\"bridge\",\"r4\",\"\",999999999999999999,true]]");
+    assert_int_equal(db_findings_each(g_db, aid, finding_keep, &k), 0);
+    assert_int_equal(k.n, 4);
+    assert_string_equal(k.text[0], "a\"b\\c/d\ne\tf");
+    assert_int_equal(k.f[0].function, 3);
+    assert_null(k.f[0].reason);
+    assert_int_equal(k.f[1].line, -5);
+    assert_int_equal(k.f[1].column, 6);
+    assert_string_equal(k.text[1], "x");
+    assert_int_equal(k.f[1].guarded, 1);
+    assert_string_equal(k.reason, "why\r");
+    assert_string_equal(k.text[2], "\xc3\xa9");
+    assert_string_equal(k.text[3], "");
+    assert_int_equal(k.f[3].function, 999999999999999999LL);
     memset(&k, 0, sizeof(k));
     set_findings(aid, "[]");
     assert_int_equal(db_findings_each(g_db, aid, finding_keep, &k), 0);

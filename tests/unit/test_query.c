@@ -9,6 +9,7 @@
 #include "api_commit.h"
 #include "api_compare.h"
 #include "api_file.h"
+#include "api_file_write.h"
 #include "api_symbols.h"
 #include "db.h"
 #include "q_commit.h"
@@ -106,7 +107,7 @@ static void test_file_page(void **state)
 
 static void test_file_paging(void **state)
 {
-    q_file_params p = {2, 1, NULL, NULL};
+    q_file_params p = {2, 1, NULL, NULL, 0};
     q_file *all = NULL, *pg = NULL;
     q_at a;
 
@@ -127,7 +128,7 @@ static void test_file_paging(void **state)
 
 static void test_file_errors(void **state)
 {
-    q_file_params bad = {1, 10, NULL, "warning,loud"};
+    q_file_params bad = {1, 10, NULL, "warning,loud", 0};
     q_file *f = (q_file *)1;
     q_at a;
 
@@ -284,7 +285,7 @@ static void test_json_is_the_apis(void **state)
     q_compare *cmp = NULL;
     q_symbols *s = NULL;
     q_symbol *one = NULL;
-    q_file_params p = {1, Q_FILE_PER_PAGE, NULL, NULL};
+    q_file_params p = {1, Q_FILE_PER_PAGE, NULL, NULL, 0};
     q_commit_params cp = {1, Q_COMMIT_PER_PAGE};
     q_at a, b;
 
@@ -310,6 +311,78 @@ static void test_json_is_the_apis(void **state)
     db_scopes_free(scopes);
 }
 
+/* The typed page (q_file_params.typed) written by api_file_write equals
+ * the untyped one dumped, with dismissals marked from one read of the
+ * repository's fingerprints (fewer than the findings) and by look-ups
+ * (more), SARIF-free and filtered (which reads untyped). */
+static void typed_same(const q_at *a, const q_file_params *p, size_t ndismissed)
+{
+    q_file_params tp = *p;
+    q_file *f = NULL, *t = NULL;
+    char *want;
+    json_t *j;
+    pd_buf b;
+
+    tp.typed = 1;
+    assert_int_equal(q_file_get(g_db, a, "src/toyarray.c", NULL, p, &f), 0);
+    assert_int_equal(q_file_get(g_db, a, "src/toyarray.c", NULL, &tp, &t), 0);
+    assert_int_equal(t->typed, !p->tools && !p->levels);
+    assert_int_equal(f->dismissed_count, ndismissed);
+    assert_int_equal(t->dismissed_count, ndismissed);
+    want = json_dumps(j = api_file_json(f, 1), JSON_COMPACT);
+    json_decref(j);
+    pd_buf_init(&b, 0);
+    assert_int_equal(api_file_write(t, &b), 0);
+    if (strcmp(want, b.data) != 0)
+        fail_msg("typed page differs:\nuntyped %s\n  typed %s", want, b.data);
+    free(want);
+    pd_buf_free(&b);
+    q_file_free(f);
+    q_file_free(t);
+}
+
+static void test_typed_page_is_the_same(void **state)
+{
+    q_file_params p = {1, Q_FILE_PER_PAGE, NULL, NULL, 0};
+    q_file_params warn = {1, Q_FILE_PER_PAGE, NULL, "warning", 0};
+    q_file_params pg = {2, 3, NULL, NULL, 0};
+    q_file *f = NULL;
+    char sql[512];
+    size_t n, i;
+    q_at a;
+
+    at("hpy", &a);
+    typed_same(&a, &p, 0);
+    assert_int_equal(q_file_get(g_db, &a, "src/toyarray.c", NULL, NULL, &f), 0);
+    n = json_array_size(f->findings);
+    assert_true(n > 2);
+    /* One finding dismissed, with a few other fingerprints around it. */
+    snprintf(sql, sizeof(sql), "INSERT INTO dismissals (repo_id, fingerprint, reason, "
+             "comment, tool, path, commit_oid, by_name, created_at) VALUES (%lld, '%s', "
+             "'won''t fix', 'c', 'portdash', 'src/toyarray.c', 'x', 'ana', 1), "
+             "(%lld, '0', 'won''t fix', 'c', 'portdash', 'p', 'x', 'ana', 1), "
+             "(%lld, 'ffff', 'won''t fix', 'c', 'portdash', 'p', 'x', 'ana', 1)",
+             (long long)a.repo_id, json_string_value(json_object_get(
+                 json_array_get(f->findings, 1), "fingerprint")),
+             (long long)a.repo_id, (long long)a.repo_id);
+    assert_int_equal(db_exec(g_db, sql), 0);
+    typed_same(&a, &p, 1);
+    typed_same(&a, &warn, 1);
+    typed_same(&a, &pg, 0);         /* the dismissed one is on page 1 */
+    /* More dismissals than findings: each finding is looked up. */
+    for (i = 0; i <= n; i++) {
+        snprintf(sql, sizeof(sql), "INSERT INTO dismissals (repo_id, fingerprint, reason, "
+                 "comment, tool, path, commit_oid, by_name, created_at) VALUES (%lld, "
+                 "'other%zu', 'won''t fix', 'c', 'portdash', 'p', 'x', 'ana', 1)",
+                 (long long)a.repo_id, i);
+        assert_int_equal(db_exec(g_db, sql), 0);
+    }
+    typed_same(&a, &p, 1);
+    assert_int_equal(db_exec(g_db, "DELETE FROM dismissals"), 0);
+    typed_same(&a, &p, 0);
+    q_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_json_is_the_apis),
+        cmocka_unit_test(test_typed_page_is_the_same),
     };
 
     return cmocka_run_group_tests(tests, q_setup, q_teardown);
