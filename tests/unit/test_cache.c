@@ -50,6 +50,8 @@ static const cache_url g_urls[] = {
      "/api/v1/repos/demo/commits/H/files/src/refcount.c"},
     {"/api/v1/repos/{repo}/commits/{rev}/files/{path...}",
      "/api/v1/repos/demo/commits/C/files/src/toyarray.c"},
+    {"/api/v1/repos/{repo}/commits/{rev}/file-functions/{path...}",
+     "/api/v1/repos/demo/commits/H/file-functions/src/toyarray.c"},
     {"/api/v1/repos/{repo}/commits/{rev}/raw/{path...}",
      "/api/v1/repos/demo/commits/H/raw/src/toyarray.c"},
     {"/api/v1/repos/{repo}/commits/{rev}/sarif", "/api/v1/repos/demo/commits/H/sarif"},
@@ -317,14 +319,16 @@ static void test_ref_names_share_the_commit_answer_but_revalidate(void **state)
 }
 
 /* The answers a SARIF upload for hpy's commit extends: its summaries
- * (scoped or not: "tools"), the file page it adds findings to and the list
- * of uploads itself. */
+ * (scoped or not: "tools"), the file page it adds findings to (and its
+ * function table, which counts them per function) and the list of uploads
+ * itself. */
 static int cache_extended_by_upload(const char *url)
 {
     return strncmp(url, "/api/v1/repos/demo/commits/H/summary", 36) == 0 ||
            strncmp(url, "/api/v1/repos/demo/commits/hpy/summary", 38) == 0 ||
            strcmp(url, "/api/v1/repos/demo/commits/H/files/src/toyarray.c") == 0 ||
            strcmp(url, "/api/v1/repos/demo/commits/hpy/files/src/toyarray.c") == 0 ||
+           strcmp(url, "/api/v1/repos/demo/commits/H/file-functions/src/toyarray.c") == 0 ||
            strcmp(url, "/api/v1/repos/demo/commits/H/sarif") == 0;
 }
 
