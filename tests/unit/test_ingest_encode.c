@@ -4,8 +4,10 @@
  * - the why of a function (ingest_why_text) is the text jansson dumps
  *   (pd_why_obj + json_dumps JSON_COMPACT), on cases and on random
  *   strings of every kind of byte;
- * - db_deflate's per-thread state gives the bytes compress2() gave, text
- *   after text, on the main thread and on others, and inflates back.
+ * - db_deflate (libdeflate, a compressor per thread) writes zlib's format:
+ *   zlib's uncompress() reads each text back, text after text, on the main
+ *   thread and on others; db_inflate reads what zlib's compress2() wrote
+ *   (databases from before), and refuses a wrong length or checksum.
  */
 #include "testutil.h"
 
@@ -123,9 +125,10 @@ static char *deflate_text(size_t n, unsigned seed)
     return t;
 }
 
-/* db_deflate on a run of texts gives compress2's bytes and inflates back:
- * the number of texts that did not (no cmocka assert off the main
- * thread). */
+/* On a run of texts: db_deflate's output is zlib's format (uncompress()
+ * gives the text back), db_inflate gives the text back from it and from
+ * compress2()'s output.  The number of texts that failed (no cmocka
+ * assert off the main thread). */
 static void *deflate_run(void *arg)
 {
     static const size_t sizes[] = {0, 1, 100, 5000, 70000, 300000, 17, 1 << 20, 3};
@@ -139,14 +142,23 @@ static void *deflate_run(void *arg)
         unsigned char *want = malloc(wlen), *got = NULL;
         size_t glen = 0;
 
-        if (!want || compress2(want, &wlen, (const Bytef *)t, sizes[i], Z_BEST_SPEED) != Z_OK ||
-            db_deflate(&got, &glen, t, sizes[i]) != 0 || glen != wlen ||
-            memcmp(got, want, wlen) != 0 || db_inflate(&back, got, glen, sizes[i]) != 0 ||
-            memcmp(back, t, sizes[i]) != 0) {
+        char *zback = malloc(sizes[i] + 1), *oldback = NULL;
+        uLongf zlen = sizes[i];
+
+        if (!want || !zback ||
+            compress2(want, &wlen, (const Bytef *)t, sizes[i], Z_BEST_SPEED) != Z_OK ||
+            db_deflate(&got, &glen, t, sizes[i]) != 0 ||
+            uncompress((Bytef *)zback, &zlen, got, glen) != Z_OK || zlen != sizes[i] ||
+            memcmp(zback, t, sizes[i]) != 0 ||
+            db_inflate(&back, got, glen, sizes[i]) != 0 || memcmp(back, t, sizes[i]) != 0 ||
+            db_inflate(&oldback, want, wlen, sizes[i]) != 0 ||
+            memcmp(oldback, t, sizes[i]) != 0) {
             fprintf(stderr, "deflate: text %zu of %zu bytes (seed %u) differs\n", i,
                     sizes[i], seed);
             bad++;
         }
+        free(oldback);
+        free(zback);
         free(back);
         free(got);
         free(want);
@@ -155,7 +167,7 @@ static void *deflate_run(void *arg)
     return (void *)bad;
 }
 
-static void test_deflate_same_bytes(void **state)
+static void test_deflate_zlib_format(void **state)
 {
     pthread_t th[3];
     void *bad;
@@ -173,12 +185,37 @@ static void test_deflate_same_bytes(void **state)
     }
 }
 
+/* A wrong stored length, a flipped byte (the checksum) and a cut stream
+ * are damage, not text. */
+static void test_inflate_refuses_damage(void **state)
+{
+    char *t = deflate_text(50000, 7), *back = NULL;
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+
+    (void)state;
+    assert_int_equal(db_deflate(&z, &zlen, t, 50000), 0);
+    assert_int_equal(db_inflate(&back, z, zlen, 49999), PD_EDB);
+    assert_int_equal(db_inflate(&back, z, zlen, 50001), PD_EDB);
+    assert_int_equal(db_inflate(&back, z, zlen - 3, 50000), PD_EDB);
+    z[zlen - 1] ^= 1;                                  /* adler32 */
+    assert_int_equal(db_inflate(&back, z, zlen, 50000), PD_EDB);
+    assert_null(back);
+    z[zlen - 1] ^= 1;
+    assert_int_equal(db_inflate(&back, z, zlen, 50000), 0);
+    assert_memory_equal(back, t, 50000);
+    free(back);
+    free(z);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_why_cases),
         cmocka_unit_test(test_why_random),
-        cmocka_unit_test(test_deflate_same_bytes),
+        cmocka_unit_test(test_deflate_zlib_format),
+        cmocka_unit_test(test_inflate_refuses_damage),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
