@@ -156,6 +156,7 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
 
     memcpy(names + *off, f->name, n);
     row->name = names + *off;
+    row->name_len = n - 1;
     *off += n;
     row->start_line = f->start_line;
     row->end_line = f->end_line;
@@ -171,7 +172,7 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
     }
     an_why_of(res, f, &w);
     /* Stored as text (functions.why); the file page reads it back. */
-    row->why = ingest_why_text(&w);
+    row->why = ingest_why_text(&w, &row->why_len);
     return row->why ? 0 : PD_ENOMEM;
 }
 

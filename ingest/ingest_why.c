@@ -75,7 +75,7 @@ static void ingest_why_site(pd_buf *b, const pd_why_site *f)
 }
 
 /* The jansson path, for what the plain writer leaves to it. */
-static char *ingest_why_jansson(const pd_why *w)
+static char *ingest_why_jansson(const pd_why *w, size_t *len)
 {
     json_t *o = pd_why_obj(w);
     char *text;
@@ -84,10 +84,12 @@ static char *ingest_why_jansson(const pd_why *w)
         return NULL;
     text = json_dumps(o, JSON_COMPACT);
     json_decref(o);
+    if (text && len)
+        *len = strlen(text);
     return text;
 }
 
-char *ingest_why_text(const pd_why *w)
+char *ingest_why_text(const pd_why *w, size_t *len)
 {
     const pd_why_site *site[3] = {&w->status, &w->object, &w->object_also};
     char num[32];
@@ -95,11 +97,11 @@ char *ingest_why_text(const pd_why *w)
     int i, n;
 
     if (w->chain || !ingest_why_plain(w->mention))
-        return ingest_why_jansson(w);
+        return ingest_why_jansson(w, len);
     for (i = 0; i < 3; i++)
         if (site[i]->rule && (!ingest_why_plain(site[i]->rule) ||
                               !ingest_why_plain(site[i]->text)))
-            return ingest_why_jansson(w);
+            return ingest_why_jansson(w, len);
     pd_buf_init(&b, 0);
     pd_buf_put(&b, "{\"status\":", 10);
     ingest_why_site(&b, &w->status);
@@ -117,5 +119,5 @@ char *ingest_why_text(const pd_why *w)
     pd_buf_put(&b, ",\"object_also\":", 15);
     ingest_why_site(&b, &w->object_also);
     pd_buf_put(&b, "}", 1);
-    return pd_buf_take(&b, NULL);
+    return pd_buf_take(&b, len);
 }

@@ -14,9 +14,10 @@
  * the jansson objects and dumping them was a quarter of the time spent
  * encoding analyses.  A why with a call chain, or with a string that is
  * not printable ASCII, goes through jansson itself (its escapes and its
- * UTF-8 check are the rule).  A new string (free()), NULL when out of
- * memory or when jansson refuses a string (as json_dumps does).
+ * UTF-8 check are the rule).  A new string (free()) of *len bytes (len
+ * may be NULL), NULL when out of memory or when jansson refuses a string
+ * (as json_dumps does).
  */
-char *ingest_why_text(const pd_why *w);
+char *ingest_why_text(const pd_why *w, size_t *len);
 
 #endif

@@ -31,15 +31,18 @@ static char *why_jansson(const pd_why *w)
 
 static void assert_same_why(const pd_why *w)
 {
-    char *want = why_jansson(w), *got = ingest_why_text(w);
+    size_t len = 0;
+    char *want = why_jansson(w), *got = ingest_why_text(w, &len);
 
     if (!want != !got || (want && strcmp(want, got) != 0))
         fprintf(stderr, "why differs:\n jansson %s\n ingest  %s\n", want ? want : "NULL",
                 got ? got : "NULL");
     if (!want)
         assert_null(got);
-    else
+    else {
         assert_string_equal(got, want);
+        assert_int_equal(len, strlen(want));
+    }
     free(want);
     free(got);
 }
