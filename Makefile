@@ -45,6 +45,9 @@ DEB_PKGS += python3-dev
 # xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
 DEB_PKGS += libxxhash-dev
 PKGS     += libxxhash
+# libdeflate: the compressed columns, zlib format (db_zlib.c)
+DEB_PKGS += libdeflate-dev
+PKGS     += libdeflate
 # playwright-core 1.61 is the newest release that runs on Debian 12's
 # Node.js 18 (1.62 and later need Node 20); `make deps` checks it.
 NODE_MIN = 18

@@ -360,32 +360,51 @@ int db_ingest_analysed_each(db_ingest *s, const char *rules_hash,
     return rc;
 }
 
+/* Bind function row `f` (index idx) to ST_FUNC_INS, every parameter, so
+ * that no clearing of the bindings is needed between rows. */
+static void db_ingest_fn_bind(sqlite3_stmt *st, int64_t analysis_id, size_t idx,
+                              const db_function_row *f)
+{
+    const int base = 1;
+    int k;
+
+    sqlite3_bind_int64(st, base, analysis_id);
+    sqlite3_bind_int64(st, base + 1, (int64_t)idx);
+    sqlite3_bind_text(st, base + 2, f->name, f->name_len ? (int)f->name_len : -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_int64(st, base + 3, f->start_line);
+    sqlite3_bind_int64(st, base + 4, f->end_line);
+    sqlite3_bind_text(st, base + 5, f->status, -1, SQLITE_STATIC);
+    if (f->object_state)
+        sqlite3_bind_text(st, base + 6, f->object_state, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, base + 6);
+    for (k = 0; k < PD_CLASS_COUNT; k++)
+        sqlite3_bind_int64(st, base + 7 + k, f->tokens[k]);
+    if (f->name_from_macro)
+        sqlite3_bind_text(st, base + 11, f->name_from_macro, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, base + 11);
+    if (f->why)
+        sqlite3_bind_text(st, base + 12, f->why, f->why_len ? (int)f->why_len : -1,
+                          SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, base + 12);
+    for (k = 0; k < PD_CLASS_COUNT; k++)
+        sqlite3_bind_int64(st, base + 13 + k, f->ung[k]);
+}
+
 /* Insert the function rows of one analysis. */
 static int db_ingest_functions(db_ingest *s, int64_t analysis_id,
                                const db_function_row *fn, size_t nfn)
 {
     size_t i;
-    int rc, k;
+    int rc;
 
     for (i = 0; i < nfn; i++) {
-        const db_function_row *f = &fn[i];
-        sqlite3_stmt *st = db_ingest_stmt(s, ST_FUNC_INS);
+        sqlite3_stmt *st = s->st[ST_FUNC_INS];
 
-        sqlite3_bind_int64(st, 1, analysis_id);
-        sqlite3_bind_int64(st, 2, (int64_t)i);
-        sqlite3_bind_text(st, 3, f->name, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 4, f->start_line);
-        sqlite3_bind_int64(st, 5, f->end_line);
-        sqlite3_bind_text(st, 6, f->status, -1, SQLITE_STATIC);
-        if (f->object_state)
-            sqlite3_bind_text(st, 7, f->object_state, -1, SQLITE_STATIC);
-        for (k = 0; k < PD_CLASS_COUNT; k++)
-            sqlite3_bind_int64(st, 8 + k, f->tokens[k]);
-        if (f->name_from_macro)
-            sqlite3_bind_text(st, 12, f->name_from_macro, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 13, f->why, -1, SQLITE_STATIC);
-        for (k = 0; k < PD_CLASS_COUNT; k++)
-            sqlite3_bind_int64(st, 14 + k, f->ung[k]);
+        db_ingest_fn_bind(st, analysis_id, i, &fn[i]);
         if ((rc = db_ingest_done(st)) < 0)
             return rc;
     }

@@ -1,5 +1,5 @@
 /*
- * db_zlib.h: zlib for the compressed columns (db_zlib.c).
+ * db_zlib.h: the compressed columns, in zlib's format (db_zlib.c).
  */
 #ifndef DB_ZLIB_H
 #define DB_ZLIB_H
@@ -7,8 +7,10 @@
 #include <stddef.h>
 
 /*
- * Compress `len` bytes with zlib into a new buffer (*out, *out_len), freed
- * with free().  0, PD_ENOMEM, PD_ERROR.
+ * Compress `len` bytes into a new buffer (*out, *out_len) in zlib's format
+ * (RFC 1950: what zlib's uncompress() reads), freed with free().
+ * Thread-safe: each thread keeps its own compressor.  0, PD_ENOMEM,
+ * PD_ERROR.
  */
 int db_deflate(unsigned char **out, size_t *out_len, const void *in, size_t len);
 

@@ -8,6 +8,7 @@
 
 #include "db_findings.h"
 #include "ingest_store.h"
+#include "ingest_why.h"
 #include "pd_flow.h"
 #include "pd_buf.h"
 #include "pd_error.h"
@@ -168,10 +169,10 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
 {
     size_t n = strlen(f->name) + 1;
     pd_why w;
-    json_t *why;
 
     memcpy(names + *off, f->name, n);
     row->name = names + *off;
+    row->name_len = n - 1;
     *off += n;
     row->start_line = f->start_line;
     row->end_line = f->end_line;
@@ -187,10 +188,7 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
     }
     an_why_of(res, f, &w);
     /* Stored as text (functions.why); the file page reads it back. */
-    if (!(why = pd_why_obj(&w)))
-        return PD_ENOMEM;
-    row->why = json_dumps(why, JSON_COMPACT);
-    json_decref(why);
+    row->why = ingest_why_text(&w, &row->why_len);
     return row->why ? 0 : PD_ENOMEM;
 }
 

@@ -1,0 +1,225 @@
+/*
+ * test_ingest_encode.c: the encodings an analysis thread makes for the
+ * writer, made faster in issue 26 without changing a stored byte:
+ * - the why of a function (ingest_why_text) is the text jansson dumps
+ *   (pd_why_obj + json_dumps JSON_COMPACT), on cases and on random
+ *   strings of every kind of byte;
+ * - db_deflate (libdeflate, a compressor per thread) writes zlib's format:
+ *   zlib's uncompress() reads each text back, text after text, on the main
+ *   thread and on others; db_inflate reads what zlib's compress2() wrote
+ *   (databases from before), and refuses a wrong length or checksum.
+ */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <zlib.h>
+#include <jansson.h>
+
+#include "db.h"
+#include "ingest_why.h"
+#include "pd_why.h"
+
+/* What the ingest stored before: jansson's dump (NULL when it refuses). */
+static char *why_jansson(const pd_why *w)
+{
+    json_t *o = pd_why_obj(w);
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+    json_decref(o);
+    return s;
+}
+
+static void assert_same_why(const pd_why *w)
+{
+    size_t len = 0;
+    char *want = why_jansson(w), *got = ingest_why_text(w, &len);
+
+    if (!want != !got || (want && strcmp(want, got) != 0))
+        fprintf(stderr, "why differs:\n jansson %s\n ingest  %s\n", want ? want : "NULL",
+                got ? got : "NULL");
+    if (!want)
+        assert_null(got);
+    else {
+        assert_string_equal(got, want);
+        assert_int_equal(len, strlen(want));
+    }
+    free(want);
+    free(got);
+}
+
+static void test_why_cases(void **state)
+{
+    pd_why w;
+
+    (void)state;
+    memset(&w, 0, sizeof(w));
+    assert_same_why(&w);                              /* all null */
+    w.status = (pd_why_site){"capi-names-cpython", "PyObject", 12, 4};
+    assert_same_why(&w);
+    w.object = (pd_why_site){"obj-rule", "a \"quoted\\ text\"\t\n\r\b\f\x01\x1f/", 0,
+                             4294967295u};
+    w.mention = "npy_marker";
+    w.mention_line = 77;
+    w.object_also = (pd_why_site){"hpyfield", NULL, 3, 1};
+    assert_same_why(&w);
+    w.object_also.text = "caf\xc3\xa9 \xe2\x80\xa8";  /* UTF-8: jansson's way */
+    assert_same_why(&w);
+    w.object_also.text = "bad \xff byte";            /* jansson refuses it */
+    assert_same_why(&w);
+    w.object_also.text = "x";
+    w.chain = "[{\"fn\":\"a\",\"line\":3},{\"fn\":\"b\\u0041\",\"line\":9}]";
+    assert_same_why(&w);
+    w.chain = "not json";                             /* left out: the site */
+    assert_same_why(&w);
+    w.chain = "{\"not\":\"an array\"}";
+    assert_same_why(&w);
+}
+
+/* A random string of `n` bytes drawn from `kind`: 0 printable ASCII and
+ * the characters JSON escapes, 1 any byte but NUL. */
+static void rand_str(char *buf, size_t n, int kind, unsigned *seed)
+{
+    static const char pick[] = "az09 _\"\\/\t\n\r\b\f\x01\x1f\x7f{}[]:,";
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        buf[i] = kind ? (char)(1 + rand_r(seed) % 255)
+                      : pick[(size_t)rand_r(seed) % (sizeof(pick) - 1)];
+    buf[n] = '\0';
+}
+
+static void test_why_random(void **state)
+{
+    char s[6][24];
+    unsigned seed = 26;
+    int i, k;
+
+    (void)state;
+    for (i = 0; i < 4000; i++) {
+        pd_why w;
+        pd_why_site *site[3] = {&w.status, &w.object, &w.object_also};
+
+        memset(&w, 0, sizeof(w));
+        for (k = 0; k < 6; k++)
+            rand_str(s[k], (size_t)rand_r(&seed) % 20, i % 8 == 7, &seed);
+        for (k = 0; k < 3; k++)
+            if (rand_r(&seed) % 3)
+                *site[k] = (pd_why_site){s[k], rand_r(&seed) % 5 ? s[k + 3] : NULL,
+                                         (uint32_t)rand_r(&seed), (uint32_t)rand_r(&seed)};
+        if (rand_r(&seed) % 2) {
+            w.mention = s[5];
+            w.mention_line = (uint32_t)rand_r(&seed);
+        }
+        assert_same_why(&w);
+    }
+}
+
+/* Texts of sizes from nothing to past a deflate window, text-like. */
+static char *deflate_text(size_t n, unsigned seed)
+{
+    char *t = malloc(n + 1);
+    size_t i;
+
+    assert_non_null(t);
+    for (i = 0; i < n; i++)
+        t[i] = (char)(rand_r(&seed) % 7 ? "[1,2,\"capi\",\"PyObject\"]"[i % 23]
+                                        : 'a' + rand_r(&seed) % 26);
+    t[n] = '\0';
+    return t;
+}
+
+/* On a run of texts: db_deflate's output is zlib's format (uncompress()
+ * gives the text back), db_inflate gives the text back from it and from
+ * compress2()'s output.  The number of texts that failed (no cmocka
+ * assert off the main thread). */
+static void *deflate_run(void *arg)
+{
+    static const size_t sizes[] = {0, 1, 100, 5000, 70000, 300000, 17, 1 << 20, 3};
+    unsigned seed = (unsigned)(uintptr_t)arg;
+    uintptr_t bad = 0;
+    size_t i;
+
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        char *t = deflate_text(sizes[i], seed + (unsigned)i), *back = NULL;
+        uLongf wlen = compressBound(sizes[i]);
+        unsigned char *want = malloc(wlen), *got = NULL;
+        size_t glen = 0;
+
+        char *zback = malloc(sizes[i] + 1), *oldback = NULL;
+        uLongf zlen = sizes[i];
+
+        if (!want || !zback ||
+            compress2(want, &wlen, (const Bytef *)t, sizes[i], Z_BEST_SPEED) != Z_OK ||
+            db_deflate(&got, &glen, t, sizes[i]) != 0 ||
+            uncompress((Bytef *)zback, &zlen, got, glen) != Z_OK || zlen != sizes[i] ||
+            memcmp(zback, t, sizes[i]) != 0 ||
+            db_inflate(&back, got, glen, sizes[i]) != 0 || memcmp(back, t, sizes[i]) != 0 ||
+            db_inflate(&oldback, want, wlen, sizes[i]) != 0 ||
+            memcmp(oldback, t, sizes[i]) != 0) {
+            fprintf(stderr, "deflate: text %zu of %zu bytes (seed %u) differs\n", i,
+                    sizes[i], seed);
+            bad++;
+        }
+        free(oldback);
+        free(zback);
+        free(back);
+        free(got);
+        free(want);
+        free(t);
+    }
+    return (void *)bad;
+}
+
+static void test_deflate_zlib_format(void **state)
+{
+    pthread_t th[3];
+    void *bad;
+    int i;
+
+    (void)state;
+    assert_null(deflate_run((void *)(uintptr_t)1));
+    assert_null(deflate_run((void *)(uintptr_t)2));   /* the same state, reused */
+    for (i = 0; i < 3; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, deflate_run,
+                                        (void *)(uintptr_t)(10 + i)), 0);
+    for (i = 0; i < 3; i++) {
+        pthread_join(th[i], &bad);
+        assert_null(bad);
+    }
+}
+
+/* A wrong stored length, a flipped byte (the checksum) and a cut stream
+ * are damage, not text. */
+static void test_inflate_refuses_damage(void **state)
+{
+    char *t = deflate_text(50000, 7), *back = NULL;
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+
+    (void)state;
+    assert_int_equal(db_deflate(&z, &zlen, t, 50000), 0);
+    assert_int_equal(db_inflate(&back, z, zlen, 49999), PD_EDB);
+    assert_int_equal(db_inflate(&back, z, zlen, 50001), PD_EDB);
+    assert_int_equal(db_inflate(&back, z, zlen - 3, 50000), PD_EDB);
+    z[zlen - 1] ^= 1;                                  /* adler32 */
+    assert_int_equal(db_inflate(&back, z, zlen, 50000), PD_EDB);
+    assert_null(back);
+    z[zlen - 1] ^= 1;
+    assert_int_equal(db_inflate(&back, z, zlen, 50000), 0);
+    assert_memory_equal(back, t, 50000);
+    free(back);
+    free(z);
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_why_cases),
+        cmocka_unit_test(test_why_random),
+        cmocka_unit_test(test_deflate_zlib_format),
+        cmocka_unit_test(test_inflate_refuses_damage),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
