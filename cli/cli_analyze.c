@@ -131,6 +131,7 @@ static int cli_an_file(cli_an *a, const char *path)
 /* nftw() callback state: the walk cannot take a context pointer. */
 static cli_an *cli_walk_an;
 static int cli_walk_rc;
+static size_t cli_walk_selected;    /* paths the filter selected in the walk */
 static char **cli_walk_paths;
 static size_t cli_walk_n, cli_walk_cap, cli_walk_bytes;
 
@@ -232,6 +233,7 @@ static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
     snprintf(path, sizeof(path), "%s%s", root, git_tree_entry_name(e));
     if (!pathfilter_contains(&a->pf, path))
         return 0;
+    cli_walk_selected++;
     if (git_blob_lookup(&blob, a->repo, git_tree_entry_id(e)) < 0) {
         cli_walk_rc = pd_error_set(PD_EGIT, "cannot read %s: %s", path,
                                    git_error_last() ? git_error_last()->message : "?");
@@ -261,6 +263,7 @@ static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
         goto done;
     }
     cli_walk_rc = 0;
+    cli_walk_selected = 0;
     if (git_tree_walk(tree, GIT_TREEWALK_PRE, cli_tree_cb, a) < 0)
         rc = cli_walk_rc ? cli_walk_rc
                          : pd_error_set(PD_EGIT, "cannot walk '%s'", rev);
@@ -477,6 +480,11 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     } else if (repo) {
         a->repo = repo;
         rc = cli_an_rev(a, repo, rev);
+        /* A mistyped --path would otherwise report a clean, empty port
+         * (at --since REV the files may well not exist yet). */
+        if (rc == 0 && !cli_walk_selected)
+            rc = pd_error_set(PD_EINVAL, "no file of '%s' is selected by the path filter "
+                              "(--path)", rev);
         if (rc == 0 && so->since)
             rc = cli_an_since(a, repo, so->since);
     }
@@ -494,7 +502,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     git_repository_free(repo);
     if (rc < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
-        return CLI_FAIL;
+        return rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
     }
     if ((bad = report_fail_count(fail, a->files, a->n)) > 0) {
         fprintf(stderr, "portdash analyze: %zu finding%s forbidden by --fail-on\n",

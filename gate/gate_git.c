@@ -307,6 +307,16 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
     return rc;
 }
 
+/* PD_EINVAL when the path filter selects no file on either side: a
+ * mistyped --include would otherwise pass every ratchet on empty totals. */
+static int gg_selected(const gg_tree *a, const gg_tree *b, const char *base, const char *head)
+{
+    if (a->n || b->n)
+        return 0;
+    return pd_error_set(PD_EINVAL, "the path filter (--include/--exclude) selects no file "
+                        "at '%s' or '%s'", base, head);
+}
+
 static void gg_tree_free(gg_tree *t)
 {
     size_t i;
@@ -339,6 +349,7 @@ int gate_git_run(json_t **out, const char *gitdir, const char *base, const char 
         rc = pd_error_set(PD_EGIT, "%s: not a git repository", gitdir);
     else if ((rc = gg_tree_of(&ta, c.repo, gitdir, base)) == 0 &&
              (rc = gg_tree_of(&tb, c.repo, gitdir, head)) == 0 &&
+             (rc = gg_selected(&ta, &tb, base, head)) == 0 &&
              (rc = gg_totals(&c, &ta, &sa, &ra)) == 0 &&
              (rc = gg_totals(&c, &tb, &sb, &rb)) == 0)
         rc = gg_feed(&c, &ta, &tb, g);

@@ -300,9 +300,11 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
 
                 /* A decoded '/' (%2F) just joins the path; '..' is the
                  * static handler's to refuse. */
-                if (!d || !*d) {
-                    free(d);
+                if (!d)
                     return -1;
+                if (!*d) {      /* an empty segment ("files/", "a//b"): no such path */
+                    free(d);
+                    return 0;
                 }
                 off += (size_t)snprintf(joined + off, total + 1 - off, "%s%s",
                                         j > i ? "/" : "", d);

@@ -93,3 +93,27 @@ test('serve on a busy address names it, in one line', async () => {
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('doc/api.md lists every route of the route table, and no other', () => {
+  const routes = [...readFileSync(join(root, 'server', 'srv_routes.c'), 'utf8')
+    .matchAll(/^\s*\{"(GET|POST|PUT|DELETE)", "([^"]+)"/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const doc = [...readFileSync(join(root, 'doc', 'api.md'), 'utf8')
+    .matchAll(/^\| (GET|POST|PUT|DELETE) \| \[`([^`]+)`\]/gm)].map((m) => `${m[1]} ${m[2]}`);
+  assert.ok(routes.length > 40, 'route records found');
+  assert.deepEqual([...doc].sort(), [...routes].sort());
+});
+
+test('a path filter that selects nothing is an error, not an empty clean port', () => {
+  let r = run(['analyze', '--git-dir', toyport, '--rev', 'hpy', '--path', 'nosuch/**']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /no file of 'hpy' is selected by the path filter/);
+  r = run(['gate', '--git-dir', toyport, '--base', 'hpy', '--head', 'hpy-convert-object-dtype',
+    '--include', 'nosuch/**']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /selects no file at 'hpy' or 'hpy-convert-object-dtype'/);
+  // a filter that selects something still passes through
+  r = run(['analyze', '--git-dir', toyport, '--rev', 'hpy', '--path', 'src/**',
+    '--format', 'functions']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^src\//m);
+});
