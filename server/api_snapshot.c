@@ -9,6 +9,7 @@
 #include "api.h"
 #include "api_diff.h"
 #include "api_report.h"
+#include "api_scope.h"
 #include "api_snapshot.h"
 #include "db.h"
 #include "db_snapshot.h"
@@ -186,13 +187,15 @@ enum MHD_Result api_files_csv(srv_req *r)
 {
     db_files *files = NULL;
     db_file_row row;
+    const db_scope *sc;
     api_at at;
     char *buf = NULL;
     size_t len = 0;
     FILE *f;
     int rc;
 
-    if ((rc = api_resolve(r, &at)) < 0 ||
+    /* ?scope= as the JSON file table takes it: its files, its figures. */
+    if ((rc = api_resolve(r, &at)) < 0 || (rc = api_scope_arg(r, &sc)) < 0 ||
         (rc = db_files_open(r->db, &files, at.commit_id, at.rules_hash)) < 0)
         return srv_reply_error(r, rc);
     if (!(f = api_csv_open(&buf, &len))) {
@@ -202,10 +205,18 @@ enum MHD_Result api_files_csv(srv_req *r)
     fputs("path,status,", f);
     api_csv_counts_header(f);
     while ((rc = db_files_next(files, &row)) > 0) {
-        row.counts.files = 1;
+        const char *status = row.status;
+        db_counts c = row.counts;
+
+        if (sc && (rc = api_scope_file_row(r, sc, files, &row, &c, &status)) != 0) {
+            if (rc < 0)
+                break;
+            continue;
+        }
+        c.files = 1;
         api_csv_field(f, row.path);
-        fprintf(f, ",%s,", row.status ? row.status : "unanalysed");
-        api_csv_counts(f, &row.counts);
+        fprintf(f, ",%s,", status ? status : "unanalysed");
+        api_csv_counts(f, &c);
     }
     db_files_close(files);
     return api_csv_reply(r, f, &buf, &len, rc);
