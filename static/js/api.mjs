@@ -137,7 +137,7 @@ export const reportUrl = (repo, week, ref) => `${repoBase(repo)}/snapshots/${seg
 export const report = (repo, week, ref) => get(reportUrl(repo, week, ref), 'text');
 export const snapshotsCsvUrl = (repo) => `${repoBase(repo)}/snapshots.csv`;
 export const snapshotsCsv = (repo) => get(snapshotsCsvUrl(repo), 'text');
-export const filesCsvUrl = (repo, rev) => `${commitBase(repo, rev)}/files.csv`;
+export const filesCsvUrl = (repo, rev, scope) => `${commitBase(repo, rev)}/files.csv${query({ scope })}`;
 
 /** A write request with a JSON body and `Authorization: Bearer token`; the parsed answer. */
 async function send(method, url, token, body) {

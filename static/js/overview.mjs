@@ -426,8 +426,9 @@ async function main() {
   saveState();
   renderPicker(repos, state.repo, state.rev);
   renderNav($('nav'), 'overview', state.repo, state.rev);
-  $('files-csv').href = api.filesCsvUrl(state.repo, state.rev);
-  $('files-csv').title = 'The file table of this commit as CSV';
+  $('files-csv').href = api.filesCsvUrl(state.repo, state.rev, state.scope);
+  $('files-csv').title = state.scope ? `The file table of this commit under scope ${state.scope}, as CSV`
+    : 'The file table of this commit as CSV';
   const refNames = (known?.refs ?? []).map((r) => r.name);
   setTitle(`${state.repo} @ ${state.rev} · portdash`);
   const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);

@@ -241,12 +241,19 @@ test('the overview links its commit id to the commit page, and every page links 
   assert.equal(await p.locator('#nav-snapshots').getAttribute('aria-current'), 'page');
   await close(p);
 
-  // The file table's CSV link is the files.csv endpoint of the same commit.
+  // The file table's CSV link is the files.csv endpoint of the same commit
+  // and scope.
   const o = await open(page('index.html', { repo, rev }));
   const csv = new URL(await o.locator('#files-csv').getAttribute('href'), `${BASE}/`);
   assert.equal(csv.pathname, `${repoApi()}/commits/${enc(rev)}/files.csv`);
+  assert.equal(csv.searchParams.get('scope'), null, 'no scope, none in the link');
   assert.ok(await o.locator('#snapshots-link').isVisible(), 'the overview links to the snapshots');
   await close(o);
+  // Under a scope the CSV is that scope's table, as the page shows it.
+  const os = await open(page('index.html', { repo, rev, scope: 'no-object-dtype' }));
+  const scsv = new URL(await os.locator('#files-csv').getAttribute('href'), `${BASE}/`);
+  assert.equal(scsv.searchParams.get('scope'), 'no-object-dtype');
+  await close(os);
 });
 
 /* ---------- compare page ---------- */
