@@ -88,7 +88,7 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
         rc = pd_error_set(PD_ENOMEM, "out of memory listing '%s'", rev);
     git_tree_free(tree);
     git_object_free(obj);
-    if (rc == 0)
+    if (rc == 0 && t->n)        /* qsort wants a pointer even for no entries */
         qsort(t->v, t->n, sizeof(*t->v), gg_cmp);
     return rc;
 }

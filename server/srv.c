@@ -179,6 +179,8 @@ static unsigned srv_admit_route(srv *s, srv_conn *sc, srv_req *r, const char *pa
         srv_refuse(f, 400, "Bad Request", "malformed percent-encoding in the request path");
     else if (i == SRV_ROUTE_BADREV)
         srv_refuse(f, 400, "Bad Request", "%s", pd_error_last());
+    else if (i == SRV_ROUTE_EMPTY)
+        srv_refuse(f, 400, "Bad Request", SRV_ROUTE_EMPTY_TEXT);
     else if (i == SRV_ROUTE_METHOD && snprintf(f->allow, sizeof(f->allow), "%s", hold.allow))
         srv_refuse(f, 405, "Method Not Allowed", "%s is not allowed here; allowed: %s",
                    r->method, hold.allow);

@@ -270,7 +270,8 @@ static size_t srv_split(const char *path, const char **seg, size_t *len, size_t 
 /*
  * Match one pattern against the split path.  On a match fills r->param and
  * r->tail with decoded copies, listed in `owned` for freeing.  Returns 1 on
- * match, 0 on no match, -1 on a malformed escape.
+ * match, 0 on no match, -1 on a malformed escape, -2 on an empty segment
+ * in the rest ({path...}).
  */
 static int srv_match(srv_req *r, const char *pattern, const char **seg,
                      const size_t *len, size_t nseg, char **owned, size_t *nowned)
@@ -302,9 +303,9 @@ static int srv_match(srv_req *r, const char *pattern, const char **seg,
                  * static handler's to refuse. */
                 if (!d)
                     return -1;
-                if (!*d) {      /* an empty segment ("files/", "a//b"): no such path */
+                if (!*d) {      /* "files/", "a//b": not a percent-encoding fault */
                     free(d);
-                    return 0;
+                    return -2;
                 }
                 off += (size_t)snprintf(joined + off, total + 1 - off, "%s%s",
                                         j > i ? "/" : "", d);
@@ -385,7 +386,7 @@ int srv_routes_find(srv_req *r, const char *method, const char *path, srv_route_
         srv_routes_release(h);
         m = srv_match(r, rt->pattern, seg, len, nseg, h->owned, &h->nowned);
         if (m < 0)
-            return SRV_ROUTE_BAD;
+            return m == -2 ? SRV_ROUTE_EMPTY : SRV_ROUTE_BAD;
         /* Routes go from specific to general: once a path matched under
          * another method, a later, more general pattern (the dashboard's
          * catch-all) does not turn the 405 into something else. */
@@ -421,6 +422,8 @@ enum MHD_Result srv_routes_refuse(srv_req *r, const char *method, int code,
                                  "in the request path");
     if (code == SRV_ROUTE_BADREV)
         return srv_reply_problem(r, 400, "Bad Request", "%s", pd_error_last());
+    if (code == SRV_ROUTE_EMPTY)
+        return srv_reply_problem(r, 400, "Bad Request", SRV_ROUTE_EMPTY_TEXT);
     if (code == SRV_ROUTE_METHOD) {
         r->allow = h->allow;
         return srv_reply_problem(r, 405, "Method Not Allowed", "%s is not allowed "

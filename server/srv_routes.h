@@ -93,6 +93,8 @@ typedef struct {
 #define SRV_ROUTE_NONE   (-2)   /* no pattern matches: 404 */
 #define SRV_ROUTE_METHOD (-3)   /* matches under another method: 405 */
 #define SRV_ROUTE_BADREV (-4)   /* a {rev} or {ref} outside pd_rev.h: 400 */
+#define SRV_ROUTE_EMPTY  (-5)   /* an empty segment in a {path...}: 400 */
+#define SRV_ROUTE_EMPTY_TEXT "an empty segment in the request path ('//' or a trailing '/')"
 
 extern const srv_route srv_routes[];
 extern const size_t srv_routes_count;
@@ -101,7 +103,7 @@ extern const size_t srv_routes_count;
  * Match (method, path) against the table.  `path` is the request path as
  * srv_url_target() gives it (starts with '/', raw, no query).  Returns the
  * route's index with r->route, r->param and r->tail set (decoded copies
- * held in *h until srv_routes_release), or SRV_ROUTE_BAD/NONE/METHOD, or
+ * held in *h until srv_routes_release), or SRV_ROUTE_BAD/EMPTY/NONE/METHOD, or
  * SRV_ROUTE_BADREV (message set) when a {rev} or {ref} capture is not a
  * revision pd_rev_check accepts.
  */
