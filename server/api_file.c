@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "api_file.h"
+#include "api_file_part.h"
 #include "api_file_write.h"
 #include "db.h"
 #include "pd_error.h"
@@ -17,25 +18,9 @@
 #include "srv_capture.h"
 #include "srv_page.h"
 
-json_t *api_file_why(const q_function *f)
-{
-    json_t *why = f->why ? json_loads(f->why, 0, NULL) : NULL;
-
-    if (!why)
-        return json_null();
-    if (json_is_object(why) && f->chain) {
-        json_t *c = json_loads(f->chain, 0, NULL);
-
-        if (c)
-            json_object_set_new(why, "object", json_pack("{s:o}", "chain", c));
-    }
-    if (json_is_object(why) && f->state_from_graph)
-        json_object_set_new(why, "mentions", json_null());
-    return why;
-}
 
 /* The page's functions as a JSON array. */
-static json_t *api_file_functions(const q_file *f)
+static json_t *api_file_functions_json(const q_file *f)
 {
     json_t *arr = json_array();
     size_t i;
@@ -86,17 +71,10 @@ static void api_file_body(const q_file *f, json_t *o)
         json_object_set_new(o, "status", json_null());
     }
     json_object_set_new(o, "findings", api_file_findings(f));
-    json_object_set_new(o, "functions", api_file_functions(f));
+    json_object_set_new(o, "functions", api_file_functions_json(f));
     json_object_set_new(o, "dismissed_count", json_integer((json_int_t)f->dismissed_count));
 }
 
-int api_file_paged(const q_file *f)
-{
-    size_t most = f->functions_total > f->findings_total ? f->functions_total
-                                                         : f->findings_total;
-
-    return most > f->per || f->page > 1;
-}
 
 json_t *api_file_json(const q_file *f, int with_page)
 {

@@ -10,6 +10,7 @@
 
 #include "api_common.h"
 #include "q_file.h"
+#include "api_file_part.h"
 #include "srv_reply.h"
 #include "srv_req.h"
 
@@ -21,16 +22,6 @@
  */
 json_t *api_file_json(const q_file *f, int with_page);
 
-/*
- * A function's why as the file page shows it: the stored why, with the
- * call chain that gives its object state as why.object, and why.mentions
- * void when the call graph gave the state.  A new reference (null when
- * none or not JSON).
- */
-json_t *api_file_why(const q_function *f);
-
-/* 1 when `f` is one page of a longer file page (or a page past the first). */
-int api_file_paged(const q_file *f);
 
 /*
  * The blob id (hex, `blob` of 41 bytes) of r->tail at the commit `at`.  A
