@@ -86,6 +86,41 @@ int pd_buf_printf(pd_buf *b, const char *fmt, ...)
     return 0;
 }
 
+int pd_buf_json_str(pd_buf *b, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+
+    pd_buf_put(b, "\"", 1);
+    while (s && *s) {
+        size_t run = 0;
+        unsigned char c;
+        char esc[6] = {'\\', 'u', '0', '0', 0, 0};
+
+        /* the common case: a run that needs no escape, copied at once */
+        while ((c = (unsigned char)s[run]) >= 0x20 && c != '"' && c != '\\')
+            run++;
+        pd_buf_put(b, s, run);
+        s += run;
+        if (!c)
+            break;
+        switch (c) {
+        case '"': pd_buf_put(b, "\\\"", 2); break;
+        case '\\': pd_buf_put(b, "\\\\", 2); break;
+        case '\b': pd_buf_put(b, "\\b", 2); break;
+        case '\f': pd_buf_put(b, "\\f", 2); break;
+        case '\n': pd_buf_put(b, "\\n", 2); break;
+        case '\r': pd_buf_put(b, "\\r", 2); break;
+        case '\t': pd_buf_put(b, "\\t", 2); break;
+        default:
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            pd_buf_put(b, esc, 6);
+        }
+        s++;
+    }
+    return pd_buf_put(b, "\"", 1);
+}
+
 void pd_buf_reset(pd_buf *b)
 {
     b->len = 0;

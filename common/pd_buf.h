@@ -42,6 +42,17 @@ int pd_buf_puts(pd_buf *b, const char *s);
  * too). */
 int pd_buf_printf(pd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Append `s` as a JSON string (RFC 8259 section 7), escaped byte for byte
+ * as jansson's json_dumps escapes it without flags (its dump.c): '"' and
+ * '\' with a backslash, \b \f \n \r \t, other bytes below 0x20 as \u00XX
+ * (upper-case hex), every other byte as it is.  So a writer that skips
+ * jansson's tree still gives jansson's bytes.  `s` is NUL-terminated and
+ * valid UTF-8 (the caller checks: jansson refuses other text); NULL is
+ * written as "".  0 or b->err.
+ */
+int pd_buf_json_str(pd_buf *b, const char *s);
+
 /* Empty the buffer, keeping its allocation, bound and err. */
 void pd_buf_reset(pd_buf *b);
 

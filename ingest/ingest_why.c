@@ -11,7 +11,7 @@
 #include "pd_buf.h"
 
 /* 1 when jansson would write `s` as it is but for '"', '\\' and the
- * control characters, whose escapes ingest_why_str writes as it does. */
+ * control characters, whose escapes pd_buf_json_str writes as it does. */
 static int ingest_why_plain(const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -20,39 +20,6 @@ static int ingest_why_plain(const char *s)
         if (*p >= 0x80)
             return 0;
     return 1;
-}
-
-/* A JSON string, escaped as jansson's dump escapes it (no flags). */
-static void ingest_why_str(pd_buf *b, const char *s)
-{
-    char esc[8];
-
-    pd_buf_put(b, "\"", 1);
-    while (s && *s) {
-        size_t run = 0;
-        unsigned char c;
-
-        while ((c = (unsigned char)s[run]) >= 0x20 && c != '"' && c != '\\')
-            run++;
-        pd_buf_put(b, s, run);
-        s += run;
-        if (!(c = (unsigned char)*s))
-            break;
-        switch (c) {
-        case '"': pd_buf_put(b, "\\\"", 2); break;
-        case '\\': pd_buf_put(b, "\\\\", 2); break;
-        case '\b': pd_buf_put(b, "\\b", 2); break;
-        case '\f': pd_buf_put(b, "\\f", 2); break;
-        case '\n': pd_buf_put(b, "\\n", 2); break;
-        case '\r': pd_buf_put(b, "\\r", 2); break;
-        case '\t': pd_buf_put(b, "\\t", 2); break;
-        default:
-            snprintf(esc, sizeof(esc), "\\u%04X", c);
-            pd_buf_put(b, esc, 6);
-        }
-        s++;
-    }
-    pd_buf_put(b, "\"", 1);
 }
 
 /* A site: {"rule":..,"text":..,"line":N,"column":N} or null. */
@@ -66,9 +33,9 @@ static void ingest_why_site(pd_buf *b, const pd_why_site *f)
         return;
     }
     pd_buf_put(b, "{\"rule\":", 8);
-    ingest_why_str(b, f->rule);
+    pd_buf_json_str(b, f->rule);
     pd_buf_put(b, ",\"text\":", 8);
-    ingest_why_str(b, f->text);
+    pd_buf_json_str(b, f->text);
     n = snprintf(num, sizeof(num), ",\"line\":%u,\"column\":%u}", (unsigned)f->line,
                  (unsigned)f->column);
     pd_buf_put(b, num, (size_t)n);
@@ -110,7 +77,7 @@ char *ingest_why_text(const pd_why *w, size_t *len)
     pd_buf_put(&b, ",\"mentions\":", 12);
     if (w->mention) {
         pd_buf_put(&b, "{\"name\":", 8);
-        ingest_why_str(&b, w->mention);
+        pd_buf_json_str(&b, w->mention);
         n = snprintf(num, sizeof(num), ",\"line\":%u}", (unsigned)w->mention_line);
         pd_buf_put(&b, num, (size_t)n);
     } else {

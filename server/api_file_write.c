@@ -16,40 +16,6 @@
 #include "pd_utf8.h"
 #include "sarif_import.h"
 
-void api_json_str(pd_buf *b, const char *s)
-{
-    static const char hex[] = "0123456789ABCDEF";
-
-    pd_buf_put(b, "\"", 1);
-    for (;;) {
-        size_t run = 0;
-        unsigned char c;
-        char esc[6] = {'\\', 'u', '0', '0', 0, 0};
-
-        while ((c = (unsigned char)s[run]) >= 0x20 && c != '"' && c != '\\')
-            run++;
-        pd_buf_put(b, s, run);
-        s += run;
-        if (!c)
-            break;
-        switch (c) {
-        case '"': pd_buf_put(b, "\\\"", 2); break;
-        case '\\': pd_buf_put(b, "\\\\", 2); break;
-        case '\b': pd_buf_put(b, "\\b", 2); break;
-        case '\f': pd_buf_put(b, "\\f", 2); break;
-        case '\n': pd_buf_put(b, "\\n", 2); break;
-        case '\r': pd_buf_put(b, "\\r", 2); break;
-        case '\t': pd_buf_put(b, "\\t", 2); break;
-        default:
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            pd_buf_put(b, esc, 6);
-        }
-        s++;
-    }
-    pd_buf_put(b, "\"", 1);
-}
-
 /* 1 when s is UTF-8 as jansson reads it (RFC 3629, as pd_utf8). */
 static int aw_utf8(const char *s)
 {
@@ -78,7 +44,7 @@ static void aw_text(pd_buf *b, const char *s)
         return;
     }
     if (aw_utf8(s)) {
-        api_json_str(b, s);
+        pd_buf_json_str(b, s);
         return;
     }
     j = api_text(s);
@@ -105,7 +71,7 @@ static void aw_key(pd_buf *b, const char *key, int first)
 {
     if (!first)
         pd_buf_put(b, ",", 1);
-    api_json_str(b, key);
+    pd_buf_json_str(b, key);
     pd_buf_put(b, ":", 1);
 }
 
@@ -122,27 +88,27 @@ static void aw_finding(pd_buf *b, const q_finding *f)
     pd_buf_puts(b, ",\"column\":");
     aw_int(b, f->column);
     pd_buf_puts(b, ",\"class\":");
-    api_json_str(b, f->cls);
+    pd_buf_json_str(b, f->cls);
     pd_buf_puts(b, ",\"rule\":");
-    api_json_str(b, f->rule);
+    pd_buf_json_str(b, f->rule);
     pd_buf_puts(b, ",\"text\":");
-    api_json_str(b, f->text);
+    pd_buf_json_str(b, f->text);
     pd_buf_puts(b, ",\"function\":");
     if (f->function)
-        api_json_str(b, f->function);
+        pd_buf_json_str(b, f->function);
     else
         pd_buf_put(b, "null", 4);
     pd_buf_puts(b, ",\"guarded\":");
     aw_bool(b, f->guarded);
     pd_buf_puts(b, ",\"tool\":\"portdash\",\"level\":");
-    api_json_str(b, sarif_builtin_level(f->cls));
+    pd_buf_json_str(b, sarif_builtin_level(f->cls));
     pd_buf_puts(b, ",\"reason\":");
     if (f->reason)
-        api_json_str(b, f->reason);
+        pd_buf_json_str(b, f->reason);
     else
         pd_buf_put(b, "null", 4);
     pd_buf_puts(b, ",\"fingerprint\":");
-    api_json_str(b, f->fingerprint);
+    pd_buf_json_str(b, f->fingerprint);
     pd_buf_puts(b, ",\"dismissed\":");
     aw_json(b, f->dismissed ? f->dismissed : json_null());
     pd_buf_put(b, "}", 1);
@@ -184,10 +150,10 @@ static int aw_function(pd_buf *b, const q_function *fn)
     pd_buf_puts(b, ",\"end_line\":");
     aw_int(b, fn->end_line);
     pd_buf_puts(b, ",\"status\":");
-    api_json_str(b, fn->status);
+    pd_buf_json_str(b, fn->status);
     pd_buf_puts(b, ",\"object_state\":");
     if (fn->object_state)
-        api_json_str(b, fn->object_state);
+        pd_buf_json_str(b, fn->object_state);
     else
         pd_buf_put(b, "null", 4);
     pd_buf_puts(b, ",\"tokens\":{");
@@ -239,7 +205,7 @@ static void aw_body(pd_buf *b, const q_file *f)
     if (f->analysed) {
         if (f->status && aw_utf8(f->status)) {
             aw_key(b, "status", 0);
-            api_json_str(b, f->status);
+            pd_buf_json_str(b, f->status);
         }
         aw_key(b, "universal_ready", 0);
         aw_bool(b, f->universal_ready);
@@ -267,11 +233,11 @@ int api_file_write(const q_file *f, pd_buf *b)
     pd_buf_reserve(b, 4096 + 320 * (f->nbuiltin + json_array_size(f->findings) +
                                     f->nfunctions));
     pd_buf_puts(b, "{\"commit\":");
-    api_json_str(b, f->commit);
+    pd_buf_json_str(b, f->commit);
     pd_buf_puts(b, ",\"path\":");
     aw_text(b, f->path);
     pd_buf_puts(b, ",\"blob\":");
-    api_json_str(b, f->blob);
+    pd_buf_json_str(b, f->blob);
     aw_body(b, f);
     aw_key(b, "functions_total", 0);
     aw_int(b, (int64_t)f->functions_total);

@@ -19,11 +19,4 @@
  */
 int api_file_write(const q_file *f, pd_buf *b);
 
-/*
- * Append `s` (NUL-terminated, valid UTF-8) as a JSON string, escaped as
- * jansson escapes it without flags: '"' and '\' with a backslash, \b \f
- * \n \r \t, other bytes below 0x20 as \u00XX, everything else as is.
- */
-void api_json_str(pd_buf *b, const char *s);
-
 #endif

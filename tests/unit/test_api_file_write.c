@@ -1,8 +1,8 @@
 /*
  * test_api_file_write.c: the file page written without a JSON tree
  * (api_file_write.h, issue 26.3) is byte for byte json_dumps of
- * api_file_json, the reference: the string escaping against jansson's for
- * every byte and hostile text, and whole pages typed and untyped with
+ * api_file_json, the reference (its strings: pd_buf_json_str, checked in
+ * test_pdutil.c): whole pages typed and untyped with
  * text that is not UTF-8, controls, quotes, dropped objects, SARIF
  * findings, dismissals and paging.
  */
@@ -11,48 +11,6 @@
 #include "api_file.h"
 #include "api_file_write.h"
 #include "q_file.h"
-
-/* The writer's string for s against jansson's dump of it. */
-static void str_same(const char *s)
-{
-    json_t *j = json_string(s);
-    char *want;
-    pd_buf b;
-
-    assert_non_null(j);
-    want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-    pd_buf_init(&b, 0);
-    api_json_str(&b, s);
-    assert_int_equal(b.err, 0);
-    if (strcmp(want, b.data) != 0)
-        fail_msg("string escaped differently: jansson %s, writer %s", want, b.data);
-    free(want);
-    pd_buf_free(&b);
-    json_decref(j);
-}
-
-static void test_strings_escape_as_jansson(void **state)
-{
-    static const char *hostile[] = {
-        "", "plain", "\"quoted\"", "back\\slash", "a/b", "\b\f\n\r\t", "\x01\x1f\x7f",
-        "caf\xc3\xa9", "\xe2\x80\xa8 line sep \xe2\x80\xa9", "\xe2\x80\xae RLO",
-        "\xef\xbb\xbf BOM", "\xf0\x9f\x98\x80 emoji", "</script><!--", "\\u0000",
-    };
-    char s[4];
-    int c;
-    size_t i;
-
-    /* Every byte that can stand alone in UTF-8, between two letters. */
-    for (c = 1; c < 0x80; c++) {
-        s[0] = 'a';
-        s[1] = (char)c;
-        s[2] = 'b';
-        s[3] = '\0';
-        str_same(s);
-    }
-    for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++)
-        str_same(hostile[i]);
-}
 
 /* The writer's page against the reference. */
 static void page_same(const q_file *f)
@@ -190,7 +148,6 @@ static void test_pages_as_the_reference(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_strings_escape_as_jansson),
         cmocka_unit_test(test_pages_as_the_reference),
     };
 

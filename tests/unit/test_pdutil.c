@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "pd_buf.h"
 #include "pd_error.h"
@@ -97,6 +98,48 @@ static void test_buf_reserve_and_reset(void **state)
     pd_buf_free(&b);
     assert_null(b.data);
     assert_int_equal(b.err, 0);
+}
+
+/* pd_buf_json_str's string for s against jansson's dump of it. */
+static void str_same(const char *s)
+{
+    json_t *j = json_string(s);
+    char *want;
+    pd_buf b;
+
+    assert_non_null(j);
+    want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+    pd_buf_init(&b, 0);
+    pd_buf_json_str(&b, s);
+    assert_int_equal(b.err, 0);
+    if (strcmp(want, b.data) != 0)
+        fail_msg("string escaped differently: jansson %s, writer %s", want, b.data);
+    free(want);
+    pd_buf_free(&b);
+    json_decref(j);
+}
+
+static void test_buf_json_str_escapes_as_jansson(void **state)
+{
+    static const char *hostile[] = {
+        "", "plain", "\"quoted\"", "back\\slash", "a/b", "\b\f\n\r\t", "\x01\x1f\x7f",
+        "caf\xc3\xa9", "\xe2\x80\xa8 line sep \xe2\x80\xa9", "\xe2\x80\xae RLO",
+        "\xef\xbb\xbf BOM", "\xf0\x9f\x98\x80 emoji", "</script><!--", "\\u0000",
+    };
+    char s[4];
+    int c;
+    size_t i;
+
+    /* Every byte that can stand alone in UTF-8, between two letters. */
+    for (c = 1; c < 0x80; c++) {
+        s[0] = 'a';
+        s[1] = (char)c;
+        s[2] = 'b';
+        s[3] = '\0';
+        str_same(s);
+    }
+    for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++)
+        str_same(hostile[i]);
 }
 
 /* Keys "k0".."k{n-1}" in one block, each at keys + 16 * i. */
@@ -205,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_buf_appends_and_terminates),
         cmocka_unit_test(test_buf_bound_is_an_error_that_sticks),
         cmocka_unit_test(test_buf_reserve_and_reset),
+        cmocka_unit_test(test_buf_json_str_escapes_as_jansson),
         cmocka_unit_test(test_map_trusted),
         cmocka_unit_test(test_map_seeded),
         cmocka_unit_test(test_map_delete_in_one_run),
