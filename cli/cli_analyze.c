@@ -465,7 +465,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                       const report_fail *fail, const sarif_write_opts *so)
 {
     git_repository *repo = NULL;
-    size_t bad;
+    size_t bad, badfns;
     int rc = 0, i;
 
     if (repo_path && git_repository_open_ext(&repo, repo_path,
@@ -504,9 +504,11 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
         return rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
     }
-    if ((bad = report_fail_count(fail, a->files, a->n)) > 0) {
-        fprintf(stderr, "portdash analyze: %zu finding%s forbidden by --fail-on\n",
-                bad, bad == 1 ? "" : "s");
+    report_fail_count(fail, a->files, a->n, &bad, &badfns);
+    if (bad || badfns) {
+        fprintf(stderr, "portdash analyze: forbidden by --fail-on: %zu finding%s, "
+                "%zu function%s in a forbidden object state\n", bad, bad == 1 ? "" : "s",
+                badfns, badfns == 1 ? "" : "s");
         return CLI_FAIL;
     }
     return CLI_OK;

@@ -39,21 +39,21 @@ int report_fail_finding(const report_fail *f, const an_finding *x)
     return f && !x->guarded && (f->classes >> x->cls & 1u);
 }
 
-size_t report_fail_count(const report_fail *f, const report_file *files,
-                         size_t n)
+void report_fail_count(const report_fail *f, const report_file *files, size_t n,
+                       size_t *findings, size_t *functions)
 {
-    size_t i, k, cnt = 0;
+    size_t i, k;
 
+    *findings = *functions = 0;
     for (i = 0; f && i < n; i++) {
         const an_result *res = files[i].res;
 
         for (k = 0; k < res->nfindings; k++)
-            cnt += (size_t)report_fail_finding(f, &res->findings[k]);
+            *findings += (size_t)report_fail_finding(f, &res->findings[k]);
         for (k = 0; k < res->nfunctions; k++) {
             an_objstate s = res->functions[k].object_state;
 
-            cnt += s != AN_OBJ_NONE && (f->objstates >> s & 1u);
+            *functions += s != AN_OBJ_NONE && (f->objstates >> s & 1u);
         }
     }
-    return cnt;
 }

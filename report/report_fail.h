@@ -18,8 +18,12 @@ int report_fail_parse(report_fail *f, const char *words);
 /* 1 when finding x (of a file) is forbidden by f; 0 otherwise. */
 int report_fail_finding(const report_fail *f, const an_finding *x);
 
-/* Number of forbidden findings and functions in the n files. */
-size_t report_fail_count(const report_fail *f, const report_file *files,
-                         size_t n);
+/*
+ * Count what f forbids in the n files: *findings, the unguarded findings of
+ * a forbidden class, and *functions, the functions in a forbidden object
+ * state (both 0 when f is NULL).  Kept apart so a message names each.
+ */
+void report_fail_count(const report_fail *f, const report_file *files, size_t n,
+                       size_t *findings, size_t *functions);
 
 #endif
