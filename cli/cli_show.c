@@ -169,9 +169,13 @@ static int cli_show_symbols(sqlite3 *db, const q_at *at, const cli_show_args *a,
 
     if ((rc = db_scopes_load(&scopes, a->scopes_path)) < 0)
         return rc;
-    if (!(sc = db_scopes_find(scopes, a->scope ? a->scope : "no-object-dtype")))
-        rc = pd_error_set(PD_EINVAL, "no scope named '%s'", a->scope ? a->scope
-                          : "no-object-dtype");
+    if (!(sc = db_scopes_find(scopes, a->scope ? a->scope : "no-object-dtype"))) {
+        char known[512];
+
+        db_scopes_names(scopes, known, sizeof(known));
+        rc = pd_error_set(PD_EINVAL, "unknown scope '%s' (known: %s)",
+                          a->scope ? a->scope : "no-object-dtype", known);
+    }
     else if (symbol && (rc = q_symbol_get(db, at, sc, symbol, &one)) == 0)
         rc = json ? cli_show_json(cli_show_cut(api_symbol_json(one), "sites", page, per))
                   : (cli_show_symbol_text(stdout, one, (page - 1) * per, per), 0);

@@ -184,6 +184,19 @@ const db_scope *db_scopes_find(const db_scopes *s, const char *name)
     return NULL;
 }
 
+void db_scopes_names(const db_scopes *s, char *buf, size_t size)
+{
+    size_t i, off = 0;
+
+    if (!size)
+        return;
+    buf[0] = '\0';
+    for (i = 0; s && i < s->n && off < size; i++)
+        off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? ", " : "", s->v[i].name);
+    if (!buf[0])
+        snprintf(buf, size, "none");
+}
+
 int db_scope_has_path(const db_scope *sc, const char *path)
 {
     /* The same globs as an ingest's path filter: one matcher (pathfilter.h). */

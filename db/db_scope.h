@@ -64,6 +64,13 @@ void db_scopes_free(db_scopes *s);
 /* The scope named `name`, or NULL. */
 const db_scope *db_scopes_find(const db_scopes *s, const char *name);
 
+/*
+ * Write the scopes' names, in order and comma-separated ("none" when there
+ * are none), into buf of `size` bytes, cut to fit, for the message that
+ * refuses an unknown scope name.
+ */
+void db_scopes_names(const db_scopes *s, char *buf, size_t size);
+
 /* 1 when `path` is in the scope's globs, else 0. */
 int db_scope_has_path(const db_scope *sc, const char *path);
 

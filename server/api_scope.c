@@ -47,8 +47,7 @@ enum MHD_Result api_scopes(srv_req *r)
 int api_scope_arg(srv_req *r, const db_scope **out)
 {
     const db_scopes *all = srv_get_scopes(r->server);
-    char name[128], known[512] = "";
-    size_t i, off = 0;
+    char name[128], known[512];
     int rc;
 
     *out = NULL;
@@ -62,11 +61,9 @@ int api_scope_arg(srv_req *r, const db_scope **out)
         r->immutable = 0;   /* another scopes file may define the name otherwise */
         return 0;
     }
-    for (i = 0; all && i < all->n && off < sizeof(known); i++)
-        off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s", i ? ", " : "",
-                                all->v[i].name);
+    db_scopes_names(all, known, sizeof(known));
     return pd_error_set(PD_EINVAL, "unknown scope '%s'; GET /api/v1/scopes lists them (%s)",
-                        name, known[0] ? known : "none");
+                        name, known);
 }
 
 int api_scope_stats(srv_req *r, const api_at *at, db_counts *c, const db_scope **out)

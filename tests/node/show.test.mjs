@@ -142,5 +142,5 @@ test('show refuses what it cannot answer, and says why', () => {
   assert.equal(r.status, 1);
   r = show(['symbols', '--rev', 'hpy', '--scope', 'no-such-scope']);
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /no scope named 'no-such-scope'/);
+  assert.match(r.stderr, /unknown scope 'no-such-scope' \(known: no-object-dtype, /);
 });
