@@ -46,6 +46,29 @@ static void cli_gate_usage(FILE *out)
         "--repo GITDIR is a deprecated alias of --git-dir.\n");
 }
 
+/* 1 after naming on stderr what is wrong with the arguments, else 0: a CI
+ * log shows this line to whoever broke the job, so it says which. */
+static int cli_gate_args_bad(const char *repo, const char *base, const char *head,
+                             const char *extra, int dashboard_unnamed, const char *fmt)
+{
+    if (!repo || !base || !head)
+        fprintf(stderr, "portdash gate: %s is required\n",
+                !repo ? "--git-dir GITDIR" : !base ? "--base REV" : "--head REV");
+    else if (extra)
+        fprintf(stderr, "portdash gate: unexpected argument '%s' (the revisions "
+                "go after --base and --head)\n", extra);
+    else if (dashboard_unnamed)
+        fprintf(stderr, "portdash gate: --dashboard needs --name (the repository's "
+                "name on the dashboard)\n");
+    else if (strcmp(fmt, "json") && strcmp(fmt, "markdown") && strcmp(fmt, "comment"))
+        fprintf(stderr, "portdash gate: --format is json, markdown or comment, "
+                "not '%s'\n", fmt);
+    else
+        return 0;
+    fputc('\n', stderr);
+    return 1;
+}
+
 int cli_gate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -87,10 +110,8 @@ int cli_gate(int argc, char **argv)
         default: cli_gate_usage(stderr); goto done;
         }
     }
-    if (!repo || !base || !head || optind < argc || (dashboard && !name) ||
-        (strcmp(fmt, "json") && strcmp(fmt, "markdown") && strcmp(fmt, "comment"))) {
-        fprintf(stderr, "portdash gate: --git-dir, --base and --head are required; "
-                "--format is json, markdown or comment; --dashboard needs --name\n\n");
+    if (cli_gate_args_bad(repo, base, head, optind < argc ? argv[optind] : NULL,
+                          dashboard && !name, fmt)) {
         cli_gate_usage(stderr);
         goto done;
     }

@@ -117,3 +117,20 @@ test('a path filter that selects nothing is an error, not an empty clean port', 
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^src\//m);
 });
+
+test('gate names what is wrong with its arguments, one line each, exit 2', () => {
+  const base = ['--git-dir', toyport, '--base', 'hpy', '--head', 'hpy-convert-object-dtype'];
+  const cases = [
+    [['--base', 'hpy', '--head', 'hpy'], /^portdash gate: --git-dir GITDIR is required$/m],
+    [['--git-dir', toyport, '--base', 'hpy'], /^portdash gate: --head REV is required$/m],
+    [[...base, 'stray'], /^portdash gate: unexpected argument 'stray'/m],
+    [[...base, '--dashboard', 'http://127.0.0.1:1'], /^portdash gate: --dashboard needs --name/m],
+    [[...base, '--format', 'yaml'], /^portdash gate: --format is json, markdown or comment, not 'yaml'$/m],
+  ];
+  for (const [args, want] of cases) {
+    const r = run(['gate', ...args]);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, want);
+    assert.match(r.stderr, /usage: portdash gate/);
+  }
+});
