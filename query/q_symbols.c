@@ -8,6 +8,7 @@
 
 #include "pd_error.h"
 #include "q_symbols.h"
+#include "analyzer/analyzer.h"
 
 /* One use kept for counting: its symbol, file, function, walk order. */
 typedef struct {
@@ -243,6 +244,17 @@ void q_symbol_free(q_symbol *s)
     free(s);
 }
 
+/* "capi" or "bridge" when the built-in rules class `name` so, else NULL. */
+static const char *q_sym_known(const char *name)
+{
+    const rules *rl = rules_default();
+    rules_verdict v = {RULES_CLS_UNSET, NULL};
+
+    if (rl)
+        rules_classify(rl, name, strlen(name), &v);
+    return v.cls == AN_CLASS_CAPI ? "capi" : v.cls == AN_CLASS_BRIDGE ? "bridge" : NULL;
+}
+
 int q_symbol_get(sqlite3 *db, const q_at *at, const db_scope *sc, const char *symbol,
                  q_symbol **out)
 {
@@ -258,6 +270,11 @@ int q_symbol_get(sqlite3 *db, const q_at *at, const db_scope *sc, const char *sy
     memcpy(s->commit, at->oid, sizeof(s->commit));
     rc = q_symbols_walk(db, at, sc, 0, q_sym_site, &w);
     free(w.fns);
+    /* no use: the class the rules give the name, or no such name */
+    if (rc == 0 && !s->nsites && !(s->cls = q_sym_known(symbol)))
+        rc = pd_error_set(PD_ENOTFOUND, "no blocking use of '%.200s' here, and the "
+                          "built-in rules class no C API or bridge name so (the list "
+                          "without a symbol gives the names in use)", symbol);
     if (rc < 0) {
         q_symbol_free(s);
         return rc;

@@ -80,7 +80,8 @@ typedef struct {
     char commit[41];
     char *scope;
     char *symbol;
-    const char *cls;             /* NULL when it has no blocking use */
+    const char *cls;             /* static: "capi" or "bridge"; without a
+                                  * use, the class the built-in rules give */
     int64_t functions, files;
     q_site *sites;               /* in walk order (files by path) */
     size_t nsites, capsites;
@@ -88,8 +89,11 @@ typedef struct {
 
 /*
  * The blocking uses of `symbol` at `at` under scope `sc` into *out
- * (q_symbol_free); a symbol without any has none.  0, PD_EDB, PD_ENOMEM;
- * on error *out is NULL.
+ * (q_symbol_free).  A C API or bridge name without any use (one the
+ * built-in rules class so: ported away, or not used yet) has none and is
+ * still an answer; any other name without a use is PD_ENOTFOUND (a typo
+ * must not read as "nothing left to port").  0, PD_ENOTFOUND, PD_EDB,
+ * PD_ENOMEM; on error *out is NULL.
  */
 int q_symbol_get(sqlite3 *db, const q_at *at, const db_scope *sc, const char *symbol,
                  q_symbol **out);

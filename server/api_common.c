@@ -14,6 +14,15 @@
 #include "pd_error.h"
 #include "pd_time.h"
 #include "pd_utf8.h"
+#include "analyzer/analyzer.h"
+
+int api_bridge_mechanism(const char *name)
+{
+    const rules *rl = rules_default();
+    const rules_name *rn = rl ? rules_lookup(rl, name, strlen(name)) : NULL;
+
+    return rn && rn->exact.cls == AN_CLASS_BRIDGE;
+}
 
 json_t *api_group_obj(const db_counts *c, const char *group)
 {

@@ -15,6 +15,14 @@
 #include "srv_reply.h"
 #include "srv_req.h"
 
+/*
+ * 1 when `name` is a bridge by an exact rule of the built-in rules
+ * (HPy_AsPyObject, _HPy_AsStruct_Legacy, ...): the mechanism a half-port
+ * crosses with, which the plan and the frontier do not count as a use to
+ * port; else 0.
+ */
+int api_bridge_mechanism(const char *name);
+
 /* A resolved {repo}/{rev} pair (the query layer's, q_at.h). */
 typedef q_at api_at;
 

@@ -26,15 +26,6 @@
 #include "srv_budget.h"
 #include "srv_page.h"
 
-static rules *af_rules;
-static pthread_once_t af_once = PTHREAD_ONCE_INIT;
-
-static void af_rules_load(void)
-{
-    if (rules_load_default(&af_rules) < 0)
-        af_rules = NULL;
-}
-
 typedef struct {
     srv_req *r;
     git_repository *repo;
@@ -83,14 +74,15 @@ static int af_wanted(const af_state *s, const an_result *res, const fix_offer *o
 /* The offers of one file onto s->fixes. */
 static int af_file(af_state *s, const char *path, const char *buf, size_t len)
 {
+    const rules *rl = rules_default();
     an_result *res = NULL;
     fix_list l;
     size_t i;
     int rc;
 
-    if ((rc = an_analyze(&res, af_rules, path, buf, len)) < 0)
+    if ((rc = an_analyze(&res, rl, path, buf, len)) < 0)
         return rc;
-    if ((rc = fix_file(&l, af_rules, path, buf, len, res)) < 0) {
+    if ((rc = fix_file(&l, rl, path, buf, len, res)) < 0) {
         an_result_free(res);
         return rc;
     }
@@ -188,8 +180,7 @@ enum MHD_Result api_fixes(srv_req *r)
 
     memset(&s, 0, sizeof(s));
     s.r = r;
-    pthread_once(&af_once, af_rules_load);
-    if (!af_rules)
+    if (!rules_default())
         return srv_reply_error(r, pd_error_set(PD_ENOMEM, "cannot load the built-in rules"));
     if ((rc = api_resolve(r, &at)) < 0 || (rc = srv_page_window(r, 100, 1000, &page, &per)) < 0 ||
         (rc = af_query(r, "path", s.path_glob, sizeof(s.path_glob))) < 0 ||

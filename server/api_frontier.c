@@ -45,25 +45,6 @@
 #include "pd_error.h"
 #include "pd_map.h"
 
-static rules *fr_rules;
-static pthread_once_t fr_rules_once = PTHREAD_ONCE_INIT;
-
-static void fr_rules_load(void)
-{
-    if (rules_load_default(&fr_rules) < 0)
-        fr_rules = NULL;     /* then nothing is excluded */
-}
-
-/* 1 when `name` is a bridge by an exact rule: the bridge mechanism. */
-static int fr_is_bridge_mechanism(const char *name)
-{
-    const rules_name *rn;
-
-    pthread_once(&fr_rules_once, fr_rules_load);
-    rn = fr_rules ? rules_lookup(fr_rules, name, strlen(name)) : NULL;
-    return rn && rn->exact.cls == AN_CLASS_BRIDGE;
-}
-
 typedef struct {
     uint32_t file;              /* index into fr_state.paths */
     const char *name;
@@ -321,7 +302,7 @@ static int fr_wrappers(fr_state *s, sqlite3 *db)
                 int one = 0;
 
                 snprintf(nm, sizeof(nm), "%.*s", (int)(len < 255 ? len : 255), p);
-                if (!fr_is_bridge_mechanism(nm) &&
+                if (!api_bridge_mechanism(nm) &&
                     fr_resolve(s, p, len, (uint32_t)fi, fr_is_ported, &one)) {
                     names++;
                     ported += one;
@@ -450,7 +431,7 @@ static json_t *fr_list(fr_state *s, int all, size_t limit, size_t *total, json_t
         if (!(f->status == 1 || f->status == 2) ||
             f->callees_ported != f->callees_total || (!all && !f->callers))
             continue;
-        if (fr_is_bridge_mechanism(f->name) || f->wrapper)
+        if (api_bridge_mechanism(f->name) || f->wrapper)
             json_array_append_new(excluded, json_pack("{s:o, s:o, s:I, s:s}",
                 "path", api_text(s->paths[f->file]), "name", api_text(f->name),
                 "start_line", (json_int_t)f->start_line, "reason", f->wrapper

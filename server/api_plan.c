@@ -85,24 +85,6 @@ typedef struct {
     const pd_flow *flow;         /* the commit's call graph: object states */
 } pl_state;
 
-static rules *pl_rules;
-static pthread_once_t pl_rules_once = PTHREAD_ONCE_INIT;
-
-static void pl_rules_load(void)
-{
-    if (rules_load_default(&pl_rules) < 0)
-        pl_rules = NULL;
-}
-
-static int pl_is_mechanism(const char *name)
-{
-    const rules_name *rn;
-
-    pthread_once(&pl_rules_once, pl_rules_load);
-    rn = pl_rules ? rules_lookup(pl_rules, name, strlen(name)) : NULL;
-    return rn && rn->exact.cls == AN_CLASS_BRIDGE;
-}
-
 static void pl_free(pl_state *s)
 {
     size_t i;
@@ -183,7 +165,7 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
         f->status = x->status;
         f->blocking = x->ung[PD_CLASS_CAPI] + x->ung[PD_CLASS_BRIDGE] > 0 &&
                       !(s->sc->exclude_object_paths && x->is_object);
-        f->mechanism = f->blocking && pl_is_mechanism(f->name);
+        f->mechanism = f->blocking && api_bridge_mechanism(f->name);
         if (line) {
             char *nl = strchr(line, '\n');
 
@@ -266,7 +248,7 @@ static int pl_edges(pl_state *s)
             for (k = first; k && rc == 0; k = s->fn[k - 1].next)
                 if ((!local || s->fn[k - 1].file == s->fn[i].file) && k - 1 != i) {
                     rc = pd_plan_add_edge(s->g, i, k - 1);
-                    named |= !s->fn[k - 1].mechanism && !pl_is_mechanism(s->fn[k - 1].name);
+                    named |= !s->fn[k - 1].mechanism && !api_bridge_mechanism(s->fn[k - 1].name);
                     ported |= s->fn[k - 1].status == PD_STATUS_PORTED;
                     if (s->fn[i].status == PD_STATUS_PORTED ||
                         s->fn[i].status == PD_STATUS_BRIDGED)

@@ -12,6 +12,7 @@
  *   - a short list of suffixes, filtered by their last byte.
  * All strings live in an append-only arena freed with the rules object.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,6 +370,21 @@ int rules_load_default(rules **out)
 {
     return rules_parse(out, "default.rules", rules_default_text,
                        (size_t)rules_default_text_len);
+}
+
+static rules *rules_shared;
+static pthread_once_t rules_shared_once = PTHREAD_ONCE_INIT;
+
+static void rules_shared_load(void)
+{
+    if (rules_load_default(&rules_shared) < 0)
+        rules_shared = NULL;
+}
+
+const rules *rules_default(void)
+{
+    pthread_once(&rules_shared_once, rules_shared_load);
+    return rules_shared;
 }
 
 void rules_free(rules *r)

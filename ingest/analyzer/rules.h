@@ -63,6 +63,15 @@ extern const unsigned long rules_cpython_names_text_len;
  * messages.  Same errors and ownership as rules_parse(). */
 int rules_load_default(rules **out);
 
+/*
+ * The built-in rules, parsed once per process on first use (thread-safe)
+ * and shared read-only by every caller for the process's life: the server's
+ * handlers and queries that ask what a name is.  Not owned by the caller.
+ * NULL when they cannot be parsed (not for the embedded file; a caller then
+ * treats every name as unclassified).
+ */
+const rules *rules_default(void);
+
 /* ---- Lookup API used by the analyzer (analyze.c) ---------------------- */
 
 /* FNV-1a hash of an identifier, as stored in rules_name.hash. */

@@ -143,4 +143,8 @@ test('show refuses what it cannot answer, and says why', () => {
   r = show(['symbols', '--rev', 'hpy', '--scope', 'no-such-scope']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown scope 'no-such-scope' \(known: no-object-dtype, /);
+  // a name the rules do not know and nothing uses: not an empty answer
+  r = show(['symbols', '--rev', 'hpy', 'NoSuchSymbol']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /no blocking use of 'NoSuchSymbol' here/);
 });

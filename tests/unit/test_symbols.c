@@ -222,12 +222,17 @@ static void test_symbol_sites_point_at_the_symbol(void **state)
     s = get(200, "/api/v1/repos/demo/commits/hpy/symbols/PyLong_FromLong");
     assert_string_equal(json_string_value(json_object_get(s, "hpy")), "HPyLong_FromLong");
     json_decref(s);
-    /* A name without blocking uses: no sites, the replacement still said. */
+    /* A name without blocking uses: no sites, the class the rules give it,
+     * the replacement still said; a name the rules do not know: 404. */
     s = get(200, "/api/v1/repos/demo/commits/hpy/symbols/PyErr_SetString");
     assert_int_equal(json_integer_value(json_object_get(s, "uses")), 0);
-    assert_true(json_is_null(json_object_get(s, "class")));
+    assert_string_equal(json_string_value(json_object_get(s, "class")), "capi");
     assert_string_equal(json_string_value(json_object_get(s, "hpy")), "HPyErr_SetString");
     json_decref(s);
+    s = get(200, "/api/v1/repos/demo/commits/hpy/symbols/HPy_AsPyObject");
+    assert_string_equal(json_string_value(json_object_get(s, "class")), "bridge");
+    json_decref(s);
+    json_decref(get(404, "/api/v1/repos/demo/commits/hpy/symbols/PyErr_SetStrin"));
 }
 
 static void test_a_scope_without_the_files_has_no_symbols(void **state)
