@@ -56,5 +56,8 @@ async function main() {
 }
 
 main()
-  .catch((e) => showError($('errors'), e, 'What HPy must add'))
+  .catch((e) => {
+    showError($('errors'), e, 'What HPy must add');
+    replace($('needs-table').tBodies[0], h('tr', { class: 'empty' }, h('td', { class: 'muted' }, 'Nothing to show.')));
+  })
   .finally(() => { document.body.dataset.ready = 'true'; });

@@ -20,5 +20,8 @@ async function main() {
 }
 
 main()
-  .catch((e) => showError($('errors'), e, 'Symbol'))
+  .catch((e) => {
+    showError($('errors'), e, 'Symbol');
+    replace($('symbol'), h('span', { class: 'muted' }, 'Nothing to show.'));
+  })
   .finally(() => { document.body.dataset.ready = 'true'; });

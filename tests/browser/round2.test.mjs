@@ -82,6 +82,24 @@ test('a symbol with an HPy replacement names it on its page', async () => {
   await close(page);
 });
 
+test('a mistyped symbol says why and leaves no "Loading…" behind', async () => {
+  const page = await open(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyErr_SetStrin' })}`);
+  assert.match(await page.textContent('#errors'), /404[\s\S]*no blocking use of 'PyErr_SetStrin'/);
+  assert.equal((await page.textContent('#symbol')).trim(), 'Nothing to show.');
+  await close(page);
+});
+
+test('what HPy must add: a failed answer leaves no "Loading…" row behind', async () => {
+  const page = await browser.newPage();
+  await page.route('**/api/v1/hpy-needs*', (r) => r.fulfill({ status: 503, contentType: 'application/problem+json',
+    body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'busy' }) }));
+  await page.goto(`${BASE}/hpy-needs.html`);
+  await page.waitForSelector('body[data-ready]');
+  assert.match(await page.textContent('#errors'), /503/);
+  assert.equal((await page.textContent('#needs-table tbody')).trim(), 'Nothing to show.');
+  await page.close();
+});
+
 test('search finds functions by name and C API names with their replacement', async () => {
   const d = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/search?q=getitem`);
   const page = await open(`${BASE}/${pages().search}`);
