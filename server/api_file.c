@@ -118,8 +118,11 @@ int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
 
 /* ?tool=A,B and ?level=warning,error (findings of those only) into p, in
  * buffers of the caller. */
-int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
-                    char *levels, size_t nlevels)
+/* ?tool=A,B and ?level=warning,error into p (findings of those only),
+ * their text in the caller's buffers tools and levels; a value longer
+ * than its buffer is an error (srv_query). */
+static int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
+                           char *levels, size_t nlevels)
 {
     int rc;
 
@@ -132,29 +135,43 @@ int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
     return 0;
 }
 
-enum MHD_Result api_file(srv_req *r)
+int api_file_read(srv_req *r, q_file_params *p, q_file **out, char **owned)
 {
     api_at at;
+    char blob[41], tools[1024], levels[256];
+    int rc;
+
+    *out = NULL;
+    *owned = NULL;
+    if ((rc = srv_page_window(r, Q_FILE_PER_PAGE, Q_FILE_PER_PAGE, &p->page, &p->per)) < 0 ||
+        (rc = api_resolve(r, &at)) < 0 ||
+        (rc = api_file_locate(r, &at, blob, owned)) < 0 ||
+        (rc = api_file_params(r, p, tools, sizeof(tools), levels, sizeof(levels))) < 0 ||
+        (rc = q_file_get(r->db, &at, r->tail, blob, p, out)) < 0)
+        return rc;
+    /* p's tools and levels point into this frame: done with them here */
+    p->tools = p->levels = NULL;
+    if (api_file_paged(*out))
+        srv_page_link(r, (*out)->page, (*out)->per,
+                      (*out)->functions_total > (*out)->findings_total
+                      ? (*out)->functions_total : (*out)->findings_total);
+    return 0;
+}
+
+enum MHD_Result api_file(srv_req *r)
+{
     q_file_params p = {.typed = 1};
     q_file *f = NULL;
-    char blob[41], tools[1024], levels[256];
     char *owned = NULL, *body;
     enum MHD_Result ret;
     size_t len;
     pd_buf b;
     int rc;
 
-    if ((rc = srv_page_window(r, Q_FILE_PER_PAGE, Q_FILE_PER_PAGE, &p.page, &p.per)) < 0 ||
-        (rc = api_resolve(r, &at)) < 0 ||
-        (rc = api_file_locate(r, &at, blob, &owned)) < 0 ||
-        (rc = api_file_params(r, &p, tools, sizeof(tools), levels, sizeof(levels))) < 0 ||
-        (rc = q_file_get(r->db, &at, r->tail, blob, &p, &f)) < 0) {
+    if ((rc = api_file_read(r, &p, &f, &owned)) < 0) {
         free(owned);
         return srv_reply_error(r, rc);
     }
-    if (api_file_paged(f))
-        srv_page_link(r, f->page, f->per, f->functions_total > f->findings_total
-                                          ? f->functions_total : f->findings_total);
     pd_buf_init(&b, 0);
     api_file_write(f, &b);
     q_file_free(f);

@@ -31,13 +31,19 @@ json_t *api_file_json(const q_file *f, int with_page);
  * NULL).  PD_ENOTFOUND when the commit has no such file.
  */
 int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned);
+
 /*
- * ?tool=A,B and ?level=warning,error into p (findings of those only),
- * their text in the caller's buffers tools and levels; a value longer
- * than its buffer is an error (srv_query).
+ * Read the file page that r asks for, the same way for every answer made
+ * of it (GET .../files/{path...} and .../file-functions/{path...}): the
+ * paging window (?page, ?per_page), {rev}, the path (api_file_locate),
+ * ?tool=A,B and ?level=L,.. (findings of those only), then q_file_get with
+ * p's other fields as the caller set them (typed or not) into *out
+ * (q_file_free), and the Link header of a paged answer.  *owned as
+ * api_file_locate: free it once *out is written.  0, or the first error
+ * (PD_EINVAL for a bad parameter, PD_ENOTFOUND, PD_EDB, PD_ENOMEM), to
+ * reply with srv_reply_error; then *out is NULL.
  */
-int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t ntools,
-                    char *levels, size_t nlevels);
+int api_file_read(srv_req *r, q_file_params *p, q_file **out, char **owned);
 /* GET /api/v1/repos/{repo}/commits/{rev}/files/{path...} */
 enum MHD_Result api_file(srv_req *r);
 

@@ -42,27 +42,18 @@ static json_t *ff_counts(const json_t *findings)
 
 enum MHD_Result api_file_functions(srv_req *r)
 {
-    api_at at;
     q_file_params p = {0};
     q_file *f = NULL;
-    char blob[41], tools[1024], levels[256];
     char *owned = NULL;
     enum MHD_Result ret;
     json_t *o;
     int rc;
 
     /* Read as GET .../files/{path...} reads it, so both answers agree. */
-    if ((rc = srv_page_window(r, Q_FILE_PER_PAGE, Q_FILE_PER_PAGE, &p.page, &p.per)) < 0 ||
-        (rc = api_resolve(r, &at)) < 0 ||
-        (rc = api_file_locate(r, &at, blob, &owned)) < 0 ||
-        (rc = api_file_params(r, &p, tools, sizeof(tools), levels, sizeof(levels))) < 0 ||
-        (rc = q_file_get(r->db, &at, r->tail, blob, &p, &f)) < 0) {
+    if ((rc = api_file_read(r, &p, &f, &owned)) < 0) {
         free(owned);
         return srv_reply_error(r, rc);
     }
-    if (api_file_paged(f))
-        srv_page_link(r, f->page, f->per, f->functions_total > f->findings_total
-                                          ? f->functions_total : f->findings_total);
     o = api_file_json(f, 1);
     json_object_del(o, "findings");
     json_object_set_new(o, "function_findings", ff_counts(f->findings));
