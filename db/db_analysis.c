@@ -40,8 +40,7 @@ int db_analysis_findings_text(sqlite3 *db, int64_t analysis_id, char **text)
     if ((rc = db_step(st)) == 0)
         rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
     else if (rc > 0)
-        rc = db_inflate(text, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
-                        (size_t)sqlite3_column_int64(st, 1));
+        rc = db_column_inflate(st, 0, 0, text);
     sqlite3_finalize(st);
     return rc;
 }
@@ -194,9 +193,8 @@ int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out)
     if ((rc = db_prepare(db, &st, "SELECT flow, flow_len FROM analyses WHERE id = ?1")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
-    if ((rc = db_step(st)) > 0 && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        rc = db_inflate(out, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
-                        (size_t)sqlite3_column_int64(st, 1));
+    if ((rc = db_step(st)) > 0)
+        rc = db_column_inflate(st, 0, 1, out);
     sqlite3_finalize(st);
     return rc < 0 ? rc : 0;
 }

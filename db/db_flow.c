@@ -67,12 +67,9 @@ static int db_commit_text(sqlite3 *db, int64_t commit_id, const char *rules_hash
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
     while ((rc = db_step(st)) > 0) {
-        char *text = NULL;
+        char *text;
 
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
-            (rc = db_inflate(&text, sqlite3_column_blob(st, 2),
-                             (size_t)sqlite3_column_bytes(st, 2),
-                             (size_t)sqlite3_column_int64(st, 3))) < 0)
+        if ((rc = db_column_inflate(st, 2, 1, &text)) < 0)
             break;
         if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
                      sqlite3_column_int64(st, 1), text)) != 0)
@@ -134,9 +131,7 @@ static int db_flow_results_row(pd_flow *g, sqlite3_stmt *st)
         return pd_flow_results_file(g, pd_flow_path_key(path), path,
                                     (const char *)sqlite3_column_text(st, 1),
                                     (size_t)sqlite3_column_bytes(st, 1));
-    if ((rc = db_inflate(&text, sqlite3_column_blob(st, 2),
-                         (size_t)sqlite3_column_bytes(st, 2),
-                         (size_t)sqlite3_column_int64(st, 3))) < 0)
+    if ((rc = db_column_inflate(st, 2, 0, &text)) < 0)
         return rc;
     pd_buf_init(&b, 0);
     pd_flow_fns_encode(text, strlen(text), &b);

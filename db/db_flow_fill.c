@@ -61,9 +61,7 @@ static int db_fill_fns(sqlite3 *db)
 
         sqlite3_bind_int64(get, 1, ids[i]);
         if ((rc = db_step(get)) > 0)
-            rc = db_inflate(&text, sqlite3_column_blob(get, 0),
-                            (size_t)sqlite3_column_bytes(get, 0),
-                            (size_t)sqlite3_column_int64(get, 1));
+            rc = db_column_inflate(get, 0, 0, &text);
         sqlite3_reset(get);
         if (rc < 0)
             break;
@@ -138,12 +136,9 @@ static int db_fill_rows(db_fill *f, sqlite3_stmt *st)
     int rc;
 
     while ((rc = db_step(st)) > 0) {
-        char *text = NULL;
+        char *text;
 
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
-            (rc = db_inflate(&text, sqlite3_column_blob(st, 2),
-                             (size_t)sqlite3_column_bytes(st, 2),
-                             (size_t)sqlite3_column_int64(st, 3))) < 0)
+        if ((rc = db_column_inflate(st, 2, 1, &text)) < 0)
             break;
         rc = db_fill_file(f, sqlite3_column_int64(st, 0),
                           (const char *)sqlite3_column_text(st, 1), text);

@@ -129,3 +129,13 @@ int db_inflate(char **out, const void *in, size_t len, size_t raw_len)
     *out = buf;
     return 0;
 }
+
+int db_column_inflate(sqlite3_stmt *st, int col, int nullable, char **out)
+{
+    *out = NULL;
+    if (sqlite3_column_type(st, col) == SQLITE_NULL)
+        return nullable ? 0 : pd_error_set(PD_EDB, "the database is damaged: a "
+                                           "compressed column is NULL");
+    return db_inflate(out, sqlite3_column_blob(st, col), (size_t)sqlite3_column_bytes(st, col),
+                      (size_t)sqlite3_column_int64(st, col + 1));
+}

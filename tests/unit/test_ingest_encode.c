@@ -212,6 +212,38 @@ static void test_inflate_refuses_damage(void **state)
     free(t);
 }
 
+/* A stored pair of columns (bytes, original size): inflated from the row;
+ * a NULL column is no text where the column may be NULL, damage where it
+ * may not. */
+static void test_column_inflate(void **state)
+{
+    char *t = deflate_text(3000, 3), *back = NULL;
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+    sqlite3 *db;
+    sqlite3_stmt *st;
+
+    (void)state;
+    assert_int_equal(db_deflate(&z, &zlen, t, 3000), 0);
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT ?1, ?2, NULL, NULL", -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_blob(st, 1, z, (int)zlen, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, 3000);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(db_column_inflate(st, 0, 0, &back), 0);
+    assert_memory_equal(back, t, 3001);
+    free(back);
+    assert_int_equal(db_column_inflate(st, 2, 1, &back), 0);
+    assert_null(back);
+    assert_int_equal(db_column_inflate(st, 2, 0, &back), PD_EDB);
+    assert_null(back);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(z);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_why_random),
         cmocka_unit_test(test_deflate_zlib_format),
         cmocka_unit_test(test_inflate_refuses_damage),
+        cmocka_unit_test(test_column_inflate),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
