@@ -22,7 +22,7 @@
  * srv_db.h opens it again when the file was replaced). */
 enum MHD_Result api_healthz(srv_req *r)
 {
-    if (srv_dbs_check_file(srv_get_dbs(r->server)) < 0 || db_check_readable(r->db) < 0)
+    if (srv_dbs_check_file(srv_get_dbs(r->server), r->db) < 0 || db_check_readable(r->db) < 0)
         return srv_reply_problem(r, 503, "Service Unavailable", "the database "
                                  "cannot be read: %s", pd_error_last());
     return srv_reply_json(r, 200, json_pack("{s:s}", "status", "ok"));

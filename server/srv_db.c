@@ -124,18 +124,24 @@ sqlite3 *srv_dbs_thread(srv_dbs *d)
     return t->db;
 }
 
-int srv_dbs_check_file(srv_dbs *d)
+int srv_dbs_check_file(srv_dbs *d, sqlite3 *db)
 {
     static const char magic[16] = "SQLite format 3";
     char head[16];
-    int fd = open(d->path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? pread(fd, head, sizeof(head), 0) : -1;
+    sqlite3_file *fp = NULL;
+    struct stat sb;
+    int rc;
 
-    if (fd >= 0)
-        close(fd);
-    if (n < 0)
+    if (stat(d->path, &sb) < 0)
         return pd_error_set(PD_EDB, "the database file cannot be read");
-    if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(magic)) != 0)
+    if (!db || sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &fp) != SQLITE_OK ||
+        !fp || !fp->pMethods)
+        return pd_error_set(PD_EDB, "the database file is not open");
+    /* xRead reads the file (not the page cache); a short read is zero-filled */
+    rc = fp->pMethods->xRead(fp, head, (int)sizeof(head), 0);
+    if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)
+        return pd_error_set(PD_EDB, "the database file cannot be read");
+    if (rc == SQLITE_IOERR_SHORT_READ || memcmp(head, magic, sizeof(magic)) != 0)
         return pd_error_set(PD_EDB, "the database file is not an SQLite database");
     return 0;
 }

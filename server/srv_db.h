@@ -36,8 +36,13 @@ sqlite3 *srv_dbs_thread(srv_dbs *d);
 /*
  * What /healthz reads besides a query: the file at the path exists and
  * starts with SQLite's header, read from the file now (a connection's page
- * cache would not notice the file overwritten).  0, or PD_EDB with why.
+ * cache would not notice the file overwritten) through `db`'s own file
+ * handle (srv_dbs_thread's connection to that path).  Never opens the
+ * file itself: closing any other descriptor of it would drop this
+ * process's POSIX locks, SQLite's included, and the next writer would
+ * delete the WAL under the server ("How To Corrupt An SQLite Database
+ * File", section 2.2).  0, or PD_EDB with why.
  */
-int srv_dbs_check_file(srv_dbs *d);
+int srv_dbs_check_file(srv_dbs *d, sqlite3 *db);
 
 #endif
