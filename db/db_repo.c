@@ -1,6 +1,7 @@
 /*
  * db_repo.c: listing, removing and renaming repositories (see db_repo.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "db.h"
@@ -172,4 +173,46 @@ int db_repo_rename(sqlite3 *db, const char *from, const char *to)
 fail:
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
+}
+
+int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
+                        const char *rules_name)
+{
+    char had[600], others[300] = "";
+    const char *sp;
+    sqlite3_stmt *st = NULL;
+    size_t n = strlen(rules_file), off = 0;
+    int rc;
+
+    if ((rc = db_meta_get(db, "rules_file", had, sizeof(had))) == PD_ENOTFOUND)
+        return 0;                      /* older database: nothing recorded */
+    if (rc < 0)
+        return rc;
+    if (strncmp(had, rules_file, n) == 0 && (had[n] == ' ' || !had[n]))
+        return 0;
+    if ((rc = db_prepare(db, &st, "SELECT name FROM repos r WHERE id != ?1 AND EXISTS "
+                         "(SELECT 1 FROM commits c WHERE c.repo_id = r.id) "
+                         "ORDER BY name LIMIT 4")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    while ((rc = db_step(st)) > 0 && off < sizeof(others))
+        off += (size_t)snprintf(others + off, sizeof(others) - off, "%s%s", off ? ", " : "",
+                                (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    if (rc < 0 || !others[0])
+        return rc < 0 ? rc : 0;
+    sp = strchr(had, ' ');
+    return pd_error_set(PD_EINVAL, "this database answers under the rules %s, those of "
+                        "its repositories %s; ingesting with %s would leave them without "
+                        "answers (one database answers under one rules file): use "
+                        "another --db for these rules, or the same rules",
+                        sp ? sp + 1 : "file", others, rules_name);
+}
+
+int db_repo_rules_set(sqlite3 *db, const char *rules_file, const char *rules_name)
+{
+    char v[600];
+
+    snprintf(v, sizeof(v), "%s %s", rules_file, rules_name);
+    return db_meta_set(db, "rules_file", v);
 }

@@ -70,4 +70,22 @@ int db_repo_rename(sqlite3 *db, const char *from, const char *to);
  * message that says why. */
 int db_repo_name_check(const char *name);
 
+/*
+ * Before an ingest of repository `repo_id` under the rules file whose
+ * content hash is `rules_file` (named `rules_name` in messages): a database
+ * answers every repository under the rules of its last ingest (meta
+ * rules_hash), so another rules file would leave every other repository
+ * without answers ("no summary under the current rules", empty symbol
+ * lists).  PD_EINVAL naming them when meta `rules_file` (set by
+ * db_repo_rules_set) is another file and another repository has commits;
+ * else 0 (a database of one repository may change its rules: the next
+ * ingest re-analyses it).  PD_EDB.
+ */
+int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
+                        const char *rules_name);
+
+/* Record the rules file of the ingest that ends (meta rules_file: "HASH
+ * NAME").  0 or PD_EDB. */
+int db_repo_rules_set(sqlite3 *db, const char *rules_file, const char *rules_name);
+
 #endif

@@ -377,6 +377,12 @@ static double ingest_now(void)
 }
 
 /* Open everything a run needs; the caller frees with ingest_close. */
+/* The rules file's name in messages: the --rules path as given. */
+static const char *ingest_rules_name(const ingest_options *opt)
+{
+    return opt->rules_path ? opt->rules_path : "default.rules (built in)";
+}
+
 static int ingest_open(ingest_ctx *c, const ingest_options *opt)
 {
     char *abs, *profile = NULL;
@@ -437,6 +443,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
                         abs ? abs : opt->repo_path,
                         opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
+    if (rc == 0)
+        rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), ingest_rules_name(opt));
     if (rc == 0 && !opt->ninclude && !opt->nexclude)
         c->filter = c->stored_filter.f;
     if (rc == 0 && !(profile = rules_profile_json(c->rules)))
@@ -530,6 +538,8 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         rc = ingest_retips(&c);
     if (rc == 0)
         rc = db_meta_set(c.db, "rules_hash", c.rules_hash);
+    if (rc == 0)
+        rc = db_repo_rules_set(c.db, rules_hash(c.rules), ingest_rules_name(opt));
     if (rc == 0)
         rc = db_ingest_commit(c.store);
     if (rc < 0) {

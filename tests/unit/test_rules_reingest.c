@@ -2,7 +2,10 @@
  * test_rules_reingest.c: the rules file's content hash keys every stored
  * analysis (issue 3, item 5): an ingest with changed rules re-analyses
  * every blob on the next run, and only then; the same rules under another
- * file name re-analyse nothing.  Uses the toyport fixture repository.
+ * file name re-analyse nothing.  A database answers under one rules file,
+ * so a second repository under other rules is refused, naming the first,
+ * and loses nothing (newcomer's report, round 3).  Uses the toyport and
+ * gcport fixture repositories.
  */
 #include "testutil.h"
 
@@ -45,20 +48,29 @@ static int fx_teardown(void **state)
     return 0;
 }
 
-/* Ingest toyport's two refs with rules_path (NULL: built-in); blobs analysed. */
-static uint64_t ingest(const fx *f, const char *rules_path)
+/* Ingest ref(s) of fixture `fixture` as `name` with rules_path (NULL:
+ * built-in); 0 or the error. */
+static int ingest_as(const fx *f, const char *fixture, const char *name, const char *rules_path,
+                     ingest_stats *st)
 {
     const char *refs[] = {"hpy", "hpy-convert-object-dtype"};
     ingest_options o = {0};
-    ingest_stats st;
 
     o.db_path = f->db;
-    o.repo_path = tu_fixture("toyport");
-    o.name = "toy";
+    o.repo_path = tu_fixture(fixture);
+    o.name = name;
     o.refs = refs;
-    o.nrefs = 2;
+    o.nrefs = strcmp(fixture, "toyport") == 0 ? 2 : 1;
     o.rules_path = rules_path;
-    if (ingest_run(&o, &st) != 0)
+    return ingest_run(&o, st);
+}
+
+/* Ingest toyport's two refs with rules_path (NULL: built-in); blobs analysed. */
+static uint64_t ingest(const fx *f, const char *rules_path)
+{
+    ingest_stats st;
+
+    if (ingest_as(f, "toyport", "toy", rules_path, &st) != 0)
         fail_msg("ingest: %s", pd_error_last());
     return st.blobs_analysed;
 }
@@ -76,10 +88,39 @@ static void test_changed_rules_reanalyse_once(void **state)
     assert_int_equal(ingest(f, NULL), 0);          /* back: still stored */
 }
 
+static void test_other_rules_for_a_second_repository_are_refused(void **state)
+{
+    fx *f = *state;
+    ingest_stats st;
+    sqlite3 *db;
+    sqlite3_stmt *q;
+
+    ingest(f, NULL);
+    assert_int_equal(ingest_as(f, "gcport", "gc", f->changed, &st), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "its repositories toy;"));
+    assert_non_null(strstr(pd_error_last(), "changed.rules"));
+    /* refused before anything was written: no repository "gc", and toy
+     * still answers under its rules */
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM repos WHERE name = 'gc'",
+                                        -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    /* the same rules under another name are the same rules */
+    assert_int_equal(ingest_as(f, "gcport", "gc", f->same, &st), 0);
+    /* and now neither repository may move to other rules alone */
+    assert_int_equal(ingest_as(f, "toyport", "toy", f->changed, &st), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "its repositories gc;"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_changed_rules_reanalyse_once,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_other_rules_for_a_second_repository_are_refused,
                                         fx_setup, fx_teardown),
     };
 
