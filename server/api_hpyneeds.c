@@ -240,6 +240,46 @@ static int hn_repo(void *arg, const db_repo *repo)
     return 0;
 }
 
+/*
+ * The filters as given: every ?kind= word one of CPython's kinds, every
+ * ?refs= entry REPO:REF of a repository the database holds (a typo must
+ * not read as "HPy must add nothing").  0 or PD_EINVAL naming it.
+ */
+static int hn_check_args(srv_req *r, const char *refs, const char *kinds)
+{
+    char word[256];
+    const char *p, *e;
+    size_t n, k;
+    int64_t id;
+
+    for (p = kinds; *p; p = *e ? e + 1 : e) {
+        e = p + strcspn(p, ",");
+        n = (size_t)(e - p);
+        for (k = 0; k < 5; k++)
+            if (n == strlen(hn_kind_names[k]) && memcmp(p, hn_kind_names[k], n) == 0)
+                break;
+        if (k == 5)
+            return pd_error_set(PD_EINVAL, "kind '%.*s' is not one of function, macro, "
+                                "type, variable, constant", (int)(n < 64 ? n : 64), p);
+    }
+    for (p = refs; *p; p = *e ? e + 1 : e) {
+        const char *colon;
+
+        e = p + strcspn(p, ",");
+        colon = memchr(p, ':', (size_t)(e - p));
+        n = colon ? (size_t)(colon - p) : 0;
+        if (!colon || !n || colon + 1 == e || n >= sizeof(word))
+            return pd_error_set(PD_EINVAL, "refs is a comma list of REPO:REF, not '%.*s'",
+                                (int)((size_t)(e - p) < 64 ? (size_t)(e - p) : 64), p);
+        memcpy(word, p, n);
+        word[n] = '\0';
+        if (db_repo_find(r->db, word, &id, NULL, 0) == PD_ENOTFOUND)
+            return pd_error_set(PD_EINVAL, "refs names no repository of this database: "
+                                "'%s'", word);
+    }
+    return 0;
+}
+
 /* Rank: functions, files, uses, name. */
 static int hn_cmp(const void *a, const void *b)
 {
@@ -504,11 +544,12 @@ enum MHD_Result api_hpy_needs(srv_req *r)
         json_decref(h.ports);
         return srv_reply_error(r, pd_error_set(PD_EINVAL, "name a scope with ?scope=NAME"));
     }
-    if ((rc = db_meta_get(r->db, "rules_hash", rules_hash, sizeof(rules_hash))) < 0 ||
+    if ((rc = db_meta_get(r->db, "rules_hash", rules_hash, sizeof(rules_hash))) == PD_ENOTFOUND)
+        rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
+    /* an unknown ref of a named repository stays db_rev_resolve's 404 */
+    if (rc < 0 || (rc = hn_check_args(r, refs, kinds)) < 0 ||
         (rc = db_repos(r->db, hn_repo, &h)) < 0) {
         json_decref(h.ports);
-        if (rc == PD_ENOTFOUND)
-            rc = pd_error_set(PD_ENOTFOUND, "nothing has been ingested yet");
         return srv_reply_error(r, rc);
     }
     agg = json_object();
