@@ -12,6 +12,7 @@
 #include "db_findings.h"
 #include "db_flow.h"
 #include "db_missing.h"
+#include "db_sarif.h"
 #include "db_triage.h"
 #include "pd_error.h"
 #include "q_dismissed.h"
@@ -265,6 +266,60 @@ static int q_file_dismissed(sqlite3 *db, const q_at *at, q_file *out)
     return db_triage_mark(db, at->repo_id, out->findings, &out->dismissed_count);
 }
 
+/* The tools with findings at a commit, "portdash" first, ", "-joined. */
+typedef struct {
+    char list[512];
+    size_t len;
+} q_tools;
+
+/* 1 when the n bytes at w are one of the list's names. */
+static int q_tools_has(const char *list, const char *w, size_t n)
+{
+    const char *p = list;
+
+    while (*p) {
+        size_t k = strcspn(p, ",");
+
+        if (k == n && strncmp(p, w, n) == 0)
+            return 1;
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return 0;
+}
+
+static int q_tool_seen(void *arg, const db_sarif_run_row *r)
+{
+    q_tools *t = arg;
+
+    if (!q_tools_has(t->list, r->tool, strlen(r->tool)) && t->len < sizeof(t->list))
+        t->len += (size_t)snprintf(t->list + t->len, sizeof(t->list) - t->len, ", %s", r->tool);
+    return 0;
+}
+
+/* Every ?tool= name is portdash or a tool with a SARIF upload at the
+ * commit: a misspelt tool would read as "no findings".  0 or PD_EINVAL
+ * listing the tools there. */
+static int q_file_tools_check(sqlite3 *db, const q_at *at, const char *tools)
+{
+    q_tools t = {"portdash", 8};
+    const char *p = tools;
+    int rc;
+
+    if ((rc = db_sarif_runs(db, at->commit_id, q_tool_seen, &t)) < 0)
+        return rc;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+
+        if (!q_tools_has(t.list, p, n))
+            return pd_error_set(PD_EINVAL, "tool: \"%.*s\" has no findings at this commit "
+                                "(tools here: %s)", (int)(n > 40 ? 40 : n), p, t.list);
+        if (!p[n])
+            return 0;
+        p += n + 1;
+    }
+}
+
 int q_file_get(sqlite3 *db, const q_at *at, const char *path, const char *blob,
                const q_file_params *p, q_file **out)
 {
@@ -286,6 +341,7 @@ int q_file_get(sqlite3 *db, const q_at *at, const char *path, const char *blob,
     if ((!blob && (rc = db_commit_file_blob(db, at->commit_id, path, f->blob)) < 0) ||
         (rc = q_file_analysis(db, at, f)) < 0 || (rc = q_file_sarif(db, at, f)) < 0 ||
         (rc = q_file_dismissed(db, at, f)) < 0 ||
+        (p && p->tools && (rc = q_file_tools_check(db, at, p->tools)) < 0) ||
         (p && (p->tools || p->levels) &&
          (rc = sarif_findings_filter(f->findings, p->tools, p->levels)) < 0)) {
         q_file_free(f);

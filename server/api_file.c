@@ -116,8 +116,6 @@ int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
     return pd_error_set(PD_ENOTFOUND, "no file '%s' at this commit", r->tail);
 }
 
-/* ?tool=A,B and ?level=warning,error (findings of those only) into p, in
- * buffers of the caller. */
 /* ?tool=A,B and ?level=warning,error into p (findings of those only),
  * their text in the caller's buffers tools and levels; a value longer
  * than its buffer is an error (srv_query). */
@@ -128,7 +126,7 @@ static int api_file_params(srv_req *r, q_file_params *p, char *tools, size_t nto
 
     if ((rc = srv_query(r, "tool", tools, ntools)) < 0 && rc != PD_ENOTFOUND)
         return rc;
-    p->tools = rc == 0 ? tools : NULL;
+    p->tools = rc == 0 && tools[0] ? tools : NULL;   /* ?tool= alone: any tool */
     if ((rc = srv_query(r, "level", levels, nlevels)) < 0 && rc != PD_ENOTFOUND)
         return rc;
     p->levels = rc == 0 ? levels : NULL;

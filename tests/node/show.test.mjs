@@ -132,6 +132,9 @@ test('show refuses what it cannot answer, and says why', () => {
   r = show(['file', '--rev', 'hpy', 'src/toyarray.c', '--level', 'bogus']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /"bogus" is not one of/);
+  r = show(['file', '--rev', 'hpy', 'src/toyarray.c', '--tool', 'bogus']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /tool: "bogus" has no findings at this commit \(tools here: portdash\)/);
   // any --per-page, cut as the API cuts ?per_page
   r = show(['file', '--rev', 'hpy', 'src/toyarray.c', '--per-page', '60000']);
   assert.equal(r.status, 0, r.stderr);
