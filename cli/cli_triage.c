@@ -119,9 +119,14 @@ int cli_triage(int argc, char **argv)
           (strcmp(verb, "undo") == 0 && a.id) ||
           (strcmp(verb, "dismiss") == 0 && a.rev && a.path && a.fp && a.reason));
     if (!ok) {
-        fprintf(stderr, "portdash triage: wants dismiss|list|undo with --db and --repo; "
+        fprintf(stderr, "portdash triage: wants dismiss|list|undo with --db and --name; "
                 "dismiss also --rev, --path, --fingerprint, --reason; undo --id\n\n");
         cli_triage_usage(stderr);
+        return CLI_USAGE;
+    }
+    if (a.id && a.id[strspn(a.id, "0123456789")] != '\0') {
+        fprintf(stderr, "portdash triage: --id is a dismissal's number (triage list "
+                "shows them), not '%s'\n", a.id);
         return CLI_USAGE;
     }
     if ((rc = db_open(&db, a.db_path, 0)) == 0)
@@ -129,5 +134,6 @@ int cli_triage(int argc, char **argv)
     if (rc < 0)
         fprintf(stderr, "portdash triage: %s\n", pd_error_last());
     db_close(db);
-    return rc < 0 ? CLI_FAIL : CLI_OK;
+    /* a bad value (an unknown reason) is the caller's, as the API's 400 */
+    return rc == PD_EINVAL ? CLI_USAGE : rc < 0 ? CLI_FAIL : CLI_OK;
 }

@@ -367,6 +367,17 @@ static void test_cli_dismisses_lists_and_undoes(void **state)
     assert_non_null(strstr(out, "no finding with fingerprint beef"));
     assert_non_null(strstr(out, "rc=1"));
     free(out);
+    /* a bad value is the caller's: exit 2, as the API's 400 */
+    out = tu_sh_out("'%s' triage dismiss --db '%s' --name demo --rev hpy --path src/refcount.c "
+                    "--fingerprint %s --reason wontfix 2>&1; echo \"rc=$?\"", bin, g_site.db, fp);
+    assert_non_null(strstr(out, "reason must be one of"));
+    assert_non_null(strstr(out, "rc=2"));
+    free(out);
+    out = tu_sh_out("'%s' triage undo --db '%s' --name demo --id abc 2>&1; echo \"rc=$?\"",
+                    bin, g_site.db);
+    assert_non_null(strstr(out, "--id is a dismissal's number"));
+    assert_non_null(strstr(out, "rc=2"));
+    free(out);
     json_decref(file);
     (void)state;
 }
