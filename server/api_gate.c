@@ -185,12 +185,17 @@ enum MHD_Result api_gate(srv_req *r)
     enum MHD_Result ret;
     int rc, new_base, new_head;
 
+    /* before any work (a revision may be ingested): a bad format is 400 */
+    if ((rc = srv_query(r, "format", fmt, sizeof(fmt))) < 0 && rc != PD_ENOTFOUND)
+        return srv_reply_error(r, rc);
+    if (fmt[0] && strcmp(fmt, "json") && strcmp(fmt, "markdown"))
+        return srv_reply_error(r, pd_error_set(PD_EINVAL, "format is json or markdown, "
+                                               "not '%.40s'", fmt));
     if ((rc = api_gate_rev(r, "base", &base, &new_base)) < 0 ||
         (rc = api_gate_rev(r, "head", &head, &new_head)) < 0 ||
         (rc = db_commit_stats(r->db, base.commit_id, base.rules_hash, &cb)) < 0 ||
         (rc = db_commit_stats(r->db, head.commit_id, head.rules_hash, &ch)) < 0)
         return srv_reply_error(r, rc);
-    srv_query(r, "format", fmt, sizeof(fmt));
     gate_policy_default(&pol);
     if (!(g = gate_new(&pol)))
         return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
