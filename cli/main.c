@@ -7,7 +7,10 @@
 
 #include <git2.h>
 
+#include "analyzer/analyzer.h"
 #include "cli.h"
+#include "db_migrations.h"
+#include "report_file.h"
 
 static const struct {
     const char *name;
@@ -35,7 +38,8 @@ static void cli_usage(FILE *out)
                  "The HPy porting dashboard.  Commands:\n");
     for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
         fprintf(out, "  %-8s %s\n", cli_commands[i].name, cli_commands[i].help);
-    fprintf(out, "\nRun 'portdash COMMAND --help' for a command's options.\n"
+    fprintf(out, "\nRun 'portdash COMMAND --help' for a command's options, "
+                 "'portdash --version' for the versions.\n"
                  "Exit status: 0 ok, 1 failure, 2 bad usage.\n");
 }
 
@@ -69,6 +73,13 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         cli_usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        /* what a bug report needs: the tool, the analysis its stored
+         * results depend on (a new one re-analyses), the schema it migrates to */
+        printf("portdash %s (analyzer %s, database schema %d)\n", REPORT_TOOL_VERSION,
+               AN_ANALYZER_VERSION, db_migrations[db_migrations_count - 1].version);
         return CLI_OK;
     }
     for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++) {

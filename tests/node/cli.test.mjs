@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -41,6 +41,8 @@ test('every command has a section in the man page', () => {
 
 test('every option of every --help is in the man page, and no other', () => {
   const all = new Set(['help', 'bare']); // --bare: git clone's, in EXAMPLES
+  // portdash's own (--version), from `portdash --help`
+  for (const m of run(['--help']).stdout.matchAll(/--([a-z][a-z-]*)/g)) all.add(m[1]);
   for (const c of commands()) {
     const sect = man.split(/^\.SS /m).find((s) => s.startsWith(c + '\n') || s.startsWith(c.replace('-', '\\-') + '\n'));
     assert.ok(sect, `no section for ${c}`);
@@ -133,4 +135,16 @@ test('gate names what is wrong with its arguments, one line each, exit 2', () =>
     assert.match(r.stderr, want);
     assert.match(r.stderr, /usage: portdash gate/);
   }
+});
+
+test('--version names the tool (as the SARIF driver does), the analyzer and the schema', () => {
+  const r = run(['--version']);
+  assert.equal(r.status, 0, r.stderr);
+  const m = /^portdash (\d+\.\d+\.\d+) \(analyzer (\d+), database schema (\d+)\)\n$/.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  const sarif = JSON.parse(run(['analyze', '--format', 'sarif', 'tests/fixtures/analyze/decls.c']).stdout);
+  assert.equal(sarif.runs[0].tool.driver.version, m[1]);
+  const top = Math.max(...readdirSync(join(root, 'db', 'migrations'))
+    .filter((f) => /^\d{3}_.*\.sql$/.test(f)).map((f) => Number(f.slice(0, 3))));
+  assert.equal(Number(m[3]), top);
 });
