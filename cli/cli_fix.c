@@ -278,6 +278,12 @@ int cli_fix(int argc, char **argv)
         (x.r = r, cf_run(&x, git_dir, rev)) < 0) {
         fprintf(stderr, "portdash fix: %s\n", pd_error_last());
         rc = CLI_FAIL;
+    } else if (!x.files && !x.skipped) {
+        /* a mistyped --path would read as a port with nothing to rewrite,
+         * as analyze and gate refuse it */
+        fprintf(stderr, "portdash fix: no file of '%s' is selected by the path filter "
+                "(--path)\n", rev);
+        rc = CLI_USAGE;
     } else {
         if (x.mode == 2)
             cf_stat(&x);

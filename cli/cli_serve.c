@@ -142,7 +142,7 @@ int cli_serve(int argc, char **argv)
     long num;
     srv *s = NULL;
     char *eq, host[256];
-    int c, rc = CLI_USAGE;
+    int c, rc = CLI_USAGE, err;
 
     optind = 1;
     opt.static_dir = cli_serve_default_dir(PORTDASH_STATIC_DIR, "static", "index.html");
@@ -206,9 +206,10 @@ int cli_serve(int argc, char **argv)
         cli_serve_usage(stderr);
         goto done;
     }
-    if (srv_start(&s, &opt) < 0) {
+    if ((err = srv_start(&s, &opt)) < 0) {
         fprintf(stderr, "portdash serve: %s\n", pd_error_last());
-        rc = CLI_FAIL;
+        /* a bad --listen (or another value) is the caller's: bad usage */
+        rc = err == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
         goto done;
     }
     signal(SIGINT, cli_serve_signal);

@@ -187,6 +187,11 @@ int cli_snapshot(int argc, char **argv)
         fprintf(stderr, "portdash snapshot: %s\n", pd_error_last());
         goto done;
     }
+    if (since && until && s.since > s.until) {
+        /* an empty range would record nothing and say nothing */
+        fprintf(stderr, "portdash snapshot: --since %s is after --until %s\n", since, until);
+        goto done;
+    }
     rc = CLI_FAIL;
     /* One writer at a time: the Monday snapshot and the hourly ingest
      * queue on the same lock (db_lock.h). */

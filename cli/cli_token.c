@@ -81,19 +81,18 @@ int cli_token(int argc, char **argv)
         cli_token_usage(stderr);
         return CLI_USAGE;
     }
-    rc = CLI_FAIL;
-    if (db_open(&db, db_path, 1) < 0)
+    if ((rc = db_open(&db, db_path, 1)) < 0)
         goto fail;
     if (strcmp(verb, "create") == 0) {
-        if (db_token_create(db, token, name, perms) < 0)
+        if ((rc = db_token_create(db, token, name, perms)) < 0)
             goto fail;
         printf("%s\n", token);
         fprintf(stderr, "token '%s' created; it is shown only this once\n", name);
     } else if (strcmp(verb, "revoke") == 0) {
-        if (db_token_revoke(db, name) < 0)
+        if ((rc = db_token_revoke(db, name)) < 0)
             goto fail;
         fprintf(stderr, "token '%s' revoked\n", name);
-    } else if (cli_token_list(db) < 0) {
+    } else if ((rc = cli_token_list(db)) < 0) {
         goto fail;
     }
     db_close(db);
@@ -101,5 +100,6 @@ int cli_token(int argc, char **argv)
 fail:
     fprintf(stderr, "portdash token: %s\n", pd_error_last());
     db_close(db);
-    return rc;
+    /* an unknown --scope is the caller's: bad usage */
+    return rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
 }

@@ -148,3 +148,30 @@ test('--version names the tool (as the SARIF driver does), the analyzer and the 
     .filter((f) => /^\d{3}_.*\.sql$/.test(f)).map((f) => Number(f.slice(0, 3))));
   assert.equal(Number(m[3]), top);
 });
+
+test('a bad value given on the command line is bad usage (exit 2), named', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'portdash-cli-'));
+  const db = join(tmp, 'x.db');
+  try {
+    assert.equal(run(['ingest', '--quiet', '--db', db, '--git-dir', toyport, '--name', 'demo',
+      '--ref', 'hpy']).status, 0);
+    const cases = [
+      [['token', 'create', '--db', db, '--name', 't', '--scope', 'ingets'], /unknown scope 'ingets'/],
+      [['serve', '--db', db, '--listen', '18779', '--no-warm'], /listen address '18779' is not HOST:PORT/],
+      [['serve', '--db', db, '--listen', '127.0.0.1:99999', '--no-warm'], /has a bad port/],
+      [['fix', '--git-dir', toyport, '--rev', 'hpy', '--path', 'nosuch/**'],
+        /no file of 'hpy' is selected by the path filter/],
+      [['snapshot', '--db', db, '--name', 'demo', '--backfill', '--since', '2022-02-13',
+        '--until', '2021-01-01'], /--since 2022-02-13 is after --until 2021-01-01/],
+    ];
+    for (const [args, want] of cases) {
+      const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 20000 });
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, want);
+    }
+    // still 1: a failure that is not the caller's usage
+    assert.equal(run(['token', 'revoke', '--db', db, '--name', 'nosuch']).status, 1);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
