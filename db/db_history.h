@@ -36,6 +36,17 @@ typedef struct {
 int db_ref_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
                    int (*fn)(void *arg, const db_hist_point *p), void *arg);
 
+/*
+ * db_ref_history with the scan's slack given (db_history_chain.c): the
+ * chain is read by a scan of the rows below the tip while the rows it
+ * skips stay under `slack` plus twice the commits found, then by look-ups;
+ * slack < 0 reads by look-ups only.  The same calls whatever the slack:
+ * for tests, which hold the two reads to each other.
+ */
+int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                         int64_t slack, int (*fn)(void *arg, const db_hist_point *p),
+                         void *arg);
+
 /* One change of a file along the chain. */
 typedef struct {
     db_commit_when c;

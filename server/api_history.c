@@ -173,7 +173,10 @@ static int api_history_point(void *arg, const db_hist_point *hp)
     if ((rc = api_history_grow(h)) < 0)
         return rc;
     row = &h->rows[h->nrows];
-    snprintf(row->oid, sizeof(row->oid), "%s", hp->c.oid ? hp->c.oid : "");
+    /* Not snprintf: this runs for each of 15,000 commits (issue 26.3). */
+    memset(row->oid, 0, sizeof(row->oid));
+    if (hp->c.oid)
+        memcpy(row->oid, hp->c.oid, strnlen(hp->c.oid, sizeof(row->oid) - 1));
     row->c = hp->c;
     row->c.oid = NULL;
     row->value = hp->value;
