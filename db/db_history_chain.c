@@ -27,19 +27,9 @@
  * twice the commits found so far. */
 #define DB_CHAIN_SLACK 4096
 
-/* One commit of the chain as read. */
-typedef struct {
-    int64_t id;
-    char oid[41];
-    unsigned char has;       /* a summary under the rules hash was found */
-    int author_offset, committer_offset;
-    int64_t author_time, committer_time;
-    int64_t value, tok_hpy;
-} db_chain_row;
-
 /* The chain read so far, newest first. */
 typedef struct {
-    db_chain_row *rows;
+    db_hist_row *rows;
     size_t n, cap;
 } db_chain;
 
@@ -56,7 +46,7 @@ enum { C_SCAN, C_ONE, S_SCAN, S_ONE, C_COUNT };
 static int db_chain_grow(db_chain *c)
 {
     size_t cap = c->cap ? c->cap * 2 : 1024;
-    db_chain_row *rows;
+    db_hist_row *rows;
 
     if (c->n < c->cap)
         return 0;
@@ -72,7 +62,7 @@ static int db_chain_grow(db_chain *c)
  * walk's rule: a first parent is followed only to an older row). */
 static int db_chain_keep(db_chain *c, sqlite3_stmt *st, int64_t *next)
 {
-    db_chain_row *r;
+    db_hist_row *r;
     const char *oid;
     int64_t id = sqlite3_column_int64(st, 0), fp = sqlite3_column_int64(st, 1);
     int rc;
@@ -200,16 +190,17 @@ static int db_chain_prepare(sqlite3 *db, sqlite3_stmt **st, const char *col,
     return 0;
 }
 
-int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
-                         int64_t slack, int (*fn)(void *arg, const db_hist_point *p),
-                         void *arg)
+int db_ref_rows_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                      int64_t slack, db_hist_row **rows, size_t *nrows)
 {
     sqlite3_stmt *st[C_COUNT] = {NULL};
     db_chain c = {NULL, 0, 0};
-    db_hist_point p;
-    size_t i;
+    db_hist_row *out;
+    size_t i, n = 0;
     int k, rc;
 
+    *rows = NULL;
+    *nrows = 0;
     if (measure < 0 || measure >= PD_NMEASURES)
         return pd_error_set(PD_EINVAL, "no measure %d", measure);
     if ((rc = db_chain_prepare(db, st, pd_measures[measure].column, rules_hash)) == 0 &&
@@ -217,24 +208,56 @@ int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash,
         rc = db_chain_stats(st, slack, &c);
     for (k = 0; k < C_COUNT; k++)
         sqlite3_finalize(st[k]);
-    /* Oldest first; a commit without a summary is left out, as the join
-     * of the walk left it out. */
-    for (i = c.n; rc == 0 && i-- > 0;) {
-        const db_chain_row *r = &c.rows[i];
+    if (rc < 0 || c.n == 0) {
+        free(c.rows);
+        return rc < 0 ? rc : 0;
+    }
+    /* Oldest first: reversed, then the commits without a summary left out
+     * (as the join of the walk left them out), both in place. */
+    for (i = 0; i < c.n / 2; i++) {
+        db_hist_row t = c.rows[i];
 
-        if (!r->has)
-            continue;
-        p.c.oid = r->oid;
-        p.c.author_time = r->author_time;
-        p.c.author_offset = r->author_offset;
-        p.c.committer_time = r->committer_time;
-        p.c.committer_offset = r->committer_offset;
-        p.value = r->value;
-        p.tok_hpy = r->tok_hpy;
+        c.rows[i] = c.rows[c.n - 1 - i];
+        c.rows[c.n - 1 - i] = t;
+    }
+    out = c.rows;
+    for (i = 0; i < c.n; i++)
+        if (out[i].has)
+            out[n++] = out[i];
+    *rows = out;
+    *nrows = n;
+    return 0;
+}
+
+int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                         int64_t slack, int (*fn)(void *arg, const db_hist_point *p),
+                         void *arg)
+{
+    db_hist_row *rows;
+    db_hist_point p;
+    size_t n, i;
+    int rc;
+
+    if ((rc = db_ref_rows_slack(db, commit_id, rules_hash, measure, slack, &rows, &n)) < 0)
+        return rc;
+    for (i = 0; i < n && rc == 0; i++) {
+        p.c.oid = rows[i].oid;
+        p.c.author_time = rows[i].author_time;
+        p.c.author_offset = rows[i].author_offset;
+        p.c.committer_time = rows[i].committer_time;
+        p.c.committer_offset = rows[i].committer_offset;
+        p.value = rows[i].value;
+        p.tok_hpy = rows[i].tok_hpy;
         rc = fn(arg, &p);
     }
-    free(c.rows);
+    free(rows);
     return rc;
+}
+
+int db_ref_rows(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                db_hist_row **rows, size_t *n)
+{
+    return db_ref_rows_slack(db, commit_id, rules_hash, measure, DB_CHAIN_SLACK, rows, n);
 }
 
 int db_ref_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
