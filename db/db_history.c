@@ -25,38 +25,6 @@ static void db_when(sqlite3_stmt *st, db_commit_when *w)
     w->committer_offset = sqlite3_column_int(st, 4);
 }
 
-int db_ref_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
-                   int (*fn)(void *arg, const db_hist_point *p), void *arg)
-{
-    sqlite3_stmt *st = NULL;
-    db_hist_point p;
-    char sql[1024];
-    int rc;
-
-    if (measure < 0 || measure >= PD_NMEASURES)
-        return pd_error_set(PD_EINVAL, "no measure %d", measure);
-    /* The column name comes from the fixed measures table, never from input. */
-    snprintf(sql, sizeof(sql), DB_CHAIN_CTE
-             "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
-             "c.committer_offset, s.%s, s.tok_hpy FROM chain "
-             "JOIN commits c ON c.id = chain.cid JOIN commit_stats s "
-             "ON s.commit_id = c.id AND s.rules_hash = ?2 ORDER BY chain.depth DESC",
-             pd_measures[measure].column);
-    if ((rc = db_prepare(db, &st, sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    while ((rc = db_step(st)) > 0) {
-        db_when(st, &p.c);
-        p.value = sqlite3_column_int64(st, 5);
-        p.tok_hpy = sqlite3_column_int64(st, 6);
-        if ((rc = fn(arg, &p)) != 0)
-            break;
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
 int db_file_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
                     int64_t path_id, int64_t min_depth,
                     int (*fn)(void *arg, const db_file_point *p), void *arg,

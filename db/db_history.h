@@ -36,6 +36,40 @@ typedef struct {
 int db_ref_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
                    int (*fn)(void *arg, const db_hist_point *p), void *arg);
 
+/* One commit of a chain with the measure, as db_ref_rows gives it. */
+typedef struct {
+    int64_t id;              /* commit row id */
+    char oid[41];
+    unsigned char has;       /* 1 (db_ref_rows gives only commits with a summary) */
+    int author_offset, committer_offset;
+    int64_t author_time, committer_time;
+    int64_t value, tok_hpy;
+} db_hist_row;
+
+/*
+ * The commits db_ref_history calls back with, oldest first, as one array
+ * into *rows (the caller frees it; NULL when there are none) and their
+ * number into *n: for a caller that keeps them all anyway (the history
+ * answer, issue 26.3), without copying each.  0, PD_EDB or PD_ENOMEM.
+ */
+int db_ref_rows(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                db_hist_row **rows, size_t *n);
+
+/* db_ref_rows with the scan's slack given (db_ref_history_slack). */
+int db_ref_rows_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                      int64_t slack, db_hist_row **rows, size_t *n);
+
+/*
+ * db_ref_history with the scan's slack given (db_history_chain.c): the
+ * chain is read by a scan of the rows below the tip while the rows it
+ * skips stay under `slack` plus twice the commits found, then by look-ups;
+ * slack < 0 reads by look-ups only.  The same calls whatever the slack:
+ * for tests, which hold the two reads to each other.
+ */
+int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
+                         int64_t slack, int (*fn)(void *arg, const db_hist_point *p),
+                         void *arg);
+
 /* One change of a file along the chain. */
 typedef struct {
     db_commit_when c;

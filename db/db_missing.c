@@ -31,6 +31,18 @@ int db_missing_any(sqlite3 *db, int64_t repo_id)
     sqlite3_stmt *st;
     int rc;
 
+    /* Asked for every answer that names a full commit id: with the record
+     * empty (the usual case) that is known without the join, which reads
+     * the repository's whole commit index (1 to 3 ms for numpy-hpy's
+     * 15,000 commits, issue 26.3). */
+    if ((rc = db_prepare(db, &st, "SELECT EXISTS (SELECT 1 FROM missing_objects)")) < 0)
+        return rc;
+    rc = db_step(st);
+    if (rc > 0)
+        rc = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (rc <= 0)
+        return rc;
     if ((rc = db_prepare(db, &st, "SELECT EXISTS (SELECT 1 FROM missing_objects m JOIN "
                          "commits c ON c.id = m.commit_id WHERE c.repo_id = ?1)")) < 0)
         return rc;

@@ -109,14 +109,13 @@ static void api_history_order(api_order *o, int64_t t, int restart)
 }
 
 /*
- * One point of the answer as the walk found it: JSON is made of the points
- * kept only (issue 26.3: 1,000 of numpy-hpy's 15,000 for a chart), so the
- * walk keeps plain rows; the strings of the callback are copied.
+ * One point of the answer: JSON is made of the points kept only (issue
+ * 26.3: 1,000 of numpy-hpy's 15,000 for a chart), so the walk keeps plain
+ * rows, each naming its commit's row of db_ref_rows (not a copy of it).
  */
 typedef struct {
-    char oid[41];
-    db_commit_when c;        /* c.oid is NULL: oid above */
-    int64_t value, pos, tmax;
+    size_t src;              /* index into api_hist.src */
+    int64_t pos, tmax;
     unsigned char out;       /* dated before an earlier commit */
     unsigned char part_start;
 } api_hrow;
@@ -126,6 +125,7 @@ typedef struct {
     int by_author;
     int port_only;           /* ?window=port: the port's own commits only */
     int64_t since, until;
+    const db_hist_row *src;  /* the chain's commits, oldest first */
     api_hrow *rows;
     size_t nrows, cap;
     unsigned char *own;      /* own[i]: rows[i] is one of the port's own */
@@ -153,17 +153,27 @@ static int api_history_grow(api_hist *h)
     return 0;
 }
 
-/* db_ref_history callback: one commit of the chain, oldest first. */
-static int api_history_point(void *arg, const db_hist_point *hp)
+/* The commit and dates of row i of the chain. */
+static db_commit_when api_history_when(const api_hist *h, size_t i)
 {
-    api_hist *h = arg;
-    int64_t t = h->by_author ? hp->c.author_time : hp->c.committer_time;
+    const db_hist_row *s = &h->src[i];
+    db_commit_when c = {s->oid, s->author_time, s->author_offset, s->committer_time,
+                        s->committer_offset};
+
+    return c;
+}
+
+/* One commit of the chain (row i of h->src), oldest first. */
+static int api_history_point(api_hist *h, size_t i)
+{
+    db_hist_point hp = {api_history_when(h, i), h->src[i].value, h->src[i].tok_hpy};
+    int64_t t = h->by_author ? hp.c.author_time : hp.c.committer_time;
     api_hrow *row;
     int own, rc;
 
-    if (!h->port_start && hp->tok_hpy > 0)
-        h->port_start = api_commit_point(&hp->c);
-    own = api_fork_step(&h->fork, hp);
+    if (!h->port_start && hp.tok_hpy > 0)
+        h->port_start = api_commit_point(&hp.c);
+    own = api_fork_step(&h->fork, &hp);
     /* Along the chain even where the range leaves points out; the port's
      * own commits are dated among themselves (issue 23.1): the upstream
      * commit a rebase put under them does not move them to its date. */
@@ -173,10 +183,7 @@ static int api_history_point(void *arg, const db_hist_point *hp)
     if ((rc = api_history_grow(h)) < 0)
         return rc;
     row = &h->rows[h->nrows];
-    snprintf(row->oid, sizeof(row->oid), "%s", hp->c.oid ? hp->c.oid : "");
-    row->c = hp->c;
-    row->c.oid = NULL;
-    row->value = hp->value;
+    row->src = i;
     row->pos = h->ord.pos;
     row->tmax = h->ord.tmax;
     row->out = (unsigned char)h->ord.out;
@@ -190,13 +197,12 @@ static int api_history_point(void *arg, const db_hist_point *hp)
 static json_t *api_history_json(const api_hist *h, size_t i)
 {
     const api_hrow *row = &h->rows[i];
-    db_commit_when c = row->c;
+    db_commit_when c = api_history_when(h, row->src);
     char d[40];
     json_t *p;
 
-    c.oid = row->oid;
     p = api_commit_point(&c);
-    json_object_set_new(p, "value", json_integer(row->value));
+    json_object_set_new(p, "value", json_integer(h->src[row->src].value));
     pd_iso8601(d, sizeof(d), row->tmax, 0);
     json_object_set_new(p, "position", json_integer(row->pos));
     json_object_set_new(p, "effective_date", json_string(d));
@@ -230,7 +236,7 @@ static int api_history_points(srv_req *r, const api_hist *h, json_t **points)
         }
         for (i = 0; i < h->nrows; i++) {
             t[i] = h->rows[i].tmax;
-            v[i] = h->rows[i].value;
+            v[i] = h->src[h->rows[i].src].value;
         }
         sampled = api_fork_pick(h->own, t, v, h->nrows, n, &idx, &nidx) < 0 ? PD_ENOMEM : 1;
         free(t);
@@ -266,6 +272,7 @@ static void api_history_free(api_hist *h)
 {
     free(h->rows);
     free(h->own);
+    free((void *)h->src);
     json_decref(h->port_start);
     api_fork_end(&h->fork);
 }
@@ -277,6 +284,8 @@ enum MHD_Result api_history(srv_req *r)
     db_fork fork;
     json_t *points = NULL, *doc;
     int measure, rc, sampled;
+    db_hist_row *src = NULL;
+    size_t nsrc = 0, i;
     api_hist h;
 
     memset(&h, 0, sizeof(h));
@@ -291,8 +300,11 @@ enum MHD_Result api_history(srv_req *r)
     if ((rc = db_fork_find(r->db, at.repo_id, r->param[1], at.commit_id, &fork)) < 0)
         return srv_reply_error(r, rc);
     api_fork_begin(&h.fork, &fork);
-    if ((rc = db_ref_history(r->db, at.commit_id, at.rules_hash, measure,
-                             api_history_point, &h)) < 0 ||
+    rc = db_ref_rows(r->db, at.commit_id, at.rules_hash, measure, &src, &nsrc);
+    h.src = src;
+    for (i = 0; i < nsrc && rc == 0; i++)
+        rc = api_history_point(&h, i);
+    if (rc < 0 ||
         (rc = sampled = api_history_points(r, &h, &points)) < 0 ||
         !(points = srv_paginate(r, points, 100000))) {
         api_history_free(&h);
@@ -300,8 +312,10 @@ enum MHD_Result api_history(srv_req *r)
     }
     free(h.rows);
     free(h.own);
+    free(src);
     h.rows = NULL;
     h.own = NULL;
+    h.src = NULL;
     doc = json_pack("{s:o, s:s, s:s, s:s, s:o, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", pd_measures[measure].key,
         "date", h.by_author ? "author" : "committer",

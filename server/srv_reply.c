@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <git2.h>
+#include <openssl/evp.h>
 #include <zlib.h>
 
 #include "db.h"
@@ -64,12 +65,33 @@ unsigned char *srv_reply_gzip(const void *buf, size_t len, size_t *out_len)
 
 void srv_reply_etag(char *out, const void *buf, size_t len)
 {
-    git_oid oid;
-    char hex[GIT_OID_HEXSZ + 1];
+    static const char digits[] = "0123456789abcdef";
+    unsigned char id[EVP_MAX_MD_SIZE];
+    unsigned int n = 0, i;
+    char head[32], *o = out;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int hlen = snprintf(head, sizeof(head), "blob %zu", len);
 
-    git_odb_hash(&oid, buf, len, GIT_OBJECT_BLOB);
-    git_oid_tostr(hex, sizeof(hex), &oid);
-    snprintf(out, SRV_ETAG_SIZE, "\"%s\"", hex);
+    /* OpenSSL's SHA-1, not libgit2's: libgit2 detects collision attacks,
+     * which costs 5 ms for a 1.2 MB answer (a quarter of a cold file page,
+     * issue 26.3) where OpenSSL's takes about one; the id is the same. */
+    if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) ||
+        !EVP_DigestUpdate(ctx, head, (size_t)hlen + 1) ||
+        !EVP_DigestUpdate(ctx, buf, len) || !EVP_DigestFinal_ex(ctx, id, &n) || n != 20) {
+        git_oid oid;     /* OpenSSL out of memory: libgit2's, the same id */
+
+        git_odb_hash(&oid, buf, len, GIT_OBJECT_BLOB);
+        memcpy(id, oid.id, 20);
+        n = 20;
+    }
+    EVP_MD_CTX_free(ctx);
+    *o++ = '"';
+    for (i = 0; i < n; i++) {
+        *o++ = digits[id[i] >> 4];
+        *o++ = digits[id[i] & 15];
+    }
+    *o++ = '"';
+    *o = '\0';
 }
 
 void srv_reply_etag_gzip(char *out, const char *etag)

@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include "db.h"
+#include "db_missing.h"
 #include "db_repo.h"
 #include "db_token.h"
 #include "ingest.h"
@@ -249,6 +250,20 @@ static char *stats_dump(const char *db, const char *name)
                      "r.name = '%s' ORDER BY c.oid\"", db, db, name);
 }
 
+/* db_missing_any of repository `name` in the site's database. */
+static int missing_any(const char *name)
+{
+    sqlite3 *db = NULL;
+    int64_t id = 0;
+    int rc;
+
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
+    assert_int_equal(db_repo_find(db, name, &id, NULL, 0), 0);
+    rc = db_missing_any(db, id);
+    db_close(db);
+    return rc;
+}
+
 static void test_a_blobless_clone_is_ingested_and_filled_in_later(void **state)
 {
     static const char *both[] = {"hpy", LATER, NULL};
@@ -256,6 +271,9 @@ static void test_a_blobless_clone_is_ingested_and_filled_in_later(void **state)
 
     /* Every version of every file was missing; each is recorded. */
     assert_true(repo_int("part", "missing_blobs") > 0);
+    /* Per repository: full lacks nothing though the table has rows. */
+    assert_int_equal(missing_any("part"), 1);
+    assert_int_equal(missing_any("full"), 0);
     doc = get("/api/v1/repos/part/missing", 200);
     assert_true(json_integer_value(json_object_get(doc, "total")) > 0);
     first = json_array_get(json_object_get(doc, "missing"), 0);
@@ -280,6 +298,7 @@ static void test_a_blobless_clone_is_ingested_and_filled_in_later(void **state)
      * the answers cached before change. */
     assert_int_equal(ingest("part.git", "part", both + 0, NULL), 0);
     assert_int_equal(repo_int("part", "missing_blobs"), 0);
+    assert_int_equal(missing_any("part"), 0);
     assert_true(same_summary("full", "part", "hpy"));
     assert_true(same_summary("full", "part", LATER));
     assert_true(same_summary("full", "part", oid_of("hpy~1")));
