@@ -70,7 +70,9 @@ ifneq ($(.SHELLSTATUS),0)
 $(error pkg-config cannot find: $(shell pkg-config --print-errors --exists $(PKGS) 2>&1 || \
           echo pkg-config itself) -- run 'make deps')
 endif
-PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+# libmicrohttpd is opened by the server when it starts (server/srv_mhd.c),
+# not linked: its dependencies cost every command's start-up.
+PKG_LIBS := $(filter-out -lmicrohttpd,$(shell pkg-config --libs $(PKGS)))
 endif
 
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter $(WERROR) \

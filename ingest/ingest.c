@@ -81,7 +81,14 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
         rc = ingest_store_commit(c->store, &id, c->repo_id, commit,
                                         git_commit_parentcount(commit) ? *prev_id : 0);
         c->cur_commit = id;
-        if (rc == 0 && !plan &&
+        /* A short chain (a push) is planned on the run's own handle: a
+         * second one would open the repository again and map and fault
+         * in the same pack windows for the diff and the patch id that
+         * the analysis then reads (the reopening is for long walks). */
+        if (rc == 0 && !plan && c->plan_on_repo)
+            rc = ingest_plan_commit(&here, c->repo, &c->filter, oid, c->patch_here,
+                                    c->opt->repo_path);
+        else if (rc == 0 && !plan &&
             (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
             rc = ingest_plan_commit(&here, c->plan_repo, &c->filter, oid,
                                     c->patch_here, c->opt->repo_path);
@@ -326,6 +333,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
         (rc = ingest_pipe_open(c, chain, ids, n)) < 0)
         goto done;
     c->st.commits_seen += n;
+    c->plan_on_repo = n < INGEST_PARALLEL_MIN;
+    ingest_git_blob_cache(c->plan_on_repo && !c->pipe);
     ingest_progress_ref(c->progress, ref, n);
     prev = base;
     for (i = n; i-- > 0;) {

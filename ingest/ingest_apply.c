@@ -120,9 +120,12 @@ static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *o
 }
 
 /* Analyse one blob unless already stored (by an analysis thread when one
- * was handed it); gives its analysis id. */
+ * was handed it); gives its analysis id and, when `flow` is not NULL and
+ * the blob was analysed here, its flow facts (*flow, owned, NULL for
+ * none; *have_flow = 1) for the call graph, which then need not read
+ * them back. */
 static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
-                           const char *path)
+                           const char *path, char **flow, int *have_flow)
 {
     ingest_enc *enc = NULL;
     git_oid oid;
@@ -152,6 +155,11 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
     if (rc == 0) {
         c->st.blobs_analysed++;
         c->st.bytes_analysed += enc->row.size;
+        if (flow) {
+            *flow = enc->flow;
+            *have_flow = 1;
+            enc->flow = NULL;
+        }
     }
     ingest_enc_free(enc);
     return rc;
@@ -184,7 +192,7 @@ static int ingest_base_file(ingest_ctx *c, int64_t *id_out, const char *path)
     mode = git_tree_entry_filemode(e);
     if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
         git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
-        rc = ingest_analysis(c, id_out, hex, path);
+        rc = ingest_analysis(c, id_out, hex, path, NULL, NULL);
     }
     git_tree_entry_free(e);
     return rc;
@@ -195,8 +203,9 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
                         const char *path)
 {
     const db_counts *k;
+    char *flow = NULL;
     int64_t id = 0, old;
-    int rc;
+    int rc, have_flow = 0;
 
     if ((rc = ingest_grow((void **)&c->path_analysis, &c->npath_analysis,
                           (size_t)path_id, sizeof(int64_t))) < 0 ||
@@ -209,21 +218,25 @@ static int ingest_apply(ingest_ctx *c, int64_t path_id, const char *hex,
             return rc;
         c->path_known[path_id] = 1;
     }
-    if (hex && (rc = ingest_analysis(c, &id, hex, path)) < 0)
+    if (hex && (rc = ingest_analysis(c, &id, hex, path, &flow, &have_flow)) < 0)
         return rc;
     old = c->path_analysis[path_id];
     if (old) {
         if ((rc = ingest_counts(c, old, &k)) < 0)
-            return rc;
+            goto done;
         db_counts_add(&c->totals, k, -1);
     }
     if (id) {
         if ((rc = ingest_counts(c, id, &k)) < 0)
-            return rc;
+            goto done;
         db_counts_add(&c->totals, k, 1);
     }
     c->path_analysis[path_id] = id;
-    return old == id ? 0 : ingest_flow_file(c->flow, path, old, id, &c->totals);
+    if (old != id)
+        rc = ingest_flow_file(c->flow, path, old, id, flow, have_flow, &c->totals);
+done:
+    free(flow);
+    return rc;
 }
 
 /* db_ingest_changes_of callback: replay a stored change. */

@@ -54,6 +54,7 @@ typedef struct {
     size_t npath_known;
     git_repository *plan_repo;    /* for plans made on this thread */
     size_t plan_calls;
+    int plan_on_repo;             /* 1: plans on `repo` (a short chain) */
     an_memo *memo;                /* chunk analyses of this run, or NULL */
     ingest_flow *flow;            /* the call graph of the current commit */
     size_t patch_below;           /* chain[i] with i < this gets a patch id */

@@ -35,12 +35,52 @@ struct ingest_flow {
     char *set;                   /* its text when the graph made it */
     size_t setlen;
     int fresh;                   /* resolved since the last commit stored */
+    uint64_t *hash_of;           /* by analysis id: its facts hash, */
+    unsigned char *hash_known;   /* when known (read or handed in once) */
+    size_t nhash;
 };
 
-/* 1 when `path`'s facts are those it had (and remember them). */
-static int ingest_flow_same(ingest_flow *f, const char *path, const char *text)
+/* Remember analysis id's facts hash (best effort: without memory the
+ * hash is computed again from the stored text). */
+static void ingest_flow_hash_put(ingest_flow *f, int64_t id, uint64_t h)
 {
-    uint64_t h = pd_flow_facts_hash(text) | 1;   /* 0 is "none" */
+    size_t i = (size_t)id, want = f->nhash ? f->nhash : 1024;
+
+    if (id < 0)
+        return;
+    if (i >= f->nhash) {
+        uint64_t *a;
+        unsigned char *k;
+
+        while (want <= i)
+            want *= 2;
+        if (!(a = realloc(f->hash_of, want * sizeof(*a))))
+            return;
+        f->hash_of = a;
+        if (!(k = realloc(f->hash_known, want)))
+            return;
+        memset(k + f->nhash, 0, want - f->nhash);
+        f->hash_known = k;
+        f->nhash = want;
+    }
+    f->hash_of[i] = h;
+    f->hash_known[i] = 1;
+}
+
+/* 1 and *h when analysis id's facts hash is known. */
+static int ingest_flow_hash_get(const ingest_flow *f, int64_t id, uint64_t *h)
+{
+    if (id < 0 || (size_t)id >= f->nhash || !f->hash_known[id])
+        return 0;
+    *h = f->hash_of[id];
+    return 1;
+}
+
+/* 1 when `path`'s facts, of hash `facts`, are those it had (and
+ * remember them). */
+static int ingest_flow_same(ingest_flow *f, const char *path, uint64_t facts)
+{
+    uint64_t h = facts | 1;                      /* 0 is "none" */
     uint64_t *old = pd_map_get(f->seen, path, strlen(path));
     char *key;
 
@@ -101,6 +141,8 @@ void ingest_flow_close(ingest_flow *f)
     free(f->paths);
     db_flow_sets_close(f->sets);
     free(f->set);
+    free(f->hash_of);
+    free(f->hash_known);
     free(f);
 }
 
@@ -109,10 +151,11 @@ static int ingest_flow_base_file(void *arg, const char *path, int64_t analysis_i
                                  char *text)
 {
     ingest_flow *f = arg;
+    uint64_t h = pd_flow_facts_hash(text);
     int rc;
 
-    (void)analysis_id;
-    ingest_flow_same(f, path, text);
+    ingest_flow_hash_put(f, analysis_id, h);
+    ingest_flow_same(f, path, h);
     rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
                                text ? strlen(text) : 0);
     free(text);
@@ -185,45 +228,65 @@ static int ingest_flow_load(ingest_flow *f, pd_counts *totals)
     return 0;
 }
 
-/* The hash of analysis id's facts (0: none stored or no analysis). */
+/* The hash of analysis id's facts (0: none stored or no analysis), from
+ * the walk's memory or else the stored text. */
 static int ingest_flow_hash_of(ingest_flow *f, int64_t id, uint64_t *h)
 {
     char *text = NULL;
     int rc = 0;
 
+    if (ingest_flow_hash_get(f, id, h))
+        return 0;
     if (id && (rc = db_analysis_flow(f->db, id, &text)) < 0)
         return rc;
     *h = pd_flow_facts_hash(text);
+    ingest_flow_hash_put(f, id, *h);
     free(text);
     return 0;
 }
 
 int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t analysis_id,
-                     pd_counts *totals)
+                     const char *text, int have_text, pd_counts *totals)
 {
-    char *text = NULL;
-    int rc;
+    char *stored = NULL;
+    uint64_t h = 0;
+    int rc = 0;
 
+    if (!analysis_id) {
+        text = NULL;
+        have_text = 1;
+    }
+    if (have_text) {
+        h = pd_flow_facts_hash(text);
+        ingest_flow_hash_put(f, analysis_id, h);
+    }
     if (!f->loaded) {
-        uint64_t a, b;
+        uint64_t a;
 
         if ((rc = ingest_flow_hash_of(f, old_id, &a)) < 0 ||
-            (rc = ingest_flow_hash_of(f, analysis_id, &b)) < 0)
+            (!have_text && (rc = ingest_flow_hash_of(f, analysis_id, &h)) < 0))
             return rc;
-        if (a == b)
+        if (a == h)
             return 0;             /* the graph stays base's: no load */
         if ((rc = ingest_flow_load(f, totals)) < 0)
             return rc;
     }
-    if (analysis_id && (rc = db_analysis_flow(f->db, analysis_id, &text)) < 0)
-        return rc;
-    if (ingest_flow_same(f, path, text)) {
-        free(text);
-        return 0;
+    if (!have_text) {
+        uint64_t *seen = pd_map_get(f->seen, path, strlen(path));
+
+        /* The facts the path already has: nothing to read. */
+        if (seen && ingest_flow_hash_get(f, analysis_id, &h) && *seen == (h | 1))
+            return 0;
+        if ((rc = db_analysis_flow(f->db, analysis_id, &stored)) < 0)
+            return rc;
+        text = stored;
+        h = pd_flow_facts_hash(text);
+        ingest_flow_hash_put(f, analysis_id, h);
     }
-    rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
-                               text ? strlen(text) : 0);
-    free(text);
+    if (!ingest_flow_same(f, path, h))
+        rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
+                                   text ? strlen(text) : 0);
+    free(stored);
     return rc;
 }
 

@@ -32,11 +32,17 @@ void ingest_flow_close(ingest_flow *f);
  */
 int ingest_flow_base(ingest_flow *f, int64_t base);
 
-/* `path` now holds analysis `analysis_id` (0: deleted) in place of
+/*
+ * `path` now holds analysis `analysis_id` (0: deleted) in place of
  * `old_id` (0: none); *totals are the walk's running sums (see above).
- * 0, PD_EDB, PD_ENOMEM. */
+ * With `have_text`, `text` (borrowed; NUL-terminated, NULL: no function)
+ * is analysis_id's flow facts, as the run just made them; without, they
+ * are read back from the database, and only when the facts hash the walk
+ * keeps per analysis id cannot tell that the file's facts stay the same.
+ * 0, PD_EDB, PD_ENOMEM.
+ */
 int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t analysis_id,
-                     pd_counts *totals);
+                     const char *text, int have_text, pd_counts *totals);
 
 /*
  * The summary of the current commit: *out = *local (the sum of the files'

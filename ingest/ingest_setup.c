@@ -45,3 +45,9 @@ void ingest_git_options(void)
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)16 << 20);
 }
+
+void ingest_git_blob_cache(int on)
+{
+    git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB,
+                     on ? (size_t)8 << 20 : (size_t)0);
+}

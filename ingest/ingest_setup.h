@@ -19,4 +19,15 @@ void ingest_analysis_key(char *out, const char *rules_hash);
  * comment in ingest_setup.c gives each figure's reason). */
 void ingest_git_options(void);
 
+/*
+ * Keep blobs in libgit2's object cache (`on`: those up to 8 MiB) or not
+ * (libgit2's default, restored by on = 0).  A short chain (a push) reads
+ * each changed blob twice on one repository handle, for the patch id and
+ * for the analysis: cached, the second read neither inflates nor applies
+ * deltas again.  A long walk keeps them out: it reads each blob once, and
+ * a full cache costs more to evict than it saves (ingest_setup.c).  The
+ * setting is process-wide: call it with no analysis thread running.
+ */
+void ingest_git_blob_cache(int on);
+
 #endif

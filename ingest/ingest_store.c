@@ -141,6 +141,8 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
         if (rc == 0 && !e->flow_fns)
             rc = PD_ENOMEM;
     }
+    if (rc == 0 && !(e->flow = pd_buf_take(&b, NULL)))
+        rc = PD_ENOMEM;
     pd_buf_free(&b);
     return rc;
 }
@@ -155,6 +157,7 @@ void ingest_enc_free(ingest_enc *e)
     free(e->calls_z);
     free(e->flow_z);
     free(e->flow_fns);
+    free(e->flow);
     /* why is the one string of a row made for it alone: owned there. */
     for (size_t i = 0; e->fn && i < e->nfn; i++)
         free((char *)e->fn[i].why);

@@ -33,6 +33,10 @@ typedef struct {
     unsigned char *calls_z;        /* row.calls_z */
     unsigned char *flow_z;         /* row.flow_z */
     char *flow_fns;                /* row.flow_fns */
+    char *flow;                    /* the flow facts before compression
+                                    * (NUL-terminated; NULL: no function),
+                                    * handed to the writer's call graph so
+                                    * that it need not read them back */
 } ingest_enc;
 
 /*

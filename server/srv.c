@@ -456,7 +456,8 @@ int srv_start(srv **out, const srv_options *opt)
 
     *out = NULL;
     if ((rc = srv_parse_listen(&ss, &sslen, opt->listen ? opt->listen
-                                                        : "127.0.0.1:8080")) < 0)
+                                                        : "127.0.0.1:8080")) < 0 ||
+        (rc = srv_mhd_load()) < 0)
         return rc;
     /* Fail at start, not at the first request, on a bad database. */
     if ((rc = db_open(&probe, opt->db_path, 0)) < 0)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include <jansson.h>
-#include <microhttpd.h>
+#include "srv_mhd.h"    /* <microhttpd.h>, loaded at first use */
 #include <sqlite3.h>
 
 #include "srv_reply.h"

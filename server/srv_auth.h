@@ -7,7 +7,7 @@
 #ifndef SRV_AUTH_H
 #define SRV_AUTH_H
 
-#include <microhttpd.h>
+#include "srv_mhd.h"    /* <microhttpd.h>, loaded at first use */
 
 #include "srv_req.h"
 

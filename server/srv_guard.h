@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include <microhttpd.h>
+#include "srv_mhd.h"    /* <microhttpd.h>, loaded at first use */
 
 #include "srv_metrics.h"
 

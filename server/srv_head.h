@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include <microhttpd.h>
+#include "srv_mhd.h"    /* <microhttpd.h>, loaded at first use */
 
 /*
  * 0 when the head of the request on `conn` has none of the faults above;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <microhttpd.h>
+#include "srv_mhd.h"    /* <microhttpd.h>, loaded at first use */
 
 #include "db_scope.h"
 #include "srv_cache.h"

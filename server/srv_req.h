@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include <microhttpd.h>
+#include "srv_mhd.h"    /* <microhttpd.h>, loaded at first use */
 #include <sqlite3.h>
 
 typedef struct srv srv;

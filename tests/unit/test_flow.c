@@ -8,6 +8,9 @@
  * (HPyField items, HPy_NULL owner): finalize, unchanged, must follow it in
  * the same commit.  Then src/more.c adds a third caller; on `tip`, a
  * longer comment moves release_items down without changing its facts.
+ * Branch `back` (from `tip`) brings items.c back to stored blobs, byte for
+ * byte: the first version (PyObject * items again), the comment's, then
+ * convert's (the comment's facts, other lines).
  */
 #include "testutil.h"
 
@@ -111,6 +114,38 @@ static void test_incremental_ingest_gives_the_same_summaries(void **state)
     free(dir);
 }
 
+/* Blobs analysed earlier in the run, or in an earlier run, come back:
+ * their facts are read back from the database (or known by their hash)
+ * and the callers follow them, in one run and pushed one by one alike. */
+static void check_back(const char *path)
+{
+    char hash[64];
+    sqlite3 *db = open_db(path, hash, sizeof(hash));
+
+    stats(db, hash, commit_id(db, "A longer comment%"), 0, 3, 0);
+    stats(db, hash, commit_id(db, "The helper goes back%"), 3, 0, 0);
+    stats(db, hash, commit_id(db, "The helper again%"), 0, 3, 0);
+    stats(db, hash, commit_id(db, "The helper as convert%"), 0, 3, 0);
+    db_close(db);
+}
+
+static void test_stored_blobs_that_come_back_move_their_callers(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/back.db", dir);
+    assert_int_equal(ingest(path, "back"), 0);
+    check_back(path);
+    snprintf(path, sizeof(path), "%s/back-pushed.db", dir);
+    assert_int_equal(ingest(path, "tip"), 0);
+    assert_int_equal(ingest(path, "back~2"), 0);
+    assert_int_equal(ingest(path, "back~1"), 0);
+    assert_int_equal(ingest(path, "back"), 0);
+    check_back(path);
+    free(dir);
+}
+
 /* The per-file rows of every reader (db_files) and each function's state
  * come from the commit's graph; the chain names the helper; a function
  * that only refuses object dtype has no state at either revision. */
@@ -162,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_summaries_follow_the_helper_across_files),
         cmocka_unit_test(test_incremental_ingest_gives_the_same_summaries),
         cmocka_unit_test(test_files_and_functions_read_the_graph),
+        cmocka_unit_test(test_stored_blobs_that_come_back_move_their_callers),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
