@@ -261,10 +261,14 @@ static void test_symbols(void **state)
     assert_int_equal(one->functions, s->v[0].functions);
     assert_string_equal(one->cls, s->v[0].cls);
     q_symbol_free(one);
-    assert_int_equal(q_symbol_get(g_db, &a, sc, "NoSuchName", &one), 0);
+    /* no use: a name the rules class is an answer with its class, any
+     * other is not found */
+    assert_int_equal(q_symbol_get(g_db, &a, sc, "HPy_AsPyObject", &one), 0);
     assert_int_equal(one->nsites, 0);
-    assert_null(one->cls);
+    assert_string_equal(one->cls, "bridge");
     q_symbol_free(one);
+    assert_int_equal(q_symbol_get(g_db, &a, sc, "NoSuchName", &one), PD_ENOTFOUND);
+    assert_null(one);
     q_symbols_free(s);
     /* a scope without the files has none (toyport has no umath) */
     assert_int_equal(q_symbols_get(g_db, &a, db_scopes_find(scopes, "umath"), &s), 0);
