@@ -131,7 +131,22 @@ async function sparkline() {
 
 /* ---------- functions ---------- */
 
-function renderFunctions() {
+/* The rows the first frame of the function table gets: its box is 420 px
+ * high (about 15 rows); the others follow after that frame.  Its first
+ * layout and paint was of all 121 rows of arraytypes.c.src (2,400
+ * elements, 6,500 px): the largest task before the table showed (issue
+ * 26.4). */
+const FN_FIRST_ROWS = 20;
+let fnGen = 0;
+
+/**
+ * Draws the function table.  first: how many rows go in now; the others
+ * are built and put in by the function returned (null when none are
+ * left), which does nothing once the table was drawn again (a sort, a
+ * group opened).
+ */
+function renderFunctions(first = Infinity) {
+  const gen = ++fnGen;
   const sort = fnSort();
   const onSort = (key) => {
     const s = nextSort(sort, key, FN_COLUMN[key].numeric);
@@ -167,13 +182,20 @@ function renderFunctions() {
   // first instance sorts, then its instances (shown when expanded).
   const groups = templateGroups(fns);
   const done = new Set();
+  // Row makers, so that only the rows that go in now are built now.
   const rows = [];
   for (const f of fns) {
     const key = `${f.start_line}-${f.end_line}`;
     const inst = groups.get(key);
-    if (!inst) { rows.push(fnRow(f)); continue; }
+    if (!inst) { rows.push(() => fnRow(f)); continue; }
     if (done.has(key)) continue;
     done.add(key);
+    rows.push(() => groupRow(f, key, inst));
+    // Instances are built only when their group is open: arraytypes.c.src
+    // has 884 functions in 121 definitions (issue 26.4).
+    if (openGroups.has(key)) for (const x of inst) rows.push(() => fnRow(x, key));
+  }
+  function groupRow(f, key, inst) {
     const sums = groupSums(inst, TOKEN_CLASSES, nfind);
     const open = openGroups.has(key);
     // The definition's name as the template writes it (issue 23.7); the
@@ -184,7 +206,7 @@ function renderFunctions() {
     const toggle = h('button', { type: 'button', class: 'toggle linkish', 'aria-expanded': String(open),
       'aria-label': `${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${label}` }, open ? '▾' : '▸');
     toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
-    rows.push(h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
+    return h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
       h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
         h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' },
           h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
@@ -193,15 +215,15 @@ function renderFunctions() {
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
       h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null)),
       TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
-      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings))));
-    // Instances are built only when their group is open: arraytypes.c.src
-    // has 884 functions in 121 definitions (issue 26.4).
-    if (open) for (const x of inst) rows.push(fnRow(x, key));
+      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
   }
-  replace($('functions-table').tBodies[0], fns.length ? rows
+  const body = $('functions-table').tBodies[0];
+  const build = (from, to) => rows.slice(from, to).map((make) => make());
+  replace(body, fns.length ? build(0, first)
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
   $('functions-count').textContent = `${fmt(fns.length)} functions` +
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
+  return rows.length > first ? () => { if (gen === fnGen) body.append(...build(first, rows.length)); } : null;
 }
 
 /**
@@ -680,8 +702,9 @@ async function main() {
   if (rawNow?.status === 'fulfilled') sourceLines = normalise(rawNow.value).split('\n');
   renderHead(detail);
   $('functions-section').hidden = false;
-  renderFunctions();
-  await paint();         // the head and the functions show before the rest
+  const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
+  await paint();         // the head and the functions' first screen show before the rest
+  restOfFunctions?.();
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
