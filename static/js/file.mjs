@@ -131,12 +131,15 @@ async function sparkline() {
 
 /* ---------- functions ---------- */
 
-/* The rows the first frame of the function table gets: its box is 420 px
- * high (about 15 rows); the others follow after that frame.  Its first
- * layout and paint was of all 121 rows of arraytypes.c.src (2,400
- * elements, 6,500 px): the largest task before the table showed (issue
- * 26.4). */
+/* The rows the first frame of the function table gets: the first screen
+ * (800 px) shows about 15; the others follow later.  Its first layout and
+ * paint was of all 121 rows of arraytypes.c.src (2,400 elements, 6,500
+ * px): the largest task before the table showed (issue 26.4).  Meanwhile
+ * the section keeps about their height (FN_ROW_PX each, a row of
+ * arraytypes.c.src is 40-60 px), so that what is below it (the source:
+ * content-visibility) stays below the first screen and is not laid out. */
 const FN_FIRST_ROWS = 20;
+const FN_ROW_PX = 40;
 let fnGen = 0;
 
 /**
@@ -223,7 +226,15 @@ function renderFunctions(first = Infinity) {
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
   $('functions-count').textContent = `${fmt(fns.length)} functions` +
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
-  return rows.length > first ? () => { if (gen === fnGen) body.append(...build(first, rows.length)); } : null;
+  const section = $('functions-section');
+  section.style.paddingBottom = '';
+  if (rows.length <= first) return null;
+  section.style.paddingBottom = `${(rows.length - first) * FN_ROW_PX}px`;
+  return () => {
+    if (gen !== fnGen) return;
+    body.append(...build(first, rows.length));
+    section.style.paddingBottom = '';
+  };
 }
 
 /**
@@ -565,9 +576,10 @@ function findingMessage(f) {
  * messages under it (table[data-coloured] when done).  In slices with a
  * yield between them, so the page keeps answering.  colours: a promise of
  * highlighter()'s answer for the same text (the whole text: a comment or
- * macro can span lines); findings: a promise of the file's findings.
- * Resolves when all lines are coloured. */
-async function renderSource(raw, colours, findings) {
+ * macro can span lines); findings: a promise of the file's findings;
+ * afterText: called once every line's text is in.  Resolves when all
+ * lines are coloured. */
+async function renderSource(raw, colours, findings, afterText) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -590,6 +602,7 @@ async function renderSource(raw, colours, findings) {
   replace($('source'), h('div', { class: 'code-wrap' }, table));
   const info = $('source-info');
   info.textContent = `${fmt(lines.length)} lines${detail.size != null ? ` · ${fmt(detail.size)} bytes` : ''}`;
+  afterText?.();
   const byLine = new Map();
   for (const f of await findings) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
@@ -645,14 +658,14 @@ function applyHash(scroll = true) {
 }
 
 /** The source once its text is in (raw: the settled answer), or why it is not there. */
-async function showSource(raw, colours, findings) {
+async function showSource(raw, colours, findings, afterText) {
   if (raw.status === 'fulfilled') {
     if (!sourceLines) {
       // Template rows take their names from the source (tmplgroup.mjs).
       sourceLines = normalise(raw.value).split('\n');
       nameTemplateRows();
     }
-    await renderSource(raw.value, colours, findings);
+    await renderSource(raw.value, colours, findings, afterText);
     return;
   }
   const p = raw.reason?.problem ?? {};
@@ -704,7 +717,6 @@ async function main() {
   $('functions-section').hidden = false;
   const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
   await paint();         // the head and the functions' first screen show before the rest
-  restOfFunctions?.();
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
@@ -723,7 +735,14 @@ async function main() {
     .catch((e) => showError(errors, e, 'Traverse coverage'));
   $('source-section').hidden = false;
   const raw = await rawIn;
-  await showSource(raw, colours, findings);
+  // The function table's other rows once every line's text is in: their
+  // layout (0.15 s of CPU for the 100 rows of arraytypes.c.src) held the
+  // text back; the table's box shows its first 15 meanwhile.  After the
+  // text's frame, so that it is not laid out with it.
+  let rest = restOfFunctions;
+  const putRest = () => { rest?.(); rest = null; };
+  await showSource(raw, colours, findings, () => paint().then(putRest));
+  putRest();             // the text did not come: the rows still do
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.
