@@ -46,24 +46,33 @@ test('the file page: the function table shows its first rows in a frame of their
   const body = await manyFunctions(n);
   const page = await blank();
   await page.route(`**${FN_URL}`, (r) => r.fulfill({ status: 200, contentType: 'application/json', body }));
-  // The rows in the table when the frame that first shows any of them starts.
+  // The rows in the table when the frame that first shows any of them
+  // starts, and when every source line's text is in (with where the source
+  // is then: below the first screen, so that content-visibility skips it).
   await page.addInitScript(() => {
+    const rows = () => document.querySelectorAll('#functions-table tbody tr[data-name]').length;
     new MutationObserver((_, mo) => {
-      if (!document.querySelector('#functions-table tbody tr[data-name]')) return;
+      if (!rows()) return;
       mo.disconnect();
-      requestAnimationFrame(() => {
-        window.__firstFrameRows = document.querySelectorAll('#functions-table tbody tr[data-name]').length;
-      });
+      requestAnimationFrame(() => { window.__firstFrameRows = rows(); });
+    }).observe(document, { subtree: true, childList: true });
+    new MutationObserver((_, mo) => {
+      if (!document.querySelector('#source-info:not(:empty)')) return;
+      mo.disconnect();
+      window.__atText = { rows: rows(), sourceTop: document.getElementById('source').getBoundingClientRect().top };
     }).observe(document, { subtree: true, childList: true });
   });
   await page.goto(`${BASE}/file.html?${q({ repo: REPO, rev: 'hpy', path: FILE })}`);
   await page.waitForSelector('body[data-ready]');
   const got = await page.evaluate(() => ({
     first: window.__firstFrameRows,
+    atText: window.__atText,
     names: [...document.querySelectorAll('#functions-table tbody tr[data-name]')].map((tr) => tr.dataset.name),
     html: document.querySelector('#functions-table tbody').innerHTML,
   }));
   assert.ok(got.first > 0 && got.first <= 20, `the first frame has the rows the box shows, not all ${n} (had ${got.first})`);
+  assert.equal(got.atText.rows, got.first, 'the other rows come after every line\'s text');
+  assert.ok(got.atText.sourceTop > 800, `meanwhile the section keeps their room (source at ${got.atText.sourceTop} px)`);
   assert.deepEqual(got.names, Array.from({ length: n }, (_, i) => `fn_${String(i).padStart(3, '0')}`),
     'then every row, in the order of their lines');
   // Sorted by name and back by lines: the table drawn again in one go is the same.
