@@ -157,3 +157,30 @@ test("fmt() writes numbers as Intl's en-US format does", async () => {
   assert.equal(await page.evaluate(async () => (await import('/js/dom.mjs')).fmt(null)), '–');
   await close(page);
 });
+
+test("the overview: the week card's history answers asked by prefetch.js, before the page's modules run, once each", async () => {
+  const page = await blank();
+  const week = (u) => { const x = new URL(u); return x.pathname === `/api/v1/repos/${REPO}/refs/hpy/history`
+    && x.searchParams.get('date') === 'committer' && (x.searchParams.has('since') || x.searchParams.get('points') === '3'); };
+  const asked = [];
+  let release;
+  const held = new Promise((res) => { release = res; });
+  page.on('request', (r) => {
+    if (!week(r.url())) return;
+    asked.push(r.url());
+    if (asked.length === 5) release(true);
+  });
+  // The overview's module is held until the five are asked (10 s at most).
+  await page.route('**/js/overview.mjs', async (r) => {
+    const early = await Promise.race([held, new Promise((res) => setTimeout(() => res(false), 10000))]);
+    page.weekEarly = early;
+    await r.continue();
+  });
+  await page.goto(`${BASE}/index.html?${q({ repo: REPO, rev: 'hpy' })}`);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(page.weekEarly, true, 'the five week answers were asked before overview.mjs was in');
+  assert.equal(asked.length, 5, `each asked once, the page took the prefetched ones:\n${asked.join('\n')}`);
+  assert.equal(await page.locator('#dc-week tbody tr').count(), 4, 'the week card has its figures');
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
