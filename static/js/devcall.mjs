@@ -87,7 +87,8 @@ async function weekCard(ctx, s) {
   }
   const tipMs = Date.parse(s.committer_date ?? s.author_date ?? '');
   if (Number.isNaN(tipMs)) return [title, h('p', { class: 'muted' }, 'The commit has no date.')];
-  const now = ctx.now ?? Date.now();
+  // prefetch.js asked the same answers with its own now (the cutoff is to the second).
+  const now = ctx.now ?? globalThis.__pdWeekNow ?? Date.now();
   const stale = now - tipMs > 7 * DAY;
   const endMs = stale ? tipMs : now;
   const iso = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');

@@ -131,7 +131,25 @@ async function sparkline() {
 
 /* ---------- functions ---------- */
 
-function renderFunctions() {
+/* The rows the first frame of the function table gets: the first screen
+ * (800 px) shows about 15; the others follow later.  Its first layout and
+ * paint was of all 121 rows of arraytypes.c.src (2,400 elements, 6,500
+ * px): the largest task before the table showed (issue 26.4).  Meanwhile
+ * the section keeps about their height (FN_ROW_PX each, a row of
+ * arraytypes.c.src is 40-60 px), so that what is below it (the source:
+ * content-visibility) stays below the first screen and is not laid out. */
+const FN_FIRST_ROWS = 20;
+const FN_ROW_PX = 40;
+let fnGen = 0;
+
+/**
+ * Draws the function table.  first: how many rows go in now; the others
+ * are built and put in by the function returned (null when none are
+ * left), which does nothing once the table was drawn again (a sort, a
+ * group opened).
+ */
+function renderFunctions(first = Infinity) {
+  const gen = ++fnGen;
   const sort = fnSort();
   const onSort = (key) => {
     const s = nextSort(sort, key, FN_COLUMN[key].numeric);
@@ -167,13 +185,20 @@ function renderFunctions() {
   // first instance sorts, then its instances (shown when expanded).
   const groups = templateGroups(fns);
   const done = new Set();
+  // Row makers, so that only the rows that go in now are built now.
   const rows = [];
   for (const f of fns) {
     const key = `${f.start_line}-${f.end_line}`;
     const inst = groups.get(key);
-    if (!inst) { rows.push(fnRow(f)); continue; }
+    if (!inst) { rows.push(() => fnRow(f)); continue; }
     if (done.has(key)) continue;
     done.add(key);
+    rows.push(() => groupRow(f, key, inst));
+    // Instances are built only when their group is open: arraytypes.c.src
+    // has 884 functions in 121 definitions (issue 26.4).
+    if (openGroups.has(key)) for (const x of inst) rows.push(() => fnRow(x, key));
+  }
+  function groupRow(f, key, inst) {
     const sums = groupSums(inst, TOKEN_CLASSES, nfind);
     const open = openGroups.has(key);
     // The definition's name as the template writes it (issue 23.7); the
@@ -184,7 +209,7 @@ function renderFunctions() {
     const toggle = h('button', { type: 'button', class: 'toggle linkish', 'aria-expanded': String(open),
       'aria-label': `${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${label}` }, open ? '▾' : '▸');
     toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
-    rows.push(h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
+    return h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
       h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
         h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' },
           h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
@@ -193,15 +218,23 @@ function renderFunctions() {
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
       h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null)),
       TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
-      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings))));
-    // Instances are built only when their group is open: arraytypes.c.src
-    // has 884 functions in 121 definitions (issue 26.4).
-    if (open) for (const x of inst) rows.push(fnRow(x, key));
+      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
   }
-  replace($('functions-table').tBodies[0], fns.length ? rows
+  const body = $('functions-table').tBodies[0];
+  const build = (from, to) => rows.slice(from, to).map((make) => make());
+  replace(body, fns.length ? build(0, first)
     : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
   $('functions-count').textContent = `${fmt(fns.length)} functions` +
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
+  const section = $('functions-section');
+  section.style.paddingBottom = '';
+  if (rows.length <= first) return null;
+  section.style.paddingBottom = `${(rows.length - first) * FN_ROW_PX}px`;
+  return () => {
+    if (gen !== fnGen) return;
+    body.append(...build(first, rows.length));
+    section.style.paddingBottom = '';
+  };
 }
 
 /**
@@ -543,9 +576,10 @@ function findingMessage(f) {
  * messages under it (table[data-coloured] when done).  In slices with a
  * yield between them, so the page keeps answering.  colours: a promise of
  * highlighter()'s answer for the same text (the whole text: a comment or
- * macro can span lines); findings: a promise of the file's findings.
- * Resolves when all lines are coloured. */
-async function renderSource(raw, colours, findings) {
+ * macro can span lines); findings: a promise of the file's findings;
+ * afterText: called once every line's text is in.  Resolves when all
+ * lines are coloured. */
+async function renderSource(raw, colours, findings, afterText) {
   const text = normalise(raw);
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -568,6 +602,7 @@ async function renderSource(raw, colours, findings) {
   replace($('source'), h('div', { class: 'code-wrap' }, table));
   const info = $('source-info');
   info.textContent = `${fmt(lines.length)} lines${detail.size != null ? ` · ${fmt(detail.size)} bytes` : ''}`;
+  afterText?.();
   const byLine = new Map();
   for (const f of await findings) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);
@@ -623,14 +658,14 @@ function applyHash(scroll = true) {
 }
 
 /** The source once its text is in (raw: the settled answer), or why it is not there. */
-async function showSource(raw, colours, findings) {
+async function showSource(raw, colours, findings, afterText) {
   if (raw.status === 'fulfilled') {
     if (!sourceLines) {
       // Template rows take their names from the source (tmplgroup.mjs).
       sourceLines = normalise(raw.value).split('\n');
       nameTemplateRows();
     }
-    await renderSource(raw.value, colours, findings);
+    await renderSource(raw.value, colours, findings, afterText);
     return;
   }
   const p = raw.reason?.problem ?? {};
@@ -680,8 +715,8 @@ async function main() {
   if (rawNow?.status === 'fulfilled') sourceLines = normalise(rawNow.value).split('\n');
   renderHead(detail);
   $('functions-section').hidden = false;
-  renderFunctions();
-  await paint();         // the head and the functions show before the rest
+  const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
+  await paint();         // the head and the functions' first screen show before the rest
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
@@ -700,7 +735,14 @@ async function main() {
     .catch((e) => showError(errors, e, 'Traverse coverage'));
   $('source-section').hidden = false;
   const raw = await rawIn;
-  await showSource(raw, colours, findings);
+  // The function table's other rows once every line's text is in: their
+  // layout (0.15 s of CPU for the 100 rows of arraytypes.c.src) held the
+  // text back; the table's box shows its first 15 meanwhile.  After the
+  // text's frame, so that it is not laid out with it.
+  let rest = restOfFunctions;
+  const putRest = () => { rest?.(); rest = null; };
+  await showSource(raw, colours, findings, () => paint().then(putRest));
+  putRest();             // the text did not come: the rows still do
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.

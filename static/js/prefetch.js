@@ -43,4 +43,41 @@
     map.set(w[1] + ' ' + w[0], p);
   });
   window.__pdPrefetch = map;
+
+  // The overview's week card (devcall.mjs) asks five history answers whose
+  // cutoff is the tip's date less 7 days (or now's when the tip is newer):
+  // asked here as soon as the summary is in, not after the modules have
+  // run and asked it again (issue 26.4).  The same URLs as devcall.mjs's
+  // weekCard builds, with the same "now" (window.__pdWeekNow); a URL that
+  // differs costs unused requests, never a wrong figure.
+  if (page === 'index.html' && repo && rev && !q.get('scope')) {
+    var json = function (key) {
+      var p = map.get(JSON_ACCEPT + ' ' + key);
+      // Read from a copy taken before api.mjs reads the response itself.
+      return p ? p.then(function (r) { return r.ok ? r.clone().json() : null; }) : Promise.resolve(null);
+    };
+    var histBase = 'api/v1/repos/' + seg(repo) + '/refs/' + seg(rev) + '/history?';
+    Promise.all([json(base + '/summary'), json('api/v1/repos')]).then(function (got) {
+      var s = got[0];
+      var r = (got[1] || []).filter(function (x) { return x.name === repo; })[0];
+      var isRef = r && (r.refs || []).some(function (x) { return x.name === rev; });
+      var tip = Date.parse((s && (s.committer_date || s.author_date)) || '');
+      if (!isRef || isNaN(tip)) return;
+      var now = Date.now();
+      var DAY = 86400000;
+      var end = now - tip > 7 * DAY ? tip : now;
+      var cutoff = new Date(end - 7 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
+      window.__pdWeekNow = now;
+      var ask = function (params) {
+        var url = histBase + new URLSearchParams(params).toString();
+        var f = fetch(url, { headers: { accept: JSON_ACCEPT } });
+        f.catch(function () {});
+        map.set(JSON_ACCEPT + ' ' + url, f);
+      };
+      ['universal_ready_files', 'functions.ported', 'functions.legacy', 'object_paths.object-legacy'].forEach(function (m) {
+        ask([['measure', m], ['date', 'committer'], ['until', cutoff], ['points', '3']]);
+      });
+      ask([['measure', 'functions.ported'], ['date', 'committer'], ['since', cutoff]]);
+    }).catch(function () {});
+  }
 }());
