@@ -92,14 +92,6 @@ int fl_grow(void **p, size_t *cap, size_t need, size_t el);
 /* The id of name s[0..len), made if new; UINT32_MAX when out of memory. */
 uint32_t fl_name_id(pd_flow *g, const char *s, size_t len);
 
-/* rank[] and order[] for a resolve: files in path order, each file's
- * functions in index order (pd_flow_order.c).  0 or PD_ENOMEM. */
-int fl_rank(pd_flow *g);
-
-/* Put name nm's call sites (calls, or only its definitions: defs = 1) in
- * path order for this resolve (pd_flow_order.c).  0 or PD_ENOMEM. */
-int fl_in_order(pd_flow *g, fl_name *nm, int defs);
-
 /* The file `id`, or NULL. */
 static inline fl_file *fl_file_get(const pd_flow *g, int64_t id)
 {
