@@ -90,7 +90,7 @@ export async function mountSymbols(root, { repo, rev, scope, top = 15 }) {
   replace(root,
     h('h2', { id: 'symbols-h', class: 'card-title' }, 'What blocks universal mode, by C API symbol'),
     h('p', { class: 'small' },
-      'Each CPython C API function, macro, type or object still used without a guard in scope ',
+      'Each CPython C API function, macro, type or object, and each bridge name (HPy_AsPyObject, a legacy slot: the half-port\'s crossings), still used without a guard in scope ',
       h('code', { id: 'symbols-scope' }, d.scope), ` (${fmt(d.uses_total)} uses of `,
       h('span', { dataset: { metric: 'symbols-total' } }, fmt(d.total)), ' symbols), with the HPy API that replaces it, from HPy ',
       h('span', { id: 'symbols-hpy-version' }, d.hpy_version), '\'s own table. ',
