@@ -411,10 +411,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     c->batch_commits = opt->batch_commits ? opt->batch_commits : INGEST_BATCH_COMMITS;
     git_libgit2_init();
     ingest_git_options();
-    /* Before the database is opened (and migrated): one writer of
-     * commits at a time, with a message that says so (issue 27). */
-    if ((rc = db_lock_take(&c->lock, opt->db_path, "ingest", opt->lock_wait_s)) < 0)
-        return rc;
+    /* The repository and the rules first: a wrong --git-dir or --rules
+     * leaves nothing beside the database, not even its lock file. */
     if (git_repository_open_ext(&c->repo, opt->repo_path,
                                 GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         return pd_error_set(PD_EGIT, "%s: not a git repository: %s", opt->repo_path,
@@ -422,6 +420,10 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     rc = opt->rules_path ? rules_load(&c->rules, opt->rules_path)
                          : rules_load_default(&c->rules);
     if (rc < 0)
+        return rc;
+    /* Before the database is opened (and migrated): one writer of
+     * commits at a time, with a message that says so (issue 27). */
+    if ((rc = db_lock_take(&c->lock, opt->db_path, "ingest", opt->lock_wait_s)) < 0)
         return rc;
     ingest_analysis_key(c->analysis_key, rules_hash(c->rules));
     c->rules_hash = c->analysis_key;

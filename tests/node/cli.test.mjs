@@ -175,3 +175,15 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('an ingest from a path that is no git repository leaves nothing beside the database', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'portdash-cli-'));
+  try {
+    const r = run(['ingest', '--db', join(tmp, 't.db'), '--git-dir', join(tmp, 'nosuch.git')]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /nosuch\.git: not a git repository/);
+    assert.deepEqual(readdirSync(tmp), []);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
