@@ -355,8 +355,16 @@ async function setupTree() {
  * the panels, the file table: a second of script and layout on numpy-hpy)
  * is built once this resolves (issue 26.4), with the answers it asked.
  */
+/**
+ * The error handler of a panel titled `title`: its error is shown unless
+ * the summary found no such commit (404: an unknown revision), which the
+ * summary's own error says once for every panel that asked about it.
+ */
+const panelError = (sumIn, title) => (e) => sumIn.then(
+  () => showError($('errors'), e, title),
+  (r) => { if (r?.status !== 404) showError($('errors'), e, title); });
+
 async function firstScreen(refNames) {
-  const errors = $('errors');
   const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev));
   const sumIn = scoped.summary(state.repo, state.rev, state.scope);
   const listIn = scoped.files(state.repo, state.rev, state.scope);
@@ -366,7 +374,7 @@ async function firstScreen(refNames) {
     renderCommit(s, state.repo, state.rev);
   }, () => {});
   const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
-    .catch((e) => { showError(errors, e, 'Next to port'); return e; });
+    .catch((e) => { panelError(sumIn, 'Next to port')(e); return e; });
   const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
     sumIn, frontierIn);
   $('more-nav').hidden = false;
@@ -442,15 +450,15 @@ async function main() {
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
   const extras = Promise.allSettled([
     import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }))
-      .catch((e) => showError(errors, e, 'Object items')),
+      .catch(panelError(sumIn, 'Object items')),
     scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
-      .catch((e) => showError(errors, e, 'Without object dtype')),
+      .catch(panelError(sumIn, 'Without object dtype')),
     // Blockers by C API symbol with the HPy replacement (symbols.mjs).
     import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope }))
-      .catch((e) => showError(errors, e, 'Blockers by symbol')),
+      .catch(panelError(sumIn, 'Blockers by symbol')),
     // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
     mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
-      .catch((e) => showError(errors, e, 'Traverse coverage')),
+      .catch(panelError(sumIn, 'Traverse coverage')),
     frontierIn,
   ]);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);

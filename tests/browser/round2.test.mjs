@@ -82,6 +82,15 @@ test('a symbol with an HPy replacement names it on its page', async () => {
   await close(page);
 });
 
+test('an unknown revision on the overview is said once, by the summary, not by every panel', async () => {
+  const page = await open(`${BASE}/?${new URLSearchParams({ repo, rev: 'no-such-rev' })}`);
+  await page.waitForTimeout(300);     // panels that answer after ready would add theirs
+  const problems = await page.$$eval('#errors .problem', (x) => x.map((e) => e.textContent));
+  assert.equal(problems.length, 1, problems.join(' | '));
+  assert.match(problems[0], /^Summary: Not Found \(HTTP 404\)unknown revision 'no-such-rev'/);
+  await close(page);
+});
+
 test('a mistyped symbol says why and leaves no "Loading…" behind', async () => {
   const page = await open(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyErr_SetStrin' })}`);
   assert.match(await page.textContent('#errors'), /404[\s\S]*no blocking use of 'PyErr_SetStrin'/);
