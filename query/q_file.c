@@ -262,8 +262,9 @@ static int q_file_dismissed(sqlite3 *db, const q_at *at, q_file *out)
 {
     if (out->typed)
         return q_file_typed_marks(db, at->repo_id, out);
-    q_dismissed_fingerprints(out->findings, out->path);
-    return db_triage_mark(db, at->repo_id, out->findings, &out->dismissed_count);
+    int rc = q_dismissed_fingerprints(out->findings, out->path);
+
+    return rc < 0 ? rc : db_triage_mark(db, at->repo_id, out->findings, &out->dismissed_count);
 }
 
 /* The tools with findings at a commit, "portdash" first, ", "-joined. */

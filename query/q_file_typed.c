@@ -95,26 +95,24 @@ int q_file_typed_marks(sqlite3 *db, int64_t repo_id, q_file *out)
     size_t nb = out->nbuiltin, n = nb + json_array_size(out->findings), i;
     const char **fp = calloc(n + 1, sizeof(*fp));
     json_t **d = calloc(n + 1, sizeof(*d));
-    json_t *seen = json_object();
-    q_fp_seen *fast = q_fp_seen_new();
+    q_fp_seen *seen = q_fp_seen_new();
     int rc = 0;
 
-    if (!fp || !d || !seen || !fast) {
+    if (!fp || !d || !seen) {
         rc = pd_error_nomem(NULL);
         goto done;
     }
-    /* q_dismissed_fingerprint's values, counted and hashed faster (3,800
-     * findings on arraytypes.c.src's page, issue 26.3). */
+    /* typed findings first, then the SARIF ones, occurrences counted
+     * across both in one count (3,800 on arraytypes.c.src's page) */
     for (i = 0; i < nb && rc == 0; i++) {
         q_finding *f = &out->builtin[i];
         const char *parts[4] = {out->path, f->rule, f->function, f->text};
 
-        rc = q_fp_one(fast, parts, f->fingerprint);
+        rc = q_fp_one(seen, parts, f->fingerprint);
         fp[i] = f->fingerprint;
     }
-    if (rc < 0 || (json_array_size(out->findings) && (rc = q_fp_seen_json(fast, seen)) < 0))
+    if (rc < 0 || (rc = q_dismissed_fingerprints_seen(out->findings, out->path, seen)) < 0)
         goto done;
-    q_dismissed_fingerprints_seen(out->findings, out->path, seen);
     for (i = nb; i < n; i++)
         fp[i] = json_string_value(json_object_get(json_array_get(out->findings, i - nb),
                                                   "fingerprint"));
@@ -127,8 +125,7 @@ int q_file_typed_marks(sqlite3 *db, int64_t repo_id, q_file *out)
             json_object_set_new(json_array_get(out->findings, i - nb), "dismissed",
                                 d[i] ? d[i] : json_null());
 done:
-    q_fp_seen_free(fast);
-    json_decref(seen);
+    q_fp_seen_free(seen);
     free(fp);
     free(d);
     return rc;

@@ -13,8 +13,8 @@
 #include "pd_utf8.h"
 #include "q_fingerprint.h"
 
-/* The key of q_dismissed_fingerprint: four parts joined by newlines, cut
- * to this many bytes with the NUL (its snprintf's buffer). */
+/* The counting key: four parts joined by newlines, cut to this many bytes
+ * with the NUL (the buffer of the rule's first implementation). */
 #define Q_FP_KEY 2048
 
 /* A key counted: the map borrows `key`. */
@@ -116,21 +116,5 @@ int q_fp_one(q_fp_seen *s, const char *const parts[4], char hex[33])
         hex[2 * i + 1] = digits[hash[i] & 15];
     }
     hex[32] = '\0';
-    return 0;
-}
-
-int q_fp_seen_json(const q_fp_seen *s, json_t *seen)
-{
-    const void *key;
-    size_t pos = 0, len;
-    void *v;
-
-    while (pd_map_next(s->count, &pos, &key, &len, &v)) {
-        const q_fp_entry *e = v;
-        json_int_t before = json_integer_value(json_object_get(seen, e->key));
-
-        if (json_object_set_new(seen, e->key, json_integer(before + e->n)) < 0)
-            return pd_error_nomem("counting fingerprints");
-    }
     return 0;
 }
