@@ -277,9 +277,21 @@ int64_t db_port_chain_at(const db_port_chain *c, int64_t before)
 {
     size_t i, best = (size_t)-1;
 
-    /* Effective dates rise within each part: the last one of the own part
-     * before `before` wins (it is newer on the branch), else the upstream
-     * part's. */
+    /* Effective dates rise within each part: the last own commit before
+     * `before` wins (it is newer on the branch). */
+    for (i = c->first_own; i < c->n; i++)
+        if (c->eff[i] < before)
+            best = i;
+    if (best != (size_t)-1)
+        return c->id[best];
+    /* Before the port's first own commit the port is its fork base, the
+     * commit its own commits sit on, however new: the upstream commit of
+     * that week would make the week the port starts list all upstream work
+     * between the two as regressions (numpy-hpy's `hpy` was rebased from
+     * 2020 numpy onto 2022 numpy: 14 months). */
+    if (c->first_own < c->n && c->first_own > 0)
+        return c->id[c->first_own - 1];
+    /* No port on this chain: the upstream's own history. */
     for (i = 0; i < c->n; i++)
         if (c->eff[i] < before)
             best = i;

@@ -111,8 +111,11 @@ void db_port_chain_free(db_port_chain *c);
 
 /*
  * The commit a backfilled week ending at `before` (unix seconds) shows:
- * the newest commit of the chain whose effective date is before it, the
- * trend's point for that week.  Row id, or 0 when no commit is that old.
+ * the newest own commit of the chain whose effective date is before it,
+ * the trend's point for that week; before the port's first own commit,
+ * the fork base (the port's starting point, the trend's `port.base`); on a
+ * chain without a port, the newest commit dated before it.  Row id, or 0
+ * when there is none (a chain that is all the port's, before its first).
  */
 int64_t db_port_chain_at(const db_port_chain *c, int64_t before);
 

@@ -271,6 +271,34 @@ static void test_forecast_range_from_today(void **state)
     json_decref(get("/api/v1/repos/fk/forecast?ref=hpy&today=someday", 400));
 }
 
+/* A week before the port's first own commit shows the fork base, the
+ * port's starting point, not the upstream commit of that week: otherwise
+ * the week the port starts (2021-W05) would report upstream's fourth and
+ * fifth functions, added up to the base in 2022, as new legacy code. */
+static void test_backfill_before_the_port_is_its_base(void **state)
+{
+    json_t *s = get("/api/v1/repos/fk/snapshots/2021-W02", 200);
+    char *base = git("merge-base hpy main");
+    char *first = git("rev-list --first-parent --reverse main..hpy | head -n1");
+    char url[1024];
+    tu_http h;
+
+    assert_string_equal(str(json_array_get(s, 0), "commit"), base);
+    json_decref(s);
+    s = get("/api/v1/repos/fk/snapshots/2021-W05", 200);
+    assert_string_equal(str(json_array_get(s, 0), "commit"), first);
+    json_decref(s);
+    snprintf(url, sizeof(url), "%s/api/v1/repos/fk/snapshots/2021-W05/report.md",
+             g_site.base);
+    h = tu_request("GET", url);
+    assert_int_equal(h.status, 200);
+    assert_null(strstr(h.body, "four"));
+    assert_null(strstr(h.body, "five"));
+    tu_http_free(&h);
+    free(base);
+    free(first);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_port_window_dates_the_port_by_its_own_commits),
         cmocka_unit_test(test_sampling_keeps_the_port),
         cmocka_unit_test(test_backfill_follows_the_trend_dates),
+        cmocka_unit_test(test_backfill_before_the_port_is_its_base),
         cmocka_unit_test(test_forecast_range_from_today),
     };
 
