@@ -18,7 +18,41 @@
 #define LC_DIGIT 0x08u
 #define LC_PUNCT 0x10u  /* a punctuator byte */
 
+/* What the first byte of a token, or of what lies between tokens, starts:
+ * lex_next dispatches on it with one table look-up (issue 26: the chain
+ * of tests before a punctuator cost about twenty instructions). */
+enum {
+    LK_OTHER = 0, /* LEX_OTHER */
+    LK_SPACE,     /* a blank run */
+    LK_NL,        /* a newline */
+    LK_SLASH,     /* '/': a comment or a punctuator */
+    LK_BSLASH,    /* '\\': a continuation or LEX_OTHER */
+    LK_IDST,      /* an identifier */
+    LK_DIGIT,     /* a number */
+    LK_DOT,       /* a number (.5) or a punctuator */
+    LK_QUOTE,     /* a string or char literal */
+    LK_HASH,      /* a directive or a punctuator */
+    LK_PCT,       /* %: (a directive's digraph) or a punctuator */
+    LK_PUNCT      /* any other punctuator byte */
+};
+
+/* Second bytes that make a two-byte punctuator, as bits (lex_sb), and per
+ * first byte the set of them that does (lex_two): -> -- -= ++ += << <=
+ * >> >= && &= || |= :: ## and the X= of = ! * / % ^. */
+#define LS_GT 0x01u
+#define LS_MINUS 0x02u
+#define LS_EQ 0x04u
+#define LS_PLUS 0x08u
+#define LS_LT 0x10u
+#define LS_AMP 0x20u
+#define LS_BAR 0x40u
+#define LS_COLON 0x80u
+#define LS_HASH 0x100u
+#define LS_PCT 0x200u   /* only for the digraph candidates */
+
 static unsigned char lex_cls[256];
+static unsigned char lex_kind_of[256];
+static uint16_t lex_sb[256], lex_two[256], lex_dg[256];
 static pthread_once_t lex_cls_once = PTHREAD_ONCE_INIT;
 
 /* Fill the class table; run once through pthread_once(). */
@@ -36,8 +70,42 @@ static void lex_cls_init(void)
         lex_cls[c] = LC_ID | LC_DIGIT;
     lex_cls[' '] = lex_cls['\t'] = lex_cls['\r'] = LC_SPACE;
     lex_cls['\f'] = lex_cls['\v'] = LC_SPACE;
-    for (; *punct; punct++)
+    for (; *punct; punct++) {
         lex_cls[(unsigned char)*punct] = LC_PUNCT;
+        lex_kind_of[(unsigned char)*punct] = LK_PUNCT;
+    }
+    for (c = 0; c < 256; c++)
+        if (lex_cls[c] & LC_IDST)
+            lex_kind_of[c] = LK_IDST;
+        else if (lex_cls[c] & LC_DIGIT)
+            lex_kind_of[c] = LK_DIGIT;
+        else if (lex_cls[c] & LC_SPACE)
+            lex_kind_of[c] = LK_SPACE;
+    lex_kind_of['\n'] = LK_NL;
+    lex_kind_of['/'] = LK_SLASH;
+    lex_kind_of['\\'] = LK_BSLASH;
+    lex_kind_of['.'] = LK_DOT;
+    lex_kind_of['"'] = lex_kind_of['\''] = LK_QUOTE;
+    lex_kind_of['#'] = LK_HASH;
+    lex_kind_of['%'] = LK_PCT;
+    lex_sb['>'] = LS_GT; lex_sb['-'] = LS_MINUS; lex_sb['='] = LS_EQ;
+    lex_sb['+'] = LS_PLUS; lex_sb['<'] = LS_LT; lex_sb['&'] = LS_AMP;
+    lex_sb['|'] = LS_BAR; lex_sb[':'] = LS_COLON; lex_sb['#'] = LS_HASH;
+    lex_sb['%'] = LS_PCT;
+    lex_two['-'] = LS_GT | LS_MINUS | LS_EQ;
+    lex_two['+'] = LS_PLUS | LS_EQ;
+    lex_two['<'] = LS_LT | LS_EQ;
+    lex_two['>'] = LS_GT | LS_EQ;
+    lex_two['&'] = LS_AMP | LS_EQ;
+    lex_two['|'] = LS_BAR | LS_EQ;
+    lex_two[':'] = LS_COLON;
+    lex_two['#'] = LS_HASH;
+    lex_two['='] = lex_two['!'] = lex_two['*'] = LS_EQ;
+    lex_two['/'] = lex_two['%'] = lex_two['^'] = LS_EQ;
+    /* digraphs: <% <: %> %: :> */
+    lex_dg['<'] = LS_PCT | LS_COLON;
+    lex_dg['%'] = LS_GT | LS_COLON;
+    lex_dg[':'] = LS_GT;
 }
 
 #define LEX_IS(c, cls) (lex_cls[(unsigned char)(c)] & (cls))
@@ -277,118 +345,108 @@ static LEX_COLD uint32_t lex_digraph(const lex_state *lx, const char *p,
     return 0;
 }
 
-/* The punctuator code at p (see LEX_P2); sets *len to its bytes. */
-static uint32_t lex_punct(lex_state *lx, const char *p, const char *end,
-                          size_t *len)
+/* The punctuator code at p (see LEX_P2); sets *len to its bytes.  Two
+ * table look-ups decide a digraph candidate and a two-byte punctuator. */
+static inline uint32_t lex_punct(lex_state *lx, const char *p, const char *end,
+                                 size_t *len)
 {
-    char a = p[0], b = p + 1 < end ? p[1] : '\0';
+    unsigned char a = (unsigned char)p[0];
+    unsigned char b = p + 1 < end ? (unsigned char)p[1] : 0;
+    unsigned sb = lex_sb[b];
     uint32_t dg;
-    int two = 0;
 
-    if ((b == '%' || b == ':' || b == '>') &&
-        (a == '<' || a == '%' || a == ':') &&
-        (dg = lex_digraph(lx, p, end, len)) != 0) {
+    if ((lex_dg[a] & sb) && (dg = lex_digraph(lx, p, end, len)) != 0) {
         lx->digraphs++;
         return dg;
     }
-    switch (a) {
-    case '-': two = b == '>' || b == '-' || b == '='; break;
-    case '+': two = b == '+' || b == '='; break;
-    case '<': two = b == '<' || b == '='; break;
-    case '>': two = b == '>' || b == '='; break;
-    case '&': two = b == '&' || b == '='; break;
-    case '|': two = b == '|' || b == '='; break;
-    case ':': two = b == ':'; break;
-    case '#': two = b == '#'; break;
-    case '=': case '!': case '*': case '/': case '%': case '^':
-        two = b == '=';
-        break;
-    case '?':
-        /* ??< ??> ??( ... are trigraphs; compilers read them only with
-         * -trigraphs (and C23 removed them): counted for the notes. */
-        if (b == '?' && p + 2 < end && strchr("=/'()!<>-", p[2]) &&
-            p[2] != '\0' && !lx->bad_trigraphs++)
-            lx->bad_trigraph_line = lx->line;
-        break;
-    default:
-        break;
+    if (lex_two[a] & sb) {
+        *len = 2;
+        return LEX_P2(a, b);
     }
-    *len = two ? 2 : 1;
-    return two ? LEX_P2(a, b) : (uint32_t)(unsigned char)a;
+    /* ??< ??> ??( ... are trigraphs; compilers read them only with
+     * -trigraphs (and C23 removed them): counted for the notes. */
+    if (a == '?' && b == '?' && p + 2 < end && strchr("=/'()!<>-", p[2]) &&
+        p[2] != '\0' && !lx->bad_trigraphs++)
+        lx->bad_trigraph_line = lx->line;
+    *len = 1;
+    return a;
 }
 
-/* Skip blanks, newlines, continuations and comments.  Returns the first
- * byte of the next token, or NULL when a token was already produced in
- * *tok (a directive end, or a comment with LEX_F_COMMENTS). */
-static const char *lex_skip(lex_state *lx, const char *p, lex_token *tok)
+/* A comment opened at p: skipped, or returned in *tok with
+ * LEX_F_COMMENTS.  Returns the byte after it, or NULL when *tok holds it. */
+static LEX_COLD const char *lex_comment(lex_state *lx, const char *p,
+                                        lex_token *tok)
 {
-    const char *end = lx->end, *s;
+    const char *s = p;
+
+    tok->line = lx->line;
+    tok->column = (uint32_t)(p - lx->line_start) + 1;
+    p = p[1] == '*' ? lex_block_comment(lx, p) : lex_line_comment(lx, p);
+    if (!(lx->flags & LEX_F_COMMENTS))
+        return p;
+    tok->kind = LEX_COMMENT;
+    tok->punct = 0;
+    tok->spliced = 0;
+    tok->start = s;
+    tok->len = (size_t)(p - s);
+    lx->p = p;
+    return NULL;
+}
+
+void lex_next(lex_state *lx, lex_token *tok)
+{
+    const char *p = lx->p, *q, *end = lx->end;
+    int bol, spliced = 0;
+    unsigned k;
     size_t n;
 
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-
-        if (LEX_IS(c, LC_SPACE)) {
+    /* Blanks, newlines, continuations and comments before the token. */
+    for (;;) {
+        if (p >= end) {
+            k = LK_NL;
+            break;
+        }
+        k = lex_kind_of[(unsigned char)*p];
+        if (k == LK_SPACE) {
             if (p < lx->stop)
                 while (LEX_IS(*++p, LC_SPACE))
                     ;
             else
                 p++;
-        } else if (c == '\n') {
+        } else if (k == LK_NL) {
             if (lx->in_pp)
-                return p;             /* lex_next emits LEX_PP_END */
+                break;                /* LEX_PP_END below */
             lex_newline(lx, p);
             lx->at_bol = 1;
             p++;
-        } else if (c == '\\' && (n = lex_splice(p, end)) != 0) {
+        } else if (k == LK_BSLASH && (n = lex_splice(p, end)) != 0) {
             p += n;
             lex_newline(lx, p - 1);
-        } else if (c == '/' && p + 1 < end && (p[1] == '*' || p[1] == '/')) {
-            tok->line = lx->line;
-            tok->column = (uint32_t)(p - lx->line_start) + 1;
-            s = p;
-            p = p[1] == '*' ? lex_block_comment(lx, p)
-                            : lex_line_comment(lx, p);
-            if (lx->flags & LEX_F_COMMENTS) {
-                tok->kind = LEX_COMMENT;
-                tok->start = s;
-                tok->len = (size_t)(p - s);
-                lx->p = p;
-                return NULL;
-            }
+        } else if (k == LK_SLASH && p + 1 < end &&
+                   (p[1] == '*' || p[1] == '/')) {
+            if (!(p = lex_comment(lx, p, tok)))
+                return;
         } else {
             break;
         }
     }
-    return p;
-}
-
-void lex_next(lex_state *lx, lex_token *tok)
-{
-    const char *p, *q, *end = lx->end;
-    int bol, spliced = 0;
-    unsigned char c;
-
-    tok->punct = 0;
-    tok->spliced = 0;
-    p = lex_skip(lx, lx->p, tok);
-    if (!p)
-        return;
     tok->start = p;
     tok->line = lx->line;
     tok->column = (uint32_t)(p - lx->line_start) + 1;
-    tok->len = 0;
-    if (p >= end || *p == '\n') {
+    tok->punct = 0;
+    if (k == LK_NL) {
         /* End of a directive line, or of the input. */
         tok->kind = lx->in_pp ? LEX_PP_END : LEX_EOF;
+        tok->len = 0;
+        tok->spliced = 0;
         lx->in_pp = 0;
         lx->p = p;
         return;
     }
     bol = lx->at_bol;
     lx->at_bol = 0;
-    c = (unsigned char)*p;
-    if (LEX_IS(c, LC_IDST)) {
+    switch (k) {
+    case LK_IDST:
         q = lex_ident(lx, p, &spliced);
         tok->kind = LEX_IDENT;
         if ((lx->flags & LEX_F_CPP) && q < end && *q == '"' && !spliced &&
@@ -400,32 +458,47 @@ void lex_next(lex_state *lx, lex_token *tok)
                 q = r;
             }
         }
-    } else if (LEX_IS(c, LC_DIGIT) ||
-               (c == '.' && p + 1 < end && LEX_IS(p[1], LC_DIGIT))) {
+        break;
+    case LK_DOT:   /* a number if a digit follows: .5 */
+        if (!(p + 1 < end && LEX_IS(p[1], LC_DIGIT)))
+            goto punct;
+        /* fall through */
+    case LK_DIGIT:
         q = lex_number(lx, p, &spliced);
         tok->kind = LEX_NUMBER;
-    } else if (c == '"' || c == '\'') {
-        q = lex_quoted(lx, p + 1, (char)c, &spliced);
-        tok->kind = c == '"' ? LEX_STRING : LEX_CHAR;
-    } else if ((c == '#' || (c == '%' && p + 1 < end && p[1] == ':' &&
-                             !(p + 3 < end && p[2] == '%' && p[3] == ':'))) &&
-               bol && !lx->in_pp) {
-        q = p + (c == '#' ? 1 : 2);   /* # or its digraph %: */
-        lx->digraphs += c == '%';
+        break;
+    case LK_QUOTE:
+        q = lex_quoted(lx, p + 1, *p, &spliced);
+        tok->kind = *p == '"' ? LEX_STRING : LEX_CHAR;
+        break;
+    case LK_PCT:
+        /* %: is # (but %:%: is ##) */
+        if (!(p + 1 < end && p[1] == ':' &&
+              !(p + 3 < end && p[2] == '%' && p[3] == ':')))
+            goto punct;
+        /* fall through */
+    case LK_HASH:
+        if (!bol || lx->in_pp)
+            goto punct;
+        q = p + (*p == '#' ? 1 : 2);   /* # or its digraph %: */
+        lx->digraphs += *p == '%';
         tok->kind = LEX_PP_BEGIN;
         tok->punct = '#';
         lx->in_pp = 1;
-    } else if (LEX_IS(c, LC_PUNCT)) {
-        size_t n;
-
+        break;
+    case LK_PUNCT:
+    case LK_SLASH:
+    punct:
         tok->punct = lex_punct(lx, p, end, &n);
         tok->kind = LEX_PUNCT;
         q = p + n;
-    } else {
+        break;
+    default:
         q = p + 1;
         tok->kind = LEX_OTHER;
         if (!lx->in_pp && !lx->other_bytes++)
             lx->other_line = lx->line;
+        break;
     }
     tok->len = (size_t)(q - p);
     tok->spliced = spliced;
