@@ -430,7 +430,7 @@ static void an_walk(an_state *st, const char *buf, size_t len)
 
     lex_init(&st->lx, buf, len, st->cpp ? LEX_F_CPP : 0);
     for (;;) {
-        lex_next(&st->lx, &t);
+        lex_next_fast(&st->lx, &t);   /* inline: once per token */
         if (t.kind == LEX_EOF || st->rc)
             break;
         an_feed(st, &t);
