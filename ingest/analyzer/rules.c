@@ -398,7 +398,7 @@ void rules_free(rules *r)
         free(b);
     }
     free(r->names);
-    pd_map_free(r->index);
+    free(r->ix);
     free(r->nodes);
     free(r->suffixes);
     free(r->objf);

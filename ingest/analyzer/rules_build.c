@@ -103,16 +103,84 @@ int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls)
                      "bridge%s)", s, allow_none ? " or none" : "");
 }
 
+/* The index's hash of a name: 8 bytes at a time (the last 8 read again
+ * when the length is not a multiple: same name, same hash), a multiply
+ * and a fold per word. */
+static inline uint32_t rules_ix_hash(const char *s, size_t len)
+{
+    const uint64_t k = 0xff51afd7ed558ccdULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w = 0;
+    size_t i;
+
+    if (len >= 8) {
+        for (i = 0; i + 8 <= len; i += 8) {
+            memcpy(&w, s + i, 8);
+            h = (h ^ w) * k;
+            h ^= h >> 32;
+        }
+        if (i < len)
+            memcpy(&w, s + len - 8, 8);
+        else
+            w = 0;
+    } else {
+        for (i = 0; i < len; i++)
+            w = w << 8 | (unsigned char)s[i];
+    }
+    h = (h ^ w) * k;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
 const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
 {
     unsigned k = (unsigned)(unsigned char)s[0] << 8 |
                  (len > 1 ? (unsigned char)s[1] : 0u);
-    uintptr_t idx;
+    uint32_t h;
+    size_t i;
 
-    if (!r->index || !(r->first2[k >> 3] & (1u << (k & 7))))
+    if (!r->ix || !(r->first2[k >> 3] & (1u << (k & 7))))
         return NULL;
-    idx = (uintptr_t)pd_map_get(r->index, s, len);
-    return idx ? &r->names[idx - 1] : NULL;
+    h = rules_ix_hash(s, len);
+    for (i = h & r->ixmask;; i = (i + 1) & r->ixmask) {
+        uint64_t slot = r->ix[i];
+        const rules_name *e;
+
+        if (!slot)
+            return NULL;
+        if ((uint32_t)(slot >> 32) != h)
+            continue;
+        e = &r->names[(uint32_t)slot - 1];
+        if (e->len == len && memcmp(e->name, s, len) == 0)
+            return e;
+    }
+}
+
+/* Put slot (hash << 32 | index + 1) into the first free slot of its run. */
+static void rules_ix_put(uint64_t *ix, size_t mask, uint64_t slot)
+{
+    size_t i;
+
+    for (i = (uint32_t)(slot >> 32) & mask; ix[i]; i = (i + 1) & mask)
+        ;
+    ix[i] = slot;
+}
+
+/* Room in the index for one more name (kept at most half full). */
+static int rules_ix_room(rules *r)
+{
+    size_t n = r->ix ? (r->ixmask + 1) * 2 : 1024, i;
+    uint64_t *ix;
+
+    if (r->ix && (r->nnames + 1) * 2 <= r->ixmask + 1)
+        return 0;
+    if (!(ix = calloc(n, sizeof(*ix))))
+        return pd_error_nomem("loading rules");
+    for (i = 0; r->ix && i <= r->ixmask; i++)
+        if (r->ix[i])
+            rules_ix_put(ix, n - 1, r->ix[i]);
+    free(r->ix);
+    r->ix = ix;
+    r->ixmask = n - 1;
+    return 0;
 }
 
 int rules_reserve(rules *r, size_t more)
@@ -133,14 +201,15 @@ int rules_reserve(rules *r, size_t more)
 int rules_entry(rules *r, const char *name, rules_name **out)
 {
     size_t len = strlen(name), k;
+    int rc;
     rules_name *e = (rules_name *)rules_lookup(r, name, len);
 
     if (e) {
         *out = e;
         return 0;
     }
-    if (!r->index && !(r->index = pd_map_new(PD_MAP_TRUSTED)))
-        return pd_error_nomem("loading rules");
+    if ((rc = rules_ix_room(r)) < 0)
+        return rc;
     if (r->nnames == r->capnames) {
         size_t cap = r->capnames ? r->capnames * 2 : 64;
         rules_name *names = realloc(r->names, cap * sizeof(*names));
@@ -162,8 +231,8 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     e->fieldarg_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
-    if (pd_map_put(r->index, e->name, len, (void *)(uintptr_t)(r->nnames + 1)) < 0)
-        return pd_error_nomem("loading rules");
+    rules_ix_put(r->ix, r->ixmask,
+                 (uint64_t)rules_ix_hash(name, len) << 32 | (r->nnames + 1));
     r->nnames++;
     k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
     r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));

@@ -8,7 +8,6 @@
 #ifndef RULES_INT_H
 #define RULES_INT_H
 
-#include "pd_map.h"
 #include "rules.h"
 
 #define RULES_MAXARGS 8
@@ -45,8 +44,13 @@ typedef struct {
 struct rules {
     rules_name *names;          /* exact entries */
     size_t nnames, capnames;
-    pd_map *index;              /* name -> names index + 1 (pd_map.h; keys
-                                 * are the entries' arena copies) */
+    /* name -> entry: open addressing, at most half full; a slot is the
+     * name's rules_ix_hash << 32 | its names index + 1, 0 when empty
+     * (rules_build.c: one word hash and mostly one slot per look-up, where
+     * pd_map's byte-wise hash and long probes of misses cost 145
+     * instructions a name, issue 26). */
+    uint64_t *ix;
+    size_t ixmask;              /* slots - 1 */
     /* Filter of exact names by their first two bytes (the second is 0 for
      * one-byte names): most identifiers are rejected without hashing. */
     uint8_t first2[65536 / 8];
