@@ -12,7 +12,6 @@
 
 #include "pd_domain.h"
 #include "pd_error.h"
-#include "pd_hash.h"
 #include "rules.h"
 #include "rules_int.h"
 
@@ -68,10 +67,6 @@ const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
     return rules_strndup(r, buf, strlen(buf));
 }
 
-uint32_t rules_hash_name(const char *s, size_t len)
-{
-    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
-}
 
 /* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */
 int rules_is_ident(const char *s)
@@ -128,6 +123,11 @@ static inline uint32_t rules_ix_hash(const char *s, size_t len)
     }
     h = (h ^ w) * k;
     return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+uint32_t rules_hash_name(const char *s, size_t len)
+{
+    return rules_ix_hash(s, len);
 }
 
 const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
