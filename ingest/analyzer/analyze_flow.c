@@ -567,7 +567,8 @@ static void an_flow_deref(an_state *st, const an_tok *t)
             f->deref_valid = 1;
         return;
     }
-    if (an_after_member(st) || !an_item_param(st, t))
+    if (t->kind != LEX_IDENT || !st->nlocals || an_after_member(st) ||
+        !an_item_param(st, t))
         return;
     f->deref = *t;
     if (an_punct_is(p1, '*') && p2->kind != LEX_IDENT && p2->kind != LEX_NUMBER &&

@@ -777,11 +777,11 @@ void an_scan_token(an_state *st, const lex_token *lt)
         an_record_call(st, prev);
         an_item_call(st, prev);
     }
-    if (st->cur >= 0)
+    if (st->cur >= 0 && an_cast_operand_wants(st))
         an_cast_operand(st, &t);
-    if (st->cur >= 0)
+    if (st->cur >= 0 && an_call_token_wants(st, &t))
         an_call_token(st, &t);
-    if (st->cur >= 0 || (file_level && st->in_decl))
+    if ((st->cur >= 0 || (file_level && st->in_decl)) && an_local_decl_wants(st, &t))
         an_local_decl(st, &t);
     if (st->cur >= 0)
         an_flow_body_token(st, &t);
