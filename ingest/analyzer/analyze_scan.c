@@ -783,7 +783,7 @@ void an_scan_token(an_state *st, const lex_token *lt)
         an_call_token(st, &t);
     if ((st->cur >= 0 || (file_level && st->in_decl)) && an_local_decl_wants(st, &t))
         an_local_decl(st, &t);
-    if (st->cur >= 0)
+    if (st->cur >= 0 && an_flow_body_wants(st, &t))
         an_flow_body_token(st, &t);
     else if (file_level)
         an_flow_file_token(st, &t);
