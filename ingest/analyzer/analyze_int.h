@@ -278,6 +278,8 @@ typedef struct {
     /* Object-dtype tracking inside a declaration or function. */
     an_local *locals;
     size_t nlocals, caplocals;
+    size_t nitemparams;         /* locals[] that are item-typed parameters
+                                 * (param, pv.cls >= 0): none, no name is one */
     an_call calls[AN_MAXCALLS];
     int ncalls;
     an_pcast pcast;             /* cast waiting for its operand */

@@ -195,7 +195,7 @@ static void an_decl_token(an_state *st, const an_tok *t)
                     : an_is(t, "extern") ? DK_EXTERN : DK_NONE;
         if (st->decl_kw == DK_NAMESPACE || an_is(t, "template"))
             st->cpp = 1;              /* C++ in a .h file */
-        st->nlocals = 0;
+        st->nlocals = st->nitemparams = 0;
         st->ld_state = 0;
     } else if (st->decl_kw == DK_EXTERN && st->decl_ntok == 1 &&
                t->kind == LEX_STRING) {
