@@ -97,11 +97,22 @@ static LEX_COLD const char *lex_block_comment(lex_state *lx, const char *p)
     const char *end = lx->end;
     uint32_t line = lx->line;
 
-    for (p += 2; p < end; p++) {
-        if (*p == '*' && p + 1 < end && p[1] == '/')
-            return p + 2;
-        if (*p == '\n')
-            lex_newline(lx, p);
+    /* From star to star by memchr, the newlines between counted by memchr
+     * too: a comment is mostly text (a byte loop was 3 % of the lexing of
+     * plain C files, issue 26). */
+    for (p += 2; p < end;) {
+        const char *star = memchr(p, '*', (size_t)(end - p));
+        const char *lim = star ? star : end, *nl;
+
+        while ((nl = memchr(p, '\n', (size_t)(lim - p))) != NULL) {
+            lex_newline(lx, nl);
+            p = nl + 1;
+        }
+        if (!star)
+            break;
+        if (star + 1 < end && star[1] == '/')
+            return star + 2;
+        p = star + 1;
     }
     if (!lx->bad_comment_line)
         lx->bad_comment_line = line;
