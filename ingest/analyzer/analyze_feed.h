@@ -8,6 +8,7 @@
 #include "analyze_int.h"
 #include "analyze_pp.h"
 #include "analyze_scan.h"
+#include "lex_fast.h"
 
 /* Feed one lexed token to the analysis: a directive to the preprocessor,
  * anything else to the scanner unless an #if branch skips it.  The one

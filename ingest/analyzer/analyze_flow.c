@@ -537,7 +537,7 @@ static const an_local *an_item_param(const an_state *st, const an_tok *t)
 {
     size_t i;
 
-    if (t->kind != LEX_IDENT)
+    if (t->kind != LEX_IDENT || !st->nitemparams)
         return NULL;
     for (i = st->nlocals; i-- > 0;)
         if (an_tok_eq(t, st->locals[i].s, st->locals[i].len))
@@ -567,7 +567,8 @@ static void an_flow_deref(an_state *st, const an_tok *t)
             f->deref_valid = 1;
         return;
     }
-    if (an_after_member(st) || !an_item_param(st, t))
+    if (t->kind != LEX_IDENT || !st->nitemparams || an_after_member(st) ||
+        !an_item_param(st, t))
         return;
     f->deref = *t;
     if (an_punct_is(p1, '*') && p2->kind != LEX_IDENT && p2->kind != LEX_NUMBER &&

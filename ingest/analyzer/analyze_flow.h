@@ -10,6 +10,20 @@
 void an_flow_file_token(an_state *st, const an_tok *t);
 void an_flow_begin(an_state *st);
 void an_flow_body_token(an_state *st, const an_tok *t);
+
+/* 0 when an_flow_body_token(st, t) would do nothing: no call, assignment
+ * or site pending, t neither '(' nor '=', and no dereference to watch (a
+ * name only matters when item-typed parameters were declared).  The scanner tests this
+ * first: the call's entry and exit cost more (issue 26). */
+static inline int an_flow_body_wants(const an_state *st, const an_tok *t)
+{
+    const an_flow *f = &st->flow;
+
+    return f->nfc || f->asg || f->site_wait || an_punct_is(t, '(') ||
+           an_punct_is(t, '=') ||
+           (!f->deref_valid &&
+            (f->deref_pending || (t->kind == LEX_IDENT && st->nitemparams)));
+}
 void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len);
 void an_flow_site_wait(an_state *st, rules_verdict v);
 void an_flow_end(an_state *st);

@@ -278,6 +278,8 @@ typedef struct {
     /* Object-dtype tracking inside a declaration or function. */
     an_local *locals;
     size_t nlocals, caplocals;
+    size_t nitemparams;         /* locals[] that are item-typed parameters
+                                 * (param, pv.cls >= 0): none, no name is one */
     an_call calls[AN_MAXCALLS];
     int ncalls;
     an_pcast pcast;             /* cast waiting for its operand */
@@ -312,18 +314,26 @@ typedef struct {
     ((tok)->len == sizeof(lit) - 1 && (tok)->kind == LEX_IDENT && \
      memcmp((tok)->s, (lit), sizeof(lit) - 1) == 0)
 
-/* 1 if t is the punctuator p. */
+/* 1 if t is the punctuator p.  The lexer gives a punct code only to
+ * LEX_PUNCT tokens and '#' to LEX_PP_BEGIN (lex.h), so for a constant p
+ * other than '#' and 0 the code alone decides (one comparison). */
 static inline int an_punct_is(const an_tok *t, uint32_t p)
 {
+    if (__builtin_constant_p(p) && p != '#' && p != 0)
+        return t->punct == p;
     return t->kind == LEX_PUNCT && t->punct == p;
 }
 
-/* The k-th most recent significant token (1 = last), or a LEX_EOF token. */
+/* The k-th most recent significant token (1 = last), or a LEX_EOF token.
+ * The ring starts zeroed (an_state is), and a zeroed an_tok is that
+ * LEX_EOF token: while fewer than k tokens were seen, slot nring - k is
+ * one never written (the memo's replay writes the last min(ntok, AN_RING)
+ * slots it advances over), so no count test is needed. */
 static inline const an_tok *an_prev(const an_state *st, size_t k)
 {
     static const an_tok none = {LEX_EOF, 0, NULL, 0, 0, 0, NULL};
 
-    if (k > st->nring || k > AN_RING)
+    if (k > AN_RING)
         return &none;
     return &st->ring[(st->nring - k) & (AN_RING - 1)];
 }

@@ -60,6 +60,7 @@ static void an_add_local(an_state *st, const an_tok *name,
     l->data = data;
     l->stars = stars;
     l->type = e->name;
+    st->nitemparams += param && l->pv.cls >= 0;
 }
 
 /*

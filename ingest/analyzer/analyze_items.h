@@ -13,4 +13,27 @@ void an_call_token(an_state *st, const an_tok *t);
 void an_cast_operand(an_state *st, const an_tok *t);
 void an_item_call(an_state *st, const an_tok *name);
 
+/* The callers' tests before the three per-token steps above: 0 when the
+ * step would do nothing with t (most tokens), so that the call, whose
+ * entry and exit cost more than the test, is not made (issue 26). */
+static inline int an_local_decl_wants(const an_state *st, const an_tok *t)
+{
+    return st->ld_state != 0 ||
+           (t->kind == LEX_IDENT && t->e &&
+            (t->e->has_local || t->e->has_cast || t->e->has_data));
+}
+
+static inline int an_call_token_wants(const an_state *st, const an_tok *t)
+{
+    return st->ncalls || st->callpend_valid ||
+           (t->kind == LEX_IDENT && t->e &&
+            ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0 ||
+             t->e->fieldarg_arg >= 0));
+}
+
+static inline int an_cast_operand_wants(const an_state *st)
+{
+    return st->pcast.active;
+}
+
 #endif

@@ -697,7 +697,7 @@ void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len)
             }
             an_rec_start(st, &r, base, q, qline, line0);
         }
-        lex_next(&st->lx, &t);
+        lex_next_fast(&st->lx, &t);   /* inline: once per token */
         if (t.kind == LEX_EOF || st->rc)
             break;
         an_feed(st, &t);

@@ -27,6 +27,7 @@
 #include "analyze_build.h"
 #include "analyze_pp.h"
 #include "analyze_scan.h"
+#include "lex_fast.h"
 #include "pd_error.h"
 
 #define AN_PPMAX 64              /* condition tokens looked at */
@@ -43,7 +44,7 @@ static void an_pp_skip(an_state *st)
     lex_token t;
 
     do
-        lex_next(&st->lx, &t);
+        lex_next_fast(&st->lx, &t);   /* inline: a directive's tokens */
     while (t.kind != LEX_PP_END && t.kind != LEX_EOF);
 }
 
@@ -55,7 +56,7 @@ static int an_pp_read(an_state *st, lex_token *v)
     int n = 0;
 
     for (;;) {
-        lex_next(&st->lx, &t);
+        lex_next_fast(&st->lx, &t);
         if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
             return n;
         if (n < AN_PPMAX)
@@ -325,7 +326,14 @@ void an_directive(an_state *st)
     lex_next(&st->lx, &t);
     if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
         return;                       /* null directive */
-    n = t.kind == LEX_IDENT ? lex_text(&t, name, sizeof(name)) : 0;
+    if (t.kind != LEX_IDENT)
+        n = 0;
+    else if (t.spliced)
+        n = lex_text(&t, name, sizeof(name));
+    else if ((n = t.len) < sizeof(name)) {    /* lex_text's copy, faster */
+        memcpy(name, t.start, n);
+        name[n] = '\0';
+    }
     if (n == 0 || n >= sizeof(name)) {
         an_pp_skip(st);
         return;

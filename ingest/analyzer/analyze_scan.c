@@ -195,7 +195,7 @@ static void an_decl_token(an_state *st, const an_tok *t)
                     : an_is(t, "extern") ? DK_EXTERN : DK_NONE;
         if (st->decl_kw == DK_NAMESPACE || an_is(t, "template"))
             st->cpp = 1;              /* C++ in a .h file */
-        st->nlocals = 0;
+        st->nlocals = st->nitemparams = 0;
         st->ld_state = 0;
     } else if (st->decl_kw == DK_EXTERN && st->decl_ntok == 1 &&
                t->kind == LEX_STRING) {
@@ -777,13 +777,13 @@ void an_scan_token(an_state *st, const lex_token *lt)
         an_record_call(st, prev);
         an_item_call(st, prev);
     }
-    if (st->cur >= 0)
+    if (st->cur >= 0 && an_cast_operand_wants(st))
         an_cast_operand(st, &t);
-    if (st->cur >= 0)
+    if (st->cur >= 0 && an_call_token_wants(st, &t))
         an_call_token(st, &t);
-    if (st->cur >= 0 || (file_level && st->in_decl))
+    if ((st->cur >= 0 || (file_level && st->in_decl)) && an_local_decl_wants(st, &t))
         an_local_decl(st, &t);
-    if (st->cur >= 0)
+    if (st->cur >= 0 && an_flow_body_wants(st, &t))
         an_flow_body_token(st, &t);
     else if (file_level)
         an_flow_file_token(st, &t);

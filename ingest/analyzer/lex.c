@@ -10,15 +10,12 @@
 #include <string.h>
 
 #include "lex.h"
+#include "lex_fast.h"
 
-/* Byte classes. */
-#define LC_SPACE 0x01u  /* blank other than newline */
-#define LC_IDST  0x02u  /* may start an identifier: A-Z a-z _ @ */
-#define LC_ID    0x04u  /* may continue an identifier: also 0-9 */
-#define LC_DIGIT 0x08u
-#define LC_PUNCT 0x10u  /* a punctuator byte */
-
-static unsigned char lex_cls[256];
+/* The byte tables of lex_fast.h. */
+unsigned char lex_cls[256];
+unsigned char lex_kind_of[256];
+uint16_t lex_sb[256], lex_two[256], lex_dg[256];
 static pthread_once_t lex_cls_once = PTHREAD_ONCE_INIT;
 
 /* Fill the class table; run once through pthread_once(). */
@@ -36,33 +33,44 @@ static void lex_cls_init(void)
         lex_cls[c] = LC_ID | LC_DIGIT;
     lex_cls[' '] = lex_cls['\t'] = lex_cls['\r'] = LC_SPACE;
     lex_cls['\f'] = lex_cls['\v'] = LC_SPACE;
-    for (; *punct; punct++)
+    for (; *punct; punct++) {
         lex_cls[(unsigned char)*punct] = LC_PUNCT;
+        lex_kind_of[(unsigned char)*punct] = LK_PUNCT;
+    }
+    for (c = 0; c < 256; c++)
+        if (lex_cls[c] & LC_IDST)
+            lex_kind_of[c] = LK_IDST;
+        else if (lex_cls[c] & LC_DIGIT)
+            lex_kind_of[c] = LK_DIGIT;
+        else if (lex_cls[c] & LC_SPACE)
+            lex_kind_of[c] = LK_SPACE;
+    lex_kind_of['\n'] = LK_NL;
+    lex_kind_of['/'] = LK_SLASH;
+    lex_kind_of['\\'] = LK_BSLASH;
+    lex_kind_of['.'] = LK_DOT;
+    lex_kind_of['"'] = lex_kind_of['\''] = LK_QUOTE;
+    lex_kind_of['#'] = LK_HASH;
+    lex_kind_of['%'] = LK_PCT;
+    lex_sb['>'] = LS_GT; lex_sb['-'] = LS_MINUS; lex_sb['='] = LS_EQ;
+    lex_sb['+'] = LS_PLUS; lex_sb['<'] = LS_LT; lex_sb['&'] = LS_AMP;
+    lex_sb['|'] = LS_BAR; lex_sb[':'] = LS_COLON; lex_sb['#'] = LS_HASH;
+    lex_sb['%'] = LS_PCT;
+    lex_two['-'] = LS_GT | LS_MINUS | LS_EQ;
+    lex_two['+'] = LS_PLUS | LS_EQ;
+    lex_two['<'] = LS_LT | LS_EQ;
+    lex_two['>'] = LS_GT | LS_EQ;
+    lex_two['&'] = LS_AMP | LS_EQ;
+    lex_two['|'] = LS_BAR | LS_EQ;
+    lex_two[':'] = LS_COLON;
+    lex_two['#'] = LS_HASH;
+    lex_two['='] = lex_two['!'] = lex_two['*'] = LS_EQ;
+    lex_two['/'] = lex_two['%'] = lex_two['^'] = LS_EQ;
+    /* digraphs: <% <: %> %: :> */
+    lex_dg['<'] = LS_PCT | LS_COLON;
+    lex_dg['%'] = LS_GT | LS_COLON;
+    lex_dg[':'] = LS_GT;
 }
 
-#define LEX_IS(c, cls) (lex_cls[(unsigned char)(c)] & (cls))
-
-/* The rarer paths stay out of lex_next, which then keeps fewer registers
- * to save and restore per token (issue 26: a tenth of the lexer's
- * instructions were its entry and exit). */
-#define LEX_COLD __attribute__((noinline))
-
-/* Length of a backslash-newline at p ("\\\n" or "\\\r\n"), or 0. */
-static size_t lex_splice(const char *p, const char *end)
-{
-    if (p + 1 < end && p[1] == '\n')
-        return 2;
-    if (p + 2 < end && p[1] == '\r' && p[2] == '\n')
-        return 3;
-    return 0;
-}
-
-/* Account for a newline whose last byte is at nl. */
-static void lex_newline(lex_state *lx, const char *nl)
-{
-    lx->line++;
-    lx->line_start = nl + 1;
-}
 
 void lex_init(lex_state *lx, const char *buf, size_t len, unsigned flags)
 {
@@ -89,11 +97,22 @@ static LEX_COLD const char *lex_block_comment(lex_state *lx, const char *p)
     const char *end = lx->end;
     uint32_t line = lx->line;
 
-    for (p += 2; p < end; p++) {
-        if (*p == '*' && p + 1 < end && p[1] == '/')
-            return p + 2;
-        if (*p == '\n')
-            lex_newline(lx, p);
+    /* From star to star by memchr, the newlines between counted by memchr
+     * too: a comment is mostly text (a byte loop was 3 % of the lexing of
+     * plain C files, issue 26). */
+    for (p += 2; p < end;) {
+        const char *star = memchr(p, '*', (size_t)(end - p));
+        const char *lim = star ? star : end, *nl;
+
+        while ((nl = memchr(p, '\n', (size_t)(lim - p))) != NULL) {
+            lex_newline(lx, nl);
+            p = nl + 1;
+        }
+        if (!star)
+            break;
+        if (star + 1 < end && star[1] == '/')
+            return star + 2;
+        p = star + 1;
     }
     if (!lx->bad_comment_line)
         lx->bad_comment_line = line;
@@ -118,7 +137,7 @@ static LEX_COLD const char *lex_line_comment(lex_state *lx, const char *p)
 
 /* Scan a quoted literal whose body starts at p; returns the byte after the
  * closing quote.  An unescaped newline ends it early (not consumed). */
-static LEX_COLD const char *lex_quoted(lex_state *lx, const char *p, char quote,
+LEX_COLD const char *lex_quoted(lex_state *lx, const char *p, char quote,
                               int *spliced)
 {
     const char *end = lx->end;
@@ -151,7 +170,7 @@ static LEX_COLD const char *lex_quoted(lex_state *lx, const char *p, char quote,
 
 /* Scan a C++ raw string R"delim( ... )delim" whose '"' is at q.  Returns
  * the byte after it, or NULL when q does not open a valid raw string. */
-static LEX_COLD const char *lex_raw_string(lex_state *lx, const char *q)
+LEX_COLD const char *lex_raw_string(lex_state *lx, const char *q)
 {
     const char *end = lx->end, *d = q + 1, *p;
     size_t dlen;
@@ -177,43 +196,9 @@ static LEX_COLD const char *lex_raw_string(lex_state *lx, const char *q)
     return end;
 }
 
-/* 1 if the identifier [s, e) is a raw-string prefix (R, LR, uR, UR, u8R). */
-static int lex_raw_prefix(const char *s, const char *e)
-{
-    size_t n = (size_t)(e - s);
-
-    return (n == 1 && s[0] == 'R') ||
-           (n == 2 && s[1] == 'R' && (s[0] == 'L' || s[0] == 'u' ||
-                                      s[0] == 'U')) ||
-           (n == 3 && memcmp(s, "u8R", 3) == 0);
-}
-
-/* Scan an identifier starting at p; returns the byte after it. */
-static const char *lex_ident(lex_state *lx, const char *p, int *spliced)
-{
-    const char *end = lx->end;
-    size_t n;
-
-    for (p++;;) {
-        if (p < lx->stop)
-            while (LEX_IS(*p, LC_ID))
-                p++;
-        else
-            while (p < end && LEX_IS(*p, LC_ID))
-                p++;
-        if (p < end && *p == '\\' && (n = lex_splice(p, end)) != 0 &&
-            p + n < end && LEX_IS(p[n], LC_ID)) {
-            p += n;
-            lex_newline(lx, p - 1);
-            *spliced = 1;
-            continue;
-        }
-        return p;
-    }
-}
 
 /* Scan a preprocessing number starting at p; returns the byte after it. */
-static const char *lex_number(lex_state *lx, const char *p, int *spliced)
+LEX_COLD const char *lex_number(lex_state *lx, const char *p, int *spliced)
 {
     const char *end = lx->end;
     char prev = *p;
@@ -249,7 +234,7 @@ static const char *lex_number(lex_state *lx, const char *p, int *spliced)
  * `<::` not followed by ':' or '>' is `<` then `::` (C++11 [lex.pptoken]p3:
  * `std::vector<::T>`).
  */
-static LEX_COLD uint32_t lex_digraph(const lex_state *lx, const char *p,
+LEX_COLD uint32_t lex_digraph(const lex_state *lx, const char *p,
                             const char *end, size_t *len)
 {
     char a = p[0], b = p + 1 < end ? p[1] : '\0';
@@ -277,159 +262,31 @@ static LEX_COLD uint32_t lex_digraph(const lex_state *lx, const char *p,
     return 0;
 }
 
-/* The punctuator code at p (see LEX_P2); sets *len to its bytes. */
-static uint32_t lex_punct(lex_state *lx, const char *p, const char *end,
-                          size_t *len)
+
+/* A comment opened at p: skipped, or returned in *tok with
+ * LEX_F_COMMENTS.  Returns the byte after it, or NULL when *tok holds it. */
+LEX_COLD const char *lex_comment(lex_state *lx, const char *p,
+                                        lex_token *tok)
 {
-    char a = p[0], b = p + 1 < end ? p[1] : '\0';
-    uint32_t dg;
-    int two = 0;
+    const char *s = p;
 
-    if ((b == '%' || b == ':' || b == '>') &&
-        (a == '<' || a == '%' || a == ':') &&
-        (dg = lex_digraph(lx, p, end, len)) != 0) {
-        lx->digraphs++;
-        return dg;
-    }
-    switch (a) {
-    case '-': two = b == '>' || b == '-' || b == '='; break;
-    case '+': two = b == '+' || b == '='; break;
-    case '<': two = b == '<' || b == '='; break;
-    case '>': two = b == '>' || b == '='; break;
-    case '&': two = b == '&' || b == '='; break;
-    case '|': two = b == '|' || b == '='; break;
-    case ':': two = b == ':'; break;
-    case '#': two = b == '#'; break;
-    case '=': case '!': case '*': case '/': case '%': case '^':
-        two = b == '=';
-        break;
-    case '?':
-        /* ??< ??> ??( ... are trigraphs; compilers read them only with
-         * -trigraphs (and C23 removed them): counted for the notes. */
-        if (b == '?' && p + 2 < end && strchr("=/'()!<>-", p[2]) &&
-            p[2] != '\0' && !lx->bad_trigraphs++)
-            lx->bad_trigraph_line = lx->line;
-        break;
-    default:
-        break;
-    }
-    *len = two ? 2 : 1;
-    return two ? LEX_P2(a, b) : (uint32_t)(unsigned char)a;
-}
-
-/* Skip blanks, newlines, continuations and comments.  Returns the first
- * byte of the next token, or NULL when a token was already produced in
- * *tok (a directive end, or a comment with LEX_F_COMMENTS). */
-static const char *lex_skip(lex_state *lx, const char *p, lex_token *tok)
-{
-    const char *end = lx->end, *s;
-    size_t n;
-
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-
-        if (LEX_IS(c, LC_SPACE)) {
-            if (p < lx->stop)
-                while (LEX_IS(*++p, LC_SPACE))
-                    ;
-            else
-                p++;
-        } else if (c == '\n') {
-            if (lx->in_pp)
-                return p;             /* lex_next emits LEX_PP_END */
-            lex_newline(lx, p);
-            lx->at_bol = 1;
-            p++;
-        } else if (c == '\\' && (n = lex_splice(p, end)) != 0) {
-            p += n;
-            lex_newline(lx, p - 1);
-        } else if (c == '/' && p + 1 < end && (p[1] == '*' || p[1] == '/')) {
-            tok->line = lx->line;
-            tok->column = (uint32_t)(p - lx->line_start) + 1;
-            s = p;
-            p = p[1] == '*' ? lex_block_comment(lx, p)
-                            : lex_line_comment(lx, p);
-            if (lx->flags & LEX_F_COMMENTS) {
-                tok->kind = LEX_COMMENT;
-                tok->start = s;
-                tok->len = (size_t)(p - s);
-                lx->p = p;
-                return NULL;
-            }
-        } else {
-            break;
-        }
-    }
-    return p;
+    tok->line = lx->line;
+    tok->column = (uint32_t)(p - lx->line_start) + 1;
+    p = p[1] == '*' ? lex_block_comment(lx, p) : lex_line_comment(lx, p);
+    if (!(lx->flags & LEX_F_COMMENTS))
+        return p;
+    tok->kind = LEX_COMMENT;
+    tok->punct = 0;
+    tok->spliced = 0;
+    tok->start = s;
+    tok->len = (size_t)(p - s);
+    lx->p = p;
+    return NULL;
 }
 
 void lex_next(lex_state *lx, lex_token *tok)
 {
-    const char *p, *q, *end = lx->end;
-    int bol, spliced = 0;
-    unsigned char c;
-
-    tok->punct = 0;
-    tok->spliced = 0;
-    p = lex_skip(lx, lx->p, tok);
-    if (!p)
-        return;
-    tok->start = p;
-    tok->line = lx->line;
-    tok->column = (uint32_t)(p - lx->line_start) + 1;
-    tok->len = 0;
-    if (p >= end || *p == '\n') {
-        /* End of a directive line, or of the input. */
-        tok->kind = lx->in_pp ? LEX_PP_END : LEX_EOF;
-        lx->in_pp = 0;
-        lx->p = p;
-        return;
-    }
-    bol = lx->at_bol;
-    lx->at_bol = 0;
-    c = (unsigned char)*p;
-    if (LEX_IS(c, LC_IDST)) {
-        q = lex_ident(lx, p, &spliced);
-        tok->kind = LEX_IDENT;
-        if ((lx->flags & LEX_F_CPP) && q < end && *q == '"' && !spliced &&
-            lex_raw_prefix(p, q)) {
-            const char *r = lex_raw_string(lx, q);
-
-            if (r) {
-                tok->kind = LEX_STRING;
-                q = r;
-            }
-        }
-    } else if (LEX_IS(c, LC_DIGIT) ||
-               (c == '.' && p + 1 < end && LEX_IS(p[1], LC_DIGIT))) {
-        q = lex_number(lx, p, &spliced);
-        tok->kind = LEX_NUMBER;
-    } else if (c == '"' || c == '\'') {
-        q = lex_quoted(lx, p + 1, (char)c, &spliced);
-        tok->kind = c == '"' ? LEX_STRING : LEX_CHAR;
-    } else if ((c == '#' || (c == '%' && p + 1 < end && p[1] == ':' &&
-                             !(p + 3 < end && p[2] == '%' && p[3] == ':'))) &&
-               bol && !lx->in_pp) {
-        q = p + (c == '#' ? 1 : 2);   /* # or its digraph %: */
-        lx->digraphs += c == '%';
-        tok->kind = LEX_PP_BEGIN;
-        tok->punct = '#';
-        lx->in_pp = 1;
-    } else if (LEX_IS(c, LC_PUNCT)) {
-        size_t n;
-
-        tok->punct = lex_punct(lx, p, end, &n);
-        tok->kind = LEX_PUNCT;
-        q = p + n;
-    } else {
-        q = p + 1;
-        tok->kind = LEX_OTHER;
-        if (!lx->in_pp && !lx->other_bytes++)
-            lx->other_line = lx->line;
-    }
-    tok->len = (size_t)(q - p);
-    tok->spliced = spliced;
-    lx->p = q;
+    lex_next_fast(lx, tok);
 }
 
 size_t lex_text(const lex_token *tok, char *dst, size_t cap)

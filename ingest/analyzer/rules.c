@@ -398,7 +398,7 @@ void rules_free(rules *r)
         free(b);
     }
     free(r->names);
-    pd_map_free(r->index);
+    free(r->ix);
     free(r->nodes);
     free(r->suffixes);
     free(r->objf);
@@ -452,7 +452,7 @@ static rules_verdict rules_affix(const rules *r, const char *s, size_t len)
 const rules_name *rules_classify(const rules *r, const char *s, size_t len,
                                  rules_verdict *v)
 {
-    const rules_name *e = len ? rules_lookup(r, s, len) : NULL;
+    const rules_name *e = len ? rules_find(r, s, len) : NULL;
 
     if (e && e->exact.cls != RULES_CLS_UNSET) {
         *v = e->exact;

@@ -74,7 +74,9 @@ const rules *rules_default(void);
 
 /* ---- Lookup API used by the analyzer (analyze.c) ---------------------- */
 
-/* FNV-1a hash of an identifier, as stored in rules_name.hash. */
+/* The hash of a name, as stored in rules_name.hash and used by the
+ * rules' index: a word at a time (rules_build.c), not for anything an
+ * attacker must not steer. */
 uint32_t rules_hash_name(const char *s, size_t len);
 
 /*

@@ -12,7 +12,6 @@
 
 #include "pd_domain.h"
 #include "pd_error.h"
-#include "pd_hash.h"
 #include "rules.h"
 #include "rules_int.h"
 
@@ -68,10 +67,6 @@ const char *rules_id(rules *r, const rules_ctx *c, const char *fmt,
     return rules_strndup(r, buf, strlen(buf));
 }
 
-uint32_t rules_hash_name(const char *s, size_t len)
-{
-    return pd_fnv1a32(PD_FNV32_BASIS, s, len);
-}
 
 /* 1 if s is a non-empty identifier made of [A-Za-z0-9_@]. */
 int rules_is_ident(const char *s)
@@ -103,16 +98,43 @@ int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls)
                      "bridge%s)", s, allow_none ? " or none" : "");
 }
 
+uint32_t rules_hash_name(const char *s, size_t len)
+{
+    return rules_ix_hash(s, len);
+}
+
 const rules_name *rules_lookup(const rules *r, const char *s, size_t len)
 {
-    unsigned k = (unsigned)(unsigned char)s[0] << 8 |
-                 (len > 1 ? (unsigned char)s[1] : 0u);
-    uintptr_t idx;
+    return rules_find(r, s, len);
+}
 
-    if (!r->index || !(r->first2[k >> 3] & (1u << (k & 7))))
-        return NULL;
-    idx = (uintptr_t)pd_map_get(r->index, s, len);
-    return idx ? &r->names[idx - 1] : NULL;
+/* Put slot (hash << 32 | index + 1) into the first free slot of its run. */
+static void rules_ix_put(uint64_t *ix, size_t mask, uint64_t slot)
+{
+    size_t i;
+
+    for (i = (uint32_t)(slot >> 32) & mask; ix[i]; i = (i + 1) & mask)
+        ;
+    ix[i] = slot;
+}
+
+/* Room in the index for one more name (kept at most half full). */
+static int rules_ix_room(rules *r)
+{
+    size_t n = r->ix ? (r->ixmask + 1) * 2 : 1024, i;
+    uint64_t *ix;
+
+    if (r->ix && (r->nnames + 1) * 2 <= r->ixmask + 1)
+        return 0;
+    if (!(ix = calloc(n, sizeof(*ix))))
+        return pd_error_nomem("loading rules");
+    for (i = 0; r->ix && i <= r->ixmask; i++)
+        if (r->ix[i])
+            rules_ix_put(ix, n - 1, r->ix[i]);
+    free(r->ix);
+    r->ix = ix;
+    r->ixmask = n - 1;
+    return 0;
 }
 
 int rules_reserve(rules *r, size_t more)
@@ -133,14 +155,15 @@ int rules_reserve(rules *r, size_t more)
 int rules_entry(rules *r, const char *name, rules_name **out)
 {
     size_t len = strlen(name), k;
+    int rc;
     rules_name *e = (rules_name *)rules_lookup(r, name, len);
 
     if (e) {
         *out = e;
         return 0;
     }
-    if (!r->index && !(r->index = pd_map_new(PD_MAP_TRUSTED)))
-        return pd_error_nomem("loading rules");
+    if ((rc = rules_ix_room(r)) < 0)
+        return rc;
     if (r->nnames == r->capnames) {
         size_t cap = r->capnames ? r->capnames * 2 : 64;
         rules_name *names = realloc(r->names, cap * sizeof(*names));
@@ -162,8 +185,8 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     e->fieldarg_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
-    if (pd_map_put(r->index, e->name, len, (void *)(uintptr_t)(r->nnames + 1)) < 0)
-        return pd_error_nomem("loading rules");
+    rules_ix_put(r->ix, r->ixmask,
+                 (uint64_t)rules_ix_hash(name, len) << 32 | (r->nnames + 1));
     r->nnames++;
     k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
     r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));

@@ -8,7 +8,9 @@
 #ifndef RULES_INT_H
 #define RULES_INT_H
 
-#include "pd_map.h"
+#include <stdint.h>
+#include <string.h>
+
 #include "rules.h"
 
 #define RULES_MAXARGS 8
@@ -45,8 +47,13 @@ typedef struct {
 struct rules {
     rules_name *names;          /* exact entries */
     size_t nnames, capnames;
-    pd_map *index;              /* name -> names index + 1 (pd_map.h; keys
-                                 * are the entries' arena copies) */
+    /* name -> entry: open addressing, at most half full; a slot is the
+     * name's rules_ix_hash << 32 | its names index + 1, 0 when empty
+     * (rules_build.c: one word hash and mostly one slot per look-up, where
+     * pd_map's byte-wise hash and long probes of misses cost 145
+     * instructions a name, issue 26). */
+    uint64_t *ix;
+    size_t ixmask;              /* slots - 1 */
     /* Filter of exact names by their first two bytes (the second is 0 for
      * one-byte names): most identifiers are rejected without hashing. */
     uint8_t first2[65536 / 8];
@@ -71,6 +78,59 @@ struct rules {
     const char *prof_measure;   /* default trend measure, or NULL */
     const char *prof_hpy;       /* HPy version, or NULL */
 };
+
+/* The index's hash of a name: 8 bytes at a time (the last 8 read again
+ * when the length is not a multiple: same name, same hash), a multiply
+ * and a fold per word. */
+static inline uint32_t rules_ix_hash(const char *s, size_t len)
+{
+    const uint64_t k = 0xff51afd7ed558ccdULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w = 0;
+    size_t i;
+
+    if (len >= 8) {
+        for (i = 0; i + 8 <= len; i += 8) {
+            memcpy(&w, s + i, 8);
+            h = (h ^ w) * k;
+            h ^= h >> 32;
+        }
+        if (i < len)
+            memcpy(&w, s + len - 8, 8);
+        else
+            w = 0;
+    } else {
+        for (i = 0; i < len; i++)
+            w = w << 8 | (unsigned char)s[i];
+    }
+    h = (h ^ w) * k;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+/* rules_lookup (rules.h), inline for rules_classify. */
+static inline const rules_name *rules_find(const rules *r, const char *s,
+                                           size_t len)
+{
+    unsigned k = (unsigned)(unsigned char)s[0] << 8 |
+                 (len > 1 ? (unsigned char)s[1] : 0u);
+    uint32_t h;
+    size_t i;
+
+    if (!r->ix || !(r->first2[k >> 3] & (1u << (k & 7))))
+        return NULL;
+    h = rules_ix_hash(s, len);
+    for (i = h & r->ixmask;; i = (i + 1) & r->ixmask) {
+        uint64_t slot = r->ix[i];
+        const rules_name *e;
+
+        if (!slot)
+            return NULL;
+        if ((uint32_t)(slot >> 32) != h)
+            continue;
+        e = &r->names[(uint32_t)slot - 1];
+        if (e->len == len && memcmp(e->name, s, len) == 0)
+            return e;
+    }
+}
 
 /* Where the parser is, for messages. */
 typedef struct {
