@@ -14,6 +14,7 @@
 #include "api_file.h"
 #include "api_file_write.h"
 #include "api_why_text.h"
+#include "pd_buf_huge.h"
 #include "pd_utf8.h"
 #include "sarif_import.h"
 
@@ -237,8 +238,8 @@ static void aw_body(pd_buf *b, const q_file *f)
 int api_file_write(const q_file *f, pd_buf *b)
 {
     /* About 300 bytes a finding and a function: one allocation, mostly. */
-    pd_buf_reserve(b, 4096 + 320 * (f->nbuiltin + json_array_size(f->findings) +
-                                    f->nfunctions));
+    pd_buf_reserve_huge(b, 4096 + 320 * (f->nbuiltin + json_array_size(f->findings) +
+                                         f->nfunctions));
     pd_buf_puts(b, "{\"commit\":");
     pd_buf_json_str(b, f->commit);
     pd_buf_puts(b, ",\"path\":");
