@@ -20,7 +20,9 @@
 # Phases: idle, loaded (the ingest started, its first seconds skipped),
 # idle again after the ingest is stopped; "idle" is the better of the two
 # idle phases' figures.  Prints one table row per answer: idle and loaded
-# requests a second and p99, and their ratios (goals: ≥ 0.8 and ≤ 2).
+# requests a second and p99, and their ratios (goals: ≥ 0.8 and ≤ 2), and
+# how many answers the cache computed and revalidated in the loaded phase
+# (the served answers' data does not change: none should be computed).
 set -eu
 bin=${1:?usage: writeload.sh PORTDASH}
 : "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see doc/benchmarks.md)}"
