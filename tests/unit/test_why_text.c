@@ -65,7 +65,8 @@ static const char *const canonical[] = {
     "{\"status\":null,\"object\":{\"direct\":[{\"line\":12,\"text\":\"(PyObject **)d\"}]},"
     "\"mentions\":[\"NPY_OBJECT\",\"OBJECT_getitem\"],\"object_also\":[]}",
     "{}", "[]", "[1,-2,0,true,false,null,\"\"]", "{\"zeta\":1,\"alpha\":2,\"mid\":{}}",
-    "{\"q\":\"a\\\"b\\\\c\\b\\f\\n\\r\\t\\u0001\\u001F\\u000B\",\"u\":\"\xc3\xa9\xe2\x80\xa8\x7f/\"}",
+    "{\"q\":\"a\\\"b\\\\c\\b\\f\\n\\r\\t\\u0001\\u001F\\u000B\","
+    "\"u\":\"\xc3\xa9\xe2\x80\xa8\x7f/\"}",
     "{\"object\":1}", "{\"mentions\":2}", "{\"mentions\":2,\"object\":1,\"x\":[[[]]]}",
     "{\"n\":-123456789012345678}",
 };
