@@ -13,6 +13,8 @@
 #include "api.h"
 #include "api_file.h"
 #include "api_file_write.h"
+#include "api_why_text.h"
+#include "pd_buf_huge.h"
 #include "pd_utf8.h"
 #include "sarif_import.h"
 
@@ -110,7 +112,11 @@ static void aw_finding(pd_buf *b, const q_finding *f)
     pd_buf_puts(b, ",\"fingerprint\":");
     pd_buf_json_str(b, f->fingerprint);
     pd_buf_puts(b, ",\"dismissed\":");
-    aw_json(b, f->dismissed ? f->dismissed : json_null());
+    /* most are not: no json_dump_callback (a hashtable set up) for null */
+    if (f->dismissed)
+        aw_json(b, f->dismissed);
+    else
+        pd_buf_put(b, "null", 4);
     pd_buf_put(b, "}", 1);
 }
 
@@ -164,9 +170,11 @@ static int aw_function(pd_buf *b, const q_function *fn)
     pd_buf_puts(b, "},\"name_from_macro\":");
     aw_text(b, fn->name_from_macro);
     pd_buf_puts(b, ",\"why\":");
-    why = api_file_why(fn);
-    aw_json(b, why);
-    json_decref(why);
+    if (!api_why_write(b, fn)) {
+        why = api_file_why(fn);
+        aw_json(b, why);
+        json_decref(why);
+    }
     pd_buf_put(b, "}", 1);
     return 1;
 }
@@ -230,8 +238,8 @@ static void aw_body(pd_buf *b, const q_file *f)
 int api_file_write(const q_file *f, pd_buf *b)
 {
     /* About 300 bytes a finding and a function: one allocation, mostly. */
-    pd_buf_reserve(b, 4096 + 320 * (f->nbuiltin + json_array_size(f->findings) +
-                                    f->nfunctions));
+    pd_buf_reserve_huge(b, 4096 + 320 * (f->nbuiltin + json_array_size(f->findings) +
+                                         f->nfunctions));
     pd_buf_puts(b, "{\"commit\":");
     pd_buf_json_str(b, f->commit);
     pd_buf_puts(b, ",\"path\":");

@@ -13,14 +13,25 @@
 #                  never written); else one is ingested first
 #   BENCH_SECONDS  wrk seconds per answer and phase (5); BENCH_CONNS (64)
 #   BENCH_THREADS  wrk threads and server threads (2)
+#   BENCH_INGEST_SCHED  how the ingest is started: "nice" (nice 10, as
+#                  portdash-ingest.service runs it; the default) or "idle"
+#                  (SCHED_IDLE as well, chrt --idle 0: CPU only when nothing
+#                  else wants it)
 # Phases: idle, loaded (the ingest started, its first seconds skipped),
 # idle again after the ingest is stopped; "idle" is the better of the two
 # idle phases' figures.  Prints one table row per answer: idle and loaded
-# requests a second and p99, and their ratios (goals: ≥ 0.8 and ≤ 2).
+# requests a second and p99, and their ratios (goals: ≥ 0.8 and ≤ 2), and
+# how many answers the cache computed and revalidated in the loaded phase
+# (the served answers' data does not change: none should be computed).
 set -eu
 bin=${1:?usage: writeload.sh PORTDASH}
 : "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see doc/benchmarks.md)}"
 secs=${BENCH_SECONDS:-5}
+case ${BENCH_INGEST_SCHED:-nice} in
+  idle) sched="chrt --idle 0 nice -n 10" ;;
+  nice) sched="nice -n 10" ;;
+  *) echo "writeload.sh: BENCH_INGEST_SCHED is idle or nice" >&2; exit 2 ;;
+esac
 conns=${BENCH_CONNS:-64}
 threads=${BENCH_THREADS:-2}
 file=numpy/core/src/multiarray/arraytypes.c.src
@@ -87,7 +98,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   i=0
   while :; do
     i=$((i + 1))
-    nice -n 10 "$bin" ingest --quiet --db "$dir/r.db" --git-dir "$BENCH_REPO" --name "load$i" \
+    $sched "$bin" ingest --quiet --db "$dir/r.db" --git-dir "$BENCH_REPO" --name "load$i" \
       --include 'numpy/core/**' --ref hpy --ref hpy-convert-object-dtype &
     c=$!
     wait "$c" || exit 1
@@ -95,14 +106,18 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 ) > "$dir/ingest.out" 2>&1 &
 in_pid=$!
 sleep 3
+metric() { curl -s "$base/metrics" | awk -v k="$1" '$1 == k { print $2 }'; }
+m0="$(metric portdash_cache_misses_total) $(metric portdash_cache_revalidations_total)"
 phase loaded
+m1="$(metric portdash_cache_misses_total) $(metric portdash_cache_revalidations_total)"
 kill -0 "$in_pid" 2>/dev/null || { echo "writeload.sh: the ingest failed during the loaded phase" \
   >&2; cat "$dir/ingest.out" >&2; exit 1; }
 load2=$(cut -d' ' -f1-3 /proc/loadavg)
 kill "$in_pid"; wait "$in_pid" 2>/dev/null || true; in_pid=""
 phase idle2
 echo "reads under write load: $(wc -l < "$dir/answers") answers, wrk -t$threads -c$conns -d${secs}s," \
-     "gzip; server --threads $threads; ingest of numpy/core (nice 10) into the served database"
+     "gzip; server --threads $threads; ingest of numpy/core ($sched) into the served database"
+echo "$m0 $m1" | awk '{ printf "answer cache during the loaded phase: %d answers computed, %d revalidated after the ingest'"'"'s commits\n", $3 - $1, $4 - $2 }'
 echo "load average: before $load0, after idle $load1, after loaded $load2, end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| answer | idle req/s | loaded req/s | ratio | idle p99 | loaded p99 | ratio |"
 echo "|---|---|---|---|---|---|---|"
