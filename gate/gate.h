@@ -110,7 +110,8 @@ void gate_policy_default(gate_policy *p);
  * MEASURE is a summary key path (object_paths.object-legacy, functions.ported,
  * tokens.capi, universal_ready_files, files, ...).  A file lists every
  * condition it wants: the default ratchets do not apply on top.  0, or
- * PD_EINVAL naming `name`:line.
+ * PD_EINVAL naming `name`:line, or `name` for a file with no directive at
+ * all (empty or only comments: it would pass every change).
  */
 int gate_policy_parse(gate_policy *p, const char *name, const char *text);
 

@@ -92,5 +92,12 @@ int gate_policy_parse(gate_policy *p, const char *name, const char *text)
         if (n && (rc = gate_policy_line(p, name, ln, w, n)) < 0)
             return rc;
     }
+    /* A file replaces the default ratchets: one with no directive (empty,
+     * only comments, the wrong file) would pass every change, so a broken
+     * setup would read as a port that never gets worse. */
+    if (!p->ratchets && !p->nbounds)
+        return pd_error_set(PD_EINVAL, "%s: no condition: a policy needs at least one "
+                            "'ratchet NAME', 'max MEASURE N' or 'min MEASURE N' line "
+                            "(an empty policy would pass every change)", name);
     return 0;
 }

@@ -503,6 +503,12 @@ static void test_gate_policy_file(void **state)
     assert_non_null(strstr(pd_error_last(), "p:2: unknown ratchet 'sideways'"));
     assert_int_equal(gate_policy_parse(&p, "p", "max nope 3\n"), PD_EINVAL);
     assert_non_null(strstr(pd_error_last(), "p:1: unknown measure 'nope'"));
+    /* No directive at all is no policy: it must not pass every change. */
+    assert_int_equal(gate_policy_parse(&p, "p", ""), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "p: no condition"));
+    assert_int_equal(gate_policy_parse(&p, "p", "# nothing yet\n\n  \n"), PD_EINVAL);
+    assert_int_equal(gate_policy_parse(&p, "p", "ratchet new-capi # only this\n"), 0);
+    assert_int_equal(p.ratchets, GATE_NEW_CAPI);
     c.obj[0] = 7;
     assert_int_equal(gate_measure(&c, "object_paths.object-legacy"), 7);
 }
