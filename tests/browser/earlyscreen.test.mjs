@@ -1,0 +1,86 @@
+// earlyscreen.test.mjs: what the first screen of the file page and the
+// overview no longer waits behind (issue 26.4), as behaviour that can
+// break: prefetch.js parses the first answers while the modules are still
+// coming, asks the measures (model.mjs waits for them) first, and leaves
+// the repository list out of the file page's first round; the file page
+// starts its colouring worker once the function table is in; the
+// overview builds its "Next to port" table after the three cards, in the
+// same place.  Timings are the benchmark's (tests/bench/pages.sh).
+//
+// Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
+// Uses the pagesport and gcport fixtures (run_all.sh ingests them).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, apiOk, close, closeBrowser, launch } from './lib.mjs';
+
+const q = (o) => new URLSearchParams(o).toString();
+const FILE_URL = () => `${BASE}/file.html?${q({ repo: 'pagesport', rev: 'hpy', path: 'src/arrayobject.c' })}`;
+const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+
+let browser = null;
+before(async () => { browser = await launch(); });
+after(async () => { await closeBrowser(); });
+
+async function blank() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.jsErrors = [];
+  page.on('pageerror', (e) => page.jsErrors.push(e.message));
+  return page;
+}
+
+/* The function table's rows: name and every cell's text. */
+const tableRows = (page) => page.evaluate(() => [...document.querySelectorAll('#functions-table tbody tr')]
+  .map((tr) => [...tr.cells].map((td) => td.textContent.trim()).join(' | ')));
+
+test('the file page: the first-screen answer is parsed before the page\'s modules run', async () => {
+  const page = await blank();
+  let parsed;
+  const parsedIn = new Promise((res) => { parsed = res; });
+  await page.exposeFunction('__pdParsed', (url) => parsed(url));
+  await page.addInitScript(() => {
+    const json = Response.prototype.json;
+    Response.prototype.json = function () {
+      if (this.url.includes('/file-functions/')) window.__pdParsed(this.url);
+      return json.call(this);
+    };
+  });
+  // file.mjs is held until that answer's body is being parsed (at most 3 s).
+  let beforeModule = null;
+  await page.route('**/js/file.mjs', async (route) => {
+    beforeModule = await Promise.race([parsedIn.then(() => true), sleep(3000).then(() => false)]);
+    await route.continue();
+  });
+  await page.goto(FILE_URL());
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(beforeModule, true, 'the file-functions answer was parsed while file.mjs had not come');
+  assert.ok((await tableRows(page)).length > 0, 'the function table is drawn from it');
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
+
+test('the file page: the measures are the first answer asked; the repository list only after the first screen', async () => {
+  const page = await blank();
+  const asked = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) asked.push(u.pathname);
+  });
+  await page.exposeFunction('__pdTable', () => asked.push('(function table)'));
+  await page.addInitScript(() => {
+    new MutationObserver((_, mo) => {
+      if (!document.querySelector('#functions-table tbody tr')) return;
+      mo.disconnect();
+      window.__pdTable();
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(FILE_URL());
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(asked[0], '/api/v1/measures', asked.join(', '));
+  const table = asked.indexOf('(function table)');
+  const repos = asked.indexOf('/api/v1/repos');
+  assert.ok(table > 0, asked.join(', '));
+  assert.ok(repos > table, `the repository list after the first screen: ${asked.join(', ')}`);
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
