@@ -696,10 +696,6 @@ async function main() {
   const rawIn = api.raw(state.repo, state.rev, state.path)
     .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
     .then((r) => { rawNow = r; return r; });
-  // Its colours are worked out by a worker meanwhile (highlight.mjs),
-  // started now so it has loaded Prism when the text comes.
-  const colour = highlighter();
-  const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
   // The head and the function table from the first-screen answer
   // (file-functions: the findings counted, not listed, a sixth of the
   // bytes); the findings list, the rest of the 1.5 MB of arraytypes.c.src,
@@ -717,6 +713,12 @@ async function main() {
   $('functions-section').hidden = false;
   const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
   await paint();         // the head and the functions' first screen show before the rest
+  // The text's colours are worked out by a worker (highlight.mjs), started
+  // only now: its start, its seven scripts and Prism's load took CPU and
+  // requests from the first screen on two cores (issue 26.4); the colours
+  // go in after every line's text and the findings list anyway.
+  const colour = highlighter();
+  const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.

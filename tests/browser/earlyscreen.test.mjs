@@ -84,3 +84,26 @@ test('the file page: the measures are the first answer asked; the repository lis
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });
+
+test('the file page: the colouring worker starts once the function table is in, and still colours every line', async () => {
+  const page = await blank();
+  await page.addInitScript(() => {
+    const W = window.Worker;
+    window.__workers = [];
+    window.Worker = function (...a) {
+      window.__workers.push(!!document.querySelector('#functions-table tbody tr'));
+      return new W(...a);
+    };
+  });
+  await page.goto(FILE_URL());
+  await page.waitForSelector('body[data-ready]');
+  const got = await page.evaluate(() => ({
+    workers: window.__workers,
+    coloured: !!document.querySelector('#source-table[data-coloured]'),
+    keywords: document.querySelectorAll('#source-table .sx-k').length,
+  }));
+  assert.deepEqual(got.workers, [true], 'one worker, started after the table\'s first rows');
+  assert.ok(got.coloured && got.keywords > 0, `the source is coloured (${got.keywords} keywords)`);
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
