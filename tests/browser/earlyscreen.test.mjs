@@ -107,3 +107,33 @@ test('the file page: the colouring worker starts once the function table is in, 
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });
+
+test('the overview: the "Next to port" table comes after the three cards, in the same place', async () => {
+  const frontier = await apiOk('/api/v1/repos/gcport/commits/hpy/frontier?limit=25');
+  assert.ok(frontier.functions.length > 0, 'the gcport fixture has candidates');
+  const page = await blank();
+  await page.addInitScript(() => {
+    new MutationObserver((_, mo) => {
+      if (!document.querySelector('#devcall[data-complete]')) return;
+      mo.disconnect();
+      window.__tableAtCards = !!document.querySelector('#frontier-table');
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await page.goto(`${BASE}/index.html?${q({ repo: 'gcport', rev: 'hpy' })}`);
+  await page.waitForSelector('body[data-ready]');
+  await page.waitForSelector('#frontier-table');
+  const got = await page.evaluate(() => ({
+    atCards: window.__tableAtCards,
+    next: [...document.querySelectorAll('#dc-next li')].map((li) => li.dataset.name),
+    rows: [...document.querySelectorAll('#frontier-table tbody tr')].map((tr) => tr.dataset.name),
+    order: [...document.querySelectorAll('#main > section, #main > div')].map((e) => e.id).filter(Boolean),
+  }));
+  assert.equal(got.atCards, false, 'the panel\'s table was not built before the cards were complete');
+  assert.deepEqual(got.rows, frontier.functions.map((f) => f.name), 'the panel lists the frontier in its order');
+  assert.deepEqual(got.next, frontier.functions.slice(0, 5).map((f) => f.name), 'the card its first five');
+  const at = (id) => got.order.indexOf(id);
+  assert.ok(at('frontier') >= 0 && at('frontier') < at('traverse') && at('traverse') < at('trend'),
+    `the panel keeps its place (before traverse coverage and the trend): ${got.order.join(', ')}`);
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
