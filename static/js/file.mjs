@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible, textNodes } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible, textNodes, normalise } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -18,7 +18,10 @@ import {
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
-import { highlighter, normalise, styled, appendStyled } from './highlight.mjs';
+// highlight.mjs (and Prism's loader, vendor.mjs) once the function table
+// is in: main() sets these two before the source is coloured.
+let styled = null;
+let appendStyled = null;
 // What comes after the first screen (the history chart, the traverse,
 // owners and plan panels, the suggested changes) is imported then, so its
 // modules are neither fetched nor run before the function table (issue 26.4).
@@ -714,11 +717,16 @@ async function main() {
   const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
   await paint();         // the head and the functions' first screen show before the rest
   // The text's colours are worked out by a worker (highlight.mjs), started
-  // only now: its start, its seven scripts and Prism's load took CPU and
+  // only now, highlight.mjs itself imported only now: the modules, the
+  // worker's start, its seven scripts and Prism's load took CPU and
   // requests from the first screen on two cores (issue 26.4); the colours
   // go in after every line's text and the findings list anyway.
-  const colour = highlighter();
-  const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
+  const colour = import('./highlight.mjs').then((m) => {
+    ({ styled, appendStyled } = m);
+    return m.highlighter();
+  });
+  const colours = Promise.all([colour, rawIn])
+    .then(([c, r]) => c(r.status === 'fulfilled' ? normalise(r.value) : null));
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.

@@ -3,9 +3,9 @@
 // break: prefetch.js parses the first answers while the modules are still
 // coming, asks the measures (model.mjs waits for them) first, and leaves
 // the repository list out of the file page's first round; the file page
-// starts its colouring worker once the function table is in; the
-// overview builds its "Next to port" table after the three cards, in the
-// same place.  Timings are the benchmark's (tests/bench/pages.sh).
+// imports its colouring (highlight.mjs, vendor.mjs) and starts its worker
+// once the function table is in; the overview builds its "Next to port"
+// table after the three cards, in the same place.  Timings are the benchmark's (tests/bench/pages.sh).
 //
 // Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/
 // Uses the pagesport and gcport fixtures (run_all.sh ingests them).
@@ -104,6 +104,34 @@ test('the file page: the colouring worker starts once the function table is in, 
   }));
   assert.deepEqual(got.workers, [true], 'one worker, started after the table\'s first rows');
   assert.ok(got.coloured && got.keywords > 0, `the source is coloured (${got.keywords} keywords)`);
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
+
+test('the file page: highlight.mjs and vendor.mjs are fetched after the function table is in', async () => {
+  const page = await blank();
+  const asked = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/js/')) asked.push(u.pathname);
+  });
+  await page.exposeFunction('__pdTable', () => asked.push('(function table)'));
+  await page.addInitScript(() => {
+    new MutationObserver((_, mo) => {
+      if (!document.querySelector('#functions-table tbody tr')) return;
+      mo.disconnect();
+      window.__pdTable();
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(FILE_URL());
+  await page.waitForSelector('body[data-ready]');
+  await page.waitForSelector('#source-table[data-coloured]');
+  const table = asked.indexOf('(function table)');
+  assert.ok(table > 0, asked.join(', '));
+  for (const m of ['/js/highlight.mjs', '/js/vendor.mjs']) {
+    assert.ok(asked.indexOf(m) > table, `${m} after the table: ${asked.join(', ')}`);
+  }
+  assert.ok(asked.indexOf('/js/file.mjs') < table && asked.indexOf('/js/tmplgroup.mjs') < table, asked.join(', '));
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });
