@@ -71,14 +71,17 @@
   // asked here as soon as the summary is in, not after the modules have
   // run and asked it again (issue 26.4).  The same URLs as devcall.mjs's
   // weekCard builds, with the same "now" (window.__pdWeekNow); a URL that
-  // differs costs unused requests, never a wrong figure.
+  // differs costs unused requests, never a wrong figure.  weekCard waits
+  // for window.__pdWeekAsked (settled once these are asked, or not), so
+  // that it takes them: when the summary came after the modules had run,
+  // it had asked all five itself first, and these went unused.
   if (page === 'index.html' && repo && rev && !q.get('scope')) {
     var json = function (key) {
       var p = map.get(JSON_ACCEPT + ' ' + key);
       return p ? p.then(function (r) { return r.ok ? r.__pdBody : null; }) : Promise.resolve(null);
     };
     var histBase = 'api/v1/repos/' + seg(repo) + '/refs/' + seg(rev) + '/history?';
-    Promise.all([json(base + '/summary'), json('api/v1/repos')]).then(function (got) {
+    window.__pdWeekAsked = Promise.all([json(base + '/summary'), json('api/v1/repos')]).then(function (got) {
       var s = got[0];
       var r = (got[1] || []).filter(function (x) { return x.name === repo; })[0];
       var isRef = r && (r.refs || []).some(function (x) { return x.name === rev; });

@@ -165,3 +165,24 @@ test('the overview: the "Next to port" table comes after the three cards, in the
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });
+
+test('the overview: the week card takes the history answers prefetch.js asked, even when the summary comes late', async () => {
+  const page = await blank();
+  const asked = [];
+  page.on('request', (r) => { if (r.url().includes('/history?')) asked.push(r.url()); });
+  // The summary after the modules have run: the week card used to ask its
+  // five answers itself before prefetch.js had, and each went out twice.
+  await page.route('**/commits/hpy/summary', async (route) => {
+    await sleep(300);
+    await route.continue();
+  });
+  await page.goto(`${BASE}/index.html?${q({ repo: 'gcport', rev: 'hpy' })}`);
+  await page.waitForSelector('#devcall[data-complete]');
+  const week = asked.filter((u) => /[?&]date=committer/.test(u));
+  assert.equal(week.length, 5, week.join('\n'));
+  assert.equal(new Set(week).size, 5, `each asked once:\n${week.join('\n')}`);
+  assert.ok(await page.locator('#dc-week tr').count() > 0, 'the week card is filled');
+  await page.waitForSelector('body[data-ready]');
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
