@@ -113,12 +113,12 @@ function renderHead(d) {
       `this page shows the first ${fmt(d.per_page)} of each (the API pages the rest).`) : null);
 }
 
-/** The file's history along the page's ref (or the repository's first ref when rev is a commit id). */
-async function sparkline() {
+/** The file's history along the page's ref (or the repository's first ref when rev is a commit id); reposIn: api.repos(). */
+async function sparkline(reposIn) {
   const box = $('sparkline');
   if (!box) return;
   try {
-    const repos = await api.repos();
+    const repos = await reposIn;
     const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
     const ref = refs.find((r) => r.name === state.rev)?.name ?? refs[0]?.name;
     if (!ref) return;
@@ -730,6 +730,10 @@ async function main() {
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
+  // The repository list for the sparkline (after every line), asked now
+  // that the first round of requests is over, not in it (prefetch.js).
+  const reposIn = api.repos();
+  reposIn.catch(() => {});   // the sparkline says why it has no history
   const findings = api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
     showError(errors, e, 'Findings');
     return [];
@@ -756,7 +760,7 @@ async function main() {
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.
-  const spark = sparkline();
+  const spark = sparkline(reposIn);
   // Owners and the porting plan of this file (plan.mjs, issue 24).
   const planned = Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
     .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
