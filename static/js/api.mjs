@@ -65,6 +65,8 @@ async function read(pending, url, as) {
     throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: String(e.message || e) }, url);
   }
   if (!res.ok) throw await failure(res, url);
+  // prefetch.js read the body of its answers as soon as they came.
+  if (res.__pdBody) return res.__pdBody;
   return as === 'text' ? res.text() : res.json();
 }
 

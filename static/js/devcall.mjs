@@ -87,7 +87,10 @@ async function weekCard(ctx, s) {
   }
   const tipMs = Date.parse(s.committer_date ?? s.author_date ?? '');
   if (Number.isNaN(tipMs)) return [title, h('p', { class: 'muted' }, 'The commit has no date.')];
-  // prefetch.js asked the same answers with its own now (the cutoff is to the second).
+  // prefetch.js asked the same answers with its own now (the cutoff is to
+  // the second), once it had the summary and the repository list: taken
+  // here, not asked again.
+  await globalThis.__pdWeekAsked;
   const now = ctx.now ?? globalThis.__pdWeekNow ?? Date.now();
   const stale = now - tipMs > 7 * DAY;
   const endMs = stale ? tipMs : now;

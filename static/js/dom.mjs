@@ -42,6 +42,9 @@ const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 /** Whether s has a bidirectional control (then it needs textNodes(), not one text node). */
 export const hasBidi = (s) => BIDI.test(s);
 
+/** The text with every line break as "\n" (the source view splits lines the same way). */
+export const normalise = (text) => text.replace(/\r\n?/g, '\n');
+
 /** A string as text nodes, each bidirectional control as a visible mark. */
 export function textNodes(s) {
   if (!BIDI.test(s)) return [s];

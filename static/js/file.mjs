@@ -8,7 +8,7 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible, textNodes } from './dom.mjs';
+import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible, textNodes, normalise } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
   findingSeverity,
@@ -18,7 +18,10 @@ import {
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
-import { highlighter, normalise, styled, appendStyled } from './highlight.mjs';
+// highlight.mjs (and Prism's loader, vendor.mjs) once the function table
+// is in: main() sets these two before the source is coloured.
+let styled = null;
+let appendStyled = null;
 // What comes after the first screen (the history chart, the traverse,
 // owners and plan panels, the suggested changes) is imported then, so its
 // modules are neither fetched nor run before the function table (issue 26.4).
@@ -110,12 +113,12 @@ function renderHead(d) {
       `this page shows the first ${fmt(d.per_page)} of each (the API pages the rest).`) : null);
 }
 
-/** The file's history along the page's ref (or the repository's first ref when rev is a commit id). */
-async function sparkline() {
+/** The file's history along the page's ref (or the repository's first ref when rev is a commit id); reposIn: api.repos(). */
+async function sparkline(reposIn) {
   const box = $('sparkline');
   if (!box) return;
   try {
-    const repos = await api.repos();
+    const repos = await reposIn;
     const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
     const ref = refs.find((r) => r.name === state.rev)?.name ?? refs[0]?.name;
     if (!ref) return;
@@ -696,10 +699,6 @@ async function main() {
   const rawIn = api.raw(state.repo, state.rev, state.path)
     .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
     .then((r) => { rawNow = r; return r; });
-  // Its colours are worked out by a worker meanwhile (highlight.mjs),
-  // started now so it has loaded Prism when the text comes.
-  const colour = highlighter();
-  const colours = rawIn.then((r) => colour(r.status === 'fulfilled' ? normalise(r.value) : null));
   // The head and the function table from the first-screen answer
   // (file-functions: the findings counted, not listed, a sixth of the
   // bytes); the findings list, the rest of the 1.5 MB of arraytypes.c.src,
@@ -717,9 +716,24 @@ async function main() {
   $('functions-section').hidden = false;
   const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
   await paint();         // the head and the functions' first screen show before the rest
+  // The text's colours are worked out by a worker (highlight.mjs), started
+  // only now, highlight.mjs itself imported only now: the modules, the
+  // worker's start, its seven scripts and Prism's load took CPU and
+  // requests from the first screen on two cores (issue 26.4); the colours
+  // go in after every line's text and the findings list anyway.
+  const colour = import('./highlight.mjs').then((m) => {
+    ({ styled, appendStyled } = m);
+    return m.highlighter();
+  });
+  const colours = Promise.all([colour, rawIn])
+    .then(([c, r]) => c(r.status === 'fulfilled' ? normalise(r.value) : null));
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
+  // The repository list for the sparkline (after every line), asked now
+  // that the first round of requests is over, not in it (prefetch.js).
+  const reposIn = api.repos();
+  reposIn.catch(() => {});   // the sparkline says why it has no history
   const findings = api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
     showError(errors, e, 'Findings');
     return [];
@@ -746,7 +760,7 @@ async function main() {
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.
-  const spark = sparkline();
+  const spark = sparkline(reposIn);
   // Owners and the porting plan of this file (plan.mjs, issue 24).
   const planned = Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
     .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),

@@ -36,10 +36,12 @@ function frontierTable(repo, rev, list) {
 /**
  * Fills root with the frontier at repo/rev: what the list means, the first
  * `limit` candidates and a button for all of them, and the bridge
- * mechanism left out (npy_get_context: removed, never ported).
+ * mechanism left out (npy_get_context: removed, never ported).  answer:
+ * a promise of frontier(repo, rev, 100000) already asked (the overview's
+ * first screen reads it too), else it is asked here.
  */
-export async function mountFrontier(root, { repo, rev, limit = 25 }) {
-  const d = await frontier(repo, rev, 100000);
+export async function mountFrontier(root, { repo, rev, limit = 25, answer = null }) {
+  const d = await (answer ?? frontier(repo, rev, 100000));
   const at = d.commit ?? rev;   // links to lines name the commit, not the moving ref
   const body = h('div', { id: 'frontier-body' }, d.functions.length ? frontierTable(repo, at, d.functions.slice(0, limit)) : null);
   const more = d.functions.length > limit

@@ -11,8 +11,10 @@
 // arraytypes.c.src that was as long as building its 5,000 rows, on the
 // page's main thread (issue 26.4).
 
-import { h } from './dom.mjs';
+import { h, normalise } from './dom.mjs';
 import { loadPrism } from './vendor.mjs';
+
+export { normalise };
 
 /* Prism token types -> the few colour classes of app.css (.sx-*).  Types
  * not listed (punctuation, operators) stay uncoloured; a nested token that
@@ -21,9 +23,6 @@ const SX = {
   comment: 'c', string: 's', char: 's', keyword: 'k', directive: 'k', function: 'f', number: 'n',
   constant: 'n', 'class-name': 't', macro: 'm', 'directive-hash': 'm', 'macro-name': 'm',
 };
-
-/** The text with every line break as "\n" (the source view splits lines the same way). */
-export const normalise = (text) => text.replace(/\r\n?/g, '\n');
 
 /**
  * The text's lines as colour segments: an array with one entry per line

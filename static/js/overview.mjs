@@ -18,7 +18,7 @@ import {
 } from './ui.mjs';
 import * as scoped from './scopes.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
-import { mountFrontier } from './frontier.mjs';
+import { frontier, mountFrontier } from './frontier.mjs';
 import { mountDevCall } from './devcall.mjs';
 // The modules of what comes after the first screen (the trend chart, the
 // directory tree, the panels, the port's profile) are imported then, so
@@ -351,7 +351,7 @@ async function setupTree() {
 /**
  * The first screen first (devcall.mjs): the commit strip and the dev
  * call's three answers, asked before anything below them; the frontier
- * answer is shared with its panel.  The rest of the page (the trend chart,
+ * answer is shared with its panel, built after them.  The rest of the page (the trend chart,
  * the panels, the file table: a second of script and layout on numpy-hpy)
  * is built once this resolves (issue 26.4), with the answers it asked.
  */
@@ -373,12 +373,17 @@ async function firstScreen(refNames) {
     document.body.dataset.commit = s.commit ?? '';
     renderCommit(s, state.repo, state.rev);
   }, () => {});
-  const frontierIn = mountFrontier(portSection('frontier', $('trend'), 'Next to port'), { repo: state.repo, rev: state.rev })
-    .catch((e) => { panelError(sumIn, 'Next to port')(e); return e; });
+  // The "Next to port" panel (25 table rows) is built after the first
+  // screen, from the answer its third card read (issue 26.4); its place
+  // among the panels is taken now.
+  const frontierSec = portSection('frontier', $('trend'), 'Next to port');
+  const frontierAnswer = frontier(state.repo, state.rev, 100000);
   const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
-    sumIn, frontierIn);
+    sumIn, frontierAnswer.catch((e) => e));
   $('more-nav').hidden = false;
   await devcall;
+  const frontierIn = mountFrontier(frontierSec, { repo: state.repo, rev: state.rev, answer: frontierAnswer })
+    .catch((e) => { panelError(sumIn, 'Next to port')(e); return e; });
   return { sumIn, listIn, frontierIn, profileIn };
 }
 

@@ -24,6 +24,9 @@
       // then the text: the browser asks a server six at a time, and the
       // page's modules wait behind these.  The findings list (1.5 MB on
       // arraytypes.c.src) is asked by the page once the table is in.
+      // The measures first of all: model.mjs waits for them at its top
+      // level, and with it every module of the page.
+      want.push(['api/v1/measures', JSON_ACCEPT]);
       want.push([base + '/file-functions/' + segs(q.get('path')), JSON_ACCEPT]);
       want.push([base + '/raw/' + segs(q.get('path')), TEXT_ACCEPT]);
     } else if (page === 'index.html' && !q.get('scope')) {
@@ -32,16 +35,35 @@
         [base + '/frontier?limit=100000', JSON_ACCEPT]);
     }
   }
-  if (!want.some(function (w) { return w[0] === 'api/v1/repos'; })) {
-    want.push(['api/v1/measures', JSON_ACCEPT], ['api/v1/repos', JSON_ACCEPT]);
+  if (!want.some(function (w) { return w[0] === 'api/v1/measures'; })) want.push(['api/v1/measures', JSON_ACCEPT]);
+  // The repository list: the file page reads it only for its history
+  // sparkline, after every line; asked then, not in the first round.
+  if (page !== 'file.html' && !want.some(function (w) { return w[0] === 'api/v1/repos'; })) {
+    want.push(['api/v1/repos', JSON_ACCEPT]);
   }
   var map = new Map();
-  want.forEach(function (w) {
+  // Each answer is read and parsed as soon as it is in (r.__pdBody, which
+  // api.mjs takes), while the page's modules are still being fetched and
+  // the main thread has nothing else to do; read by the page, the body
+  // of the file page's first-screen answer was parsed only once every
+  // module had run, on the way to the first screen (issue 26.4).  A
+  // failure (not ok) is left unread: api.mjs reads its problem document.
+  var body = function (accept) {
+    return function (r) {
+      if (r.ok) {
+        r.__pdBody = accept === JSON_ACCEPT ? r.json() : r.text();
+        r.__pdBody.catch(function () {});
+      }
+      return r;
+    };
+  };
+  var ask = function (url, accept) {
     // A failed fetch is left for api.mjs to see as its own (it reports it).
-    var p = fetch(w[0], { headers: { accept: w[1] } });
+    var p = fetch(url, { headers: { accept: accept } }).then(body(accept));
     p.catch(function () {});
-    map.set(w[1] + ' ' + w[0], p);
-  });
+    map.set(accept + ' ' + url, p);
+  };
+  want.forEach(function (w) { ask(w[0], w[1]); });
   window.__pdPrefetch = map;
 
   // The overview's week card (devcall.mjs) asks five history answers whose
@@ -49,15 +71,17 @@
   // asked here as soon as the summary is in, not after the modules have
   // run and asked it again (issue 26.4).  The same URLs as devcall.mjs's
   // weekCard builds, with the same "now" (window.__pdWeekNow); a URL that
-  // differs costs unused requests, never a wrong figure.
+  // differs costs unused requests, never a wrong figure.  weekCard waits
+  // for window.__pdWeekAsked (settled once these are asked, or not), so
+  // that it takes them: when the summary came after the modules had run,
+  // it had asked all five itself first, and these went unused.
   if (page === 'index.html' && repo && rev && !q.get('scope')) {
     var json = function (key) {
       var p = map.get(JSON_ACCEPT + ' ' + key);
-      // Read from a copy taken before api.mjs reads the response itself.
-      return p ? p.then(function (r) { return r.ok ? r.clone().json() : null; }) : Promise.resolve(null);
+      return p ? p.then(function (r) { return r.ok ? r.__pdBody : null; }) : Promise.resolve(null);
     };
     var histBase = 'api/v1/repos/' + seg(repo) + '/refs/' + seg(rev) + '/history?';
-    Promise.all([json(base + '/summary'), json('api/v1/repos')]).then(function (got) {
+    window.__pdWeekAsked = Promise.all([json(base + '/summary'), json('api/v1/repos')]).then(function (got) {
       var s = got[0];
       var r = (got[1] || []).filter(function (x) { return x.name === repo; })[0];
       var isRef = r && (r.refs || []).some(function (x) { return x.name === rev; });
@@ -68,16 +92,11 @@
       var end = now - tip > 7 * DAY ? tip : now;
       var cutoff = new Date(end - 7 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
       window.__pdWeekNow = now;
-      var ask = function (params) {
-        var url = histBase + new URLSearchParams(params).toString();
-        var f = fetch(url, { headers: { accept: JSON_ACCEPT } });
-        f.catch(function () {});
-        map.set(JSON_ACCEPT + ' ' + url, f);
-      };
+      var hist = function (params) { ask(histBase + new URLSearchParams(params).toString(), JSON_ACCEPT); };
       ['universal_ready_files', 'functions.ported', 'functions.legacy', 'object_paths.object-legacy'].forEach(function (m) {
-        ask([['measure', m], ['date', 'committer'], ['until', cutoff], ['points', '3']]);
+        hist([['measure', m], ['date', 'committer'], ['until', cutoff], ['points', '3']]);
       });
-      ask([['measure', 'functions.ported'], ['date', 'committer'], ['since', cutoff]]);
+      hist([['measure', 'functions.ported'], ['date', 'committer'], ['since', cutoff]]);
     }).catch(function () {});
   }
 }());
