@@ -160,9 +160,10 @@ int cli_ingest(int argc, char **argv)
      * buffers back when freed (the ingest process only). */
     mallopt(M_ARENA_MAX, 2);
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-    if (ingest_run(&opt, &st) < 0) {
+    if ((rc = ingest_run(&opt, &st)) < 0) {
         fprintf(stderr, "portdash ingest: %s\n", pd_error_last());
-        rc = CLI_FAIL;
+        /* A ref or filter that names nothing is bad usage (exit 2). */
+        rc = rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
         goto done;
     }
     if (!quiet)

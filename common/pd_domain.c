@@ -216,6 +216,10 @@ double pd_measure_progress(const pd_counts *c, int i)
 {
     double done, pop;
 
+    /* No file counted (a scope or filter that selects nothing): nothing is
+     * known, not everything done. */
+    if (c->files == 0)
+        return -1;
     switch (pd_measures[i].population) {
     case PD_POP_FILES:
         done = (double)c->universal_ready_files;

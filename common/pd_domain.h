@@ -211,7 +211,8 @@ const char *pd_good_name(pd_good g);
  * the same percentage: files universal-ready / files; functions ported /
  * (ported + bridged + legacy); object paths universal / object paths (1
  * when the population is empty).  Without a population: 1 at zero for a
- * measure that should fall, else -1 (unknown).
+ * measure that should fall, else -1 (unknown).  -1 for every measure when
+ * no file is counted: an empty selection is not a finished port.
  */
 double pd_measure_progress(const pd_counts *c, int i);
 

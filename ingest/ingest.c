@@ -24,6 +24,7 @@
 #include "ingest.h"
 #include "ingest_apply.h"
 #include "ingest_ctx.h"
+#include "ingest_filter_check.h"
 #include "ingest_flow.h"
 #include "ingest_fork.h"
 #include "ingest_missing.h"
@@ -509,6 +510,30 @@ static int ingest_retips(ingest_ctx *c)
     return rc;
 }
 
+/* An --include/--exclude given to this run that selects no C file at
+ * the tip of any of its refs is a mistyped glob, not an empty port
+ * (ingest_filter_check.h): refused before any commit is recorded. */
+static int ingest_check_filter(ingest_ctx *c, const char *const *refs, size_t n)
+{
+    size_t i, files = 0;
+    int rc;
+
+    if (!c->opt->ninclude && !c->opt->nexclude)
+        return 0;
+    for (i = 0; i < n; i++) {
+        git_oid tip;
+
+        if ((rc = ingest_resolve(c, &tip, refs[i])) < 0)
+            return rc;
+        if ((rc = ingest_filter_selects(c->repo, &tip, &c->filter, &files)) != 0)
+            return rc < 0 ? rc : 0;
+    }
+    return pd_error_set(PD_EINVAL, "no file of %s%s%s is selected by the path filter "
+                        "(--include/--exclude; %zu files at its tip): check the globs",
+                        n == 1 ? "'" : "", n == 1 ? refs[0] : "the refs given",
+                        n == 1 ? "'" : "", files);
+}
+
 /* A first run that failed keeps nothing (db_repo_forget_empty), so that a
  * retry may choose another path filter or name (issue 23, point 5); the run's
  * error message stays. */
@@ -540,8 +565,13 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     rc = ingest_missing_refill(c.db, c.repo, c.repo_id, c.rules_hash,
                                &c.st.blobs_filled);
     if (rc == 0 && opt->nrefs == 0) {
-        if ((rc = ingest_head_ref(&c, head, sizeof(head))) == 0)
+        const char *h = head;
+
+        if ((rc = ingest_head_ref(&c, head, sizeof(head))) == 0 &&
+            (rc = ingest_check_filter(&c, &h, 1)) == 0)
             rc = ingest_ref(&c, head, 1);
+    } else if (rc == 0) {
+        rc = ingest_check_filter(&c, (const char *const *)opt->refs, opt->nrefs);
     }
     for (i = 0; i < opt->nrefs && rc == 0; i++)
         rc = ingest_ref(&c, opt->refs[i], 1);

@@ -113,6 +113,20 @@ test('a path filter that selects nothing is an error, not an empty clean port', 
     '--include', 'nosuch/**']);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /selects no file at 'hpy' or 'hpy-convert-object-dtype'/);
+  // ingest: refused before anything is kept, so the right filter may follow
+  const tmp = mkdtempSync(join(tmpdir(), 'pd-inc-'));
+  try {
+    const db = join(tmp, 'i.db');
+    r = run(['ingest', '--quiet', '--db', db, '--git-dir', toyport, '--name', 'demo',
+      '--ref', 'hpy', '--include', 'sr/**']);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /no file of 'hpy' is selected by the path filter/);
+    r = run(['ingest', '--quiet', '--db', db, '--git-dir', toyport, '--name', 'demo',
+      '--ref', 'hpy', '--include', 'src/**']);
+    assert.equal(r.status, 0, r.stderr);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   // a filter that selects something still passes through
   r = run(['analyze', '--git-dir', toyport, '--rev', 'hpy', '--path', 'src/**',
     '--format', 'functions']);

@@ -190,7 +190,14 @@ static void test_badge_progress(void **state)
     c.tok[PD_CLASS_CAPI] = 0;
     assert_true(pd_measure_progress(&c, pd_measure_find("tokens.capi")) == 1);
     memset(&c, 0, sizeof(c));
-    /* Nothing to port: done. */
+    /* No file at all (a mistyped filter or scope): nothing is known, no
+     * badge says "100 % ported" or "done". */
+    assert_true(pd_measure_progress(&c, pd_measure_find("universal_ready_files")) == -1);
+    assert_true(pd_measure_progress(&c, pd_measure_find("functions.ported")) == -1);
+    assert_true(pd_measure_progress(&c, pd_measure_find("tokens.capi")) == -1);
+    assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == -1);
+    /* Files without an object-dtype path: nothing to port there, done. */
+    c.files = 2;
     assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == 1);
 }
 
