@@ -2,7 +2,6 @@
  * cli_ingest.c: `portdash ingest`.
  */
 #include <getopt.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +100,7 @@ int cli_ingest(int argc, char **argv)
     ingest_stats st;
     char name[256];
     int c, rc = CLI_USAGE, quiet = 0;
-    pd_malloc_keep();       /* before any thread or big buffer */
+    pd_malloc_ingest();     /* before any thread or big buffer */
 
     optind = 1;
     opt.refs = refs;
@@ -153,13 +152,6 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     opt.progress = !quiet && isatty(2);
-    /* Bounded memory for a long run: glibc's default lets each analysis
-     * thread keep its own arena and raises the mmap threshold after the
-     * first large free, so buffers of every big blob and result stayed in
-     * the heaps; two arenas and a fixed 256 KiB threshold hand large
-     * buffers back when freed (the ingest process only). */
-    mallopt(M_ARENA_MAX, 2);
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     if ((rc = ingest_run(&opt, &st)) < 0) {
         fprintf(stderr, "portdash ingest: %s\n", pd_error_last());
         /* A ref or filter that names nothing is bad usage (exit 2). */

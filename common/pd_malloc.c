@@ -22,6 +22,14 @@ void pd_malloc_keep(void)
 #endif
 }
 
+void pd_malloc_ingest(void)
+{
+    pd_malloc_keep();
+#ifdef __GLIBC__
+    mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 
 #define PD_PREFAULT_CHUNK ((size_t)16 << 20)   /* below the mmap threshold */
 #define PD_PREFAULT_MAX 16                     /* chunks: 256 MiB at most */

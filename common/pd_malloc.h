@@ -23,6 +23,19 @@
 void pd_malloc_keep(void);
 
 /*
+ * The settings of an ingest (one process that analyses on several threads
+ * and writes on another): pd_malloc_keep() and one arena for every thread.
+ * An arena per thread (glibc's default) keeps each thread's high-water
+ * mark apart: with the buffers kept, two arenas made 135 MB of peak RSS
+ * on numpy/core where one makes 120-125 MB (doc/benchmarks.md).  Call
+ * once, before the threads start; nothing else may set the mmap threshold
+ * after it (a 256 KiB one did until issue 26's sixth session, and every
+ * template expansion's buffers were mapped, faulted in and unmapped
+ * again: a third of the ingest's CPU).  No effect on other C libraries.
+ */
+void pd_malloc_ingest(void);
+
+/*
  * Fault in the heap's next `bytes` (at most the mmap threshold above) with
  * one madvise(MADV_POPULATE_WRITE) call, then free them for reuse: on a
  * virtual machine a page fault costs microseconds, and a run that

@@ -2,11 +2,14 @@
  * test_malloc.c: pd_malloc_keep() makes buffers of a few MB come from the
  * heap and stay there when freed, instead of being mapped and unmapped one
  * by one (pd_malloc.h says why); pd_malloc_prefault() faults the heap in
- * at once.
+ * at once; pd_malloc_ingest() keeps an ingest's threads in that heap.
  */
 #include "testutil.h"
 
 #include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 #include "pd_malloc.h"
@@ -34,6 +37,41 @@ static void test_buffers_of_megabytes_come_from_the_heap(void **state)
         /* Freed, it is kept for the next buffer, not trimmed away. */
         assert_true(mi.fordblks >= sizes[i]);
     }
+}
+
+static void *thread_buffer(void *arg)
+{
+    size_t n = (size_t)16 << 20;       /* a template expansion's reserve */
+    size_t mapped = mallinfo2().hblks;
+    char *p = malloc(n);
+    uintptr_t *where = arg;
+
+    if (p) {
+        memset(p, 1, n);
+        where[0] = (uintptr_t)p;
+        where[1] = mallinfo2().hblks == mapped;
+    }
+    free(p);
+    return NULL;
+}
+
+/* pd_malloc_ingest(): an analysis thread's 16 MiB buffer comes from the
+ * one heap (sbrk's, below the break), not from a mapping of its own nor
+ * from an arena of the thread's. */
+static void test_ingest_threads_share_the_heap(void **state)
+{
+    uintptr_t where[2] = {0, 0};
+    pthread_t t;
+
+#ifdef __SANITIZE_ADDRESS__
+    skip();    /* AddressSanitizer's allocator replaces glibc's */
+#endif
+    pd_malloc_ingest();
+    assert_int_equal(pthread_create(&t, NULL, thread_buffer, where), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_true(where[0] != 0);
+    assert_true(where[1]);                         /* not mapped */
+    assert_true(where[0] < (uintptr_t)sbrk(0));    /* the main heap */
 }
 
 /* Page faults of this process so far (minor: no disk). */
@@ -76,6 +114,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buffers_of_megabytes_come_from_the_heap),
         cmocka_unit_test(test_prefault_spares_the_page_faults),
+        cmocka_unit_test(test_ingest_threads_share_the_heap),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
