@@ -196,6 +196,16 @@ int db_snapshot_backfill(sqlite3 *db, int64_t repo_id, const char *ref, int64_t 
             break;
         if (!(commit = db_port_chain_at(&chain, end)))
             continue;
+        /* A week before the port's first own commit shows its fork base
+         * (db_port_chain_at).  When that base is newer than the week (a
+         * port rebased onto a later upstream), the week is skipped: the
+         * port did not exist yet, nor did its base, and snapshots cannot
+         * be taken back.  The week just before the port's first keeps it,
+         * as the first week's baseline. */
+        if (chain.first_own < chain.n && chain.first_own > 0 &&
+            end <= chain.eff[chain.first_own - 1] &&
+            end + 7 * 86400 <= chain.eff[chain.first_own])
+            continue;
         rc = db_snapshot_take(db, repo_id, ref, commit, week, (int64_t)time(NULL),
                               method, rules_hash);
         if (rc < 0)

@@ -50,7 +50,10 @@ int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
  * the port's own commits dated among themselves) is before the week's
  * end (db_port_chain_at), recorded with
  * method "backfill-author-date" or "backfill-committer-date".  Weeks before
- * the first commit are skipped, weeks already taken are kept.  *taken and
+ * the first commit are skipped; a week before the port's first own commit
+ * records the fork base, and is skipped when that base is newer than the
+ * week (a rebased port), but for the week just before the port's first
+ * (the first week's baseline); weeks already taken are kept.  *taken and
  * *kept count both.  0 or a negative PD_E* code.
  */
 int db_snapshot_backfill(sqlite3 *db, int64_t repo_id, const char *ref, int64_t tip,
