@@ -206,7 +206,13 @@ static int cli_an_path(cli_an *a, const char *path)
     if (nftw(path, cli_walk_cb, 32, FTW_PHYS) < 0 && !cli_walk_rc)
         cli_walk_rc = pd_error_set(PD_EIO, "cannot read directory %s", path);
     rc = cli_walk_rc;
-    qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
+    /* A directory with no C source (a wrong directory) would pass any
+     * --fail-on as a clean port. */
+    if (!rc && cli_walk_n == 0)
+        rc = pd_error_set(PD_EINVAL, "no C source file (.c .h .c.src .h.src .cpp .hpp .cc) "
+                          "under %s", path);
+    if (cli_walk_n)
+        qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
     if (!rc)
         cli_an_prefault(cli_walk_bytes, 0);
     for (i = 0; i < cli_walk_n; i++) {

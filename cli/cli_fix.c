@@ -271,6 +271,19 @@ int cli_fix(int argc, char **argv)
         cli_fix_usage(stderr);
         goto done;
     }
+    /* A mistyped rule or version would read as "nothing to fix" (or, for
+     * --hpy, as every offer): named and refused, as a bad --path is. */
+    for (c = 0; c < (int)x.nwant; c++)
+        if (!fix_rule_known(want[c])) {
+            fprintf(stderr, "portdash fix: --rule '%s' is no rule (hpy-call, hpy-name) and no "
+                    "C API name with a rewrite (ingest/rules/fix_calls.tsv)\n", want[c]);
+            goto done;
+        }
+    if (x.hpy && !fix_hpy_version_known(x.hpy)) {
+        fprintf(stderr, "portdash fix: --hpy '%s' is not an HPy version recorded "
+                "(0.0.4, 0.9.0, master: server/hpy_api_names.tsv)\n", x.hpy);
+        goto done;
+    }
     x.pf.include = globs;
     x.want_rules = want;
     git_libgit2_init();

@@ -32,6 +32,7 @@ typedef struct {
     char path_glob[512], rule[128], function[256];
     json_t *fixes;              /* every wanted offer, in path order */
     size_t refused[FIX_R_COUNT], files;
+    int function_seen;          /* ?function= names a function of a file read */
     int rc;
 } af_state;
 
@@ -87,6 +88,8 @@ static int af_file(af_state *s, const char *path, const char *buf, size_t len)
         return rc;
     }
     s->files++;
+    for (i = 0; s->function[0] && !s->function_seen && i < res->nfunctions; i++)
+        s->function_seen = strcmp(res->functions[i].name, s->function) == 0;
     for (i = 0; i < l.n && !rc; i++) {
         const fix_offer *o = &l.v[i];
         json_t *x;
@@ -188,6 +191,10 @@ enum MHD_Result api_fixes(srv_req *r)
         (rc = af_query(r, "function", s.function, sizeof(s.function))) < 0 ||
         (rc = srv_repo_path(r, r->param[0], gitdir, sizeof(gitdir))) < 0)
         return srv_reply_error(r, rc);
+    /* A typo in ?rule= would read as "nothing to fix". */
+    if (s.rule[0] && !fix_rule_known(s.rule))
+        return srv_reply_problem(r, 400, "Bad Request", "?rule=%s is no rule (hpy-call, "
+                                 "hpy-name) and no C API name with a rewrite", s.rule);
     git_libgit2_init();
     if (git_repository_open_ext(&s.repo, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
         git_libgit2_shutdown();
@@ -200,7 +207,16 @@ enum MHD_Result api_fixes(srv_req *r)
         rc = db_commit_files(r->db, at.commit_id, at.rules_hash, af_each, &s);
     git_repository_free(s.repo);
     git_libgit2_shutdown();
-    ret = rc < 0 ? srv_reply_error(r, rc) : srv_reply_json(r, 200, af_doc(&s, &at, page, per));
+    if (rc == 0 && s.function[0] && s.files && !s.function_seen)
+        ret = srv_reply_problem(r, 404, "Not Found", "no function '%s' in the files read",
+                                s.function);
+    else if (rc == 0 && s.path_glob[0] && !s.files)
+        /* ?path= selecting no file: a typo, not a file with nothing to fix. */
+        ret = srv_reply_problem(r, 404, "Not Found", "no file of the commit is selected by "
+                                "?path=%s", s.path_glob);
+    else
+        ret = rc < 0 ? srv_reply_error(r, rc)
+                     : srv_reply_json(r, 200, af_doc(&s, &at, page, per));
     json_decref(s.fixes);
     return ret;
 }

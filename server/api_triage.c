@@ -123,6 +123,25 @@ int api_triage_dismiss(sqlite3 *db, const char *repo, const char *rev, const cha
     return rc;
 }
 
+/* The first key of body that a dismissal does not take, NULL when none: a
+ * misspelt "coment" was dropped, and the dismissal that replaced an
+ * earlier one lost its comment. */
+static const char *api_triage_stray_key(json_t *body)
+{
+    static const char *const keys[] = {"rev", "path", "fingerprint", "reason", "comment"};
+    const char *k;
+    json_t *v;
+    size_t i;
+
+    json_object_foreach(body, k, v) {
+        for (i = 0; i < sizeof(keys) / sizeof(*keys) && strcmp(k, keys[i]) != 0; i++)
+            ;
+        if (i == sizeof(keys) / sizeof(*keys))
+            return k;
+    }
+    return NULL;
+}
+
 enum MHD_Result api_dismiss(srv_req *r)
 {
     json_t *body = r->body ? json_loadb(r->body, r->body_len, 0, NULL) : NULL;
@@ -145,6 +164,13 @@ enum MHD_Result api_dismiss(srv_req *r)
         return srv_reply_problem(r, 400, "Bad Request", "the body is {\"rev\", \"path\", "
                                  "\"fingerprint\", \"reason\": one of %s, \"comment\"} "
                                  "(comment at most 4000 bytes)", DB_TRIAGE_REASONS);
+    }
+    if (api_triage_stray_key(body)) {
+        ret = srv_reply_problem(r, 400, "Bad Request", "unknown key \"%s\" in the body "
+                                "(keys: rev, path, fingerprint, reason, comment)",
+                                api_triage_stray_key(body));
+        json_decref(body);
+        return ret;
     }
     if ((rc = api_triage_who(r, by, sizeof(by))) == 0)
         rc = api_triage_dismiss(r->db, r->param[0], rev, path, fp, reason, comment, by,

@@ -114,4 +114,13 @@ const char *fix_reason_name(fix_reason r);
 /* 1 when offer o matches --rule R: its rule id or its CPython name. */
 int fix_rule_matches(const fix_offer *o, const char *rule);
 
+/* 1 when some offer could match --rule R: R is a rule id ("hpy-call",
+ * "hpy-name") or a CPython name with a row of fix_calls.tsv; 0 for a
+ * name no offer can have (a typo reads as "nothing to fix" otherwise). */
+int fix_rule_known(const char *rule);
+
+/* 1 when v is an HPy version recorded in server/hpy_api.tsv ("@versions":
+ * 0.0.4, 0.9.0, master), 0 otherwise. */
+int fix_hpy_version_known(const char *v);
+
 #endif

@@ -227,3 +227,33 @@ int fix_rule_matches(const fix_offer *o, const char *rule)
 {
     return strcmp(o->rule, rule) == 0 || strcmp(o->from, rule) == 0;
 }
+
+int fix_rule_known(const char *rule)
+{
+    const fix_row *row;
+
+    if (strcmp(rule, "hpy-call") == 0 || strcmp(rule, "hpy-name") == 0)
+        return 1;
+    row = fix_table_find(rule, strlen(rule));
+    return row && row->other == 0 && row->shape != FIX_SHAPE_NONE;
+}
+
+int fix_hpy_version_known(const char *v)
+{
+    /* server/hpy_api.tsv's "@versions\t0.0.4 0.9.0 master" line. */
+    const char *line = strstr(hpy_api_text, "\n@versions\t"), *p, *end;
+    size_t n = strlen(v);
+
+    if (!line || n == 0)
+        return 0;
+    p = line + strlen("\n@versions\t");
+    end = p + strcspn(p, "\n");
+    while (p < end) {
+        size_t w = strcspn(p, " \n");
+
+        if (w == n && memcmp(p, v, n) == 0)
+            return 1;
+        p += w + (p[w] == ' ');
+    }
+    return 0;
+}

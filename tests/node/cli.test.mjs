@@ -177,6 +177,12 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
         /no file of 'hpy' is selected by the path filter/],
       [['snapshot', '--db', db, '--name', 'demo', '--backfill', '--since', '2022-02-13',
         '--until', '2021-01-01'], /--since 2022-02-13 is after --until 2021-01-01/],
+      // typos that read as "nothing to fix" or "every offer", or a clean port
+      [['fix', '--git-dir', toyport, '--rev', 'hpy', '--rule', 'hpy-cal'],
+        /--rule 'hpy-cal' is no rule/],
+      [['fix', '--git-dir', toyport, '--rev', 'hpy', '--hpy', '0.9.9'],
+        /--hpy '0.9.9' is not an HPy version recorded/],
+      [['analyze', tmp], /no C source file .* under /],
     ];
     for (const [args, want] of cases) {
       const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 20000 });
