@@ -1,5 +1,5 @@
 /*
- * test_analyze.c: the source analyzer (ingest/analyzer/lex.c, ingest/analyzer/rules.c,
+ * test_analyze.c: the source analyzer (ingest/analyzer/lex_core.c, ingest/analyzer/rules.c,
  * ingest/analyzer/analyze*.c) on small C files written for these tests
  * (tests/fixtures/analyze/) and on byte strings built here.  Every case
  * checks exact names, lines, columns, classes, statuses and states.

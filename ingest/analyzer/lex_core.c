@@ -1,5 +1,8 @@
 /*
- * lex.c: the tolerant C/C++ lexer (see lex.h).
+ * lex_core.c: the tolerant C/C++ lexer (see lex.h) but for its step: the
+ * byte tables, lex_init, the rarer paths the inline step of lex_fast.h
+ * calls (comments, literals, numbers, digraphs; see lex_int.h), a token's
+ * text and the line count.  The step, lex_next, is lex_step.c.
  *
  * One forward pass over the bytes.  The common cases (blanks, identifiers,
  * punctuators) go through a byte-class table; continuations, comments and
@@ -9,17 +12,16 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "lex.h"
-#include "lex_fast.h"
+#include "lex_int.h"
 
-/* The byte tables of lex_fast.h. */
+/* The byte tables of lex_int.h. */
 unsigned char lex_cls[256];
 unsigned char lex_kind_of[256];
 uint16_t lex_sb[256], lex_two[256], lex_dg[256];
 static pthread_once_t lex_cls_once = PTHREAD_ONCE_INIT;
 
 /* Fill the class table; run once through pthread_once(). */
-static void lex_cls_init(void)
+static void lex_cls_fill(void)
 {
     int c;
     const char *punct = "!%&()*+,-./:;<=>?[]^{|}~#";
@@ -71,10 +73,14 @@ static void lex_cls_init(void)
     lex_dg[':'] = LS_GT;
 }
 
+void lex_tables_init(void)
+{
+    pthread_once(&lex_cls_once, lex_cls_fill);
+}
 
 void lex_init(lex_state *lx, const char *buf, size_t len, unsigned flags)
 {
-    pthread_once(&lex_cls_once, lex_cls_init);
+    lex_tables_init();
     memset(lx, 0, sizeof(*lx));
     lx->p = buf;
     lx->end = buf + len;
@@ -90,7 +96,6 @@ void lex_init(lex_state *lx, const char *buf, size_t len, unsigned flags)
             break;
     lx->stop = lx->stop > buf ? lx->stop - 1 : buf;   /* none: never before */
 }
-
 /* Skip a block comment opened at p; returns the byte after it. */
 static LEX_COLD const char *lex_block_comment(lex_state *lx, const char *p)
 {
@@ -282,11 +287,6 @@ LEX_COLD const char *lex_comment(lex_state *lx, const char *p,
     tok->len = (size_t)(p - s);
     lx->p = p;
     return NULL;
-}
-
-void lex_next(lex_state *lx, lex_token *tok)
-{
-    lex_next_fast(lx, tok);
 }
 
 size_t lex_text(const lex_token *tok, char *dst, size_t cap)
