@@ -74,11 +74,27 @@ function farCard(s) {
 const lastPoint = (hist) => (hist?.points ?? []).filter((p) => p.value != null).at(-1) ?? null;
 
 /**
+ * The point a week is measured from, out of a ?window=port answer up to
+ * the week's start: the port's last own commit before it, else its fork
+ * base (the port's starting point: upstream commits a rebase put under the
+ * port landed on the branch that week too, but are not the port's work;
+ * numpy-hpy's `hpy` counted 19 of numpy's commits and +36 legacy functions
+ * as its own).  Null when the answer found no port (basis "none").
+ */
+const portFrom = (hist) => {
+  if (!hist || hist.port?.basis === 'none') return null;
+  return lastPoint(hist) ?? (hist.port?.base ? { commit: hist.port.base.commit, value: hist.port.base.value } : null);
+};
+
+/**
  * Card 2: what changed on the branch in the last 7 days, by committer date
  * (when commits landed on it: a rebase lands all it moves that day).  A
  * branch with nothing in the last 7 days says so, with the date of its
  * newest commit, and shows the 7 days up to that commit: its last week of
- * activity.  Figures: the tip's against the last commit before the window.
+ * activity.  Figures: the tip's against the port's last commit before the
+ * window (its fork base when there is none), counting the port's own
+ * commits (doc/history.md); a branch with no port found (no upstream, no
+ * HPy token) against the last commit before the window, counting all.
  */
 async function weekCard(ctx, s) {
   const title = h('h2', { class: 'card-title', id: 'dc-week-h' }, 'What changed this week?');
@@ -96,12 +112,25 @@ async function weekCard(ctx, s) {
   const endMs = stale ? tipMs : now;
   const iso = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
   const cutoff = iso(endMs - 7 * DAY);
-  const opts = { date: 'committer', scope: ctx.scope };   // under a scope, its figures
-  const [before, week] = await Promise.all([
-    Promise.all(WEEK_MEASURES.map((m) => api.history(ctx.repo, ctx.ref, m.key, { ...opts, until: cutoff, points: 3 })
-      .then(lastPoint).catch(() => null))),
-    api.history(ctx.repo, ctx.ref, 'functions.ported', { ...opts, since: cutoff }).catch(() => null),
+  // Under a scope, its figures; the port's own commits (prefetch.js asks
+  // the same URLs).
+  const opts = { date: 'committer', window: 'port', scope: ctx.scope };
+  const ask = (o, key, extra) => api.history(ctx.repo, ctx.ref, key, { ...o, ...extra }).catch(() => null);
+  let [before, week] = await Promise.all([
+    Promise.all(WEEK_MEASURES.map((m) => ask(opts, m.key, { until: cutoff, points: 3 }))),
+    ask(opts, 'functions.ported', { since: cutoff }),
   ]);
+  const port = week?.port?.basis !== 'none' && before.some((a) => a?.port && a.port.basis !== 'none');
+  if (port) {
+    before = before.map(portFrom);
+  } else {
+    // No port found on this branch: the whole chain, every commit.
+    const all = { ...opts, window: undefined };
+    [before, week] = await Promise.all([
+      Promise.all(WEEK_MEASURES.map((m) => ask(all, m.key, { until: cutoff, points: 3 }).then(lastPoint))),
+      ask(all, 'functions.ported', { since: cutoff }),
+    ]);
+  }
   const commits = week?.points?.length ?? 0;
   const base = before.find((p) => p)?.commit ?? null;
   return [
@@ -110,7 +139,7 @@ async function weekCard(ctx, s) {
       timeEl(s.committer_date), '. Its last week of activity:') : null,
     h('p', { class: 'small', id: 'dc-week-when' },
       h('strong', { dataset: { metric: 'dc-week-commits' } }, fmt(commits)),
-      ` ${commits === 1 ? 'commit' : 'commits'} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
+      ` ${commits === 1 ? 'commit' : 'commits'}${port ? ' of the port' : ''} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
     h('table', { class: 'dc-week', id: 'dc-week' },
       h('tbody', null, WEEK_MEASURES.map((m, i) => {
         const nowV = valueOf(s, m.key);

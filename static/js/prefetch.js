@@ -94,9 +94,9 @@
       window.__pdWeekNow = now;
       var hist = function (params) { ask(histBase + new URLSearchParams(params).toString(), JSON_ACCEPT); };
       ['universal_ready_files', 'functions.ported', 'functions.legacy', 'object_paths.object-legacy'].forEach(function (m) {
-        hist([['measure', m], ['date', 'committer'], ['until', cutoff], ['points', '3']]);
+        hist([['measure', m], ['date', 'committer'], ['window', 'port'], ['until', cutoff], ['points', '3']]);
       });
-      hist([['measure', 'functions.ported'], ['date', 'committer'], ['since', cutoff]]);
+      hist([['measure', 'functions.ported'], ['date', 'committer'], ['window', 'port'], ['since', cutoff]]);
     }).catch(function () {});
   }
 }());

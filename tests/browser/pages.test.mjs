@@ -76,9 +76,11 @@ test('the overview answers how far, this week and what next on the first screen 
   assert.equal(num(await page.textContent('[data-metric="dc-ready"]')), s.universal_ready_files);
   assert.equal(num(await page.textContent('[data-metric="dc-legacy"]')), s.functions.legacy);
   // This week: the fixture's commits are years old, so the card says so and
-  // shows the branch's last week: both commits, figures from nothing.
+  // shows the branch's last week: the port's one commit on top of main
+  // (the other is main's, the port's fork base), figures from that base.
   assert.match(await page.textContent('#dc-week-stale'), /No commit in the last 7 days/);
-  assert.equal(num(await page.textContent('[data-metric="dc-week-commits"]')), 2);
+  assert.equal(num(await page.textContent('[data-metric="dc-week-commits"]')), 1);
+  assert.match(await page.textContent('#dc-week-when'), /commit of the port/);
   const ported = page.locator('#dc-week tr[data-measure="functions.legacy"]');
   assert.equal(num(await ported.locator('td').first().textContent()), s.functions.legacy);
   // What next: the frontier answer's first functions, in its order.
@@ -93,6 +95,21 @@ test('the overview answers how far, this week and what next on the first screen 
   await page.locator('#more-nav a[href="#files-section"]').click();
   assert.ok(await page.locator('#files-section').isVisible());
   await shot(page, 'pages-overview-first-screen');
+  await close(page);
+});
+
+test("the overview's week counts the port's own commits from its fork base, not upstream's rebased under it", async () => {
+  // forked: four port commits, rebased (committed 2022-02-08) onto main's
+  // third commit (2022-02-07), which adds a fifth function on the C API;
+  // the tip's week holds both.  The port ported three of the five.
+  const page = await open(`${BASE}/index.html?${q({ repo: 'forked', rev: 'hpy' })}`, { width: 1280, height: 800 });
+  await page.waitForSelector('#devcall[data-complete]');
+  assert.equal(num(await page.textContent('[data-metric="dc-week-commits"]')), 4);
+  const legacy = page.locator('#dc-week tr[data-measure="functions.legacy"] .dc-delta');
+  assert.equal(await legacy.getAttribute('data-delta'), '-3', 'from the base (5 legacy), not from main\'s second commit (4)');
+  const h = await apiOk('/api/v1/repos/forked/refs/hpy/history?measure=functions.legacy&window=port');
+  assert.ok((await page.getAttribute('#dc-week-compare', 'href')).includes(`base=${h.port.base.commit}`),
+    'the comparison starts at the fork base');
   await close(page);
 });
 
