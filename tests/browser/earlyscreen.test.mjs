@@ -12,22 +12,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, apiOk, close, closeBrowser, launch } from './lib.mjs';
+import { BASE, apiOk, blank as blankAt, close, closeBrowser, launch } from './lib.mjs';
 
 const q = (o) => new URLSearchParams(o).toString();
 const FILE_URL = () => `${BASE}/file.html?${q({ repo: 'pagesport', rev: 'hpy', path: 'src/arrayobject.c' })}`;
 const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
 
-let browser = null;
-before(async () => { browser = await launch(); });
+before(async () => { await launch(); });
 after(async () => { await closeBrowser(); });
 
-async function blank() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.jsErrors = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  return page;
-}
+const blank = () => blankAt({ width: 1280, height: 800 });
 
 /* The function table's rows: name and every cell's text. */
 const tableRows = (page) => page.evaluate(() => [...document.querySelectorAll('#functions-table tbody tr')]

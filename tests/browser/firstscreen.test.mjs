@@ -11,23 +11,17 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, apiOk, close, closeBrowser, launch } from './lib.mjs';
+import { BASE, apiOk, blank as blankAt, close, closeBrowser, launch } from './lib.mjs';
 
 const REPO = 'pagesport';
 const FILE = 'src/arrayobject.c';
 const q = (o) => new URLSearchParams(o).toString();
 const FN_URL = `/api/v1/repos/${REPO}/commits/hpy/file-functions/${FILE}`;
 
-let browser = null;
-before(async () => { browser = await launch(); });
+before(async () => { await launch(); });
 after(async () => { await closeBrowser(); });
 
-async function blank() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.jsErrors = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  return page;
-}
+const blank = () => blankAt({ width: 1280, height: 800 });
 
 /* The file's first-screen answer with n plain functions (the fixture's
  * first function copied, each renamed, on its own lines), none a template. */

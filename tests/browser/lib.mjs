@@ -46,16 +46,26 @@ export async function apiOk(p) {
 }
 
 /**
+ * A fresh page, not yet navigated (for tests that route or listen first),
+ * recording its JavaScript errors (checked by close()) and the URLs it
+ * requests.
+ */
+export async function blank(viewport = { width: 1366, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  page.jsErrors = [];
+  page.requests = [];
+  page.on('pageerror', (e) => page.jsErrors.push(e.message));
+  page.on('request', (r) => page.requests.push(r.url()));
+  return page;
+}
+
+/**
  * Opens url in a fresh page and waits until the page says it has loaded
  * (body[data-ready]).  Records JavaScript errors (checked by close()) and
  * the URLs the page requested.
  */
 export async function open(url, { width = 1366, height = 900 } = {}) {
-  const page = await browser.newPage({ viewport: { width, height } });
-  page.jsErrors = [];
-  page.requests = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  page.on('request', (r) => page.requests.push(r.url()));
+  const page = await blank({ width, height });
   await page.goto(url);
   await page.waitForSelector('body[data-ready]', { timeout: 30000 });
   return page;

@@ -18,26 +18,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BASE, ROOT, apiOk, close, closeBrowser, launch, open } from './lib.mjs';
+import { BASE, ROOT, apiOk, blank, close, closeBrowser, launch, open } from './lib.mjs';
 
 const REPO = 'pagesport';
 const q = (o) => new URLSearchParams(o).toString();
 const STATIC = path.join(ROOT, 'static');
 
-let browser = null;
-before(async () => { browser = await launch(); });
+before(async () => { await launch(); });
 after(async () => { await closeBrowser(); });
-
-/* A page set up as lib.mjs's open() does (JavaScript errors fail close()),
- * not yet navigated: for an init script or a route first. */
-async function blank(viewport = { width: 1366, height: 900 }) {
-  const page = await browser.newPage({ viewport });
-  page.jsErrors = [];
-  page.requests = [];
-  page.on('pageerror', (e) => page.jsErrors.push(e.message));
-  page.on('request', (r) => page.requests.push(r.url()));
-  return page;
-}
 
 /** The modules a module imports statically, itself included, transitively. */
 function imports(file, seen = new Set()) {
