@@ -5,7 +5,9 @@
 // measures had loaded).  api.mjs takes a response from here when it asks
 // for the very same URL with the very same Accept header, once; a URL the
 // page does not ask for costs one unused request.  Not a module, so that
-// it runs at once; no inline script, as the Content-Security-Policy wants.
+// it runs before the modules (the overview defers it: it takes what the
+// server wrote into the page, server/srv_first.c); no inline script, as the
+// Content-Security-Policy wants.
 (function () {
   'use strict';
   var JSON_ACCEPT = 'application/json';
