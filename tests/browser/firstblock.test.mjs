@@ -84,3 +84,14 @@ test('a commit message with </script> in the embedded answers is text: the eleme
   assert.ok(screen[0].includes('<script>window.__xss=1</script>'), `the message shown as text: ${screen[0]}`);
   await close(page);
 });
+
+test('index.html: the mark for the answers comes before prefetch.js, and prefetch.js (deferred) before every module script', async () => {
+  const html = await (await fetch(`${BASE}/index.html`)).text();
+  const mark = (await import('node:fs')).readFileSync(new URL('../../static/index.html', import.meta.url), 'utf8')
+    .indexOf('<!--pd:first-screen-->');
+  const pre = html.search(/<script defer src="js\/prefetch\.js"><\/script>/);
+  const firstModule = html.search(/<script type="module"/);
+  assert.ok(mark > 0, 'static/index.html has the mark');
+  assert.ok(pre > 0 && firstModule > pre, 'deferred prefetch.js runs before the modules (document order)');
+  assert.equal(html.indexOf('<!--pd:first-screen-->'), -1, 'the server takes the mark out');
+});
