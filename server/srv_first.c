@@ -178,8 +178,15 @@ int srv_first_block(srv_req *r, pd_buf *out)
     size_t start = out->len;
     int n = 0, rc = srv_query(r, "scope", scope, sizeof(scope));
 
-    /* Under a scope (even one too long to read) the page asks other answers. */
-    if (r->private_reads || srv_query(r, "repo", repo, sizeof(repo)) < 0 ||
+    srv_cache *cache = srv_get_cache(r->server);
+    srv_cache_counts counts = {0};
+
+    if (cache)
+        srv_cache_count(cache, &counts);
+    /* Under a scope (even one too long to read) the page asks other
+     * answers.  Without the cache each page would compute the nine in turn,
+     * where the browser asks them side by side. */
+    if (r->private_reads || !counts.max_bytes || srv_query(r, "repo", repo, sizeof(repo)) < 0 ||
         srv_query(r, "rev", rev, sizeof(rev)) < 0 || !repo[0] || !rev[0] ||
         (rc != PD_ENOTFOUND && !(rc == 0 && !scope[0])))
         return 0;

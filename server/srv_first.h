@@ -35,7 +35,9 @@
  * change how the HTML parser reads it.  Appends nothing (and returns 0)
  * when the page names no repo and rev, names a scope, when reads need a
  * token (serve --private: the page is public, the answers are not), or
- * when no answer was 200.  An answer over 256 KiB is left out (the page
+ * when the answer cache is off (serve --cache-mb 0: each page would
+ * compute them one after the other), or when no answer was 200.  An
+ * answer over 256 KiB is left out (the page
  * asks it).  -1 when out of memory (out holds the error).
  */
 int srv_first_block(srv_req *r, pd_buf *out);
