@@ -354,6 +354,12 @@ static enum MHD_Result srv_cache_give(srv_req *r, srv_cache_pick *p)
     enum MHD_Result ret;
 
     r->status = p->status;
+    if (!r->conn) {             /* an internal request (srv_req.sink) */
+        if (p->status == 200)
+            srv_sink_keep(r, p->e->body->buf, p->e->body->len);
+        srv_cache_entry_unref(p->e);
+        return MHD_YES;
+    }
     ret = MHD_queue_response(r->conn, p->status, p->resp);
     srv_cache_entry_unref(p->e);
     return ret;

@@ -41,6 +41,33 @@ static enum MHD_Result srv_cache_arg(void *cls, enum MHD_ValueKind kind, const c
     return MHD_YES;
 }
 
+/* The arguments of an internal request (no connection): its raw query
+ * string r->args, split as libmicrohttpd splits a sent one (raw values,
+ * srv_no_unescape). */
+static int srv_cache_args_of(const char *args, srv_cache_args *a)
+{
+    const char *p = args;
+
+    while (p && *p) {
+        const char *end = strchr(p, '&'), *eq;
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char *pair = strndup(p, n);
+
+        if (!pair)
+            return -1;
+        if ((eq = strchr(pair, '=')))
+            pair[eq - pair] = '\0';
+        if (n && srv_cache_arg(a, MHD_GET_ARGUMENT_KIND, pair, eq ? pair + (eq - pair) + 1 : NULL)
+                 != MHD_YES) {
+            free(pair);
+            return -1;
+        }
+        free(pair);
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
 static int srv_cache_strcmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -66,8 +93,8 @@ char *srv_cache_key(srv_req *r, const char *rev, size_t *len)
     }
     if (r->tail)
         pd_buf_printf(&b, "|t%zu:%s", strlen(r->tail), r->tail);
-    if (MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a) < 0 ||
-        a.failed)
+    if ((r->conn ? MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_cache_arg, &a)
+         : srv_cache_args_of(r->args, &a)) < 0 || a.failed)
         b.err = PD_ENOMEM;
     if (a.n)
         qsort(a.v, a.n, sizeof(*a.v), srv_cache_strcmp);

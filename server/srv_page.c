@@ -67,7 +67,8 @@ void srv_page_link(srv_req *r, size_t page, size_t per, size_t total)
     char keep[1024] = "";
     srv_page_args a = {keep, sizeof(keep)};
 
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_page_keep, &a);
+    if (r->conn)                /* an internal request's Link is not sent */
+        MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, srv_page_keep, &a);
     snprintf(r->link, sizeof(r->link), "<%s?%spage=1&per_page=%zu>; rel=\"first\", "
              "<%s?%spage=%zu&per_page=%zu>; rel=\"last\"", r->url, keep, per, r->url,
              keep, last, per);

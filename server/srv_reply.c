@@ -21,8 +21,9 @@
 
 int srv_reply_accepts_gzip(srv_req *r)
 {
-    const char *ae = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    const char *ae = r->conn ? MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                           MHD_HTTP_HEADER_ACCEPT_ENCODING)
+                             : NULL;
 
     return ae && strstr(ae, "gzip") && !strstr(ae, "gzip;q=0");
 }
@@ -104,8 +105,9 @@ void srv_reply_etag_gzip(char *out, const char *etag)
 
 int srv_reply_etag_matches(srv_req *r, const char *etag)
 {
-    const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                  MHD_HTTP_HEADER_IF_NONE_MATCH);
+    const char *inm = r->conn ? MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                            MHD_HTTP_HEADER_IF_NONE_MATCH)
+                              : NULL;
     size_t n = strlen(etag);
     const char *p;
 
@@ -166,6 +168,11 @@ enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
     if (srv_capture_reply(r, status, ctype, buf, len))
         return MHD_YES;
     r->status = status;
+    if (!r->conn) {             /* an internal request (srv_req.sink) */
+        if (status == 200)
+            srv_sink_keep(r, buf, len);
+        return MHD_YES;
+    }
     want_gz = srv_reply_compressible(ctype) && srv_reply_accepts_gzip(r);
     /* Every 200 answer can be revalidated, cached or not; each coding has
      * its own ETag.  A client revalidating its gzip copy gets its 304

@@ -29,15 +29,55 @@ int srv_repo_path(srv_req *r, const char *name, char *buf, size_t n)
     return db_repo_find(r->db, name, &id, buf, n);
 }
 
+int srv_sink_keep(srv_req *r, const void *buf, size_t len)
+{
+    char *copy;
+
+    if (!r->sink || !(copy = malloc(len + 1)))
+        return -1;
+    memcpy(copy, buf, len);
+    copy[len] = '\0';
+    free(r->sink->buf);
+    r->sink->buf = copy;
+    r->sink->len = len;
+    return 0;
+}
+
+/* The raw value of `key` in an internal request's query string `args`
+ * ("k=v&k2=v2", as sent): its start and length, or NULL. */
+static const char *srv_args_find(const char *args, const char *key, size_t *vlen)
+{
+    size_t klen = strlen(key);
+    const char *p = args;
+
+    while (p && *p) {
+        const char *end = strchr(p, '&');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+
+        if (n >= klen && strncmp(p, key, klen) == 0 && (n == klen || p[klen] == '=')) {
+            *vlen = n > klen ? n - klen - 1 : 0;
+            return n > klen ? p + klen + 1 : p + n;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
 int srv_query(srv_req *r, const char *key, char *buf, size_t n)
 {
-    const char *raw = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
+    const char *raw;
+    size_t rlen = 0;
     char *dec;
 
+    if (r->conn)
+        rlen = (raw = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key))
+               ? strlen(raw) : 0;
+    else
+        raw = srv_args_find(r->args, key, &rlen);
     if (!raw)
         return PD_ENOTFOUND;
     /* The URL is kept raw (srv_no_unescape), so arguments are too. */
-    if (!(dec = srv_percent_decode(raw, strlen(raw))))
+    if (!(dec = srv_percent_decode(raw, rlen)))
         return pd_error_set(PD_EINVAL, "query argument '%s' is not valid "
                             "percent-encoding", key);
     if (strlen(dec) >= n) {

@@ -43,7 +43,22 @@ typedef struct {
     char location[128];                   /* Location header (a 202's job), or "" */
     int close;                            /* answer with Connection: close (a
                                            * refused body is not read) */
+    /* An internal request (srv_first.c) has no connection (conn NULL): its
+     * query string is `args` (raw, as sent), no header is read, and its 200
+     * answer's body is appended to `sink` instead of being sent. */
+    const char *args;
+    struct srv_sink *sink;
 } srv_req;
+
+/* Where an internal request's 200 answer goes (srv_req.sink). */
+typedef struct srv_sink {
+    char *buf;                            /* malloc'd, NUL-terminated, or NULL */
+    size_t len;
+} srv_sink;
+
+/* Keep `len` bytes of `buf` as the answer of internal request r (r->sink;
+ * a second answer replaces the first).  0, or -1 when out of memory. */
+int srv_sink_keep(srv_req *r, const void *buf, size_t len);
 
 typedef enum MHD_Result (*srv_handler)(srv_req *r);
 

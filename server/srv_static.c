@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pd_buf.h"
 #include "pd_file.h"
+#include "srv_first.h"
 #include "srv_static.h"
 
 static const struct {
@@ -52,6 +54,34 @@ static int srv_static_safe(const char *rel)
     return strstr(rel, "//") == NULL;
 }
 
+/* The overview's page with its first-screen answers in place of
+ * SRV_FIRST_MARK (srv_first.h); the page as it is when it has no mark or
+ * nothing is embedded.  0, or -1 when out of memory. */
+static int srv_static_first(srv_req *r, char **buf, size_t *len)
+{
+    char *mark = strstr(*buf, SRV_FIRST_MARK);
+    size_t at;
+    pd_buf out;
+
+    if (!mark)
+        return 0;
+    at = (size_t)(mark - *buf);
+    pd_buf_init(&out, 0);
+    pd_buf_put(&out, *buf, at);
+    if (srv_first_block(r, &out) < 0) {
+        pd_buf_free(&out);
+        return -1;
+    }
+    pd_buf_put(&out, mark + strlen(SRV_FIRST_MARK), *len - at - strlen(SRV_FIRST_MARK));
+    if (out.err) {
+        pd_buf_free(&out);
+        return -1;
+    }
+    free(*buf);
+    *buf = pd_buf_take(&out, len);
+    return 0;
+}
+
 /* Serve file `rel` under directory `dir`. */
 static enum MHD_Result srv_static_file(srv_req *r, const char *dir, const char *rel)
 {
@@ -70,6 +100,9 @@ static enum MHD_Result srv_static_file(srv_req *r, const char *dir, const char *
     if (pd_file_read(path, 0, NULL, &buf, &len) < 0)
         ret = srv_reply_problem(r, 500, "Internal Server Error",
                                 "cannot read a dashboard file");
+    else if (strcmp(rel, "index.html") == 0 && dir == srv_static_dir(r->server) &&
+             srv_static_first(r, &buf, &len) < 0)
+        ret = srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
     else
         ret = srv_reply_bytes(r, 200, srv_static_type(path), buf, len);
     free(buf);

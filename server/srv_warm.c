@@ -106,6 +106,10 @@ static void srv_warm_ref(srv_warm *w, const char *repo, const char *ref)
     srv_warm_get(w, path, NULL);
     snprintf(path, sizeof(path), "/api/v1/repos/%s/commits/%s/files", repo, ref);
     srv_warm_get(w, path, NULL);
+    /* The overview's page: the server asks its first screen's answers
+     * (srv_first.h), the frontier and the week's histories among them. */
+    snprintf(path, sizeof(path), "/index.html?repo=%s&rev=%s", repo, ref);
+    srv_warm_get(w, path, NULL);
     /* The overview's trend: trend.mjs's default measure and date. */
     snprintf(path, sizeof(path), "/api/v1/repos/%s/refs/%s/history?measure="
              "object_paths.object-legacy", repo, ref);

@@ -2,9 +2,10 @@
  * srv_warm.h: warming the answer cache (srv_cache.h) with the answers
  * everyone reads, so that the first reader after a start, an ingest or an
  * upload does not pay for computing them: for every ref tip of every
- * repository its summary and file list, and the overview's trend (the
- * history of the dashboard's default measure, full and at the point counts
- * the dashboard asks for).
+ * repository its summary and file list, the overview's page (whose first
+ * screen's answers the server asks itself, srv_first.h), and the overview's
+ * trend (the history of the dashboard's default measure, full and at the
+ * point counts the dashboard asks for).
  *
  * One background thread asks the server itself over HTTP, exactly as a
  * browser would, so the answers go through the one cache layer and nothing

@@ -164,6 +164,12 @@ test("the overview: the week card's history answers asked by prefetch.js, before
     asked.push(r.url());
     if (asked.length === 5) release(true);
   });
+  // The page as served without its first-screen answers (server/srv_first.c
+  // embeds them, and then none of these is asked): prefetch.js's own path.
+  await page.route('**/index.html?*', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, body: (await res.text()).replace(/<script type="application\/json" id="pd-first">[^]*?<\/script>/, '') });
+  });
   // The overview's module is held until the five are asked (10 s at most).
   await page.route('**/js/overview.mjs', async (r) => {
     const early = await Promise.race([held, new Promise((res) => setTimeout(() => res(false), 10000))]);
