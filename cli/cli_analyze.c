@@ -505,7 +505,9 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         rc = sarif_write_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, fail);
-    git_repository_free(repo);
+    /* Not called without one: a call would load libgit2 (pd_lazylib.h). */
+    if (repo)
+        git_repository_free(repo);
     if (rc < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
         return rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
