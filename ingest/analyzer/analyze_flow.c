@@ -613,8 +613,10 @@ void an_flow_body_token(an_state *st, const an_tok *t)
     an_flow *f = &st->flow;
 
     an_flow_deref(st, t);
-    if (st->nograph)
-        return;                           /* the rest only makes facts */
+    if (st->nograph) {                    /* calls only make facts; an */
+        an_flow_asg(st, t);               /* assignment makes findings */
+        return;
+    }
     if (f->site_wait) {
         if (t->kind == LEX_IDENT && !an_after_member(st)) {
             int r = an_root(st, t->s, t->len);
