@@ -70,9 +70,29 @@ static size_t tm_find(const char *src, size_t from, size_t end,
     return hit ? (size_t)(hit - src) : TM_NONE;
 }
 
-/* Append text[0..n) mapped to src_off (subst) or copied from src_off. */
-static void tm_emit(tm_state *st, const char *text, size_t n,
-                    size_t src_off, int subst)
+/* Copy n bytes; up to 32 by two overlapping moves of 8 or 16 bytes (no
+ * call: a numpy expansion's segments average 25 bytes). */
+static inline void tm_copy(char *d, const char *s, size_t n)
+{
+    if (n > 32) {
+        memcpy(d, s, n);
+    } else if (n >= 16) {
+        memcpy(d, s, 16);
+        memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else {
+        while (n--)
+            *d++ = *s++;
+    }
+}
+
+/* Append text[0..n) mapped to src_off (subst) or copied from src_off.
+ * Inline in the expansion's loop: 540,000 calls for numpy/core, whose
+ * entry and exit were a quarter of the expansion's cost (issue 26). */
+static inline __attribute__((always_inline)) void tm_emit(tm_state *st, const char *text,
+                                                          size_t n, size_t src_off, int subst)
 {
     tmpl_out *o = st->o;
     tmpl_seg *last = o->nsegs ? &o->segs[o->nsegs - 1] : NULL;
@@ -86,7 +106,7 @@ static void tm_emit(tm_state *st, const char *text, size_t n,
     if (o->len + n > st->cap_text &&
         (st->rc = tm_grow((void **)&o->text, &st->cap_text, o->len + n, 1)))
         return;
-    memcpy(o->text + o->len, text, n);
+    tm_copy(o->text + o->len, text, n);
     if (last && !subst && !last->subst &&
         last->src_off + last->len == src_off &&
         last->exp_off + last->len == o->len) {
