@@ -330,6 +330,7 @@ static int rules_parse_lines(rules *r, rules_ctx *c, const char *text,
 int rules_parse(rules **out, const char *name, const char *text, size_t len)
 {
     rules_ctx c = {name ? name : "rules", 0, NULL};
+    const char *nl;
     rules *r;
     int rc;
 
@@ -337,6 +338,8 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     if (!(r = calloc(1, sizeof(*r))))
         return pd_error_nomem("loading rules");
     r->prof_object_dtype = -1;
+    for (nl = text; nl < text + len && (nl = memchr(nl, '\n', (size_t)(text + len - nl))); nl++)
+        r->text_lines++;
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
     if (!(r->text = malloc(len ? len : 1))) {

@@ -73,6 +73,8 @@ struct rules {
     size_t sets_len;
     char *text;                 /* a copy of the rules text, for the hash */
     size_t text_len;
+    size_t text_lines;          /* its lines: a line makes at most two
+                                 * entries (rules_names.c reserves room) */
     /* The git blob id (hex, pd_sha1.h) of text and sets, computed by the
      * first rules_hash(): hashing the 140 KB was 6 M instructions of every
      * start, a third of it, and `analyze FILE...` never asks (issue 26).
