@@ -107,8 +107,30 @@ INCLUDE ?=
 .PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-load bench-cold bench-pages bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
-$(B)/portdash: $(CLI_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# libgit2, libcrypto and SQLite are loaded on the first call of one of
+# their functions (common/pd_lazylib.h): mapping and relocating them cost
+# every start, `analyze FILE...` included, about 15 ms of CPU on the
+# development VM (issue 26).  The trampolines (common/lazylib.sh) are
+# x86-64 code; elsewhere the libraries are linked as usual.  Test
+# binaries link them as usual.
+LAZY_LIBS = git2 crypto sqlite3 jansson z sodium yajl xxhash deflate
+ifneq ($(filter x86_64-%,$(shell $(CC) -dumpmachine)),)
+LAZY_OBJ = $(B)/gen/lazylib.o
+PORTDASH_LIBS = $(filter-out $(LAZY_LIBS:%=-l%),$(LDLIBS))
+else
+LAZY_OBJ =
+PORTDASH_LIBS = $(LDLIBS)
+endif
+
+$(B)/portdash: $(CLI_OBJ) $(LIB_OBJ) $(LAZY_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PORTDASH_LIBS)
+
+$(B)/gen/lazylib.S: $(CLI_OBJ) $(LIB_OBJ) common/lazylib.sh Makefile
+	@mkdir -p $(dir $@)
+	sh common/lazylib.sh $@ "$(CC)" $(LAZY_LIBS) -- $(CLI_OBJ) $(LIB_OBJ)
+
+$(B)/gen/lazylib.o: $(B)/gen/lazylib.S
+	$(CC) -c -o $@ $<
 
 # Header dependencies come from the compiler (-MMD -MP), one .d per object.
 # An object without its .d (built before -MMD, or the .d lost) is rebuilt:

@@ -32,6 +32,8 @@ typedef struct {
     pathfilter pf;
     git_repository *repo;       /* --repo, borrowed */
     int want_fixes;             /* SARIF: each file's checked rewrites (fix.h) */
+    int nograph;                /* no call-graph step: analyse without its
+                                 * facts (an_analyze_nograph) */
 } cli_an;
 
 static void cli_analyze_usage(FILE *out)
@@ -102,7 +104,7 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
         a->files = f;
         a->cap = cap;
     }
-    if ((rc = an_analyze(&res, a->r, path, buf, len)) < 0)
+    if ((rc = (a->nograph ? an_analyze_nograph : an_analyze)(&res, a->r, path, buf, len)) < 0)
         return rc;
     if (!(p = strdup(path))) {
         an_result_free(res);
@@ -505,7 +507,9 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         rc = sarif_write_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, fail);
-    git_repository_free(repo);
+    /* Not called without one: a call would load libgit2 (pd_lazylib.h). */
+    if (repo)
+        git_repository_free(repo);
     if (rc < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
         return rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
@@ -623,6 +627,8 @@ int cli_analyze(int argc, char **argv)
     } else {
         a.r = r;
         a.want_fixes = strcmp(format, "sarif") == 0;
+        /* the condition under which cli_an_run skips the call graph */
+        a.nograph = strcmp(format, "functions") == 0 && !fail.classes && !fail.objstates;
         so.note = stderr;
         rc = cli_an_run(&a, argv + optind, argc - optind, repo, rev, blobs,
                         format, fail.classes || fail.objstates ? &fail : NULL, &so);

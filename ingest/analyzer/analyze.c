@@ -466,14 +466,30 @@ static void an_walk(an_state *st, const char *buf, size_t len)
     st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
 }
 
+static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
+                         const char *path, const char *buf, size_t len, int nograph);
+
 int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len)
 {
-    return an_analyze_memo(out, r, NULL, path, buf, len);
+    return an_analyze_st(out, r, NULL, path, buf, len, 0);
+}
+
+int an_analyze_nograph(an_result **out, const rules *r, const char *path,
+                       const char *buf, size_t len)
+{
+    return an_analyze_st(out, r, NULL, path, buf, len, 1);
 }
 
 int an_analyze_memo(an_result **out, const rules *r, an_memo *m,
                     const char *path, const char *buf, size_t len)
+{
+    return an_analyze_st(out, r, m, path, buf, len, 0);
+}
+
+/* The memo (m) holds facts: it is never used without them. */
+static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
+                         const char *path, const char *buf, size_t len, int nograph)
 {
     an_state st;
     tmpl_out *tm = NULL;
@@ -482,6 +498,7 @@ int an_analyze_memo(an_result **out, const rules *r, an_memo *m,
     *out = NULL;
     memset(&st, 0, sizeof(st));
     st.r = r;
+    st.nograph = nograph && !m;
     st.cur = -1;
     st.cpp = path && (an_ends_with(path, ".cpp") ||
                       an_ends_with(path, ".hpp") || an_ends_with(path, ".cc"));

@@ -44,6 +44,16 @@ int an_analyze(an_result **out, const rules *r, const char *path,
                const char *buf, size_t len);
 
 /*
+ * an_analyze() without the call-graph step's facts, for a caller that
+ * runs no call-graph step (`portdash analyze --format functions` without
+ * --fail-on): every function's `calls` and `flow` are "", all else is
+ * an_analyze()'s, byte for byte (tests/unit/test_nograph.c checks it).
+ * The facts were about a tenth of the work on numpy's templates (issue 26).
+ */
+int an_analyze_nograph(an_result **out, const rules *r, const char *path,
+                       const char *buf, size_t len);
+
+/*
  * Memo of analyses below the blob (analyze_memo.c).  A file is cut where
  * the analysis is back at file level with nothing pending: after a line
  * that is only `}` or `};` (a function's or a data definition's end).

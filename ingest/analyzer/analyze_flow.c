@@ -223,13 +223,16 @@ static void an_site_root(an_state *st, char cls, int root)
 /* An item site of class v reached through the name s[0..len). */
 void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len)
 {
-    an_site_root(st, an_site_cls(v), an_root(st, s, len));
+    if (!st->nograph)
+        an_site_root(st, an_site_cls(v), an_root(st, s, len));
 }
 
 /* An item site of class v whose root is the next name that reaches a
  * parameter (PyArray_DATA( (PyObject *)arr )). */
 void an_flow_site_wait(an_state *st, rules_verdict v)
 {
+    if (st->nograph)
+        return;
     st->flow.site_wait = 8;
     st->flow.site_cls = an_site_cls(v);
 }
@@ -610,7 +613,10 @@ void an_flow_body_token(an_state *st, const an_tok *t)
     an_flow *f = &st->flow;
 
     an_flow_deref(st, t);
-
+    if (st->nograph) {                    /* calls only make facts; an */
+        an_flow_asg(st, t);               /* assignment makes findings */
+        return;
+    }
     if (f->site_wait) {
         if (t->kind == LEX_IDENT && !an_after_member(st)) {
             int r = an_root(st, t->s, t->len);

@@ -14,12 +14,14 @@ void an_flow_body_token(an_state *st, const an_tok *t);
 /* 0 when an_flow_body_token(st, t) would do nothing: no call, assignment
  * or site pending, t neither '(' nor '=', and no dereference to watch (a
  * name only matters when item-typed parameters were declared).  The scanner tests this
- * first: the call's entry and exit cost more (issue 26). */
+ * first: the call's entry and exit cost more (issue 26).  Without the
+ * call-graph facts (st->nograph) calls are not followed (nfc and site_wait
+ * stay 0): the dereferences and assignments are, for their findings. */
 static inline int an_flow_body_wants(const an_state *st, const an_tok *t)
 {
     const an_flow *f = &st->flow;
 
-    return f->nfc || f->asg || f->site_wait || an_punct_is(t, '(') ||
+    return f->nfc || f->asg || f->site_wait || (!st->nograph && an_punct_is(t, '(')) ||
            an_punct_is(t, '=') ||
            (!f->deref_valid &&
             (f->deref_pending || (t->kind == LEX_IDENT && st->nitemparams)));

@@ -290,6 +290,9 @@ typedef struct {
     long ld_depth;
 
     int types_seen;             /* an identifier that analyze_types.c reads */
+    int nograph;                /* an_analyze_nograph: no calls, no flow
+                                 * facts (the dereference finding of
+                                 * an_flow_end is kept) */
     /* Calls in function bodies: (function, interned callee name). */
     struct an_callrec { int32_t fn; uint32_t off, len; } *callrecs;
     size_t ncallrecs, capcallrecs;

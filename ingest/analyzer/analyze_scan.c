@@ -774,7 +774,8 @@ void an_scan_token(an_state *st, const lex_token *lt)
     }
     if (st->cur >= 0 && t.kind == LEX_PUNCT && t.punct == '(' &&
         prev->kind == LEX_IDENT) {
-        an_record_call(st, prev);
+        if (!st->nograph)
+            an_record_call(st, prev);
         an_item_call(st, prev);
     }
     if (st->cur >= 0 && an_cast_operand_wants(st))
@@ -785,8 +786,8 @@ void an_scan_token(an_state *st, const lex_token *lt)
         an_local_decl(st, &t);
     if (st->cur >= 0 && an_flow_body_wants(st, &t))
         an_flow_body_token(st, &t);
-    else if (file_level)
-        an_flow_file_token(st, &t);
+    else if (file_level && !st->nograph)
+        an_flow_file_token(st, &t);   /* parameter names: for facts only */
     if (t.kind == LEX_PUNCT) {
         if (st->cur >= 0)
             an_func_punct(st, &t);

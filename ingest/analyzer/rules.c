@@ -330,6 +330,7 @@ static int rules_parse_lines(rules *r, rules_ctx *c, const char *text,
 int rules_parse(rules **out, const char *name, const char *text, size_t len)
 {
     rules_ctx c = {name ? name : "rules", 0, NULL};
+    const char *nl;
     rules *r;
     int rc;
 
@@ -337,14 +338,16 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     if (!(r = calloc(1, sizeof(*r))))
         return pd_error_nomem("loading rules");
     r->prof_object_dtype = -1;
+    for (nl = text; nl < text + len && (nl = memchr(nl, '\n', (size_t)(text + len - nl))); nl++)
+        r->text_lines++;
     if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
         goto fail;
-    /* git's blob id of the text and its sets, computed here: libgit2's
-     * initialisation (CA certificates) would cost a file-only run more
-     * than its analysis of a small file (issue 26). */
-    pd_sha1_blob_hex(r->hash, text, len, r->sets, r->sets_len);
-    free(r->sets);
-    r->sets = NULL;
+    if (!(r->text = malloc(len ? len : 1))) {
+        rc = pd_error_nomem("loading rules");
+        goto fail;
+    }
+    memcpy(r->text, text, len);
+    r->text_len = len;
     *out = r;
     return 0;
 fail:
@@ -404,11 +407,27 @@ void rules_free(rules *r)
     free(r->objf);
     free(r->srcsuf);
     free(r->sets);
+    free(r->text);
     free(r);
 }
 
+static pthread_mutex_t rules_hash_mu = PTHREAD_MUTEX_INITIALIZER;
+
 const char *rules_hash(const rules *r)
 {
+    /* git's blob id of the text and its sets, by pd_sha1 (libgit2's
+     * initialisation would load the CA certificates), once, on demand;
+     * the rules object is otherwise read-only and shared by threads. */
+    rules *w = (rules *)r;
+
+    if (__atomic_load_n(&r->hash_done, __ATOMIC_ACQUIRE))
+        return r->hash;
+    pthread_mutex_lock(&rules_hash_mu);
+    if (!w->hash_done) {
+        pd_sha1_blob_hex(w->hash, w->text, w->text_len, w->sets, w->sets_len);
+        __atomic_store_n(&w->hash_done, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&rules_hash_mu);
     return r->hash;
 }
 

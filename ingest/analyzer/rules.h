@@ -33,6 +33,8 @@ void rules_free(rules *r);
  * `git hash-object FILE` gives the same value for rules that read no
  * `names` set; with sets, it is the blob id of the text followed by each
  * set's text (after a "\nnames SET\n" line), so a changed set re-analyses.
+ * Computed by the first call (any thread may make it), not by the load: a
+ * run that never asks skips hashing the 140 KB.
  */
 const char *rules_hash(const rules *r);
 

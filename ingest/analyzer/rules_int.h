@@ -71,7 +71,16 @@ struct rules {
     char *sets;                 /* the text of every `names` set read, for
                                  * the hash (rules_names.c) */
     size_t sets_len;
-    char hash[41];                  /* git blob id, hex (pd_sha1.h) */
+    char *text;                 /* a copy of the rules text, for the hash */
+    size_t text_len;
+    size_t text_lines;          /* its lines: a line makes at most two
+                                 * entries (rules_names.c reserves room) */
+    /* The git blob id (hex, pd_sha1.h) of text and sets, computed by the
+     * first rules_hash(): hashing the 140 KB was 6 M instructions of every
+     * start, a third of it, and `analyze FILE...` never asks (issue 26).
+     * hash_done is set (release) once hash is written. */
+    int hash_done;
+    char hash[41];
     /* `profile` lines (rules_profile.c): what the port has, for the views. */
     int prof_object_dtype;      /* 1 yes, 0 no, -1 auto (not given) */
     const char *prof_scopes;    /* space-separated names, or NULL: all */

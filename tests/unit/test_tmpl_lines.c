@@ -1,0 +1,128 @@
+/*
+ * test_tmpl_lines.c: the line tables of a template expansion (tmpl.h,
+ * tmpl_out.exp_lines and src_lines), which tmpl.c finds 16 bytes at a
+ * time, equal a byte-by-byte scan: every newline gives the offset after
+ * it (a last one too), and the first line starts at 0.  Lines of every
+ * length around the 16-byte blocks, newlines in runs, at the end or not,
+ * and pseudo-random templates.  The expansion's text is checked too, as
+ * tmpl.c copies segments of up to 32 bytes by overlapping moves: every
+ * copied segment equals its template bytes, every substituted one a value.
+ */
+#include "testutil.h"
+
+#include "analyzer/analyzer.h"
+
+/* Assert lines[0..n) are the line starts of s[0..len). */
+static void same_lines(const char *what, const uint32_t *lines, size_t n,
+                       const char *s, size_t len)
+{
+    size_t i, k = 1;
+
+    assert_true(n >= 1);
+    assert_int_equal(lines[0], 0);
+    for (i = 0; i < len; i++)
+        if (s[i] == '\n') {
+            if (k >= n || lines[k] != i + 1)
+                fail_msg("%s: line %zu should start at %zu (have %zu lines)", what, k + 1,
+                         i + 1, n);
+            k++;
+        }
+    if (k != n)
+        fail_msg("%s: %zu line starts, the scan finds %zu", what, n, k);
+}
+
+/* 1 when s[0..n) is one of the values (or the newline a loop adds). */
+static int is_value(const char *s, size_t n, const char *const *values)
+{
+    if (n == 1 && *s == '\n')
+        return 1;
+    for (; *values; values++)
+        if (strlen(*values) == n && memcmp(*values, s, n) == 0)
+            return 1;
+    return 0;
+}
+
+static void check(const char *src, size_t len, const char *const *values)
+{
+    tmpl_out *t = NULL;
+    size_t i, covered = 0;
+
+    assert_int_equal(tmpl_expand(&t, NULL, src, len), 0);
+    assert_non_null(t);
+    for (i = 0; i < t->nsegs; i++) {
+        const tmpl_seg *g = &t->segs[i];
+
+        assert_int_equal(g->exp_off, covered);
+        covered += g->len;
+        if (!g->subst ? memcmp(t->text + g->exp_off, src + g->src_off, g->len) != 0
+                      : !is_value(t->text + g->exp_off, g->len, values))
+            fail_msg("segment %zu (%u bytes at %u, %s) is not what it copies", i,
+                     (unsigned)g->len, (unsigned)g->exp_off, g->subst ? "value" : "copy");
+    }
+    assert_int_equal(covered, t->len);
+    same_lines("expansion", t->exp_lines, t->nexp_lines, t->text, t->len);
+    same_lines("template", t->src_lines, t->nsrc_lines, src, len);
+    tmpl_free(t);
+}
+
+/* A repeat block whose body has lines of `w` bytes; trailing newline or
+ * not, runs of empty lines. */
+static void test_widths(void **state)
+{
+    static const char *const values[] = {"a", "bb", "abcdefghij", "abcdefghijklmnopqrstu",
+                                         "abcdefghijklmnopqrstuvwxyz0123456789", NULL};
+    char src[4096];
+    size_t w, n, j;
+
+    for (w = 0; w < 40; w++) {
+        n = (size_t)snprintf(src, sizeof(src), "/**begin repeat\n * #t = a, bb, abcdefghij, "
+                             "abcdefghijklmnopqrstu, abcdefghijklmnopqrstuvwxyz0123456789#\n */\n");
+        for (j = 0; j < 5; j++) {
+            memset(src + n, 'x', w);
+            n += w;
+            memcpy(src + n, "@t@\n", 4);
+            n += 4;
+            if (j == 2)
+                src[n++] = '\n';
+        }
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "/**end repeat**/");
+        check(src, n, values);
+        src[n++] = '\n';
+        check(src, n, values);
+        src[n++] = '\n';
+        check(src, n, values);
+    }
+}
+
+/* Pseudo-random bodies of letters, values and newlines. */
+static void test_random(void **state)
+{
+    static const char *const values[] = {"int", "long", "double", NULL};
+    static const char alpha[] = "ab\n\n;{}@t@ ";
+    char src[8192];
+    unsigned x = 12345;
+    int round;
+
+    for (round = 0; round < 300; round++) {
+        size_t n = (size_t)snprintf(src, sizeof(src),
+                                    "/**begin repeat\n * #t = int, long, double#\n */\n");
+        size_t body = 1 + round * 7 % 3000, j;
+
+        for (j = 0; j < body; j++) {
+            x = x * 1103515245u + 12345u;
+            src[n++] = alpha[(x >> 16) % (sizeof(alpha) - 1)];
+        }
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "\n/**end repeat**/\n");
+        check(src, n, values);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_random),
+    };
+
+    return cmocka_run_group_tests_name("template line tables", tests, NULL, NULL);
+}
