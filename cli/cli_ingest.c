@@ -17,7 +17,8 @@ static void cli_ingest_usage(FILE *out)
     fprintf(out,
         "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
-        "                       [--upstream REF] [--threads N] [--no-memo] [--quiet]\n\n"
+        "                       [--upstream REF] [--threads N] [--no-memo] [--background]\n"
+        "                       [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files its\n"
         "path filter selects (source kinds, --include, --exclude) and stores the\n"
@@ -42,6 +43,10 @@ static void cli_ingest_usage(FILE *out)
         "  --no-memo        analyse every version whole instead of reusing the\n"
         "                   analysis of unchanged functions (same result;\n"
         "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
+        "  --background     give way to everything else on the machine: the\n"
+        "                   analysis threads run at SCHED_IDLE (only on CPU\n"
+        "                   nothing else wants) and the write lock is never held\n"
+        "                   while they are starved (the hourly unit's way)\n"
         "  --quiet          no progress display\n"
         "  --wait SECONDS   while another ingest or snapshot writes the database,\n"
         "                   wait up to SECONDS for it (default 0: fail at once\n"
@@ -92,6 +97,7 @@ int cli_ingest(int argc, char **argv)
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
         {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
         {"no-memo", no_argument, 0, 'M'}, {"wait", required_argument, 0, 'w'},
+        {"background", no_argument, 0, 'B'},
         {"upstream", required_argument, 0, 'u'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -121,6 +127,7 @@ int cli_ingest(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'P': opt.no_patch_ids = 1; break;
         case 'M': opt.no_memo = 1; break;
+        case 'B': opt.background = 1; break;
         case 't':
             if (cli_ingest_threads(&opt.threads, optarg) < 0)
                 goto done;

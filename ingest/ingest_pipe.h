@@ -22,6 +22,7 @@
 #define INGEST_PIPE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <git2.h>
 
 #include "analyzer/analyzer.h"
@@ -46,6 +47,17 @@ typedef struct {
     size_t n;
     const git_oid *analysed;   /* blobs stored already, never analysed */
     size_t nanalysed;
+    /* 1: a background ingest.  The planner and the analysis threads run at
+     * SCHED_IDLE (pd_sched.h), so they may wait as long as the machine is
+     * busy; the writer must not hold the database's write lock that long:
+     * a wait of more than `stall_ms` for a plan calls stall(stall_arg, 1)
+     * (give up the lock) and, once the plan is there, stall(stall_arg, 0)
+     * (take it again), and an analysis not done within `stall_ms` is
+     * dropped (ingest_pipe_take returns 0: the writer analyses the blob). */
+    int background;
+    unsigned stall_ms;
+    int (*stall)(void *arg, int stalled);   /* 0 or a negative PD_ code */
+    void *stall_arg;
 } ingest_pipe_options;
 
 /*
@@ -67,11 +79,16 @@ int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan);
  * The analysis of `blob` when the planner handed it out for the same
  * `path` (the suffix selects the language), waiting for it: returns 1 and
  * *out (freed by the caller with ingest_enc_free), 0 when it was not handed
- * out (the caller analyses it), or the worker's negative error code with
- * its message set on this thread.
+ * out or, in the background, not done within stall_ms (the caller analyses
+ * it), or the worker's negative error code with its message set on this
+ * thread.
  */
 int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
                      ingest_enc **out);
+
+/* Waits the writer gave up since the start (background only): plans
+ * waited for without the write lock, analyses done by the writer. */
+void ingest_pipe_stalls(const ingest_pipe *p, uint64_t *plans, uint64_t *blobs);
 
 /* Stop the threads, drop what is pending, free; accepts NULL. */
 void ingest_pipe_free(ingest_pipe *p);

@@ -2,7 +2,8 @@
 # Reads under write load (issue 26, goal 5): warm API answers while an
 # ingest of numpy/core writes to the database the server reads, against the
 # same answers with the database idle, in one run.  The ingest runs as the
-# deployed unit runs it (nice 10, deploy/systemd/portdash-ingest.service)
+# deployed unit runs it (nice 10 and --background,
+# deploy/systemd/portdash-ingest.service)
 # and writes another repository's history into the served database (a copy):
 # WAL readers must not wait for it, and the answer cache must keep the
 # answers whose data it did not change (srv_cache.c, data keys).
@@ -13,10 +14,11 @@
 #                  never written); else one is ingested first
 #   BENCH_SECONDS  wrk seconds per answer and phase (5); BENCH_CONNS (64)
 #   BENCH_THREADS  wrk threads and server threads (2)
-#   BENCH_INGEST_SCHED  how the ingest is started: "nice" (nice 10, as
-#                  portdash-ingest.service runs it; the default) or "idle"
-#                  (SCHED_IDLE as well, chrt --idle 0: CPU only when nothing
-#                  else wants it)
+#   BENCH_INGEST_SCHED  how the ingest is started: "background" (nice 10
+#                  and --background, as portdash-ingest.service runs it:
+#                  its threads at SCHED_IDLE, the writer not; the default),
+#                  "nice" (nice 10 alone, the unit before --background) or
+#                  "idle" (the whole process at SCHED_IDLE, chrt --idle 0)
 # Phases: idle, loaded (the ingest started, its first seconds skipped),
 # idle again after the ingest is stopped; "idle" is the better of the two
 # idle phases' figures.  Prints one table row per answer: idle and loaded
@@ -27,10 +29,12 @@ set -eu
 bin=${1:?usage: writeload.sh PORTDASH}
 : "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see doc/benchmarks.md)}"
 secs=${BENCH_SECONDS:-5}
-case ${BENCH_INGEST_SCHED:-nice} in
+bg=""
+case ${BENCH_INGEST_SCHED:-background} in
+  background) sched="nice -n 10"; bg=--background ;;
   idle) sched="chrt --idle 0 nice -n 10" ;;
   nice) sched="nice -n 10" ;;
-  *) echo "writeload.sh: BENCH_INGEST_SCHED is idle or nice" >&2; exit 2 ;;
+  *) echo "writeload.sh: BENCH_INGEST_SCHED is background, idle or nice" >&2; exit 2 ;;
 esac
 conns=${BENCH_CONNS:-64}
 threads=${BENCH_THREADS:-2}
@@ -98,7 +102,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   i=0
   while :; do
     i=$((i + 1))
-    $sched "$bin" ingest --quiet --db "$dir/r.db" --git-dir "$BENCH_REPO" --name "load$i" \
+    $sched "$bin" ingest --quiet $bg --db "$dir/r.db" --git-dir "$BENCH_REPO" --name "load$i" \
       --include 'numpy/core/**' --ref hpy --ref hpy-convert-object-dtype &
     c=$!
     wait "$c" || exit 1
@@ -116,7 +120,7 @@ load2=$(cut -d' ' -f1-3 /proc/loadavg)
 kill "$in_pid"; wait "$in_pid" 2>/dev/null || true; in_pid=""
 phase idle2
 echo "reads under write load: $(wc -l < "$dir/answers") answers, wrk -t$threads -c$conns -d${secs}s," \
-     "gzip; server --threads $threads; ingest of numpy/core ($sched) into the served database"
+     "gzip; server --threads $threads; ingest of numpy/core ($sched${bg:+ $bg}) into the served database"
 echo "$m0 $m1" | awk '{ printf "answer cache during the loaded phase: %d answers computed, %d revalidated after the ingest'"'"'s commits\n", $3 - $1, $4 - $2 }'
 echo "load average: before $load0, after idle $load1, after loaded $load2, end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| answer | idle req/s | loaded req/s | ratio | idle p99 | loaded p99 | ratio |"
