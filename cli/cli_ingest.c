@@ -44,9 +44,10 @@ static void cli_ingest_usage(FILE *out)
         "                   analysis of unchanged functions (same result;\n"
         "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
         "  --background     give way to everything else on the machine: the\n"
-        "                   analysis threads run at SCHED_IDLE (only on CPU\n"
-        "                   nothing else wants) and the write lock is never held\n"
-        "                   while they are starved (the hourly unit's way)\n"
+        "                   planner and analysis threads run at SCHED_IDLE (only\n"
+        "                   on CPU nothing else wants); the writing thread, which\n"
+        "                   holds the write lock, does what they are late with\n"
+        "                   itself (the hourly unit's way; same result)\n"
         "  --quiet          no progress display\n"
         "  --wait SECONDS   while another ingest or snapshot writes the database,\n"
         "                   wait up to SECONDS for it (default 0: fail at once\n"
@@ -173,6 +174,10 @@ int cli_ingest(int argc, char **argv)
                 st.memo_hit_bytes / 1e6, st.seconds,
                 st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
+    if (!quiet && (st.stalled_plans || st.stalled_blobs))
+        fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
+                "planned %llu commits and analysed %llu blobs itself\n", opt.name,
+                (unsigned long long)st.stalled_plans, (unsigned long long)st.stalled_blobs);
     if (!quiet && st.blobs_missing)
         fprintf(stderr, "%s: %llu blob reads found no object (a partial clone?): the files "
                 "count as absent where their blob is missing; see `portdash repo "

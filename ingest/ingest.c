@@ -44,9 +44,9 @@
 #define INGEST_PARALLEL_MIN 32
 
 /* A background ingest's writer waits this long for its threads before it
- * gives up the write lock or analyses a blob itself (ingest_pipe.h): long
- * enough that an idle machine never reaches it, short against what a
- * server's upload may wait (its busy timeout). */
+ * plans a commit or analyses a blob itself (ingest_pipe.h): long enough
+ * that an idle machine rarely reaches it, short against what a server's
+ * upload waits for the write lock the writer holds. */
 #define INGEST_STALL_MS 20
 
 /* Commit the open transaction every so often, so work survives a stop. */
@@ -269,19 +269,6 @@ static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
 
 /* Start the threads for a chain of n commits (newest first) when it is
  * long enough to gain from them. */
-/* ingest_pipe_options.stall: between two commits of the chain, give up
- * the write lock while the planner (at SCHED_IDLE) makes the writer wait,
- * and take it back when the plan is there. */
-static int ingest_stall(void *arg, int stalled)
-{
-    ingest_ctx *c = arg;
-
-    if (!stalled)
-        return db_ingest_begin(c->store);
-    c->batch = 0;
-    return db_ingest_commit(c->store);
-}
-
 static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *ids,
                             size_t n)
 {
@@ -314,8 +301,6 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
     po.nanalysed = nanalysed;
     po.background = c->opt->background;
     po.stall_ms = c->opt->stall_ms ? c->opt->stall_ms : INGEST_STALL_MS;
-    po.stall = ingest_stall;
-    po.stall_arg = c;
     rc = ingest_pipe_start(&c->pipe, &po);
 done:
     /* The pipe copied the analysed ids; `known` lives as long as it. */

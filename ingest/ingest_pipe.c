@@ -237,6 +237,11 @@ static int ingest_pipe_publish(ingest_pipe *p, ingest_plan *plan, size_t seq)
 {
     size_t i;
 
+    if (seq < p->planned) {     /* the writer made this one (await_plan) */
+        ingest_plan_clear(plan);
+        return 0;
+    }
+
     for (i = 0; i < plan->nch && !plan->rc; i++) {
         ingest_plan_change *ch = &plan->ch[i];
         ingest_job *j = NULL;
@@ -274,8 +279,8 @@ static void *ingest_pipe_planner(void *arg)
     pthread_setname_np(pthread_self(), "pd-plan");
     ingest_pipe_lower(p);
     for (k = 0; k < p->o.n && !stop; k++) {
-        size_t i = p->o.n - 1 - k;
-        int known = p->o.known && p->o.known[i];
+        size_t i;
+        int known;
         ingest_plan plan;
 
         pthread_mutex_lock(&p->mu);
@@ -283,9 +288,13 @@ static void *ingest_pipe_planner(void *arg)
                             p->pending >= room))
             pthread_cond_wait(&p->cv_room, &p->mu);
         stop = p->stop;
+        if (k < p->planned)     /* commits the writer planned itself */
+            k = p->planned;
         pthread_mutex_unlock(&p->mu);
-        if (stop)
+        if (stop || k >= p->o.n)
             break;
+        i = p->o.n - 1 - k;
+        known = p->o.known && p->o.known[i];
         ingest_plan_repo(&p->plan_repo, &p->plan_calls, p->o.repo_path);
         ingest_plan_commit(&plan, p->plan_repo, p->o.filter, &p->o.chain[i],
                            i < p->o.patch_below && !known, p->o.repo_path);
@@ -313,52 +322,41 @@ static void ingest_pipe_retire(ingest_pipe *p, size_t seq)
     pthread_cond_broadcast(&p->cv_room);
 }
 
-/* Wait for the next plan (the caller holds the lock).  In the background a
- * wait longer than stall_ms gives up the write lock first and takes it
- * back once the plan is there (ingest_pipe_options.background).  0 or the
- * stall callback's error. */
+/* Wait for the next plan (the caller holds the lock): 0 when it is in,
+ * 1 when the writer is to make it itself (a background planner late by
+ * stall_ms: its plan of that commit will be dropped, see publish). */
 static int ingest_pipe_await_plan(ingest_pipe *p)
 {
     struct timespec until = ingest_pipe_deadline(p);
-    int released = 0, rc = 0;
 
     while (p->planned == p->consumed) {
-        if (!p->o.background || !p->o.stall || released) {
+        if (!p->o.background) {
             pthread_cond_wait(&p->cv_plan, &p->mu);
-            continue;
-        }
-        if (pthread_cond_timedwait(&p->cv_plan, &p->mu, &until) == ETIMEDOUT &&
-            p->planned == p->consumed) {
-            released = 1;
+        } else if (pthread_cond_timedwait(&p->cv_plan, &p->mu, &until) == ETIMEDOUT &&
+                   p->planned == p->consumed) {
+            p->planned++;
+            p->consumed++;
             p->stalled_plans++;
-            pthread_mutex_unlock(&p->mu);
-            rc = p->o.stall(p->o.stall_arg, 1);
-            pthread_mutex_lock(&p->mu);
-            if (rc < 0)
-                return rc;
+            pthread_cond_broadcast(&p->cv_room);
+            return 1;
         }
     }
-    if (released) {
-        pthread_mutex_unlock(&p->mu);
-        rc = p->o.stall(p->o.stall_arg, 0);
-        pthread_mutex_lock(&p->mu);
-    }
-    return rc;
+    return 0;
 }
 
 int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan)
 {
     ingest_plan *pl;
-    int rc;
 
     pthread_mutex_lock(&p->mu);
     if (p->consumed > 0) {
         ingest_plan_clear(&p->ring[(p->consumed - 1) % INGEST_PIPE_AHEAD]);
         ingest_pipe_retire(p, p->consumed - 1);
     }
-    if ((rc = ingest_pipe_await_plan(p)) < 0) {
+    if (ingest_pipe_await_plan(p)) {
         pthread_mutex_unlock(&p->mu);
-        return rc;
+        *plan = NULL;
+        return 0;
     }
     pl = &p->ring[p->consumed % INGEST_PIPE_AHEAD];
     p->consumed++;

@@ -49,15 +49,12 @@ typedef struct {
     size_t nanalysed;
     /* 1: a background ingest.  The planner and the analysis threads run at
      * SCHED_IDLE (pd_sched.h), so they may wait as long as the machine is
-     * busy; the writer must not hold the database's write lock that long:
-     * a wait of more than `stall_ms` for a plan calls stall(stall_arg, 1)
-     * (give up the lock) and, once the plan is there, stall(stall_arg, 0)
-     * (take it again), and an analysis not done within `stall_ms` is
-     * dropped (ingest_pipe_take returns 0: the writer analyses the blob). */
+     * busy; the writer, which holds the database's write lock, never waits
+     * for them longer than `stall_ms`: a plan or an analysis late by that
+     * much it makes itself (ingest_pipe_next gives no plan,
+     * ingest_pipe_take returns 0), and the late one is dropped. */
     int background;
     unsigned stall_ms;
-    int (*stall)(void *arg, int stalled);   /* 0 or a negative PD_ code */
-    void *stall_arg;
 } ingest_pipe_options;
 
 /*
@@ -68,7 +65,8 @@ typedef struct {
 int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o);
 
 /*
- * The plan of the next commit of the chain (oldest first), waiting for it.
+ * The plan of the next commit of the chain (oldest first), waiting for it;
+ * in the background, *plan NULL when it is late (the caller plans it).
  * *plan is owned by the pipe until the next call or ingest_pipe_free().  Returns 0
  * or the plan's error code (message set on this thread); a known commit's
  * plan is empty.
@@ -86,8 +84,8 @@ int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan);
 int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
                      ingest_enc **out);
 
-/* Waits the writer gave up since the start (background only): plans
- * waited for without the write lock, analyses done by the writer. */
+/* Waits the writer gave up since the start (background only): the plans
+ * and the analyses it made itself. */
 void ingest_pipe_stalls(const ingest_pipe *p, uint64_t *plans, uint64_t *blobs);
 
 /* Stop the threads, drop what is pending, free; accepts NULL. */
