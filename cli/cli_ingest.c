@@ -17,7 +17,8 @@ static void cli_ingest_usage(FILE *out)
     fprintf(out,
         "usage: portdash ingest --db FILE --git-dir GITDIR [--name NAME] [--ref REF]...\n"
         "                       [--include GLOB]... [--exclude GLOB]... [--rules FILE]\n"
-        "                       [--upstream REF] [--threads N] [--no-memo] [--quiet]\n\n"
+        "                       [--upstream REF] [--threads N] [--no-memo] [--background]\n"
+        "                       [--quiet]\n\n"
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files its\n"
         "path filter selects (source kinds, --include, --exclude) and stores the\n"
@@ -42,6 +43,11 @@ static void cli_ingest_usage(FILE *out)
         "  --no-memo        analyse every version whole instead of reusing the\n"
         "                   analysis of unchanged functions (same result;\n"
         "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
+        "  --background     give way to everything else on the machine: the\n"
+        "                   planner and analysis threads run at SCHED_IDLE (only\n"
+        "                   on CPU nothing else wants); the writing thread, which\n"
+        "                   holds the write lock, does what they are late with\n"
+        "                   itself (the hourly unit's way; same result)\n"
         "  --quiet          no progress display\n"
         "  --wait SECONDS   while another ingest or snapshot writes the database,\n"
         "                   wait up to SECONDS for it (default 0: fail at once\n"
@@ -92,6 +98,7 @@ int cli_ingest(int argc, char **argv)
         {"rules", required_argument, 0, 'R'}, {"quiet", no_argument, 0, 'q'},
         {"no-patch-ids", no_argument, 0, 'P'}, {"threads", required_argument, 0, 't'},
         {"no-memo", no_argument, 0, 'M'}, {"wait", required_argument, 0, 'w'},
+        {"background", no_argument, 0, 'B'},
         {"upstream", required_argument, 0, 'u'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
@@ -121,6 +128,7 @@ int cli_ingest(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'P': opt.no_patch_ids = 1; break;
         case 'M': opt.no_memo = 1; break;
+        case 'B': opt.background = 1; break;
         case 't':
             if (cli_ingest_threads(&opt.threads, optarg) < 0)
                 goto done;
@@ -166,6 +174,10 @@ int cli_ingest(int argc, char **argv)
                 st.memo_hit_bytes / 1e6, st.seconds,
                 st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
+    if (!quiet && (st.stalled_plans || st.stalled_blobs))
+        fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
+                "planned %llu commits and analysed %llu blobs itself\n", opt.name,
+                (unsigned long long)st.stalled_plans, (unsigned long long)st.stalled_blobs);
     if (!quiet && st.blobs_missing)
         fprintf(stderr, "%s: %llu blob reads found no object (a partial clone?): the files "
                 "count as absent where their blob is missing; see `portdash repo "

@@ -43,6 +43,12 @@
  * starting threads costs more than a push of a few commits gains. */
 #define INGEST_PARALLEL_MIN 32
 
+/* A background ingest's writer waits this long for its threads before it
+ * plans a commit or analyses a blob itself (ingest_pipe.h): long enough
+ * that an idle machine rarely reaches it, short against what a server's
+ * upload waits for the write lock the writer holds. */
+#define INGEST_STALL_MS 20
+
 /* Commit the open transaction every so often, so work survives a stop. */
 static int ingest_checkpoint(ingest_ctx *c, int force)
 {
@@ -293,6 +299,8 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
     po.n = n;
     po.analysed = analysed;
     po.nanalysed = nanalysed;
+    po.background = c->opt->background;
+    po.stall_ms = c->opt->stall_ms ? c->opt->stall_ms : INGEST_STALL_MS;
     rc = ingest_pipe_start(&c->pipe, &po);
 done:
     /* The pipe copied the analysed ids; `known` lives as long as it. */
@@ -306,6 +314,11 @@ done:
 
 static void ingest_pipe_close(ingest_ctx *c)
 {
+    uint64_t plans, blobs;
+
+    ingest_pipe_stalls(c->pipe, &plans, &blobs);
+    c->st.stalled_plans += plans;
+    c->st.stalled_blobs += blobs;
     ingest_pipe_free(c->pipe);
     c->pipe = NULL;
     free(c->pipe_known);

@@ -59,6 +59,19 @@ typedef struct {
     int lock_wait_s;          /* seconds to wait while another ingest or
                                  snapshot holds the database (db_lock.h);
                                  0: fail at once with PD_EBUSY */
+    int background;           /* 1: the analysis threads and the planner run
+                               * at SCHED_IDLE (pd_sched.h), taking only CPU
+                               * nothing else wants; the writer, which holds
+                               * the write lock, does what they are late
+                               * with itself (ingest_pipe.h), so it keeps
+                               * at least a one-thread ingest's pace.  The
+                               * stored result is the same.  For the
+                               * server's jobs and the hourly unit, so
+                               * reads keep the CPU. */
+    unsigned stall_ms;        /* background: how long the writer waits for
+                               * its threads before it plans a commit or
+                               * analyses a blob itself; 0: 20 ms (tests
+                               * set 1 to reach those paths) */
 } ingest_options;
 
 typedef struct {
@@ -74,6 +87,10 @@ typedef struct {
     size_t blobs_filled;      /* recorded missing blobs found this time */
     int shallow;              /* a walk stopped at a shallow boundary */
     double seconds;           /* wall-clock time of the run */
+    uint64_t stalled_plans;   /* background: commits the writer planned
+                                 itself, the planner being late */
+    uint64_t stalled_blobs;   /* background: blobs the writer analysed
+                                 itself, its thread being late */
 } ingest_stats;
 
 /*

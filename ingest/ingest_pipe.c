@@ -3,14 +3,18 @@
  * ingest_pipe.h).  One mutex guards everything shared; the work done
  * outside it (diffs, blob reads, analyses) is where the time goes.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyzer/analyzer.h"
 #include "ingest_pipe.h"
 #include "pd_error.h"
 #include "pd_map.h"
+#include "pd_sched.h"
 
 enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
@@ -53,6 +57,7 @@ struct ingest_pipe {
     int planner_started;
     pthread_t *workers;
     unsigned nworkers;
+    uint64_t stalled_plans, stalled_blobs;   /* the writer's, see ingest_pipe_stalls */
 };
 
 /* Add `id`: 1 added, 0 already there, PD_ENOMEM. */
@@ -143,6 +148,44 @@ static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const inges
     git_blob_free(blob);
 }
 
+/* A background ingest's threads give way to everything else (the
+ * writer keeps the process's policy: it holds the write lock). */
+static void ingest_pipe_lower(ingest_pipe *p)
+{
+    static int warned;
+
+    if (p->o.background && pd_sched_idle() < 0 && !__atomic_exchange_n(&warned, 1,
+                                                                      __ATOMIC_RELAXED))
+        fprintf(stderr, "portdash ingest: %s; the analysis runs at the process's "
+                "priority\n", pd_error_last());
+}
+
+/* The time stall_ms from now, for pthread_cond_timedwait. */
+static struct timespec ingest_pipe_deadline(const ingest_pipe *p)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += (long)(p->o.stall_ms % 1000) * 1000000L;
+    t.tv_sec += p->o.stall_ms / 1000 + t.tv_nsec / 1000000000L;
+    t.tv_nsec %= 1000000000L;
+    return t;
+}
+
+/* Unlink job `j`, which follows `prev` (NULL: the head), from the list
+ * (the caller holds the lock). */
+static void ingest_pipe_unlink(ingest_pipe *p, ingest_job *j, ingest_job *prev)
+{
+    if (prev)
+        prev->next = j->next;
+    else
+        p->head = j->next;
+    if (p->tail == j)
+        p->tail = prev;
+    p->pending--;
+    pthread_cond_broadcast(&p->cv_room);
+}
+
 static void *ingest_pipe_worker(void *arg)
 {
     ingest_pipe *p = arg;
@@ -152,6 +195,7 @@ static void *ingest_pipe_worker(void *arg)
                                           GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 
     pthread_setname_np(pthread_self(), "pd-analyse");   /* for top and perf */
+    ingest_pipe_lower(p);
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
         for (j = p->head; j && j->state != JOB_QUEUED; j = j->next)
@@ -193,6 +237,11 @@ static int ingest_pipe_publish(ingest_pipe *p, ingest_plan *plan, size_t seq)
 {
     size_t i;
 
+    if (seq < p->planned) {     /* the writer made this one (await_plan) */
+        ingest_plan_clear(plan);
+        return 0;
+    }
+
     for (i = 0; i < plan->nch && !plan->rc; i++) {
         ingest_plan_change *ch = &plan->ch[i];
         ingest_job *j = NULL;
@@ -228,9 +277,10 @@ static void *ingest_pipe_planner(void *arg)
     int stop = 0;
 
     pthread_setname_np(pthread_self(), "pd-plan");
+    ingest_pipe_lower(p);
     for (k = 0; k < p->o.n && !stop; k++) {
-        size_t i = p->o.n - 1 - k;
-        int known = p->o.known && p->o.known[i];
+        size_t i;
+        int known;
         ingest_plan plan;
 
         pthread_mutex_lock(&p->mu);
@@ -238,9 +288,13 @@ static void *ingest_pipe_planner(void *arg)
                             p->pending >= room))
             pthread_cond_wait(&p->cv_room, &p->mu);
         stop = p->stop;
+        if (k < p->planned)     /* commits the writer planned itself */
+            k = p->planned;
         pthread_mutex_unlock(&p->mu);
-        if (stop)
+        if (stop || k >= p->o.n)
             break;
+        i = p->o.n - 1 - k;
+        known = p->o.known && p->o.known[i];
         ingest_plan_repo(&p->plan_repo, &p->plan_calls, p->o.repo_path);
         ingest_plan_commit(&plan, p->plan_repo, p->o.filter, &p->o.chain[i],
                            i < p->o.patch_below && !known, p->o.repo_path);
@@ -268,6 +322,28 @@ static void ingest_pipe_retire(ingest_pipe *p, size_t seq)
     pthread_cond_broadcast(&p->cv_room);
 }
 
+/* Wait for the next plan (the caller holds the lock): 0 when it is in,
+ * 1 when the writer is to make it itself (a background planner late by
+ * stall_ms: its plan of that commit will be dropped, see publish). */
+static int ingest_pipe_await_plan(ingest_pipe *p)
+{
+    struct timespec until = ingest_pipe_deadline(p);
+
+    while (p->planned == p->consumed) {
+        if (!p->o.background) {
+            pthread_cond_wait(&p->cv_plan, &p->mu);
+        } else if (pthread_cond_timedwait(&p->cv_plan, &p->mu, &until) == ETIMEDOUT &&
+                   p->planned == p->consumed) {
+            p->planned++;
+            p->consumed++;
+            p->stalled_plans++;
+            pthread_cond_broadcast(&p->cv_room);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan)
 {
     ingest_plan *pl;
@@ -277,8 +353,11 @@ int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan)
         ingest_plan_clear(&p->ring[(p->consumed - 1) % INGEST_PIPE_AHEAD]);
         ingest_pipe_retire(p, p->consumed - 1);
     }
-    while (p->planned == p->consumed)
-        pthread_cond_wait(&p->cv_plan, &p->mu);
+    if (ingest_pipe_await_plan(p)) {
+        pthread_mutex_unlock(&p->mu);
+        *plan = NULL;
+        return 0;
+    }
     pl = &p->ring[p->consumed % INGEST_PIPE_AHEAD];
     p->consumed++;
     pthread_cond_broadcast(&p->cv_room);
@@ -303,16 +382,28 @@ int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
         pthread_mutex_unlock(&p->mu);
         return 0;
     }
+    if (p->o.background) {
+        /* Only this thread unlinks jobs: j and prev stay valid. */
+        struct timespec until = ingest_pipe_deadline(p);
+        int late = 0;
+
+        while (j->state != JOB_DONE && !late)
+            late = pthread_cond_timedwait(&p->cv_done, &p->mu, &until) == ETIMEDOUT;
+        if (j->state != JOB_DONE) {
+            /* Late (a starved worker): the writer analyses it itself. */
+            ingest_pipe_unlink(p, j, prev);
+            p->stalled_blobs++;
+            if (j->state == JOB_RUNNING)
+                j->orphan = 1;      /* its worker frees it */
+            else
+                ingest_job_free(j);
+            pthread_mutex_unlock(&p->mu);
+            return 0;
+        }
+    }
     while (j->state != JOB_DONE)
         pthread_cond_wait(&p->cv_done, &p->mu);
-    if (prev)
-        prev->next = j->next;
-    else
-        p->head = j->next;
-    if (p->tail == j)
-        p->tail = prev;
-    p->pending--;
-    pthread_cond_broadcast(&p->cv_room);
+    ingest_pipe_unlink(p, j, prev);
     pthread_mutex_unlock(&p->mu);
     if ((rc = j->rc) < 0)
         pd_error_set(rc, "%s", j->err ? j->err : "out of memory");
@@ -321,6 +412,12 @@ int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
     j->enc = NULL;
     ingest_job_free(j);
     return rc < 0 ? rc : 1;
+}
+
+void ingest_pipe_stalls(const ingest_pipe *p, uint64_t *plans, uint64_t *blobs)
+{
+    *plans = p ? p->stalled_plans : 0;
+    *blobs = p ? p->stalled_blobs : 0;
 }
 
 /* Stop the threads and wait for them. */

@@ -22,6 +22,7 @@
 #define INGEST_PIPE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <git2.h>
 
 #include "analyzer/analyzer.h"
@@ -46,6 +47,14 @@ typedef struct {
     size_t n;
     const git_oid *analysed;   /* blobs stored already, never analysed */
     size_t nanalysed;
+    /* 1: a background ingest.  The planner and the analysis threads run at
+     * SCHED_IDLE (pd_sched.h), so they may wait as long as the machine is
+     * busy; the writer, which holds the database's write lock, never waits
+     * for them longer than `stall_ms`: a plan or an analysis late by that
+     * much it makes itself (ingest_pipe_next gives no plan,
+     * ingest_pipe_take returns 0), and the late one is dropped. */
+    int background;
+    unsigned stall_ms;
 } ingest_pipe_options;
 
 /*
@@ -56,7 +65,8 @@ typedef struct {
 int ingest_pipe_start(ingest_pipe **out, const ingest_pipe_options *o);
 
 /*
- * The plan of the next commit of the chain (oldest first), waiting for it.
+ * The plan of the next commit of the chain (oldest first), waiting for it;
+ * in the background, *plan NULL when it is late (the caller plans it).
  * *plan is owned by the pipe until the next call or ingest_pipe_free().  Returns 0
  * or the plan's error code (message set on this thread); a known commit's
  * plan is empty.
@@ -67,11 +77,16 @@ int ingest_pipe_next(ingest_pipe *p, const ingest_plan **plan);
  * The analysis of `blob` when the planner handed it out for the same
  * `path` (the suffix selects the language), waiting for it: returns 1 and
  * *out (freed by the caller with ingest_enc_free), 0 when it was not handed
- * out (the caller analyses it), or the worker's negative error code with
- * its message set on this thread.
+ * out or, in the background, not done within stall_ms (the caller analyses
+ * it), or the worker's negative error code with its message set on this
+ * thread.
  */
 int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
                      ingest_enc **out);
+
+/* Waits the writer gave up since the start (background only): the plans
+ * and the analyses it made itself. */
+void ingest_pipe_stalls(const ingest_pipe *p, uint64_t *plans, uint64_t *blobs);
 
 /* Stop the threads, drop what is pending, free; accepts NULL. */
 void ingest_pipe_free(ingest_pipe *p);

@@ -153,6 +153,8 @@ static void *srv_job_run(void *arg)
     o.interrupt_arg = j;
     /* A job is asynchronous: it may queue behind the hourly ingest. */
     o.lock_wait_s = SRV_JOB_LOCK_WAIT;
+    /* The server's reads come first: the job takes only spare CPU. */
+    o.background = 1;
     rc = ingest_run(&o, &st);
     /* While the job still counts as active, so srv_jobs_free waits for it. */
     if (j->on_done)

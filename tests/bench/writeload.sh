@@ -2,7 +2,8 @@
 # Reads under write load (issue 26, goal 5): warm API answers while an
 # ingest of numpy/core writes to the database the server reads, against the
 # same answers with the database idle, in one run.  The ingest runs as the
-# deployed unit runs it (nice 10, deploy/systemd/portdash-ingest.service)
+# deployed unit runs it (nice 10 and --background,
+# deploy/systemd/portdash-ingest.service)
 # and writes another repository's history into the served database (a copy):
 # WAL readers must not wait for it, and the answer cache must keep the
 # answers whose data it did not change (srv_cache.c, data keys).
@@ -12,27 +13,33 @@
 #                  hpy-convert-object-dtype ingested (as api.sh; copied,
 #                  never written); else one is ingested first
 #   BENCH_SECONDS  wrk seconds per answer and phase (5); BENCH_CONNS (64)
+#   BENCH_ROUNDS   rounds of an idle phase then a loaded one (3)
 #   BENCH_THREADS  wrk threads and server threads (2)
-#   BENCH_INGEST_SCHED  how the ingest is started: "nice" (nice 10, as
-#                  portdash-ingest.service runs it; the default) or "idle"
-#                  (SCHED_IDLE as well, chrt --idle 0: CPU only when nothing
-#                  else wants it)
-# Phases: idle, loaded (the ingest started, its first seconds skipped),
-# idle again after the ingest is stopped; "idle" is the better of the two
-# idle phases' figures.  Prints one table row per answer: idle and loaded
-# requests a second and p99, and their ratios (goals: ≥ 0.8 and ≤ 2), and
-# how many answers the cache computed and revalidated in the loaded phase
-# (the served answers' data does not change: none should be computed).
+#   BENCH_INGEST_SCHED  how the ingest is started: "background" (nice 10
+#                  and --background, as portdash-ingest.service runs it:
+#                  its threads at SCHED_IDLE, the writer not; the default),
+#                  "nice" (nice 10 alone, the unit before --background) or
+#                  "idle" (the whole process at SCHED_IDLE, chrt --idle 0)
+# Rounds of two phases: idle, then loaded (an ingest started, its first 3 s
+# skipped, stopped after the phase).  Prints one table row per answer: the
+# medians over the rounds of idle and loaded requests a second and p99,
+# the ratio of the medians (goals: ≥ 0.8 and ≤ 2) and each round's ratio,
+# and how many answers the cache computed and revalidated in the loaded
+# phases (the served answers' data does not change: none should be
+# computed).
 set -eu
 bin=${1:?usage: writeload.sh PORTDASH}
 : "${BENCH_REPO:?set BENCH_REPO to a git directory of numpy-hpy (see doc/benchmarks.md)}"
 secs=${BENCH_SECONDS:-5}
-case ${BENCH_INGEST_SCHED:-nice} in
+bg=""
+case ${BENCH_INGEST_SCHED:-background} in
+  background) sched="nice -n 10"; bg=--background ;;
   idle) sched="chrt --idle 0 nice -n 10" ;;
   nice) sched="nice -n 10" ;;
-  *) echo "writeload.sh: BENCH_INGEST_SCHED is idle or nice" >&2; exit 2 ;;
+  *) echo "writeload.sh: BENCH_INGEST_SCHED is background, idle or nice" >&2; exit 2 ;;
 esac
 conns=${BENCH_CONNS:-64}
+rounds=${BENCH_ROUNDS:-3}
 threads=${BENCH_THREADS:-2}
 file=numpy/core/src/multiarray/arraytypes.c.src
 command -v wrk >/dev/null || { echo "writeload.sh: wrk missing (make bench-api installs it)" >&2; exit 2; }
@@ -88,44 +95,65 @@ rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
 p99() { ms "$(awk '$1 == "99%" { print $2 }' "$1")"; }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-phase idle1
-load1=$(cut -d' ' -f1-3 /proc/loadavg)
+metric() { curl -s "$base/metrics" | awk -v k="$1" '$1 == k { print $2 }'; }
 # The analyses of numpy-hpy's blobs are stored already, so one ingest of
 # another name can end within the phase: ingest again under a new name
 # until stopped (TERM stops the running one too).
-(
-  trap 'kill "$c" 2>/dev/null; exit 0' TERM
-  i=0
-  while :; do
-    i=$((i + 1))
-    $sched "$bin" ingest --quiet --db "$dir/r.db" --git-dir "$BENCH_REPO" --name "load$i" \
-      --include 'numpy/core/**' --ref hpy --ref hpy-convert-object-dtype &
-    c=$!
-    wait "$c" || exit 1
-  done
-) > "$dir/ingest.out" 2>&1 &
-in_pid=$!
-sleep 3
-metric() { curl -s "$base/metrics" | awk -v k="$1" '$1 == k { print $2 }'; }
-m0="$(metric portdash_cache_misses_total) $(metric portdash_cache_revalidations_total)"
-phase loaded
-m1="$(metric portdash_cache_misses_total) $(metric portdash_cache_revalidations_total)"
-kill -0 "$in_pid" 2>/dev/null || { echo "writeload.sh: the ingest failed during the loaded phase" \
-  >&2; cat "$dir/ingest.out" >&2; exit 1; }
-load2=$(cut -d' ' -f1-3 /proc/loadavg)
-kill "$in_pid"; wait "$in_pid" 2>/dev/null || true; in_pid=""
-phase idle2
+ingest_loop() {
+  (
+    trap 'kill "$c" 2>/dev/null; exit 0' TERM
+    i=0
+    while :; do
+      i=$((i + 1))
+      $sched "$bin" ingest --quiet $bg --db "$dir/r.db" --git-dir "$BENCH_REPO" \
+        --name "load$1-$i" --include 'numpy/core/**' --ref hpy --ref hpy-convert-object-dtype &
+      c=$!
+      wait "$c" || exit 1
+    done
+  ) >> "$dir/ingest.out" 2>&1 &
+  in_pid=$!
+}
+computed=0; revalidated=0; loads=""
+r=1
+while [ "$r" -le "$rounds" ]; do
+  phase "idle$r"
+  ingest_loop "$r"
+  sleep 3
+  m0="$(metric portdash_cache_misses_total) $(metric portdash_cache_revalidations_total)"
+  phase "loaded$r"
+  m1="$(metric portdash_cache_misses_total) $(metric portdash_cache_revalidations_total)"
+  kill -0 "$in_pid" 2>/dev/null || { echo "writeload.sh: the ingest failed during the" \
+    "loaded phase" >&2; cat "$dir/ingest.out" >&2; exit 1; }
+  kill "$in_pid"; wait "$in_pid" 2>/dev/null || true; in_pid=""
+  set -- $m0 $m1
+  computed=$((computed + $3 - $1)); revalidated=$((revalidated + $4 - $2))
+  loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
+  r=$((r + 1))
+done
 echo "reads under write load: $(wc -l < "$dir/answers") answers, wrk -t$threads -c$conns -d${secs}s," \
-     "gzip; server --threads $threads; ingest of numpy/core ($sched) into the served database"
-echo "$m0 $m1" | awk '{ printf "answer cache during the loaded phase: %d answers computed, %d revalidated after the ingest'"'"'s commits\n", $3 - $1, $4 - $2 }'
-echo "load average: before $load0, after idle $load1, after loaded $load2, end $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| answer | idle req/s | loaded req/s | ratio | idle p99 | loaded p99 | ratio |"
+     "gzip; server --threads $threads; ingest of numpy/core ($sched${bg:+ $bg}) into the served" \
+     "database; $rounds rounds of idle then loaded, medians"
+echo "answer cache during the loaded phases: $computed answers computed, $revalidated" \
+     "revalidated after the ingest's commits"
+echo "load average: before $load0; after each round:$loads"
+med() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR] = $1} END { print a[int((NR + 1) / 2)] }'; }
+echo "| answer | idle req/s | loaded req/s | ratio (rounds) | idle p99 | loaded p99 | ratio (rounds) |"
 echo "|---|---|---|---|---|---|---|"
 i=0
 while IFS='|' read -r key path; do
   i=$((i + 1))
-  a1=$(rps "$dir/idle1.$i"); a2=$(rps "$dir/idle2.$i"); b=$(rps "$dir/loaded.$i")
-  q1=$(p99 "$dir/idle1.$i"); q2=$(p99 "$dir/idle2.$i"); q=$(p99 "$dir/loaded.$i")
-  echo "$a1 $a2 $b $q1 $q2 $q" | awk -v k="$key" '{ a = $1 > $2 ? $1 : $2; p = $4 < $5 ? $4 : $5;
-    printf "| %s | %d | %d | %.2f | %.2f ms | %.2f ms | %.2f |\n", k, a, $3, (a > 0 ? $3 / a : 0), p, $6, (p > 0 ? $6 / p : 0) }'
+  a=""; b=""; q=""; u=""; rr=""; rq=""
+  r=1
+  while [ "$r" -le "$rounds" ]; do
+    x=$(rps "$dir/idle$r.$i"); y=$(rps "$dir/loaded$r.$i")
+    xp=$(p99 "$dir/idle$r.$i"); yp=$(p99 "$dir/loaded$r.$i")
+    a="$a $x"; b="$b $y"; q="$q $xp"; u="$u $yp"
+    rr="$rr$(awk -v x="$x" -v y="$y" 'BEGIN { printf " %.2f", (x > 0 ? y / x : 0) }')"
+    rq="$rq$(awk -v x="$xp" -v y="$yp" 'BEGIN { printf " %.2f", (x > 0 ? y / x : 0) }')"
+    r=$((r + 1))
+  done
+  echo "$(echo "$a" | med) $(echo "$b" | med) $(echo "$q" | med) $(echo "$u" | med)" |
+    awk -v k="$key" -v rr="${rr# }" -v rq="${rq# }" '{
+      printf "| %s | %d | %d | %.2f (%s) | %.2f ms | %.2f ms | %.2f (%s) |\n", k, $1, $2,
+        ($1 > 0 ? $2 / $1 : 0), rr, $3, $4, ($3 > 0 ? $4 / $3 : 0), rq }'
 done < "$dir/answers"

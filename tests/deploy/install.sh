@@ -33,6 +33,9 @@ check "ingest and snapshot units wait for each other" test "$(grep -c -- \
   '^ExecStart.*portdash \(ingest\|snapshot\) --quiet --wait\|^ExecStart.*portdash snapshot --wait' \
   "$s/usr/lib/systemd/system/portdash-ingest.service" \
   "$s/usr/lib/systemd/system/portdash-snapshot.service" | awk -F: '{n += $2} END {print n}')" = 3
+# The hourly ingest leaves the CPU to the server's reads (issue 26, goal 5).
+check "the hourly ingest runs in the background" grep -q \
+  '^ExecStart.*portdash ingest .*--background' "$s/usr/lib/systemd/system/portdash-ingest.service"
 
 # 2. The installed binary serves from the installed files, started from /.
 (cd / && "$s/usr/bin/portdash" ingest --quiet --db "$tmp/d.db" --git-dir "$fixtures/toyport.git" \

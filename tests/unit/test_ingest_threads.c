@@ -9,6 +9,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 #include "testutil.h"
 
@@ -47,6 +50,8 @@ static int lfx_teardown(void **state)
 }
 
 static int g_no_memo;          /* run() without the chunk memo */
+static int g_background;       /* run() in the background, ... */
+static unsigned g_stall_ms;    /* ... its writer waiting this long */
 
 /* Ingest refs main and side of the long repository into `db`. */
 static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
@@ -57,6 +62,8 @@ static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
     ingest_options o = {0};
 
     o.no_memo = g_no_memo;
+    o.background = g_background;
+    o.stall_ms = g_stall_ms;
     o.db_path = db;
     o.repo_path = f->repo;
     o.name = "long";
@@ -254,6 +261,108 @@ static void test_unreadable_blob_in_a_thread_is_recorded(void **state)
     free(blob);
 }
 
+/* A thread of normal policy that keeps the test's one CPU busy, as a
+ * server's reads would, for SPIN_SECONDS from `go`; then the rest of the
+ * run has the CPU back. */
+#define SPIN_SECONDS 2
+
+typedef struct {
+    atomic_int go, stop;
+} spinner;
+
+static void *spin(void *arg)
+{
+    spinner *s = arg;
+    volatile unsigned long x = 0;
+    time_t end = 0;
+
+    while (!atomic_load(&s->stop) && (!end || time(NULL) < end)) {
+        if (!end && atomic_load(&s->go))
+            end = time(NULL) + SPIN_SECONDS;
+        for (unsigned long i = 0; i < 200000; i++)
+            x += i;
+    }
+    return NULL;
+}
+
+static spinner *g_spin;
+static int g_idle_threads, g_other_threads;   /* seen by on_background */
+
+/* on_progress of a background run (the writer's thread): the planner's and
+ * the analysis threads' policies; the spinner starts. */
+static void on_background(void *arg, const char *ref, size_t done, size_t total)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+
+    while (d && (e = readdir(d)) != NULL) {
+        char path[300], comm[32] = "";
+        FILE *fp;
+
+        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+        if (e->d_name[0] == '.' || !(fp = fopen(path, "r")))
+            continue;
+        if (fgets(comm, sizeof(comm), fp) &&
+            (strncmp(comm, "pd-analyse", 10) == 0 || strncmp(comm, "pd-plan", 7) == 0)) {
+            if (sched_getscheduler(atoi(e->d_name)) == SCHED_IDLE)
+                g_idle_threads++;
+            else
+                g_other_threads++;
+        }
+        fclose(fp);
+    }
+    if (d)
+        closedir(d);
+    atomic_store(&g_spin->go, 1);
+}
+
+/* A background ingest on a CPU a thread of normal policy keeps busy: its
+ * planner and analysis threads run at SCHED_IDLE, so they starve; the
+ * writer, which holds the write lock, does not wait for them but plans
+ * commits and analyses blobs itself, and stores what an ingest with the
+ * CPU to itself stores. */
+static void test_background_ingest_gives_way_and_stores_the_same(void **state)
+{
+    lfx *f = *state;
+    char path[4300], *want, *got;
+    cpu_set_t one, saved;
+    spinner sp = {0};
+    pthread_t th;
+    ingest_stats st;
+    int cpu;
+
+    assert_int_equal(run(f, f->db, 2, 0, NULL, &st), 0);
+    assert_int_equal(st.stalled_plans + st.stalled_blobs, 0);
+    want = dump(f->db);
+    /* One CPU for the writer, its threads (they inherit it) and the spinner. */
+    assert_int_equal(sched_getaffinity(0, sizeof(saved), &saved), 0);
+    for (cpu = 0; !CPU_ISSET(cpu, &saved); cpu++)
+        ;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    snprintf(path, sizeof(path), "%s/background.db", f->dir);
+    g_spin = &sp;
+    assert_int_equal(pthread_create(&th, NULL, spin, &sp), 0);
+    g_background = 1;
+    g_stall_ms = 1;
+    assert_int_equal(run(f, path, 2, 0, on_background, &st), 0);
+    g_background = 0;
+    g_stall_ms = 0;
+    atomic_store(&sp.stop, 1);
+    pthread_join(th, NULL);
+    assert_int_equal(sched_setaffinity(0, sizeof(saved), &saved), 0);
+    /* Both refs start the threads: a planner and two analysis threads. */
+    assert_true(g_idle_threads >= 3);
+    assert_int_equal(g_other_threads, 0);
+    assert_true(st.stalled_blobs > 0);
+    assert_true(st.stalled_plans > 0);
+    got = dump(path);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +371,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_killed_parallel_ingest_resumes_to_the_same_content,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_blob_in_a_thread_is_recorded,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_background_ingest_gives_way_and_stores_the_same,
                                         lfx_setup, lfx_teardown),
     };
 
