@@ -155,6 +155,7 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
             *flow = enc->flow;
             *have_flow = 1;
             enc->flow = NULL;
+            ingest_flow_hash_note(c->flow, *id_out, enc->flow_hash);
         }
     }
     ingest_enc_free(enc);

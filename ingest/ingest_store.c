@@ -116,6 +116,7 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     size_t i;
     int rc;
 
+    e->flow_hash = pd_flow_facts_hash(NULL);
     if (!res->nfunctions)
         return 0;
     if ((rc = an_flow_fns(res, &v)) < 0)
@@ -144,6 +145,8 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     }
     if (rc == 0 && !(e->flow = pd_buf_take(&b, NULL)))
         rc = PD_ENOMEM;
+    if (rc == 0)
+        e->flow_hash = pd_flow_facts_hash(e->flow);
     pd_buf_free(&b);
     return rc;
 }

@@ -37,6 +37,8 @@ typedef struct {
                                     * (NUL-terminated; NULL: no function),
                                     * handed to the writer's call graph so
                                     * that it need not read them back */
+    uint64_t flow_hash;            /* pd_flow_facts_hash(flow), hashed on
+                                    * the analysis thread */
     int noobject;                  /* 1: the file has object-dtype paths, */
     db_counts noobject_counts;     /* and these are its figures without */
     int noobject_status;           /* them (db_scope_detail_counts): the
