@@ -35,9 +35,11 @@
 /* Analyses per thread handed out and not yet taken by the writer.  With 4,
  * one long analysis at the head of the queue (a large template file) soon
  * left the other threads nothing to do, and the writer then waited for
- * each result in turn (numpy/core: 670 waits, 3 s of its wall time); a
- * finished analysis waiting is its encoding, tens of kilobytes. */
-#define INGEST_PIPE_ROOM 16
+ * each result in turn (numpy/core, both refs: 590-810 waits); with 8, 270
+ * to 350; with 16, 160-220, but the peak resident size grew by 4-5 MB (the
+ * encodings waiting, and the heap they leave), which the ingest's bound of
+ * 128 MB has no room for. */
+#define INGEST_PIPE_ROOM 8
 
 typedef struct ingest_pipe ingest_pipe;
 
