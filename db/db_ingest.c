@@ -10,6 +10,7 @@
 
 #include "db_ingest.h"
 #include "db_measures.h"
+#include "db_scope.h"
 #include "db_tree.h"
 #include "pathfilter_value.h"
 #include "pd_error.h"
@@ -19,7 +20,7 @@ enum {
     ST_PATH_FIND, ST_PATH_INS, ST_CHANGE_INS, ST_CHANGES_OF, ST_ANALYSIS_FIND,
     ST_ANALYSIS_INS, ST_FUNC_INS, ST_STATS_INS, ST_REF_UPSERT, ST_PATCH_ID,
     ST_REF_GET, ST_ON_CHAIN, ST_REWRITE, ST_COMMIT_OID, ST_ANALYSED,
-    ST_BEGIN, ST_COMMIT, ST_COUNT
+    ST_NOOBJECT_INS, ST_BEGIN, ST_COMMIT, ST_COUNT
 };
 
 static const char *const db_ingest_sql[ST_COUNT] = {
@@ -62,6 +63,8 @@ static const char *const db_ingest_sql[ST_COUNT] = {
                    "detected_at) VALUES(?1, ?2, ?3, ?4, ?5)",
     [ST_COMMIT_OID] = "SELECT oid FROM commits WHERE id = ?1",
     [ST_ANALYSED] = "SELECT blob_oid FROM analyses WHERE rules_hash = ?1",
+    [ST_NOOBJECT_INS] = "INSERT OR REPLACE INTO analysis_noobject(analysis_id, status, "
+                        "counts) VALUES(?1, ?2, ?3)",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
 };
@@ -446,6 +449,18 @@ int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
     return db_ingest_functions(s, *id_out, fn, nfn);
+}
+
+int db_ingest_noobject(db_ingest *s, int64_t analysis_id, const pd_counts *c, int status)
+{
+    sqlite3_stmt *st = db_ingest_stmt(s, ST_NOOBJECT_INS);
+    char text[DB_SCOPE_CACHE_TEXT];
+
+    db_scope_cache_text(text, c);
+    sqlite3_bind_int64(st, 1, analysis_id);
+    sqlite3_bind_int(st, 2, status);
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+    return db_ingest_done(st);
 }
 
 int db_ingest_stats(db_ingest *s, int64_t commit_id, const char *rules_hash,

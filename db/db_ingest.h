@@ -177,6 +177,14 @@ int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
                            const char *rules_hash, const db_analysis_row *a,
                            const db_function_row *fn, size_t nfn);
 
+/*
+ * Store the no-object scope's figures `c` and `status` of analysis
+ * `analysis_id` in the scope cache (analysis_noobject, replacing any; the
+ * row db_scope_file_counts would write after reading the functions back).
+ * 0 or PD_EDB.
+ */
+int db_ingest_noobject(db_ingest *s, int64_t analysis_id, const pd_counts *c, int status);
+
 /* Store the summary of a commit under `rules_hash` (replacing any). */
 int db_ingest_stats(db_ingest *s, int64_t commit_id, const char *rules_hash,
                     const pd_counts *c);

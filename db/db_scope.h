@@ -97,6 +97,19 @@ int db_scope_file_counts(sqlite3 *db, const db_scope *sc, int64_t analysis_id,
  */
 int db_scope_warm(sqlite3 *db, const char *rules_hash, int64_t *filled);
 
+/* Room for db_scope_cache_text: every measure as a signed 64-bit number
+ * and a space. */
+#define DB_SCOPE_CACHE_TEXT (PD_NMEASURES * 21 + 1)
+
+/*
+ * The stored form of the no-object figures `c` in the scope cache
+ * (analysis_noobject.counts, migration 011): every measure in
+ * pd_measures.def order, space-separated, into `text`.  Written by the
+ * ingest (db_ingest_noobject) and by db_scope_file_counts; read back by
+ * the latter.
+ */
+void db_scope_cache_text(char text[DB_SCOPE_CACHE_TEXT], const db_counts *c);
+
 /* A function of one analysis: its stored figures and its unguarded uses
  * per class (index order of db_counts.tok). */
 typedef struct {

@@ -177,17 +177,24 @@ static int db_scope_cache_get(sqlite3 *db, int64_t analysis_id, db_counts *out,
 
 /* Store no-object figures in the cache (migration 011).  A failed write (a
  * busy database, a read-only file) only costs a later recompute. */
-static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
-                               int status)
+void db_scope_cache_text(char text[DB_SCOPE_CACHE_TEXT], const db_counts *c)
 {
-    char text[PD_NMEASURES * 21 + 1];
-    sqlite3_stmt *st = NULL;
     size_t len = 0;
     int i;
 
+    text[0] = '\0';
     for (i = 0; i < PD_NMEASURES; i++)
-        len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%lld", i ? " " : "",
-                                (long long)c->v[i]);
+        len += (size_t)snprintf(text + len, DB_SCOPE_CACHE_TEXT - len, "%s%lld",
+                                i ? " " : "", (long long)c->v[i]);
+}
+
+static void db_scope_cache_put(sqlite3 *db, int64_t analysis_id, const db_counts *c,
+                               int status)
+{
+    char text[DB_SCOPE_CACHE_TEXT];
+    sqlite3_stmt *st = NULL;
+
+    db_scope_cache_text(text, c);
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO analysis_noobject(analysis_id, "
                            "status, counts) VALUES(?1, ?2, ?3)", -1, &st,
                            NULL) != SQLITE_OK) {

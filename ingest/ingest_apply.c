@@ -74,18 +74,14 @@ static int ingest_counts_put(ingest_ctx *c, int64_t id, const db_counts *k)
 
 /* Fill the no-object scope cache (db_scope.h) for a new analysis with
  * object paths, in the ingest's transaction, so the first scoped history
- * after an ingest is fast without a pass over every stored analysis. */
+ * after an ingest is fast without a pass over every stored analysis.  The
+ * figures come with the encoding (ingest_enc_new, on an analysis thread):
+ * reading the function rows back cost the writer a tenth of its time. */
 static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
 {
-    static const db_scope filter = {"warm", "", NULL, 0, NULL, 0, 1};
-    db_counts scoped;
-    int status;
-
-    if (e->row.counts.obj[0] + e->row.counts.obj[1] + e->row.counts.obj[2] == 0)
+    if (!e->noobject)
         return 0;
-    return db_scope_file_counts(c->db, &filter, id, &e->row.counts,
-                                db_scope_status_index(e->row.status),
-                                &scoped, &status);
+    return db_ingest_noobject(c->store, id, &e->noobject_counts, e->noobject_status);
 }
 
 /* Read, analyse and encode one blob on this thread; 1 (*out NULL) when the
@@ -159,6 +155,7 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
             *flow = enc->flow;
             *have_flow = 1;
             enc->flow = NULL;
+            ingest_flow_hash_note(c->flow, *id_out, enc->flow_hash);
         }
     }
     ingest_enc_free(enc);

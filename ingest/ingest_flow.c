@@ -76,6 +76,11 @@ static int ingest_flow_hash_get(const ingest_flow *f, int64_t id, uint64_t *h)
     return 1;
 }
 
+void ingest_flow_hash_note(ingest_flow *f, int64_t analysis_id, uint64_t hash)
+{
+    ingest_flow_hash_put(f, analysis_id, hash);
+}
+
 /* 1 when `path`'s facts, of hash `facts`, are those it had (and
  * remember them). */
 static int ingest_flow_same(ingest_flow *f, const char *path, uint64_t facts)
@@ -256,7 +261,7 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t a
         text = NULL;
         have_text = 1;
     }
-    if (have_text) {
+    if (have_text && !ingest_flow_hash_get(f, analysis_id, &h)) {
         h = pd_flow_facts_hash(text);
         ingest_flow_hash_put(f, analysis_id, h);
     }

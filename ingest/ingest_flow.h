@@ -33,10 +33,20 @@ void ingest_flow_close(ingest_flow *f);
 int ingest_flow_base(ingest_flow *f, int64_t base);
 
 /*
+ * Remember that the flow facts of the analysis just stored as
+ * `analysis_id` hash to `hash` (pd_flow_facts_hash, computed on the
+ * analysis thread that encoded them), so that ingest_flow_file need not
+ * hash them on the writer's thread.  Best effort: without memory the hash
+ * is computed again.
+ */
+void ingest_flow_hash_note(ingest_flow *f, int64_t analysis_id, uint64_t hash);
+
+/*
  * `path` now holds analysis `analysis_id` (0: deleted) in place of
  * `old_id` (0: none); *totals are the walk's running sums (see above).
  * With `have_text`, `text` (borrowed; NUL-terminated, NULL: no function)
- * is analysis_id's flow facts, as the run just made them; without, they
+ * is analysis_id's flow facts, as the run just made them (hashed here
+ * unless ingest_flow_hash_note gave their hash); without, they
  * are read back from the database, and only when the facts hash the walk
  * keeps per analysis id cannot tell that the file's facts stay the same.
  * 0, PD_EDB, PD_ENOMEM.

@@ -273,7 +273,7 @@ static int ingest_pipe_publish(ingest_pipe *p, ingest_plan *plan, size_t seq)
 static void *ingest_pipe_planner(void *arg)
 {
     ingest_pipe *p = arg;
-    size_t k, room = 4 * (size_t)p->o.threads;
+    size_t k, room = INGEST_PIPE_ROOM * (size_t)p->o.threads;
     int stop = 0;
 
     pthread_setname_np(pthread_self(), "pd-plan");

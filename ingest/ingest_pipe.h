@@ -11,9 +11,10 @@
  * in the same order, whatever the number of threads.
  *
  * Memory is bounded: the planner stays at most INGEST_PIPE_AHEAD plans
- * ahead and starts a new commit only while fewer than 4 analyses per
- * thread are waiting to be taken (a commit with more new blobs than that
- * is planned whole), and no blob is held longer than its analysis.
+ * ahead and starts a new commit only while fewer than INGEST_PIPE_ROOM
+ * analyses per thread are waiting to be taken (a commit with more new
+ * blobs than that is planned whole), and no blob is held longer than its
+ * analysis.
  * What the planner hands out is a prediction: an analysis the writer does
  * not take by the time it has stored that commit is dropped, and the
  * writer analyses itself anything the planner did not foresee.
@@ -31,6 +32,15 @@
 #include "pathfilter.h"
 
 #define INGEST_PIPE_AHEAD 64
+
+/* Analyses per thread handed out and not yet taken by the writer.  With 4,
+ * one long analysis at the head of the queue (a large template file) soon
+ * left the other threads nothing to do, and the writer then waited for
+ * each result in turn (numpy/core, both refs: 590-810 waits); with 8, 270
+ * to 350; with 16, 160-220, but the peak resident size grew by 4-5 MB (the
+ * encodings waiting, and the heap they leave), which the ingest's bound of
+ * 128 MB has no room for. */
+#define INGEST_PIPE_ROOM 8
 
 typedef struct ingest_pipe ingest_pipe;
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db_findings.h"
+#include "db_scope.h"
 #include "ingest_store.h"
 #include "ingest_why.h"
 #include "pd_flow.h"
@@ -115,6 +116,7 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     size_t i;
     int rc;
 
+    e->flow_hash = pd_flow_facts_hash(NULL);
     if (!res->nfunctions)
         return 0;
     if ((rc = an_flow_fns(res, &v)) < 0)
@@ -143,6 +145,8 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     }
     if (rc == 0 && !(e->flow = pd_buf_take(&b, NULL)))
         rc = PD_ENOMEM;
+    if (rc == 0)
+        e->flow_hash = pd_flow_facts_hash(e->flow);
     pd_buf_free(&b);
     return rc;
 }
@@ -227,8 +231,44 @@ int ingest_store_counts_of(db_counts *out, const an_result *res)
     return 0;
 }
 
+/*
+ * The figures of the no-object scope (db_scope.h) when the file has
+ * object-dtype paths, from the rows as they will be stored: what
+ * db_scope_detail_read would read back of them after the insert.
+ */
+static int ingest_enc_noobject(ingest_enc *e, const pd_file_facts *file)
+{
+    db_scope_detail d;
+    size_t i;
+    int rc, k;
+
+    if (e->row.counts.obj[0] + e->row.counts.obj[1] + e->row.counts.obj[2] == 0)
+        return 0;
+    memset(&d, 0, sizeof(d));
+    d.file = *file;
+    d.nfn = e->nfn;
+    if (!(d.fn = calloc(e->nfn ? e->nfn : 1, sizeof(*d.fn))))
+        return PD_ENOMEM;
+    for (i = 0; i < e->nfn; i++) {
+        const db_function_row *r = &e->fn[i];
+
+        d.fn[i].status = db_scope_status_index(r->status);
+        d.fn[i].is_object = r->object_state != NULL;
+        d.fn[i].object = r->object_state ? pd_objstate_parse(r->object_state) : PD_OBJ_NONE;
+        for (k = 0; k < PD_CLASS_COUNT; k++) {
+            d.fn[i].tok[k] = r->tokens[k];
+            d.fn[i].ung[k] = r->ung[k];
+        }
+    }
+    rc = db_scope_detail_counts(&d, 1, &e->noobject_counts, &e->noobject_status);
+    free(d.fn);
+    e->noobject = rc == 0;
+    return rc < 0 ? PD_ENOMEM : 0;
+}
+
 /* The measures of `res` into the row's counts, unguarded findings into its
- * ung and e->fn[].ung (after ingest_enc_functions). */
+ * ung and e->fn[].ung (after ingest_enc_functions), and the no-object
+ * figures. */
 static int ingest_enc_measures(ingest_enc *e, const an_result *res)
 {
     pd_fn_facts *fn = malloc((res->nfunctions ? res->nfunctions : 1) * sizeof(*fn));
@@ -245,7 +285,7 @@ static int ingest_enc_measures(ingest_enc *e, const an_result *res)
         for (k = 0; k < AN_CLASS_COUNT; k++)
             e->fn[i].ung[k] = (uint32_t)fn[i].ung[k];
     free(fn);
-    return 0;
+    return ingest_enc_noobject(e, &file);
 }
 
 int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size)

@@ -37,6 +37,14 @@ typedef struct {
                                     * (NUL-terminated; NULL: no function),
                                     * handed to the writer's call graph so
                                     * that it need not read them back */
+    uint64_t flow_hash;            /* pd_flow_facts_hash(flow), hashed on
+                                    * the analysis thread */
+    int noobject;                  /* 1: the file has object-dtype paths, */
+    db_counts noobject_counts;     /* and these are its figures without */
+    int noobject_status;           /* them (db_scope_detail_counts): the
+                                    * no-object scope cache's row, made on
+                                    * the analysis thread so that the writer
+                                    * need not read its function rows back */
 } ingest_enc;
 
 /*

@@ -116,6 +116,46 @@ static void test_findings_written_are_read_back_whole(void **state)
     assert_string_equal(g.str[2][2], "");
 }
 
+/* The stored text, byte for byte (cold pages and the call graph read it,
+ * and two builds' databases are compared by it): compact JSON, lower-case
+ * \u escapes, U+FFFD for a byte above 0x7f, a reason only when there is
+ * one; a text of nothing but control bytes (six bytes each, the longest
+ * escape) must fit the room the writer reserves. */
+static void test_findings_text_is_exactly_this(void **state)
+{
+    fx *f = *state;
+    char ctl[301], *text = NULL, *want;
+    const db_finding in[3] = {
+        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377/", -1, 0, NULL},
+        {-2, 0, "npy-legacy", "item", ctl, 4, 1, "r\x1f"},
+        {4000000000LL, 99, "hpy", NULL, NULL, -9223372036854775807LL, 0, NULL},
+    };
+    sqlite3_stmt *st = NULL;
+    size_t i, off;
+    int64_t id;
+
+    memset(ctl, '\n', 300);
+    ctl[300] = '\0';
+    id = put_findings(f, "ef", in, 3);
+    assert_int_equal(db_prepare(f->db, &st, "SELECT findings, findings_len FROM analyses "
+                                "WHERE id = ?1"), 0);
+    sqlite3_bind_int64(st, 1, id);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(db_column_inflate(st, 0, 0, &text), 0);
+    sqlite3_finalize(st);
+    want = malloc(4096);
+    off = (size_t)snprintf(want, 4096, "[[7,3,\"capi\",\"rule \\\"x\\\"\","
+                           "\"a\\\"b\\\\c\\u0001\xef\xbf\xbd/\",-1,false],"
+                           "[-2,0,\"npy-legacy\",\"item\",\"");
+    for (i = 0; i < 300; i++)
+        off += (size_t)snprintf(want + off, 4096 - off, "\\u000a");
+    snprintf(want + off, 4096 - off, "\",4,true,\"r\\u001f\"],"
+             "[4000000000,99,\"hpy\",\"\",\"\",-9223372036854775807,false]]");
+    assert_string_equal(text, want);
+    free(want);
+    free(text);
+}
+
 /* No findings is an empty list, not an error. */
 static void test_no_findings_is_an_empty_list(void **state)
 {
@@ -271,6 +311,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_findings_written_are_read_back_whole,
                                         fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_findings_text_is_exactly_this, fx_setup,
+                                        fx_teardown),
         cmocka_unit_test_setup_teardown(test_no_findings_is_an_empty_list,
                                         fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_paths_and_changes, fx_setup, fx_teardown),

@@ -11,6 +11,7 @@
 #include "pd_error.h"
 #include "ingest_store.h"
 #include "pathfilter.h"
+#include "pd_flow.h"
 
 typedef struct {
     char *dir;
@@ -299,6 +300,37 @@ static void test_path_filter_is_kept_and_enforced(void **state)
     db_close(db);
 }
 
+/* The encoding carries its flow facts' hash (hashed on the analysis
+ * thread, the writer's call graph takes it instead of hashing again): it
+ * must be the hash of the very text handed over, and of no text when the
+ * file has no function. */
+static void test_encoding_carries_its_flow_hash(void **state)
+{
+    static const char src[] =
+        "static PyObject *f(PyObject *o) { return PyLong_FromLong(1); }\n"
+        "static int g(PyObject *o) { f(o); return 0; }\n";
+    rules *r = NULL;
+    an_result *res = NULL;
+    ingest_enc *e = NULL;
+
+    assert_int_equal(rules_load_default(&r), 0);
+    assert_int_equal(an_analyze(&res, r, "t.c", src, strlen(src)), 0);
+    assert_true(res->nfunctions >= 2);
+    assert_int_equal(ingest_enc_new(&e, res, strlen(src)), 0);
+    assert_non_null(e->flow);
+    assert_true(e->flow_hash == pd_flow_facts_hash(e->flow));
+    assert_true(e->flow_hash != pd_flow_facts_hash(NULL));
+    ingest_enc_free(e);
+    an_result_free(res);
+    assert_int_equal(an_analyze(&res, r, "t.c", "int x;\n", 7), 0);
+    assert_int_equal(ingest_enc_new(&e, res, 7), 0);
+    assert_null(e->flow);
+    assert_true(e->flow_hash == pd_flow_facts_hash(NULL));
+    ingest_enc_free(e);
+    an_result_free(res);
+    rules_free(r);
+}
+
 /* Finding texts come from source and rules files: whatever bytes they hold,
  * the stored document must be valid JSON and keep what it can. */
 static void test_findings_encoding_escapes_any_text(void **state)
@@ -414,6 +446,7 @@ int main(void)
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_path_filter_is_kept_and_enforced, fx_setup,
                                         fx_teardown),
+        cmocka_unit_test(test_encoding_carries_its_flow_hash),
         cmocka_unit_test_setup_teardown(test_findings_encoding_escapes_any_text,
                                         fx_setup, fx_teardown),
         cmocka_unit_test(test_glob_matching),

@@ -378,6 +378,49 @@ static void test_scopes_file_errors_name_the_line(void **state)
     db_scopes_free(NULL);
 }
 
+/* Every row of the no-object cache as one text (analysis, status, counts). */
+static char *noobject_rows(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    size_t len = 0, cap = 1 << 16;
+    char *out = calloc(cap, 1);
+
+    assert_non_null(out);
+    assert_int_equal(db_prepare(db, &st, "SELECT analysis_id, status, counts FROM "
+                                "analysis_noobject ORDER BY analysis_id"), 0);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        len += (size_t)snprintf(out + len, cap - len, "%lld %d %s\n",
+                                (long long)sqlite3_column_int64(st, 0),
+                                sqlite3_column_int(st, 1),
+                                (const char *)sqlite3_column_text(st, 2));
+        assert_true(len < cap);
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+/* The ingest writes the no-object cache from each analysis as it encodes
+ * it (ingest_enc_new, on the analysis thread), not from its stored rows:
+ * the rows must be those computed from the stored rows (db_scope_warm). */
+static void test_ingest_fills_the_cache_as_the_stored_rows_give(void **state)
+{
+    sqlite3 *db = NULL;
+    char hash[64], *ingested, *warmed;
+    int64_t filled = -1;
+
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
+    assert_int_equal(db_meta_get(db, "rules_hash", hash, sizeof(hash)), 0);
+    ingested = noobject_rows(db);
+    assert_true(strchr(ingested, '\n') != strrchr(ingested, '\n'));   /* >= 2 rows */
+    assert_int_equal(db_exec(db, "DELETE FROM analysis_noobject"), 0);
+    assert_int_equal(db_scope_warm(db, hash, &filled), 0);
+    warmed = noobject_rows(db);
+    assert_string_equal(ingested, warmed);
+    free(ingested);
+    free(warmed);
+    db_close(db);
+}
+
 /* db_scope_warm fills the cache for every analysis with object paths, and
  * the figures read from it are those computed without it. */
 static void test_warming_the_cache_keeps_the_figures(void **state)
@@ -406,6 +449,7 @@ static void test_warming_the_cache_keeps_the_figures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ingest_fills_the_cache_as_the_stored_rows_give),
         cmocka_unit_test(test_no_object_summary_is_the_sum_over_its_files),
         cmocka_unit_test(test_functions_that_are_only_object_paths_are_left_out),
         cmocka_unit_test(test_blockers_are_listed_exactly),
