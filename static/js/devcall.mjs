@@ -22,7 +22,7 @@ import { compareHref, fileHref, statusBadge, snapshotsHref } from './ui.mjs';
 const WEEK_MEASURES = [
   { key: 'universal_ready_files', label: 'universal-ready files', good: 'up' },
   { key: 'functions.ported', label: 'functions ported', good: 'up' },
-  { key: 'functions.legacy', label: 'functions on the C API (legacy)', good: 'down' },
+  { key: 'functions.legacy', label: 'legacy functions (C API or the project\'s legacy API)', good: 'down' },
   { key: 'object_paths.object-legacy', label: 'object-dtype paths on PyObject *', good: 'down' },
 ];
 const DAY = 86400000;
@@ -60,7 +60,7 @@ function farCard(s) {
     h('ul', { class: 'dc-list' },
       h('li', null, h('strong', { dataset: { metric: 'dc-blocking-files' } }, fmt(nfiles - ready)),
         ` ${nfiles - ready === 1 ? 'file still needs' : 'files still need'} CPython`),
-      h('li', null, h('strong', { dataset: { metric: 'dc-legacy' } }, fmt(legacy)), ' functions on the C API, ',
+      h('li', null, h('strong', { dataset: { metric: 'dc-legacy' } }, fmt(legacy)), ' legacy functions (C API or the project\'s own legacy API), ',
         h('strong', { dataset: { metric: 'dc-bridged' } }, fmt(bridged)), ' bridged'),
       obj ? h('li', null, h('strong', { dataset: { metric: 'dc-object-legacy' } }, fmt(obj)),
         ' object-dtype paths still on ', h('code', null, 'PyObject *')) : null),

@@ -33,22 +33,32 @@ function ownersPanel(repo, o) {
           h('td', null, people(repo, f.ported_by)), h('td', null, people(repo, f.changed_by))))))));
 }
 
+// "1 blocking use lies", "2 blocking uses lie".
+const outsideUses = (n) => `${fmt(n)} blocking use${n === 1 ? '' : 's'} ${n === 1 ? 'lies' : 'lie'} outside functions (structs, tables)`;
+
+// The plan answers for a scope (default no-object-dtype: object-dtype
+// paths stay on the legacy API and are left out), which the text names,
+// or a file whose functions are all object paths reads as blocking nothing.
+const scopeNote = (p) => (p.scope ? `Under scope ${p.scope} (its functions only; object-dtype paths stay on the legacy API): ` : '');
+
+const sentence = (lead, rest) => (lead ? lead + rest : rest[0].toUpperCase() + rest.slice(1));
+
 function planPanel(repo, rev, p) {
   if (!p.steps_total) {
     return h('div', { id: 'plan', class: 'plan' }, h('h3', null, 'Porting plan'),
-      h('p', { class: 'small' }, p.uses_outside_functions
-        ? `No function blocks; ${fmt(p.uses_outside_functions)} blocking uses lie outside functions (structs, tables): they are what keeps this file from universal mode.`
-        : 'No function of this file needs CPython.'));
+      h('p', { class: 'small' }, sentence(scopeNote(p), p.uses_outside_functions
+        ? `no function blocks; ${outsideUses(p.uses_outside_functions)}: they are what keeps this file from universal mode.`
+        : 'no function of this file needs CPython.')));
   }
   const fn = (s) => h('span', null, h('code', null, nameNodes(s.name)),
     s.path !== p.path ? h('span', { class: 'muted small' }, ' in ', h('a', { href: fileHref(repo, rev, s.path) }, s.path)) : null);
   const stepsOf = (b) => p.steps.filter((s) => s.batch === b.batch);
   return h('div', { id: 'plan', class: 'plan' },
     h('h3', null, 'Porting plan'),
-    h('p', { class: 'small' }, `${fmt(p.blocking_in_target)} functions here need CPython; ${fmt(p.blocking_beyond_target)} more in other files are called by them and come first `,
+    h('p', { class: 'small' }, scopeNote(p), `${fmt(p.blocking_in_target)} functions here need CPython; ${fmt(p.blocking_beyond_target)} more in other files are called by them and come first `,
       '(a ported function calling a legacy one needs a bridge). ',
       `${fmt(p.steps_total)} steps in ${fmt(p.levels)} levels, batches of at most ${fmt(p.batch_size)} by level, file and owner.`,
-      p.uses_outside_functions ? ` ${fmt(p.uses_outside_functions)} blocking uses outside functions remain after the plan.` : ''),
+      p.uses_outside_functions ? ` ${outsideUses(p.uses_outside_functions)} and remain after the plan.` : ''),
     h('ol', { class: 'plan-batches' }, p.batches.map((b) => h('li', { dataset: { batch: b.batch, level: b.level } },
       h('strong', null, `Batch ${b.batch}`), h('span', { class: 'muted small' }, ` · level ${b.level} · `),
       h('a', { href: fileHref(repo, rev, b.path) }, b.path), b.owner ? [' · ask ', h('span', { class: 'owner' }, b.owner)] : null,

@@ -66,6 +66,11 @@ test('File page: owners and the porting plan of the file', async () => {
     assert.ok((await page.locator('#owners p').textContent()).includes(o.changed_by[0].handle ?? o.changed_by[0].name));
   }
   assert.ok(p.steps.length > 0);
+  // the scope the plan answers for is named (object-dtype paths are left
+  // out of no-object-dtype: a file of object paths would read as ported)
+  const lead = await page.locator('#plan p').first().textContent();
+  assert.equal(lead.startsWith('Under scope '), Boolean(p.scope));
+  if (p.scope) assert.ok(lead.includes(`scope ${p.scope} `));
   assert.equal(await page.locator('#plan .plan-batches > li').count(), p.batches.length);
   assert.equal(await page.locator('#plan li[data-step]').first().getAttribute('data-name'), p.steps[0].name);
   assert.equal(await page.locator('#plan li[data-step]').count(), p.steps.length);
