@@ -6,12 +6,13 @@
  * never leaves a database that claims a schema it lacks.  What a migration
  * adds to rows stored before it is filled in the same transaction
  * (db_measures_migrated; db_tree_fill for 017's checkpoints, db_flow_fill
- * for 018's call-graph results).
+ * for 018's call-graph results, db_fns_fill for 019's packed functions).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "db.h"
+#include "db_fns.h"
 #include "db_measures_fill.h"
 #include "db_migrations.h"
 #include "db_flow_set.h"
@@ -62,12 +63,19 @@ static int db_migrate(sqlite3 *db, const char *path)
         }
         snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
         if ((rc = db_exec(db, m->sql)) < 0 ||
+            /* before the measures, whose fill reads the functions */
+            (m->version == 19 && (rc = db_fns_fill(db)) < 0) ||
             (rc = db_measures_migrated(db, m->version, m->version == newest)) < 0 ||
             (m->version == 17 && (rc = db_tree_fill(db)) < 0) ||
             (m->version == 18 && (rc = db_flow_fill(db)) < 0) ||
             (rc = db_exec(db, pragma)) < 0) {
+            char why[512];
+
+            /* The step's own message (a fill's says what is wrong; SQLite's
+             * last message may be of another statement). */
+            snprintf(why, sizeof(why), "%s", pd_error_last());
             pd_error_set(rc, "%s: migration %s failed: %s", path, m->name,
-                         sqlite3_errmsg(db));
+                         why[0] ? why : sqlite3_errmsg(db));
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
             return rc;
         }

@@ -8,6 +8,7 @@
 
 #include "db.h"
 #include "db_analysis.h"
+#include "db_fns.h"
 #include "pd_error.h"
 
 int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id)
@@ -79,34 +80,37 @@ void db_analysis_row_free(db_analysis_row *a)
     memset(a, 0, sizeof(*a));
 }
 
+/* The callback and its argument of a typed walk over db_fns_each. */
+typedef struct {
+    int (*full)(void *arg, const db_function *f);     /* one of these three */
+    int (*name)(void *arg, const char *name);
+    int (*brief)(void *arg, const db_fn_brief *f);
+    void *arg;
+} db_fns_walk;
+
+/* db_fns_each callback: a stored function as a db_function. */
+static int db_fn_full(void *arg, const db_fn_stored *s)
+{
+    db_fns_walk *w = arg;
+    db_function f;
+
+    f.name = s->name;
+    f.start_line = s->start_line;
+    f.end_line = s->end_line;
+    f.status = s->status;
+    f.object_state = s->object_state;
+    memcpy(f.tok, s->tok, sizeof(f.tok));
+    f.name_from_macro = s->name_from_macro;
+    f.why = s->why;
+    return w->full(w->arg, &f);
+}
+
 int db_analysis_function_rows(sqlite3 *db, int64_t analysis_id,
                               int (*fn)(void *arg, const db_function *f), void *arg)
 {
-    sqlite3_stmt *st = NULL;
-    db_function f;
-    int rc, k;
+    db_fns_walk w = {.full = fn, .arg = arg};
 
-    if ((rc = db_prepare(db, &st, "SELECT name, start_line, end_line, status, "
-                         "object_state, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
-                         "name_from_macro, why FROM functions WHERE analysis_id = ?1 "
-                         "ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    while ((rc = db_step(st)) > 0) {
-        f.name = (const char *)sqlite3_column_text(st, 0);
-        f.start_line = sqlite3_column_int64(st, 1);
-        f.end_line = sqlite3_column_int64(st, 2);
-        f.status = (const char *)sqlite3_column_text(st, 3);
-        f.object_state = (const char *)sqlite3_column_text(st, 4);
-        for (k = 0; k < PD_CLASS_COUNT; k++)
-            f.tok[k] = sqlite3_column_int64(st, 5 + k);
-        f.name_from_macro = (const char *)sqlite3_column_text(st, 9);
-        f.why = (const char *)sqlite3_column_text(st, 10);
-        if ((rc = fn(arg, &f)) != 0)
-            break;
-    }
-    sqlite3_finalize(st);
-    return rc;
+    return db_fns_each(db, analysis_id, db_fn_full, &w);
 }
 
 /* Step `st` calling fn with column 0 as text; its end checked. */
@@ -121,67 +125,53 @@ static int db_each_text(sqlite3_stmt *st, int (*fn)(void *arg, const char *s), v
     return rc;
 }
 
+/* db_fns_each callback: a stored function's name. */
+static int db_fn_name(void *arg, const db_fn_stored *s)
+{
+    db_fns_walk *w = arg;
+
+    return w->name(w->arg, s->name);
+}
+
 int db_analysis_function_names(sqlite3 *db, int64_t analysis_id,
                                int (*fn)(void *arg, const char *name), void *arg)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
+    db_fns_walk w = {.name = fn, .arg = arg};
 
-    if ((rc = db_prepare(db, &st, "SELECT name FROM functions WHERE analysis_id = ?1 "
-                         "ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    return db_each_text(st, fn, arg);
+    return db_fns_each(db, analysis_id, db_fn_name, &w);
 }
 
-/* Step a functions statement (name, status, object_state, start_line,
- * tok_capi) through fn; its end checked, finalized. */
-static int db_each_fn(sqlite3_stmt *st, int (*fn)(void *arg, const db_fn_brief *f),
-                      void *arg)
+/* db_fns_each callback: a stored function as a db_fn_brief. */
+static int db_fn_brief_of(void *arg, const db_fn_stored *s)
 {
+    db_fns_walk *w = arg;
     db_fn_brief f;
-    int rc;
 
-    while ((rc = db_step(st)) > 0) {
-        f.name = (const char *)sqlite3_column_text(st, 0);
-        f.status = (const char *)sqlite3_column_text(st, 1);
-        f.object_state = (const char *)sqlite3_column_text(st, 2);
-        f.start_line = sqlite3_column_int64(st, 3);
-        f.tok_capi = sqlite3_column_int64(st, 4);
-        if ((rc = fn(arg, &f)) != 0)
-            break;
-    }
-    sqlite3_finalize(st);
-    return rc;
+    f.name = s->name;
+    f.status = s->status;
+    f.object_state = s->object_state;
+    f.start_line = s->start_line;
+    f.tok_capi = s->tok[PD_CLASS_CAPI];
+    return w->brief(w->arg, &f);
 }
 
 int db_blob_functions(sqlite3 *db, const char *blob, const char *rules_hash,
                       int (*fn)(void *arg, const db_fn_brief *f), void *arg)
 {
-    sqlite3_stmt *st = NULL;
+    int64_t id;
     int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT f.name, f.status, f.object_state, "
-                         "f.start_line, f.tok_capi FROM functions f JOIN analyses a "
-                         "ON a.id = f.analysis_id WHERE a.blob_oid = ?1 AND "
-                         "a.rules_hash = ?2 ORDER BY f.idx")) < 0)
+    if ((rc = db_analysis_find(db, blob, rules_hash, &id)) < 0 || !id)
         return rc;
-    sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    return db_each_fn(st, fn, arg);
+    return db_analysis_functions(db, id, fn, arg);
 }
 
 int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
                           int (*fn)(void *arg, const db_fn_brief *f), void *arg)
 {
-    sqlite3_stmt *st = NULL;
-    int rc;
+    db_fns_walk w = {.brief = fn, .arg = arg};
 
-    if ((rc = db_prepare(db, &st, "SELECT name, status, object_state, start_line, "
-                         "tok_capi FROM functions WHERE analysis_id = ?1 ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    return db_each_fn(st, fn, arg);
+    return db_fns_each(db, analysis_id, db_fn_brief_of, &w);
 }
 
 int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out)
@@ -199,42 +189,54 @@ int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out)
     return rc < 0 ? rc : 0;
 }
 
+/* A name search over the functions of one file (db_functions_like). */
+typedef struct {
+    const char *like;
+    db_fn_match m;               /* path set per file */
+    int (*fn)(void *arg, const db_fn_match *m);
+    void *arg;
+} db_fn_search;
+
+/* db_fns_each callback: a function whose name matches, to the caller.
+ * sqlite3_strlike is SQL's LIKE (ASCII case folded), as the search was
+ * when it was a query. */
+static int db_fn_like(void *arg, const db_fn_stored *s)
+{
+    db_fn_search *q = arg;
+
+    if (sqlite3_strlike(q->like, s->name, '\\') != 0)
+        return 0;
+    q->m.name = s->name;
+    q->m.start_line = s->start_line;
+    q->m.end_line = s->end_line;
+    q->m.status = s->status;
+    q->m.object_state = s->object_state;
+    return q->fn(q->arg, &q->m);
+}
+
 int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                       const char *like, int (*fn)(void *arg, const db_fn_match *m),
                       void *arg)
 {
-    sqlite3_stmt *st = NULL;
     db_files *files = NULL;
     db_file_row row;
-    db_fn_match m;
+    db_fn_search q;
     int rc;
 
-    if ((rc = db_files_open(db, &files, commit_id, rules_hash)) < 0 ||
-        (rc = db_prepare(db, &st, "SELECT name, start_line, end_line, status, "
-                         "object_state FROM functions WHERE analysis_id = ?1 AND "
-                         "name LIKE ?2 ESCAPE '\\' ORDER BY idx")) < 0)
-        goto done;
-    sqlite3_bind_text(st, 2, like, -1, SQLITE_TRANSIENT);
-    while (rc == 0 && (rc = db_files_next(files, &row)) > 0) {
-        rc = 0;
+    memset(&q, 0, sizeof(q));
+    q.like = like;
+    q.fn = fn;
+    q.arg = arg;
+    if ((rc = db_files_open(db, &files, commit_id, rules_hash)) < 0)
+        return rc;
+    while ((rc = db_files_next(files, &row)) > 0) {
         if (!row.status)
             continue;
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, row.analysis_id);
-        m.path = row.path;
-        while ((rc = db_step(st)) > 0) {
-            m.name = (const char *)sqlite3_column_text(st, 0);
-            m.start_line = sqlite3_column_int64(st, 1);
-            m.end_line = sqlite3_column_int64(st, 2);
-            m.status = (const char *)sqlite3_column_text(st, 3);
-            m.object_state = (const char *)sqlite3_column_text(st, 4);
-            if ((rc = fn(arg, &m)) != 0)
-                break;
-        }
+        q.m.path = row.path;
+        if ((rc = db_fns_each(db, row.analysis_id, db_fn_like, &q)) != 0)
+            break;
     }
-done:
     db_files_close(files);
-    sqlite3_finalize(st);
     return rc;
 }
 

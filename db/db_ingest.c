@@ -18,7 +18,7 @@
 enum {
     ST_REPO_FIND, ST_REPO_INS, ST_REPO_PATH, ST_COMMIT_FIND, ST_COMMIT_INS,
     ST_PATH_FIND, ST_PATH_INS, ST_CHANGE_INS, ST_CHANGES_OF, ST_ANALYSIS_FIND,
-    ST_ANALYSIS_INS, ST_FUNC_INS, ST_STATS_INS, ST_REF_UPSERT, ST_PATCH_ID,
+    ST_ANALYSIS_INS, ST_STATS_INS, ST_REF_UPSERT, ST_PATCH_ID,
     ST_REF_GET, ST_ON_CHAIN, ST_REWRITE, ST_COMMIT_OID, ST_ANALYSED,
     ST_NOOBJECT_INS, ST_BEGIN, ST_COMMIT, ST_COUNT
 };
@@ -45,11 +45,6 @@ static const char *const db_ingest_sql[ST_COUNT] = {
                          "AND rules_hash = ?2",
     /* ST_ANALYSIS_INS and ST_STATS_INS name the measures: built from the
      * measures table by db_ingest_open. */
-    [ST_FUNC_INS] = "INSERT INTO functions(analysis_id, idx, name, start_line, "
-                    "end_line, status, object_state, tok_hpy, tok_capi, "
-                    "tok_npy_legacy, tok_bridge, name_from_macro, why, ung_hpy, "
-                    "ung_capi, ung_npy_legacy, ung_bridge) VALUES(?1, ?2, "
-                    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     [ST_REF_UPSERT] = "INSERT INTO refs(repo_id, name, commit_id, updated_at) "
                       "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(repo_id, name) DO UPDATE "
                       "SET commit_id = ?3, updated_at = ?4",
@@ -77,8 +72,8 @@ struct db_ingest {
 /* The fixed columns of an analyses row before its measures, ?1 to ?18. */
 #define DB_INGEST_ANALYSIS_COLS "blob_oid, rules_hash, size, lines, status, notes, " \
     "findings, findings_len, hpy_types, calls, calls_len, ung_hpy, ung_capi, " \
-    "ung_npy_legacy, ung_bridge, flow, flow_len, flow_fns"
-#define DB_INGEST_ANALYSIS_NCOLS 18
+    "ung_npy_legacy, ung_bridge, flow, flow_len, flow_fns, fns, fns_len"
+#define DB_INGEST_ANALYSIS_NCOLS 20
 
 int db_ingest_open(db_ingest **out, sqlite3 *db)
 {
@@ -363,60 +358,8 @@ int db_ingest_analysed_each(db_ingest *s, const char *rules_hash,
     return rc;
 }
 
-/* Bind function row `f` (index idx) to ST_FUNC_INS, every parameter, so
- * that no clearing of the bindings is needed between rows. */
-static void db_ingest_fn_bind(sqlite3_stmt *st, int64_t analysis_id, size_t idx,
-                              const db_function_row *f)
-{
-    const int base = 1;
-    int k;
-
-    sqlite3_bind_int64(st, base, analysis_id);
-    sqlite3_bind_int64(st, base + 1, (int64_t)idx);
-    sqlite3_bind_text(st, base + 2, f->name, f->name_len ? (int)f->name_len : -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_int64(st, base + 3, f->start_line);
-    sqlite3_bind_int64(st, base + 4, f->end_line);
-    sqlite3_bind_text(st, base + 5, f->status, -1, SQLITE_STATIC);
-    if (f->object_state)
-        sqlite3_bind_text(st, base + 6, f->object_state, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, base + 6);
-    for (k = 0; k < PD_CLASS_COUNT; k++)
-        sqlite3_bind_int64(st, base + 7 + k, f->tokens[k]);
-    if (f->name_from_macro)
-        sqlite3_bind_text(st, base + 11, f->name_from_macro, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, base + 11);
-    if (f->why)
-        sqlite3_bind_text(st, base + 12, f->why, f->why_len ? (int)f->why_len : -1,
-                          SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, base + 12);
-    for (k = 0; k < PD_CLASS_COUNT; k++)
-        sqlite3_bind_int64(st, base + 13 + k, f->ung[k]);
-}
-
-/* Insert the function rows of one analysis. */
-static int db_ingest_functions(db_ingest *s, int64_t analysis_id,
-                               const db_function_row *fn, size_t nfn)
-{
-    size_t i;
-    int rc;
-
-    for (i = 0; i < nfn; i++) {
-        sqlite3_stmt *st = s->st[ST_FUNC_INS];
-
-        db_ingest_fn_bind(st, analysis_id, i, &fn[i]);
-        if ((rc = db_ingest_done(st)) < 0)
-            return rc;
-    }
-    return 0;
-}
-
 int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
-                           const char *rules_hash, const db_analysis_row *a,
-                           const db_function_row *fn, size_t nfn)
+                           const char *rules_hash, const db_analysis_row *a)
 {
     sqlite3_stmt *st = db_ingest_stmt(s, ST_ANALYSIS_INS);
     int rc, k;
@@ -444,11 +387,15 @@ int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
         if (a->flow_fns)
             sqlite3_bind_text(st, 18, a->flow_fns, -1, SQLITE_STATIC);
     }
+    if (a->fns_z) {
+        sqlite3_bind_blob(st, 19, a->fns_z, (int)a->fns_zlen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 20, (int64_t)a->fns_len);
+    }
     db_measure_bind(st, DB_INGEST_ANALYSIS_NCOLS + 1, DB_M_ANALYSES, &a->counts);
     if ((rc = db_ingest_done(st)) < 0)
         return rc;
     *id_out = sqlite3_last_insert_rowid(s->db);
-    return db_ingest_functions(s, *id_out, fn, nfn);
+    return 0;
 }
 
 int db_ingest_noobject(db_ingest *s, int64_t analysis_id, const pd_counts *c, int status)

@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "db_fns.h"
 #include "pathfilter_value.h"
 
 typedef struct db_ingest db_ingest;
@@ -134,20 +135,7 @@ int db_ingest_analysis_find(db_ingest *s, int64_t *id_out,
 int db_ingest_analysed_each(db_ingest *s, const char *rules_hash,
                             int (*fn)(void *arg, const char *blob_oid), void *arg);
 
-/* One row of table functions.  Strings are borrowed. */
-typedef struct {
-    const char *name;
-    uint32_t start_line, end_line;     /* 1-based, inclusive */
-    const char *status;                /* pd_status name */
-    const char *object_state;          /* pd_objstate name; NULL: none */
-    uint32_t tokens[PD_CLASS_COUNT];   /* findings by class */
-    uint32_t ung[PD_CLASS_COUNT];      /* unguarded findings by class */
-    const char *name_from_macro;       /* NULL: not made by a macro */
-    const char *why;                   /* JSON text of the status reasons */
-    size_t name_len, why_len;          /* their bytes when known; 0: strlen
-                                        * (SQLite's strlen of a million rows
-                                        * was a tenth of their insert) */
-} db_function_row;
+/* db_function_row, one function as stored: db_fns.h. */
 
 /* One row of table analyses without its id.  Pointers are borrowed. */
 typedef struct {
@@ -164,18 +152,19 @@ typedef struct {
     size_t flow_zlen, flow_len;
     const char *flow_fns;              /* the functions' own bits and lines
                                         * (pd_flow_fns_encode); NULL: none */
+    const unsigned char *fns_z;        /* zlib of the functions' text
+                                        * (db_fns_text); NULL: none */
+    size_t fns_zlen, fns_len;
     int64_t ung[PD_CLASS_COUNT];       /* unguarded findings of the file */
     pd_counts counts;                  /* the measures, files = 1 */
 } db_analysis_row;
 
 /*
- * Insert analysis `a` of blob `blob_oid` (40 hex) under `rules_hash` and
- * its `nfn` function rows `fn` (idx = position in the array); *id_out
- * receives the analysis row id.
+ * Insert analysis `a` of blob `blob_oid` (40 hex) under `rules_hash`, its
+ * functions included (a->fns_z); *id_out receives the analysis row id.
  */
 int db_ingest_analysis_put(db_ingest *s, int64_t *id_out, const char *blob_oid,
-                           const char *rules_hash, const db_analysis_row *a,
-                           const db_function_row *fn, size_t nfn);
+                           const char *rules_hash, const db_analysis_row *a);
 
 /*
  * Store the no-object scope's figures `c` and `status` of analysis

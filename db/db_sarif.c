@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_fns.h"
 #include "db_sarif.h"
 #include "pd_error.h"
 
@@ -13,11 +14,22 @@
  * db_sarif_kind_is_finding. */
 #define DB_SARIF_FINDING_SQL "r.kind NOT IN ('pass', 'notApplicable')"
 
+/* One function's lines and the offset of its name in fn_names. */
+typedef struct {
+    int64_t start, end;
+    size_t name_off;
+} ds_range;
+
 struct db_sarif_upload {
     sqlite3 *db;
     int committed;
     sqlite3_stmt *ins;          /* INSERT INTO sarif_results */
-    sqlite3_stmt *fn;           /* innermost function holding a line */
+    /* The functions of the analysis last asked (results come a file at a
+     * time): their lines and names, for the innermost one holding a line. */
+    int64_t fn_aid;             /* 0: none read yet */
+    ds_range *fn;
+    size_t nfn, capfn;
+    pd_buf fn_names;            /* NUL-separated, fn[].name_off into it */
     sqlite3_stmt *rule_get;     /* a run's rule row by id text */
     sqlite3_stmt *rule_ins;     /* INSERT INTO sarif_rules */
 };
@@ -69,10 +81,7 @@ int db_sarif_upload_begin(sqlite3 *db, db_sarif_upload **out)
         (rc = db_prepare(db, &u->rule_get, "SELECT id FROM sarif_rules WHERE "
                          "run_id = ?1 AND rule_id = ?2")) < 0 ||
         (rc = db_prepare(db, &u->rule_ins, "INSERT INTO sarif_rules (run_id, rule_id) "
-                         "VALUES (?1, ?2)")) < 0 ||
-        (rc = db_prepare(db, &u->fn, "SELECT name FROM functions WHERE analysis_id = ?1 "
-                         "AND start_line <= ?2 AND end_line >= ?2 "
-                         "ORDER BY start_line DESC LIMIT 1")) < 0) {
+                         "VALUES (?1, ?2)")) < 0) {
         db_sarif_upload_end(u);
         return rc;
     }
@@ -138,18 +147,51 @@ int db_sarif_upload_run(db_sarif_upload *u, int64_t repo_id, int64_t commit_id,
     return rc;
 }
 
+/* db_fns_each callback: one function's lines and name kept. */
+static int ds_fn_keep(void *arg, const db_fn_stored *f)
+{
+    db_sarif_upload *u = arg;
+
+    if (u->nfn == u->capfn) {
+        size_t cap = u->capfn ? u->capfn * 2 : 64;
+        ds_range *g = realloc(u->fn, cap * sizeof(*g));
+
+        if (!g)
+            return pd_error_nomem("reading functions");
+        u->fn = g;
+        u->capfn = cap;
+    }
+    u->fn[u->nfn].start = f->start_line;
+    u->fn[u->nfn].end = f->end_line;
+    u->fn[u->nfn++].name_off = u->fn_names.len;
+    pd_buf_put(&u->fn_names, f->name, strlen(f->name) + 1);
+    return u->fn_names.err ? pd_error_nomem("reading functions") : 0;
+}
+
 int db_sarif_upload_function(db_sarif_upload *u, int64_t analysis_id, int64_t line,
                              char *fn, size_t n)
 {
+    const ds_range *best = NULL;
+    size_t i;
     int rc;
 
     fn[0] = '\0';
-    sqlite3_reset(u->fn);
-    sqlite3_bind_int64(u->fn, 1, analysis_id);
-    sqlite3_bind_int64(u->fn, 2, line);
-    if ((rc = db_step(u->fn)) > 0)
-        snprintf(fn, n, "%s", (const char *)sqlite3_column_text(u->fn, 0));
-    return rc < 0 ? rc : 0;
+    if (analysis_id != u->fn_aid) {
+        u->nfn = 0;
+        u->fn_aid = 0;
+        pd_buf_reset(&u->fn_names);
+        if ((rc = db_fns_each(u->db, analysis_id, ds_fn_keep, u)) < 0)
+            return rc;
+        u->fn_aid = analysis_id;
+    }
+    /* The latest start holding the line; the first in index order of equals. */
+    for (i = 0; i < u->nfn; i++)
+        if (u->fn[i].start <= line && u->fn[i].end >= line &&
+            (!best || u->fn[i].start > best->start))
+            best = &u->fn[i];
+    if (best)
+        snprintf(fn, n, "%s", u->fn_names.data + best->name_off);
+    return 0;
 }
 
 int db_sarif_upload_rule(db_sarif_upload *u, int64_t run_id, const char *rule_id,
@@ -227,7 +269,8 @@ void db_sarif_upload_end(db_sarif_upload *u)
     if (!u)
         return;
     sqlite3_finalize(u->ins);
-    sqlite3_finalize(u->fn);
+    free(u->fn);
+    pd_buf_free(&u->fn_names);
     sqlite3_finalize(u->rule_get);
     sqlite3_finalize(u->rule_ins);
     if (!u->committed)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db_measures.h"
+#include "db_fns.h"
 #include "db_query.h"
 #include "db_scope.h"
 #include "db_flow.h"
@@ -29,51 +30,51 @@ void db_scope_detail_free(db_scope_detail *d)
     memset(d, 0, sizeof(*d));
 }
 
-/* Read the function rows of an analysis into d (ordered by idx). */
+/* The functions read so far and the room for them. */
+typedef struct {
+    db_scope_detail *d;
+    size_t cap;
+} db_scope_fns;
+
+/* db_fns_each callback: one function onto d. */
+static int db_scope_fn_add(void *arg, const db_fn_stored *s)
+{
+    db_scope_fns *r = arg;
+    db_scope_detail *d = r->d;
+    db_scope_fn *f;
+    int k;
+
+    if (d->nfn == r->cap) {
+        size_t cap = r->cap * 2 + 16;
+        db_scope_fn *grown = realloc(d->fn, cap * sizeof(*grown));
+
+        if (!grown)
+            return pd_error_nomem("reading functions");
+        d->fn = grown;
+        r->cap = cap;
+    }
+    f = &d->fn[d->nfn];
+    memset(f, 0, sizeof(*f));
+    if (!(f->name = strdup(s->name)))
+        return pd_error_nomem("reading functions");
+    d->nfn++;
+    f->start_line = s->start_line;
+    f->status = db_scope_status_index(s->status);
+    f->object = s->object_state ? pd_objstate_parse(s->object_state) : PD_OBJ_NONE;
+    f->is_object = s->object_state != NULL;
+    for (k = 0; k < PD_CLASS_COUNT; k++) {
+        f->tok[k] = s->tok[k];
+        f->ung[k] = s->ung[k];
+    }
+    return 0;
+}
+
+/* Read the functions of an analysis into d (ordered by idx). */
 static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
 {
-    sqlite3_stmt *st = NULL;
-    size_t cap = 0;
-    int rc, k;
+    db_scope_fns r = {d, 0};
 
-    if ((rc = db_prepare(db, &st, "SELECT name, start_line, status, object_state, "
-                         "tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, ung_hpy, "
-                         "ung_capi, ung_npy_legacy, ung_bridge FROM functions "
-                         "WHERE analysis_id = ?1 ORDER BY idx")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, analysis_id);
-    while ((rc = db_step(st)) > 0) {
-        db_scope_fn *f;
-
-        if (d->nfn == cap) {
-            db_scope_fn *grown = realloc(d->fn, (cap = cap * 2 + 16) * sizeof(*grown));
-
-            if (!grown) {
-                rc = pd_error_nomem("reading functions");
-                goto done;
-            }
-            d->fn = grown;
-        }
-        f = &d->fn[d->nfn];
-        memset(f, 0, sizeof(*f));
-        if (!(f->name = strdup((const char *)sqlite3_column_text(st, 0)))) {
-            rc = pd_error_nomem("reading functions");
-            goto done;
-        }
-        d->nfn++;
-        f->start_line = sqlite3_column_int64(st, 1);
-        f->status = db_scope_status_index((const char *)sqlite3_column_text(st, 2));
-        f->object = sqlite3_column_type(st, 3) == SQLITE_NULL ? PD_OBJ_NONE
-                    : pd_objstate_parse((const char *)sqlite3_column_text(st, 3));
-        f->is_object = sqlite3_column_type(st, 3) != SQLITE_NULL;
-        for (k = 0; k < PD_CLASS_COUNT; k++) {
-            f->tok[k] = sqlite3_column_int64(st, 4 + k);
-            f->ung[k] = sqlite3_column_int64(st, 8 + k);
-        }
-    }
-done:
-    sqlite3_finalize(st);
-    return rc;
+    return db_fns_each(db, analysis_id, db_scope_fn_add, &r);
 }
 
 /* The whole file's facts from its analyses row, and what of its unguarded

@@ -144,8 +144,7 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
         c->st.blobs_missing++;
         return ingest_missing_record(c->db, c->cur_commit, path_id, hex);
     }
-    if ((rc = db_ingest_analysis_put(c->store, id_out, hex, c->rules_hash, &enc->row,
-                                     enc->fn, enc->nfn)) == 0 &&
+    if ((rc = db_ingest_analysis_put(c->store, id_out, hex, c->rules_hash, &enc->row)) == 0 &&
         (rc = ingest_counts_put(c, *id_out, &enc->row.counts)) == 0)
         rc = ingest_warm_scope(c, *id_out, enc);
     if (rc == 0) {

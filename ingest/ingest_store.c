@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db_findings.h"
+#include "db_fns.h"
 #include "db_scope.h"
 #include "ingest_store.h"
 #include "ingest_why.h"
@@ -151,6 +152,35 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     return rc;
 }
 
+/* The functions' text (db_fns.h), compressed into e->fns_z; the rows are
+ * then dropped: an encoding waiting for the writer holds only the
+ * compressed text. */
+static int ingest_enc_fns(ingest_enc *e)
+{
+    pd_buf b;
+    size_t i;
+    int rc = 0;
+
+    if (e->nfn) {
+        pd_buf_init(&b, 0);
+        db_fns_text(&b, e->fn, e->nfn);
+        if (b.err)
+            rc = PD_ENOMEM;
+        else if ((rc = db_deflate(&e->fns_z, &e->row.fns_zlen, b.data, b.len)) == 0)
+            e->row.fns_len = b.len;
+        e->row.fns_z = e->fns_z;
+        pd_buf_free(&b);
+    }
+    for (i = 0; i < e->nfn; i++)
+        free((char *)e->fn[i].why);
+    free(e->fn);
+    free(e->names);
+    e->fn = NULL;
+    e->names = NULL;
+    e->nfn = 0;
+    return rc;
+}
+
 void ingest_enc_free(ingest_enc *e)
 {
     if (!e)
@@ -161,6 +191,7 @@ void ingest_enc_free(ingest_enc *e)
     free(e->calls_z);
     free(e->flow_z);
     free(e->flow_fns);
+    free(e->fns_z);
     free(e->flow);
     /* why is the one string of a row made for it alone: owned there. */
     for (size_t i = 0; e->fn && i < e->nfn; i++)
@@ -306,7 +337,7 @@ int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size)
     e->row.hpy_types = e->hpy_types;
     if ((rc = ingest_enc_functions(e, res)) < 0 || (rc = ingest_enc_measures(e, res)) < 0 ||
         (rc = ingest_enc_findings(e, res)) < 0 || (rc = ingest_enc_calls(e, res)) < 0 ||
-        (rc = ingest_enc_flow(e, res)) < 0)
+        (rc = ingest_enc_flow(e, res)) < 0 || (rc = ingest_enc_fns(e)) < 0)
         goto done;
     *out = e;
     e = NULL;
@@ -329,7 +360,7 @@ int ingest_store_analysis_insert(db_ingest *s, int64_t *id_out,
     if ((rc = ingest_enc_new(&e, res, size)) < 0)
         return rc;
     *c = e->row.counts;
-    rc = db_ingest_analysis_put(s, id_out, blob_oid, rules_hash, &e->row, e->fn, e->nfn);
+    rc = db_ingest_analysis_put(s, id_out, blob_oid, rules_hash, &e->row);
     ingest_enc_free(e);
     return rc;
 }

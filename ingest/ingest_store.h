@@ -24,10 +24,12 @@
  */
 typedef struct {
     db_analysis_row row;           /* counts: files = 1 */
-    db_function_row *fn;           /* nfn rows; fn[i].why owned */
+    db_function_row *fn;           /* nfn rows; fn[i].why owned; freed
+                                    * (nfn 0) once encoded into fns_z */
     size_t nfn;
     char *names;                   /* every fn[].name and name_from_macro,
                                     * NUL-separated */
+    unsigned char *fns_z;          /* row.fns_z */
     char *notes, *hpy_types;       /* row.notes, row.hpy_types */
     unsigned char *findings_z;     /* row.findings_z */
     unsigned char *calls_z;        /* row.calls_z */

@@ -75,7 +75,7 @@ static int64_t put_findings(fx *f, const char *blob, const db_finding *rows, siz
     a.findings_z = z;
     a.status = "legacy";
     a.counts.files = 1;
-    assert_int_equal(db_ingest_analysis_put(f->s, &id, blob, "h", &a, NULL, 0), 0);
+    assert_int_equal(db_ingest_analysis_put(f->s, &id, blob, "h", &a), 0);
     free(z);
     return id;
 }

@@ -86,8 +86,8 @@ static char *dump(const char *dbpath)
         "SELECT repo_id, name, commit_id FROM refs ORDER BY repo_id, name",
         "SELECT * FROM paths ORDER BY id",
         "SELECT * FROM changes ORDER BY commit_id, path_id",
-        NULL,     /* analyses: its measure columns from the table (below) */
-        "SELECT * FROM functions ORDER BY analysis_id, idx",
+        NULL,     /* analyses, functions included: its measure columns from
+                   * the table (below) */
         "SELECT * FROM commit_stats ORDER BY commit_id, rules_hash",
         "SELECT repo_id, ref, old_commit_id, new_commit_id FROM rewrites ORDER BY id",
         "SELECT * FROM analysis_noobject ORDER BY analysis_id",
@@ -102,8 +102,8 @@ static char *dump(const char *dbpath)
     assert_int_equal(db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, ""), 0);
     snprintf(analyses, sizeof(analyses), "SELECT id, blob_oid, rules_hash, size, lines, "
              "status, %s, ung_hpy, ung_capi, ung_npy_legacy, ung_bridge, notes, "
-             "hex(findings), findings_len, hpy_types, hex(calls), calls_len "
-             "FROM analyses ORDER BY id", cols);
+             "hex(findings), findings_len, hpy_types, hex(calls), calls_len, "
+             "hex(fns), fns_len FROM analyses ORDER BY id", cols);
     assert_int_equal(db_open(&db, dbpath, 0), 0);
     for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
         sqlite3_stmt *st = NULL;

@@ -13,6 +13,7 @@
 #include "testutil.h"
 
 #include "db.h"
+#include "db_fns.h"
 #include "db_measures.h"
 #include "db_measures_fill.h"
 #include "db_scope.h"
@@ -302,8 +303,7 @@ static char *h_figures(void)
     assert_int_equal(db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, ""), 0);
     return tu_sh_out("sqlite3 '%s' \"SELECT id, status, ung_hpy, ung_capi, ung_npy_legacy, "
                      "ung_bridge, %s FROM analyses ORDER BY id\" "
-                     "\"SELECT analysis_id, idx, ung_hpy, ung_capi, ung_npy_legacy, "
-                     "ung_bridge FROM functions ORDER BY 1, 2\" \"SELECT * FROM "
+                     "\"SELECT id, hex(fns), fns_len FROM analyses ORDER BY id\" \"SELECT * FROM "
                      "commit_stats ORDER BY 1, 2\" \"SELECT * FROM snapshots ORDER BY id\" "
                      "\"SELECT * FROM snapshot_files ORDER BY 1, 2\"", g_site.db, cols);
 }
@@ -372,24 +372,88 @@ static void test_a_new_column_is_filled(void **state)
     free(after);
 }
 
+/* The old table functions (before migration 019) and its rows. */
+typedef struct {
+    sqlite3_stmt *ins;           /* NULL: only list the unguarded counts */
+    int64_t aid;
+    pd_buf *list;                /* "aid|idx|hpy|capi|npy|bridge\n" per row */
+} h_old;
+
+/* db_fns_each callback: one stored function into the old table (its
+ * unguarded counts NULL, as before 011) and its counts onto the list. */
+static int h_old_row(void *arg, const db_fn_stored *f)
+{
+    h_old *o = arg;
+    int k;
+
+    pd_buf_printf(o->list, "%lld|%lld|%lld|%lld|%lld|%lld\n", (long long)o->aid,
+                  (long long)f->idx, (long long)f->ung[0], (long long)f->ung[1],
+                  (long long)f->ung[2], (long long)f->ung[3]);
+    if (!o->ins)
+        return 0;
+    sqlite3_reset(o->ins);
+    sqlite3_bind_int64(o->ins, 1, o->aid);
+    sqlite3_bind_int64(o->ins, 2, f->idx);
+    sqlite3_bind_text(o->ins, 3, f->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(o->ins, 4, f->start_line);
+    for (k = 0; k < PD_CLASS_COUNT; k++)
+        sqlite3_bind_int64(o->ins, 5 + k, f->tok[k]);
+    return sqlite3_step(o->ins) == SQLITE_DONE ? 0 : -1;
+}
+
+/* The table functions as a database from before 011 had it, made from
+ * the stored functions; their unguarded counts listed into `list`. */
+static void h_old_functions(pd_buf *list)
+{
+    int64_t ids[4096];
+    size_t n = h_ids("SELECT id FROM analyses ORDER BY id", ids), i;
+    h_old o = {NULL, 0, list};
+
+    assert_true(n < 4096);
+    assert_int_equal(db_exec(g_db, "CREATE TABLE functions (analysis_id INTEGER NOT NULL, "
+                             "idx INTEGER NOT NULL, name TEXT NOT NULL, start_line INTEGER, "
+                             "tok_hpy INTEGER, tok_capi INTEGER, tok_npy_legacy INTEGER, "
+                             "tok_bridge INTEGER, ung_hpy INTEGER, ung_capi INTEGER, "
+                             "ung_npy_legacy INTEGER, ung_bridge INTEGER, "
+                             "PRIMARY KEY (analysis_id, idx))"), 0);
+    assert_int_equal(db_prepare(g_db, &o.ins, "INSERT INTO functions (analysis_id, idx, "
+                                "name, start_line, tok_hpy, tok_capi, tok_npy_legacy, "
+                                "tok_bridge) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"), 0);
+    for (i = 0; i < n; i++) {
+        o.aid = ids[i];
+        assert_int_equal(db_fns_each(g_db, ids[i], h_old_row, &o), 0);
+    }
+    sqlite3_finalize(o.ins);
+}
+
 /* A database from before migration 011 gets the unguarded counts ingest
- * stores now, from its findings (read by db_findings_each, the one reader);
- * findings of another shape are a damaged database. */
+ * stores now, from its findings (read by db_findings_each, the one reader),
+ * on the old table functions that migration 019 later moves; findings of
+ * another shape are a damaged database. */
 static void test_unguarded_counts_come_from_old_findings(void **state)
 {
-    char *before = h_figures(), *after;
+    char *before = h_figures(), *after, *filled;
+    pd_buf want;
 
     assert_non_null(before);
-    assert_int_equal(db_exec(g_db, "UPDATE functions SET ung_hpy = NULL, ung_capi = NULL, "
-                     "ung_npy_legacy = NULL, ung_bridge = NULL; UPDATE analyses SET "
-                     "ung_hpy = NULL, ung_capi = NULL, ung_npy_legacy = NULL, "
-                     "ung_bridge = NULL"), 0);
+    pd_buf_init(&want, 0);
+    h_old_functions(&want);
+    assert_true(want.len > 0);
+    assert_int_equal(db_exec(g_db, "UPDATE analyses SET ung_hpy = NULL, ung_capi = NULL, "
+                     "ung_npy_legacy = NULL, ung_bridge = NULL"), 0);
     assert_int_equal(db_exec(g_db, "BEGIN IMMEDIATE"), 0);
     assert_int_equal(db_measures_migrated(g_db, 11, 0), 0);
     assert_int_equal(db_exec(g_db, "COMMIT"), 0);
     after = h_figures();
     assert_string_equal(after, before);
     free(after);
+    /* the old table's rows got the counts the ingest stores */
+    filled = tu_sh_out("sqlite3 '%s' \"SELECT analysis_id, idx, ung_hpy, ung_capi, "
+                       "ung_npy_legacy, ung_bridge FROM functions ORDER BY 1, 2\"",
+                       g_site.db);
+    assert_string_equal(filled, want.data);
+    free(filled);
+    pd_buf_free(&want);
     /* The guarded capi use of toy_debug_dump is not counted as unguarded. */
     {
         int64_t v[1];
@@ -403,7 +467,9 @@ static void test_unguarded_counts_come_from_old_findings(void **state)
                      "findings = x'789c8b8e368c8d050004e201a2', findings_len = 5 WHERE id = "
                      "(SELECT min(id) FROM analyses)"), 0);
     assert_int_equal(db_measures_migrated(g_db, 11, 0), PD_EDB);
+    assert_non_null(strstr(pd_error_last(), "damaged"));
     assert_int_equal(db_exec(g_db, "ROLLBACK"), 0);
+    assert_int_equal(db_exec(g_db, "DROP TABLE functions"), 0);
     free(before);
 }
 

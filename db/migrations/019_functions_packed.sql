@@ -1,0 +1,13 @@
+-- 019_functions_packed.sql: the functions of an analysis stored as one
+-- compressed text in its analyses row (issue 26: ingest speed).
+--
+-- Every reader reads the functions of one analysis at a time, and a row
+-- per function in table functions was a million rows on numpy/core's
+-- history: 60 % of the database, and a third of the ingest's writer.
+-- analyses.fns holds zlib(text), one line per function in index order
+-- (db/db_fns.h has the format), and analyses.fns_len the text's bytes;
+-- NULL when the file has no function.
+--
+-- The columns are added and the rows moved by db_fns_fill (db/db_fns.h),
+-- which then drops table functions: SQL alone cannot write the format.
+SELECT 1;
