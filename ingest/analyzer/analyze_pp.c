@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analyze_build.h"
+#include "analyze_class.h"
 #include "analyze_pp.h"
 #include "analyze_scan.h"
 #include "lex_fast.h"

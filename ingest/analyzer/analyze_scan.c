@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analyze_build.h"
+#include "analyze_class.h"
 #include "analyze_flow.h"
 #include "analyze_items.h"
 #include "analyze_scan.h"
@@ -121,58 +122,6 @@ void an_clip_calls(an_state *st)
 {
     while (st->ncalls > 0 && st->calls[st->ncalls - 1].depth > st->pdepth)
         st->ncalls--;
-}
-
-/* ---- classification ---------------------------------------------------- */
-
-/*
- * Classify identifier t: a member (member = 1 after '.', 2 after '->') only
- * by `member` rules, and only after '.': HPy's members are designated
- * initializers (`.legacy_slots = ...`, `.legacy = true`), while a pointer
- * access such as numpy's own `DType->legacy` flag is not HPy's.  Anything
- * else by exact, then prefix/suffix rules.  A class makes a finding.
- * `define`: t is in a #define body (file scope, no tracking).
- * Returns the exact entry (NULL for members and unknown names).
- */
-const rules_name *an_classify(an_state *st, const lex_token *t, int member,
-                              int define)
-{
-    char buf[256];
-    an_tok tk;
-    const char *s;
-    size_t len;
-    const rules_name *e;
-    rules_verdict v;
-
-    tk.s = t->start;
-    tk.len = (uint32_t)t->len;
-    s = t->spliced ? an_text(&tk, buf, sizeof(buf), &len) : t->start;
-    if (!t->spliced)
-        len = t->len;
-    if (member) {
-        e = rules_lookup(st->r, s, len);
-        if (member == 1 && e && e->member.cls >= 0)
-            an_add_finding(st, t->line, t->column, e->member, s, len,
-                           AN_FK_PLAIN, NULL, define);
-        return NULL;
-    }
-    e = rules_classify(st->r, s, len, &v);
-    if (e) {
-        st->triggers_seen |= e->triggers;
-        if ((e->flags & RULES_F_MARKER) && !define && st->cur >= 0 &&
-            !st->guard)
-        {
-            an_facc *a = &st->facc[st->cur];
-
-            if (!a->marker_line && !an_intern(st, s, len, &a->marker_off))
-                a->marker_line = t->line;
-            a->marker = 1;
-        }
-    }
-    if (v.cls >= 0)
-        an_add_finding(st, t->line, t->column, v, s, len, AN_FK_PLAIN,
-                       e && e->cond.cls >= 0 ? e : NULL, define);
-    return e;
 }
 
 /* ---- declarations and function definitions at depth 0 ----------------- */
@@ -770,7 +719,7 @@ void an_scan_token(an_state *st, const lex_token *lt)
         if (!st->types_seen && an_types_word(t.s, t.len))
             st->types_seen = 1;
 
-        t.e = an_classify(st, lt, member, 0);
+        t.e = an_classify_fast(st, lt, member, 0);
     }
     if (st->cur >= 0 && t.kind == LEX_PUNCT && t.punct == '(' &&
         prev->kind == LEX_IDENT) {
