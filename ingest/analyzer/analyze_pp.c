@@ -307,7 +307,7 @@ static void an_pp_define(an_state *st)
 
     memset(&prev, 0, sizeof(prev));
     for (;;) {
-        lex_next(&st->lx, &t);
+        lex_next_fast(&st->lx, &t);   /* inline: a #define's tokens */
         if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
             return;
         if (t.kind == LEX_IDENT)
@@ -317,49 +317,82 @@ static void an_pp_define(an_state *st)
     }
 }
 
+/* The directives read, by name (the rest are skipped). */
+enum { PP_OTHER = 0, PP_IF, PP_ELIF, PP_IFDEF, PP_IFNDEF, PP_ELSE, PP_ENDIF,
+       PP_DEFINE };
+
+/* The directive named s[0..n): by length, then the bytes (constant-length
+ * compares, where a copy and a chain of strcmp were 2 % of a numpy/core
+ * run, issue 26). */
+static int an_pp_kind(const char *s, size_t n)
+{
+    switch (n) {
+    case 2:
+        return memcmp(s, "if", 2) == 0 ? PP_IF : PP_OTHER;
+    case 4:
+        return memcmp(s, "else", 4) == 0 ? PP_ELSE
+             : memcmp(s, "elif", 4) == 0 ? PP_ELIF : PP_OTHER;
+    case 5:
+        return memcmp(s, "endif", 5) == 0 ? PP_ENDIF
+             : memcmp(s, "ifdef", 5) == 0 ? PP_IFDEF : PP_OTHER;
+    case 6:
+        return memcmp(s, "define", 6) == 0 ? PP_DEFINE
+             : memcmp(s, "ifndef", 6) == 0 ? PP_IFNDEF : PP_OTHER;
+    default:
+        return PP_OTHER;
+    }
+}
+
 void an_directive(an_state *st)
 {
     lex_token t, v[AN_PPMAX];
     char name[16];
-    size_t n;
-    int nv, ct;
+    int kind, nv, ct;
 
-    lex_next(&st->lx, &t);
+    lex_next_fast(&st->lx, &t);       /* inline: once per directive */
     if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
         return;                       /* null directive */
     if (t.kind != LEX_IDENT)
-        n = 0;
-    else if (t.spliced)
-        n = lex_text(&t, name, sizeof(name));
-    else if ((n = t.len) < sizeof(name)) {    /* lex_text's copy, faster */
-        memcpy(name, t.start, n);
-        name[n] = '\0';
-    }
-    if (n == 0 || n >= sizeof(name)) {
-        an_pp_skip(st);
-        return;
-    }
-    if (!strcmp(name, "if") || !strcmp(name, "elif")) {
+        kind = PP_OTHER;
+    else if (!t.spliced)
+        kind = an_pp_kind(t.start, t.len);
+    else if (lex_text(&t, name, sizeof(name)) < sizeof(name))
+        kind = an_pp_kind(name, strlen(name));
+    else
+        kind = PP_OTHER;
+    switch (kind) {
+    case PP_IF:
+    case PP_ELIF:
         nv = an_pp_read(st, v);
         ct = an_pp_cond(st, v, nv);
-        if (name[0] == 'i')
+        if (kind == PP_IF)
             an_pp_push(st, ct);
         else
             an_pp_branch(st, 0, ct, t.line);
-    } else if (!strcmp(name, "ifdef") || !strcmp(name, "ifndef")) {
+        break;
+    case PP_IFDEF:
+    case PP_IFNDEF:
         nv = an_pp_read(st, v);
         ct = nv >= 1 && v[0].kind == LEX_IDENT
-           ? an_pp_test(st, &v[0], name[2] == 'n') : 0;
+           ? an_pp_test(st, &v[0], kind == PP_IFNDEF) : 0;
         an_pp_push(st, ct);
-    } else if (!strcmp(name, "else")) {
+        break;
+    case PP_ELSE:
         an_pp_skip(st);
         an_pp_branch(st, 1, 0, t.line);
-    } else if (!strcmp(name, "endif")) {
+        break;
+    case PP_ENDIF:
         an_pp_skip(st);
         an_pp_endif(st, t.line);
-    } else if (!strcmp(name, "define") && !st->skip) {
-        an_pp_define(st);
-    } else {
+        break;
+    case PP_DEFINE:
+        if (!st->skip)
+            an_pp_define(st);
+        else
+            an_pp_skip(st);       /* not read in skipped code */
+        break;
+    default:
         an_pp_skip(st);
+        break;
     }
 }
