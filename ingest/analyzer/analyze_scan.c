@@ -30,54 +30,82 @@
 /* First tokens of a declaration that opens a wrapper, not a body. */
 enum { DK_NONE = 0, DK_NAMESPACE, DK_EXTERN, DK_EXTERN_STR };
 
-/* A keyword and its length, known at compile time (issue 26: with a
- * strlen of every word, for most identifiers, these tests were 2.5 % of
- * a numpy/core run; 1.5 % now). */
-typedef struct { const char *s; size_t len; } an_kw;
-#define AN_KW(w) {w, sizeof(w) - 1}
+/* 1 if s, whose length the caller matched, spells word w: the word's
+ * length is known at compile time, so the compare is a load or two.  The
+ * keyword tests below switch on the length first (issue 26: a loop over
+ * the words was 87 instructions a name). */
+#define AN_EQ(s, w) (memcmp((s), (w), sizeof(w) - 1) == 0)
 
-/* 1 if token t is an identifier among the n words of kw. */
-static int an_in(const an_tok *t, const an_kw *kw, size_t n)
+/* 1 for keywords and attribute-like names that a '(' may follow but that
+ * never name a function: if while for switch return sizeof defined
+ * __attribute__ __attribute __declspec _Alignas alignas _Alignof alignof
+ * __alignof__ typeof __typeof__ __typeof decltype _Static_assert
+ * static_assert asm __asm__ __asm _Generic noexcept throw _Pragma __pragma
+ * case do else goto. */
+static int an_not_name(const an_tok *t)
 {
-    size_t i;
+    const char *s = t->s;
 
     if (t->kind != LEX_IDENT)
         return 0;
-    for (i = 0; i < n; i++)
-        if (kw[i].len == t->len && kw[i].s[0] == t->s[0] &&
-            memcmp(t->s, kw[i].s, t->len) == 0)
-            return 1;
-    return 0;
+    switch (t->len) {
+    case 2:
+        return AN_EQ(s, "if") || AN_EQ(s, "do");
+    case 3:
+        return AN_EQ(s, "for") || AN_EQ(s, "asm");
+    case 4:
+        return AN_EQ(s, "case") || AN_EQ(s, "else") || AN_EQ(s, "goto");
+    case 5:
+        return AN_EQ(s, "while") || AN_EQ(s, "__asm") || AN_EQ(s, "throw");
+    case 6:
+        return AN_EQ(s, "switch") || AN_EQ(s, "return") ||
+               AN_EQ(s, "sizeof") || AN_EQ(s, "typeof");
+    case 7:
+        return AN_EQ(s, "defined") || AN_EQ(s, "alignas") ||
+               AN_EQ(s, "alignof") || AN_EQ(s, "__asm__") ||
+               AN_EQ(s, "_Pragma");
+    case 8:
+        return AN_EQ(s, "_Alignas") || AN_EQ(s, "_Alignof") ||
+               AN_EQ(s, "__typeof") || AN_EQ(s, "decltype") ||
+               AN_EQ(s, "_Generic") || AN_EQ(s, "noexcept") ||
+               AN_EQ(s, "__pragma");
+    case 10:
+        return AN_EQ(s, "__declspec") || AN_EQ(s, "__typeof__");
+    case 11:
+        return AN_EQ(s, "__attribute") || AN_EQ(s, "__alignof__");
+    case 13:
+        return AN_EQ(s, "__attribute__") || AN_EQ(s, "static_assert");
+    case 14:
+        return AN_EQ(s, "_Static_assert");
+    default:
+        return 0;
+    }
 }
 
-/* 1 for keywords and attribute-like names that a '(' may follow but that
- * never name a function. */
-static int an_not_name(const an_tok *t)
-{
-    static const an_kw kw[] = {
-        AN_KW("if"), AN_KW("while"), AN_KW("for"), AN_KW("switch"),
-        AN_KW("return"), AN_KW("sizeof"), AN_KW("defined"),
-        AN_KW("__attribute__"), AN_KW("__attribute"), AN_KW("__declspec"),
-        AN_KW("_Alignas"), AN_KW("alignas"), AN_KW("_Alignof"),
-        AN_KW("alignof"), AN_KW("__alignof__"), AN_KW("typeof"),
-        AN_KW("__typeof__"), AN_KW("__typeof"), AN_KW("decltype"),
-        AN_KW("_Static_assert"), AN_KW("static_assert"), AN_KW("asm"),
-        AN_KW("__asm__"), AN_KW("__asm"), AN_KW("_Generic"),
-        AN_KW("noexcept"), AN_KW("throw"), AN_KW("_Pragma"),
-        AN_KW("__pragma"), AN_KW("case"), AN_KW("do"), AN_KW("else"),
-        AN_KW("goto")};
-    return an_in(t, kw, sizeof(kw) / sizeof(kw[0]));
-}
-
-/* 1 for C type keywords, which cannot name K&R parameters. */
+/* 1 for C type keywords, which cannot name K&R parameters: void int
+ * char long short float double signed unsigned const struct union enum. */
 static int an_type_kw(const an_tok *t)
 {
-    static const an_kw kw[] = {
-        AN_KW("void"), AN_KW("int"), AN_KW("char"), AN_KW("long"),
-        AN_KW("short"), AN_KW("float"), AN_KW("double"), AN_KW("signed"),
-        AN_KW("unsigned"), AN_KW("const"), AN_KW("struct"), AN_KW("union"),
-        AN_KW("enum")};
-    return an_in(t, kw, sizeof(kw) / sizeof(kw[0]));
+    const char *s = t->s;
+
+    if (t->kind != LEX_IDENT)
+        return 0;
+    switch (t->len) {
+    case 3:
+        return AN_EQ(s, "int");
+    case 4:
+        return AN_EQ(s, "void") || AN_EQ(s, "char") || AN_EQ(s, "long") ||
+               AN_EQ(s, "enum");
+    case 5:
+        return AN_EQ(s, "short") || AN_EQ(s, "float") || AN_EQ(s, "const") ||
+               AN_EQ(s, "union");
+    case 6:
+        return AN_EQ(s, "double") || AN_EQ(s, "signed") || AN_EQ(s, "struct");
+    case 8:
+        return AN_EQ(s, "unsigned");
+    default:
+        return 0;
+    }
 }
 
 /* Text of token t without continuations, in buf (cap bytes); returns it
