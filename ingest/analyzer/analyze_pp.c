@@ -39,6 +39,27 @@
 #define CT_GUARD      0x4        /* the branch is CPython-only */
 #define CT_ELSE_GUARD 0x8        /* the #else branch is CPython-only */
 
+/*
+ * Bytes that can make no lexer problem or count in a directive line, nor
+ * carry a token past its newline (issue 26: 29 K directives on numpy/core
+ * are skipped, mostly #define lines inside #if 0, at 540 instructions a
+ * line): letters, digits, '_', blank and tab, and the punctuators
+ * ( ) [ ] { } , ; . + - * & | ^ ! ~ = > #.  Not: backslashes (continuations),
+ * '/' (comments), quotes (literals, raw strings), '?' (trigraphs), '<' ':'
+ * '%' (digraphs), CR, FF, VT, '@' '$' '`', other bytes.  ASCII only
+ * (rows 8-15 are zero).
+ */
+static const unsigned char an_pp_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+};
+
 /* Read and drop the rest of the directive line. */
 static void an_pp_skip(an_state *st)
 {
@@ -47,6 +68,23 @@ static void an_pp_skip(an_state *st)
     do
         lex_next_fast(&st->lx, &t);   /* inline: a directive's tokens */
     while (t.kind != LEX_PP_END && t.kind != LEX_EOF);
+}
+
+/* an_pp_skip for a line that may be long (#define, #include, #undef,
+ * #error ...; not #else or #endif, which are mostly alone on theirs):
+ * when every byte up to the newline is plain (an_pp_plain), the lexer
+ * would only make tokens that change none of its counters, and the line
+ * cannot continue, so the lexer is moved to the newline, where it ends
+ * the directive as it would have. */
+static void an_pp_skip_line(an_state *st)
+{
+    const char *p = st->lx.p, *end = st->lx.end;
+
+    while (p < end && an_pp_plain[(unsigned char)*p])
+        p++;
+    if (p == end || *p == '\n')
+        st->lx.p = p;
+    an_pp_skip(st);
 }
 
 /* Read the rest of the line into v (at most AN_PPMAX tokens kept);
@@ -389,10 +427,10 @@ void an_directive(an_state *st)
         if (!st->skip)
             an_pp_define(st);
         else
-            an_pp_skip(st);       /* not read in skipped code */
+            an_pp_skip_line(st);  /* not read in skipped code */
         break;
     default:
-        an_pp_skip(st);
+        an_pp_skip_line(st);
         break;
     }
 }
