@@ -725,29 +725,12 @@ static void an_record_call(an_state *st, const an_tok *name)
     c->len = (uint32_t)len;
 }
 
-/* Identifier t (lexed as lt): the types pass's words, classification. */
+/* Token t inside a function body, classified: calls, object-dtype items,
+ * flow facts, depth. */
 static inline __attribute__((always_inline)) void
-an_ident_token(an_state *st, const lex_token *lt, an_tok *t,
-               const an_tok *prev)
+an_body_token(an_state *st, an_tok *t, const an_tok *prev)
 {
-    int member = an_punct_is(prev, '.') ? 1
-                 : an_punct_is(prev, LEX_P2('-', '>')) ? 2 : 0;
-
-    if (!st->types_seen && an_types_word(t->s, t->len))
-        st->types_seen = 1;
-    t->e = an_classify_fast(st, lt, member, 0);
-}
-
-/* Token t inside a function body: calls, object-dtype items, flow facts,
- * depth. */
-static inline __attribute__((always_inline)) void
-an_body_token(an_state *st, const lex_token *lt, an_tok *t,
-              const an_tok *prev)
-{
-    if (t->kind == LEX_IDENT) {
-        an_ident_token(st, lt, t, prev);
-    } else if (t->kind == LEX_PUNCT && t->punct == '(' &&
-               prev->kind == LEX_IDENT) {
+    if (t->kind == LEX_PUNCT && t->punct == '(' && prev->kind == LEX_IDENT) {
         if (!st->nograph)
             an_record_call(st, prev);
         an_item_call(st, prev);
@@ -764,14 +747,11 @@ an_body_token(an_state *st, const lex_token *lt, an_tok *t,
         an_func_punct(st, t);
 }
 
-/* Token t at depth 0 outside functions: declarations, parameters. */
+/* Token t at depth 0 outside functions, classified: declarations,
+ * parameters (an_decl_token came before the classification). */
 static inline __attribute__((always_inline)) void
-an_file_token(an_state *st, const lex_token *lt, an_tok *t,
-              const an_tok *prev)
+an_file_token(an_state *st, an_tok *t)
 {
-    an_decl_token(st, t);
-    if (t->kind == LEX_IDENT)
-        an_ident_token(st, lt, t, prev);
     if (st->in_decl && an_local_decl_wants(st, t))
         an_local_decl(st, t);
     if (!st->nograph)
@@ -780,12 +760,14 @@ an_file_token(an_state *st, const lex_token *lt, an_tok *t,
         an_file_punct(st, t);
 }
 
-/* The walk's step: one significant token, by where it is (a function
- * body, file level, a struct body or initializer), then into the ring. */
+/* The walk's step: one significant token, classified if an identifier,
+ * then by where it is (a function body, file level, a struct body or
+ * initializer) once, then into the ring. */
 void an_scan_token(an_state *st, const lex_token *lt)
 {
     an_tok t;
     const an_tok *prev = an_prev(st, 1);
+    int level = st->cur >= 0 ? 0 : st->depth == 0 ? 1 : 2;
 
     t.kind = lt->kind;
     t.punct = lt->punct;
@@ -794,14 +776,21 @@ void an_scan_token(an_state *st, const lex_token *lt)
     t.line = lt->line;
     t.column = lt->column;
     t.e = NULL;
-    if (st->cur >= 0) {
-        an_body_token(st, lt, &t, prev);
-    } else if (st->depth == 0) {
-        an_file_token(st, lt, &t, prev);
-    } else if (t.kind == LEX_IDENT) {
-        an_ident_token(st, lt, &t, prev);
-    } else if (t.kind == LEX_PUNCT) {
-        an_data_punct(st, &t);
+    if (level == 1)
+        an_decl_token(st, &t);        /* before its findings are made */
+    if (t.kind == LEX_IDENT) {
+        int member = an_punct_is(prev, '.') ? 1
+                     : an_punct_is(prev, LEX_P2('-', '>')) ? 2 : 0;
+
+        if (!st->types_seen && an_types_word(t.s, t.len))
+            st->types_seen = 1;
+        t.e = an_classify_fast(st, lt, member, 0);
     }
+    if (level == 0)
+        an_body_token(st, &t, prev);
+    else if (level == 1)
+        an_file_token(st, &t);
+    else if (t.kind == LEX_PUNCT)
+        an_data_punct(st, &t);
     st->ring[st->nring++ & (AN_RING - 1)] = t;
 }
