@@ -196,7 +196,7 @@ typedef struct {
     int failed;
 } an_internlog;
 
-/* One slot of the classification cache (an_state.cc, analyze_scan.c):
+/* One slot of the classification cache (an_state.cc, analyze_class.h):
  * a name of at most AN_CC_MAXLEN bytes by value and what rules_classify
  * said of it.  The verdict depends on the name and the rules alone, and
  * both are fixed for one an_state, so a slot never goes stale. */
@@ -327,7 +327,7 @@ typedef struct {
     an_internlog *ilog;         /* that chunk's interned strings (an_intern
                                  * appends), or NULL when not recording */
     /* Classification verdicts by name (analyze_class.h): most names
-     * recur, and a hit costs a fifth of rules_classify. */
+     * recur, and a hit costs half the instructions of rules_classify. */
     an_cc cc[1u << AN_CC_BITS];
 } an_state;
 
