@@ -6,10 +6,13 @@
  * differ in one byte only (first, middle, last), two names that share a
  * slot and evict each other, and a short name at the very end of the
  * buffer (read byte by byte) against the same name elsewhere (one load).
+ * Below the cache, the rules' look-up finds every exact name of the
+ * default rules through its filters (first two bytes, hash bits).
  */
 #include "testutil.h"
 
 #include "analyzer/analyze_class.h"
+#include "analyzer/rules_int.h"
 
 static rules *g_rules;
 
@@ -164,12 +167,33 @@ static void test_end_of_buffer(void **state)
     free(st);
 }
 
+static void test_rules_find_every_name(void **state)
+{
+    const rules *r = g_rules;
+    size_t i, n = 0;
+    char buf[256];
+
+    for (i = 0; i < r->nnames; i++) {
+        const rules_name *e = &r->names[i];
+
+        assert_ptr_equal(rules_lookup(r, e->name, e->len), e);
+        if (e->len + 1 < sizeof(buf)) {   /* one byte more: not a name */
+            memcpy(buf, e->name, e->len);
+            buf[e->len] = 'q';
+            n += rules_lookup(r, buf, e->len + 1) == NULL;
+        }
+    }
+    assert_true(r->nnames > 2000);    /* the CPython names set included */
+    assert_true(n > r->nnames / 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_rules),
         cmocka_unit_test(test_slot_collision),
         cmocka_unit_test(test_end_of_buffer),
+        cmocka_unit_test(test_rules_find_every_name),
     };
 
     return cmocka_run_group_tests(tests, cc_setup, cc_teardown);
