@@ -5,8 +5,9 @@
  *                   end (status, object state, notes)
  *   analyze_build.c findings, functions, text pool (analyze_build.h)
  *   analyze_result.c names, freeing a result, a function's why as JSON
- *   analyze_scan.c  the token walk: declarations and function definitions,
- *                   classification
+ *   analyze_scan.c  the token walk: declarations and function definitions
+ *   analyze_class.c classification of identifiers by the rules, through a
+ *                   cache of verdicts by name (analyze_class.h)
  *   analyze_items.c object-dtype item access inside functions
  *   analyze_pp.c    preprocessor directives: #if 0, guards, brace depth
  *                   across #if/#else branches, #define bodies
@@ -18,7 +19,8 @@
  * This header holds the state and small inline readers of it, and no
  * function of any file: each file's functions are declared in its own
  * header (analyze_scan.h, ...), so the files call each other as a tree
- * (the walk: memo -> pp -> scan -> items -> flow; all -> build).
+ * (the walk: memo -> pp -> scan -> items -> flow; pp, scan -> class;
+ * all -> build).
  *
  * One an_state lives for one an_analyze() call.  Errors (only out of
  * memory) are sticky in st->rc so the per-token code needs no error
@@ -194,6 +196,21 @@ typedef struct {
     int failed;
 } an_internlog;
 
+/* One slot of the classification cache (an_state.cc, analyze_class.h):
+ * a name of at most AN_CC_MAXLEN bytes by value and what rules_classify
+ * said of it.  The verdict depends on the name and the rules alone, and
+ * both are fixed for one an_state, so a slot never goes stale. */
+#define AN_CC_BITS 8            /* 256 slots, direct-mapped: 512 or 1024
+                                 * miss less but cost more to clear */
+#define AN_CC_MAXLEN 24         /* longer names are not cached */
+typedef struct {
+    uint64_t w[3];              /* the name's bytes (an_cc_key) */
+    const rules_name *e;        /* exact entry or NULL */
+    const char *id;             /* verdict's rule id */
+    uint32_t len;               /* 0: empty slot */
+    int32_t cls;                /* verdict's class, or RULES_CLS_UNSET */
+} an_cc;
+
 typedef struct {
     const rules *r;
     an_result *res;
@@ -309,6 +326,9 @@ typedef struct {
                                  * NULL (analyze_memo.c) */
     an_internlog *ilog;         /* that chunk's interned strings (an_intern
                                  * appends), or NULL when not recording */
+    /* Classification verdicts by name (analyze_class.h): most names
+     * recur, and a hit costs half the instructions of rules_classify. */
+    an_cc cc[1u << AN_CC_BITS];
 } an_state;
 
 /* 1 if token t is the identifier s, a string literal (its length is

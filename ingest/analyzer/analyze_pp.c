@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analyze_build.h"
+#include "analyze_class.h"
 #include "analyze_pp.h"
 #include "analyze_scan.h"
 #include "lex_fast.h"
@@ -38,6 +39,27 @@
 #define CT_GUARD      0x4        /* the branch is CPython-only */
 #define CT_ELSE_GUARD 0x8        /* the #else branch is CPython-only */
 
+/*
+ * Bytes that can make no lexer problem or count in a directive line, nor
+ * carry a token past its newline (issue 26: 29 K directives on numpy/core
+ * are skipped, mostly #define lines inside #if 0, at 540 instructions a
+ * line): letters, digits, '_', blank and tab, and the punctuators
+ * ( ) [ ] { } , ; . + - * & | ^ ! ~ = > #.  Not: backslashes (continuations),
+ * '/' (comments), quotes (literals, raw strings), '?' (trigraphs), '<' ':'
+ * '%' (digraphs), CR, FF, VT, '@' '$' '`', other bytes.  ASCII only
+ * (rows 8-15 are zero).
+ */
+static const unsigned char an_pp_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+};
+
 /* Read and drop the rest of the directive line. */
 static void an_pp_skip(an_state *st)
 {
@@ -46,6 +68,23 @@ static void an_pp_skip(an_state *st)
     do
         lex_next_fast(&st->lx, &t);   /* inline: a directive's tokens */
     while (t.kind != LEX_PP_END && t.kind != LEX_EOF);
+}
+
+/* an_pp_skip for a line that may be long (#define, #include, #undef,
+ * #error ...; not #else or #endif, which are mostly alone on theirs):
+ * when every byte up to the newline is plain (an_pp_plain), the lexer
+ * would only make tokens that change none of its counters, and the line
+ * cannot continue, so the lexer is moved to the newline, where it ends
+ * the directive as it would have. */
+static void an_pp_skip_line(an_state *st)
+{
+    const char *p = st->lx.p, *end = st->lx.end;
+
+    while (p < end && an_pp_plain[(unsigned char)*p])
+        p++;
+    if (p == end || *p == '\n')
+        st->lx.p = p;
+    an_pp_skip(st);
 }
 
 /* Read the rest of the line into v (at most AN_PPMAX tokens kept);
@@ -306,7 +345,7 @@ static void an_pp_define(an_state *st)
 
     memset(&prev, 0, sizeof(prev));
     for (;;) {
-        lex_next(&st->lx, &t);
+        lex_next_fast(&st->lx, &t);   /* inline: a #define's tokens */
         if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
             return;
         if (t.kind == LEX_IDENT)
@@ -316,49 +355,82 @@ static void an_pp_define(an_state *st)
     }
 }
 
+/* The directives read, by name (the rest are skipped). */
+enum { PP_OTHER = 0, PP_IF, PP_ELIF, PP_IFDEF, PP_IFNDEF, PP_ELSE, PP_ENDIF,
+       PP_DEFINE };
+
+/* The directive named s[0..n): by length, then the bytes (constant-length
+ * compares, where a copy and a chain of strcmp were 2 % of a numpy/core
+ * run, issue 26). */
+static int an_pp_kind(const char *s, size_t n)
+{
+    switch (n) {
+    case 2:
+        return memcmp(s, "if", 2) == 0 ? PP_IF : PP_OTHER;
+    case 4:
+        return memcmp(s, "else", 4) == 0 ? PP_ELSE
+             : memcmp(s, "elif", 4) == 0 ? PP_ELIF : PP_OTHER;
+    case 5:
+        return memcmp(s, "endif", 5) == 0 ? PP_ENDIF
+             : memcmp(s, "ifdef", 5) == 0 ? PP_IFDEF : PP_OTHER;
+    case 6:
+        return memcmp(s, "define", 6) == 0 ? PP_DEFINE
+             : memcmp(s, "ifndef", 6) == 0 ? PP_IFNDEF : PP_OTHER;
+    default:
+        return PP_OTHER;
+    }
+}
+
 void an_directive(an_state *st)
 {
     lex_token t, v[AN_PPMAX];
     char name[16];
-    size_t n;
-    int nv, ct;
+    int kind, nv, ct;
 
-    lex_next(&st->lx, &t);
+    lex_next_fast(&st->lx, &t);       /* inline: once per directive */
     if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
         return;                       /* null directive */
     if (t.kind != LEX_IDENT)
-        n = 0;
-    else if (t.spliced)
-        n = lex_text(&t, name, sizeof(name));
-    else if ((n = t.len) < sizeof(name)) {    /* lex_text's copy, faster */
-        memcpy(name, t.start, n);
-        name[n] = '\0';
-    }
-    if (n == 0 || n >= sizeof(name)) {
-        an_pp_skip(st);
-        return;
-    }
-    if (!strcmp(name, "if") || !strcmp(name, "elif")) {
+        kind = PP_OTHER;
+    else if (!t.spliced)
+        kind = an_pp_kind(t.start, t.len);
+    else if (lex_text(&t, name, sizeof(name)) < sizeof(name))
+        kind = an_pp_kind(name, strlen(name));
+    else
+        kind = PP_OTHER;
+    switch (kind) {
+    case PP_IF:
+    case PP_ELIF:
         nv = an_pp_read(st, v);
         ct = an_pp_cond(st, v, nv);
-        if (name[0] == 'i')
+        if (kind == PP_IF)
             an_pp_push(st, ct);
         else
             an_pp_branch(st, 0, ct, t.line);
-    } else if (!strcmp(name, "ifdef") || !strcmp(name, "ifndef")) {
+        break;
+    case PP_IFDEF:
+    case PP_IFNDEF:
         nv = an_pp_read(st, v);
         ct = nv >= 1 && v[0].kind == LEX_IDENT
-           ? an_pp_test(st, &v[0], name[2] == 'n') : 0;
+           ? an_pp_test(st, &v[0], kind == PP_IFNDEF) : 0;
         an_pp_push(st, ct);
-    } else if (!strcmp(name, "else")) {
+        break;
+    case PP_ELSE:
         an_pp_skip(st);
         an_pp_branch(st, 1, 0, t.line);
-    } else if (!strcmp(name, "endif")) {
+        break;
+    case PP_ENDIF:
         an_pp_skip(st);
         an_pp_endif(st, t.line);
-    } else if (!strcmp(name, "define") && !st->skip) {
-        an_pp_define(st);
-    } else {
-        an_pp_skip(st);
+        break;
+    case PP_DEFINE:
+        if (!st->skip)
+            an_pp_define(st);
+        else
+            an_pp_skip_line(st);  /* not read in skipped code */
+        break;
+    default:
+        an_pp_skip_line(st);
+        break;
     }
 }

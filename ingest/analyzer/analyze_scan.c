@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analyze_build.h"
+#include "analyze_class.h"
 #include "analyze_flow.h"
 #include "analyze_items.h"
 #include "analyze_scan.h"
@@ -29,54 +30,82 @@
 /* First tokens of a declaration that opens a wrapper, not a body. */
 enum { DK_NONE = 0, DK_NAMESPACE, DK_EXTERN, DK_EXTERN_STR };
 
-/* A keyword and its length, known at compile time (issue 26: with a
- * strlen of every word, for most identifiers, these tests were 2.5 % of
- * a numpy/core run; 1.5 % now). */
-typedef struct { const char *s; size_t len; } an_kw;
-#define AN_KW(w) {w, sizeof(w) - 1}
+/* 1 if s, whose length the caller matched, spells word w: the word's
+ * length is known at compile time, so the compare is a load or two.  The
+ * keyword tests below switch on the length first (issue 26: a loop over
+ * the words was 87 instructions a name). */
+#define AN_EQ(s, w) (memcmp((s), (w), sizeof(w) - 1) == 0)
 
-/* 1 if token t is an identifier among the n words of kw. */
-static int an_in(const an_tok *t, const an_kw *kw, size_t n)
+/* 1 for keywords and attribute-like names that a '(' may follow but that
+ * never name a function: if while for switch return sizeof defined
+ * __attribute__ __attribute __declspec _Alignas alignas _Alignof alignof
+ * __alignof__ typeof __typeof__ __typeof decltype _Static_assert
+ * static_assert asm __asm__ __asm _Generic noexcept throw _Pragma __pragma
+ * case do else goto. */
+static int an_not_name(const an_tok *t)
 {
-    size_t i;
+    const char *s = t->s;
 
     if (t->kind != LEX_IDENT)
         return 0;
-    for (i = 0; i < n; i++)
-        if (kw[i].len == t->len && kw[i].s[0] == t->s[0] &&
-            memcmp(t->s, kw[i].s, t->len) == 0)
-            return 1;
-    return 0;
+    switch (t->len) {
+    case 2:
+        return AN_EQ(s, "if") || AN_EQ(s, "do");
+    case 3:
+        return AN_EQ(s, "for") || AN_EQ(s, "asm");
+    case 4:
+        return AN_EQ(s, "case") || AN_EQ(s, "else") || AN_EQ(s, "goto");
+    case 5:
+        return AN_EQ(s, "while") || AN_EQ(s, "__asm") || AN_EQ(s, "throw");
+    case 6:
+        return AN_EQ(s, "switch") || AN_EQ(s, "return") ||
+               AN_EQ(s, "sizeof") || AN_EQ(s, "typeof");
+    case 7:
+        return AN_EQ(s, "defined") || AN_EQ(s, "alignas") ||
+               AN_EQ(s, "alignof") || AN_EQ(s, "__asm__") ||
+               AN_EQ(s, "_Pragma");
+    case 8:
+        return AN_EQ(s, "_Alignas") || AN_EQ(s, "_Alignof") ||
+               AN_EQ(s, "__typeof") || AN_EQ(s, "decltype") ||
+               AN_EQ(s, "_Generic") || AN_EQ(s, "noexcept") ||
+               AN_EQ(s, "__pragma");
+    case 10:
+        return AN_EQ(s, "__declspec") || AN_EQ(s, "__typeof__");
+    case 11:
+        return AN_EQ(s, "__attribute") || AN_EQ(s, "__alignof__");
+    case 13:
+        return AN_EQ(s, "__attribute__") || AN_EQ(s, "static_assert");
+    case 14:
+        return AN_EQ(s, "_Static_assert");
+    default:
+        return 0;
+    }
 }
 
-/* 1 for keywords and attribute-like names that a '(' may follow but that
- * never name a function. */
-static int an_not_name(const an_tok *t)
-{
-    static const an_kw kw[] = {
-        AN_KW("if"), AN_KW("while"), AN_KW("for"), AN_KW("switch"),
-        AN_KW("return"), AN_KW("sizeof"), AN_KW("defined"),
-        AN_KW("__attribute__"), AN_KW("__attribute"), AN_KW("__declspec"),
-        AN_KW("_Alignas"), AN_KW("alignas"), AN_KW("_Alignof"),
-        AN_KW("alignof"), AN_KW("__alignof__"), AN_KW("typeof"),
-        AN_KW("__typeof__"), AN_KW("__typeof"), AN_KW("decltype"),
-        AN_KW("_Static_assert"), AN_KW("static_assert"), AN_KW("asm"),
-        AN_KW("__asm__"), AN_KW("__asm"), AN_KW("_Generic"),
-        AN_KW("noexcept"), AN_KW("throw"), AN_KW("_Pragma"),
-        AN_KW("__pragma"), AN_KW("case"), AN_KW("do"), AN_KW("else"),
-        AN_KW("goto")};
-    return an_in(t, kw, sizeof(kw) / sizeof(kw[0]));
-}
-
-/* 1 for C type keywords, which cannot name K&R parameters. */
+/* 1 for C type keywords, which cannot name K&R parameters: void int
+ * char long short float double signed unsigned const struct union enum. */
 static int an_type_kw(const an_tok *t)
 {
-    static const an_kw kw[] = {
-        AN_KW("void"), AN_KW("int"), AN_KW("char"), AN_KW("long"),
-        AN_KW("short"), AN_KW("float"), AN_KW("double"), AN_KW("signed"),
-        AN_KW("unsigned"), AN_KW("const"), AN_KW("struct"), AN_KW("union"),
-        AN_KW("enum")};
-    return an_in(t, kw, sizeof(kw) / sizeof(kw[0]));
+    const char *s = t->s;
+
+    if (t->kind != LEX_IDENT)
+        return 0;
+    switch (t->len) {
+    case 3:
+        return AN_EQ(s, "int");
+    case 4:
+        return AN_EQ(s, "void") || AN_EQ(s, "char") || AN_EQ(s, "long") ||
+               AN_EQ(s, "enum");
+    case 5:
+        return AN_EQ(s, "short") || AN_EQ(s, "float") || AN_EQ(s, "const") ||
+               AN_EQ(s, "union");
+    case 6:
+        return AN_EQ(s, "double") || AN_EQ(s, "signed") || AN_EQ(s, "struct");
+    case 8:
+        return AN_EQ(s, "unsigned");
+    default:
+        return 0;
+    }
 }
 
 /* Text of token t without continuations, in buf (cap bytes); returns it
@@ -121,58 +150,6 @@ void an_clip_calls(an_state *st)
 {
     while (st->ncalls > 0 && st->calls[st->ncalls - 1].depth > st->pdepth)
         st->ncalls--;
-}
-
-/* ---- classification ---------------------------------------------------- */
-
-/*
- * Classify identifier t: a member (member = 1 after '.', 2 after '->') only
- * by `member` rules, and only after '.': HPy's members are designated
- * initializers (`.legacy_slots = ...`, `.legacy = true`), while a pointer
- * access such as numpy's own `DType->legacy` flag is not HPy's.  Anything
- * else by exact, then prefix/suffix rules.  A class makes a finding.
- * `define`: t is in a #define body (file scope, no tracking).
- * Returns the exact entry (NULL for members and unknown names).
- */
-const rules_name *an_classify(an_state *st, const lex_token *t, int member,
-                              int define)
-{
-    char buf[256];
-    an_tok tk;
-    const char *s;
-    size_t len;
-    const rules_name *e;
-    rules_verdict v;
-
-    tk.s = t->start;
-    tk.len = (uint32_t)t->len;
-    s = t->spliced ? an_text(&tk, buf, sizeof(buf), &len) : t->start;
-    if (!t->spliced)
-        len = t->len;
-    if (member) {
-        e = rules_lookup(st->r, s, len);
-        if (member == 1 && e && e->member.cls >= 0)
-            an_add_finding(st, t->line, t->column, e->member, s, len,
-                           AN_FK_PLAIN, NULL, define);
-        return NULL;
-    }
-    e = rules_classify(st->r, s, len, &v);
-    if (e) {
-        st->triggers_seen |= e->triggers;
-        if ((e->flags & RULES_F_MARKER) && !define && st->cur >= 0 &&
-            !st->guard)
-        {
-            an_facc *a = &st->facc[st->cur];
-
-            if (!a->marker_line && !an_intern(st, s, len, &a->marker_off))
-                a->marker_line = t->line;
-            a->marker = 1;
-        }
-    }
-    if (v.cls >= 0)
-        an_add_finding(st, t->line, t->column, v, s, len, AN_FK_PLAIN,
-                       e && e->cond.cls >= 0 ? e : NULL, define);
-    return e;
 }
 
 /* ---- declarations and function definitions at depth 0 ----------------- */
@@ -748,11 +725,49 @@ static void an_record_call(an_state *st, const an_tok *name)
     c->len = (uint32_t)len;
 }
 
+/* Token t inside a function body, classified: calls, object-dtype items,
+ * flow facts, depth. */
+static inline __attribute__((always_inline)) void
+an_body_token(an_state *st, an_tok *t, const an_tok *prev)
+{
+    if (t->kind == LEX_PUNCT && t->punct == '(' && prev->kind == LEX_IDENT) {
+        if (!st->nograph)
+            an_record_call(st, prev);
+        an_item_call(st, prev);
+    }
+    if (an_cast_operand_wants(st))
+        an_cast_operand(st, t);
+    if (an_call_token_wants(st, t))
+        an_call_token(st, t);
+    if (an_local_decl_wants(st, t))
+        an_local_decl(st, t);
+    if (an_flow_body_wants(st, t))
+        an_flow_body_token(st, t);
+    if (t->kind == LEX_PUNCT)
+        an_func_punct(st, t);
+}
+
+/* Token t at depth 0 outside functions, classified: declarations,
+ * parameters (an_decl_token came before the classification). */
+static inline __attribute__((always_inline)) void
+an_file_token(an_state *st, an_tok *t)
+{
+    if (st->in_decl && an_local_decl_wants(st, t))
+        an_local_decl(st, t);
+    if (!st->nograph)
+        an_flow_file_token(st, t);    /* parameter names: for facts only */
+    if (t->kind == LEX_PUNCT)
+        an_file_punct(st, t);
+}
+
+/* The walk's step: one significant token, classified if an identifier,
+ * then by where it is (a function body, file level, a struct body or
+ * initializer) once, then into the ring. */
 void an_scan_token(an_state *st, const lex_token *lt)
 {
     an_tok t;
     const an_tok *prev = an_prev(st, 1);
-    int file_level = st->cur < 0 && st->depth == 0;
+    int level = st->cur >= 0 ? 0 : st->depth == 0 ? 1 : 2;
 
     t.kind = lt->kind;
     t.punct = lt->punct;
@@ -761,40 +776,21 @@ void an_scan_token(an_state *st, const lex_token *lt)
     t.line = lt->line;
     t.column = lt->column;
     t.e = NULL;
-    if (file_level)
-        an_decl_token(st, &t);
+    if (level == 1)
+        an_decl_token(st, &t);        /* before its findings are made */
     if (t.kind == LEX_IDENT) {
         int member = an_punct_is(prev, '.') ? 1
                      : an_punct_is(prev, LEX_P2('-', '>')) ? 2 : 0;
 
         if (!st->types_seen && an_types_word(t.s, t.len))
             st->types_seen = 1;
-
-        t.e = an_classify(st, lt, member, 0);
+        t.e = an_classify_fast(st, lt, member, 0);
     }
-    if (st->cur >= 0 && t.kind == LEX_PUNCT && t.punct == '(' &&
-        prev->kind == LEX_IDENT) {
-        if (!st->nograph)
-            an_record_call(st, prev);
-        an_item_call(st, prev);
-    }
-    if (st->cur >= 0 && an_cast_operand_wants(st))
-        an_cast_operand(st, &t);
-    if (st->cur >= 0 && an_call_token_wants(st, &t))
-        an_call_token(st, &t);
-    if ((st->cur >= 0 || (file_level && st->in_decl)) && an_local_decl_wants(st, &t))
-        an_local_decl(st, &t);
-    if (st->cur >= 0 && an_flow_body_wants(st, &t))
-        an_flow_body_token(st, &t);
-    else if (file_level && !st->nograph)
-        an_flow_file_token(st, &t);   /* parameter names: for facts only */
-    if (t.kind == LEX_PUNCT) {
-        if (st->cur >= 0)
-            an_func_punct(st, &t);
-        else if (st->depth == 0)
-            an_file_punct(st, &t);
-        else
-            an_data_punct(st, &t);
-    }
+    if (level == 0)
+        an_body_token(st, &t, prev);
+    else if (level == 1)
+        an_file_token(st, &t);
+    else if (t.kind == LEX_PUNCT)
+        an_data_punct(st, &t);
     st->ring[st->nring++ & (AN_RING - 1)] = t;
 }

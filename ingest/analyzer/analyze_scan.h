@@ -7,8 +7,6 @@
 #include "analyze_int.h"
 
 void an_scan_token(an_state *st, const lex_token *t);
-const rules_name *an_classify(an_state *st, const lex_token *t, int member,
-                              int define);
 void an_reset_decl(an_state *st);
 void an_clip_calls(an_state *st);
 

@@ -6,7 +6,8 @@
  * structures, tuned for the analyzer's hot path, which classifies every
  * identifier of every file version:
  *   - an open-addressing hash table of exact names (rules_name entries),
- *     with a first-byte filter so most identifiers are rejected at once;
+ *     with a first-bytes filter so most identifiers are rejected at once,
+ *     and a filter by hash bits so most others are without a probe;
  *   - a byte trie of prefixes, walked once per identifier for the longest
  *     match;
  *   - a short list of suffixes, filtered by their last byte.

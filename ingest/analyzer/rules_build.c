@@ -185,11 +185,12 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     e->fieldarg_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
-    rules_ix_put(r->ix, r->ixmask,
-                 (uint64_t)rules_ix_hash(name, len) << 32 | (r->nnames + 1));
+    rules_ix_put(r->ix, r->ixmask, (uint64_t)e->hash << 32 | (r->nnames + 1));
     r->nnames++;
     k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
     r->first2[k >> 3] |= (uint8_t)(1u << (k & 7));
+    k = e->hash >> 16;
+    r->hbits[k >> 3] |= (uint8_t)(1u << (k & 7));
     *out = e;
     return 0;
 }
