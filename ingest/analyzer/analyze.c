@@ -21,6 +21,7 @@
 #include "analyze_flow.h"
 #include "analyze_memo.h"
 #include "analyze_types.h"
+#include "tmpl_replay.h"
 #include "pd_error.h"
 
 static int an_ends_with(const char *path, const char *suffix)
@@ -450,18 +451,34 @@ static int an_is_template(const char *path)
                     an_ends_with(path, ".h.src"));
 }
 
-/* Lex buf[0..len) and feed every token to the scanner. */
-static void an_walk(an_state *st, const char *buf, size_t len)
+/* an_feed for tmpl_replay_walk: the plain walk's step, stopping at an
+ * error as it does. */
+static inline int an_feed_replayed(void *ctx, const lex_token *t)
+{
+    an_state *st = ctx;
+
+    if (st->rc)
+        return 1;
+    an_feed(st, t);
+    return 0;
+}
+
+/* Lex buf[0..len) and feed every token to the scanner; a template's
+ * expansion through its replay rp unless NULL (tmpl_replay.h). */
+static void an_walk(an_state *st, const char *buf, size_t len, tmpl_replay *rp)
 {
     lex_token t;
 
     lex_init(&st->lx, buf, len, st->cpp ? LEX_F_CPP : 0);
-    for (;;) {
-        lex_next_fast(&st->lx, &t);   /* inline: once per token */
-        if (t.kind == LEX_EOF || st->rc)
-            break;
-        an_feed(st, &t);
-    }
+    if (rp)
+        tmpl_replay_walk(rp, &st->lx, an_feed_replayed, st);
+    else
+        for (;;) {
+            lex_next_fast(&st->lx, &t);   /* inline: once per token */
+            if (t.kind == LEX_EOF || st->rc)
+                break;
+            an_feed(st, &t);
+        }
     /* newlines seen, plus a last line without one */
     st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
 }
@@ -493,6 +510,7 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
 {
     an_state st;
     tmpl_out *tm = NULL;
+    tmpl_replay rp, *rpp;
     int rc, big = 0;
 
     *out = NULL;
@@ -510,10 +528,12 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     if (an_is_template(path) && (rc = tmpl_expand(&tm, &big, buf, len)))
         goto done;
     st.tmap = tm;
+    rpp = tmpl_replay_start(&rp, tm, buf, len, st.cpp ? LEX_F_CPP : 0, path);
     if (m)
-        an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len);
+        an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len, rpp);
     else
-        an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len);
+        an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len, rpp);
+    tmpl_replay_free(&rp);
     if (!st.rc)
         an_finish(&st);
     if (!st.rc)

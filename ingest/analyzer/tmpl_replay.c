@@ -1,0 +1,306 @@
+/*
+ * tmpl_replay.c: the template's tokens, lexed once, for the replay of its
+ * expansion (tmpl_replay.h): building them, taking the replay up again
+ * after the lexer read on, and the check against plain lexing.
+ *
+ * Why a replayed token is the lexer's: lex_next's step from a token's end
+ * depends only on lex_state's in_pp and at_bol there and on the bytes it
+ * reads (the gap's blanks, comments and continuations, the token, and a
+ * few bytes after it that decide where it ends); its line and column are
+ * 1 + the newlines before it and its distance from the last one, which
+ * the expansion's line table gives.  So the template's step from a
+ * boundary where the walk stands in the same context gives the same
+ * token when every byte the step reads is a copy of the template's.
+ * Steps that change one of the lexer's problem counters are never
+ * replayed, so the counters and their first lines are always the
+ * lexer's own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tmpl_replay.h"
+
+/* How many bytes past the end of token t (of src[0..srclen)) its step
+ * reads, as the first template offset not read; UINT32_MAX when the step
+ * is not to be replayed at all.  Every test lex_next_fast and its rarer
+ * paths make past a token's last byte is here (lex_fast.h, lex_core.c):
+ * an identifier or number ends at a byte that does not continue it, or at
+ * a backslash that lex_splice reads two more bytes after, and an
+ * identifier and a '"' may open a C++ raw string; a one-byte punctuator
+ * reads the next byte for a two-byte one, and '<', '%', ':' (digraphs)
+ * and '?' (trigraphs) up to three more; a directive's end is its
+ * newline; a stray '\\' reads two bytes for a continuation. */
+static uint32_t tr_lim(const lex_token *t, const char *src, size_t srclen,
+                       unsigned flags)
+{
+    size_t end = (size_t)(t->start - src) + t->len, la;
+    unsigned char a = t->len ? (unsigned char)t->start[0] : 0, c;
+
+    if (end >= srclen)              /* decided by the end of the input */
+        return UINT32_MAX;
+    c = (unsigned char)src[end];
+    switch (t->kind) {
+    case LEX_IDENT:
+        if ((flags & LEX_F_CPP) && c == '"')
+            return UINT32_MAX;
+        la = c == '\\' ? 4 : 1;
+        break;
+    case LEX_NUMBER:
+        la = c == '\\' || c == '\'' ? 4 : 1;
+        break;
+    case LEX_STRING:
+    case LEX_CHAR:
+        if (a != '"' && a != '\'')  /* a C++ raw string */
+            return UINT32_MAX;
+        la = 0;                     /* ends at its closing quote */
+        break;
+    case LEX_PUNCT:
+        la = t->len >= 2 ? 0 : a == '?' || a == '<' || a == '%' || a == ':' ? 4 : 1;
+        break;
+    case LEX_PP_BEGIN:
+        la = 0;
+        break;
+    case LEX_PP_END:
+        la = 1;
+        break;
+    case LEX_OTHER:
+        la = 4;
+        break;
+    default:
+        return UINT32_MAX;
+    }
+    return (uint32_t)(end + la);
+}
+
+/* The lexer's problem counters, summed: they only grow (a first line
+ * goes from 0 to a line), so a step that counts one changes the sum. */
+static uint64_t tr_problems(const lex_state *lx)
+{
+    return (uint64_t)lx->bad_comment_line + lx->bad_literals + lx->bad_trigraphs +
+           lx->other_bytes + lx->digraphs;
+}
+
+/* The lexer's context before a step, as in tr_tok.flags. */
+static unsigned tr_pre(const lex_state *lx)
+{
+    return (unsigned)(lx->in_pp != 0) | (unsigned)(lx->at_bol != 0) << 1;
+}
+
+int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
+                     size_t srclen, unsigned flags)
+{
+    lex_state lx;
+    lex_token tk;
+    size_t cap = srclen / 4 + 16, n = 0;
+
+    memset(r, 0, sizeof(*r));
+    if (srclen >= UINT32_MAX / 2 || t->len >= UINT32_MAX / 2 ||
+        !(r->bmap = calloc(srclen + 1, sizeof(*r->bmap))) ||
+        !(r->tok = malloc(cap * sizeof(*r->tok)))) {
+        tmpl_replay_free(r);
+        return -1;
+    }
+    lex_init(&lx, src, srclen, flags);
+    for (;;) {
+        uint32_t b = (uint32_t)(lx.p - src);
+        uint64_t probs = tr_problems(&lx);
+        tr_tok *k;
+
+        if (n == cap) {
+            tr_tok *v = realloc(r->tok, 2 * cap * sizeof(*v));
+
+            if (!v) {
+                tmpl_replay_free(r);
+                return -1;
+            }
+            r->tok = v;
+            cap *= 2;
+        }
+        k = &r->tok[n];
+        k->flags = (uint8_t)(tr_pre(&lx) << TR_PRE_SHIFT);
+        k->pline = lx.line;
+        lex_next_fast(&lx, &tk);
+        /* The step from b: a later step from the same offset (after a
+         * directive's end, which reads nothing) wins, as that is where
+         * the lexer stands when analyze_pp.c is done with the line. */
+        r->bmap[b] = (uint32_t)n + 1;
+        k->start = (uint32_t)(tk.start - src);
+        k->len = (uint32_t)tk.len;
+        k->line = tk.line;
+        k->column = tk.column;
+        k->punct = (uint16_t)tk.punct;
+        k->kind = (uint8_t)tk.kind;
+        k->flags |= (uint8_t)((tk.spliced ? TR_SPLICED : 0) | (lx.in_pp ? TR_PP_AFTER : 0));
+        k->lim = tk.kind == LEX_EOF || tr_problems(&lx) != probs
+                     ? UINT32_MAX : tr_lim(&tk, src, srclen, flags);
+        n++;
+        if (tk.kind == LEX_EOF)
+            break;
+    }
+    r->ntok = n;
+    r->segs = t->segs;
+    r->nsegs = t->nsegs;
+    r->src_lines = t->src_lines;
+    r->text = t->text;
+    return 0;
+}
+
+void tmpl_replay_free(tmpl_replay *r)
+{
+    free(r->tok);
+    free(r->bmap);
+    r->tok = NULL;
+    r->bmap = NULL;
+}
+
+int tmpl_replay_sync(tmpl_replay *r, const lex_state *lx)
+{
+    size_t e = (size_t)(lx->p - r->text), g = r->g;
+    const tmpl_seg *sg;
+    uint32_t s, j;
+
+    if (g >= r->nsegs || r->segs[g].exp_off > e)
+        g = 0;                      /* the walk never goes back; in case */
+    while (g < r->nsegs && (size_t)r->segs[g].exp_off + r->segs[g].len <= e)
+        g++;
+    r->g = g;
+    if (g >= r->nsegs || r->segs[g].subst)
+        return 0;
+    sg = &r->segs[g];
+    s = sg->src_off + (uint32_t)(e - sg->exp_off);
+    if (!(j = r->bmap[s]) || ((r->tok[--j].flags >> TR_PRE_SHIFT) & 3u) != tr_pre(lx))
+        return 0;
+    r->j = j;
+    r->sline = r->tok[j].pline;
+    r->linefix = (int64_t)lx->line - r->sline;
+    r->ls = lx->line_start;
+    r->delta = (int64_t)sg->exp_off - (int64_t)sg->src_off;
+    r->seg_end = sg->src_off + sg->len;
+    r->next_p = lx->p;
+    return 1;
+}
+
+int tmpl_replay_mode(void)
+{
+    const char *v = getenv("PORTDASH_TMPL_REPLAY");
+
+    if (v && !strcmp(v, "0"))
+        return 0;
+    if (v && !strcmp(v, "check"))
+        return 2;
+    return 1;
+}
+
+/* 1 when two tokens are the same, to the byte. */
+static int tr_same_tok(const lex_token *a, const lex_token *b)
+{
+    return a->kind == b->kind && a->punct == b->punct && a->start == b->start &&
+           a->len == b->len && a->line == b->line && a->column == b->column &&
+           !a->spliced == !b->spliced;
+}
+
+/* 1 when two lexer states over the same text are the same. */
+static int tr_same_state(const lex_state *a, const lex_state *b)
+{
+    return a->p == b->p && a->line == b->line && a->line_start == b->line_start &&
+           !a->in_pp == !b->in_pp && !a->at_bol == !b->at_bol &&
+           a->bad_comment_line == b->bad_comment_line &&
+           a->bad_literal_line == b->bad_literal_line &&
+           a->bad_literals == b->bad_literals &&
+           a->bad_trigraph_line == b->bad_trigraph_line &&
+           a->bad_trigraphs == b->bad_trigraphs && a->other_line == b->other_line &&
+           a->other_bytes == b->other_bytes && a->digraphs == b->digraphs;
+}
+
+/* The check's walk: the plain lexer a beside the replay's b. */
+typedef struct {
+    lex_state a, *b;
+    size_t n, bad;
+} tr_check;
+
+/* Compare token t of the replay's walk (and, after a '#', the directive
+ * that b lexes on) with the plain lexer's; nonzero at the first that
+ * differs. */
+static int tr_check_feed(void *ctx, const lex_token *t)
+{
+    tr_check *c = ctx;
+    lex_token ta, tb = *t;
+
+    for (;;) {
+        c->n++;
+        lex_next(&c->a, &ta);
+        /* lx is the lexer's where feed may read it: after a '#' */
+        if (!tr_same_tok(&ta, &tb) ||
+            ((tb.kind == LEX_PP_BEGIN || c->b->in_pp) && !tr_same_state(&c->a, c->b))) {
+            c->bad = c->n;
+            return 1;
+        }
+        if (tb.kind != LEX_PP_BEGIN && !c->b->in_pp)
+            return 0;
+        lex_next(c->b, &tb);            /* as analyze_pp.c does */
+        if (tb.kind == LEX_EOF)
+            return 0;
+    }
+}
+
+size_t tmpl_replay_check(const tmpl_out *t, const char *src, size_t srclen,
+                         unsigned flags, size_t *replayed)
+{
+    tmpl_replay r;
+    tr_check c;
+    lex_state b;
+    lex_token ta, tb;
+    size_t n = 0, i = 0;
+
+    if (tmpl_replay_init(&r, t, src, srclen, flags))
+        return (size_t)-1;
+    memset(&c, 0, sizeof(c));
+    lex_init(&c.a, t->text, t->len, flags);
+    lex_init(&b, t->text, t->len, flags);
+    c.b = &b;
+    tmpl_replay_walk(&r, &b, tr_check_feed, &c);
+    if (!c.bad) {                   /* both at the end, in the same state */
+        lex_next(&c.a, &ta);
+        c.n++;
+        if (ta.kind != LEX_EOF || !tr_same_state(&c.a, &b))
+            c.bad = c.n;
+    }
+    /* tmpl_replay_next, as the memo's walk uses it: every state */
+    lex_init(&c.a, t->text, t->len, flags);
+    lex_init(&b, t->text, t->len, flags);
+    for (r.next_p = NULL, r.g = 0; !c.bad;) {
+        i++;
+        lex_next(&c.a, &ta);
+        tmpl_replay_next(&r, &b, &tb);
+        n += r.next_p != NULL;
+        if (!tr_same_tok(&ta, &tb) || !tr_same_state(&c.a, &b))
+            c.bad = i;
+        if (ta.kind == LEX_EOF)
+            break;
+    }
+    tmpl_replay_free(&r);
+    if (replayed)
+        *replayed = n;
+    return c.bad;
+}
+
+tmpl_replay *tmpl_replay_start(tmpl_replay *r, const tmpl_out *t,
+                               const char *src, size_t srclen, unsigned flags,
+                               const char *path)
+{
+    int mode = tmpl_replay_mode();
+    size_t bad;
+
+    memset(r, 0, sizeof(*r));
+    if (!t || mode == 0)
+        return NULL;
+    if (mode == 2 && (bad = tmpl_replay_check(t, src, srclen, flags, NULL)) != 0) {
+        if (bad == (size_t)-1)
+            return NULL;            /* out of memory: lex the expansion */
+        fprintf(stderr, "portdash: %s: the template replay differs from the "
+                "lexer at token %zu; lexing the expansion\n", path ? path : "", bad);
+        return NULL;
+    }
+    return tmpl_replay_init(r, t, src, srclen, flags) ? NULL : r;
+}
