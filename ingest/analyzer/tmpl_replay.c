@@ -28,9 +28,10 @@
  * an identifier or number ends at a byte that does not continue it, or at
  * a backslash that lex_splice reads two more bytes after, and an
  * identifier and a '"' may open a C++ raw string; a one-byte punctuator
- * reads the next byte for a two-byte one, and '<', '%', ':' (digraphs)
- * and '?' (trigraphs) up to three more; a directive's end is its
- * newline; a stray '\\' reads two bytes for a continuation. */
+ * that may start a two-byte one (and '.', .5, and '/', a comment) reads
+ * the next byte, '<', '%', ':' (digraphs) and '?' (trigraphs) up to
+ * three more; a directive's end is its newline; a stray '\\' reads two
+ * bytes for a continuation. */
 static uint32_t tr_lim(const lex_token *t, const char *src, size_t srclen,
                        unsigned flags)
 {
@@ -55,8 +56,9 @@ static uint32_t tr_lim(const lex_token *t, const char *src, size_t srclen,
             return UINT32_MAX;
         la = 0;                     /* ends at its closing quote */
         break;
-    case LEX_PUNCT:
-        la = t->len >= 2 ? 0 : a == '?' || a == '<' || a == '%' || a == ':' ? 4 : 1;
+    case LEX_PUNCT:             /* ( ) [ ] { } , ; ~ read nothing after */
+        la = t->len >= 2 ? 0 : a == '?' || lex_dg[a] ? 4
+           : lex_two[a] || a == '.' ? 1 : 0;
         break;
     case LEX_PP_BEGIN:
         la = 0;
@@ -93,9 +95,10 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
     lex_state lx;
     lex_token tk;
     size_t cap = srclen / 4 + 16, n = 0;
+    uint64_t probs = 0;
 
     memset(r, 0, sizeof(*r));
-    if (srclen >= UINT32_MAX / 2 || t->len >= UINT32_MAX / 2 ||
+    if (srclen >= UINT32_MAX / 8 || t->len >= UINT32_MAX / 2 || !t->nsegs ||
         !(r->bmap = calloc(srclen + 1, sizeof(*r->bmap))) ||
         !(r->tok = malloc(cap * sizeof(*r->tok)))) {
         tmpl_replay_free(r);
@@ -103,8 +106,8 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
     }
     lex_init(&lx, src, srclen, flags);
     for (;;) {
-        uint32_t b = (uint32_t)(lx.p - src);
-        uint64_t probs = tr_problems(&lx);
+        uint32_t b = (uint32_t)(lx.p - src), pre = tr_pre(&lx);
+        uint64_t was = probs;
         tr_tok *k;
 
         if (n == cap) {
@@ -118,21 +121,22 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
             cap *= 2;
         }
         k = &r->tok[n];
-        k->flags = (uint8_t)(tr_pre(&lx) << TR_PRE_SHIFT);
         k->pline = lx.line;
         lex_next_fast(&lx, &tk);
         /* The step from b: a later step from the same offset (after a
          * directive's end, which reads nothing) wins, as that is where
          * the lexer stands when analyze_pp.c is done with the line. */
-        r->bmap[b] = (uint32_t)n + 1;
+        r->bmap[b] = ((uint32_t)n + 1) << 2 | pre;
         k->start = (uint32_t)(tk.start - src);
         k->len = (uint32_t)tk.len;
         k->line = tk.line;
         k->column = tk.column;
         k->punct = (uint16_t)tk.punct;
         k->kind = (uint8_t)tk.kind;
-        k->flags |= (uint8_t)((tk.spliced ? TR_SPLICED : 0) | (lx.in_pp ? TR_PP_AFTER : 0));
-        k->lim = tk.kind == LEX_EOF || tr_problems(&lx) != probs
+        k->flags = (uint8_t)(pre << TR_PRE_SHIFT | (tk.spliced ? TR_SPLICED : 0) |
+                             (lx.in_pp ? TR_PP_AFTER : 0));
+        probs = tr_problems(&lx);
+        k->lim = tk.kind == LEX_EOF || probs != was
                      ? UINT32_MAX : tr_lim(&tk, src, srclen, flags);
         n++;
         if (tk.kind == LEX_EOF)
@@ -143,6 +147,7 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
     r->nsegs = t->nsegs;
     r->src_lines = t->src_lines;
     r->text = t->text;
+    r->textlen = t->len;
     return 0;
 }
 
@@ -156,28 +161,81 @@ void tmpl_replay_free(tmpl_replay *r)
 
 int tmpl_replay_sync(tmpl_replay *r, const lex_state *lx)
 {
-    size_t e = (size_t)(lx->p - r->text), g = r->g;
-    const tmpl_seg *sg;
-    uint32_t s, j;
+    const tmpl_seg *sg = r->segs + r->g;
+    uint32_t e = (uint32_t)(lx->p - r->text), s, v;
 
-    if (g >= r->nsegs || r->segs[g].exp_off > e)
-        g = 0;                      /* the walk never goes back; in case */
-    while (g < r->nsegs && (size_t)r->segs[g].exp_off + r->segs[g].len <= e)
-        g++;
-    r->g = g;
-    if (g >= r->nsegs || r->segs[g].subst)
+    if (e >= r->textlen)            /* the segments end at textlen */
         return 0;
-    sg = &r->segs[g];
-    s = sg->src_off + (uint32_t)(e - sg->exp_off);
-    if (!(j = r->bmap[s]) || ((r->tok[--j].flags >> TR_PRE_SHIFT) & 3u) != tr_pre(lx))
+    if (sg->exp_off > e)
+        sg = r->segs;               /* the walk never goes back; in case */
+    while (sg->exp_off + sg->len <= e)
+        sg++;
+    r->g = (size_t)(sg - r->segs);
+    if (sg->subst)
         return 0;
-    r->j = j;
-    r->sline = r->tok[j].pline;
+    s = sg->src_off + (e - sg->exp_off);
+    v = r->bmap[s];
+    if (!v || (v & 3u) != tr_pre(lx))
+        return 0;
+    r->j = (v >> 2) - 1;
+    r->sline = r->tok[r->j].pline;
     r->linefix = (int64_t)lx->line - r->sline;
     r->ls = lx->line_start;
     r->delta = (int64_t)sg->exp_off - (int64_t)sg->src_off;
     r->seg_end = sg->src_off + sg->len;
     r->next_p = lx->p;
+    return 1;
+}
+
+int tmpl_replay_cross(tmpl_replay *r, lex_token *t)
+{
+    const tr_tok *k = &r->tok[r->j];
+    const tmpl_seg *sg = r->segs, *sub, *nx;
+    uint32_t a = k->start, b = a + k->len, pos = r->seg_end, i;
+    size_t h;
+    int64_t e = (int64_t)a + r->delta;
+
+    if (k->kind != LEX_IDENT || (k->flags & TR_SPLICED) || k->lim == UINT32_MAX ||
+        a > pos)
+        return 0;
+    for (h = r->g + 1; h + 1 < r->nsegs; h += 2) {
+        const char *v;
+
+        sub = &sg[h];
+        nx = &sg[h + 1];
+        /* a placeholder [pos, nx->src_off) inside the identifier */
+        if (!sub->subst || nx->subst || sub->src_off != pos || nx->src_off <= pos ||
+            nx->src_off > b)
+            return 0;
+        v = r->text + sub->exp_off;
+        if (a == pos && !LEX_IS(v[0], LC_IDST))
+            return 0;               /* a digit first: a number */
+        for (i = 0; i < sub->len; i++)
+            if (!LEX_IS(v[i], LC_ID))
+                return 0;
+        if (k->lim <= nx->src_off + nx->len)
+            break;                  /* ends in nx, with what it reads */
+        if (nx->src_off + nx->len >= b)
+            return 0;
+        pos = nx->src_off + nx->len;
+    }
+    if (h + 1 >= r->nsegs)
+        return 0;
+    t->kind = LEX_IDENT;
+    t->punct = 0;
+    t->start = r->text + e;
+    t->line = (uint32_t)((int64_t)k->line + r->linefix);
+    t->column = k->line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->column;
+    t->spliced = 0;
+    if (k->line != r->sline) {      /* columns from here on: this line's */
+        r->ls = r->text + ((int64_t)r->src_lines[k->line - 1] + r->delta);
+        r->sline = k->line;
+    }
+    r->g = h + 1;
+    r->delta = (int64_t)nx->exp_off - (int64_t)nx->src_off;
+    r->seg_end = nx->src_off + nx->len;
+    t->len = (size_t)((int64_t)b + r->delta - e);
+    r->j++;
     return 1;
 }
 

@@ -55,12 +55,14 @@ typedef struct {
 typedef struct {
     tr_tok *tok;              /* the template's tokens, then its EOF */
     size_t ntok;
-    uint32_t *bmap;           /* per template offset: 1 + the token whose step
-                               * starts there, or 0 */
+    uint32_t *bmap;           /* per template offset: 0, or the token whose
+                               * step starts there, plus 1, shifted left by
+                               * 2 over the context before it (as in flags) */
     const tmpl_seg *segs;     /* the expansion's segments */
     size_t nsegs, g;          /* g: the segment of the last sync */
     const uint32_t *src_lines; /* the template's line starts */
     const char *text;         /* the expansion */
+    size_t textlen;
     const char *next_p;       /* tmpl_replay_next: lex_state.p after the
                                * last replayed token, NULL after a lexed one */
     const char *ls;           /* lex_state.line_start at the sync */
@@ -100,6 +102,15 @@ void tmpl_replay_free(tmpl_replay *r);
  * else 0.  Called by tmpl_replay_next.
  */
 int tmpl_replay_sync(tmpl_replay *r, const lex_state *lx);
+
+/*
+ * Template token j reads past the segment being replayed: when it is an
+ * identifier that runs over placeholders whose values are identifier
+ * characters (npy_@name@, @TYPE@_get, @type@), the expansion has one
+ * identifier there too, which is put in *t; the replay goes on in the
+ * segment after its last value (1).  Else 0, nothing changed.
+ */
+int tmpl_replay_cross(tmpl_replay *r, lex_token *t);
 
 /* lx after template token j - 1 was handed out (since the sync). */
 static inline void tmpl_replay_put(const tmpl_replay *r, lex_state *lx)
@@ -148,8 +159,13 @@ tmpl_replay_next(tmpl_replay *r, lex_state *lx, lex_token *tok)
     if (lx->p != r->next_p && !tmpl_replay_sync(r, lx))
         goto real;
     k = &r->tok[r->j];
-    if (k->lim > r->seg_end)       /* reads past the segment, or never */
-        goto real;
+    if (k->lim > r->seg_end) {     /* reads past the segment, or never */
+        if (!tmpl_replay_cross(r, tok))
+            goto real;
+        tmpl_replay_put(r, lx);
+        r->next_p = lx->p;
+        return;
+    }
     e = (int64_t)k->start + r->delta;
     tok->kind = (lex_kind)k->kind;
     tok->punct = k->punct;
@@ -188,13 +204,26 @@ tmpl_replay_walk(tmpl_replay *r, lex_state *lx, tmpl_replay_feed feed, void *ctx
         if (tmpl_replay_sync(r, lx)) {
             /* in locals: the stores into t could alias r's fields */
             const tr_tok *k = r->tok + r->j, *k0 = k;
-            const uint32_t seg_end = r->seg_end, sline = r->sline;
-            const int64_t delta = r->delta, linefix = r->linefix;
+            uint32_t seg_end = r->seg_end, sline = r->sline;
+            int64_t delta = r->delta;
+            const int64_t linefix = r->linefix;
             const char *text = r->text, *ls = r->ls;
 
-            for (; k->lim <= seg_end; k++) {
+            for (;; k++) {
                 int64_t e = (int64_t)k->start + delta;
 
+                if (k->lim > seg_end) {
+                    r->j = (size_t)(k - r->tok);
+                    if (k->kind != LEX_IDENT || !tmpl_replay_cross(r, &t))
+                        break;
+                    seg_end = r->seg_end;
+                    sline = r->sline;
+                    delta = r->delta;
+                    ls = r->ls;
+                    if (feed(ctx, &t))
+                        return;
+                    continue;
+                }
                 t.kind = (lex_kind)k->kind;
                 t.punct = k->punct;
                 t.start = text + e;
