@@ -94,8 +94,9 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
 {
     lex_state lx;
     lex_token tk;
-    size_t cap = srclen / 4 + 16, n = 0;
+    size_t cap = srclen / 4 + 16, n = 0, dir = SIZE_MAX;
     uint64_t probs = 0;
+    uint32_t dmax = 0;
 
     memset(r, 0, sizeof(*r));
     if (srclen >= UINT32_MAX / 8 || t->len >= UINT32_MAX / 2 || !t->nsegs ||
@@ -127,17 +128,27 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
          * directive's end, which reads nothing) wins, as that is where
          * the lexer stands when analyze_pp.c is done with the line. */
         r->bmap[b] = ((uint32_t)n + 1) << 2 | pre;
+        k->t = tk;
+        k->t.start = NULL;
         k->start = (uint32_t)(tk.start - src);
-        k->len = (uint32_t)tk.len;
-        k->line = tk.line;
-        k->column = tk.column;
-        k->punct = (uint16_t)tk.punct;
-        k->kind = (uint8_t)tk.kind;
-        k->flags = (uint8_t)(pre << TR_PRE_SHIFT | (tk.spliced ? TR_SPLICED : 0) |
-                             (lx.in_pp ? TR_PP_AFTER : 0));
+        k->flags = pre << TR_PRE_SHIFT | (tk.spliced ? TR_SPLICED : 0) |
+                   (lx.in_pp ? TR_PP_AFTER : 0);
         probs = tr_problems(&lx);
         k->lim = tk.kind == LEX_EOF || probs != was
                      ? UINT32_MAX : tr_lim(&tk, src, srclen, flags);
+        k->dnext = 0;
+        k->dlim = UINT32_MAX;           /* not a directive, or no end seen */
+        if (tk.kind == LEX_PP_BEGIN) {
+            dir = n;
+            dmax = 0;
+        } else if (dir != SIZE_MAX) {   /* a directive's token */
+            dmax = k->lim > dmax ? k->lim : dmax;
+            if (tk.kind == LEX_PP_END) {
+                r->tok[dir].dnext = (uint32_t)n + 1;
+                r->tok[dir].dlim = dmax;
+                dir = SIZE_MAX;
+            }
+        }
         n++;
         if (tk.kind == LEX_EOF)
             break;
@@ -191,11 +202,11 @@ int tmpl_replay_cross(tmpl_replay *r, lex_token *t)
 {
     const tr_tok *k = &r->tok[r->j];
     const tmpl_seg *sg = r->segs, *sub, *nx;
-    uint32_t a = k->start, b = a + k->len, pos = r->seg_end, i;
+    uint32_t a = k->start, b = a + k->t.len, pos = r->seg_end, i;
     size_t h;
     int64_t e = (int64_t)a + r->delta;
 
-    if (k->kind != LEX_IDENT || (k->flags & TR_SPLICED) || k->lim == UINT32_MAX ||
+    if (k->t.kind != LEX_IDENT || (k->flags & TR_SPLICED) || k->lim == UINT32_MAX ||
         a > pos)
         return 0;
     for (h = r->g + 1; h + 1 < r->nsegs; h += 2) {
@@ -224,12 +235,12 @@ int tmpl_replay_cross(tmpl_replay *r, lex_token *t)
     t->kind = LEX_IDENT;
     t->punct = 0;
     t->start = r->text + e;
-    t->line = (uint32_t)((int64_t)k->line + r->linefix);
-    t->column = k->line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->column;
+    t->line = (uint32_t)((int64_t)k->t.line + r->linefix);
+    t->column = k->t.line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->t.column;
     t->spliced = 0;
-    if (k->line != r->sline) {      /* columns from here on: this line's */
-        r->ls = r->text + ((int64_t)r->src_lines[k->line - 1] + r->delta);
-        r->sline = k->line;
+    if (k->t.line != r->sline) {      /* columns from here on: this line's */
+        r->ls = r->text + ((int64_t)r->src_lines[k->t.line - 1] + r->delta);
+        r->sline = k->t.line;
     }
     r->g = h + 1;
     r->delta = (int64_t)nx->exp_off - (int64_t)nx->src_off;

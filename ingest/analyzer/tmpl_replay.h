@@ -29,15 +29,18 @@
 #include "lex_fast.h"
 #include "tmpl.h"
 
-/* One token of the template: its offset and length there, the first
- * template offset past what its step reads (lim: UINT32_MAX for a token
- * never replayed: the end of input, a problem the lexer counts, a C++ raw
- * string), its line and column, the line where its step starts (the end
- * of the token before), its kind and punctuator, and flags (TR_*). */
+/* One token of the template: the token as the lexer gave it there (but
+ * for start: NULL), its offset, the first template offset past what its
+ * step reads (lim: UINT32_MAX for a token never replayed: the end of
+ * input, a problem the lexer counts, a C++ raw string), the line where
+ * its step starts (the end of the token before), and flags (TR_*).  The
+ * token whole, so that handing it out is one copy and three fields. */
 typedef struct {
-    uint32_t start, len, lim, line, pline, column;
-    uint16_t punct;
-    uint8_t kind, flags;
+    lex_token t;
+    uint32_t start, lim, pline, flags;
+    /* A directive's '#': the token after its end (LEX_PP_END, or LEX_EOF),
+     * and the largest lim of its tokens up to that end. */
+    uint32_t dnext, dlim;
 } tr_tok;
 
 #define TR_SPLICED   0x1u   /* lex_token.spliced */
@@ -117,7 +120,7 @@ static inline void tmpl_replay_put(const tmpl_replay *r, lex_state *lx)
 {
     const tr_tok *k = &r->tok[r->j - 1], *n = &r->tok[r->j];
 
-    lx->p = r->text + ((int64_t)k->start + k->len + r->delta);
+    lx->p = r->text + ((int64_t)k->start + k->t.len + r->delta);
     lx->line = (uint32_t)((int64_t)n->pline + r->linefix);
     lx->line_start = n->pline == r->sline
         ? r->ls : r->text + ((int64_t)r->src_lines[n->pline - 1] + r->delta);
@@ -167,13 +170,10 @@ tmpl_replay_next(tmpl_replay *r, lex_state *lx, lex_token *tok)
         return;
     }
     e = (int64_t)k->start + r->delta;
-    tok->kind = (lex_kind)k->kind;
-    tok->punct = k->punct;
+    *tok = k->t;
     tok->start = r->text + e;
-    tok->len = k->len;
-    tok->line = (uint32_t)((int64_t)k->line + r->linefix);
-    tok->column = k->line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->column;
-    tok->spliced = k->flags & TR_SPLICED;
+    tok->line = (uint32_t)((int64_t)k->t.line + r->linefix);
+    tok->column = k->t.line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->t.column;
     r->j++;
     tmpl_replay_put(r, lx);
     r->next_p = lx->p;
@@ -214,7 +214,7 @@ tmpl_replay_walk(tmpl_replay *r, lex_state *lx, tmpl_replay_feed feed, void *ctx
 
                 if (k->lim > seg_end) {
                     r->j = (size_t)(k - r->tok);
-                    if (k->kind != LEX_IDENT || !tmpl_replay_cross(r, &t))
+                    if (k->t.kind != LEX_IDENT || !tmpl_replay_cross(r, &t))
                         break;
                     seg_end = r->seg_end;
                     sline = r->sline;
@@ -224,19 +224,23 @@ tmpl_replay_walk(tmpl_replay *r, lex_state *lx, tmpl_replay_feed feed, void *ctx
                         return;
                     continue;
                 }
-                t.kind = (lex_kind)k->kind;
-                t.punct = k->punct;
+                t = k->t;
                 t.start = text + e;
-                t.len = k->len;
-                t.line = (uint32_t)((int64_t)k->line + linefix);
-                t.column = k->line == sline ? (uint32_t)(text + e - ls) + 1 : k->column;
-                t.spliced = k->flags & TR_SPLICED;
+                t.line = (uint32_t)((int64_t)k->t.line + linefix);
+                t.column = k->t.line == sline ? (uint32_t)(text + e - ls) + 1 : k->t.column;
                 if (t.kind == LEX_PP_BEGIN) {
                     r->j = (size_t)(k + 1 - r->tok);
                     tmpl_replay_put(r, lx);
                     if (feed(ctx, &t))
                         return;
-                    goto next;          /* the directive moved lx */
+                    /* The directive, lexed by feed, was template bytes
+                     * of the segment: the lexer stands at its end, the
+                     * template's too; else it moved elsewhere. */
+                    if (k->dlim > seg_end || lx->in_pp ||
+                        lx->p != text + ((int64_t)r->tok[k->dnext - 1].start + delta))
+                        goto next;
+                    k = r->tok + k->dnext - 1;
+                    continue;
                 }
                 if (feed(ctx, &t))
                     return;
