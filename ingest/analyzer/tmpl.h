@@ -72,6 +72,18 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len);
 void tmpl_map(const tmpl_out *t, uint32_t line, uint32_t column,
               uint32_t *out_line, uint32_t *out_column);
 
+/* Where tmpl_map_near last found a position: zero it before the first
+ * call on an expansion. */
+typedef struct {
+    size_t seg, line;
+} tmpl_near;
+
+/* tmpl_map for positions taken one after another, each looked for from
+ * where the last one was found (*near): as fast as the positions are
+ * near each other (the findings of a walk, in its order), never wrong. */
+void tmpl_map_near(const tmpl_out *t, tmpl_near *near, uint32_t line,
+                   uint32_t column, uint32_t *out_line, uint32_t *out_column);
+
 /* Free; accepts NULL. */
 void tmpl_free(tmpl_out *t);
 

@@ -8,7 +8,9 @@
  *     and awkward values, in C and in C++;
  *   - analysis by analysis: every template fixture analysed with the
  *     replay and with PORTDASH_TMPL_REPLAY=0 gives the same JSON;
- *   - and the check itself sees a replay that hands out a wrong token.
+ *   - and the check itself sees a replay that hands out a wrong token;
+ * and tmpl_map_near, which maps the findings back from where the last one
+ * was found, maps as a plain scan does.
  */
 #include "testutil.h"
 #include "testcases.h"
@@ -204,6 +206,45 @@ static void test_check_sees_wrong(void **state)
     tmpl_free(t);
 }
 
+/* tmpl_map_near, its hint carried from any position to any other, maps
+ * as a linear scan of the segments and lines does. */
+static void test_map_near(void **state)
+{
+    size_t len, i, k, n = 0;
+    char *src = tc_slurp("tests/fixtures/analyze/cases/tmpl_replay.c.src", &len);
+    tmpl_out *t = NULL;
+    tmpl_near near = {0, 0};
+    uint32_t seed = 7;
+    int big = 0;
+
+    (void)state;
+    assert_non_null(src);
+    assert_int_equal(tmpl_expand(&t, &big, src, len), 0);
+    assert_non_null(t);
+    for (i = 0; i < 3000; i++) {
+        uint32_t line = 1 + rnd_next(&seed) % (uint32_t)t->nexp_lines, col = 1 + rnd_next(&seed) % 9;
+        size_t off = t->exp_lines[line - 1] + col - 1, src_off, l = 0;
+        uint32_t ol, oc;
+
+        if (i % 3)                      /* runs of near positions too */
+            line = 1 + (uint32_t)(n++ % t->nexp_lines);
+        off = t->exp_lines[line - 1] + col - 1;
+        for (k = 0; k + 1 < t->nsegs && t->segs[k + 1].exp_off <= off; k++)
+            ;
+        src_off = t->segs[k].src_off;
+        if (!t->segs[k].subst)
+            src_off += off - t->segs[k].exp_off < t->segs[k].len
+                       ? off - t->segs[k].exp_off : t->segs[k].len - 1;
+        while (l + 1 < t->nsrc_lines && t->src_lines[l + 1] <= src_off)
+            l++;
+        tmpl_map_near(t, &near, line, col, &ol, &oc);
+        assert_int_equal(ol, l + 1);
+        assert_int_equal(oc, src_off - t->src_lines[l] + 1);
+    }
+    tmpl_free(t);
+    free(src);
+}
+
 /* JSON of one analysis. */
 static char *analyse_json(const char *name, const char *src, size_t len, const rules *r)
 {
@@ -268,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_glue),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_check_sees_wrong),
+        cmocka_unit_test(test_map_near),
         cmocka_unit_test(test_analysis_same),
     };
 
