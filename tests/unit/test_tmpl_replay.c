@@ -222,9 +222,9 @@ static void test_map_near(void **state)
     assert_int_equal(tmpl_expand(&t, &big, src, len), 0);
     assert_non_null(t);
     for (i = 0; i < 3000; i++) {
-        uint32_t line = 1 + rnd_next(&seed) % (uint32_t)t->nexp_lines, col = 1 + rnd_next(&seed) % 9;
-        size_t off = t->exp_lines[line - 1] + col - 1, src_off, l = 0;
-        uint32_t ol, oc;
+        uint32_t line = 1 + rnd_next(&seed) % (uint32_t)t->nexp_lines;
+        uint32_t col = 1 + rnd_next(&seed) % 9, ol, oc;
+        size_t off, src_off, l = 0;
 
         if (i % 3)                      /* runs of near positions too */
             line = 1 + (uint32_t)(n++ % t->nexp_lines);
