@@ -24,7 +24,7 @@ _Static_assert(TM_MAXLEVEL < 10, "tm_level writes the level as one digit");
 
 typedef struct {
     const char *src;
-    size_t srclen, limit, cap_text, cap_segs;
+    size_t srclen, limit, cap_text, cap_segs, cap_bodies;
     tmpl_out *o;
     int rc;                 /* 0, PD_ENOMEM, or 1: too large */
 } tm_state;
@@ -499,6 +499,15 @@ static int tm_loop(tm_comp *c, tm_pieces *ps, size_t hs, size_t he,
     }
     if ((rc = tm_piece_add(ps, TM_LOOP, he, 0, (uint32_t)id)))
         return rc;
+    if (level == 0) {               /* tmpl_out.bodies */
+        tmpl_out *o = c->st->o;
+
+        if (tm_grow((void **)&o->bodies, &c->st->cap_bodies, 2 * o->nbodies + 2,
+                    sizeof(*o->bodies)))
+            return PD_ENOMEM;
+        o->bodies[2 * o->nbodies] = (uint32_t)he;
+        o->bodies[2 * o->nbodies++ + 1] = (uint32_t)be;
+    }
     c->open[c->nopen++] = id;
     rc = tm_level(c, &L->body, he, be, level + 1);
     c->nopen--;
@@ -811,5 +820,6 @@ void tmpl_free(tmpl_out *t)
     free(t->segs);
     free(t->exp_lines);
     free(t->src_lines);
+    free(t->bodies);
     free(t);
 }

@@ -51,6 +51,9 @@ typedef struct {
     size_t nexp_lines;
     uint32_t *src_lines;    /* offset of each line start in the template */
     size_t nsrc_lines;
+    uint32_t *bodies;       /* start and end offsets of the body of each
+                             * outermost loop in the template, in order */
+    size_t nbodies;
     size_t loops;           /* loops expanded (all levels) */
     size_t instances;       /* loop bodies emitted (all levels) */
     size_t unknown_names;   /* @name@ kept as written */

@@ -21,9 +21,9 @@
 
 #include "tmpl_replay.h"
 
-/* How many bytes past the end of token t (of src[0..srclen)) its step
- * reads, as the first template offset not read; UINT32_MAX when the step
- * is not to be replayed at all.  Every test lex_next_fast and its rarer
+/* How many bytes past the end of token t (of src[0..srclen), lexed with
+ * its end there) its step reads, as the first template offset not read;
+ * UINT32_MAX when the step is not to be replayed at all.  Every test lex_next_fast and its rarer
  * paths make past a token's last byte is here (lex_fast.h, lex_core.c):
  * an identifier or number ends at a byte that does not continue it, or at
  * a backslash that lex_splice reads two more bytes after, and an
@@ -72,7 +72,8 @@ static uint32_t tr_lim(const lex_token *t, const char *src, size_t srclen,
     default:
         return UINT32_MAX;
     }
-    return (uint32_t)(end + la);
+    /* past the end, the lexer's tests of it may have gone otherwise */
+    return end + la > srclen ? UINT32_MAX : (uint32_t)(end + la);
 }
 
 /* The lexer's problem counters, summed: they only grow (a first line
@@ -89,37 +90,43 @@ static unsigned tr_pre(const lex_state *lx)
     return (unsigned)(lx->in_pp != 0) | (unsigned)(lx->at_bol != 0) << 1;
 }
 
-int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
-                     size_t srclen, unsigned flags)
+/* Lex src[a..e) (the lexer's end at e) from the start of a line or from
+ * where lex_state says, and append its tokens to r (cap: the room);
+ * 0, or -1 when out of memory. */
+static int tr_lex_region(tmpl_replay *r, size_t *cap, const char *src, uint32_t a,
+                         uint32_t e, const tmpl_out *t, unsigned flags)
 {
     lex_state lx;
     lex_token tk;
-    size_t cap = srclen / 4 + 16, n = 0, dir = SIZE_MAX;
+    size_t n = r->ntok, dir = SIZE_MAX, lo = 0, hi = t->nsrc_lines;
     uint64_t probs = 0;
     uint32_t dmax = 0;
 
-    memset(r, 0, sizeof(*r));
-    if (srclen >= UINT32_MAX / 8 || t->len >= UINT32_MAX / 2 || !t->nsegs ||
-        !(r->bmap = calloc(srclen + 1, sizeof(*r->bmap))) ||
-        !(r->tok = malloc(cap * sizeof(*r->tok)))) {
-        tmpl_replay_free(r);
-        return -1;
+    while (hi - lo > 1) {           /* the line of a */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (t->src_lines[mid] <= a)
+            lo = mid;
+        else
+            hi = mid;
     }
-    lex_init(&lx, src, srclen, flags);
+    lex_init(&lx, src, e, flags);
+    lx.p = src + a;
+    lx.line = (uint32_t)lo + 1;
+    lx.line_start = src + t->src_lines[lo];
+    lx.at_bol = t->src_lines[lo] == a;
     for (;;) {
         uint32_t b = (uint32_t)(lx.p - src), pre = tr_pre(&lx);
         uint64_t was = probs;
         tr_tok *k;
 
-        if (n == cap) {
-            tr_tok *v = realloc(r->tok, 2 * cap * sizeof(*v));
+        if (n == *cap) {
+            tr_tok *v = realloc(r->tok, 2 * *cap * sizeof(*v));
 
-            if (!v) {
-                tmpl_replay_free(r);
+            if (!v)
                 return -1;
-            }
             r->tok = v;
-            cap *= 2;
+            *cap *= 2;
         }
         k = &r->tok[n];
         k->pline = lx.line;
@@ -135,7 +142,7 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
                    (lx.in_pp ? TR_PP_AFTER : 0);
         probs = tr_problems(&lx);
         k->lim = tk.kind == LEX_EOF || probs != was
-                     ? UINT32_MAX : tr_lim(&tk, src, srclen, flags);
+                     ? UINT32_MAX : tr_lim(&tk, src, e, flags);
         k->dnext = 0;
         k->dlim = UINT32_MAX;           /* not a directive, or no end seen */
         if (tk.kind == LEX_PP_BEGIN) {
@@ -154,6 +161,33 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
             break;
     }
     r->ntok = n;
+    return 0;
+}
+
+int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
+                     size_t srclen, unsigned flags)
+{
+    size_t cap = 16, i;
+
+    memset(r, 0, sizeof(*r));
+    for (i = 0; i < t->nbodies; i++)
+        cap += (t->bodies[2 * i + 1] - t->bodies[2 * i]) / 4;
+    if (srclen >= UINT32_MAX / 8 || t->len >= UINT32_MAX / 2 || !t->nsegs ||
+        !t->nsrc_lines || !(r->bmap = calloc(srclen + 1, sizeof(*r->bmap))) ||
+        !(r->tok = malloc(cap * sizeof(*r->tok)))) {
+        tmpl_replay_free(r);
+        return -1;
+    }
+    /* Only the loops' bodies: the text around them is in the expansion
+     * once, where lexing it costs less than lexing it here and replaying
+     * it.  Each body is lexed from its first line on (the line after its
+     * header), each token a fact of the lexer however it got there. */
+    for (i = 0; i < t->nbodies; i++)
+        if (t->bodies[2 * i] <= t->bodies[2 * i + 1] && t->bodies[2 * i + 1] <= srclen &&
+            tr_lex_region(r, &cap, src, t->bodies[2 * i], t->bodies[2 * i + 1], t, flags)) {
+            tmpl_replay_free(r);
+            return -1;
+        }
     r->segs = t->segs;
     r->nsegs = t->nsegs;
     r->src_lines = t->src_lines;
