@@ -4,9 +4,10 @@
  * expand 1.1 MB into 13.4 MB, whose lexing was a quarter of `portdash
  * analyze`).
  *
- * The template's own bytes are lexed once (tmpl_replay_init), each token
- * with the lexer's context before its step (in a directive, at the start
- * of a line) and how far past its end the lexer looked to end it.  Most
+ * The bodies of the template's loops are lexed once (tmpl_replay_init),
+ * each token with the lexer's context before its step (in a directive, at
+ * the start of a line) and how far past its end the lexer looked to end
+ * it.  Most
  * of the expansion is template bytes copied unchanged (tmpl_seg), so
  * where the walk stands at a token boundary of the template, in a copied
  * segment, in the same context, the template's next tokens are the
@@ -18,7 +19,7 @@
  * the real lexer reads the expansion, and the replay takes over again at
  * the next boundary it knows.  Every token and the lexer state after it
  * are those lex_next would give (tmpl_replay_check compares them).
- * doc/analyzer.md, "Templates", describes the design.
+ * doc/analyzer.md ("The expansion's tokens are replayed") describes it.
  */
 #ifndef TMPL_REPLAY_H
 #define TMPL_REPLAY_H
@@ -38,8 +39,8 @@
 typedef struct {
     lex_token t;
     uint32_t start, lim, pline, flags;
-    /* A directive's '#': the token after its end (LEX_PP_END, or LEX_EOF),
-     * and the largest lim of its tokens up to that end. */
+    /* A directive's '#': the token after its LEX_PP_END, and the largest
+     * lim of its tokens up to that end (UINT32_MAX: none, or no end). */
     uint32_t dnext, dlim;
 } tr_tok;
 
@@ -56,7 +57,7 @@ typedef struct {
  * expansion is ls.
  */
 typedef struct {
-    tr_tok *tok;              /* the template's tokens, then its EOF */
+    tr_tok *tok;              /* each body's tokens, then its LEX_EOF */
     size_t ntok;
     uint32_t *bmap;           /* per template offset: 0, or the token whose
                                * step starts there, plus 1, shifted left by
@@ -77,8 +78,9 @@ typedef struct {
 } tmpl_replay;
 
 /*
- * Lex template src[0..srclen) (with lex_init flags `flags`, those of the
- * walk) and ready the replay of its expansion t, which must outlive r.
+ * Lex the loops' bodies of template src[0..srclen) (t->bodies; lex_init
+ * flags `flags`, those of the walk) and ready the replay of its expansion
+ * t, which must outlive r.
  * Returns 0, or -1 when out of memory (no error is set: the caller lexes
  * the expansion instead, with the same result).
  */
