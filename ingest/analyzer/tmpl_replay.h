@@ -81,8 +81,9 @@ typedef struct {
  * Lex the loops' bodies of template src[0..srclen) (t->bodies; lex_init
  * flags `flags`, those of the walk) and ready the replay of its expansion
  * t, which must outlive r.
- * Returns 0, or -1 when out of memory (no error is set: the caller lexes
- * the expansion instead, with the same result).
+ * Returns 0, or -1 when out of memory or the template is over 1 MB (no
+ * error is set: the caller lexes the expansion instead, with the same
+ * result).
  */
 int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
                      size_t srclen, unsigned flags);
@@ -90,8 +91,8 @@ int tmpl_replay_init(tmpl_replay *r, const tmpl_out *t, const char *src,
 /*
  * The replay for the walk over expansion t of template src[0..srclen) of
  * `path` (lex flags `flags`), as tmpl_replay_mode asks: r, ready, or
- * NULL when the expansion is to be lexed (t NULL, mode 0, out of memory,
- * or the check failed, which is said on stderr).  r is zeroed first, so
+ * NULL when the expansion is to be lexed (t NULL, mode 0, the replay not
+ * paying, out of memory, or the check failed, which is said on stderr).  r is zeroed first, so
  * tmpl_replay_free(r) is right either way.
  */
 tmpl_replay *tmpl_replay_start(tmpl_replay *r, const tmpl_out *t,
@@ -133,9 +134,15 @@ static inline void tmpl_replay_put(const tmpl_replay *r, lex_state *lx)
 /*
  * The expansion mode asked for by PORTDASH_TMPL_REPLAY: 0 ("0": lex the
  * expansion, as before the replay), 2 ("check": compare the replay with
- * the lexer first, see tmpl_replay_check), else 1 (replay).
+ * the lexer first, see tmpl_replay_check, then replay), 3 ("all": replay
+ * every template), else 1 (replay where tmpl_replay_pays).
  */
 int tmpl_replay_mode(void);
+
+/* 1 when the replay of expansion t of a template of srclen bytes is
+ * likely to cost less than lexing it: its loops' bodies are in it at
+ * least 6 times on average. */
+int tmpl_replay_pays(const tmpl_out *t, size_t srclen);
 
 /*
  * Lex t->text once plainly and once through the replay (directives read

@@ -7,7 +7,8 @@
  *     `>b` is `a ->b`), and on pseudo-random templates of C-ish pieces
  *     and awkward values, in C and in C++;
  *   - analysis by analysis: every template fixture analysed with the
- *     replay and with PORTDASH_TMPL_REPLAY=0 gives the same JSON;
+ *     replay (PORTDASH_TMPL_REPLAY=all) and with PORTDASH_TMPL_REPLAY=0
+ *     gives the same JSON;
  *   - and the check itself sees a replay that hands out a wrong token;
  * and tmpl_map_near, which maps the findings back from where the last one
  * was found, maps as a plain scan does.
@@ -245,6 +246,31 @@ static void test_map_near(void **state)
     free(src);
 }
 
+/* The replay is used where a template's bodies are in its expansion six
+ * times or more on average: lexing them once for it costs about four. */
+static void test_pays(void **state)
+{
+    static const char two[] =
+        "int a;\n/**begin repeat\n * #t = x, y#\n */\nint f_@t@(void) { return 0; }\n"
+        "/**end repeat**/\n";
+    static const char ten[] =
+        "int a;\n/**begin repeat\n * #t = a, b, c, d, e, f, g, h, i, j#\n */\n"
+        "int f_@t@(void) { return 0; }\n/**end repeat**/\n";
+    tmpl_out *t = NULL;
+    int big = 0;
+
+    (void)state;
+    assert_int_equal(tmpl_expand(&t, &big, two, sizeof(two) - 1), 0);
+    assert_non_null(t);
+    assert_int_equal(t->nbodies, 1);
+    assert_false(tmpl_replay_pays(t, sizeof(two) - 1));
+    tmpl_free(t);
+    assert_int_equal(tmpl_expand(&t, &big, ten, sizeof(ten) - 1), 0);
+    assert_non_null(t);
+    assert_true(tmpl_replay_pays(t, sizeof(ten) - 1));
+    tmpl_free(t);
+}
+
 /* JSON of one analysis. */
 static char *analyse_json(const char *name, const char *src, size_t len, const rules *r)
 {
@@ -288,7 +314,7 @@ static void test_analysis_same(void **state)
 
         if (!src)
             fail_msg("cannot read %s", files[i]);
-        unsetenv("PORTDASH_TMPL_REPLAY");
+        setenv("PORTDASH_TMPL_REPLAY", "all", 1);   /* few instances too */
         on = analyse_json(files[i], src, len, r);
         setenv("PORTDASH_TMPL_REPLAY", "0", 1);
         off = analyse_json(files[i], src, len, r);
@@ -310,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_check_sees_wrong),
         cmocka_unit_test(test_map_near),
+        cmocka_unit_test(test_pays),
         cmocka_unit_test(test_analysis_same),
     };
 
