@@ -21,6 +21,7 @@
 #include "analyze_flow.h"
 #include "analyze_memo.h"
 #include "analyze_types.h"
+#include "tmpl_replay.h"
 #include "pd_error.h"
 
 static int an_ends_with(const char *path, const char *suffix)
@@ -333,15 +334,16 @@ static void an_remap(an_state *st, const char *buf, size_t len)
     an_finding *sorted = NULL;
     an_fmeta *meta;
     an_key *keys = NULL;
+    tmpl_near nf = {0, 0}, nk = {0, 0};   /* both in the walk's order */
     uint32_t c;
     size_t i;
 
     for (i = 0; i < res->nfunctions; i++) {
         an_function *fn = &res->functions[i];
 
-        tmpl_map(t, fn->start_line, 1, &fn->start_line, &c);
-        tmpl_map(t, fn->name_line, 1, &fn->name_line, &c);
-        tmpl_map(t, fn->end_line, 1, &fn->end_line, &c);
+        tmpl_map_near(t, &nf, fn->start_line, 1, &fn->start_line, &c);
+        tmpl_map_near(t, &nf, fn->name_line, 1, &fn->name_line, &c);
+        tmpl_map_near(t, &nf, fn->end_line, 1, &fn->end_line, &c);
         /* A body that runs out of one instance into the text after the
          * loop can end above its start in the template (found by the
          * fuzzer): keep the lines ordered. */
@@ -359,7 +361,7 @@ static void an_remap(an_state *st, const char *buf, size_t len)
     for (i = 0; i < res->nfindings; i++) {
         an_finding *f = &res->findings[i];
 
-        tmpl_map(t, f->line, f->column, &f->line, &f->column);
+        tmpl_map_near(t, &nk, f->line, f->column, &f->line, &f->column);
         keys[i].line = f->line;
         keys[i].column = f->column;
         keys[i].idx = i;
@@ -450,18 +452,34 @@ static int an_is_template(const char *path)
                     an_ends_with(path, ".h.src"));
 }
 
-/* Lex buf[0..len) and feed every token to the scanner. */
-static void an_walk(an_state *st, const char *buf, size_t len)
+/* an_feed for tmpl_replay_walk: the plain walk's step, stopping at an
+ * error as it does. */
+static inline int an_feed_replayed(void *ctx, const lex_token *t)
+{
+    an_state *st = ctx;
+
+    if (st->rc)
+        return 1;
+    an_feed(st, t);
+    return 0;
+}
+
+/* Lex buf[0..len) and feed every token to the scanner; a template's
+ * expansion through its replay rp unless NULL (tmpl_replay.h). */
+static void an_walk(an_state *st, const char *buf, size_t len, tmpl_replay *rp)
 {
     lex_token t;
 
     lex_init(&st->lx, buf, len, st->cpp ? LEX_F_CPP : 0);
-    for (;;) {
-        lex_next_fast(&st->lx, &t);   /* inline: once per token */
-        if (t.kind == LEX_EOF || st->rc)
-            break;
-        an_feed(st, &t);
-    }
+    if (rp)
+        tmpl_replay_walk(rp, &st->lx, an_feed_replayed, st);
+    else
+        for (;;) {
+            lex_next_fast(&st->lx, &t);   /* inline: once per token */
+            if (t.kind == LEX_EOF || st->rc)
+                break;
+            an_feed(st, &t);
+        }
     /* newlines seen, plus a last line without one */
     st->res->lines = st->lx.line - 1 + (len > 0 && buf[len - 1] != '\n');
 }
@@ -493,6 +511,7 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
 {
     an_state st;
     tmpl_out *tm = NULL;
+    tmpl_replay rp, *rpp;
     int rc, big = 0;
 
     *out = NULL;
@@ -510,10 +529,12 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     if (an_is_template(path) && (rc = tmpl_expand(&tm, &big, buf, len)))
         goto done;
     st.tmap = tm;
+    rpp = tmpl_replay_start(&rp, tm, buf, len, st.cpp ? LEX_F_CPP : 0, path);
     if (m)
-        an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len);
+        an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len, rpp);
     else
-        an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len);
+        an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len, rpp);
+    tmpl_replay_free(&rp);
     if (!st.rc)
         an_finish(&st);
     if (!st.rc)

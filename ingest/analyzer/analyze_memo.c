@@ -29,6 +29,7 @@
 #include "analyze_feed.h"
 #include "analyze_flow.h"
 #include "analyze_memo.h"
+#include "tmpl_replay.h"
 #include "pd_error.h"
 
 /* A chunk being recorded (st->rec). */
@@ -670,7 +671,8 @@ static int an_lookup(an_state *st, an_memo *m, an_rec *r, uint32_t line0)
     return hit;
 }
 
-void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len)
+void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len,
+                  tmpl_replay *rp)
 {
     const char *end = buf + len, *base = buf, *q, *qline = NULL;
     uint32_t line0 = 1;
@@ -697,7 +699,10 @@ void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len)
             }
             an_rec_start(st, &r, base, q, qline, line0);
         }
-        lex_next_fast(&st->lx, &t);   /* inline: once per token */
+        if (rp)      /* lx moved by a reused chunk: the replay syncs */
+            tmpl_replay_next(rp, &st->lx, &t);
+        else
+            lex_next_fast(&st->lx, &t);   /* inline: once per token */
         if (t.kind == LEX_EOF || st->rc)
             break;
         an_feed(st, &t);

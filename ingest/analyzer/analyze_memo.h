@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include "analyze_int.h"
+#include "tmpl_replay.h"
 
 /* A finding of an entry: line relative to the chunk's first line,
  * function relative to its first function (-1: file scope), text and
@@ -96,7 +97,10 @@ void an_memo_insert(an_memo *m, an_mentry *e);
 void an_memo_touch(an_memo *m, an_mentry *e);
 
 /* an_walk() through memo m: chunks already seen are replayed, new ones
- * are walked token by token (an_feed) and recorded (analyze_memo.c). */
-void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len);
+ * are walked token by token (an_feed) and recorded (analyze_memo.c).
+ * buf is a template's expansion when rp is not NULL: its tokens come from
+ * that replay of the template (tmpl_replay.h), else from the lexer. */
+void an_walk_memo(an_state *st, an_memo *m, const char *buf, size_t len,
+                  tmpl_replay *rp);
 
 #endif

@@ -51,6 +51,9 @@ typedef struct {
     size_t nexp_lines;
     uint32_t *src_lines;    /* offset of each line start in the template */
     size_t nsrc_lines;
+    uint32_t *bodies;       /* start and end offsets of the body of each
+                             * outermost loop in the template, in order */
+    size_t nbodies;
     size_t loops;           /* loops expanded (all levels) */
     size_t instances;       /* loop bodies emitted (all levels) */
     size_t unknown_names;   /* @name@ kept as written */
@@ -71,6 +74,18 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len);
  * Positions past the end map to the template's last byte. */
 void tmpl_map(const tmpl_out *t, uint32_t line, uint32_t column,
               uint32_t *out_line, uint32_t *out_column);
+
+/* Where tmpl_map_near last found a position: zero it before the first
+ * call on an expansion. */
+typedef struct {
+    size_t seg, line;
+} tmpl_near;
+
+/* tmpl_map for positions taken one after another, each looked for from
+ * where the last one was found (*near): as fast as the positions are
+ * near each other (the findings of a walk, in its order), never wrong. */
+void tmpl_map_near(const tmpl_out *t, tmpl_near *near, uint32_t line,
+                   uint32_t column, uint32_t *out_line, uint32_t *out_column);
 
 /* Free; accepts NULL. */
 void tmpl_free(tmpl_out *t);

@@ -8,7 +8,10 @@
  * rules; the result is walked so that every string it holds is read.  The
  * input is then analysed through a new chunk memo twice (cold: chunks
  * recorded; warm: chunks reused) and both results must equal the plain
- * one (an_result_diff), or the target aborts.
+ * one (an_result_diff), or the target aborts.  A template's expansion is
+ * lexed and replayed from its template's tokens (tmpl_replay.h), in C and
+ * C++, and the two must agree token by token (tmpl_replay_check), or the
+ * target aborts.
  * Build and run with `make fuzz` (clang -fsanitize=fuzzer,address,undefined);
  * the seed corpus is tests/fixtures/analyze.
  */
@@ -19,6 +22,7 @@
 
 #include "analyzer/analyzer.h"
 #include "analyzer/lex.h"
+#include "analyzer/tmpl_replay.h"
 
 static rules *fz_rules;
 
@@ -39,6 +43,20 @@ static size_t fz_walk(const an_result *res)
     if (res->notes)
         n += strlen(res->notes);
     return n;
+}
+
+/* A template's replay gives the lexer's tokens, in C and C++. */
+static void fz_replay(const char *buf, size_t len)
+{
+    tmpl_out *t = NULL;
+    size_t bad;
+
+    if (tmpl_expand(&t, NULL, buf, len) != 0 || !t)
+        return;
+    if (((bad = tmpl_replay_check(t, buf, len, 0, NULL)) != 0 && bad != (size_t)-1) ||
+        ((bad = tmpl_replay_check(t, buf, len, LEX_F_CPP, NULL)) != 0 && bad != (size_t)-1))
+        abort();
+    tmpl_free(t);
 }
 
 /* The memo gives the plain result `want`, cold and warm. */
@@ -82,6 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     do
         lex_next(&lx, &t);
     while (t.kind != LEX_EOF);
+    if (path[3] == '.')                       /* f.c.src, f.h.src */
+        fz_replay((const char *)data, size);
     if (an_analyze(&res, fz_rules, path, (const char *)data, size) == 0) {
         fz_walk(res);
         fz_memo(res, path, (const char *)data, size);
