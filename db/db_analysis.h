@@ -17,9 +17,9 @@
 int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id);
 
 /*
- * The findings of analysis `analysis_id`, inflated: a JSON array of rows
- * [line, column, "class", "rule", "text", function, guarded(, "reason")]
- * as db_findings_encode writes them, NUL-terminated, into *text (free()).
+ * The findings of analysis `analysis_id`, inflated: the text in one of the
+ * formats of db_findings.h (F1, or the JSON of older databases),
+ * NUL-terminated, into *text (free()).
  * 0, PD_ENOTFOUND (no such analysis), PD_EDB (also for damaged bytes),
  * PD_ENOMEM.  db_findings_each (db_findings.h) reads this text as typed
  * rows; use that rather than parsing it again.

@@ -1,7 +1,7 @@
 /*
  * db_zlib.c: the compressed columns (findings, calls, flow).  Findings are
  * read a whole file at a time and never queried inside, so one compressed
- * JSON document per analysis is about ten times smaller than a row per
+ * text per analysis (db_findings.h) is much smaller than a row per
  * finding.
  *
  * The format is zlib's (RFC 1950), written and read with libdeflate: an

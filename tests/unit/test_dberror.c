@@ -270,6 +270,9 @@ static void findings_pages_are_500(void)
                           "object-items"), 500);
 }
 
+/* The table entry of format F1 for the row of the JSON cases below. */
+#define F1_ENTRY "0\tcapi\tcapi-names-cpython\tPyObject\n"
+
 static void test_findings_not_as_ingest_writes_them_are_500(void **state)
 {
     const char *row = "[1,2,\"capi\",\"capi-names-cpython\",\"PyObject\",0,false]";
@@ -289,10 +292,22 @@ static void test_findings_not_as_ingest_writes_them_are_500(void **state)
     findings_pages_are_500();
     set_all_findings("[[1,2,\"capi\",\"capi-names-cpython\",\"PyObject\",0,\"no\"]]");
     findings_pages_are_500();
+    /* Format F1 (db_findings.h), what ingest writes now: cut short after a
+     * whole row (the header counts two), a row naming an entry past the
+     * table, a bad number.  Each would be a page with one finding fewer. */
+    set_all_findings("F1 1 2\n" F1_ENTRY "1 2 0 0\n");
+    findings_pages_are_500();
+    set_all_findings("F1 1 2\n" F1_ENTRY "1 2 0 0\n0 5 1\n");
+    findings_pages_are_500();
+    set_all_findings("F1 1 2\n" F1_ENTRY "1 2 0 0\n0 5 0x\n");
+    findings_pages_are_500();
     /* Pages that do not read findings still answer. */
     assert_int_equal(get2("/api/v1/repos/demo/commits/hpy"), 200);
     assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/files"), 200);
-    /* Sound rows read again: one use of PyObject per file with capi. */
+    /* Sound rows read again, in either format: one use of PyObject per
+     * file with capi. */
+    set_all_findings("F1 1 2\n" F1_ENTRY "1 2 0 0\n0 5 0\n");
+    assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols/PyObject"), 200);
     snprintf(json, sizeof(json), "[%s]", row);
     set_all_findings(json);
     assert_int_equal(get2("/api/v1/repos/demo/commits/hpy/symbols/PyObject"), 200);

@@ -71,109 +71,309 @@ static int collect(void *arg, const db_finding *f)
     return 0;
 }
 
-/* Store `n` findings as an analysis of blob `blob`; its row id. */
+/* Store analysis `a`, its findings columns filled, as the analysis of blob
+ * `blob`; its row id. */
+static int64_t put_analysis(fx *f, const char *blob, db_analysis_row *a)
+{
+    int64_t id = 0;
+
+    a->status = "legacy";
+    a->counts.files = 1;
+    assert_int_equal(db_ingest_analysis_put(f->s, &id, blob, "h", a), 0);
+    return id;
+}
+
+/* Store `n` findings through the writer as an analysis of blob `blob`; its
+ * row id. */
 static int64_t put_findings(fx *f, const char *blob, const db_finding *rows, size_t n)
 {
     db_analysis_row a = {0};
     unsigned char *z = NULL;
-    int64_t id = 0;
+    int64_t id;
 
     assert_int_equal(db_findings_encode(rows, n, &z, &a.findings_zlen, &a.findings_len), 0);
     a.findings_z = z;
-    a.status = "legacy";
-    a.counts.files = 1;
-    assert_int_equal(db_ingest_analysis_put(f->s, &id, blob, "h", &a), 0);
+    id = put_analysis(f, blob, &a);
     free(z);
     return id;
 }
 
-/* What the writer stores, the reader hands back: every field, a reason or
- * none, file scope (-1), quotes, backslashes and control bytes; a byte
- * above 0x7f becomes U+FFFD (the column is always valid UTF-8 JSON). */
-static void test_findings_written_are_read_back_whole(void **state)
+/* Store `text` itself as the findings of an analysis of blob `blob`,
+ * deflated with its true length, so that only the text can be wrong; its
+ * row id. */
+static int64_t put_text(fx *f, const char *blob, const char *text)
 {
-    fx *f = *state;
-    const db_finding in[3] = {
-        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377", -1, 0, NULL},
-        {12, 1, "npy-legacy", "item", "PyArray_GETITEM", 4, 1, "object \"dtype\""},
-        {4000000000LL, 99, "hpy", NULL, NULL, 1234567, 0, NULL},
-    };
-    got_findings g;
+    db_analysis_row a = {0};
+    unsigned char *z = NULL;
     int64_t id;
 
-    memset(&g, 0, sizeof(g));
-    id = put_findings(f, "ab", in, 3);
-    assert_int_equal(db_findings_each(f->db, id, collect, &g), 0);
-    assert_int_equal(g.n, 3);
-    assert_int_equal(g.row[0].line, 7);
-    assert_int_equal(g.row[0].column, 3);
-    assert_string_equal(g.str[0][0], "capi");
-    assert_string_equal(g.str[0][1], "rule \"x\"");
-    assert_string_equal(g.str[0][2], "a\"b\\c\001\xef\xbf\xbd");
-    assert_int_equal(g.row[0].function, -1);
-    assert_int_equal(g.row[0].guarded, 0);
-    assert_false(g.has_reason[0]);
-    assert_int_equal(g.row[1].function, 4);
-    assert_int_equal(g.row[1].guarded, 1);
-    assert_true(g.has_reason[1]);
-    assert_string_equal(g.str[1][3], "object \"dtype\"");
-    assert_int_equal(g.row[2].line, 4000000000LL);
-    assert_int_equal(g.row[2].function, 1234567);
-    assert_string_equal(g.str[2][1], "");
-    assert_string_equal(g.str[2][2], "");
+    assert_int_equal(db_deflate(&z, &a.findings_zlen, text, strlen(text)), 0);
+    a.findings_z = z;
+    a.findings_len = strlen(text);
+    id = put_analysis(f, blob, &a);
+    free(z);
+    return id;
 }
 
-/* The stored text, byte for byte (cold pages and the call graph read it,
- * and two builds' databases are compared by it): compact JSON, lower-case
- * \u escapes, U+FFFD for a byte above 0x7f, a reason only when there is
- * one; a text of nothing but control bytes (six bytes each, the longest
- * escape) must fit the room the writer reserves. */
-static void test_findings_text_is_exactly_this(void **state)
+/* The stored findings text of analysis `id`, inflated (free()); its
+ * findings_len is its length. */
+static char *stored_text(fx *f, int64_t id)
 {
-    fx *f = *state;
-    char ctl[301], *text = NULL, *want;
-    const db_finding in[3] = {
-        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377/", -1, 0, NULL},
-        {-2, 0, "npy-legacy", "item", ctl, 4, 1, "r\x1f"},
-        {4000000000LL, 99, "hpy", NULL, NULL, -9223372036854775807LL, 0, NULL},
-    };
     sqlite3_stmt *st = NULL;
-    size_t i, off;
-    int64_t id;
+    char *text = NULL;
 
-    memset(ctl, '\n', 300);
-    ctl[300] = '\0';
-    id = put_findings(f, "ef", in, 3);
     assert_int_equal(db_prepare(f->db, &st, "SELECT findings, findings_len FROM analyses "
                                 "WHERE id = ?1"), 0);
     sqlite3_bind_int64(st, 1, id);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(db_column_inflate(st, 0, 0, &text), 0);
+    assert_int_equal(strlen(text), sqlite3_column_int64(st, 1));
     sqlite3_finalize(st);
+    return text;
+}
+
+/* What the writer stores, the reader hands back: every field, a reason, ""
+ * or none, file scope (-1) and back, quotes, backslashes, TAB, LF and
+ * other control bytes; a byte above 0x7f becomes U+FFFD (the column is
+ * always valid UTF-8); an entry used again, the same strings guarded or
+ * not, lines going back and the extremes of int64_t. */
+static void test_findings_written_are_read_back_whole(void **state)
+{
+    fx *f = *state;
+    const db_finding in[8] = {
+        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377", -1, 0, NULL},
+        {12, 1, "npy-legacy", "item", "PyArray_GETITEM", 4, 1, "object \"dtype\""},
+        {4000000000LL, 99, "hpy", NULL, NULL, 1234567, 0, NULL},
+        {5, 2, "capi", "t\tab", "new\nline\\n\\t\r", 1234567, 2, ""},
+        {5, 9, "capi", "rule \"x\"", "a\"b\\c\001\377", -1, 0, NULL},
+        {5, 9, "capi", "rule \"x\"", "a\"b\\c\001\377", -1, 1, NULL},
+        {INT64_MIN, INT64_MAX, "x", "y", "z", INT64_MIN, 0, "\xc3\xa9"},
+        {INT64_MAX, INT64_MIN, "x", "y", "z", INT64_MAX, 0, "\xc3\xa9"},
+    };
+    got_findings g;
+    int64_t id;
+    int i;
+
+    memset(&g, 0, sizeof(g));
+    id = put_findings(f, "ab", in, 8);
+    assert_int_equal(db_findings_each(f->db, id, collect, &g), 0);
+    assert_int_equal(g.n, 8);
+    for (i = 0; i < 8; i++) {
+        assert_int_equal(g.row[i].line, in[i].line);
+        assert_int_equal(g.row[i].column, in[i].column);
+        assert_int_equal(g.row[i].function, in[i].function);
+        assert_int_equal(g.row[i].guarded, in[i].guarded != 0);
+        assert_int_equal(g.has_reason[i], in[i].reason != NULL);
+    }
+    assert_string_equal(g.str[0][0], "capi");
+    assert_string_equal(g.str[0][1], "rule \"x\"");
+    assert_string_equal(g.str[0][2], "a\"b\\c\001\xef\xbf\xbd");
+    assert_string_equal(g.str[1][3], "object \"dtype\"");
+    assert_string_equal(g.str[2][1], "");
+    assert_string_equal(g.str[2][2], "");
+    assert_string_equal(g.str[3][1], "t\tab");
+    assert_string_equal(g.str[3][2], "new\nline\\n\\t\r");
+    assert_string_equal(g.str[3][3], "");
+    assert_string_equal(g.str[4][2], "a\"b\\c\001\xef\xbf\xbd");
+    assert_string_equal(g.str[5][2], "a\"b\\c\001\xef\xbf\xbd");
+    assert_string_equal(g.str[6][3], "\xef\xbf\xbd\xef\xbf\xbd");
+    assert_string_equal(g.str[7][2], "z");
+}
+
+/* The stored text, byte for byte (two builds' databases are compared by
+ * it; db_findings.h, format F1): the table in order of first use, an entry
+ * once however often used (the same strings guarded are another), TAB, LF
+ * and backslash escaped, U+FFFD for a byte above 0x7f, a reason only when
+ * there is one; lines as differences, a function only when it changes.
+ * Entries are told apart by their bytes: the same strings at other
+ * addresses (row 4) are the same entry.  A
+ * text of nothing but LFs (the longest escape of all but U+FFFD) must fit
+ * the room the writer reserves. */
+static void test_findings_text_is_exactly_this(void **state)
+{
+    fx *f = *state;
+    char ctl[301], *text, *want, rule[] = "rule \"x\"", again[] = "a\"b\\c\001\377/";
+    const db_finding in[5] = {
+        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377/", -1, 0, NULL},
+        {-2, 0, "npy-legacy", "item", ctl, 4, 1, "r\x1f\t"},
+        {4000000000LL, 99, "hpy", NULL, NULL, -9223372036854775807LL, 0, NULL},
+        {4000000000LL, 100, "capi", rule, again, -9223372036854775807LL, 0, NULL},
+        {4000000001LL, 1, "capi", "rule \"x\"", "a\"b\\c\001\377/", 4, 7, NULL},
+    };
+    size_t i, off;
+
+    memset(ctl, '\n', 300);
+    ctl[300] = '\0';
+    text = stored_text(f, put_findings(f, "ef", in, 5));
     want = malloc(4096);
-    off = (size_t)snprintf(want, 4096, "[[7,3,\"capi\",\"rule \\\"x\\\"\","
-                           "\"a\\\"b\\\\c\\u0001\xef\xbf\xbd/\",-1,false],"
-                           "[-2,0,\"npy-legacy\",\"item\",\"");
+    off = (size_t)snprintf(want, 4096, "F1 4 5\n"
+                           "0\tcapi\trule \"x\"\ta\"b\\\\c\001\xef\xbf\xbd/\n"
+                           "1\tnpy-legacy\titem\t");
     for (i = 0; i < 300; i++)
-        off += (size_t)snprintf(want + off, 4096 - off, "\\u000a");
-    snprintf(want + off, 4096 - off, "\",4,true,\"r\\u001f\"],"
-             "[4000000000,99,\"hpy\",\"\",\"\",-9223372036854775807,false]]");
+        off += (size_t)snprintf(want + off, 4096 - off, "\\n");
+    snprintf(want + off, 4096 - off, "\tr\x1f\\t\n"
+             "0\thpy\t\t\n"
+             "1\tcapi\trule \"x\"\ta\"b\\\\c\001\xef\xbf\xbd/\n"
+             "7 3 0\n"
+             "-9 0 1 4\n"
+             "4000000002 99 2 -9223372036854775807\n"
+             "0 100 0\n"
+             "1 1 3 4\n");
     assert_string_equal(text, want);
     free(want);
     free(text);
 }
 
-/* No findings is an empty list, not an error. */
+/* No findings is an empty list, not an error: a header and nothing else. */
 static void test_no_findings_is_an_empty_list(void **state)
 {
     fx *f = *state;
     got_findings g;
     int64_t id;
+    char *text;
 
     memset(&g, 0, sizeof(g));
     id = put_findings(f, "cd", NULL, 0);
     assert_int_equal(db_findings_each(f->db, id, collect, &g), 0);
     assert_int_equal(g.n, 0);
+    text = stored_text(f, id);
+    assert_string_equal(text, "F1 0 0\n");
+    free(text);
+}
+
+/* The same findings read from the JSON the writer wrote before format F1
+ * (databases in the field hold it; the text below is that writer's, byte
+ * for byte) and from what it writes now are the same rows, string for
+ * string: a control byte, TAB and LF (\u escapes in the JSON), a byte
+ * above 0x7f (U+FFFD in both), "" and no reason, guarded written as 1. */
+static void test_findings_read_as_from_the_json(void **state)
+{
+    fx *f = *state;
+    const db_finding in[4] = {
+        {7, 3, "capi", "rule \"x\"", "a\"b\\c\001\377/", -1, 0, NULL},
+        {-2, 0, "npy-legacy", "item", "t\tab\nnl\\n", 4, 1, "r\x1f\xc3\xa9"},
+        {4000000000LL, 99, "hpy", NULL, NULL, -9223372036854775807LL, 0, NULL},
+        {4000000000LL, 100, "capi", "rule \"x\"", "a\"b\\c\001\377/", -9223372036854775807LL,
+         5, ""},
+    };
+    const char *json =
+        "[[7,3,\"capi\",\"rule \\\"x\\\"\",\"a\\\"b\\\\c\\u0001\xef\xbf\xbd/\",-1,false],"
+        "[-2,0,\"npy-legacy\",\"item\",\"t\\u0009ab\\u000anl\\\\n\",4,true,"
+        "\"r\\u001f\xef\xbf\xbd\xef\xbf\xbd\"],"
+        "[4000000000,99,\"hpy\",\"\",\"\",-9223372036854775807,false],"
+        "[4000000000,100,\"capi\",\"rule \\\"x\\\"\",\"a\\\"b\\\\c\\u0001\xef\xbf\xbd/\","
+        "-9223372036854775807,true,\"\"]]";
+    got_findings old, now;
+    int i, k;
+
+    memset(&old, 0, sizeof(old));
+    memset(&now, 0, sizeof(now));
+    assert_int_equal(db_findings_each(f->db, put_text(f, "j1", json), collect, &old), 0);
+    assert_int_equal(db_findings_each(f->db, put_findings(f, "j2", in, 4), collect, &now), 0);
+    assert_int_equal(old.n, 4);
+    assert_int_equal(now.n, 4);
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(now.row[i].line, old.row[i].line);
+        assert_int_equal(now.row[i].column, old.row[i].column);
+        assert_int_equal(now.row[i].function, old.row[i].function);
+        assert_int_equal(now.row[i].guarded, old.row[i].guarded);
+        assert_int_equal(now.has_reason[i], old.has_reason[i]);
+        for (k = 0; k < 4; k++)
+            assert_string_equal(now.str[i][k], old.str[i][k]);
+    }
+    assert_string_equal(now.str[1][2], "t\tab\nnl\\n");
+    assert_string_equal(now.str[1][3], "r\x1f\xef\xbf\xbd\xef\xbf\xbd");
+    assert_int_equal(now.row[3].guarded, 1);
+}
+
+/* A sound F1 text, written by hand: two entries (the second guarded, with
+ * escapes and a reason), three rows (a function carried, then changed). */
+#define F1_TABLE "0\tcapi\tr\tPy_X\n1\thpy\tr2\tHPy_\\tY\\\\\twhy\\n\n"
+#define F1_ROWS "7 3 0\n0 5 1 2\n-3 1 0 -1\n"
+#define F1_GOOD "F1 2 3\n" F1_TABLE F1_ROWS
+/* F1_GOOD with its first row `r` (without its LF). */
+#define F1_ROW1(r) "F1 2 3\n" F1_TABLE r "\n0 5 1 2\n-3 1 0 -1\n"
+
+/* Findings text in format F1 reads as documented; any text of another
+ * shape is damage (PD_EDB), never a shorter list: cut anywhere, counts
+ * that do not match, an entry past the table, numbers the writer does not
+ * write, escapes it does not write, fields too few or too many. */
+static void test_findings_f1_damage_is_an_error(void **state)
+{
+    static const char *bad[] = {
+        "F2 2 3\n" F1_TABLE F1_ROWS,                        /* another version */
+        "F1 2 3", "F1 2 3\n", "F1 2 3\n0\tcapi\tr\tPy",      /* cut short */
+        "F1 2 3\n" F1_TABLE "7 3 0\n0 5 1 2\n-3 1",
+        "F1 2 3\n" F1_TABLE "7 3 0\n0 5 1 2\n-3 1 0 -1",
+        "F1 2 4\n" F1_TABLE F1_ROWS, "F1 2 2\n" F1_TABLE F1_ROWS,   /* counts */
+        "F1 3 3\n" F1_TABLE F1_ROWS, "F1 1 3\n" F1_TABLE F1_ROWS,
+        "F1 -1 3\n" F1_TABLE F1_ROWS, "F1 2 -3\n" F1_TABLE F1_ROWS,
+        "F1 999999999 3\n" F1_TABLE F1_ROWS, "F1 2 999999999\n" F1_TABLE F1_ROWS,
+        "F1 02 3\n" F1_TABLE F1_ROWS, "F1  2 3\n" F1_TABLE F1_ROWS,
+        "F1 2 3 \n" F1_TABLE F1_ROWS, "F1 2 3\r\n" F1_TABLE F1_ROWS,
+        F1_GOOD "x", F1_GOOD "\n",                          /* after the rows */
+        F1_ROW1("7 3 2"), F1_ROW1("7 3 -1"),                 /* entry past the table */
+        F1_ROW1("07 3 0"), F1_ROW1("+7 3 0"), F1_ROW1("-0 3 0"), F1_ROW1("7 3 0x"),
+        F1_ROW1("7  3 0"), F1_ROW1("7 3"), F1_ROW1("7 3 0 1 2"), F1_ROW1("7 3 0 "),
+        F1_ROW1("7\t3 0"), F1_ROW1(" 7 3 0"), F1_ROW1("7 3 00"), F1_ROW1("7 3 0 -"),
+        F1_ROW1("9223372036854775808 3 0"), F1_ROW1("-9223372036854775809 3 0"),
+        F1_ROW1("99999999999999999999 3 0"), F1_ROW1(""),
+        "F1 2 3\n2\tcapi\tr\tPy_X\n1\thpy\tr2\tY\n" F1_ROWS,  /* guarded not 0 or 1 */
+        "F1 2 3\n0capi\tr\tPy_X\n1\thpy\tr2\tY\n" F1_ROWS,
+        "F1 2 3\n0\tcapi\tr\n1\thpy\tr2\tY\n" F1_ROWS,       /* fields */
+        "F1 2 3\n0\tcapi\n1\thpy\tr2\tY\n" F1_ROWS,
+        "F1 2 3\n0\tcapi\tr\tPy_X\twhy\tmore\n1\thpy\tr2\tY\n" F1_ROWS,
+        "F1 2 3\n0\tcapi\tr\tPy\\qX\n1\thpy\tr2\tY\n" F1_ROWS,   /* escapes */
+        "F1 2 3\n0\tcapi\tr\tPy_X\\\n1\thpy\tr2\tY\n" F1_ROWS,
+        "F1 1 0\n0\tcapi\tr\tPy_X\\",
+    };
+    fx *f = *state;
+    got_findings g;
+    int64_t id;
+    size_t i;
+
+    memset(&g, 0, sizeof(g));
+    id = put_text(f, "f1", F1_GOOD);
+    assert_int_equal(db_findings_each(f->db, id, collect, &g), 0);
+    assert_int_equal(g.n, 3);
+    assert_int_equal(g.row[0].line, 7);
+    assert_int_equal(g.row[0].column, 3);
+    assert_string_equal(g.str[0][0], "capi");
+    assert_string_equal(g.str[0][1], "r");
+    assert_string_equal(g.str[0][2], "Py_X");
+    assert_int_equal(g.row[0].function, -1);
+    assert_int_equal(g.row[0].guarded, 0);
+    assert_false(g.has_reason[0]);
+    assert_int_equal(g.row[1].line, 7);
+    assert_int_equal(g.row[1].column, 5);
+    assert_string_equal(g.str[1][0], "hpy");
+    assert_string_equal(g.str[1][2], "HPy_\tY\\");
+    assert_string_equal(g.str[1][3], "why\n");
+    assert_int_equal(g.row[1].function, 2);
+    assert_int_equal(g.row[1].guarded, 1);
+    assert_int_equal(g.row[2].line, 4);
+    assert_string_equal(g.str[2][2], "Py_X");
+    assert_int_equal(g.row[2].function, -1);
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        sqlite3_stmt *st = NULL;
+        unsigned char *z = NULL;
+        size_t zlen = 0;
+
+        assert_int_equal(db_deflate(&z, &zlen, bad[i], strlen(bad[i])), 0);
+        assert_int_equal(db_prepare(f->db, &st, "UPDATE analyses SET findings = ?1, "
+                                    "findings_len = ?2 WHERE id = ?3"), 0);
+        sqlite3_bind_blob(st, 1, z, (int)zlen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)strlen(bad[i]));
+        sqlite3_bind_int64(st, 3, id);
+        assert_int_equal(db_step(st), 0);
+        sqlite3_finalize(st);
+        free(z);
+        memset(&g, 0, sizeof(g));
+        if (db_findings_each(f->db, id, collect, &g) != PD_EDB)
+            fail_msg("findings %zu (%s): not PD_EDB", i, bad[i]);
+        assert_non_null(strstr(pd_error_last(), "the database is damaged: the findings of "
+                               "analysis"));
+    }
 }
 
 static int count_change(void *arg, int64_t path_id, const char *blob, const char *path)
@@ -513,6 +713,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_findings_text_is_exactly_this, fx_setup,
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_no_findings_is_an_empty_list,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_findings_read_as_from_the_json,
+                                        fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_findings_f1_damage_is_an_error,
                                         fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_paths_and_changes, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_repo_path_filter_is_kept, fx_setup, fx_teardown),
