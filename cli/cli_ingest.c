@@ -107,7 +107,6 @@ int cli_ingest(int argc, char **argv)
     ingest_stats st;
     char name[256];
     int c, rc = CLI_USAGE, quiet = 0;
-    pd_malloc_ingest();     /* before any thread or big buffer */
 
     optind = 1;
     opt.refs = refs;
@@ -141,6 +140,8 @@ int cli_ingest(int argc, char **argv)
         default: cli_ingest_usage(stderr); goto done;
         }
     }
+    /* before any thread or big buffer */
+    pd_malloc_ingest(opt.threads ? opt.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
     if (!opt.db_path || !opt.repo_path || optind < argc) {
         fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
                 ? "unexpected argument" : "--db and --git-dir are required");

@@ -22,11 +22,15 @@ void pd_malloc_keep(void)
 #endif
 }
 
-void pd_malloc_ingest(void)
+void pd_malloc_ingest(unsigned threads)
 {
     pd_malloc_keep();
 #ifdef __GLIBC__
-    mallopt(M_ARENA_MAX, 1);
+    /* the analysis threads, the planner and the writer (main) */
+    mallopt(M_ARENA_MAX, (int)((threads ? (threads < 64 ? threads : 64) : 1) + 2));
+    mallopt(M_TRIM_THRESHOLD, 16 << 20);
+#else
+    (void)threads;
 #endif
 }
 

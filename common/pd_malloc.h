@@ -23,17 +23,24 @@
 void pd_malloc_keep(void);
 
 /*
- * The settings of an ingest (one process that analyses on several threads
- * and writes on another): pd_malloc_keep() and one arena for every thread.
- * An arena per thread (glibc's default) keeps each thread's high-water
- * mark apart: with the buffers kept, two arenas made 135 MB of peak RSS
- * on numpy/core where one makes 120-125 MB (doc/benchmarks.md).  Call
- * once, before the threads start; nothing else may set the mmap threshold
- * after it (a 256 KiB one did until issue 26's sixth session, and every
- * template expansion's buffers were mapped, faulted in and unmapped
- * again: a third of the ingest's CPU).  No effect on other C libraries.
+ * The settings of an ingest (one process that analyses on `threads`
+ * threads, plans on one more and writes on the main one): pd_malloc_keep(),
+ * then an arena for every one of those threads, and the heap trimmed when
+ * 16 MiB lie free at its top.
+ * - Arenas: with one arena for all (the setting until issue 26's ninth
+ *   session) the threads queued on its lock; the futex calls and the
+ *   switches they caused were 8 % of an ingest of numpy/core's CPU
+ *   (perf), and a thread waiting for the lock does not analyse.
+ * - Trim: each arena keeps what its thread freed; at 128 MiB (before)
+ *   nothing went back, and an arena per thread kept each thread's
+ *   high-water mark apart (135-150 MB of peak RSS on numpy/core).  At
+ *   16 MiB an arena gives back what its largest template expansion
+ *   left at its top, which buffers of that size come back to rarely.
+ * doc/benchmarks.md has the runs.  Call once, before the threads start;
+ * nothing else may set these after it.  `threads` 0 counts as 1.  No
+ * effect on other C libraries.
  */
-void pd_malloc_ingest(void);
+void pd_malloc_ingest(unsigned threads);
 
 /*
  * Fault in the heap's next `bytes` (at most the mmap threshold above) with

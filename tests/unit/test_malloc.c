@@ -2,7 +2,8 @@
  * test_malloc.c: pd_malloc_keep() makes buffers of a few MB come from the
  * heap and stay there when freed, instead of being mapped and unmapped one
  * by one (pd_malloc.h says why); pd_malloc_prefault() faults the heap in
- * at once; pd_malloc_ingest() keeps an ingest's threads in that heap.
+ * at once; pd_malloc_ingest() gives an ingest's threads arenas of their
+ * own, trimmed.
  */
 #include "testutil.h"
 
@@ -55,23 +56,47 @@ static void *thread_buffer(void *arg)
     return NULL;
 }
 
-/* pd_malloc_ingest(): an analysis thread's 16 MiB buffer comes from the
- * one heap (sbrk's, below the break), not from a mapping of its own nor
- * from an arena of the thread's. */
-static void test_ingest_threads_share_the_heap(void **state)
+/* pd_malloc_ingest(): an analysis thread's 16 MiB buffer comes from an
+ * arena of the thread's own (outside the main heap, below the break), not
+ * from a mapping of its own; freed, 24 MiB at the arena's top go back to
+ * the system (more than the 16 MiB threshold) instead of being kept. */
+static void test_ingest_threads_have_arenas(void **state)
 {
     uintptr_t where[2] = {0, 0};
     pthread_t t;
+    uintptr_t start = (uintptr_t)sbrk(0);
 
 #ifdef __SANITIZE_ADDRESS__
     skip();    /* AddressSanitizer's allocator replaces glibc's */
 #endif
-    pd_malloc_ingest();
+    pd_malloc_ingest(2);
     assert_int_equal(pthread_create(&t, NULL, thread_buffer, where), 0);
     assert_int_equal(pthread_join(t, NULL), 0);
     assert_true(where[0] != 0);
-    assert_true(where[1]);                         /* not mapped */
-    assert_true(where[0] < (uintptr_t)sbrk(0));    /* the main heap */
+    assert_true(where[1]);                         /* not mapped on its own */
+    /* not the main heap: arenas of threads are mappings of their own,
+     * far from the break (the main heap grows only up to it) */
+    assert_true(where[0] >= (uintptr_t)sbrk(0) + ((uintptr_t)64 << 20) ||
+                where[0] < start - ((uintptr_t)256 << 20));
+}
+
+/* pd_malloc_ingest(): 24 MiB freed at the top of the heap go back to the
+ * system (more than its 16 MiB threshold) instead of being kept for reuse
+ * as pd_malloc_keep() alone keeps them (its threshold is 128 MiB).
+ * keepcost: what the main heap's top holds, releasable. */
+static void test_ingest_trims_the_heap_top(void **state)
+{
+    size_t n = (size_t)24 << 20;
+    char *p;
+
+#ifdef __SANITIZE_ADDRESS__
+    skip();
+#endif
+    pd_malloc_ingest(2);
+    assert_non_null(p = malloc(n));
+    memset(p, 1, n);
+    free(p);
+    assert_true(mallinfo2().keepcost < ((size_t)16 << 20));
 }
 
 /* Page faults of this process so far (minor: no disk). */
@@ -114,7 +139,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buffers_of_megabytes_come_from_the_heap),
         cmocka_unit_test(test_prefault_spares_the_page_faults),
-        cmocka_unit_test(test_ingest_threads_share_the_heap),
+        cmocka_unit_test(test_ingest_threads_have_arenas),
+        cmocka_unit_test(test_ingest_trims_the_heap_top),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
