@@ -565,6 +565,23 @@ static int cli_an_sarif_opt(sarif_write_opts *so, int c, const char *arg)
     }
 }
 
+/* What is wrong with this combination of options (`paths`: any PATH
+ * given), for the usage message; NULL when nothing is. */
+static const char *cli_an_misuse(const char *format, const char *repo, const char *rev,
+                                 const char *blobs, const char *since, int paths)
+{
+    if (!repo && !paths)
+        return "no PATH given";
+    if (repo && !rev && !blobs)
+        return "--git-dir needs --rev (or --blobs)";
+    if (!repo && (rev || blobs || since))
+        return "--rev, --blobs and --sarif-since need --git-dir";
+    if (strcmp(format, "text") && strcmp(format, "json") &&
+        strcmp(format, "sarif") && strcmp(format, "functions"))
+        return "unknown --format (text, json, sarif, functions)";
+    return NULL;
+}
+
 int cli_analyze(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -580,7 +597,7 @@ int cli_analyze(int argc, char **argv)
         {"sarif-since", required_argument, 0, 'S'}, {0, 0, 0, 0}};
     const char **globs = calloc(argc, sizeof(char *));
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
-    const char *blobs = NULL;
+    const char *blobs = NULL, *bad;
     report_fail fail = {0, 0};
     sarif_write_opts so = {0};
     cli_an a;
@@ -617,23 +634,16 @@ int cli_analyze(int argc, char **argv)
         }
     }
     a.pf.include = globs;
-    if (!globs || (!repo && optind >= argc) || (repo && !rev && !blobs) ||
-        (!repo && (rev || blobs || so.since)) ||
-        (strcmp(format, "text") && strcmp(format, "json") &&
-         strcmp(format, "sarif") && strcmp(format, "functions"))) {
-        fprintf(stderr, "portdash analyze: %s\n\n",
-                !repo && optind >= argc ? "no PATH given"
-                : repo && !rev && !blobs ? "--git-dir needs --rev (or --blobs)"
-                : !repo && (rev || blobs || so.since) ? "--rev, --blobs and --sarif-since "
-                  "need --git-dir"
-                : "unknown --format (text, json, sarif, functions)");
+    if ((bad = !globs ? "out of memory"
+               : cli_an_misuse(format, repo, rev, blobs, so.since, optind < argc))) {
+        fprintf(stderr, "portdash analyze: %s\n\n", bad);
         cli_analyze_usage(stderr);
         goto done;
     }
-    /* Only a repository needs libgit2: its initialisation loads the CA
-     * certificates, a third of a file-only run's start-up (issue 26). */
     /* the condition under which cli_an_run skips the call graph */
     a.nograph = strcmp(format, "functions") == 0 && !fail.classes && !fail.objstates;
+    /* Only a repository needs libgit2: its initialisation loads the CA
+     * certificates, a third of a file-only run's start-up (issue 26). */
     if (repo)
         git_libgit2_init();
     else if (!a.nograph)    /* printed file by file: little is kept */
