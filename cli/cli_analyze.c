@@ -92,13 +92,29 @@ static int cli_an_fixes(report_file *rf, const rules *r, const char *buf, size_t
     return 0;
 }
 
-/* Analyse buf as `path` and keep the result; 0 or a PD_E* code. */
+/* Analyse buf as `path` and keep the result, or, without the call graph,
+ * print its functions at once; 0 or a PD_E* code. */
 static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
 {
     an_result *res = NULL;
     char *p;
     int rc;
 
+    if (a->nograph) {
+        /* The same lines, in the same order, as report_write at the end;
+         * the heap then holds one file's result at a time instead of
+         * every file's (numpy/core: 15 MB instead of 30, and half the
+         * page faults: issue 26). */
+        report_file one = {0};
+
+        if ((rc = an_analyze_nograph(&res, a->r, path, buf, len)) < 0)
+            return rc;
+        one.path = path;
+        one.res = res;
+        rc = report_write(stdout, "functions", &one, 1, NULL);
+        an_result_free(res);
+        return rc;
+    }
     if (a->n == a->cap) {
         size_t cap = a->cap ? a->cap * 2 : 64;
         report_file *f = realloc(a->files, cap * sizeof(*f));
@@ -108,7 +124,7 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
         a->files = f;
         a->cap = cap;
     }
-    if ((rc = (a->nograph ? an_analyze_nograph : an_analyze)(&res, a->r, path, buf, len)) < 0)
+    if ((rc = an_analyze(&res, a->r, path, buf, len)) < 0)
         return rc;
     if (!(p = strdup(path))) {
         an_result_free(res);
@@ -118,17 +134,6 @@ static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
     a->files[a->n].keep = NULL;
     a->files[a->n].fixes = NULL;
     a->files[a->n++].res = res;
-    if (a->nograph) {
-        /* The same lines, in the same order, as report_write at the end;
-         * the heap then holds one file's result at a time instead of
-         * every file's (numpy/core: 15 MB instead of 30, and half the
-         * page faults: issue 26). */
-        rc = report_write(stdout, "functions", &a->files[a->n - 1], 1, NULL);
-        free(p);
-        an_result_free(res);
-        a->n--;
-        return rc;
-    }
     return a->want_fixes ? cli_an_fixes(&a->files[a->n - 1], a->r, buf, len) : 0;
 }
 

@@ -141,7 +141,7 @@ int cli_ingest(int argc, char **argv)
         }
     }
     /* before any thread or big buffer */
-    pd_malloc_ingest(opt.threads ? opt.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+    pd_malloc_ingest(ingest_threads(&opt));
     if (!opt.db_path || !opt.repo_path || optind < argc) {
         fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
                 ? "unexpected argument" : "--db and --git-dir are required");

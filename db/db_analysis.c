@@ -82,35 +82,15 @@ void db_analysis_row_free(db_analysis_row *a)
 
 /* The callback and its argument of a typed walk over db_fns_each. */
 typedef struct {
-    int (*full)(void *arg, const db_function *f);     /* one of these three */
-    int (*name)(void *arg, const char *name);
+    int (*name)(void *arg, const char *name);          /* one of these two */
     int (*brief)(void *arg, const db_fn_brief *f);
     void *arg;
 } db_fns_walk;
 
-/* db_fns_each callback: a stored function as a db_function. */
-static int db_fn_full(void *arg, const db_fn_stored *s)
-{
-    db_fns_walk *w = arg;
-    db_function f;
-
-    f.name = s->name;
-    f.start_line = s->start_line;
-    f.end_line = s->end_line;
-    f.status = s->status;
-    f.object_state = s->object_state;
-    memcpy(f.tok, s->tok, sizeof(f.tok));
-    f.name_from_macro = s->name_from_macro;
-    f.why = s->why;
-    return w->full(w->arg, &f);
-}
-
 int db_analysis_function_rows(sqlite3 *db, int64_t analysis_id,
                               int (*fn)(void *arg, const db_function *f), void *arg)
 {
-    db_fns_walk w = {.full = fn, .arg = arg};
-
-    return db_fns_each(db, analysis_id, db_fn_full, &w);
+    return db_fns_each(db, analysis_id, fn, arg);
 }
 
 /* Step `st` calling fn with column 0 as text; its end checked. */

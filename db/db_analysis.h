@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "db_fns.h"
 #include "pd_domain.h"
 
 /* The analysis row id of `blob` (40 hex) under `rules_hash` into *id, 0
@@ -49,16 +50,10 @@ int db_analysis_get(sqlite3 *db, const char *blob, const char *rules_hash,
 /* Free the strings of *a and empty it; accepts an empty row. */
 void db_analysis_row_free(db_analysis_row *a);
 
-/* One function of an analysis with everything the file page shows. */
-typedef struct {
-    const char *name;
-    int64_t start_line, end_line;
-    const char *status;          /* pd_status name */
-    const char *object_state;    /* pd_objstate name, NULL off object paths */
-    int64_t tok[PD_CLASS_COUNT]; /* tokens per pd_class, guarded or not */
-    const char *name_from_macro; /* the macro that named it; NULL: none */
-    const char *why;             /* JSON text: why it has its status; NULL */
-} db_function;
+/* One function of an analysis with everything the file page shows: the
+ * stored function as db_fns.h reads it (name, lines, status, object state,
+ * tokens, name_from_macro, why). */
+typedef db_fn_stored db_function;
 
 /* Call `fn` for each function of analysis `analysis_id` in index order;
  * the strings are valid during the call.  0, fn's non-zero return, or

@@ -416,12 +416,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     c->filter.ninclude = opt->ninclude;
     c->filter.exclude = opt->exclude;
     c->filter.nexclude = opt->nexclude;
-    c->threads = opt->threads;
-    if (!c->threads) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
-        c->threads = ncpu > 0 ? (unsigned)ncpu : 1;
-    }
+    c->threads = ingest_threads(opt);
     c->batch_commits = opt->batch_commits ? opt->batch_commits : INGEST_BATCH_COMMITS;
     git_libgit2_init();
     ingest_git_options();
@@ -559,6 +554,16 @@ static void ingest_forget_new(ingest_ctx *c)
     if (msg)
         pd_error_set(PD_ERROR, "%s", msg);
     free(msg);
+}
+
+unsigned ingest_threads(const ingest_options *opt)
+{
+    long ncpu;
+
+    if (opt->threads)
+        return opt->threads;
+    ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    return ncpu > 0 ? (unsigned)ncpu : 1;
 }
 
 int ingest_run(const ingest_options *opt, ingest_stats *stats)

@@ -93,6 +93,10 @@ typedef struct {
                                  itself, its thread being late */
 } ingest_stats;
 
+/* The analysis threads an ingest with `opt` runs: opt->threads, or one per
+ * online CPU when it is 0 (1 when that cannot be told). */
+unsigned ingest_threads(const ingest_options *opt);
+
 /*
  * Run one ingest.  `stats` (may be NULL) receives the figures of the run.
  * Returns 0, or a negative PD_E* code with a message naming the repository,
