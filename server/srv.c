@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <time.h>
@@ -533,8 +534,8 @@ uint16_t srv_port(const srv *s)
 }
 
 /*
- * The first part of stopping: no new connection (the listening socket is
- * closed, so clients are refused rather than kept waiting), work in
+ * The first part of stopping: no new connection (the listening socket
+ * stops listening, so clients are refused rather than kept waiting), work in
  * handlers ends at its next look at the budget (srv_budget.h: 503), and
  * every admitted request is answered before the daemon stops, within
  * SRV_DRAIN_SECONDS: an upload committed while the signal came is
@@ -543,13 +544,19 @@ uint16_t srv_port(const srv *s)
  */
 #define SRV_DRAIN_SECONDS 10
 
-static void srv_drain(srv *s)
+static MHD_socket srv_drain(srv *s)
 {
     MHD_socket fd = MHD_quiesce_daemon(s->daemon);
     struct timespec ts;
 
+    /* Stop listening now, but keep the descriptor until MHD_stop_daemon
+     * (microhttpd.h, MHD_quiesce_daemon): its thread still removes the
+     * socket from its epoll set, and a socket closed before that made it
+     * abort ("Failed to remove listen FD from epoll set", seen in
+     * test_hostile).  On Linux shutdown() of a listening socket refuses
+     * new connections and leaves the descriptor valid. */
     if (fd != MHD_INVALID_SOCKET)
-        close(fd);
+        shutdown(fd, SHUT_RDWR);
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += SRV_DRAIN_SECONDS;
     pthread_mutex_lock(&s->lock);
@@ -557,6 +564,7 @@ static void srv_drain(srv *s)
            pthread_cond_timedwait(&s->answered, &s->lock, &ts) == 0)
         ;
     pthread_mutex_unlock(&s->lock);
+    return fd;
 }
 
 void srv_stop(srv *s)
@@ -568,8 +576,11 @@ void srv_stop(srv *s)
     srv_jobs_stop(s->jobs);
     srv_cache_warm_stop(s->cache);
     if (s->daemon) {
-        srv_drain(s);
+        MHD_socket fd = srv_drain(s);
+
         MHD_stop_daemon(s->daemon);
+        if (fd != MHD_INVALID_SOCKET)
+            close(fd);
     }
     srv_dbs_free(s->dbs);
     srv_guard_free(s->guard);
