@@ -160,6 +160,19 @@ void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COU
 int pd_flow_results_encode(const pd_flow *g, pd_buf *b);
 
 /*
+ * The stored form of a file's functions fns[0..n) appended to `text` (a
+ * pd_flow_encode() line each), their "LINE BITS\n" lines appended to
+ * `lines` (what pd_flow_fns_encode() makes of that text) and
+ * pd_flow_facts_hash() of the text in *hash: the three in one pass over
+ * the functions, without reading the text back (issue 26: an ingest spent
+ * 3 % of its CPU re-reading and hashing what it had just written).  Names
+ * or facts that hold a separator are encoded the long way, with the same
+ * result.  0, or PD_ENOMEM (the buffers' sticky error).
+ */
+int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *lines,
+                        uint64_t *hash);
+
+/*
  * Each function's own bits and first line from the stored form text[0..len)
  * (pd_flow_set_file_text's lines, index for index): "LINE BITS\n" per
  * function (BITS as in the stored form), appended to b.
@@ -180,8 +193,9 @@ int pd_flow_results_file(pd_flow *g, int64_t file, const char *path, const char 
 int pd_flow_results_apply(pd_flow *g, const char *text, size_t len);
 
 /* The facts of a stored form text without the functions' first lines,
- * hashed (FNV-1a 64): equal for two versions of a file whose results are
- * the same but for moved lines. */
+ * hashed (XXH3 64, xxHash): equal for two versions of a file whose
+ * results are the same but for moved lines.  For this process only: the
+ * value is never stored. */
 uint64_t pd_flow_facts_hash(const char *text);
 
 #endif

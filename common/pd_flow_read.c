@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_STATIC_LINKING_ONLY   /* XXH3_state_t on the stack */
+#include <xxhash.h>
+
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow_int.h"
@@ -244,6 +247,76 @@ int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char
     free(v);
     free(tmp);
     return rc;
+}
+
+/* Decimal digits of v into d (at least 10 bytes), returning how many. */
+static size_t fl_utoa(uint32_t v, char *d)
+{
+    char t[10];
+    size_t n = 0, i;
+
+    do
+        t[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    for (i = 0; i < n; i++)
+        d[i] = t[n - 1 - i];
+    return n;
+}
+
+int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *lines,
+                        uint64_t *hash)
+{
+    XXH3_state_t xs;
+    size_t i, start = text->len, lstart = lines->len;
+
+    XXH3_64bits_reset(&xs);
+    for (i = 0; i < n; i++) {
+        const char *name = fns[i].name ? fns[i].name : "";
+        const char *flow = fns[i].flow ? fns[i].flow : "";
+        char head[24], bits[8];
+        size_t k, at;
+
+        /* A tab or newline would move the fields the readers split on:
+         * then the stored text is what they read back (never from the
+         * analyzer: names are identifiers, facts hold neither). */
+        if (name[strcspn(name, "\t\n")] || flow[strcspn(flow, "\n")])
+            goto reread;
+        fl_bits(fns[i].local, bits);
+        pd_buf_puts(text, name);
+        head[0] = '\t';
+        k = 1 + fl_utoa(fns[i].line, head + 1);
+        at = k;                         /* the hash skips the line */
+        head[k++] = '\t';
+        k += (size_t)(stpcpy(head + k, bits) - (head + k));
+        head[k++] = '\t';
+        pd_buf_put(text, head, k);
+        pd_buf_puts(text, flow);
+        pd_buf_put(text, "\n", 1);
+        XXH3_64bits_update(&xs, name, strlen(name));
+        XXH3_64bits_update(&xs, head + at, k - at);
+        XXH3_64bits_update(&xs, flow, strlen(flow));
+        XXH3_64bits_update(&xs, "\n", 1);
+        k = fl_utoa(fns[i].line, head);
+        k += (size_t)(stpcpy(head + k, bits) - (head + k));
+        head[k++] = '\n';
+        pd_buf_put(lines, head, k);
+    }
+    if (text->err || lines->err)
+        return PD_ENOMEM;
+    *hash = XXH3_64bits_digest(&xs);
+    return 0;
+reread:
+    for (; i < n; i++)
+        pd_flow_encode(text, &fns[i]);
+    if (text->err)
+        return PD_ENOMEM;
+    lines->len = lstart;
+    pd_flow_fns_encode(text->data + start, text->len - start, lines);
+    if (lines->err)
+        return PD_ENOMEM;
+    /* NUL-terminated by pd_buf; the text before start is not this file's */
+    *hash = pd_flow_facts_hash(text->data + start);
+    return 0;
 }
 
 void pd_flow_fns_encode(const char *text, size_t len, pd_buf *b)

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_STATIC_LINKING_ONLY   /* XXH3_state_t on the stack */
+#include <xxhash.h>
+
 #include "pd_buf.h"
 #include "pd_error.h"
-#include "pd_hash.h"
 #include "pd_flow_int.h"
 
 int pd_flow_results_encode(const pd_flow *g, pd_buf *b)
@@ -199,21 +201,24 @@ int pd_flow_results_apply(pd_flow *g, const char *text, size_t len)
 
 uint64_t pd_flow_facts_hash(const char *text)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    XXH3_state_t xs;
     const char *p = text;
 
+    /* XXH3 a few bytes a cycle; FNV-1a's byte-serial multiply was 1.4 % of
+     * an ingest's CPU (issue 26).  The value never leaves the process. */
+    XXH3_64bits_reset(&xs);
     while (p && *p) {                 /* one line: NAME \t LINE \t rest */
         const char *t1 = strchr(p, '\t'), *nl = strchr(p, '\n');
         const char *t2 = t1 && (!nl || t1 < nl) ? strchr(t1 + 1, '\t') : NULL;
         const char *end = nl ? nl + 1 : p + strlen(p);
 
         if (t2 && t2 < end) {         /* the name, then all after LINE */
-            h = pd_fnv1a64(h, p, (size_t)(t1 - p));
-            h = pd_fnv1a64(h, t2, (size_t)(end - t2));
+            XXH3_64bits_update(&xs, p, (size_t)(t1 - p));
+            XXH3_64bits_update(&xs, t2, (size_t)(end - t2));
         } else {
-            h = pd_fnv1a64(h, p, (size_t)(end - p));
+            XXH3_64bits_update(&xs, p, (size_t)(end - p));
         }
         p = end;
     }
-    return h;
+    return XXH3_64bits_digest(&xs);
 }

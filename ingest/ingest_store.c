@@ -106,15 +106,14 @@ static int ingest_enc_calls(ingest_enc *e, const an_result *res)
 /*
  * The flow facts of every function, one line per function in index order
  * (pd_flow.h, "Stored form"), compressed into e->flow_z, and the
- * functions' own bits and lines read back from them (e->flow_fns, what a
+ * functions' own bits and lines, made in the same pass (e->flow_fns, what a
  * reader of stored call-graph results needs: db_flow.c); none when the
  * file has no function.
  */
 static int ingest_enc_flow(ingest_enc *e, const an_result *res)
 {
     pd_flow_fn *v = NULL;
-    pd_buf b;
-    size_t i;
+    pd_buf b, fns;
     int rc;
 
     e->flow_hash = pd_flow_facts_hash(NULL);
@@ -123,32 +122,20 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     if ((rc = an_flow_fns(res, &v)) < 0)
         return rc;
     pd_buf_init(&b, 0);
-    for (i = 0; i < res->nfunctions; i++)
-        pd_flow_encode(&b, &v[i]);
+    pd_buf_init(&fns, 0);
+    rc = pd_flow_encode_file(v, res->nfunctions, &b, &fns, &e->flow_hash);
     free(v);
-    if (b.err)
-        rc = PD_ENOMEM;
-    else if ((rc = db_deflate(&e->flow_z, &e->row.flow_zlen, b.data, b.len)) == 0)
+    if (rc == 0 && (rc = db_deflate(&e->flow_z, &e->row.flow_zlen, b.data, b.len)) == 0)
         e->row.flow_len = b.len;
     e->row.flow_z = e->flow_z;
-    if (rc == 0) {
-        pd_buf fns;
-
-        pd_buf_init(&fns, 0);
-        pd_flow_fns_encode(b.data, b.len, &fns);
-        if (fns.err)
-            rc = PD_ENOMEM;
-        else
-            e->row.flow_fns = e->flow_fns = pd_buf_take(&fns, NULL);
-        pd_buf_free(&fns);
-        if (rc == 0 && !e->flow_fns)
-            rc = PD_ENOMEM;
-    }
+    if (rc == 0 && !(e->row.flow_fns = e->flow_fns = pd_buf_take(&fns, NULL)))
+        rc = PD_ENOMEM;
     if (rc == 0 && !(e->flow = pd_buf_take(&b, NULL)))
         rc = PD_ENOMEM;
-    if (rc == 0)
-        e->flow_hash = pd_flow_facts_hash(e->flow);
+    if (rc != 0)
+        e->flow_hash = pd_flow_facts_hash(NULL);
     pd_buf_free(&b);
+    pd_buf_free(&fns);
     return rc;
 }
 

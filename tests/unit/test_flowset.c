@@ -271,9 +271,79 @@ static void test_results_do_not_depend_on_file_order(void **state)
     pd_flow_free(y);
 }
 
+/* pd_flow_encode_file gives, in one pass, what the three-step way gives:
+ * pd_flow_encode per function, pd_flow_fns_encode of that text and
+ * pd_flow_facts_hash of it; appended after what the buffers hold, and the
+ * same with names or facts that hold a separator (the long way inside). */
+static void check_one_pass(const pd_flow_fn *v, size_t n)
+{
+    pd_buf text, lines, want, wlines;
+    uint64_t h = 0;
+    size_t i;
+
+    pd_buf_init(&text, 0);
+    pd_buf_init(&lines, 0);
+    pd_buf_init(&want, 0);
+    pd_buf_init(&wlines, 0);
+    pd_buf_puts(&text, "before\t1\t-\t\n");
+    pd_buf_puts(&lines, "1-\n");
+    assert_int_equal(pd_flow_encode_file(v, n, &text, &lines, &h), 0);
+    for (i = 0; i < n; i++)
+        pd_flow_encode(&want, &v[i]);
+    pd_flow_fns_encode(want.data, want.len, &wlines);
+    assert_int_equal(text.len, strlen("before\t1\t-\t\n") + want.len);
+    assert_string_equal(text.data + strlen("before\t1\t-\t\n"), want.data ? want.data : "");
+    assert_int_equal(lines.len, 3 + wlines.len);
+    assert_memory_equal(lines.data, "1-\n", 3);
+    if (wlines.len)
+        assert_memory_equal(lines.data + 3, wlines.data, wlines.len);
+    assert_true(h == pd_flow_facts_hash(want.data));
+    pd_buf_free(&text);
+    pd_buf_free(&lines);
+    pd_buf_free(&want);
+    pd_buf_free(&wlines);
+}
+
+static void test_one_pass_encoding_is_the_long_way(void **state)
+{
+    pd_flow_fn v[6] = {
+        {"release_items", 12, PD_FLOW_LEGACY | PD_FLOW_MARKER, "c3:Py_DECREF:p0 L0"},
+        {NULL, 0, 0, NULL},
+        {"finalize", UINT32_MAX, PD_FLOW_FIELD | PD_FLOW_CPYTHON | PD_FLOW_NULLOWNER, ""},
+        {"x", 7, PD_FLOW_CPYCHAIN, "c1:f:p0,\t-"},
+        {"a\tb", 8, PD_FLOW_LEGACY, "c2:g:p1"},     /* a tab in a name */
+        {"y", 9, PD_FLOW_FIELD, "c2:g:p1\nz\t1\t-\tc1:h:p0"},
+    };
+    pd_flow_fn moved[1] = {{"release_items", 40, PD_FLOW_LEGACY | PD_FLOW_MARKER,
+                            "c3:Py_DECREF:p0 L0"}};
+    pd_buf a, b, l;
+    uint64_t h1 = 0, h2 = 0;
+
+    (void)state;
+    check_one_pass(v, 4);           /* the one pass */
+    check_one_pass(v, 5);           /* the long way from the fifth */
+    check_one_pass(v + 5, 1);       /* a newline in the facts */
+    check_one_pass(v, 6);
+    check_one_pass(v, 0);
+    /* a moved function keeps the hash, other facts change it */
+    pd_buf_init(&a, 0);
+    pd_buf_init(&b, 0);
+    pd_buf_init(&l, 0);
+    assert_int_equal(pd_flow_encode_file(v, 1, &a, &l, &h1), 0);
+    assert_int_equal(pd_flow_encode_file(moved, 1, &b, &l, &h2), 0);
+    assert_true(h1 == h2);
+    moved[0].flow = "c3:Py_DECREF:p1 L0";
+    assert_int_equal(pd_flow_encode_file(moved, 1, &b, &l, &h2), 0);
+    assert_true(h1 != h2);
+    pd_buf_free(&a);
+    pd_buf_free(&b);
+    pd_buf_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_pass_encoding_is_the_long_way),
         cmocka_unit_test(test_full_ingest_stores_the_same_states),
         cmocka_unit_test(test_pushes_store_the_same_sets),
         cmocka_unit_test(test_backfill_and_missing_sets),
