@@ -122,7 +122,8 @@ void pd_flow_free(pd_flow *g)
 
 uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
 {
-    void *v = pd_map_get(g->names, s, len);
+    uint64_t h;
+    void *v = pd_map_get_hashed(g->names, s, len, &h);
     fl_name *n;
 
     if (v)
@@ -135,7 +136,7 @@ uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
         return UINT32_MAX;
     memcpy(n->s, s, len);
     n->s[len] = '\0';
-    if (pd_map_put(g->names, n->s, len, (void *)(uintptr_t)(g->nname + 1)) < 0) {
+    if (pd_map_put_hashed(g->names, n->s, len, h, (void *)(uintptr_t)(g->nname + 1)) < 0) {
         free(n->s);
         return UINT32_MAX;
     }

@@ -89,7 +89,14 @@ static size_t pd_map_find(const pd_map *m, const void *key, size_t len, uint64_t
 
 void *pd_map_get(const pd_map *m, const void *key, size_t len)
 {
-    size_t i = pd_map_find(m, key, len, pd_map_hash_of(m, key, len));
+    uint64_t h;
+
+    return pd_map_get_hashed(m, key, len, &h);
+}
+
+void *pd_map_get_hashed(const pd_map *m, const void *key, size_t len, uint64_t *hash)
+{
+    size_t i = pd_map_find(m, key, len, *hash = pd_map_hash_of(m, key, len));
 
     return m->slot[i].key ? m->slot[i].value : NULL;
 }
@@ -117,7 +124,11 @@ static int pd_map_grow(pd_map *m)
 
 int pd_map_put(pd_map *m, const void *key, size_t len, void *value)
 {
-    uint64_t h = pd_map_hash_of(m, key, len);
+    return pd_map_put_hashed(m, key, len, pd_map_hash_of(m, key, len), value);
+}
+
+int pd_map_put_hashed(pd_map *m, const void *key, size_t len, uint64_t h, void *value)
+{
     size_t i = pd_map_find(m, key, len, h);
     int rc;
 

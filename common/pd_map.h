@@ -43,6 +43,18 @@ void *pd_map_get(const pd_map *m, const void *key, size_t len);
  */
 int pd_map_put(pd_map *m, const void *key, size_t len, void *value);
 
+/*
+ * pd_map_get that also gives the key's hash in *hash, for a
+ * pd_map_put_hashed of the same bytes right after: a miss that is then
+ * added costs one hash instead of two (a SipHash call each is what an
+ * interning table spends most on: issue 26).
+ */
+void *pd_map_get_hashed(const pd_map *m, const void *key, size_t len, uint64_t *hash);
+
+/* pd_map_put for key bytes whose hash pd_map_get_hashed gave on this map
+ * (another value is a wrong table).  0 or PD_ENOMEM. */
+int pd_map_put_hashed(pd_map *m, const void *key, size_t len, uint64_t hash, void *value);
+
 /* Remove key[0..len): its value, or NULL when it was absent. */
 void *pd_map_del(pd_map *m, const void *key, size_t len);
 

@@ -302,10 +302,11 @@ static int dbw_lookup(dbw_table *t, const char *const s[4], int g, uint32_t *ent
 {
     void *v;
     char *copy;
+    uint64_t h;
 
     if (dbw_key(t, s, g) < 0)
         return PD_ENOMEM;
-    if ((v = pd_map_get(t->map, t->scratch.data, t->scratch.len)) != NULL) {
+    if ((v = pd_map_get_hashed(t->map, t->scratch.data, t->scratch.len, &h)) != NULL) {
         *entry = (uint32_t)((uintptr_t)v - 1);
         return 0;
     }
@@ -324,7 +325,7 @@ static int dbw_lookup(dbw_table *t, const char *const s[4], int g, uint32_t *ent
     if (!(copy = malloc(t->scratch.len)))
         return PD_ENOMEM;
     memcpy(copy, t->scratch.data, t->scratch.len);
-    if (pd_map_put(t->map, copy, t->scratch.len, (void *)(uintptr_t)(t->n + 1)) < 0) {
+    if (pd_map_put_hashed(t->map, copy, t->scratch.len, h, (void *)(uintptr_t)(t->n + 1)) < 0) {
         free(copy);
         return PD_ENOMEM;
     }

@@ -203,6 +203,16 @@ static void check_map(pd_map_hash kind)
     }
     assert_int_equal(visits, pd_map_count(m));
     /* The empty key is a key like any other. */
+    {   /* a miss, then added with the hash it gave; a hit gives the same hash */
+        uint64_t h = 0, h2 = 1;
+
+        assert_null(pd_map_get_hashed(m, "hashed key", 10, &h));
+        assert_int_equal(pd_map_put_hashed(m, "hashed key", 10, h, (void *)(uintptr_t)77), 0);
+        assert_int_equal((uintptr_t)pd_map_get(m, "hashed key", 10), 77);
+        assert_int_equal((uintptr_t)pd_map_get_hashed(m, "hashed key", 10, &h2), 77);
+        assert_true(h == h2);
+        assert_non_null(pd_map_del(m, "hashed key", 10));
+    }
     assert_int_equal(pd_map_put(m, "", 0, (void *)(uintptr_t)5), 0);
     assert_int_equal((uintptr_t)pd_map_get(m, "x", 0), 5);
     pd_map_free(m);
