@@ -63,7 +63,7 @@ int fl_grow(void **p, size_t *cap, size_t need, size_t el)
 #define FL_LIMIT 6
 #define FL_FAR 255
 
-static int fl_push(fl_vec *v, uint32_t a)
+int fl_push(fl_vec *v, uint32_t a)
 {
     if (fl_grow((void **)&v->v, &v->cap, v->n + 1, sizeof(*v->v)) < 0)
         return PD_ENOMEM;
@@ -273,9 +273,11 @@ int pd_flow_set_file(pd_flow *g, int64_t id, const char *path, const pd_flow_fn 
                      size_t n)
 {
     fl_file *f = fl_file_get(g, id);
+    fl_old old;
     size_t i;
-    int rc;
+    int rc = PD_ENOMEM;
 
+    memset(&old, 0, sizeof(old));
     if (g->results)
         return pd_error_set(PD_EINVAL, "a call graph of stored results cannot be set");
     g->dirty = 1;
@@ -292,31 +294,44 @@ int pd_flow_set_file(pd_flow *g, int64_t id, const char *path, const pd_flow_fn 
         if (pd_map_put(g->files, f->id, sizeof(*f->id), (void *)(uintptr_t)(g->nfile + 1)) < 0)
             return PD_ENOMEM;
         g->nfile++;
+    } else if (n && fl_old_take(g, f, &old) < 0) {
+        goto done;
     }
     fl_drop(g, f);
     if (g->ndead > 4096 && g->ndead > g->nfn / 2 && (rc = fl_compact(g)) < 0)
-        return rc;
+        goto done;
+    rc = PD_ENOMEM;
     if (fl_grow((void **)&g->fn, &g->capfn, g->nfn + n, sizeof(*g->fn)) < 0)
-        return PD_ENOMEM;
+        goto done;
     f->fn0 = (uint32_t)g->nfn;
     for (i = 0; i < n; i++) {
         fl_fn *x = &g->fn[g->nfn];
         uint32_t fi = (uint32_t)g->nfn;
         const char *name = fns[i].name ? fns[i].name : "";
+        int32_t j;
 
         memset(x, 0, sizeof(*x));
         x->file = (uint32_t)(f - g->file);
         x->line = fns[i].line;
         x->local = fns[i].local;
         x->alive = 1;
-        if ((x->name = fl_name_id(g, name, strlen(name))) == UINT32_MAX ||
-            fl_push(&g->name[x->name].defs, fi) < 0 ||
-            (rc = fl_read_facts(g, x, fi, fns[i].flow)) < 0)
-            return PD_ENOMEM;
+        fl_fn_key(&fns[i], x->key);
+        /* most of a changed file's functions are as they were: copied */
+        if ((j = fl_old_find(&old, x->key)) >= 0) {
+            if (fl_old_copy(g, &old, j, x, fi) < 0)
+                goto done;
+        } else if ((x->name = fl_name_id(g, name, strlen(name))) == UINT32_MAX ||
+                   fl_push(&g->name[x->name].defs, fi) < 0 ||
+                   fl_read_facts(g, x, fi, fns[i].flow) < 0) {
+            goto done;
+        }
         g->nfn++;
         f->nfn++;
     }
-    return 0;
+    rc = 0;
+done:
+    fl_old_free(&old);
+    return rc;
 }
 
 /* Drop dead functions, their calls and every index entry naming them. */

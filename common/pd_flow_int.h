@@ -33,6 +33,7 @@ typedef struct {
     unsigned kinds;           /* PD_FLOW_* reached */
     int32_t via[2];           /* callee (fn index) that gave legacy/field */
     uint32_t via_line[2];
+    uint64_t key[2];          /* fl_fn_key of its name and facts */
     uint8_t alive, queued;
 } fl_fn;
 
@@ -89,6 +90,9 @@ struct pd_flow {
  * PD_ENOMEM. */
 int fl_grow(void **p, size_t *cap, size_t need, size_t el);
 
+/* Append a to v.  0 or PD_ENOMEM. */
+int fl_push(fl_vec *v, uint32_t a);
+
 /* The id of name s[0..len), made if new; UINT32_MAX when out of memory. */
 uint32_t fl_name_id(pd_flow *g, const char *s, size_t len);
 
@@ -106,5 +110,40 @@ static inline int fl_cpython(const fl_fn *d)
 {
     return (d->local & PD_FLOW_CPYTHON) || (d->kinds & (PD_FLOW_NULLOWNER | PD_FLOW_CPYCHAIN));
 }
+
+/*
+ * A file's functions as they were before pd_flow_set_file replaced them
+ * (pd_flow_keep.c): copies of its live functions, their calls and
+ * arguments (indexes rebased into these arrays), and a table of their
+ * keys.  A new function with the key of an old one takes its facts from
+ * here instead of reading them again.
+ */
+typedef struct {
+    fl_fn *fn;
+    size_t nfn;
+    fl_call *call;
+    fl_arg *arg;
+    uint32_t *slot;           /* open addressing: old index + 1, 0 empty */
+    size_t mask;
+} fl_old;
+
+/* The key of fn: XXH3-128 of its name and its facts text (what
+ * pd_flow_set_file reads into a function besides its line and bits). */
+void fl_fn_key(const pd_flow_fn *fn, uint64_t key[2]);
+
+/* *o = file f's live functions (zeroed when it has none).  0 or
+ * PD_ENOMEM; fl_old_free either way. */
+int fl_old_take(const pd_flow *g, const fl_file *f, fl_old *o);
+
+/* The old function with this key, or -1. */
+int32_t fl_old_find(const fl_old *o, const uint64_t key[2]);
+
+/* Function x (index fi, its line and bits set) takes old function j's
+ * name and facts, its calls' lines moved with it: what reading the same
+ * text would give, index entries included, in the same order.  0 or
+ * PD_ENOMEM. */
+int fl_old_copy(pd_flow *g, const fl_old *o, int32_t j, fl_fn *x, uint32_t fi);
+
+void fl_old_free(fl_old *o);
 
 #endif

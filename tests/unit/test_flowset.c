@@ -340,10 +340,85 @@ static void test_one_pass_encoding_is_the_long_way(void **state)
     pd_buf_free(&l);
 }
 
+/* Every function of file `key` (n of them): state and chain. */
+static void same_functions(const pd_flow *a, const pd_flow *b, int64_t key, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        char c1[1024], c2[1024];
+
+        assert_int_equal(pd_flow_state(a, key, i), pd_flow_state(b, key, i));
+        assert_int_equal(pd_flow_chain_json(a, key, i, c1, sizeof(c1)),
+                         pd_flow_chain_json(b, key, i, c2, sizeof(c2)));
+        assert_string_equal(c1, c2);
+    }
+}
+
+/* A file replaced in the graph copies its functions whose facts are
+ * unchanged (pd_flow_keep.c): the graph answers like one built from the
+ * last texts alone, moved calls' lines included, through versions that
+ * move, change, add, repeat and bring back functions. */
+static void test_replaced_file_equals_a_fresh_one(void **state)
+{
+    pd_flow_fn a[1] = {{"release", 5, PD_FLOW_LEGACY, "L0"}};
+    pd_flow_fn v1[4] = {
+        {"user", 10, 0, "c3:release:p0"},
+        {"other", 20, 0, "c2:puts:-"},
+        {"dup", 30, 0, "c1:release:iobj c2:release:p0"},
+        {"dup", 40, 0, "c1:release:iobj c2:release:p0"},
+    };
+    pd_flow_fn v2[5] = {
+        {"new", 5, 0, "c1:user:p0"},
+        {"user", 15, 0, "c3:release:p0"},           /* moved by 5 lines */
+        {"other", 25, 0, "c2:release:p1"},          /* changed */
+        {"dup", 45, 0, "c1:release:iobj c2:release:p0"},
+        {"dup", 35, PD_FLOW_CPYTHON, "c1:release:iobj c2:release:p0"},
+    };
+    const pd_flow_fn *ver[4] = {v1, v2, v1, v2};
+    size_t nver[4] = {4, 5, 4, 5}, k;
+    int64_t ka = pd_flow_path_key("a.c"), kb = pd_flow_path_key("b.c");
+    pd_flow *g = NULL;
+
+    (void)state;
+    assert_int_equal(pd_flow_new(&g), 0);
+    assert_int_equal(pd_flow_set_file(g, ka, "a.c", a, 1), 0);
+    for (k = 0; k < 4; k++) {
+        pd_flow *fresh = NULL;
+        pd_buf r1, r2;
+
+        assert_int_equal(pd_flow_set_file(g, kb, "b.c", ver[k], nver[k]), 0);
+        assert_int_equal(pd_flow_resolve(g), 0);
+        assert_int_equal(pd_flow_new(&fresh), 0);
+        assert_int_equal(pd_flow_set_file(fresh, ka, "a.c", a, 1), 0);
+        assert_int_equal(pd_flow_set_file(fresh, kb, "b.c", ver[k], nver[k]), 0);
+        assert_int_equal(pd_flow_resolve(fresh), 0);
+        same_functions(g, fresh, kb, nver[k]);
+        pd_buf_init(&r1, 0);
+        pd_buf_init(&r2, 0);
+        assert_int_equal(pd_flow_results_encode(g, &r1), 0);
+        assert_int_equal(pd_flow_results_encode(fresh, &r2), 0);
+        assert_int_equal(r1.len, r2.len);
+        assert_true(r1.len > 0);
+        assert_memory_equal(r1.data, r2.data, r1.len);
+        pd_buf_free(&r1);
+        pd_buf_free(&r2);
+        pd_flow_free(fresh);
+    }
+    {   /* the moved caller's chain names the moved call's line */
+        char c[1024];
+
+        assert_true(pd_flow_chain_json(g, kb, 1, c, sizeof(c)) > 0);
+        assert_non_null(strstr(c, "\"line\":18"));
+    }
+    pd_flow_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_pass_encoding_is_the_long_way),
+        cmocka_unit_test(test_replaced_file_equals_a_fresh_one),
         cmocka_unit_test(test_full_ingest_stores_the_same_states),
         cmocka_unit_test(test_pushes_store_the_same_sets),
         cmocka_unit_test(test_backfill_and_missing_sets),
