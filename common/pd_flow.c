@@ -28,7 +28,6 @@
 #include "pd_flow_int.h"
 #include "pd_map.h"
 
-
 int fl_grow(void **p, size_t *cap, size_t need, size_t el)
 {
     size_t c = *cap ? *cap : 64;
@@ -62,14 +61,6 @@ int fl_grow(void **p, size_t *cap, size_t need, size_t el)
  */
 #define FL_LIMIT 6
 #define FL_FAR 255
-
-int fl_push(fl_vec *v, uint32_t a)
-{
-    if (fl_grow((void **)&v->v, &v->cap, v->n + 1, sizeof(*v->v)) < 0)
-        return PD_ENOMEM;
-    v->v[v->n++] = a;
-    return 0;
-}
 
 int64_t pd_flow_path_key(const char *path)
 {
