@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
+import { BASE, api, apiOk, close, closeBrowser, launch, here, open, shot } from './lib.mjs';
 
 const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
 const OBJECT_STATES = ['object-legacy', 'object-cpython-only', 'object-universal'];
@@ -100,7 +100,7 @@ after(async () => {
 
 test('overview without parameters opens the first repository at its first ref', async () => {
   const page = await open(`${BASE}/`);
-  const q = new URL(page.url()).searchParams;
+  const q = new URL(await here(page)).searchParams;
   assert.equal(q.get('repo'), repo);
   assert.equal(q.get('rev'), rev);
   assert.equal(await page.locator('#repo-select').inputValue(), repo);
@@ -162,7 +162,7 @@ test('clicking a column header sorts the rows and says so in aria-sort and the U
   const th = page.locator('#files-table thead th[data-key="legacy"]');
   await th.locator('button').click();
   assert.equal(await th.getAttribute('aria-sort'), 'descending');
-  let q = new URL(page.url()).searchParams;
+  let q = new URL(await here(page)).searchParams;
   assert.equal(q.get('sort'), 'legacy');
   assert.equal(q.get('order'), 'desc');
   assert.deepEqual(await rowPaths(page), expectedOrder(files, get, 'desc'));
@@ -183,7 +183,7 @@ test('clicking a column header sorts the rows and says so in aria-sort and the U
   await page.waitForSelector('body[data-ready]');
   assert.deepEqual(await rowPaths(page), expectedOrder(files, (f) => f.object_paths?.['object-legacy'] ?? 0, 'desc'));
   assert.equal(await page.locator('#files-table thead th[data-key="object-legacy"]').getAttribute('aria-sort'), 'descending');
-  q = new URL(page.url()).searchParams;
+  q = new URL(await here(page)).searchParams;
   assert.equal(q.get('sort'), 'object-legacy');
   await close(page);
 });
@@ -201,7 +201,7 @@ test('the status filter shows only matching rows, is kept in the URL and survive
     assert.match(await page.locator('#row-count').textContent(), new RegExp(`\\b${counts[status]}\\b`));
   };
   await check();
-  assert.equal(new URL(page.url()).searchParams.get('status'), status);
+  assert.equal(new URL(await here(page)).searchParams.get('status'), status);
   await shot(page, 'overview-filtered');
   await page.reload();
   await page.waitForSelector('body[data-ready]');
@@ -224,7 +224,7 @@ test('the status filter shows only matching rows, is kept in the URL and survive
     const paths = await rowPaths(page);
     assert.equal(paths.length, dirs.get(dir));
     assert.ok(paths.every((p) => p.startsWith(`${dir}/`)));
-    const q = new URL(page.url()).searchParams;
+    const q = new URL(await here(page)).searchParams;
     assert.equal(q.get('dir'), dir);
     assert.equal(q.get('status'), null, 'cleared filter leaves the URL');
   }
@@ -318,7 +318,7 @@ test('the file page lists the functions of the API and highlights the lines of f
   assert.equal(await page.locator('#findings-table tbody tr').count(), d.findings.filter((f) => f.class === cls).length);
   const classes = await page.locator('#findings-table tbody tr .badge').first().textContent();
   assert.equal(classes, cls);
-  assert.equal(new URL(page.url()).searchParams.get('class'), cls);
+  assert.equal(new URL(await here(page)).searchParams.get('class'), cls);
   await close(page);
 
   // A line anchor is selected and scrolled into view.
@@ -341,7 +341,7 @@ test('the breadcrumb leads back to the overview of the same repo and rev', async
   const page = await open(fileUrl(f.path));
   await page.locator('#crumb-overview').click();
   await page.waitForSelector('body[data-ready]');
-  const q = new URL(page.url()).searchParams;
+  const q = new URL(await here(page)).searchParams;
   assert.equal(q.get('repo'), repo);
   assert.equal(q.get('rev'), rev);
   await close(page);

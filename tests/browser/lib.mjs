@@ -71,6 +71,17 @@ export async function open(url, { width = 1366, height = 900 } = {}) {
   return page;
 }
 
+/**
+ * The page's URL as the page has it.  page.url() follows navigation events
+ * that reach Playwright after the action that caused them may have
+ * returned: read just after a history.replaceState (the `y` key, Copy
+ * permalink, a sort or filter written to the URL) it can still be the old
+ * one.
+ */
+export async function here(page) {
+  return page.evaluate(() => location.href);
+}
+
 /** Closes a page opened by open(), failing on any JavaScript error it had. */
 export async function close(page) {
   const errs = page.jsErrors;

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { BASE, ROOT, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
+import { BASE, ROOT, apiOk, close, closeBrowser, launch, here, open, shot } from './lib.mjs';
 
 const enc = encodeURIComponent;
 const num = (s) => Number(String(s).replace(/[,\s\u00a0]/g, ''));
@@ -134,16 +134,18 @@ test('keys: skip link first, / focuses search, y pins the commit, t opens the fi
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'skip-link');
   await page.keyboard.press('Enter');
+  // Following a link to a fragment may finish after the key's event returns.
+  await page.waitForFunction(() => location.hash === '#main', null, { timeout: 5000 }).catch(() => {});
   assert.equal(await page.evaluate(() => location.hash), '#main');
   await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press('/');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'site-q');
   await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press('y');
-  assert.equal(new URL(page.url()).searchParams.get('rev'), commit);
+  assert.equal(new URL(await here(page)).searchParams.get('rev'), commit);
   await Promise.all([page.waitForNavigation(), page.keyboard.press('t')]);
   await page.waitForSelector('body[data-ready]');
-  const u = new URL(page.url());
+  const u = new URL(await here(page));
   assert.equal(u.pathname.endsWith('/search.html'), true);
   assert.equal(u.searchParams.get('mode'), 'file');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'search-q');
@@ -153,7 +155,7 @@ test('keys: skip link first, / focuses search, y pins the commit, t opens the fi
 test('the copy-permalink button pins the commit id on the file page', async () => {
   const page = await open(`${BASE}/${pages().file}`);
   await page.click('#copy-permalink');
-  const u = new URL(page.url());
+  const u = new URL(await here(page));
   assert.equal(u.searchParams.get('rev'), commit);
   assert.equal(u.searchParams.get('path'), 'src/arraytypes.c.src');
   await close(page);
@@ -172,7 +174,7 @@ test('links do not drift: every page offers the commit-id permalink, links to li
     const commitLinks = await page.evaluate(() => [...document.querySelectorAll('main a[href*="commit.html"]')]
       .map((a) => new URL(a.href).searchParams.get('rev')));
     for (const r of commitLinks) assert.match(r, HEX40, `${name}: a commit link names the commit`);
-    const q = new URL(page.url()).searchParams;
+    const q = new URL(await here(page)).searchParams;
     if (!q.has('rev') && !q.has('head')) {
       assert.equal(await page.locator('#copy-permalink').count(), 0, `${name}: nothing to pin, no button`);
       await close(page);
@@ -183,7 +185,8 @@ test('links do not drift: every page offers the commit-id permalink, links to li
     assert.equal(navRev, q.get('rev') ?? q.get('head'), `${name}: the navigation keeps the ref name`);
     assert.equal(await page.locator('#copy-permalink').count(), 1, `${name}: a Copy permalink button`);
     await page.click('#copy-permalink');
-    const pinned = new URL(page.url()).searchParams;
+    const pinnedUrl = await here(page);
+    const pinned = new URL(pinnedUrl).searchParams;
     if (q.has('rev')) {
       assert.equal(pinned.get('rev'), refs[q.get('rev')], `${name}: rev pinned to the ref's commit`);
     } else {
@@ -193,7 +196,7 @@ test('links do not drift: every page offers the commit-id permalink, links to li
     for (const [k, v] of q) if (!['rev', 'base', 'head'].includes(k)) assert.equal(pinned.get(k), v, `${name}: ${k} kept`);
     await close(page);
     // The permalink opens the same page at those commits.
-    const p2 = await open(page.url());
+    const p2 = await open(pinnedUrl);
     assert.ok(await p2.locator('#errors').isHidden(), `${name}: the permalink page has no error`);
     assert.equal(await p2.evaluate(() => document.body.dataset.commit), pinned.get('rev') ?? pinned.get('head'));
     await close(p2);

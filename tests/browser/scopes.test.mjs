@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BASE, apiOk, close, closeBrowser, launch, open, SHOTS } from './lib.mjs';
+import { BASE, apiOk, close, closeBrowser, launch, here, open, SHOTS } from './lib.mjs';
 
 const NO_OBJECT = 'no-object-dtype';
 
@@ -94,7 +94,7 @@ test('the scope picker keeps the scope in the URL, and totals, files and trend f
   assert.ok(options.includes(NO_OBJECT));
   await Promise.all([page.waitForNavigation(), page.selectOption('#scope-select', NO_OBJECT)]);
   await page.waitForSelector('body[data-ready]', { timeout: 20000 });
-  assert.equal(new URL(page.url()).searchParams.get('scope'), NO_OBJECT);
+  assert.equal(new URL(await here(page)).searchParams.get('scope'), NO_OBJECT);
   await close(page);
   page = await open(overviewUrl({ repo, rev, scope: NO_OBJECT }));
   assert.equal(await page.locator('#scope-banner').isVisible(), true);

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, apiOk, close, closeBrowser, launch, open } from './lib.mjs';
+import { BASE, apiOk, close, closeBrowser, launch, here, open } from './lib.mjs';
 
 const REPO = 'demo';
 const REV = 'hpy-convert-object-dtype';
@@ -78,7 +78,7 @@ test('the tool and level filters show only those findings', async () => {
   await page.selectOption('#f-level', 'error');
   assert.equal(Number(await page.locator('#findings-count').getAttribute('data-shown')),
     file.findings.filter((f) => f.level === 'error').length);
-  assert.match(page.url(), /level=error/);
+  assert.match(await here(page), /level=error/);
   await close(page);
 });
 

@@ -316,33 +316,24 @@ static void on_background(void *arg, const char *ref, size_t done, size_t total)
     atomic_store(&g_spin->go, 1);
 }
 
-/* A background ingest on a CPU a thread of normal policy keeps busy: its
- * planner and analysis threads run at SCHED_IDLE, so they starve; the
- * writer, which holds the write lock, does not wait for them but plans
- * commits and analyses blobs itself, and stores what an ingest with the
- * CPU to itself stores. */
-static void test_background_ingest_gives_way_and_stores_the_same(void **state)
+/* One background ingest into `path` on a single CPU that a thread of
+ * normal policy keeps busy (the writer, its threads, which inherit the
+ * affinity, and the spinner share it); st: its counts. */
+static void background_run(const lfx *f, const char *path, ingest_stats *st)
 {
-    lfx *f = *state;
-    char path[4300], *want, *got;
     cpu_set_t one, saved;
     spinner sp = {0};
     pthread_t th;
-    ingest_stats st;
     int cpu;
 
-    assert_int_equal(run(f, f->db, 2, 0, NULL, &st), 0);
-    assert_int_equal(st.stalled_plans + st.stalled_blobs, 0);
-    want = dump(f->db);
-    /* One CPU for the writer, its threads (they inherit it) and the spinner. */
     assert_int_equal(sched_getaffinity(0, sizeof(saved), &saved), 0);
     for (cpu = 0; !CPU_ISSET(cpu, &saved); cpu++)
         ;
     CPU_ZERO(&one);
     CPU_SET(cpu, &one);
     assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
-    snprintf(path, sizeof(path), "%s/background.db", f->dir);
     g_spin = &sp;
+    g_idle_threads = g_other_threads = 0;
     /* Busy from the start: threads that got the CPU before the first
      * progress call could analyse every blob ahead of the writer, which
      * then never waits (seen once the writer stored functions as one
@@ -351,20 +342,52 @@ static void test_background_ingest_gives_way_and_stores_the_same(void **state)
     assert_int_equal(pthread_create(&th, NULL, spin, &sp), 0);
     g_background = 1;
     g_stall_ms = 1;
-    assert_int_equal(run(f, path, 2, 0, on_background, &st), 0);
+    assert_int_equal(run(f, path, 2, 0, on_background, st), 0);
     g_background = 0;
     g_stall_ms = 0;
     atomic_store(&sp.stop, 1);
     pthread_join(th, NULL);
     assert_int_equal(sched_setaffinity(0, sizeof(saved), &saved), 0);
-    /* Both refs start the threads: a planner and two analysis threads. */
-    assert_true(g_idle_threads >= 3);
-    assert_int_equal(g_other_threads, 0);
-    assert_true(st.stalled_blobs > 0);
-    assert_true(st.stalled_plans > 0);
-    got = dump(path);
-    assert_string_equal(got, want);
-    free(got);
+}
+
+/* A background ingest on a busy CPU: its planner and analysis threads run
+ * at SCHED_IDLE, so they starve; the writer, which holds the write lock,
+ * does not wait for them but plans commits and analyses blobs itself, and
+ * stores what an ingest with the CPU to itself stores.
+ *
+ * Which waits it gives up depends on the scheduler: a planner starved from
+ * the first commit hands out no analysis at all, so the writer only ever
+ * plans (seen on a fresh machine: 335 plans, no blob, in one run of three).
+ * Every run must give up some wait and store the same; both kinds must be
+ * seen within a few runs. */
+#define BACKGROUND_RUNS 5
+
+static void test_background_ingest_gives_way_and_stores_the_same(void **state)
+{
+    lfx *f = *state;
+    char path[4300], *want, *got;
+    uint64_t plans = 0, blobs = 0;
+    ingest_stats st;
+    int i;
+
+    assert_int_equal(run(f, f->db, 2, 0, NULL, &st), 0);
+    assert_int_equal(st.stalled_plans + st.stalled_blobs, 0);
+    want = dump(f->db);
+    for (i = 0; i < BACKGROUND_RUNS && !(plans && blobs); i++) {
+        snprintf(path, sizeof(path), "%s/background-%d.db", f->dir, i);
+        background_run(f, path, &st);
+        /* Both refs start the threads: a planner and two analysis threads. */
+        assert_true(g_idle_threads >= 3);
+        assert_int_equal(g_other_threads, 0);
+        assert_true(st.stalled_plans + st.stalled_blobs > 0);
+        plans += st.stalled_plans;
+        blobs += st.stalled_blobs;
+        got = dump(path);
+        assert_string_equal(got, want);
+        free(got);
+    }
+    assert_true(plans > 0);
+    assert_true(blobs > 0);
     free(want);
 }
 
