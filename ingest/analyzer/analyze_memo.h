@@ -55,6 +55,10 @@ typedef struct {
 typedef struct an_mentry {
     uint64_t k_lo, k_hi;
     struct an_mentry *hnext, *prev, *next;
+    /* Replays in progress (under the memo's lock): an entry dropped while
+     * one runs is only marked dead, and its last replay frees it. */
+    uint32_t refs;
+    uint8_t dead;
     size_t bytes;
     uint32_t len;               /* chunk bytes */
     uint32_t lines;             /* its last line - its first line */
@@ -91,10 +95,13 @@ struct an_memo {
 
 /* The table (callers hold m->mu): the entry of a key or NULL; insert
  * (taking e, dropped when its key is there or it cannot fit), dropping the
- * least recently used entries for room; mark e most recently used. */
+ * least recently used entries for room; mark e most recently used; end a
+ * replay of e (refs taken under the lock), freeing it when it was dropped
+ * meanwhile. */
 an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi);
 void an_memo_insert(an_memo *m, an_mentry *e);
 void an_memo_touch(an_memo *m, an_mentry *e);
+void an_memo_release(an_memo *m, an_mentry *e);
 
 /* an_walk() through memo m: chunks already seen are replayed, new ones
  * are walked token by token (an_feed) and recorded (analyze_memo.c).

@@ -108,7 +108,17 @@ static void an_memo_drop(an_memo *m, an_mentry *e)
     m->s.bytes -= e->bytes;
     m->n--;
     m->s.evicted++;
-    free(e);
+    if (e->refs)            /* a replay reads it: the last one frees it */
+        e->dead = 1;
+    else
+        free(e);
+}
+
+void an_memo_release(an_memo *m, an_mentry *e)
+{
+    (void)m;
+    if (--e->refs == 0 && e->dead)
+        free(e);
 }
 
 void an_memo_insert(an_memo *m, an_mentry *e)

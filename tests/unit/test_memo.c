@@ -12,10 +12,16 @@
  * namespaces, as two template instances of the same text, with an exact-if
  * trigger elsewhere in the file, a '}' line inside a comment or a string,
  * and the order of a function's calls, which follows the whole file.
+ * A replay runs outside the memo's lock: an entry dropped for room while
+ * it is replayed lives until the replay ends, and two threads through a
+ * small memo, dropping each other's entries, stay exact.
  */
 #include "testutil.h"
 
+#include <pthread.h>
+
 #include "analyzer/analyzer.h"
+#include "analyzer/analyze_memo.h"
 
 static rules *g_rules;
 
@@ -246,6 +252,95 @@ static void test_small_memo_evicts_and_stays_exact(void **state)
     an_memo_free(m);
 }
 
+/* A replay holds a reference to its entry (an_lookup); the entry dropped
+ * for room meanwhile is out of the table at once and freed by the last
+ * release (ASan: read after free; LSan: never freed). */
+static void test_entry_dropped_during_a_replay_outlives_it(void **state)
+{
+    an_memo *m = NULL;
+    an_mentry *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(an_memo_new(&m, g_rules, 4096), 0);
+    a->k_lo = a->k_hi = 1;
+    b->k_lo = b->k_hi = 2;
+    a->bytes = b->bytes = 3000;             /* no room for both */
+    a->len = 7;
+    b->len = 9;
+    an_memo_insert(m, a);
+    assert_ptr_equal(an_memo_find(m, 1, 1), a);
+    a->refs++;                              /* a replay of a starts */
+    an_memo_insert(m, b);                   /* a is dropped for b */
+    assert_null(an_memo_find(m, 1, 1));
+    assert_ptr_equal(an_memo_find(m, 2, 2), b);
+    assert_int_equal(a->len, 7);            /* still there for the replay */
+    an_memo_release(m, a);                  /* the replay ends: freed */
+    b->refs++;
+    an_memo_release(m, b);                  /* still in the table: kept */
+    assert_ptr_equal(an_memo_find(m, 2, 2), b);
+    assert_int_equal(b->len, 9);
+    an_memo_free(m);
+}
+
+typedef struct {
+    an_memo *m;
+    char src[8192];
+    int ok;
+} memo_thread;
+
+/* Analyse t->src through the shared memo, again and again; ok when every
+ * result equals the plain analysis. */
+static void *memo_worker(void *arg)
+{
+    memo_thread *t = arg;
+    an_result *want = NULL;
+    int i;
+
+    t->ok = an_analyze(&want, g_rules, "t.c", t->src, strlen(t->src)) == 0;
+    for (i = 0; i < 40 && t->ok; i++) {
+        an_result *got = NULL;
+        char why[256];
+
+        t->ok = an_analyze_memo(&got, g_rules, t->m, "t.c", t->src, strlen(t->src)) == 0 &&
+                an_result_diff(got, want, why, sizeof(why)) == 0;
+        an_result_free(got);
+    }
+    an_result_free(want);
+    return NULL;
+}
+
+static void test_two_threads_through_a_small_memo_stay_exact(void **state)
+{
+    memo_thread t[2];
+    pthread_t th[2];
+    an_memo_stats s;
+    an_memo *m = NULL;
+    int i, k;
+
+    /* Room for some 16 entries: thread 0's three functions, used again
+     * and again, stay; thread 1's thirty drop each other and some of
+     * thread 0's. */
+    assert_int_equal(an_memo_new(&m, g_rules, 16384), 0);
+    for (k = 0; k < 2; k++) {
+        t[k].m = m;
+        t[k].src[0] = '\0';
+        for (i = 0; i < (k ? 30 : 3); i++)
+            snprintf(t[k].src + strlen(t[k].src), sizeof(t[k].src) - strlen(t[k].src),
+                     "int\nf%d_%d(HPy h)\n{\n    return HPy_IsNull(h) + %d;\n}\n", k, i, i);
+    }
+    for (k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, memo_worker, &t[k]), 0);
+    for (k = 0; k < 2; k++)
+        pthread_join(th[k], NULL);
+    assert_true(t[0].ok);
+    assert_true(t[1].ok);
+    an_memo_stats_get(m, &s);
+    assert_true(s.hits > 0);
+    assert_true(s.evicted > 0);
+    an_memo_free(m);
+}
+
 static void test_memo_of_other_rules_is_not_used(void **state)
 {
     rules *other = NULL;
@@ -279,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_problems_noted_in_reused_chunks),
         cmocka_unit_test(test_small_memo_evicts_and_stays_exact),
         cmocka_unit_test(test_memo_of_other_rules_is_not_used),
+        cmocka_unit_test(test_entry_dropped_during_a_replay_outlives_it),
+        cmocka_unit_test(test_two_threads_through_a_small_memo_stay_exact),
     };
 
     return cmocka_run_group_tests(tests, memo_setup, memo_teardown);
