@@ -249,20 +249,6 @@ int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char
     return rc;
 }
 
-/* Decimal digits of v into d (at least 10 bytes), returning how many. */
-static size_t fl_utoa(uint32_t v, char *d)
-{
-    char t[10];
-    size_t n = 0, i;
-
-    do
-        t[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    for (i = 0; i < n; i++)
-        d[i] = t[n - 1 - i];
-    return n;
-}
-
 int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *lines,
                         uint64_t *hash)
 {
@@ -284,7 +270,7 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
         fl_bits(fns[i].local, bits);
         pd_buf_puts(text, name);
         head[0] = '\t';
-        k = 1 + fl_utoa(fns[i].line, head + 1);
+        k = 1 + pd_flow_utoa(head + 1, fns[i].line);
         at = k;                         /* the hash skips the line */
         head[k++] = '\t';
         k += (size_t)(stpcpy(head + k, bits) - (head + k));
@@ -296,7 +282,7 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
         XXH3_64bits_update(&xs, head + at, k - at);
         XXH3_64bits_update(&xs, flow, strlen(flow));
         XXH3_64bits_update(&xs, "\n", 1);
-        k = fl_utoa(fns[i].line, head);
+        k = pd_flow_utoa(head, fns[i].line);
         k += (size_t)(stpcpy(head + k, bits) - (head + k));
         head[k++] = '\n';
         pd_buf_put(lines, head, k);

@@ -189,26 +189,11 @@ static char an_site_cls(rules_verdict v)
     return v.cls == AN_CLASS_CAPI || v.cls == AN_CLASS_NPY_LEGACY ? 'L' : 'F';
 }
 
-/* The decimal digits of v at p; their count.  The facts are built by hand,
- * not by snprintf: a call's fact was a tenth of a file-only run (issue 26). */
-static size_t an_put_u(char *p, uint32_t v)
-{
-    char tmp[10];
-    size_t n = 0, i;
-
-    do
-        tmp[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    for (i = 0; i < n; i++)
-        p[i] = tmp[n - 1 - i];
-    return n;
-}
-
 /* The fact "<c><root>" (root >= 0) into buf; its length. */
 static size_t an_put_root(char *buf, char c, int root)
 {
     buf[0] = c;
-    return 1 + an_put_u(buf + 1, (uint32_t)root);
+    return 1 + pd_flow_utoa(buf + 1, (uint32_t)root);
 }
 
 static void an_site_root(an_state *st, char cls, int root)
@@ -312,7 +297,7 @@ static void an_end_call(an_state *st, an_fcall *c)
         return;
     /* "c<line - start>:<name>:<codes>", codes shorter than AN_MAXCODES */
     buf[0] = 'c';
-    n = 1 + an_put_u(buf + 1, c->name.line >= start ? c->name.line - start : 0);
+    n = 1 + pd_flow_utoa(buf + 1, c->name.line >= start ? c->name.line - start : 0);
     buf[n++] = ':';
     memcpy(buf + n, c->name.s, c->name.len);
     n += c->name.len;
