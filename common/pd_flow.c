@@ -200,20 +200,11 @@ static int fl_read_call(pd_flow *g, fl_fn *f, uint32_t fi, const char *s, size_t
         if (fl_grow((void **)&g->arg, &g->caparg, g->narg + 1, sizeof(*g->arg)) < 0 ||
             fl_read_arg(g, p, (size_t)(q - p), &g->arg[g->narg]) < 0)
             return PD_ENOMEM;
-        if (g->arg[g->narg].type == 'i' &&
-            (fl_push(&g->name[g->arg[g->narg].name].cbs, fi) < 0 ||
-             fl_push(&g->name[g->arg[g->narg].name].cbs, (uint32_t)g->ncall) < 0))
+        if (fl_add_arg(g, c, fi) < 0)
             return PD_ENOMEM;
-        g->narg++;
-        c->nargs++;
         p = q + 1;
     }
-    if (fl_push(&g->name[c->callee].calls, fi) < 0 ||
-        fl_push(&g->name[c->callee].calls, (uint32_t)g->ncall) < 0)
-        return PD_ENOMEM;
-    g->ncall++;
-    f->ncall++;
-    return 0;
+    return fl_add_call(g, f, fi);
 }
 
 static int fl_read_facts(pd_flow *g, fl_fn *f, uint32_t fi, const char *s)

@@ -100,6 +100,36 @@ static inline int fl_push(fl_vec *v, uint32_t a)
     return 0;
 }
 
+/* The argument at g->arg[g->narg] joins call c of function fi (c is the
+ * call being added, g->call[g->ncall]): a name passed as a callback is
+ * listed under that name.  0 or PD_ENOMEM. */
+static inline int fl_add_arg(pd_flow *g, fl_call *c, uint32_t fi)
+{
+    const fl_arg *a = &g->arg[g->narg];
+
+    if (a->type == 'i' &&
+        (fl_push(&g->name[a->name].cbs, fi) < 0 ||
+         fl_push(&g->name[a->name].cbs, (uint32_t)g->ncall) < 0))
+        return PD_ENOMEM;
+    g->narg++;
+    c->nargs++;
+    return 0;
+}
+
+/* The call g->call[g->ncall], its arguments added, joins function f
+ * (index fi) and is listed under its callee.  0 or PD_ENOMEM. */
+static inline int fl_add_call(pd_flow *g, fl_fn *f, uint32_t fi)
+{
+    const fl_call *c = &g->call[g->ncall];
+
+    if (fl_push(&g->name[c->callee].calls, fi) < 0 ||
+        fl_push(&g->name[c->callee].calls, (uint32_t)g->ncall) < 0)
+        return PD_ENOMEM;
+    g->ncall++;
+    f->ncall++;
+    return 0;
+}
+
 /* The id of name s[0..len), made if new; UINT32_MAX when out of memory. */
 uint32_t fl_name_id(pd_flow *g, const char *s, size_t len);
 

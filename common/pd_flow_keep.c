@@ -138,21 +138,12 @@ int fl_old_copy(pd_flow *g, const fl_old *o, int32_t j, fl_fn *x, uint32_t fi)
         c->line = x->line + (oc->line - y->line);      /* modulo 2^32, as read */
         c->arg0 = (uint32_t)g->narg;
         for (a = 0; a < oc->nargs; a++) {
-            const fl_arg *arg = &o->arg[oc->arg0 + a];
-
-            g->arg[g->narg] = *arg;
-            if (arg->type == 'i' &&
-                (fl_push(&g->name[arg->name].cbs, fi) < 0 ||
-                 fl_push(&g->name[arg->name].cbs, (uint32_t)g->ncall) < 0))
+            g->arg[g->narg] = o->arg[oc->arg0 + a];
+            if (fl_add_arg(g, c, fi) < 0)
                 return PD_ENOMEM;
-            g->narg++;
-            c->nargs++;
         }
-        if (fl_push(&g->name[c->callee].calls, fi) < 0 ||
-            fl_push(&g->name[c->callee].calls, (uint32_t)g->ncall) < 0)
+        if (fl_add_call(g, x, fi) < 0)
             return PD_ENOMEM;
-        g->ncall++;
-        x->ncall++;
     }
     return 0;
 }
