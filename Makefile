@@ -104,7 +104,7 @@ REFS    ?=
 NAME    ?=
 INCLUDE ?=
 
-.PHONY: all deps run test unit-tests bench bench-sarif bench-api bench-load bench-cold bench-pages bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
+.PHONY: all deps run test unit-tests bench bench-sarif bench-pkgs bench-api bench-load bench-cold bench-pages bench-truth check clean demo fuzz fuzz-sarif fuzz-http stress
 all: $(B)/portdash
 
 # libgit2, libcrypto and SQLite are loaded on the first call of one of
@@ -304,7 +304,7 @@ bench-sarif: deps
 # The API against nginx serving the same bytes (issue 12): needs a numpy-hpy
 # git directory in BENCH_REPO (doc/benchmarks.md, "The API against nginx").
 BENCH_PKGS = nginx wrk curl
-bench-api: deps
+bench-pkgs:
 	@missing=""; for p in $(BENCH_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -312,13 +312,15 @@ bench-api: deps
 	  echo "bench-api: installing$$missing"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+
+bench-api: deps bench-pkgs
 	$(MAKE) all
 	BENCH_REPO="$(BENCH_REPO)" sh tests/bench/api.sh build/portdash
 
 # Warm reads while an ingest of numpy/core writes to the served database
 # (issue 26; tests/bench/writeload.sh): BENCH_REPO as for bench-api,
 # BENCH_DB=FILE a database ingested so before (copied, not written).
-bench-load: deps
+bench-load: deps bench-pkgs
 	$(MAKE) all
 	BENCH_REPO="$(BENCH_REPO)" BENCH_DB="$(BENCH_DB)" sh tests/bench/writeload.sh build/portdash
 

@@ -42,7 +42,7 @@ conns=${BENCH_CONNS:-64}
 rounds=${BENCH_ROUNDS:-3}
 threads=${BENCH_THREADS:-2}
 file=numpy/core/src/multiarray/arraytypes.c.src
-command -v wrk >/dev/null || { echo "writeload.sh: wrk missing (make bench-api installs it)" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "writeload.sh: wrk missing (make bench-load installs it)" >&2; exit 2; }
 dir=$(mktemp -d)
 pd_pid=""; in_pid=""
 cleanup() {
