@@ -413,6 +413,18 @@ static void srv_mhd_log(void *cls, const char *fmt, va_list ap)
  * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
  * select() puts at 1024), a thread pool, and the limits of srv_options.
  */
+/* libmicrohttpd's accept policy: once the server is stopping, a new
+ * connection is closed at once, unanswered, rather than left waiting (see
+ * srv_drain for why the listening socket itself stays open). */
+static enum MHD_Result srv_accept(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    const srv *s = cls;
+
+    (void)addr;
+    (void)len;
+    return s->stopping ? MHD_NO : MHD_YES;
+}
+
 static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
                                      const srv_options *opt)
 {
@@ -429,7 +441,7 @@ static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
     return MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
             (ss->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-        0, NULL, NULL, srv_access, s,
+        0, srv_accept, s, srv_access, s,
         MHD_OPTION_EXTERNAL_LOGGER, srv_mhd_log, NULL,   /* first: all go there */
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
         MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -534,29 +546,27 @@ uint16_t srv_port(const srv *s)
 }
 
 /*
- * The first part of stopping: no new connection (the listening socket
- * stops listening, so clients are refused rather than kept waiting), work in
- * handlers ends at its next look at the budget (srv_budget.h: 503), and
- * every admitted request is answered before the daemon stops, within
- * SRV_DRAIN_SECONDS: an upload committed while the signal came is
- * answered 201, one whose body was still coming 503.  Requests still
- * sending their head are not waited for.
+ * The first part of stopping: no new connection (srv_accept closes each at
+ * once, so clients are not kept waiting), work in handlers ends at its
+ * next look at the budget (srv_budget.h: 503), and every admitted request
+ * is answered before the daemon stops, within SRV_DRAIN_SECONDS: an
+ * upload committed while the signal came is answered 201, one whose body
+ * was still coming 503.  Requests still sending their head are not waited
+ * for.
+ *
+ * Not MHD_quiesce_daemon(): with epoll threads it removes the listening
+ * socket from each thread's epoll set while that thread's MHD_epoll() may
+ * be removing it too, and one of MHD_epoll()'s removals takes the loser's
+ * ENOENT for a panic, "Failed to remove listen FD from epoll set"
+ * (libmicrohttpd 0.9.75, daemon.c; it aborted test_hostile and
+ * test_measures now and then, and a serve stopped by SIGTERM alike).
  */
 #define SRV_DRAIN_SECONDS 10
 
-static MHD_socket srv_drain(srv *s)
+static void srv_drain(srv *s)
 {
-    MHD_socket fd = MHD_quiesce_daemon(s->daemon);
     struct timespec ts;
 
-    /* Stop listening now, but keep the descriptor until MHD_stop_daemon
-     * (microhttpd.h, MHD_quiesce_daemon): its thread still removes the
-     * socket from its epoll set, and a socket closed before that made it
-     * abort ("Failed to remove listen FD from epoll set", seen in
-     * test_hostile).  On Linux shutdown() of a listening socket refuses
-     * new connections and leaves the descriptor valid. */
-    if (fd != MHD_INVALID_SOCKET)
-        shutdown(fd, SHUT_RDWR);
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += SRV_DRAIN_SECONDS;
     pthread_mutex_lock(&s->lock);
@@ -564,7 +574,6 @@ static MHD_socket srv_drain(srv *s)
            pthread_cond_timedwait(&s->answered, &s->lock, &ts) == 0)
         ;
     pthread_mutex_unlock(&s->lock);
-    return fd;
 }
 
 void srv_stop(srv *s)
@@ -576,11 +585,8 @@ void srv_stop(srv *s)
     srv_jobs_stop(s->jobs);
     srv_cache_warm_stop(s->cache);
     if (s->daemon) {
-        MHD_socket fd = srv_drain(s);
-
-        MHD_stop_daemon(s->daemon);
-        if (fd != MHD_INVALID_SOCKET)
-            close(fd);
+        srv_drain(s);
+        MHD_stop_daemon(s->daemon);     /* closes the listening socket */
     }
     srv_dbs_free(s->dbs);
     srv_guard_free(s->guard);

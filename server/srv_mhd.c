@@ -19,7 +19,6 @@ typedef struct {
                                           void *, MHD_AccessHandlerCallback, void *,
                                           va_list);
     void (*stop_daemon)(struct MHD_Daemon *);
-    MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
     const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *,
                                                    enum MHD_DaemonInfoType, ...);
     const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *,
@@ -52,7 +51,6 @@ static const struct {
 #define SRV_MHD_SYM(field, sym) {#sym, offsetof(srv_mhd_fns, field)}
     SRV_MHD_SYM(start_daemon_va, MHD_start_daemon_va),
     SRV_MHD_SYM(stop_daemon, MHD_stop_daemon),
-    SRV_MHD_SYM(quiesce_daemon, MHD_quiesce_daemon),
     SRV_MHD_SYM(get_daemon_info, MHD_get_daemon_info),
     SRV_MHD_SYM(get_connection_info, MHD_get_connection_info),
     SRV_MHD_SYM(get_connection_values, MHD_get_connection_values),
@@ -144,11 +142,6 @@ struct MHD_Daemon *srv_mhd_start_daemon(unsigned int flags, uint16_t port,
 void srv_mhd_stop_daemon(struct MHD_Daemon *daemon)
 {
     srv_mhd()->stop_daemon(daemon);
-}
-
-MHD_socket srv_mhd_quiesce_daemon(struct MHD_Daemon *daemon)
-{
-    return srv_mhd()->quiesce_daemon(daemon);
 }
 
 const union MHD_DaemonInfo *srv_mhd_get_daemon_info(struct MHD_Daemon *daemon,

@@ -42,7 +42,6 @@ struct MHD_Daemon *srv_mhd_start_daemon(unsigned int flags, uint16_t port,
                                         MHD_AcceptPolicyCallback apc, void *apc_cls,
                                         MHD_AccessHandlerCallback dh, void *dh_cls, ...);
 void srv_mhd_stop_daemon(struct MHD_Daemon *daemon);
-MHD_socket srv_mhd_quiesce_daemon(struct MHD_Daemon *daemon);
 const union MHD_DaemonInfo *srv_mhd_get_daemon_info(struct MHD_Daemon *daemon,
                                                     enum MHD_DaemonInfoType type);
 const union MHD_ConnectionInfo *srv_mhd_get_connection_info(struct MHD_Connection *c,
@@ -63,7 +62,6 @@ void srv_mhd_destroy_response(struct MHD_Response *r);
 
 #define MHD_start_daemon srv_mhd_start_daemon
 #define MHD_stop_daemon srv_mhd_stop_daemon
-#define MHD_quiesce_daemon srv_mhd_quiesce_daemon
 #define MHD_get_daemon_info srv_mhd_get_daemon_info
 #define MHD_get_connection_info srv_mhd_get_connection_info
 #define MHD_get_connection_values srv_mhd_get_connection_values
