@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow.h"
@@ -77,6 +79,7 @@ int pd_flow_new(pd_flow **out)
         pd_flow_free(g);
         return pd_error_nomem("in the call graph");
     }
+    randombytes_buf(&g->key_seed, sizeof(g->key_seed));   /* sodium_init: the map's */
     *out = g;
     return 0;
 }
@@ -297,7 +300,7 @@ int pd_flow_set_file(pd_flow *g, int64_t id, const char *path, const pd_flow_fn 
         x->line = fns[i].line;
         x->local = fns[i].local;
         x->alive = 1;
-        fl_fn_key(&fns[i], x->key);
+        fl_fn_key(&fns[i], g->key_seed, x->key);
         /* most of a changed file's functions are as they were: copied */
         if ((j = fl_old_find(&old, x->key)) >= 0) {
             if (fl_old_copy(g, &old, j, x, fi) < 0)

@@ -59,6 +59,10 @@ typedef struct {
 } fl_name;
 
 struct pd_flow {
+    /* fl_fn_key's seed, random per graph: the keys hash repository text,
+     * and an unseeded XXH3 can be made to collide (as the names' map,
+     * pd_map.h PD_MAP_SEEDED) */
+    uint64_t key_seed;
     fl_fn *fn;
     size_t nfn, capfn, ndead;
     fl_call *call;
@@ -164,9 +168,10 @@ typedef struct {
     size_t mask;
 } fl_old;
 
-/* The key of fn: XXH3-128 of its name and its facts text (what
- * pd_flow_set_file reads into a function besides its line and bits). */
-void fl_fn_key(const pd_flow_fn *fn, uint64_t key[2]);
+/* The key of fn: XXH3-128, seeded with `seed`, of its name and its facts
+ * text (what pd_flow_set_file reads into a function besides its line and
+ * bits). */
+void fl_fn_key(const pd_flow_fn *fn, uint64_t seed, uint64_t key[2]);
 
 /* *o = file f's live functions (zeroed when it has none).  0 or
  * PD_ENOMEM; fl_old_free either way. */

@@ -10,7 +10,7 @@
  * (issue 26).  A copy gives what reading the same text gives: the facts
  * depend on the text alone but for the calls' lines, which are stored as
  * offsets from the function's first line in the text and so move with it.
- * Equal keys stand for equal texts: XXH3-128 of both.
+ * Equal keys stand for equal texts: XXH3-128 of both, seeded per graph.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +21,13 @@
 #include "pd_error.h"
 #include "pd_flow_int.h"
 
-void fl_fn_key(const pd_flow_fn *fn, uint64_t key[2])
+void fl_fn_key(const pd_flow_fn *fn, uint64_t seed, uint64_t key[2])
 {
     XXH3_state_t xs;
     XXH128_hash_t h;
     const char *name = fn->name ? fn->name : "", *flow = fn->flow ? fn->flow : "";
 
-    XXH3_128bits_reset(&xs);
+    XXH3_128bits_reset_withSeed(&xs, seed);
     XXH3_128bits_update(&xs, name, strlen(name) + 1);    /* the NUL parts them */
     XXH3_128bits_update(&xs, flow, strlen(flow));
     h = XXH3_128bits_digest(&xs);
