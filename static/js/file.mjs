@@ -544,19 +544,34 @@ function sourceText(lc, line, segs, fs) {
   if (fs) {
     append(lc, lineContent(line, fs, segs));
     // The finding messages under the line, not only in a tooltip.
-    lc.append(h('span', { class: 'fmsg' }, fs.map(findingMessage)));
+    lc.append(h('span', { class: 'fmsg' }, sameFindings(fs).map(([f, n]) => findingMessage(f, n))));
   } else if (hasBidi(line)) append(lc, styled(line, segs));
   else appendStyled(lc, line, segs);
 }
 
-/* A finding's message under its line, cloned like the rows: the SARIF
- * upload puts 5,000 of them on arraytypes.c.src. */
+/* The findings of a line as [finding, how many say the same]: a line of a
+ * numpy template has one finding per instance (14 on `@TYPE@_getitem`'s),
+ * and the same message 14 times under it hid the line's other ones. */
+export function sameFindings(fs) {
+  const seen = new Map();
+  for (const f of fs) {
+    const key = `${f.class}\0${!!f.guarded}\0${f.text ?? ''}\0${f.rule ?? ''}`;
+    const e = seen.get(key);
+    if (e) e[1]++;
+    else seen.set(key, [f, 1]);
+  }
+  return [...seen.values()];
+}
+
+/* A finding's message under its line (n: how many findings of the line
+ * say it), cloned like the rows: the SARIF upload puts 5,000 of them on
+ * arraytypes.c.src. */
 let FMSG = null;
 
-function findingMessage(f) {
+function findingMessage(f, n = 1) {
   const kind = `${f.class}${f.guarded ? ' (guarded)' : ''}: `;
   const text = f.text ?? '';
-  const rule = ` — ${f.rule ?? ''}`;
+  const rule = ` — ${f.rule ?? ''}${n > 1 ? ` ×${n}` : ''}`;
   const cls = f.guarded ? `fmsg-one fmsg-${f.class} guarded` : `fmsg-one fmsg-${f.class}`;
   if (hasBidi(kind + text + rule)) return h('span', { class: cls }, kind, h('code', null, text), rule);
   FMSG ??= h('span', null, '', h('code', null, ''), '');
@@ -599,8 +614,12 @@ async function renderSource(raw, colours, findings, afterText) {
     for (let i = at; i < Math.min(at + SLICE, lines.length); i++) rows[i] = body.appendChild(sourceRow(i + 1, lines[i]));
     bodies.push(body);
   }
+  // The columns' widths from <col>: a fixed layout takes them from the first
+  // row otherwise, and with the caption and the bodies laid out only near the
+  // viewport Chromium gave the three columns a third each.
   const table = h('table', { class: 'code', id: 'source-table' },
-    h('caption', { class: 'sr-only' }, `Source of ${state.path}`), bodies);
+    h('caption', { class: 'sr-only' }, `Source of ${state.path}`),
+    h('colgroup', null, h('col', { class: 'ln' }), h('col', { class: 'mk' }), h('col', { class: 'lc' })), bodies);
   table.addEventListener('click', onLineClick);
   replace($('source'), h('div', { class: 'code-wrap' }, table));
   const info = $('source-info');

@@ -307,6 +307,12 @@ test('the file page lists the functions of the API and highlights the lines of f
     const guardedLine = expected.find(([, fs]) => worst(fs).guarded);
     if (guardedLine) assert.ok(await page.locator(`#L${guardedLine[0]}`).evaluate((tr) => tr.classList.contains('hl-guarded')));
     assert.equal(await page.locator('#source-table tr').count(), nlines, 'one row per source line');
+    // The code column takes the width, the line numbers and marks a little
+    // (the fixed layout once gave each of the three a third: code wrapped).
+    const [ln, mk, lc] = await page.locator('#source-table tr').first().locator('td')
+      .evaluateAll((tds) => tds.map((td) => td.getBoundingClientRect().width));
+    assert.ok(ln < 100 && mk < 30, `number and mark columns narrow (${ln}, ${mk} px)`);
+    assert.ok(lc > 0.8 * (ln + mk + lc), `the code column takes the width (${lc} px)`);
   } else {
     assert.ok(await page.locator('#source-unavailable').isVisible(), 'says the source is unavailable');
   }
