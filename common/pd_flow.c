@@ -30,22 +30,6 @@
 #include "pd_flow_int.h"
 #include "pd_map.h"
 
-int fl_grow(void **p, size_t *cap, size_t need, size_t el)
-{
-    size_t c = *cap ? *cap : 64;
-    void *q;
-
-    if (need <= *cap)
-        return 0;
-    while (c < need)
-        c *= 2;
-    if (!(q = realloc(*p, c * el)))
-        return pd_error_nomem("in the call graph");
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /*
  * A call is item access "for that purpose" (DOMAIN.md) when the callee
  * holds the item site itself or hands the argument straight to a function

@@ -7,6 +7,7 @@
 #define PD_FLOW_INT_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pd_error.h"
@@ -91,9 +92,24 @@ struct pd_flow {
     int results;              /* built from stored results: not resolvable */
 };
 
-/* Room for `need` elements of `el` bytes in *p (capacity *cap).  0 or
- * PD_ENOMEM. */
-int fl_grow(void **p, size_t *cap, size_t need, size_t el);
+/* Room for `need` elements of `el` bytes in *p (capacity *cap, doubled
+ * from 64).  0 or PD_ENOMEM.  Here, not in pd_flow.c: pd_flow_keep.c and
+ * pd_flow_res.c grow the same arrays, and pd_flow.c calls them. */
+static inline int fl_grow(void **p, size_t *cap, size_t need, size_t el)
+{
+    size_t c = *cap ? *cap : 64;
+    void *q;
+
+    if (need <= *cap)
+        return 0;
+    while (c < need)
+        c *= 2;
+    if (!(q = realloc(*p, c * el)))
+        return pd_error_nomem("in the call graph");
+    *p = q;
+    *cap = c;
+    return 0;
+}
 
 /* Append a to v.  0 or PD_ENOMEM.  Inline: the graph's hottest call. */
 static inline int fl_push(fl_vec *v, uint32_t a)
