@@ -409,10 +409,6 @@ static void srv_mhd_log(void *cls, const char *fmt, va_list ap)
     vfprintf(stderr, fmt, ap);
 }
 
-/*
- * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
- * select() puts at 1024), a thread pool, and the limits of srv_options.
- */
 /* libmicrohttpd's accept policy: once the server is stopping, a new
  * connection is closed at once, unanswered, rather than left waiting (see
  * srv_drain for why the listening socket itself stays open). */
@@ -425,6 +421,10 @@ static enum MHD_Result srv_accept(void *cls, const struct sockaddr *addr, sockle
     return s->stopping ? MHD_NO : MHD_YES;
 }
 
+/*
+ * libmicrohttpd with epoll (no FD_SETSIZE ceiling on connections, which
+ * select() puts at 1024), a thread pool, and the limits of srv_options.
+ */
 static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
                                      const srv_options *opt)
 {

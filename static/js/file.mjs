@@ -552,7 +552,7 @@ function sourceText(lc, line, segs, fs) {
 /* The findings of a line as [finding, how many say the same]: a line of a
  * numpy template has one finding per instance (14 on `@TYPE@_getitem`'s),
  * and the same message 14 times under it hid the line's other ones. */
-export function sameFindings(fs) {
+function sameFindings(fs) {
   const seen = new Map();
   for (const f of fs) {
     const key = `${f.class}\0${!!f.guarded}\0${f.text ?? ''}\0${f.rule ?? ''}`;

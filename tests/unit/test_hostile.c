@@ -543,8 +543,7 @@ static void test_long_lists_are_paged(void **state)
  * MHD_epoll() may be removing it too, and one of MHD_epoll()'s two
  * removals takes ENOENT for a panic ("Failed to remove listen FD from
  * epoll set"): it aborted test_hostile and test_measures about once per
- * hundred stops.  The server does not quiesce; a connection made once it
- * is stopping is closed at once, unanswered, not kept waiting. */
+ * hundred stops.  The server does not quiesce (srv_drain). */
 #define STOP_ROUNDS 300
 
 static void test_stopping_never_aborts(void **state)
