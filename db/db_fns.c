@@ -8,6 +8,7 @@
 #include "db_stmt.h"
 #include "db_zlib.h"
 #include "pd_error.h"
+#include "pd_why.h"
 
 #define DB_FNS_FIELDS 15
 
@@ -118,10 +119,28 @@ static int db_fns_int(const char *s, int64_t *v)
     return 0;
 }
 
-/* One line [line, end) (its newline at end made a NUL) into *f; 0 or -1.
- * The tabs and a backslash are found with memchr (vectorised): a file
- * page reads every function of its file this way, cold (issue 26). */
-static int db_fns_line(char *line, char *end, db_fn_stored *f)
+/* f->why, in the compact form (pd_why.h), as its JSON in `json`, which
+ * f->why then points into; 0, or -1 when it is not of the form.  Out of
+ * memory is json->err. */
+static int db_fns_why_json(db_fn_stored *f, pd_buf *json)
+{
+    pd_why w;
+
+    if (pd_why_compact_parse((char *)f->why, &w) < 0)
+        return -1;
+    pd_buf_reset(json);
+    if (pd_why_json_plain(json, &w) != 0)
+        return -1;
+    pd_buf_put(json, "", 1);
+    f->why = json->err ? NULL : json->data;
+    return 0;
+}
+
+/* One line [line, end) (its newline at end made a NUL) into *f, a why in
+ * the compact form as its JSON in `json`; 0 or -1.  The tabs and a
+ * backslash are found with memchr (vectorised): a file page reads every
+ * function of its file this way, cold (issue 26). */
+static int db_fns_line(char *line, char *end, db_fn_stored *f, pd_buf *json)
 {
     char *fld[DB_FNS_FIELDS], *p = line, *tab;
     int n = 0, k;
@@ -146,6 +165,8 @@ static int db_fns_line(char *line, char *end, db_fn_stored *f)
     f->object_state = *fld[4] ? fld[4] : NULL;
     f->name_from_macro = *fld[9] ? fld[9] : NULL;
     f->why = *fld[10] ? fld[10] : NULL;
+    if (f->why && *f->why == PD_WHY_US && db_fns_why_json(f, json) < 0)
+        return -1;
     if (!*f->name || !*f->status || db_fns_int(fld[1], &f->start_line) < 0 ||
         db_fns_int(fld[2], &f->end_line) < 0)
         return -1;
@@ -161,18 +182,22 @@ int db_fns_parse(char *text, size_t len,
 {
     char *p = text, *end = text + len, *nl;
     db_fn_stored f;
-    int rc;
+    pd_buf json;
+    int rc = 0;
 
-    for (f.idx = 0; p < end; f.idx++, p = nl + 1) {
+    pd_buf_init(&json, 0);
+    for (f.idx = 0; p < end && rc == 0; f.idx++, p = nl + 1) {
         if (!(nl = memchr(p, '\n', (size_t)(end - p))))
-            return PD_EDB;              /* every line ends with one */
-        *nl = '\0';
-        if (db_fns_line(p, nl, &f) < 0)
-            return PD_EDB;
-        if ((rc = fn(arg, &f)) != 0)
-            return rc;
+            rc = PD_EDB;                /* every line ends with one */
+        else if ((*nl = '\0', db_fns_line(p, nl, &f, &json)) < 0)
+            rc = PD_EDB;
+        else if (json.err)
+            rc = pd_error_nomem("reading functions");
+        else
+            rc = fn(arg, &f);
     }
-    return 0;
+    pd_buf_free(&json);
+    return rc;
 }
 
 int db_fns_each(sqlite3 *db, int64_t analysis_id,

@@ -16,7 +16,10 @@
  *   ung_npy_legacy, ung_bridge
  * Numbers are decimal.  In the text fields a backslash, tab or newline is
  * written \\, \t or \n.  An empty object_state, name_from_macro or why is
- * NULL (none of them is ever empty text).  The text is zlib-compressed
+ * NULL (none of them is ever empty text).  The why is its JSON (pd_why.h)
+ * or, since issue 26's compaction, its compact form when it has one
+ * (pd_why_compact: it begins with PD_WHY_US, never '{'); the reader hands
+ * out the JSON either way, the same bytes.  The text is zlib-compressed
  * (db_zlib.h); an analysis without functions stores NULL.
  */
 #ifndef DB_FNS_H
@@ -39,7 +42,8 @@ typedef struct {
     uint32_t tokens[PD_CLASS_COUNT];   /* findings by class */
     uint32_t ung[PD_CLASS_COUNT];      /* unguarded findings by class */
     const char *name_from_macro;       /* NULL: not made by a macro */
-    const char *why;                   /* JSON text of the status reasons */
+    const char *why;                   /* the stored why: JSON or the
+                                        * compact form (pd_why.h) */
     size_t name_len, why_len;          /* their bytes when known; 0: strlen
                                         * (SQLite's strlen of a million rows
                                         * was a tenth of their insert) */
@@ -68,9 +72,10 @@ void db_fns_text(pd_buf *b, const db_function_row *fn, size_t n);
 
 /*
  * Call `fn` for each function of the text `text` (len bytes, changed in
- * place: separators become NULs, escapes are undone).  A non-zero return
- * from fn stops the walk and is returned.  Otherwise 0, or PD_EDB when a
- * line is not of the format above (nothing after it is handed out).
+ * place: separators become NULs, escapes are undone; a compact why is
+ * handed out as its JSON).  A non-zero return from fn stops the walk and
+ * is returned.  Otherwise 0, PD_EDB when a line is not of the format above
+ * (nothing after it is handed out), or PD_ENOMEM.
  */
 int db_fns_parse(char *text, size_t len,
                  int (*fn)(void *arg, const db_fn_stored *f), void *arg);

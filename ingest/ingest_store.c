@@ -145,7 +145,6 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
 static int ingest_enc_fns(ingest_enc *e)
 {
     pd_buf b;
-    size_t i;
     int rc = 0;
 
     if (e->nfn) {
@@ -158,12 +157,12 @@ static int ingest_enc_fns(ingest_enc *e)
         e->row.fns_z = e->fns_z;
         pd_buf_free(&b);
     }
-    for (i = 0; i < e->nfn; i++)
-        free((char *)e->fn[i].why);
     free(e->fn);
     free(e->names);
+    free(e->whys);
     e->fn = NULL;
     e->names = NULL;
+    e->whys = NULL;
     e->nfn = 0;
     return rc;
 }
@@ -180,19 +179,18 @@ void ingest_enc_free(ingest_enc *e)
     free(e->flow_fns);
     free(e->fns_z);
     free(e->flow);
-    /* why is the one string of a row made for it alone: owned there. */
-    for (size_t i = 0; e->fn && i < e->nfn; i++)
-        free((char *)e->fn[i].why);
     free(e->fn);
     free(e->names);
+    free(e->whys);
     free(e);
 }
 
-/* One function row of `f` into *row, its names copied into `names` at *off. */
+/* One function row of `f` into *row, its names copied into `names` at
+ * *off, its why appended to `whys` (the row points into it later). */
 static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
-                               const an_result *res, const an_function *f)
+                               pd_buf *whys, const an_result *res, const an_function *f)
 {
-    size_t n = strlen(f->name) + 1;
+    size_t n = strlen(f->name) + 1, w0 = whys->len;
     pd_why w;
 
     memcpy(names + *off, f->name, n);
@@ -212,15 +210,18 @@ static int ingest_enc_function(db_function_row *row, char *names, size_t *off,
         *off += n;
     }
     an_why_of(res, f, &w);
-    /* Stored as text (functions.why); the file page reads it back. */
-    row->why = ingest_why_text(&w, &row->why_len);
-    return row->why ? 0 : PD_ENOMEM;
+    if (ingest_why_put(whys, &w) < 0)
+        return PD_ENOMEM;
+    row->why_len = whys->len - w0 - 1;
+    return 0;
 }
 
-/* Copy the function rows of `res` into e->fn, names into one block. */
+/* Copy the function rows of `res` into e->fn, names into one block and
+ * whys into another (one allocation each, not one per function). */
 static int ingest_enc_functions(ingest_enc *e, const an_result *res)
 {
-    size_t i, total = 0, off = 0;
+    size_t i, total = 0, off = 0, w = 0;
+    pd_buf whys;
 
     for (i = 0; i < res->nfunctions; i++)
         total += strlen(res->functions[i].name) + 1 +
@@ -230,9 +231,18 @@ static int ingest_enc_functions(ingest_enc *e, const an_result *res)
     if (e->nfn && (!(e->fn = calloc(e->nfn, sizeof(*e->fn))) ||
                    !(e->names = malloc(total))))
         return PD_ENOMEM;
+    pd_buf_init(&whys, 0);
+    pd_buf_reserve(&whys, 16 * e->nfn + 1);    /* the all-null why and its NUL */
     for (i = 0; i < res->nfunctions; i++)
-        if (ingest_enc_function(&e->fn[i], e->names, &off, res, &res->functions[i]) < 0)
+        if (ingest_enc_function(&e->fn[i], e->names, &off, &whys, res,
+                                &res->functions[i]) < 0) {
+            pd_buf_free(&whys);
             return PD_ENOMEM;
+        }
+    if (!(e->whys = pd_buf_take(&whys, NULL)))
+        return PD_ENOMEM;
+    for (i = 0; i < e->nfn; w += e->fn[i++].why_len + 1)
+        e->fn[i].why = e->whys + w;
     return 0;
 }
 

@@ -24,10 +24,12 @@
  */
 typedef struct {
     db_analysis_row row;           /* counts: files = 1 */
-    db_function_row *fn;           /* nfn rows; fn[i].why owned; freed
-                                    * (nfn 0) once encoded into fns_z */
+    db_function_row *fn;           /* nfn rows; freed (nfn 0) once
+                                    * encoded into fns_z */
     size_t nfn;
     char *names;                   /* every fn[].name and name_from_macro,
+                                    * NUL-separated */
+    char *whys;                    /* every fn[].why (ingest_why_put),
                                     * NUL-separated */
     unsigned char *fns_z;          /* row.fns_z */
     char *notes, *hpy_types;       /* row.notes, row.hpy_types */

@@ -14,6 +14,9 @@
 #                  fresh ingest, a few minutes); each build serves a copy
 #                  (a newer build migrates its copy, the older one could
 #                  not open it then)
+#   BENCH_DB_BEFORE  the database the before build serves (a copy), when
+#                  the two builds store differently (else BENCH_DB); the
+#                  answers must still be equal
 #   BENCH_COMMITS  commits picked per ref (20): spread evenly over the
 #                  ref's first-parent chain, each holding BENCH_FILE
 #
@@ -50,7 +53,9 @@ fi
 
 # serve KEY BIN: a server on a copy of the database; its base URL in $dir/KEY.url.
 serve() {
-  cp "$db" "$dir/$1.db"
+  src=$db
+  [ "$1" = before ] && [ -n "${BENCH_DB_BEFORE:-}" ] && src=$BENCH_DB_BEFORE
+  cp "$src" "$dir/$1.db"
   "$2" serve --db "$dir/$1.db" --listen 127.0.0.1:0 --threads 2 --no-warm \
     > "$dir/$1.out" 2>&1 &
   pids="$pids $!"

@@ -4,6 +4,10 @@
  * - the why of a function (ingest_why_text) is the text jansson dumps
  *   (pd_why_obj + json_dumps JSON_COMPACT), on cases and on random
  *   strings of every kind of byte;
+ * - the why as stored (ingest_why_put: the compact form when the why has
+ *   one, else that JSON) reads back from a functions' text (db_fns_text,
+ *   db_fns_parse) as the same JSON, and is compact exactly when it can
+ *   be; a damaged compact why is damage (PD_EDB);
  * - db_deflate (libdeflate, a compressor per thread) writes zlib's format:
  *   zlib's uncompress() reads each text back, text after text, on the main
  *   thread and on others; db_inflate reads what zlib's compress2() wrote
@@ -16,6 +20,7 @@
 #include <jansson.h>
 
 #include "db.h"
+#include "db_fns.h"
 #include "ingest_why.h"
 #include "pd_why.h"
 
@@ -27,6 +32,66 @@ static char *why_jansson(const pd_why *w)
 
     json_decref(o);
     return s;
+}
+
+/* 1 when s (NULL: "") is ASCII without the compact form's separator. */
+static int compact_str(const char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s >= 0x80 || *s == '\x1f')
+            return 0;
+    return 1;
+}
+
+/* Whether w has the compact form, by pd_why.h's words. */
+static int has_compact(const pd_why *w)
+{
+    const pd_why_site *site[3] = {&w->status, &w->object, &w->object_also};
+    int i;
+
+    if (w->chain || !compact_str(w->mention) || (w->mention && !*w->mention))
+        return 0;
+    for (i = 0; i < 3; i++)
+        if (site[i]->rule && (!*site[i]->rule || !compact_str(site[i]->rule) ||
+                              !compact_str(site[i]->text)))
+            return 0;
+    return 1;
+}
+
+/* db_fns_parse callback: the why handed out, copied. */
+static int why_back(void *arg, const db_fn_stored *f)
+{
+    *(char **)arg = f->why ? strdup(f->why) : NULL;
+    return 0;
+}
+
+/* w stored by ingest_why_put in a functions' text and read back. */
+static void assert_stored_why(const pd_why *w, const char *want)
+{
+    db_function_row row;
+    pd_buf whys, text;
+    char *back = NULL;
+
+    pd_buf_init(&whys, 0);
+    pd_buf_init(&text, 0);
+    if (!want) {                      /* jansson refuses: nothing stored */
+        assert_int_equal(ingest_why_put(&whys, w), PD_ENOMEM);
+        pd_buf_free(&whys);
+        return;
+    }
+    assert_int_equal(ingest_why_put(&whys, w), 0);
+    assert_int_equal(whys.data[0] == '\x1f', has_compact(w));
+    memset(&row, 0, sizeof(row));
+    row.name = "f";
+    row.status = "neutral";
+    row.why = whys.data;
+    db_fns_text(&text, &row, 1);
+    assert_int_equal(db_fns_parse(text.data, text.len, why_back, &back), 0);
+    assert_non_null(back);
+    assert_string_equal(back, want);
+    free(back);
+    pd_buf_free(&whys);
+    pd_buf_free(&text);
 }
 
 static void assert_same_why(const pd_why *w)
@@ -43,6 +108,7 @@ static void assert_same_why(const pd_why *w)
         assert_string_equal(got, want);
         assert_int_equal(len, strlen(want));
     }
+    assert_stored_why(w, want);
     free(want);
     free(got);
 }
@@ -73,6 +139,51 @@ static void test_why_cases(void **state)
     assert_same_why(&w);
     w.chain = "{\"not\":\"an array\"}";
     assert_same_why(&w);
+    w.chain = NULL;                                   /* compact, \t \n \\ */
+    assert_same_why(&w);
+    w.status.rule = "";                               /* not null: JSON */
+    assert_same_why(&w);
+    w.status.rule = "r";
+    w.mention = "";
+    assert_same_why(&w);
+    w.mention = "m";
+    w.object.text = "a\x1f b";                         /* the separator: JSON */
+    assert_same_why(&w);
+}
+
+/* A compact why that is not of the form is damage, never another why. */
+static void test_why_compact_damage(void **state)
+{
+#define U "\x1f"   /* PD_WHY_US, as a string to paste */
+    static const char *const bad[] = {
+        U,                                                /* too few fields */
+        U "r" U "t" U "1" U "2" U U U U U U U U U U U,    /* one over */
+        U "r" U "t" U "x" U "2" U U U U U U U U U U,      /* a bad line */
+        U "r" U "t" U "01" U "2" U U U U U U U U U U,     /* leading zero */
+        U "r" U "t" U "4294967296" U "2" U U U U U U U U U U, /* too large */
+        U U "t" U U U U U U U U U U U U,                  /* null site, text */
+        U U U U U U U U U U "7" U U U U,                  /* null mention, line */
+        U U U U U U U U U "\xc3\xa9" U "7" U U U U,       /* not ASCII */
+    };
+#undef U
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        db_function_row row;
+        pd_buf text;
+        char *back = NULL;
+
+        memset(&row, 0, sizeof(row));
+        row.name = "f";
+        row.status = "neutral";
+        row.why = bad[i];
+        pd_buf_init(&text, 0);
+        db_fns_text(&text, &row, 1);
+        assert_int_equal(db_fns_parse(text.data, text.len, why_back, &back), PD_EDB);
+        assert_null(back);
+        pd_buf_free(&text);
+    }
 }
 
 /* A random string of `n` bytes drawn from `kind`: 0 printable ASCII and
@@ -249,6 +360,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_why_cases),
         cmocka_unit_test(test_why_random),
+        cmocka_unit_test(test_why_compact_damage),
         cmocka_unit_test(test_deflate_zlib_format),
         cmocka_unit_test(test_inflate_refuses_damage),
         cmocka_unit_test(test_column_inflate),
