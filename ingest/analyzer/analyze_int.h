@@ -116,9 +116,14 @@ typedef struct {
 } an_tok;
 
 /* A cast to an `itemcast` type whose operand is being read: it is an item
- * site only when the operand reaches array data (analyze_items.c). */
+ * site only when the operand reaches array data (analyze_items.c).  Or
+ * (addr) a cast to a one-star `itemdata` type, an item site when its
+ * operand is `&x` of an `itemlocal` variable x (an_addr_operand). */
 typedef struct {
     int active;
+    int addr;                   /* the itemdata cast; local: x in locals */
+    size_t local;
+    uint32_t type_len;          /* type's bytes (addr) */
     rules_verdict v;
     uint32_t line, column;
     int stars;

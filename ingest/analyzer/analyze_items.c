@@ -110,8 +110,40 @@ void an_local_decl(an_state *st, const an_tok *t)
     }
 }
 
+/* A qualifier a cast's type may carry before its name. */
+static int an_qualifier(const an_tok *t)
+{
+    return t->kind == LEX_IDENT && (an_is(t, "const") || an_is(t, "unsigned") ||
+                                    an_is(t, "signed") || an_is(t, "volatile"));
+}
+
+/*
+ * At ')' closing `( [qualifiers] TYPE * )` with TYPE a one-star `itemdata`
+ * type (char *, void *), no other cast pending: the cast waits for an
+ * operand `&x` (an_addr_operand).
+ */
+static void an_check_addr_cast(an_state *st, const an_tok *ty)
+{
+    size_t k = 3;
+    const an_tok *lp;
+
+    while (k < AN_RING && an_qualifier(an_prev(st, k)))
+        k++;
+    lp = an_prev(st, k);
+    if (k >= AN_RING || !an_punct_is(lp, '(') ||
+        (an_prev(st, k + 1)->kind == LEX_IDENT && !an_is(an_prev(st, k + 1), "return")))
+        return;                       /* f(char *), sizeof(char *): not a cast */
+    memset(&st->pcast, 0, sizeof(st->pcast));
+    st->pcast.active = 1;
+    st->pcast.addr = 1;
+    st->pcast.line = lp->line;
+    st->pcast.column = lp->column;
+    st->pcast.type = ty->s;
+    st->pcast.type_len = ty->len;
+}
+
 /* At ')': a cast `( TYPE *... )` of an itemcast type waits for its
- * operand (an_cast_operand). */
+ * operand (an_cast_operand); so does one of an itemdata type (above). */
 void an_check_cast(an_state *st)
 {
     const an_tok *ty, *lp, *before;
@@ -123,6 +155,11 @@ void an_check_cast(an_state *st)
     ty = an_prev(st, k);
     lp = an_prev(st, k + 1);
     before = an_prev(st, k + 2);
+    if (stars == 1 && ty->kind == LEX_IDENT && ty->e && ty->e->itemdata[1] &&
+        !st->pcast.active && st->nlocals) {
+        an_check_addr_cast(st, ty);
+        return;
+    }
     if (stars == 0 || stars > RULES_MAXSTARS || ty->kind != LEX_IDENT ||
         !ty->e || ty->e->itemcast[stars].cls < 0 || !an_punct_is(lp, '('))
         return;
@@ -176,6 +213,49 @@ static void an_cast_site(an_state *st, const char *why, const an_tok *t,
  * of arrays is not an item site.  Inner casts and parentheses are skipped;
  * the operand ends at ';' ',' '=' or a ')' it did not open.
  */
+/*
+ * The operand of an itemdata cast (an_check_addr_cast): `&x` with x a
+ * local or parameter declared with an `itemlocal` type (PyObject *obj,
+ * HPyField f), as a whole (not `&x[i]`, `&x.f`, `&x->f`), hands x's bytes
+ * on as raw item data: the item a function such as
+ * PyArray_AssignRawScalar or PyArray_Scalar reads with a dtype (numpy's
+ * PyArray_FillWithScalar: `value = (char *)&obj` for an object array).
+ * The sibling of itemcopy's `memcpy(&tmp, ...)`: an item site of the
+ * function, of x's itemlocal class; like it, it reaches no parameter (the
+ * item is x's own storage, not what a caller passed).  Riding on the
+ * pending cast, it costs the token walk nothing outside such casts.
+ */
+static void an_addr_operand(an_state *st, const an_tok *t)
+{
+    an_pcast *pc = &st->pcast;
+    const an_local *l;
+    char text[300];
+    size_t fi;
+    int n;
+
+    if (++pc->ntok == 1) {                       /* & */
+        pc->active = an_punct_is(t, '&');
+        return;
+    }
+    if (pc->ntok == 2) {                         /* x */
+        l = t->kind == LEX_IDENT ? an_find_local(st, t->s, t->len) : NULL;
+        pc->active = l && l->v.cls >= 0;
+        pc->local = l ? (size_t)(l - st->locals) : 0;
+        return;
+    }
+    pc->active = 0;                              /* what follows x */
+    if (an_punct_is(t, '[') || an_punct_is(t, '.') || an_punct_is(t, LEX_P2('-', '>')))
+        return;
+    l = &st->locals[pc->local];
+    n = snprintf(text, sizeof(text), "(%.*s *)&%.*s", (int)pc->type_len, pc->type,
+                 (int)l->len, l->s);
+    fi = an_add_finding(st, pc->line, pc->column, l->v, text, (size_t)n, AN_FK_ITEM,
+                        NULL, 0);
+    an_set_reason(st, fi, "the bytes of `%.*s` (%s%s%.*s) handed on as raw item "
+                  "data: its address cast to a data pointer", (int)l->len, l->s,
+                  l->type, l->stars ? " " : "", l->stars, "***");
+}
+
 void an_cast_operand(an_state *st, const an_tok *t)
 {
     an_pcast *pc = &st->pcast;
@@ -185,6 +265,10 @@ void an_cast_operand(an_state *st, const an_tok *t)
 
     if (!pc->active)
         return;
+    if (pc->addr) {
+        an_addr_operand(st, t);
+        return;
+    }
     if (pc->src_valid) {              /* PyArray_DATA then '(': a call */
         pc->src_valid = 0;
         if (an_punct_is(t, '(')) {
