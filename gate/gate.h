@@ -135,18 +135,21 @@ int gate_add_file(gate *g, const char *path, gate_fnlist *base, gate_fnlist *hea
 
 /*
  * The numbers of files universal-ready outside object-dtype paths on each
- * side, reported with the universal-ready condition.
+ * side, reported with the universal-ready condition, which then names
+ * their scope ("scope": "no-object-dtype"); unset, the condition reports
+ * the summaries' universal_ready_files and names no scope.
  */
 void gate_set_ready_totals(gate *g, int64_t base, int64_t head);
 
 /*
  * The verdict: {"result": "pass"|"fail", "base", "head", "conditions":
- * [{"measure", "rule", "base", "head", "ok", "tested", "found"}],
+ * [{"measure", "rule", "base", "head", "ok", "tested", "found", ["scope"]}],
  * "regressions": [{"path", "name", ["renamed_from",] "from", "to",
  * "reasons": [...]}], "files_no_longer_universal_ready": [...]}.  "base"
  * and "head" of a condition are the summary totals of its measure (the
  * context); "tested" says what the condition counts and "found" is that
- * count (a ratchet holds when it is 0; a bound's is the head's value).
+ * count (a ratchet holds when it is 0; a bound's is the head's value);
+ * "scope" names the scope whose totals they are (gate_set_ready_totals).
  * "renamed_from" is the base name of a function paired as a rename
  * (gate_match_renames).  New reference.
  */

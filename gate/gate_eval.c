@@ -145,6 +145,12 @@ json_t *gate_result(gate *g, const char *base_oid, const char *head_oid,
                                             : gate_measure(h, "universal_ready_files")),
             "ok", lost == 0, "tested", "files no longer universal-ready outside "
             "object-dtype paths", "found", (json_int_t)lost));
+        /* The totals are the no-object-dtype scope's when the caller set
+         * them (the command always, the API when that scope exists): name
+         * it, as the unscoped summary's universal_ready_files differs. */
+        if (g->ready_base >= 0)
+            json_object_set_new(json_array_get(conds, json_array_size(conds) - 1), "scope",
+                                json_string("no-object-dtype"));
         pass &= lost == 0;
     }
     if (r & GATE_NEW_CAPI)

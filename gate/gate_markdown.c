@@ -54,6 +54,11 @@ char *gate_markdown(json_t *res)
         pd_esc_md_text(f, json_string_value(json_object_get(c, "tested")));
         fprintf(f, " | %lld | ", (long long)json_integer_value(json_object_get(c, "found")));
         pd_esc_md_code(f, json_string_value(json_object_get(c, "measure")), 1);
+        if (json_is_string(json_object_get(c, "scope"))) {
+            fputs(" (scope ", f);
+            pd_esc_md_code(f, json_string_value(json_object_get(c, "scope")), 1);
+            fputc(')', f);
+        }
         fprintf(f, " %lld | %lld | %s |\n",
                 (long long)json_integer_value(json_object_get(c, "base")),
                 (long long)json_integer_value(json_object_get(c, "head")),

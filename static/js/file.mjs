@@ -101,7 +101,10 @@ function renderHead(d) {
       total(obj, OBJECT_STATES) ? h('span', { class: 'fact' }, 'object paths: ',
         OBJECT_STATES.filter((s) => obj[s]).map((s, i) => [i ? ' · ' : '',
           h('span', { class: ['ob-text', `ob-text-${s}`] }, `${fmt(obj[s])} ${OBJECT_LABEL[s]}`)])) : null),
-    h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' })),
+    h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' }),
+      // The panel sits under the source (see main()): said where it is.
+      d.status == null && d.missing ? null
+        : h('a', { href: '#owners-plan', id: 'file-plan-link', class: 'small' }, 'Owners and porting plan ↓')),
     d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null,
     // A version the clone lacked (issue 23, point 6): said, not an error.
     d.missing ? h('div', { class: 'notes', id: 'file-missing' }, h('strong', null, 'Not in the clone: '),
@@ -665,7 +668,14 @@ function onLineClick(e) {
 function applyHash(scroll = true) {
   for (const tr of document.querySelectorAll('#source-table tr.selected')) tr.classList.remove('selected');
   const m = /^#L(\d+)(?:-L?(\d+))?$/.exec(location.hash);
-  if (!m) return;
+  if (!m) {
+    // A panel's id (#owners-plan): the panel came after the browser
+    // looked for it.
+    let id = '';
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch { /* a malformed hash names nothing */ }
+    if (scroll && id) document.getElementById(id)?.scrollIntoView();
+    return;
+  }
   const from = Number(m[1]);
   const to = Math.max(from, Number(m[2] ?? m[1]));
   anchor = from;
@@ -780,9 +790,12 @@ async function main() {
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.
   const spark = sparkline(reposIn);
-  // Owners and the porting plan of this file (plan.mjs, issue 24).
+  // Owners and the porting plan of this file (plan.mjs, issue 24), under
+  // the source: the plan of arraytypes.c.src is 11,700 px tall, and above
+  // the findings it put the source 20,000 px down the page.  The file's
+  // head links to it.
   const planned = Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
-    .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('findings-section'), 'Owners and porting plan'),
+    .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('source-section'), 'Owners and porting plan', 'after'),
       { repo: state.repo, rev: state.rev, path: state.path }))
     .catch((e) => showError(errors, e, 'Owners and porting plan'));
   if (raw.status === 'fulfilled') {

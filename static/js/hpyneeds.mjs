@@ -20,7 +20,7 @@ function query(extra) {
 
 function render(d) {
   const ports = d.ports;
-  replace($('needs-about'), `${fmt(d.total)} names across ${fmt(ports.length)} ports: `,
+  replace($('needs-about'), `${fmt(d.total)} ${d.total === 1 ? 'name' : 'names'} across ${fmt(ports.length)} ${ports.length === 1 ? 'port' : 'ports'}: `,
     ports.flatMap((p, i) => [i ? ', ' : null, h('a', { href: overviewHref(p.name, p.commit) }, p.name), ` at ${p.ref}`]),
     `. Scope ${d.scope}; HPy symbol table ${d.hpy_version}. Functions: that use it (kept from universal mode until HPy has it or the code changes); `,
     'sole: for which it is the only missing name. Per port: functions / files.');

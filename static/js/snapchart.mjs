@@ -2,7 +2,8 @@
 // page (Chart.js, window.Chart, from /vendor/chart.js/).  One ref at a time
 // (a select, the first ref by default); the x axis has every ISO week from
 // the ref's first snapshot to its last, so a week without a snapshot is a
-// gap in the lines, and the gaps are also listed in words.
+// gap in the lines (a long run of them takes one place: chartAxis), and
+// the gaps are also listed in words.
 
 import { h, replace, fmt } from './dom.mjs';
 import { MEASURE } from './model.mjs';
@@ -33,6 +34,31 @@ export function weeksBetween(first, last) {
   return out;
 }
 
+/** The longest run of weeks without a snapshot drawn week by week. */
+export const GAP_FOLD = 8;
+
+/**
+ * The chart's x axis over the weeks `all`: each week, but a run of more
+ * than GAP_FOLD weeks without a snapshot (has(week) false) is one place,
+ * labelled "… N weeks …" (the list under the chart names the weeks; the
+ * tooltip too).  A backfill of 2021 followed by a live
+ * snapshot in 2026 put 250 empty weeks between them, and the weeks with
+ * figures were a few pixels at either end.  → [{label, week}], week null
+ * for a folded run, which has its first and last week.
+ */
+export function chartAxis(all, has) {
+  const out = [];
+  for (let i = 0; i < all.length;) {
+    let j = i;
+    while (j < all.length && !has(all[j])) j++;
+    if (j - i > GAP_FOLD) out.push({ label: `… ${j - i} weeks …`, first: all[i], last: all[j - 1], week: null });
+    else for (let k = i; k < j; k++) out.push({ label: all[k], week: all[k] });
+    if (j < all.length) out.push({ label: all[j], week: all[j] });
+    i = j + 1;
+  }
+  return out;
+}
+
 export const CHART_FIGURES = ['object_paths.object-legacy', 'object_paths.object-cpython-only',
   'object_paths.object-universal', 'universal_ready_files', 'functions.ported'];
 const COLOURS = ['#cf222e', '#bf8700', '#1a7f37', '#0969da', '#8250df'];
@@ -59,14 +85,19 @@ export function mountSnapshotChart(root, refs, figs, { ref = refs[0] } = {}) {
       ? [`${fmt(missing.length)} ${missing.length === 1 ? 'week has' : 'weeks have'} no snapshot (gaps in the lines): `, ranges(missing, all).join(', '), '.']
       : `A snapshot every week from ${weeks[0] ?? '–'} to ${weeks[weeks.length - 1] ?? '–'}.`);
     if (!window.Chart) return;
+    const axis = chartAxis(all, (w) => figs.has(`${w}\u0000${r}`));
     const datasets = CHART_FIGURES.map((k, i) => ({
       label: MEASURE[k]?.label ?? k, borderColor: COLOURS[i], backgroundColor: COLOURS[i], spanGaps: false, pointRadius: 2,
-      data: all.map((w) => figs.get(`${w}\u0000${r}`)?.[k] ?? null),
+      data: axis.map((a) => (a.week ? figs.get(`${a.week}\u0000${r}`)?.[k] ?? null : null)),
     }));
     chart?.destroy();
-    chart = new window.Chart(canvas, { type: 'line', data: { labels: all, datasets },
+    chart = new window.Chart(canvas, { type: 'line', data: { labels: axis.map((a) => a.label), datasets },
       options: { animation: false, responsive: true, interaction: { mode: 'index', intersect: false },
-        scales: { y: { beginAtZero: true } } } });
+        scales: { y: { beginAtZero: true } },
+        plugins: { tooltip: { callbacks: { title: (items) => {
+          const a = axis[items[0]?.dataIndex];
+          return a && !a.week ? `${a.first} – ${a.last}: no snapshot` : a?.label;
+        } } } } } });
   };
   sel.addEventListener('change', draw);
   replace(root, h('div', { class: 'section-head' }, h('h2', { id: 'snapchart-h' }, 'Weekly figures'),

@@ -18,13 +18,15 @@ export const traverse = (repo, rev) => getJson(`${commitBase(repo, rev)}/travers
 
 /**
  * The section with id `id`, made (hidden, class "card") and inserted before
- * `before` the first time.  Lets the panels live in their own modules.
+ * `at` the first time (after it when `where` is 'after').  Lets the panels
+ * live in their own modules.
  */
-export function portSection(id, before, label) {
+export function portSection(id, at, label, where = 'before') {
   let sec = document.getElementById(id);
   if (!sec) {
     sec = h('section', { id, class: ['card', 'port-panel'], 'aria-label': label, hidden: true });
-    before.before(sec);
+    if (where === 'after') at.after(sec);
+    else at.before(sec);
   }
   return sec;
 }

@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, apiOk, close, closeBrowser, launch, open } from './lib.mjs';
+import { BASE, api, apiOk, blank, close, closeBrowser, launch, open } from './lib.mjs';
 
 const enc = encodeURIComponent;
 
@@ -33,6 +33,7 @@ test('What HPy must add: one row per symbol in the API order, a column per port,
     }
   }
   assert.equal(await page.locator('#needs-table thead th').count(), 8 + d.ports.length);
+  assert.ok((await page.locator('#needs-about').textContent()).startsWith(`${d.total} names across ${d.ports.length} ports: `));
   assert.equal(await page.locator('#nav-hpy-needs').getAttribute('aria-current'), 'page');
   // the exports answer what the page links
   const csv = await page.locator('#needs-export a', { hasText: 'CSV' }).getAttribute('href');
@@ -45,6 +46,18 @@ test('What HPy must add: one row per symbol in the API order, a column per port,
   await page.waitForFunction(() => new URLSearchParams(location.search).get('kind') === 'type');
   const t = await apiOk('/api/v1/hpy-needs?kind=type&limit=500');
   await page.waitForFunction((n) => document.querySelectorAll('#needs-table tbody tr[data-symbol]').length === n, t.symbols.length);
+  await close(page);
+});
+
+test('What HPy must add: one port and one name are said in the singular', async () => {
+  const d = await apiOk('/api/v1/hpy-needs?limit=500');
+  const one = { ...d, total: 1, ports: d.ports.slice(0, 1), symbols: d.symbols.slice(0, 1) };
+  const page = await blank();
+  // The database holds two ports: the answer is cut to one here.
+  await page.route(/\/api\/v1\/hpy-needs/, (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(one) }));
+  await page.goto(`${BASE}/hpy-needs.html`);
+  await page.waitForSelector('body[data-ready]');
+  assert.ok((await page.locator('#needs-about').textContent()).startsWith('1 name across 1 port: '));
   await close(page);
 });
 
@@ -76,5 +89,22 @@ test('File page: owners and the porting plan of the file', async () => {
   assert.equal(await page.locator('#plan li[data-step]').count(), p.steps.length);
   // no e-mail address on a public server
   assert.ok(!(await page.locator('#owners-plan').innerHTML()).includes('@example'));
+  // Under the source, not between the function table and the source (the
+  // plan of arraytypes.c.src is 11,700 px tall); the head links to it.
+  const below = (a, b) => page.evaluate(([x, y]) => Boolean(document.getElementById(x)
+    .compareDocumentPosition(document.getElementById(y)) & Node.DOCUMENT_POSITION_FOLLOWING), [a, b]);
+  assert.equal(await below('source-section', 'owners-plan'), true);
+  assert.equal(await below('findings-section', 'source-section'), true);
+  assert.equal(await page.locator('#file-plan-link').getAttribute('href'), '#owners-plan');
   await close(page);
+  // Opened at #owners-plan in a window too short for the page, it scrolls
+  // to the panel, which came after the browser looked for the anchor.
+  const url = `${BASE}/file.html?repo=${enc(repo)}&rev=${enc(rev)}&path=${enc(path)}#owners-plan`;
+  const short = await open(url, { width: 1366, height: 240 });
+  await short.waitForSelector('#owners');
+  await short.waitForFunction(() => {
+    const r = document.getElementById('owners-plan').getBoundingClientRect();
+    return r.top < innerHeight && r.bottom > 0 && scrollY > 0;
+  }, null, { timeout: 5000 });
+  await close(short);
 });

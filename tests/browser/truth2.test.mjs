@@ -105,8 +105,11 @@ async function checkGate(pair) {
       const c = gate.conditions[i];
       const cells = await rows.nth(i).locator('th, td').allInnerTexts();
       // Beside the rule, what it counts and the count; the totals last, as context (issue 23.9).
+      // The universal-ready rule's totals are the no-object-dtype scope's,
+      // not the summary's universal_ready_files, and say so.
+      assert.equal(c.scope, c.measure === 'universal_ready_files' ? 'no-object-dtype' : undefined);
       assert.deepEqual(cells, [c.rule, c.tested, String(c.found), c.ok ? '✓ holds' : '✗ broken',
-        `${c.measure} ${c.base} → ${c.head}`]);
+        `${c.measure}${c.scope ? ` (scope ${c.scope})` : ''} ${c.base} → ${c.head}`]);
     }
     assert.match(await page.locator('#lost-ready').innerText(), /no longer universal-ready/);
     if (excused.length) {

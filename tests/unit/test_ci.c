@@ -470,6 +470,7 @@ static void test_gate_universal_ratchet_names_the_file(void **state)
     db_counts c = {0};
     gate *g;
     json_t *res, *cond;
+    char *md;
 
     gate_policy_default(&pol);
     g = gate_new(&pol);
@@ -485,6 +486,24 @@ static void test_gate_universal_ratchet_names_the_file(void **state)
     assert_false(json_is_true(json_object_get(cond, "ok")));
     assert_string_equal(json_string_value(json_array_get(
         json_object_get(res, "files_no_longer_universal_ready"), 0)), "a.h");
+    /* Its totals are the no-object-dtype scope's, not the summary's
+     * universal_ready_files: the row names the scope, and so does the
+     * comment, where a reader compares it with the summary's figure. */
+    assert_string_equal(json_string_value(json_object_get(cond, "scope")), "no-object-dtype");
+    md = gate_markdown(res);
+    assert_non_null(strstr(md, "`universal_ready_files` (scope `no-object-dtype`) 5 | 5 |"));
+    free(md);
+    json_decref(res);
+    gate_free(g);
+
+    /* Without those totals (the API without that scope) the summaries'
+     * figures stand, and no scope is named. */
+    g = gate_new(&pol);
+    c.universal_ready_files = 7;
+    res = gate_result(g, "base", "head", &c, &c);
+    cond = json_array_get(json_object_get(res, "conditions"), 2);
+    assert_int_equal(json_integer_value(json_object_get(cond, "base")), 7);
+    assert_null(json_object_get(cond, "scope"));
     json_decref(res);
     gate_free(g);
 }
