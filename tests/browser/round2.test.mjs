@@ -152,6 +152,17 @@ test('keys: skip link first, / focuses search, y pins the commit, t opens the fi
   await close(page);
 });
 
+test('on a file page the bar keeps the search box and the permalink on the brand\'s row; the crumbs wrap', async () => {
+  // numpy-hpy's hpy-convert-object-dtype/numpy/core/src/umath/... crumbs
+  // put them on a second row at 1280 px; this path is shorter, the window too.
+  const page = await open(`${BASE}/${pages().file}`, { width: 1100, height: 600 });
+  const top = (sel) => page.locator(sel).evaluate((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2));
+  const brand = await top('.topbar .brand');
+  assert.ok(Math.abs(await top('#site-q') - brand) <= 4, 'search box on the brand\'s row');
+  assert.ok(Math.abs(await top('#copy-permalink') - brand) <= 4, 'permalink on the brand\'s row');
+  await close(page);
+});
+
 test('the copy-permalink button pins the commit id on the file page', async () => {
   const page = await open(`${BASE}/${pages().file}`);
   await page.click('#copy-permalink');
