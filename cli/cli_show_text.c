@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "api_file_part.h"
 #include "api_hpymap.h"
 #include "cli_show.h"
 #include "pd_time.h"
@@ -34,6 +35,57 @@ static void cli_show_finding(FILE *out, json_t *f)
             json_is_object(d) ? cli_show_str(d, "reason") : "");
 }
 
+/* A finding a why points at, as the file page writes it: RULE `TEXT` at
+ * line N. */
+static void cli_show_site(FILE *out, json_t *w)
+{
+    fprintf(out, "%s `%s` at line %" JSON_INTEGER_FORMAT, cli_show_str(w, "rule"),
+            cli_show_str(w, "text"), json_integer_value(json_object_get(w, "line")));
+}
+
+/* The why of function `fn` as one column, in the file page's words
+ * (static/js/file.mjs whyStatus, whyObject): the finding that decides the
+ * status; with an object state, the item site or the chain of calls that
+ * gives it and what keeps it on CPython; without one, a mention of object
+ * dtype.  "-" when the API's why says nothing. */
+static void cli_show_why(FILE *out, const q_function *fn)
+{
+    json_t *why = api_file_why(fn), *st = json_object_get(why, "status");
+    json_t *ob = json_object_get(why, "object"), *m = json_object_get(why, "mentions");
+    json_t *chain = json_object_get(ob, "chain"), *hop, *also;
+    int any = 0;
+    size_t i;
+
+    if (json_is_object(st)) {
+        cli_show_site(out, st);
+        any = 1;
+    }
+    if (fn->object_state && json_is_object(ob)) {
+        fprintf(out, "%sobject: ", any ? "; " : "");
+        if (json_is_array(chain)) {
+            fputs("via ", out);
+            json_array_foreach(chain, i, hop)
+                fprintf(out, "%s%s (%s)", i ? " \u2192 " : "", cli_show_str(hop, "function"),
+                        cli_show_str(hop, "path"));
+        } else {
+            cli_show_site(out, ob);
+        }
+        if (json_is_object(also = json_object_get(why, "object_also"))) {
+            fputs("; on CPython by ", out);
+            cli_show_site(out, also);
+        }
+        any = 1;
+    } else if (!fn->object_state && json_is_object(m)) {
+        fprintf(out, "%smentions object dtype (%s at line %" JSON_INTEGER_FORMAT
+                "), reaches no item", any ? "; " : "", cli_show_str(m, "name"),
+                json_integer_value(json_object_get(m, "line")));
+        any = 1;
+    }
+    if (!any)
+        fputc('-', out);
+    json_decref(why);
+}
+
 void cli_show_file_text(FILE *out, const q_file *f)
 {
     size_t i;
@@ -52,8 +104,10 @@ void cli_show_file_text(FILE *out, const q_file *f)
     for (i = 0; i < f->nfunctions; i++) {
         const q_function *fn = &f->functions[i];
 
-        fprintf(out, "  %" PRId64 "-%" PRId64 "\t%s\t%s\t%s\n", fn->start_line, fn->end_line,
+        fprintf(out, "  %" PRId64 "-%" PRId64 "\t%s\t%s\t%s\t", fn->start_line, fn->end_line,
                 fn->status, fn->object_state ? fn->object_state : "-", fn->name);
+        cli_show_why(out, fn);
+        fputc('\n', out);
     }
     fprintf(out, "findings: %zu of %zu (page %zu), %zu dismissed\n",
             json_array_size(f->findings), f->findings_total, f->page, f->dismissed_count);

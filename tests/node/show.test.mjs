@@ -91,13 +91,57 @@ test('show commit, compare and symbols --format json are the API answers', async
     `/api/v1/repos/demo/commits/${INITIAL}/symbols/${sym.symbols[0].symbol}`);
 });
 
+// The why column as the file page writes it (static/js/file.mjs:
+// whyFinding, whyObject), from the API's why of the same function.
+const site = (w) => `${w.rule} \`${w.text}\` at line ${w.line}`;
+function whyColumn(f) {
+  const w = f.why ?? {};
+  const parts = [];
+  if (w.status) parts.push(site(w.status));
+  if (f.object_state && w.object) {
+    parts.push(`object: ${w.object.chain ? `via ${w.object.chain.map((c) => `${c.function} (${c.path})`).join(' → ')}`
+      : site(w.object)}${w.object_also ? `; on CPython by ${site(w.object_also)}` : ''}`);
+  } else if (!f.object_state && w.mentions) {
+    parts.push(`mentions object dtype (${w.mentions.name} at line ${w.mentions.line}), reaches no item`);
+  }
+  return parts.length ? parts.join('; ') : '-';
+}
+
+test('show file --format text gives each function its why, in the file page\'s words', () => {
+  // callgraph: object states through a chain of calls, an item site with
+  // what keeps it on CPython, a mention that reaches no item
+  const cdb = join(tmp, 'callgraph.db');
+  const r = spawnSync(bin, ['ingest', '--quiet', '--db', cdb, '--git-dir', join(fixtures, 'callgraph.git'),
+    '--name', 'cg', '--ref', 'back'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const seen = new Set();
+  for (const path of ['src/items.c', 'src/more.c', 'src/user.c']) {
+    const args = ['show', 'file', '--db', cdb, '--name', 'cg', '--rev', 'back', path];
+    const json = JSON.parse(spawnSync(bin, [...args, '--format', 'json'], { encoding: 'utf8' }).stdout);
+    const text = spawnSync(bin, args, { encoding: 'utf8' }).stdout;
+    const lines = text.split('\n').filter((l) => /^ {2}\d+-\d+\t/.test(l));
+    assert.equal(lines.length, json.functions.length, path);
+    json.functions.forEach((f, i) => {
+      assert.equal(lines[i], `  ${f.start_line}-${f.end_line}\t${f.status}\t${f.object_state ?? '-'}\t${f.name}\t${whyColumn(f)}`);
+      const w = f.why ?? {};
+      if (w.object?.chain) seen.add('chain');
+      if (w.object_also) seen.add('also');
+      if (!f.object_state && w.mentions) seen.add('mentions');
+    });
+  }
+  assert.deepEqual([...seen].sort(), ['also', 'chain', 'mentions']);
+  // and one line in full, as read in the code
+  const t = spawnSync(bin, ['show', 'file', '--db', cdb, '--name', 'cg', '--rev', 'back', 'src/more.c'], { encoding: 'utf8' }).stdout;
+  assert.match(t, /^ {2}\d+-\d+\tlegacy\tobject-cpython-only\tclear_all\tnpy-legacy-prefix-PyArray `PyArrayObject` at line 2; object: via release_items \(src\/items\.c\)$/m);
+});
+
 test('show ... --format text has the answer\'s fields', () => {
   let r = show(['file', '--rev', 'hpy', 'src/toyarray.c']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^file: src\/toyarray\.c$/m);
   assert.match(r.stdout, /^status: ported$/m);
   assert.match(r.stdout, /^functions: \d+ of \d+ \(page 1\)$/m);
-  assert.match(r.stdout, /^\s+\d+-\d+\tported\t\S+\ttoyarray_new_impl$/m);
+  assert.match(r.stdout, /^\s+\d+-\d+\tported\t\S+\ttoyarray_new_impl\t/m);
   assert.match(r.stdout, /^findings: \d+ of \d+ \(page 1\), 0 dismissed$/m);
   r = show(['commit', 'd9fcc7a']);
   assert.equal(r.status, 0, r.stderr);
