@@ -17,7 +17,7 @@ import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
-import { templateGroups, groupSums, groupName, templateName } from './tmplgroup.mjs';
+import { templateGroups, groupSums, groupName, groupWhy, templateName } from './tmplgroup.mjs';
 // highlight.mjs (and Prism's loader, vendor.mjs) once the function table
 // is in: main() sets these two before the source is coloured.
 let styled = null;
@@ -207,6 +207,11 @@ function renderFunctions(first = Infinity) {
   function groupRow(f, key, inst) {
     const sums = groupSums(inst, TOKEN_CLASSES, nfind);
     const open = openGroups.has(key);
+    // The instances' why when they agree on rule and line (a chain of calls
+    // is not folded: the instances show it).
+    const stWhy = groupWhy(inst.map((x) => x.why?.status ?? null));
+    const obWhy = inst.some((x) => x.object_state && x.why?.object?.chain) ? null
+      : groupWhy(inst.map((x) => (x.object_state ? x.why?.object ?? null : null)));
     // The definition's name as the template writes it (issue 23.7); the
     // instances' common prefix and suffix until the source is in.
     const names = inst.map((x) => x.name);
@@ -221,8 +226,10 @@ function renderFunctions(first = Infinity) {
           h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
         h('span', { class: 'muted small' }, ` · template, ${fmt(inst.length)} instances`)),
       h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
-      h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' '])),
-      h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null)),
+      h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' ']),
+        whyLine(stWhy?.site, stWhy?.text)),
+      h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null),
+        whyLine(obWhy?.site, obWhy?.text)),
       TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
       h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
   }

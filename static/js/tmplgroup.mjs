@@ -78,3 +78,25 @@ export function groupSums(instances, classes, findingsOf) {
   }
   return { tokens, statuses, objects, findings };
 }
+
+/**
+ * The why of a definition's row from its instances' why sites (the API's
+ * why.status or why.object: {rule, text, line}; null where an instance has
+ * none): when every site has the same rule and line, one text in the file
+ * page's words, the tokens counted where the instances differ
+ * ("capi-names-cpython `PyLong_FromLong` ×6, `PyLong_FromUnsignedLong` ×2
+ * at line 203") and "(k of n instances)" when not every instance has one.
+ * Null when none has one or their rules or lines differ: the instances
+ * say, expanded.  → {site, text}, site the first (its line is linked).
+ */
+export function groupWhy(sites) {
+  const have = sites.filter(Boolean);
+  if (!have.length) return null;
+  const { rule, line } = have[0];
+  if (have.some((w) => w.rule !== rule || w.line !== line)) return null;
+  const counts = new Map();
+  for (const w of have) counts.set(w.text, (counts.get(w.text) ?? 0) + 1);
+  const tokens = [...counts].map(([t, n]) => (counts.size > 1 ? `\`${t}\` ×${n}` : `\`${t}\``));
+  const part = have.length < sites.length ? ` (${have.length} of ${sites.length} instances)` : '';
+  return { site: have[0], text: `${rule} ${tokens.join(', ')} at line ${line}${part}` };
+}

@@ -314,6 +314,16 @@ test('template instances: one row per definition, counts summed, expandable to t
     assert.equal(await row.getAttribute('data-instances'), String(inst.length));
     assert.equal(num(await row.locator('[data-sum="capi"]').textContent()),
       inst.reduce((a, f) => a + f.tokens.capi, 0));
+    // The instances' status why on the row when they agree on rule and line
+    const sites = inst.map((f) => f.why?.status).filter(Boolean);
+    const agree = sites.length && sites.every((w) => w.rule === sites[0].rule && w.line === sites[0].line);
+    assert.equal(await row.locator('td.fn-status .why').count(), agree ? 1 : 0, k);
+    if (agree) {
+      const why = await row.locator('td.fn-status .why').textContent();
+      assert.ok(why.startsWith(`${sites[0].rule} `) && why.includes(` at line ${sites[0].line}`), why);
+      for (const w of sites) assert.ok(why.includes(`\`${w.text}\``), `${why} names ${w.text}`);
+      assert.equal(await row.locator('td.fn-status .why a').getAttribute('href'), `#L${sites[0].line}`);
+    }
     // Instances are built on expanding (issue 26.4), then all of them show.
     const members = page.locator(`#functions-table tr.tmpl-instance[data-group="${k}"]`);
     assert.equal(await members.count(), 0);
@@ -324,6 +334,28 @@ test('template instances: one row per definition, counts summed, expandable to t
   }
   assert.match(await page.textContent('#functions-count'),
     new RegExp(`^${d.functions.length} functions \\(${by.size} definitions\\)$`));
+  await close(page);
+});
+
+test('a template row\'s why: one text where the instances agree, tokens counted where they differ', async () => {
+  const page = await open(`${BASE}/${pages().file}`);
+  const out = await page.evaluate(async () => {
+    const { groupWhy } = await import('./js/tmplgroup.mjs');
+    const s = (text, line = 203, rule = 'capi-names-cpython') => ({ rule, text, line });
+    return [
+      groupWhy([s('PyObject'), s('PyObject')])?.text,
+      groupWhy([s('PyLong_FromLong'), s('PyLong_FromUnsignedLong'), s('PyLong_FromLong')])?.text,
+      groupWhy([null, s('memcpy(&obj)', 22, 'object-item-legacy'), null])?.text,
+      groupWhy([s('PyObject', 203), s('PyObject', 204)]),
+      groupWhy([s('PyObject'), s('PyObject', 203, 'npy-legacy-prefix-PyArray')]),
+      groupWhy([null, null]),
+    ];
+  });
+  assert.deepEqual(out, [
+    'capi-names-cpython `PyObject` at line 203',
+    'capi-names-cpython `PyLong_FromLong` ×2, `PyLong_FromUnsignedLong` ×1 at line 203',
+    'object-item-legacy `memcpy(&obj)` at line 22 (1 of 3 instances)',
+    null, null, null]);
   await close(page);
 });
 
