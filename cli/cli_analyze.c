@@ -16,6 +16,7 @@
 
 #include "analyzer/analyzer.h"
 #include "cli.h"
+#include "pd_domain.h"
 #include "pd_malloc.h"
 #include "pd_error.h"
 #include "pd_file.h"
@@ -46,8 +47,9 @@ static void cli_analyze_usage(FILE *out)
         "       portdash analyze [options] --git-dir GITDIR --rev REV [--path GLOB]...\n"
         "       portdash analyze [--rules FILE] --git-dir GITDIR --blobs FILE\n\n"
         "Prints the porting analysis of C/C++/numpy-template files without a\n"
-        "database: files and directories (searched for .c .h .c.src .h.src .cpp\n"
-        ".hpp .cc) from disk, or the files of revision REV of a git repository.\n\n"
+        "database: files and directories (searched for .c .h .inc, numpy's\n"
+        "templates .c.src .h.src .inc.src, and C++ .cpp .hpp .cc .cxx .hh .hxx)\n"
+        "from disk, or the files of revision REV of a git repository.\n\n"
         "  --format FMT     text (default), json, sarif (SARIF 2.1.0), or functions\n"
         "                   (tab-separated path, name, name line, first and last\n"
         "                   line, language: c or c++)\n"
@@ -231,8 +233,8 @@ static int cli_an_path(cli_an *a, const char *path)
     /* A directory with no C source (a wrong directory) would pass any
      * --fail-on as a clean port. */
     if (!rc && cli_walk_n == 0)
-        rc = pd_error_set(PD_EINVAL, "no C source file (.c .h .c.src .h.src .cpp .hpp .cc) "
-                          "under %s", path);
+        rc = pd_error_set(PD_EINVAL, "no C source file (.c .h .inc .c.src .h.src .inc.src "
+                          ".cpp .hpp .cc .cxx .hh .hxx) under %s", path);
     if (cli_walk_n)
         qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
     if (!rc && !a->nograph)
@@ -314,10 +316,10 @@ static double cli_cpu(void)
  * (computed again here, untimed), else the blob. */
 static size_t cli_analysed_bytes(git_blob *b, const char *path)
 {
-    size_t n = (size_t)git_blob_rawsize(b), k = strlen(path);
+    size_t n = (size_t)git_blob_rawsize(b);
     tmpl_out *t = NULL;
 
-    if (k < 6 || (strcmp(path + k - 6, ".c.src") && strcmp(path + k - 6, ".h.src")) ||
+    if (pd_path_kind(path) != PD_SRC_TEMPLATE ||
         tmpl_expand(&t, NULL, git_blob_rawcontent(b), n) < 0 || !t)
         return n;
     n = t->len;

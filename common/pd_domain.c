@@ -29,19 +29,56 @@ const char *pd_objstate_name(int s)
     return s >= 0 && s < PD_OBJ_COUNT ? pd_objstate_names[s] : NULL;
 }
 
-int pd_path_is_source(const char *path)
+/* The suffixes of the source kinds, as Universal Ctags maps them for C and
+ * C++ (`ctags --list-maps`), without its one-letter and upper-case ones,
+ * plus numpy's templates: numpy's build (numpy/distutils/conv_template.py)
+ * expands every `.src`, so funcs.inc.src, the object dtype's npy_ObjectMax
+ * and npy_ObjectPower, is a template like arraytypes.c.src.  `since` is
+ * the PD_SRC_KINDS that added the suffix: a repository stored before it
+ * lacks those files (ingest_kinds.h adds them). */
+static const struct {
+    const char *suffix;
+    pd_srckind kind;
+    int since;
+} pd_suffixes[] = {
+    {".c", PD_SRC_C, 1},     {".h", PD_SRC_C, 1},     {".c.src", PD_SRC_TEMPLATE, 1},
+    {".h.src", PD_SRC_TEMPLATE, 1},
+    {".cpp", PD_SRC_CPP, 1}, {".hpp", PD_SRC_CPP, 1}, {".cc", PD_SRC_CPP, 1},
+    {".inc", PD_SRC_C, 2},   {".inc.src", PD_SRC_TEMPLATE, 2},
+    {".cxx", PD_SRC_CPP, 2}, {".hh", PD_SRC_CPP, 2},  {".hxx", PD_SRC_CPP, 2},
+};
+
+/* Index of path's suffix in pd_suffixes, -1 when none. */
+static int pd_suffix_of(const char *path)
 {
-    static const char *const suffixes[] = {".c", ".h", ".c.src", ".h.src",
-                                           ".cpp", ".hpp", ".cc"};
     size_t i, n = path ? strlen(path) : 0;
 
-    for (i = 0; path && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-        size_t m = strlen(suffixes[i]);
+    for (i = 0; path && i < sizeof(pd_suffixes) / sizeof(pd_suffixes[0]); i++) {
+        size_t m = strlen(pd_suffixes[i].suffix);
 
-        if (n >= m && strcmp(path + n - m, suffixes[i]) == 0)
-            return 1;
+        if (n > m && strcmp(path + n - m, pd_suffixes[i].suffix) == 0)
+            return (int)i;
     }
-    return 0;
+    return -1;
+}
+
+pd_srckind pd_path_kind(const char *path)
+{
+    int i = pd_suffix_of(path);
+
+    return i < 0 ? PD_SRC_NONE : pd_suffixes[i].kind;
+}
+
+int pd_path_kind_since(const char *path)
+{
+    int i = pd_suffix_of(path);
+
+    return i < 0 ? 0 : pd_suffixes[i].since;
+}
+
+int pd_path_is_source(const char *path)
+{
+    return pd_path_kind(path) != PD_SRC_NONE;
 }
 
 /* Index of name in names[n], -1 when absent. */

@@ -42,11 +42,37 @@ typedef enum {
     PD_OBJ_NONE = -1
 } pd_objstate;
 
+/* What a path's suffix makes of a file. */
+typedef enum {
+    PD_SRC_NONE = 0,   /* not a source the analysis covers */
+    PD_SRC_C,          /* .c .h .inc */
+    PD_SRC_CPP,        /* .cpp .hpp .cc .cxx .hh .hxx: read as C++ */
+    PD_SRC_TEMPLATE    /* numpy's .c.src .h.src .inc.src: expanded, then C */
+} pd_srckind;
+
 /*
- * 1 when `path` names a file the analysis covers: C and C++ sources and
- * headers, numpy's .c.src/.h.src templates (.c .h .c.src .h.src .cpp .hpp
- * .cc); 0 otherwise and for NULL.
+ * The kind of file `path` names, by its suffix (case-sensitive; a name
+ * that is only the suffix, ".c", is none): Universal Ctags' C and C++
+ * suffixes and numpy's templates (pd_domain.c lists them).  PD_SRC_NONE
+ * for NULL.  A header is C until its content says C++ (the analyzer's
+ * rule, not this one).
  */
+pd_srckind pd_path_kind(const char *path);
+
+/*
+ * The generation of the source kinds: 1 until the analyzer's version 10
+ * (.c .h .c.src .h.src .cpp .hpp .cc), 2 since (.inc .inc.src .cxx .hh
+ * .hxx added).  Raise it with every suffix added, giving the new ones the
+ * new value: a repository stored under an older one gets their files
+ * added by its next ingest (ingest_kinds.h).
+ */
+#define PD_SRC_KINDS 2
+
+/* The generation that added the suffix of `path` (1 .. PD_SRC_KINDS), 0
+ * when pd_path_kind(path) is PD_SRC_NONE. */
+int pd_path_kind_since(const char *path);
+
+/* 1 when pd_path_kind(path) is a source kind, 0 otherwise and for NULL. */
 int pd_path_is_source(const char *path);
 
 /* API names ("capi", "legacy", "object-universal"); NULL when out of range.

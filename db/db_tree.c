@@ -128,3 +128,12 @@ int db_tree_fill_every(sqlite3 *db, int every)
     free(todo);
     return rc;
 }
+
+int db_tree_refill(sqlite3 *db)
+{
+    int rc;
+
+    if ((rc = db_exec(db, "DELETE FROM tree_files; DELETE FROM chain_pos")) < 0)
+        return rc;
+    return db_tree_fill(db);
+}

@@ -57,4 +57,12 @@ int db_tree_fill(sqlite3 *db);
  * stored rows, whatever spacing wrote them. */
 int db_tree_fill_every(sqlite3 *db, int every);
 
+/*
+ * Drop every position and checkpoint and fill them again (db_tree_fill),
+ * for a run that added changes to commits stored before (ingest_kinds.h):
+ * a checkpoint written then lacks them.  In the caller's transaction.
+ * 0 or PD_EDB.
+ */
+int db_tree_refill(sqlite3 *db);
+
 #endif

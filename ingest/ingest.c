@@ -26,6 +26,7 @@
 #include "ingest_ctx.h"
 #include "ingest_filter_check.h"
 #include "ingest_flow.h"
+#include "ingest_kinds.h"
 #include "ingest_fork.h"
 #include "ingest_missing.h"
 #include "ingest_pipe.h"
@@ -33,6 +34,7 @@
 #include "ingest_setup.h"
 #include "ingest_progress.h"
 #include "ingest_store.h"
+#include "pd_domain.h"
 #include "pd_error.h"
 #include "pd_rev.h"
 #include "pathfilter_value.h"
@@ -62,6 +64,24 @@ static int ingest_checkpoint(ingest_ctx *c, int force)
     return db_ingest_begin(c->store);
 }
 
+/* Plan commit `oid` on this thread.  A short chain (a push) is planned on
+ * the run's own handle: a second one would open the repository again and
+ * map and fault in the same pack windows for the diff and the patch id
+ * that the analysis then reads (the reopening is for long walks). */
+static int ingest_plan_here(ingest_ctx *c, ingest_plan *out, const git_oid *oid,
+                            int patch_id)
+{
+    int rc;
+
+    if (c->plan_on_repo)
+        return ingest_plan_commit(out, c->repo, &c->filter, oid, patch_id,
+                                  c->opt->repo_path);
+    if ((rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) < 0)
+        return rc;
+    return ingest_plan_commit(out, c->plan_repo, &c->filter, oid, patch_id,
+                              c->opt->repo_path);
+}
+
 /* Store (or revisit) one commit of the chain and its summary.  `plan` is
  * the commit's plan from the planner thread, or NULL to make it here. */
 static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
@@ -84,21 +104,17 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
     }
     if (id) {
         rc = db_ingest_changes_of(c->store, id, ingest_replay_change, c);
+        /* Stored under older source kinds: add the newer kinds' files. */
+        if (rc == 0 && c->kinds_since < PD_SRC_KINDS && !plan)
+            rc = ingest_plan_here(c, &here, oid, 0);
+        if (rc == 0 && c->kinds_since < PD_SRC_KINDS)
+            rc = ingest_apply_new_kinds(c, plan ? plan : &here, id, c->kinds_since);
     } else {
         rc = ingest_store_commit(c->store, &id, c->repo_id, commit,
                                         git_commit_parentcount(commit) ? *prev_id : 0);
         c->cur_commit = id;
-        /* A short chain (a push) is planned on the run's own handle: a
-         * second one would open the repository again and map and fault
-         * in the same pack windows for the diff and the patch id that
-         * the analysis then reads (the reopening is for long walks). */
-        if (rc == 0 && !plan && c->plan_on_repo)
-            rc = ingest_plan_commit(&here, c->repo, &c->filter, oid, c->patch_here,
-                                    c->opt->repo_path);
-        else if (rc == 0 && !plan &&
-            (rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) == 0)
-            rc = ingest_plan_commit(&here, c->plan_repo, &c->filter, oid,
-                                    c->patch_here, c->opt->repo_path);
+        if (rc == 0 && !plan)
+            rc = ingest_plan_here(c, &here, oid, c->patch_here);
         if (rc == 0) {
             c->st.commits_new++;
             rc = ingest_apply_plan(c, plan ? plan : &here, id);
@@ -282,8 +298,10 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
         return 0;
     if (!(known = calloc(n, sizeof(int))))
         return pd_error_nomem(NULL);
+    /* A stored commit is planned again when its repository lacks the
+     * newer source kinds (ingest_kinds.h). */
     for (i = 0; i < n; i++)
-        known[i] = ids[i] != 0;
+        known[i] = ids[i] != 0 && c->kinds_since >= PD_SRC_KINDS;
     if ((rc = ingest_store_analysed_blobs(c->store, c->rules_hash, &analysed,
                                           &nanalysed)) < 0)
         goto done;
@@ -465,6 +483,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     free(abs);
     if (rc == 0)
         rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), ingest_rules_name(opt));
+    if (rc == 0)
+        rc = ingest_kinds_stored(c->db, c->repo_id, c->repo_new, &c->kinds_since);
     if (rc == 0 && !opt->ninclude && !opt->nexclude)
         c->filter = c->stored_filter.f;
     if (rc == 0 && !(profile = rules_profile_json(c->rules)))
@@ -593,8 +613,12 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     }
     for (i = 0; i < opt->nrefs && rc == 0; i++)
         rc = ingest_ref(&c, opt->refs[i], 1);
-    if (rc == 0 && c.st.blobs_filled)
+    /* Newer source kinds: every stored tip, so that every stored commit
+     * has them before the generation is recorded. */
+    if (rc == 0 && (c.st.blobs_filled || c.kinds_since < PD_SRC_KINDS))
         rc = ingest_retips(&c);
+    if (rc == 0)
+        rc = ingest_kinds_done(c.db, c.repo_id, c.kinds_since);
     if (rc == 0)
         rc = db_meta_set(c.db, "rules_hash", c.rules_hash);
     if (rc == 0)

@@ -16,6 +16,7 @@
 #include "ingest_apply.h"
 #include "ingest_missing.h"
 #include "ingest_store.h"
+#include "pd_domain.h"
 #include "pd_error.h"
 
 /* Grow a zeroed array so that index `i` exists. */
@@ -257,6 +258,25 @@ static int ingest_change(ingest_ctx *c, int64_t commit_id, const char *path,
                                old_path_id)) < 0)
         return rc;
     return ingest_apply(c, path_id, blob ? hex : NULL, path);
+}
+
+int ingest_apply_new_kinds(ingest_ctx *c, const ingest_plan *plan, int64_t commit_id,
+                           int since)
+{
+    size_t i;
+    int rc = 0;
+
+    for (i = 0; i < plan->nch && rc == 0; i++) {
+        const ingest_plan_change *ch = &plan->ch[i];
+        int64_t old_id = 0;
+
+        if (pd_path_kind_since(ch->path) <= since)
+            continue;
+        if (ch->old_path && (rc = db_ingest_path_id(c->store, &old_id, ch->old_path)) < 0)
+            break;
+        rc = ingest_change(c, commit_id, ch->path, ch->deleted ? NULL : &ch->blob, old_id);
+    }
+    return rc;
 }
 
 /* Store and apply the changes of a new commit, then its patch id. */

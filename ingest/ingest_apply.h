@@ -26,4 +26,12 @@ int ingest_apply_plan(ingest_ctx *c, const ingest_plan *plan, int64_t commit_id)
  */
 int ingest_replay_change(void *arg, int64_t path_id, const char *blob, const char *path);
 
+/*
+ * Store and apply, of stored commit `commit_id`'s plan, only the changes
+ * of paths whose kind is newer than generation `since` (pd_path_kind_since;
+ * ingest_kinds.h); the patch id stays as stored.  0 or the store's error.
+ */
+int ingest_apply_new_kinds(ingest_ctx *c, const ingest_plan *plan, int64_t commit_id,
+                           int since);
+
 #endif

@@ -59,6 +59,8 @@ typedef struct {
     ingest_flow *flow;            /* the call graph of the current commit */
     size_t patch_below;           /* chain[i] with i < this gets a patch id */
     int patch_here;               /* 1: the commit being stored gets one */
+    int kinds_since;              /* source-kind generation the repository
+                                   * was stored under (ingest_kinds.h) */
 } ingest_ctx;
 
 #endif

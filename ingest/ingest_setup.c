@@ -6,16 +6,19 @@
 
 #include "analyzer/analyzer.h"
 #include "ingest_setup.h"
+#include "pd_domain.h"
 
-/* The key analyses are stored under: a hash of the rules file's hash and the
- * analyzer's version, so that a new rules file or a new analyzer both lead
- * to re-analysis on the next ingest, and nothing else does. */
+/* The key analyses are stored under: a hash of the rules file's hash, the
+ * analyzer's version and the source-kind generation, so that a new rules
+ * file, a new analyzer or new kinds of file (ingest_kinds.h) lead to
+ * re-analysis on the next ingest, and nothing else does. */
 void ingest_analysis_key(char *out, const char *rules_hash)
 {
     char text[128];
     git_oid oid;
 
-    snprintf(text, sizeof(text), "rules %s analyzer %s", rules_hash, AN_ANALYZER_VERSION);
+    snprintf(text, sizeof(text), "rules %s analyzer %s kinds %d", rules_hash,
+             AN_ANALYZER_VERSION, PD_SRC_KINDS);
     git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
     git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
 }

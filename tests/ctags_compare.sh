@@ -58,15 +58,16 @@ if [ "$1" = --git-dir ] || [ "$1" = --repo ]; then
 else
   cp -R "$1/." "$tmp/src/"
   label="$1"
-  find "$tmp/src" -type f ! \( -name '*.c' -o -name '*.h' -o -name '*.c.src' \
-    -o -name '*.h.src' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \) -exec rm -f {} +
+  find "$tmp/src" -type f ! \( -name '*.c' -o -name '*.h' -o -name '*.inc' -o -name '*.c.src' \
+    -o -name '*.h.src' -o -name '*.inc.src' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \
+    -o -name '*.cxx' -o -name '*.hh' -o -name '*.hxx' \) -exec rm -f {} +
 fi
 conv=$tmp/conv_template.py
 [ -f "$conv" ] || conv=""
 
 # Templates: expand with numpy's own processor, or leave out.
 ntmpl=0; skipped=0
-for f in $(cd "$tmp/src" && find . -name '*.c.src' -o -name '*.h.src'); do
+for f in $(cd "$tmp/src" && find . -name '*.c.src' -o -name '*.h.src' -o -name '*.inc.src'); do
   ntmpl=$((ntmpl + 1))
   if [ -n "$conv" ] && command -v python3 >/dev/null &&
      python3 -c "import sys; sys.path.insert(0, '$tmp'); import conv_template as c; \
@@ -87,7 +88,7 @@ awk -F'\t' '$6 == "c++" && $1 ~ /\.h$/ {print $1}' "$tmp/an_raw" | sort -u > "$t
 ctx() { ctags -x --kinds-C=f --kinds-C++=f --extras=-q --fields=+ne \
           --_xformat='%{input}	%{name}	%{line}	%{end}	%{scope}' -o - "$@"; }
 (cd "$tmp/src" && find . -type f | grep -vxF -f "$tmp/cxxh" |
-   ctx --languages=C,C++ --langmap=C:.c.h,C++:.cpp.hpp.cc -L - &&
+   ctx --languages=C,C++ --langmap=C:.c.h.inc,C++:.cpp.hpp.cc.cxx.hh.hxx -L - &&
  ctx --language-force=C++ -L - < "$tmp/cxxh") |
   awk -F'\t' '{sub(/^\.\//, "", $1); n = $5 != "" ? $5 "::" $2 : $2;
                print $1 "\t" n "\t" $3 "\t" $4}' | sort -u > "$tmp/ct"

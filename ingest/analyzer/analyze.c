@@ -22,14 +22,8 @@
 #include "analyze_memo.h"
 #include "analyze_types.h"
 #include "tmpl_replay.h"
+#include "pd_domain.h"
 #include "pd_error.h"
-
-static int an_ends_with(const char *path, const char *suffix)
-{
-    size_t n = strlen(path), m = strlen(suffix);
-
-    return n >= m && strcmp(path + n - m, suffix) == 0;
-}
 
 int an_path_is_source(const char *path)
 {
@@ -445,11 +439,10 @@ static void an_explain(an_state *st)
     free(first);
 }
 
-/* 1 for a numpy template path (.c.src, .h.src). */
+/* 1 for a numpy template path (.c.src, .h.src, .inc.src). */
 static int an_is_template(const char *path)
 {
-    return path && (an_ends_with(path, ".c.src") ||
-                    an_ends_with(path, ".h.src"));
+    return pd_path_kind(path) == PD_SRC_TEMPLATE;
 }
 
 /* an_feed for tmpl_replay_walk: the plain walk's step, stopping at an
@@ -519,8 +512,7 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     st.r = r;
     st.nograph = nograph && !m;
     st.cur = -1;
-    st.cpp = path && (an_ends_with(path, ".cpp") ||
-                      an_ends_with(path, ".hpp") || an_ends_with(path, ".cc"));
+    st.cpp = pd_path_kind(path) == PD_SRC_CPP;
     if (!(st.res = calloc(1, sizeof(*st.res)))) {
         rc = pd_error_set(PD_ENOMEM, "out of memory analysing %s",
                           path ? path : "");

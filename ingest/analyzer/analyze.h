@@ -24,14 +24,14 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "9"
+#define AN_ANALYZER_VERSION "10"
 
 
 /*
  * Analyse one file.  `path` is the repository-relative path (its suffix
  * selects C, C++ or numpy-template handling); `buf`/`len` are its bytes,
  * which need not be NUL-terminated nor valid UTF-8.  A numpy template
- * (.c.src, .h.src) is expanded first (tmpl.h): each instance of a
+ * (.c.src, .h.src, .inc.src) is expanded first (tmpl.h): each instance of a
  * templated function is a function of its own (OBJECT_getitem,
  * BOOL_getitem, ...), the tokens its substitutions bring in are findings of
  * that instance, and every line and column is mapped back to the template
@@ -138,7 +138,7 @@ int an_flow_apply(an_result **res, const char *const *paths, size_t n);
 
 
 /* 1 when `path` has the suffix of a source kind the analyzer reads:
- * .c .h .c.src .h.src .cpp .hpp .cc */
+ * (pd_path_kind: .c .h .inc, the .src templates, the C++ suffixes) */
 int an_path_is_source(const char *path);
 
 #endif

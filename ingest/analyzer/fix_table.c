@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fix_int.h"
+#include "pd_domain.h"
 #include "pd_error.h"
 
 extern const char fix_calls_text[];
@@ -113,9 +114,8 @@ const fix_row *fix_table_find(const char *s, size_t n)
 
 int fix_toks_lex(fix_toks *tk, const char *path, const char *buf, size_t len)
 {
-    size_t cap = 0, k = strlen(path);
-    int cpp = (k > 4 && (strcmp(path + k - 4, ".cpp") == 0 || strcmp(path + k - 4, ".hpp") == 0)) ||
-              (k > 3 && strcmp(path + k - 3, ".cc") == 0);
+    size_t cap = 0;
+    int cpp = pd_path_kind(path) == PD_SRC_CPP;
     lex_state lx;
     lex_token t;
     int in_pp = 0;

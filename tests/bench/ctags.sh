@@ -46,14 +46,15 @@ else
   echo "|---|---|---|---|---|---|---|"
 fi
 for dir in "$scope" .; do
-  find "$dir" -type f \( -name '*.c' -o -name '*.h' -o -name '*.c.src' -o -name '*.h.src' \
-    -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \) | sed 's|^\./||' | sort > "$tmp/list"
+  find "$dir" -type f \( -name '*.c' -o -name '*.h' -o -name '*.inc' -o -name '*.c.src' \
+    -o -name '*.h.src' -o -name '*.inc.src' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \
+    -o -name '*.cxx' -o -name '*.hh' -o -name '*.hxx' \) | sed 's|^\./||' | sort > "$tmp/list"
   n=$(wc -l < "$tmp/list")
   mb=$(tr '\n' '\0' < "$tmp/list" | du -cb --files0-from=- | tail -n1 | awk '{printf "%.1f", $1 / 1e6}')
   : > "$tmp/ct"; : > "$tmp/an"; : > "$tmp/an0"
   i=0
   while [ $i -lt "$runs" ]; do
-    cpu ctags --languages=C,C++ --langmap=C:+.src -f "$tmp/tags" -L "$tmp/list" >> "$tmp/ct"
+    cpu ctags --languages=C,C++ --langmap=C:+.src.inc -f "$tmp/tags" -L "$tmp/list" >> "$tmp/ct"
     # xargs would split a long list into several processes: one is wanted.
     cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$bin" "$tmp/list" >> "$tmp/an"
     [ -z "$before" ] ||

@@ -12,8 +12,8 @@ dir=$(dirname "$fz")
 mkdir -p "$dir/corpus" "$dir/seed"
 for f in tests/fixtures/analyze/* tests/fixtures/analyze/cases/*; do
   case $f in
-    *.cpp|*.hpp|*.cc) k='\001' ;;
-    *.c.src) k='\002' ;;
+    *.cpp|*.hpp|*.cc|*.cxx|*.hh|*.hxx) k='\001' ;;
+    *.c.src|*.inc.src) k='\002' ;;
     *.h.src) k='\003' ;;
     *.rules|*.expect|*/cases) continue ;;
     *) k='\000' ;;

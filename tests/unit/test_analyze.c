@@ -17,6 +17,7 @@
 
 #include "analyzer/analyzer.h"
 #include "analyzer/lex.h"
+#include "pd_domain.h"
 #include "pd_error.h"
 
 #define FIXTURES "tests/fixtures/analyze/"
@@ -824,6 +825,17 @@ static void test_names_and_source_kinds(void **state)
     assert_int_equal(an_path_is_source("x.cc"), 1);
     assert_int_equal(an_path_is_source("x.py"), 0);
     assert_int_equal(an_path_is_source("x.src"), 0);
+    /* numpy's funcs.inc.src (npy_ObjectMax), _simd .inc files, tools/swig's .cxx */
+    assert_int_equal(pd_path_kind("numpy/core/src/umath/funcs.inc.src"), PD_SRC_TEMPLATE);
+    assert_int_equal(pd_path_kind("numpy/core/src/_simd/_simd_arg.inc"), PD_SRC_C);
+    assert_int_equal(pd_path_kind("tools/swig/test/Array1.cxx"), PD_SRC_CPP);
+    assert_int_equal(pd_path_kind("a.hh"), PD_SRC_CPP);
+    assert_int_equal(pd_path_kind("a.hxx"), PD_SRC_CPP);
+    assert_int_equal(pd_path_kind("a.h"), PD_SRC_C);
+    assert_int_equal(pd_path_kind(".c"), PD_SRC_NONE);
+    assert_int_equal(pd_path_kind("a.C"), PD_SRC_NONE);
+    assert_int_equal(pd_path_kind("a.inc.py"), PD_SRC_NONE);
+    assert_int_equal(pd_path_kind(NULL), PD_SRC_NONE);
     an_result_free(NULL);
     rules_free(NULL);
 }

@@ -77,7 +77,7 @@ static int collect(void *arg, int64_t path_id, const char *path, const char *blo
 }
 
 /* For every stored commit, the stored file list equals git's tree filtered
- * to the default path filter (the kinds .c .h .c.src ...). */
+ * to the default path filter (the kinds of pd_path_kind). */
 static void check_all_trees(const char *dbpath, const char *repo)
 {
     sqlite3 *db = NULL;
@@ -92,7 +92,8 @@ static void check_all_trees(const char *dbpath, const char *repo)
         char *mine = calloc(1, 1);
         char *git = tu_sh_out("git --git-dir='%s' ls-tree -r %s | "
                               "awk -F'\\t' '{split($1,a,\" \"); print a[3] \" \" $2}' | "
-                              "grep -E '\\.(c|h|c\\.src|h\\.src|cpp|hpp|cc)$'",
+                              "grep -E '\\.(c|h|inc|c\\.src|h\\.src|inc\\.src|"
+                              "cpp|hpp|cc|cxx|hh|hxx)$'",
                               repo, (const char *)sqlite3_column_text(st, 1));
 
         assert_int_equal(db_commit_files(db, sqlite3_column_int64(st, 0), hash,
@@ -129,6 +130,100 @@ static void test_ingest_stores_each_first_parent_commit(void **state)
     db_close(db);
     free(count);
     check_all_trees(f->db, tu_fixture("toyport"));
+}
+
+/* Every kind pd_path_kind names is ingested, as it reads: numpy's
+ * funcs.inc.src (the object dtype's npy_ObjectMax) and _simd .inc files were
+ * left out of every page; a .cxx is C++ (its class members qualified). */
+static void test_every_source_kind_is_ingested(void **state)
+{
+    fx *f = *state;
+    const char *refs[] = {"main"};
+    char repo[4200], gitdir[4300];
+    ingest_stats st;
+    sqlite3 *db;
+
+    snprintf(repo, sizeof(repo), "%s/kinds", f->dir);
+    snprintf(gitdir, sizeof(gitdir), "%s/.git", repo);
+    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
+                           "git config user.name t; git config user.email t@t; "
+                           "printf '/**begin repeat\\n * #K = Max, Min#\\n */\\n"
+                           "static PyObject *\\nobj_@K@(PyObject *a)\\n{\\n    return a;\\n}\\n"
+                           "/**end repeat**/\\n' > funcs.inc.src; "
+                           "printf 'static int f(PyObject *o)\\n{\\n    return 0;\\n}\\n' > a.inc; "
+                           "printf 'namespace n {\\nstruct S {\\n"
+                           "    int g() { return 1; }\\n};\\n}\\n' > b.cxx; "
+                           "printf 'int h(void);\\n' > c.hh; printf 'int k(void);\\n' > d.hxx; "
+                           "printf 'text\\n' > notes.inc.txt; "
+                           "git add .; git commit -q -m kinds", repo, repo), 0);
+    assert_int_equal(run(f->db, repo, "kinds", refs, 1, &st), 0);
+    assert_int_equal(db_open(&db, f->db, 0), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM paths"), 5);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM paths WHERE path = 'notes.inc.txt'"), 0);
+    db_close(db);
+    check_all_trees(f->db, gitdir);
+}
+
+/* The summaries of every commit, one line each, for comparing two runs. */
+static char *all_stats(const char *dbpath)
+{
+    return tu_sh_out("sqlite3 '%s' \"SELECT c.oid, s.files, s.tok_capi, s.fn_legacy, "
+                     "s.fn_neutral, s.obj_legacy FROM commit_stats s JOIN commits c "
+                     "ON c.id = s.commit_id WHERE s.rules_hash = (SELECT value FROM meta "
+                     "WHERE key = 'rules_hash') ORDER BY c.oid\"", dbpath);
+}
+
+/* A repository stored before .inc and .inc.src were source kinds (its
+ * database as the program before made it: no change of those paths, no
+ * generation recorded, analyses under another key) gets their files on
+ * its next ingest, on every commit, in the checkpoints of its file lists
+ * (130 commits: one at depth 128) and on a stored tip that no ref of the
+ * run names; its summaries are those of a fresh ingest. */
+static void test_older_kinds_get_their_files(void **state)
+{
+    fx *f = *state;
+    const char *both[] = {"main", "side"}, *one[] = {"main"};
+    char repo[4200], gitdir[4300];
+    char *fresh, *again;
+    ingest_stats st;
+
+    snprintf(repo, sizeof(repo), "%s/older", f->dir);
+    snprintf(gitdir, sizeof(gitdir), "%s/.git", repo);
+    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
+                           "git config user.name t; git config user.email t@t; "
+                           "printf 'int a(PyObject *o) { return 0; }\\n' > a.c; "
+                           "printf 'static int b(PyObject *o) { return 1; }\\n' > b.inc; "
+                           "git add .; git commit -q -m one; git branch side; "
+                           "printf '/**begin repeat\\n * #K = X, Y#\\n */\\n"
+                           "int f@K@(PyObject *o) { return 2; }\\n"
+                           "/**end repeat**/\\n' > c.inc.src; "
+                           "git add .; git commit -q -m two; "
+                           "for i in $(seq 130); do echo \"int v$i;\" >> a.c; "
+                           "git commit -q -am \"n$i\"; done; "
+                           "git checkout -q side; printf 'int s(void) { return 3; }\\n' > s.inc; "
+                           "git add .; git commit -q -m side; git checkout -q main",
+                           repo, repo), 0);
+    assert_int_equal(run(f->db, repo, "older", both, 2, &st), 0);
+    fresh = all_stats(f->db);
+    /* As the program before left it. */
+    assert_int_equal(tu_sh("sqlite3 '%s' \"DELETE FROM changes WHERE path_id IN (SELECT id "
+                           "FROM paths WHERE path LIKE '%%.inc' OR path LIKE '%%.inc.src'); "
+                           "DELETE FROM tree_files WHERE path_id IN (SELECT id FROM paths "
+                           "WHERE path LIKE '%%.inc' OR path LIKE '%%.inc.src'); "
+                           "UPDATE commit_stats SET rules_hash = 'before'; "
+                           "UPDATE flow_commits SET rules_hash = 'before'; "
+                           "UPDATE meta SET value = 'before' WHERE key = 'rules_hash'; "
+                           "DELETE FROM meta WHERE key LIKE 'source_kinds/%%'\"", f->db), 0);
+    assert_int_equal(tu_sh("test $(sqlite3 '%s' \"SELECT count(*) FROM tree_files\") -gt 0",
+                           f->db), 0);
+    assert_int_equal(run(f->db, repo, "older", one, 1, &st), 0);
+    check_all_trees(f->db, gitdir);
+    again = all_stats(f->db);
+    assert_string_equal(again, fresh);
+    assert_int_equal(tu_sh("test \"$(sqlite3 '%s' \"SELECT value FROM meta WHERE key LIKE "
+                           "'source_kinds/%%'\")\" = 2", f->db), 0);
+    free(fresh);
+    free(again);
 }
 
 static void test_each_blob_is_analysed_once(void **state)
@@ -424,6 +519,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ingest_stores_each_first_parent_commit,
                                         fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_every_source_kind_is_ingested, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_older_kinds_get_their_files, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_each_blob_is_analysed_once, fx_setup,
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_rerun_reads_only_new_commits, fx_setup,
