@@ -28,7 +28,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # (the suffix picks C, C++ or template handling), at its first appearance.
 git --git-dir="$repo" log --reverse --format= --raw --no-renames --no-abbrev "$ref" -- "$scope" |
   awk -F'\t' '{split($1,a," "); if (a[4] !~ /^0+$/) print a[4], $2}' |
-  grep -E '\.(c|h|c\.src|h\.src|cpp|hpp|cc)$' | awk '!seen[$1]++' > "$tmp/blobs"
+  grep -E '\.(c|h|inc|c\.src|h\.src|inc\.src|cpp|hpp|cc|cxx|hh|hxx)$' | awk '!seen[$1]++' > "$tmp/blobs"
 cut -d' ' -f1 "$tmp/blobs" > "$tmp/ids"
 i=0
 while [ $i -lt "$runs" ]; do

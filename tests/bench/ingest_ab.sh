@@ -21,7 +21,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for r in $refs; do
   git --git-dir="$repo" log --first-parent --format= --raw --no-renames --no-abbrev "$r" -- "$scope" |
     awk -F'\t' '{split($1,a," "); if (a[4] !~ /^0+$/) print a[4], $2}' |
-    grep -E '\.(c|h|c\.src|h\.src|cpp|hpp|cc)$' | cut -d' ' -f1
+    grep -E '\.(c|h|inc|c\.src|h\.src|inc\.src|cpp|hpp|cc|cxx|hh|hxx)$' | cut -d' ' -f1
 done | sort -u > "$tmp/blobs"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 i=0

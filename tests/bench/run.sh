@@ -41,7 +41,7 @@ blobs() {
   for r in $refs; do
     git --git-dir="$repo" log --first-parent --format= --raw --no-renames --no-abbrev "$r" -- "$1" |
       awk -F'\t' '{split($1,a," "); if (a[4] !~ /^0+$/) print a[4], $2}' |
-      grep -E '\.(c|h|c\.src|h\.src|cpp|hpp|cc)$' | cut -d' ' -f1
+      grep -E '\.(c|h|inc|c\.src|h\.src|inc\.src|cpp|hpp|cc|cxx|hh|hxx)$' | cut -d' ' -f1
   done | sort -u > "$2"
 }
 bytes_of() {
