@@ -47,7 +47,7 @@ void ingest_plan_clear(ingest_plan *p)
  * or only enters the filter plans as the deletion or addition it is). */
 static int ingest_plan_wants_renames(const pathfilter *pf, git_diff *diff)
 {
-    size_t i, n = git_diff_num_deltas(diff);
+    size_t i, n = diff ? git_diff_num_deltas(diff) : 0;
     int added = 0, deleted = 0;
 
     for (i = 0; i < n && !(added && deleted); i++) {
@@ -119,9 +119,56 @@ static int ingest_plan_delta(ingest_plan *p, const pathfilter *pf, const git_dif
     return rc;
 }
 
+/* 1 when the entries at literal directory `dir` (with its '/') of trees a
+ * and b are the same object of the same mode, or both missing: then no
+ * path under it changed.  0 otherwise, and when it cannot tell. */
+static int ingest_plan_same_dir(git_tree *a, git_tree *b, const char *dir)
+{
+    char path[4096];
+    size_t len = strlen(dir);
+    git_tree_entry *ea = NULL, *eb = NULL;
+    int ra, rb, same;
+
+    if (len == 0 || len >= sizeof(path))
+        return 0;
+    memcpy(path, dir, len + 1);
+    if (path[len - 1] == '/')
+        path[len - 1] = '\0';
+    ra = git_tree_entry_bypath(&ea, a, path);
+    rb = git_tree_entry_bypath(&eb, b, path);
+    if (ra == GIT_ENOTFOUND && rb == GIT_ENOTFOUND)
+        same = 1;
+    else
+        same = ra == 0 && rb == 0 && git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb) &&
+               git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb));
+    git_tree_entry_free(ea);
+    git_tree_entry_free(eb);
+    git_error_clear();
+    return same;
+}
+
+/* 1 when nothing in the `n` directories `dirs` (the whole tree when n is 0)
+ * differs between trees a and b, told from their ids alone.  Most commits
+ * of a long history touch nothing a filter selects (numpy-hpy: 8,866 of
+ * 14,978 change nothing under numpy/core), and a diff's setup, even of
+ * equal trees, costs libgit2 a configuration snapshot, a pathspec and two
+ * iterators (issue 26). */
+static int ingest_plan_same(git_tree *a, git_tree *b, char **dirs, size_t n)
+{
+    size_t i;
+
+    if (n == 0)
+        return git_oid_equal(git_tree_id(a), git_tree_id(b));
+    for (i = 0; i < n; i++)
+        if (!ingest_plan_same_dir(a, b, dirs[i]))
+            return 0;
+    return 1;
+}
+
 /* The diff of `commit` against its first parent (NULL tree for a root, and
  * for a commit whose parent a shallow clone lacks: the history starts at
- * it), limited to the `n` literal directories `dirs` when n > 0. */
+ * it), limited to the `n` literal directories `dirs` when n > 0.  *diff is
+ * NULL (no delta) when those directories are the parent's. */
 static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *commit,
                             char **dirs, size_t n)
 {
@@ -143,9 +190,12 @@ static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *c
         git_error_clear();
         prc = 0;
     }
+    *diff = NULL;
     if (prc < 0 || (parent && git_commit_tree(&old_tree, parent) < 0) ||
-        git_commit_tree(&new_tree, commit) < 0 ||
-        git_diff_tree_to_tree(diff, repo, old_tree, new_tree, &dopt) < 0)
+        git_commit_tree(&new_tree, commit) < 0)
+        rc = -1;
+    else if (!(old_tree && ingest_plan_same(old_tree, new_tree, dirs, n)) &&
+             git_diff_tree_to_tree(diff, repo, old_tree, new_tree, &dopt) < 0)
         rc = -1;
     git_tree_free(old_tree);
     git_tree_free(new_tree);
@@ -223,7 +273,7 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter 
     }
     if (rc < 0)
         goto done;
-    n = git_diff_num_deltas(diff);
+    n = diff ? git_diff_num_deltas(diff) : 0;
     if (!(out->ch = calloc(2 * n + 1, sizeof(*out->ch)))) {
         rc = pd_error_nomem(NULL);
         goto done;

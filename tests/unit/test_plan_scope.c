@@ -156,12 +156,69 @@ static void test_plan_lists_what_git_lists(void **state)
     free(dir);
 }
 
+/* The plan of HEAD with filter `inc` (n globs), one line a change, against
+ * what `git diff-tree --no-renames -r HEAD^ HEAD -- dirs` lists. */
+static void check_head_as_git(const char *dir, const char **inc, size_t n,
+                              const char *dirs)
+{
+    char git[4200], got[1024] = "", *want;
+    size_t i, len = 0;
+    ingest_plan p;
+
+    snprintf(git, sizeof(git), "%s/w/.git", dir);
+    plan_head(&p, git, inc, n, NULL, 0);
+    for (i = 0; i < p.nch; i++)
+        tu_append(got, sizeof(got), &len, "%s%s\n", p.ch[i].deleted ? "-" : "", p.ch[i].path);
+    want = tu_sh_out("cd %s/w && git diff-tree --no-renames --name-status -r HEAD^ HEAD -- %s "
+                     "| sed 's/^D	/-/; s/^[AM]	//'", dir, dirs);
+    assert_string_equal(got, want);
+    free(want);
+    ingest_plan_clear(&p);
+}
+
+/* A commit whose filter directories hold the parent's trees is planned
+ * from the trees' ids without a diff (ingest_plan_same): each step here
+ * changes what lies at a directory in another way (nothing, outside only,
+ * the directory appearing, one of two directories, a mode alone, the
+ * directory turned into a file, an empty commit with no directory to
+ * narrow to), and every plan is what git lists. */
+static void test_plan_by_tree_ids_is_what_git_lists(void **state)
+{
+    static const char *steps[] = {
+        "echo 'int o;' >> out/o.c",
+        "mkdir in && echo 'int a;' > in/a.c",
+        "mkdir -p x/y && echo 'int b;' > x/y/b.c",
+        "chmod +x in/a.c",
+        "echo 'int b2;' >> x/y/b.c && echo 'int o2;' >> out/o.c",
+        "git rm -q -r in && echo 'not a dir' > in",
+    };
+    const char *inc[] = { "in/**", "x/y/**" }, *whole[] = { "**/t.c" };
+    char *dir = tu_tmpdir();
+    size_t i;
+
+    assert_int_equal(tu_sh("cd %s && git init -q w && cd w && mkdir out && "
+                           "echo 'int o;' > out/o.c && git add -A && "
+                           "git -c user.name=t -c user.email=t@t commit -qm one", dir), 0);
+    for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        assert_int_equal(tu_sh("cd %s/w && %s && git add -A && "
+                               "git -c user.name=t -c user.email=t@t commit -qm s%zu",
+                               dir, steps[i], i), 0);
+        check_head_as_git(dir, inc, 2, "in/ x/y/");
+    }
+    assert_int_equal(tu_sh("cd %s/w && git -c user.name=t -c user.email=t@t "
+                           "commit -q --allow-empty -m empty", dir), 0);
+    check_head_as_git(dir, whole, 1, "'*t.c'");
+    tu_sh("rm -rf %s", dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_filter_dirs),
         cmocka_unit_test(test_rename_out_of_the_filter_is_paired_as_git_does),
         cmocka_unit_test(test_plan_lists_what_git_lists),
+        cmocka_unit_test(test_plan_by_tree_ids_is_what_git_lists),
     };
     int rc;
 
