@@ -175,6 +175,12 @@ int cli_ingest(int argc, char **argv)
                 st.memo_hit_bytes / 1e6, st.seconds,
                 st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
+    /* Where the CPU went, by stage (tests/bench/ingest_ab.sh reads it). */
+    if (!quiet && st.commits_new)
+        fprintf(stderr, "%s: CPU %.1f s: planning %.1f s, analysis %.1f s, writing %.1f s%s\n",
+                opt.name, st.cpu_plan_s + st.cpu_analyse_s + st.cpu_write_s, st.cpu_plan_s,
+                st.cpu_analyse_s, st.cpu_write_s,
+                st.cpu_analyse_s > 0 ? "" : " (one thread: writing includes the others)");
     if (!quiet && (st.stalled_plans || st.stalled_blobs))
         fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
                 "planned %llu commits and analysed %llu blobs itself\n", opt.name,

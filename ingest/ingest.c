@@ -337,6 +337,7 @@ static void ingest_pipe_close(ingest_ctx *c)
     ingest_pipe_stalls(c->pipe, &plans, &blobs);
     c->st.stalled_plans += plans;
     c->st.stalled_blobs += blobs;
+    ingest_pipe_cpu(c->pipe, &c->st.cpu_plan_s, &c->st.cpu_analyse_s);
     ingest_pipe_free(c->pipe);
     c->pipe = NULL;
     free(c->pipe_known);
@@ -409,11 +410,13 @@ static int ingest_head_ref(ingest_ctx *c, char *buf, size_t n)
     return 0;
 }
 
-static double ingest_now(void)
+/* Seconds on `clock` (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID). */
+static double ingest_now(clockid_t clock)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (clock_gettime(clock, &ts) != 0)
+        return 0;
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -590,7 +593,7 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
 {
     ingest_ctx c;
     char head[256];
-    double t0 = ingest_now();
+    double t0 = ingest_now(CLOCK_MONOTONIC), cpu0 = ingest_now(CLOCK_THREAD_CPUTIME_ID);
     size_t i;
     int rc;
 
@@ -630,7 +633,8 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         ingest_forget_new(&c);
     }
 done:
-    c.st.seconds = ingest_now() - t0;
+    c.st.seconds = ingest_now(CLOCK_MONOTONIC) - t0;
+    c.st.cpu_write_s = ingest_now(CLOCK_THREAD_CPUTIME_ID) - cpu0;
     if (c.memo) {
         an_memo_stats ms;
 

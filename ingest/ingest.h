@@ -91,6 +91,11 @@ typedef struct {
                                  itself, the planner being late */
     uint64_t stalled_blobs;   /* background: blobs the writer analysed
                                  itself, its thread being late */
+    /* CPU seconds of each stage's threads (CLOCK_THREAD_CPUTIME_ID), so
+     * that a benchmark can tell which stage a change made cheaper: the
+     * planner, the analysis threads together, and the calling (writer)
+     * thread, which also plans and analyses when there are no threads. */
+    double cpu_plan_s, cpu_analyse_s, cpu_write_s;
 } ingest_stats;
 
 /* The analysis threads an ingest with `opt` runs: opt->threads, or one per

@@ -58,7 +58,18 @@ struct ingest_pipe {
     pthread_t *workers;
     unsigned nworkers;
     uint64_t stalled_plans, stalled_blobs;   /* the writer's, see ingest_pipe_stalls */
+    double cpu_plan, cpu_analyse;            /* threads that ended, see ingest_pipe_cpu */
 };
+
+/* CPU seconds the calling thread has used. */
+static double ingest_thread_cpu(void)
+{
+    struct timespec t;
+
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+        return 0;
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 /* Add `id`: 1 added, 0 already there, PD_ENOMEM. */
 static int ingest_oidset_add(ingest_oidset *s, const git_oid *id)
@@ -220,6 +231,9 @@ static void *ingest_pipe_worker(void *arg)
     }
     pthread_mutex_unlock(&p->mu);
     git_repository_free(repo);
+    pthread_mutex_lock(&p->mu);
+    p->cpu_analyse += ingest_thread_cpu();
+    pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
@@ -304,6 +318,9 @@ static void *ingest_pipe_planner(void *arg)
         stop = ingest_pipe_publish(p, &plan, k) < 0;
         pthread_mutex_unlock(&p->mu);
     }
+    pthread_mutex_lock(&p->mu);
+    p->cpu_plan += ingest_thread_cpu();
+    pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
@@ -418,6 +435,18 @@ void ingest_pipe_stalls(const ingest_pipe *p, uint64_t *plans, uint64_t *blobs)
 {
     *plans = p ? p->stalled_plans : 0;
     *blobs = p ? p->stalled_blobs : 0;
+}
+
+static void ingest_pipe_join(ingest_pipe *p);
+
+void ingest_pipe_cpu(ingest_pipe *p, double *plan_s, double *analyse_s)
+{
+    if (!p)
+        return;
+    ingest_pipe_join(p);     /* each thread adds its time as it ends */
+    *plan_s += p->cpu_plan;
+    *analyse_s += p->cpu_analyse;
+    p->cpu_plan = p->cpu_analyse = 0;
 }
 
 /* Stop the threads and wait for them. */

@@ -98,6 +98,12 @@ int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
  * and the analyses it made itself. */
 void ingest_pipe_stalls(const ingest_pipe *p, uint64_t *plans, uint64_t *blobs);
 
+/* Stop the threads and add the CPU seconds the planner and the analysis
+ * threads used (CLOCK_THREAD_CPUTIME_ID, each read as its thread ends) to
+ * *plan_s and *analyse_s.  The pipe takes no more work after it: call
+ * just before ingest_pipe_free.  Accepts NULL (adds nothing). */
+void ingest_pipe_cpu(ingest_pipe *p, double *plan_s, double *analyse_s);
+
 /* Stop the threads, drop what is pending, free; accepts NULL. */
 void ingest_pipe_free(ingest_pipe *p);
 

@@ -8,7 +8,9 @@
 #   BENCH_REPO, BENCH_REFS, BENCH_SCOPE, BENCH_THREADS as for run.sh;
 #   BENCH_RUNS (default 1): medians of that many turns.
 # Prints one table row per binary: wall, CPU (user + system), peak RSS,
-# and wall over cat-file's median, with the load average before and after.
+# the CPU of each stage's threads (planning, analysis, writing: the line
+# `portdash ingest` prints; "-" for a build that does not), and wall over
+# cat-file's median, with the load average before and after.
 set -eu
 repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
 refs=${BENCH_REFS:-hpy hpy-convert-object-dtype}
@@ -37,22 +39,27 @@ while [ $i -lt "$runs" ]; do
     a=""
     for r in $refs; do a="$a --ref $r"; done
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest --quiet --threads "$threads" \
-      --db "$tmp/db" --git-dir "$repo" --name bench --include "$scope" $a
-    awk '{print $1, $2 + $3, $4}' "$tmp/time" >> "$tmp/ingest.$k"
+    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest --threads "$threads" \
+      --db "$tmp/db" --git-dir "$repo" --name bench --include "$scope" $a 2> "$tmp/err"
+    stages=$(sed -n 's/.*: CPU [0-9.]* s: planning \([0-9.]*\) s, analysis \([0-9.]*\) s, writing \([0-9.]*\) s.*/\1 \2 \3/p' "$tmp/err")
+    awk -v st="${stages:-- - -}" '{print $1, $2 + $3, $4, st}' "$tmp/time" >> "$tmp/ingest.$k"
   done
   i=$((i + 1))
 done
 cat=$(median < "$tmp/cat")
 echo "ingest side by side: $repo refs: $refs scope: $scope threads: $threads runs: $runs;" \
      "load average before $load0, after $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| binary | wall | CPU | peak RSS | wall / cat-file ($(printf %.2f "$cat") s) |"
-echo "|---|---|---|---|---|"
+echo "| binary | wall | CPU | peak RSS | CPU planning / analysis / writing | wall / cat-file ($(printf %.2f "$cat") s) |"
+echo "|---|---|---|---|---|---|"
 k=0
 for bin in "$@"; do
   k=$((k + 1))
   w=$(cut -d' ' -f1 "$tmp/ingest.$k" | median)
   c=$(cut -d' ' -f2 "$tmp/ingest.$k" | median)
   m=$(cut -d' ' -f3 "$tmp/ingest.$k" | median)
-  echo "$w $c $m $cat" | awk -v b="$bin" '{printf "| %s | %.1f s | %.1f s | %.0f MB | %.1f × |\n", b, $1, $2, $3 / 1024, $1 / $4}'
+  st=""
+  for f in 4 5 6; do st="$st $(cut -d' ' -f$f "$tmp/ingest.$k" | median)"; done
+  echo "$w $c $m $cat$st" | awk -v b="$bin" '{
+    s = $5 == "-" ? "-" : sprintf("%.1f / %.1f / %.1f s", $5, $6, $7)
+    printf "| %s | %.1f s | %.1f s | %.0f MB | %s | %.1f × |\n", b, $1, $2, $3 / 1024, s, $1 / $4 }'
 done

@@ -514,6 +514,44 @@ static void test_glob_matching_is_not_exponential(void **state)
     assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 2000);
 }
 
+/* The CPU of each stage is counted on the thread that spent it: with
+ * analysis threads (a history long enough for them), the planner's and
+ * theirs apart from the writer's; with one thread, all of it the
+ * writer's. */
+static void test_stage_cpu_is_counted_per_thread(void **state)
+{
+    fx *f = *state;
+    const char *refs[] = {"main"};
+    char repo[4200], db1[4300];
+    ingest_options o = {0};
+    ingest_stats st;
+
+    snprintf(repo, sizeof(repo), "%s/stages", f->dir);
+    snprintf(db1, sizeof(db1), "%s/one.db", f->dir);
+    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
+                           "git config user.name t; git config user.email t@t; "
+                           "for i in $(seq 40); do echo \"int v$i(PyObject *o) "
+                           "{ return $i; }\" >> a.c; git add a.c; "
+                           "git commit -q -m \"n$i\"; done", repo, repo), 0);
+    o.db_path = f->db;
+    o.repo_path = repo;
+    o.name = "stages";
+    o.refs = refs;
+    o.nrefs = 1;
+    o.threads = 2;
+    assert_int_equal(ingest_run(&o, &st), 0);
+    assert_int_equal(st.commits_new, 40);
+    assert_true(st.cpu_plan_s > 0);
+    assert_true(st.cpu_analyse_s > 0);
+    assert_true(st.cpu_write_s > 0);
+    o.db_path = db1;
+    o.threads = 1;
+    assert_int_equal(ingest_run(&o, &st), 0);
+    assert_int_equal(st.commits_new, 40);
+    assert_true(st.cpu_plan_s == 0 && st.cpu_analyse_s == 0);
+    assert_true(st.cpu_write_s > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -532,6 +570,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_head_is_the_default_ref, fx_setup,
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_path_filter_is_kept_and_enforced, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_stage_cpu_is_counted_per_thread, fx_setup,
                                         fx_teardown),
         cmocka_unit_test(test_encoding_carries_its_flow_hash),
         cmocka_unit_test_setup_teardown(test_findings_encoding_escapes_any_text,
