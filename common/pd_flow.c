@@ -614,10 +614,14 @@ static int fl_propagate(pd_flow *g, uint32_t d)
         if (fl_apply(g, fi, ci, d) && (rc = fl_queue(g, fi)) < 0)
             return rc;
     }
+    /* A visitor only where the receiver is the revision's own function:
+     * one handed to dladdr or qsort is not known to be called with items
+     * (numpy's check_callers takes &PyArray_INCREF to find its library). */
     for (k = 0; k + 1 < nm->cbs.n; k += 2) {
         uint32_t fi = nm->cbs.v[k], ci = nm->cbs.v[k + 1];
 
-        if (g->fn[fi].alive && fl_reaches(g, &g->fn[fi], d))
+        if (g->fn[fi].alive && g->name[g->call[ci].callee].defs.n > 0 &&
+            fl_reaches(g, &g->fn[fi], d))
             fl_apply_cb(g, fi, ci, d);
     }
     return 0;
@@ -664,7 +668,8 @@ static int fl_cpython_chains(pd_flow *g)
                 for (a = 0; a <= c->nargs && !fl_cpython(f); a++) {
                     /* a == nargs: the callee; else a visitor argument */
                     uint32_t nm = a == c->nargs ? c->callee
-                                  : g->arg[c->arg0 + a].type == 'i' ? g->arg[c->arg0 + a].name
+                                  : g->arg[c->arg0 + a].type == 'i' &&
+                                    g->name[c->callee].defs.n > 0 ? g->arg[c->arg0 + a].name
                                   : UINT32_MAX;
                     fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
 
