@@ -116,7 +116,7 @@ void an_flow_begin(an_state *st)
 
     memcpy(f->par, f->fp, (size_t)f->nfp * sizeof(f->fp[0]));
     f->npar = f->nfp;
-    f->nal = f->nfc = f->asg = f->site_wait = 0;
+    f->nal = f->nfc = f->asg = f->site_wait = f->nfa = 0;
     f->deref_valid = f->deref_pending = 0;
 }
 
@@ -285,26 +285,58 @@ static void an_copy_root(an_state *st, const an_fcall *c)
     }
 }
 
-static void an_end_call(an_state *st, an_fcall *c)
+/* Record call c as a call of `name` (its own, or a name its function
+ * pointer was set to): "c<line - start>:<name>:<codes>", codes shorter
+ * than AN_MAXCODES. */
+static void an_call_rec(an_state *st, const an_fcall *c, const an_tok *name)
 {
     char buf[AN_MAXCODES + 200];
     uint32_t start = st->res->functions[st->cur].start_line;
     size_t n, k;
 
-    an_end_flow_arg(st, c);
-    an_copy_root(st, c);
-    if (c->name.len > 96)
+    if (name->len > 96)
         return;
-    /* "c<line - start>:<name>:<codes>", codes shorter than AN_MAXCODES */
     buf[0] = 'c';
     n = 1 + pd_flow_utoa(buf + 1, c->name.line >= start ? c->name.line - start : 0);
     buf[n++] = ':';
-    memcpy(buf + n, c->name.s, c->name.len);
-    n += c->name.len;
+    memcpy(buf + n, name->s, name->len);
+    n += name->len;
     buf[n++] = ':';
     k = strlen(c->codes);
     memcpy(buf + n, c->codes, k);
     an_flow_rec(st, buf, n + k);
+}
+
+static void an_end_call(an_state *st, an_fcall *c)
+{
+    const an_flow *f = &st->flow;
+    int i;
+
+    an_end_flow_arg(st, c);
+    an_copy_root(st, c);
+    an_call_rec(st, c, &c->name);
+    for (i = 0; i < f->nfa; i++)
+        if (an_tok_eq(&f->fa[i].ptr, c->name.s, c->name.len))
+            an_call_rec(st, c, &f->fa[i].fn);
+}
+
+/* `ptr = name;`: remember name as a function ptr may call (once). */
+static void an_set_fn_alias(an_state *st, const an_tok *ptr, const an_tok *name)
+{
+    an_flow *f = &st->flow;
+    int i;
+
+    if (an_is(name, "NULL") || an_tok_eq(ptr, name->s, name->len))
+        return;
+    for (i = 0; i < f->nfa; i++)
+        if (an_tok_eq(&f->fa[i].ptr, ptr->s, ptr->len) &&
+            an_tok_eq(&f->fa[i].fn, name->s, name->len))
+            return;
+    if (f->nfa < AN_MAXFNALIAS) {
+        f->fa[f->nfa].ptr = *ptr;
+        f->fa[f->nfa].fn = *name;
+        f->nfa++;
+    }
 }
 
 static int an_call_name(const an_tok *t)
@@ -499,6 +531,8 @@ static void an_flow_asg(an_state *st, const an_tok *t)
 
             if (r >= 0)                   /* `x = (T *)p;`: the value ends */
                 an_set_alias(st, &f->lhs, r);
+            else if (f->asg_cand_valid && an_punct_is(t, ';'))
+                an_set_fn_alias(st, &f->lhs, &f->asg_cand);   /* `fp = (T *)g;` */
             f->asg = 0;
             return;
         }

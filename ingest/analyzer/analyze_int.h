@@ -143,6 +143,7 @@ _Static_assert((AN_RING & (AN_RING - 1)) == 0, "an_prev masks with AN_RING - 1")
 #define AN_MAXCALLS 16
 #define AN_MAXPARAM 16          /* parameters whose names are kept */
 #define AN_MAXALIAS 32          /* locals set from a parameter */
+#define AN_MAXFNALIAS 16        /* function pointers set from a name */
 #define AN_MAXFCALL 16          /* nested calls whose arguments are read */
 #define AN_MAXCODES 96          /* bytes of one call's argument codes */
 
@@ -173,6 +174,11 @@ typedef struct {
     int npar;
     struct { const char *s; uint32_t len; int root; } al[AN_MAXALIAS];
     int nal;
+    /* `fp = name;` (a cast or '&' allowed): a call of fp is a call of
+     * each name it was set to before (numpy's array_vdot picks
+     * OBJECT_vdot in a switch on the type number, then calls vdot). */
+    struct { an_tok ptr, fn; } fa[AN_MAXFNALIAS];
+    int nfa;
     an_fcall fc[AN_MAXFCALL];
     int nfc;
     an_tok lhs;                 /* `lhs = ...` being read */
