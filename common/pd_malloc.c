@@ -28,7 +28,7 @@ void pd_malloc_ingest(unsigned threads)
 #ifdef __GLIBC__
     /* the analysis threads, the planner and the writer (main) */
     mallopt(M_ARENA_MAX, (int)((threads ? (threads < 64 ? threads : 64) : 1) + 2));
-    mallopt(M_TRIM_THRESHOLD, 16 << 20);
+    mallopt(M_TRIM_THRESHOLD, 4 << 20);
 #else
     (void)threads;
 #endif

@@ -26,7 +26,7 @@ void pd_malloc_keep(void);
  * The settings of an ingest (one process that analyses on `threads`
  * threads, plans on one more and writes on the main one): pd_malloc_keep(),
  * then an arena for every one of those threads, and the heap trimmed when
- * 16 MiB lie free at its top.
+ * 4 MiB lie free at its top.
  * - Arenas: with one arena for all (the setting until issue 26's ninth
  *   session) the threads queued on its lock; the futex calls and the
  *   switches they caused were 8 % of an ingest of numpy/core's CPU
@@ -34,8 +34,10 @@ void pd_malloc_keep(void);
  * - Trim: each arena keeps what its thread freed; at 128 MiB (before)
  *   nothing went back, and an arena per thread kept each thread's
  *   high-water mark apart (135-150 MB of peak RSS on numpy/core).  At
- *   16 MiB an arena gives back what its largest template expansion
- *   left at its top, which buffers of that size come back to rarely.
+ *   16 MiB an arena gave back what its largest template expansion left
+ *   at its top, but the peak still moved with the threads' timing
+ *   (114-142 MB in nine runs: each analysis arena held 32-37 MB at the
+ *   peak); at 4 MiB it was 114-123 MB in eight, for the same CPU.
  * doc/benchmarks.md has the runs.  Call once, before the threads start;
  * nothing else may set these after it.  `threads` 0 counts as 1.  No
  * effect on other C libraries.
