@@ -7,10 +7,11 @@
 # Usage: ingest_ab.sh PORTDASH [PORTDASH...]
 #   BENCH_REPO, BENCH_REFS, BENCH_SCOPE, BENCH_THREADS as for run.sh;
 #   BENCH_RUNS (default 1): medians of that many turns.
-# Prints one table row per binary: wall, CPU (user + system), peak RSS,
-# the CPU of each stage's threads (planning, analysis, writing: the line
-# `portdash ingest` prints; "-" for a build that does not), and wall over
-# cat-file's median, with the load average before and after.
+# Prints one table row per binary: wall, CPU (user + system), peak RSS
+# (median and the largest of the turns: the peak moves with the threads'
+# timing), the CPU of each stage's threads (planning, analysis, writing:
+# the line `portdash ingest` prints; "-" for a build that does not), and
+# wall over cat-file's median, with the load average before and after.
 set -eu
 repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
 refs=${BENCH_REFS:-hpy hpy-convert-object-dtype}
@@ -57,9 +58,10 @@ for bin in "$@"; do
   w=$(cut -d' ' -f1 "$tmp/ingest.$k" | median)
   c=$(cut -d' ' -f2 "$tmp/ingest.$k" | median)
   m=$(cut -d' ' -f3 "$tmp/ingest.$k" | median)
+  mx=$(cut -d' ' -f3 "$tmp/ingest.$k" | sort -n | tail -1)
   st=""
   for f in 4 5 6; do st="$st $(cut -d' ' -f$f "$tmp/ingest.$k" | median)"; done
-  echo "$w $c $m $cat$st" | awk -v b="$bin" '{
+  echo "$w $c $m $cat$st" | awk -v b="$bin" -v mx="$mx" '{
     s = $5 == "-" ? "-" : sprintf("%.1f / %.1f / %.1f s", $5, $6, $7)
-    printf "| %s | %.1f s | %.1f s | %.0f MB | %s | %.1f × |\n", b, $1, $2, $3 / 1024, s, $1 / $4 }'
+    printf "| %s | %.1f s | %.1f s | %.0f MB (max %.0f) | %s | %.1f × |\n", b, $1, $2, $3 / 1024, mx / 1024, s, $1 / $4 }'
 done
