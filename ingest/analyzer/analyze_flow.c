@@ -116,7 +116,7 @@ void an_flow_begin(an_state *st)
 
     memcpy(f->par, f->fp, (size_t)f->nfp * sizeof(f->fp[0]));
     f->npar = f->nfp;
-    f->nal = f->nfc = f->asg = f->site_wait = f->nfa = 0;
+    f->nal = f->nfc = f->asg = f->site_wait = f->nfa = f->nvl = 0;
     f->deref_valid = f->deref_pending = 0;
 }
 
@@ -212,6 +212,29 @@ void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len)
         an_site_root(st, an_site_cls(v), an_root(st, s, len));
 }
 
+/* An item value site of class v (an_addr_operand: `(char *)&obj`, the
+ * bytes of an item-typed variable handed on as raw item data), at the
+ * token after obj.  The item is the variable's own storage, but the call
+ * it is handed to, directly or through the local it is stored in
+ * (`value = (char *)&obj; PyArray_AssignRawScalar(arr, dtype, value, ...)`
+ * in numpy's PyArray_FillWithScalar), writes it into the items of the
+ * array given first: the site reaches that argument's parameter. */
+void an_flow_value_site(an_state *st, rules_verdict v)
+{
+    an_flow *f = &st->flow;
+    char cls = an_site_cls(v);
+
+    if (st->nograph)
+        return;
+    if (f->nfc > 0 && st->pdepth >= f->fc[f->nfc - 1].depth)
+        f->fc[f->nfc - 1].vcls = cls;
+    else if (f->asg && f->nvl < (int)(sizeof(f->vl) / sizeof(f->vl[0]))) {
+        f->vl[f->nvl].name = f->lhs;
+        f->vl[f->nvl].cls = cls;
+        f->nvl++;
+    }
+}
+
 /* An item site of class v whose root is the next name that reaches a
  * parameter (PyArray_DATA( (PyObject *)arr )). */
 void an_flow_site_wait(an_state *st, rules_verdict v)
@@ -242,6 +265,13 @@ static void an_end_flow_arg(an_state *st, an_fcall *c)
 
     if (c->ntok == 0 && c->argi == 0)
         return;                           /* f(): no argument */
+    if (c->one_valid && c->ntok == 1 && !c->amp) {   /* a local holding an item value */
+        int k;
+
+        for (k = 0; k < st->flow.nvl; k++)
+            if (an_tok_eq(&st->flow.vl[k].name, c->one.s, c->one.len))
+                c->vcls = st->flow.vl[k].cls;
+    }
     if (c->root >= 0) {
         an_code(c, buf, an_put_root(buf, 'p', c->root));
         if (c->firstroot < 0)
@@ -314,6 +344,8 @@ static void an_end_call(an_state *st, an_fcall *c)
 
     an_end_flow_arg(st, c);
     an_copy_root(st, c);
+    if (c->vcls && c->firstroot >= 0)     /* the value goes into that array */
+        an_site_root(st, c->vcls, c->firstroot);
     an_call_rec(st, c, &c->name);
     for (i = 0; i < f->nfa; i++)
         if (an_tok_eq(&f->fa[i].ptr, c->name.s, c->name.len))

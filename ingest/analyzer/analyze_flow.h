@@ -28,6 +28,10 @@ static inline int an_flow_body_wants(const an_state *st, const an_tok *t)
 }
 void an_flow_site(an_state *st, rules_verdict v, const char *s, size_t len);
 void an_flow_site_wait(an_state *st, rules_verdict v);
+/* An item value site (`(char *)&obj`, analyze_items.c) at the token after
+ * obj: it reaches the parameter of the first argument of the call it is
+ * handed to, directly or through the local it is stored in. */
+void an_flow_value_site(an_state *st, rules_verdict v);
 void an_flow_end(an_state *st);
 int an_flow_clean(const an_state *st);
 void an_flow_build(an_state *st);

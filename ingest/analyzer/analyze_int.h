@@ -157,6 +157,8 @@ typedef struct {
     an_tok one;                 /* its identifier when it is one name */
     int one_valid;
     int firstroot;              /* first argument root of the call */
+    char vcls;                  /* an item value site handed to it, directly
+                                 * or through a local: 'L', 'F'; 0: none */
     char codes[AN_MAXCODES];
     size_t ncodes;
 } an_fcall;
@@ -179,6 +181,10 @@ typedef struct {
      * OBJECT_vdot in a switch on the type number, then calls vdot). */
     struct { an_tok ptr, fn; } fa[AN_MAXFNALIAS];
     int nfa;
+    /* `value = (char *)&obj;`: locals holding an item value site's
+     * address, and the site's class ('L', 'F'). */
+    struct { an_tok name; char cls; } vl[4];
+    int nvl;
     an_fcall fc[AN_MAXFCALL];
     int nfc;
     an_tok lhs;                 /* `lhs = ...` being read */

@@ -221,9 +221,10 @@ static void an_cast_site(an_state *st, const char *why, const an_tok *t,
  * PyArray_AssignRawScalar or PyArray_Scalar reads with a dtype (numpy's
  * PyArray_FillWithScalar: `value = (char *)&obj` for an object array).
  * The sibling of itemcopy's `memcpy(&tmp, ...)`: an item site of the
- * function, of x's itemlocal class; like it, it reaches no parameter (the
- * item is x's own storage, not what a caller passed).  Riding on the
- * pending cast, it costs the token walk nothing outside such casts.
+ * function, of x's itemlocal class.  Like memcpy's, its root is the first
+ * argument of the call the value is handed to (an_flow_value_site): the
+ * array whose items the value is written into.  Riding on the pending
+ * cast, it costs the token walk nothing outside such casts.
  */
 static void an_addr_operand(an_state *st, const an_tok *t)
 {
@@ -254,6 +255,7 @@ static void an_addr_operand(an_state *st, const an_tok *t)
     an_set_reason(st, fi, "the bytes of `%.*s` (%s%s%.*s) handed on as raw item "
                   "data: its address cast to a data pointer", (int)l->len, l->s,
                   l->type, l->stars ? " " : "", l->stars, "***");
+    an_flow_value_site(st, l->v);
 }
 
 void an_cast_operand(an_state *st, const an_tok *t)
