@@ -180,7 +180,8 @@ int cli_ingest(int argc, char **argv)
         fprintf(stderr, "%s: CPU %.1f s: planning %.1f s, analysis %.1f s, writing %.1f s%s\n",
                 opt.name, st.cpu_plan_s + st.cpu_analyse_s + st.cpu_write_s, st.cpu_plan_s,
                 st.cpu_analyse_s, st.cpu_write_s,
-                st.cpu_analyse_s > 0 ? "" : " (one thread: writing includes the others)");
+                st.cpu_analyse_s > 0 ? "" : " (all on the writing thread: --threads 1, or a "
+                "ref with fewer than 32 new commits, which threads would not speed up)");
     if (!quiet && (st.stalled_plans || st.stalled_blobs))
         fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
                 "planned %llu commits and analysed %llu blobs itself\n", opt.name,
