@@ -641,7 +641,11 @@ void an_flow_end(an_state *st)
     size_t fi;
     int n, save = st->guard;
 
-    if (!f->deref_valid || !(a->marker_line || a->objname) ||
+    /* Only in a dtype's function for the object dtype (OBJECT_compare):
+     * in others a PyObject ** parameter was an out-parameter each time the
+     * labels met one (numpy's fast_scalar_power, copy_object), even where
+     * the function names the object dtype. */
+    if (!f->deref_valid || !a->objname ||
         !(l = an_item_param(st, &f->deref)))
         return;
     st->guard = 0;
@@ -649,9 +653,8 @@ void an_flow_end(an_state *st)
     fi = an_add_finding(st, f->deref.line, f->deref.column, l->pv, text, (size_t)n,
                         AN_FK_ITEM, NULL, 0);
     an_set_reason(st, fi, "`%.*s`, a %s %.*s parameter, is dereferenced in a function "
-                  "on the object dtype (it names %s): an item read or written",
-                  (int)f->deref.len, f->deref.s, l->type, l->stars, "***",
-                  a->marker_line ? "a marker" : "the object dtype");
+                  "of the object dtype (named OBJECT_): an item read or written",
+                  (int)f->deref.len, f->deref.s, l->type, l->stars, "***");
     an_flow_site(st, l->pv, f->deref.s, f->deref.len);
     st->guard = save;
     f->deref_valid = 0;
