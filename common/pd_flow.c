@@ -586,6 +586,15 @@ static int fl_apply(pd_flow *g, uint32_t fi, uint32_t ci, uint32_t d)
     return grew || f->rown != rown;
 }
 
+/* 1 when call ci's callee is one of the revision's functions: only such a
+ * receiver makes a function handed to it a visitor (one handed to dladdr
+ * or qsort is not known to be called with items; numpy's check_callers
+ * takes &PyArray_INCREF to find its library). */
+static int fl_callee_defined(const pd_flow *g, const fl_call *c)
+{
+    return g->name[c->callee].defs.n > 0;
+}
+
 /* Function fi passes d (a visitor) in call ci: d's item sites on its
  * parameters are fi's item access. */
 static void fl_apply_cb(pd_flow *g, uint32_t fi, uint32_t ci, uint32_t d)
@@ -614,13 +623,10 @@ static int fl_propagate(pd_flow *g, uint32_t d)
         if (fl_apply(g, fi, ci, d) && (rc = fl_queue(g, fi)) < 0)
             return rc;
     }
-    /* A visitor only where the receiver is the revision's own function:
-     * one handed to dladdr or qsort is not known to be called with items
-     * (numpy's check_callers takes &PyArray_INCREF to find its library). */
     for (k = 0; k + 1 < nm->cbs.n; k += 2) {
         uint32_t fi = nm->cbs.v[k], ci = nm->cbs.v[k + 1];
 
-        if (g->fn[fi].alive && g->name[g->call[ci].callee].defs.n > 0 &&
+        if (g->fn[fi].alive && fl_callee_defined(g, &g->call[ci]) &&
             fl_reaches(g, &g->fn[fi], d))
             fl_apply_cb(g, fi, ci, d);
     }
@@ -669,7 +675,7 @@ static int fl_cpython_chains(pd_flow *g)
                     /* a == nargs: the callee; else a visitor argument */
                     uint32_t nm = a == c->nargs ? c->callee
                                   : g->arg[c->arg0 + a].type == 'i' &&
-                                    g->name[c->callee].defs.n > 0 ? g->arg[c->arg0 + a].name
+                                    fl_callee_defined(g, c) ? g->arg[c->arg0 + a].name
                                   : UINT32_MAX;
                     fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
 

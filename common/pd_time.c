@@ -59,3 +59,11 @@ void pd_iso8601(char *buf, size_t n, int64_t t, int off)
              off < 0 ? '-' : '+', a / 60, a % 60);
 }
 
+double pd_clock_s(clockid_t clock)
+{
+    struct timespec ts;
+
+    if (clock_gettime(clock, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -7,6 +7,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
+
+/* Seconds on `clock` (CLOCK_MONOTONIC for elapsed time,
+ * CLOCK_THREAD_CPUTIME_ID for the calling thread's CPU); 0 when the clock
+ * cannot be read. */
+double pd_clock_s(clockid_t clock);
 
 /*
  * Parse "YYYY-MM-DD" (midnight UTC) or "YYYY-MM-DDTHH:MM:SS" with "Z",

@@ -17,6 +17,7 @@
 
 #include <git2.h>
 
+#include "pd_time.h"
 #include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_lock.h"
@@ -410,15 +411,6 @@ static int ingest_head_ref(ingest_ctx *c, char *buf, size_t n)
     return 0;
 }
 
-/* Seconds on `clock` (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID). */
-static double ingest_now(clockid_t clock)
-{
-    struct timespec ts;
-
-    if (clock_gettime(clock, &ts) != 0)
-        return 0;
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Open everything a run needs; the caller frees with ingest_close. */
 /* The rules file's name in messages: the --rules path as given. */
@@ -593,7 +585,7 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
 {
     ingest_ctx c;
     char head[256];
-    double t0 = ingest_now(CLOCK_MONOTONIC), cpu0 = ingest_now(CLOCK_THREAD_CPUTIME_ID);
+    double t0 = pd_clock_s(CLOCK_MONOTONIC), cpu0 = pd_clock_s(CLOCK_THREAD_CPUTIME_ID);
     size_t i;
     int rc;
 
@@ -633,8 +625,8 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         ingest_forget_new(&c);
     }
 done:
-    c.st.seconds = ingest_now(CLOCK_MONOTONIC) - t0;
-    c.st.cpu_write_s = ingest_now(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    c.st.seconds = pd_clock_s(CLOCK_MONOTONIC) - t0;
+    c.st.cpu_write_s = pd_clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
     if (c.memo) {
         an_memo_stats ms;
 

@@ -12,6 +12,7 @@
 
 #include "analyzer/analyzer.h"
 #include "ingest_pipe.h"
+#include "pd_time.h"
 #include "pd_error.h"
 #include "pd_map.h"
 #include "pd_sched.h"
@@ -61,15 +62,6 @@ struct ingest_pipe {
     double cpu_plan, cpu_analyse;            /* threads that ended, see ingest_pipe_cpu */
 };
 
-/* CPU seconds the calling thread has used. */
-static double ingest_thread_cpu(void)
-{
-    struct timespec t;
-
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
-        return 0;
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Add `id`: 1 added, 0 already there, PD_ENOMEM. */
 static int ingest_oidset_add(ingest_oidset *s, const git_oid *id)
@@ -232,7 +224,7 @@ static void *ingest_pipe_worker(void *arg)
     pthread_mutex_unlock(&p->mu);
     git_repository_free(repo);
     pthread_mutex_lock(&p->mu);
-    p->cpu_analyse += ingest_thread_cpu();
+    p->cpu_analyse += pd_clock_s(CLOCK_THREAD_CPUTIME_ID);
     pthread_mutex_unlock(&p->mu);
     return NULL;
 }
@@ -319,7 +311,7 @@ static void *ingest_pipe_planner(void *arg)
         pthread_mutex_unlock(&p->mu);
     }
     pthread_mutex_lock(&p->mu);
-    p->cpu_plan += ingest_thread_cpu();
+    p->cpu_plan += pd_clock_s(CLOCK_THREAD_CPUTIME_ID);
     pthread_mutex_unlock(&p->mu);
     return NULL;
 }

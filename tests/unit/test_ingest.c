@@ -52,6 +52,15 @@ static int run(const char *db, const char *repo, const char *name,
     return ingest_run(&o, st);
 }
 
+/* A git repository at `repo` on branch main, made by the shell `script`
+ * run inside it (set -e; a committer is configured). */
+static void new_repo(const char *repo, const char *script)
+{
+    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
+                           "git config user.name t; git config user.email t@t; %s",
+                           repo, repo, script), 0);
+}
+
 static int64_t scalar(sqlite3 *db, const char *sql)
 {
     sqlite3_stmt *st = NULL;
@@ -145,17 +154,16 @@ static void test_every_source_kind_is_ingested(void **state)
 
     snprintf(repo, sizeof(repo), "%s/kinds", f->dir);
     snprintf(gitdir, sizeof(gitdir), "%s/.git", repo);
-    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
-                           "git config user.name t; git config user.email t@t; "
-                           "printf '/**begin repeat\\n * #K = Max, Min#\\n */\\n"
-                           "static PyObject *\\nobj_@K@(PyObject *a)\\n{\\n    return a;\\n}\\n"
-                           "/**end repeat**/\\n' > funcs.inc.src; "
-                           "printf 'static int f(PyObject *o)\\n{\\n    return 0;\\n}\\n' > a.inc; "
-                           "printf 'namespace n {\\nstruct S {\\n"
-                           "    int g() { return 1; }\\n};\\n}\\n' > b.cxx; "
-                           "printf 'int h(void);\\n' > c.hh; printf 'int k(void);\\n' > d.hxx; "
-                           "printf 'text\\n' > notes.inc.txt; "
-                           "git add .; git commit -q -m kinds", repo, repo), 0);
+    new_repo(repo,
+             "printf '/**begin repeat\\n * #K = Max, Min#\\n */\\n"
+             "static PyObject *\\nobj_@K@(PyObject *a)\\n{\\n    return a;\\n}\\n"
+             "/**end repeat**/\\n' > funcs.inc.src; "
+             "printf 'static int f(PyObject *o)\\n{\\n    return 0;\\n}\\n' > a.inc; "
+             "printf 'namespace n {\\nstruct S {\\n"
+             "    int g() { return 1; }\\n};\\n}\\n' > b.cxx; "
+             "printf 'int h(void);\\n' > c.hh; printf 'int k(void);\\n' > d.hxx; "
+             "printf 'text\\n' > notes.inc.txt; "
+             "git add .; git commit -q -m kinds");
     assert_int_equal(run(f->db, repo, "kinds", refs, 1, &st), 0);
     assert_int_equal(db_open(&db, f->db, 0), 0);
     assert_int_equal(scalar(db, "SELECT count(*) FROM paths"), 5);
@@ -189,20 +197,18 @@ static void test_older_kinds_get_their_files(void **state)
 
     snprintf(repo, sizeof(repo), "%s/older", f->dir);
     snprintf(gitdir, sizeof(gitdir), "%s/.git", repo);
-    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
-                           "git config user.name t; git config user.email t@t; "
-                           "printf 'int a(PyObject *o) { return 0; }\\n' > a.c; "
-                           "printf 'static int b(PyObject *o) { return 1; }\\n' > b.inc; "
-                           "git add .; git commit -q -m one; git branch side; "
-                           "printf '/**begin repeat\\n * #K = X, Y#\\n */\\n"
-                           "int f@K@(PyObject *o) { return 2; }\\n"
-                           "/**end repeat**/\\n' > c.inc.src; "
-                           "git add .; git commit -q -m two; "
-                           "for i in $(seq 130); do echo \"int v$i;\" >> a.c; "
-                           "git commit -q -am \"n$i\"; done; "
-                           "git checkout -q side; printf 'int s(void) { return 3; }\\n' > s.inc; "
-                           "git add .; git commit -q -m side; git checkout -q main",
-                           repo, repo), 0);
+    new_repo(repo,
+             "printf 'int a(PyObject *o) { return 0; }\\n' > a.c; "
+             "printf 'static int b(PyObject *o) { return 1; }\\n' > b.inc; "
+             "git add .; git commit -q -m one; git branch side; "
+             "printf '/**begin repeat\\n * #K = X, Y#\\n */\\n"
+             "int f@K@(PyObject *o) { return 2; }\\n"
+             "/**end repeat**/\\n' > c.inc.src; "
+             "git add .; git commit -q -m two; "
+             "for i in $(seq 130); do echo \"int v$i;\" >> a.c; "
+             "git commit -q -am \"n$i\"; done; "
+             "git checkout -q side; printf 'int s(void) { return 3; }\\n' > s.inc; "
+             "git add .; git commit -q -m side; git checkout -q main");
     assert_int_equal(run(f->db, repo, "older", both, 2, &st), 0);
     fresh = all_stats(f->db);
     /* As the program before left it. */
@@ -528,11 +534,10 @@ static void test_stage_cpu_is_counted_per_thread(void **state)
 
     snprintf(repo, sizeof(repo), "%s/stages", f->dir);
     snprintf(db1, sizeof(db1), "%s/one.db", f->dir);
-    assert_int_equal(tu_sh("set -e; git init -q -b main '%s'; cd '%s'; "
-                           "git config user.name t; git config user.email t@t; "
-                           "for i in $(seq 40); do echo \"int v$i(PyObject *o) "
-                           "{ return $i; }\" >> a.c; git add a.c; "
-                           "git commit -q -m \"n$i\"; done", repo, repo), 0);
+    new_repo(repo,
+             "for i in $(seq 40); do echo \"int v$i(PyObject *o) "
+             "{ return $i; }\" >> a.c; git add a.c; "
+             "git commit -q -m \"n$i\"; done");
     o.db_path = f->db;
     o.repo_path = repo;
     o.name = "stages";
