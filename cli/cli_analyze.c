@@ -157,29 +157,47 @@ static cli_an *cli_walk_an;
 static int cli_walk_rc;
 static size_t cli_walk_selected;    /* paths the filter selected in the walk */
 static char **cli_walk_paths;
-static size_t cli_walk_n, cli_walk_cap, cli_walk_bytes;
+static size_t cli_walk_n, cli_walk_cap;
 
-/* Fault in the heap that analysing `bytes` of files will fill (every
- * result is kept to the end; numpy-hpy needs 3 to 5 times its bytes, the
- * templates expanded) in one go: page by page it was a fifth of the CPU
- * time of `analyze` on numpy/core on a virtual machine (issue 26). */
-static void cli_an_prefault(size_t bytes, size_t extra)
+/* The heap a run's files will fill, for faulting it in at once: page by
+ * page it was a fifth of the CPU time of `analyze` on numpy/core on a
+ * virtual machine (issue 26).  When every result is kept to the end (the
+ * call graph), numpy-hpy needs 3 to 5 times its bytes, the templates
+ * expanded.  Printed file by file, the heap goes only as high as the
+ * largest file needs, about 5 times its bytes; a template's need is known
+ * once it is compiled, and tmpl.c asks for it then (pd_malloc_ahead). */
+typedef struct {
+    size_t kept, peak;
+} cli_an_heap;
+
+static void cli_an_heap_add(cli_an_heap *h, size_t bytes)
 {
-    pd_malloc_prefault((bytes < ((size_t)1 << 40) ? 5 * bytes : (size_t)1 << 40) + extra);
+    if (bytes > ((size_t)1 << 36))  /* no product overflows */
+        bytes = (size_t)1 << 36;
+    h->kept += 5 * bytes;
+    if (5 * bytes > h->peak)
+        h->peak = 5 * bytes;
 }
+
+static void cli_an_prefault(const cli_an_heap *h, int kept, size_t extra)
+{
+    pd_malloc_prefault((kept ? h->kept : h->peak) + extra);
+}
+
+static cli_an_heap cli_walk_heap;
 
 /* The same for the FILE arguments, and the rules' tables (about 1 MB:
  * CPython's names), before the rules are loaded. */
-static void cli_an_prefault_args(char **argv, int argc)
+static void cli_an_prefault_args(char **argv, int argc, int kept)
 {
     struct stat sb;
-    size_t bytes = 0;
+    cli_an_heap h = {0, 0};
     int i;
 
     for (i = 0; i < argc; i++)
         if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
-            bytes += (size_t)sb.st_size;
-    cli_an_prefault(bytes, (size_t)3 << 19);
+            cli_an_heap_add(&h, (size_t)sb.st_size);
+    cli_an_prefault(&h, kept, (size_t)3 << 19);
 }
 
 static int cli_walk_cb(const char *path, const struct stat *sb, int type,
@@ -190,7 +208,7 @@ static int cli_walk_cb(const char *path, const struct stat *sb, int type,
     (void)ftw;
     if (type != FTW_F || !an_path_is_source(path))
         return 0;
-    cli_walk_bytes += (size_t)sb->st_size;
+    cli_an_heap_add(&cli_walk_heap, (size_t)sb->st_size);
     if (cli_walk_n == cli_walk_cap) {
         cli_walk_cap = cli_walk_cap ? cli_walk_cap * 2 : 64;
         if (!(q = realloc(cli_walk_paths, cli_walk_cap * sizeof(*q)))) {
@@ -226,7 +244,7 @@ static int cli_an_path(cli_an *a, const char *path)
     cli_walk_an = a;
     cli_walk_rc = 0;
     cli_walk_n = 0;
-    cli_walk_bytes = 0;
+    cli_walk_heap.kept = cli_walk_heap.peak = 0;
     if (nftw(path, cli_walk_cb, 32, FTW_PHYS) < 0 && !cli_walk_rc)
         cli_walk_rc = pd_error_set(PD_EIO, "cannot read directory %s", path);
     rc = cli_walk_rc;
@@ -237,8 +255,8 @@ static int cli_an_path(cli_an *a, const char *path)
                           ".cpp .hpp .cc .cxx .hh .hxx) under %s", path);
     if (cli_walk_n)
         qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
-    if (!rc && !a->nograph)
-        cli_an_prefault(cli_walk_bytes, 0);
+    if (!rc)
+        cli_an_prefault(&cli_walk_heap, !a->nograph, 0);
     for (i = 0; i < cli_walk_n; i++) {
         if (!rc)
             rc = cli_an_file(a, cli_walk_paths[i]);
@@ -653,8 +671,10 @@ int cli_analyze(int argc, char **argv)
      * certificates, a third of a file-only run's start-up (issue 26). */
     if (repo)
         git_libgit2_init();
-    else if (!a.nograph)    /* printed file by file: little is kept */
-        cli_an_prefault_args(argv + optind, argc - optind);
+    else
+        cli_an_prefault_args(argv + optind, argc - optind, !a.nograph);
+    if (a.nograph)
+        pd_malloc_ahead_on();
     if ((rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
         rc = CLI_FAIL;

@@ -69,3 +69,20 @@ void pd_malloc_prefault(size_t bytes)
     (void)bytes;
 #endif
 }
+
+/* Off unless a single-threaded command turns it on (pd_malloc.h). */
+static int pd_ahead_on;
+static size_t pd_ahead_done;
+
+void pd_malloc_ahead_on(void)
+{
+    pd_ahead_on = 1;
+}
+
+void pd_malloc_ahead(size_t bytes)
+{
+    if (!pd_ahead_on || bytes <= pd_ahead_done)
+        return;
+    pd_malloc_prefault(bytes);
+    pd_ahead_done = bytes;
+}

@@ -8,6 +8,7 @@
  * is recorded as a segment (copied from the template, or the value of a
  * substitution).  Nothing recurses deeper than the nesting limit.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #endif
 
 #include "pd_error.h"
+#include "pd_malloc.h"
 #include "tmpl.h"
 
 #define TM_MAXLEVEL 8
@@ -590,20 +592,84 @@ static void tm_run(tm_comp *c, const tm_piece *ps, size_t n)
     }
 }
 
-/* Compile and emit the whole template; the result is in st. */
+/* The bytes tm_run(c, ps, n) emits when its enclosing loops' instances
+ * number `times` in all, without emitting them: a run of the template
+ * counts once per instance; a placeholder, the sum of its values' lengths
+ * once per instance of the other loops around it; a loop, its body and
+ * newline once per instance of its own.  SIZE_MAX past `limit`. */
+static size_t tm_size(tm_comp *c, const tm_piece *ps, size_t n, size_t times,
+                      size_t limit)
+{
+    size_t i, k, total = 0, add;
+
+    for (i = 0; i < n && total <= limit; i++) {
+        const tm_piece *p = &ps[i];
+
+        if (p->kind == TM_LIT) {
+            add = p->len;
+            add = times > limit / (add ? add : 1) ? SIZE_MAX : add * times;
+        } else if (p->kind == TM_VAR) {
+            const tm_head *h = &c->loops[c->open[p->aux]]->h;
+            size_t sum = 0;
+
+            for (k = 0; k < h->ninst; k++)
+                sum += h->vals[h->names[p->len].first + k].len;
+            add = h->ninst ? times / h->ninst : 0;  /* ninst divides times */
+            add = add > limit / (sum ? sum : 1) ? SIZE_MAX : add * sum;
+        } else {
+            const tm_cloop *L = c->loops[p->aux];
+
+            if (L->h.ninst == 0)
+                continue;
+            if (times > limit / L->h.ninst)
+                return SIZE_MAX;
+            c->open[L->level] = p->aux;
+            add = tm_size(c, L->body.v, L->body.n, times * L->h.ninst, limit);
+            if (add <= limit)
+                add += times * L->h.ninst;          /* the newlines */
+        }
+        total = add > limit ? SIZE_MAX : total + add;
+    }
+    return total > limit ? SIZE_MAX : total;
+}
+
+/* Compile and emit the whole template; the result is in st.  Its size,
+ * known from the pieces, sizes the text buffer once and the heap the
+ * analysis of the expansion will fill (pd_malloc_ahead: the expansion,
+ * its tables and the analysis's results and replay take 2 to 2.5 times
+ * its bytes, 12 MB for numpy's largest). */
 static void tm_expand_all(tm_state *st)
 {
     tm_comp c;
     tm_pieces top = {0};
-    size_t i;
+    size_t i, size;
     int rc;
 
     memset(&c, 0, sizeof(c));
     c.st = st;
-    if ((rc = tm_level(&c, &top, 0, st->srclen, 0)))
+    if ((rc = tm_level(&c, &top, 0, st->srclen, 0))) {
         st->rc = rc;
-    else
-        tm_run(&c, top.v, top.n);
+    } else if ((size = tm_size(&c, top.v, top.n, 1, st->limit)) > st->limit) {
+        st->rc = 1;
+    } else {
+        /* numpy's templates expand in segments of a few bytes: a guess of
+         * their number spares the doublings' copies (realloc was 14 % of
+         * a numpy/core run, issue 26); pages never written cost nothing.
+         * At most 16 MiB: below pd_malloc_keep's mmap threshold, so that
+         * the buffer stays in the heap. */
+        size_t segs = st->srclen < ((size_t)1 << 18) ? 4 * st->srclen : (size_t)1 << 20;
+
+        pd_malloc_ahead(5 * size / 2 + segs * sizeof(*st->o->segs));
+        if (!(st->o->text = malloc(size + 1)))
+            st->rc = pd_error_nomem("expanding template");
+        else
+            st->cap_text = size + 1;
+        if (!st->rc &&
+            !(st->rc = tm_grow((void **)&st->o->segs, &st->cap_segs, segs,
+                               sizeof(*st->o->segs))))
+            tm_run(&c, top.v, top.n);
+        assert(st->rc || st->o->len == size);
+    }
     for (i = 0; i < c.nloops; i++) {
         free(c.loops[i]->h.buf);
         free(c.loops[i]->h.names);
@@ -704,20 +770,6 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len)
     st.limit = 128 * len + ((size_t)4 << 20);
     if (!(st.o = calloc(1, sizeof(*st.o))))
         return pd_error_nomem("expanding template");
-    /* numpy's templates expand 5 to 100 times (12 in numpy/core), in
-     * segments of a few bytes: sizing both buffers for that up front
-     * spares the doublings' copies (realloc was 14 % of a numpy/core run,
-     * issue 26); pages never written cost nothing.  At most 16 MiB each
-     * ahead (tm_grow rounds up to a power of two): below pd_malloc_keep's
-     * mmap threshold, so that the buffers stay in the heap. */
-    if ((st.rc = tm_grow((void **)&st.o->text, &st.cap_text,
-                         len < ((size_t)1 << 17) ? 128 * len : (size_t)16 << 20, 1)) ||
-        (st.rc = tm_grow((void **)&st.o->segs, &st.cap_segs,
-                         len < ((size_t)1 << 18) ? 4 * len : (size_t)1 << 20,
-                         sizeof(*st.o->segs)))) {
-        tmpl_free(st.o);
-        return st.rc;
-    }
     tm_expand_all(&st);
     if (st.rc == 0 &&
         ((rc = tm_lines(&st.o->exp_lines, &st.o->nexp_lines, st.o->text,

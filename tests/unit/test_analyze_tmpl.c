@@ -197,6 +197,24 @@ static void test_template_value_lists_like_numpy(void **state)
     expect_expansion("/**begin repeat */\n@x@\n/**end repeat**/\n", "@x@\n\n");
 }
 
+/* The expansion's size is computed from the compiled template before it
+ * is emitted (tmpl.c's tm_size; the build asserts the two agree): nested
+ * loops whose bodies use the outer loop's values, of different lengths,
+ * a loop between two runs of text, a value list of one. */
+static void test_template_size_known_before_emission(void **state)
+{
+    (void)state;
+    expect_expansion("a\n/**begin repeat #o = xx, y, # */\n"
+                     "<@o@\n/**begin repeat1 #i = 1, 2222# */\n@o@@i@@o@\n"
+                     "/**end repeat1**/\n@o@>\n/**end repeat**/\nb\n",
+                     "a\n<xx\nxx1xx\n\nxx2222xx\n\nxx>\n\n"
+                     "<y\ny1y\n\ny2222y\n\ny>\n\n"
+                     "<\n1\n\n2222\n\n>\n\nb\n");
+    expect_expansion("/**begin repeat #v = only# */\n@v@\n/**end repeat**/\n"
+                     "/**begin repeat #w = (a, bb)*3# */\n@w@\n/**end repeat**/\n",
+                     "only\n\na\n\nbb\n\na\n\nbb\n\na\n\nbb\n\n");
+}
+
 static void test_template_mapping_and_limits(void **state)
 {
     const char *src = "/**begin repeat\n#t = int, long#\n*/\n"
@@ -422,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_template_instances_are_functions),
         cmocka_unit_test(test_template_substitutions_classified_per_instance),
         cmocka_unit_test(test_template_value_lists_like_numpy),
+        cmocka_unit_test(test_template_size_known_before_emission),
         cmocka_unit_test(test_template_mapping_and_limits),
         cmocka_unit_test(test_template_lines_stay_ordered),
         cmocka_unit_test(test_cxx_qualified_names_like_ctags),
