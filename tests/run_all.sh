@@ -167,6 +167,9 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # A port rebased onto a newer upstream base (porttrend.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/forked.git" --name forked \
     --ref hpy || { echo "browser: forked ingest failed"; failed=$((failed+1)); }
+  # A state given through two calls in three files (truth.test.mjs).
+  "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/objchain.git" --name objchain \
+    --ref hpy || { echo "browser: objchain ingest failed"; failed=$((failed+1)); }
   # Weekly snapshots of the demo, so the snapshots page has rows to check.
   "$B/portdash" snapshot --db "$db" --name demo --backfill --since 2020-11-30 \
     --until 2021-12-31 >/dev/null || { echo "browser: snapshot failed"; failed=$((failed+1)); }

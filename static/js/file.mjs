@@ -15,7 +15,7 @@ import {
 } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref, renderNav,
+  readParams, writeParams, overviewHref, renderNav, fileHref,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, groupWhy, templateName } from './tmplgroup.mjs';
 // highlight.mjs (and Prism's loader, vendor.mjs) once the function table
@@ -184,7 +184,8 @@ function renderFunctions(first = Infinity) {
       title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
     h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
       title: whyObject(f) || null }, objectBadge(f.object_state),
-      f.object_state ? whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2)) : null),
+      f.object_state ? (f.why?.object?.chain ? whyChain(f)
+        : whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2))) : null),
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
     h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
   // Template instances (tmplgroup.mjs): one row per definition, where its
@@ -305,6 +306,26 @@ function whyObject(f) {
     : whyFinding(o);
   const also = f.why.object_also ? `; on CPython by ${whyFinding(f.why.object_also)}` : '';
   return `${f.object_state}: ${what}${also}`;
+}
+
+/**
+ * A chain of calls as links, for checking it a hop at a time: each callee
+ * to its function in the file that defines it (#fn=NAME, applyHash), and
+ * each call to its line in the caller's file (the first caller is this
+ * function, each next one the callee before: doc/api.md).
+ */
+function whyChain(f) {
+  const chain = f.why.object.chain;
+  const also = f.why.object_also;
+  return h('div', { class: 'why small' }, chain.map((c, i) => {
+    const caller = i ? chain[i - 1].path : state.path;
+    const call = caller === state.path ? `#L${c.line}` : fileHref(state.repo, state.rev, caller, c.line);
+    const callee = `${c.path === state.path ? '' : fileHref(state.repo, state.rev, c.path)}#fn=${encodeURIComponent(c.function)}`;
+    return [i ? ' → ' : 'via ',
+      h('a', { href: callee, class: 'why-callee', title: `Show ${c.function} and why it has its state` }, c.function),
+      ` (${c.path}, `,
+      h('a', { href: call, class: 'why-call', title: 'Show the call' }, `called at line ${c.line}`), ')'];
+  }), also ? `; on CPython by ${whyFinding(also)}` : null);
 }
 
 /* ---------- findings ---------- */
@@ -675,6 +696,18 @@ function onLineClick(e) {
 function applyHash(scroll = true) {
   for (const tr of document.querySelectorAll('#source-table tr.selected')) tr.classList.remove('selected');
   const m = /^#L(\d+)(?:-L?(\d+))?$/.exec(location.hash);
+  const fn = /^#fn=(.+)$/.exec(location.hash);
+  if (fn && detail) {
+    // A function by name (a link from a chain of calls): its lines.
+    let name = '';
+    try { name = decodeURIComponent(fn[1]); } catch { /* a malformed hash names nothing */ }
+    const f = (detail.functions ?? []).find((x) => x.name === name);
+    if (f) {
+      history.replaceState(null, '', `#L${f.start_line}-L${f.end_line}`);
+      applyHash(scroll);
+      return;
+    }
+  }
   if (!m) {
     // A panel's id (#owners-plan): the panel came after the browser
     // looked for it.

@@ -100,3 +100,42 @@ test('every function with a why shows it as text on its row, in every file of th
   }
 });
 
+
+// tests/fixtures/objchain: src/shutdown.c's shutdown_arrays calls
+// src/clear.c's clear_all (line 8), which calls src/items.c's
+// release_items (line 6), which reads PyObject * items (line 5).
+test('a state given by calls links each hop: the callee and the line of its call', async () => {
+  const at = (path) => apiOk(`/api/v1/repos/objchain/commits/hpy/files/${path}`);
+  const top = (await at('src/shutdown.c')).functions.find((f) => f.name === 'shutdown_arrays');
+  const chain = top.why.object.chain;
+  assert.deepEqual(chain.map((c) => [c.function, c.path, c.line]),
+    [['clear_all', 'src/clear.c', 8], ['release_items', 'src/items.c', 6]]);
+  const leaf = (await at('src/items.c')).functions.find((f) => f.name === 'release_items');
+  const fileUrl = (path) => `file.html?${new URLSearchParams({ repo: 'objchain', rev: 'hpy', path })}`;
+  const page = await open(`${BASE}/${fileUrl('src/shutdown.c')}`);
+  try {
+    const why = page.locator('#functions-table tbody tr[data-name="shutdown_arrays"] td.fn-object .why');
+    await why.waitFor();
+    assert.equal(await why.innerText(),
+      'via clear_all (src/clear.c, called at line 8) → release_items (src/items.c, called at line 6)');
+    // Each callee: its function in the file that defines it.
+    assert.deepEqual(await why.locator('a.why-callee').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      [`${fileUrl('src/clear.c')}#fn=clear_all`, `${fileUrl('src/items.c')}#fn=release_items`]);
+    // Each call: its line in the caller's file, the first one in this file.
+    assert.deepEqual(await why.locator('a.why-call').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      ['#L8', `${fileUrl('src/clear.c')}#L6`]);
+    await why.locator('a.why-call').first().click();
+    assert.match(await page.locator('#L8.selected').innerText(), /clear_all\(arrs\[i\]\)/);
+    await shot(page, 'truth-chain-links');
+    // The last callee's page shows its lines and its own reason.
+    await why.locator('a.why-callee').last().click();
+    await page.waitForURL(/path=src%2Fitems\.c/);
+    await page.locator(`#L${leaf.start_line}.selected`).waitFor();
+    assert.equal(new URL(page.url()).hash, `#L${leaf.start_line}-L${leaf.end_line}`);
+    assert.equal(await page.locator(`#L${leaf.end_line}`).getAttribute('class').then((c) => /\bselected\b/.test(c)), true);
+    const own = page.locator('#functions-table tbody tr[data-name="release_items"] td.fn-object .why');
+    assert.equal(await own.innerText(), `${leaf.why.object.rule} \`${leaf.why.object.text}\` at line ${leaf.why.object.line}`);
+  } finally {
+    await close(page);
+  }
+});
