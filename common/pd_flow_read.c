@@ -74,12 +74,29 @@ static size_t fl_json_str(char *buf, size_t cap, size_t n, const char *s)
     return n + 1;
 }
 
+/* 1 when the why of x's kind k (0 legacy, 1 field) is a call: x reached
+ * the kind through a callee only, or (cpy: the chain explains a
+ * CPython-only state) its own HPyField items are universal and a callee
+ * that is CPython-only makes x so (PD_FLOW_CPYCHAIN, via[1] names it):
+ * its own item site then says nothing of why it needs CPython
+ * (array_items_visit visits HPyField items itself, and its items through
+ * visit_item, which needs PyObject). */
+static int fl_why_calls(const fl_fn *x, int k, int cpy)
+{
+    if (x->via[k] < 0)
+        return 0;
+    if (!(x->local & (k ? PD_FLOW_FIELD : PD_FLOW_LEGACY)))
+        return 1;
+    return k == 1 && cpy && (x->kinds & PD_FLOW_CPYCHAIN) &&
+           !(x->local & PD_FLOW_CPYTHON) && !(x->kinds & PD_FLOW_NULLOWNER);
+}
+
 size_t pd_flow_chain_json(const pd_flow *g, int64_t file, size_t idx, char *buf,
                           size_t cap)
 {
     const fl_fn *x = fl_at(g, file, idx);
     pd_objstate s;
-    int k, hops = 0;
+    int k, cpy, hops = 0;
     size_t n = 0, mark;
     uint32_t seen[8];
 
@@ -89,7 +106,8 @@ size_t pd_flow_chain_json(const pd_flow *g, int64_t file, size_t idx, char *buf,
     if (!x || (s = fl_state(x)) == PD_OBJ_NONE)
         return 0;
     k = s == PD_OBJ_LEGACY ? 0 : 1;
-    if (x->local & (k ? PD_FLOW_FIELD : PD_FLOW_LEGACY) || x->via[k] < 0)
+    cpy = s == PD_OBJ_CPYTHON_ONLY;
+    if (!fl_why_calls(x, k, cpy))
         return 0;
     n = 1;
     buf[0] = '[';
@@ -118,7 +136,7 @@ size_t pd_flow_chain_json(const pd_flow *g, int64_t file, size_t idx, char *buf,
             n = mark;
             break;
         }
-        if (d->local & (k ? PD_FLOW_FIELD : PD_FLOW_LEGACY))
+        if (!fl_why_calls(d, k, cpy))
             break;
         x = d;
     }
