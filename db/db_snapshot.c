@@ -30,6 +30,7 @@ int db_iso_week_end(const char *week, int64_t *out)
     int y, w, n = 0, wday;
     struct tm tm;
     time_t jan4;
+    char canon[16];
 
     if (sscanf(week, "%4d-W%2d%n", &y, &w, &n) != 2 || week[n] || w < 1 || w > 53)
         return pd_error_set(PD_EINVAL, "'%s' is not an ISO week (YYYY-Www)", week);
@@ -40,6 +41,11 @@ int db_iso_week_end(const char *week, int64_t *out)
     gmtime_r(&jan4, &tm);
     wday = (tm.tm_wday + 6) % 7;
     *out = (int64_t)jan4 - (int64_t)wday * 86400 + (int64_t)w * 7 * 86400;
+    /* One spelling of a week that exists: W53 of a year of 52 weeks, or
+     * W1 for W01, names no week a snapshot could have. */
+    db_iso_week(canon, sizeof(canon), *out - 1);
+    if (strcmp(canon, week) != 0)
+        return pd_error_set(PD_EINVAL, "'%s' is not an ISO week (YYYY-Www)", week);
     return 0;
 }
 

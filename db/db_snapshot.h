@@ -21,7 +21,9 @@ void db_iso_week(char *buf, size_t n, int64_t t);
 
 /*
  * Unix time of the first second after ISO week `week` ("YYYY-Www"), i.e.
- * the next Monday 00:00 UTC.  0 or PD_EINVAL.
+ * the next Monday 00:00 UTC.  0 or PD_EINVAL: not that form, or a week
+ * the year does not have (W53 of most years), or another spelling of one
+ * (W1 for W01).
  */
 int db_iso_week_end(const char *week, int64_t *out);
 
@@ -79,7 +81,7 @@ typedef struct db_snaps db_snaps;
 /*
  * Open the cursor over the snapshots of repository `repo_id`: all of them
  * ordered by week then ref, or (week non-NULL) one week's ordered by ref.
- * 0, PD_EDB, PD_ENOMEM.
+ * 0, PD_EINVAL (week is no ISO week: db_iso_week_end), PD_EDB, PD_ENOMEM.
  */
 int db_snaps_open(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *week);
 

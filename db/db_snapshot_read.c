@@ -54,9 +54,15 @@ static int db_snaps_prepare(sqlite3 *db, db_snaps **out, const char *tail)
 
 int db_snaps_open(sqlite3 *db, db_snaps **out, int64_t repo_id, const char *week)
 {
-    int rc = db_snaps_prepare(db, out, week ? "AND s.week = ?2 ORDER BY s.ref"
-                                            : "ORDER BY s.week, s.ref");
+    int64_t end;
+    int rc;
 
+    *out = NULL;
+    /* a malformed week is the asker's error, not a week without one */
+    if (week && (rc = db_iso_week_end(week, &end)) < 0)
+        return rc;
+    rc = db_snaps_prepare(db, out, week ? "AND s.week = ?2 ORDER BY s.ref"
+                                        : "ORDER BY s.week, s.ref");
     if (rc < 0)
         return rc;
     sqlite3_bind_int64((*out)->st, 1, repo_id);
