@@ -447,7 +447,11 @@ async function main() {
   const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);
   profile = await profileIn;
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
-  if (refNames.length) mountTrendPanel(refNames);
+  // An unknown revision (the summary's 404) gets no trend: the first
+  // ref's, drawn under its error, read as its own.
+  const unknownRev = await sumIn.then(() => false, (r) => r?.status === 404);
+  if (unknownRev) $('more-nav').hidden = true;
+  else if (refNames.length) mountTrendPanel(refNames);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
   const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))

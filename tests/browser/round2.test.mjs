@@ -88,6 +88,10 @@ test('an unknown revision on the overview is said once, by the summary, not by e
   const problems = await page.$$eval('#errors .problem', (x) => x.map((e) => e.textContent));
   assert.equal(problems.length, 1, problems.join(' | '));
   assert.match(problems[0], /^Summary: Not Found \(HTTP 404\)unknown revision 'no-such-rev'/);
+  // No trend of another ref under the error, and no links to panels that are not there.
+  assert.equal(await page.locator('#trend').isHidden(), true);
+  assert.equal(await page.locator('#trend canvas').count(), 0);
+  assert.equal(await page.locator('#more-nav').isHidden(), true);
   await close(page);
 });
 
