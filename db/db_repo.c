@@ -111,6 +111,25 @@ int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile)
     return rc < 0 ? rc : 0;
 }
 
+int db_repo_filter(sqlite3 *db, int64_t id, pathfilter_owned *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_prepare(db, &st, "SELECT scope FROM repos WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    if ((rc = db_step(st)) == 0)
+        rc = pd_error_set(PD_ENOTFOUND, "no repository %lld", (long long)id);
+    else if (rc > 0 && (rc = pathfilter_from_json(
+                 out, (const char *)sqlite3_column_text(st, 0))) == PD_EINVAL)
+        pd_error_set(rc, "repository %lld: its stored path filter is not readable",
+                     (long long)id);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_repo_forget_empty(sqlite3 *db, int64_t id)
 {
     sqlite3_stmt *st = NULL;

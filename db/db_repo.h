@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "pathfilter_value.h"
+
 /* One repository as db_repo_list gives it (strings valid during the call). */
 typedef struct {
     int64_t id;
@@ -49,6 +51,14 @@ int db_repo_rm_id(sqlite3 *db, int64_t id);
 /* Store `profile` (JSON text, rules_profile_json) with repository row `id`,
  * in the caller's transaction.  0 or PD_EDB. */
 int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile);
+
+/*
+ * The path filter stored with repository `id` (the `scope` column) into
+ * *out, freed with pathfilter_owned_free (also after a failure).  0,
+ * PD_ENOTFOUND (no such repository), PD_EINVAL (a stored filter that is
+ * not pathfilter_to_json's), PD_ENOMEM, PD_EDB.
+ */
+int db_repo_filter(sqlite3 *db, int64_t id, pathfilter_owned *out);
 
 /*
  * Remove repository row `id` in a transaction of its own when it has no

@@ -3,6 +3,7 @@
  * query layer) rendered as JSON, and its source read from the git
  * repository.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 #include "api_file_part.h"
 #include "api_file_write.h"
 #include "db.h"
+#include "db_repo.h"
+#include "pd_domain.h"
 #include "pd_error.h"
 #include "q_file.h"
 #include "srv_capture.h"
@@ -95,6 +98,49 @@ json_t *api_file_json(const q_file *f, int with_page)
     return o;
 }
 
+/* "--include G --exclude H" of filter f into buf (cut short past n). */
+static void api_file_globs(char *buf, size_t n, const pathfilter *f)
+{
+    size_t i, k = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < f->ninclude + f->nexclude && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s--%s %s", i ? " " : "",
+                              i < f->ninclude ? "include" : "exclude",
+                              i < f->ninclude ? f->include[i] : f->exclude[i - f->ninclude]);
+}
+
+/*
+ * Why the commit has no analysed file at `path` (rc, PD_ENOTFOUND, is
+ * returned with the reason as its message): a suffix the analysis does not
+ * read, a path the repository's path filter leaves out (set at ingest:
+ * there may well be such a file in git), or no such file.  Any other
+ * failure keeps the plain message.
+ */
+static int api_file_none(srv_req *r, const api_at *at, const char *path, int rc)
+{
+    pathfilter_owned pf;
+    char globs[1024];
+
+    if (rc != PD_ENOTFOUND)
+        return rc;
+    memset(&pf, 0, sizeof(pf));
+    if (!pd_path_is_source(path)) {
+        rc = pd_error_set(PD_ENOTFOUND, "no analysed file '%s': its suffix is none of the "
+                          "C sources the analysis reads (.c .h .inc .c.src .h.src "
+                          ".inc.src .cpp .hpp .cc .cxx .hh .hxx)", path);
+    } else if (db_repo_filter(r->db, at->repo_id, &pf) == 0 &&
+               !pathfilter_globs_contain(&pf.f, path)) {
+        api_file_globs(globs, sizeof(globs), &pf.f);
+        rc = pd_error_set(PD_ENOTFOUND, "no analysed file '%s': the repository's path "
+                          "filter, set at ingest, leaves it out (%s)", path, globs);
+    } else {
+        rc = pd_error_set(PD_ENOTFOUND, "no file '%s' at this commit", path);
+    }
+    pathfilter_owned_free(&pf);
+    return rc;
+}
+
 /*
  * The blob of r->tail at the commit.  A name that is not valid UTF-8 is
  * shown in its display form (api_text); when no file has the name as
@@ -108,12 +154,12 @@ int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
     *owned = NULL;
     if (rc != PD_ENOTFOUND || !strstr(r->tail, "\\x") ||
         !(*owned = api_text_bytes(r->tail)) || strcmp(*owned, r->tail) == 0)
-        return rc;
+        return api_file_none(r, at, r->tail, rc);
     if (db_commit_file_blob(r->db, at->commit_id, *owned, blob) == 0) {
         r->tail = *owned;
         return 0;
     }
-    return pd_error_set(PD_ENOTFOUND, "no file '%s' at this commit", r->tail);
+    return api_file_none(r, at, r->tail, PD_ENOTFOUND);
 }
 
 /* ?tool=A,B and ?level=warning,error into p (findings of those only),

@@ -99,8 +99,9 @@ if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); broken="$brok
 # HTTP cases as data (tests/http/*.case, tests/http/README.md): one request
 # and its expected answer per file, run by tests/http/run.mjs against a real
 # server with the toyport fixture as "demo" (weekly snapshots backfilled),
-# gcport as "gc", fixport (the rewrites of portdash fix) as "fx" and forked
-# (a port rebased onto a newer upstream) as "fk".
+# gcport as "gc", fixport (the rewrites of portdash fix) as "fx", forked
+# (a port rebased onto a newer upstream) as "fk" and toyport's src/toyarray.c
+# alone as "inc" (a path filter).
 if command -v node >/dev/null; then
   hdb="$out/http.db"
   { "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/toyport.git" --name demo \
@@ -109,6 +110,8 @@ if command -v node >/dev/null; then
     "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/fixport.git" --name fx \
       --ref hpy --ref pr &&
     "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/forked.git" --name fk --ref hpy &&
+    "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/toyport.git" --name inc \
+      --ref hpy --include src/toyarray.c &&
     "$B/portdash" snapshot --db "$hdb" --name demo --backfill --since 2020-11-30 \
       --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
   # The write cases (tests/http/writes/) upload, dismiss and ingest with it.
