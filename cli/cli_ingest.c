@@ -88,6 +88,19 @@ static int cli_ingest_threads(unsigned *out, const char *arg)
     return 0;
 }
 
+/* bytes as "1.5 MB", "12.0 KB" or "512 bytes": a demo's few KB read as
+ * "0.0 MB" of analysis. */
+static const char *cli_bytes(char *buf, size_t n, double bytes)
+{
+    if (bytes >= 1e6)
+        snprintf(buf, n, "%.1f MB", bytes / 1e6);
+    else if (bytes >= 1e3)
+        snprintf(buf, n, "%.1f KB", bytes / 1e3);
+    else
+        snprintf(buf, n, "%.0f bytes", bytes);
+    return buf;
+}
+
 int cli_ingest(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -105,7 +118,7 @@ int cli_ingest(int argc, char **argv)
     const char **exc = calloc(argc, sizeof(char *));
     ingest_options opt = {0};
     ingest_stats st;
-    char name[256];
+    char name[256], analysed[32], reused[32];
     int c, rc = CLI_USAGE, quiet = 0;
 
     optind = 1;
@@ -168,11 +181,12 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     if (!quiet)
-        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%.1f MB; %.1f MB of "
+        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%s; %s of "
                 "unchanged chunks reused, templates expanded) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,
-                (unsigned long long)st.blobs_analysed, st.bytes_analysed / 1e6,
-                st.memo_hit_bytes / 1e6, st.seconds,
+                (unsigned long long)st.blobs_analysed,
+                cli_bytes(analysed, sizeof(analysed), (double)st.bytes_analysed),
+                cli_bytes(reused, sizeof(reused), (double)st.memo_hit_bytes), st.seconds,
                 st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
     /* Where the CPU went, by stage (tests/bench/ingest_ab.sh reads it). */
