@@ -551,6 +551,20 @@ static void an_asg_value(an_state *st, const an_tok *t)
     }
 }
 
+/* `*p = v;` at the start of a statement: a store through p, which leaves
+ * p pointing where it did (`*value = (obj == Py_True);` made the
+ * out-parameter value an alias of obj).  `T *p = v` declares p, with a
+ * type name before the '*', and stays an assignment. */
+static int an_flow_store(const an_state *st)
+{
+    const an_tok *p3 = an_prev(st, 3);
+
+    return an_punct_is(an_prev(st, 2), '*') &&
+           (an_punct_is(p3, ';') || an_punct_is(p3, '{') || an_punct_is(p3, '}') ||
+            an_punct_is(p3, ')') || an_punct_is(p3, ':') || an_is(p3, "else") ||
+            an_is(p3, "do"));
+}
+
 static void an_flow_asg(an_state *st, const an_tok *t)
 {
     an_flow *f = &st->flow;
@@ -575,7 +589,7 @@ static void an_flow_asg(an_state *st, const an_tok *t)
     }
     if (an_punct_is(t, '=') && an_prev(st, 1)->kind == LEX_IDENT &&
         !an_punct_is(an_prev(st, 2), '.') &&
-        !an_punct_is(an_prev(st, 2), LEX_P2('-', '>'))) {
+        !an_punct_is(an_prev(st, 2), LEX_P2('-', '>')) && !an_flow_store(st)) {
         f->lhs = *an_prev(st, 1);
         f->asg = 1;
         f->asg_ntok = 0;

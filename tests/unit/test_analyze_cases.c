@@ -23,6 +23,10 @@
  *     types TEXT  the HPy types of the file (an_result.hpy_types, compact
  *                 JSON, see analyze_types.c) must contain TEXT
  *     ! types TEXT  ... must not
+ *     flow NAME TEXT  the calls and flow facts of function NAME (what the
+ *                 call-graph step reads: "calls | flow", analyze_flow.c
+ *                 says the format) must contain TEXT
+ *     ! flow NAME TEXT  ... must not
  * Each .expect file is one test named after it.  Add a case by writing
  * the two files; nothing here changes.
  */
@@ -116,6 +120,30 @@ static void compact(char *s)
     *q = '\0';
 }
 
+/* `flow NAME TEXT` (neg: `! flow ...`): function NAME's "calls | flow"
+ * holds TEXT, or not. */
+static void check_flow(const char *expect_name, const an_result *res, const char *arg,
+                       int neg)
+{
+    const char *sp = strchr(arg, ' ');
+    char facts[8192];
+    size_t i, n = sp ? (size_t)(sp - arg) : strlen(arg);
+
+    for (i = 0; i < res->nfunctions; i++) {
+        const an_function *f = &res->functions[i];
+
+        if (!f->name || strlen(f->name) != n || memcmp(f->name, arg, n) != 0)
+            continue;
+        snprintf(facts, sizeof(facts), "%s | %s", f->calls ? f->calls : "",
+                 f->flow ? f->flow : "");
+        if (!sp || (strstr(facts, sp + 1) != NULL) == neg)
+            fail_msg("%s: %.*s's facts \"%s\" %s \"%s\"", expect_name, (int)n, arg, facts,
+                     neg ? "hold" : "lack", sp ? sp + 1 : "");
+        return;
+    }
+    fail_msg("%s: no function %.*s", expect_name, (int)n, arg);
+}
+
 static void run_case(void **state)
 {
     const char *expect_name = *state;
@@ -165,6 +193,8 @@ static void run_case(void **state)
                 fail_msg("%s: types %s %s (above)", expect_name,
                          neg ? "hold" : "lack", want);
             }
+        } else if (strncmp(line, "flow ", 5) == 0 || strncmp(line, "! flow ", 7) == 0) {
+            check_flow(expect_name, res, line + (line[0] == '!' ? 7 : 5), line[0] == '!');
         } else if (strncmp(line, "! ", 2) == 0) {
             if (strstr(text, line + 2)) {
                 fprintf(stderr, "%s\n", text);
