@@ -70,6 +70,16 @@ typedef struct {
  */
 int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len);
 
+/*
+ * The offsets of the line starts of s[0..n) into *out, a new array of
+ * *nout entries (the first 0; each newline gives the offset after it, a
+ * last one too), freed with free().  0 or PD_ENOMEM (tmpl_map.c).
+ */
+int tmpl_lines(uint32_t **out, size_t *nout, const char *s, size_t n);
+
+/* The 0-based index of the last line start <= off in lines[0..n). */
+size_t tmpl_line_of(const uint32_t *lines, size_t n, size_t off);
+
 /* Map 1-based line:column of the expansion to the template (1-based).
  * Positions past the end map to the template's last byte. */
 void tmpl_map(const tmpl_out *t, uint32_t line, uint32_t column,
