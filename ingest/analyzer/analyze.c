@@ -21,6 +21,7 @@
 #include "analyze_flow.h"
 #include "analyze_memo.h"
 #include "analyze_types.h"
+#include "mexp.h"
 #include "tmpl_replay.h"
 #include "pd_domain.h"
 #include "pd_error.h"
@@ -518,14 +519,19 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
                           path ? path : "");
         goto done;
     }
-    if (an_is_template(path) && (rc = tmpl_expand(&tm, &big, buf, len)))
+    /* A template is analysed expanded; so is a file whose own macros make
+     * functions (mexp.h), in the same form. */
+    if ((rc = an_is_template(path) ? tmpl_expand(&tm, &big, buf, len)
+                                   : mexp_expand(&tm, buf, len)))
         goto done;
     st.tmap = tm;
     /* Not with the ingest's memo: there most chunks are found, not
      * walked, and lexing each template version's bodies for the replay cost
-     * CPU and 10 MB of peak RSS (issue 26). */
+     * CPU and 10 MB of peak RSS (issue 26).  A macro's expansion has no
+     * loop bodies to replay. */
     memset(&rp, 0, sizeof(rp));
-    rpp = m ? NULL : tmpl_replay_start(&rp, tm, buf, len, st.cpp ? LEX_F_CPP : 0, path);
+    rpp = m || !an_is_template(path) ? NULL
+        : tmpl_replay_start(&rp, tm, buf, len, st.cpp ? LEX_F_CPP : 0, path);
     if (m)
         an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len, rpp);
     else
