@@ -334,6 +334,48 @@ static void mx_body(mx_out *x, const mx_macro *m, const mx_use *u)
     }
 }
 
+/* Copy buf[from..to) as it is, but for the bodies of the macros m[k]
+ * with used[k], whose bytes become blanks (newlines and backslashes
+ * kept, so every line and column stays where it was): their code is
+ * analysed in the functions their uses make, and the #define would count
+ * it a second time, outside any function.  Being in the text, the blanking
+ * is what the chunk memo's keys see. */
+static void mx_copy(mx_out *x, const mx_macro *m, const unsigned char *used, int nm,
+                    size_t from, size_t to)
+{
+    static const char blanks[64] = "                                "
+                                   "                                ";
+    int k;
+
+    for (k = 0; k < nm && from < to && !x->rc; k++) {
+        size_t b = m[k].body, e = m[k].bend, i;
+
+        if (!used[k] || e <= from || b >= to)
+            continue;
+        if (b < from)
+            b = from;
+        if (e > to)
+            e = to;
+        mx_emit(x, x->buf + from, b - from, from, 0);
+        for (i = b; i < e;) {
+            size_t j = i;
+
+            if (x->buf[i] == '\\' || x->buf[i] == '\n' || x->buf[i] == '\r') {
+                mx_emit(x, x->buf + i, 1, i, 0);
+                i++;
+                continue;
+            }
+            while (j < e && j - i < sizeof(blanks) && x->buf[j] != '\\' &&
+                   x->buf[j] != '\n' && x->buf[j] != '\r')
+                j++;
+            mx_emit(x, blanks, j - i, i, 0);
+            i = j;
+        }
+        from = e;
+    }
+    mx_emit(x, x->buf + from, to - from, from, 0);
+}
+
 static int mx_use_cmp(const void *a, const void *b)
 {
     const mx_use *x = a, *y = b;
@@ -390,6 +432,7 @@ static int mx_uses(const char *buf, size_t len, const mx_macro *m, int nm,
 int mexp_expand(tmpl_out **out, const char *buf, size_t len)
 {
     mx_macro m[MX_MAXM];
+    unsigned char used[MX_MAXM] = {0};
     mx_use *uses = NULL;
     mx_out x;
     size_t nu, i, at = 0;
@@ -410,14 +453,16 @@ int mexp_expand(tmpl_out **out, const char *buf, size_t len)
         free(uses);
         return pd_error_nomem("expanding macros");
     }
+    for (i = 0; i < nu; i++)
+        used[uses[i].m] = 1;
     for (i = 0; i < nu && !x.rc; i++) {
         if (uses[i].start < at)
             continue;               /* inside the one before */
-        mx_emit(&x, buf + at, uses[i].start - at, at, 0);
+        mx_copy(&x, m, used, nm, at, uses[i].start);
         mx_body(&x, &m[uses[i].m], &uses[i]);
         at = uses[i].end;
     }
-    mx_emit(&x, buf + at, len - at, at, 0);
+    mx_copy(&x, m, used, nm, at, len);
     free(uses);
     if (!x.rc && ((x.rc = tmpl_lines(&x.o->exp_lines, &x.o->nexp_lines, x.o->text, x.o->len)) ||
                   (x.rc = tmpl_lines(&x.o->src_lines, &x.o->nsrc_lines, buf, len))))

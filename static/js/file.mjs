@@ -27,6 +27,9 @@ let appendStyled = null;
 // modules are neither fetched nor run before the function table (issue 26.4).
 
 const $ = (id) => document.getElementById(id);
+// numpy's templates; in other files a definition with instances is a
+// macro of the file used once per function (mexp.h).
+const TEMPLATE_FILE = /\.(c|h|inc)\.src$/;
 const state = readParams(['repo', 'rev', 'path', 'class', 'unguarded', 'tool', 'level', 'open', 'sort', 'order']);
 const LEVELS = ['error', 'warning', 'note', 'none'];
 const DEFAULT_SORT = { key: 'lines', order: 'asc' };
@@ -225,7 +228,8 @@ function renderFunctions(first = Infinity) {
       h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
         h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' },
           h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
-        h('span', { class: 'muted small' }, ` · template, ${fmt(inst.length)} instances`)),
+        h('span', { class: 'muted small' }, TEMPLATE_FILE.test(state.path)
+          ? ` · template, ${fmt(inst.length)} instances` : ` · macro, ${fmt(inst.length)} uses`)),
       h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' ']),
         whyLine(stWhy?.site, stWhy?.text)),

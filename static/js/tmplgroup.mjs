@@ -1,7 +1,9 @@
-// tmplgroup.mjs: numpy template instances (.c.src / .h.src) as one row per
-// definition.  The analyzer expands a template loop into one function per
-// instance (BOOL_getitem, BYTE_getitem, ...), each with the template lines
-// of its definition; instances of one definition share start and end line.
+// tmplgroup.mjs: numpy template instances (.c.src / .h.src), and the uses
+// of a macro of the file that makes functions, as one row per definition.
+// The analyzer expands a template loop into one function per instance
+// (BOOL_getitem, BYTE_getitem, ...), and a macro's uses into one function
+// each (to_int8, to_int16, ...), each with the lines of its definition;
+// instances of one definition share start and end line.
 // A definition with more than one instance is shown as one row, its counts
 // summed over the instances, expandable to them.
 
@@ -23,6 +25,11 @@ export function groupName(names) {
  * return or parameter type such as `@type@` is not it). */
 const TEMPLATE_WORD = /([A-Za-z0-9_]*(?:@[A-Za-z0-9_]+@[A-Za-z0-9_]*)+)\s*[()]/g;
 
+/* A name pasted by a macro of the file (`to_##intw`, `make_ ## kind`),
+ * followed by its parameter list's '(' (mexp.h: the functions a macro
+ * makes). */
+const MACRO_WORD = /([A-Za-z_][A-Za-z0-9_]*(?:\s*##\s*[A-Za-z0-9_]+)+)\s*\(/g;
+
 /**
  * The name of a template definition as its source writes it, placeholders
  * and all (`@FROMTYPE@_to_@TOTYPE@`), or null when the definition's lines
@@ -42,6 +49,13 @@ export function templateName(lines, from, to, names) {
     for (const [, word] of head.matchAll(TEMPLATE_WORD)) {
       const re = new RegExp(`^${word.split(/@[A-Za-z0-9_]+@/).join('[A-Za-z0-9_]*')}$`);
       if (names.every((x) => re.test(x))) return word;
+    }
+    // A macro's pieces are its text or a parameter, which the page cannot
+    // tell apart: each piece stands for itself or for any identifier part.
+    for (const [, word] of head.matchAll(MACRO_WORD)) {
+      const pieces = word.split(/\s*##\s*/);
+      const re = new RegExp(`^${pieces.map((x) => `(?:${x}|[A-Za-z0-9_]*)`).join('')}$`);
+      if (names.every((x) => re.test(x))) return pieces.join('##');
     }
     if (brace >= 0) break;
   }

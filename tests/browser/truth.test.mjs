@@ -103,7 +103,8 @@ test('every function with a why shows it as text on its row, in every file of th
 
 // tests/fixtures/objchain: src/shutdown.c's shutdown_arrays calls
 // src/clear.c's clear_all (line 8), which calls src/items.c's
-// release_items (line 6), which reads PyObject * items (line 5).
+// release_items (line 6), which reads PyObject * items (line 5); and
+// src/convert.c makes to_int8, to_int16 and to_int32 with one macro.
 test('a state given by calls links each hop: the callee and the line of its call', async () => {
   const at = (path) => apiOk(`/api/v1/repos/objchain/commits/hpy/files/${path}`);
   const top = (await at('src/shutdown.c')).functions.find((f) => f.name === 'shutdown_arrays');
@@ -135,6 +136,26 @@ test('a state given by calls links each hop: the callee and the line of its call
     assert.equal(await page.locator(`#L${leaf.end_line}`).getAttribute('class').then((c) => /\bselected\b/.test(c)), true);
     const own = page.locator('#functions-table tbody tr[data-name="release_items"] td.fn-object .why');
     assert.equal(await own.innerText(), `${leaf.why.object.rule} \`${leaf.why.object.text}\` at line ${leaf.why.object.line}`);
+  } finally {
+    await close(page);
+  }
+});
+
+test('functions a macro of the file makes are one row, named as the macro pastes it', async () => {
+  const d = await apiOk('/api/v1/repos/objchain/commits/hpy/files/src/convert.c');
+  assert.deepEqual(d.functions.map((f) => [f.name, f.start_line, f.end_line, f.status]),
+    [['to_int8', 3, 8, 'legacy'], ['to_int16', 3, 8, 'legacy'], ['to_int32', 3, 8, 'legacy']]);
+  const page = await open(`${BASE}/file.html?${new URLSearchParams({ repo: 'objchain', rev: 'hpy', path: 'src/convert.c' })}`);
+  try {
+    const row = page.locator('#functions-table tbody tr.tmpl-group');
+    await row.waitFor();
+    assert.equal(await row.count(), 1);
+    assert.equal(await row.locator('code.tmpl-name').innerText(), 'to_##kind');
+    assert.match(await row.locator('th').innerText(), /· macro, 3 uses$/);
+    await row.locator('button.toggle').click();
+    const names = page.locator('#functions-table tbody tr.tmpl-instance th code');
+    assert.deepEqual(await names.allInnerTexts(), ['to_int8', 'to_int16', 'to_int32']);
+    await shot(page, 'truth-macro-functions');
   } finally {
     await close(page);
   }

@@ -20,6 +20,7 @@
  *     ! TEXT      no output line may contain TEXT
  *     json TEXT   the JSON format of the file (compact, keys in order)
  *                 must contain TEXT (for fields the text form lacks)
+ *     ! json TEXT ... must not
  *     types TEXT  the HPy types of the file (an_result.hpy_types, compact
  *                 JSON, see analyze_types.c) must contain TEXT
  *     ! types TEXT  ... must not
@@ -195,6 +196,11 @@ static void run_case(void **state)
             }
         } else if (strncmp(line, "flow ", 5) == 0 || strncmp(line, "! flow ", 7) == 0) {
             check_flow(expect_name, res, line + (line[0] == '!' ? 7 : 5), line[0] == '!');
+        } else if (strncmp(line, "! json ", 7) == 0) {
+            if (strstr(json, line + 7)) {
+                fprintf(stderr, "%s\n", json);
+                fail_msg("%s: JSON holds %s (above)", expect_name, line + 7);
+            }
         } else if (strncmp(line, "! ", 2) == 0) {
             if (strstr(text, line + 2)) {
                 fprintf(stderr, "%s\n", text);
