@@ -15,9 +15,10 @@ import {
 } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref, renderNav, fileHref,
+  readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, groupWhy, templateName } from './tmplgroup.mjs';
+import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
 // highlight.mjs (and Prism's loader, vendor.mjs) once the function table
 // is in: main() sets these two before the source is coloured.
 let styled = null;
@@ -187,7 +188,7 @@ function renderFunctions(first = Infinity) {
       title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
     h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
       title: whyObject(f) || null }, objectBadge(f.object_state),
-      f.object_state ? (f.why?.object?.chain ? whyChain(f)
+      f.object_state ? (f.why?.object?.chain ? whyChain(f, state)
         : whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2))) : null),
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
     h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
@@ -275,61 +276,6 @@ function nameTemplateRows() {
     code.dataset.template = 'source';
     replace(code, nameNodes(tname));
   }
-}
-
-/* ---------- why (issue 11): the finding that decides status and object state ---------- */
-
-const whyFinding = (w) => (w ? `${w.rule} \`${w.text}\` at line ${w.line}` : '');
-
-/**
- * The why as visible text under a badge (not only a tooltip), linking to the
- * deciding line so a reader can check it.
- */
-function whyLine(w, text) {
-  if (!text) return null;
-  return h('div', { class: 'why small' },
-    w?.line ? h('a', { href: `#L${w.line}`, title: 'Show the deciding line' }, text) : text);
-}
-
-/** Why a function has its status: the deciding rule and line (API `why`). */
-function whyStatus(f) {
-  return f.why?.status ? `${f.status}: ${whyFinding(f.why.status)}` : '';
-}
-
-/** Why it has its object state: its own item site, or the chain of calls
- * that reaches one, and what keeps it on CPython; with no state, the
- * lesser fact that it mentions object dtype. */
-function whyObject(f) {
-  const o = f.why?.object;
-  if (!f.object_state) {
-    const m = f.why?.mentions;
-    return m ? `mentions object dtype (${m.name} at line ${m.line}), reaches no item` : '';
-  }
-  if (!o) return '';
-  const what = o.chain ? `via ${o.chain.map((c) => `${c.function} (${c.path})`).join(' → ')}`
-    : whyFinding(o);
-  const also = f.why.object_also ? `; on CPython by ${whyFinding(f.why.object_also)}` : '';
-  return `${f.object_state}: ${what}${also}`;
-}
-
-/**
- * A chain of calls as links, for checking it a hop at a time: each callee
- * to its function in the file that defines it (#fn=NAME, applyHash), and
- * each call to its line in the caller's file (the first caller is this
- * function, each next one the callee before: doc/api.md).
- */
-function whyChain(f) {
-  const chain = f.why.object.chain;
-  const also = f.why.object_also;
-  return h('div', { class: 'why small' }, chain.map((c, i) => {
-    const caller = i ? chain[i - 1].path : state.path;
-    const call = caller === state.path ? `#L${c.line}` : fileHref(state.repo, state.rev, caller, c.line);
-    const callee = `${c.path === state.path ? '' : fileHref(state.repo, state.rev, c.path)}#fn=${encodeURIComponent(c.function)}`;
-    return [i ? ' → ' : 'via ',
-      h('a', { href: callee, class: 'why-callee', title: `Show ${c.function} and why it has its state` }, c.function),
-      ` (${c.path}, `,
-      h('a', { href: call, class: 'why-call', title: 'Show the call' }, `called at line ${c.line}`), ')'];
-  }), also ? `; on CPython by ${whyFinding(also)}` : null);
 }
 
 /* ---------- findings ---------- */
