@@ -376,3 +376,18 @@ int db_commit_stats(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     sqlite3_finalize(st);
     return rc;
 }
+
+int db_path_is_dir(sqlite3 *db, const char *dir)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    /* the paths from "dir/" up to, not including, "dir0" ('0' follows '/') */
+    if ((rc = db_prepare(db, &st, "SELECT 1 FROM paths WHERE path > ?1 || '/' "
+                         "AND path < ?1 || '0' LIMIT 1")) < 0)
+        return rc;
+    sqlite3_bind_text(st, 1, dir, -1, SQLITE_STATIC);
+    rc = db_step(st);
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : rc > 0;
+}

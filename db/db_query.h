@@ -103,6 +103,13 @@ void db_files_close(db_files *f);
 int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
                         char *blob_out);
 
+/*
+ * 1 when some stored path (of any repository) lies under directory `dir`
+ * (starts with dir and a '/'), 0 when none does, PD_EDB.  For saying why
+ * a file path names nothing: it names a directory.
+ */
+int db_path_is_dir(sqlite3 *db, const char *dir);
+
 /* Read the counts of one analysis row (files = 1).  0, PD_ENOTFOUND, PD_EDB. */
 int db_analysis_counts(sqlite3 *db, int64_t analysis_id, db_counts *out);
 

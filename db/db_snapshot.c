@@ -45,7 +45,9 @@ int db_iso_week_end(const char *week, int64_t *out)
      * W1 for W01, names no week a snapshot could have. */
     db_iso_week(canon, sizeof(canon), *out - 1);
     if (strcmp(canon, week) != 0)
-        return pd_error_set(PD_EINVAL, "'%s' is not an ISO week (YYYY-Www)", week);
+        return w == 53 && week[n - 3] == 'W'
+            ? pd_error_set(PD_EINVAL, "'%s' is not an ISO week: %d has 52 weeks", week, y)
+            : pd_error_set(PD_EINVAL, "'%s' is not an ISO week (YYYY-Www, as %s)", week, canon);
     return 0;
 }
 

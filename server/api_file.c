@@ -112,8 +112,8 @@ static void api_file_globs(char *buf, size_t n, const pathfilter *f)
 
 /*
  * Why the commit has no analysed file at `path` (rc, PD_ENOTFOUND, is
- * returned with the reason as its message): a suffix the analysis does not
- * read, a path the repository's path filter leaves out (set at ingest:
+ * returned with the reason as its message): a directory, a suffix the
+ * analysis does not read, a path the repository's path filter leaves out (set at ingest:
  * there may well be such a file in git), or no such file.  Any other
  * failure keeps the plain message.
  */
@@ -125,7 +125,10 @@ static int api_file_none(srv_req *r, const api_at *at, const char *path, int rc)
     if (rc != PD_ENOTFOUND)
         return rc;
     memset(&pf, 0, sizeof(pf));
-    if (!pd_path_is_source(path)) {
+    if (!pd_path_is_source(path) && db_path_is_dir(r->db, path) == 1) {
+        rc = pd_error_set(PD_ENOTFOUND, "no file '%s': it is a directory (its files "
+                          "are in the commit's file list)", path);
+    } else if (!pd_path_is_source(path)) {
         rc = pd_error_set(PD_ENOTFOUND, "no analysed file '%s': its suffix is none of the "
                           "C sources the analysis reads (.c .h .inc .c.src .h.src "
                           ".inc.src .cpp .hpp .cc .cxx .hh .hxx)", path);
