@@ -105,15 +105,88 @@ static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
     return rc;
 }
 
+/* Parent k (1-based; 1 the first) of commit *commit, stored in the same
+ * repository, into *commit and oid_out.  0, PD_ENOTFOUND, PD_EDB. */
+static int db_rev_parent(sqlite3 *db, int64_t repo_id, long k, int64_t *commit,
+                         char *oid_out)
+{
+    sqlite3_stmt *st = NULL;
+    const char *p;
+    char oid[41];
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT parents FROM commits WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, *commit);
+    if ((rc = db_step_one(db, st)) == 0) {
+        p = (const char *)sqlite3_column_text(st, 0);
+        for (; p && k > 1 && *p; k--)           /* "a b c": the k-th word */
+            p = strchr(p, ' ') ? strchr(p, ' ') + 1 : "";
+        if (!p || strlen(p) < 40 || (p[40] && p[40] != ' '))
+            rc = PD_ENOTFOUND;
+        else
+            snprintf(oid, sizeof(oid), "%.40s", p);
+    }
+    sqlite3_finalize(st);
+    if (rc < 0)
+        return rc;
+    if ((rc = db_prepare(db, &st, "SELECT id, oid FROM commits WHERE repo_id = ?1 "
+                         "AND oid = ?2")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, oid, -1, SQLITE_STATIC);
+    if ((rc = db_step_one(db, st)) == 0) {
+        *commit = sqlite3_column_int64(st, 0);
+        snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The steps s ("~2^2~", checked by pd_rev_check) from *commit, git's
+ * meaning: ~N is N first parents, ^N the N-th parent (^0 the commit). */
+static int db_rev_steps(sqlite3 *db, int64_t repo_id, const char *rev, const char *s,
+                        int64_t *commit, char *oid_out)
+{
+    int rc = 0;
+
+    while (*s && rc == 0) {
+        int tilde = *s++ == '~';
+        long v = 1;
+
+        if (*s >= '0' && *s <= '9')
+            for (v = 0; *s >= '0' && *s <= '9'; s++)
+                v = v * 10 + (*s - '0');
+        if (tilde)
+            for (; v > 0 && rc == 0; v--)
+                rc = db_rev_parent(db, repo_id, 1, commit, oid_out);
+        else if (v > 0)
+            rc = db_rev_parent(db, repo_id, v, commit, oid_out);
+    }
+    if (rc == PD_ENOTFOUND)
+        return pd_error_set(rc, "unknown revision '%s' (no such parent stored)", rev);
+    return rc;
+}
+
 int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
                    int64_t *commit_out, char *oid_out)
 {
     sqlite3_stmt *st = NULL;
+    size_t name;
     int rc;
 
     /* Every revision from outside passes here or through pd_rev_parse. */
     if ((rc = pd_rev_check(rev)) < 0)
         return rc;
+    if (rev[name = strcspn(rev, "~^")]) {   /* a name, then ~N and ^N steps */
+        char base[PD_REV_MAX + 1];
+
+        memcpy(base, rev, name);
+        base[name] = '\0';
+        if ((rc = db_rev_resolve(db, repo_id, base, commit_out, oid_out)) < 0)
+            return rc;
+        return db_rev_steps(db, repo_id, rev, rev + name, commit_out, oid_out);
+    }
     if ((rc = db_prepare(db, &st, "SELECT c.id, c.oid FROM refs r JOIN commits c "
                          "ON c.id = r.commit_id WHERE r.repo_id = ?1 AND "
                          "(r.name = ?2 OR r.name = 'refs/heads/' || ?2 OR "

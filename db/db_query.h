@@ -29,9 +29,12 @@ int db_refs_list(sqlite3 *db, int64_t repo_id,
 
 /*
  * Resolve `rev` in repository `repo_id`: a stored ref name, then a full or
- * abbreviated (4+ hex digits) commit id among ingested commits.  Fills the
+ * abbreviated (4+ hex digits) commit id among ingested commits, then the
+ * steps after it, as git reads them: ~N is N first parents, ^N the N-th
+ * parent (pd_rev_check's syntax; the parents must be stored).  Fills the
  * commit's row id and its 40-hex id (oid_out, 41 bytes).  Errors:
- * PD_ENOTFOUND (unknown or ambiguous; the message says which), PD_EDB.
+ * PD_EINVAL (not that syntax), PD_ENOTFOUND (unknown or ambiguous, or a
+ * parent not stored; the message says which), PD_EDB.
  */
 int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
                    int64_t *commit_out, char *oid_out);
