@@ -17,7 +17,7 @@ import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, renderNav,
 } from './ui.mjs';
-import { templateGroups, groupSums, groupName, groupWhy, templateName } from './tmplgroup.mjs';
+import { templateGroups, groupSums, groupName, groupWhy, templateName, macroOf, groupKind } from './tmplgroup.mjs';
 import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
 // highlight.mjs (and Prism's loader, vendor.mjs) once the function table
 // is in: main() sets these two before the source is coloured.
@@ -229,8 +229,8 @@ function renderFunctions(first = Infinity) {
       h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
         h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' },
           h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
-        h('span', { class: 'muted small' }, TEMPLATE_FILE.test(state.path)
-          ? ` · template, ${fmt(inst.length)} instances` : ` · macro, ${fmt(inst.length)} uses`)),
+        h('span', { class: 'muted small tmpl-kind' },
+          groupKind(TEMPLATE_FILE.test(state.path), inst.length, macroOf(sourceLines, f.start_line), fmt))),
       h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' ']),
         whyLine(stWhy?.site, stWhy?.text)),
@@ -267,6 +267,8 @@ function nameTemplateRows() {
     const inst = groups.get(tr.dataset.group);
     if (!inst) continue;
     const [from, to] = tr.dataset.group.split('-').map(Number);
+    tr.querySelector('.tmpl-kind').textContent =
+      groupKind(TEMPLATE_FILE.test(state.path), inst.length, macroOf(sourceLines, from), fmt);
     const tname = templateName(sourceLines, from, to, inst.map((x) => x.name));
     if (!tname) continue;
     const toggle = tr.querySelector('button.toggle');

@@ -63,6 +63,29 @@ export function templateName(lines, from, to, names) {
 }
 
 /**
+ * The macro whose uses make a definition's functions: the name of the
+ * `#define NAME(` whose continued lines (each ending in '\\') reach line
+ * `from` (1-based), or null.  lines: the file's source lines.
+ */
+export function macroOf(lines, from) {
+  if (!lines) return null;
+  for (let n = from; n >= 1 && n > from - 200; n--) {
+    const line = lines[n - 1] ?? '';
+    const m = /^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\(/.exec(line);
+    if (m) return m[1];
+    if (n < from && !/\\\s*$/.test(line)) return null;    // not a continued line
+  }
+  return null;
+}
+
+/** What a definition's row says it is: "template, 4 instances" or, in a
+ * file that is no template, "macro NAME, 4 uses" (its macro when known). */
+export function groupKind(isTemplate, n, macro, fmt) {
+  return isTemplate ? ` · template, ${fmt(n)} instances`
+    : ` · macro${macro ? ` ${macro}` : ''}, ${fmt(n)} uses`;
+}
+
+/**
  * Groups functions by definition (start_line and end_line): returns a Map
  * key → instances, where key is `${start}-${end}`, only for definitions
  * with two or more instances.

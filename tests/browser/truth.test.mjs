@@ -151,7 +151,7 @@ test('functions a macro of the file makes are one row, named as the macro pastes
     await row.waitFor();
     assert.equal(await row.count(), 1);
     assert.equal(await row.locator('code.tmpl-name').innerText(), 'to_##kind');
-    assert.match(await row.locator('th').innerText(), /· macro, 3 uses$/);
+    assert.match(await row.locator('th').innerText(), /· macro DECLARE_TO, 3 uses$/);
     await row.locator('button.toggle').click();
     const names = page.locator('#functions-table tbody tr.tmpl-instance th code');
     assert.deepEqual(await names.allInnerTexts(), ['to_int8', 'to_int16', 'to_int32']);
