@@ -65,8 +65,10 @@ static void cli_show_why(FILE *out, const q_function *fn)
         if (json_is_array(chain)) {
             fputs("via ", out);
             json_array_foreach(chain, i, hop)
-                fprintf(out, "%s%s (%s)", i ? " \u2192 " : "", cli_show_str(hop, "function"),
-                        cli_show_str(hop, "path"));
+                fprintf(out, "%s%s (%s, called at line %" JSON_INTEGER_FORMAT ")",
+                        i ? " \u2192 " : "", cli_show_str(hop, "function"),
+                        cli_show_str(hop, "path"),
+                        json_integer_value(json_object_get(hop, "line")));
         } else {
             cli_show_site(out, ob);
         }

@@ -32,7 +32,7 @@ export function whyObject(f) {
     return m ? `mentions object dtype (${m.name} at line ${m.line}), reaches no item` : '';
   }
   if (!o) return '';
-  const what = o.chain ? `via ${o.chain.map((c) => `${c.function} (${c.path})`).join(' → ')}`
+  const what = o.chain ? `via ${o.chain.map((c) => `${c.function} (${c.path}, called at line ${c.line})`).join(' → ')}`
     : whyFinding(o);
   const also = f.why.object_also ? `; on CPython by ${whyFinding(f.why.object_also)}` : '';
   return `${f.object_state}: ${what}${also}`;
