@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pd_error.h"
+#include "pd_malloc.h"
 #include "pd_flow.h"
 #include "pd_map.h"
 
@@ -97,18 +98,7 @@ struct pd_flow {
  * pd_flow_res.c grow the same arrays, and pd_flow.c calls them. */
 static inline int fl_grow(void **p, size_t *cap, size_t need, size_t el)
 {
-    size_t c = *cap ? *cap : 64;
-    void *q;
-
-    if (need <= *cap)
-        return 0;
-    while (c < need)
-        c *= 2;
-    if (!(q = realloc(*p, c * el)))
-        return pd_error_nomem("in the call graph");
-    *p = q;
-    *cap = c;
-    return 0;
+    return pd_grow(p, cap, need, el, 64, "in the call graph");
 }
 
 /* Append a to v.  0 or PD_ENOMEM.  Inline: the graph's hottest call. */

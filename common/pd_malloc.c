@@ -4,6 +4,7 @@
 #include <stdlib.h>          /* defines __GLIBC__ under glibc */
 
 #include "pd_malloc.h"
+#include "pd_error.h"
 
 #include <stdint.h>
 #include <sys/mman.h>
@@ -85,4 +86,20 @@ void pd_malloc_ahead(size_t bytes)
         return;
     pd_malloc_prefault(bytes);
     pd_ahead_done = bytes;
+}
+
+int pd_grow(void **p, size_t *cap, size_t need, size_t el, size_t first, const char *what)
+{
+    size_t c = *cap ? *cap : (first ? first : 1);
+    void *q;
+
+    if (need <= *cap)
+        return 0;
+    while (c < need && c <= SIZE_MAX / 2)
+        c *= 2;
+    if (c < need || (el && c > SIZE_MAX / el) || !(q = realloc(*p, c * el)))
+        return pd_error_nomem(what);
+    *p = q;
+    *cap = c;
+    return 0;
 }

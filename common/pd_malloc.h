@@ -69,4 +69,15 @@ void pd_malloc_prefault(size_t bytes);
 void pd_malloc_ahead_on(void);
 void pd_malloc_ahead(size_t bytes);
 
+/*
+ * Room for `need` elements of `el` bytes in the array *p of capacity *cap
+ * (elements): when *cap is smaller, realloc to a capacity doubled from
+ * `first` (at least 1) until it holds `need`, and update *p and *cap.
+ * The array's doubling, written once for the template expansion, the
+ * macro expansion and the call graph.  0, or PD_ENOMEM (message "out of
+ * memory `what`") leaving *p and *cap as they were, also when the size
+ * would overflow.
+ */
+int pd_grow(void **p, size_t *cap, size_t need, size_t el, size_t first, const char *what);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "mexp.h"
 #include "pd_error.h"
+#include "pd_malloc.h"
 
 #define MX_MAXP 16          /* parameters of a macro we expand */
 #define MX_MAXM 64          /* macros of one file we expand */
@@ -210,18 +211,7 @@ static int mx_use_at(const char *buf, size_t len, const mx_macro *m, size_t n, m
 
 static int mx_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
-    size_t c = *cap ? *cap : 256;
-    void *q;
-
-    if (n <= *cap)
-        return 0;
-    while (c < n)
-        c *= 2;
-    if (!(q = realloc(*p, c * sz)))
-        return pd_error_nomem("expanding macros");
-    *p = q;
-    *cap = c;
-    return 0;
+    return pd_grow(p, cap, n, sz, 256, "expanding macros");
 }
 
 /* Append text[0..n): copied from the file at src (subst 0), or a value

@@ -10,23 +10,13 @@
 #endif
 
 #include "pd_error.h"
+#include "pd_malloc.h"
 #include "tmpl.h"
 
 /* Grow *p (elements of sz) to hold n; 0 or PD_ENOMEM. */
 static int tml_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
-    size_t c = *cap ? *cap : 16;
-    void *q;
-
-    if (n <= *cap)
-        return 0;
-    while (c < n)
-        c *= 2;
-    if (!(q = realloc(*p, c * sz)))
-        return pd_error_nomem("expanding");
-    *p = q;
-    *cap = c;
-    return 0;
+    return pd_grow(p, cap, n, sz, 16, "expanding");
 }
 
 /* Each newline gives the offset after it, a last one too.  The newlines
