@@ -23,6 +23,10 @@ void pd_malloc_keep(void)
 #endif
 }
 
+/* What a trimmed arena keeps at its top, and what it grows by beyond a
+ * request (pd_malloc.h). */
+#define PD_INGEST_TOP_PAD (8 << 20)
+
 void pd_malloc_ingest(unsigned threads)
 {
     pd_malloc_keep();
@@ -30,6 +34,7 @@ void pd_malloc_ingest(unsigned threads)
     /* the analysis threads, the planner and the writer (main) */
     mallopt(M_ARENA_MAX, (int)((threads ? (threads < 64 ? threads : 64) : 1) + 2));
     mallopt(M_TRIM_THRESHOLD, 4 << 20);
+    mallopt(M_TOP_PAD, PD_INGEST_TOP_PAD);
 #else
     (void)threads;
 #endif

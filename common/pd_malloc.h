@@ -26,7 +26,7 @@ void pd_malloc_keep(void);
  * The settings of an ingest (one process that analyses on `threads`
  * threads, plans on one more and writes on the main one): pd_malloc_keep(),
  * then an arena for every one of those threads, and the heap trimmed when
- * 4 MiB lie free at its top.
+ * more than 4 MiB lie free at its top, keeping 8 MiB there.
  * - Arenas: with one arena for all (the setting until issue 26's ninth
  *   session) the threads queued on its lock; the futex calls and the
  *   switches they caused were 8 % of an ingest of numpy/core's CPU
@@ -38,6 +38,13 @@ void pd_malloc_keep(void);
  *   at its top, but the peak still moved with the threads' timing
  *   (114-142 MB in nine runs: each analysis arena held 32-37 MB at the
  *   peak); at 4 MiB it was 114-123 MB in eight, for the same CPU.
+ * - Pad: a trim keeps 8 MiB at the arena's top (glibc's own pad is 128
+ *   KiB), and the arena grows by as much beyond a request.  Trimmed to
+ *   128 KiB, each analysis of a file of a few MB wrote its memory into
+ *   pages given back after the one before: 240,000 page faults in an
+ *   ingest of numpy/core, a sixth of its CPU on a virtual machine; with
+ *   the pad 50,000, 15 % less CPU, 5-10 MB more peak RSS (4 MiB: 110,000
+ *   faults; 16 MiB: 38,000, but a peak of 132 MB).
  * doc/benchmarks.md has the runs.  Call once, before the threads start;
  * nothing else may set these after it.  `threads` 0 counts as 1.  No
  * effect on other C libraries.
