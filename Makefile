@@ -45,9 +45,10 @@ DEB_PKGS += python3-dev
 # xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
 DEB_PKGS += libxxhash-dev
 PKGS     += libxxhash
-# libdeflate: the compressed columns, zlib format (db_zlib.c)
-DEB_PKGS += libdeflate-dev
-PKGS     += libdeflate
+# libzstd: the compressed columns, Zstandard frames (db_compress.c; rows of
+# databases from before schema version 20 are zlib's format, read with zlib)
+DEB_PKGS += libzstd-dev
+PKGS     += libzstd
 # OpenSSL's libcrypto: SHA-1 of the answers' ETags (srv_reply.c), about 5 times
 # as fast as libgit2's collision-detecting one (the server loaded libcrypto
 # already, through libgit2's libssh2)
@@ -113,7 +114,7 @@ all: $(B)/portdash
 # development VM (issue 26).  The trampolines (common/lazylib.sh) are
 # x86-64 code; elsewhere the libraries are linked as usual.  Test
 # binaries link them as usual.
-LAZY_LIBS = git2 crypto sqlite3 jansson z sodium yajl xxhash deflate
+LAZY_LIBS = git2 crypto sqlite3 jansson z sodium yajl xxhash zstd
 ifneq ($(filter x86_64-%,$(shell $(CC) -dumpmachine)),)
 LAZY_OBJ = $(B)/gen/lazylib.o
 PORTDASH_LIBS = $(filter-out $(LAZY_LIBS:%=-l%),$(LDLIBS))

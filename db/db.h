@@ -1,7 +1,7 @@
 /*
  * db.h: the portdash database: opening (with migrations, db.c); it also
  * brings the statement helpers (db_stmt.h), the read queries the server
- * and ingest both need (db_query.h) and compression (db_zlib.h), so that
+ * and ingest both need (db_query.h) and compression (db_compress.h), so that
  * one include gives a caller the database.
  *
  * One sqlite3 connection per thread; every value goes to SQLite as a bound
@@ -16,7 +16,7 @@
 
 #include "db_query.h"
 #include "db_stmt.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "pd_domain.h"
 
 /*

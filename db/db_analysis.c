@@ -41,7 +41,7 @@ int db_analysis_findings_text(sqlite3 *db, int64_t analysis_id, char **text)
     if ((rc = db_step(st)) == 0)
         rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
     else if (rc > 0)
-        rc = db_column_inflate(st, 0, 0, text);
+        rc = db_column_decompress(st, 0, 0, text);
     sqlite3_finalize(st);
     return rc;
 }
@@ -164,7 +164,7 @@ int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
     if ((rc = db_step(st)) > 0)
-        rc = db_column_inflate(st, 0, 1, out);
+        rc = db_column_decompress(st, 0, 1, out);
     sqlite3_finalize(st);
     return rc < 0 ? rc : 0;
 }

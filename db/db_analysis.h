@@ -18,7 +18,7 @@
 int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id);
 
 /*
- * The findings of analysis `analysis_id`, inflated: the text in one of the
+ * The findings of analysis `analysis_id`, decompressed: the text in one of the
  * formats of db_findings.h (F1, or the JSON of older databases),
  * NUL-terminated, into *text (free()).
  * 0, PD_ENOTFOUND (no such analysis), PD_EDB (also for damaged bytes),
@@ -105,7 +105,7 @@ int db_functions_like(sqlite3 *db, int64_t commit_id, const char *rules_hash,
 int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
                           int (*fn)(void *arg, const db_fn_brief *f), void *arg);
 
-/* The flow facts of one analysis, inflated and NUL-terminated, into *out
+/* The flow facts of one analysis, decompressed and NUL-terminated, into *out
  * (the caller frees; NULL when not stored).  0, PD_EDB, PD_ENOMEM. */
 int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out);
 

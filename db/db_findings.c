@@ -508,7 +508,7 @@ int db_findings_encode(const db_finding *rows, size_t n, unsigned char **out,
     *out = NULL;
     *zlen = *len = 0;
     pd_buf_init(&b, 0);
-    if ((rc = dbw_text(&b, rows, n)) == 0 && (rc = db_deflate(out, zlen, b.data, b.len)) == 0)
+    if ((rc = dbw_text(&b, rows, n)) == 0 && (rc = db_compress(out, zlen, b.data, b.len)) == 0)
         *len = b.len;
     pd_buf_free(&b);
     return rc;

@@ -3,7 +3,7 @@
  * of an analysis, so that one file owns their format (db_findings.c; the
  * reader of the older JSON in db_findings_json.c).
  *
- * They are stored per analysis as one zlib-compressed text (migration 001:
+ * They are stored per analysis as one compressed text (migration 001:
  * columns analyses.findings, and findings_len, the bytes of the text before
  * compression).  The reader hands them out as typed rows, one at a time,
  * so a file with hundreds of thousands of findings never becomes one tree
@@ -40,7 +40,8 @@
  * rather than 51.  The distinct entries are few (a file has on average 900
  * findings and 110 entries); most findings are on the line of the one
  * before or a few lines down, and in the function of the one before.  It
- * stays text, so a findings column can be read with zlib and a pager.
+ * stays text, so a findings column can be read with zstd (zlib before
+ * migration 020) and a pager.
  *
  * The JSON of older databases: one array of rows [line, column, "class",
  * "rule", "text", function, guarded(, "reason")], "reason" left out when
@@ -82,12 +83,12 @@ int db_findings_each(sqlite3 *db, int64_t analysis_id,
 
 /*
  * Encode `n` findings (`rows`, in the analyzer's order; NULL when n is 0)
- * as the stored column: *out receives the zlib-compressed text of format
+ * as the stored column: *out receives the compressed text (db_compress.h) of format
  * F1 (above; freed with free()), *zlen its size and *len the size of the
  * text, for analyses.findings_len.  NULL class, rule and text are written
  * as "" (a NULL reason is none); guarded is written as 0 or 1.  The same
  * rows give the same bytes.  Touches no database, so analysis threads
- * encode in parallel.  0, PD_ENOMEM or PD_ERROR (deflate failed); *out is
+ * encode in parallel.  0, PD_ENOMEM or PD_ERROR (compression failed); *out is
  * NULL on error.
  */
 int db_findings_encode(const db_finding *rows, size_t n, unsigned char **out,

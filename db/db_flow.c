@@ -15,7 +15,7 @@
 #include "db_analysis.h"
 #include "db_flow.h"
 #include "db_flow_set.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "db_tree.h"
 #include "pd_buf.h"
 #include "pd_error.h"
@@ -69,7 +69,7 @@ static int db_commit_text(sqlite3 *db, int64_t commit_id, const char *rules_hash
     while ((rc = db_step(st)) > 0) {
         char *text;
 
-        if ((rc = db_column_inflate(st, 2, 1, &text)) < 0)
+        if ((rc = db_column_decompress(st, 2, 1, &text)) < 0)
             break;
         if ((rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
                      sqlite3_column_int64(st, 1), text)) != 0)
@@ -131,7 +131,7 @@ static int db_flow_results_row(pd_flow *g, sqlite3_stmt *st)
         return pd_flow_results_file(g, pd_flow_path_key(path), path,
                                     (const char *)sqlite3_column_text(st, 1),
                                     (size_t)sqlite3_column_bytes(st, 1));
-    if ((rc = db_column_inflate(st, 2, 0, &text)) < 0)
+    if ((rc = db_column_decompress(st, 2, 0, &text)) < 0)
         return rc;
     pd_buf_init(&b, 0);
     pd_flow_fns_encode(text, strlen(text), &b);

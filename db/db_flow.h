@@ -44,7 +44,7 @@ void db_flow_forget(void);
 /*
  * Call `fn` for each analysed file at commit `commit_id` in path order
  * with its analysis id and its calls text (the in-repository callees of
- * each function, one line per function in index order, inflated and
+ * each function, one line per function in index order, decompressed and
  * NUL-terminated; NULL when not stored).  `fn` owns `calls` (free()).
  * 0, fn's non-zero return, PD_EDB (also for damaged bytes), PD_ENOMEM.
  */

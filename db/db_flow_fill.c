@@ -9,7 +9,7 @@
 #include "db.h"
 #include "db_flow_set.h"
 #include "db_tree.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow.h"
@@ -61,7 +61,7 @@ static int db_fill_fns(sqlite3 *db)
 
         sqlite3_bind_int64(get, 1, ids[i]);
         if ((rc = db_step(get)) > 0)
-            rc = db_column_inflate(get, 0, 0, &text);
+            rc = db_column_decompress(get, 0, 0, &text);
         sqlite3_reset(get);
         if (rc < 0)
             break;
@@ -138,7 +138,7 @@ static int db_fill_rows(db_fill *f, sqlite3_stmt *st)
     while ((rc = db_step(st)) > 0) {
         char *text;
 
-        if ((rc = db_column_inflate(st, 2, 1, &text)) < 0)
+        if ((rc = db_column_decompress(st, 2, 1, &text)) < 0)
             break;
         rc = db_fill_file(f, sqlite3_column_int64(st, 0),
                           (const char *)sqlite3_column_text(st, 1), text);

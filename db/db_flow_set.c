@@ -6,7 +6,7 @@
 
 #include "db.h"
 #include "db_flow_set.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "pd_error.h"
 #include "pd_sha1.h"
 
@@ -75,7 +75,7 @@ int db_flow_sets_put(db_flow_sets *w, const char *text, size_t len, int64_t *id)
     sqlite3_bind_text(w->st[FS_FIND], 1, hex, -1, SQLITE_STATIC);
     if ((rc = db_flow_sets_step(w->st[FS_FIND], id)) != 0)
         return rc < 0 ? rc : 0;
-    if ((rc = db_deflate(&z, &zlen, text, len)) < 0)
+    if ((rc = db_compress(&z, &zlen, text, len)) < 0)
         return rc;
     sqlite3_bind_text(w->st[FS_INS], 1, hex, -1, SQLITE_STATIC);
     sqlite3_bind_blob(w->st[FS_INS], 2, z ? (const void *)z : "", (int)zlen, SQLITE_STATIC);
@@ -131,7 +131,7 @@ int db_flow_set_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, cha
 
         if (n == 0)
             rc = (*text = strdup("")) ? 0 : pd_error_nomem(NULL);
-        else if ((rc = db_inflate(text, sqlite3_column_blob(st, 0),
+        else if ((rc = db_decompress(text, sqlite3_column_blob(st, 0),
                                   (size_t)sqlite3_column_bytes(st, 0), n)) == 0)
             *len = n;
     } else if (rc == 0) {

@@ -6,7 +6,7 @@
 
 #include "db_fns.h"
 #include "db_stmt.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "pd_error.h"
 #include "pd_why.h"
 
@@ -213,7 +213,7 @@ int db_fns_each(sqlite3 *db, int64_t analysis_id,
     if ((rc = db_step(st)) > 0) {
         size_t len = (size_t)sqlite3_column_int64(st, 1);
 
-        if ((rc = db_column_inflate(st, 0, 1, &text)) == 0 && text)
+        if ((rc = db_column_decompress(st, 0, 1, &text)) == 0 && text)
             rc = db_fns_parse(text, len, fn, arg);
     }
     sqlite3_finalize(st);

@@ -19,8 +19,8 @@
  * NULL (none of them is ever empty text).  The why is its JSON (pd_why.h)
  * or, since issue 26's compaction, its compact form when it has one
  * (pd_why_compact: it begins with PD_WHY_US, never '{'); the reader hands
- * out the JSON either way, the same bytes.  The text is zlib-compressed
- * (db_zlib.h); an analysis without functions stores NULL.
+ * out the JSON either way, the same bytes.  The text is compressed
+ * (db_compress.h); an analysis without functions stores NULL.
  */
 #ifndef DB_FNS_H
 #define DB_FNS_H

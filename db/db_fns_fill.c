@@ -7,7 +7,7 @@
 
 #include "db_fns.h"
 #include "db_stmt.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "pd_error.h"
 
 /* 1 when `sql` (a count) gives a non-zero first column, 0, or PD_EDB. */
@@ -33,7 +33,7 @@ static int db_fns_store(sqlite3_stmt *up, int64_t id, const pd_buf *b)
 
     if (b->err)
         return pd_error_nomem("moving the function rows");
-    if ((rc = db_deflate(&z, &zlen, b->data, b->len)) < 0)
+    if ((rc = db_compress(&z, &zlen, b->data, b->len)) < 0)
         return rc;
     sqlite3_reset(up);
     sqlite3_bind_blob(up, 1, z, (int)zlen, SQLITE_STATIC);

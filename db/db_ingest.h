@@ -146,13 +146,13 @@ typedef struct {
     const char *hpy_types;             /* NULL if none */
     const unsigned char *findings_z;   /* db_findings_encode's output */
     size_t findings_zlen, findings_len;
-    const unsigned char *calls_z;      /* zlib of the calls text; NULL: none */
+    const unsigned char *calls_z;      /* db_compress of the calls text; NULL: none */
     size_t calls_zlen, calls_len;
-    const unsigned char *flow_z;       /* zlib of the flow facts; NULL: none */
+    const unsigned char *flow_z;       /* db_compress of the flow facts; NULL: none */
     size_t flow_zlen, flow_len;
     const char *flow_fns;              /* the functions' own bits and lines
                                         * (pd_flow_fns_encode); NULL: none */
-    const unsigned char *fns_z;        /* zlib of the functions' text
+    const unsigned char *fns_z;        /* db_compress of the functions' text
                                         * (db_fns_text); NULL: none */
     size_t fns_zlen, fns_len;
     int64_t ung[PD_CLASS_COUNT];       /* unguarded findings of the file */

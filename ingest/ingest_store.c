@@ -96,7 +96,7 @@ static int ingest_enc_calls(ingest_enc *e, const an_result *res)
     }
     if (b.err)
         rc = PD_ENOMEM;
-    else if (any && (rc = db_deflate(&e->calls_z, &e->row.calls_zlen, b.data, b.len)) == 0)
+    else if (any && (rc = db_compress(&e->calls_z, &e->row.calls_zlen, b.data, b.len)) == 0)
         e->row.calls_len = b.len;
     e->row.calls_z = e->calls_z;
     pd_buf_free(&b);
@@ -125,7 +125,7 @@ static int ingest_enc_flow(ingest_enc *e, const an_result *res)
     pd_buf_init(&fns, 0);
     rc = pd_flow_encode_file(v, res->nfunctions, &b, &fns, &e->flow_hash);
     free(v);
-    if (rc == 0 && (rc = db_deflate(&e->flow_z, &e->row.flow_zlen, b.data, b.len)) == 0)
+    if (rc == 0 && (rc = db_compress(&e->flow_z, &e->row.flow_zlen, b.data, b.len)) == 0)
         e->row.flow_len = b.len;
     e->row.flow_z = e->flow_z;
     if (rc == 0 && !(e->row.flow_fns = e->flow_fns = pd_buf_take(&fns, NULL)))
@@ -152,7 +152,7 @@ static int ingest_enc_fns(ingest_enc *e)
         db_fns_text(&b, e->fn, e->nfn);
         if (b.err)
             rc = PD_ENOMEM;
-        else if ((rc = db_deflate(&e->fns_z, &e->row.fns_zlen, b.data, b.len)) == 0)
+        else if ((rc = db_compress(&e->fns_z, &e->row.fns_zlen, b.data, b.len)) == 0)
             e->row.fns_len = b.len;
         e->row.fns_z = e->fns_z;
         pd_buf_free(&b);

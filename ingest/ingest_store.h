@@ -54,7 +54,7 @@ typedef struct {
 /*
  * Encode analysis `res` of a blob of `size` bytes.  Thread-safe (no
  * database).  *out is freed with ingest_enc_free().  0, PD_ENOMEM or
- * PD_ERROR (zlib).
+ * PD_ERROR (compression).
  */
 int ingest_enc_new(ingest_enc **out, const an_result *res, size_t size);
 

@@ -4,7 +4,7 @@
  * for its end, so an unreadable page is a 500 problem document, never a
  * 200 with fewer rows (an empty trend, a short CSV).  The table read by
  * the history and snapshots answers has its first page overwritten after
- * the ingest, and the stored functions are bytes that do not inflate;
+ * the ingest, and the stored functions are bytes that do not decompress;
  * everything that does not read them keeps answering.  A second
  * site damages what the commit, file and symbols pages read through db/
  * (db_commit.h, db_findings.h): stored findings that are not rows as
@@ -57,7 +57,7 @@ static int damage_table(const char *table)
     return damage_table_of(&g_site, table);
 }
 
-/* Make the stored functions of every analysis bytes that do not inflate
+/* Make the stored functions of every analysis bytes that do not decompress
  * (since migration 019 they are a column of analyses, db_fns.h). */
 static int damage_functions(void)
 {
@@ -241,7 +241,7 @@ static void set_all_findings(const char *json)
     unsigned char *z = NULL;
     size_t zlen = 0;
 
-    assert_int_equal(db_deflate(&z, &zlen, json, strlen(json)), 0);
+    assert_int_equal(db_compress(&z, &zlen, json, strlen(json)), 0);
     assert_int_equal(db_open(&db, g_site2.db, 0), 0);
     assert_int_equal(db_prepare(db, &st, "UPDATE analyses SET findings = ?1, "
                                 "findings_len = ?2"), 0);

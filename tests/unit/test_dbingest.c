@@ -14,7 +14,7 @@
 #include "db_findings.h"
 #include "db_fns.h"
 #include "db_ingest.h"
-#include "db_zlib.h"
+#include "db_compress.h"
 #include "pd_error.h"
 
 typedef struct {
@@ -107,7 +107,7 @@ static int64_t put_text(fx *f, const char *blob, const char *text)
     unsigned char *z = NULL;
     int64_t id;
 
-    assert_int_equal(db_deflate(&z, &a.findings_zlen, text, strlen(text)), 0);
+    assert_int_equal(db_compress(&z, &a.findings_zlen, text, strlen(text)), 0);
     a.findings_z = z;
     a.findings_len = strlen(text);
     id = put_analysis(f, blob, &a);
@@ -126,7 +126,7 @@ static char *stored_text(fx *f, int64_t id)
                                 "WHERE id = ?1"), 0);
     sqlite3_bind_int64(st, 1, id);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(db_column_inflate(st, 0, 0, &text), 0);
+    assert_int_equal(db_column_decompress(st, 0, 0, &text), 0);
     assert_int_equal(strlen(text), sqlite3_column_int64(st, 1));
     sqlite3_finalize(st);
     return text;
@@ -359,7 +359,7 @@ static void test_findings_f1_damage_is_an_error(void **state)
         unsigned char *z = NULL;
         size_t zlen = 0;
 
-        assert_int_equal(db_deflate(&z, &zlen, bad[i], strlen(bad[i])), 0);
+        assert_int_equal(db_compress(&z, &zlen, bad[i], strlen(bad[i])), 0);
         assert_int_equal(db_prepare(f->db, &st, "UPDATE analyses SET findings = ?1, "
                                     "findings_len = ?2 WHERE id = ?3"), 0);
         sqlite3_bind_blob(st, 1, z, (int)zlen, SQLITE_STATIC);
@@ -540,7 +540,7 @@ static int64_t put(fx *f, const char *blob, size_t n)
         pd_buf_init(&b, 0);
         db_fns_text(&b, k_rows, n);
         assert_int_equal(b.err, 0);
-        assert_int_equal(db_deflate(&fz, &a.fns_zlen, b.data, b.len), 0);
+        assert_int_equal(db_compress(&fz, &a.fns_zlen, b.data, b.len), 0);
         a.fns_z = fz;
         a.fns_len = b.len;
         pd_buf_free(&b);
@@ -633,7 +633,7 @@ static void test_damaged_text_is_an_error(void **state)
     pd_buf_free(&b);
 }
 
-/* Stored bytes that do not inflate: the reader's error names damage. */
+/* Stored bytes that do not decompress: the reader's error names damage. */
 static void test_damaged_column_is_an_error(void **state)
 {
     fx *f = *state;

@@ -391,7 +391,7 @@ static void set_findings(int64_t id, const char *json)
     size_t zlen = 0;
     sqlite3_stmt *st = NULL;
 
-    assert_int_equal(db_deflate(&z, &zlen, json, strlen(json)), 0);
+    assert_int_equal(db_compress(&z, &zlen, json, strlen(json)), 0);
     assert_int_equal(db_prepare(g_db, &st, "UPDATE analyses SET findings = ?1, "
                                 "findings_len = ?2 WHERE id = ?3"), 0);
     sqlite3_bind_blob(st, 1, z, (int)zlen, SQLITE_STATIC);

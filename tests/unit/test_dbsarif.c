@@ -265,8 +265,8 @@ static void test_migration_013_moves_rule_ids(void **state)
                     "coalesce(u.run_id, '-') FROM sarif_results s LEFT JOIN sarif_rules u ON "
                     "u.id = s.rule ORDER BY 1, 2; SELECT count(*) FROM sarif_rules; "
                     "PRAGMA user_version;\"", path);
-    /* the last line is the schema version after every migration: 19 */
-    assert_string_equal(out, "1|0|R|1\n1|1|R|1\n1|2|-|-\n2|0|R|2\n2\n19\n");
+    /* the last line is the schema version after every migration: 20 */
+    assert_string_equal(out, "1|0|R|1\n1|1|R|1\n1|2|-|-\n2|0|R|2\n2\n20\n");
     free(out);
     tu_sh("rm -rf '%s'", dir);
     free(dir);

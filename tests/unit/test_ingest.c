@@ -460,7 +460,7 @@ static void test_findings_encoding_escapes_any_text(void **state)
     assert_int_equal(ingest_store_analysis_insert(s, &id, &c, "ab", "h", 1, &res), 0);
     assert_int_equal(db_prepare(db, &st, "SELECT findings, findings_len FROM analyses"), 0);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(db_inflate(&text, sqlite3_column_blob(st, 0),
+    assert_int_equal(db_decompress(&text, sqlite3_column_blob(st, 0),
                                 (size_t)sqlite3_column_bytes(st, 0),
                                 (size_t)sqlite3_column_int64(st, 1)), 0);
     assert_string_equal(text, "F1 1 1\n0\tcapi\trule \"x\"\ta\"b\\\\c\\t\001\xef\xbf\xbd\n"

@@ -8,15 +8,17 @@
  *   one, else that JSON) reads back from a functions' text (db_fns_text,
  *   db_fns_parse) as the same JSON, and is compact exactly when it can
  *   be; a damaged compact why is damage (PD_EDB);
- * - db_deflate (libdeflate, a compressor per thread) writes zlib's format:
- *   zlib's uncompress() reads each text back, text after text, on the main
- *   thread and on others; db_inflate reads what zlib's compress2() wrote
- *   (databases from before), and refuses a wrong length or checksum.
+ * - db_compress (libzstd, a context per thread) writes Zstandard frames:
+ *   libzstd's own one-shot ZSTD_decompress() reads each text back, text
+ *   after text, on the main thread and on others; db_decompress reads
+ *   them and what zlib's compress2() wrote (databases from before schema
+ *   version 20), and refuses a wrong length or checksum in either.
  */
 #include "testutil.h"
 
 #include <pthread.h>
 #include <zlib.h>
+#include <zstd.h>
 #include <jansson.h>
 
 #include "db.h"
@@ -225,8 +227,8 @@ static void test_why_random(void **state)
     }
 }
 
-/* Texts of sizes from nothing to past a deflate window, text-like. */
-static char *deflate_text(size_t n, unsigned seed)
+/* Texts of sizes from nothing to past a compression window, text-like. */
+static char *sample_text(size_t n, unsigned seed)
 {
     char *t = malloc(n + 1);
     size_t i;
@@ -239,11 +241,11 @@ static char *deflate_text(size_t n, unsigned seed)
     return t;
 }
 
-/* On a run of texts: db_deflate's output is zlib's format (uncompress()
- * gives the text back), db_inflate gives the text back from it and from
- * compress2()'s output.  The number of texts that failed (no cmocka
- * assert off the main thread). */
-static void *deflate_run(void *arg)
+/* On a run of texts: db_compress's output is a Zstandard frame
+ * (ZSTD_decompress() gives the text back), db_decompress gives the text
+ * back from it and from compress2()'s output (zlib's format).  The number
+ * of texts that failed (no cmocka assert off the main thread). */
+static void *compress_run(void *arg)
 {
     static const size_t sizes[] = {0, 1, 100, 5000, 70000, 300000, 17, 1 << 20, 3};
     unsigned seed = (unsigned)(uintptr_t)arg;
@@ -251,23 +253,25 @@ static void *deflate_run(void *arg)
     size_t i;
 
     for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-        char *t = deflate_text(sizes[i], seed + (unsigned)i), *back = NULL;
+        char *t = sample_text(sizes[i], seed + (unsigned)i), *back = NULL;
         uLongf wlen = compressBound(sizes[i]);
         unsigned char *want = malloc(wlen), *got = NULL;
         size_t glen = 0;
 
         char *zback = malloc(sizes[i] + 1), *oldback = NULL;
-        uLongf zlen = sizes[i];
+        size_t zlen = 0;
 
         if (!want || !zback ||
             compress2(want, &wlen, (const Bytef *)t, sizes[i], Z_BEST_SPEED) != Z_OK ||
-            db_deflate(&got, &glen, t, sizes[i]) != 0 ||
-            uncompress((Bytef *)zback, &zlen, got, glen) != Z_OK || zlen != sizes[i] ||
+            db_compress(&got, &glen, t, sizes[i]) != 0 ||
+            glen < 4 || memcmp(got, "\x28\xb5\x2f\xfd", 4) != 0 ||
+            ZSTD_isError(zlen = ZSTD_decompress(zback, sizes[i] + 1, got, glen)) ||
+            zlen != sizes[i] ||
             memcmp(zback, t, sizes[i]) != 0 ||
-            db_inflate(&back, got, glen, sizes[i]) != 0 || memcmp(back, t, sizes[i]) != 0 ||
-            db_inflate(&oldback, want, wlen, sizes[i]) != 0 ||
+            db_decompress(&back, got, glen, sizes[i]) != 0 || memcmp(back, t, sizes[i]) != 0 ||
+            db_decompress(&oldback, want, wlen, sizes[i]) != 0 ||
             memcmp(oldback, t, sizes[i]) != 0) {
-            fprintf(stderr, "deflate: text %zu of %zu bytes (seed %u) differs\n", i,
+            fprintf(stderr, "compress: text %zu of %zu bytes (seed %u) differs\n", i,
                     sizes[i], seed);
             bad++;
         }
@@ -281,17 +285,17 @@ static void *deflate_run(void *arg)
     return (void *)bad;
 }
 
-static void test_deflate_zlib_format(void **state)
+static void test_compress_zstd_format(void **state)
 {
     pthread_t th[3];
     void *bad;
     int i;
 
     (void)state;
-    assert_null(deflate_run((void *)(uintptr_t)1));
-    assert_null(deflate_run((void *)(uintptr_t)2));   /* the same state, reused */
+    assert_null(compress_run((void *)(uintptr_t)1));
+    assert_null(compress_run((void *)(uintptr_t)2));   /* the same state, reused */
     for (i = 0; i < 3; i++)
-        assert_int_equal(pthread_create(&th[i], NULL, deflate_run,
+        assert_int_equal(pthread_create(&th[i], NULL, compress_run,
                                         (void *)(uintptr_t)(10 + i)), 0);
     for (i = 0; i < 3; i++) {
         pthread_join(th[i], &bad);
@@ -299,55 +303,92 @@ static void test_deflate_zlib_format(void **state)
     }
 }
 
-/* A wrong stored length, a flipped byte (the checksum) and a cut stream
- * are damage, not text. */
-static void test_inflate_refuses_damage(void **state)
+/* One stream z[0..zlen) of text t (n bytes), in either format: a wrong
+ * stored length, a cut stream and a flipped last byte (the checksum) are
+ * damage, not text; the stream itself gives t back. */
+static void refuses_damage(unsigned char *z, size_t zlen, const char *t, size_t n)
 {
-    char *t = deflate_text(50000, 7), *back = NULL;
-    unsigned char *z = NULL;
+    char *back = NULL;
+
+    assert_int_equal(db_decompress(&back, z, zlen, n - 1), PD_EDB);
+    assert_int_equal(db_decompress(&back, z, zlen, n + 1), PD_EDB);
+    assert_int_equal(db_decompress(&back, z, zlen - 3, n), PD_EDB);
+    z[zlen - 1] ^= 1;                  /* XXH64 (Zstandard), adler32 (zlib) */
+    assert_int_equal(db_decompress(&back, z, zlen, n), PD_EDB);
+    assert_null(back);
+    z[zlen - 1] ^= 1;
+    assert_int_equal(db_decompress(&back, z, zlen, n), 0);
+    assert_memory_equal(back, t, n);
+    free(back);
+}
+
+/* Damage refused in the format written now and in zlib's (older rows). */
+static void test_decompress_refuses_damage(void **state)
+{
+    char *t = sample_text(50000, 7);
+    unsigned char *z = NULL, old[60000];
+    uLongf oldlen = sizeof(old);
     size_t zlen = 0;
 
     (void)state;
-    assert_int_equal(db_deflate(&z, &zlen, t, 50000), 0);
-    assert_int_equal(db_inflate(&back, z, zlen, 49999), PD_EDB);
-    assert_int_equal(db_inflate(&back, z, zlen, 50001), PD_EDB);
-    assert_int_equal(db_inflate(&back, z, zlen - 3, 50000), PD_EDB);
-    z[zlen - 1] ^= 1;                                  /* adler32 */
-    assert_int_equal(db_inflate(&back, z, zlen, 50000), PD_EDB);
-    assert_null(back);
-    z[zlen - 1] ^= 1;
-    assert_int_equal(db_inflate(&back, z, zlen, 50000), 0);
-    assert_memory_equal(back, t, 50000);
-    free(back);
+    assert_int_equal(db_compress(&z, &zlen, t, 50000), 0);
+    refuses_damage(z, zlen, t, 50000);
+    assert_int_equal(compress2(old, &oldlen, (const Bytef *)t, 50000, Z_BEST_SPEED), Z_OK);
+    refuses_damage(old, oldlen, t, 50000);
     free(z);
     free(t);
 }
 
-/* A stored pair of columns (bytes, original size): inflated from the row;
+/* A text of one byte repeated shrinks far more than deflate can (1032:1):
+ * it reads back, while a stored length past what a frame can hold is
+ * refused before anything is allocated for it. */
+static void test_decompress_repeats(void **state)
+{
+    size_t n = (size_t)8 << 20;
+    char *t = malloc(n), *back = NULL;
+    unsigned char *z = NULL;
+    size_t zlen = 0;
+
+    (void)state;
+    assert_non_null(t);
+    memset(t, ' ', n);
+    assert_int_equal(db_compress(&z, &zlen, t, n), 0);
+    assert_true(zlen < n / 1032);
+    assert_int_equal(db_decompress(&back, z, zlen, n), 0);
+    assert_memory_equal(back, t, n);
+    free(back);
+    assert_int_equal(db_decompress(&back, z, zlen, (zlen + 65) * 32768), PD_EDB);
+    assert_non_null(strstr(pd_error_last(), "does not fit its"));
+    assert_null(back);
+    free(z);
+    free(t);
+}
+
+/* A stored pair of columns (bytes, original size): decompressed from the row;
  * a NULL column is no text where the column may be NULL, damage where it
  * may not. */
-static void test_column_inflate(void **state)
+static void test_column_decompress(void **state)
 {
-    char *t = deflate_text(3000, 3), *back = NULL;
+    char *t = sample_text(3000, 3), *back = NULL;
     unsigned char *z = NULL;
     size_t zlen = 0;
     sqlite3 *db;
     sqlite3_stmt *st;
 
     (void)state;
-    assert_int_equal(db_deflate(&z, &zlen, t, 3000), 0);
+    assert_int_equal(db_compress(&z, &zlen, t, 3000), 0);
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
     assert_int_equal(sqlite3_prepare_v2(db, "SELECT ?1, ?2, NULL, NULL", -1, &st, NULL),
                      SQLITE_OK);
     sqlite3_bind_blob(st, 1, z, (int)zlen, SQLITE_STATIC);
     sqlite3_bind_int64(st, 2, 3000);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(db_column_inflate(st, 0, 0, &back), 0);
+    assert_int_equal(db_column_decompress(st, 0, 0, &back), 0);
     assert_memory_equal(back, t, 3001);
     free(back);
-    assert_int_equal(db_column_inflate(st, 2, 1, &back), 0);
+    assert_int_equal(db_column_decompress(st, 2, 1, &back), 0);
     assert_null(back);
-    assert_int_equal(db_column_inflate(st, 2, 0, &back), PD_EDB);
+    assert_int_equal(db_column_decompress(st, 2, 0, &back), PD_EDB);
     assert_null(back);
     sqlite3_finalize(st);
     sqlite3_close(db);
@@ -361,9 +402,10 @@ int main(void)
         cmocka_unit_test(test_why_cases),
         cmocka_unit_test(test_why_random),
         cmocka_unit_test(test_why_compact_damage),
-        cmocka_unit_test(test_deflate_zlib_format),
-        cmocka_unit_test(test_inflate_refuses_damage),
-        cmocka_unit_test(test_column_inflate),
+        cmocka_unit_test(test_compress_zstd_format),
+        cmocka_unit_test(test_decompress_refuses_damage),
+        cmocka_unit_test(test_decompress_repeats),
+        cmocka_unit_test(test_column_decompress),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
