@@ -95,9 +95,19 @@ void an_memo_free(an_memo *m);
 void an_memo_stats_get(an_memo *m, an_memo_stats *s);
 
 /*
+ * The memo's size by default: 12 MiB.  An ingest of numpy/core's history
+ * (both refs) reuses 1,334 MB of chunks with it, 1,353 MB with 16 MiB
+ * (0.4 s of CPU less), 1,211 MB with 8 (1 s more); but with 16 its peak
+ * RSS went past 128 MB in some runs once the allocator's arenas kept a
+ * pad (pd_malloc_ingest), 113-118 MB with 12 (issue 26,
+ * doc/benchmarks.md).
+ */
+#define AN_MEMO_DEFAULT_BYTES ((size_t)12 << 20)
+
+/*
  * The memo size of the environment: PORTDASH_MEMO_MB megabytes (0 turns
- * the memo off), 16 MiB when unset or not a number (numpy-hpy's history
- * reuses 0.2 % more with 32, 3.5 % less with 8).  In bytes.
+ * the memo off), AN_MEMO_DEFAULT_BYTES when unset or not a number.  In
+ * bytes.
  */
 size_t an_memo_env_bytes(void);
 

@@ -58,9 +58,9 @@ size_t an_memo_env_bytes(void)
     unsigned long mb;
 
     if (!v || !*v)
-        return (size_t)16 << 20;
+        return AN_MEMO_DEFAULT_BYTES;
     mb = strtoul(v, &endp, 10);
-    return *endp ? (size_t)16 << 20 : (size_t)mb << 20;
+    return *endp ? AN_MEMO_DEFAULT_BYTES : (size_t)mb << 20;
 }
 
 static void an_lru_unlink(an_memo *m, an_mentry *e)
