@@ -37,10 +37,13 @@
  * one long analysis at the head of the queue (a large template file) soon
  * left the other threads nothing to do, and the writer then waited for
  * each result in turn (numpy/core, both refs: 590-810 waits); with 8, 270
- * to 350; with 16, 160-220, but the peak resident size grew by 4-5 MB (the
- * encodings waiting, and the heap they leave), which the ingest's bound of
- * 128 MB has no room for. */
-#define INGEST_PIPE_ROOM 8
+ * to 350; with 16, 160-220.  With 8 the analysis threads still waited 1.9 s
+ * for work in all, in an ingest of 7.4 s on two cores; with 32, 1.2-1.5 s,
+ * and the ingest took 0.3-0.6 s less (three runs of five turns, 2026-12-04;
+ * 64: the same as 32, the plans ahead then the bound).  The peak resident
+ * size did not move (115-119 MB): the encodings waiting are compressed,
+ * and since the arenas keep a pad (pd_malloc.h) what they leave is reused. */
+#define INGEST_PIPE_ROOM 32
 
 typedef struct ingest_pipe ingest_pipe;
 
