@@ -42,7 +42,7 @@ static void cli_ingest_usage(FILE *out)
         "                   threads); the stored result is the same for any N\n"
         "  --no-memo        analyse every version whole instead of reusing the\n"
         "                   analysis of unchanged functions (same result;\n"
-        "                   the memo's size: PORTDASH_MEMO_MB, default 16)\n"
+        "                   the memo's size: PORTDASH_MEMO_MB, default 12)\n"
         "  --background     give way to everything else on the machine: the\n"
         "                   planner and analysis threads run at SCHED_IDLE (only\n"
         "                   on CPU nothing else wants); the writing thread, which\n"
