@@ -72,6 +72,20 @@ static int db_is_hex(const char *s, size_t min, size_t max)
     return 1;
 }
 
+/* Step st, a query of one commit's (id, oid), and finalize it: its row
+ * into *commit_out and oid_out (41 bytes).  0, PD_ENOTFOUND, PD_EDB. */
+static int db_rev_row(sqlite3 *db, sqlite3_stmt *st, int64_t *commit_out, char *oid_out)
+{
+    int rc = db_step_one(db, st);
+
+    if (rc == 0) {
+        *commit_out = sqlite3_column_int64(st, 0);
+        snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Commit ids starting with `prefix`: a range scan on the unique index. */
 static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
                             int64_t *commit_out, char *oid_out)
@@ -128,19 +142,8 @@ static int db_rev_parent(sqlite3 *db, int64_t repo_id, long k, int64_t *commit,
             snprintf(oid, sizeof(oid), "%.40s", p);
     }
     sqlite3_finalize(st);
-    if (rc < 0)
-        return rc;
-    if ((rc = db_prepare(db, &st, "SELECT id, oid FROM commits WHERE repo_id = ?1 "
-                         "AND oid = ?2")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, repo_id);
-    sqlite3_bind_text(st, 2, oid, -1, SQLITE_STATIC);
-    if ((rc = db_step_one(db, st)) == 0) {
-        *commit = sqlite3_column_int64(st, 0);
-        snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
-    }
-    sqlite3_finalize(st);
-    return rc;
+    /* the whole id as a prefix: the one commit, if stored */
+    return rc < 0 ? rc : db_rev_by_prefix(db, repo_id, oid, commit, oid_out);
 }
 
 /* The commit n first parents back from *commit, into *commit and oid_out,
@@ -159,12 +162,7 @@ static int db_rev_back(sqlite3 *db, long n, int64_t *commit, char *oid_out)
         return rc;
     sqlite3_bind_int64(st, 1, *commit);
     sqlite3_bind_int64(st, 2, n);
-    if ((rc = db_step_one(db, st)) == 0) {
-        *commit = sqlite3_column_int64(st, 0);
-        snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
-    }
-    sqlite3_finalize(st);
-    return rc;
+    return db_rev_row(db, st, commit, oid_out);
 }
 
 /* The steps s ("~2^2~", checked by pd_rev_check) from *commit, git's
@@ -218,13 +216,7 @@ int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
         return rc;
     sqlite3_bind_int64(st, 1, repo_id);
     sqlite3_bind_text(st, 2, rev, -1, SQLITE_STATIC);
-    rc = db_step_one(db, st);
-    if (rc == 0) {
-        *commit_out = sqlite3_column_int64(st, 0);
-        snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
-    }
-    sqlite3_finalize(st);
-    if (rc != PD_ENOTFOUND)
+    if ((rc = db_rev_row(db, st, commit_out, oid_out)) != PD_ENOTFOUND)
         return rc;
     if (!db_is_hex(rev, 4, 40))
         return pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);

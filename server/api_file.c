@@ -125,13 +125,13 @@ static int api_file_none(srv_req *r, const api_at *at, const char *path, int rc)
     if (rc != PD_ENOTFOUND)
         return rc;
     memset(&pf, 0, sizeof(pf));
-    if (!pd_path_is_source(path) && db_path_is_dir(r->db, path) == 1) {
-        rc = pd_error_set(PD_ENOTFOUND, "no file '%s': it is a directory (its files "
-                          "are in the commit's file list)", path);
-    } else if (!pd_path_is_source(path)) {
-        rc = pd_error_set(PD_ENOTFOUND, "no analysed file '%s': its suffix is none of the "
-                          "C sources the analysis reads (.c .h .inc .c.src .h.src "
-                          ".inc.src .cpp .hpp .cc .cxx .hh .hxx)", path);
+    if (!pd_path_is_source(path)) {
+        rc = db_path_is_dir(r->db, path) == 1
+            ? pd_error_set(PD_ENOTFOUND, "no file '%s': it is a directory (its files "
+                           "are in the commit's file list)", path)
+            : pd_error_set(PD_ENOTFOUND, "no analysed file '%s': its suffix is none of "
+                           "the C sources the analysis reads (.c .h .inc .c.src .h.src "
+                           ".inc.src .cpp .hpp .cc .cxx .hh .hxx)", path);
     } else if (db_repo_filter(r->db, at->repo_id, &pf) == 0 &&
                !pathfilter_globs_contain(&pf.f, path)) {
         api_file_globs(globs, sizeof(globs), &pf.f);

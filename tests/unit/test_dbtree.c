@@ -202,6 +202,32 @@ static void test_migration_fills(void **state)
     check_all_against_git();
 }
 
+/* Revisions with ~N and ^N steps resolve in the database to git's commit:
+ * main~13 is the merge of side, so its ^2 is side's tip, stored because
+ * side was ingested too; a parent that does not exist is not found. */
+static void test_rev_steps_are_gits(void **state)
+{
+    static const char *revs[] = {"main~13^2", "main~13^1", "main~13^0", "main^",
+                                 "main~2^1~1", "main~12^^2~1", "side~1"};
+    static const char *none[] = {"main~13^3", "main~19", "main~18^2"};
+    int64_t repo, id;
+    char oid[41], *want;
+    size_t i;
+
+    assert_int_equal(db_repo_find(g_db, "cp", &repo, NULL, 0), 0);
+    for (i = 0; i < sizeof(revs) / sizeof(revs[0]); i++) {
+        want = tu_sh_out("git --git-dir='%s' rev-parse '%s'", tu_fixture(FX), revs[i]);
+        want[40] = '\0';
+        assert_int_equal(db_rev_resolve(g_db, repo, revs[i], &id, oid), 0);
+        assert_string_equal(oid, want);
+        free(want);
+    }
+    for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+        assert_int_equal(db_rev_resolve(g_db, repo, none[i], &id, oid), PD_ENOTFOUND);
+        assert_non_null(strstr(pd_error_last(), "no such parent stored"));
+    }
+}
+
 /* Removing the repository removes its rows (the foreign keys hold). */
 static void test_repo_rm(void **state)
 {
@@ -219,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_spacings_equal_git),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_migration_fills),
+        cmocka_unit_test(test_rev_steps_are_gits),
         cmocka_unit_test(test_repo_rm),
     };
 
