@@ -17,7 +17,8 @@ enum pd_err {
     PD_ENOTFOUND = -3, /* named thing (repo, ref, path, object) unknown */
     PD_EINVAL = -4,    /* malformed input or bad argument */
     PD_EIO = -5,       /* file or repository could not be read/written */
-    PD_EDB = -6,       /* SQLite reported an error */
+    PD_EDB = -6,       /* SQLite reported an error, or the database is from
+                        * a newer portdash (db_open) */
     PD_EGIT = -7,      /* libgit2 reported an error */
     PD_EBUSY = -8      /* another ingest or snapshot holds the work lock (db_lock.h) */
 };

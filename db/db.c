@@ -41,8 +41,10 @@ static int db_migrate(sqlite3 *db, const char *path)
     if (have < 0)
         return pd_error_set(PD_EDB, "%s: cannot read schema version: %s",
                             path, sqlite3_errmsg(db));
+    /* A failure of the database, not of the command line: every command
+     * exits 1 on it (an older portdash exited 2 from some, 1 from others). */
     if (have > newest)
-        return pd_error_set(PD_EINVAL, "%s: schema version %d is newer than "
+        return pd_error_set(PD_EDB, "%s: schema version %d is newer than "
                             "this portdash (%d); upgrade portdash", path, have,
                             newest);
     for (i = 0; i < db_migrations_count; i++) {

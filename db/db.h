@@ -23,7 +23,8 @@
  * Open (create = 1: create if missing) the database at `path`, switch it to
  * WAL mode, and apply pending migrations in one transaction each.  *out is a
  * new connection closed with db_close().  Errors: PD_EDB (message names the
- * file), PD_EINVAL if the file's schema is newer than this binary.
+ * file), also when the file's schema is newer than this binary (the
+ * message says so and the file is left as it was).
  */
 int db_open(sqlite3 **out, const char *path, int create);
 

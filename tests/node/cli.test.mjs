@@ -207,3 +207,35 @@ test('an ingest from a path that is no git repository leaves nothing beside the 
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('a database from a newer portdash is a failure (exit 1) for every command, and is left as it was', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-newer-'));
+  try {
+    const db = join(dir, 'db');
+    const r = run(['ingest', '--quiet', '--db', db, '--git-dir', toyport, '--name', 'demo', '--ref', 'hpy']);
+    assert.equal(r.status, 0, r.stderr);
+    const v = spawnSync('sqlite3', [db, 'PRAGMA user_version = 99'], { encoding: 'utf8' });
+    assert.equal(v.status, 0, v.stderr);
+    const before = readFileSync(db);
+    const sarif = join(root, 'tests', 'fixtures', 'sarif', 'one.sarif');
+    for (const args of [
+      ['ingest', '--db', db, '--git-dir', toyport, '--name', 'demo', '--ref', 'hpy'],
+      ['show', 'commit', '--db', db, '--name', 'demo', 'hpy'],
+      ['repo', 'list', '--db', db],
+      ['snapshot', '--db', db, '--name', 'demo'],
+      ['token', 'list', '--db', db],
+      ['token', 'create', '--db', db, '--name', 'bot', '--scope', 'sarif'],
+      ['triage', 'list', '--db', db, '--name', 'demo'],
+      ['import-sarif', '--db', db, '--name', 'demo', '--rev', 'hpy', sarif],
+      ['serve', '--db', db, '--listen', '127.0.0.1:0'],
+    ]) {
+      const c = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 10000 });
+      assert.equal(c.status, 1, `${args.slice(0, 2).join(' ')}: exit ${c.status}: ${c.stderr}`);
+      assert.match(c.stderr, /schema version 99 is newer than this portdash \(\d+\); upgrade portdash/,
+        args.slice(0, 2).join(' '));
+    }
+    assert.ok(readFileSync(db).equals(before), 'the database changed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
