@@ -182,11 +182,13 @@ int cli_ingest(int argc, char **argv)
     }
     if (!quiet)
         fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%s; %s of "
-                "unchanged chunks reused, templates expanded) in %.1f s%s\n",
+                "unchanged chunks reused%s) in %.1f s%s\n",
                 opt.name, (unsigned long long)st.commits_new,
                 (unsigned long long)st.blobs_analysed,
                 cli_bytes(analysed, sizeof(analysed), (double)st.bytes_analysed),
-                cli_bytes(reused, sizeof(reused), (double)st.memo_hit_bytes), st.seconds,
+                cli_bytes(reused, sizeof(reused), (double)st.memo_hit_bytes),
+                /* the reused bytes count a template's expansion */
+                st.templates_analysed ? ", templates expanded" : "", st.seconds,
                 st.rewrites ? "; a ref was rewritten (rebased or "
                 "force-pushed): recorded, old history kept" : "");
     /* Where the CPU went, by stage (tests/bench/ingest_ab.sh reads it). */

@@ -78,6 +78,7 @@ typedef struct {
     uint64_t commits_seen;    /* commits on the walked chains not yet summarised */
     uint64_t commits_new;     /* commit rows inserted */
     uint64_t blobs_analysed;
+    uint64_t templates_analysed;  /* ... of them numpy templates (PD_SRC_TEMPLATE) */
     uint64_t bytes_analysed;
     uint64_t memo_hits;       /* chunks reused from the memo (an_memo) */
     uint64_t memo_hit_bytes;  /* ... their bytes (templates expanded) */

@@ -150,6 +150,7 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
         rc = ingest_warm_scope(c, *id_out, enc);
     if (rc == 0) {
         c->st.blobs_analysed++;
+        c->st.templates_analysed += pd_path_kind(path) == PD_SRC_TEMPLATE;
         c->st.bytes_analysed += enc->row.size;
         if (flow) {
             *flow = enc->flow;

@@ -78,7 +78,10 @@ function get(url, as) {
   if (!pre) return read(fetch(url, { headers: { accept } }), url, as);
   const answer = read(pre, url, as);
   kept.set(key, answer);
-  answer.catch(() => kept.delete(key));   // a failure is not kept: the next caller asks again
+  // A failure is not kept (the next caller asks again), but for a 404:
+  // an unknown revision or path stays unknown for the page's life, and
+  // every part of the page that asks would repeat it.
+  answer.catch((e) => { if (e?.status !== 404) kept.delete(key); });
   return answer;
 }
 

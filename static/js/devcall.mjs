@@ -189,7 +189,12 @@ export async function mountDevCall(root, ctx, summary, frontier) {
     summary.then(async (s) => {
       replace(far, farCard(s));
       replace(week, await weekCard(ctx, s));
-    }).catch((e) => { fail(far, 'Summary')(e); fail(week, 'This week')(e); }),
+    }).catch((e) => {
+      // An unknown revision: the page says so once; cards would repeat it.
+      if (e?.status === 404) root.hidden = true;
+      fail(far, 'Summary')(e);
+      fail(week, 'This week')(e);
+    }),
     frontier.then((d) => replace(next, nextCard(ctx, d instanceof Error ? null : d))).catch(fail(next, 'Next to port')),
   ]);
   root.dataset.complete = 'true';

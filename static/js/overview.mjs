@@ -401,6 +401,15 @@ function mountTrendPanel(refNames) {
   })).catch((e) => showError($('errors'), e, 'Trend'));
 }
 
+/** What an unknown revision's page shows: the refs it may have meant. */
+function unknownRevNote(known, repo, rev) {
+  const refs = known?.refs ?? [];
+  if (!refs.length) return h('span', { class: 'muted', id: 'unknown-rev' }, 'Nothing to show.');
+  return h('p', { class: 'muted', id: 'unknown-rev' },
+    `No commit of ${repo} is named "${rev}". Its refs: `,
+    refs.map((r, i) => [i ? ', ' : '', h('a', { href: overviewHref(repo, r.name) }, r.name)]), '.');
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -450,8 +459,15 @@ async function main() {
   // An unknown revision (the summary's 404) gets no trend: the first
   // ref's, drawn under its error, read as its own.
   const unknownRev = await sumIn.then(() => false, (r) => r?.status === 404);
-  if (unknownRev) $('more-nav').hidden = true;
-  else if (refNames.length) mountTrendPanel(refNames);
+  if (unknownRev) {
+    // Said once, with where to go; the panels would each ask the server
+    // about the same missing commit and say nothing more.
+    $('more-nav').hidden = true;
+    await sumIn.catch((e) => showError(errors, e, 'Summary'));
+    replace($('commit'), unknownRevNote(known, state.repo, state.rev));
+    return;
+  }
+  if (refNames.length) mountTrendPanel(refNames);
 
   // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
   const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))

@@ -92,6 +92,14 @@ test('an unknown revision on the overview is said once, by the summary, not by e
   assert.equal(await page.locator('#trend').isHidden(), true);
   assert.equal(await page.locator('#trend canvas').count(), 0);
   assert.equal(await page.locator('#more-nav').isHidden(), true);
+  // No card repeats it, and the page names the refs it may have meant.
+  assert.equal(await page.locator('#devcall').isHidden(), true);
+  const refs = await page.$$eval('#unknown-rev a', (x) => x.map((a) => a.textContent));
+  assert.deepEqual(refs, (await apiOk('/api/v1/repos')).find((r) => r.name === repo).refs.map((r) => r.name));
+  // Each question about the missing commit is asked once; no panel asks more.
+  const asked = page.requests.filter((u) => u.includes('/commits/no-such-rev/'));
+  assert.equal(new Set(asked).size, asked.length, asked.join(' '));
+  assert.ok(asked.length <= 3, asked.join(' '));
   await close(page);
 });
 
