@@ -59,7 +59,9 @@ function farCard(s) {
       h('span', { class: 'seg st-ported', style: `width:${nfiles ? ((100 * ready) / nfiles).toFixed(3) : 0}%` })),
     h('ul', { class: 'dc-list' },
       h('li', null, h('strong', { dataset: { metric: 'dc-blocking-files' } }, fmt(nfiles - ready)),
-        ` ${nfiles - ready === 1 ? 'file still needs' : 'files still need'} CPython`),
+        // Said of the files' own code (doc/analyzer.md): a universal-ready
+        // file may still reach CPython through what it calls.
+        ` ${nfiles - ready === 1 ? 'file still uses' : 'files still use'} the C API or a bridge outside guards`),
       h('li', null, h('strong', { dataset: { metric: 'dc-legacy' } }, fmt(legacy)), ' legacy functions (C API or the project\'s own legacy API), ',
         h('strong', { dataset: { metric: 'dc-bridged' } }, fmt(bridged)), ' bridged'),
       obj ? h('li', null, h('strong', { dataset: { metric: 'dc-object-legacy' } }, fmt(obj)),
@@ -160,7 +162,11 @@ function nextCard(ctx, d) {
   const list = d?.functions ?? [];
   if (!list.length) {
     return [title, h('p', { class: 'muted', id: 'dc-next-none' },
-      d ? 'No function can be ported on its own yet (see "Next to port").' : 'Not available.')];
+      // The frontier lists only functions some ported or bridged code
+      // calls (api frontier without all=1): functions nobody calls may be
+      // portable on their own, so "none can be" would be wrong.
+      d ? 'None that ported or bridged code calls: no legacy or bridged function whose callees are all ported is called from ported code yet (see "Next to port").'
+        : 'Not available.')];
   }
   const at = d.commit ?? ctx.rev;
   return [

@@ -96,7 +96,7 @@ function renderHead(d) {
         : h('span', { id: 'file-status' }, statusBadge(d.status)),
       d.status == null && d.missing ? null
         : h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
-          title: d.universal_ready ? 'nothing in this file needs CPython' : 'this file still needs CPython' },
+          title: d.universal_ready ? 'nothing unguarded in this file uses the C API or a bridge (what it calls may)' : 'this file still uses the C API or a bridge outside guards' },
         d.universal_ready ? 'universal-ready' : 'not universal-ready'),
       h('span', { class: 'muted' }, 'at ', h('code', { class: 'sha', title: d.commit }, shortCommit(d.commit))),
       h('span', { class: 'fact' }, `${fmt(fns.length)} functions`),

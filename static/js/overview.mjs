@@ -216,7 +216,7 @@ function renderSummary(s, repo, rev, scope) {
     h('div', { class: 'bar bar-big', role: 'img', 'aria-label': `${ready} of ${nfiles} files universal-ready`,
       title: `${ready} of ${nfiles} files need no CPython` },
     h('span', { class: 'seg st-ported', style: `width:${nfiles ? ((100 * ready) / nfiles).toFixed(3) : 0}%` })),
-    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing in it needs CPython.'));
+    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing unguarded in it uses the C API or a bridge; a function in it may still reach CPython through what it calls (its object-dtype state says so).'));
 
   const tokens = h('section', { class: 'card', 'aria-labelledby': 'tk-h' },
     h('h2', { id: 'tk-h', class: 'card-title' }, 'Tokens'),
