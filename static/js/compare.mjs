@@ -126,7 +126,11 @@ async function main() {
   replace($('compare-head'),
     h('h1', { class: 'compare-title', id: 'compare-title' }, sideLabel(state.base, c.base), h('span', { class: 'muted' }, ' → '),
       sideLabel(state.head, c.head)),
-    h('p', { class: 'muted small' }, 'What moved from base to head. Progress is green, regressions red and listed first.'));
+    h('p', { class: 'muted small' }, 'What moved from base to head. Progress is green, regressions red and listed first.'),
+    // A repository with one ref pairs it with itself: say so, or "no
+    // change" and a passing gate read as a verdict on real work.
+    c.base && c.base === c.head ? h('p', { class: 'warn', id: 'same-commit' },
+      `Base and head are the same commit (${shortCommit(c.head)}): nothing can have moved. Choose another base.`) : null);
   replace($('headline-slot'), headlineChips(c.delta));
   const regs = c.regressions ?? [];
   const lost = (c.files ?? []).filter((f) => f.from?.universal_ready && !f.to?.universal_ready);

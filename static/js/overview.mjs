@@ -429,11 +429,18 @@ async function main() {
     state.repo = repos[0].name;
   }
   const known = repos.find((r) => r.name === state.repo);
+  // With or without a revision: an unknown repository's commits are all
+  // unknown, and the list of the known ones is what helps.
+  if (!known && repos.length) {
+    showError(errors, { problem: { title: 'Unknown repository',
+      detail: `No repository named "${state.repo}" has been ingested.` } });
+    replace($('commit'), h('p', { class: 'muted', id: 'unknown-repo' }, 'Known repositories: ',
+      repos.map((r, i) => [i ? ', ' : '', h('a', { href: `index.html?${new URLSearchParams({ repo: r.name })}` }, r.name)]), '.'));
+    renderPicker(repos, state.repo, '');
+    return;
+  }
   if (!state.rev) {
     if (!known) {
-      showError(errors, { problem: { title: 'Unknown repository',
-        detail: `No repository named "${state.repo}" has been ingested.${repos.length
-          ? ` Known repositories: ${repos.map((r) => r.name).join(', ')}.` : ''}` } });
       replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
       renderPicker(repos, state.repo, '');
       return;

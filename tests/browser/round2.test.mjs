@@ -643,3 +643,27 @@ test('commit and compare pages show the code diff of a changed function, with fi
     await close(page);
   }
 });
+
+test('an unknown repository on the overview lists the known ones, with or without a revision', async () => {
+  const names = (await apiOk('/api/v1/repos')).map((r) => r.name);
+  for (const q of [{ repo: 'no-such-repo' }, { repo: 'no-such-repo', rev: 'hpy' }]) {
+    const page = await open(`${BASE}/?${new URLSearchParams(q)}`);
+    const problems = await page.$$eval('#errors .problem', (x) => x.map((e) => e.textContent));
+    assert.equal(problems.length, 1, problems.join(' | '));
+    assert.match(problems[0], /Unknown repository/);
+    assert.deepEqual(await page.$$eval('#unknown-repo a', (x) => x.map((a) => a.textContent)), names);
+    // Only what the page's first script asks before it knows (prefetch.js).
+    const asked = page.requests.filter((u) => u.includes('/repos/no-such-repo/'));
+    assert.ok(q.rev ? asked.length <= 3 : asked.length === 0, asked.join(' '));
+    await close(page);
+  }
+});
+
+test('a compare of a commit with itself says so', async () => {
+  const page = await open(`${BASE}/compare.html?${new URLSearchParams({ repo, base: rev, head: rev })}`);
+  assert.match(await page.textContent('#same-commit'), new RegExp(`same commit \\(${commit.slice(0, 10)}\\)`));
+  await close(page);
+  const other = await open(`${BASE}/compare.html?${new URLSearchParams({ repo, base: `${rev}~1`, head: rev })}`);
+  assert.equal(await other.locator('#same-commit').count(), 0);
+  await close(other);
+});
