@@ -401,9 +401,19 @@ function mountTrendPanel(refNames) {
   })).catch((e) => showError($('errors'), e, 'Trend'));
 }
 
-/** What an unknown revision's page shows: the refs it may have meant. */
-function unknownRevNote(known, repo, rev) {
-  const refs = known?.refs ?? [];
+/** The known repositories, as links to their overviews. */
+function knownReposNote(repos) {
+  if (!repos.length) return h('span', { class: 'muted' }, 'Nothing to show.');
+  return h('p', { class: 'muted', id: 'unknown-repo' }, 'Known repositories: ',
+    repos.map((r, i) => [i ? ', ' : '', h('a', { href: `index.html?${new URLSearchParams({ repo: r.name })}` }, r.name)]), '.');
+}
+
+/** What an unknown revision's page shows (the API's problem is above it):
+ * the refs it may have meant, or the repositories when the repository is
+ * unknown too. */
+function unknownRevNote(known, repos, repo, rev) {
+  if (!known) return knownReposNote(repos);
+  const refs = known.refs ?? [];
   if (!refs.length) return h('span', { class: 'muted', id: 'unknown-rev' }, 'Nothing to show.');
   return h('p', { class: 'muted', id: 'unknown-rev' },
     `No commit of ${repo} is named "${rev}". Its refs: `,
@@ -429,19 +439,11 @@ async function main() {
     state.repo = repos[0].name;
   }
   const known = repos.find((r) => r.name === state.repo);
-  // With or without a revision: an unknown repository's commits are all
-  // unknown, and the list of the known ones is what helps.
-  if (!known && repos.length) {
-    showError(errors, { problem: { title: 'Unknown repository',
-      detail: `No repository named "${state.repo}" has been ingested.` } });
-    replace($('commit'), h('p', { class: 'muted', id: 'unknown-repo' }, 'Known repositories: ',
-      repos.map((r, i) => [i ? ', ' : '', h('a', { href: `index.html?${new URLSearchParams({ repo: r.name })}` }, r.name)]), '.'));
-    renderPicker(repos, state.repo, '');
-    return;
-  }
   if (!state.rev) {
     if (!known) {
-      replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
+      showError(errors, { problem: { title: 'Unknown repository',
+        detail: `No repository named "${state.repo}" has been ingested.` } });
+      replace($('commit'), knownReposNote(repos));
       renderPicker(repos, state.repo, '');
       return;
     }
@@ -471,7 +473,7 @@ async function main() {
     // about the same missing commit and say nothing more.
     $('more-nav').hidden = true;
     await sumIn.catch((e) => showError(errors, e, 'Summary'));
-    replace($('commit'), unknownRevNote(known, state.repo, state.rev));
+    replace($('commit'), unknownRevNote(known, repos, state.repo, state.rev));
     return;
   }
   if (refNames.length) mountTrendPanel(refNames);

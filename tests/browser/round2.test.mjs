@@ -648,9 +648,10 @@ test('an unknown repository on the overview lists the known ones, with or withou
   const names = (await apiOk('/api/v1/repos')).map((r) => r.name);
   for (const q of [{ repo: 'no-such-repo' }, { repo: 'no-such-repo', rev: 'hpy' }]) {
     const page = await open(`${BASE}/?${new URLSearchParams(q)}`);
+    // Said once: by the page, or (with a revision) by the API's problem.
     const problems = await page.$$eval('#errors .problem', (x) => x.map((e) => e.textContent));
     assert.equal(problems.length, 1, problems.join(' | '));
-    assert.match(problems[0], /Unknown repository/);
+    assert.match(problems[0], q.rev ? /Not Found \(HTTP 404\)/ : /Unknown repository/);
     assert.deepEqual(await page.$$eval('#unknown-repo a', (x) => x.map((a) => a.textContent)), names);
     // Only what the page's first script asks before it knows (prefetch.js).
     const asked = page.requests.filter((u) => u.includes('/repos/no-such-repo/'));
