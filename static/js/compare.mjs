@@ -5,7 +5,7 @@
 // the change, and the files whose status or universal-readiness changed.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit, pathNodes, setTitle } from './dom.mjs';
+import { h, replace, fmt, shortCommit, pathNodes, setTitle, joined } from './dom.mjs';
 import {
   showError, readParams, renderNav, commitHref, fileHref, figuresTable, headlineChips, statusBadge, cmpStr,
 } from './ui.mjs';
@@ -142,7 +142,7 @@ async function main() {
     ? functionChanges(regs, at)
     : h('p', { class: 'regressions-none', id: 'no-regressions' }, '✓ No regressions: no function moved back towards the CPython C API.'),
   lost.length ? h('p', { class: 'warn', id: 'lost-ready' }, h('strong', null, `${fmt(lost.length)} ${lost.length === 1 ? 'file is' : 'files are'} no longer universal-ready: `),
-    lost.map((f, i) => [i ? ', ' : '', h('a', { href: fileHref(state.repo, at.to, f.path) }, f.path)]),
+    joined(lost, (f) => h('a', { href: fileHref(state.repo, at.to, f.path) }, f.path)),
     '.', excused && !(g instanceof Error) ? [' ', h('a', { href: '#gate-excused' },
       excused === lost.length ? 'The gate does not count them: why' : `The gate counts ${fmt(lost.length - excused)} of them: why`)] : null) : null);
   // The regressions are shown above; the moves list shows everything else.

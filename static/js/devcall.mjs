@@ -197,7 +197,10 @@ export async function mountDevCall(root, ctx, summary, frontier) {
       replace(week, await weekCard(ctx, s));
     }).catch((e) => {
       // An unknown revision: the page says so once; cards would repeat it.
-      if (e?.status === 404) root.hidden = true;
+      if (e?.status === 404) {
+        root.hidden = true;
+        return;
+      }
       fail(far, 'Summary')(e);
       fail(week, 'This week')(e);
     }),

@@ -104,6 +104,12 @@ export function append(el, children) {
   return el;
 }
 
+/** The nodes render(item) gives for each item, `sep` between them (a list
+ * in running text: "a, b, c"), as children for h() or append(). */
+export function joined(items, render, sep = ', ') {
+  return items.map((x, i) => [i ? sep : null, render(x)]);
+}
+
 /** Replaces all children of el. */
 export function replace(el, ...children) {
   el.replaceChildren();

@@ -8,7 +8,7 @@
 // functions call them today (converting one removes the bridges those
 // callers cross).
 
-import { h, replace, fmt, pathNodes } from './dom.mjs';
+import { h, replace, fmt, pathNodes, joined } from './dom.mjs';
 import { fileHref, statusBadge } from './ui.mjs';
 import { getJson, seg } from './api.mjs';
 
@@ -56,7 +56,7 @@ export async function mountFrontier(root, { repo, rev, limit = 25, answer = null
       h('span', { dataset: { metric: 'frontier-candidates' } }, fmt(d.candidates)),
       ` ${d.candidates === 1 ? 'candidate' : 'candidates'}, those that unblock most first (callers for which it is the only callee they still wait for), then most bridged callers.`),
     excluded.length ? h('p', { class: 'small', id: 'frontier-excluded' }, 'Left out: ',
-      excluded.map((x, i) => [i ? '; ' : '', h('code', null, x.name), ` — ${x.reason}`]), '.') : null,
+      joined(excluded, (x) => [h('code', null, x.name), ` — ${x.reason}`], '; '), '.') : null,
     d.functions.length ? body
       : h('p', { class: 'muted' }, 'No candidate: no legacy or bridged function with only ported callees is called from ported code.'),
     more);

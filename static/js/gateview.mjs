@@ -7,7 +7,7 @@
 // not, why: it never says "1 file no longer universal-ready" beside a
 // passing gate without the reason.
 
-import { h, replace, fmt } from './dom.mjs';
+import { h, replace, fmt, joined } from './dom.mjs';
 import { fileHref } from './ui.mjs';
 
 /**
@@ -49,7 +49,7 @@ export function renderGate(el, gate, lost, ctx) {
           c.scope ? [' (scope ', h('code', { class: 'gate-scope' }, c.scope), ')'] : null, ` ${fmt(c.base)} → ${fmt(c.head)}`))))),
     (gate.regressions ?? []).some((x) => x.renamed_from) ? h('p', { class: 'muted small', id: 'gate-renames' },
       'Followed as renames (compared with the function of the old name at its place): ',
-      gate.regressions.filter((x) => x.renamed_from).map((x, i) => [i ? ', ' : '', h('code', null, x.renamed_from), ' → ',
+      joined(gate.regressions.filter((x) => x.renamed_from), (x) => [h('code', null, x.renamed_from), ' → ',
         h('code', null, x.name)])) : null,
     excused.length ? h('div', { class: 'gate-excused', id: 'gate-excused' },
       h('p', null, h('strong', null, `The gate does not count ${excused.length === 1 ? 'this file' : `these ${fmt(excused.length)} files`}`),

@@ -4,7 +4,7 @@
 // universal mode (API hpy-needs), with CSV and Markdown exports to paste
 // into an HPy issue.  Issue 24, point 1.
 
-import { h, replace, fmt, setTitle } from './dom.mjs';
+import { h, replace, fmt, setTitle, joined } from './dom.mjs';
 import { getJson } from './api.mjs';
 import { showError, readParams, writeParams, renderNav, overviewHref } from './ui.mjs';
 
@@ -21,7 +21,7 @@ function query(extra) {
 function render(d) {
   const ports = d.ports;
   replace($('needs-about'), `${fmt(d.total)} ${d.total === 1 ? 'name' : 'names'} across ${fmt(ports.length)} ${ports.length === 1 ? 'port' : 'ports'}: `,
-    ports.flatMap((p, i) => [i ? ', ' : null, h('a', { href: overviewHref(p.name, p.commit) }, p.name), ` at ${p.ref}`]),
+    joined(ports, (p) => [h('a', { href: overviewHref(p.name, p.commit) }, p.name), ` at ${p.ref}`]),
     `. Scope ${d.scope}; HPy symbol table ${d.hpy_version}. Functions: that use it (kept from universal mode until HPy has it or the code changes); `,
     'sole: for which it is the only missing name. Per port: functions / files.');
   replace($('needs-export'),

@@ -7,7 +7,7 @@
 // ref is a navigation (it loads another commit).
 
 import * as api from './api.mjs';
-import { h, replace, fmt, pct, shortCommit, timeEl, pathNodes, setTitle } from './dom.mjs';
+import { h, replace, fmt, pct, shortCommit, timeEl, pathNodes, setTitle, joined } from './dom.mjs';
 import {
   STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP, TOKEN_CLASSES,
   TOKEN_HELP, total,
@@ -405,7 +405,7 @@ function mountTrendPanel(refNames) {
 function knownReposNote(repos) {
   if (!repos.length) return h('span', { class: 'muted' }, 'Nothing to show.');
   return h('p', { class: 'muted', id: 'unknown-repo' }, 'Known repositories: ',
-    repos.map((r, i) => [i ? ', ' : '', h('a', { href: `index.html?${new URLSearchParams({ repo: r.name })}` }, r.name)]), '.');
+    joined(repos, (r) => h('a', { href: `index.html?${new URLSearchParams({ repo: r.name })}` }, r.name)), '.');
 }
 
 /** What an unknown revision's page shows (the API's problem is above it):
@@ -417,7 +417,7 @@ function unknownRevNote(known, repos, repo, rev) {
   if (!refs.length) return h('span', { class: 'muted', id: 'unknown-rev' }, 'Nothing to show.');
   return h('p', { class: 'muted', id: 'unknown-rev' },
     `No commit of ${repo} is named "${rev}". Its refs: `,
-    refs.map((r, i) => [i ? ', ' : '', h('a', { href: overviewHref(repo, r.name) }, r.name)]), '.');
+    joined(refs, (r) => h('a', { href: overviewHref(repo, r.name) }, r.name)), '.');
 }
 
 /* ---------- start ---------- */
@@ -467,12 +467,12 @@ async function main() {
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
   // An unknown revision (the summary's 404) gets no trend: the first
   // ref's, drawn under its error, read as its own.
-  const unknownRev = await sumIn.then(() => false, (r) => r?.status === 404);
-  if (unknownRev) {
+  const sumErr = await sumIn.then(() => null, (e) => e);
+  if (sumErr?.status === 404) {
     // Said once, with where to go; the panels would each ask the server
     // about the same missing commit and say nothing more.
     $('more-nav').hidden = true;
-    await sumIn.catch((e) => showError(errors, e, 'Summary'));
+    showError(errors, sumErr, 'Summary');
     replace($('commit'), unknownRevNote(known, repos, state.repo, state.rev));
     return;
   }

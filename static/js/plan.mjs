@@ -3,7 +3,7 @@
 // file universal-ready (API plan: steps callees first, in batches by
 // level, file and owner, each saying what it unblocks).  Issue 24.
 
-import { h, replace, fmt, nameNodes } from './dom.mjs';
+import { h, replace, fmt, nameNodes, joined } from './dom.mjs';
 import { getJson, commitBase } from './api.mjs';
 import { commitHref, fileHref, statusBadge } from './ui.mjs';
 
@@ -17,7 +17,7 @@ function person(repo, p) {
     label, n > 1 ? h('span', { class: 'muted small' }, ` ×${fmt(n)}`) : null);
 }
 
-const people = (repo, list) => (list?.length ? list.flatMap((p, i) => [i ? ', ' : null, person(repo, p)]) : h('span', { class: 'muted' }, '—'));
+const people = (repo, list) => (list?.length ? joined(list, (p) => person(repo, p)) : h('span', { class: 'muted' }, '—'));
 
 function ownersPanel(repo, o) {
   const rows = (o.functions ?? []).filter((f) => f.ported_by.length || f.changed_by.length);
@@ -64,7 +64,7 @@ function planPanel(repo, rev, p) {
       h('a', { href: fileHref(repo, rev, b.path) }, b.path), b.owner ? [' · ask ', h('span', { class: 'owner' }, b.owner)] : null,
       h('ul', null, stepsOf(b).map((s) => h('li', { dataset: { step: s.step, name: s.name } },
         statusBadge(s.status), ' ', fn(s), s.cycle ? h('span', { class: 'muted small' }, ' (call cycle: with its partners)') : null,
-        s.unblocks.length ? h('span', { class: 'small' }, ' → unblocks ', s.unblocks.flatMap((u, i) => [i ? ', ' : null, h('code', null, nameNodes(u.name))])) : null,
+        s.unblocks.length ? h('span', { class: 'small' }, ' → unblocks ', joined(s.unblocks, (u) => h('code', null, nameNodes(u.name)))) : null,
         s.universal_ready_after.length ? h('span', { class: 'small plan-ready' }, ' → universal-ready: ', s.universal_ready_after.join(', ')) : null)))))));
 }
 

@@ -665,6 +665,7 @@ test('a compare of a commit with itself says so', async () => {
   assert.match(await page.textContent('#same-commit'), new RegExp(`same commit \\(${commit.slice(0, 10)}\\)`));
   await close(page);
   const other = await open(`${BASE}/compare.html?${new URLSearchParams({ repo, base: `${rev}~1`, head: rev })}`);
+  assert.equal(await other.locator('#compare-title').count(), 1, 'the compare of two commits is shown');
   assert.equal(await other.locator('#same-commit').count(), 0);
   await close(other);
 });

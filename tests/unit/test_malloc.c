@@ -157,7 +157,6 @@ static void test_ingest_arena_keeps_its_pad(void **state)
     assert_true(faults < 200);
 }
 
-
 /* After pd_malloc_prefault(), buffers written within what it faulted in
  * cost no page fault each: 24 MiB are 6,144 pages of 4 KiB. */
 static void test_prefault_spares_the_page_faults(void **state)
