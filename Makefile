@@ -358,7 +358,7 @@ bench-truth: deps
 	sh tests/bench/truth.sh build/portdash "$(TRUTH_LABELS)" \
 	  $(if $(TRUTH_NUMPY),numpy-hpy "$(TRUTH_NUMPY)" hpy$(truth_comma)hpy-convert-object-dtype 'numpy/core/**') \
 	  $(if $(TRUTH_KIWI),kiwi "$(TRUTH_KIWI)" 1.3.2-hpy -) \
-	  $(if $(TRUTH_UJSON),ultrajson-hpy "$(TRUTH_UJSON)" hpy 'python/**$(truth_comma)lib/**') \
+	  $(if $(TRUTH_UJSON),ultrajson-hpy "$(TRUTH_UJSON)" hpy 'python/**$(truth_comma)lib/**$(truth_comma)deps/double-conversion/double-conversion/**') \
 	  $(if $(TRUTH_HPY),hpy "$(TRUTH_HPY)" master 'hpy/devel/**')
 
 # libFuzzer targets (tests/fuzz/), ASan + UBSan: fuzz_analyze over the

@@ -537,6 +537,8 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     else
         an_walk(&st, tm ? tm->text : buf, tm ? tm->len : len, rpp);
     tmpl_replay_free(&rp);
+    if (!st.rc && st.tpend.valid)
+        an_shadow_next(&st, NULL);    /* the input ended after it */
     if (!st.rc)
         an_finish(&st);
     if (!st.rc)

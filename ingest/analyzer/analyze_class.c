@@ -6,6 +6,7 @@
 
 #include "analyze_build.h"
 #include "analyze_class.h"
+#include "analyze_shadow.h"
 #include "lex.h"
 
 const rules_name *an_classified(an_state *st, const lex_token *t,
@@ -31,6 +32,9 @@ const rules_name *an_classified(an_state *st, const lex_token *t,
             a->marker = 1;
         }
     }
+    if (v.cls >= 0 && e && (e->flags & RULES_F_TYPE) &&
+        an_shadow_defer(st, t, s, len, e, v, define))
+        return e;                     /* maybe a variable: see the next token */
     if (v.cls >= 0)
         an_add_finding(st, t->line, t->column, v, s, len, AN_FK_PLAIN,
                        e && e->cond.cls >= 0 ? e : NULL, define);

@@ -8,6 +8,7 @@
 #include "analyze_int.h"
 #include "analyze_pp.h"
 #include "analyze_scan.h"
+#include "analyze_shadow.h"
 #include "lex_fast.h"
 
 /* Feed one lexed token to the analysis: a directive to the preprocessor,
@@ -15,6 +16,8 @@
  * step of the plain walk and of the memo's walk. */
 static inline void an_feed(an_state *st, const lex_token *t)
 {
+    if (st->tpend.valid)
+        an_shadow_next(st, t);        /* a C API type name or a variable */
     if (t->kind == LEX_PP_BEGIN)
         an_directive(st);
     else if (!st->skip)

@@ -9,6 +9,7 @@
  *   analyze_class.c classification of identifiers by the rules, through a
  *                   cache of verdicts by name (analyze_class.h)
  *   analyze_items.c object-dtype item access inside functions
+ *   analyze_shadow.c variables named like a C API type (`uint16_t digit`)
  *   analyze_pp.c    preprocessor directives: #if 0, guards, brace depth
  *                   across #if/#else branches, #define bodies
  *   analyze_types.c HPy types, their HPyField members and traverse visits
@@ -20,7 +21,7 @@
  * function of any file: each file's functions are declared in its own
  * header (analyze_scan.h, ...), so the files call each other as a tree
  * (the walk: memo -> pp -> scan -> items -> flow; pp, scan -> class;
- * all -> build).
+ * class, scan, feed -> shadow; all -> build).
  *
  * One an_state lives for one an_analyze() call.  Errors (only out of
  * memory) are sticky in st->rc so the per-token code needs no error
@@ -146,6 +147,18 @@ _Static_assert((AN_RING & (AN_RING - 1)) == 0, "an_prev masks with AN_RING - 1")
 #define AN_MAXFNALIAS 16        /* function pointers set from a name */
 #define AN_MAXFCALL 16          /* nested calls whose arguments are read */
 #define AN_MAXCODES 96          /* bytes of one call's argument codes */
+#define AN_MAXSHADOW 16         /* variables named like a C API type */
+
+/* A C API type name whose finding waits for the token after it
+ * (analyze_shadow.h): text in the lexer's buffer, never spliced. */
+typedef struct {
+    int valid;
+    int decl;                   /* it stands where a declarator can */
+    const char *s;
+    uint32_t len, line, column;
+    rules_verdict v;
+    const rules_name *cond;     /* entry with an exact-if rule, or NULL */
+} an_tpend;
 
 /* A call inside a function whose arguments the flow facts describe
  * (analyze_flow.c). */
@@ -322,6 +335,12 @@ typedef struct {
     const rules_name *ld_e;     /* local declaration being read */
     int ld_state, ld_stars, ld_param;
     long ld_depth;
+
+    /* Variables named like a C API type (analyze_shadow.h): the name
+     * waiting for its next token, and those visible in the function. */
+    an_tpend tpend;
+    struct { const char *s; uint32_t len; long depth; } shadow[AN_MAXSHADOW];
+    int nshadow;
 
     int types_seen;             /* an identifier that analyze_types.c reads */
     int nograph;                /* an_analyze_nograph: no calls, no flow

@@ -77,7 +77,8 @@ static int an_clean(const an_state *st)
            !st->kr && !st->kr_next && !st->pend_valid && !st->cand_valid &&
            !st->alt_valid && !st->tag_kw_valid && !st->after_group &&
            st->adepth == 0 && st->ncalls == 0 && !st->callpend_valid &&
-           !st->pcast.active && an_flow_clean(st);
+           !st->pcast.active && an_flow_clean(st) && !st->tpend.valid &&
+           st->nshadow == 0;
 }
 
 /* The key of chunk [base, q) whose first line is line0 in state st. */

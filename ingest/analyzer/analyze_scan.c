@@ -25,6 +25,7 @@
 #include "analyze_flow.h"
 #include "analyze_items.h"
 #include "analyze_scan.h"
+#include "analyze_shadow.h"
 #include "pd_error.h"
 
 /* First tokens of a declaration that opens a wrapper, not a body. */
@@ -143,6 +144,8 @@ void an_reset_decl(an_state *st)
     st->alt_valid = 0;
     st->cand_arg_valid = st->pend_macro_valid = st->cand_macro_valid = 0;
     st->tag_kw_valid = 0;
+    if (st->cur < 0)
+        an_shadow_clear(st);          /* a prototype's parameters */
 }
 
 /* Drop tracked calls whose parentheses are closed (depth restores). */
@@ -653,6 +656,7 @@ static void an_func_punct(an_state *st, const an_tok *t)
     case '}':
         if (st->depth > 0)
             st->depth--;
+        an_shadow_close(st);
         if (st->depth == 0) {
             an_flow_end(st);
             st->res->functions[st->cur].end_line = t->line;

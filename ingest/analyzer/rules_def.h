@@ -36,6 +36,9 @@ typedef struct {
                                  * gives a pointer into array data */
 #define RULES_F_ITEMNAME 0x10u  /* `itemname`: a name the project's macros
                                  * declare as a pointer into array data */
+#define RULES_F_TYPE     0x20u  /* a names set lists it with kind `type`:
+                                 * a variable may take its name
+                                 * (analyze_shadow.h) */
 
 /* rules_name.itemdata[] values (`itemdata`) */
 #define RULES_DATA_ANY   1      /* locals and parameters */

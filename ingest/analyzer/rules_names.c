@@ -4,7 +4,9 @@
  * The default rules use it for the C API: the names CPython's own headers
  * declare (ingest/rules/cpython.names, written by tools/gen_capi_names.py
  * and embedded as the set builtin:cpython), so that a project's own
- * Py-prefixed helper is not mistaken for C API (issue 21).
+ * Py-prefixed helper is not mistaken for C API (issue 21).  A name whose
+ * second column is `type` is marked RULES_F_TYPE: a variable may take
+ * its name (analyze_shadow.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,16 @@ static int rules_names_text(const rules_ctx *c, const char *set, const char **te
     return 0;
 }
 
+/* 1 if the line's second column, from p to the line's end nl, is the
+ * kind `type` (a typedef name or a tag: tools/gen_capi_names.py). */
+static int rules_names_is_type(const char *p, const char *nl)
+{
+    while (p < nl && (*p == '\t' || *p == ' '))
+        p++;
+    return nl - p >= 4 && memcmp(p, "type", 4) == 0 &&
+           (nl - p == 4 || p[4] == '\t' || p[4] == ' ' || p[4] == '\r');
+}
+
 /* Give class v to every name of the set's text; an `exact` rule of the
  * same name keeps its own class, whichever line comes first. */
 static int rules_names_apply(rules *r, const rules_ctx *c, const char *set,
@@ -111,6 +123,8 @@ static int rules_names_apply(rules *r, const rules_ctx *c, const char *set,
             e->exact = v;
             e->exact_from_set = 1;
         }
+        if (rules_names_is_type(p + n, nl))
+            e->flags |= RULES_F_TYPE;
     }
     return 0;
 }

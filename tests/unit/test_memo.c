@@ -11,6 +11,7 @@
  * outside a guarded #if or an #if 0, after a macro is redefined, in two
  * namespaces, as two template instances of the same text, with an exact-if
  * trigger elsewhere in the file, a '}' line inside a comment or a string,
+ * a variable named like a C API type next to a function using the type,
  * and the order of a function's calls, which follows the whole file.
  * A replay runs outside the memo's lock: an entry dropped for room while
  * it is replayed lives until the replay ends, and two threads through a
@@ -221,6 +222,27 @@ static void test_calls_follow_the_file_order_of_names(void **state)
     an_result_free(r);
 }
 
+static void test_variables_named_like_types_stay_in_their_function(void **state)
+{
+    /* A parameter and a local named like CPython types (digit, destructor)
+     * hide them in their function only: the next function, the same text
+     * in both files, uses the types, and a reused chunk must say so. */
+    const char *vars = "int\nv(destructor *destructor)\n{\n    int digit = 0;\n"
+                       "    return use(destructor, digit);\n}\n";
+    const char *types = "int\nt(void *o)\n{\n    digit d = (digit)0;\n"
+                        "    return ((destructor)o)(o), d;\n}\n";
+    char src[1024];
+    an_result *r;
+
+    snprintf(src, sizeof(src), "%s%s%s", types, vars, types);
+    cold_warm("vars.c", src, 1);
+    warm_by("types.c", types, "vars.c", src, 1);
+    r = plain("vars.c", src);
+    /* t: digit twice, destructor once; v: its parameter's type only */
+    assert_int_equal(r->nfindings, 3 + 1 + 3);
+    an_result_free(r);
+}
+
 static void test_problems_noted_in_reused_chunks(void **state)
 {
     /* Unmatched braces and #endif, stray bytes, an unterminated literal:
@@ -371,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_wrappers_and_namespaces_name_functions),
         cmocka_unit_test(test_exact_if_trigger_elsewhere_in_the_file),
         cmocka_unit_test(test_calls_follow_the_file_order_of_names),
+        cmocka_unit_test(test_variables_named_like_types_stay_in_their_function),
         cmocka_unit_test(test_problems_noted_in_reused_chunks),
         cmocka_unit_test(test_small_memo_evicts_and_stays_exact),
         cmocka_unit_test(test_memo_of_other_rules_is_not_used),

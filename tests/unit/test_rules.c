@@ -101,7 +101,8 @@ static void test_rules_hash_is_git_blob_id(void **state)
 
 /* `names SET CLASS` (issue 21): a set gives its class as an exact rule
  * would; an exact rule of the same name wins before or after it; a file
- * set is found next to the rules file; the hash covers the sets' text. */
+ * set is found next to the rules file; the hash covers the sets' text; a
+ * name of kind `type` is marked so. */
 static void test_rules_names(void **state)
 {
     rules *r, *d;
@@ -126,6 +127,13 @@ static void test_rules_names(void **state)
     assert_int_equal(v.cls, RULES_CLS_UNSET);
     rules_classify(r, "@source", 7, &v);
     assert_int_equal(v.cls, RULES_CLS_UNSET);
+    /* kind `type` in the second column: a variable may hide the name
+     * (analyze_shadow.h); macros and functions cannot be */
+    assert_true(rules_lookup(r, "MyPort_Handle", 13)->flags & RULES_F_TYPE);
+    assert_false(rules_lookup(r, "MyPort_Bridge", 13)->flags & RULES_F_TYPE);
+    assert_true(rules_lookup(r, "digit", 5)->flags & RULES_F_TYPE);
+    assert_false(rules_lookup(r, "PyTuple_New", 11)->flags & RULES_F_TYPE);
+    assert_false(rules_lookup(r, "METH_O", 6)->flags & RULES_F_TYPE);
     /* the hash covers the set: it is not the blob id of the text alone
      * (printf 'names port.names hpy\n' | git hash-object --stdin) */
     assert_int_equal(rules_parse(&d, NAMES "port.rules", "names port.names hpy\n",
