@@ -67,7 +67,20 @@ function typeRow(repo, rev, t) {
     h('td', null, itemsCell(t.items_visited)),
     h('td', null, t.fields.length
       ? h('ul', { class: 'tv-fields' }, t.fields.map((f) => fieldRow(repo, f)))
-      : h('span', { class: 'muted' }, 'no HPyField members')));
+      : noFields(t)));
+}
+
+/**
+ * The members cell of a type without HPyField members found.  The analysis
+ * records only structs that have such members, so a struct not found is
+ * either one without them or one the ingest did not read (a header outside
+ * its path filter, or outside the repository): say both, not "none".
+ */
+function noFields(t) {
+  if (t.struct_path) return h('span', { class: 'muted' }, 'no HPyField members');
+  return h('span', { class: 'muted tv-unknown', title: 'the analysis records only structs with HPyField members' },
+    t.struct ? ['no HPyField members found: ', h('code', null, t.struct), ' has none in the analysed files, or lies outside them (path filter)']
+      : 'struct unknown: no .basicsize = sizeof(...) or HPyType_HELPERS names it');
 }
 
 /**
