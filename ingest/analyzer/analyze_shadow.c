@@ -35,7 +35,8 @@ static int an_shadow_in_typedef(const an_state *st)
 }
 
 /* 1 if a declarator can follow token t: a name that is not a keyword
- * of statements or expressions, a type keyword, '*', '&', '&&'. */
+ * of statements or expressions, a qualifier or a storage class, a type
+ * keyword, '*', '&', '&&'. */
 static int an_shadow_decl_prev(const an_tok *t)
 {
     static const char *const not_decl[] = {
@@ -43,6 +44,8 @@ static int an_shadow_decl_prev(const an_tok *t)
         "for", "switch", "throw", "delete", "operator", "typedef", "using",
         "template", "co_return", "co_yield", "defined", "_Alignof",
         "alignof", "decltype", "typeof", "__typeof__", "_Generic",
+        /* before the type of an unnamed parameter: f(void *, const digit) */
+        "const", "volatile", "static", "extern", "register", "inline",
     };
     size_t i;
 

@@ -17,7 +17,8 @@
  *    in C++ `>` and `>>` can close template arguments and do not count;
  *  - it stands where a declarator stands: after a name that is not a
  *    keyword (`uint16_t digit`), a type keyword (`int digit`), `*`, `&`,
- *    `const`, and before `,` or `)` (a parameter, a declarator list);
+ *    and before `,` or `)` (a parameter, a declarator list); after
+ *    `const` or `static` it is the type of an unnamed parameter;
  *  - a name found to be a variable inside a function, or a parameter,
  *    hides the type for the rest of its block (the function's body for
  *    a parameter): st->shadow.
