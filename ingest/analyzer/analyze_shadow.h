@@ -24,9 +24,10 @@
  *    a parameter): st->shadow.
  * After `struct`, `union`, `enum`, `class`, `typename` and `new` the name
  * is always a type, and in a `typedef` it is the C API's name defined
- * again (`typedef ssize_t Py_ssize_t;` for old Pythons).  A variable at file scope hides nothing beyond its
- * own declarator: the set lives inside one function, which the memo's
- * chunks never cut (an_clean requires it empty).
+ * again (`typedef ssize_t Py_ssize_t;` for old Pythons).  A variable at
+ * file scope hides nothing beyond its own declarator: the set lives
+ * inside one function, which the memo's chunks never cut (an_clean
+ * requires it empty).
  */
 #ifndef ANALYZE_SHADOW_H
 #define ANALYZE_SHADOW_H
