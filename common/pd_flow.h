@@ -192,6 +192,16 @@ int pd_flow_results_file(pd_flow *g, int64_t file, const char *path, const char 
                          size_t len);
 int pd_flow_results_apply(pd_flow *g, const char *text, size_t len);
 
+/*
+ * pd_flow_file_delta of one file from stored results alone, without a
+ * graph: fns[0..fnslen) the file's functions as pd_flow_fns_encode made
+ * them, key its pd_flow_path_key, set[0..setlen) a commit's set.  Only the
+ * set's lines of that file are read: what a file's history needs at each
+ * commit (db_history_file.c).  0 or PD_ENOMEM.
+ */
+int pd_flow_results_file_delta(const char *fns, size_t fnslen, int64_t key,
+                               const char *set, size_t setlen, int64_t delta[PD_OBJ_COUNT]);
+
 /* The facts of a stored form text without the functions' first lines,
  * hashed (XXH3 64, xxHash): equal for two versions of a file whose
  * results are the same but for moved lines.  For this process only: the

@@ -158,6 +158,32 @@ static inline int fl_cpython(const fl_fn *d)
     return (d->local & PD_FLOW_CPYTHON) || (d->kinds & (PD_FLOW_NULLOWNER | PD_FLOW_CPYCHAIN));
 }
 
+/* Its state once calls are followed, and on its own body only. */
+static inline pd_objstate fl_state(const fl_fn *x)
+{
+    return pd_objstate_rule(x->kinds & PD_FLOW_LEGACY, x->kinds & PD_FLOW_FIELD, fl_cpython(x));
+}
+
+static inline pd_objstate fl_local_state(const fl_fn *x)
+{
+    return pd_objstate_rule(x->local & PD_FLOW_LEGACY, x->local & PD_FLOW_FIELD,
+                            x->local & PD_FLOW_CPYTHON);
+}
+
+/* What x adds to a (resolved - local) count of states: the one rule of
+ * pd_flow_delta, pd_flow_file_delta and pd_flow_results_file_delta. */
+static inline void fl_add_delta(const fl_fn *x, int64_t delta[PD_OBJ_COUNT])
+{
+    pd_objstate a = fl_local_state(x), b = fl_state(x);
+
+    if (a == b)
+        return;
+    if (a != PD_OBJ_NONE)
+        delta[a]--;
+    if (b != PD_OBJ_NONE)
+        delta[b]++;
+}
+
 /*
  * A file's functions as they were before pd_flow_set_file replaced them
  * (pd_flow_keep.c): copies of its live functions, their calls and

@@ -15,17 +15,6 @@
 
 /* ---- results ----------------------------------------------------------- */
 
-static pd_objstate fl_state(const fl_fn *x)
-{
-    return pd_objstate_rule(x->kinds & PD_FLOW_LEGACY, x->kinds & PD_FLOW_FIELD, fl_cpython(x));
-}
-
-static pd_objstate fl_local_state(const fl_fn *x)
-{
-    return pd_objstate_rule(x->local & PD_FLOW_LEGACY, x->local & PD_FLOW_FIELD,
-                            x->local & PD_FLOW_CPYTHON);
-}
-
 static const fl_fn *fl_at(const pd_flow *g, int64_t file, size_t idx)
 {
     const fl_file *f = fl_file_get(g, file);
@@ -145,18 +134,6 @@ size_t pd_flow_chain_json(const pd_flow *g, int64_t file, size_t idx, char *buf,
     buf[n++] = ']';
     buf[n] = '\0';
     return n;
-}
-
-static void fl_add_delta(const fl_fn *x, int64_t delta[PD_OBJ_COUNT])
-{
-    pd_objstate a = fl_local_state(x), b = fl_state(x);
-
-    if (a == b)
-        return;
-    if (a != PD_OBJ_NONE)
-        delta[a]--;
-    if (b != PD_OBJ_NONE)
-        delta[b]++;
 }
 
 void pd_flow_delta(const pd_flow *g, int64_t delta[PD_OBJ_COUNT])

@@ -49,6 +49,20 @@ int pd_flow_results_encode(const pd_flow *g, pd_buf *b)
     return b->err ? pd_error_nomem("in the call graph's results") : 0;
 }
 
+/* One "LINE BITS" line [p, nl) of a file's stored functions: its own
+ * bits, its first line into *line. */
+static unsigned fl_fns_line(const char *p, const char *nl, uint32_t *line)
+{
+    unsigned local = 0;
+
+    for (*line = 0; p < nl && *p >= '0' && *p <= '9'; p++)
+        *line = *line * 10 + (uint32_t)(*p - '0');
+    for (; p < nl; p++)
+        local |= *p == 'L' ? PD_FLOW_LEGACY : *p == 'F' ? PD_FLOW_FIELD
+                 : *p == 'C' ? PD_FLOW_CPYTHON : *p == 'M' ? PD_FLOW_MARKER : 0;
+    return local;
+}
+
 int pd_flow_results_file(pd_flow *g, int64_t id, const char *path, const char *fns,
                          size_t len)
 {
@@ -92,11 +106,7 @@ int pd_flow_results_file(pd_flow *g, int64_t id, const char *path, const char *f
         x->name = noname;
         x->alive = 1;
         x->via[0] = x->via[1] = -1;
-        for (; p < nl && *p >= '0' && *p <= '9'; p++)
-            x->line = x->line * 10 + (uint32_t)(*p - '0');
-        for (; p < nl; p++)
-            x->local |= *p == 'L' ? PD_FLOW_LEGACY : *p == 'F' ? PD_FLOW_FIELD
-                        : *p == 'C' ? PD_FLOW_CPYTHON : *p == 'M' ? PD_FLOW_MARKER : 0;
+        x->local = fl_fns_line(p, nl, &x->line);
         x->kinds = x->local & (PD_FLOW_LEGACY | PD_FLOW_FIELD);
         g->nfn++;
         f->nfn++;
@@ -196,6 +206,50 @@ int pd_flow_results_apply(pd_flow *g, const char *text, size_t len)
             return rc;
         p = nl + 1;
     }
+    return 0;
+}
+
+int pd_flow_results_file_delta(const char *fns, size_t fnslen, int64_t key,
+                               const char *set, size_t setlen, int64_t delta[PD_OBJ_COUNT])
+{
+    const char *p = fns, *end = fns ? fns + fnslen : NULL;
+    unsigned *local = NULL;
+    size_t n = 0, cap = 0;
+
+    memset(delta, 0, PD_OBJ_COUNT * sizeof(*delta));
+    while (p < end) {                      /* each function's own bits, by index */
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        uint32_t line;
+
+        if (!nl)
+            break;
+        if (fl_grow((void **)&local, &cap, n + 1, sizeof(*local)) < 0) {
+            free(local);
+            return pd_error_nomem("in the call graph");
+        }
+        local[n++] = fl_fns_line(p, nl, &line);
+        p = nl + 1;
+    }
+    for (p = set, end = set ? set + setlen : NULL; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        uint64_t k, idx, kinds;
+
+        if (!nl)
+            nl = end;
+        /* The set names functions by index: one past the file's is a set
+         * that does not fit these functions, skipped like a foreign line. */
+        if (fl_num(p, nl, 0, 16, &k) && k == (uint64_t)key && fl_num(p, nl, 1, 10, &idx) &&
+            idx < n && fl_num(p, nl, 2, 10, &kinds)) {
+            fl_fn x;
+
+            memset(&x, 0, sizeof(x));
+            x.local = local[idx];
+            x.kinds = (unsigned)kinds;
+            fl_add_delta(&x, delta);
+        }
+        p = nl + 1;
+    }
+    free(local);
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /*
- * db_history.c: history reads (see db_history.h).
+ * db_history.c: history reads (see db_history.h); one file's history is
+ * db_history_file.c.
  */
 #include <stdio.h>
 
@@ -13,64 +14,6 @@
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
     "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
-
-/* The commit and dates of a row whose columns from 0 are oid, author_time,
- * author_offset, committer_time, committer_offset. */
-static void db_when(sqlite3_stmt *st, db_commit_when *w)
-{
-    w->oid = (const char *)sqlite3_column_text(st, 0);
-    w->author_time = sqlite3_column_int64(st, 1);
-    w->author_offset = sqlite3_column_int(st, 2);
-    w->committer_time = sqlite3_column_int64(st, 3);
-    w->committer_offset = sqlite3_column_int(st, 4);
-}
-
-int db_file_history(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
-                    int64_t path_id, int64_t min_depth,
-                    int (*fn)(void *arg, const db_file_point *p), void *arg,
-                    int64_t *renamed_from, int64_t *next_depth)
-{
-    sqlite3_stmt *st = NULL;
-    db_file_point p;
-    char sql[1200];
-    int rc;
-
-    *renamed_from = 0;
-    *next_depth = 0;
-    if (measure < 0 || measure >= PD_NMEASURES)
-        return pd_error_set(PD_EINVAL, "no measure %d", measure);
-    snprintf(sql, sizeof(sql), DB_CHAIN_CTE
-             "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, "
-             "c.committer_offset, a.%s, ch.old_path_id, chain.depth, p.path, "
-             "ch.blob_oid FROM chain JOIN changes ch ON ch.commit_id = chain.cid "
-             "AND ch.path_id = ?3 JOIN commits c ON c.id = chain.cid "
-             "JOIN paths p ON p.id = ch.path_id LEFT JOIN analyses a "
-             "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
-             "WHERE chain.depth >= ?4 ORDER BY chain.depth",
-             pd_measures[measure].file_column);
-    if ((rc = db_prepare(db, &st, sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, path_id);
-    sqlite3_bind_int64(st, 4, min_depth);
-    while ((rc = db_step(st)) > 0) {
-        db_when(st, &p.c);
-        p.path = (const char *)sqlite3_column_text(st, 8);
-        p.has_value = sqlite3_column_type(st, 9) != SQLITE_NULL;
-        p.value = sqlite3_column_int64(st, 5);
-        if ((rc = fn(arg, &p)) != 0)
-            break;
-        if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-            *renamed_from = sqlite3_column_int64(st, 6);
-            *next_depth = sqlite3_column_int64(st, 7) + 1;
-            rc = 0;
-            break;
-        }
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
 
 int db_path_id(sqlite3 *db, const char *path, int64_t *id)
 {

@@ -74,13 +74,18 @@ int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash,
 typedef struct {
     db_commit_when c;
     const char *path;        /* the file's name at that change */
-    int has_value;           /* 0: the blob has no analysis (deleted) */
+    int has_value;           /* 0: the file is deleted here */
     int64_t value;           /* the measure's per-file value */
+    int call_graph;          /* 1: the file did not change here; its object
+                              * paths did, through the call graph */
 } db_file_point;
 
 /*
  * Call `fn` for the changes of path `path_id` along the chain from
- * `commit_id`, newest first, from chain depth `min_depth` on.  Stops at
+ * `commit_id`, newest first, from chain depth `min_depth` on; for an
+ * object-path measure the value is the one the commit's call graph gives
+ * (what the file table and the file page count), and the commits where
+ * only the graph moved it are points too (call_graph).  Stops at
  * the change that renamed another path into this one: *renamed_from is
  * that path's id and *next_depth the depth after it (both 0 when the walk
  * is over).  0, fn's non-zero return, or PD_EDB.

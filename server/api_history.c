@@ -328,13 +328,15 @@ enum MHD_Result api_history(srv_req *r)
     return srv_reply_json(r, 200, doc);
 }
 
-/* db_file_history callback: one change of the file, newest first. */
+/* db_file_history callback: one point of the file, newest first. */
 static int api_file_point(void *arg, const db_file_point *fp)
 {
     json_t *p = api_commit_point(&fp->c);
 
     json_object_set_new(p, "value", fp->has_value ? json_integer(fp->value) : json_null());
     json_object_set_new(p, "path", api_text(fp->path));
+    if (fp->call_graph)
+        json_object_set_new(p, "call_graph", json_true());
     json_array_append_new(arg, p);
     return 0;
 }

@@ -15,7 +15,7 @@ import {
 } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref, renderNav,
+  readParams, writeParams, overviewHref, renderNav, revIsCommit,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, groupWhy, templateName, macroOf, groupKind } from './tmplgroup.mjs';
 import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
@@ -120,20 +120,18 @@ function renderHead(d) {
       `this page shows the first ${fmt(d.per_page)} of each (the API pages the rest).`) : null);
 }
 
-/** The file's history along the page's ref (or the repository's first ref when rev is a commit id); reposIn: api.repos(). */
-async function sparkline(reposIn) {
+/** The file's history up to the page's rev: along the ref, or along the
+ * chain up to the commit a page at a commit id shows, so that it ends at
+ * the figures of the head above it. */
+async function sparkline() {
   const box = $('sparkline');
   if (!box) return;
   try {
-    const repos = await reposIn;
-    const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
-    const ref = refs.find((r) => r.name === state.rev)?.name ?? refs[0]?.name;
-    if (!ref) return;
     // Files with object-dtype paths: how many still use the legacy API; others: ported functions.
     const hasObject = (detail?.functions ?? []).some((f) => f.object_state);
     const { mountSparkline } = await import('./trend.mjs');
-    await mountSparkline(box, { repo: state.repo, ref, path: state.path,
-      measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported' });
+    await mountSparkline(box, { repo: state.repo, ref: state.rev, path: state.path,
+      atCommit: revIsCommit(state.rev, detail?.commit), measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported' });
   } catch (e) {
     box.textContent = `no history: ${e.problem?.title ?? e.message}`;
   }
@@ -751,10 +749,6 @@ async function main() {
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
-  // The repository list for the sparkline (after every line), asked now
-  // that the first round of requests is over, not in it (prefetch.js).
-  const reposIn = api.repos();
-  reposIn.catch(() => {});   // the sparkline says why it has no history
   const findings = api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
     showError(errors, e, 'Findings');
     return [];
@@ -781,7 +775,7 @@ async function main() {
   // The owners and plan panel, the history chart and the suggested changes
   // come after every line: the plan of arraytypes.c.src is 400 list items,
   // and the sparkline's library (Chart.js) is the largest script here.
-  const spark = sparkline(reposIn);
+  const spark = sparkline();
   // Owners and the porting plan of this file (plan.mjs, issue 24), under
   // the source: the plan of arraytypes.c.src is 11,700 px tall, and above
   // the findings it put the source 20,000 px down the page.  The file's

@@ -460,9 +460,11 @@ export async function mountTrend(root, opts) {
 
 /**
  * A sparkline of one file's history on the file page: root gets a small
- * canvas and a measure picker.  Points are where the file changed.
+ * canvas and a measure picker.  Points are where the file changed, and for
+ * object paths also where the call graph alone moved them.  ref: a ref
+ * name, or a commit id (atCommit: the chain up to that commit).
  */
-export async function mountSparkline(root, { repo, ref, path, measure = 'functions.ported' }) {
+export async function mountSparkline(root, { repo, ref, path, atCommit = false, measure = 'functions.ported' }) {
   if (!(await loadChart())) {
     replace(root, h('span', { class: 'muted' }, 'history chart unavailable'));
     return;
@@ -473,7 +475,9 @@ export async function mountSparkline(root, { repo, ref, path, measure = 'functio
   sel.value = measure;
   const canvas = h('canvas', { id: 'spark-canvas', width: 220, height: 36, role: 'img', 'aria-label': `File history chart on ${ref}` });
   const note = h('span', { id: 'spark-note' });
-  replace(root, h('span', null, 'history on ', h('code', null, ref)), canvas, sel, note);
+  // At a commit id the page's breadcrumb names the commit: not named again.
+  replace(root, h('span', null, atCommit ? 'history up to this commit' : ['history on ', h('code', null, ref)]),
+    canvas, sel, note);
   let chart = null;
   async function load() {
     let d;
@@ -486,7 +490,7 @@ export async function mountSparkline(root, { repo, ref, path, measure = 'functio
       return;
     }
     const pts = d.points ?? [];
-    const series = pts.map((p) => ({ x: pointTime(p, 'author'), y: p.value, commit: p.commit }));
+    const series = pts.map((p) => ({ x: pointTime(p, 'author'), y: p.value, commit: p.commit, graph: !!p.call_graph }));
     chart?.destroy();
     chart = new window.Chart(canvas, {
       type: 'line',
@@ -496,7 +500,7 @@ export async function mountSparkline(root, { repo, ref, path, measure = 'functio
         animation: false, parsing: false, normalized: true, responsive: false, layout: { padding: 4 },
         scales: { x: { type: 'linear', display: false }, y: { display: false, beginAtZero: true } },
         plugins: { legend: { display: false },
-          tooltip: { callbacks: { title: (it) => `${shortCommit(it[0]?.raw?.commit)} · ${fullDate(it[0]?.raw?.x)}`, label: (it) => ` ${fmt(it.raw.y)}` } } },
+          tooltip: { callbacks: { title: (it) => `${shortCommit(it[0]?.raw?.commit)} · ${fullDate(it[0]?.raw?.x)}`, label: (it) => ` ${fmt(it.raw.y)}${it.raw.graph ? ' (file unchanged: through a callee)' : ''}` } } },
         onClick: (evt, _e, ch) => {
           const els = ch.getElementsAtEventForMode(evt, 'nearest', { intersect: false }, true);
           const p = els.length ? ch.data.datasets[0].data[els[0].index] : null;
@@ -508,7 +512,10 @@ export async function mountSparkline(root, { repo, ref, path, measure = 'functio
     canvas.dataset.measure = sel.value;
     const first = pts[0]?.value;
     const last = pts[pts.length - 1]?.value;
-    note.textContent = pts.length ? `${fmt(first)} → ${fmt(last)} over ${fmt(pts.length)} ${pts.length === 1 ? 'change' : 'changes'}` : 'no changes recorded';
+    // Object paths also move where only a callee in another file changed.
+    const viaCalls = pts.filter((p) => p.call_graph).length;
+    note.textContent = pts.length ? `${fmt(first)} → ${fmt(last)} over ${fmt(pts.length)} ${pts.length === 1 ? 'change' : 'changes'}`
+      + (viaCalls ? ` (${fmt(viaCalls)} through callees)` : '') : 'no changes recorded';
   }
   sel.addEventListener('change', load);
   await load();

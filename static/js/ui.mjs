@@ -248,6 +248,16 @@ export function revLabel(rev) {
   return /^[0-9a-f]{40}$/.test(rev ?? '') ? rev.slice(0, 10) : (rev ?? '');
 }
 
+/**
+ * Whether a rev as given (a URL's base, head or rev) is the id of commit
+ * oid, full or abbreviated, in any case: then the rev and the commit it
+ * resolves to are one thing, to be shown once.
+ */
+export function revIsCommit(rev, oid) {
+  return typeof rev === 'string' && typeof oid === 'string' && /^[0-9a-f]{4,40}$/i.test(rev)
+    && oid.toLowerCase().startsWith(rev.toLowerCase());
+}
+
 /** Link to the search page (mode 'file': the file finder). */
 export function searchHref(repo, rev, q = '', mode = '') {
   const p = new URLSearchParams({ repo, rev });

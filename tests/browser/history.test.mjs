@@ -450,6 +450,29 @@ test('the file page shows a sparkline with one point per change of the file', as
   await close(p);
 });
 
+test('the file sparkline ends at the figure the file page shows, at a ref and at a commit id', async () => {
+  const hist = await apiOk(`${repoApi()}/refs/${enc(refs[0].name)}/history?measure=files`);
+  const sparkLast = (p) => p.evaluate(() => {
+    const ds = window.Chart.getChart(document.getElementById('spark-canvas')).data.datasets[0];
+    const d = ds._data ?? ds.data;
+    return d[d.length - 1]?.y;
+  });
+  let differs = 0;
+  for (const rev of [refs[0].name, hist.points[0].commit]) {
+    for (const f of (await apiOk(`${repoApi()}/commits/${enc(rev)}/files`)).files) {
+      const p = await open(page('file.html', { repo, rev, path: f.path }));
+      await p.waitForFunction(() => document.getElementById('spark-canvas')?.dataset.points);
+      const measure = await p.locator('#spark-measure').inputValue();
+      const [group, key] = measure.split('.');
+      assert.equal(await sparkLast(p), f[group][key], `${f.path} at ${rev}: ${measure}`);
+      const tip = await apiOk(`${repoApi()}/refs/${enc(refs[0].name)}/file-history/${encPath(f.path)}?measure=${enc(measure)}`);
+      if (tip.points[tip.points.length - 1].value !== f[group][key]) differs++;
+      await close(p);
+    }
+  }
+  assert.ok(differs > 0, 'some file at the first commit differs from the tip (fixture?)');
+});
+
 /* ---------- directory tree ---------- */
 
 test('the directory tree sums equal the figures of the files below each directory', async () => {

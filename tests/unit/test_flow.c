@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "db_flow.h"
+#include "db_history.h"
 #include "ingest.h"
 #include "pd_error.h"
 #include "pd_flow.h"
@@ -191,6 +192,75 @@ static void test_files_and_functions_read_the_graph(void **state)
     free(dir);
 }
 
+
+/* db_file_history callback: the points, newest first, as "VALUE[g]" words
+ * (g: a point of the call graph alone). */
+static int history_point(void *arg, const db_file_point *p)
+{
+    char *out = arg;
+    size_t n = strlen(out);
+
+    snprintf(out + n, 256 - n, "%s%lld%s", n ? " " : "", (long long)p->value,
+             p->call_graph ? "g" : "");
+    return 0;
+}
+
+static void file_history(sqlite3 *db, const char *hash, int64_t tip, const char *path,
+                         const char *measure, char out[256])
+{
+    int64_t path_id, from, depth;
+
+    out[0] = '\0';
+    assert_int_equal(db_path_id(db, path, &path_id), 0);
+    assert_int_equal(db_file_history(db, tip, hash, pd_measure_find(measure), path_id, 0,
+                                     history_point, out, &from, &depth), 0);
+}
+
+/* A file's history counts the object paths its file table row and file
+ * page count, the call graph's: user.c, written once on hpy, has a
+ * legacy path there (finalize, through release_items) and a CPython-only
+ * one from convert's commit on, which changed only items.c.  The history
+ * had counted the blob's own states (0 legacy, no point at convert): its
+ * sparkline ended at 0 under a file page saying 1. */
+static void test_file_history_counts_the_graphs_states(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], hash[64], pts[256];
+    int64_t tip;
+    sqlite3 *db;
+    db_files *files = NULL;
+    db_file_row row;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/hist.db", dir);
+    assert_int_equal(ingest(path, "tip"), 0);
+    db = open_db(path, hash, sizeof(hash));
+    tip = commit_id(db, "A longer comment%");
+    /* Newest first: convert's commit (the graph alone), then hpy's. */
+    file_history(db, hash, tip, "src/user.c", "object_paths.object-legacy", pts);
+    assert_string_equal(pts, "0g 1");
+    file_history(db, hash, tip, "src/user.c", "object_paths.object-cpython-only", pts);
+    assert_string_equal(pts, "1g 0");
+    /* Measures of the blob alone keep a point per change of the file. */
+    file_history(db, hash, tip, "src/user.c", "functions.legacy", pts);
+    assert_int_equal(strchr(pts, ' ') == NULL, 1);
+    /* The last point of every file is its file table row at the tip. */
+    assert_int_equal(db_files_open(db, &files, tip, hash), 0);
+    while (db_files_next(files, &row) > 0) {
+        int s;
+
+        for (s = 0; s < PD_OBJ_COUNT; s++) {
+            char key[64];
+
+            snprintf(key, sizeof(key), "object_paths.%s", pd_objstate_name(s));
+            file_history(db, hash, tip, row.path, key, pts);
+            assert_int_equal(strtoll(pts, NULL, 10), row.counts.obj[s]);
+        }
+    }
+    db_files_close(files);
+    db_close(db);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_incremental_ingest_gives_the_same_summaries),
         cmocka_unit_test(test_files_and_functions_read_the_graph),
         cmocka_unit_test(test_stored_blobs_that_come_back_move_their_callers),
+        cmocka_unit_test(test_file_history_counts_the_graphs_states),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
