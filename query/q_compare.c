@@ -1,7 +1,8 @@
 /*
  * q_compare.c: what moved between two commits, typed (q_compare.h): the
  * two file lists walked together, each changed path's file entry and its
- * function moves.
+ * function moves, and the moves of unchanged files through the call graph
+ * (the summaries' object paths count them: the list adds up to the delta).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,11 @@ static void q_side_of(q_side *x, const db_file_row *row, int64_t commit_id)
     x->ready = (int)row->counts.universal_ready_files;
 }
 
-int q_changed_files(sqlite3 *db, const q_at *base, const q_at *head,
-                    int (*fn)(void *arg, const char *path, const q_side *a,
-                              const q_side *b), void *arg)
+/* q_changed_files, and with `graph` also the paths of the same blob whose
+ * object states the two commits' call graphs give differ. */
+static int q_walk_files(sqlite3 *db, const q_at *base, const q_at *head, int graph,
+                        int (*fn)(void *arg, const char *path, const q_side *a,
+                                  const q_side *b), void *arg)
 {
     db_files *a = NULL, *b = NULL;
     db_file_row xa, xb;
@@ -62,7 +65,9 @@ int q_changed_files(sqlite3 *db, const q_at *base, const q_at *head,
 
         q_side_of(&sa, cmp <= 0 ? &xa : NULL, base->commit_id);
         q_side_of(&sb, cmp >= 0 ? &xb : NULL, head->commit_id);
-        if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0)
+        if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0 ||
+            (graph && q_diff_graph_moved(db_files_graph(a), db_files_graph(b),
+                                         pd_flow_path_key(xa.path))))
             rc = fn(arg, cmp <= 0 ? xa.path : xb.path, &sa, &sb);
         if (cmp <= 0)
             ra = db_files_next(a, &xa);
@@ -75,6 +80,13 @@ done:
     db_files_close(a);
     db_files_close(b);
     return rc;
+}
+
+int q_changed_files(sqlite3 *db, const q_at *base, const q_at *head,
+                    int (*fn)(void *arg, const char *path, const q_side *a,
+                              const q_side *b), void *arg)
+{
+    return q_walk_files(db, base, head, 0, fn, arg);
 }
 
 /* A file side from a changed-file side. */
@@ -159,7 +171,7 @@ int q_compare_get(sqlite3 *db, const q_at *base, const q_at *head,
     c->most = c->functions.most = c->regressions.most = p ? p->most : 0;
     if ((rc = db_commit_stats(db, base->commit_id, base->rules_hash, &c->base_stats)) < 0 ||
         (rc = db_commit_stats(db, head->commit_id, head->rules_hash, &c->head_stats)) < 0 ||
-        (rc = q_changed_files(db, base, head, q_compare_path, &w)) < 0) {
+        (rc = q_walk_files(db, base, head, 1, q_compare_path, &w)) < 0) {
         q_compare_free(c);
         return rc;
     }

@@ -48,8 +48,11 @@ typedef struct {
 
 /*
  * Compare resolved commits `base` and `head` (the rules of `head`) into
- * *out (q_compare_free).  `p` NULL keeps every entry.  0, PD_EDB,
- * PD_ENOMEM; on error *out is NULL.
+ * *out (q_compare_free): the function moves of changed files, and of
+ * files whose blob is the same but whose functions' object states the two
+ * call graphs give differ (q_move.call_graph), so that the object-dtype
+ * moves add up to the delta of the object paths.  `p` NULL keeps every
+ * entry.  0, PD_EDB, PD_ENOMEM; on error *out is NULL.
  */
 int q_compare_get(sqlite3 *db, const q_at *base, const q_at *head,
                   const q_compare_params *p, q_compare **out);
@@ -62,8 +65,9 @@ int q_compare_truncated(const q_compare *c);
 
 /*
  * Call `fn` for every selected path whose blob differs between two resolved
- * commits (present on one side only included), in path order.  A non-zero
- * return from fn stops the walk and is returned.  0 or PD_EDB.
+ * commits (present on one side only included), in path order: the gate's
+ * walk, which judges what a change itself did.  A non-zero return from fn
+ * stops the walk and is returned.  0 or PD_EDB.
  */
 int q_changed_files(sqlite3 *db, const q_at *base, const q_at *head,
                     int (*fn)(void *arg, const char *path, const q_side *a,

@@ -105,6 +105,10 @@ static void q_diff_tags(const gate_fn *a, const gate_fn *b, q_move *m)
         m->changes[m->nchanges++] = a ? "removed" : "added";
         if (b && b->objstate[0])
             m->changes[m->nchanges++] = "introduced";
+        /* A removed object path leaves the object paths as surely as one
+         * that stops touching items: the object-dtype list shows it. */
+        if (a && a->objstate[0])
+            m->changes[m->nchanges++] = "object-dropped";
         return;
     }
     ra = gate_status_rank(a->status);
@@ -128,6 +132,7 @@ static void q_diff_tags(const gate_fn *a, const gate_fn *b, q_move *m)
 typedef struct {
     const char *path;
     q_moves *functions, *regressions;
+    int call_graph;              /* the same blob on both sides */
     int rc;
 } q_diff_out;
 
@@ -146,6 +151,7 @@ static void q_diff_emit(void *arg, const gate_fn *a, const gate_fn *b)
     m.name = a ? a->name : b->name;
     q_fn_side_of(&m.from, a);
     q_fn_side_of(&m.to, b);
+    m.call_graph = out->call_graph;
     if ((rc = q_moves_push(out->functions, &m)) < 0 ||
         (m.regressed && out->regressions &&
          (rc = q_moves_push(out->regressions, &m)) < 0))
@@ -156,11 +162,15 @@ int q_diff_file(sqlite3 *db, const char *rules_hash, const char *path, const q_s
                 const q_side *to, q_moves *functions, q_moves *regressions)
 {
     gate_fnlist a, b;
-    q_diff_out out = {path, functions, regressions, 0};
+    q_diff_out out = {path, functions, regressions, 0, 0};
     int rc;
 
-    if (from->blob && to->blob && strcmp(from->blob, to->blob) == 0)
-        return 0;
+    /* The same blob moves only through the commits' call graphs. */
+    if (from->blob && to->blob && strcmp(from->blob, to->blob) == 0) {
+        if (from->commit_id == to->commit_id)
+            return 0;
+        out.call_graph = 1;
+    }
     if ((rc = q_diff_load(db, rules_hash, path, from, &a)) < 0)
         return rc;
     if ((rc = q_diff_load(db, rules_hash, path, to, &b)) < 0) {
@@ -171,4 +181,14 @@ int q_diff_file(sqlite3 *db, const char *rules_hash, const char *path, const q_s
     gate_fnlist_free(&a);
     gate_fnlist_free(&b);
     return out.rc;
+}
+
+int q_diff_graph_moved(const pd_flow *a, const pd_flow *b, int64_t key)
+{
+    size_t i;
+
+    for (i = 0; pd_flow_known(a, key, i) || pd_flow_known(b, key, i); i++)
+        if (pd_flow_state(a, key, i) != pd_flow_state(b, key, i))
+            return 1;
+    return 0;
 }

@@ -14,7 +14,13 @@
  *                               object-legacy < object-cpython-only <
  *                               object-universal
  *   introduced, object-dropped  the function becomes / stops being an
- *                               object-dtype path
+ *                               object-dtype path; with added / removed
+ *                               too, so that the object-dtype moves tell
+ *                               every function that joined or left the
+ *                               object paths (a removed object path is
+ *                               removed and object-dropped)
+ * A file whose blob is the same on both sides moves only through the call
+ * graph (a helper in another file changed): its moves say call_graph.
  */
 #ifndef Q_DIFF_H
 #define Q_DIFF_H
@@ -24,6 +30,7 @@
 #include <stdint.h>
 
 #include "gate.h"
+#include "pd_flow.h"
 
 /* One side of a changed file: blob NULL when the file is absent there. */
 typedef struct {
@@ -49,6 +56,8 @@ typedef struct {
     const char *changes[4];      /* tags (static strings), in order */
     size_t nchanges;
     int regressed;               /* 1: a regression (status or object rank down) */
+    int call_graph;              /* 1: the file is the same blob on both sides:
+                                  * only its callees' object states moved it */
 } q_move;
 
 /* A list of moves: the first `most` kept (0: all), `total` counted. */
@@ -66,7 +75,8 @@ void q_moves_free(q_moves *l);
  * Append to `functions` (and, if not NULL, the regressions also to
  * `regressions`) the functions of `path` that moved between side `from`
  * and side `to`, object states being those of each side's commit
- * (db_flow.h).  0, PD_EDB, PD_ENOMEM.
+ * (db_flow.h): for the same blob on both sides, the moves of the call
+ * graph alone.  0, PD_EDB, PD_ENOMEM.
  */
 int q_diff_file(sqlite3 *db, const char *rules_hash, const char *path, const q_side *from,
                 const q_side *to, q_moves *functions, q_moves *regressions);
@@ -76,5 +86,12 @@ int q_diff_file(sqlite3 *db, const char *rules_hash, const char *path, const q_s
  * side's commit.  0, PD_EDB, PD_ENOMEM. */
 int q_diff_load(sqlite3 *db, const char *rules_hash, const char *path, const q_side *side,
                 gate_fnlist *out);
+
+/*
+ * 1 when a function of the file with key `key` (pd_flow_path_key) has
+ * another object state in graph `a` than in graph `b`: the test of a
+ * file that did not change but whose states did, through its callees.
+ */
+int q_diff_graph_moved(const pd_flow *a, const pd_flow *b, int64_t key);
 
 #endif

@@ -37,9 +37,13 @@ json_t *api_move_json(const q_move *m)
 
     for (i = 0; i < m->nchanges; i++)
         json_array_append_new(tags, json_string(m->changes[i]));
-    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "path", api_text(m->path),
-                     "name", api_text(m->name), "from", api_fn_side(&m->from, 0),
-                     "to", api_fn_side(&m->to, 1), "changes", tags);
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "path", api_text(m->path),
+                          "name", api_text(m->name), "from", api_fn_side(&m->from, 0),
+                          "to", api_fn_side(&m->to, 1), "changes", tags);
+
+    if (m->call_graph)
+        json_object_set_new(o, "call_graph", json_true());
+    return o;
 }
 
 json_t *api_moves_json(const q_moves *l)

@@ -264,6 +264,9 @@ static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur
         md_functions(f, "Regressions", regs, NULL, "status");
         md_functions(f, "Object-dtype paths converted", fns, "converted", "object_state");
         md_functions(f, "New object-dtype paths", fns, "introduced", "object_state");
+        /* What left the object paths, removed functions included: with the
+         * two above, every object-dtype move of the week. */
+        md_functions(f, "No longer object-dtype paths", fns, "object-dropped", "object_state");
         md_functions(f, "Functions ported or bridged", fns, "progressed", "status");
         md_files(f, "Files that became universal-ready", files, 1);
         md_files(f, "Files no longer universal-ready", files, 0);

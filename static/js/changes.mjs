@@ -1,8 +1,9 @@
 // changes.mjs: function changes (commit and compare pages), grouped so that
 // the team reads the bad news first: regressions (red), then object-dtype
-// paths converted or introduced, functions progressed, functions added or
-// removed, anything else.  Each function links to its file page at the rev
-// where it exists, at its first line.
+// paths converted, introduced or dropped (a removed object path included,
+// so the group tells every object-dtype move), functions progressed,
+// functions added or removed, anything else.  Each function links to its
+// file page at the rev where it exists, at its first line.
 
 import { h, fmt, pathNodes } from './dom.mjs';
 import { CHANGE_LABEL, CHANGE_HELP, BAD_CHANGES } from './model.mjs';
@@ -11,8 +12,8 @@ import { statusBadge, objectBadge, fileHref, cmpStr } from './ui.mjs';
 export const GROUPS = [
   { id: 'regressions', title: 'Regressions', tone: 'bad', help: 'status or object state moved back towards the CPython C API',
     test: (t) => t.some((x) => BAD_CHANGES.includes(x)) },
-  { id: 'object', title: 'Object-dtype paths converted or introduced', tone: 'object',
-    help: 'item access moved between PyObject * and HPyField, or a function became (or stopped being) an object path',
+  { id: 'object', title: 'Object-dtype paths converted, introduced or dropped', tone: 'object',
+    help: 'item access moved between PyObject * and HPyField, or a function became (or stopped being) an object path, added or removed with it',
     test: (t) => t.some((x) => ['converted', 'introduced', 'object-dropped'].includes(x)) },
   { id: 'progressed', title: 'Functions progressed', tone: 'good', help: 'status moved towards HPy',
     test: (t) => t.includes('progressed') },
@@ -70,7 +71,10 @@ function changeRow(f, revs) {
     h('td', { class: 'to' }, side(f.to)),
     h('td', { class: 'tags' }, tags.map((t) => h('span', {
       class: ['tag', `tag-${t}`, BAD_CHANGES.includes(t) && 'tag-bad'], title: CHANGE_HELP[t] ?? null,
-    }, CHANGE_LABEL[t] ?? t))));
+    }, CHANGE_LABEL[t] ?? t)),
+    // The file is the same on both sides: what moved it is a function it
+    // calls, elsewhere (the summaries count it, so the list does too).
+    f.call_graph ? h('span', { class: 'tag tag-call-graph', title: CHANGE_HELP['call-graph'] }, CHANGE_LABEL['call-graph']) : null));
 }
 
 /** Count line for a list of function changes: "3 regressions · 2 object paths · ..." */

@@ -151,6 +151,7 @@ export const CHANGE_LABEL = {
   'object-regressed': 'object path regressed',
   introduced: 'object path introduced',
   'object-dropped': 'no longer an object path',
+  'call-graph': 'through a callee',
 };
 export const CHANGE_HELP = {
   added: 'function is new',
@@ -160,6 +161,7 @@ export const CHANGE_HELP = {
   converted: 'object-dtype item access moved towards HPyField (legacy → CPython-only → universal)',
   'object-regressed': 'object-dtype item access moved back towards PyObject *',
   introduced: 'function became an object-dtype path',
-  'object-dropped': 'function is no longer an object-dtype path',
+  'object-dropped': 'function is no longer an object-dtype path (or is removed, and was one)',
+  'call-graph': 'the file did not change: a function it calls, in another file, moved its object state',
 };
 export const BAD_CHANGES = ['regressed', 'object-regressed'];

@@ -10,7 +10,8 @@
  * longer comment moves release_items down without changing its facts.
  * Branch `back` (from `tip`) brings items.c back to stored blobs, byte for
  * byte: the first version (PyObject * items again), the comment's, then
- * convert's (the comment's facts, other lines).
+ * convert's (the comment's facts, other lines).  Branch `gone` (from `hpy`)
+ * removes release_items: finalize, unchanged, leaves the object paths.
  */
 #include "testutil.h"
 
@@ -20,6 +21,7 @@
 #include "ingest.h"
 #include "pd_error.h"
 #include "pd_flow.h"
+#include "q_compare.h"
 
 /* The id of the commit whose summary starts with `summary`. */
 static int64_t commit_id(sqlite3 *db, const char *summary)
@@ -261,6 +263,94 @@ static void test_file_history_counts_the_graphs_states(void **state)
     free(dir);
 }
 
+/* The move of `name` in a compare's functions, or NULL. */
+static const q_move *move_of(const q_compare *c, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < c->functions.n; i++)
+        if (strcmp(c->functions.v[i].name, name) == 0)
+            return &c->functions.v[i];
+    return NULL;
+}
+
+/* The tags of a move joined by spaces. */
+static const char *tags(const q_move *m, char *buf, size_t n)
+{
+    size_t i, k = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < m->nchanges; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? " " : "", m->changes[i]);
+    return buf;
+}
+
+/* The object-dtype moves of a compare add up to its delta of object
+ * paths, for each state. */
+static void moves_add_up(const q_compare *c)
+{
+    int64_t sum[PD_OBJ_COUNT] = {0};
+    size_t i;
+    int s;
+
+    for (i = 0; i < c->functions.n; i++) {
+        int a = pd_objstate_parse(c->functions.v[i].from.objstate);
+        int b = pd_objstate_parse(c->functions.v[i].to.objstate);
+
+        if (a != PD_OBJ_NONE)
+            sum[a]--;
+        if (b != PD_OBJ_NONE)
+            sum[b]++;
+    }
+    for (s = 0; s < PD_OBJ_COUNT; s++)
+        assert_int_equal(sum[s], c->delta.obj[s]);
+}
+
+/* Compare tells every object-dtype move: a removed object path is
+ * removed and object-dropped (it was only "removed", outside the
+ * object-dtype list), and a function of an unchanged file whose callee
+ * moved it is listed, marked call_graph (it was not listed at all while
+ * the delta counted it). */
+static void test_compare_lists_every_object_move(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], buf[128];
+    q_at hpy, gone, convert;
+    q_compare *c = NULL;
+    const q_move *m;
+    sqlite3 *db;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/cmp.db", dir);
+    assert_int_equal(ingest(path, "hpy"), 0);
+    assert_int_equal(ingest(path, "gone"), 0);
+    assert_int_equal(ingest(path, "convert"), 0);
+    assert_int_equal(db_open(&db, path, 0), 0);
+    assert_int_equal(q_at_resolve(db, "cg", "hpy", &hpy), 0);
+    assert_int_equal(q_at_resolve(db, "cg", "gone", &gone), 0);
+    assert_int_equal(q_at_resolve(db, "cg", "convert", &convert), 0);
+
+    assert_int_equal(q_compare_get(db, &hpy, &gone, NULL, &c), 0);
+    assert_non_null(m = move_of(c, "release_items"));
+    assert_string_equal(tags(m, buf, sizeof(buf)), "removed object-dropped");
+    assert_int_equal(m->call_graph, 0);
+    assert_non_null(m = move_of(c, "finalize"));
+    assert_string_equal(tags(m, buf, sizeof(buf)), "object-dropped");
+    assert_string_equal(m->path, "src/user.c");
+    assert_int_equal(m->call_graph, 1);
+    moves_add_up(c);
+    q_compare_free(c);
+
+    assert_int_equal(q_compare_get(db, &hpy, &convert, NULL, &c), 0);
+    assert_non_null(m = move_of(c, "finalize"));
+    assert_string_equal(tags(m, buf, sizeof(buf)), "converted");
+    assert_int_equal(m->call_graph, 1);
+    assert_null(move_of(c, "from_iter"));
+    moves_add_up(c);
+    q_compare_free(c);
+    db_close(db);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_files_and_functions_read_the_graph),
         cmocka_unit_test(test_stored_blobs_that_come_back_move_their_callers),
         cmocka_unit_test(test_file_history_counts_the_graphs_states),
+        cmocka_unit_test(test_compare_lists_every_object_move),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -388,6 +388,8 @@ static void test_weekly_report_reads_and_escapes(void **state)
     assert_non_null(strstr(md, "- `toy_fill_object` in `src/refcount.c`: "
                                "object-cpython-only → object-universal"));
     assert_non_null(strstr(md, "### Regressions (0)"));
+    /* Every object-dtype move has its section: what left them too. */
+    assert_non_null(strstr(md, "### No longer object-dtype paths (0)"));
     assert_non_null(strstr(md, "- Ronan Fields: 1 commit\n"));
     /* Week 37 holds the first HPyField commit; the week before holds hpy's
      * tip, whose author name and message carry <script>: never raw. */
