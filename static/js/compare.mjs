@@ -7,7 +7,7 @@
 import * as api from './api.mjs';
 import { h, replace, fmt, shortCommit, pathNodes, setTitle, joined } from './dom.mjs';
 import {
-  showError, readParams, renderNav, commitHref, fileHref, figuresTable, headlineChips, statusBadge, cmpStr,
+  showError, readParams, renderNav, commitHref, fileHref, figuresTable, headlineChips, statusBadge, cmpStr, revIsCommit,
 } from './ui.mjs';
 import { functionChanges } from './changes.mjs';
 import { attachFunctionDiffs } from './fndiff.mjs';
@@ -50,11 +50,15 @@ function setupForm(repos) {
   });
 }
 
+/** One side of the heading: a ref name and the commit it resolves to; a side
+ * given by commit id is that commit, shown once. */
 function sideLabel(name, oid) {
-  const isId = oid && oid.startsWith(name);
-  return [h('span', { class: 'side-label' }, isId ? shortCommit(oid) : name), ' ',
-    oid ? h('a', { href: commitHref(state.repo, oid), title: oid }, h('code', { class: 'sha' }, shortCommit(oid))) : null];
+  const link = h('a', { href: commitHref(state.repo, oid), title: oid }, h('code', { class: 'sha' }, shortCommit(oid)));
+  return revIsCommit(name, oid) ? link : [h('span', { class: 'side-label' }, name), ' ', link];
 }
+
+/** A side as the title names it: its ref name, or its commit's short id. */
+const sideTitle = (name, oid) => (revIsCommit(name, oid) ? shortCommit(oid) : name);
 
 function fileSide(s, key) {
   if (!s) return h('span', { class: 'muted' }, '—');
@@ -122,6 +126,7 @@ async function main() {
   // do not drift when a branch moves.
   document.body.dataset.commit = c.head ?? '';
   document.body.dataset.base = c.base ?? '';
+  setTitle(`${sideTitle(state.base, c.base)}...${sideTitle(state.head, c.head)} · ${state.repo} · portdash`);
   const at = { repo: state.repo, to: c.head ?? state.head, from: c.base ?? state.base };
   replace($('compare-head'),
     h('h1', { class: 'compare-title', id: 'compare-title' }, sideLabel(state.base, c.base), h('span', { class: 'muted' }, ' → '),

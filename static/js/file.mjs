@@ -15,7 +15,7 @@ import {
 } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref, renderNav, revIsCommit,
+  readParams, writeParams, overviewHref, renderNav, revLabel, revIsCommit,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, groupWhy, templateName, macroOf, groupKind } from './tmplgroup.mjs';
 import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
@@ -72,7 +72,7 @@ function fnSort() {
 function renderCrumbs() {
   const parts = state.path.split('/');
   const items = [h('li', null, h('a', { href: overviewHref(state.repo, state.rev), id: 'crumb-overview' },
-    state.repo, ' @ ', state.rev))];
+    state.repo, ' @ ', revLabel(state.rev)))];
   for (let i = 0; i < parts.length - 1; i++) {
     const dir = parts.slice(0, i + 1).join('/');
     items.push(h('li', null, h('a', { href: overviewHref(state.repo, state.rev, { dir }), title: `Files under ${dir}/` }, parts[i])));
@@ -98,7 +98,8 @@ function renderHead(d) {
         : h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
           title: d.universal_ready ? 'nothing unguarded in this file uses the C API or a bridge (what it calls may)' : 'this file still uses the C API or a bridge outside guards' },
         d.universal_ready ? 'universal-ready' : 'not universal-ready'),
-      h('span', { class: 'muted' }, 'at ', h('code', { class: 'sha', title: d.commit }, shortCommit(d.commit))),
+      // The commit a ref resolves to; a page at a commit id names it above.
+      revIsCommit(state.rev, d.commit) ? null : h('span', { class: 'muted' }, 'at ', h('code', { class: 'sha', title: d.commit }, shortCommit(d.commit))),
       h('span', { class: 'fact' }, `${fmt(fns.length)} functions`),
       statusBar(counts, 'bar-inline'),
       h('span', { class: 'fact' }, STATUSES.filter((s) => counts[s]).map((s) => `${fmt(counts[s])} ${STATUS_LABEL[s]}`).join(' · ')),
@@ -709,7 +710,7 @@ async function main() {
   }
   renderNav($('nav'), '', state.repo, state.rev);
   renderCrumbs();
-  setTitle(`${state.path} · ${state.repo} @ ${state.rev} · portdash`);
+  setTitle(`${state.path} · ${state.repo} @ ${revLabel(state.rev)} · portdash`);
   // Both asked at once; the head and the functions show as soon as the
   // analysis is in, without waiting for the text (issue 26.4).  The text,
   // smaller, is mostly in first: then the template rows are named by it

@@ -332,6 +332,30 @@ test('the reverse compare lists the regressions first and apart, and repository 
   await close(p3);
 });
 
+test('a compare given by commit ids names each id once, in its heading and its title', async () => {
+  const base = refs[0].commit;
+  const head = refs.find((r) => r.name === convRef).commit;
+  assert.notEqual(base, head, 'two refs at two commits (fixture?)');
+  const count = (text, s) => text.split(s).length - 1;
+  // Full ids, and abbreviated ones: the same commits.
+  for (const [b, hd] of [[base, head], [base.slice(0, 8), head.slice(0, 8)]]) {
+    const p = await open(page('compare.html', { repo, base: b, head: hd }));
+    const heading = await p.locator('#compare-title').innerText();
+    const title = await p.title();
+    for (const id of [base, head]) {
+      assert.equal(count(heading, id.slice(0, 10)), 1, `${id.slice(0, 10)} once in the heading "${heading}"`);
+      assert.equal(count(title, id.slice(0, 10)), 1, `${id.slice(0, 10)} once in the title "${title}"`);
+    }
+    assert.equal(await p.locator('#compare-title .side-label').count(), 0, 'no side named apart from its commit');
+    await close(p);
+  }
+  // By ref: each ref name with the commit it resolves to.
+  const p = await open(page('compare.html', { repo, base: refs[0].name, head: convRef }));
+  assert.deepEqual(await p.locator('#compare-title .side-label').allInnerTexts(), [refs[0].name, convRef]);
+  assert.equal(count(await p.locator('#compare-title').innerText(), head.slice(0, 10)), 1);
+  await close(p);
+});
+
 /* ---------- trend chart ---------- */
 
 /** Reads the trend chart's points (before decimation) from the Chart.js instance. */
@@ -471,6 +495,23 @@ test('the file sparkline ends at the figure the file page shows, at a ref and at
     }
   }
   assert.ok(differs > 0, 'some file at the first commit differs from the tip (fixture?)');
+});
+
+test('the file page at a commit id names the commit once', async () => {
+  const first = (await apiOk(`${repoApi()}/refs/${enc(refs[0].name)}/history?measure=files`)).points[0].commit;
+  const path = (await apiOk(`${repoApi()}/commits/${first}/files`)).files[0].path;
+  const p = await open(page('file.html', { repo, rev: first, path }));
+  await p.waitForFunction(() => document.getElementById('spark-canvas')?.dataset.points);
+  const short = first.slice(0, 10);
+  const head = `${await p.locator('#crumbs').innerText()}\n${await p.locator('#file-head').innerText()}`;
+  assert.equal(head.split(short).length - 1, 1, `${short} once in the breadcrumb and head: "${head}"`);
+  assert.ok(!head.includes(first), 'the full id shortened');
+  assert.equal(await p.title(), `${path} · ${repo} @ ${short} · portdash`);
+  await close(p);
+  // At a ref the head says which commit the ref is at.
+  const q = await open(page('file.html', { repo, rev: refs[0].name, path }));
+  assert.ok((await q.locator('#file-head').innerText()).includes(`at ${refs[0].commit.slice(0, 10)}`));
+  await close(q);
 });
 
 /* ---------- directory tree ---------- */
