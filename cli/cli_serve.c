@@ -112,6 +112,30 @@ static long cli_serve_number(const char *arg, long min)
     return n;
 }
 
+/*
+ * Says on stderr which browser libraries the dashboard will not find under
+ * `dir`: the server runs without them, and the browser alone would notice
+ * (charts, reports, diffs and colours quietly missing).
+ */
+static void cli_serve_vendor_warn(const char *dir)
+{
+    const char *missing[16];
+    char cwd[2048] = "";
+    size_t i, n = srv_vendor_missing(dir, missing, sizeof(missing) / sizeof(missing[0]));
+
+    if (!n)
+        return;
+    if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+        cwd[0] = '\0';
+    fprintf(stderr, "portdash serve: warning: the dashboard's browser libraries are not in "
+            "%s%s%s (missing:", cwd, cwd[0] ? "/" : "", dir);
+    for (i = 0; i < n; i++)
+        fprintf(stderr, " %s", missing[i]);
+    fprintf(stderr, "): its charts, reports, code diffs and syntax colours will not load.\n"
+            "portdash serve: run 'make deps' (npm ci) in the source tree, or name the "
+            "libraries' directory with --vendor DIR; serving without them\n");
+}
+
 static volatile sig_atomic_t cli_serve_stop;
 
 static void cli_serve_signal(int sig)
@@ -212,6 +236,7 @@ int cli_serve(int argc, char **argv)
         rc = err == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
         goto done;
     }
+    cli_serve_vendor_warn(opt.vendor_dir);
     signal(SIGINT, cli_serve_signal);
     signal(SIGTERM, cli_serve_signal);
     signal(SIGPIPE, SIG_IGN);

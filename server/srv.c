@@ -35,6 +35,7 @@
 #include "srv_listen.h"
 #include "srv_req.h"
 #include "srv_routes.h"
+#include "srv_static.h"
 #include "srv_url.h"
 
 /* libmicrohttpd's memory per connection, which holds the request head: the
@@ -574,6 +575,11 @@ static void srv_drain(srv *s)
            pthread_cond_timedwait(&s->answered, &s->lock, &ts) == 0)
         ;
     pthread_mutex_unlock(&s->lock);
+}
+
+size_t srv_vendor_missing(const char *vendor_dir, const char **missing, size_t max)
+{
+    return srv_static_vendor_missing(vendor_dir, missing, max);
 }
 
 void srv_stop(srv *s)

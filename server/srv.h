@@ -64,6 +64,14 @@ int srv_start(srv **out, const srv_options *opt);
 /* The TCP port actually bound (useful with port 0). */
 uint16_t srv_port(const srv *s);
 
+/*
+ * The browser libraries (vendor files) the dashboard loads that are not
+ * under `vendor_dir`: up to `max` of their paths in missing[], the count
+ * returned (0: all there).  Without them the charts, reports, diffs and
+ * colours fail in the browser, not in the server: `serve` warns at start.
+ */
+size_t srv_vendor_missing(const char *vendor_dir, const char **missing, size_t max);
+
 /* Stop and free; accepts NULL. */
 void srv_stop(srv *s);
 

@@ -135,6 +135,31 @@ static const struct {
     {"prismjs", "prismjs/components"},
 };
 
+/* The files of the vendor directory the dashboard loads (the Makefile's
+ * VENDOR_FILES, which `make install` copies). */
+static const char *const srv_static_vendor_files[] = {
+    "chart.js/dist/chart.umd.js",
+    "marked/lib/marked.esm.js",
+    "dompurify/dist/purify.es.mjs",
+    "diff/dist/diff.js",
+    "prismjs/components/prism-core.min.js",
+    "prismjs/components/prism-clike.min.js",
+    "prismjs/components/prism-c.min.js",
+};
+
+size_t srv_static_vendor_missing(const char *dir, const char **missing, size_t max)
+{
+    char path[4096];
+    size_t i, n = 0;
+
+    for (i = 0; i < sizeof(srv_static_vendor_files) / sizeof(srv_static_vendor_files[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, srv_static_vendor_files[i]);
+        if (access(path, R_OK) != 0 && n < max)
+            missing[n++] = srv_static_vendor_files[i];
+    }
+    return n;
+}
+
 enum MHD_Result srv_static_vendor(srv_req *r)
 {
     char dir[4096];

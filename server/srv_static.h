@@ -29,4 +29,11 @@ enum MHD_Result srv_static_chartjs(srv_req *r);
  */
 enum MHD_Result srv_static_vendor(srv_req *r);
 
+/*
+ * The files the dashboard loads that are not readable under the vendor
+ * directory `dir`: up to `max` of their paths (static strings) in
+ * missing[]; returns how many were put there (0: all there).
+ */
+size_t srv_static_vendor_missing(const char *dir, const char **missing, size_t max);
+
 #endif

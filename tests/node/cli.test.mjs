@@ -5,8 +5,8 @@
 // repository name), with a deprecation line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -92,6 +92,71 @@ test('serve on a busy address names it, in one line', async () => {
       `portdash serve: cannot listen on 127.0.0.1:${port}: Address already in use\n`);
   } finally {
     busy.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Starts `portdash serve` (binary `exe`, working directory `cwd`) on a free
+ * port; resolves {stderr, status} once it said where it serves and answered
+ * GET / there, then stops it.
+ */
+function serveOnce(exe, args, cwd) {
+  return new Promise((resolveRun, reject) => {
+    const p = spawn(exe, ['serve', '--listen', '127.0.0.1:0', '--no-warm', ...args], { cwd });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => { p.kill(); reject(new Error(`serve did not start: ${err}`)); }, 20000);
+    p.stderr.on('data', (d) => { err += d; });
+    p.stdout.on('data', async (d) => {
+      out += d;
+      const m = /serving .* on (http:\S+)\n/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      try {
+        const res = await fetch(m[1]);
+        await res.text();
+        resolveRun({ stderr: err, status: res.status });
+      } catch (e) {
+        reject(e);
+      } finally {
+        p.kill();
+      }
+    });
+    p.on('error', reject);
+  });
+}
+
+test('serve says on stderr when the browser libraries are missing, and serves anyway', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'portdash-vendor-'));
+  try {
+    const db = join(tmp, 'x.db');
+    assert.equal(run(['ingest', '--quiet', '--db', db, '--git-dir', toyport, '--name', 'demo',
+      '--ref', 'hpy']).status, 0);
+    // A copy of the binary outside the source tree finds no node_modules next to it.
+    mkdirSync(join(tmp, 'bin'));
+    copyFileSync(bin, join(tmp, 'bin', 'portdash'));
+    const dashboard = ['--db', db, '--static', join(root, 'static')];
+    const cases = [
+      { what: '--vendor naming an empty directory', exe: bin, cwd: root,
+        args: ['--vendor', tmp], warn: tmp },
+      { what: 'no --vendor, no node_modules anywhere it looks', exe: join(tmp, 'bin', 'portdash'),
+        cwd: tmp, args: [], warn: join(tmp, 'node_modules') },
+      { what: 'the source tree\'s node_modules', exe: bin, cwd: root,
+        args: ['--vendor', join(root, 'node_modules')], warn: null },
+    ];
+    for (const c of cases) {
+      const r = await serveOnce(c.exe, [...dashboard, ...c.args], c.cwd);
+      assert.equal(r.status, 200, c.what);
+      if (!c.warn) {
+        assert.equal(r.stderr, '', c.what);
+        continue;
+      }
+      assert.match(r.stderr, /^portdash serve: warning: the dashboard's browser libraries are not in /, c.what);
+      assert.ok(r.stderr.includes(`${c.warn} (missing: chart.js/dist/chart.umd.js `), `${c.what}: ${r.stderr}`);
+      assert.match(r.stderr, /make deps.*--vendor DIR; serving without them\n$/, c.what);
+    }
+  } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 });
