@@ -154,6 +154,16 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
     || { echo "browser: lifecycle setup failed"; failed=$((failed+1)); }
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/toyport.git" --name demo \
     --ref hpy --ref hpy-convert-object-dtype || { echo "browser: ingest failed"; failed=$((failed+1)); }
+  # lostblob (missing.test.mjs): a port without object dtype whose clone
+  # lacks one file's blob, as ultrajson-hpy's mirror lacks gay-*.cc's.
+  lb="$B/fixtures/lostblob.git"
+  { gone=$(git --git-dir "$lb" rev-parse hpy:tests/table-fixed.cc) &&
+    git init -q --bare "$out/lostblob.git" &&
+    git --git-dir "$lb" rev-list --objects --all | cut -d' ' -f1 | grep -v "^$gone\$" |
+      git --git-dir "$lb" pack-objects -q "$out/lostblob.git/objects/pack/pack" >/dev/null &&
+    git --git-dir "$out/lostblob.git" update-ref refs/heads/hpy "$(git --git-dir "$lb" rev-parse hpy)" &&
+    "$B/portdash" ingest --quiet --db "$db" --git-dir "$out/lostblob.git" --name lostblob --ref hpy; } \
+    || { echo "browser: lostblob setup failed"; failed=$((failed+1)); }
   # The gcport fixture for the traverse and frontier panels (port.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/gcport.git" --name gcport \
     --ref hpy || { echo "browser: gcport ingest failed"; failed=$((failed+1)); }

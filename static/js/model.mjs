@@ -22,6 +22,17 @@ export const STATUS_HELP = {
 };
 
 /**
+ * The status the files answer gives a file without an analysis.  An ingest
+ * leaves one only where the clone lacks the file's blob (doc/guide.md,
+ * partial clones): nothing of it can be read, so it is listed but counted
+ * in no figure, as the summary's `files` leaves it out.
+ */
+export const UNANALYSED = 'unanalysed';
+export const isAnalysed = (f) => f.status !== UNANALYSED;
+STATUS_LABEL[UNANALYSED] = 'blob missing';
+STATUS_HELP[UNANALYSED] = 'not analysed: its blob is missing from the clone, so it counts in no figure';
+
+/**
  * Sort rank of a status: porting work remaining first (legacy < bridged <
  * ported < neutral).  Unknown statuses sort last.
  */

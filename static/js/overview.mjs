@@ -9,8 +9,8 @@
 import * as api from './api.mjs';
 import { h, replace, fmt, pct, shortCommit, timeEl, pathNodes, setTitle, joined } from './dom.mjs';
 import {
-  STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP, TOKEN_CLASSES,
-  TOKEN_HELP, total,
+  STATUSES, STATUS_LABEL, STATUS_HELP, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, OBJECT_HELP, TOKEN_CLASSES,
+  TOKEN_HELP, UNANALYSED, isAnalysed, total,
 } from './model.mjs';
 import {
   statusBadge, statusBar, objectBar, legend, showError, renderHeaders, nextSort, cmpStr,
@@ -52,17 +52,41 @@ const COLUMN = Object.fromEntries(COLUMNS.map((c) => [c.key, c]));
 const state = readParams(PARAMS);
 let allFiles = [];
 
-/** Directories (without trailing "/") containing at least one file, with file counts. */
-function directories(paths) {
+/** Directories (without trailing "/") containing at least one file, with
+ * their counts of files analysed and not analysed ([dir, {files, missing}]). */
+function directories(files) {
   const counts = new Map();
-  for (const p of paths) {
-    const parts = p.split('/');
+  for (const f of files) {
+    const parts = f.path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const d = parts.slice(0, i).join('/');
-      counts.set(d, (counts.get(d) ?? 0) + 1);
+      const c = counts.get(d) ?? { files: 0, missing: 0 };
+      c[isAnalysed(f) ? 'files' : 'missing'] += 1;
+      counts.set(d, c);
     }
   }
   return [...counts.entries()].sort((a, b) => cmpStr(a[0], b[0]));
+}
+
+/**
+ * How many of `rows` (of `all`, when they are a part of it) are files and
+ * how many are listed without an analysis: the second never counts as a
+ * file, so that the figures here are the summary's (its `files`).
+ */
+function filesText(rows, all = rows) {
+  const n = (list) => list.filter(isAnalysed).length;
+  const part = (x, of) => (rows === all ? fmt(x) : `${fmt(x)} of ${fmt(of)}`);
+  const files = `${part(n(rows), n(all))} files`;
+  const missing = all.length - n(all);
+  return missing ? `${files} · ${part(rows.length - n(rows), missing)} more not analysed (blob missing)` : files;
+}
+
+/** The note on the files the figures leave out, or null when there are none. */
+function missingNote(files, id) {
+  const n = files.filter((f) => !isAnalysed(f)).length;
+  return n ? h('p', { class: 'muted small', id }, `${fmt(n)} ${n === 1 ? 'file is' : 'files are'} listed but counted in no figure: `,
+    `${n === 1 ? 'its blob is' : 'their blobs are'} missing from the clone, so ${n === 1 ? 'it' : 'they'} could not be analysed `,
+    '(fetch the objects and ingest again).') : null;
 }
 
 function currentSort() {
@@ -170,7 +194,7 @@ function objectLeftOut(scope, repo, rev) {
           'Object-dtype paths in the whole repository'))));
 }
 
-function renderSummary(s, repo, rev, scope) {
+function renderSummary(s, repo, rev, scope, files) {
   const fn = s.functions ?? {};
   const ob = s.object_paths ?? {};
   const tk = s.tokens ?? {};
@@ -216,7 +240,8 @@ function renderSummary(s, repo, rev, scope) {
     h('div', { class: 'bar bar-big', role: 'img', 'aria-label': `${ready} of ${nfiles} files universal-ready`,
       title: `${ready} of ${nfiles} files need no CPython` },
     h('span', { class: 'seg st-ported', style: `width:${nfiles ? ((100 * ready) / nfiles).toFixed(3) : 0}%` })),
-    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing unguarded in it uses the C API or a bridge; a function in it may still reach CPython through what it calls (its object-dtype state says so).'));
+    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing unguarded in it uses the C API or a bridge; a function in it may still reach CPython through what it calls (its object-dtype state says so).'),
+    missingNote(files ?? [], 'ready-missing'));
 
   const tokens = h('section', { class: 'card', 'aria-labelledby': 'tk-h' },
     h('h2', { id: 'tk-h', class: 'card-title' }, 'Tokens'),
@@ -258,21 +283,23 @@ function fileRow(f) {
     h('td', { class: 'col-bar' }, statusBar(fn)),
     STATUSES.map((s) => num(fn[s], `col-st col-st-${s}`)),
     OBJECT_STATES.map((s) => num(ob[s], `col-ob col-${s}`)),
-    h('td', { class: 'num' }, f.universal_ready
-      ? h('span', { class: 'yes', title: 'universal-ready' }, 'yes')
-      : h('span', { class: 'no', title: 'needs CPython' }, 'no')));
+    h('td', { class: 'num' }, !isAnalysed(f) ? h('span', { class: 'muted', title: STATUS_HELP[UNANALYSED] }, '—')
+      : f.universal_ready ? h('span', { class: 'yes', title: 'universal-ready' }, 'yes')
+        : h('span', { class: 'no', title: 'needs CPython' }, 'no')));
 }
 
 function footRow(rows) {
   const sum = (get) => rows.reduce((s, f) => s + (get(f) ?? 0), 0);
   const fn = Object.fromEntries(STATUSES.map((s) => [s, sum((f) => f.functions?.[s])]));
-  const ready = rows.filter((f) => f.universal_ready).length;
+  const counted = rows.filter(isAnalysed);
+  const ready = counted.filter((f) => f.universal_ready).length;
   return h('tr', null,
-    h('th', { scope: 'row', colspan: 2 }, `Total of ${fmt(rows.length)} shown`),
+    h('th', { scope: 'row', colspan: 2 }, `Total of ${fmt(counted.length)} shown`,
+      counted.length < rows.length ? ` (+${fmt(rows.length - counted.length)} not analysed)` : ''),
     h('td', { class: 'col-bar' }, statusBar(fn)),
     STATUSES.map((s) => h('td', { class: 'num' }, fmt(fn[s]))),
     OBJECT_STATES.map((s) => h('td', { class: 'num' }, fmt(sum((f) => f.object_paths?.[s])))),
-    h('td', { class: 'num' }, `${fmt(ready)} of ${fmt(rows.length)}`));
+    h('td', { class: 'num' }, `${fmt(ready)} of ${fmt(counted.length)}`));
 }
 
 /* numpy-hpy's 301 files made a table 14,000 px tall under the first screen
@@ -296,23 +323,22 @@ function renderTable() {
   const out = $('row-count');
   out.dataset.shown = rows.length;
   out.dataset.total = allFiles.length;
-  out.textContent = rows.length === allFiles.length
-    ? `${fmt(rows.length)} files`
-    : `showing ${fmt(rows.length)} of ${fmt(allFiles.length)} files`;
+  out.textContent = rows.length === allFiles.length ? filesText(allFiles) : `showing ${filesText(rows, allFiles)}`;
 }
 
 function setupFilters() {
   const dirSel = $('f-dir');
-  const dirs = directories(allFiles.map((f) => f.path));
+  const dirs = directories(allFiles);
   replace(dirSel, h('option', { value: '' }, 'all'),
-    dirs.map(([d, n]) => h('option', { value: d }, `${d}/ (${fmt(n)})`)),
+    dirs.map(([d, n]) => h('option', { value: d },
+      `${d}/ (${fmt(n.files)}${n.missing ? ` + ${fmt(n.missing)} not analysed` : ''})`)),
     state.dir && !dirs.some(([d]) => d === state.dir) ? h('option', { value: state.dir }, `${state.dir}/ (0)`) : null);
   // Statuses beyond the four (e.g. "unanalysed") get options too.
   const statusSel = $('f-status');
   const extra = [...new Set(allFiles.map((f) => f.status))].filter((st) => !STATUSES.includes(st)).sort(cmpStr);
   statusSel.append(...extra.map((st) => h('option', { value: st }, st)));
   for (const opt of statusSel.options) {
-    if (opt.value) opt.textContent = `${opt.value} (${fmt(allFiles.filter((f) => f.status === opt.value).length)})`;
+    if (opt.value) opt.textContent = `${STATUS_LABEL[opt.value] ?? opt.value} (${fmt(allFiles.filter((f) => f.status === opt.value).length)})`;
   }
   const fields = { status: statusSel, dir: dirSel, obj: $('f-obj'), q: $('f-q') };
   for (const [name, el] of Object.entries(fields)) {
@@ -497,7 +523,8 @@ async function main() {
   ]);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);
   if (sum.status === 'fulfilled') {
-    renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope));
+    renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope),
+      list.value?.files);
   } else {
     showError(errors, sum.reason, 'Summary');
     replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
@@ -506,6 +533,7 @@ async function main() {
     allFiles = list.value.files ?? [];
     await setupTree();
     setupFilters();
+    replace($('files-note'), missingNote(allFiles, 'files-missing'));
     $('files-section').hidden = false;
     renderTable();
   } else if (sum.status === 'fulfilled' || list.reason?.status !== sum.reason?.status) {

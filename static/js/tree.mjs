@@ -1,23 +1,29 @@
 // tree.mjs: directory roll-ups on the overview, computed here from the
 // files endpoint.  Every directory sums its files: functions by status (a
 // bar and the counts), object-dtype paths by state, universal-ready files
-// N of M.  Chains of directories with a single subdirectory and no files are
+// N of M.  A file listed without an analysis (its blob missing from the
+// clone) counts in none of them: it is shown, and counted apart ("+1 not
+// analysed"), as the summary leaves it out of its files.  Chains of directories with a single subdirectory and no files are
 // shown as one row ("numpy/core/"), so the tree starts where it branches.
 // Rows expand down to files; the open directories are kept in the URL.
 
 import { h, replace, fmt, pct } from './dom.mjs';
-import { STATUSES, STATUS_LABEL, OBJECT_STATES, OBJECT_LABEL } from './model.mjs';
+import { STATUSES, STATUS_LABEL, STATUS_HELP, OBJECT_STATES, OBJECT_LABEL, UNANALYSED, isAnalysed } from './model.mjs';
 import { statusBar, statusBadge, fileHref, overviewHref, cmpStr } from './ui.mjs';
 
 function emptyAgg() {
   return {
-    files: 0, ready: 0,
+    files: 0, ready: 0, missing: 0,
     functions: Object.fromEntries(STATUSES.map((s) => [s, 0])),
     object_paths: Object.fromEntries(OBJECT_STATES.map((s) => [s, 0])),
   };
 }
 
 function addTo(agg, f) {
+  if (!isAnalysed(f)) {
+    agg.missing += 1;
+    return;
+  }
   agg.files += 1;
   if (f.universal_ready) agg.ready += 1;
   for (const s of STATUSES) agg.functions[s] += f.functions?.[s] ?? 0;
@@ -100,7 +106,8 @@ export function renderTree(root, files, opts) {
       h('td', { class: 'num t-files' }, ''),
       h('td', { class: 'col-bar' }, statusBar(agg.functions)),
       numCells(agg),
-      h('td', { class: 't-ready' }, f.universal_ready ? h('span', { class: 'yes' }, 'yes') : h('span', { class: 'no' }, 'no')));
+      h('td', { class: 't-ready' }, !isAnalysed(f) ? h('span', { class: 'muted', title: STATUS_HELP[UNANALYSED] }, '—')
+        : f.universal_ready ? h('span', { class: 'yes' }, 'yes') : h('span', { class: 'no' }, 'no')));
   }
 
   function rows(node, label, depth) {
@@ -119,7 +126,8 @@ export function renderTree(root, files, opts) {
         },
       }, isOpen ? '▾' : '▸'),
       h('a', { href: overviewHref(opts.repo, opts.rev, { dir: node.path }), title: `Show only ${node.path}/ in the file table` }, `${label}/`)),
-    h('td', { class: 'num t-files' }, fmt(node.agg.files)),
+    h('td', { class: 'num t-files' }, fmt(node.agg.files), node.agg.missing
+      ? h('span', { class: 'muted small t-missing', title: STATUS_HELP[UNANALYSED] }, ` +${fmt(node.agg.missing)} not analysed`) : null),
     h('td', { class: 'col-bar' }, statusBar(node.agg.functions)),
     numCells(node.agg),
     readyCell(node.agg.ready, node.agg.files))];
