@@ -28,6 +28,14 @@ const WEEK_MEASURES = [
 const DAY = 86400000;
 const NEXT_SHOWN = 5;
 
+/* The measure a port without object dtype has none of (profile.mjs). */
+const OBJECT_KEY = 'object_paths.object-legacy';
+
+/** Links to the rest of the page as items (app.css .links): the overview
+ * hides one whose section never shows, with its separator. */
+const moreLinks = (...links) => h('p', { class: 'small dc-more links' },
+  links.filter(Boolean).map((a) => h('span', { class: 'link-item' }, a)));
+
 /** The value of summary key path `key` ("functions.ported") in s. */
 function valueOf(s, key) {
   return key.split('.').reduce((o, k) => (o == null ? undefined : o[k]), s) ?? 0;
@@ -66,8 +74,8 @@ function farCard(s) {
         h('strong', { dataset: { metric: 'dc-bridged' } }, fmt(bridged)), ' bridged'),
       obj ? h('li', null, h('strong', { dataset: { metric: 'dc-object-legacy' } }, fmt(obj)),
         ' object-dtype paths still on ', h('code', null, 'PyObject *')) : null),
-    h('p', { class: 'small dc-more' }, h('a', { href: '#summary' }, 'totals'), ' · ',
-      h('a', { href: '#no-object', id: 'dc-no-object' }, 'without object dtype'), ' · ',
+    moreLinks(h('a', { href: '#summary' }, 'totals'),
+      h('a', { href: '#no-object', id: 'dc-no-object' }, 'without object dtype'),
       h('a', { href: '#files-section' }, 'file by file')),
   ];
 }
@@ -117,9 +125,13 @@ async function weekCard(ctx, s) {
   // Under a scope, its figures; the port's own commits (prefetch.js asks
   // the same URLs).
   const opts = { date: 'committer', window: 'port', scope: ctx.scope };
+  // A port without object dtype has no object-dtype paths to count: its
+  // row says so rather than show a 0 and ±0 that read as work done.
+  const objectDtype = (await ctx.objectDtype) !== false;
+  const measures = WEEK_MEASURES.filter((m) => objectDtype || m.key !== OBJECT_KEY);
   const ask = (o, key, extra) => api.history(ctx.repo, ctx.ref, key, { ...o, ...extra }).catch(() => null);
   let [before, week] = await Promise.all([
-    Promise.all(WEEK_MEASURES.map((m) => ask(opts, m.key, { until: cutoff, points: 3 }))),
+    Promise.all(measures.map((m) => ask(opts, m.key, { until: cutoff, points: 3 }))),
     ask(opts, 'functions.ported', { since: cutoff }),
   ]);
   const port = week?.port?.basis !== 'none' && before.some((a) => a?.port && a.port.basis !== 'none');
@@ -129,7 +141,7 @@ async function weekCard(ctx, s) {
     // No port found on this branch: the whole chain, every commit.
     const all = { ...opts, window: undefined };
     [before, week] = await Promise.all([
-      Promise.all(WEEK_MEASURES.map((m) => ask(all, m.key, { until: cutoff, points: 3 }).then(lastPoint))),
+      Promise.all(measures.map((m) => ask(all, m.key, { until: cutoff, points: 3 }).then(lastPoint))),
       ask(all, 'functions.ported', { since: cutoff }),
     ]);
   }
@@ -143,16 +155,17 @@ async function weekCard(ctx, s) {
       h('strong', { dataset: { metric: 'dc-week-commits' } }, fmt(commits)),
       ` ${commits === 1 ? 'commit' : 'commits'}${port ? ' of the port' : ''} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
     h('table', { class: 'dc-week', id: 'dc-week' },
-      h('tbody', null, WEEK_MEASURES.map((m, i) => {
+      h('tbody', null, measures.map((m, i) => {
         const nowV = valueOf(s, m.key);
         const was = before[i]?.value ?? 0;      // no commit before: the branch started in the window
         return h('tr', { dataset: { measure: m.key } },
           h('th', { scope: 'row' }, m.label), h('td', { class: 'num' }, fmt(nowV)), h('td', { class: 'num' }, delta(nowV - was, m.good)));
       }))),
-    h('p', { class: 'small dc-more' },
-      base && base !== s.commit ? [h('a', { href: compareHref(ctx.repo, base, s.commit), id: 'dc-week-compare' },
-        'what moved, function by function'), ' · '] : null,
-      h('a', { href: '#trend' }, 'trend'), ' · ', h('a', { href: snapshotsHref(ctx.repo) }, 'weekly reports')),
+    objectDtype ? null : h('p', { class: 'small muted', id: 'dc-week-no-object' },
+      'This port has no object-dtype code: no object-dtype paths to count.'),
+    moreLinks(base && base !== s.commit ? h('a', { href: compareHref(ctx.repo, base, s.commit), id: 'dc-week-compare' },
+      'what moved, function by function') : null,
+    h('a', { href: '#trend' }, 'trend'), h('a', { href: snapshotsHref(ctx.repo) }, 'weekly reports')),
   ];
 }
 
@@ -174,13 +187,14 @@ function nextCard(ctx, d) {
     h('ol', { class: 'dc-next', id: 'dc-next' }, list.slice(0, NEXT_SHOWN).map((f) => h('li', { dataset: { name: f.name, path: f.path } },
       h('a', { href: fileHref(ctx.repo, at, f.path, f.start_line) }, h('code', null, f.name)), ' ', statusBadge(f.status),
       h('span', { class: 'muted small dc-path' }, ' ', pathNodes(f.path.split('/').pop()))))),
-    h('p', { class: 'small dc-more' }, h('a', { href: '#frontier', id: 'dc-next-all' }, `all ${fmt(d.candidates ?? list.length)} candidates and why`)),
+    moreLinks(h('a', { href: '#frontier', id: 'dc-next-all' }, `all ${fmt(d.candidates ?? list.length)} candidates and why`)),
   ];
 }
 
 /**
  * Fills root (#devcall) with the three cards.  ctx: {repo, rev, ref (a ref
- * name or '' when rev is a commit), scope (the page's, '' for none)}; summary: a promise of the summary
+ * name or '' when rev is a commit), scope (the page's, '' for none),
+ * objectDtype (a promise: false when the port has none, profile.mjs)}; summary: a promise of the summary
  * answer; frontier: a promise of the frontier answer (or of an error).
  * Each card fills as its answer arrives; resolves when all are in.
  */

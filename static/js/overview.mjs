@@ -48,6 +48,10 @@ const COLUMNS = [
     title: 'Sort by universal-ready' },
 ];
 const COLUMN = Object.fromEntries(COLUMNS.map((c) => [c.key, c]));
+/* The object-dtype states the tables show: none for a port without object
+ * dtype, whose columns of zeros would read as paths already ported. */
+const objectStates = () => (profile.objectDtype ? OBJECT_STATES : []);
+const columns = () => COLUMNS.filter((c) => profile.objectDtype || !OBJECT_STATES.includes(c.key));
 
 const state = readParams(PARAMS);
 let allFiles = [];
@@ -266,10 +270,10 @@ function renderHead() {
   const groups = h('tr', { class: 'group-row' },
     h('td', { colspan: 2 }),
     h('th', { scope: 'colgroup', colspan: 1 + STATUSES.length, class: 'group' }, 'Functions'),
-    h('th', { scope: 'colgroup', colspan: OBJECT_STATES.length, class: 'group' }, 'Object-dtype paths'),
+    objectStates().length ? h('th', { scope: 'colgroup', colspan: objectStates().length, class: 'group' }, 'Object-dtype paths') : null,
     h('td'));
   const cols = h('tr');
-  renderHeaders(cols, COLUMNS, sort, onSort);
+  renderHeaders(cols, columns(), sort, onSort);
   replace(thead, groups, cols);
 }
 
@@ -282,7 +286,7 @@ function fileRow(f) {
     h('td', null, statusBadge(f.status)),
     h('td', { class: 'col-bar' }, statusBar(fn)),
     STATUSES.map((s) => num(fn[s], `col-st col-st-${s}`)),
-    OBJECT_STATES.map((s) => num(ob[s], `col-ob col-${s}`)),
+    objectStates().map((s) => num(ob[s], `col-ob col-${s}`)),
     h('td', { class: 'num' }, !isAnalysed(f) ? h('span', { class: 'muted', title: STATUS_HELP[UNANALYSED] }, '—')
       : f.universal_ready ? h('span', { class: 'yes', title: 'universal-ready' }, 'yes')
         : h('span', { class: 'no', title: 'needs CPython' }, 'no')));
@@ -298,7 +302,7 @@ function footRow(rows) {
       counted.length < rows.length ? ` (+${fmt(rows.length - counted.length)} not analysed)` : ''),
     h('td', { class: 'col-bar' }, statusBar(fn)),
     STATUSES.map((s) => h('td', { class: 'num' }, fmt(fn[s]))),
-    OBJECT_STATES.map((s) => h('td', { class: 'num' }, fmt(sum((f) => f.object_paths?.[s])))),
+    objectStates().map((s) => h('td', { class: 'num' }, fmt(sum((f) => f.object_paths?.[s])))),
     h('td', { class: 'num' }, `${fmt(ready)} of ${fmt(counted.length)}`));
 }
 
@@ -314,7 +318,7 @@ function renderTable() {
   const rows = visibleFiles();
   const shown = filesAll ? rows : rows.slice(0, FILES_SHOWN);
   replace(table.tBodies[0], rows.length ? shown.map(fileRow)
-    : h('tr', { class: 'empty' }, h('td', { colspan: COLUMNS.length }, 'No files match these filters.')));
+    : h('tr', { class: 'empty' }, h('td', { colspan: columns().length }, 'No files match these filters.')));
   const more = $('files-all');
   more.hidden = shown.length >= rows.length;
   more.textContent = `show all ${fmt(rows.length)} files (${fmt(shown.length)} shown, ${currentSort().key === 'path' ? 'by path' : 'in this order'})`;
@@ -366,7 +370,7 @@ async function setupTree() {
   const { renderTree } = await import('./tree.mjs');
   const open = state.open ? new Set(state.open.split(',').filter(Boolean)) : null;
   const t = renderTree($('tree'), allFiles, {
-    repo: state.repo, rev: state.rev, open,
+    repo: state.repo, rev: state.rev, open, objectDtype: profile.objectDtype,
     onOpen: (set) => { state.open = [...set].sort(cmpStr).join(','); saveState(); },
   });
   $('tree-expand').addEventListener('click', t.expandAll);
@@ -404,8 +408,8 @@ async function firstScreen(refNames) {
   // among the panels is taken now.
   const frontierSec = portSection('frontier', $('trend'), 'Next to port');
   const frontierAnswer = frontier(state.repo, state.rev, 100000);
-  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope },
-    sumIn, frontierAnswer.catch((e) => e));
+  const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope,
+    objectDtype: profileIn.then((p) => p.objectDtype) }, sumIn, frontierAnswer.catch((e) => e));
   $('more-nav').hidden = false;
   await devcall;
   const frontierIn = mountFrontier(frontierSec, { repo: state.repo, rev: state.rev, answer: frontierAnswer })
@@ -418,6 +422,7 @@ function mountTrendPanel(refNames) {
   const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
   import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
     repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
+    objectDtype: profile.objectDtype,
     window: state.window,
     scope: state.scope,
     onState: (st) => {
@@ -444,6 +449,19 @@ function unknownRevNote(known, repos, repo, rev) {
   return h('p', { class: 'muted', id: 'unknown-rev' },
     `No commit of ${repo} is named "${rev}". Its refs: `,
     joined(refs, (r) => h('a', { href: overviewHref(repo, r.name) }, r.name)), '.');
+}
+
+/**
+ * Hides the first screen's links to a section of the page that dead(id,
+ * element) says will not show, each with its separator (app.css .links): a
+ * port without object dtype has no "Without object dtype" panel, and a
+ * panel whose answer failed or found nothing stays hidden.
+ */
+function hideLinks(dead) {
+  for (const a of document.querySelectorAll('#more-nav a[href^="#"], #devcall a[href^="#"]')) {
+    const id = a.getAttribute('href').slice(1);
+    if (dead(id, document.getElementById(id))) (a.closest('.link-item') ?? a).hidden = true;
+  }
 }
 
 /* ---------- start ---------- */
@@ -491,6 +509,14 @@ async function main() {
   const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);
   profile = await profileIn;
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
+  if (!profile.objectDtype) {
+    // Nothing of object dtype to show (profile.mjs): its panel, legend and
+    // columns go, and so do the links to them.
+    $('no-object').remove();
+    hideLinks((id) => id === 'no-object');
+    replace($('legend-slot'), legend({ objects: false }));
+    $('f-obj').closest('label').hidden = true;
+  }
   // An unknown revision (the summary's 404) gets no trend: the first
   // ref's, drawn under its error, read as its own.
   const sumErr = await sumIn.then(() => null, (e) => e);
@@ -511,8 +537,8 @@ async function main() {
   const extras = Promise.allSettled([
     import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }))
       .catch(panelError(sumIn, 'Object items')),
-    scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
-      .catch(panelError(sumIn, 'Without object dtype')),
+    profile.objectDtype ? scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
+      .catch(panelError(sumIn, 'Without object dtype')) : null,
     // Blockers by C API symbol with the HPy replacement (symbols.mjs).
     import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope }))
       .catch(panelError(sumIn, 'Blockers by symbol')),
@@ -540,6 +566,8 @@ async function main() {
     showError(errors, list.reason, 'File list');
   }
   await extras;
+  // Every panel has answered: a link to one that stayed hidden leads nowhere.
+  hideLinks((id, el) => !el || el.hidden);
 }
 
 // data-ready tells tests (and anyone waiting) that loading has finished.

@@ -61,9 +61,11 @@ function compress(node) {
 
 /**
  * Renders the tree table into root.  opts: {repo, rev, open: Set of open
- * directory paths (or null for the default: top level open), onOpen(set)}.
+ * directory paths (or null for the default: top level open), onOpen(set),
+ * objectDtype (false: the port has none, no object-dtype columns)}.
  */
 export function renderTree(root, files, opts) {
+  const obStates = opts.objectDtype === false ? [] : OBJECT_STATES;
   const tree = buildTree(files);
   const top = compress(tree);   // the root itself collapses into its single top directory, if any
   let open = opts.open;
@@ -77,19 +79,20 @@ export function renderTree(root, files, opts) {
     h('thead', null,
       h('tr', { class: 'group-row' }, h('td', { colspan: 2 }),
         h('th', { scope: 'colgroup', colspan: 1 + STATUSES.length, class: 'group' }, 'Functions'),
-        h('th', { scope: 'colgroup', colspan: OBJECT_STATES.length, class: 'group' }, 'Object-dtype paths'), h('td')),
+        obStates.length ? h('th', { scope: 'colgroup', colspan: obStates.length, class: 'group' }, 'Object-dtype paths') : null,
+        h('td')),
       h('tr', null,
         h('th', { scope: 'col' }, 'Directory / file'),
         h('th', { scope: 'col', class: 'num' }, 'Files'),
         h('th', { scope: 'col', class: 'col-bar' }, 'by status'),
         STATUSES.map((s) => h('th', { scope: 'col', class: ['num', `col-st-${s}`] }, STATUS_LABEL[s])),
-        OBJECT_STATES.map((s) => h('th', { scope: 'col', class: ['num', `col-${s}`] }, OBJECT_LABEL[s])),
+        obStates.map((s) => h('th', { scope: 'col', class: ['num', `col-${s}`] }, OBJECT_LABEL[s])),
         h('th', { scope: 'col' }, 'Universal-ready'))),
     tbody);
 
   const numCells = (agg) => [
     STATUSES.map((s) => h('td', { class: ['num', `t-${s}`, !agg.functions[s] && 'zero'] }, fmt(agg.functions[s]))),
-    OBJECT_STATES.map((s) => h('td', { class: ['num', `t-${s}`, `col-${s}`, !agg.object_paths[s] && 'zero'] }, fmt(agg.object_paths[s]))),
+    obStates.map((s) => h('td', { class: ['num', `t-${s}`, `col-${s}`, !agg.object_paths[s] && 'zero'] }, fmt(agg.object_paths[s]))),
   ];
   const readyCell = (ready, n) => h('td', { class: 'ready t-ready', title: `${ready} of ${n} files need no CPython` },
     h('span', { class: 'mini-bar', 'aria-hidden': 'true' }, h('span', { style: `width:${n ? ((100 * ready) / n).toFixed(2) : 0}%` })),
@@ -147,7 +150,7 @@ export function renderTree(root, files, opts) {
     } else {
       list.push(...rows(top.node, top.label, 0));
     }
-    replace(tbody, list.length ? list : h('tr', { class: 'empty' }, h('td', { colspan: 11 }, 'No files.')));
+    replace(tbody, list.length ? list : h('tr', { class: 'empty' }, h('td', { colspan: 8 + obStates.length }, 'No files.')));
   }
 
   /** Opens every directory (used by the "expand all" button). */

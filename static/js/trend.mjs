@@ -136,8 +136,10 @@ export async function chartAvailable(box) {
 
 /**
  * The trend panel.  root: an empty <section>; opts: {repo, ref, refs,
- * measure, date, window ('full' or ''), onState(partial)} — onState is called
- * with the changed choices so the page can keep them in its URL.
+ * measure, date, window ('full' or ''), objectDtype (false: the port has
+ * none, so no object-dtype measure is offered: its flat 0 would read as
+ * done), onState(partial)} — onState is called with the changed choices so
+ * the page can keep them in its URL.
  */
 export async function mountTrend(root, opts) {
   loadChart();   // asked for at once, fetched beside the work below
@@ -147,7 +149,8 @@ export async function mountTrend(root, opts) {
     window: opts.window === 'full' ? 'full' : 'port',
     ref: opts.ref,
   };
-  const measures = MEASURES.map((m) => m.key);
+  const measures = MEASURES.map((m) => m.key)
+    .filter((k) => opts.objectDtype !== false || !k.startsWith('object_paths.'));
   const errors = h('div', { class: 'errors', role: 'alert', hidden: true });
   const measureSel = h('select', { id: 'trend-measure', 'aria-label': 'Measure' });
   const refSel = h('select', { id: 'trend-ref', 'aria-label': 'Ref' },

@@ -57,14 +57,15 @@ export function stackedBar(counts, keys, cssPrefix, labels, extraClass) {
 export const statusBar = (counts, cls) => stackedBar(counts, STATUSES, 'st', STATUS_LABEL, cls);
 export const objectBar = (counts, cls) => stackedBar(counts, OBJECT_STATES, 'ob', OBJECT_LABEL, cls);
 
-/** The colour legend for statuses, object states and (optionally) token classes. */
-export function legend({ tokens = false } = {}) {
+/** The colour legend for statuses, object states (unless objects is false:
+ * a port without object dtype) and (optionally) token classes. */
+export function legend({ tokens = false, objects = true } = {}) {
   const item = (cls, label, help) => h('li', { title: help }, h('span', { class: ['sw', cls] }), label);
   return h('div', { class: 'legend', 'aria-label': 'Legend' },
     h('ul', null,
       h('li', { class: 'legend-head' }, 'Functions'),
       STATUSES.map((s) => item(`st-${s}`, STATUS_LABEL[s], STATUS_HELP[s]))),
-    h('ul', null,
+    objects && h('ul', null,
       h('li', { class: 'legend-head' }, 'Object-dtype paths'),
       OBJECT_STATES.map((s) => item(`ob-${s}`, OBJECT_LABEL[s], OBJECT_HELP[s]))),
     tokens && h('ul', null,

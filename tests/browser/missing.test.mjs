@@ -4,6 +4,9 @@
 // of the clone by tests/run_all.sh.
 // - every count of files on the overview is the summary's: the file whose
 //   blob is missing is listed, said so, and counted in none;
+// - the overview's links lead to sections that show, and a port without
+//   object dtype (lostblob, like ultrajson; reordered) says it has none
+//   rather than count 0 object-dtype paths;
 //
 // Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/missing.test.mjs
 
@@ -61,4 +64,45 @@ test('a file whose blob is missing is listed and counted nowhere, so every count
     assert.match(await page.locator(id).textContent(), /1 file is listed but counted in no figure: its blob is missing/);
   }
   await close(page);
+});
+
+/* Ports with and without object dtype (their profile's, by the commit). */
+const PORTS = [
+  { repo: 'lostblob', rev: 'hpy', objectDtype: false },
+  { repo: 'reordered', rev: 'main', objectDtype: false },
+  { repo: 'demo', rev: 'hpy', objectDtype: true },
+  { repo: 'gcport', rev: 'hpy', objectDtype: false },
+  { repo: 'objchain', rev: 'hpy', objectDtype: true },
+];
+
+test('the overview links only to sections that show; a port without object dtype says it has none', async () => {
+  for (const port of PORTS) {
+    const page = await open(`${BASE}/index.html?${new URLSearchParams({ repo: port.repo, rev: port.rev })}`);
+    await page.waitForSelector('#devcall[data-complete]');
+    for (const a of await page.locator('#more-nav a[href^="#"], #devcall a[href^="#"]').all()) {
+      if (!(await a.isVisible())) continue;
+      const href = await a.getAttribute('href');
+      const target = page.locator(href);
+      assert.equal(await target.count(), 1, `${port.repo}: "${await a.textContent()}" links to ${href}, which is not there`);
+      assert.ok(await target.isVisible(), `${port.repo}: "${await a.textContent()}" links to ${href}, which is hidden`);
+    }
+    const week = page.locator('#dc-week-card');
+    const objectRow = week.locator('tr[data-measure="object_paths.object-legacy"]');
+    const objectColumns = page.locator('#files-table thead th, #dir-tree thead th').filter({ hasText: /Object-dtype/i });
+    const trendObject = page.locator('#trend-measure option[value^="object_paths."]');
+    await page.waitForSelector('#trend-measure');
+    if (port.objectDtype) {
+      assert.equal(await objectRow.count(), 1, `${port.repo}: the week counts object-dtype paths`);
+      assert.ok(await objectColumns.count() > 0, `${port.repo}: object-dtype columns`);
+      assert.ok(await trendObject.count() > 0, `${port.repo}: object-dtype measures in the trend`);
+    } else {
+      assert.equal(await objectRow.count(), 0, `${port.repo}: no object-dtype row of zeros in the week`);
+      assert.match(await week.textContent(), /This port has no object-dtype code/);
+      assert.equal(await page.locator('a[href="#no-object"]:visible').count(), 0, `${port.repo}: no link to #no-object`);
+      assert.equal(await objectColumns.count(), 0, `${port.repo}: no object-dtype columns of zeros`);
+      assert.equal(await trendObject.count(), 0, `${port.repo}: no object-dtype measure in the trend`);
+      assert.equal(await page.locator('#f-obj').isVisible(), false, `${port.repo}: no object-path filter`);
+    }
+    await close(page);
+  }
 });
