@@ -8,17 +8,17 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, shortCommit, nameNodes, setTitle, hasBidi, visible, textNodes, normalise } from './dom.mjs';
+import { h, append, replace, fmt, nameNodes, setTitle, hasBidi, visible, textNodes, normalise } from './dom.mjs';
 import {
-  STATUSES, STATUS_LABEL, STATUS_RANK, OBJECT_STATES, OBJECT_LABEL, TOKEN_CLASSES, worstFinding, total,
-  findingSeverity,
+  STATUS_RANK, OBJECT_STATES, TOKEN_CLASSES, worstFinding, findingSeverity,
 } from './model.mjs';
 import {
-  statusBadge, objectBadge, classBadge, statusBar, legend, showError, renderHeaders, nextSort, cmpStr,
-  readParams, writeParams, overviewHref, renderNav, revLabel, revIsCommit,
+  statusBadge, objectBadge, classBadge, legend, showError, renderHeaders, nextSort, cmpStr,
+  readParams, writeParams, renderNav, revLabel, revIsCommit,
 } from './ui.mjs';
 import { templateGroups, groupSums, groupName, groupWhy, templateName, macroOf, groupKind } from './tmplgroup.mjs';
 import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
+import { renderCrumbs, renderHead, isLost } from './filehead.mjs';
 // highlight.mjs (and Prism's loader, vendor.mjs) once the function table
 // is in: main() sets these two before the source is coloured.
 let styled = null;
@@ -65,60 +65,6 @@ function save() {
 
 function fnSort() {
   return FN_COLUMN[state.sort] ? { key: state.sort, order: state.order === 'desc' ? 'desc' : 'asc' } : DEFAULT_SORT;
-}
-
-/* ---------- breadcrumb and head ---------- */
-
-function renderCrumbs() {
-  const parts = state.path.split('/');
-  const items = [h('li', null, h('a', { href: overviewHref(state.repo, state.rev), id: 'crumb-overview' },
-    state.repo, ' @ ', revLabel(state.rev)))];
-  for (let i = 0; i < parts.length - 1; i++) {
-    const dir = parts.slice(0, i + 1).join('/');
-    items.push(h('li', null, h('a', { href: overviewHref(state.repo, state.rev, { dir }), title: `Files under ${dir}/` }, parts[i])));
-  }
-  items.push(h('li', { 'aria-current': 'page' }, parts[parts.length - 1]));
-  replace($('crumbs'), items);
-}
-
-function renderHead(d) {
-  const fns = d.functions ?? [];
-  const counts = Object.fromEntries(STATUSES.map((s) => [s, fns.filter((f) => f.status === s).length]));
-  const obj = Object.fromEntries(OBJECT_STATES.map((s) => [s, fns.filter((f) => f.object_state === s).length]));
-  const slash = d.path.lastIndexOf('/');
-  document.body.dataset.commit = d.commit ?? '';
-  replace($('file-head'),
-    h('h1', { class: 'file-title', id: 'file-path' },
-      h('span', { class: 'dir' }, d.path.slice(0, slash + 1)), h('span', { class: 'base' }, d.path.slice(slash + 1))),
-    h('div', { class: 'file-facts' },
-      // Without an analysis (not in the clone) there is no status to show.
-      d.status == null && d.missing ? h('span', { id: 'file-status', class: 'badge' }, 'not in the clone')
-        : h('span', { id: 'file-status' }, statusBadge(d.status)),
-      d.status == null && d.missing ? null
-        : h('span', { id: 'file-universal', class: ['badge', d.universal_ready ? 'ready-yes' : 'ready-no'],
-          title: d.universal_ready ? 'nothing unguarded in this file uses the C API or a bridge (what it calls may)' : 'this file still uses the C API or a bridge outside guards' },
-        d.universal_ready ? 'universal-ready' : 'not universal-ready'),
-      // The commit a ref resolves to; a page at a commit id names it above.
-      revIsCommit(state.rev, d.commit) ? null : h('span', { class: 'muted' }, 'at ', h('code', { class: 'sha', title: d.commit }, shortCommit(d.commit))),
-      h('span', { class: 'fact' }, `${fmt(fns.length)} functions`),
-      statusBar(counts, 'bar-inline'),
-      h('span', { class: 'fact' }, STATUSES.filter((s) => counts[s]).map((s) => `${fmt(counts[s])} ${STATUS_LABEL[s]}`).join(' · ')),
-      total(obj, OBJECT_STATES) ? h('span', { class: 'fact' }, 'object paths: ',
-        OBJECT_STATES.filter((s) => obj[s]).map((s, i) => [i ? ' · ' : '',
-          h('span', { class: ['ob-text', `ob-text-${s}`] }, `${fmt(obj[s])} ${OBJECT_LABEL[s]}`)])) : null),
-    h('div', { class: 'file-facts' }, h('span', { class: 'sparkline-box', id: 'sparkline' }),
-      // The panel sits under the source (see main()): said where it is.
-      d.status == null && d.missing ? null
-        : h('a', { href: '#owners-plan', id: 'file-plan-link', class: 'small' }, 'Owners and porting plan ↓')),
-    d.notes ? h('div', { class: 'notes', id: 'file-notes' }, h('strong', null, 'Notes: '), d.notes) : null,
-    // A version the clone lacked (issue 23, point 6): said, not an error.
-    d.missing ? h('div', { class: 'notes', id: 'file-missing' }, h('strong', null, 'Not in the clone: '),
-      `${d.missing.detail} (first missing at `, h('code', { class: 'sha', title: d.missing.since },
-        shortCommit(d.missing.since)), ').') : null,
-    // The API pages very long lists (a generated file can have 100,000s of findings).
-    d.truncated ? h('div', { class: 'notes', id: 'file-truncated' },
-      `This file has ${fmt(d.functions_total)} functions and ${fmt(d.findings_total)} findings; ` +
-      `this page shows the first ${fmt(d.per_page)} of each (the API pages the rest).`) : null);
 }
 
 /** The file's history up to the page's rev: along the ref, or along the
@@ -709,7 +655,7 @@ async function main() {
     return;
   }
   renderNav($('nav'), '', state.repo, state.rev);
-  renderCrumbs();
+  renderCrumbs(state);
   setTitle(`${state.path} · ${state.repo} @ ${revLabel(state.rev)} · portdash`);
   // Both asked at once; the head and the functions show as soon as the
   // analysis is in, without waiting for the text (issue 26.4).  The text,
@@ -732,7 +678,12 @@ async function main() {
   }
   findingCount = new Map(Object.entries(detail.function_findings ?? {}));
   if (rawNow?.status === 'fulfilled') sourceLines = normalise(rawNow.value).split('\n');
-  renderHead(detail);
+  renderHead(detail, state.rev);
+  if (isLost(detail)) {
+    // Nothing analysed, no text: the head says so once (filehead.mjs).
+    replace($('legend-slot'));
+    return;
+  }
   $('functions-section').hidden = false;
   const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
   await paint();         // the head and the functions' first screen show before the rest
@@ -741,12 +692,12 @@ async function main() {
   // worker's start, its seven scripts and Prism's load took CPU and
   // requests from the first screen on two cores (issue 26.4); the colours
   // go in after every line's text and the findings list anyway.
-  const colour = import('./highlight.mjs').then((m) => {
+  // Only for a text that came: a worker stopped while its script loads
+  // leaves that request pending for the page's life.
+  const colours = rawIn.then((r) => (r.status !== 'fulfilled' ? null : import('./highlight.mjs').then((m) => {
     ({ styled, appendStyled } = m);
-    return m.highlighter();
-  });
-  const colours = Promise.all([colour, rawIn])
-    .then(([c, r]) => c(r.status === 'fulfilled' ? normalise(r.value) : null));
+    return m.highlighter()(normalise(r.value));
+  })));
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.

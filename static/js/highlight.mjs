@@ -102,9 +102,11 @@ async function onMainThread(text) {
  * thread (hlworker.mjs), started now so that it has loaded Prism by the
  * time the text is in.  Returns colour(text): text normalised; resolves to
  * a function (i, line) giving line i's segments as highlightLines does, or
- * null when Prism cannot be had (or text is null: no text after all, the
- * worker is stopped).  Where no worker starts (or it fails),
- * Prism runs on the main thread instead.  One text per worker.
+ * null when Prism cannot be had.  Where no worker starts (or it fails),
+ * Prism runs on the main thread instead.  One text per worker, and a
+ * worker only for a text in hand: one stopped while its script loads
+ * leaves that request pending for the page's life (the file page of a
+ * blob the clone lacks did).
  */
 export function highlighter() {
   let worker = null;
@@ -127,7 +129,6 @@ export function highlighter() {
     pending?.resolve(onMainThread(pending.text));
   };
   return (text) => new Promise((resolve) => {
-    if (text == null) { worker.terminate(); resolve(null); return; }
     if (failed) { resolve(onMainThread(text)); return; }
     pending = { resolve, text };
     worker.postMessage(text);

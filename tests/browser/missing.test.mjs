@@ -7,12 +7,14 @@
 // - the overview's links lead to sections that show, and a port without
 //   object dtype (lostblob, like ultrajson; reordered) says it has none
 //   rather than count 0 object-dtype paths;
+// - the file page of a file whose blob is missing says so once, with no
+//   error and no request left pending (the colouring worker was).
 //
 // Run: PORTDASH_URL=http://127.0.0.1:PORT node --test tests/browser/missing.test.mjs
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, apiOk, close, closeBrowser, launch, open, shot } from './lib.mjs';
+import { BASE, apiOk, blank, close, closeBrowser, launch, open, shot } from './lib.mjs';
 
 const REPO = 'lostblob';
 const LOST = 'tests/table-fixed.cc';
@@ -102,6 +104,46 @@ test('the overview links only to sections that show; a port without object dtype
       assert.equal(await objectColumns.count(), 0, `${port.repo}: no object-dtype columns of zeros`);
       assert.equal(await trendObject.count(), 0, `${port.repo}: no object-dtype measure in the trend`);
       assert.equal(await page.locator('#f-obj').isVisible(), false, `${port.repo}: no object-path filter`);
+    }
+    await close(page);
+  }
+});
+
+/* Files whose blob the clone lacks: with no analysis (lostblob's), and
+ * with the analysis another repository's ingest stored for the same
+ * content (partial's, a blobless clone of the demo). */
+const LOST_FILES = [
+  { repo: REPO, path: LOST, analysed: false },
+  { repo: 'partial', path: 'src/toyarray.c', analysed: true },
+];
+
+test('the file page of a blob the clone lacks says so once, without errors or pending requests', async () => {
+  for (const c of LOST_FILES) {
+    const page = await blank();
+    const pending = new Set();
+    page.on('request', (r) => pending.add(r));
+    page.on('requestfinished', (r) => pending.delete(r));
+    page.on('requestfailed', (r) => pending.delete(r));
+    await page.goto(`${BASE}/file.html?${new URLSearchParams({ repo: c.repo, rev: 'hpy', path: c.path })}`);
+    await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+    await page.waitForTimeout(1000);
+    await shot(page, `missing-file-${c.repo}`);
+    assert.deepEqual([...pending].map((r) => r.url()), [], `${c.repo}: requests left pending`);
+    assert.equal(await page.locator('#errors').isHidden(), true,
+      `${c.repo}: no error box: ${await page.locator('#errors').textContent()}`);
+    const body = await page.locator('#main').textContent();
+    if (c.analysed) {
+      assert.match(await page.locator('#file-missing').textContent(), /Not in the clone/);
+      assert.match(body, /The analysis above is stored/);
+    } else {
+      assert.match(await page.locator('#file-missing').textContent(), /^Blob missing\. .*nothing of it can be shown/);
+      assert.equal(await page.locator('.notice:visible, .notes:visible').count(), 1, `${c.repo}: said once: ${body}`);
+      assert.doesNotMatch(body, /analysis above|Source not available|No functions in this file/);
+      for (const id of ['#functions-section', '#findings-section', '#source-section']) {
+        assert.equal(await page.locator(id).isHidden(), true, `${c.repo}: ${id} hidden`);
+      }
+      const asked = page.requests.filter((u) => /\/(owners|plan|fixes|file-history)\b|hlworker/.test(u));
+      assert.deepEqual(asked, [], `${c.repo}: nothing asked of a file that has nothing`);
     }
     await close(page);
   }
