@@ -644,6 +644,39 @@ async function showSource(raw, colours, findings, afterText) {
     p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
 }
 
+/**
+ * The text's colours (a promise of highlighter()'s answer, null without
+ * text), from rawIn (the settled raw answer).  Worked out by a worker
+ * (highlight.mjs) started only now, highlight.mjs itself imported only
+ * now: the modules, the worker's start, its seven scripts and Prism's load
+ * took CPU and requests from the first screen on two cores (issue 26.4);
+ * the colours go in after every line's text and the findings list anyway.
+ * Only for a text that came: a worker stopped while its script loads
+ * leaves that request pending for the page's life.
+ */
+function colour(rawIn) {
+  return rawIn.then((r) => (r.status !== 'fulfilled' ? null : import('./highlight.mjs').then((m) => {
+    ({ styled, appendStyled } = m);
+    return m.highlighter()(normalise(r.value));
+  })));
+}
+
+/** The file's findings (its full answer's), kept in detail; [] after saying why not. */
+function loadFindings() {
+  return api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
+    showError($('errors'), e, 'Findings');
+    return [];
+  }).then((list) => { detail.findings = list; return list; });
+}
+
+/** Owners and the porting plan of this file (plan.mjs, issue 24), under the source. */
+function mountPlanPanel() {
+  return Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
+    .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('source-section'), 'Owners and porting plan', 'after'),
+      { repo: state.repo, rev: state.rev, path: state.path }))
+    .catch((e) => showError($('errors'), e, 'Owners and porting plan'));
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -687,24 +720,11 @@ async function main() {
   $('functions-section').hidden = false;
   const restOfFunctions = renderFunctions(FN_FIRST_ROWS);
   await paint();         // the head and the functions' first screen show before the rest
-  // The text's colours are worked out by a worker (highlight.mjs), started
-  // only now, highlight.mjs itself imported only now: the modules, the
-  // worker's start, its seven scripts and Prism's load took CPU and
-  // requests from the first screen on two cores (issue 26.4); the colours
-  // go in after every line's text and the findings list anyway.
-  // Only for a text that came: a worker stopped while its script loads
-  // leaves that request pending for the page's life.
-  const colours = rawIn.then((r) => (r.status !== 'fulfilled' ? null : import('./highlight.mjs').then((m) => {
-    ({ styled, appendStyled } = m);
-    return m.highlighter()(normalise(r.value));
-  })));
+  const colours = colour(rawIn);
   // Asked only now: its parse would hold the table back.  The source's
   // text goes in meanwhile; the findings table and the findings in the
   // source when it is in.
-  const findings = api.file(state.repo, state.rev, state.path).then((full) => full.findings ?? [], (e) => {
-    showError(errors, e, 'Findings');
-    return [];
-  }).then((list) => { detail.findings = list; return list; });
+  const findings = loadFindings();
   const findingsIn = findings.then(() => {
     setupFindingsFilter(detail.findings);
     $('findings-section').hidden = false;
@@ -732,10 +752,7 @@ async function main() {
   // the source: the plan of arraytypes.c.src is 11,700 px tall, and above
   // the findings it put the source 20,000 px down the page.  The file's
   // head links to it.
-  const planned = Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
-    .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('source-section'), 'Owners and porting plan', 'after'),
-      { repo: state.repo, rev: state.rev, path: state.path }))
-    .catch((e) => showError(errors, e, 'Owners and porting plan'));
+  const planned = mountPlanPanel();
   if (raw.status === 'fulfilled') {
     const { mountSuggestions } = await import('./fixes.mjs');
     await mountSuggestions(state.repo, state.rev, state.path);

@@ -364,6 +364,16 @@ function setupFilters() {
   $('filters').addEventListener('submit', (e) => e.preventDefault());
 }
 
+/** The directory tree and the file table of the file list `files`. */
+async function showFiles(files) {
+  allFiles = files;
+  await setupTree();
+  setupFilters();
+  replace($('files-note'), missingNote(allFiles, 'files-missing'));
+  $('files-section').hidden = false;
+  renderTable();
+}
+
 /* ---------- directory roll-ups ---------- */
 
 async function setupTree() {
@@ -464,6 +474,36 @@ function hideLinks(dead) {
   }
 }
 
+/** What the port's profile leaves out (profile.mjs): without object dtype,
+ * its panel, legend, filter and the links to them. */
+function applyProfile() {
+  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
+  if (profile.objectDtype) return;
+  $('no-object').remove();
+  hideLinks((id) => id === 'no-object');
+  replace($('legend-slot'), legend({ objects: false }));
+  $('f-obj').closest('label').hidden = true;
+}
+
+/** The panels below the totals; resolves once each has answered (or failed,
+ * said by panelError). */
+function mountPanels(sumIn, frontierIn, scopeList) {
+  const at = { repo: state.repo, rev: state.rev };
+  return Promise.allSettled([
+    import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), at))
+      .catch(panelError(sumIn, 'Object items')),
+    profile.objectDtype ? scoped.mountNoObjectPanel($('no-object'), { ...at, scopes: scopeList })
+      .catch(panelError(sumIn, 'Without object dtype')) : null,
+    // Blockers by C API symbol with the HPy replacement (symbols.mjs).
+    import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { ...at, scope: state.scope }))
+      .catch(panelError(sumIn, 'Blockers by symbol')),
+    // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
+    mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), at)
+      .catch(panelError(sumIn, 'Traverse coverage')),
+    frontierIn,
+  ]);
+}
+
 /* ---------- start ---------- */
 
 async function main() {
@@ -508,15 +548,7 @@ async function main() {
   setTitle(`${state.repo} @ ${state.rev} · portdash`);
   const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);
   profile = await profileIn;
-  document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
-  if (!profile.objectDtype) {
-    // Nothing of object dtype to show (profile.mjs): its panel, legend and
-    // columns go, and so do the links to them.
-    $('no-object').remove();
-    hideLinks((id) => id === 'no-object');
-    replace($('legend-slot'), legend({ objects: false }));
-    $('f-obj').closest('label').hidden = true;
-  }
+  applyProfile();
   // An unknown revision (the summary's 404) gets no trend: the first
   // ref's, drawn under its error, read as its own.
   const sumErr = await sumIn.then(() => null, (e) => e);
@@ -534,19 +566,7 @@ async function main() {
   const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))
     .filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
-  const extras = Promise.allSettled([
-    import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), { repo: state.repo, rev: state.rev }))
-      .catch(panelError(sumIn, 'Object items')),
-    profile.objectDtype ? scoped.mountNoObjectPanel($('no-object'), { repo: state.repo, rev: state.rev, scopes: scopeList })
-      .catch(panelError(sumIn, 'Without object dtype')) : null,
-    // Blockers by C API symbol with the HPy replacement (symbols.mjs).
-    import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { repo: state.repo, rev: state.rev, scope: state.scope }))
-      .catch(panelError(sumIn, 'Blockers by symbol')),
-    // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
-    mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { repo: state.repo, rev: state.rev })
-      .catch(panelError(sumIn, 'Traverse coverage')),
-    frontierIn,
-  ]);
+  const extras = mountPanels(sumIn, frontierIn, scopeList);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);
   if (sum.status === 'fulfilled') {
     renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope),
@@ -556,12 +576,7 @@ async function main() {
     replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
   }
   if (list.status === 'fulfilled') {
-    allFiles = list.value.files ?? [];
-    await setupTree();
-    setupFilters();
-    replace($('files-note'), missingNote(allFiles, 'files-missing'));
-    $('files-section').hidden = false;
-    renderTable();
+    await showFiles(list.value.files ?? []);
   } else if (sum.status === 'fulfilled' || list.reason?.status !== sum.reason?.status) {
     showError(errors, list.reason, 'File list');
   }
