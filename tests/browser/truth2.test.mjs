@@ -192,6 +192,13 @@ test('forecast: a backfill up to 2022-02-13 and a live snapshot this week read a
     assert.ok(fc.calendar_weeks > 200, `${measure}: x is calendar weeks, not ${fc.weeks} snapshots`);
     const page = await open(overviewUrl({ repo: 'gcport', rev: 'hpy', measure }));
     try {
+      if (measure.startsWith('object_paths.')) {
+        // gcport has no object dtype: its trend offers no object-dtype
+        // measure (an "already at zero" would read as work done).
+        await page.waitForSelector('#trend-measure');
+        assert.notEqual(await page.locator('#trend-measure').inputValue(), measure);
+        continue;
+      }
       const line = page.locator('#trend-forecast');
       await line.waitFor({ state: 'visible', timeout: 20000 });
       const text = await line.innerText();
