@@ -53,7 +53,7 @@ test('the file page: the first-screen answer is parsed before the page\'s module
   await close(page);
 });
 
-test('the file page: the measures are the first answer asked; the repository list after the first screen, before the text', async () => {
+test('the file page: the measures are the first answer asked; no repository list; the file history after every line', async () => {
   const page = await blank();
   const asked = [];
   page.on('request', (r) => {
@@ -74,11 +74,13 @@ test('the file page: the measures are the first answer asked; the repository lis
   await page.waitForSelector('body[data-ready]');
   assert.equal(asked[0], '/api/v1/measures', asked.join(', '));
   const table = asked.indexOf('(function table)');
-  const repos = asked.indexOf('/api/v1/repos');
   const lines = asked.indexOf('(every line)');
+  const history = asked.findIndex((p) => p.includes('/file-history/'));
   assert.ok(table > 0, asked.join(', '));
-  assert.ok(repos > table, `the repository list after the first screen: ${asked.join(', ')}`);
-  assert.ok(lines > repos, `and asked before every line is in, not after: ${asked.join(', ')}`);
+  // The sparkline asks the history at the page's own rev: it needs no
+  // repository list to pick a ref (it once asked one, after the first screen).
+  assert.ok(!asked.includes('/api/v1/repos'), `no repository list: ${asked.join(', ')}`);
+  assert.ok(lines > table && history > lines, `the file history after every line: ${asked.join(', ')}`);
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });
