@@ -38,8 +38,8 @@
     }
   }
   if (!want.some(function (w) { return w[0] === 'api/v1/measures'; })) want.push(['api/v1/measures', JSON_ACCEPT]);
-  // The repository list: the file page reads it only for its history
-  // sparkline, after every line; asked then, not in the first round.
+  // The repository list: the file page does not read it (its history
+  // sparkline asks at the page's own rev), so it is not asked there.
   if (page !== 'file.html' && !want.some(function (w) { return w[0] === 'api/v1/repos'; })) {
     want.push(['api/v1/repos', JSON_ACCEPT]);
   }
