@@ -144,6 +144,11 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
 
     if (!h->port_start && c->tok[0] > 0)
         h->port_start = api_scope_point(cm);
+    /* The value goes into the walk too: the last upstream commit's is the
+     * port's base value (it was 0, so a week card's change under a scope
+     * was the whole total). */
+    api_scope_measure(h->key, c, &v);
+    hp.value = v;
     own = api_fork_step(&h->fork, &hp);
     /* The dates of the unscoped trend: latest so far within each part. */
     if (h->fork.restart || !h->started || t > h->tmax)
@@ -151,7 +156,6 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
     h->started = 1;
     if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
-    api_scope_measure(h->key, c, &v);
     p = api_scope_point(cm);
     json_object_set_new(p, "value", json_integer(v));
     pd_iso8601(eff, sizeof(eff), h->tmax, 0);
