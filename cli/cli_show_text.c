@@ -63,12 +63,18 @@ static void cli_show_why(FILE *out, const q_function *fn)
     if (fn->object_state && json_is_object(ob)) {
         fprintf(out, "%sobject: ", any ? "; " : "");
         if (json_is_array(chain)) {
+            const char *caller = fn->name;
+
+            /* the line is in the caller's body: the function itself, then
+             * each callee before (static/js/why.mjs chainText) */
             fputs("via ", out);
-            json_array_foreach(chain, i, hop)
-                fprintf(out, "%s%s (%s, called at line %" JSON_INTEGER_FORMAT ")",
+            json_array_foreach(chain, i, hop) {
+                fprintf(out, "%s%s in %s (called at line %" JSON_INTEGER_FORMAT " of %s)",
                         i ? " \u2192 " : "", cli_show_str(hop, "function"),
                         cli_show_str(hop, "path"),
-                        json_integer_value(json_object_get(hop, "line")));
+                        json_integer_value(json_object_get(hop, "line")), caller);
+                caller = cli_show_str(hop, "function");
+            }
         } else {
             cli_show_site(out, ob);
         }

@@ -25,6 +25,15 @@ export function whyStatus(f) {
 /** Why it has its object state: its own item site, or the chain of calls
  * that reaches one, and what keeps it on CPython; with no state, the
  * lesser fact that it mentions object dtype. */
+/**
+ * A chain of calls as text: each callee in the file that defines it, and
+ * the line of its call, which is in the caller's body: the function
+ * itself (self) for the first, each callee before for the next ones.
+ */
+function chainText(chain, self) {
+  return chain.map((c, i) => `${c.function} in ${c.path} (called at line ${c.line} of ${i ? chain[i - 1].function : self})`).join(' → ');
+}
+
 export function whyObject(f) {
   const o = f.why?.object;
   if (!f.object_state) {
@@ -32,8 +41,7 @@ export function whyObject(f) {
     return m ? `mentions object dtype (${m.name} at line ${m.line}), reaches no item` : '';
   }
   if (!o) return '';
-  const what = o.chain ? `via ${o.chain.map((c) => `${c.function} (${c.path}, called at line ${c.line})`).join(' → ')}`
-    : whyFinding(o);
+  const what = o.chain ? `via ${chainText(o.chain, f.name)}` : whyFinding(o);
   const also = f.why.object_also ? `; on CPython by ${whyFinding(f.why.object_also)}` : '';
   return `${f.object_state}: ${what}${also}`;
 }
@@ -54,7 +62,7 @@ export function whyChain(f, at) {
     const callee = `${c.path === at.path ? '' : fileHref(at.repo, at.rev, c.path)}#fn=${encodeURIComponent(c.function)}`;
     return [i ? ' → ' : 'via ',
       h('a', { href: callee, class: 'why-callee', title: `Show ${c.function} and why it has its state` }, c.function),
-      ` (${c.path}, `,
-      h('a', { href: call, class: 'why-call', title: 'Show the call' }, `called at line ${c.line}`), ')'];
+      ` in ${c.path} (`,
+      h('a', { href: call, class: 'why-call', title: 'Show the call' }, `called at line ${c.line} of ${i ? chain[i - 1].function : f.name}`), ')'];
   }), also ? `; on CPython by ${whyFinding(also)}` : null);
 }

@@ -118,7 +118,7 @@ test('a state given by calls links each hop: the callee and the line of its call
     const why = page.locator('#functions-table tbody tr[data-name="shutdown_arrays"] td.fn-object .why');
     await why.waitFor();
     assert.equal(await why.innerText(),
-      'via clear_all (src/clear.c, called at line 8) → release_items (src/items.c, called at line 6)');
+      'via clear_all in src/clear.c (called at line 8 of shutdown_arrays) → release_items in src/items.c (called at line 6 of clear_all)');
     // Each callee: its function in the file that defines it.
     assert.deepEqual(await why.locator('a.why-callee').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
       [`${fileUrl('src/clear.c')}#fn=clear_all`, `${fileUrl('src/items.c')}#fn=release_items`]);

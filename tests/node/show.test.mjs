@@ -99,7 +99,7 @@ function whyColumn(f) {
   const parts = [];
   if (w.status) parts.push(site(w.status));
   if (f.object_state && w.object) {
-    parts.push(`object: ${w.object.chain ? `via ${w.object.chain.map((c) => `${c.function} (${c.path}, called at line ${c.line})`).join(' → ')}`
+    parts.push(`object: ${w.object.chain ? `via ${w.object.chain.map((c, i) => `${c.function} in ${c.path} (called at line ${c.line} of ${i ? w.object.chain[i - 1].function : f.name})`).join(' → ')}`
       : site(w.object)}${w.object_also ? `; on CPython by ${site(w.object_also)}` : ''}`);
   } else if (!f.object_state && w.mentions) {
     parts.push(`mentions object dtype (${w.mentions.name} at line ${w.mentions.line}), reaches no item`);
@@ -132,7 +132,7 @@ test('show file --format text gives each function its why, in the file page\'s w
   assert.deepEqual([...seen].sort(), ['also', 'chain', 'mentions']);
   // and one line in full, as read in the code
   const t = spawnSync(bin, ['show', 'file', '--db', cdb, '--name', 'cg', '--rev', 'back', 'src/more.c'], { encoding: 'utf8' }).stdout;
-  assert.match(t, /^ {2}\d+-\d+\tlegacy\tobject-cpython-only\tclear_all\tnpy-legacy-prefix-PyArray `PyArrayObject` at line 2; object: via release_items \(src\/items\.c, called at line 5\)$/m);
+  assert.match(t, /^ {2}\d+-\d+\tlegacy\tobject-cpython-only\tclear_all\tnpy-legacy-prefix-PyArray `PyArrayObject` at line 2; object: via release_items in src\/items\.c \(called at line 5 of clear_all\)$/m);
 });
 
 test('show ... --format text has the answer\'s fields', () => {
