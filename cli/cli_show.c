@@ -82,7 +82,7 @@ static int cli_show_file(sqlite3 *db, const q_at *at, const cli_show_args *a,
     int rc;
 
     if ((rc = q_file_get(db, at, path, NULL, &p, &f)) < 0)
-        return rc;
+        return api_file_missing(db, at->repo_id, path, rc);
     if (strcmp(a->format, "json") == 0)
         rc = cli_show_json(api_file_json(f, 1));
     else

@@ -117,7 +117,7 @@ static void api_file_globs(char *buf, size_t n, const pathfilter *f)
  * there may well be such a file in git), or no such file.  Any other
  * failure keeps the plain message.
  */
-static int api_file_none(srv_req *r, const api_at *at, const char *path, int rc)
+int api_file_missing(sqlite3 *db, int64_t repo_id, const char *path, int rc)
 {
     pathfilter_owned pf;
     char globs[1024];
@@ -126,13 +126,13 @@ static int api_file_none(srv_req *r, const api_at *at, const char *path, int rc)
         return rc;
     memset(&pf, 0, sizeof(pf));
     if (!pd_path_is_source(path)) {
-        rc = db_path_is_dir(r->db, path) == 1
+        rc = db_path_is_dir(db, path) == 1
             ? pd_error_set(PD_ENOTFOUND, "no file '%s': it is a directory (its files "
                            "are in the commit's file list)", path)
             : pd_error_set(PD_ENOTFOUND, "no analysed file '%s': its suffix is none of "
                            "the C sources the analysis reads (.c .h .inc .c.src .h.src "
                            ".inc.src .cpp .hpp .cc .cxx .hh .hxx)", path);
-    } else if (db_repo_filter(r->db, at->repo_id, &pf) == 0 &&
+    } else if (db_repo_filter(db, repo_id, &pf) == 0 &&
                !pathfilter_globs_contain(&pf.f, path)) {
         api_file_globs(globs, sizeof(globs), &pf.f);
         rc = pd_error_set(PD_ENOTFOUND, "no analysed file '%s': the repository's path "
@@ -157,12 +157,12 @@ int api_file_locate(srv_req *r, const api_at *at, char *blob, char **owned)
     *owned = NULL;
     if (rc != PD_ENOTFOUND || !strstr(r->tail, "\\x") ||
         !(*owned = api_text_bytes(r->tail)) || strcmp(*owned, r->tail) == 0)
-        return api_file_none(r, at, r->tail, rc);
+        return api_file_missing(r->db, at->repo_id, r->tail, rc);
     if (db_commit_file_blob(r->db, at->commit_id, *owned, blob) == 0) {
         r->tail = *owned;
         return 0;
     }
-    return api_file_none(r, at, r->tail, PD_ENOTFOUND);
+    return api_file_missing(r->db, at->repo_id, r->tail, PD_ENOTFOUND);
 }
 
 /* ?tool=A,B and ?level=warning,error into p (findings of those only),

@@ -24,6 +24,16 @@ json_t *api_file_json(const q_file *f, int with_page);
 
 
 /*
+ * Why a file page for `path` in repository `repo_id` found nothing (rc
+ * PD_ENOTFOUND; any other rc is returned as it is): a directory, a suffix
+ * the analysis does not read, a path the repository's path filter (set at
+ * ingest) leaves out, or no such file at the commit.  Sets the message
+ * (pd_error) and returns PD_ENOTFOUND.  The API and `portdash show file`
+ * say the same.
+ */
+int api_file_missing(sqlite3 *db, int64_t repo_id, const char *path, int rc);
+
+/*
  * The blob id (hex, `blob` of 41 bytes) of r->tail at the commit `at`.  A
  * name that is not valid UTF-8 is shown in its display form (api_text);
  * when no file has the name as written, the bytes that form names are

@@ -135,6 +135,18 @@ test('show file --format text gives each function its why, in the file page\'s w
   assert.match(t, /^ {2}\d+-\d+\tlegacy\tobject-cpython-only\tclear_all\tnpy-legacy-prefix-PyArray `PyArrayObject` at line 2; object: via release_items in src\/items\.c \(called at line 5 of clear_all\)$/m);
 });
 
+test('show file of a path the ingest\'s path filter left out says so, as the API does', () => {
+  // It said "no file ... at this commit" of a file that is there (a newcomer).
+  const idb = join(tmp, 'inc.db');
+  let r = spawnSync(bin, ['ingest', '--quiet', '--db', idb, '--git-dir', join(fixtures, 'toyport.git'),
+    '--name', 'inc', '--ref', 'hpy', '--include', 'src/toyarray.c'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  r = spawnSync(bin, ['show', 'file', '--db', idb, '--name', 'inc', '--rev', 'hpy', 'src/refcount.c'],
+    { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^portdash show: no analysed file 'src\/refcount\.c': the repository's path filter, set at ingest, leaves it out \(--include src\/toyarray\.c\)\n/);
+});
+
 test('show ... --format text has the answer\'s fields', () => {
   let r = show(['file', '--rev', 'hpy', 'src/toyarray.c']);
   assert.equal(r.status, 0, r.stderr);
@@ -184,7 +196,14 @@ test('show refuses what it cannot answer, and says why', () => {
   assert.equal(r.status, 0, r.stderr);
   r = show(['file', '--rev', 'hpy', 'src/no-such.c']);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /^portdash show: .+/);
+  assert.match(r.stderr, /^portdash show: no file 'src\/no-such\.c' at this commit\n/);
+  // the API's reasons for an empty file page, in the same words
+  r = show(['file', '--rev', 'hpy', 'src']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /no file 'src': it is a directory/);
+  r = show(['file', '--rev', 'hpy', 'README']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /no analysed file 'README': its suffix is none of the C sources/);
   r = show(['commit', 'no-such-ref']);
   assert.equal(r.status, 1);
   r = show(['symbols', '--rev', 'hpy', '--scope', 'no-such-scope']);
