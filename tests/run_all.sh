@@ -205,6 +205,11 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
     p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$out/browser.log" | tail -n1)
     f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$out/browser.log" | tail -n1)
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+    # A failure may be the server's (a sanitizer's report, an exit): its
+    # log is the only place that says so.
+    if [ "${f:-1}" != 0 ] || ! kill -0 "$srv_pid" 2>/dev/null; then
+      echo "browser: the server's log (last 80 lines):"; tail -n 80 "$out/serve.log"
+    fi
   else
     echo "browser: server did not start"; cat "$out/serve.log"; failed=$((failed + 1))
   fi
