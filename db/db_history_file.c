@@ -43,6 +43,22 @@ static void db_fh_when(sqlite3_stmt *st, db_commit_when *w)
     w->committer_offset = sqlite3_column_int(st, 4);
 }
 
+/* Prepare a walk's `sql` into *st with its parameters: ?1 the chain's
+ * tip, ?2 the rules hash, ?3 the path, ?4 the first depth read. */
+static int db_fh_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql, int64_t commit_id,
+                         const char *rules_hash, int64_t path_id, int64_t min_depth)
+{
+    int rc = db_prepare(db, st, sql);
+
+    if (rc < 0)
+        return rc;
+    sqlite3_bind_int64(*st, 1, commit_id);
+    sqlite3_bind_text(*st, 2, rules_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(*st, 3, path_id);
+    sqlite3_bind_int64(*st, 4, min_depth);
+    return 0;
+}
+
 /* The object state whose count measure `m` is, -1 for another measure. */
 static int db_fh_objstate(int m)
 {
@@ -73,12 +89,8 @@ static int db_fh_changes(sqlite3 *db, int64_t commit_id, const char *rules_hash,
              "ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
              "WHERE chain.depth >= ?4 ORDER BY chain.depth",
              pd_measures[measure].file_column);
-    if ((rc = db_prepare(db, &st, sql)) < 0)
+    if ((rc = db_fh_prepare(db, &st, sql, commit_id, rules_hash, path_id, min_depth)) < 0)
         return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, path_id);
-    sqlite3_bind_int64(st, 4, min_depth);
     memset(&p, 0, sizeof(p));
     while ((rc = db_step(st)) > 0) {
         db_fh_when(st, &p.c);
@@ -154,12 +166,8 @@ static int db_fh_rows(sqlite3 *db, int64_t commit_id, const char *rules_hash, in
              "LEFT JOIN flow_commits fc ON fc.commit_id = chain.cid AND fc.rules_hash = ?2 "
              "WHERE chain.depth >= ?4 ORDER BY chain.depth",
              pd_measures[measure].file_column);
-    if ((rc = db_prepare(db, &st, sql)) < 0)
+    if ((rc = db_fh_prepare(db, &st, sql, commit_id, rules_hash, path_id, min_depth)) < 0)
         return rc;
-    sqlite3_bind_int64(st, 1, commit_id);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, path_id);
-    sqlite3_bind_int64(st, 4, min_depth);
     while ((rc = db_step(st)) > 0) {
         db_fh_row *w;
 
