@@ -126,8 +126,13 @@ async function weekCard(ctx, s) {
   // the same URLs).
   const opts = { date: 'committer', window: 'port', scope: ctx.scope };
   // A port without object dtype has no object-dtype paths to count: its
-  // row says so rather than show a 0 and ±0 that read as work done.
-  const objectDtype = (await ctx.objectDtype) !== false;
+  // row says so rather than show a 0 and ±0 that read as work done.  A
+  // summary with object-dtype paths shows the row at once: the profile
+  // (profile.mjs: the repository's answer, then the file list) took the
+  // first screen from 190 to 270 ms on numpy-hpy (doc/benchmarks.md).  A
+  // commit without any waits for it, so that no 0 ±0 is ever drawn.
+  const seen = Object.values(s.object_paths ?? {}).some((n) => n > 0);
+  const objectDtype = seen || (await ctx.objectDtype) !== false;
   const measures = WEEK_MEASURES.filter((m) => objectDtype || m.key !== OBJECT_KEY);
   const ask = (o, key, extra) => api.history(ctx.repo, ctx.ref, key, { ...o, ...extra }).catch(() => null);
   let [before, week] = await Promise.all([
@@ -147,6 +152,20 @@ async function weekCard(ctx, s) {
   }
   const commits = week?.points?.length ?? 0;
   const base = before.find((p) => p)?.commit ?? null;
+  const table = h('table', { class: 'dc-week', id: 'dc-week' },
+    h('tbody', null, measures.map((m, i) => {
+      const nowV = valueOf(s, m.key);
+      const was = before[i]?.value ?? 0;      // no commit before: the branch started in the window
+      return h('tr', { dataset: { measure: m.key } },
+        h('th', { scope: 'row' }, m.label), h('td', { class: 'num' }, fmt(nowV)), h('td', { class: 'num' }, delta(nowV - was, m.good)));
+    })));
+  if (seen) {
+    // A profile that says "no object dtype" against the summary's paths:
+    // the page follows the profile, and so does the card.
+    Promise.resolve(ctx.objectDtype).then((v) => {
+      if (v === false) table.querySelector(`tr[data-measure="${OBJECT_KEY}"]`)?.remove();
+    }, () => {});
+  }
   return [
     title,
     stale ? h('p', { class: 'small', id: 'dc-week-stale' }, 'No commit in the last 7 days; the newest was committed ',
@@ -154,13 +173,7 @@ async function weekCard(ctx, s) {
     h('p', { class: 'small', id: 'dc-week-when' },
       h('strong', { dataset: { metric: 'dc-week-commits' } }, fmt(commits)),
       ` ${commits === 1 ? 'commit' : 'commits'}${port ? ' of the port' : ''} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
-    h('table', { class: 'dc-week', id: 'dc-week' },
-      h('tbody', null, measures.map((m, i) => {
-        const nowV = valueOf(s, m.key);
-        const was = before[i]?.value ?? 0;      // no commit before: the branch started in the window
-        return h('tr', { dataset: { measure: m.key } },
-          h('th', { scope: 'row' }, m.label), h('td', { class: 'num' }, fmt(nowV)), h('td', { class: 'num' }, delta(nowV - was, m.good)));
-      }))),
+    table,
     objectDtype ? null : h('p', { class: 'small muted', id: 'dc-week-no-object' },
       'This port has no object-dtype code: no object-dtype paths to count.'),
     moreLinks(base && base !== s.commit ? h('a', { href: compareHref(ctx.repo, base, s.commit), id: 'dc-week-compare' },

@@ -193,3 +193,29 @@ test('the overview: the week card takes the history answers prefetch.js asked, e
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });
+
+test('the overview: the week card does not wait for the repository\'s profile when the summary has object-dtype paths', async () => {
+  const sum = await apiOk('/api/v1/repos/demo/commits/hpy/summary');
+  assert.ok(sum.object_paths['object-legacy'] > 0, 'the demo fixture has object-dtype paths at hpy');
+  const page = await blank();
+  // The repository's answer (its profile, profile.mjs) held until the
+  // cards are in: the week card used to wait for it, and the overview's
+  // first screen with it (doc/benchmarks.md, 190 -> 270 ms on numpy-hpy).
+  let release;
+  const held = new Promise((res) => { release = res; });
+  await page.route('**/api/v1/repos/demo', async (route) => {
+    await Promise.race([held, sleep(8000)]);
+    await route.continue();
+  });
+  await page.goto(`${BASE}/index.html?${q({ repo: 'demo', rev: 'hpy' })}`);
+  const complete = await page.waitForSelector('#devcall[data-complete]', { timeout: 4000 }).then(() => true, () => false);
+  const rows = await page.locator('#dc-week tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.measure));
+  release();
+  assert.ok(complete, 'the three cards are in while the repository\'s answer is still held');
+  assert.ok(rows.includes('object_paths.object-legacy'), `the week counts object-dtype paths: ${rows.join(', ')}`);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.locator('#dc-week tr[data-measure="object_paths.object-legacy"]').count(), 1,
+    'the profile (auto: object paths at this commit) keeps the row');
+  assert.deepEqual(page.jsErrors, []);
+  await close(page);
+});
