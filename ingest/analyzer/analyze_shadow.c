@@ -6,6 +6,9 @@
 #include "analyze_build.h"
 #include "analyze_shadow.h"
 
+/* s begins with keyword w (a literal: its length is known at compile time). */
+#define AN_SH_EQ(s, w) (memcmp((s), (w), sizeof(w) - 1) == 0)
+
 /* 1 if identifier t always makes the next name a type: struct union enum
  * class typename new. */
 static int an_shadow_tag_kw(const an_tok *t)
@@ -39,24 +42,47 @@ static int an_shadow_in_typedef(const an_state *st)
  * keyword, '*', '&', '&&'. */
 static int an_shadow_decl_prev(const an_tok *t)
 {
-    static const char *const not_decl[] = {
-        "return", "case", "goto", "sizeof", "else", "do", "if", "while",
-        "for", "switch", "throw", "delete", "operator", "typedef", "using",
-        "template", "co_return", "co_yield", "defined", "_Alignof",
-        "alignof", "decltype", "typeof", "__typeof__", "_Generic",
-        /* before the type of an unnamed parameter: f(void *, const digit) */
-        "const", "volatile", "static", "extern", "register", "inline",
-    };
-    size_t i;
+    const char *s = t->s;
 
     if (t->kind == LEX_PUNCT)
         return t->punct == '*' || t->punct == '&' || t->punct == LEX_P2('&', '&');
     if (t->kind != LEX_IDENT)
         return 0;
-    for (i = 0; i < sizeof(not_decl) / sizeof(not_decl[0]); i++)
-        if (t->len == strlen(not_decl[i]) && memcmp(t->s, not_decl[i], t->len) == 0)
-            return 0;
-    return 1;
+    /* Keywords after which the name is not a declarator: return case goto
+     * sizeof else do if while for switch throw delete operator typedef
+     * using template co_return co_yield defined _Alignof alignof decltype
+     * typeof __typeof__ _Generic; and, before the type of an unnamed
+     * parameter (f(void *, const digit)), const volatile static extern
+     * register inline.  By length first, as an_not_name (analyze_scan.c):
+     * a CPython type name such as PyObject is read here every time. */
+    switch (t->len) {
+    case 2:
+        return !(AN_SH_EQ(s, "do") || AN_SH_EQ(s, "if"));
+    case 3:
+        return !AN_SH_EQ(s, "for");
+    case 4:
+        return !(AN_SH_EQ(s, "case") || AN_SH_EQ(s, "goto") || AN_SH_EQ(s, "else"));
+    case 5:
+        return !(AN_SH_EQ(s, "while") || AN_SH_EQ(s, "throw") || AN_SH_EQ(s, "using") ||
+                 AN_SH_EQ(s, "const"));
+    case 6:
+        return !(AN_SH_EQ(s, "return") || AN_SH_EQ(s, "sizeof") || AN_SH_EQ(s, "switch") ||
+                 AN_SH_EQ(s, "delete") || AN_SH_EQ(s, "typeof") || AN_SH_EQ(s, "static") ||
+                 AN_SH_EQ(s, "extern") || AN_SH_EQ(s, "inline"));
+    case 7:
+        return !(AN_SH_EQ(s, "typedef") || AN_SH_EQ(s, "defined") || AN_SH_EQ(s, "alignof"));
+    case 8:
+        return !(AN_SH_EQ(s, "operator") || AN_SH_EQ(s, "template") ||
+                 AN_SH_EQ(s, "co_yield") || AN_SH_EQ(s, "_Alignof") ||
+                 AN_SH_EQ(s, "decltype") || AN_SH_EQ(s, "_Generic") ||
+                 AN_SH_EQ(s, "volatile") || AN_SH_EQ(s, "register"));
+    case 9:
+        return !AN_SH_EQ(s, "co_return");
+    case 10:
+        return !AN_SH_EQ(s, "__typeof__");
+    default:
+        return 1;
+    }
 }
 
 /* 1 if punctuator p cannot follow a type name: the name before it is a
