@@ -70,6 +70,16 @@ int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                          int64_t slack, int (*fn)(void *arg, const db_hist_point *p),
                          void *arg);
 
+/*
+ * The first-parent chain ending at `commit_id`, newest first (index = the
+ * commit's depth), read by the scan db_ref_rows uses: each row's id, oid
+ * and dates (has, value and tok_hpy 0), whether or not it has a summary.
+ * Ids fall along the chain, so a commit's row can be found by a binary
+ * search on id.  *rows is malloc'd for the caller to free (NULL when the
+ * chain is empty).  0, PD_EDB or PD_ENOMEM.
+ */
+int db_chain_read(sqlite3 *db, int64_t commit_id, db_hist_row **rows, size_t *n);
+
 /* One change of a file along the chain. */
 typedef struct {
     db_commit_when c;

@@ -254,6 +254,29 @@ int db_ref_history_slack(sqlite3 *db, int64_t commit_id, const char *rules_hash,
     return rc;
 }
 
+int db_chain_read(sqlite3 *db, int64_t commit_id, db_hist_row **rows, size_t *n)
+{
+    sqlite3_stmt *st[C_COUNT] = {NULL};
+    db_chain c = {NULL, 0, 0};
+    int k, rc;
+
+    *rows = NULL;
+    *n = 0;
+    if ((rc = db_prepare(db, &st[C_SCAN], DB_CHAIN_COMMIT_COLS
+                         "WHERE id <= ?1 ORDER BY id DESC")) == 0 &&
+        (rc = db_prepare(db, &st[C_ONE], DB_CHAIN_COMMIT_COLS "WHERE id = ?1")) == 0)
+        rc = db_chain_commits(st, commit_id, DB_CHAIN_SLACK, &c);
+    for (k = 0; k < C_COUNT; k++)
+        sqlite3_finalize(st[k]);
+    if (rc < 0) {
+        free(c.rows);
+        return rc;
+    }
+    *rows = c.rows;
+    *n = c.n;
+    return 0;
+}
+
 int db_ref_rows(sqlite3 *db, int64_t commit_id, const char *rules_hash, int measure,
                 db_hist_row **rows, size_t *n)
 {

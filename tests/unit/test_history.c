@@ -62,7 +62,10 @@ static int setup(void **state)
     if (tu_site_ingest(&g_site, "toyport", "demo", "hpy hpy-convert-object-dtype") < 0 ||
         tu_site_ingest(&g_site, "history", "h", "main") < 0 ||
         snapshot_live("h", "main", "2021-W01") != 0 ||
-        tu_site_ingest(&g_site, "rebased", "h", "main") < 0)
+        tu_site_ingest(&g_site, "rebased", "h", "main") < 0 ||
+        /* the pull requests first: their commits get lower ids than the
+         * branch's newest, which the file history must leave out */
+        tu_site_ingest(&g_site, "planport", "pp", "pr-port pr-docs hpy") < 0)
         return -1;
     rc = db_open(&db, g_site.db, 0) < 0 || db_repo_find(db, "demo", &repo_id, NULL, 0) < 0 ||
          db_rev_resolve(db, repo_id, "hpy-convert-object-dtype", &tip, oid) < 0 ||
@@ -176,6 +179,42 @@ static void test_file_history_follows_a_rename(void **state)
     assert_int_equal(at(json_array_get(json_object_get(h, "points"), 0), "value", NULL), 0);
     assert_int_equal(at(json_array_get(json_object_get(h, "points"), 1), "value", NULL), 1);
     json_decref(h);
+}
+
+/* A file's history is its changes on the ref's first-parent chain only:
+ * planport's two pull requests change src/chain.c in commits ingested
+ * before hpy's newest, so their ids lie among the chain's (the history
+ * reads the chain by a scan of the ids below the tip, db_chain_read, and
+ * places the path's changes on it).  Every measure, the object ones too
+ * (a point per commit where the call graph alone moves them). */
+static void test_file_history_leaves_out_other_branches(void **state)
+{
+    const char *measures[] = {"functions.legacy", "functions.ported",
+                              "object_paths.object-legacy"};
+    /* every line: git() keeps the first */
+    char *want = tu_sh_out("git --git-dir='%s' log --first-parent --reverse --format=%%H hpy "
+                           "-- src/chain.c", tu_fixture("planport"));
+    size_t i, k;
+
+    (void)state;
+    for (k = 0; k < sizeof(measures) / sizeof(measures[0]); k++) {
+        char url[200], got[400] = "";
+        json_t *h, *p;
+
+        snprintf(url, sizeof(url), "/api/v1/repos/pp/refs/hpy/file-history/src/chain.c"
+                 "?measure=%s", measures[k]);
+        h = get(url, 200);
+        json_array_foreach(json_object_get(h, "points"), i, p) {
+            if (json_is_true(json_object_get(p, "call_graph")))
+                continue;
+            strncat(got, json_string_value(json_object_get(p, "commit")),
+                    sizeof(got) - strlen(got) - 2);
+            strcat(got, "\n");
+        }
+        assert_string_equal(got, want);
+        json_decref(h);
+    }
+    free(want);
 }
 
 /* The function change of `name` in a list, or NULL. */
@@ -492,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_trend_points_are_the_summaries_of_the_chain),
         cmocka_unit_test(test_trend_filters_by_date_and_rejects_bad_arguments),
         cmocka_unit_test(test_file_history_follows_a_rename),
+        cmocka_unit_test(test_file_history_leaves_out_other_branches),
         cmocka_unit_test(test_commit_lists_function_changes_and_deltas),
         cmocka_unit_test(test_rename_commit_shows_the_move),
         cmocka_unit_test(test_compare_lists_moves_and_regressions),
