@@ -207,9 +207,10 @@ static void test_file_history_leaves_out_other_branches(void **state)
         json_array_foreach(json_object_get(h, "points"), i, p) {
             if (json_is_true(json_object_get(p, "call_graph")))
                 continue;
-            strncat(got, json_string_value(json_object_get(p, "commit")),
-                    sizeof(got) - strlen(got) - 2);
-            strcat(got, "\n");
+            size_t n = strlen(got);
+
+            snprintf(got + n, sizeof(got) - n, "%s\n",
+                     json_string_value(json_object_get(p, "commit")));
         }
         assert_string_equal(got, want);
         json_decref(h);
