@@ -112,6 +112,14 @@ pd_objstate pd_flow_state(const pd_flow *g, int64_t file, size_t idx);
 /* 1 when the graph holds function idx of `file`. */
 int pd_flow_known(const pd_flow *g, int64_t file, size_t idx);
 
+/*
+ * 1 when a function of the file with key `file` (pd_flow_path_key) has
+ * another object state in graph `a` than in graph `b`: the test of a
+ * file that did not change between two commits but whose states did,
+ * through its callees (the compare page, and the gates, judge it).
+ */
+int pd_flow_file_moved(const pd_flow *a, const pd_flow *b, int64_t file);
+
 /* Its local state (the same rule on its own body only). */
 pd_objstate pd_flow_local_state(const pd_flow *g, int64_t file, size_t idx);
 

@@ -34,6 +34,16 @@ int pd_flow_known(const pd_flow *g, int64_t file, size_t idx)
     return fl_at(g, file, idx) != NULL;
 }
 
+int pd_flow_file_moved(const pd_flow *a, const pd_flow *b, int64_t file)
+{
+    size_t i;
+
+    for (i = 0; pd_flow_known(a, file, i) || pd_flow_known(b, file, i); i++)
+        if (pd_flow_state(a, file, i) != pd_flow_state(b, file, i))
+            return 1;
+    return 0;
+}
+
 pd_objstate pd_flow_local_state(const pd_flow *g, int64_t file, size_t idx)
 {
     const fl_fn *x = fl_at(g, file, idx);

@@ -271,7 +271,10 @@ static int gg_resolved(const gg_tree *t, const char *path, const gg_blob *x,
     return rc;
 }
 
-/* Feed every path whose blob differs to the gate. */
+/* Feed every path whose blob differs to the gate, and every path of the
+ * same blob whose object states the two trees' call graphs give
+ * differently (its callees changed them); the fixable ratchet reads the
+ * change's own lines, so only the first. */
 static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
 {
     static gate_fnlist none;
@@ -286,7 +289,7 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
             break;
         if (cmp >= 0 && (rc = gg_analyse(c, &b->v[j].blob, b->v[j].path, &y)) < 0)
             break;
-        if (x != y) {
+        if (x != y || (x && pd_flow_file_moved(a->g, b->g, pd_flow_path_key(a->v[i].path)))) {
             const char *path = cmp <= 0 ? a->v[i].path : b->v[j].path;
             gate_fnlist fx = {0}, fy = {0};
 
@@ -297,7 +300,7 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
                                    y ? gg_ready(b, path, y) : -1);
             gate_fnlist_free(&fx);
             gate_fnlist_free(&fy);
-            if (rc == 0 && c->fixable)
+            if (rc == 0 && c->fixable && x != y)
                 rc = gate_fixable_file(c->fixable, c->repo, c->r, path,
                                        x ? &a->v[i].blob : NULL, y ? &b->v[j].blob : NULL);
         }

@@ -66,7 +66,7 @@ static int q_walk_files(sqlite3 *db, const q_at *base, const q_at *head, int gra
         q_side_of(&sa, cmp <= 0 ? &xa : NULL, base->commit_id);
         q_side_of(&sb, cmp >= 0 ? &xb : NULL, head->commit_id);
         if (!sa.blob || !sb.blob || strcmp(sa.blob, sb.blob) != 0 ||
-            (graph && q_diff_graph_moved(db_files_graph(a), db_files_graph(b),
+            (graph && pd_flow_file_moved(db_files_graph(a), db_files_graph(b),
                                          pd_flow_path_key(xa.path))))
             rc = fn(arg, cmp <= 0 ? xa.path : xb.path, &sa, &sb);
         if (cmp <= 0)
@@ -86,7 +86,7 @@ int q_changed_files(sqlite3 *db, const q_at *base, const q_at *head,
                     int (*fn)(void *arg, const char *path, const q_side *a,
                               const q_side *b), void *arg)
 {
-    return q_walk_files(db, base, head, 0, fn, arg);
+    return q_walk_files(db, base, head, 1, fn, arg);
 }
 
 /* A file side from a changed-file side. */

@@ -65,9 +65,12 @@ int q_compare_truncated(const q_compare *c);
 
 /*
  * Call `fn` for every selected path whose blob differs between two resolved
- * commits (present on one side only included), in path order: the gate's
- * walk, which judges what a change itself did.  A non-zero return from fn
- * stops the walk and is returned.  0 or PD_EDB.
+ * commits (present on one side only included), and every path of the same
+ * blob whose object states the two commits' call graphs give differently
+ * (a helper the change made read PyObject * items puts its unchanged
+ * callers on object paths), in path order: the gate's walk, which judges
+ * what a change did.  A non-zero return from fn stops the walk and is
+ * returned.  0 or PD_EDB.
  */
 int q_changed_files(sqlite3 *db, const q_at *base, const q_at *head,
                     int (*fn)(void *arg, const char *path, const q_side *a,

@@ -182,13 +182,3 @@ int q_diff_file(sqlite3 *db, const char *rules_hash, const char *path, const q_s
     gate_fnlist_free(&b);
     return out.rc;
 }
-
-int q_diff_graph_moved(const pd_flow *a, const pd_flow *b, int64_t key)
-{
-    size_t i;
-
-    for (i = 0; pd_flow_known(a, key, i) || pd_flow_known(b, key, i); i++)
-        if (pd_flow_state(a, key, i) != pd_flow_state(b, key, i))
-            return 1;
-    return 0;
-}

@@ -87,11 +87,4 @@ int q_diff_file(sqlite3 *db, const char *rules_hash, const char *path, const q_s
 int q_diff_load(sqlite3 *db, const char *rules_hash, const char *path, const q_side *side,
                 gate_fnlist *out);
 
-/*
- * 1 when a function of the file with key `key` (pd_flow_path_key) has
- * another object state in graph `a` than in graph `b`: the test of a
- * file that did not change but whose states did, through its callees.
- */
-int q_diff_graph_moved(const pd_flow *a, const pd_flow *b, int64_t key);
-
 #endif

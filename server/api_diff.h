@@ -50,8 +50,10 @@ json_t *api_stats_obj(const db_counts *c);
 
 /*
  * Call `fn` for every selected path (path filter) whose blob differs between two resolved
- * commits (present on one side only included), in path order.  A non-zero
- * return from fn stops the walk and is returned.  0 or PD_EDB.
+ * commits (present on one side only included), or whose object states the
+ * two commits' call graphs give differently (q_changed_files), in path
+ * order.  A non-zero return from fn stops the walk and is returned.  0 or
+ * PD_EDB.
  */
 int api_changed_files(srv_req *r, const api_at *base, const api_at *head,
                       int (*fn)(void *arg, srv_req *r, const char *path,

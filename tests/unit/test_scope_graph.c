@@ -31,7 +31,7 @@ static int setup(void **state)
 {
     (void)state;
     tu_site_init(&g_site, "scopegraph.db");
-    return tu_site_ingest(&g_site, "callgraph", "cg", "hpy solo") < 0 ||
+    return tu_site_ingest(&g_site, "callgraph", "cg", "hpy solo gone") < 0 ||
            tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
 }
 
@@ -197,6 +197,59 @@ static void test_gates_agree_with_the_graph(void **state)
     check_gate(first, "solo", 2, 0, "src/items.c src/solo.c ");
 }
 
+/* The regressions of a gate result as "path:name " words, and the count
+ * its object-legacy condition found. */
+static void gate_regressions(json_t *res, char *out, size_t cap, json_int_t *objfound)
+{
+    json_t *x;
+    size_t i, off = 0;
+
+    out[0] = '\0';
+    json_array_foreach(json_object_get(res, "regressions"), i, x)
+        off += (size_t)snprintf(out + off, cap - off, "%s:%s ",
+                                json_string_value(json_object_get(x, "path")),
+                                json_string_value(json_object_get(x, "name")));
+    *objfound = -1;
+    json_array_foreach(json_object_get(res, "conditions"), i, x)
+        if (strcmp(json_string_value(json_object_get(x, "measure")),
+                   "object_paths.object-legacy") == 0)
+            *objfound = json_integer_value(json_object_get(x, "found"));
+}
+
+/* A change that only touches a helper moves its unchanged callers: from
+ * `gone` (no helper; user.c's finalize on no object path) to `hpy` (the
+ * helper reads PyObject * items), finalize, in user.c which is the same
+ * blob on both sides, becomes a new object-legacy path through its
+ * callee.  Both gates judge it, as the totals (0 -> 2) and the compare
+ * page count it; they had named only release_items (found 1). */
+static void test_gates_judge_callers_the_graph_moved(void **state)
+{
+    json_t *api, *git = NULL;
+    gate_policy pol;
+    rules *r = NULL;
+    char ra[256], rg[256];
+    json_int_t fa, fg;
+
+    (void)state;
+    api = tu_site_get(&g_site, "/api/v1/repos/cg/gate?base=gone&head=hpy", 200);
+    gate_policy_default(&pol);
+    assert_int_equal(rules_load_default(&r), 0);
+    assert_int_equal(gate_git_run(&git, tu_fixture("callgraph"), "gone", "hpy", &pol, r, NULL), 0);
+    rules_free(r);
+    gate_regressions(api, ra, sizeof(ra), &fa);
+    gate_regressions(git, rg, sizeof(rg), &fg);
+    assert_string_equal(rg, "src/items.c:release_items src/user.c:finalize ");
+    assert_string_equal(ra, rg);
+    assert_int_equal(fg, 2);
+    assert_int_equal(fa, 2);
+    /* the reverse: finalize leaves the object path, no regression */
+    json_decref(api);
+    api = tu_site_get(&g_site, "/api/v1/repos/cg/gate?base=hpy&head=gone", 200);
+    assert_string_equal(json_string_value(json_object_get(api, "result")), "pass");
+    json_decref(api);
+    json_decref(git);
+}
+
 /* 1 when the symbol list at `rev` names `symbol`. */
 static int lists_symbol(const char *rev, const char *symbol)
 {
@@ -250,6 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scoped_readers_agree_with_the_graph),
         cmocka_unit_test(test_gates_agree_with_the_graph),
+        cmocka_unit_test(test_gates_judge_callers_the_graph_moved),
         cmocka_unit_test(test_symbols_and_plan_follow_the_graph),
     };
 
