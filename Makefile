@@ -249,6 +249,10 @@ CONFDIR ?= /etc/portdash
 VENDOR_FILES = chart.js/dist/chart.umd.js marked/lib/marked.esm.js dompurify/dist/purify.es.mjs \
                diff/dist/diff.js prismjs/components/prism-core.min.js \
                prismjs/components/prism-clike.min.js prismjs/components/prism-c.min.js
+# srv_static.c checks the same files at `serve` (SRV_VENDOR_FILES; the
+# fuzz targets compile it too).
+VENDOR_DEF = -DSRV_VENDOR_FILES='$(foreach f,$(VENDOR_FILES),"$(f)",)'
+$(B)/server/srv_static.o: CFLAGS += $(VENDOR_DEF)
 UNITS = portdash.service portdash-ingest.service portdash-ingest.timer \
         portdash-snapshot.service portdash-snapshot.timer
 
@@ -370,7 +374,7 @@ bench-truth: deps
 FUZZ_SECONDS ?= 60
 FUZZ_LIB = $(patsubst $(B)/%.o,%.c,$(filter-out $(B)/gen/%,$(LIB_OBJ))) \
            $(patsubst %.o,%.c,$(filter $(B)/gen/%,$(LIB_OBJ)))
-FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iingest -Idb -Iquery -Iserver -Igate -Isarif \
+FUZZ_CC  = clang -std=c11 -D_GNU_SOURCE $(VENDOR_DEF) -g -O1 -Icommon -Iingest -Idb -Iquery -Iserver -Igate -Isarif \
            -Ireport -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_BIN = build/fuzz/fuzz_analyze build/fuzz/fuzz_sarif build/fuzz/fuzz_http

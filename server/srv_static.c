@@ -135,17 +135,13 @@ static const struct {
     {"prismjs", "prismjs/components"},
 };
 
-/* The files of the vendor directory the dashboard loads (the Makefile's
- * VENDOR_FILES, which `make install` copies). */
-static const char *const srv_static_vendor_files[] = {
-    "chart.js/dist/chart.umd.js",
-    "marked/lib/marked.esm.js",
-    "dompurify/dist/purify.es.mjs",
-    "diff/dist/diff.js",
-    "prismjs/components/prism-core.min.js",
-    "prismjs/components/prism-clike.min.js",
-    "prismjs/components/prism-c.min.js",
-};
+/* The files of the vendor directory the dashboard loads: the Makefile's
+ * VENDOR_FILES, which `make install` copies, given to this file as
+ * SRV_VENDOR_FILES ("a", "b", ...) so that the list has one record. */
+#ifndef SRV_VENDOR_FILES
+#error "SRV_VENDOR_FILES comes from the Makefile's VENDOR_FILES"
+#endif
+static const char *const srv_static_vendor_files[] = {SRV_VENDOR_FILES};
 
 size_t srv_static_vendor_missing(const char *dir, const char **missing, size_t max)
 {
