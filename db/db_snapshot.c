@@ -82,40 +82,40 @@ int db_chain_commit_before(sqlite3 *db, int64_t *commit_out, int64_t tip_id,
     return rc;
 }
 
-/* Copy the commit's per-file rows into the snapshot. */
+/* Copy the commit's per-file rows into the snapshot, with the object
+ * states the commit's call graph gives (db_files_next, as the file list
+ * and the snapshot's totals count them: a file's own counts put a caller of
+ * an item helper on no object path, and the rows did not add up to the
+ * totals). */
 static int db_snapshot_files(sqlite3 *db, int64_t snap_id, int64_t commit_id,
                              const char *rules_hash)
 {
-    sqlite3_stmt *files = NULL, *ins = NULL;
+    db_files *files = NULL;
+    sqlite3_stmt *ins = NULL;
+    db_file_row row;
     char sql[2048];
     int rc;
 
-    if ((rc = db_commit_files_stmt(db, &files, commit_id, rules_hash)) < 0 ||
+    if ((rc = db_files_open(db, &files, commit_id, rules_hash)) < 0 ||
         (rc = db_measure_insert_sql(sql, sizeof(sql), "INTO snapshot_files", "snapshot_id, "
                                     "path, blob_oid, status", 4, DB_M_SNAPFILE, NULL)) < 0 ||
         (rc = db_prepare(db, &ins, sql)) < 0)
         goto done;
-    while ((rc = sqlite3_step(files)) == SQLITE_ROW) {
-        db_counts c;
-        const char *status = (const char *)sqlite3_column_text(files, 4);
-
-        db_counts_from_files_row(files, &c);
+    while ((rc = db_files_next(files, &row)) > 0) {
         sqlite3_reset(ins);
         sqlite3_bind_int64(ins, 1, snap_id);
-        sqlite3_bind_text(ins, 2, (const char *)sqlite3_column_text(files, 1), -1,
+        sqlite3_bind_text(ins, 2, row.path, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 3, row.blob, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 4, row.status ? row.status : "unanalysed", -1,
                           SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 3, (const char *)sqlite3_column_text(files, 2), -1,
-                          SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 4, status ? status : "unanalysed", -1, SQLITE_TRANSIENT);
-        db_measure_bind(ins, 5, DB_M_SNAPFILE, &c);
+        db_measure_bind(ins, 5, DB_M_SNAPFILE, &row.counts);
         if (sqlite3_step(ins) != SQLITE_DONE) {
             rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
             goto done;
         }
     }
-    rc = rc == SQLITE_DONE ? 0 : pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
 done:
-    sqlite3_finalize(files);
+    db_files_close(files);
     sqlite3_finalize(ins);
     return rc;
 }

@@ -21,6 +21,8 @@
  */
 #include "testutil.h"
 
+#include "db.h"
+#include "db_snapshot.h"
 #include "gate.h"
 #include "gate_git.h"
 #include "analyzer/analyzer.h"
@@ -250,6 +252,37 @@ static void test_gates_judge_callers_the_graph_moved(void **state)
     json_decref(git);
 }
 
+/* A snapshot's file rows count the object paths the call graph gives, as
+ * its totals do: at hpy user.c's finalize is on the object path through
+ * release_items (items.c), so user.c's row has it and the rows add up to
+ * the totals (they had counted each file's own states: user.c 0). */
+static void test_snapshot_rows_add_up_to_the_totals(void **state)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t repo_id, commit;
+    char oid[41], hash[64];
+
+    (void)state;
+    assert_int_equal(db_open(&db, g_site.db, 0), 0);
+    assert_int_equal(db_repo_find(db, "cg", &repo_id, NULL, 0), 0);
+    assert_int_equal(db_rev_resolve(db, repo_id, "hpy", &commit, oid), 0);
+    db_meta_get(db, "rules_hash", hash, sizeof(hash));
+    assert_int_equal(db_snapshot_take(db, repo_id, "hpy", commit, "2021-W13", 1617235200,
+                                      "live", hash), 0);
+    assert_int_equal(db_prepare(db, &st, "SELECT s.obj_legacy, (SELECT sum(f.obj_legacy) "
+                                "FROM snapshot_files f WHERE f.snapshot_id = s.id), "
+                                "(SELECT f.obj_legacy FROM snapshot_files f WHERE "
+                                "f.snapshot_id = s.id AND f.path = 'src/user.c') "
+                                "FROM snapshots s WHERE s.week = '2021-W13'"), 0);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int64(st, 0), 2);
+    assert_int_equal(sqlite3_column_int64(st, 1), 2);
+    assert_int_equal(sqlite3_column_int64(st, 2), 1);
+    sqlite3_finalize(st);
+    db_close(db);
+}
+
 /* 1 when the symbol list at `rev` names `symbol`. */
 static int lists_symbol(const char *rev, const char *symbol)
 {
@@ -304,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_scoped_readers_agree_with_the_graph),
         cmocka_unit_test(test_gates_agree_with_the_graph),
         cmocka_unit_test(test_gates_judge_callers_the_graph_moved),
+        cmocka_unit_test(test_snapshot_rows_add_up_to_the_totals),
         cmocka_unit_test(test_symbols_and_plan_follow_the_graph),
     };
 
