@@ -500,7 +500,10 @@ static int an_data_local(const an_state *st, const an_tok *t)
  * k (`HPyArray_AsFields(ctx, h_arr)`, `PyArray_IterNew(mp)`): a
  * conversion or a view of the same object.  A call with more arguments
  * (PyArray_NewFromDescr(&PyArray_Type, descr, ...)) makes a new object,
- * which is no alias of the parameters it was made from.
+ * which is no alias of the parameters it was made from, unless an
+ * `itemview` rule names the callee and the argument whose array it returns
+ * or views with its dtype (`self = PyArray_CheckAxis(self0, &axis,
+ * flags)`): then that argument's parameter, whatever the count.
  */
 static void an_asg_value(an_state *st, const an_tok *t)
 {
@@ -511,12 +514,19 @@ static void an_asg_value(an_state *st, const an_tok *t)
 
         if (end && f->asg_argroot >= 0)
             f->asg_lastroot = f->asg_argroot;
+        if (end && f->asg_argc == f->asg_view + 1)
+            f->asg_viewroot = f->asg_argroot;
         if (end && an_punct_is(t, ',')) {
             f->asg_argc++;
             f->asg_argroot = -1;
         } else if (end) {
-            if (f->asg_argc <= 2 && f->asg_lastroot >= 0 && !an_data_local(st, &f->lhs))
+            if (f->asg_view >= 0) {
+                if (f->asg_viewroot >= 0 && !an_data_local(st, &f->lhs))
+                    an_set_alias(st, &f->lhs, f->asg_viewroot);
+            } else if (f->asg_argc <= 2 && f->asg_lastroot >= 0 &&
+                       (f->asg_source || !an_data_local(st, &f->lhs))) {
                 an_set_alias(st, &f->lhs, f->asg_lastroot);
+            }
             f->asg = 0;
         } else if (an_punct_is(t, '(') && an_prev(st, 1)->kind == LEX_IDENT) {
             f->asg_argroot = -2;          /* f(g(x)): x is g's, not f's */
@@ -528,9 +538,13 @@ static void an_asg_value(an_state *st, const an_tok *t)
     if (f->asg_cand_valid) {
         f->asg_cand_valid = 0;
         if (an_punct_is(t, '(')) {        /* a call */
+            const rules_name *e = rules_lookup(st->r, f->asg_cand.s, f->asg_cand.len);
+
             f->asg_call = st->pdepth + 1;
             f->asg_argc = 1;
-            f->asg_argroot = f->asg_lastroot = -1;
+            f->asg_argroot = f->asg_lastroot = f->asg_viewroot = -1;
+            f->asg_view = e ? e->itemview_arg : -1;
+            f->asg_source = rules_itemsource(st->r, f->asg_cand.s, f->asg_cand.len, e);
             return;
         }
         if (!an_punct_is(t, '*') && !an_punct_is(t, ')')) {

@@ -209,6 +209,10 @@ typedef struct {
     long asg_call;              /* the value is a call: depth of its
                                  * arguments (0: not a call) */
     int asg_argc, asg_argroot, asg_lastroot;
+    int asg_view, asg_viewroot; /* an `itemview` call's argument index
+                                 * (-1: none) and the parameter it reaches */
+    int asg_source;             /* the call is an `itemsource`: a pointer
+                                 * into its argument's data */
     an_tok deref;               /* first dereference of an item-typed
                                  * parameter (PyObject **ip1) */
     int deref_valid, deref_pending;

@@ -242,6 +242,7 @@ static const struct {
     {"itemname", 1, 1, "NAME", rules_d_flag, RULES_F_ITEMNAME},
     {"itemcall", 2, 2, "CLASS FUNCTION", rules_d_itemcall, 0},
     {"fieldarg", 2, 2, "FUNCTION INDEX", rules_d_fieldarg, 0},
+    {"itemview", 2, 2, "FUNCTION INDEX", rules_d_fieldarg, 1},
     {"marker", 1, 1, "NAME", rules_d_flag, RULES_F_MARKER},
     {"itemsvisit", 1, 1, "FUNCTION", rules_d_flag, RULES_F_ITEMSVISIT},
     {"objfunc", 2, 2, "prefix|suffix|contains TEXT", rules_d_objfunc, 0},

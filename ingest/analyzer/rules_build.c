@@ -183,6 +183,7 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     e->nullowner.cls = e->itemcall.cls = RULES_CLS_UNSET;
     e->nullowner_arg = -1;
     e->fieldarg_arg = -1;
+    e->itemview_arg = -1;
     for (k = 0; k <= RULES_MAXSTARS; k++)
         e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
     rules_ix_put(r->ix, r->ixmask, (uint64_t)e->hash << 32 | (r->nnames + 1));

@@ -66,6 +66,10 @@ typedef struct {
     const char *null_name;      /* ... equal to this name */
     int fieldarg_arg;           /* `fieldarg`: index of the field argument
                                  * (0-based), or -1 */
+    int itemview_arg;           /* `itemview`: index of the argument
+                                 * (0-based) whose array the call returns,
+                                 * or a view or copy of it with its dtype;
+                                 * -1 */
     int guard;                  /* RULES_GUARD_* or 0 */
     unsigned flags;             /* RULES_F_* */
     int has_local;              /* some itemlocal[] is set */

@@ -101,13 +101,14 @@ int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned 
     return 0;
 }
 
-/* fieldarg FUNCTION INDEX */
+/* fieldarg FUNCTION INDEX, itemview FUNCTION INDEX (arg 1): the entry of
+ * FUNCTION with its argument index set. */
 int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
     char *endp;
     long idx;
-    int rc;
+    int rc, *slot;
 
     if (!rules_is_ident(av[1]))
         return rules_err(c, "'%s' is not an identifier", av[1]);
@@ -117,9 +118,10 @@ int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
                          av[2]);
     if ((rc = rules_entry(r, av[1], &e)) != 0)
         return rc;
-    if (e->fieldarg_arg >= 0)
-        return rules_err(c, "duplicate fieldarg rule for '%s'", av[1]);
-    e->fieldarg_arg = (int)idx;
+    slot = arg ? &e->itemview_arg : &e->fieldarg_arg;
+    if (*slot >= 0)
+        return rules_err(c, "duplicate %s rule for '%s'", av[0], av[1]);
+    *slot = (int)idx;
     return 0;
 }
 

@@ -65,6 +65,10 @@ static void test_rules_errors(void **state)
         {"itemsource prefix Py\n", "m.rules:1: itemsource takes NAME or suffix "
                                    "TEXT, not 'prefix'"},
         {"itemname\n", "m.rules:1: 'itemname' takes NAME, got 0 arguments"},
+        {"itemview F -1\n", "m.rules:1: bad argument index '-1' (expected 0..64)"},
+        {"itemview F 0\nitemview F 1\n", "m.rules:2: duplicate itemview rule for 'F'"},
+        {"fieldarg F 0\nfieldarg F 2\n", "m.rules:2: duplicate fieldarg rule for 'F'"},
+        {"itemview F\n", "m.rules:1: 'itemview' takes FUNCTION INDEX, got 1 argument"},
         {"names builtin:python capi\n", "m.rules:1: unknown built-in names set "
                                         "'builtin:python' (there is builtin:cpython)"},
         {"names builtin:cpython legacy\n", "m.rules:1: unknown class 'legacy' "
