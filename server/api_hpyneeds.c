@@ -241,27 +241,54 @@ static int hn_repo(void *arg, const db_repo *repo)
 }
 
 /*
- * The filters as given: every ?kind= word one of CPython's kinds, every
- * ?refs= entry REPO:REF of a repository the database holds (a typo must
- * not read as "HPy must add nothing").  0 or PD_EINVAL naming it.
+ * The ?kind= list in place as the singular names hn_use matches: each word
+ * one of CPython's kinds, singular or plural ("macros", as the page's
+ * dropdown and doc/dashboard.md name them).  0, or PD_EINVAL naming the
+ * word and the kinds (a typo must not read as "HPy must add nothing").
  */
-static int hn_check_args(srv_req *r, const char *refs, const char *kinds)
+static int hn_kinds_norm(char *kinds)
+{
+    char *p = kinds, *out = kinds, *e;
+    size_t n, k, len;
+
+    while (*p) {
+        e = p + strcspn(p, ",");
+        n = (size_t)(e - p);
+        for (k = 0; k < 5; k++) {
+            len = strlen(hn_kind_names[k]);
+            if ((n == len || (n == len + 1 && p[len] == 's')) &&
+                memcmp(p, hn_kind_names[k], len) == 0)
+                break;
+        }
+        if (k == 5)
+            return pd_error_set(PD_EINVAL, "kind '%.*s' is not one of function, macro, "
+                                "type, variable, constant (or their plurals: functions, "
+                                "macros, ...), comma-separated", (int)(n < 64 ? n : 64), p);
+        if (out != kinds)
+            *out++ = ',';
+        memmove(out, hn_kind_names[k], len);
+        out += len;
+        p = *e ? e + 1 : e;
+    }
+    *out = '\0';
+    return 0;
+}
+
+/*
+ * The filters as given: the ?kind= list (hn_kinds_norm), every ?refs=
+ * entry REPO:REF of a repository the database holds (a typo must not
+ * read as "HPy must add nothing").  0 or PD_EINVAL naming it.
+ */
+static int hn_check_args(srv_req *r, const char *refs, char *kinds)
 {
     char word[256];
     const char *p, *e;
-    size_t n, k;
+    size_t n;
     int64_t id;
+    int rc;
 
-    for (p = kinds; *p; p = *e ? e + 1 : e) {
-        e = p + strcspn(p, ",");
-        n = (size_t)(e - p);
-        for (k = 0; k < 5; k++)
-            if (n == strlen(hn_kind_names[k]) && memcmp(p, hn_kind_names[k], n) == 0)
-                break;
-        if (k == 5)
-            return pd_error_set(PD_EINVAL, "kind '%.*s' is not one of function, macro, "
-                                "type, variable, constant", (int)(n < 64 ? n : 64), p);
-    }
+    if ((rc = hn_kinds_norm(kinds)) < 0)
+        return rc;
     for (p = refs; *p; p = *e ? e + 1 : e) {
         const char *colon;
 

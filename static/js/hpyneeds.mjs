@@ -42,8 +42,23 @@ function render(d) {
     : h('tr', { class: 'empty' }, h('td', { colspan: 8 + ports.length }, 'Nothing: every C API name in use has an HPy replacement.')));
 }
 
+/**
+ * The kind filter as the answer applied it (`kind`: "all" or singular
+ * names, whatever the URL said: `?kind=macros` is "macro"), an option of
+ * its own for a list the dropdown does not offer, written back to the URL.
+ */
+function showKind(kind) {
+  const sel = $('n-kind');
+  const v = !kind || kind === 'all' ? '' : kind;
+  if (![...sel.options].some((o) => o.value === v)) sel.append(h('option', { value: v }, v.split(',').join(', ')));
+  sel.value = v;
+  state.kind = v;
+  writeParams(state);
+}
+
 async function load() {
   const d = await getJson(`api/v1/hpy-needs${query({ limit: 500 })}`);
+  showKind(d.kind);
   render(d);
 }
 

@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, apiOk, blank, close, closeBrowser, launch, open } from './lib.mjs';
+import { BASE, api, apiOk, blank, close, closeBrowser, here, launch, open } from './lib.mjs';
 
 const enc = encodeURIComponent;
 
@@ -46,6 +46,23 @@ test('What HPy must add: one row per symbol in the API order, a column per port,
   await page.waitForFunction(() => new URLSearchParams(location.search).get('kind') === 'type');
   const t = await apiOk('/api/v1/hpy-needs?kind=type&limit=500');
   await page.waitForFunction((n) => document.querySelectorAll('#needs-table tbody tr[data-symbol]').length === n, t.symbols.length);
+  await close(page);
+});
+
+test('What HPy must add: ?kind= as the dropdown names its choices (macros) filters, and the dropdown shows it', async () => {
+  const d = await apiOk('/api/v1/hpy-needs?kind=macro&limit=500');
+  assert.ok(d.symbols.length > 0, 'the fixtures use a C API macro HPy lacks');
+  const page = await open(`${BASE}/hpy-needs.html?kind=macros`);
+  assert.ok(await page.locator('#errors').isHidden(), await page.locator('#errors').textContent());
+  assert.equal(await page.locator('#n-kind').inputValue(), 'macro');
+  assert.equal(await page.locator('#n-kind option:checked').textContent(), 'macros');
+  assert.deepEqual(await page.locator('#needs-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.symbol, tr.cells[2].textContent])),
+    d.symbols.map((s) => [s.symbol, 'macro']));
+  assert.equal(new URL(await here(page)).searchParams.get('kind'), 'macro');
+  // a list the dropdown does not offer gets an option naming it
+  await page.goto(`${BASE}/hpy-needs.html?kind=types,macros`);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.locator('#n-kind option:checked').textContent(), 'type, macro');
   await close(page);
 });
 
