@@ -178,7 +178,7 @@ async function weekCard(ctx, s) {
       'This port has no object-dtype code: no object-dtype paths to count.'),
     moreLinks(base && base !== s.commit ? h('a', { href: compareHref(ctx.repo, base, s.commit), id: 'dc-week-compare' },
       'what moved, function by function') : null,
-    h('a', { href: '#trend' }, 'trend'), h('a', { href: snapshotsHref(ctx.repo) }, 'weekly reports')),
+    h('a', { href: '#trend' }, 'trend'), h('a', { href: snapshotsHref(ctx.repo, ctx.ref) }, 'weekly reports')),
   ];
 }
 

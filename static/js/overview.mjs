@@ -166,7 +166,7 @@ function renderCommit(s, repo, rev) {
       h('span', { class: 'commit-msg', id: 'commit-message' }, subject),
       h('span', { class: 'head-links' },
         h('a', { href: commitHref(repo, s.commit), id: 'commit-changes' }, 'changes in this commit'),
-        h('a', { href: snapshotsHref(repo), id: 'snapshots-link' }, 'weekly snapshots'))),
+        h('a', { href: snapshotsHref(repo, isRef ? rev : ''), id: 'snapshots-link' }, 'weekly snapshots'))),
     body ? h('details', { class: 'commit-body' }, h('summary', null, 'full message'), h('pre', null, body)) : null,
     h('div', { class: 'commit-meta muted' },
       h('span', { id: 'commit-author', title: s.author_email ?? null }, s.author ?? ''),

@@ -1,19 +1,20 @@
 // snapshots.mjs: the weekly snapshots of a repository
-// (snapshots.html?repo=R[&week=W&ref=REF]).  A table of every snapshot
-// (week, ref, commit, when and how it was taken) with links to its Markdown
+// (snapshots.html?repo=R[&rev=REF][&week=W&ref=REF]).  A table of every
+// snapshot, or of ref REF's (the ref filter, kept in the URL as rev as the
+// other pages keep theirs), (week, ref, commit, when and how it was taken) with links to its Markdown
 // report, rendered in the page (markdown.mjs: marked, then DOMPurify, as
 // the report quotes commit messages and paths), the raw report, and the
 // CSV exports.  The chosen report is kept in the URL.
 
 import * as api from './api.mjs';
-import { h, replace, fmt, shortCommit, timeEl, setTitle } from './dom.mjs';
+import { h, replace, fmt, shortCommit, timeEl, setTitle, joined } from './dom.mjs';
 import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, deltaEl } from './ui.mjs';
 import { MEASURE } from './model.mjs';
 import { renderMarkdown } from './markdown.mjs';
 import { mountSnapshotChart } from './snapchart.mjs';
 
 const $ = (id) => document.getElementById(id);
-const state = readParams(['repo', 'week', 'ref', 'show']);
+const state = readParams(['repo', 'rev', 'week', 'ref', 'show']);
 // The figures shown per snapshot (from snapshots.csv), with the change since the ref's previous snapshot.
 const FIGURES = ['object_paths.object-legacy', 'object_paths.object-cpython-only', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
 
@@ -127,32 +128,46 @@ function render(list, figs) {
       h('a', { href: api.reportUrl(state.repo, s.week, s.ref), class: 'raw-report' }, 'report.md'),
       h('a', { href: api.filesCsvUrl(state.repo, s.commit), download: true, class: 'files-csv', title: 'the file table of this commit as CSV' }, 'files CSV'))));
   }));
-  const applyFilter = () => {
-    state.show = [refSel.value && `ref:${refSel.value}`, changedBox.checked && 'changed'].filter(Boolean).join(',');
+  // A rev that names no ref with snapshots (a commit id, a ref never
+  // snapshotted) shows every ref's, and says so.
+  const revNote = h('p', { class: 'notice small', id: 'snapshots-rev', role: 'status', hidden: true });
+  const applyFilter = (byUser) => {
+    if (byUser === true || refSel.value) state.rev = refSel.value;
+    state.show = changedBox.checked ? 'changed' : '';
     writeParams(state);
+    revNote.hidden = !state.rev || refs.includes(state.rev);
+    if (!revNote.hidden) {
+      replace(revNote, 'No snapshot is of ', h('code', null, state.rev), ': snapshots are taken of refs (',
+        joined(refs, (r) => h('code', null, r)), '); the table shows every ref\'s.');
+    }
     let n = 0;
     for (const tr of tbody.rows) {
       const hide = (refSel.value && tr.dataset.ref !== refSel.value) || (changedBox.checked && tr.classList.contains('unchanged'));
       tr.hidden = !!hide;
       if (!hide) n++;
     }
-    $('snapshots-count').textContent = n === rows.length ? `${fmt(rows.length)} snapshots` : `showing ${fmt(n)} of ${fmt(rows.length)} snapshots`;
+    $('snapshots-count').textContent = (n === rows.length ? `${fmt(rows.length)} snapshots` : `showing ${fmt(n)} of ${fmt(rows.length)} snapshots`)
+      + (refSel.value ? ` · ref ${refSel.value}` : ' · every ref');
   };
   const show = state.show.split(',');
-  refSel.value = show.find((x) => x.startsWith('ref:'))?.slice(4) ?? '';
+  // The ref: ?rev= as on the other pages (older links: show=ref:REF).
+  const want = state.rev || (show.find((x) => x.startsWith('ref:'))?.slice(4) ?? '');
+  refSel.value = refs.includes(want) ? want : '';
+  if (!state.rev) state.rev = refSel.value;
   changedBox.checked = show.includes('changed');
-  refSel.addEventListener('change', applyFilter);
-  changedBox.addEventListener('change', applyFilter);
+  refSel.addEventListener('change', () => applyFilter(true));
+  changedBox.addEventListener('change', () => applyFilter(false));
   replace($('snapshots'),
     h('form', { class: 'filters', 'aria-label': 'Filter snapshots', onsubmit: (e) => e.preventDefault() },
       h('label', null, 'Ref ', refSel), h('label', null, changedBox, ' only weeks with a new commit')),
+    revNote,
     h('div', { class: 'table-wrap scroll-y tall' }, h('table', { class: 'data snapshots', id: 'snapshots-table' },
       h('caption', { class: 'sr-only' }, 'Weekly snapshots'),
       h('thead', null, h('tr', null, ['Week', 'Ref', 'Commit'].map((t) => h('th', { scope: 'col' }, t)),
         hasFigs ? FIGURES.map((k) => h('th', { scope: 'col', class: 'num', title: `${MEASURE[k].label}, and the change since the previous snapshot of the ref` }, MEASURE[k].short)) : null,
         ['Taken at', 'Method', 'Report'].map((t) => h('th', { scope: 'col' }, t)))),
       tbody)));
-  applyFilter();
+  applyFilter(false);
   if (hasFigs) mountSnapshotChart($('snapchart'), refs, figs, { ref: refSel.value || refs[0] });
   const chosen = rows.find((s) => s.week === state.week && (!state.ref || s.ref === state.ref));
   return chosen ? showReport(chosen) : null;
@@ -166,7 +181,7 @@ async function main() {
       showError($('errors'), e, 'Could not list repositories');
     }
   }
-  renderNav($('nav'), 'snapshots', state.repo, '');
+  renderNav($('nav'), 'snapshots', state.repo, state.rev);
   if (!state.repo) {
     replace($('snapshots'), h('span', { class: 'muted' }, 'No repositories have been ingested yet.'));
     return;

@@ -173,9 +173,9 @@ export function compareHref(repo, base, head) {
   return `compare.html?${q}`;
 }
 
-/** Link to the snapshots page. */
-export function snapshotsHref(repo) {
-  return `snapshots.html?${new URLSearchParams({ repo })}`;
+/** Link to the snapshots page: of ref `rev`'s snapshots when given (the page says when it names none). */
+export function snapshotsHref(repo, rev = '') {
+  return `snapshots.html?${new URLSearchParams(rev ? { repo, rev } : { repo })}`;
 }
 
 /**
@@ -189,7 +189,7 @@ export function renderNav(nav, current, repo, rev) {
   replace(nav,
     link('overview', 'Overview', repo ? overviewHref(repo, rev || '') : './'),
     link('compare', 'Compare', repo ? compareHref(repo, '', rev || '') : 'compare.html'),
-    link('snapshots', 'Snapshots', repo ? snapshotsHref(repo) : 'snapshots.html'),
+    link('snapshots', 'Snapshots', repo ? snapshotsHref(repo, rev || '') : 'snapshots.html'),
     link('hpy-needs', 'HPy needs', 'hpy-needs.html'));
 }
 

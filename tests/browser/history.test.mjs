@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { BASE, api, apiOk, close, closeBrowser, launch, open, shot, SHOTS } from './lib.mjs';
+import { BASE, api, apiOk, close, closeBrowser, here, launch, open, shot, SHOTS } from './lib.mjs';
 
 const STATUSES = ['ported', 'bridged', 'legacy', 'neutral'];
 const OBJECT_STATES = ['object-legacy', 'object-cpython-only', 'object-universal'];
@@ -545,6 +545,36 @@ test('the directory tree sums equal the figures of the files below each director
 });
 
 /* ---------- snapshots ---------- */
+
+test('the snapshots page shows the snapshots of the ref in ?rev=, and says so when rev names no ref with snapshots', async () => {
+  const list = await apiOk(`${repoApi()}/snapshots`);
+  const mine = list.filter((s) => s.ref === convRef);
+  assert.ok(mine.length > 0 && mine.length < list.length, 'the fixture has snapshots of two refs');
+  const shown = (p) => p.locator('#snapshots-table tbody tr:not([hidden])').evaluateAll((trs) => trs.map((tr) => `${tr.dataset.week} ${tr.dataset.ref}`));
+  const p = await open(page('snapshots.html', { repo, rev: convRef }));
+  assert.deepEqual((await shown(p)).sort(), mine.map((s) => `${s.week} ${s.ref}`).sort());
+  assert.equal(await p.locator('#snap-ref').inputValue(), convRef);
+  assert.match(await p.locator('#snapshots-count').textContent(), new RegExp(`${mine.length} of ${list.length} snapshots · ref ${convRef}$`));
+  assert.ok(await p.locator('#snapshots-rev').isHidden());
+  if (await p.locator('#snapchart-ref').count()) assert.equal(await p.locator('#snapchart-ref').inputValue(), convRef, 'the chart too');
+  assert.equal(new URL(await here(p)).searchParams.get('rev'), convRef, 'rev stays in the URL');
+  assert.equal(new URL(await p.locator('#nav-overview').getAttribute('href'), `${BASE}/`).searchParams.get('rev'), convRef);
+  // choosing every ref drops rev
+  await p.selectOption('#snap-ref', '');
+  assert.equal((await shown(p)).length, list.length);
+  assert.equal(new URL(await here(p)).searchParams.get('rev'), null);
+  await close(p);
+  // a commit id is no ref: every ref's snapshots, and a line saying why
+  const commit = refs[0].commit;
+  const c = await open(page('snapshots.html', { repo, rev: commit }));
+  assert.equal((await shown(c)).length, list.length);
+  assert.match(await c.locator('#snapshots-rev').textContent(), new RegExp(`No snapshot is of ${commit}: snapshots are taken of refs \\(.*${convRef}.*\\); the table shows every ref's\\.`));
+  await close(c);
+  // the overview's link names its ref
+  const o = await open(page('index.html', { repo, rev: convRef }));
+  assert.equal(new URL(await o.locator('#snapshots-link').getAttribute('href'), `${BASE}/`).searchParams.get('rev'), convRef);
+  await close(o);
+});
 
 test('the snapshots page lists the API\'s snapshots (or says there are none) and shows a report rendered', async (t) => {
   const r = await api(`${repoApi()}/snapshots`);
