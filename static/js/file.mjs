@@ -673,7 +673,7 @@ function loadFindings() {
 function mountPlanPanel() {
   return Promise.all([import('./traverse.mjs'), import('./plan.mjs')])
     .then(([{ portSection }, { mountPlan }]) => mountPlan(portSection('owners-plan', $('source-section'), 'Owners and porting plan', 'after'),
-      { repo: state.repo, rev: state.rev, path: state.path }))
+      { repo: state.repo, rev: state.rev, path: state.path, functions: detail?.functions }))
     .catch((e) => showError($('errors'), e, 'Owners and porting plan'));
 }
 

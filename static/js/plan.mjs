@@ -19,17 +19,50 @@ function person(repo, p) {
 
 const people = (repo, list) => (list?.length ? joined(list, (p) => person(repo, p)) : h('span', { class: 'muted' }, '—'));
 
-function ownersPanel(repo, o) {
+/**
+ * The file's porters by what their functions are now.  The API's
+ * ported_by is whoever added a function's HPy code, whether the function
+ * is now ported (HPy only) or bridged (HPy that still needs CPython):
+ * with the page's statuses (statusOf(f), from the file page's function
+ * list) the file's line says "ported by" and "bridged by" apart, each
+ * person with the functions they hold (the newest commit linked);
+ * without them, the API's list as "ported or bridged by".
+ */
+function porterGroups(o, statusOf) {
+  if (!statusOf) return [['Ported or bridged by', o.ported_by]];
+  const groups = new Map([['ported', new Map()], ['bridged', new Map()], ['other', new Map()]]);
+  for (const f of o.functions ?? []) {
+    const st = statusOf(f);
+    const g = groups.get(groups.has(st) ? st : 'other');
+    for (const p of f.ported_by) {
+      const key = p.email ?? p.handle ?? p.name;
+      const e = g.get(key) ?? { name: p.name, handle: p.handle, email: p.email, commit: p.commit, date: p.date, functions: 0 };
+      e.functions += 1;
+      if ((p.date ?? '') > (e.date ?? '')) Object.assign(e, { commit: p.commit, date: p.date });
+      g.set(key, e);
+    }
+  }
+  const list = (g) => [...g.values()].sort((a, b) => b.functions - a.functions || a.name.localeCompare(b.name));
+  return [['Ported by', list(groups.get('ported'))], ['bridged by', list(groups.get('bridged'))],
+    // HPy code added to a function that has none left (neither status)
+    groups.get('other').size ? ['HPy code since removed, added by', list(groups.get('other'))] : null].filter(Boolean);
+}
+
+function ownersPanel(repo, o, statusOf) {
   const rows = (o.functions ?? []).filter((f) => f.ported_by.length || f.changed_by.length);
   return h('div', { id: 'owners', class: 'owners' },
     h('h3', null, 'Owners'),
-    h('p', { class: 'small' }, 'Ported by: ', people(repo, o.ported_by), ' · changed lately: ', people(repo, o.changed_by),
-      h('span', { class: 'muted' }, ` (from ${fmt(o.versions_read)} versions of the file${o.history_cut ? ', history cut' : ''}; renames followed, .mailmap applied)`)),
+    h('p', { class: 'small' }, porterGroups(o, statusOf).map(([label, list], i) => h('span', { class: 'owners-group' },
+      i ? ' · ' : null, `${label}: `, people(repo, list))), ' · changed lately: ', people(repo, o.changed_by),
+    h('span', { class: 'muted' }, ` (from ${fmt(o.versions_read)} versions of the file${o.history_cut ? ', history cut' : ''}; renames followed, .mailmap applied)`)),
     h('details', null, h('summary', null, `Per function (${fmt(rows.length)})`),
       h('table', { class: 'data owners-table' },
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Function'), h('th', { scope: 'col' }, 'Ported by'), h('th', { scope: 'col' }, 'Changed lately by'))),
-        h('tbody', null, rows.map((f) => h('tr', { dataset: { name: f.name } },
-          h('th', { scope: 'row' }, h('a', { href: `#L${f.start_line}` }, h('code', null, nameNodes(f.name)))),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Function'),
+          h('th', { scope: 'col', title: 'who added its HPy code: the function is ported (HPy only) or bridged (HPy that still needs CPython), as its status says' }, 'Ported or bridged by'),
+          h('th', { scope: 'col' }, 'Changed lately by'))),
+        h('tbody', null, rows.map((f) => h('tr', { dataset: { name: f.name, status: statusOf?.(f) ?? null } },
+          h('th', { scope: 'row' }, h('a', { href: `#L${f.start_line}` }, h('code', null, nameNodes(f.name))),
+            statusOf?.(f) ? [' ', statusBadge(statusOf(f))] : null),
           h('td', null, people(repo, f.ported_by)), h('td', null, people(repo, f.changed_by))))))));
 }
 
@@ -68,14 +101,20 @@ function planPanel(repo, rev, p) {
         s.universal_ready_after.length ? h('span', { class: 'small plan-ready' }, ' → universal-ready: ', s.universal_ready_after.join(', ')) : null)))))));
 }
 
-/** Fills `sec` (a port panel) with the owners and the plan of one file. */
-export async function mountPlan(sec, { repo, rev, path }) {
+/**
+ * Fills `sec` (a port panel) with the owners and the plan of one file;
+ * functions: the page's functions of the file ({name, start_line,
+ * status}), which say who ported and who bridged (porterGroups).
+ */
+export async function mountPlan(sec, { repo, rev, path, functions }) {
   const base = commitBase(repo, rev);
   const [o, p] = await Promise.all([
     getJson(`${base}/owners/${pathSegs(path)}`),
     getJson(`${base}/plan?path=${encodeURIComponent(path)}&limit=500`),
   ]);
-  replace(sec, h('h2', null, 'Owners and porting plan'), ownersPanel(repo, o), planPanel(repo, rev, p));
+  const status = new Map((functions ?? []).map((f) => [`${f.name}\u0000${f.start_line}`, f.status]));
+  const statusOf = functions ? (f) => status.get(`${f.name}\u0000${f.start_line}`) : null;
+  replace(sec, h('h2', null, 'Owners and porting plan'), ownersPanel(repo, o, statusOf), planPanel(repo, rev, p));
   sec.hidden = false;
   return { owners: o, plan: p };
 }

@@ -125,3 +125,33 @@ test('File page: owners and the porting plan of the file', async () => {
   }, null, { timeout: 5000 });
   await close(short);
 });
+
+test('File page: the owners say who ported and who bridged apart (the API\'s ported_by is whoever added HPy code)', async () => {
+  const repos = await apiOk('/api/v1/repos');
+  const gc = repos.find((r) => r.name === 'gcport');
+  assert.ok(gc, 'the gcport fixture');
+  const at = `/api/v1/repos/gcport/commits/hpy`;
+  for (const path of ['src/calls.c', 'src/ctx.c']) {
+    const o = await apiOk(`${at}/owners/${path}`);
+    const d = await apiOk(`${at}/file-functions/${path}`);
+    const status = new Map(d.functions.map((f) => [`${f.name} ${f.start_line}`, f.status]));
+    const by = { ported: new Map(), bridged: new Map() };
+    for (const f of o.functions) {
+      const st = status.get(`${f.name} ${f.start_line}`);
+      for (const p of f.ported_by) by[st].set(p.handle ?? p.name, (by[st].get(p.handle ?? p.name) ?? 0) + 1);
+    }
+    assert.ok(by.bridged.size > 0, `${path} has a bridged function someone added HPy code to`);
+    const names = (m) => (m.size ? [...m].map(([n, k]) => (k > 1 ? `${n} ×${k}` : n)).join(', ') : '—');
+    const page = await open(`${BASE}/file.html?repo=gcport&rev=hpy&path=${enc(path)}`);
+    await page.waitForSelector('#owners');
+    const line = await page.locator('#owners p').first().textContent();
+    assert.ok(line.startsWith(`Ported by: ${names(by.ported)} · bridged by: ${names(by.bridged)} · changed lately: `), line);
+    assert.equal(await page.locator('#owners thead th').nth(1).textContent(), 'Ported or bridged by');
+    for (const f of o.functions.filter((x) => x.ported_by.length)) {
+      const row = page.locator(`#owners tbody tr[data-name="${f.name}"]`).first();
+      assert.equal(await row.getAttribute('data-status'), status.get(`${f.name} ${f.start_line}`));
+      assert.equal(await row.locator('th .badge').textContent(), status.get(`${f.name} ${f.start_line}`));
+    }
+    await close(page);
+  }
+});
