@@ -125,15 +125,18 @@ async function weekCard(ctx, s) {
   // Under a scope, its figures; the port's own commits (prefetch.js asks
   // the same URLs).
   const opts = { date: 'committer', window: 'port', scope: ctx.scope };
-  // A port without object dtype has no object-dtype paths to count: its
-  // row says so rather than show a 0 and ±0 that read as work done.  A
-  // summary with object-dtype paths shows the row at once: the profile
-  // (profile.mjs: the repository's answer, then the file list) took the
-  // first screen from 190 to 270 ms on numpy-hpy (doc/benchmarks.md).  A
-  // commit without any waits for it, so that no 0 ±0 is ever drawn.
+  // A port without object dtype has no object-dtype paths to count, and a
+  // scope that leaves object dtype out counts none: the card says so
+  // rather than show a 0 and ±0 that read as work done.  A summary with
+  // object-dtype paths shows the row at once: the profile (profile.mjs:
+  // the repository's answer, then the file list) took the first screen
+  // from 190 to 270 ms on numpy-hpy (doc/benchmarks.md).  A commit without
+  // any waits for it, so that no 0 ±0 is ever drawn.
   const seen = Object.values(s.object_paths ?? {}).some((n) => n > 0);
-  const objectDtype = seen || (await ctx.objectDtype) !== false;
-  const measures = WEEK_MEASURES.filter((m) => objectDtype || m.key !== OBJECT_KEY);
+  const [objectDtype, objectScope] = await Promise.all([
+    seen || Promise.resolve(ctx.objectDtype).then((x) => x !== false), ctx.objectScope ?? null]);
+  const objectRow = objectDtype && !objectScope;
+  const measures = WEEK_MEASURES.filter((m) => objectRow || m.key !== OBJECT_KEY);
   const ask = (o, key, extra) => api.history(ctx.repo, ctx.ref, key, { ...o, ...extra }).catch(() => null);
   let [before, week] = await Promise.all([
     Promise.all(measures.map((m) => ask(opts, m.key, { until: cutoff, points: 3 }))),
@@ -176,6 +179,8 @@ async function weekCard(ctx, s) {
     table,
     objectDtype ? null : h('p', { class: 'small muted', id: 'dc-week-no-object' },
       'This port has no object-dtype code: no object-dtype paths to count.'),
+    objectDtype && objectScope ? h('p', { class: 'small muted', id: 'dc-week-object-left-out' },
+      'The scope ', h('code', null, objectScope), ' leaves object dtype out: its object-dtype paths are not counted here.') : null,
     moreLinks(base && base !== s.commit ? h('a', { href: compareHref(ctx.repo, base, s.commit), id: 'dc-week-compare' },
       'what moved, function by function') : null,
     h('a', { href: '#trend' }, 'trend'), h('a', { href: snapshotsHref(ctx.repo, ctx.ref) }, 'weekly reports')),
@@ -207,7 +212,9 @@ function nextCard(ctx, d) {
 /**
  * Fills root (#devcall) with the three cards.  ctx: {repo, rev, ref (a ref
  * name or '' when rev is a commit), scope (the page's, '' for none),
- * objectDtype (a promise: false when the port has none, profile.mjs)}; summary: a promise of the summary
+ * objectDtype (a promise: false when the port has none, profile.mjs),
+ * objectScope (null, or a promise of the scope's name when it leaves object
+ * dtype out, else null)}; summary: a promise of the summary
  * answer; frontier: a promise of the frontier answer (or of an error).
  * Each card fills as its answer arrives; resolves when all are in.
  */

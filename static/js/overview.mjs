@@ -29,6 +29,15 @@ const PARAMS = ['repo', 'rev', 'status', 'dir', 'obj', 'q', 'sort', 'order', 'me
 const DEFAULT_SORT = { key: 'path', order: 'asc' };
 /** What the port has (profile.mjs); object dtype until it is known. */
 let profile = { objectDtype: true, measure: '', keepScope: () => true };
+/** The page's scope when it leaves object dtype out (exclude_object_paths),
+ * else null: its object-dtype figures are all 0, counting nothing. */
+let objectScope = null;
+/** Whether the tables show object-dtype columns: not for a port without
+ * object dtype, nor under a scope that leaves it out (their zeros would
+ * read as paths already ported). */
+const objectsShown = () => profile.objectDtype && !objectScope;
+/** The scope of the page in a list of scopes when it leaves object dtype out. */
+const leavesObjectsOut = (list) => list.find((x) => x.name === state.scope && x.exclude_object_paths) ?? null;
 
 /**
  * The table's columns.  get(file) returns the sort value; numeric columns
@@ -48,10 +57,10 @@ const COLUMNS = [
     title: 'Sort by universal-ready' },
 ];
 const COLUMN = Object.fromEntries(COLUMNS.map((c) => [c.key, c]));
-/* The object-dtype states the tables show: none for a port without object
- * dtype, whose columns of zeros would read as paths already ported. */
-const objectStates = () => (profile.objectDtype ? OBJECT_STATES : []);
-const columns = () => COLUMNS.filter((c) => profile.objectDtype || !OBJECT_STATES.includes(c.key));
+/* The object-dtype states the tables show: none when objectsShown() says
+ * no, whose columns of zeros would read as paths already ported. */
+const objectStates = () => (objectsShown() ? OBJECT_STATES : []);
+const columns = () => COLUMNS.filter((c) => objectsShown() || !OBJECT_STATES.includes(c.key));
 
 const state = readParams(PARAMS);
 let allFiles = [];
@@ -380,7 +389,7 @@ async function setupTree() {
   const { renderTree } = await import('./tree.mjs');
   const open = state.open ? new Set(state.open.split(',').filter(Boolean)) : null;
   const t = renderTree($('tree'), allFiles, {
-    repo: state.repo, rev: state.rev, open, objectDtype: profile.objectDtype,
+    repo: state.repo, rev: state.rev, open, objectDtype: objectsShown(),
     onOpen: (set) => { state.open = [...set].sort(cmpStr).join(','); saveState(); },
   });
   $('tree-expand').addEventListener('click', t.expandAll);
@@ -418,21 +427,29 @@ async function firstScreen(refNames) {
   // among the panels is taken now.
   const frontierSec = portSection('frontier', $('trend'), 'Next to port');
   const frontierAnswer = frontier(state.repo, state.rev, 100000);
+  // Under a scope, the scopes (asked here for the page below as well): one
+  // that leaves object dtype out takes the week card's object-dtype row.
+  // An unscoped page, the measured first screen, asks nothing more.
+  const scopesIn = state.scope ? scoped.listScopes() : null;
+  scopesIn?.catch(() => {});   // said once, where the page reads the list
   const devcall = mountDevCall($('devcall'), { repo: state.repo, rev: state.rev, ref: refNames.includes(state.rev) ? state.rev : '', scope: state.scope,
-    objectDtype: profileIn.then((p) => p.objectDtype) }, sumIn, frontierAnswer.catch((e) => e));
+    objectDtype: profileIn.then((p) => p.objectDtype),
+    objectScope: scopesIn?.then((l) => leavesObjectsOut(l)?.name ?? null, () => null) ?? null }, sumIn, frontierAnswer.catch((e) => e));
   $('more-nav').hidden = false;
   await devcall;
   const frontierIn = mountFrontier(frontierSec, { repo: state.repo, rev: state.rev, answer: frontierAnswer })
     .catch((e) => { panelError(sumIn, 'Next to port')(e); return e; });
-  return { sumIn, listIn, frontierIn, profileIn };
+  return { sumIn, listIn, frontierIn, profileIn, scopesIn };
 }
 
 /** The trend panel (trend.mjs), along the page's ref or the first one. */
 function mountTrendPanel(refNames) {
   const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
   import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
-    repo: state.repo, ref: tref, refs: refNames, measure: state.measure || profile.measure, date: state.date,
-    objectDtype: profile.objectDtype,
+    repo: state.repo, ref: tref, refs: refNames, date: state.date,
+    measure: objectsShown() || !(state.measure || profile.measure).startsWith('object_paths.')
+      ? state.measure || profile.measure : 'functions.ported',
+    objectDtype: objectsShown(),
     window: state.window,
     scope: state.scope,
     onState: (st) => {
@@ -475,14 +492,26 @@ function hideLinks(dead) {
 }
 
 /** What the port's profile leaves out (profile.mjs): without object dtype,
- * its panel, legend, filter and the links to them. */
+ * its panel and the links to it. */
 function applyProfile() {
   document.body.dataset.objectDtype = profile.objectDtype ? 'yes' : 'no';
   if (profile.objectDtype) return;
   $('no-object').remove();
   hideLinks((id) => id === 'no-object');
+}
+
+/** Without object-dtype columns (objectsShown), no object legend nor
+ * filter: an object filter from the URL would hide rows by counts the
+ * table no longer shows. */
+function applyObjectsShown() {
+  document.body.dataset.objectColumns = objectsShown() ? 'yes' : 'no';
+  if (objectsShown()) return;
   replace($('legend-slot'), legend({ objects: false }));
   $('f-obj').closest('label').hidden = true;
+  if (state.obj) {
+    state.obj = '';
+    saveState();
+  }
 }
 
 /** The panels below the totals; resolves once each has answered (or failed,
@@ -498,7 +527,7 @@ function mountPanels(sumIn, frontierIn, scopeList) {
     import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { ...at, scope: state.scope }))
       .catch(panelError(sumIn, 'Blockers by symbol')),
     // Traverse coverage and what to port next (traverse.mjs, frontier.mjs).
-    mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), at)
+    mountTraverse(portSection('traverse', $('trend'), 'Traverse coverage'), { ...at, objectDtype: profile.objectDtype })
       .catch(panelError(sumIn, 'Traverse coverage')),
     frontierIn,
   ]);
@@ -546,7 +575,7 @@ async function main() {
     : 'The file table of this commit as CSV';
   const refNames = (known?.refs ?? []).map((r) => r.name);
   setTitle(`${state.repo} @ ${state.rev} · portdash`);
-  const { sumIn, listIn, frontierIn, profileIn } = await firstScreen(refNames);
+  const { sumIn, listIn, frontierIn, profileIn, scopesIn } = await firstScreen(refNames);
   profile = await profileIn;
   applyProfile();
   // An unknown revision (the summary's 404) gets no trend: the first
@@ -560,11 +589,13 @@ async function main() {
     replace($('commit'), unknownRevNote(known, repos, state.repo, state.rev));
     return;
   }
+  // Scopes (scopes.mjs) and the mixed item representation (items.mjs);
+  // the trend waits for them only under a scope (objectsShown).
+  const allScopes = (scopesIn ?? scoped.listScopes()).catch((e) => { showError(errors, e, 'Scopes'); return []; });
+  objectScope = state.scope ? leavesObjectsOut(await allScopes) : null;
+  applyObjectsShown();
   if (refNames.length) mountTrendPanel(refNames);
-
-  // Scopes (scopes.mjs) and the mixed item representation (items.mjs).
-  const scopeList = (await scoped.listScopes().catch((e) => { showError(errors, e, 'Scopes'); return []; }))
-    .filter(profile.keepScope);
+  const scopeList = (await allScopes).filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
   const extras = mountPanels(sumIn, frontierIn, scopeList);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);

@@ -53,8 +53,8 @@ function itemsCell(v) {
   return h('span', { class: ['badge', v ? 'st-ported' : 'st-neutral'] }, v ? 'yes' : 'no');
 }
 
-/** One type as a table row. */
-function typeRow(repo, rev, t) {
+/** One type as a table row; items: whether the object-items column shows. */
+function typeRow(repo, rev, t, items) {
   const unvisited = t.fields.filter((f) => !f.visited).length;
   return h('tr', { class: [unvisited && 'tv-bad'], dataset: { spec: t.spec, unvisited: String(unvisited) } },
     h('td', null, h('strong', null, t.name ?? t.spec), h('br'),
@@ -64,7 +64,7 @@ function typeRow(repo, rev, t) {
     h('td', null, t.traverse
       ? h('a', { href: fileHref(repo, rev, t.traverse_path) }, h('code', null, t.traverse))
       : h('span', { class: ['badge', t.fields.length ? 'st-legacy' : 'st-neutral'] }, 'no tp_traverse')),
-    h('td', null, itemsCell(t.items_visited)),
+    items ? h('td', null, itemsCell(t.items_visited)) : null,
     h('td', null, t.fields.length
       ? h('ul', { class: 'tv-fields' }, t.fields.map((f) => fieldRow(repo, f)))
       : noFields(t)));
@@ -86,8 +86,10 @@ function noFields(t) {
 /**
  * Fills root with the traverse coverage at repo/rev; with `path`, only the
  * types whose spec, struct or traverse is in that file (hidden when none).
+ * objectDtype false (a port without object dtype, profile.mjs): no column
+ * of object items visited, whose "no" in every row would read as work to do.
  */
-export async function mountTraverse(root, { repo, rev, path }) {
+export async function mountTraverse(root, { repo, rev, path, objectDtype }) {
   const d = await traverse(repo, rev);
   const types = path
     ? d.types.filter((t) => t.path === path || t.struct_path === path || t.traverse_path === path)
@@ -105,9 +107,9 @@ export async function mountTraverse(root, { repo, rev, path }) {
     types.length
       ? h('table', { class: 'data traverse', id: 'traverse-table' },
         h('thead', null, h('tr', null, h('th', null, 'Type'), h('th', null, 'Struct'), h('th', null, 'tp_traverse'),
-          h('th', { title: 'does the traverse visit the object items of the array buffer?' }, 'Object items visited'),
+          objectDtype === false ? null : h('th', { title: 'does the traverse visit the object items of the array buffer?' }, 'Object items visited'),
           h('th', null, 'HPyField members'))),
-        h('tbody', null, types.map((t) => typeRow(repo, d.commit ?? rev, t))))
+        h('tbody', null, types.map((t) => typeRow(repo, d.commit ?? rev, t, objectDtype !== false))))
       : h('p', { class: 'muted' }, 'No HPyType_Spec at this commit.'));
   return d;
 }

@@ -6,7 +6,8 @@
 //   blob is missing is listed, said so, and counted in none;
 // - the overview's links lead to sections that show, and a port without
 //   object dtype (lostblob, like ultrajson; reordered) says it has none
-//   rather than count 0 object-dtype paths;
+//   rather than count 0 object-dtype paths; a scope that leaves object
+//   dtype out likewise shows no object-dtype row or column of zeros;
 // - the file page of a file whose blob is missing says so once, with no
 //   error and no request left pending (the colouring worker was).
 //
@@ -106,6 +107,42 @@ test('the overview links only to sections that show; a port without object dtype
       assert.equal(await page.locator('#f-obj').isVisible(), false, `${port.repo}: no object-path filter`);
     }
     await close(page);
+  }
+});
+
+test('under a scope that leaves object dtype out, no object-dtype row or column of zeros; no object items column without object dtype', async () => {
+  // demo has object-dtype paths; no-object-dtype counts none of them (every
+  // object-dtype figure under it is 0), as the object-dtype card says.
+  const scope = (await apiOk('/api/v1/scopes')).find((x) => x.exclude_object_paths);
+  assert.ok(scope, 'a scope that leaves object dtype out');
+  const files = (await apiOk(`/api/v1/repos/demo/commits/hpy/files?scope=${scope.name}`)).files;
+  const page = await open(`${BASE}/index.html?${new URLSearchParams({ repo: 'demo', rev: 'hpy', scope: scope.name, obj: 'object-legacy' })}`);
+  await page.waitForSelector('#trend-measure');
+  const week = page.locator('#dc-week-card');
+  assert.equal(await week.locator('tr[data-measure="object_paths.object-legacy"]').count(), 0, 'no object-dtype row of 0 ±0 in the week');
+  assert.equal(await week.locator('#dc-week-object-left-out').textContent(),
+    `The scope ${scope.name} leaves object dtype out: its object-dtype paths are not counted here.`);
+  assert.equal(await page.locator('#files-table thead th, #dir-tree thead th').filter({ hasText: /Object-dtype|legacy API|CPython-only|universal$/i }).count(), 0,
+    'no object-dtype columns of zeros');
+  assert.equal(await page.locator('#files-table tbody tr:first-child td.col-ob').count(), 0);
+  assert.equal(await page.locator('#f-obj').isVisible(), false, 'no object-path filter');
+  assert.equal(await page.locator('#row-count').getAttribute('data-shown'), String(files.length), 'the object filter of the URL is dropped with it');
+  assert.equal(await page.locator('#trend-measure option[value^="object_paths."]').count(), 0, 'no object-dtype measure in the trend');
+  assert.ok(await page.locator('#object-left-out').isVisible(), 'the object-dtype card says the scope leaves it out');
+  await close(page);
+  // Traverse coverage: whether a type visits the object items of an
+  // array buffer is a question for a port with object dtype only.
+  for (const port of PORTS) {
+    const tv = await apiOk(`/api/v1/repos/${port.repo}/commits/${port.rev}/traverse`);
+    if (!tv.types.length) continue;
+    const p = await open(`${BASE}/index.html?${new URLSearchParams({ repo: port.repo, rev: port.rev })}`);
+    await p.waitForSelector('#traverse-table');
+    const heads = await p.locator('#traverse-table thead th').allTextContents();
+    assert.equal(heads.includes('Object items visited'), port.objectDtype, `${port.repo}: ${heads.join(', ')}`);
+    for (const n of await p.locator('#traverse-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.cells.length))) {
+      assert.equal(n, heads.length, `${port.repo}: one cell a column`);
+    }
+    await close(p);
   }
 });
 
