@@ -54,7 +54,7 @@ function ownersPanel(repo, o, statusOf) {
     h('h3', null, 'Owners'),
     h('p', { class: 'small' }, porterGroups(o, statusOf).map(([label, list], i) => h('span', { class: 'owners-group' },
       i ? ' · ' : null, `${label}: `, people(repo, list))), ' · changed lately: ', people(repo, o.changed_by),
-    h('span', { class: 'muted' }, ` (from ${fmt(o.versions_read)} versions of the file${o.history_cut ? ', history cut' : ''}; renames followed, .mailmap applied)`)),
+    h('span', { class: 'muted' }, ` (from ${fmt(o.versions_read)} ${o.versions_read === 1 ? 'version' : 'versions'} of the file${o.history_cut ? ', history cut' : ''}; renames followed, .mailmap applied)`)),
     h('details', null, h('summary', null, `Per function (${fmt(rows.length)})`),
       h('table', { class: 'data owners-table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Function'),

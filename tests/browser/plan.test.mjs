@@ -95,6 +95,9 @@ test('File page: owners and the porting plan of the file', async () => {
   if (o.changed_by.length) {
     assert.ok((await page.locator('#owners p').textContent()).includes(o.changed_by[0].handle ?? o.changed_by[0].name));
   }
+  // "from 1 version", not "1 versions"
+  const noun = o.versions_read === 1 ? 'version' : 'versions';
+  assert.ok((await page.locator('#owners p').first().textContent()).includes(`from ${o.versions_read} ${noun} of the file`));
   assert.ok(p.steps.length > 0);
   // the scope the plan answers for is named (object-dtype paths are left
   // out of no-object-dtype: a file of object paths would read as ported)
