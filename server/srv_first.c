@@ -145,13 +145,14 @@ static int srv_first_cutoff(const char *summary, long long now_ms, char *out, si
     return rc;
 }
 
-/* The five week answers devcall.mjs asks (prefetch.js builds the same URLs
- * from "now"). */
+/* The six week answers devcall.mjs asks (prefetch.js builds the same URLs
+ * from "now"; the measures are devcall.mjs's WEEK_MEASURES, in order). */
 static void srv_first_week(srv_req *r, pd_buf *out, const char *hist, const char *cutoff,
                            srv_sink *sink, int *n)
 {
     static const char *const keys[] = {"universal_ready_files", "functions.ported",
-                                        "functions.legacy", "object_paths.object-legacy"};
+                                        "functions.bridged", "functions.legacy",
+                                        "object_paths.object-legacy"};
     char url[1024], cut[64];
     size_t i;
 

@@ -18,10 +18,14 @@ import * as api from './api.mjs';
 import { h, replace, fmt, pct, timeEl, pathNodes } from './dom.mjs';
 import { compareHref, fileHref, statusBadge, snapshotsHref } from './ui.mjs';
 
-/* The figures "this week" compares, with the direction that is progress. */
+/* The figures "this week" compares, with the direction that is progress
+ * (none for bridged functions: a legacy function bridged adds one, a
+ * bridged one ported takes one away, both progress).  prefetch.js and
+ * server/srv_first.c ask the same measures' histories, in this order. */
 const WEEK_MEASURES = [
   { key: 'universal_ready_files', label: 'universal-ready files', good: 'up' },
   { key: 'functions.ported', label: 'functions ported', good: 'up' },
+  { key: 'functions.bridged', label: 'functions bridged (HPy code that still needs CPython)', good: '' },
   { key: 'functions.legacy', label: 'legacy functions (C API or the project\'s legacy API)', good: 'down' },
   { key: 'object_paths.object-legacy', label: 'object-dtype paths on PyObject *', good: 'down' },
 ];
@@ -45,7 +49,7 @@ function valueOf(s, key) {
 function delta(d, good) {
   if (!d) return h('span', { class: 'muted dc-delta', dataset: { delta: '0' } }, '±0');
   const better = (d > 0) === (good === 'up');
-  return h('span', { class: ['dc-delta', better ? 'dc-better' : 'dc-worse'], dataset: { delta: String(d) } },
+  return h('span', { class: ['dc-delta', !good ? 'dc-moved' : better ? 'dc-better' : 'dc-worse'], dataset: { delta: String(d) } },
     `${d > 0 ? '+' : '−'}${fmt(Math.abs(d))}`);
 }
 

@@ -113,7 +113,9 @@
       var cutoff = new Date(end - 7 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
       window.__pdWeekNow = now;
       var hist = function (params) { ask(histBase + new URLSearchParams(params).toString(), JSON_ACCEPT); };
-      ['universal_ready_files', 'functions.ported', 'functions.legacy', 'object_paths.object-legacy'].forEach(function (m) {
+      // devcall.mjs's WEEK_MEASURES, in order (srv_first.c asks the same).
+      ['universal_ready_files', 'functions.ported', 'functions.bridged', 'functions.legacy',
+        'object_paths.object-legacy'].forEach(function (m) {
         hist([['measure', m], ['date', 'committer'], ['window', 'port'], ['until', cutoff], ['points', '3']]);
       });
       hist([['measure', 'functions.ported'], ['date', 'committer'], ['window', 'port'], ['since', cutoff]]);

@@ -189,7 +189,7 @@ test('the overview: the week card takes the history answers prefetch.js asked, e
   const week = asked.filter((u) => /[?&]date=committer/.test(u) && /[?&](until|since)=/.test(u));
   const twice = asked.filter((u, i) => asked.indexOf(u) !== i);
   assert.deepEqual(twice, [], 'no history URL asked twice');
-  assert.equal(week.length, 5, week.join('\n'));
+  assert.equal(week.length, 6, week.join('\n'));
   assert.deepEqual(page.jsErrors, []);
   await close(page);
 });

@@ -83,6 +83,16 @@ test('the overview answers how far, this week and what next on the first screen 
   assert.match(await page.textContent('#dc-week-when'), /commit of the port/);
   const ported = page.locator('#dc-week tr[data-measure="functions.legacy"]');
   assert.equal(num(await ported.locator('td').first().textContent()), s.functions.legacy);
+  // Bridged functions have a row of their own, from the same base (the
+  // port's commit bridged one); a move either way is progress (legacy ->
+  // bridged, bridged -> ported), so the delta is coloured neither way.
+  const hb = await apiOk(`/api/v1/repos/${REPO}/refs/hpy/history?measure=functions.bridged&window=port`);
+  const bridged = page.locator('#dc-week tr[data-measure="functions.bridged"]');
+  assert.equal(num(await bridged.locator('td').first().textContent()), s.functions.bridged);
+  const moved = bridged.locator('.dc-delta');
+  assert.equal(await moved.getAttribute('data-delta'), String(s.functions.bridged - hb.port.base.value));
+  assert.notEqual(await moved.getAttribute('data-delta'), '0', 'the fixture bridges a function in its week');
+  assert.equal(await moved.evaluate((e) => e.classList.contains('dc-better') || e.classList.contains('dc-worse')), false);
   // What next: the frontier answer's first functions, in its order.
   const fr = await apiOk(`/api/v1/repos/${REPO}/commits/hpy/frontier?limit=5`);
   const names = await page.locator('#dc-next li').evaluateAll((lis) => lis.map((li) => li.dataset.name));
