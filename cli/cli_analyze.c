@@ -530,9 +530,13 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         rc = cli_an_rev(a, repo, rev);
         /* A mistyped --path would otherwise report a clean, empty port
          * (at --since REV the files may well not exist yet). */
-        if (rc == 0 && !cli_walk_selected)
+        if (rc == 0 && !cli_walk_selected) {
+            char hint[600];
+
+            pathfilter_hint(&a->pf, hint, sizeof(hint));
             rc = pd_error_set(PD_EINVAL, "no file of '%s' is selected by the path filter "
-                              "(--path)", rev);
+                              "(--path)%s", rev, hint);
+        }
         if (rc == 0 && so->since)
             rc = cli_an_since(a, repo, so->since);
     }

@@ -294,8 +294,11 @@ int cli_fix(int argc, char **argv)
     } else if (!x.files && !x.skipped) {
         /* a mistyped --path would read as a port with nothing to rewrite,
          * as analyze and gate refuse it */
+        char hint[600];
+
+        pathfilter_hint(&x.pf, hint, sizeof(hint));
         fprintf(stderr, "portdash fix: no file of '%s' is selected by the path filter "
-                "(--path)\n", rev);
+                "(--path)%s\n", rev, hint);
         rc = CLI_USAGE;
     } else {
         if (x.mode == 2)

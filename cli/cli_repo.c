@@ -70,7 +70,7 @@ int cli_repo(int argc, char **argv)
         {"db", required_argument, 0, 'd'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *db_path = NULL, *verb = argc > 1 ? argv[1] : "";
     sqlite3 *db = NULL;
-    int c, want;
+    int c, want, rc;
 
     if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0) {
         cli_repo_usage(stdout);
@@ -93,10 +93,11 @@ int cli_repo(int argc, char **argv)
     }
     /* An existing database only: `repo list` of a mistyped path must not
      * leave an empty database behind. */
-    if (db_open(&db, db_path, 0) < 0 || cli_repo_run(db, db_path, verb, argv + optind) < 0) {
+    if ((rc = db_open(&db, db_path, 0)) < 0 ||
+        (rc = cli_repo_run(db, db_path, verb, argv + optind)) < 0) {
         fprintf(stderr, "portdash repo: %s\n", pd_error_last());
         db_close(db);
-        return CLI_FAIL;
+        return rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;   /* a missing --db is bad input */
     }
     db_close(db);
     return CLI_OK;

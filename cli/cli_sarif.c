@@ -158,5 +158,6 @@ int cli_import_sarif(int argc, char **argv)
     if (rc < 0)
         fprintf(stderr, "portdash import-sarif: %s\n", pd_error_last());
     db_close(db);
-    return rc < 0 ? CLI_FAIL : CLI_OK;
+    /* a missing --db is bad input (db_open), as for every reading command */
+    return rc == PD_EINVAL && db == NULL ? CLI_USAGE : rc < 0 ? CLI_FAIL : CLI_OK;
 }

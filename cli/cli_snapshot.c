@@ -2,11 +2,13 @@
  * cli_snapshot.c: `portdash snapshot`: record this week's snapshot of each
  * ref (for a weekly timer or CI job), or reconstruct past weeks.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
@@ -143,7 +145,7 @@ int cli_snapshot(int argc, char **argv)
     cli_snap s;
     db_lock *lock = NULL;
     size_t nrefs = 0;
-    int c, backfill = 0, rc = CLI_USAGE, wait_s = 0;
+    int c, backfill = 0, rc = CLI_USAGE, wait_s = 0, err = 0;
 
     memset(&s, 0, sizeof(s));
     s.by_author = 1;
@@ -195,12 +197,18 @@ int cli_snapshot(int argc, char **argv)
     rc = CLI_FAIL;
     /* One writer at a time: the Monday snapshot and the hourly ingest
      * queue on the same lock (db_lock.h). */
-    if (db_lock_take(&lock, db_path, "snapshot", wait_s) < 0 ||
-        db_open(&s.db, db_path, 0) < 0 ||
+    /* A missing database is said before the lock, which would leave its
+     * file beside the mistyped path; an existing one is opened (and
+     * migrated) under the lock. */
+    if ((access(db_path, F_OK) < 0 && errno == ENOENT && (err = db_open(&s.db, db_path, 0)) < 0) ||
+        db_lock_take(&lock, db_path, "snapshot", wait_s) < 0 ||
+        (err = db_open(&s.db, db_path, 0)) < 0 ||
         db_repo_find(s.db, name, &s.repo_id, NULL, 0) < 0 ||
         db_meta_get(s.db, "rules_hash", s.rules_hash, sizeof(s.rules_hash)) < 0 ||
         cli_snapshot_refs(&s, refs, nrefs, backfill) < 0) {
         fprintf(stderr, "portdash snapshot: %s\n", pd_error_last());
+        if (err == PD_EINVAL)
+            rc = CLI_USAGE;             /* a missing --db is bad input */
         goto done;
     }
     printf("%s: %d snapshot(s) recorded, %d week(s) already had one\n", name,

@@ -81,7 +81,7 @@ int cli_token(int argc, char **argv)
         cli_token_usage(stderr);
         return CLI_USAGE;
     }
-    if ((rc = db_open(&db, db_path, 1)) < 0)
+    if ((rc = db_open(&db, db_path, strcmp(verb, "create") == 0)) < 0)
         goto fail;
     if (strcmp(verb, "create") == 0) {
         if ((rc = db_token_create(db, token, name, perms)) < 0)

@@ -2,6 +2,7 @@
  * pathfilter.c: the path filter and glob matching (see pathfilter.h for the
  * glob rules).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,4 +169,23 @@ int pathfilter_contains(const pathfilter *pf, const char *path)
     if (!pd_path_is_source(path))
         return 0;
     return !pf || pathfilter_globs_contain(pf, path);
+}
+
+int pathfilter_hint(const pathfilter *s, char *buf, size_t cap)
+{
+    size_t i;
+
+    if (cap)
+        buf[0] = '\0';
+    for (i = 0; s && i < s->ninclude; i++) {
+        const char *g = s->include[i];
+        size_t n = strlen(g);
+
+        if (n == 0 || strpbrk(g, "*?[") || pd_path_is_source(g))
+            continue;
+        snprintf(buf, cap, " (did you mean '%.*s/**'? a glob without wildcards names one file)",
+                 (int)(n - (g[n - 1] == '/')), g);
+        return 1;
+    }
+    return 0;
 }

@@ -8,8 +8,10 @@
  * (db_measures_migrated; db_tree_fill for 017's checkpoints, db_flow_fill
  * for 018's call-graph results, db_fns_fill for 019's packed functions).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "db_fns.h"
@@ -101,6 +103,12 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
     *out = NULL;
     if (create)
         flags |= SQLITE_OPEN_CREATE;
+    else if (access(path, F_OK) < 0 && errno == ENOENT)
+        /* SQLite's "unable to open database file" says neither what is
+         * missing nor how to make it (a mistyped --db). */
+        return pd_error_set(PD_EINVAL, "no database at %s: `portdash ingest --db %s "
+                            "--git-dir GITDIR --name NAME --ref BRANCH` makes one "
+                            "(doc/guide.md)", path, path);
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
         rc = pd_error_set(PD_EDB, "%s: cannot open database: %s", path,
                           db ? sqlite3_errmsg(db) : "out of memory");

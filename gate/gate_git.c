@@ -83,7 +83,9 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
     if ((rc = pd_rev_parse(&obj, repo, rev)) == PD_EINVAL)
         ;
     else if (rc < 0 || git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
-        rc = pd_error_set(PD_EGIT, "%s: unknown rev '%s'", gitdir, rev);
+        rc = pd_error_set(PD_EGIT, "%s: unknown revision '%s' (no branch, tag or "
+                          "commit of that name; `git --git-dir %s branch -a` lists the "
+                          "branches)", gitdir, rev, gitdir);
     else if (git_tree_walk(tree, GIT_TREEWALK_PRE, gg_walk, t) < 0)
         rc = pd_error_set(PD_ENOMEM, "out of memory listing '%s'", rev);
     git_tree_free(tree);

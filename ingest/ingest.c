@@ -539,6 +539,7 @@ static int ingest_retips(ingest_ctx *c)
 static int ingest_check_filter(ingest_ctx *c, const char *const *refs, size_t n)
 {
     size_t i, files = 0;
+    char hint[600];
     int rc;
 
     if (!c->opt->ninclude && !c->opt->nexclude)
@@ -551,10 +552,11 @@ static int ingest_check_filter(ingest_ctx *c, const char *const *refs, size_t n)
         if ((rc = ingest_filter_selects(c->repo, &tip, &c->filter, &files)) != 0)
             return rc < 0 ? rc : 0;
     }
+    pathfilter_hint(&c->filter, hint, sizeof(hint));
     return pd_error_set(PD_EINVAL, "no file of %s%s%s is selected by the path filter "
-                        "(--include/--exclude; %zu files at its tip): check the globs",
+                        "(--include/--exclude; %zu files at its tip): check the globs%s",
                         n == 1 ? "'" : "", n == 1 ? refs[0] : "the refs given",
-                        n == 1 ? "'" : "", files);
+                        n == 1 ? "'" : "", files, hint);
 }
 
 /* A first run that failed keeps nothing (db_repo_forget_empty), so that a

@@ -473,7 +473,8 @@ int srv_start(srv **out, const srv_options *opt)
                                                         : "127.0.0.1:8080")) < 0 ||
         (rc = srv_mhd_load()) < 0)
         return rc;
-    /* Fail at start, not at the first request, on a bad database. */
+    /* Fail at start, not at the first request, on a bad database (a missing
+     * one: db_open says how to make it). */
     if ((rc = db_open(&probe, opt->db_path, 0)) < 0)
         return rc;
     db_close(probe);

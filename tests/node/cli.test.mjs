@@ -248,12 +248,34 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
       [['fix', '--git-dir', toyport, '--rev', 'hpy', '--hpy', '0.9.9'],
         /--hpy '0.9.9' is not an HPy version recorded/],
       [['analyze', tmp], /no C source file .* under /],
+      // a directory given without /** selects no file: the message says how
+      [['analyze', '--git-dir', toyport, '--rev', 'hpy', '--path', 'src'],
+        /selected by the path filter \(--path\) \(did you mean 'src\/\*\*'\?/],
+      [['fix', '--git-dir', toyport, '--rev', 'hpy', '--path', 'src/'], /did you mean 'src\/\*\*'\?/],
+      [['ingest', '--quiet', '--db', join(tmp, 'y.db'), '--git-dir', toyport, '--name', 'demo',
+        '--ref', 'hpy', '--include', 'src'], /did you mean 'src\/\*\*'\?/],
+      // a database that is not there (a mistyped --db): how to make one,
+      // and none made by a command that only reads or adds to one
+      [['serve', '--db', join(tmp, 'missing.db'), '--no-warm'],
+        /no database at .*missing\.db: `portdash ingest --db .*missing\.db --git-dir GITDIR/],
+      [['show', 'file', '--db', join(tmp, 'missing.db'), '--name', 'demo', '--rev', 'hpy', 'src/toyarray.c'],
+        /no database at .*missing\.db/],
+      [['snapshot', '--db', join(tmp, 'missing.db'), '--name', 'demo'], /no database at .*missing\.db/],
+      [['repo', 'list', '--db', join(tmp, 'missing.db')], /no database at .*missing\.db/],
+      [['token', 'list', '--db', join(tmp, 'missing.db')], /no database at .*missing\.db/],
+      [['import-sarif', '--db', join(tmp, 'missing.db'), '--name', 'demo', '--rev', 'hpy',
+        'tests/fixtures/sarif/one.sarif'], /no database at .*missing\.db/],
+      // an unknown revision names itself and where the branches are listed
+      [['gate', '--git-dir', toyport, '--base', 'hpy', '--head', 'nosuch'],
+        /unknown revision 'nosuch' \(no branch, tag or commit of that name; `git --git-dir .* branch -a`/],
     ];
     for (const [args, want] of cases) {
       const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 20000 });
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, want);
     }
+    assert.deepEqual(readdirSync(tmp).filter((f) => f.startsWith('missing.db')), [],
+      'no database, lock or journal made for a missing --db');
     // still 1: a failure that is not the caller's usage
     assert.equal(run(['token', 'revoke', '--db', db, '--name', 'nosuch']).status, 1);
   } finally {
