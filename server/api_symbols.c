@@ -63,7 +63,7 @@ json_t *api_sym_hpy(json_t *o, const char *symbol)
 json_t *api_symbols_json(const q_symbols *s)
 {
     json_t *arr = json_array();
-    json_int_t no_hpy = 0;
+    json_int_t no_hpy = 0, no_hpy_bridge = 0;
     size_t i;
 
     for (i = 0; i < s->n; i++) {
@@ -72,13 +72,18 @@ json_t *api_symbols_json(const q_symbols *s)
             "class", e->cls, "uses", (json_int_t)e->uses, "functions",
             (json_int_t)e->functions, "files", (json_int_t)e->files), e->symbol);
 
-        no_hpy += json_is_null(json_object_get(o, "hpy"));
+        if (json_is_null(json_object_get(o, "hpy"))) {
+            no_hpy++;
+            no_hpy_bridge += strcmp(e->cls, "bridge") == 0;
+        }
         json_array_append_new(arr, o);
     }
-    return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:o}",
+    /* without_hpy_bridge: the bridge names among them, which HPy has (its
+     * legacy API); the rest are the C API names of "what HPy must add". */
+    return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:o}",
         "commit", s->commit, "scope", s->scope, "hpy_version", api_hpymap_version(),
         "total", (json_int_t)s->n, "uses_total", (json_int_t)s->uses_total,
-        "without_hpy", no_hpy, "symbols", arr);
+        "without_hpy", no_hpy, "without_hpy_bridge", no_hpy_bridge, "symbols", arr);
 }
 
 /* The member `key` of o cut to the page the client asked for; 0, or

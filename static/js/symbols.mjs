@@ -95,7 +95,13 @@ export async function mountSymbols(root, { repo, rev, scope, top = 15 }) {
       h('span', { dataset: { metric: 'symbols-total' } }, fmt(d.total)), ' symbols), with the HPy API that replaces it, from HPy ',
       h('span', { id: 'symbols-hpy-version' }, d.hpy_version), '\'s own table. ',
       h('strong', null, h('span', { dataset: { metric: 'symbols-without-hpy' } }, fmt(d.without_hpy)), ' have none'),
-      ': what HPy must add, or what the port must stop needing.'),
+      // The C API names are the hpy-needs page's count; a bridge name is
+      // HPy's own legacy API, which the port must stop needing.
+      d.without_hpy_bridge == null ? ': what HPy must add, or what the port must stop needing.'
+        : [': ', h('span', { dataset: { metric: 'symbols-hpy-must-add' } }, fmt(d.without_hpy - d.without_hpy_bridge)),
+          ' C API names HPy must add (the “What HPy must add” page) and ',
+          h('span', { dataset: { metric: 'symbols-bridge-without-hpy' } }, fmt(d.without_hpy_bridge)),
+          ` bridge ${d.without_hpy_bridge === 1 ? 'name' : 'names'} the port must stop needing.`]),
     body, more);
   root.hidden = false;
   return d;

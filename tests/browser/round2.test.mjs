@@ -65,6 +65,14 @@ test('the symbols panel lists the API\'s blocking symbols with their HPy replace
     assert.equal(r.hpy, d.symbols[i].hpy ?? 'none');
   }
   assert.equal(num(await page.textContent('[data-metric="symbols-without-hpy"]')), d.without_hpy);
+  // split as the hpy-needs page counts: C API names HPy must add, and the
+  // bridge names (HPy's legacy API) the port must stop needing
+  const all = d.symbols.length === d.total ? d.symbols
+    : (await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols?scope=${enc(d.scope)}&per_page=100000`)).symbols;
+  const bridges = all.filter((x) => x.hpy == null && x.class === 'bridge').length;
+  assert.equal(d.without_hpy_bridge, bridges);
+  assert.equal(num(await page.textContent('[data-metric="symbols-bridge-without-hpy"]')), bridges);
+  assert.equal(num(await page.textContent('[data-metric="symbols-hpy-must-add"]')), d.without_hpy - bridges);
   assert.equal(await page.textContent('#symbols-hpy-version'), d.hpy_version);
   // The symbol link opens its page, which lists the API's sites.
   await Promise.all([page.waitForNavigation(), page.click('#symbols-table tbody tr:first-child a')]);

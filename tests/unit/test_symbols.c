@@ -150,6 +150,7 @@ static void test_symbols_are_listed_exactly(void **state)
         "  \"hpy_kind\": \"one-to-one\", \"hpy_since\": \"0.0.4\"}]");
     assert_int_equal(json_integer_value(json_object_get(s, "total")), 6);
     assert_int_equal(json_integer_value(json_object_get(s, "without_hpy")), 3);
+    assert_int_equal(json_integer_value(json_object_get(s, "without_hpy_bridge")), 0);
     assert_string_equal(json_string_value(json_object_get(s, "hpy_version")), "0.9.0");
     assert_true(json_equal(s, dflt));
     json_decref(s);
