@@ -2,13 +2,11 @@
  * cli_snapshot.c: `portdash snapshot`: record this week's snapshot of each
  * ref (for a weekly timer or CI job), or reconstruct past weeks.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
@@ -197,11 +195,11 @@ int cli_snapshot(int argc, char **argv)
     rc = CLI_FAIL;
     /* One writer at a time: the Monday snapshot and the hourly ingest
      * queue on the same lock (db_lock.h). */
-    /* A missing database is said before the lock, which would leave its
-     * file beside the mistyped path; an existing one is opened (and
-     * migrated) under the lock. */
-    if ((access(db_path, F_OK) < 0 && errno == ENOENT && (err = db_open(&s.db, db_path, 0)) < 0) ||
-        db_lock_take(&lock, db_path, "snapshot", wait_s) < 0 ||
+    /* The lock first: during a first ingest the database is not there yet,
+     * and "another ingest is running" is what to say (test_lock); then a
+     * missing database is named by db_open (its lock file stays, as every
+     * lock file does). */
+    if (db_lock_take(&lock, db_path, "snapshot", wait_s) < 0 ||
         (err = db_open(&s.db, db_path, 0)) < 0 ||
         db_repo_find(s.db, name, &s.repo_id, NULL, 0) < 0 ||
         db_meta_get(s.db, "rules_hash", s.rules_hash, sizeof(s.rules_hash)) < 0 ||
