@@ -538,7 +538,7 @@ static void an_asg_value(an_state *st, const an_tok *t)
     if (f->asg_cand_valid) {
         f->asg_cand_valid = 0;
         if (an_punct_is(t, '(')) {        /* a call */
-            const rules_name *e = rules_lookup(st->r, f->asg_cand.s, f->asg_cand.len);
+            const rules_name *e = f->asg_cand.e;   /* looked up when it was scanned */
 
             f->asg_call = st->pdepth + 1;
             f->asg_argc = 1;
