@@ -43,10 +43,9 @@
  * NpyIter_Deallocate for cleanup, though its buffers may hold object
  * items three helpers down.  A parameter's effect is carried through any
  * helper (a wrapper that forwards its argument adds a layer, not a
- * purpose), at most FL_LIMIT functions deep.
+ * purpose), at most FL_LIMIT functions deep (pd_flow_int.h).  A function
+ * such a chain passes through is on it too (pd_flow_chain.c).
  */
-#define FL_LIMIT 6
-#define FL_FAR 255
 
 int64_t pd_flow_path_key(const char *path)
 {
@@ -469,7 +468,7 @@ static int fl_sort_vec(const pd_flow *g, fl_vec *v, int pairs)
  * path order for this resolve (already so when the functions are and no
  * vector was ever sorted: they are pushed in index order).  0 or
  * PD_ENOMEM. */
-static int fl_in_order(pd_flow *g, fl_name *nm, int defs)
+int fl_in_order(pd_flow *g, fl_name *nm, int defs)
 {
     uint32_t *stamp = defs ? &nm->dstamp : &nm->stamp;
     int rc;
@@ -491,7 +490,7 @@ static int fl_in_order(pd_flow *g, fl_name *nm, int defs)
 
 /* 1 when the call of name `nm` in function f may reach definition d:
  * a file that defines the name calls its own definition. */
-static int fl_reaches(const pd_flow *g, const fl_fn *f, uint32_t d)
+int fl_reaches(const pd_flow *g, const fl_fn *f, uint32_t d)
 {
     const fl_name *nm = &g->name[g->fn[d].name];
     size_t k;
@@ -516,7 +515,7 @@ static int fl_queue(pd_flow *g, uint32_t i)
 }
 
 /* Least depth over the parameters in mask m of d[]. */
-static unsigned fl_min_depth(const uint8_t *d)
+unsigned fl_min_depth(const uint8_t *d)
 {
     unsigned m = FL_FAR;
     int k;
@@ -528,7 +527,7 @@ static unsigned fl_min_depth(const uint8_t *d)
 }
 
 /* f reaches kind k (0 legacy, 1 field) through callee d at line. */
-static void fl_gain(fl_fn *f, int k, uint32_t d, uint32_t line)
+void fl_gain(fl_fn *f, int k, uint32_t d, uint32_t line)
 {
     unsigned bit = k ? PD_FLOW_FIELD : PD_FLOW_LEGACY;
 
@@ -590,7 +589,7 @@ static int fl_apply(pd_flow *g, uint32_t fi, uint32_t ci, uint32_t d)
  * receiver makes a function handed to it a visitor (one handed to dladdr
  * or qsort is not known to be called with items; numpy's check_callers
  * takes &PyArray_INCREF to find its library). */
-static int fl_callee_defined(const pd_flow *g, const fl_call *c)
+int fl_callee_defined(const pd_flow *g, const fl_call *c)
 {
     return g->name[c->callee].defs.n > 0;
 }
@@ -634,74 +633,6 @@ static int fl_propagate(pd_flow *g, uint32_t d)
 }
 
 
-/* 1 when call c of f reaches HPyField items through callee d (an argument
- * d acts on, or d passed as a visitor). */
-static int fl_gives_field(const pd_flow *g, const fl_call *c, const fl_fn *d, uint32_t di)
-{
-    size_t j;
-
-    if (g->fn[di].name == c->callee) {
-        for (j = 0; j < c->nargs && j < 16; j++)
-            if (d->dF[j] <= FL_LIMIT)
-                return 1;
-        return 0;
-    }
-    return fl_min_depth(d->dF) <= FL_LIMIT;
-}
-
-/*
- * The worst state along a chain: a function whose HPyField items are
- * reached through a callee that is CPython-only is CPython-only too
- * (array_items_visit walks a structured dtype's fields through visit_item,
- * which needs PyDict_Next).  Iterated to its fixed point over the
- * functions that reach HPyField items.
- */
-static int fl_cpython_chains(pd_flow *g)
-{
-    int changed = 1, rc;
-    size_t r, i, j, a, k;
-
-    while (changed) {
-        changed = 0;
-        for (r = 0; r < g->norder; r++) {
-            fl_fn *f = &g->fn[i = g->order[r]];
-
-            if (!f->alive || !(f->kinds & PD_FLOW_FIELD) || fl_cpython(f))
-                continue;
-            for (j = f->call0; j < f->call0 + f->ncall && !fl_cpython(f); j++) {
-                const fl_call *c = &g->call[j];
-
-                for (a = 0; a <= c->nargs && !fl_cpython(f); a++) {
-                    /* a == nargs: the callee; else a visitor argument */
-                    uint32_t nm = a == c->nargs ? c->callee
-                                  : g->arg[c->arg0 + a].type == 'i' &&
-                                    fl_callee_defined(g, c) ? g->arg[c->arg0 + a].name
-                                  : UINT32_MAX;
-                    fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
-
-                    /* only the order of two or more definitions matters */
-                    if (n && n->defs.n > 1 && (rc = fl_in_order(g, n, 1)) < 0)
-                        return rc;
-                    for (k = 0; n && k < n->defs.n; k++) {
-                        uint32_t di = n->defs.v[k];
-                        const fl_fn *d = &g->fn[di];
-
-                        if (di != i && d->alive && fl_reaches(g, f, di) && fl_cpython(d) &&
-                            (d->kinds & PD_FLOW_FIELD) && fl_gives_field(g, c, d, di)) {
-                            f->kinds |= PD_FLOW_CPYCHAIN;
-                            f->via[1] = (int32_t)di;      /* the chain says why */
-                            f->via_line[1] = c->line;
-                            changed = 1;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    return 0;
-}
-
 int pd_flow_resolve(pd_flow *g)
 {
     size_t i;
@@ -739,7 +670,7 @@ int pd_flow_resolve(pd_flow *g)
         if ((rc = fl_propagate(g, d)) < 0)
             return rc;
     }
-    if ((rc = fl_cpython_chains(g)) < 0)
+    if ((rc = fl_close_chains(g)) < 0 || (rc = fl_cpython_chains(g)) < 0)
         return rc;
     g->dirty = 0;
     return 0;

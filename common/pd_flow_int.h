@@ -15,6 +15,11 @@
 #include "pd_flow.h"
 #include "pd_map.h"
 
+/* The depth a parameter's effect is carried through helpers (pd_flow.c
+ * says why), and "no item site" in fl_fn.dL/dF. */
+#define FL_LIMIT 6
+#define FL_FAR 255
+
 typedef struct {
     uint8_t type;             /* 'p' parameter, 'N' HPy_NULL, 'i' name, '-' */
     uint8_t param;
@@ -150,6 +155,32 @@ static inline fl_file *fl_file_get(const pd_flow *g, int64_t id)
 
     return v ? &g->file[(uintptr_t)v - 1] : NULL;
 }
+
+/* ---- resolving, shared by pd_flow.c and pd_flow_chain.c ---------------- */
+
+/* 1 when the call of d's name in function f may reach definition d: a
+ * file that defines the name calls its own definition. */
+int fl_reaches(const pd_flow *g, const fl_fn *f, uint32_t d);
+
+/* Least of the 16 parameter depths d[] (FL_FAR: none). */
+unsigned fl_min_depth(const uint8_t *d);
+
+/* f reaches kind k (0 legacy, 1 field) through callee d (fn index; -1:
+ * its own item site) at line; kept when f already reaches it. */
+void fl_gain(fl_fn *f, int k, uint32_t d, uint32_t line);
+
+/* 1 when call c's callee is one of the revision's functions. */
+int fl_callee_defined(const pd_flow *g, const fl_call *c);
+
+/* Put name nm's call sites (or its definitions only: defs = 1) in path
+ * order for this resolve.  0 or PD_ENOMEM. */
+int fl_in_order(pd_flow *g, fl_name *nm, int defs);
+
+/* After the worklist (pd_flow_chain.c): each function a gained kind's
+ * chain passes through gains it too, then the CPython-only chains are
+ * marked.  0 or PD_ENOMEM. */
+int fl_close_chains(pd_flow *g);
+int fl_cpython_chains(pd_flow *g);
 
 /* 1 when d's item access is CPython-only (its own bridge or C API use, an
  * HPy_NULL owner, or a callee of its own that is). */
