@@ -10,8 +10,9 @@
  * graph that carries items, not the whole of it.  Repository text (names)
  * is hashed with a seeded hash.
  *
- * Which callee a chain names (the first one found to give the kind) depends
- * on the order the worklist meets them, so resolving walks functions, call
+ * Which callee a chain names (the shortest chain, the first of equals in
+ * body order: pd_flow_chain.c) and which definition of a name a helper's
+ * chain goes through depend on order, so resolving walks functions, call
  * sites and definitions in path order (files by path, then each file's
  * functions): a graph updated file by file (the ingest's) gives the same
  * chains as one built from scratch in path order (db_flow.c), and the

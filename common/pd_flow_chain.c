@@ -9,30 +9,6 @@
 
 /* ---- a chain's functions are on it -------------------------------------- */
 
-/* The argument of f's call at `line` of d's name that carries kind k into
- * d least deep; UINT_MAX when f has no such call (d was passed to a
- * callee as a visitor: fl_apply_cb). */
-static unsigned fl_via_arg(const pd_flow *g, const fl_fn *f, uint32_t d, int k, uint32_t line)
-{
-    const fl_fn *e = &g->fn[d];
-    const uint8_t *ed = k ? e->dF : e->dL;
-    unsigned best = UINT_MAX, depth = FL_FAR;
-    size_t j, a;
-
-    for (j = f->call0; j < f->call0 + f->ncall; j++) {
-        const fl_call *c = &g->call[j];
-
-        if (c->callee != e->name || c->line != line)
-            continue;
-        for (a = 0; a < c->nargs && a < 16; a++)
-            if (ed[a] < depth) {
-                depth = ed[a];
-                best = (unsigned)a;
-            }
-    }
-    return best;
-}
-
 /* d's parameter that carries kind k least deep. */
 static unsigned fl_least_param(const uint8_t *dd)
 {
@@ -88,47 +64,154 @@ static int fl_param_source(pd_flow *g, uint32_t fi, int k, unsigned p, uint32_t 
     return 1;
 }
 
+/* Callee d, which a gaining call reaches through its parameter p, and the
+ * helpers below it gain kind k down to the item site.  Each step is one
+ * less deep, so the walk ends.  0 or PD_ENOMEM. */
+static int fl_close_from(pd_flow *g, uint32_t d, int k, unsigned p)
+{
+    unsigned bit = k ? PD_FLOW_FIELD : PD_FLOW_LEGACY;
+    int rc;
+
+    while (!(g->fn[d].kinds & bit)) {
+        uint32_t next = 0, line = 0;
+        unsigned a = 0;
+
+        if ((rc = fl_param_source(g, d, k, p, &next, &line, &a)) < 0)
+            return rc;
+        if (rc == 1) {
+            g->fn[d].kinds |= bit;              /* its own item site */
+            break;
+        }
+        fl_gain(&g->fn[d], k, next, line);
+        d = next;
+        p = a;
+    }
+    return 0;
+}
+
+/* One gaining chain of f's: its first callee, the argument it carries the
+ * kind through (UINT_MAX: a visitor), the call's line and the chain's
+ * depth below the callee. */
+typedef struct {
+    uint32_t d, line;
+    unsigned arg, depth;
+} fl_link;
+
+/* Call `fn` for each callee through which a call of function fi gains
+ * kind k, as fl_apply and fl_apply_cb (pd_flow.c) decide it: an argument
+ * the callee carries to an item site, no deeper than one call or with an
+ * object-dtype marker in either, or the callee handed as a visitor to one
+ * of the revision's functions.  0, fn's non-zero return, or PD_ENOMEM. */
+static int fl_each_link(pd_flow *g, uint32_t fi, int k,
+                        int (*fn)(pd_flow *g, uint32_t fi, int k, const fl_link *l, void *arg),
+                        void *arg)
+{
+    size_t j, a, x;
+    int rc;
+
+    for (j = g->fn[fi].call0; j < g->fn[fi].call0 + g->fn[fi].ncall; j++) {
+        const fl_call *c = &g->call[j];
+
+        for (a = 0; a <= c->nargs; a++) {
+            /* a == nargs: the callee; else a visitor argument */
+            int visitor = a < c->nargs;
+            uint32_t nm = !visitor ? c->callee
+                          : g->arg[c->arg0 + a].type == 'i' &&
+                            fl_callee_defined(g, c) ? g->arg[c->arg0 + a].name : UINT32_MAX;
+            fl_name *n = nm == UINT32_MAX ? NULL : &g->name[nm];
+
+            if (n && n->defs.n > 1 && (rc = fl_in_order(g, n, 1)) < 0)
+                return rc;
+            for (x = 0; n && x < n->defs.n; x++) {
+                uint32_t di = n->defs.v[x];
+                const fl_fn *f = &g->fn[fi], *e = &g->fn[di];
+                const uint8_t *ed = k ? e->dF : e->dL;
+                fl_link l = { di, c->line, UINT_MAX, FL_FAR };
+                size_t b;
+
+                if (!e->alive || !fl_reaches(g, f, di))
+                    continue;
+                if (visitor) {
+                    l.depth = fl_min_depth(ed);
+                } else {
+                    for (b = 0; b < c->nargs && b < 16; b++)
+                        if (ed[b] < l.depth &&
+                            (ed[b] <= 1 || ((f->local | e->local) & PD_FLOW_MARKER))) {
+                            l.depth = ed[b];
+                            l.arg = (unsigned)b;
+                        }
+                }
+                if (l.depth <= FL_LIMIT && (rc = fn(g, fi, k, &l, arg)) != 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+/* fl_each_link: close the chain below the callee. */
+static int fl_close_link(pd_flow *g, uint32_t fi, int k, const fl_link *l, void *arg)
+{
+    const fl_fn *e = &g->fn[l->d];
+
+    (void)fi;
+    (void)arg;
+    return fl_close_from(g, l->d, k, l->arg != UINT_MAX ? l->arg
+                         : fl_least_param(k ? e->dF : e->dL));
+}
+
+/* fl_each_link: keep the shortest chain (the first of equals, in body
+ * order) in *arg. */
+static int fl_short_link(pd_flow *g, uint32_t fi, int k, const fl_link *l, void *arg)
+{
+    fl_link *best = arg;
+
+    (void)g;
+    (void)fi;
+    (void)k;
+    if (l->depth < best->depth)
+        *best = *l;
+    return 0;
+}
+
 /*
- * A function whose chain to the items passes through a callee that has
- * not gained the kind itself (a helper more than one call from the item
- * site, which a caller with an object-dtype marker reaches through:
- * PyArray_TakeFrom -> npy_fasttake -> npy_fasttake_impl ->
- * array_clear_hpyfields_Item -> visit_item) makes that callee gain it, and
- * so on down the chain: the helper moves items whenever its caller is on
- * the object path, and a why that names it should find it there.  Each
- * step is one less deep, so the walk ends.
+ * After the worklist, two things for each function that gained a kind
+ * through its calls:
+ *
+ * - Every helper a gaining chain passes through gains it too, down to the
+ *   item site.  A caller with an object-dtype marker reaches the items
+ *   through helpers more than one call from the site, which had no state
+ *   of their own: PyArray_TakeFrom -> npy_fasttake -> npy_fasttake_impl ->
+ *   array_clear_hpyfields_Item -> visit_item left npy_fasttake stateless.
+ *   The helper moves items whenever such a caller is on the object path.
+ * - Its why is its shortest chain, not the first the worklist met:
+ *   array_deepcopy copies its items through _deepcopy_call (the item site
+ *   itself), and frees an iterator whose buffers hold them two calls down;
+ *   the why named the iterator.
  */
 int fl_close_chains(pd_flow *g)
 {
     size_t r;
     int k, rc;
 
+    for (r = 0; r < g->norder; r++)
+        for (k = 0; k < 2; k++)
+            if (g->fn[g->order[r]].alive &&
+                (rc = fl_each_link(g, g->order[r], k, fl_close_link, NULL)) < 0)
+                return rc;
     for (r = 0; r < g->norder; r++) {
-        uint32_t i = g->order[r];
+        fl_fn *f = &g->fn[g->order[r]];
 
         for (k = 0; k < 2; k++) {
-            unsigned bit = k ? PD_FLOW_FIELD : PD_FLOW_LEGACY, p;
-            const fl_fn *f = &g->fn[i];
-            uint32_t d;
+            fl_link best = { 0, 0, UINT_MAX, FL_FAR };
 
-            if (!f->alive || !(f->kinds & bit) || f->via[k] < 0)
-                continue;
-            d = (uint32_t)f->via[k];
-            if ((p = fl_via_arg(g, f, d, k, f->via_line[k])) == UINT_MAX)
-                p = fl_least_param(k ? g->fn[d].dF : g->fn[d].dL);
-            while (!(g->fn[d].kinds & bit)) {
-                uint32_t next = 0, line = 0;
-                unsigned a = 0;
-
-                if ((rc = fl_param_source(g, d, k, p, &next, &line, &a)) < 0)
-                    return rc;
-                if (rc == 1) {
-                    g->fn[d].kinds |= bit;      /* its own item site */
-                    break;
-                }
-                fl_gain(&g->fn[d], k, next, line);
-                d = next;
-                p = a;
+            if (!f->alive || f->via[k] < 0)
+                continue;               /* its own item site, or none */
+            if ((rc = fl_each_link(g, g->order[r], k, fl_short_link, &best)) < 0)
+                return rc;
+            if (best.depth <= FL_LIMIT) {
+                f->via[k] = (int32_t)best.d;
+                f->via_line[k] = best.line;
             }
         }
     }
