@@ -61,7 +61,8 @@ static void cli_analyze_usage(FILE *out)
         "  --git-dir GITDIR read from this git repository (bare or not; --repo GITDIR\n"
         "                   is a deprecated alias)\n"
         "  --rev REV        the revision to read (branch, tag, commit)\n"
-        "  --path GLOB      only paths matching a glob (numpy/core/**); repeatable\n"
+        "  --path GLOB      with --git-dir, only paths matching a glob (numpy/core/**,\n"
+        "                   from the root of the repository); repeatable\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
         "                   line, '-' for stdin) and print the time and MB/s\n\n"
         "SARIF fits GitHub code scanning (25,000 results per run, 10 MB gzip):\n"
@@ -597,8 +598,13 @@ static int cli_an_sarif_opt(sarif_write_opts *so, int c, const char *arg)
 /* What is wrong with this combination of options (`paths`: any PATH
  * given), for the usage message; NULL when nothing is. */
 static const char *cli_an_misuse(const char *format, const char *repo, const char *rev,
-                                 const char *blobs, const char *since, int paths)
+                                 const char *blobs, const char *since, int paths, int globs)
 {
+    /* on disk a --path would be ignored: every PATH is read whole */
+    if (!repo && globs)
+        return "--path needs --git-dir and --rev: it selects files of a revision (files "
+               "and directories on disk are given as PATH arguments: "
+               "portdash analyze numpy/core)";
     if (!repo && !paths)
         return "no PATH given";
     if (repo && !rev && !blobs)
@@ -664,7 +670,8 @@ int cli_analyze(int argc, char **argv)
     }
     a.pf.include = globs;
     if ((bad = !globs ? "out of memory"
-               : cli_an_misuse(format, repo, rev, blobs, so.since, optind < argc))) {
+               : cli_an_misuse(format, repo, rev, blobs, so.since, optind < argc,
+                               a.pf.ninclude != 0))) {
         fprintf(stderr, "portdash analyze: %s\n\n", bad);
         cli_analyze_usage(stderr);
         goto done;

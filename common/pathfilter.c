@@ -178,13 +178,29 @@ int pathfilter_hint(const pathfilter *s, char *buf, size_t cap)
     if (cap)
         buf[0] = '\0';
     for (i = 0; s && i < s->ninclude; i++) {
-        const char *g = s->include[i];
-        size_t n = strlen(g);
+        const char *g = s->include[i], *r = g;
+        size_t n;
+        int lead, one;
 
-        if (n == 0 || strpbrk(g, "*?[") || pd_path_is_source(g))
+        while (r[0] == '/' || (r[0] == '.' && r[1] == '/'))
+            r += r[0] == '/' ? 1 : 2;
+        if (strcmp(r, ".") == 0)     /* the root: every path */
+            r = g + strlen(g);
+        lead = r != g;
+        n = strlen(r);
+        /* a name without wildcards that is no C source: a directory */
+        one = !strpbrk(r, "*?[") && !pd_path_is_source(r);
+        if (!lead && (!one || n == 0))
             continue;
-        snprintf(buf, cap, " (did you mean '%.*s/**'? a glob without wildcards names one file)",
-                 (int)(n - (g[n - 1] == '/')), g);
+        if (n == 0)
+            snprintf(buf, cap, " (did you mean '**'? paths are relative to the "
+                     "repository's root)");
+        else
+            snprintf(buf, cap, " (did you mean '%.*s%s'? %s%s%s)",
+                     (int)(n - (one && r[n - 1] == '/')), r, one ? "/**" : "",
+                     lead ? "paths are relative to the repository's root, without "
+                            "'./' or '/'" : "", lead && one ? ", and " : "",
+                     one ? "a glob without wildcards names one file" : "");
         return 1;
     }
     return 0;

@@ -33,13 +33,14 @@ int pathfilter_globs_contain(const pathfilter *s, const char *path);
 
 /*
  * Why a filter that selected no file may have: the first include glob
- * without any wildcard that does not name a C source file (`src`,
- * `numpy/core/src/npysort`) selects only a file of exactly that name,
- * which is no directory's contents.  Writes the hint into buf (cap bytes,
- * NUL-terminated): " (did you mean 'GLOB/" then two stars "'? a glob
- * without wildcards names one file)", and returns 1; otherwise writes ""
- * and returns 0.
- * The messages of analyze, fix and ingest add it.
+ * that starts with './' or '/' (paths are relative to the repository's
+ * root and start with neither) or that has no wildcard and names no C
+ * source file (`src`, `numpy/core/src/npysort`: it selects only a file of
+ * exactly that name, which is no directory's contents).  Writes the hint
+ * into buf (cap bytes, NUL-terminated), the glob it means and why:
+ * " (did you mean 'src/" then two stars "'? a glob without wildcards
+ * names one file)", and returns 1; otherwise writes "" and returns 0.
+ * The messages of analyze, fix, gate and ingest add it.
  */
 int pathfilter_hint(const pathfilter *s, char *buf, size_t cap);
 

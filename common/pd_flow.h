@@ -210,6 +210,20 @@ int pd_flow_results_apply(pd_flow *g, const char *text, size_t len);
 int pd_flow_results_file_delta(const char *fns, size_t fnslen, int64_t key,
                                const char *set, size_t setlen, int64_t delta[PD_OBJ_COUNT]);
 
+/*
+ * The same with each function's state besides: *states (malloc'd, for the
+ * caller to free; NULL when the file has no functions) gets
+ * pd_flow_state() of every function of the file by index and *nstates
+ * their number (the functions pd_flow_known() holds), from fns and the
+ * set's lines of the file alone: what a scoped history needs of a file the
+ * graph moved (db_scope_history.c).  states NULL: the delta only.  0 or
+ * PD_ENOMEM.
+ */
+int pd_flow_results_file_states(const char *fns, size_t fnslen, int64_t key,
+                                const char *set, size_t setlen,
+                                int64_t delta[PD_OBJ_COUNT], pd_objstate **states,
+                                size_t *nstates);
+
 /* The facts of a stored form text without the functions' first lines,
  * hashed (XXH3 64, xxHash): equal for two versions of a file whose
  * results are the same but for moved lines.  For this process only: the

@@ -209,25 +209,34 @@ int pd_flow_results_apply(pd_flow *g, const char *text, size_t len)
     return 0;
 }
 
-int pd_flow_results_file_delta(const char *fns, size_t fnslen, int64_t key,
-                               const char *set, size_t setlen, int64_t delta[PD_OBJ_COUNT])
+int pd_flow_results_file_states(const char *fns, size_t fnslen, int64_t key,
+                                const char *set, size_t setlen,
+                                int64_t delta[PD_OBJ_COUNT], pd_objstate **states,
+                                size_t *nstates)
 {
     const char *p = fns, *end = fns ? fns + fnslen : NULL;
-    unsigned *local = NULL;
-    size_t n = 0, cap = 0;
+    fl_fn *x = NULL;
+    size_t n = 0, cap = 0, i;
 
     memset(delta, 0, PD_OBJ_COUNT * sizeof(*delta));
+    if (states) {
+        *states = NULL;
+        *nstates = 0;
+    }
     while (p < end) {                      /* each function's own bits, by index */
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         uint32_t line;
 
         if (!nl)
             break;
-        if (fl_grow((void **)&local, &cap, n + 1, sizeof(*local)) < 0) {
-            free(local);
+        if (fl_grow((void **)&x, &cap, n + 1, sizeof(*x)) < 0) {
+            free(x);
             return pd_error_nomem("in the call graph");
         }
-        local[n++] = fl_fns_line(p, nl, &line);
+        memset(&x[n], 0, sizeof(*x));
+        x[n].local = fl_fns_line(p, nl, &line);
+        x[n].kinds = x[n].local & (PD_FLOW_LEGACY | PD_FLOW_FIELD);   /* as a results graph */
+        n++;
         p = nl + 1;
     }
     for (p = set, end = set ? set + setlen : NULL; p < end;) {
@@ -239,18 +248,29 @@ int pd_flow_results_file_delta(const char *fns, size_t fnslen, int64_t key,
         /* The set names functions by index: one past the file's is a set
          * that does not fit these functions, skipped like a foreign line. */
         if (fl_num(p, nl, 0, 16, &k) && k == (uint64_t)key && fl_num(p, nl, 1, 10, &idx) &&
-            idx < n && fl_num(p, nl, 2, 10, &kinds)) {
-            fl_fn x;
-
-            memset(&x, 0, sizeof(x));
-            x.local = local[idx];
-            x.kinds = (unsigned)kinds;
-            fl_add_delta(&x, delta);
-        }
+            idx < n && fl_num(p, nl, 2, 10, &kinds))
+            x[idx].kinds = (unsigned)kinds;
         p = nl + 1;
     }
-    free(local);
+    for (i = 0; i < n; i++)
+        fl_add_delta(&x[i], delta);
+    if (states && n) {
+        if (!(*states = malloc(n * sizeof(**states)))) {
+            free(x);
+            return pd_error_nomem("in the call graph");
+        }
+        for (i = 0; i < n; i++)
+            (*states)[i] = fl_state(&x[i]);
+        *nstates = n;
+    }
+    free(x);
     return 0;
+}
+
+int pd_flow_results_file_delta(const char *fns, size_t fnslen, int64_t key,
+                               const char *set, size_t setlen, int64_t delta[PD_OBJ_COUNT])
+{
+    return pd_flow_results_file_states(fns, fnslen, key, set, setlen, delta, NULL, NULL);
 }
 
 uint64_t pd_flow_facts_hash(const char *text)

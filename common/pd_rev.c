@@ -3,6 +3,7 @@
  * resolves them (pd_rev.h).  The ref-name rules are git's
  * (git-check-ref-format(1), rules 1 and 3-10, one level allowed).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "pd_error.h"
@@ -117,4 +118,53 @@ int pd_rev_parse(git_object **out, git_repository *repo, const char *rev)
     if (git_revparse_single(out, repo, rev) < 0)
         return pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
     return 0;
+}
+
+/* At most this many branches are named in the message of an unknown
+ * revision; the rest are counted. */
+#define PD_REV_NAMED 8
+
+/* 1 when branch `name` is `rev` but for a remote's name in front of one of
+ * them (origin/hpy for hpy, or hpy for origin/hpy). */
+static int pd_rev_near(const char *name, const char *rev)
+{
+    const char *a = strchr(name, '/'), *b = strchr(rev, '/');
+
+    return (a && strcmp(a + 1, rev) == 0) || (b && strcmp(b + 1, name) == 0);
+}
+
+int pd_rev_unknown(git_repository *repo, const char *gitdir, const char *rev, int code)
+{
+    git_branch_iterator *it = NULL;
+    git_reference *ref;
+    git_branch_t type;
+    char names[PD_REV_NAMED * 64 + 1] = "", near[80] = "";
+    size_t len = 0, n = 0;
+
+    if (git_branch_iterator_new(&it, repo, GIT_BRANCH_ALL) == 0) {
+        while (git_branch_next(&ref, &type, it) == 0) {
+            const char *name = NULL;
+
+            if (git_branch_name(&name, ref) == 0 && name) {
+                if (n < PD_REV_NAMED)
+                    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%.60s",
+                                            n ? ", " : "", name);
+                if (!near[0] && pd_rev_near(name, rev))
+                    snprintf(near, sizeof(near), "did you mean '%.60s'? ", name);
+                n++;
+            }
+            git_reference_free(ref);
+        }
+        git_branch_iterator_free(it);
+    }
+    if (n == 0)
+        return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of "
+                            "that name, and no branch at all: fetch the branch into this "
+                            "clone first)", gitdir, rev);
+    if (n <= PD_REV_NAMED)
+        return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of "
+                            "that name; %sits branches: %s)", gitdir, rev, near, names);
+    return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of that "
+                        "name; %sits branches: %s and %zu more, `git --git-dir %s branch -a` "
+                        "lists them)", gitdir, rev, near, names, n - PD_REV_NAMED, gitdir);
 }

@@ -47,4 +47,15 @@ int pd_ref_name_check(const char *name);
  */
 int pd_rev_parse(git_object **out, git_repository *repo, const char *rev);
 
+/*
+ * Set the message of revision `rev` that repository `repo` (at `gitdir`,
+ * named in the message) does not know, and return `code`: it names the
+ * revision and the repository's branches, local and remote-tracking (the
+ * first few and how many more; first the one that differs by a remote's
+ * name in front: 'hpy' for 'origin/hpy'), or says it has none (a CI clone
+ * that did not fetch the base branch).  For the command that read it from
+ * the command line (gate).
+ */
+int pd_rev_unknown(git_repository *repo, const char *gitdir, const char *rev, int code);
+
 #endif

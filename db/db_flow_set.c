@@ -7,6 +7,7 @@
 #include "db.h"
 #include "db_flow_set.h"
 #include "db_compress.h"
+#include "pd_flow.h"
 #include "pd_error.h"
 #include "pd_sha1.h"
 
@@ -137,6 +138,38 @@ int db_flow_set_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, cha
     } else if (rc == 0) {
         rc = PD_ENOTFOUND;       /* not an error to report: no message */
     }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_flow_fns_row(sqlite3_stmt *st, int col, pd_buf *fns)
+{
+    char *text = NULL;
+    int rc = 0;
+
+    fns->len = 0;
+    if (sqlite3_column_type(st, col) != SQLITE_NULL)
+        pd_buf_put(fns, sqlite3_column_blob(st, col), (size_t)sqlite3_column_bytes(st, col));
+    else if ((rc = db_column_decompress(st, col + 1, 1, &text)) == 0 && text)
+        pd_flow_fns_encode(text, strlen(text), fns);
+    free(text);
+    if (rc == 0 && fns->err)
+        rc = pd_error_nomem(NULL);
+    return rc;
+}
+
+int db_flow_fns_read(sqlite3 *db, int64_t id, pd_buf *fns)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    fns->len = 0;
+    if ((rc = db_prepare(db, &st, "SELECT " DB_FLOW_FNS_COLS " FROM analyses "
+                         "WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    if ((rc = db_step(st)) > 0)
+        rc = db_flow_fns_row(st, 0, fns);
     sqlite3_finalize(st);
     return rc;
 }

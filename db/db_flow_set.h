@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pd_buf.h"
+
 typedef struct db_flow_sets db_flow_sets;
 
 /* Prepared statements on db (borrowed).  0, PD_EDB, PD_ENOMEM. */
@@ -39,6 +41,20 @@ int db_flow_sets_of(db_flow_sets *w, int64_t commit_id, const char *rules_hash,
  */
 int db_flow_set_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, char **text,
                      size_t *len);
+
+/*
+ * The functions of analysis `id` as pd_flow_fns_encode() makes them (its
+ * flow_fns, or made from its facts for an analysis stored before them)
+ * into *fns, which is emptied first; an analysis without flow facts has
+ * none (fns->len 0): the file input of pd_flow_results_file_delta and
+ * pd_flow_results_file_states.  0, PD_EDB, PD_ENOMEM.
+ */
+int db_flow_fns_read(sqlite3 *db, int64_t id, pd_buf *fns);
+
+/* The same from the current row of a statement of the caller's that
+ * selected DB_FLOW_FNS_COLS from column `col` on. */
+#define DB_FLOW_FNS_COLS "flow_fns, CASE WHEN flow_fns IS NULL THEN flow END"
+int db_flow_fns_row(sqlite3_stmt *st, int col, pd_buf *fns);
 
 /*
  * Migration 018's backfill, inside the caller's transaction: flow_fns of

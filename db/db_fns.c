@@ -140,7 +140,8 @@ static int db_fns_why_json(db_fn_stored *f, pd_buf *json)
  * the compact form as its JSON in `json`; 0 or -1.  The tabs and a
  * backslash are found with memchr (vectorised): a file page reads every
  * function of its file this way, cold (issue 26). */
-static int db_fns_line(char *line, char *end, db_fn_stored *f, pd_buf *json)
+static int db_fns_line(char *line, char *end, db_fn_stored *f, pd_buf *json,
+                       unsigned flags)
 {
     char *fld[DB_FNS_FIELDS], *p = line, *tab;
     int n = 0, k;
@@ -164,7 +165,7 @@ static int db_fns_line(char *line, char *end, db_fn_stored *f, pd_buf *json)
     f->status = fld[3];
     f->object_state = *fld[4] ? fld[4] : NULL;
     f->name_from_macro = *fld[9] ? fld[9] : NULL;
-    f->why = *fld[10] ? fld[10] : NULL;
+    f->why = *fld[10] && !(flags & DB_FNS_NO_WHY) ? fld[10] : NULL;
     if (f->why && *f->why == PD_WHY_US && db_fns_why_json(f, json) < 0)
         return -1;
     if (!*f->name || !*f->status || db_fns_int(fld[1], &f->start_line) < 0 ||
@@ -180,6 +181,12 @@ static int db_fns_line(char *line, char *end, db_fn_stored *f, pd_buf *json)
 int db_fns_parse(char *text, size_t len,
                  int (*fn)(void *arg, const db_fn_stored *f), void *arg)
 {
+    return db_fns_parse_flags(text, len, 0, fn, arg);
+}
+
+int db_fns_parse_flags(char *text, size_t len, unsigned flags,
+                       int (*fn)(void *arg, const db_fn_stored *f), void *arg)
+{
     char *p = text, *end = text + len, *nl;
     db_fn_stored f;
     pd_buf json;
@@ -189,7 +196,7 @@ int db_fns_parse(char *text, size_t len,
     for (f.idx = 0; p < end && rc == 0; f.idx++, p = nl + 1) {
         if (!(nl = memchr(p, '\n', (size_t)(end - p))))
             rc = PD_EDB;                /* every line ends with one */
-        else if ((*nl = '\0', db_fns_line(p, nl, &f, &json)) < 0)
+        else if ((*nl = '\0', db_fns_line(p, nl, &f, &json, flags)) < 0)
             rc = PD_EDB;
         else if (json.err)
             rc = pd_error_nomem("reading functions");

@@ -80,6 +80,13 @@ void db_fns_text(pd_buf *b, const db_function_row *fn, size_t n);
 int db_fns_parse(char *text, size_t len,
                  int (*fn)(void *arg, const db_fn_stored *f), void *arg);
 
+/* db_fns_parse with flags: DB_FNS_NO_WHY hands out every why as NULL,
+ * for a reader of the figures alone (a compact why made JSON was a fifth
+ * of a scoped history's time). */
+#define DB_FNS_NO_WHY 1u
+int db_fns_parse_flags(char *text, size_t len, unsigned flags,
+                       int (*fn)(void *arg, const db_fn_stored *f), void *arg);
+
 /*
  * Call `fn` for each function of analysis `analysis_id` in index order.
  * A non-zero return from fn stops the walk and is returned.  Otherwise 0

@@ -255,34 +255,6 @@ static int db_fh_rows(sqlite3 *db, const char *rules_hash, const db_hist_row *ch
     return db_fh_sets(db, rules_hash, chain, nchain, min_depth, *rows, *n);
 }
 
-/* The functions of analysis `id` as pd_flow_fns_encode makes them (flow_fns,
- * or made from the facts for an analysis stored before it) into *fns; an
- * analysis without flow facts has none (*fns "").  0, PD_EDB, PD_ENOMEM. */
-static int db_fh_fns(sqlite3 *db, int64_t id, pd_buf *fns)
-{
-    sqlite3_stmt *st = NULL;
-    char *text = NULL;
-    int rc;
-
-    fns->len = 0;
-    if ((rc = db_prepare(db, &st, "SELECT flow_fns, CASE WHEN flow_fns IS NULL "
-                         "THEN flow END, flow_len FROM analyses WHERE id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    if ((rc = db_step(st)) > 0) {
-        rc = 0;
-        if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-            pd_buf_put(fns, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
-        else if ((rc = db_column_decompress(st, 1, 1, &text)) == 0 && text)
-            pd_flow_fns_encode(text, strlen(text), fns);
-    }
-    free(text);
-    sqlite3_finalize(st);
-    if (rc == 0 && fns->err)
-        rc = pd_error_nomem(NULL);
-    return rc;
-}
-
 /* What the walk keeps between commits: the file's functions and the
  * commit's set it last read, and the delta they gave. */
 typedef struct {
@@ -319,7 +291,7 @@ static int db_fh_delta(db_fh_walk *k, const db_fh_row *w, int64_t analysis_id,
         *delta = k->delta;
         return 0;
     }
-    if (k->fns_of != analysis_id && (rc = db_fh_fns(k->db, analysis_id, &k->fns)) < 0)
+    if (k->fns_of != analysis_id && (rc = db_flow_fns_read(k->db, analysis_id, &k->fns)) < 0)
         return rc;
     k->fns_of = analysis_id;
     if (k->set_of != w->set_id) {

@@ -113,7 +113,8 @@ void db_scope_cache_text(char text[DB_SCOPE_CACHE_TEXT], const db_counts *c);
 /* A function of one analysis: its stored figures and its unguarded uses
  * per class (index order of db_counts.tok). */
 typedef struct {
-    char *name;                  /* owned by the detail */
+    char *name;                  /* owned by the detail; NULL when read
+                                  * without names (db_scope_detail_row) */
     int64_t start_line;
     int status;                  /* index as db_counts.fn */
     int object;                  /* pd_objstate, PD_OBJ_NONE */
@@ -136,6 +137,19 @@ typedef struct {
  * PD_EDB, PD_ENOMEM.
  */
 int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out);
+
+/*
+ * The same from the current row of a statement of the caller's (one
+ * prepared for many analyses) that selected DB_SCOPE_DETAIL_COLS of
+ * analysis `analysis_id` from column `col` on; `names` 0 leaves every
+ * function's name NULL (a reader of the figures alone).  0, PD_EDB,
+ * PD_ENOMEM.
+ */
+#define DB_SCOPE_DETAIL_COLS \
+    "fns, fns_len, tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, " \
+    "ung_hpy, ung_capi, ung_npy_legacy, ung_bridge"
+int db_scope_detail_row(sqlite3_stmt *st, int col, int64_t analysis_id, int names,
+                        db_scope_detail *out);
 
 /*
  * Every measure of the analysis in `d` (files = 1) by the rules of
@@ -195,7 +209,9 @@ typedef int (*db_scope_commit_fn)(void *arg, const db_scope_commit *cm,
 /*
  * Replay the first-parent chain ending at `tip` oldest first, keeping the
  * scope's running totals as ingest keeps the stored ones (a change
- * subtracts the path's previous figures and adds the new ones).  0, or
+ * subtracts the path's previous figures and adds the new ones), with the
+ * object states of each commit's call graph: every point is what
+ * db_scope_commit_counts gives at its commit (db_scope_history.c).  0, or
  * fn's return, or an error code as above.
  */
 int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,

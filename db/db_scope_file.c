@@ -1,13 +1,15 @@
 /*
  * db_scope_file.c: the figures under a scope (see db_scope.h) of one
  * analysed file (its functions with their unguarded uses, the
- * no-object-dtype figures and their cache), of a commit (with the object
- * states its call graph gives) and of a first-parent history.
+ * no-object-dtype figures and their cache) and of a commit (with the object
+ * states its call graph gives); a first-parent history is
+ * db_scope_history.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_compress.h"
 #include "db_measures.h"
 #include "db_fns.h"
 #include "db_query.h"
@@ -34,9 +36,10 @@ void db_scope_detail_free(db_scope_detail *d)
 typedef struct {
     db_scope_detail *d;
     size_t cap;
+    int names;
 } db_scope_fns;
 
-/* db_fns_each callback: one function onto d. */
+/* db_fns_parse_flags callback: one function onto d (its name when r->names). */
 static int db_scope_fn_add(void *arg, const db_fn_stored *s)
 {
     db_scope_fns *r = arg;
@@ -55,7 +58,7 @@ static int db_scope_fn_add(void *arg, const db_fn_stored *s)
     }
     f = &d->fn[d->nfn];
     memset(f, 0, sizeof(*f));
-    if (!(f->name = strdup(s->name)))
+    if (r->names && !(f->name = strdup(s->name)))
         return pd_error_nomem("reading functions");
     d->nfn++;
     f->start_line = s->start_line;
@@ -69,47 +72,50 @@ static int db_scope_fn_add(void *arg, const db_fn_stored *s)
     return 0;
 }
 
-/* Read the functions of an analysis into d (ordered by idx). */
-static int db_scope_detail_functions(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
+int db_scope_detail_row(sqlite3_stmt *st, int col, int64_t analysis_id, int names,
+                        db_scope_detail *out)
 {
-    db_scope_fns r = {d, 0};
-
-    return db_fns_each(db, analysis_id, db_scope_fn_add, &r);
-}
-
-/* The whole file's facts from its analyses row, and what of its unguarded
- * findings lies outside every function. */
-static int db_scope_detail_file(sqlite3 *db, int64_t analysis_id, db_scope_detail *d)
-{
-    sqlite3_stmt *st = NULL;
+    db_scope_fns r = {out, 0, names};
+    char *text = NULL;
     size_t i;
     int rc, k;
 
-    if ((rc = db_prepare(db, &st, "SELECT tok_hpy, tok_capi, tok_npy_legacy, tok_bridge, "
-                         "ung_hpy, ung_capi, ung_npy_legacy, ung_bridge FROM analyses "
+    memset(out, 0, sizeof(*out));
+    /* the functions, in index order; the why of each is not read */
+    if ((rc = db_column_decompress(st, col, 1, &text)) == 0 && text &&
+        (rc = db_fns_parse_flags(text, (size_t)sqlite3_column_int64(st, col + 1),
+                                 DB_FNS_NO_WHY, db_scope_fn_add, &r)) == PD_EDB)
+        rc = pd_error_set(PD_EDB, "the functions of analysis %lld cannot be read: "
+                          "the database is damaged", (long long)analysis_id);
+    free(text);
+    /* the whole file's facts, and what of its unguarded findings lies
+     * outside every function */
+    for (k = 0; rc == 0 && k < PD_CLASS_COUNT; k++) {
+        out->file.tok[k] = sqlite3_column_int64(st, col + 2 + k);
+        out->file_ung[k] = out->file.ung[k] = sqlite3_column_int64(st, col + 6 + k);
+        for (i = 0; i < out->nfn; i++)
+            out->file_ung[k] -= out->fn[i].ung[k];
+    }
+    if (rc < 0)
+        db_scope_detail_free(out);
+    return rc;
+}
+
+int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_prepare(db, &st, "SELECT " DB_SCOPE_DETAIL_COLS " FROM analyses "
                          "WHERE id = ?1")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
     if ((rc = db_step(st)) == 0)
         rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
-    for (k = 0; rc > 0 && k < PD_CLASS_COUNT; k++) {
-        d->file.tok[k] = sqlite3_column_int64(st, k);
-        d->file_ung[k] = d->file.ung[k] = sqlite3_column_int64(st, 4 + k);
-        for (i = 0; i < d->nfn; i++)
-            d->file_ung[k] -= d->fn[i].ung[k];
-    }
+    if (rc > 0)
+        rc = db_scope_detail_row(st, 0, analysis_id, 1, out);
     sqlite3_finalize(st);
-    return rc < 0 ? rc : 0;
-}
-
-int db_scope_detail_read(sqlite3 *db, int64_t analysis_id, db_scope_detail *out)
-{
-    int rc;
-
-    memset(out, 0, sizeof(*out));
-    if ((rc = db_scope_detail_functions(db, analysis_id, out)) < 0 ||
-        (rc = db_scope_detail_file(db, analysis_id, out)) < 0)
-        db_scope_detail_free(out);
     return rc;
 }
 
@@ -366,144 +372,5 @@ done:
     db_flow_release(flow);
     if (in_tx)
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    return rc;
-}
-
-/* ---------- a first-parent history ---------- */
-
-/* Running state of a replay: per path id, whether it is in the scope
- * (0 unknown, 1 in, 2 out) and what it adds to the totals now. */
-typedef struct {
-    signed char *in;
-    db_counts *cur;
-    size_t n;
-    db_counts totals;
-} db_scope_run;
-
-/* Make room for path id `id`; 0 or PD_ENOMEM. */
-static int db_scope_run_grow(db_scope_run *run, int64_t id)
-{
-    size_t n = run->n;
-    signed char *in;
-    db_counts *cur;
-
-    if ((size_t)id < n)
-        return 0;
-    while (n <= (size_t)id)
-        n = n * 2 + 1024;
-    if (!(in = realloc(run->in, n)))
-        return pd_error_nomem("replaying history");
-    run->in = in;
-    if (!(cur = realloc(run->cur, n * sizeof(*cur))))
-        return pd_error_nomem("replaying history");
-    run->cur = cur;
-    memset(run->in + run->n, 0, n - run->n);
-    memset(run->cur + run->n, 0, (n - run->n) * sizeof(*cur));
-    run->n = n;
-    return 0;
-}
-
-/* Apply the change on the current row of the replay statement (columns:
- * 6 path_id, 7 path, 8 blob, 9 analysis id, 10 status (NULL: none), 12..
- * the analyses' measure columns). */
-static int db_scope_run_change(sqlite3 *db, const db_scope *sc, db_scope_run *run,
-                               sqlite3_stmt *st)
-{
-    int64_t pid = sqlite3_column_int64(st, 6);
-    db_counts full, c;
-    int rc, status;
-
-    if ((rc = db_scope_run_grow(run, pid)) < 0)
-        return rc;
-    if (!run->in[pid])
-        run->in[pid] = db_scope_has_path(sc, (const char *)sqlite3_column_text(st, 7))
-                       ? 1 : 2;
-    if (run->in[pid] != 1)
-        return 0;
-    memset(&c, 0, sizeof(c));
-    if (sqlite3_column_type(st, 10) != SQLITE_NULL) {
-        db_measure_read(st, 12, DB_M_ANALYSES, &full);
-        status = db_scope_status_index((const char *)sqlite3_column_text(st, 10));
-        if ((rc = db_scope_file_counts(db, sc, sqlite3_column_int64(st, 9), &full, status,
-                                       &c, &status)) < 0)
-            return rc;
-    }
-    db_counts_add(&run->totals, &run->cur[pid], -1);
-    db_counts_add(&run->totals, &c, 1);
-    run->cur[pid] = c;
-    return 0;
-}
-
-static const char db_scope_history_head[] =
-    "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL "
-    "SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
-    "SELECT c.oid, c.author_time, c.author_offset, c.committer_time, c.committer_offset, "
-    "chain.cid, ch.path_id, p.path, ch.blob_oid, coalesce(a.id, 0), a.status, "
-    "EXISTS (SELECT 1 FROM commit_stats s WHERE s.commit_id = chain.cid AND "
-    "s.rules_hash = ?2), ";
-static const char db_scope_history_tail[] =
-    " FROM chain JOIN commits c ON c.id = chain.cid "
-    "LEFT JOIN changes ch ON ch.commit_id = chain.cid "
-    "LEFT JOIN paths p ON p.id = ch.path_id "
-    "LEFT JOIN analyses a ON a.blob_oid = ch.blob_oid AND a.rules_hash = ?2 "
-    "ORDER BY chain.depth DESC";
-
-/* The commit columns (0..4) of the current row. */
-static void db_scope_commit_of(sqlite3_stmt *st, db_scope_commit *cm)
-{
-    snprintf(cm->oid, sizeof(cm->oid), "%s", (const char *)sqlite3_column_text(st, 0));
-    cm->author_time = sqlite3_column_int64(st, 1);
-    cm->author_offset = sqlite3_column_int(st, 2);
-    cm->committer_time = sqlite3_column_int64(st, 3);
-    cm->committer_offset = sqlite3_column_int(st, 4);
-    cm->id = sqlite3_column_int64(st, 5);
-}
-
-int db_scope_history(sqlite3 *db, const db_scope *sc, int64_t tip,
-                     const char *rules_hash, db_scope_commit_fn fn, void *arg)
-{
-    sqlite3_stmt *st = NULL;
-    db_scope_run run;
-    db_scope_commit cm;
-    int64_t cur = 0;
-    char cols[1024], sql[2048];
-    int rc, has_stats = 0, in_tx;
-
-    memset(&run, 0, sizeof(run));
-    if ((rc = db_measure_list(cols, sizeof(cols), DB_M_ANALYSES, "a.")) < 0)
-        return rc;
-    snprintf(sql, sizeof(sql), "%s%s%s", db_scope_history_head, cols, db_scope_history_tail);
-    if ((rc = db_prepare(db, &st, sql)) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, tip);
-    sqlite3_bind_text(st, 2, rules_hash, -1, SQLITE_STATIC);
-    in_tx = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t cid = sqlite3_column_int64(st, 5);
-
-        if (cid != cur) {
-            /* The rows of one commit are adjacent: the previous one is done. */
-            if (cur && has_stats && (rc = fn(arg, &cm, &run.totals)) != 0)
-                goto done;
-            cur = cid;
-            db_scope_commit_of(st, &cm);
-            has_stats = sqlite3_column_int(st, 11);
-        }
-        if (sqlite3_column_type(st, 6) != SQLITE_NULL &&
-            (rc = db_scope_run_change(db, sc, &run, st)) < 0)
-            goto done;
-    }
-    if (rc != SQLITE_DONE) {
-        rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
-        goto done;
-    }
-    rc = cur && has_stats ? fn(arg, &cm, &run.totals) : 0;
-done:
-    sqlite3_finalize(st);
-    if (in_tx)
-        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    free(run.in);
-    free(run.cur);
     return rc;
 }

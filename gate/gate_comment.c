@@ -414,9 +414,7 @@ static int gc_commit(git_repository *repo, const char *gitdir, const char *rev,
     if ((rc = pd_rev_parse(&o, repo, rev)) == PD_EINVAL)
         return rc;
     if (rc < 0 || git_object_peel((git_object **)out, o, GIT_OBJECT_COMMIT) < 0)
-        rc = pd_error_set(PD_EGIT, "%s: unknown revision '%s' (no branch, tag or "
-                          "commit of that name; `git --git-dir %s branch -a` lists the "
-                          "branches)", gitdir, rev, gitdir);
+        rc = pd_rev_unknown(repo, gitdir, rev, PD_EGIT);
     git_object_free(o);
     return rc;
 }

@@ -83,9 +83,7 @@ static int gg_tree_of(gg_tree *t, git_repository *repo, const char *gitdir, cons
     if ((rc = pd_rev_parse(&obj, repo, rev)) == PD_EINVAL)
         ;
     else if (rc < 0 || git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
-        rc = pd_error_set(PD_EGIT, "%s: unknown revision '%s' (no branch, tag or "
-                          "commit of that name; `git --git-dir %s branch -a` lists the "
-                          "branches)", gitdir, rev, gitdir);
+        rc = pd_rev_unknown(repo, gitdir, rev, PD_EGIT);
     else if (git_tree_walk(tree, GIT_TREEWALK_PRE, gg_walk, t) < 0)
         rc = pd_error_set(PD_ENOMEM, "out of memory listing '%s'", rev);
     git_tree_free(tree);
@@ -316,10 +314,13 @@ static int gg_feed(gg_cache *c, gg_tree *a, gg_tree *b, gate *g)
  * mistyped --include would otherwise pass every ratchet on empty totals. */
 static int gg_selected(const gg_tree *a, const gg_tree *b, const char *base, const char *head)
 {
+    char hint[600];
+
     if (a->n || b->n)
         return 0;
+    pathfilter_hint(a->pf, hint, sizeof(hint));
     return pd_error_set(PD_EINVAL, "the path filter (--include/--exclude) selects no file "
-                        "at '%s' or '%s'", base, head);
+                        "at '%s' or '%s'%s", base, head, hint);
 }
 
 static void gg_tree_free(gg_tree *t)

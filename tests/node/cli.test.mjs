@@ -234,6 +234,12 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
   try {
     assert.equal(run(['ingest', '--quiet', '--db', db, '--git-dir', toyport, '--name', 'demo',
       '--ref', 'hpy']).status, 0);
+    // a clone with 12 branches (8 are named) and a repository with none
+    const many = join(tmp, 'many.git'), bare = join(tmp, 'bare.git');
+    const git = (...a) => assert.equal(spawnSync('git', a, { encoding: 'utf8' }).status, 0, a.join(' '));
+    git('clone', '-q', '--bare', toyport, many);
+    for (let i = 0; i < 10; i++) git('--git-dir', many, 'branch', `b${i}`, 'hpy');
+    git('init', '-q', '--bare', bare);
     const cases = [
       [['token', 'create', '--db', db, '--name', 't', '--scope', 'ingets'], /unknown scope 'ingets'/],
       [['serve', '--db', db, '--listen', '18779', '--no-warm'], /listen address '18779' is not HOST:PORT/],
@@ -254,6 +260,17 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
       [['fix', '--git-dir', toyport, '--rev', 'hpy', '--path', 'src/'], /did you mean 'src\/\*\*'\?/],
       [['ingest', '--quiet', '--db', join(tmp, 'y.db'), '--git-dir', toyport, '--name', 'demo',
         '--ref', 'hpy', '--include', 'src'], /did you mean 'src\/\*\*'\?/],
+      [['gate', '--git-dir', toyport, '--base', 'hpy', '--head', 'hpy-convert-object-dtype',
+        '--include', 'src'], /selects no file at 'hpy' or 'hpy-convert-object-dtype' \(did you mean 'src\/\*\*'\?/],
+      // paths are relative to the repository's root: './' or '/' selects nothing
+      [['analyze', '--git-dir', toyport, '--rev', 'hpy', '--path', './src/**'],
+        /did you mean 'src\/\*\*'\? paths are relative to the repository's root, without '\.\/' or '\/'\)/],
+      [['gate', '--git-dir', toyport, '--base', 'hpy', '--head', 'hpy', '--include', './src'],
+        /did you mean 'src\/\*\*'\? paths are relative .*, and a glob without wildcards names one file/],
+      // on disk --path would be ignored (every PATH read whole): refused
+      [['analyze', '--path', 'src/**', 'tests/fixtures/toyport/01-initial/tree'],
+        /--path needs --git-dir and --rev: it selects files of a revision/],
+      [['analyze', '--path', 'src'], /--path needs --git-dir and --rev/],
       // a database that is not there (a mistyped --db): how to make one,
       // and none made by a command that only reads or adds to one
       [['serve', '--db', join(tmp, 'missing.db'), '--no-warm'],
@@ -265,9 +282,16 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
       [['token', 'list', '--db', join(tmp, 'missing.db')], /no database at .*missing\.db/],
       [['import-sarif', '--db', join(tmp, 'missing.db'), '--name', 'demo', '--rev', 'hpy',
         'tests/fixtures/sarif/one.sarif'], /no database at .*missing\.db/],
-      // an unknown revision names itself and where the branches are listed
+      // an unknown revision names itself and the repository's branches,
+      // first the one it means without (or with) a remote's name
       [['gate', '--git-dir', toyport, '--base', 'hpy', '--head', 'nosuch'],
-        /unknown revision 'nosuch' \(no branch, tag or commit of that name; `git --git-dir .* branch -a`/],
+        /unknown revision 'nosuch' \(no branch, tag or commit of that name; its branches: hpy, hpy-convert-object-dtype\)/],
+      [['gate', '--git-dir', toyport, '--base', 'origin/hpy', '--head', 'hpy', '--format', 'comment'],
+        /unknown revision 'origin\/hpy' \(no branch, tag or commit of that name; did you mean 'hpy'\? its branches: hpy, /],
+      [['gate', '--git-dir', many, '--base', 'hpy', '--head', 'nosuch'],
+        /its branches: b0, b1, .* and 4 more, `git --git-dir .*many\.git branch -a` lists them\)/],
+      [['gate', '--git-dir', bare, '--base', 'hpy', '--head', 'HEAD'],
+        /unknown revision 'hpy' \(no branch, tag or commit of that name, and no branch at all: fetch the branch/],
     ];
     for (const [args, want] of cases) {
       const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 20000 });

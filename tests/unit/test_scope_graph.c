@@ -17,7 +17,10 @@
  *   hpy     (the base) items.c ready, user.c not.
  * Read with each blob's own states, solo.c would never be ready.  The
  * symbol lists (hpy-needs, search) and the plan leave out what the graph
- * puts on an object path in the same way.
+ * puts on an object path in the same way, and a scoped history's points
+ * are the scoped summaries of their commits: at `gone` (items.c removed)
+ * user.c's finalize and from_iter, unchanged, leave the object paths; on
+ * `back` the helper changes back and forth under its unchanged callers.
  */
 #include "testutil.h"
 
@@ -29,12 +32,25 @@
 
 static tu_site g_site;
 
+/* The built-in object scope and a path scope of user.c alone. */
+static const char g_scopes[] =
+    "scope no-object-dtype\nexclude-object-paths\n"
+    "scope user\ninclude src/user.c\n";
+
 static int setup(void **state)
 {
+    srv_options so = {0};
+    char path[4300];
+    FILE *f;
+
     (void)state;
     tu_site_init(&g_site, "scopegraph.db");
-    return tu_site_ingest(&g_site, "callgraph", "cg", "hpy solo gone") < 0 ||
-           tu_site_serve(&g_site, NULL) < 0 ? -1 : 0;
+    snprintf(path, sizeof(path), "%s/test.scopes", g_site.dir);
+    if (!(f = fopen(path, "w")) || fputs(g_scopes, f) < 0 || fclose(f) != 0)
+        return -1;
+    so.scopes_path = path;
+    return tu_site_ingest(&g_site, "callgraph", "cg", "hpy solo gone back") < 0 ||
+           tu_site_serve(&g_site, &so) < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
@@ -331,6 +347,80 @@ static void test_symbols_and_plan_follow_the_graph(void **state)
     assert_int_equal(plan_blocking("solo"), 3);
 }
 
+/* The values of the scoped history of `measure` on `ref` under `scope`,
+ * each checked against the scoped summary of its commit, joined by ' '
+ * into out. */
+static void scoped_history(const char *ref, const char *scope, const char *measure,
+                           char *out, size_t cap)
+{
+    char path[512], key[128], *dot;
+    json_t *h, *pts, *sum, *pt;
+    size_t i, off = 0;
+
+    snprintf(path, sizeof(path), "/api/v1/repos/cg/refs/%s/history?measure=%s&scope=%s",
+             ref, measure, scope);
+    h = tu_site_get(&g_site, path, 200);
+    pts = json_object_get(h, "points");
+    assert_true(json_array_size(pts) > 0);
+    snprintf(key, sizeof(key), "%s", measure);
+    if ((dot = strchr(key, '.')))
+        *dot = '/';                      /* object_paths.object-legacy: a JSON path */
+    out[0] = '\0';
+    json_array_foreach(pts, i, pt) {
+        json_int_t v = json_integer_value(json_object_get(pt, "value"));
+
+        snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/summary?scope=%s",
+                 json_string_value(json_object_get(pt, "commit")), scope);
+        sum = tu_site_get(&g_site, path, 200);
+        if (geti(sum, key) != v)
+            fail_msg("%s %s %s: point %zu is %lld, its commit's summary %lld", ref, scope,
+                     measure, i, (long long)v, (long long)geti(sum, key));
+        json_decref(sum);
+        off += (size_t)snprintf(out + off, cap - off, "%s%lld", i ? " " : "", (long long)v);
+    }
+    /* the last point is the ref's summary */
+    snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/summary?scope=%s", ref, scope);
+    sum = tu_site_get(&g_site, path, 200);
+    assert_int_equal(geti(sum, key), json_integer_value(json_object_get(
+        json_array_get(pts, json_array_size(pts) - 1), "value")));
+    json_decref(sum);
+    json_decref(h);
+}
+
+/* A scoped history counts each commit as its scoped summary does, with
+ * the states of the commit's call graph: a callee's change moves its
+ * callers in files the commit leaves alone.  Read with each function's
+ * own state the points differed from the summaries (hpy's no-object-dtype
+ * legacy functions 2 against 1; user.c's object-legacy paths 0 at hpy). */
+static void test_scoped_history_follows_the_graph(void **state)
+{
+    static const char *const refs[] = {"hpy", "solo", "gone", "back"};
+    static const char *const measures[] = {
+        "functions.legacy", "functions.neutral", "tokens.npy-legacy", "tokens.capi",
+        "universal_ready_files", "object_paths.object-legacy",
+        "object_paths.object-cpython-only"};
+    char got[256];
+    size_t r, m;
+
+    (void)state;
+    for (r = 0; r < sizeof(refs) / sizeof(*refs); r++)
+        for (m = 0; m < sizeof(measures) / sizeof(*measures); m++) {
+            scoped_history(refs[r], "no-object-dtype", measures[m], got, sizeof(got));
+            scoped_history(refs[r], "user", measures[m], got, sizeof(got));
+        }
+    /* gone removes the helper: finalize and from_iter (user.c, the same
+     * blob) leave the object paths and count as legacy functions */
+    scoped_history("gone", "no-object-dtype", "functions.legacy", got, sizeof(got));
+    assert_string_equal(got, "1 3");
+    scoped_history("gone", "user", "object_paths.object-legacy", got, sizeof(got));
+    assert_string_equal(got, "1 0");
+    /* back: the helper's versions move finalize without touching user.c */
+    scoped_history("back", "user", "object_paths.object-legacy", got, sizeof(got));
+    assert_string_equal(got, "1 0 0 0 1 0 0");
+    scoped_history("back", "user", "object_paths.object-cpython-only", got, sizeof(got));
+    assert_string_equal(got, "0 1 1 1 0 1 1");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_gates_judge_callers_the_graph_moved),
         cmocka_unit_test(test_snapshot_rows_add_up_to_the_totals),
         cmocka_unit_test(test_symbols_and_plan_follow_the_graph),
+        cmocka_unit_test(test_scoped_history_follows_the_graph),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
