@@ -32,6 +32,7 @@ typedef struct {
     const rules *r;
     pathfilter pf;
     git_repository *repo;       /* --repo, borrowed */
+    const char *gitdir;         /* its path, for messages */
     int want_fixes;             /* SARIF: each file's checked rewrites (fix.h) */
     int nograph;                /* no call-graph step: analyse without its
                                  * facts (an_analyze_nograph); then nothing
@@ -76,7 +77,7 @@ static void cli_analyze_usage(FILE *out)
         "  --sarif-since REV  only findings new since REV (with --git-dir: a\n"
         "                     pull request's own; moved lines are not new)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
-        "2 bad usage.\n");
+        "2 bad usage or a revision the repository does not know.\n");
 }
 
 /* The checked rewrites of file rf (bytes buf) for its SARIF fixes. */
@@ -305,7 +306,11 @@ static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
     git_tree *tree = NULL;
     int rc = 0;
 
-    if ((rc = pd_rev_parse(&obj, repo, rev)) < 0)
+    /* An unknown revision is bad input (exit 2), as gate's: a --fail-on
+     * job must not read it as findings (exit 1). */
+    if ((rc = pd_rev_parse(&obj, repo, rev)) == PD_ENOTFOUND)
+        rc = pd_rev_unknown(repo, a->gitdir, rev, PD_EINVAL);
+    if (rc < 0)
         goto done;
     if (git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0) {
         rc = pd_error_set(PD_ENOTFOUND, "revision '%s' has no tree", rev);
@@ -477,6 +482,7 @@ static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
     b.r = a->r;
     b.pf = a->pf;
     b.repo = repo;
+    b.gitdir = a->gitdir;
     if ((rc = cli_an_rev(&b, repo, since)) == 0 &&
         (rc = report_new_since(a->files, a->n, b.files, b.n, &nnew)) == 0)
         fprintf(stderr, "portdash analyze: SARIF: %zu findings new since %s\n", nnew, since);
@@ -528,6 +534,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
                          CLI_FAIL) : CLI_OK;
     } else if (repo) {
         a->repo = repo;
+        a->gitdir = repo_path;
         rc = cli_an_rev(a, repo, rev);
         /* A mistyped --path would otherwise report a clean, empty port
          * (at --since REV the files may well not exist yet). */

@@ -57,7 +57,7 @@ static void cli_fix_usage(FILE *out)
         "               share of the legacy tokens of ported and bridged functions\n"
         "               the offers remove\n\n"
         "Exit status: 0 done, 1 failure (or a blob that could not be read, skipped),\n"
-        "2 bad usage.\n");
+        "2 bad usage or a revision the repository does not know.\n");
 }
 
 /* Order of HPy versions: numbers part by part, "master" after all. */
@@ -222,7 +222,10 @@ static int cf_run(cli_fx *x, const char *git_dir, const char *rev)
     if (git_repository_open_ext(&x->repo, git_dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
         return pd_error_set(PD_EGIT, "cannot open repository %s: %s", git_dir,
                             git_error_last() ? git_error_last()->message : "?");
-    if ((rc = pd_rev_parse(&obj, x->repo, rev)) == 0 &&
+    /* an unknown revision is bad input (exit 2), as analyze's and gate's */
+    if ((rc = pd_rev_parse(&obj, x->repo, rev)) == PD_ENOTFOUND)
+        rc = pd_rev_unknown(x->repo, git_dir, rev, PD_EINVAL);
+    if (rc == 0 &&
         git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) < 0)
         rc = pd_error_set(PD_ENOTFOUND, "revision '%s' has no tree", rev);
     if (rc == 0 && git_tree_walk(tree, GIT_TREEWALK_PRE, cf_tree_cb, x) < 0)
@@ -246,7 +249,7 @@ int cli_fix(int argc, char **argv)
     const char *git_dir = NULL, *rev = NULL, *rules_path = NULL;
     rules *r = NULL;
     cli_fx x;
-    int c, rc = CLI_USAGE;
+    int c, rc = CLI_USAGE, err = 0;
 
     memset(&x, 0, sizeof(x));
     optind = 1;
@@ -288,9 +291,9 @@ int cli_fix(int argc, char **argv)
     x.want_rules = want;
     git_libgit2_init();
     if ((rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0 ||
-        (x.r = r, cf_run(&x, git_dir, rev)) < 0) {
+        (x.r = r, (err = cf_run(&x, git_dir, rev))) < 0) {
         fprintf(stderr, "portdash fix: %s\n", pd_error_last());
-        rc = CLI_FAIL;
+        rc = err == PD_EINVAL ? CLI_USAGE : CLI_FAIL;   /* a revision it does not know */
     } else if (!x.files && !x.skipped) {
         /* a mistyped --path would read as a port with nothing to rewrite,
          * as analyze and gate refuse it */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "db.h"
 #include "db_fns.h"
@@ -98,17 +99,25 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
 {
     sqlite3 *db = NULL;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    struct stat sb;
     int rc;
 
     *out = NULL;
     if (create)
         flags |= SQLITE_OPEN_CREATE;
-    else if (access(path, F_OK) < 0 && errno == ENOENT)
+    else if (stat(path, &sb) < 0 && errno == ENOENT)
         /* SQLite's "unable to open database file" says neither what is
          * missing nor how to make it (a mistyped --db). */
         return pd_error_set(PD_EINVAL, "no database at %s: `portdash ingest --db %s "
                             "--git-dir GITDIR --name NAME --ref BRANCH` makes one "
                             "(doc/guide.md)", path, path);
+    else if (S_ISREG(sb.st_mode) && sb.st_size == 0)
+        /* SQLite takes an empty file for an empty database, and the
+         * migrations would make it one with no repository: a --db that
+         * names the wrong file (`touch`ed, or a log) is said, not written. */
+        return pd_error_set(PD_EINVAL, "%s is an empty file, not a portdash database: "
+                            "`portdash ingest --db %s --git-dir GITDIR --name NAME "
+                            "--ref BRANCH` makes one (doc/guide.md)", path, path);
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
         rc = pd_error_set(PD_EDB, "%s: cannot open database: %s", path,
                           db ? sqlite3_errmsg(db) : "out of memory");
@@ -119,8 +128,12 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
     /* WAL lets the server read while an ingest writes. */
     if ((rc = db_exec(db, "PRAGMA journal_mode = WAL")) < 0 ||
         (rc = db_exec(db, "PRAGMA synchronous = NORMAL")) < 0 ||
-        (rc = db_exec(db, "PRAGMA foreign_keys = ON")) < 0)
+        (rc = db_exec(db, "PRAGMA foreign_keys = ON")) < 0) {
+        if (sqlite3_errcode(db) == SQLITE_NOTADB)   /* "file is not a database", unnamed */
+            rc = pd_error_set(PD_EINVAL, "%s is not a portdash database (not SQLite): "
+                              "check --db", path);
         goto fail;
+    }
     if ((rc = db_migrate(db, path)) < 0)
         goto fail;
     *out = db;

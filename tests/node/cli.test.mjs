@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -292,12 +292,30 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
         /its branches: b0, b1, .* and 4 more, `git --git-dir .*many\.git branch -a` lists them\)/],
       [['gate', '--git-dir', bare, '--base', 'hpy', '--head', 'HEAD'],
         /unknown revision 'hpy' \(no branch, tag or commit of that name, and no branch at all: fetch the branch/],
+      // analyze and fix too: a --fail-on job must not read it as findings (1)
+      [['analyze', '--git-dir', toyport, '--rev', 'nosuch', '--fail-on', 'capi'],
+        /unknown revision 'nosuch' \(no branch, tag or commit of that name; its branches: hpy, /],
+      [['analyze', '--git-dir', toyport, '--rev', 'hpy', '--format', 'sarif', '--sarif-since', 'nosuch'],
+        /unknown revision 'nosuch'/],
+      [['fix', '--git-dir', toyport, '--rev', 'nosuch'], /unknown revision 'nosuch' \(no branch/],
+      // a --db that is an empty file or not SQLite: said, and left as it was
+      [['serve', '--db', join(tmp, 'empty.db'), '--no-warm'],
+        /empty\.db is an empty file, not a portdash database: `portdash ingest --db/],
+      [['show', 'file', '--db', join(tmp, 'empty.db'), '--name', 'demo', '--rev', 'hpy', 'src/toyarray.c'],
+        /is an empty file, not a portdash database/],
+      [['repo', 'list', '--db', join(tmp, 'notes.db')], /notes\.db is not a portdash database \(not SQLite\)/],
+      [['ingest', '--quiet', '--db', join(tmp, 'notes.db'), '--git-dir', toyport, '--name', 'demo',
+        '--ref', 'hpy'], /notes\.db is not a portdash database/],
     ];
+    writeFileSync(join(tmp, 'empty.db'), '');
+    writeFileSync(join(tmp, 'notes.db'), 'notes of the dev call\n');
     for (const [args, want] of cases) {
       const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 20000 });
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, want);
     }
+    assert.equal(readFileSync(join(tmp, 'empty.db'), 'utf8'), '', 'an empty --db is not written');
+    assert.equal(readFileSync(join(tmp, 'notes.db'), 'utf8'), 'notes of the dev call\n');
     // (snapshot's lock file stays, as every lock file does: it holds no data)
     assert.deepEqual(readdirSync(tmp).filter((f) => f.startsWith('missing.db') && f !== 'missing.db.lock'), [],
       'no database or journal made for a missing --db');
