@@ -14,6 +14,7 @@
 
 #include "api_fork.h"
 #include "api_scope.h"
+#include "api_scope_series.h"
 #include "pd_error.h"
 #include "pd_time.h"
 #include "srv_page.h"
@@ -199,8 +200,7 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
         return srv_reply_problem(r, 400, "Bad Request", "measure '%s' has no scoped "
                                  "history", key);
     }
-    if ((rc = db_scope_history(r->db, sc, at->commit_id, at->rules_hash,
-                               api_scope_hist_point, &h)) < 0) {
+    if ((rc = api_scope_series_walk(r, sc, at, api_scope_hist_point, &h)) < 0) {
         json_decref(h.points);
         json_decref(h.port_start);
         api_fork_end(&h.fork);

@@ -20,6 +20,7 @@
 
 #include "db.h"
 #include "db_scope.h"
+#include "api_scope_series.h"
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "srv.h"
@@ -502,6 +503,10 @@ int srv_start(srv **out, const srv_options *opt)
         rc = pd_error_nomem(NULL);
         goto fail;
     }
+    if (s->cache && !(s->series = api_scope_series_new())) {
+        rc = pd_error_nomem(NULL);
+        goto fail;
+    }
     s->repo_names = opt->repo_names;
     s->repo_paths = opt->repo_paths;
     s->nrepos = opt->nrepos;
@@ -604,6 +609,7 @@ void srv_stop(srv *s)
     free(s->metrics);
     srv_jobs_free(s->jobs);
     srv_cache_free(s->cache);
+    api_scope_series_free(s->series);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->answered);
     free(s);

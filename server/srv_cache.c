@@ -86,6 +86,7 @@ struct srv_cache {
     srv_cache_entry *head, *tail;      /* most, least recently used */
     size_t bytes, max_bytes, entries;
     uint64_t epoch;                    /* database generation (atomic) */
+    uint64_t clears;                   /* files replaced (atomic) */
     uint64_t hits, misses, revalidated, evictions, not_modified;
     srv_warm *warm;
 };
@@ -249,7 +250,13 @@ void srv_cache_clear(srv_cache *c)
     while (c->head)
         srv_cache_remove(c, c->head);
     pthread_mutex_unlock(&c->lock);
+    __atomic_add_fetch(&c->clears, 1, __ATOMIC_ACQ_REL);
     srv_cache_bump(c);
+}
+
+uint64_t srv_cache_file_generation(srv_cache *c)
+{
+    return c ? __atomic_load_n(&c->clears, __ATOMIC_ACQUIRE) + 1 : 0;
 }
 
 /*

@@ -61,6 +61,12 @@ enum MHD_Result srv_cache_dispatch(srv_cache *c, srv_req *r, const srv_route *rt
  * every data key are checked again. */
 void srv_cache_bump(srv_cache *c);
 
+/* How many times the database file was replaced (srv_cache_clear), plus
+ * 1: what keeps data read from one file apart from another's (a commit
+ * row id and a commit id name the same data only within one file).  0 for
+ * NULL (no cache). */
+uint64_t srv_cache_file_generation(srv_cache *c);
+
 /* The database file was replaced (another inode at its path): drop every
  * entry, since a data key computed from the new file may equal one of the
  * old file's for other content.  Accepts NULL. */

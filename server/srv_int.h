@@ -45,6 +45,7 @@ struct srv {
     srv_jobs *jobs;
     db_scopes *scopes;          /* named scopes (db_scope.h) */
     srv_cache *cache;           /* answer cache (srv_cache.h), NULL: none */
+    struct api_scope_series *series; /* kept scoped histories, NULL: none */
 };
 
 #endif

@@ -119,6 +119,11 @@ const char *srv_db_path(const srv *s)
     return s->db_path;
 }
 
+struct api_scope_series *srv_get_series(const srv *s)
+{
+    return s->series;
+}
+
 const struct db_scopes *srv_get_scopes(const srv *s)
 {
     return s->scopes;

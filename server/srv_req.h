@@ -79,6 +79,10 @@ struct srv_jobs *srv_get_jobs(const srv *s);
 /* The server's answer cache (srv_cache.h); NULL when disabled. */
 struct srv_cache *srv_get_cache(const srv *s);
 
+/* The server's kept scoped histories (api_scope_series.h); NULL when the
+ * answer cache is disabled. */
+struct api_scope_series *srv_get_series(const srv *s);
+
 /* The server's metrics (for GET /metrics). */
 struct srv_metrics *srv_get_metrics(const srv *s);
 

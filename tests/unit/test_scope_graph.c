@@ -391,7 +391,10 @@ static void scoped_history(const char *ref, const char *scope, const char *measu
  * the states of the commit's call graph: a callee's change moves its
  * callers in files the commit leaves alone.  Read with each function's
  * own state the points differed from the summaries (hpy's no-object-dtype
- * legacy functions 2 against 1; user.c's object-legacy paths 0 at hpy). */
+ * legacy functions 2 against 1; user.c's object-legacy paths 0 at hpy).
+ * The server replays each ref and scope once for all its measures
+ * (api_scope_series.c): the two scopes asked in turn also check that a
+ * kept series is never another scope's. */
 static void test_scoped_history_follows_the_graph(void **state)
 {
     static const char *const refs[] = {"hpy", "solo", "gone", "back"};
