@@ -16,7 +16,7 @@
 #include "srv_req.h"
 
 /* Series kept at once (the least recently used is dropped); each is about
- * 250 bytes per commit: 3.7 MB for numpy-hpy's 14,943. */
+ * 192 bytes per commit: 3 MB for numpy-hpy's 14,943. */
 #define API_SCOPE_SERIES_KEEP 4
 
 typedef struct api_scope_series api_scope_series;
