@@ -56,6 +56,12 @@ const FN_COLUMNS = [
   { key: 'findings', label: 'Findings', numeric: true, get: (f) => findingCount.get(f.name) ?? 0 },
 ];
 const FN_COLUMN = Object.fromEntries(FN_COLUMNS.map((c) => [c.key, c]));
+/* False once the port's profile (profile.mjs) says it has no object dtype
+ * and no function of the file is on an object path (kiwi, ultrajson): its
+ * column of dashes, its legend and the traverse panel's column go.  Read
+ * after the first screen, which it would otherwise wait for. */
+let objectCols = true;
+const fnColumns = () => (objectCols ? FN_COLUMNS : FN_COLUMNS.filter((c) => c.key !== 'object'));
 
 function save() {
   const s = fnSort();
@@ -64,7 +70,7 @@ function save() {
 }
 
 function fnSort() {
-  return FN_COLUMN[state.sort] ? { key: state.sort, order: state.order === 'desc' ? 'desc' : 'asc' } : DEFAULT_SORT;
+  return FN_COLUMN[state.sort] && (objectCols || state.sort !== 'object') ? { key: state.sort, order: state.order === 'desc' ? 'desc' : 'asc' } : DEFAULT_SORT;
 }
 
 /** The file's history up to the page's rev: along the ref, or along the
@@ -113,7 +119,7 @@ function renderFunctions(first = Infinity) {
     save();
     renderFunctions();
   };
-  renderHeaders($('functions-table').tHead.rows[0], FN_COLUMNS, sort, onSort);
+  renderHeaders($('functions-table').tHead.rows[0], fnColumns(), sort, onSort);
   const col = FN_COLUMN[sort.key];
   const dir = sort.order === 'desc' ? -1 : 1;
   const fns = [...(detail.functions ?? [])].sort((a, b) => {
@@ -131,10 +137,10 @@ function renderFunctions(first = Infinity) {
     h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
     h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
       title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
-    h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
+    objectCols ? h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
       title: whyObject(f) || null }, objectBadge(f.object_state),
       f.object_state ? (f.why?.object?.chain ? whyChain(f, state)
-        : whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2))) : null),
+        : whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2))) : null) : null,
     TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
     h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
   // Template instances (tmplgroup.mjs): one row per definition, where its
@@ -179,15 +185,15 @@ function renderFunctions(first = Infinity) {
       h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
       h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' ']),
         whyLine(stWhy?.site, stWhy?.text)),
-      h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null),
-        whyLine(obWhy?.site, obWhy?.text)),
+      objectCols ? h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null),
+        whyLine(obWhy?.site, obWhy?.text)) : null,
       TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
       h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
   }
   const body = $('functions-table').tBodies[0];
   const build = (from, to) => rows.slice(from, to).map((make) => make());
   replace(body, fns.length ? build(0, first)
-    : h('tr', { class: 'empty' }, h('td', { colspan: FN_COLUMNS.length }, 'No functions in this file.')));
+    : h('tr', { class: 'empty' }, h('td', { colspan: fnColumns().length }, 'No functions in this file.')));
   $('functions-count').textContent = `${fmt(fns.length)} functions` +
     (groups.size ? ` (${fmt(fns.length - [...groups.values()].reduce((a, v) => a + v.length - 1, 0))} definitions)` : '');
   const section = $('functions-section');
@@ -730,9 +736,21 @@ async function main() {
     $('findings-section').hidden = false;
     return renderFindings();
   });
+  // What the port has (profile.mjs), asked once the first screen is in.
+  const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev))
+    .catch(() => null);
+  profileIn.then((p) => {
+    if (p?.objectDtype === false && !(detail.functions ?? []).some((f) => f.object_state)) {
+      objectCols = false;
+      replace($('legend-slot'), legend({ tokens: true, objects: false }));
+      renderFunctions();
+    }
+    $('functions-table').dataset.objectColumns = String(objectCols);   /* decided */
+  });
   // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
-  const types = import('./traverse.mjs').then(({ mountTraverse, portSection }) => mountTraverse(
-    portSection('traverse', $('functions-section'), 'Traverse coverage'), { repo: state.repo, rev: state.rev, path: state.path }))
+  const types = Promise.all([import('./traverse.mjs'), profileIn]).then(([{ mountTraverse, portSection }, p]) => mountTraverse(
+    portSection('traverse', $('functions-section'), 'Traverse coverage'),
+    { repo: state.repo, rev: state.rev, path: state.path, objectDtype: p?.objectDtype }))
     .catch((e) => showError(errors, e, 'Traverse coverage'));
   $('source-section').hidden = false;
   const raw = await rawIn;

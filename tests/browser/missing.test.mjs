@@ -146,6 +146,26 @@ test('under a scope that leaves object dtype out, no object-dtype row or column 
   }
 });
 
+test('the file page of a port without object dtype has no object-dtype column, legend or traverse column', async () => {
+  for (const port of PORTS) {
+    const files = (await apiOk(`/api/v1/repos/${port.repo}/commits/${port.rev}/files`)).files
+      .filter((f) => Object.values(f.functions ?? {}).reduce((a, b) => a + b, 0) > 0);
+    if (!files.length) continue;
+    const page = await open(`${BASE}/file.html?${new URLSearchParams({ repo: port.repo, rev: port.rev, path: files[0].path })}`);
+    await page.waitForSelector('#functions-table[data-object-columns]');
+    const heads = await page.locator('#functions-table thead th').allTextContents();
+    const onPaths = files[0].object_paths && Object.values(files[0].object_paths).some((n) => n > 0);
+    const want = port.objectDtype || !!onPaths;
+    assert.equal(heads.some((t) => /Object-dtype path/.test(t)), want, `${port.repo} ${files[0].path}: ${heads.join(', ')}`);
+    for (const n of await page.locator('#functions-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.cells.length))) {
+      assert.equal(n, heads.length, `${port.repo}: one cell a column`);
+    }
+    assert.equal(await page.locator('#legend-slot').getByText('Object-dtype paths').count(), want ? 1 : 0,
+      `${port.repo}: the legend's object-dtype paths`);
+    await close(page);
+  }
+});
+
 /* Files whose blob the clone lacks: with no analysis (lostblob's), and
  * with the analysis another repository's ingest stored for the same
  * content (partial's, a blobless clone of the demo). */
