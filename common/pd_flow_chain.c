@@ -194,11 +194,17 @@ int fl_close_chains(pd_flow *g)
     size_t r;
     int k, rc;
 
+    /* A function with a gaining link has the kind (the worklist gave it):
+     * only those (about 300 of numpy/core's 10,000) are walked, at each of
+     * the ingest's resolves. */
     for (r = 0; r < g->norder; r++)
-        for (k = 0; k < 2; k++)
-            if (g->fn[g->order[r]].alive &&
+        for (k = 0; k < 2; k++) {
+            const fl_fn *f = &g->fn[g->order[r]];
+
+            if (f->alive && (f->kinds & (k ? PD_FLOW_FIELD : PD_FLOW_LEGACY)) &&
                 (rc = fl_each_link(g, g->order[r], k, fl_close_link, NULL)) < 0)
                 return rc;
+        }
     for (r = 0; r < g->norder; r++) {
         fl_fn *f = &g->fn[g->order[r]];
 
