@@ -130,8 +130,8 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
         (rc = db_exec(db, "PRAGMA synchronous = NORMAL")) < 0 ||
         (rc = db_exec(db, "PRAGMA foreign_keys = ON")) < 0) {
         if (sqlite3_errcode(db) == SQLITE_NOTADB)   /* "file is not a database", unnamed */
-            rc = pd_error_set(PD_EINVAL, "%s is not a portdash database (not SQLite): "
-                              "check --db", path);
+            rc = pd_error_set(PD_EINVAL, "%s is not a database (not SQLite): "
+                              "`portdash ingest` makes one", path);
         goto fail;
     }
     if ((rc = db_migrate(db, path)) < 0)

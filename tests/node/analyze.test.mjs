@@ -48,12 +48,13 @@ test('text and functions formats', () => {
   assert.match(f.out, /^tests\/fixtures\/ctags\/methods\.cpp\tnpy::Sorter::sort\t31\t30\t34\tc\+\+$/m);
 });
 
-test('usage errors exit 2, failures 1', () => {
+test('usage errors and unknown revisions exit 2, failures 1', () => {
   assert.equal(analyze([]).status, 2);
   assert.equal(analyze(['--format', 'xml', 'x.c']).status, 2);
   assert.equal(analyze(['--rev', 'hpy', 'x.c']).status, 2);
   assert.equal(analyze(['no/such/file.c']).status, 1);
+  // 2, as gate's: a --fail-on job reads 1 as forbidden findings
   const r = analyze(['--git-dir', toyport, '--rev', 'no-such-ref']);
-  assert.equal(r.status, 1);
+  assert.equal(r.status, 2);
   assert.match(r.err, /unknown revision 'no-such-ref'/);
 });

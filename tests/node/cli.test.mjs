@@ -303,9 +303,9 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
         /empty\.db is an empty file, not a portdash database: `portdash ingest --db/],
       [['show', 'file', '--db', join(tmp, 'empty.db'), '--name', 'demo', '--rev', 'hpy', 'src/toyarray.c'],
         /is an empty file, not a portdash database/],
-      [['repo', 'list', '--db', join(tmp, 'notes.db')], /notes\.db is not a portdash database \(not SQLite\)/],
+      [['repo', 'list', '--db', join(tmp, 'notes.db')], /notes\.db is not a database \(not SQLite\): `portdash ingest` makes one/],
       [['ingest', '--quiet', '--db', join(tmp, 'notes.db'), '--git-dir', toyport, '--name', 'demo',
-        '--ref', 'hpy'], /notes\.db is not a portdash database/],
+        '--ref', 'hpy'], /notes\.db is not a database/],
     ];
     writeFileSync(join(tmp, 'empty.db'), '');
     writeFileSync(join(tmp, 'notes.db'), 'notes of the dev call\n');
