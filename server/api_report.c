@@ -277,6 +277,20 @@ static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur
     return rc;
 }
 
+/* How the snapshot was taken, in words ("snapshot made by live" read
+ * as a name): db_snapshot.c's methods, "live" from `portdash snapshot`
+ * and the backfills by author or committer date; NULL for another. */
+static const char *md_method(const char *m)
+{
+    if (strcmp(m, "live") == 0)
+        return "snapshot of the ref's tip when it was taken";
+    if (strcmp(m, "backfill-author-date") == 0)
+        return "snapshot backfilled: the week's last commit by author date";
+    if (strcmp(m, "backfill-committer-date") == 0)
+        return "snapshot backfilled: the week's last commit by committer date";
+    return NULL;
+}
+
 /* The section of one ref: `cur` is this week's snapshot of it. */
 static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
                   const db_snap_row *cur)
@@ -299,7 +313,10 @@ static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
     fputs("\n\nThis week: ", f);
     if ((rc = md_commit(f, r, cur->commit_id)) < 0)
         goto done;
-    fprintf(f, "; snapshot made by %s.\n", cur->method);
+    if (md_method(cur->method))
+        fprintf(f, "; %s.\n", md_method(cur->method));
+    else
+        fprintf(f, "; snapshot made by %s.\n", cur->method);
     if (have) {
         fprintf(f, "Previous snapshot: %s, ", prev.week);
         md_gap(f, prev.week, cur->week);
