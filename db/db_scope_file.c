@@ -16,6 +16,7 @@
 #include "db_scope.h"
 #include "db_flow.h"
 #include "pd_error.h"
+#include "pd_malloc.h"
 #include "pd_file.h"
 
 /* ---------- one analysis ---------- */
@@ -47,15 +48,9 @@ static int db_scope_fn_add(void *arg, const db_fn_stored *s)
     db_scope_fn *f;
     int k;
 
-    if (d->nfn == r->cap) {
-        size_t cap = r->cap * 2 + 16;
-        db_scope_fn *grown = realloc(d->fn, cap * sizeof(*grown));
-
-        if (!grown)
-            return pd_error_nomem("reading functions");
-        d->fn = grown;
-        r->cap = cap;
-    }
+    if (pd_grow((void **)&d->fn, &r->cap, d->nfn + 1, sizeof(*d->fn), 16,
+                "reading functions") < 0)
+        return PD_ENOMEM;
     f = &d->fn[d->nfn];
     memset(f, 0, sizeof(*f));
     if (r->names && !(f->name = strdup(s->name)))

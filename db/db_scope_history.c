@@ -25,6 +25,7 @@
 #include "db_query.h"
 #include "db_scope.h"
 #include "pd_error.h"
+#include "pd_malloc.h"
 #include "pd_flow.h"
 
 /* One path of the replay (index: its path id). */
@@ -92,15 +93,9 @@ static int db_sh_dirty(db_sh *h, int64_t id)
 {
     if (h->p[id].dirty)
         return 0;
-    if (h->ndirty == h->capdirty) {
-        size_t cap = h->capdirty * 2 + 256;
-        int64_t *grown = realloc(h->dirty, cap * sizeof(*grown));
-
-        if (!grown)
-            return pd_error_nomem("replaying history");
-        h->dirty = grown;
-        h->capdirty = cap;
-    }
+    if (pd_grow((void **)&h->dirty, &h->capdirty, h->ndirty + 1, sizeof(*h->dirty), 256,
+                "replaying history") < 0)
+        return PD_ENOMEM;
     h->dirty[h->ndirty++] = id;
     h->p[id].dirty = 1;
     return 0;
