@@ -156,7 +156,11 @@ static inline fl_file *fl_file_get(const pd_flow *g, int64_t id)
     return v ? &g->file[(uintptr_t)v - 1] : NULL;
 }
 
-/* ---- resolving, shared by pd_flow.c and pd_flow_chain.c ---------------- */
+/* ---- resolving, shared by pd_flow.c and pd_flow_chain.c (pd_flow_walk.c) */
+
+/* rank[] and order[] for this resolve: files in path order, each file's
+ * functions in index order.  0 or PD_ENOMEM. */
+int fl_rank(pd_flow *g);
 
 /* 1 when the call of d's name in function f may reach definition d: a
  * file that defines the name calls its own definition. */
@@ -176,9 +180,10 @@ int fl_callee_defined(const pd_flow *g, const fl_call *c);
  * order for this resolve.  0 or PD_ENOMEM. */
 int fl_in_order(pd_flow *g, fl_name *nm, int defs);
 
-/* After the worklist (pd_flow_chain.c): each function a gained kind's
- * chain passes through gains it too, then the CPython-only chains are
- * marked.  0 or PD_ENOMEM. */
+/* After the worklist (pd_flow_chain.c): each helper a chain that counts
+ * passes through gains its kind and each why is the shortest chain
+ * (fl_close_chains), then the CPython-only chains are marked.  0 or
+ * PD_ENOMEM. */
 int fl_close_chains(pd_flow *g);
 int fl_cpython_chains(pd_flow *g);
 
