@@ -191,6 +191,7 @@ static int db_fn_like(void *arg, const db_fn_stored *s)
     q->m.end_line = s->end_line;
     q->m.status = s->status;
     q->m.object_state = s->object_state;
+    q->m.idx = s->idx;
     return q->fn(q->arg, &q->m);
 }
 

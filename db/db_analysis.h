@@ -87,7 +87,8 @@ typedef struct {
     const char *name;
     int64_t start_line, end_line;
     const char *status;          /* pd_status name */
-    const char *object_state;    /* NULL off object paths */
+    const char *object_state;    /* its own state: NULL off object paths */
+    int64_t idx;                 /* position in its file's analysis */
 } db_fn_match;
 
 /*

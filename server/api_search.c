@@ -19,6 +19,8 @@
 #include "api_symbols.h"
 #include "db.h"
 #include "db_analysis.h"
+#include "db_flow.h"
+#include "pd_flow.h"
 #include "pd_error.h"
 
 #define API_SEARCH_MAX 500
@@ -75,17 +77,28 @@ static json_t *api_search_sorted(json_t *arr, size_t limit)
 typedef struct {
     const char *q;
     json_t *out;
+    const pd_flow *g;            /* the commit's call graph, or NULL */
 } api_search_ctx;
 
-/* db_functions_like callback: one match onto the list. */
+/* db_functions_like callback: one match onto the list, with the object
+ * state the commit's call graph gives it, as every other view shows it
+ * (a function's own state leaves out the callees it reaches items
+ * through: npy_fasttake had none here, CPython-only on its file page). */
 static int api_search_match(void *arg, const db_fn_match *m)
 {
     api_search_ctx *c = arg;
+    const char *object = m->object_state;
+    int64_t key;
 
+    if (c->g && pd_flow_known(c->g, key = pd_flow_path_key(m->path), (size_t)m->idx)) {
+        pd_objstate o = pd_flow_state(c->g, key, (size_t)m->idx);
+
+        object = o == PD_OBJ_NONE ? NULL : pd_objstate_name(o);
+    }
     json_array_append_new(c->out, json_pack("{s:o, s:o, s:I, s:I, s:s, s:s?, s:i}",
         "name", api_text(m->name), "path", api_text(m->path),
         "start_line", (json_int_t)m->start_line, "end_line", (json_int_t)m->end_line,
-        "status", m->status, "object_state", m->object_state,
+        "status", m->status, "object_state", object,
         "rank", api_search_rank(m->name, c->q)));
     return 0;
 }
@@ -93,12 +106,18 @@ static int api_search_match(void *arg, const db_fn_match *m)
 /* The functions of every file at the commit whose name contains q. */
 static int api_search_functions(srv_req *r, const api_at *at, const char *q, json_t *out)
 {
-    api_search_ctx c = {q, out};
+    api_search_ctx c = {q, out, NULL};
+    db_flow *flow = NULL;
     char like[300];
+    int rc;
 
+    if ((rc = db_flow_get(r->db, at->commit_id, at->rules_hash, &flow)) < 0)
+        return rc;
+    c.g = db_flow_graph(flow);
     snprintf(like, sizeof(like), "%%%s%%", q);
-    return db_functions_like(r->db, at->commit_id, at->rules_hash, like, api_search_match,
-                             &c);
+    rc = db_functions_like(r->db, at->commit_id, at->rules_hash, like, api_search_match, &c);
+    db_flow_release(flow);
+    return rc;
 }
 
 /* Escape LIKE's wildcards so that q is matched as written. */

@@ -347,6 +347,68 @@ static void test_symbols_and_plan_follow_the_graph(void **state)
     assert_int_equal(plan_blocking("solo"), 3);
 }
 
+/* The search answer's entry for function `name` of `path`, or NULL. */
+static json_t *search_entry(json_t *res, const char *name, const char *path)
+{
+    json_t *fns = json_object_get(res, "functions"), *f;
+    size_t i;
+
+    json_array_foreach(fns, i, f)
+        if (strcmp(json_string_value(json_object_get(f, "name")), name) == 0 &&
+            strcmp(json_string_value(json_object_get(f, "path")), path) == 0)
+            return f;
+    return NULL;
+}
+
+/* One object state everywhere: the search gives each function the state
+ * its file page gives it, the call graph's.  It gave the function's own
+ * (numpy-hpy's npy_fasttake: none in the search, CPython-only on its
+ * file page); at least one state here comes from the graph alone. */
+static void test_search_states_are_the_file_pages(void **state)
+{
+    static const char *const refs[] = {"hpy", "solo", "gone", "back"};
+    char path[512];
+    size_t r, i, j, chained = 0;
+
+    (void)state;
+    for (r = 0; r < sizeof(refs) / sizeof(*refs); r++) {
+        json_t *files, *f;
+
+        snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/files", refs[r]);
+        files = tu_site_get(&g_site, path, 200);
+        json_array_foreach(json_object_get(files, "files"), i, f) {
+            const char *fp = json_string_value(json_object_get(f, "path"));
+            json_t *page, *fn;
+
+            snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/files/%s", refs[r], fp);
+            page = tu_site_get(&g_site, path, 200);
+            json_array_foreach(json_object_get(page, "functions"), j, fn) {
+                const char *name = json_string_value(json_object_get(fn, "name"));
+                json_t *want = json_object_get(fn, "object_state"), *res, *got;
+
+                snprintf(path, sizeof(path), "/api/v1/repos/cg/commits/%s/search?q=%s&limit=500",
+                         refs[r], name);
+                res = tu_site_get(&g_site, path, 200);
+                got = search_entry(res, name, fp);
+                assert_non_null(got);
+                if (!json_equal(want ? want : json_null(),
+                                json_object_get(got, "object_state") ?
+                                json_object_get(got, "object_state") : json_null()))
+                    fail_msg("%s %s %s: file page %s, search %s", refs[r], fp, name,
+                             want ? json_string_value(want) : "none",
+                             json_string_value(json_object_get(got, "object_state")));
+                if (json_object_get(json_object_get(json_object_get(fn, "why"), "object"),
+                                    "chain"))
+                    chained++;
+                json_decref(res);
+            }
+            json_decref(page);
+        }
+        json_decref(files);
+    }
+    assert_true(chained > 0);
+}
+
 /* The values of the scoped history of `measure` on `ref` under `scope`,
  * each checked against the scoped summary of its commit, joined by ' '
  * into out. */
@@ -433,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_snapshot_rows_add_up_to_the_totals),
         cmocka_unit_test(test_symbols_and_plan_follow_the_graph),
         cmocka_unit_test(test_scoped_history_follows_the_graph),
+        cmocka_unit_test(test_search_states_are_the_file_pages),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
