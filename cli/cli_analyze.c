@@ -77,7 +77,8 @@ static void cli_analyze_usage(FILE *out)
         "  --sarif-since REV  only findings new since REV (with --git-dir: a\n"
         "                     pull request's own; moved lines are not new)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
-        "2 bad usage or a revision the repository does not know.\n");
+        "2 bad usage, a repository that cannot be opened or a revision it does\n"
+        "not know.\n");
 }
 
 /* The checked rewrites of file rf (bytes buf) for its SARIF fixes. */
@@ -525,7 +526,8 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
 
     if (repo_path && git_repository_open_ext(&repo, repo_path,
                                              GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-        rc = pd_error_set(PD_EGIT, "cannot open repository %s: %s", repo_path,
+        /* bad input (exit 2), as gate's: 1 is what --fail-on answers */
+        rc = pd_error_set(PD_EINVAL, "cannot open repository %s: %s", repo_path,
                           git_error_last() ? git_error_last()->message : "?");
     } else if (blobs) {
         rc = cli_an_blobs(a->r, repo, blobs);

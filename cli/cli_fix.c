@@ -57,7 +57,8 @@ static void cli_fix_usage(FILE *out)
         "               share of the legacy tokens of ported and bridged functions\n"
         "               the offers remove\n\n"
         "Exit status: 0 done, 1 failure (or a blob that could not be read, skipped),\n"
-        "2 bad usage or a revision the repository does not know.\n");
+        "2 bad usage, a repository that cannot be opened or a revision it does\n"
+        "not know.\n");
 }
 
 /* Order of HPy versions: numbers part by part, "master" after all. */
@@ -220,7 +221,7 @@ static int cf_run(cli_fx *x, const char *git_dir, const char *rev)
     int rc;
 
     if (git_repository_open_ext(&x->repo, git_dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
-        return pd_error_set(PD_EGIT, "cannot open repository %s: %s", git_dir,
+        return pd_error_set(PD_EINVAL, "cannot open repository %s: %s", git_dir,
                             git_error_last() ? git_error_last()->message : "?");
     /* an unknown revision is bad input (exit 2), as analyze's and gate's */
     if ((rc = pd_rev_parse(&obj, x->repo, rev)) == PD_ENOTFOUND)

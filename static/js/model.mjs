@@ -17,7 +17,7 @@ export const STATUS_LABEL = {
 export const STATUS_HELP = {
   ported: 'HPy only: no CPython API, no bridges',
   bridged: 'HPy, but still crossing to CPython through bridges',
-  legacy: 'CPython C API, no HPy',
+  legacy: 'CPython C API or numpy\'s legacy API, no HPy',
   neutral: 'uses neither API',
 };
 

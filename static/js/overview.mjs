@@ -307,7 +307,7 @@ function footRow(rows) {
   const counted = rows.filter(isAnalysed);
   const ready = counted.filter((f) => f.universal_ready).length;
   return h('tr', null,
-    h('th', { scope: 'row', colspan: 2 }, `Total of ${fmt(counted.length)} shown`,
+    h('th', { scope: 'row', colspan: 2 }, `Total of ${fmt(counted.length)} files`,
       counted.length < rows.length ? ` (+${fmt(rows.length - counted.length)} not analysed)` : ''),
     h('td', { class: 'col-bar' }, statusBar(fn)),
     STATUSES.map((s) => h('td', { class: 'num' }, fmt(fn[s]))),

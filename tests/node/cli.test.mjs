@@ -298,6 +298,9 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
       [['analyze', '--git-dir', toyport, '--rev', 'hpy', '--format', 'sarif', '--sarif-since', 'nosuch'],
         /unknown revision 'nosuch'/],
       [['fix', '--git-dir', toyport, '--rev', 'nosuch'], /unknown revision 'nosuch' \(no branch/],
+      [['analyze', '--git-dir', join(tmp, 'nosuch.git'), '--rev', 'hpy', '--fail-on', 'capi'],
+        /cannot open repository .*nosuch\.git/],
+      [['fix', '--git-dir', join(tmp, 'nosuch.git'), '--rev', 'hpy'], /cannot open repository .*nosuch\.git/],
       // a --db that is an empty file or not SQLite: said, and left as it was
       [['serve', '--db', join(tmp, 'empty.db'), '--no-warm'],
         /empty\.db is an empty file, not a portdash database: `portdash ingest --db/],
