@@ -61,6 +61,9 @@ const FN_COLUMN = Object.fromEntries(FN_COLUMNS.map((c) => [c.key, c]));
  * column of dashes, its legend and the traverse panel's column go.  Read
  * after the first screen, which it would otherwise wait for. */
 let objectCols = true;
+/* The port's profile (profile.mjs), asked once the first screen is in;
+ * null until then or when it cannot be read. */
+let profileIn = Promise.resolve(null);
 const fnColumns = () => (objectCols ? FN_COLUMNS : FN_COLUMNS.filter((c) => c.key !== 'object'));
 
 function save() {
@@ -82,9 +85,10 @@ async function sparkline() {
   try {
     // Files with object-dtype paths: how many still use the legacy API; others: ported functions.
     const hasObject = (detail?.functions ?? []).some((f) => f.object_state);
-    const { mountSparkline } = await import('./trend.mjs');
+    const [{ mountSparkline }, profile] = await Promise.all([import('./trend.mjs'), profileIn]);
     await mountSparkline(box, { repo: state.repo, ref: state.rev, path: state.path,
-      atCommit: revIsCommit(state.rev, detail?.commit), measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported' });
+      atCommit: revIsCommit(state.rev, detail?.commit), measure: hasObject ? 'object_paths.object-legacy' : 'functions.ported',
+      objects: hasObject || profile?.objectDtype !== false });
   } catch (e) {
     box.textContent = `no history: ${e.problem?.title ?? e.message}`;
   }
@@ -737,7 +741,7 @@ async function main() {
     return renderFindings();
   });
   // What the port has (profile.mjs), asked once the first screen is in.
-  const profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev))
+  profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev))
     .catch(() => null);
   profileIn.then((p) => {
     if (p?.objectDtype === false && !(detail.functions ?? []).some((f) => f.object_state)) {

@@ -465,15 +465,18 @@ export async function mountTrend(root, opts) {
  * A sparkline of one file's history on the file page: root gets a small
  * canvas and a measure picker.  Points are where the file changed, and for
  * object paths also where the call graph alone moved them.  ref: a ref
- * name, or a commit id (atCommit: the chain up to that commit).
+ * name, or a commit id (atCommit: the chain up to that commit).  objects:
+ * false for a port without object dtype (no object-dtype measures offered).
  */
-export async function mountSparkline(root, { repo, ref, path, atCommit = false, measure = 'functions.ported' }) {
+export async function mountSparkline(root, { repo, ref, path, atCommit = false, measure = 'functions.ported', objects = true }) {
   if (!(await loadChart())) {
     replace(root, h('span', { class: 'muted' }, 'history chart unavailable'));
     return;
   }
+  // objects false: a port without object dtype (profile.mjs), no such measures
   const sel = h('select', { id: 'spark-measure', 'aria-label': 'Measure of the file history' },
     ['functions.ported', 'functions.legacy', 'object_paths.object-legacy', 'object_paths.object-universal', 'tokens.capi']
+      .filter((k) => objects || !k.startsWith('object_paths.'))
       .map((k) => h('option', { value: k }, MEASURE[k]?.label ?? k)));
   sel.value = measure;
   const canvas = h('canvas', { id: 'spark-canvas', width: 220, height: 36, role: 'img', 'aria-label': `File history chart on ${ref}` });

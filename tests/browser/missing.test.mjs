@@ -146,7 +146,7 @@ test('under a scope that leaves object dtype out, no object-dtype row or column 
   }
 });
 
-test('the file page of a port without object dtype has no object-dtype column, legend or traverse column', async () => {
+test('the file page of a port without object dtype has no object-dtype column, legend, history measure or traverse column', async () => {
   for (const port of PORTS) {
     const files = (await apiOk(`/api/v1/repos/${port.repo}/commits/${port.rev}/files`)).files
       .filter((f) => Object.values(f.functions ?? {}).reduce((a, b) => a + b, 0) > 0);
@@ -162,6 +162,10 @@ test('the file page of a port without object dtype has no object-dtype column, l
     }
     assert.equal(await page.locator('#legend-slot').getByText('Object-dtype paths').count(), want ? 1 : 0,
       `${port.repo}: the legend's object-dtype paths`);
+    // the file's history offers object-dtype measures only where they mean something
+    await page.waitForSelector('#spark-measure');
+    const measures = await page.locator('#spark-measure option').evaluateAll((os) => os.map((o) => o.value));
+    assert.equal(measures.some((m) => m.startsWith('object_paths.')), want, `${port.repo}: ${measures.join(', ')}`);
     await close(page);
   }
 });
