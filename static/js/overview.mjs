@@ -253,7 +253,9 @@ function renderSummary(s, repo, rev, scope, files) {
     h('div', { class: 'bar bar-big', role: 'img', 'aria-label': `${ready} of ${nfiles} files universal-ready`,
       title: `${ready} of ${nfiles} files need no CPython` },
     h('span', { class: 'seg st-ported', style: `width:${nfiles ? ((100 * ready) / nfiles).toFixed(3) : 0}%` })),
-    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing unguarded in it uses the C API or a bridge; a function in it may still reach CPython through what it calls (its object-dtype state says so).'),
+    h('p', { class: 'muted small' }, 'A file is universal-ready when nothing unguarded in it uses the C API or a bridge; a function in it may still reach CPython through what it calls',
+      // (a port without object-dtype paths has no such state to point to)
+      Object.values(s.object_paths ?? {}).some((n) => n > 0) ? ' (its object-dtype state says so).' : '.'),
     missingNote(files ?? [], 'ready-missing'));
 
   const tokens = h('section', { class: 'card', 'aria-labelledby': 'tk-h' },
@@ -596,7 +598,7 @@ async function main() {
   applyObjectsShown();
   if (refNames.length) mountTrendPanel(refNames);
   const scopeList = (await allScopes).filter(profile.keepScope);
-  scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope);
+  scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope, await allScopes);
   const extras = mountPanels(sumIn, frontierIn, scopeList);
   const [sum, list] = await Promise.allSettled([sumIn, listIn]);
   if (sum.status === 'fulfilled') {

@@ -34,14 +34,19 @@ export const blockers = (repo, rev, scope = NO_OBJECT) => getJson(`${commitBase(
 
 /**
  * Fills the scope picker (a <select>) and the banner saying which scope the
- * page shows.  Choosing a scope reloads the overview with ?scope=NAME
+ * page shows (all: every scope, when `scopes` are only those offered).  Choosing a scope reloads the overview with ?scope=NAME
  * (keeping the other parameters): every figure on the page changes.
  */
-export function mountScopePicker(select, banner, scopes, current) {
-  const known = scopes.find((s) => s.name === current);
+export function mountScopePicker(select, banner, scopes, current, all = scopes) {
+  // all: every scope of the server; scopes: those the picker offers (a
+  // scope that selects nothing new in this port, such as no-object-dtype
+  // in one without object dtype, is not offered but still known)
+  const known = all.find((s) => s.name === current);
+  const offered = scopes.some((s) => s.name === current);
   replace(select, h('option', { value: '' }, 'whole repository'),
     scopes.map((s) => h('option', { value: s.name, title: s.title || null }, s.name)),
-    current && !known ? h('option', { value: current }, `${current} (unknown)`) : null);
+    current && !offered ? h('option', { value: current },
+      known ? `${current} (nothing it leaves out here)` : `${current} (unknown)`) : null);
   select.value = current || '';
   select.disabled = false;
   select.onchange = () => {

@@ -87,6 +87,15 @@ export async function mountSymbols(root, { repo, rev, scope, top = 15 }) {
       more.remove();
     };
   }
+  if (!d.total) {
+    // Nothing to list (kiwi): said once, not a table of none.
+    replace(root, h('h2', { id: 'symbols-h', class: 'card-title' }, 'What blocks universal mode, by C API symbol'),
+      h('p', { class: 'small', id: 'symbols-none' }, 'No C API or bridge name is used without a guard',
+        scope ? [' in scope ', h('code', { id: 'symbols-scope' }, d.scope)] : null,
+        ': none blocks universal mode.'));
+    root.hidden = false;
+    return d;
+  }
   replace(root,
     h('h2', { id: 'symbols-h', class: 'card-title' }, 'What blocks universal mode, by C API symbol'),
     h('p', { class: 'small' },

@@ -105,8 +105,22 @@ test('the overview links only to sections that show; a port without object dtype
       assert.equal(await objectColumns.count(), 0, `${port.repo}: no object-dtype columns of zeros`);
       assert.equal(await trendObject.count(), 0, `${port.repo}: no object-dtype measure in the trend`);
       assert.equal(await page.locator('#f-obj').isVisible(), false, `${port.repo}: no object-path filter`);
+      assert.doesNotMatch(await page.locator('#universal-ready').locator('..').textContent(), /object-dtype state/,
+        `${port.repo}: the universal-ready card points to no object-dtype state`);
     }
+    // Nothing blocking: said once, not a table of none (kiwi)
+    const sym = await apiOk(`/api/v1/repos/${port.repo}/commits/${port.rev}/symbols`);
+    await page.waitForSelector('#symbols-h');
+    assert.equal(await page.locator('#symbols-table').count(), sym.total ? 1 : 0, `${port.repo}: symbols table`);
+    assert.equal(await page.locator('#symbols-none').count(), sym.total ? 0 : 1, `${port.repo}: nothing blocks`);
     await close(page);
+    if (!port.objectDtype) {
+      // a scope it does not offer here, asked by URL: named, not "unknown"
+      const sp = await open(`${BASE}/index.html?${new URLSearchParams({ repo: port.repo, rev: port.rev, scope: 'no-object-dtype' })}`);
+      await sp.waitForSelector('#scope-select:not([disabled])');
+      assert.equal(await sp.locator('#scope-select option:checked').textContent(), 'no-object-dtype (nothing it leaves out here)');
+      await close(sp);
+    }
   }
 });
 
