@@ -521,8 +521,11 @@ function applyObjectsShown() {
 function mountPanels(sumIn, frontierIn, scopeList) {
   const at = { repo: state.repo, rev: state.rev };
   return Promise.allSettled([
-    import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), at))
-      .catch(panelError(sumIn, 'Object items')),
+    // Under a scope that leaves object dtype out, object arrays stay on the
+    // legacy API: "every site must move to HPyField before universal mode"
+    // would contradict the scope's banner right under it.
+    objectsShown() ? import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), at))
+      .catch(panelError(sumIn, 'Object items')) : null,
     profile.objectDtype ? scoped.mountNoObjectPanel($('no-object'), { ...at, scopes: scopeList })
       .catch(panelError(sumIn, 'Without object dtype')) : null,
     // Blockers by C API symbol with the HPy replacement (symbols.mjs).

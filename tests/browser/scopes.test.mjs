@@ -145,6 +145,14 @@ test('a mixed item representation is said at the top with every PyObject * item 
       const order = await page.evaluate(() => document.getElementById('object-items')
         .compareDocumentPosition(document.getElementById('summary')) & Node.DOCUMENT_POSITION_FOLLOWING);
       assert.ok(order, 'the item warning comes before the summary');
+      // Under a scope that leaves object dtype out, object arrays stay on
+      // the legacy API: no warning that every site must move to HPyField.
+      const scope = (await apiOk('/api/v1/scopes')).find((x) => x.exclude_object_paths);
+      const sp = await open(overviewUrl({ repo, rev, scope: scope.name }));
+      await sp.waitForSelector('#scope-banner:not([hidden])');
+      await sp.waitForSelector('#devcall[data-complete]');
+      assert.equal(await sp.locator('#object-items').isVisible(), false, `${rev} under ${scope.name}`);
+      await close(sp);
     }
     await close(page);
   }
