@@ -161,13 +161,9 @@ static int db_sh_group_lines(db_sh_set *s)
         if (s->n && s->g[s->n - 1].key == key && s->g[s->n - 1].off + s->g[s->n - 1].len == off) {
             s->g[s->n - 1].len += len;
         } else {
-            if (s->n == cap) {
-                db_sh_group *grown = realloc(s->g, (cap = cap * 2 + 64) * sizeof(*grown));
-
-                if (!grown)
-                    return pd_error_nomem("replaying history");
-                s->g = grown;
-            }
+            if (pd_grow((void **)&s->g, &cap, s->n + 1, sizeof(*s->g), 64,
+                        "replaying history") < 0)
+                return PD_ENOMEM;
             s->g[s->n++] = (db_sh_group){key, off, len};
         }
         off += len;

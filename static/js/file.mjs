@@ -741,8 +741,11 @@ async function main() {
     return renderFindings();
   });
   // What the port has (profile.mjs), asked once the first screen is in.
-  profileIn = import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev))
-    .catch(() => null);
+  // A function of this file on an object path says the port has object
+  // dtype: its profile (the repository, its summary and file list) is
+  // asked only for a file without one.
+  profileIn = (detail.functions ?? []).some((f) => f.object_state) ? Promise.resolve({ objectDtype: true })
+    : import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev)).catch(() => null);
   profileIn.then((p) => {
     if (p?.objectDtype === false && !(detail.functions ?? []).some((f) => f.object_state)) {
       objectCols = false;
