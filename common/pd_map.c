@@ -2,6 +2,7 @@
  * pd_map.c: the hash table (see pd_map.h).
  */
 #include <assert.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +26,22 @@ struct pd_map {
     size_t mask;         /* slots - 1; slots is a power of two */
     size_t count;
     pd_map_hash kind;
-    unsigned char seed[crypto_shorthash_KEYBYTES];
 };
+
+/* One SipHash key for the process, drawn at the first seeded map, as
+ * Python draws its hash key once (PEP 456): a key per map cost a getrandom
+ * system call per map, 8,700 in an ingest of numpy/core's history (one per
+ * findings text encoded).  Unknown outside the process, it still keeps
+ * keys from a repository or a request from steering the probes. */
+static unsigned char pd_map_key[crypto_shorthash_KEYBYTES];
+static pthread_once_t pd_map_key_once = PTHREAD_ONCE_INIT;
+static int pd_map_key_rc = -1;
+
+static void pd_map_key_make(void)
+{
+    if ((pd_map_key_rc = sodium_init()) >= 0)
+        crypto_shorthash_keygen(pd_map_key);
+}
 
 static uint64_t pd_map_hash_of(const pd_map *m, const void *key, size_t len)
 {
@@ -35,7 +50,7 @@ static uint64_t pd_map_hash_of(const pd_map *m, const void *key, size_t len)
 
     if (m->kind == PD_MAP_TRUSTED)
         return pd_fnv1a64(PD_FNV64_BASIS, key, len);
-    crypto_shorthash(out, key, len, m->seed);
+    crypto_shorthash(out, key, len, pd_map_key);
     memcpy(&h, out, sizeof(h));
     return h;
 }
@@ -44,7 +59,8 @@ pd_map *pd_map_new(pd_map_hash kind)
 {
     pd_map *m;
 
-    if (kind == PD_MAP_SEEDED && sodium_init() < 0) {
+    if (kind == PD_MAP_SEEDED &&
+        (pthread_once(&pd_map_key_once, pd_map_key_make) != 0 || pd_map_key_rc < 0)) {
         pd_error_set(PD_ERROR, "libsodium could not start");
         return NULL;
     }
@@ -56,8 +72,6 @@ pd_map *pd_map_new(pd_map_hash kind)
     }
     m->mask = PD_MAP_FIRST - 1;
     m->kind = kind;
-    if (kind == PD_MAP_SEEDED)
-        crypto_shorthash_keygen(m->seed);
     return m;
 }
 
@@ -66,7 +80,6 @@ void pd_map_free(pd_map *m)
     if (!m)
         return;
     free(m->slot);
-    sodium_memzero(m->seed, sizeof(m->seed));
     free(m);
 }
 

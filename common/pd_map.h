@@ -23,7 +23,8 @@ typedef struct pd_map pd_map;
 /* Hash of a map. */
 typedef enum {
     PD_MAP_TRUSTED = 0,   /* FNV-1a 64: keys the program or operator chose */
-    PD_MAP_SEEDED = 1     /* SipHash-2-4, random key: keys from outside */
+    PD_MAP_SEEDED = 1     /* SipHash-2-4, a random key drawn once per
+                           * process: keys from outside */
 } pd_map_hash;
 
 /* A new empty map.  NULL when out of memory or libsodium cannot start

@@ -14,10 +14,16 @@
  * Compress `len` bytes into a new buffer (*out, *out_len), freed with
  * free(): one Zstandard frame (RFC 8878) at level 1, with the content size
  * in its header and its content checksum, so that damage is found when it
- * is read.  Thread-safe: each thread keeps its own context.  0, PD_ENOMEM,
- * PD_ERROR.
+ * is read.  A text equal to one compressed shortly before (the last 2 MiB
+ * of frames, process-wide) gets a copy of that frame, the same bytes,
+ * after the frame was checked to decompress to it.  Thread-safe: each
+ * thread keeps its own context.  0, PD_ENOMEM, PD_ERROR.
  */
 int db_compress(unsigned char **out, size_t *out_len, const void *in, size_t len);
+
+/* Bytes of the texts db_compress gave a kept frame for, since the process
+ * started. */
+size_t db_compress_reused_bytes(void);
 
 /* Largest decompressed size db_decompress accepts (bytes). */
 #define DB_DECOMPRESS_MAX ((size_t)1 << 30)

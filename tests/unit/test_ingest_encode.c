@@ -12,7 +12,10 @@
  *   libzstd's own one-shot ZSTD_decompress() reads each text back, text
  *   after text, on the main thread and on others; db_decompress reads
  *   them and what zlib's compress2() wrote (databases from before schema
- *   version 20), and refuses a wrong length or checksum in either.
+ *   version 20), and refuses a wrong length or checksum in either;
+ * - a text compressed again shortly after gets the frame kept from the
+ *   first time, the same bytes; one pushed out of the kept frames, or of
+ *   the same length and other bytes, is compressed afresh.
  */
 #include "testutil.h"
 
@@ -303,6 +306,79 @@ static void test_compress_zstd_format(void **state)
     }
 }
 
+/* n bytes of every value: what Zstandard cannot shrink, so that a few
+ * texts fill the kept frames. */
+static char *noise_text(size_t n, unsigned seed)
+{
+    char *t = malloc(n);
+    size_t i;
+
+    assert_non_null(t);
+    for (i = 0; i < n; i++)
+        t[i] = (char)(rand_r(&seed) & 0xff);
+    return t;
+}
+
+/* Compress t[0..n) and check the frame reads back; *z gets it. */
+static void compress_checked(unsigned char **z, size_t *zlen, const char *t, size_t n)
+{
+    char *back = NULL;
+
+    assert_int_equal(db_compress(z, zlen, t, n), 0);
+    assert_int_equal(db_decompress(&back, *z, *zlen, n), 0);
+    assert_memory_equal(back, t, n);
+    free(back);
+}
+
+/* The kept frames: a text compressed again is given the first frame (its
+ * bytes counted as reused), and the caller's copy is its own; a text of
+ * the same length with one byte changed is not; after 6 MB of other
+ * frames (the kept ones are 2 MiB) the first text is compressed afresh,
+ * to the same bytes. */
+static void test_compress_reuses_frames(void **state)
+{
+    size_t n = 40000, zlen = 0, z2len = 0, zblen = 0, r0, i;
+    char *a = sample_text(n, 21), *b = sample_text(n, 21);
+    unsigned char *z = NULL, *z2 = NULL, *zb = NULL;
+
+    (void)state;
+    b[n / 2] ^= 1;
+    r0 = db_compress_reused_bytes();
+    compress_checked(&z, &zlen, a, n);
+    assert_int_equal(db_compress_reused_bytes(), r0);
+    compress_checked(&z2, &z2len, a, n);
+    assert_int_equal(db_compress_reused_bytes(), r0 + n);
+    assert_int_equal(z2len, zlen);
+    assert_memory_equal(z2, z, zlen);
+    z2[zlen - 1] ^= 1;                 /* the caller's copy, not the kept frame */
+    free(z2);
+    compress_checked(&zb, &zblen, b, n);
+    assert_int_equal(db_compress_reused_bytes(), r0 + n);
+    compress_checked(&z2, &z2len, a, n);
+    assert_int_equal(db_compress_reused_bytes(), r0 + 2 * n);
+    assert_memory_equal(z2, z, zlen);
+    free(z2);
+    for (i = 0; i < 60; i++) {
+        char *t = noise_text(100000, (unsigned)i);
+        unsigned char *zt = NULL;
+        size_t ztlen = 0;
+
+        compress_checked(&zt, &ztlen, t, 100000);
+        free(zt);
+        free(t);
+    }
+    r0 = db_compress_reused_bytes();
+    compress_checked(&z2, &z2len, a, n);
+    assert_int_equal(db_compress_reused_bytes(), r0);
+    assert_int_equal(z2len, zlen);
+    assert_memory_equal(z2, z, zlen);
+    free(z2);
+    free(zb);
+    free(z);
+    free(b);
+    free(a);
+}
+
 /* One stream z[0..zlen) of text t (n bytes), in either format: a wrong
  * stored length, a cut stream and a flipped last byte (the checksum) are
  * damage, not text; the stream itself gives t back. */
@@ -403,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_why_random),
         cmocka_unit_test(test_why_compact_damage),
         cmocka_unit_test(test_compress_zstd_format),
+        cmocka_unit_test(test_compress_reuses_frames),
         cmocka_unit_test(test_decompress_refuses_damage),
         cmocka_unit_test(test_decompress_repeats),
         cmocka_unit_test(test_column_decompress),
