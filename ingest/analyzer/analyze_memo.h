@@ -55,10 +55,11 @@ typedef struct {
 typedef struct an_mentry {
     uint64_t k_lo, k_hi;
     struct an_mentry *hnext, *prev, *next;
-    /* Replays in progress (under the memo's lock): an entry dropped while
-     * one runs is only marked dead, and its last replay frees it. */
+    /* References: the table's (1 while the entry is in it) and one per
+     * replay in progress, taken under the memo's lock, given back with an
+     * atomic decrement without it; whoever gives back the last one frees
+     * the entry, so a replay reads an entry dropped meanwhile safely. */
     uint32_t refs;
-    uint8_t dead;
     size_t bytes;
     uint32_t len;               /* chunk bytes */
     uint32_t lines;             /* its last line - its first line */
@@ -95,9 +96,9 @@ struct an_memo {
 
 /* The table (callers hold m->mu): the entry of a key or NULL; insert
  * (taking e, dropped when its key is there or it cannot fit), dropping the
- * least recently used entries for room; mark e most recently used; end a
- * replay of e (refs taken under the lock), freeing it when it was dropped
- * meanwhile. */
+ * least recently used entries for room; mark e most recently used.
+ * an_memo_release ends a replay of e (its reference taken under the lock)
+ * without the lock, freeing e when it was dropped meanwhile. */
 an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi);
 void an_memo_insert(an_memo *m, an_mentry *e);
 void an_memo_touch(an_memo *m, an_mentry *e);

@@ -108,16 +108,13 @@ static void an_memo_drop(an_memo *m, an_mentry *e)
     m->s.bytes -= e->bytes;
     m->n--;
     m->s.evicted++;
-    if (e->refs)            /* a replay reads it: the last one frees it */
-        e->dead = 1;
-    else
-        free(e);
+    an_memo_release(m, e);  /* the table's reference */
 }
 
 void an_memo_release(an_memo *m, an_mentry *e)
 {
     (void)m;
-    if (--e->refs == 0 && e->dead)
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0)
         free(e);
 }
 
@@ -147,6 +144,7 @@ void an_memo_insert(an_memo *m, an_mentry *e)
             m->mask = cap - 1;
         }
     }
+    e->refs = 1;            /* the table's */
     e->hnext = m->tab[e->k_lo & m->mask];
     m->tab[e->k_lo & m->mask] = e;
     an_lru_front(m, e);
