@@ -208,7 +208,8 @@ $(B)/tests/%: tests/unit/%.c $(LIB_OBJ) $(B)/tests/%.d
 # The allocator's settings (common/pd_malloc.c) show only under glibc's own
 # allocator, which the sanitizers replace: their test is built without
 # them, from the one file it tests, so that make test runs it for real.
-$(B)/tests/test_malloc: tests/unit/test_malloc.c common/pd_malloc.c common/pd_error.c
+$(B)/tests/test_malloc $(B)/tests/test_malloc_huge: $(B)/tests/%: tests/unit/%.c \
+  common/pd_malloc.c common/pd_error.c
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fsanitize% -fno-sanitize% -MMD -MP,$(CFLAGS)) -Itests/unit -o $@ \
 	  $(filter %.c,$^) -lcmocka -lpthread

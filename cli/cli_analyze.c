@@ -648,7 +648,7 @@ int cli_analyze(int argc, char **argv)
     rules *r = NULL;
     int c, rc = CLI_USAGE;
 
-    pd_malloc_keep();       /* before any big buffer */
+    pd_malloc_analyze();    /* before any big buffer */
     memset(&a, 0, sizeof(a));
     optind = 1;
     while (globs && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {

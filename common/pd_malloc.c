@@ -23,6 +23,24 @@ void pd_malloc_keep(void)
 #endif
 }
 
+/* On in `portdash analyze` (pd_malloc_analyze): the prefault puts the
+ * heap's top on transparent huge pages. */
+static int pd_huge_on;
+
+/* How far the heap grows beyond a request in `portdash analyze`: the
+ * range the prefault's madvise reaches, so that the run's later
+ * allocations land on huge pages too (pd_malloc.h). */
+#define PD_ANALYZE_TOP_PAD (32 << 20)
+
+void pd_malloc_analyze(void)
+{
+    pd_malloc_keep();
+#ifdef __GLIBC__
+    mallopt(M_TOP_PAD, PD_ANALYZE_TOP_PAD);
+#endif
+    pd_huge_on = 1;
+}
+
 /* What a trimmed arena keeps at its top, and what it grows by beyond a
  * request (pd_malloc.h). */
 #define PD_INGEST_TOP_PAD (8 << 20)
@@ -43,6 +61,30 @@ void pd_malloc_ingest(unsigned threads)
 
 #define PD_PREFAULT_CHUNK ((size_t)16 << 20)   /* below the mmap threshold */
 #define PD_PREFAULT_MAX 16                     /* chunks: 256 MiB at most */
+#define PD_HUGE ((uintptr_t)2 << 20)           /* a transparent huge page (x86-64) */
+
+/* Once pd_malloc_analyze() is on: transparent huge pages for the whole
+ * 2 MiB pages from a to the heap's end when a is in the heap (else to b),
+ * where the kernel gives them on request (THP mode "madvise", Debian's
+ * default, or "always"); best effort. */
+static void pd_malloc_huge(uintptr_t a, uintptr_t b)
+{
+#ifdef MADV_HUGEPAGE
+    uintptr_t top = (uintptr_t)sbrk(0), a2, b2;
+
+    if (!pd_huge_on)
+        return;
+    if (top != (uintptr_t)-1 && a < top && top > b)
+        b = top;
+    a2 = (a + PD_HUGE - 1) & ~(PD_HUGE - 1);
+    b2 = b & ~(PD_HUGE - 1);
+    if (b2 > a2)
+        (void)madvise((void *)a2, b2 - a2, MADV_HUGEPAGE);
+#else
+    (void)a;
+    (void)b;
+#endif
+}
 
 void pd_malloc_prefault(size_t bytes)
 {
@@ -62,6 +104,7 @@ void pd_malloc_prefault(size_t bytes)
             break;
         a = ((uintptr_t)chunk[n] + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
         b = ((uintptr_t)chunk[n] + k) & ~((uintptr_t)pg - 1);
+        pd_malloc_huge(a, b);
         if (b > a && madvise((void *)a, b - a, MADV_POPULATE_WRITE) != 0) {
             n++;
             break;                      /* not supported here: best effort */
