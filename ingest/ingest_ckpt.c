@@ -12,9 +12,8 @@ struct ingest_ckpt {
     sqlite3 *db;                /* the checkpointer's own connection */
     pthread_t th;
     pthread_mutex_t mu;
-    pthread_cond_t cv;          /* wake, stop, busy changed */
+    pthread_cond_t cv;
     int wake, stop;
-    int busy;                   /* the thread is in a checkpoint */
 };
 
 static void *ingest_ckpt_main(void *arg)
@@ -29,43 +28,29 @@ static void *ingest_ckpt_main(void *arg)
         if (k->stop)
             break;
         k->wake = 0;
-        k->busy = 1;
         pthread_mutex_unlock(&k->mu);
         /* A failure (busy, I/O) leaves the frames for the next one, or
          * for the close's checkpoint: nothing is lost. */
         sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
         pthread_mutex_lock(&k->mu);
-        k->busy = 0;
-        pthread_cond_broadcast(&k->cv);
     }
     pthread_mutex_unlock(&k->mu);
     return NULL;
 }
 
-/* The writer's WAL hook, after each commit: `pages` is the WAL's size.
- * Past the bound the writer checkpoints itself once the thread's
- * checkpoint is over (two at a time, one would give up at once), before
- * its next transaction, which then starts the WAL again.  Always
- * SQLITE_OK, as SQLite's own hook: an error here would be the committing
- * statement's, and the commit is done. */
+/* The writer's WAL hook, after each commit: `pages` is the WAL's size. */
 static int ingest_ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
     ingest_ckpt *k = arg;
 
-    if (pages < INGEST_CKPT_WAKE)
-        return SQLITE_OK;
-    pthread_mutex_lock(&k->mu);
-    if (pages >= INGEST_CKPT_BOUND) {
-        k->wake = 0;
-        while (k->busy)
-            pthread_cond_wait(&k->cv, &k->mu);
+    if (pages >= INGEST_CKPT_BOUND)
+        return sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    if (pages >= INGEST_CKPT_WAKE) {
+        pthread_mutex_lock(&k->mu);
+        k->wake = 1;
+        pthread_cond_signal(&k->cv);
         pthread_mutex_unlock(&k->mu);
-        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-        return SQLITE_OK;
     }
-    k->wake = 1;
-    pthread_cond_broadcast(&k->cv);
-    pthread_mutex_unlock(&k->mu);
     return SQLITE_OK;
 }
 
@@ -111,7 +96,7 @@ void ingest_ckpt_stop(ingest_ckpt *k, int pages)
     sqlite3_wal_autocheckpoint(k->writer, pages);   /* replaces the hook */
     pthread_mutex_lock(&k->mu);
     k->stop = 1;
-    pthread_cond_broadcast(&k->cv);
+    pthread_cond_signal(&k->cv);
     pthread_mutex_unlock(&k->mu);
     pthread_join(k->th, NULL);
     pthread_cond_destroy(&k->cv);

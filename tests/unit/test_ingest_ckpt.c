@@ -5,7 +5,7 @@
  * checkpointer's thread (the file grows from one page to the data); after
  * the stop the writer's automatic checkpoint is back (the WAL started again
  * after the thread copied it all), and every row reads back through a new
- * connection; past its bound the WAL starts again.
+ * connection.
  */
 #include "testutil.h"
 
@@ -93,40 +93,6 @@ static void test_checkpoints_beside_the_writer(void **state)
     free(dir);
 }
 
-/* Past INGEST_CKPT_BOUND pages of WAL a commit checkpoints in the writer,
- * and the WAL starts again at the next transaction: its frames are that
- * transaction's alone (a WAL left to the thread never starts again, as
- * the writer's next transaction always begins before the thread is
- * done). */
-static void test_bound_starts_the_wal_again(void **state)
-{
-    char *dir = tu_tmpdir(), path[4096];
-    ingest_ckpt *k = NULL;
-    sqlite3 *db;
-    int log = -1, done = -1, mb = 0;
-
-    (void)state;
-    snprintf(path, sizeof(path), "%s/bound.db", dir);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL; "
-                                      "CREATE TABLE t(b BLOB)", NULL, NULL, NULL), SQLITE_OK);
-    assert_int_equal(ingest_ckpt_start(&k, db, path), 0);
-    while (mb * 256 < INGEST_CKPT_BOUND) {
-        write_rows(db, 24, 'a' + mb % 26);
-        mb += 24;
-    }
-    write_rows(db, 1, 'z');
-    mb++;
-    ingest_ckpt_stop(k, 0);            /* no checkpoint by the writer now */
-    assert_int_equal(sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE,
-                                               &log, &done), SQLITE_OK);
-    assert_true(log > 0 && log < 1000);     /* 1 MiB: 257 pages or so */
-    assert_int_equal(count_rows(path), mb);
-    sqlite3_close(db);
-    tu_sh("rm -rf '%s'", dir);
-    free(dir);
-}
-
 /* A database that cannot be opened: an error the caller can go on from,
  * and the writer's hook left as it was. */
 static void test_start_fails_cleanly(void **state)
@@ -145,7 +111,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checkpoints_beside_the_writer),
-        cmocka_unit_test(test_bound_starts_the_wal_again),
         cmocka_unit_test(test_start_fails_cleanly),
     };
 
