@@ -16,7 +16,6 @@
 #include "db_ingest.h"
 #include "db_lock.h"
 #include "ingest.h"
-#include "ingest_ckpt.h"
 #include "ingest_flow.h"
 #include "ingest_pipe.h"
 #include "ingest_progress.h"
@@ -49,7 +48,6 @@ typedef struct {
     unsigned threads;             /* analysis threads (1: none started) */
     unsigned batch_commits;       /* commits per transaction */
     ingest_pipe *pipe;            /* the ref's threads, or NULL */
-    ingest_ckpt *ckpt;            /* the checkpointer, from the first pipe on */
     int *pipe_known;              /* borrowed by pipe */
     git_tree *base_tree;          /* tree of the ref's base commit, or NULL */
     unsigned char *path_known;    /* by path id: path_analysis[] is set */
