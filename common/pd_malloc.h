@@ -30,8 +30,8 @@ void pd_malloc_keep(void);
  * from what they fault in to the heap's end, so that the analysis writes
  * its memory with one page fault per 2 MiB instead of one per 4 KiB.  On a
  * virtual machine a fault costs about 10 microseconds: numpy/core's files
- * took 518 faults and 93 ms of CPU, and take 100-210 faults and 75 ms
- * where the kernel gives huge pages on request (THP mode "madvise",
+ * took 518 faults and 93-99 ms of CPU, and take 100-210 faults and 76-88
+ * ms where the kernel gives huge pages on request (THP mode "madvise",
  * Debian's default, or "always"); elsewhere nothing changes.  Peak RSS
  * grows by at most the part of a huge page the heap does not use (numpy's
  * whole tree: 20.6 -> 22.2 MB).  Call once, before any big buffer.
