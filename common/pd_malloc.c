@@ -70,10 +70,11 @@ void pd_malloc_ingest(unsigned threads)
 static void pd_malloc_huge(uintptr_t a, uintptr_t b)
 {
 #ifdef MADV_HUGEPAGE
-    uintptr_t top = (uintptr_t)sbrk(0), a2, b2;
+    uintptr_t top, a2, b2;
 
     if (!pd_huge_on)
         return;
+    top = (uintptr_t)sbrk(0);
     if (top != (uintptr_t)-1 && a < top && top > b)
         b = top;
     a2 = (a + PD_HUGE - 1) & ~(PD_HUGE - 1);

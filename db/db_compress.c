@@ -34,6 +34,7 @@
 
 #include "db.h"
 #include "pd_error.h"
+#include "pd_malloc.h"
 
 /* Zstandard's level: 1 is its fastest standard level, already as small as
  * libdeflate's 1 on this text (the negative levels are faster still but
@@ -134,6 +135,18 @@ static ZSTD_CCtx *db_compress_cctx(db_compress_state *s)
     return s->c;
 }
 
+/* The kept frame of a text of len bytes whose hash is h, or NULL (the
+ * lock held). */
+static db_recent *db_recent_lookup(XXH128_hash_t h, size_t len)
+{
+    db_recent *r;
+
+    for (r = db_recent_cache.bucket[h.low64 % DB_RECENT_BUCKETS]; r; r = r->next)
+        if (r->len == len && XXH128_isEqual(r->h, h))
+            return r;
+    return NULL;
+}
+
 /* A copy of the kept frame of in[0..len) whose hash is h (*out, *out_len),
  * or *out NULL when none is kept.  0 or PD_ENOMEM. */
 static int db_recent_find(unsigned char **out, size_t *out_len, XXH128_hash_t h, size_t len)
@@ -143,9 +156,7 @@ static int db_recent_find(unsigned char **out, size_t *out_len, XXH128_hash_t h,
 
     *out = NULL;
     pthread_mutex_lock(&db_recent_cache.mu);
-    for (r = db_recent_cache.bucket[h.low64 % DB_RECENT_BUCKETS]; r; r = r->next)
-        if (r->len == len && XXH128_isEqual(r->h, h))
-            break;
+    r = db_recent_lookup(h, len);
     if (r && !(*out = malloc(r->zlen)))
         rc = PD_ENOMEM;
     else if (r) {
@@ -174,7 +185,7 @@ static void db_recent_drop_oldest(void)
  * the oldest beyond DB_RECENT_BYTES.  Out of memory keeps nothing. */
 static void db_recent_keep(XXH128_hash_t h, size_t len, const unsigned char *z, size_t zlen)
 {
-    db_recent *r, *o;
+    db_recent *r;
 
     if (len > DB_RECENT_MAX_IN || zlen > DB_RECENT_BYTES ||
         !(r = malloc(sizeof(*r) + zlen)))
@@ -185,10 +196,7 @@ static void db_recent_keep(XXH128_hash_t h, size_t len, const unsigned char *z, 
     r->newer = NULL;
     memcpy(r->z, z, zlen);
     pthread_mutex_lock(&db_recent_cache.mu);
-    for (o = db_recent_cache.bucket[h.low64 % DB_RECENT_BUCKETS]; o; o = o->next)
-        if (o->len == len && XXH128_isEqual(o->h, h))
-            break;
-    if (o) {                    /* another thread kept it first */
+    if (db_recent_lookup(h, len)) {     /* another thread kept it first */
         pthread_mutex_unlock(&db_recent_cache.mu);
         free(r);
         return;
@@ -206,23 +214,21 @@ static void db_recent_keep(XXH128_hash_t h, size_t len, const unsigned char *z, 
     pthread_mutex_unlock(&db_recent_cache.mu);
 }
 
-/* 1 when frame z[0..zlen) decompresses to exactly in[0..len). */
+static int db_decompress_into(char *buf, const unsigned char *in, size_t len,
+                              size_t raw_len, int zstd);
+
+/* 1 when frame z[0..zlen) decompresses to exactly in[0..len), its
+ * checksum right (db_decompress_into). */
 static int db_recent_same(db_compress_state *s, const unsigned char *z, size_t zlen,
                           const void *in, size_t len)
 {
-    size_t got;
-
-    if (!s->d && !(s->d = ZSTD_createDCtx()))
+    if (pd_grow((void **)&s->check, &s->check_cap, len + 1, 1, 4096,
+                "checking a kept frame") < 0) {
+        pd_error_clear();       /* the text is compressed afresh instead */
         return 0;
-    if (len + 1 > s->check_cap) {
-        free(s->check);
-        s->check_cap = 0;
-        if (!(s->check = malloc(len + 1)))
-            return 0;
-        s->check_cap = len + 1;
     }
-    got = ZSTD_decompressDCtx(s->d, s->check, len + 1, z, zlen);
-    return !ZSTD_isError(got) && got == len && memcmp(s->check, in, len) == 0;
+    return db_decompress_into(s->check, z, zlen, len, 1) == 0 &&
+           memcmp(s->check, in, len) == 0;
 }
 
 int db_compress(unsigned char **out, size_t *out_len, const void *in, size_t len)
