@@ -15,7 +15,8 @@
 #   BENCH_RUNS          repetitions (default 3)
 #   BENCH_CTAGS_BEFORE  another build of portdash, run in turn with the two
 #                       (before/after tables); adds two columns at the end
-# Prints one table row per file set.
+# Prints one table row per file set: the scope, its templates (.src) and
+# its other files apart, and the whole repository.
 set -eu
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
@@ -45,10 +46,19 @@ else
        "analyzer before CPU | speed before |"
   echo "|---|---|---|---|---|---|---|"
 fi
-for dir in "$scope" .; do
+# The scope, its numpy templates (.src, expanded by the analyzer, read once
+# by ctags) and its other files apart, then the whole tree.
+for set in scope templates plain whole; do
+  dir=$scope; [ "$set" = whole ] && dir=.
   find "$dir" -type f \( -name '*.c' -o -name '*.h' -o -name '*.inc' -o -name '*.c.src' \
     -o -name '*.h.src' -o -name '*.inc.src' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \
-    -o -name '*.cxx' -o -name '*.hh' -o -name '*.hxx' \) | sed 's|^\./||' | sort > "$tmp/list"
+    -o -name '*.cxx' -o -name '*.hh' -o -name '*.hxx' \) | sed 's|^\./||' | sort |
+    case $set in
+      templates) grep '\.src$' ;;
+      plain) grep -v '\.src$' ;;
+      *) cat ;;
+    esac > "$tmp/list" || true
+  [ -s "$tmp/list" ] || continue
   n=$(wc -l < "$tmp/list")
   mb=$(tr '\n' '\0' < "$tmp/list" | du -cb --files0-from=- | tail -n1 | awk '{printf "%.1f", $1 / 1e6}')
   : > "$tmp/ct"; : > "$tmp/an"; : > "$tmp/an0"
@@ -62,7 +72,12 @@ for dir in "$scope" .; do
     i=$((i + 1))
   done
   ct=$(median < "$tmp/ct"); an=$(median < "$tmp/an"); an0=$(median < "$tmp/an0")
-  label=$dir; [ "$dir" = . ] && label="whole repository"
+  case $set in
+    scope) label=$scope ;;
+    templates) label="$scope, templates only" ;;
+    plain) label="$scope, without templates" ;;
+    *) label="whole repository" ;;
+  esac
   echo "$n $mb $ct $an ${an0:-0}" | awk -v l="$label" -v two="${before:+1}" '{
     printf "| %s | %d, %s MB | %.2f s | %.2f s | %.2f × |", l, $1, $2, $3, $4, $3 / $4
     if (two) printf " %.2f s | %.2f × |", $5, $3 / $5
