@@ -76,15 +76,67 @@ export function effectiveTimes(points, date) {
 
 function pad(n) { return String(n).padStart(2, '0'); }
 
-/** Tick label for a timestamp, coarser as the visible span grows (UTC). */
-export function tickLabel(ms, span) {
+// Calendar steps for the x axis, finest first: [unit, count].  Weeks start
+// on Mondays; months and years on their first day (UTC).
+const STEPS = [['hour', 1], ['hour', 3], ['hour', 6], ['hour', 12], ['day', 1], ['day', 2],
+  ['week', 1], ['week', 2], ['month', 1], ['month', 2], ['month', 3], ['month', 6],
+  ['year', 1], ['year', 2], ['year', 5], ['year', 10], ['year', 25], ['year', 50]];
+
+// The first boundary of `unit` × n at or after ms (UTC).
+function calendarStart(ms, unit, n) {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  let t;
+  if (unit === 'year') t = Date.UTC(Math.ceil(y / n) * n, 0, 1);
+  else if (unit === 'month') {
+    const m = Math.ceil((y * 12 + d.getUTCMonth()) / n) * n;
+    t = Date.UTC(Math.floor(m / 12), m % 12, 1);
+  } else if (unit === 'week') {
+    // 1970-01-05 was a Monday: weeks counted from there.
+    const monday = Date.UTC(1970, 0, 5);
+    t = monday + Math.ceil((ms - monday) / (7 * n * DAY)) * 7 * n * DAY;
+  } else {
+    const len = unit === 'day' ? n * DAY : n * 3600e3;
+    t = Math.ceil(ms / len) * len;
+  }
+  return t < ms ? calendarNext(t, unit, n) : t;
+}
+
+// The boundary after t, n units on.
+function calendarNext(t, unit, n) {
+  const d = new Date(t);
+  if (unit === 'year') return Date.UTC(d.getUTCFullYear() + n, 0, 1);
+  if (unit === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1);
+  return t + n * (unit === 'week' ? 7 * DAY : unit === 'day' ? DAY : 3600e3);
+}
+
+/**
+ * Ticks for a date axis from min to max (ms since the epoch): calendar
+ * boundaries (hours, days, Monday weeks, first of months, first of years)
+ * at the finest equal step that gives at most maxCount of them, so that
+ * ticks labelled by month are a month, or the same few months, apart.
+ * Returns {unit, values}; unit is what tickText labels by.
+ */
+export function calendarTicks(min, max, maxCount) {
+  const want = Math.max(2, Math.floor(maxCount) || 2);
+  for (const [unit, n] of STEPS) {
+    const values = [];
+    for (let t = calendarStart(min, unit, n); t <= max && values.length <= want; t = calendarNext(t, unit, n))
+      values.push(t);
+    if (values.length <= want) return { unit, values };
+  }
+  return { unit: 'year', values: [] };
+}
+
+/** A tick's label for a calendarTicks unit (UTC). */
+export function tickText(ms, unit) {
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return '';
   const ymd = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  if (span > 6 * 365 * DAY) return String(d.getUTCFullYear());
-  if (span > 120 * DAY) return ymd.slice(0, 7);
-  if (span > 2 * DAY) return ymd;
-  return `${ymd} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+  if (unit === 'year') return String(d.getUTCFullYear());
+  if (unit === 'month') return ymd.slice(0, 7);
+  if (unit === 'hour') return `${ymd} ${pad(d.getUTCHours())}:00`;
+  return ymd;
 }
 
 const fullDate = (ms) => {
@@ -314,7 +366,6 @@ export async function mountTrend(root, opts) {
     let max = Math.max(...xs);
     if (!xs.length) { min = 0; max = 1; }
     if (max - min < DAY) { min -= DAY / 2; max += DAY / 2; }   // one day (a rebase): widen so it can be read
-    const span = max - min;
     const good = MEASURE[st.measure]?.good;
     // From the state the port started from (its upstream base) when folded.
     const ownPts = port ? shown.filter((p) => p.own === true) : shown;
@@ -334,6 +385,7 @@ export async function mountTrend(root, opts) {
       if (p) lines.push({ x: pointTime(p, st.date), label: `rewrite ${(r.detected_at ?? '').slice(0, 10)}`, color: '#8250df' });
     }
     const many = series.length > 400;
+    let calTicks = { unit: 'day', values: [] };
     const config = {
       type: 'line',
       data: {
@@ -368,7 +420,14 @@ export async function mountTrend(root, opts) {
         scales: {
           x: {
             type: 'linear', min, max,
-            ticks: { maxRotation: 0, autoSkipPadding: 16, callback: (v) => tickLabel(v, span) },
+            // Calendar ticks (calendarTicks), about one per 110 px: the
+            // linear scale's own are round milliseconds, months apart
+            // unevenly once labelled.
+            afterBuildTicks: (axis) => {
+              calTicks = calendarTicks(axis.min, axis.max, (axis.chart.width || 800) / 110);
+              axis.ticks = calTicks.values.map((value) => ({ value }));
+            },
+            ticks: { maxRotation: 0, autoSkip: false, callback: (v) => tickText(v, calTicks.unit) },
             title: { display: true, color: '#59636e', text: series.some((p) => p.late)
               ? `${st.date} date (UTC), the latest so far along the branch${parted ? ' (each part apart)' : ''}` : `${st.date} date (UTC)` },
             grid: { color: '#eaeef2' },
@@ -420,7 +479,7 @@ export async function mountTrend(root, opts) {
     const label = MEASURE[st.measure]?.label ?? st.measure;
     const backwards = series.filter((p) => p.late).length;
     const owns = (upstreamShown ? series.filter((p) => p.port) : series).map((p) => p.own).filter((x) => Number.isFinite(x));
-    const dateRange = owns.length ? `${tickLabel(Math.min(...owns), 10 * DAY)} – ${tickLabel(Math.max(...owns), 10 * DAY)}` : '';
+    const dateRange = owns.length ? `${tickText(Math.min(...owns), 'day')} – ${tickText(Math.max(...owns), 'day')}` : '';
     replace(caption,
       h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
         `${fmt(first)} → ${fmt(last)}`), ` ${label}`),

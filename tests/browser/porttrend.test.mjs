@@ -56,6 +56,37 @@ test('the trend of a rebased port shows its own commits at their own dates, upst
   await close(p);
 });
 
+/** The x axis's ticks as drawn: value (ms) and label. */
+async function xTicks(p) {
+  return p.evaluate(() => {
+    const x = window.Chart.getChart(document.getElementById('trend-canvas')).scales.x;
+    return x.ticks.map((t) => ({ value: t.value, label: String(t.label) }));
+  });
+}
+
+// The linear axis's own ticks fell on round milliseconds: labelled by
+// month they were one or two months apart at random (2021-05, 2021-06,
+// 2021-08 on numpy-hpy's hpy-convert-object-dtype).
+test('the trend\'s date ticks are calendar boundaries at one equal step', async () => {
+  for (const window of ['port', 'full']) {
+    const p = await open(`${BASE}/index.html?repo=forked&rev=hpy&measure=functions.ported&window=${window}`);
+    await p.waitForFunction(() => document.getElementById('trend-canvas')?.dataset.points);
+    const ticks = await xTicks(p);
+    assert.ok(ticks.length >= 3, JSON.stringify(ticks));
+    const d = ticks.map((t) => new Date(t.value));
+    for (const x of d) assert.equal(x.getUTCHours() * 60 + x.getUTCMinutes(), 0, `midnight UTC: ${x.toISOString()}`);
+    const months = d.map((x) => x.getUTCFullYear() * 12 + x.getUTCMonth());
+    const steps = d.every((x) => x.getUTCDate() === 1)
+      ? months.slice(1).map((m, i) => m - months[i])           // first of months
+      : d.slice(1).map((x, i) => x.getTime() - d[i].getTime()); // days or weeks
+    assert.ok(steps.every((k) => k === steps[0] && k > 0), `one step: ${steps} (${d.map((x) => x.toISOString().slice(0, 10))})`);
+    const labels = ticks.map((t) => t.label);
+    assert.equal(new Set(labels).size, labels.length, `distinct labels: ${labels}`);
+    assert.ok(labels.every((l, i) => d[i].toISOString().startsWith(l)), `labels name their ticks: ${labels}`);
+    await close(p);
+  }
+});
+
 test('the forecast line gives the range as of today, and says "not at this rate" for a port at a standstill', async () => {
   const fc = await apiOk('/api/v1/repos/forked/forecast?ref=hpy&measure=tokens.capi');
   assert.equal(fc.range.p50, null);
