@@ -5,9 +5,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "pd_error.h"
 #include "pd_sched.h"
@@ -26,13 +23,4 @@ int pd_sched_idle(void)
 #else
     return pd_error_set(PD_ERROR, "this system has no SCHED_IDLE");
 #endif
-}
-
-int pd_sched_nice_lowest(void)
-{
-    /* PRIO_PROCESS with a thread id names that thread alone (Linux). */
-    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19) < 0)
-        return pd_error_set(PD_ERROR, "cannot lower the thread to nice 19: %s",
-                            strerror(errno));
-    return 0;
 }

@@ -38,7 +38,6 @@
 #include "pd_domain.h"
 #include "pd_error.h"
 #include "pd_rev.h"
-#include "pd_sched.h"
 #include "pathfilter_value.h"
 
 #define INGEST_BATCH_COMMITS 2000
@@ -593,10 +592,6 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     int rc;
 
     memset(&c, 0, sizeof(c));
-    /* The writer of a background ingest holds the write lock, so it keeps
-     * the normal policy, but at its lowest share: reads keep the CPU. */
-    if (opt->background && pd_sched_nice_lowest() < 0)
-        fprintf(stderr, "portdash ingest: %s\n", pd_error_last());
     if ((rc = ingest_open(&c, opt)) < 0)
         goto done;
     c.progress = ingest_progress_new(opt->progress);

@@ -61,8 +61,7 @@ typedef struct {
                                  0: fail at once with PD_EBUSY */
     int background;           /* 1: the analysis threads and the planner run
                                * at SCHED_IDLE (pd_sched.h), taking only CPU
-                               * nothing else wants; the writer (nice 19,
-                               * pd_sched_nice_lowest), which holds
+                               * nothing else wants; the writer, which holds
                                * the write lock, does what they are late
                                * with itself (ingest_pipe.h), so it keeps
                                * at least a one-thread ingest's pace.  The

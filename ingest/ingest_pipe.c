@@ -152,8 +152,7 @@ static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const inges
 }
 
 /* A background ingest's threads give way to everything else (the
- * writer keeps the normal policy at nice 19: it holds the write lock,
- * ingest_run). */
+ * writer keeps the process's policy: it holds the write lock). */
 static void ingest_pipe_lower(ingest_pipe *p)
 {
     static int warned;
