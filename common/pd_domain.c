@@ -3,6 +3,7 @@
  */
 #include <assert.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pd_domain.h"
@@ -276,6 +277,20 @@ double pd_measure_progress(const pd_counts *c, int i)
         return pd_measures[i].good == PD_GOOD_DOWN && pd_measure_value(c, i) == 0 ? 1 : -1;
     }
     return pop ? done / pop : 1;
+}
+
+char *pd_percent_text(double share, char *buf, size_t size)
+{
+    /* Math.round's half up, as pct() rounds (shares are not negative) */
+    long r = (long)(share * 100 + 0.5);
+
+    if (r == 0 && share > 0)
+        snprintf(buf, size, "<1%%");
+    else if (r >= 100 && share < 1)
+        snprintf(buf, size, ">99%%");
+    else
+        snprintf(buf, size, "%ld%%", r);
+    return buf;
 }
 
 const char *pd_measure_done(int i, const char **definition)

@@ -243,6 +243,17 @@ const char *pd_good_name(pd_good g);
 double pd_measure_progress(const pd_counts *c, int i);
 
 /*
+ * A share `share` (0..1, as pd_measure_progress gives it) as the percentage
+ * a reader sees: rounded to a whole percent, but "<1%" for a share above 0
+ * that rounds to 0 and ">99%" for one below 1 that rounds to 100, so that
+ * a port that started never reads "0%" and an unfinished one never "100%".
+ * The rule of the dashboard's pct() (static/js/dom.mjs), so that a badge
+ * and the overview say the same.  Writes at most `size` bytes, NUL
+ * included, into `buf` (6 are enough) and returns buf.
+ */
+char *pd_percent_text(double share, char *buf, size_t size);
+
+/*
  * What "done" means for measure `i`'s population, as a badge says it
  * after the percentage ("universal-ready", "ported", "universal"), and in
  * full (*definition, for GET /api/v1/measures and the badge's title); NULL

@@ -35,8 +35,8 @@ static int pe_hidden(unsigned c)
  * name is letters, digits and '-' (CommonMark section 6.6), nor an
  * autolink, which needs a scheme and ':').
  */
-static void pe_walk(FILE *f, const char *s, void (*put)(FILE *, const char *, size_t, int),
-                    int arg)
+static void pe_walk_kind(FILE *f, const char *s,
+                         void (*put)(FILE *, const char *, size_t, int), int arg, int xml)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t len = s ? strlen(s) : 0, i = 0, n;
@@ -48,12 +48,18 @@ static void pe_walk(FILE *f, const char *s, void (*put)(FILE *, const char *, si
             continue;
         }
         if (pe_hidden(pe_cp(p + i, n))) {
-            fprintf(f, "<U+%04X>", pe_cp(p + i, n));
+            fprintf(f, xml ? "&lt;U+%04X&gt;" : "<U+%04X>", pe_cp(p + i, n));
         } else {
             put(f, s + i, n, arg);
         }
         i += n;
     }
+}
+
+static void pe_walk(FILE *f, const char *s, void (*put)(FILE *, const char *, size_t, int),
+                    int arg)
+{
+    pe_walk_kind(f, s, put, arg, 0);
 }
 
 static void pe_put_plain(FILE *f, const char *s, size_t n, int arg)
@@ -134,4 +140,25 @@ void pd_esc_csv(FILE *f, const char *s)
         fputc('\'', f);
     pe_walk(f, s, pe_put_csv, 0);
     fputc('"', f);
+}
+
+/* XML character data and attribute values: the five markup characters as
+ * entities. */
+static void pe_put_xml(FILE *f, const char *s, size_t n, int arg)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: fputc(s[i], f);
+        }
+    }
+}
+
+void pd_esc_xml(FILE *f, const char *s)
+{
+    pe_walk_kind(f, s, pe_put_xml, 0, 1);
 }

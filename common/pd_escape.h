@@ -45,4 +45,12 @@ void pd_esc_md_code(FILE *f, const char *s, int in_table);
  */
 void pd_esc_csv(FILE *f, const char *s);
 
+/*
+ * XML 1.0 character data or an attribute value in either quote (an SVG
+ * badge's text and title): visible controls, their "<U+XXXX>" form as
+ * "&lt;U+XXXX&gt;", and & < > " ' as the predefined entities (XML 1.0,
+ * section 2.4), so no markup can start inside it.
+ */
+void pd_esc_xml(FILE *f, const char *s);
+
 #endif

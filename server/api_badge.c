@@ -10,6 +10,7 @@
 #include "api_badge.h"
 #include "api_scope.h"
 #include "db.h"
+#include "pd_escape.h"
 #include "pd_error.h"
 
 /* The badge reads "LABEL: VALUE (P% DONE)", LABEL the measure's badge
@@ -26,9 +27,48 @@ static const char *api_badge_colour(double p)
          : p >= 0.5 ? "#dfb317" : p >= 0.25 ? "#fe7d37" : "#e05d44";
 }
 
+/* The SVG of a badge: label and value as its two parts, title as its
+ * tooltip.  A scope's name in the label comes from the scopes file and the
+ * value may read "<1%": all three are XML-escaped (pd_esc_xml). */
+static enum MHD_Result api_badge_svg(srv_req *r, const char *label, const char *value,
+                                     const char *title, double progress)
+{
+    /* Text widths estimated at 6.5 px a character of 11 px Verdana. */
+    int lw = (int)(strlen(label) * 6.5) + 10, vw = (int)(strlen(value) * 6.5) + 10;
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    enum MHD_Result ret;
+
+    if (!f)
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" "
+            "role=\"img\" aria-label=\"", lw + vw);
+    pd_esc_xml(f, label);
+    fputs(": ", f);
+    pd_esc_xml(f, value);
+    fputs("\"><title>", f);
+    pd_esc_xml(f, title);
+    fprintf(f, "</title><rect width=\"%d\" height=\"20\" fill=\"#555\"/>"
+            "<rect x=\"%d\" width=\"%d\" height=\"20\" fill=\"%s\"/>"
+            "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">"
+            "<text x=\"5\" y=\"14\">", lw, lw, vw, api_badge_colour(progress));
+    pd_esc_xml(f, label);
+    fprintf(f, "</text><text x=\"%d\" y=\"14\">", lw + 5);
+    pd_esc_xml(f, value);
+    fputs("</text></g></svg>", f);
+    if (fclose(f) != 0 || !svg) {
+        free(svg);
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    }
+    ret = srv_reply_bytes(r, 200, "image/svg+xml", svg, len);
+    free(svg);
+    return ret;
+}
+
 enum MHD_Result api_badge(srv_req *r)
 {
-    char value[64], svg[2400], label[160], title[400];
+    char value[64], label[160], title[400], pct[8];
     const char *done, *definition = NULL;
     const char *measure = r->param[2];      /* the route took ".svg" off */
     const db_scope *sc;
@@ -36,7 +76,7 @@ enum MHD_Result api_badge(srv_req *r)
     db_counts c;
     long long v;
     double progress;
-    int i, rc, lw, vw;
+    int i, rc;
 
     if ((i = pd_measure_find(measure)) < 0 || !pd_measures[i].badge)
         return srv_reply_problem(r, 404, "Not Found", "no badge for measure '%s'", measure);
@@ -54,24 +94,13 @@ enum MHD_Result api_badge(srv_req *r)
          * "100% done": the badge says they are left out, in grey. */
         snprintf(value, sizeof(value), "left out by scope"), progress = -1;
     else if (progress >= 0 && (done = pd_measure_done(i, &definition)))
-        snprintf(value, sizeof(value), "%lld (%.0f%% %s)", v, progress * 100, done);
+        snprintf(value, sizeof(value), "%lld (%s %s)", v,
+                 pd_percent_text(progress, pct, sizeof(pct)), done);
     else if (progress >= 0)
         snprintf(value, sizeof(value), "%lld (done)", v);
     else
         snprintf(value, sizeof(value), "%lld", v);
     snprintf(title, sizeof(title), "%s: %s%s%s", label, value, definition ? "; " : "",
              definition ? definition : "");
-    /* Text widths estimated at 6.5 px a character of 11 px Verdana. */
-    lw = (int)(strlen(label) * 6.5) + 10;
-    vw = (int)(strlen(value) * 6.5) + 10;
-    snprintf(svg, sizeof(svg),
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" role=\"img\" "
-        "aria-label=\"%s: %s\"><title>%s</title>"
-        "<rect width=\"%d\" height=\"20\" fill=\"#555\"/>"
-        "<rect x=\"%d\" width=\"%d\" height=\"20\" fill=\"%s\"/>"
-        "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">"
-        "<text x=\"5\" y=\"14\">%s</text><text x=\"%d\" y=\"14\">%s</text></g></svg>",
-        lw + vw, label, value, title, lw, lw, vw,
-        api_badge_colour(progress), label, lw + 5, value);
-    return srv_reply_bytes(r, 200, "image/svg+xml", svg, strlen(svg));
+    return api_badge_svg(r, label, value, title, progress);
 }

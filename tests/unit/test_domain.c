@@ -201,6 +201,25 @@ static void test_badge_progress(void **state)
     assert_true(pd_measure_progress(&c, pd_measure_find("object_paths.object-legacy")) == 1);
 }
 
+/* A share as a reader sees it (pd_percent_text, the rule of the
+ * dashboard's pct()): a started port is never "0%", an unfinished one
+ * never "100%"; elsewhere whole percents, halves rounded up. */
+static void test_percent_text(void **state)
+{
+    char b[8];
+
+    (void)state;
+    assert_string_equal(pd_percent_text(0, b, sizeof(b)), "0%");
+    assert_string_equal(pd_percent_text(1.0 / 4344, b, sizeof(b)), "<1%");
+    assert_string_equal(pd_percent_text(0.004999, b, sizeof(b)), "<1%");
+    assert_string_equal(pd_percent_text(0.005, b, sizeof(b)), "1%");
+    assert_string_equal(pd_percent_text(0.25, b, sizeof(b)), "25%");
+    assert_string_equal(pd_percent_text(0.125, b, sizeof(b)), "13%");
+    assert_string_equal(pd_percent_text(0.994, b, sizeof(b)), "99%");
+    assert_string_equal(pd_percent_text(4343.0 / 4344, b, sizeof(b)), ">99%");
+    assert_string_equal(pd_percent_text(1, b, sizeof(b)), "100%");
+}
+
 /* The published FNV-1a test vectors ("" and "a", "foobar"), and that a
  * hash continued part by part equals the hash of the whole. */
 static void test_fnv1a_vectors(void **state)
@@ -217,6 +236,7 @@ static void test_fnv1a_vectors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_percent_text),
         cmocka_unit_test(test_fnv1a_vectors),
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_status_rule_every_combination),

@@ -29,7 +29,8 @@ static char *esc(int kind, const char *s)
     case 1: pd_esc_md_text(f, s); break;
     case 2: pd_esc_md_code(f, s, 0); break;
     case 3: pd_esc_md_code(f, s, 1); break;
-    default: pd_esc_csv(f, s); break;
+    case 4: pd_esc_csv(f, s); break;
+    default: pd_esc_xml(f, s); break;
     }
     fclose(f);
     return buf;
@@ -64,6 +65,11 @@ static void test_each_kind_on_cases(void **state)
         {4, "+1", "\"'+1\""}, {4, "-2", "\"'-2\""}, {4, "@SUM(A1)", "\"'@SUM(A1)\""},
         {4, "\t=1", "\"<U+0009>=1\""},
         {4, "a\r\nb", "\"a<U+000D><U+000A>b\""},
+        /* XML: a scope name or a percentage "<1%" in an SVG badge */
+        {5, "<1% ported", "&lt;1% ported"},
+        {5, "a&b \"q\" 'a' <x/>", "a&amp;b &quot;q&quot; &apos;a&apos; &lt;x/&gt;"},
+        {5, "x\r\u202Ey", "x&lt;U+000D&gt;&lt;U+202E&gt;y"},
+        {5, "bad\xFF", "bad\\xFF"},
     };
     size_t i;
 
