@@ -30,13 +30,15 @@ static int pe_hidden(unsigned c)
 /*
  * Walk s a character at a time: a visible character goes to put(f, s, n,
  * arg) as its bytes, a hidden one or a byte that is not UTF-8 is written
- * as its visible form directly: "<U+XXXX>" and "\xHH" need no escape in
- * any kind (no quote, no '|'; in Markdown "<U+" cannot open a tag, whose
- * name is letters, digits and '-' (CommonMark section 6.6), nor an
- * autolink, which needs a scheme and ':').
+ * as its visible form directly, the hidden one by printf format `hidden`
+ * (of its code point).  "<U+XXXX>" and "\xHH" need no escape in Markdown or
+ * CSV (no quote, no '|'; in Markdown "<U+" cannot open a tag, whose name is
+ * letters, digits and '-' (CommonMark section 6.6), nor an autolink, which
+ * needs a scheme and ':'); XML gives its own form of "<U+XXXX>".
  */
-static void pe_walk_kind(FILE *f, const char *s,
-                         void (*put)(FILE *, const char *, size_t, int), int arg, int xml)
+static void pe_walk_form(FILE *f, const char *s,
+                         void (*put)(FILE *, const char *, size_t, int), int arg,
+                         const char *hidden)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t len = s ? strlen(s) : 0, i = 0, n;
@@ -48,7 +50,7 @@ static void pe_walk_kind(FILE *f, const char *s,
             continue;
         }
         if (pe_hidden(pe_cp(p + i, n))) {
-            fprintf(f, xml ? "&lt;U+%04X&gt;" : "<U+%04X>", pe_cp(p + i, n));
+            fprintf(f, hidden, pe_cp(p + i, n));
         } else {
             put(f, s + i, n, arg);
         }
@@ -59,7 +61,7 @@ static void pe_walk_kind(FILE *f, const char *s,
 static void pe_walk(FILE *f, const char *s, void (*put)(FILE *, const char *, size_t, int),
                     int arg)
 {
-    pe_walk_kind(f, s, put, arg, 0);
+    pe_walk_form(f, s, put, arg, "<U+%04X>");
 }
 
 static void pe_put_plain(FILE *f, const char *s, size_t n, int arg)
@@ -160,5 +162,5 @@ static void pe_put_xml(FILE *f, const char *s, size_t n, int arg)
 
 void pd_esc_xml(FILE *f, const char *s)
 {
-    pe_walk_kind(f, s, pe_put_xml, 0, 1);
+    pe_walk_form(f, s, pe_put_xml, 0, "&lt;U+%04X&gt;");
 }

@@ -27,21 +27,16 @@ static const char *api_badge_colour(double p)
          : p >= 0.5 ? "#dfb317" : p >= 0.25 ? "#fe7d37" : "#e05d44";
 }
 
-/* The SVG of a badge: label and value as its two parts, title as its
- * tooltip.  A scope's name in the label comes from the scopes file and the
- * value may read "<1%": all three are XML-escaped (pd_esc_xml). */
-static enum MHD_Result api_badge_svg(srv_req *r, const char *label, const char *value,
-                                     const char *title, double progress)
+char *api_badge_svg(const char *label, const char *value, const char *title,
+                    double progress, size_t *len)
 {
     /* Text widths estimated at 6.5 px a character of 11 px Verdana. */
     int lw = (int)(strlen(label) * 6.5) + 10, vw = (int)(strlen(value) * 6.5) + 10;
     char *svg = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&svg, &len);
-    enum MHD_Result ret;
+    FILE *f = open_memstream(&svg, len);
 
     if (!f)
-        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+        return NULL;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" "
             "role=\"img\" aria-label=\"", lw + vw);
     pd_esc_xml(f, label);
@@ -57,18 +52,16 @@ static enum MHD_Result api_badge_svg(srv_req *r, const char *label, const char *
     fprintf(f, "</text><text x=\"%d\" y=\"14\">", lw + 5);
     pd_esc_xml(f, value);
     fputs("</text></g></svg>", f);
-    if (fclose(f) != 0 || !svg) {
+    if (fclose(f) != 0) {
         free(svg);
-        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+        return NULL;
     }
-    ret = srv_reply_bytes(r, 200, "image/svg+xml", svg, len);
-    free(svg);
-    return ret;
+    return svg;
 }
 
 enum MHD_Result api_badge(srv_req *r)
 {
-    char value[64], label[160], title[400], pct[8];
+    char value[64], label[160], title[400], pct[8], *svg;
     const char *done, *definition = NULL;
     const char *measure = r->param[2];      /* the route took ".svg" off */
     const db_scope *sc;
@@ -76,7 +69,9 @@ enum MHD_Result api_badge(srv_req *r)
     db_counts c;
     long long v;
     double progress;
+    size_t len;
     int i, rc;
+    enum MHD_Result ret;
 
     if ((i = pd_measure_find(measure)) < 0 || !pd_measures[i].badge)
         return srv_reply_problem(r, 404, "Not Found", "no badge for measure '%s'", measure);
@@ -102,5 +97,9 @@ enum MHD_Result api_badge(srv_req *r)
         snprintf(value, sizeof(value), "%lld", v);
     snprintf(title, sizeof(title), "%s: %s%s%s", label, value, definition ? "; " : "",
              definition ? definition : "");
-    return api_badge_svg(r, label, value, title, progress);
+    if (!(svg = api_badge_svg(label, value, title, progress, &len)))
+        return srv_reply_problem(r, 500, "Internal Server Error", "out of memory");
+    ret = srv_reply_bytes(r, 200, "image/svg+xml", svg, len);
+    free(svg);
+    return ret;
 }

@@ -2,11 +2,15 @@
  * test_domain.c: the domain core (common/pd_domain.c): names and their
  * inverse, the status rule and the universal-ready rule on every
  * combination of classes, the measures table (keys unique, every pd_counts
- * figure reached exactly once, badge progress), and the one string hash
- * (common/pd_hash.h) against FNV-1a's published vectors.
+ * figure reached exactly once, badge progress), a share as the percentage
+ * a badge shows and the badge's SVG around it (server/api_badge.c), and the
+ * one string hash (common/pd_hash.h) against FNV-1a's published vectors.
  */
 #include "testutil.h"
 
+#include <ctype.h>
+
+#include "api_badge.h"
 #include "pd_domain.h"
 #include "pd_hash.h"
 
@@ -220,6 +224,58 @@ static void test_percent_text(void **state)
     assert_string_equal(pd_percent_text(1, b, sizeof(b)), "100%");
 }
 
+/* 1 when every '<' of svg opens a tag and every '&' an entity of XML's
+ * five: no text of the badge broke out into markup. */
+static int markup_only(const char *svg)
+{
+    static const char *const ent[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+    const char *p;
+
+    for (p = svg; *p; p++) {
+        if (*p == '<' && !(isalpha((unsigned char)p[1]) || p[1] == '/'))
+            return 0;
+        if (*p == '&') {
+            size_t k = 0;
+
+            while (k < 5 && strncmp(p, ent[k], strlen(ent[k])) != 0)
+                k++;
+            if (k == 5)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* numpy-hpy's badge at hpy, 8 of 4,372 functions ported: "<1%" in the
+ * value, its accessible name and its title is escaped (it made the SVG
+ * invalid XML), the layout measures the text as shown, and any text with
+ * markup characters stays text. */
+static void test_badge_svg_escapes_its_text(void **state)
+{
+    const char *title = "functions ported: 8 (<1% ported); done = ported functions";
+    char *svg;
+    size_t len = 0;
+
+    (void)state;
+    svg = api_badge_svg("functions ported", "8 (<1% ported)", title, 8.0 / 4372, &len);
+    assert_non_null(svg);
+    assert_int_equal(len, strlen(svg));
+    assert_true(markup_only(svg));
+    assert_non_null(strstr(svg, "aria-label=\"functions ported: 8 (&lt;1% ported)\""));
+    assert_non_null(strstr(svg, "<title>functions ported: 8 (&lt;1% ported); done"));
+    assert_non_null(strstr(svg, ">8 (&lt;1% ported)</text>"));
+    /* 16 and 14 characters at 6.5 px and 10 px of padding each; red */
+    assert_non_null(strstr(svg, "width=\"215\""));
+    assert_non_null(strstr(svg, "fill=\"#e05d44\""));
+    free(svg);
+    svg = api_badge_svg("a<b&c\"d'", "1 (>99% x)", "t<", -1, &len);
+    assert_non_null(svg);
+    assert_true(markup_only(svg));
+    assert_non_null(strstr(svg, ">a&lt;b&amp;c&quot;d&apos;</text>"));
+    assert_non_null(strstr(svg, "fill=\"#9f9f9f\""));
+    free(svg);
+}
+
 /* The published FNV-1a test vectors ("" and "a", "foobar"), and that a
  * hash continued part by part equals the hash of the whole. */
 static void test_fnv1a_vectors(void **state)
@@ -237,6 +293,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_percent_text),
+        cmocka_unit_test(test_badge_svg_escapes_its_text),
         cmocka_unit_test(test_fnv1a_vectors),
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_status_rule_every_combination),

@@ -6,10 +6,8 @@
  * tests/repo/make_long_repo.sh: hundreds of commits, so the threads start
  * (they do from INGEST_PARALLEL_MIN commits) and several batches commit.
  */
-#include <errno.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <pthread.h>
@@ -318,9 +316,10 @@ static void on_background(void *arg, const char *ref, size_t done, size_t total)
     }
     if (d)
         closedir(d);
+    /* PRIO_PROCESS 0: the calling thread's own value (Linux keeps one per
+     * thread), here the writer's */
     g_writer_policy = sched_getscheduler(0);
-    errno = 0;
-    g_writer_nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    g_writer_nice = getpriority(PRIO_PROCESS, 0);
     atomic_store(&g_spin->go, 1);
 }
 
@@ -350,7 +349,6 @@ static void background_run(const lfx *f, const char *path, ingest_stats *st)
     assert_int_equal(pthread_create(&th, NULL, spin, &sp), 0);
     g_background = 1;
     g_stall_ms = 1;
-    errno = 0;
     g_own_nice = getpriority(PRIO_PROCESS, 0);
     assert_int_equal(run(f, path, 2, 0, on_background, st), 0);
     g_background = 0;
