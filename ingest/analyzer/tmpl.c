@@ -368,6 +368,7 @@ typedef struct {
     size_t open[TM_MAXLEVEL + 2];   /* loop numbers by level */
     int nopen;
     size_t cur[TM_MAXLEVEL + 2];    /* instance of each open loop (emitting) */
+    size_t segs;                    /* tm_size: segments at most */
 } tm_comp;
 
 /* Append a piece (adjacent template runs merge); 0 or PD_ENOMEM. */
@@ -594,12 +595,14 @@ static size_t tm_size(tm_comp *c, const tm_piece *ps, size_t n, size_t times,
         if (p->kind == TM_LIT) {
             add = p->len;
             add = times > limit / (add ? add : 1) ? SIZE_MAX : add * times;
+            c->segs += times;
         } else if (p->kind == TM_VAR) {
             const tm_head *h = &c->loops[c->open[p->aux]]->h;
             size_t sum = 0;
 
             for (k = 0; k < h->ninst; k++)
                 sum += h->vals[h->names[p->len].first + k].len;
+            c->segs += times;
             add = h->ninst ? times / h->ninst : 0;  /* ninst divides times */
             add = add > limit / (sum ? sum : 1) ? SIZE_MAX : add * sum;
         } else {
@@ -613,17 +616,17 @@ static size_t tm_size(tm_comp *c, const tm_piece *ps, size_t n, size_t times,
             add = tm_size(c, L->body.v, L->body.n, times * L->h.ninst, limit);
             if (add <= limit)
                 add += times * L->h.ninst;          /* the newlines */
+            c->segs += times * L->h.ninst;
         }
         total = add > limit ? SIZE_MAX : total + add;
     }
     return total > limit ? SIZE_MAX : total;
 }
 
-/* Compile and emit the whole template; the result is in st.  Its size,
- * known from the pieces, sizes the text buffer once and the heap the
- * analysis of the expansion will fill (pd_malloc_ahead: the expansion,
- * its tables and the analysis's results and replay take 2 to 2.5 times
- * its bytes, 12 MB for numpy's largest). */
+/* Compile and emit the whole template; the result is in st.  Its size
+ * and its segments' number, known from the pieces, size the text and the
+ * segments once, and the heap the analysis of the expansion will fill
+ * (pd_malloc_ahead). */
 static void tm_expand_all(tm_state *st)
 {
     tm_comp c;
@@ -638,23 +641,32 @@ static void tm_expand_all(tm_state *st)
     } else if ((size = tm_size(&c, top.v, top.n, 1, st->limit)) > st->limit) {
         st->rc = 1;
     } else {
-        /* numpy's templates expand in segments of a few bytes: a guess of
-         * their number spares the doublings' copies (realloc was 14 % of
-         * a numpy/core run, issue 26); pages never written cost nothing.
-         * At most 16 MiB: below pd_malloc_keep's mmap threshold, so that
-         * the buffer stays in the heap. */
-        size_t segs = st->srclen < ((size_t)1 << 18) ? 4 * st->srclen : (size_t)1 << 20;
+        /* The segments, allocated once at their number: at most c.segs
+         * (tm_size), and at most one a byte (an empty value makes none).
+         * A guess of 4 a template byte grew by copies where it was short
+         * and held pages where it was long: the full ingest's analysis
+         * 8.0 -> 7.6 s of CPU (issue 26).  The text, the segments and
+         * about a quarter of the text's bytes more (its line table, the
+         * replay, the results) are the heap the analysis fills: 15 MB
+         * for numpy's largest template, where 2.5 times the text and the
+         * guess faulted in 22. */
+        size_t segs = c.segs < size ? c.segs : size;
 
-        pd_malloc_ahead(5 * size / 2 + segs * sizeof(*st->o->segs));
+        if (segs == 0)
+            segs = 1;
+
+        pd_malloc_ahead(size + size / 4 + segs * sizeof(*st->o->segs));
         if (!(st->o->text = malloc(size + 1)))
             st->rc = pd_error_nomem("expanding template");
         else
             st->cap_text = size + 1;
-        if (!st->rc &&
-            !(st->rc = tm_grow((void **)&st->o->segs, &st->cap_segs, segs,
-                               sizeof(*st->o->segs))))
+        if (!st->rc && !(st->o->segs = malloc(segs * sizeof(*st->o->segs))))
+            st->rc = pd_error_nomem("expanding template");
+        else if (!st->rc) {
+            st->cap_segs = segs;
             tm_run(&c, top.v, top.n);
-        assert(st->rc || st->o->len == size);
+        }
+        assert(st->rc || (st->o->len == size && st->o->nsegs <= segs));
     }
     for (i = 0; i < c.nloops; i++) {
         free(c.loops[i]->h.buf);

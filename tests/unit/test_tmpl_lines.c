@@ -7,6 +7,9 @@
  * and pseudo-random templates.  The expansion's text is checked too, as
  * tmpl.c copies segments of up to 32 bytes by overlapping moves: every
  * copied segment equals its template bytes, every substituted one a value.
+ * tmpl.c allocates the segments at once at the number its pieces give
+ * (and asserts the expansion stays within it): empty values, which make
+ * no segment, and nested loops are checked against that too.
  */
 #include "testutil.h"
 
@@ -117,11 +120,53 @@ static void test_random(void **state)
     }
 }
 
+/* Empty values (no segment, no byte) among others, an inner loop over
+ * the outer's names, a body of placeholders only, and 500 empty values:
+ * the expansion and its segments as numpy's script gives them. */
+static void test_empty_values_and_nesting(void **state)
+{
+    static const char *const values[] = {"", "x", "int", "long", "\n", NULL};
+    static const char nested[] =
+        "/**begin repeat\n * #a = , x, int#\n */\n"
+        "@a@@a@;\n"
+        "/**begin repeat1\n * #b = long, , x#\n */\n"
+        "@a@ @b@@b@\n"
+        "/**end repeat1**/\n"
+        "/**end repeat**/\n";
+    char src[8192];
+    size_t n, j;
+    tmpl_out *t = NULL;
+
+    (void)state;
+    check(nested, sizeof(nested) - 1, values);
+    assert_int_equal(tmpl_expand(&t, NULL, nested, sizeof(nested) - 1), 0);
+    assert_non_null(t);
+    assert_int_equal(t->instances, 3 + 3 * 3);
+    /* each instance ends with its own newline, as numpy's script writes */
+    assert_int_equal(t->len, 3 * 22 + 5 * strlen("x") + 5 * strlen("int"));
+    assert_memory_equal(t->text, ";\n longlong\n\n \n\n xx\n\n\n", 22);
+    tmpl_free(t);
+    n = (size_t)snprintf(src, sizeof(src), "/**begin repeat\n * #a = ");
+    for (j = 0; j < 499; j++)
+        src[n++] = ',';
+    n += (size_t)snprintf(src + n, sizeof(src) - n, "#\n */\n");
+    for (j = 0; j < 1000; j++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "@a@");
+    n += (size_t)snprintf(src + n, sizeof(src) - n, "\n/**end repeat**/\n");
+    check(src, n, values);
+    assert_int_equal(tmpl_expand(&t, NULL, src, n), 0);
+    assert_non_null(t);
+    assert_int_equal(t->instances, 500);
+    assert_int_equal(t->len, 2 * 500);  /* the body's newline and the instance's */
+    tmpl_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_empty_values_and_nesting),
     };
 
     return cmocka_run_group_tests_name("template line tables", tests, NULL, NULL);
