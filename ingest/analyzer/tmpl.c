@@ -642,7 +642,9 @@ static void tm_expand_all(tm_state *st)
         st->rc = 1;
     } else {
         /* The segments, allocated once at their number: at most c.segs
-         * (tm_size), and at most one a byte (an empty value makes none).
+         * (tm_size), and at most one a byte (an empty value makes none);
+         * tm_emit still grows them, so that a count too low is the
+         * assert's find below rather than an overrun.
          * A guess of 4 a template byte grew by copies where it was short
          * and held pages where it was long: the full ingest's analysis
          * 8.0 -> 7.6 s of CPU (issue 26).  The text, the segments and

@@ -8,8 +8,6 @@
  */
 #include "testutil.h"
 
-#include <ctype.h>
-
 #include "api_badge.h"
 #include "pd_domain.h"
 #include "pd_hash.h"
@@ -224,21 +222,34 @@ static void test_percent_text(void **state)
     assert_string_equal(pd_percent_text(1, b, sizeof(b)), "100%");
 }
 
-/* 1 when every '<' of svg opens a tag and every '&' an entity of XML's
- * five: no text of the badge broke out into markup. */
+/* 1 when no text of the badge broke out into markup: outside quotes
+ * every '<' opens or closes one of the badge's own elements, no '<'
+ * stands inside an attribute's quotes, and every '&' starts one of XML's
+ * five entities. */
 static int markup_only(const char *svg)
 {
     static const char *const ent[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+    static const char *const tag[] = {"svg", "title", "g", "rect", "text"};
     const char *p;
+    int quoted = 0;
+    size_t k;
 
     for (p = svg; *p; p++) {
-        if (*p == '<' && !(isalpha((unsigned char)p[1]) || p[1] == '/'))
-            return 0;
-        if (*p == '&') {
-            size_t k = 0;
+        if (*p == '"') {
+            quoted = !quoted;
+        } else if (*p == '<') {
+            const char *name = p + 1 + (p[1] == '/');
+            size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz");
 
-            while (k < 5 && strncmp(p, ent[k], strlen(ent[k])) != 0)
-                k++;
+            if (quoted)
+                return 0;
+            for (k = 0; k < 5 && !(strlen(tag[k]) == n && strncmp(name, tag[k], n) == 0); k++)
+                ;
+            if (k == 5 || (name[n] != ' ' && name[n] != '>'))
+                return 0;
+        } else if (*p == '&') {
+            for (k = 0; k < 5 && strncmp(p, ent[k], strlen(ent[k])) != 0; k++)
+                ;
             if (k == 5)
                 return 0;
         }

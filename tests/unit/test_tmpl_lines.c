@@ -125,7 +125,7 @@ static void test_random(void **state)
  * the expansion and its segments as numpy's script gives them. */
 static void test_empty_values_and_nesting(void **state)
 {
-    static const char *const values[] = {"", "x", "int", "long", "\n", NULL};
+    static const char *const values[] = {"", "x", "int", "long", NULL};
     static const char nested[] =
         "/**begin repeat\n * #a = , x, int#\n */\n"
         "@a@@a@;\n"
