@@ -1,18 +1,19 @@
 /*
  * analyze_pp.c: preprocessor directives for the analyzer (analyze_int.h).
  *
- * No macro is expanded and no condition is evaluated, except three shapes:
- *   - `#if 0` skips its first branch; its #else/#elif are taken (and
- *     `#if 1` makes its #else/#elif dead); tests of __cplusplus are
- *     decided by the file's language;
+ * No macro is expanded.  What is read of the directives:
+ *   - a condition whose value is known without macros (analyze_ppexpr.h:
+ *     `#if 0`, `#if 2 == 1` as numpy's templates write it, `#if X && 0`,
+ *     tests of __cplusplus by the file's language) skips its branch when
+ *     false, and makes the later #elif/#else branches dead when true;
  *   - guards from the rules (`guard MACRO ifndef|ifdef`): `#ifndef M`,
  *     `#if !defined(M)`, `#ifdef M`, `#if defined(M)`, alone or as one
  *     operand of a top-level `&&` chain, mark their branch as guarded
  *     (CPython-only on purpose).  The single opposite test guards the #else
  *     branch instead: `#ifdef HPY_UNIVERSAL_ABI ... #else <guarded>`.
  *     Conditions joined by a top-level `||` are guarded when every operand
- *     that is not literally 0 is; a literal 0/1 operand of `||` or `&&`
- *     counts as false/true;
+ *     that is not known to be 0 is; an operand of `||` or `&&` whose value
+ *     is known counts as false/true;
  *   - brace and paren depth follow the first taken branch of each
  *     #if/#elif/#else chain: every later branch restarts from the depth
  *     at #if and #endif returns to the depth at the end of the first one.
@@ -27,6 +28,7 @@
 #include "analyze_build.h"
 #include "analyze_class.h"
 #include "analyze_pp.h"
+#include "analyze_ppexpr.h"
 #include "analyze_scan.h"
 #include "lex_fast.h"
 #include "pd_error.h"
@@ -34,8 +36,8 @@
 #define AN_PPMAX 64              /* condition tokens looked at */
 
 /* Condition verdicts. */
-#define CT_ZERO       0x1        /* literally 0 */
-#define CT_ONE        0x2        /* literally 1 */
+#define CT_ZERO       0x1        /* known to be 0 */
+#define CT_ONE        0x2        /* known not to be 0 */
 #define CT_GUARD      0x4        /* the branch is CPython-only */
 #define CT_ELSE_GUARD 0x8        /* the #else branch is CPython-only */
 
@@ -164,18 +166,18 @@ static int an_pp_test(an_state *st, const lex_token *name, int neg)
     return neg == (e->guard == RULES_GUARD_IFNDEF) ? CT_GUARD : CT_ELSE_GUARD;
 }
 
-/* Verdict of one && operand: a literal 0 or 1, or a test of a macro
- * (see an_pp_defined). */
+/* Verdict of one && operand: a value known without macros (see
+ * analyze_ppexpr.h), or a test of a macro (see an_pp_defined). */
 static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
 {
     const lex_token *name;
+    int64_t value;
     int neg;
 
+    if (an_ppexpr_eval(v, n, st->cpp, &value))
+        return value ? CT_ONE : CT_ZERO;
     while (n >= 3 && an_pp_is(&v[0], '(') && an_pp_match(v, 0, n) == n - 1)
-        v++, n -= 2;                  /* (0), ((1)) */
-    if (n == 1 && v[0].kind == LEX_NUMBER && v[0].len == 1)
-        return v[0].start[0] == '0' ? CT_ZERO
-             : v[0].start[0] == '1' ? CT_ONE : 0;
+        v++, n -= 2;                  /* (defined X) */
     return an_pp_defined(v, n, &name, &neg) ? an_pp_test(st, name, neg) : 0;
 }
 
@@ -214,7 +216,7 @@ static int an_pp_cond(an_state *st, const lex_token *v, int n)
     int i, start = 0, d = 0, live = 0, all_guard = 1, else_guard = 0, r;
 
     if (n == AN_PPMAX)
-        return an_pp_conjunct(st, v, n);   /* too long to be one of ours */
+        return 0;                     /* cut: too long to be one of ours */
     for (i = 0; i <= n; i++) {
         if (i < n && an_pp_is(&v[i], '('))
             d++;
@@ -312,6 +314,7 @@ static void an_pp_branch(an_state *st, int is_else, int ct, uint32_t line)
             f->seen_elif = 1;
             f->skip = f->else_skip || (ct & CT_ZERO);
             f->guard = !f->skip && (ct & CT_GUARD);
+            f->else_skip |= !f->skip && (ct & CT_ONE);  /* #elif 1: the rest dead */
         }
     }
     st->skip = f->skip;
