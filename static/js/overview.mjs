@@ -444,10 +444,12 @@ async function firstScreen(refNames) {
   return { sumIn, listIn, frontierIn, profileIn, scopesIn };
 }
 
-/** The trend panel (trend.mjs), along the page's ref or the first one. */
+/** The trend panel (trend.mjs), along the page's ref or the first one.
+ * Resolves once the panel is shown (mountTrend shows it before its first
+ * wait), not when its chart is drawn: the links to it are judged after. */
 function mountTrendPanel(refNames) {
   const tref = refNames.includes(state.tref) ? state.tref : refNames.includes(state.rev) ? state.rev : refNames[0];
-  import('./trend.mjs').then(({ mountTrend }) => mountTrend($('trend'), {
+  const opts = {
     repo: state.repo, ref: tref, refs: refNames, date: state.date,
     measure: objectsShown() || !(state.measure || profile.measure).startsWith('object_paths.')
       ? state.measure || profile.measure : 'functions.ported',
@@ -458,7 +460,9 @@ function mountTrendPanel(refNames) {
       Object.assign(state, st, { tref: st.tref === (refNames.includes(state.rev) ? state.rev : refNames[0]) ? '' : st.tref });
       saveState();
     },
-  })).catch((e) => showError($('errors'), e, 'Trend'));
+  };
+  const failed = (e) => showError($('errors'), e, 'Trend');
+  return import('./trend.mjs').then(({ mountTrend }) => { mountTrend($('trend'), opts).catch(failed); }, failed);
 }
 
 /** The known repositories, as links to their overviews. */
@@ -599,7 +603,7 @@ async function main() {
   const allScopes = (scopesIn ?? scoped.listScopes()).catch((e) => { showError(errors, e, 'Scopes'); return []; });
   objectScope = state.scope ? leavesObjectsOut(await allScopes) : null;
   applyObjectsShown();
-  if (refNames.length) mountTrendPanel(refNames);
+  const trendIn = refNames.length ? mountTrendPanel(refNames) : null;
   const scopeList = (await allScopes).filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope, await allScopes);
   const extras = mountPanels(sumIn, frontierIn, scopeList);
@@ -617,6 +621,9 @@ async function main() {
     showError(errors, list.reason, 'File list');
   }
   await extras;
+  // The trend's module may arrive after every answer (a cached page): its
+  // panel is shown first, or the link to it would be taken for dead.
+  await trendIn;
   // Every panel has answered: a link to one that stayed hidden leads nowhere.
   hideLinks((id, el) => !el || el.hidden);
 }

@@ -95,3 +95,23 @@ test('index.html: the mark for the answers comes before prefetch.js, and prefetc
   assert.ok(pre > 0 && firstModule > pre, 'deferred prefetch.js runs before the modules (document order)');
   assert.equal(html.indexOf('<!--pd:first-screen-->'), -1, 'the server takes the mark out');
 });
+
+test('the week card\'s "trend" link stays when the trend\'s module arrives after every answer', async () => {
+  // The overview hides links to panels still hidden once every answer is
+  // in; the trend panel shows itself when its module has loaded, which on
+  // a page whose answers are embedded can come later (seen as a missing
+  // "trend" in the first-screen comparison above).
+  const page = await blank({ width: 1280, height: 800 });
+  await page.route('**/js/trend.mjs', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.goto(URL_());
+  await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+  const link = await page.evaluate(() => {
+    const a = document.querySelector('#devcall a[href="#trend"]');
+    return { there: !!a, hidden: !!a?.closest('[hidden]'), panel: !document.getElementById('trend').hidden };
+  });
+  assert.deepEqual(link, { there: true, hidden: false, panel: true });
+  await close(page);
+});
