@@ -99,6 +99,20 @@ static int ppx_digit(char c, unsigned base)
     return d < base ? (int)d : -1;
 }
 
+static ppx_val ppx_known(uint64_t bits, int uns)
+{
+    ppx_val r = { bits, 1, (uint8_t)uns };
+
+    return r;
+}
+
+static ppx_val ppx_unknown(void)
+{
+    ppx_val r = { 0, 0, 0 };
+
+    return r;
+}
+
 /* An integer literal (decimal, 0x, 0b, octal; C++14 ' separators; any
  * u/l/ll suffix), or an unknown value for anything else (a float). */
 static ppx_val ppx_number(const lex_token *t)
@@ -112,6 +126,8 @@ static ppx_val ppx_number(const lex_token *t)
 
     if (!s)
         return r;
+    if (len == 1 && s[0] >= '0' && s[0] <= '9')
+        return ppx_known((uint64_t)(s[0] - '0'), 0);   /* most of them */
     if (len > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
         base = 16, i = 2;
     else if (len > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
@@ -137,20 +153,6 @@ static ppx_val ppx_number(const lex_token *t)
         return r;
     r.uns = (uint8_t)(u || r.bits > INT64_MAX);
     r.known = 1;
-    return r;
-}
-
-static ppx_val ppx_known(uint64_t bits, int uns)
-{
-    ppx_val r = { bits, 1, (uint8_t)uns };
-
-    return r;
-}
-
-static ppx_val ppx_unknown(void)
-{
-    ppx_val r = { 0, 0, 0 };
-
     return r;
 }
 
@@ -183,12 +185,14 @@ static ppx_val ppx_ident(ppx_reader *x, const lex_token *t)
 {
     int depth = 0;
 
-    if (ppx_is(t, "defined"))
-        return ppx_defined(x);
-    if (ppx_is(t, "true") || ppx_is(t, "false"))
-        return ppx_known(ppx_is(t, "true"), 0);
-    if (!x->cpp && ppx_is(t, "__cplusplus"))
-        return ppx_known(0, 0);
+    if (memchr("dtf_", t->start[0], 4)) {   /* most names start otherwise */
+        if (ppx_is(t, "defined"))
+            return ppx_defined(x);
+        if (ppx_is(t, "true") || ppx_is(t, "false"))
+            return ppx_known(ppx_is(t, "true"), 0);
+        if (!x->cpp && ppx_is(t, "__cplusplus"))
+            return ppx_known(0, 0);
+    }
     if (ppx_punct(x, '(')) {
         do {
             depth += ppx_punct(x, '(') - ppx_punct(x, ')');
