@@ -206,17 +206,40 @@ static int an_pp_and(an_state *st, const lex_token *v, int n)
     return ct;
 }
 
-/* Verdict (CT_*) of an #if/#elif condition v[0..n): a top-level `||` of
- * `&&` chains.  The branch is guarded only when every operand that can be
- * true is guarded (`!defined(HPY_UNIVERSAL_ABI) || defined(HPY_ABI_CPYTHON)`),
- * its #else is guarded when one operand's #else is, and false operands
- * drop out. */
+/* 1 if v[0..n) has the punctuator p outside parentheses. */
+static int an_pp_top(const lex_token *v, int n, uint32_t p)
+{
+    int i, d = 0;
+
+    for (i = 0; i < n; i++) {
+        if (an_pp_is(&v[i], '('))
+            d++;
+        else if (an_pp_is(&v[i], ')'))
+            d--;
+        else if (d == 0 && an_pp_is(&v[i], p))
+            return 1;
+    }
+    return 0;
+}
+
+/* Verdict (CT_*) of an #if/#elif condition v[0..n): its value when known
+ * (analyze_ppexpr.h), else a top-level `||` of `&&` chains.  The branch is
+ * guarded only when every operand that can be true is guarded
+ * (`!defined(HPY_UNIVERSAL_ABI) || defined(HPY_ABI_CPYTHON)`), its #else
+ * is guarded when one operand's #else is, and false operands drop out.
+ * A top-level `?:` binds looser than `||` and `&&`, so a condition with
+ * one is no such chain. */
 static int an_pp_cond(an_state *st, const lex_token *v, int n)
 {
     int i, start = 0, d = 0, live = 0, all_guard = 1, else_guard = 0, r;
+    int64_t value;
 
     if (n == AN_PPMAX)
         return 0;                     /* cut: too long to be one of ours */
+    if (an_ppexpr_eval(v, n, st->cpp, &value))
+        return value ? CT_ONE : CT_ZERO;
+    if (an_pp_top(v, n, '?'))
+        return 0;
     for (i = 0; i <= n; i++) {
         if (i < n && an_pp_is(&v[i], '('))
             d++;

@@ -188,7 +188,10 @@ static ppx_val ppx_ident(ppx_reader *x, const lex_token *t)
     if (memchr("dtf_", t->start[0], 4)) {   /* most names start otherwise */
         if (ppx_is(t, "defined"))
             return ppx_defined(x);
-        if (ppx_is(t, "true") || ppx_is(t, "false"))
+        /* false is 0 as a macro (<stdbool.h>, C23, C++) or as a name
+         * no macro defines; true is 1 in C++ and with <stdbool.h> or
+         * C23, but 0 in a C file that includes none. */
+        if (ppx_is(t, "false") || (x->cpp && ppx_is(t, "true")))
             return ppx_known(ppx_is(t, "true"), 0);
         if (!x->cpp && ppx_is(t, "__cplusplus"))
             return ppx_known(0, 0);
@@ -318,7 +321,9 @@ static ppx_val ppx_apply(uint32_t op, ppx_val l, ppx_val r)
     case '&': return ppx_known(l.bits & r.bits, uns);
     case '^': return ppx_known(l.bits ^ r.bits, uns);
     case '|': return ppx_known(l.bits | r.bits, uns);
-    default:  return ppx_known(1, 0);   /* && and || of two true values */
+    case LEX_P2('&', '&'): return ppx_known(l.bits && r.bits, 0);
+    case LEX_P2('|', '|'): return ppx_known(l.bits || r.bits, 0);
+    default:  return ppx_unknown();     /* no other binary operator */
     }
 }
 

@@ -13,7 +13,8 @@
  * The value of the #if expression v[0..n) (the tokens after `#if`, without
  * the directive's end), computed as the C preprocessor does (C11 6.10.1p4,
  * C++17 [cpp.cond]): integers in intmax_t/uintmax_t, every operator of a
- * constant expression, `defined`, `true`/`false`.  Macros are not known,
+ * constant expression, `defined`, `false`, and `true` in C++ (in C it is
+ * 1 only with <stdbool.h> or C23).  Macros are not known,
  * so an identifier, a macro call or `defined NAME` has no value, and an
  * operator with an operand of no value has none either, except where the
  * other operand decides it: `0 && X`, `1 || X`, `X * 0`, `X & 0`, and a

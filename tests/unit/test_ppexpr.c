@@ -64,7 +64,18 @@ static const pp_case cases[] = {
     { "defined __cplusplus", 1, 1, 1 },
     { "__cplusplus >= 201103L", 0, 1, 0 },   /* undefined in C: 0 */
     { "__cplusplus >= 201103L", 1, 0, 0 },   /* its value is unknown */
-    { "true && !false", 0, 1, 1 },
+    { "true && !false", 1, 1, 1 },           /* C++ */
+    { "true", 0, 0, 0 },                     /* C: 0 without <stdbool.h> */
+    { "false || X", 0, 0, 0 },
+    { "!false", 0, 1, 1 },
+    { "(0 || 0)", 0, 1, 0 },                 /* both known, both 0 */
+    { "0 || 0", 0, 1, 0 },
+    { "(1 > 1 || 0) && 1", 0, 1, 0 },        /* lowlevel_strided_loops */
+    { "!1 || (0 && 1)", 0, 1, 0 },           /* loops_minmax */
+    { "2 && 3", 0, 1, 1 },
+    { "(2 || 0) == 1", 0, 1, 1 },            /* a truth value is 0 or 1 */
+    { "1 ? 0 : 0 || 1", 0, 1, 0 },           /* ?: binds looser */
+    { "1 || 0 ? 0 : 0", 0, 1, 0 },
     { "'a' == 97", 0, 0, 0 },                /* character: no value */
     { "1.0", 0, 0, 0 },                      /* float: not an #if value */
     { "1e3 > 1", 0, 0, 0 },
