@@ -181,14 +181,30 @@ static int an_pp_conjunct(an_state *st, const lex_token *v, int n)
     return an_pp_defined(v, n, &name, &neg) ? an_pp_test(st, name, neg) : 0;
 }
 
+/* 1 if v[0..n) has the punctuator p outside parentheses. */
+static int an_pp_top(const lex_token *v, int n, uint32_t p)
+{
+    int i, d = 0;
+
+    for (i = 0; i < n; i++) {
+        if (an_pp_is(&v[i], '('))
+            d++;
+        else if (an_pp_is(&v[i], ')'))
+            d--;
+        else if (d == 0 && an_pp_is(&v[i], p))
+            return 1;
+    }
+    return 0;
+}
+
 /* Verdict of a top-level `&&` chain v[0..n): false if one operand is 0,
  * guarded if one operand is a guard. */
 static int an_pp_and(an_state *st, const lex_token *v, int n)
 {
     int i, start = 0, d = 0, ct = 0, r;
 
-    if ((r = an_pp_conjunct(st, v, n)) != 0)
-        return r;                     /* a single test */
+    if ((r = an_pp_conjunct(st, v, n)) != 0 || !an_pp_top(v, n, LEX_P2('&', '&')))
+        return r;                     /* known, a single test, or no chain */
     for (i = 0; i <= n; i++) {
         if (i < n && an_pp_is(&v[i], '('))
             d++;
@@ -206,29 +222,14 @@ static int an_pp_and(an_state *st, const lex_token *v, int n)
     return ct;
 }
 
-/* 1 if v[0..n) has the punctuator p outside parentheses. */
-static int an_pp_top(const lex_token *v, int n, uint32_t p)
-{
-    int i, d = 0;
-
-    for (i = 0; i < n; i++) {
-        if (an_pp_is(&v[i], '('))
-            d++;
-        else if (an_pp_is(&v[i], ')'))
-            d--;
-        else if (d == 0 && an_pp_is(&v[i], p))
-            return 1;
-    }
-    return 0;
-}
-
-/* Verdict (CT_*) of an #if/#elif condition v[0..n): its value when known
- * (analyze_ppexpr.h), else a top-level `||` of `&&` chains.  The branch is
- * guarded only when every operand that can be true is guarded
+/* Verdict (CT_*) of an #if/#elif condition v[0..n): a top-level `||` of
+ * `&&` chains, each operand's value known or not (an_pp_conjunct), so the
+ * condition's value is known when it can be.  The branch is guarded only
+ * when every operand that can be true is guarded
  * (`!defined(HPY_UNIVERSAL_ABI) || defined(HPY_ABI_CPYTHON)`), its #else
  * is guarded when one operand's #else is, and false operands drop out.
- * A top-level `?:` binds looser than `||` and `&&`, so a condition with
- * one is no such chain. */
+ * A top-level `?:` binds looser than `||` and `&&`: such a condition is
+ * no chain, only its value is read. */
 static int an_pp_cond(an_state *st, const lex_token *v, int n)
 {
     int i, start = 0, d = 0, live = 0, all_guard = 1, else_guard = 0, r;
@@ -236,10 +237,8 @@ static int an_pp_cond(an_state *st, const lex_token *v, int n)
 
     if (n == AN_PPMAX)
         return 0;                     /* cut: too long to be one of ours */
-    if (an_ppexpr_eval(v, n, st->cpp, &value))
-        return value ? CT_ONE : CT_ZERO;
     if (an_pp_top(v, n, '?'))
-        return 0;
+        return !an_ppexpr_eval(v, n, st->cpp, &value) ? 0 : value ? CT_ONE : CT_ZERO;
     for (i = 0; i <= n; i++) {
         if (i < n && an_pp_is(&v[i], '('))
             d++;
@@ -247,8 +246,7 @@ static int an_pp_cond(an_state *st, const lex_token *v, int n)
             d--;
         if (i < n && !(d == 0 && an_pp_is(&v[i], LEX_P2('|', '|'))))
             continue;
-        r = start == 0 && i == n ? an_pp_and(st, v, n)
-                                 : an_pp_and(st, v + start, i - start);
+        r = an_pp_and(st, v + start, i - start);
         start = i + 1;
         if (r == CT_ZERO)
             continue;

@@ -186,13 +186,16 @@ static ppx_val ppx_ident(ppx_reader *x, const lex_token *t)
     int depth = 0;
 
     if (memchr("dtf_", t->start[0], 4)) {   /* most names start otherwise */
+        int is_true;
+
         if (ppx_is(t, "defined"))
             return ppx_defined(x);
         /* false is 0 as a macro (<stdbool.h>, C23, C++) or as a name
          * no macro defines; true is 1 in C++ and with <stdbool.h> or
          * C23, but 0 in a C file that includes none. */
-        if (ppx_is(t, "false") || (x->cpp && ppx_is(t, "true")))
-            return ppx_known(ppx_is(t, "true"), 0);
+        is_true = x->cpp && ppx_is(t, "true");
+        if (is_true || ppx_is(t, "false"))
+            return ppx_known((uint64_t)is_true, 0);
         if (!x->cpp && ppx_is(t, "__cplusplus"))
             return ppx_known(0, 0);
     }
