@@ -379,6 +379,24 @@ static void an_pp_define(an_state *st)
     }
 }
 
+/* Whether a condition read now could change nothing: an #if (is_elif 0)
+ * inside a skipped branch, or an #elif of a chain that is skipped as a
+ * whole or already had its true branch (an_pp_push and an_pp_branch ignore
+ * the verdict then).  Its line is skipped unread: half of numpy's expanded
+ * templates lie in skipped branches, and their conditions were read and
+ * evaluated (issue 26). */
+static int an_pp_moot(const an_state *st, int is_elif)
+{
+    const an_frame *f;
+
+    if (!is_elif)
+        return st->skip;
+    if (!st->nframes)
+        return 0;                     /* unmatched: an_pp_branch records it */
+    f = &st->frames[st->nframes - 1];
+    return f->outer_skip || f->else_skip;
+}
+
 /* The directives read, by name (the rest are skipped). */
 enum { PP_OTHER = 0, PP_IF, PP_ELIF, PP_IFDEF, PP_IFNDEF, PP_ELSE, PP_ENDIF,
        PP_DEFINE };
@@ -425,8 +443,13 @@ void an_directive(an_state *st)
     switch (kind) {
     case PP_IF:
     case PP_ELIF:
-        nv = an_pp_read(st, v);
-        ct = an_pp_cond(st, v, nv);
+        if (an_pp_moot(st, kind == PP_ELIF)) {
+            an_pp_skip_line(st);
+            ct = 0;
+        } else {
+            nv = an_pp_read(st, v);
+            ct = an_pp_cond(st, v, nv);
+        }
         if (kind == PP_IF)
             an_pp_push(st, ct);
         else
@@ -434,9 +457,14 @@ void an_directive(an_state *st)
         break;
     case PP_IFDEF:
     case PP_IFNDEF:
-        nv = an_pp_read(st, v);
-        ct = nv >= 1 && v[0].kind == LEX_IDENT
-           ? an_pp_test(st, &v[0], kind == PP_IFNDEF) : 0;
+        if (an_pp_moot(st, 0)) {
+            an_pp_skip_line(st);
+            ct = 0;
+        } else {
+            nv = an_pp_read(st, v);
+            ct = nv >= 1 && v[0].kind == LEX_IDENT
+               ? an_pp_test(st, &v[0], kind == PP_IFNDEF) : 0;
+        }
         an_pp_push(st, ct);
         break;
     case PP_ELSE:
