@@ -230,6 +230,19 @@ typedef struct {
     int failed;
 } an_internlog;
 
+/* One slot of the condition cache (an_state.pcc, analyze_pp.c): the
+ * bytes of an #if or #elif condition, where they lie in the buffer being
+ * analysed, and its verdict.  A condition of plain bytes (no comment,
+ * continuation, literal or digraph) is the same tokens wherever it is,
+ * and its verdict depends on them, the language and the rules alone,
+ * all fixed for one an_state: a slot never goes stale. */
+#define AN_PCC_BITS 6
+typedef struct {
+    const char *s;              /* NULL: empty slot */
+    uint32_t len;
+    int ct;
+} an_pcc;
+
 /* One slot of the classification cache (an_state.cc, analyze_class.h):
  * a name of at most AN_CC_MAXLEN bytes by value and what rules_classify
  * said of it.  The verdict depends on the name and the rules alone, and
@@ -369,6 +382,8 @@ typedef struct {
     /* Classification verdicts by name (analyze_class.h): most names
      * recur, and a hit costs half the instructions of rules_classify. */
     an_cc cc[1u << AN_CC_BITS];
+    /* #if/#elif verdicts by the condition's bytes (analyze_pp.c). */
+    an_pcc pcc[1u << AN_PCC_BITS];
 } an_state;
 
 /* 1 if token t is the identifier s, a string literal (its length is

@@ -423,11 +423,61 @@ static int an_pp_kind(const char *s, size_t n)
     }
 }
 
+/* The most bytes of a condition the cache holds. */
+#define AN_PCC_MAXLEN 256
+
+/* The condition cache (an_state.pcc) for the rest of an #if/#elif line,
+ * the lexer after its name: when the line's bytes are plain
+ * (an_pp_plain) up to its newline and a slot holds the same bytes, the
+ * lexer is moved to the newline, the directive ended there as the lexer
+ * would have (an_pp_skip_line's reasoning; '<' is plain here) and the
+ * slot's verdict
+ * returned.  Else -1, with *c the slot to fill with the verdict of
+ * bytes *s, *len (NULL: the line cannot be cached).  numpy's expanded
+ * templates repeat a few conditions thousands of times (`#if 0`,
+ * `#elif 0 && (_FROM_BSIZE >= 8) && ...`), each read and evaluated
+ * (issue 26). */
+static int an_pp_cached(an_state *st, an_pcc **c, const char **s, size_t *len)
+{
+    const char *p = st->lx.p, *q = p, *end = st->lx.end;
+    size_t n;
+    uint64_t a = 0, b = 0, h;
+    an_pcc *slot;
+
+    *c = NULL;
+    /* '<' too: its digraphs need a ':' or '%' next, which ends the scan */
+    while (q < end && (an_pp_plain[(unsigned char)*q] || *q == '<'))
+        q++;
+    n = (size_t)(q - p);
+    if (q == end || *q != '\n' || n > AN_PCC_MAXLEN)
+        return -1;
+    if (n >= 8) {                     /* the first and the last 8 bytes */
+        memcpy(&a, p, 8);
+        memcpy(&b, q - 8, 8);
+    } else {
+        memcpy(&a, p, n);
+    }
+    h = ((a ^ n) * 0x9e3779b97f4a7c15ULL) ^ (b * 0xff51afd7ed558ccdULL);
+    slot = &st->pcc[(h ^ h >> 29) >> (64 - AN_PCC_BITS) & ((1u << AN_PCC_BITS) - 1)];
+    if (slot->s && slot->len == n && memcmp(slot->s, p, n) == 0) {
+        st->lx.p = q;
+        an_pp_skip(st);
+        return slot->ct;
+    }
+    *c = slot;
+    *s = p;
+    *len = n;
+    return -1;
+}
+
 void an_directive(an_state *st)
 {
     lex_token t, v[AN_PPMAX];
     char name[16];
     int kind, nv, ct;
+    an_pcc *c;
+    const char *cs;
+    size_t clen;
 
     lex_next_fast(&st->lx, &t);       /* inline: once per directive */
     if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
@@ -446,9 +496,14 @@ void an_directive(an_state *st)
         if (an_pp_moot(st, kind == PP_ELIF)) {
             an_pp_skip_line(st);
             ct = 0;
-        } else {
+        } else if ((ct = an_pp_cached(st, &c, &cs, &clen)) < 0) {
             nv = an_pp_read(st, v);
             ct = an_pp_cond(st, v, nv);
+            if (c) {
+                c->s = cs;
+                c->len = (uint32_t)clen;
+                c->ct = ct;
+            }
         }
         if (kind == PP_IF)
             an_pp_push(st, ct);
