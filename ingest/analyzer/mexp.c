@@ -2,7 +2,7 @@
  * mexp.c: the functions a macro of the file makes (mexp.h).
  *
  * Two passes over the file, each a search, not a read of every byte: the
- * directives `#define NAME(` (memmem of "define") give the function-making
+ * directives `#define NAME(` (memchr of '#') give the function-making
  * macros; each one's name (memmem again) gives its uses, those that start
  * a line after its definition.  Then the text is written once: the file
  * as it is, each use replaced by the macro's body with its arguments in
@@ -373,16 +373,23 @@ static int mx_use_cmp(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The macros of buf that make functions, into m (at most MX_MAXM). */
+/* The macros of buf that make functions, into m (at most MX_MAXM), in
+ * file order.  mx_define takes only a "define" that follows a '#' and
+ * blanks, so the search is for '#' (memchr, where memmem's search for
+ * "define" was 5 % of `analyze` on numpy/core's 270 plain files, issue
+ * 26): each '#' followed by blanks and "define" is every such "define",
+ * once, in order. */
 static int mx_macros(const char *buf, size_t len, mx_macro *m)
 {
-    const char *p = buf, *end = buf + len;
+    const char *p = buf, *end = buf + len, *d;
     int n = 0;
 
-    while (n < MX_MAXM && (p = memmem(p, (size_t)(end - p), "define", 6)) != NULL) {
-        if (mx_define(buf, len, (size_t)(p - buf), &m[n]))
+    while (n < MX_MAXM && (p = memchr(p, '#', (size_t)(end - p))) != NULL) {
+        for (d = ++p; d < end && mx_blank(*d); d++)
+            ;
+        if ((size_t)(end - d) >= 6 && memcmp(d, "define", 6) == 0 &&
+            mx_define(buf, len, (size_t)(d - buf), &m[n]))
             n++;
-        p += 6;
     }
     return n;
 }
