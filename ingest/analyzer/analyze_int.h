@@ -232,14 +232,17 @@ typedef struct {
 
 /* One slot of the condition cache (an_state.pcc, analyze_pp.c): the
  * bytes of an #if or #elif condition, where they lie in the buffer being
- * analysed, and its verdict.  A condition of plain bytes (no comment,
- * continuation, literal or digraph) is the same tokens wherever it is,
- * and its verdict depends on them, the language and the rules alone,
- * all fixed for one an_state: a slot never goes stale. */
+ * analysed, the language it was read in, and its verdict.  A condition
+ * of plain bytes (no comment, continuation, literal or digraph) is the
+ * same tokens wherever it is, and its verdict depends on them, the
+ * language (`__cplusplus`, `true`) and the rules alone.  The rules are
+ * fixed for one an_state, the language is not (a header turns C++ at its
+ * first `namespace` or `template`), so it is part of the key. */
 #define AN_PCC_BITS 6
 typedef struct {
     const char *s;              /* NULL: empty slot */
     uint32_t len;
+    int cpp;                    /* an_state.cpp when it was read */
     int ct;
 } an_pcc;
 

@@ -428,7 +428,8 @@ static int an_pp_kind(const char *s, size_t n)
 
 /* The condition cache (an_state.pcc) for the rest of an #if/#elif line,
  * the lexer after its name: when the line's bytes are plain
- * (an_pp_plain) up to its newline and a slot holds the same bytes, the
+ * (an_pp_plain) up to its newline and a slot holds the same bytes read
+ * in the same language, the
  * lexer is moved to the newline, the directive ended there as the lexer
  * would have (an_pp_skip_line's reasoning; '<' is plain here) and the
  * slot's verdict
@@ -459,7 +460,8 @@ static int an_pp_cached(an_state *st, an_pcc **c, const char **s, size_t *len)
     }
     h = ((a ^ n) * 0x9e3779b97f4a7c15ULL) ^ (b * 0xff51afd7ed558ccdULL);
     slot = &st->pcc[(h ^ h >> 29) >> (64 - AN_PCC_BITS) & ((1u << AN_PCC_BITS) - 1)];
-    if (slot->s && slot->len == n && memcmp(slot->s, p, n) == 0) {
+    if (slot->s && slot->len == n && slot->cpp == st->cpp &&
+        memcmp(slot->s, p, n) == 0) {
         st->lx.p = q;
         an_pp_skip(st);
         return slot->ct;
@@ -502,6 +504,7 @@ void an_directive(an_state *st)
             if (c) {
                 c->s = cs;
                 c->len = (uint32_t)clen;
+                c->cpp = st->cpp;
                 c->ct = ct;
             }
         }
