@@ -382,9 +382,10 @@ static void an_pp_define(an_state *st)
 /* Whether a condition read now could change nothing: an #if (is_elif 0)
  * inside a skipped branch, or an #elif of a chain that is skipped as a
  * whole or already had its true branch (an_pp_push and an_pp_branch ignore
- * the verdict then).  Its line is skipped unread: half of numpy's expanded
- * templates lie in skipped branches, and their conditions were read and
- * evaluated (issue 26). */
+ * the verdict then, and an_pp_cond only reads: it must stay so).  Its
+ * line is skipped unread: half of numpy's expanded templates lie in
+ * skipped branches, and their conditions were read and evaluated (issue
+ * 26). */
 static int an_pp_moot(const an_state *st, int is_elif)
 {
     const an_frame *f;
@@ -427,17 +428,19 @@ static int an_pp_kind(const char *s, size_t n)
 #define AN_PCC_MAXLEN 256
 
 /* The condition cache (an_state.pcc) for the rest of an #if/#elif line,
- * the lexer after its name: when the line's bytes are plain
- * (an_pp_plain) up to its newline and a slot holds the same bytes read
- * in the same language, the
+ * the lexer after its name.  When the line's bytes are plain
+ * (an_pp_plain, and '<', whose digraphs need a ':' or '%') up to its
+ * newline and a slot holds the same bytes read in the same language, the
  * lexer is moved to the newline, the directive ended there as the lexer
- * would have (an_pp_skip_line's reasoning; '<' is plain here) and the
- * slot's verdict
- * returned.  Else -1, with *c the slot to fill with the verdict of
- * bytes *s, *len (NULL: the line cannot be cached).  numpy's expanded
+ * would have (an_pp_skip_line's reasoning), and the slot's verdict is
+ * returned.  Else -1, with *c the slot to fill with the verdict of bytes
+ * *s, *len (NULL: the line cannot be cached).  numpy's expanded
  * templates repeat a few conditions thousands of times (`#if 0`,
  * `#elif 0 && (_FROM_BSIZE >= 8) && ...`), each read and evaluated
- * (issue 26). */
+ * (issue 26).  The slots point into the one buffer an an_state walks; a
+ * verdict that came to depend on more than the tokens, the language and
+ * the rules (__LINE__, the file's own #defines) would need that in the
+ * key. */
 static int an_pp_cached(an_state *st, an_pcc **c, const char **s, size_t *len)
 {
     const char *p = st->lx.p, *q = p, *end = st->lx.end;
@@ -446,7 +449,6 @@ static int an_pp_cached(an_state *st, an_pcc **c, const char **s, size_t *len)
     an_pcc *slot;
 
     *c = NULL;
-    /* '<' too: its digraphs need a ':' or '%' next, which ends the scan */
     while (q < end && (an_pp_plain[(unsigned char)*q] || *q == '<'))
         q++;
     n = (size_t)(q - p);
