@@ -53,7 +53,7 @@ static void cli_analyze_usage(FILE *out)
         "from disk, or the files of revision REV of a git repository.\n\n"
         "  --format FMT     text (default), json, sarif (SARIF 2.1.0), or functions\n"
         "                   (tab-separated path, name, name line, first and last\n"
-        "                   line, language: c or c++)\n"
+        "                   line, the file's language: c or c++)\n"
         "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
         "  --fail-on CLASS  exit 1 when an unguarded finding of CLASS (hpy, capi,\n"
         "                   npy-legacy, bridge) or a function in object state CLASS\n"
