@@ -21,12 +21,13 @@
  * AN_CC_MAXLEN, and spliced ones, go to the rules every time.
  */
 
-/* The key of s[0..len), 1 <= len <= AN_CC_MAXLEN, into w[0..2]: bytes
- * 0-7, bytes 8-15 (the last 8 when len <= 16) and the last 8 (len > 16),
- * little-endian and zero-padded (a name under 8 bytes has one key however
- * it is read).  With the length these words cover every byte, so equal
- * keys are equal names.  end: the end of the buffer s lies in (a load
- * never passes it). */
+/* The key of s[0..len), len >= 1, into w[0..2]: bytes 0-7, bytes 8-15
+ * (the last 8 when len <= 16) and the last 8 (len > 16), little-endian
+ * and zero-padded (a name under 8 bytes has one key however it is read).
+ * Up to AN_CC_MAXLEN bytes these words and the length cover every byte,
+ * so equal keys are equal names; longer texts (the condition cache's,
+ * analyze_pp.c) share keys and are compared in full.  end: the end of
+ * the buffer s lies in (a load never passes it). */
 static inline __attribute__((always_inline)) void
 an_cc_key(const char *s, size_t len, const char *end, uint64_t w[3])
 {

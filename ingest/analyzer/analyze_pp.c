@@ -46,16 +46,17 @@
  * carry a token past its newline (issue 26: 29 K directives on numpy/core
  * are skipped, mostly #define lines inside #if 0, at 540 instructions a
  * line): letters, digits, '_', blank and tab, and the punctuators
- * ( ) [ ] { } , ; . + - * & | ^ ! ~ = > #.  Not: backslashes (continuations),
- * '/' (comments), quotes (literals, raw strings), '?' (trigraphs), '<' ':'
- * '%' (digraphs), CR, FF, VT, '@' '$' '`', other bytes.  ASCII only
- * (rows 8-15 are zero).
+ * ( ) [ ] { } , ; . + - * & | ^ ! ~ = < > #.  Not: backslashes
+ * (continuations), '/' (comments), quotes (literals, raw strings), '?'
+ * (trigraphs), ':' '%' (digraphs: '<' makes one only with a ':' or '%'
+ * after it, which ends a plain run), CR, FF, VT, '@' '$' '`', other
+ * bytes.  ASCII only (rows 8-15 are zero).
  */
 static const unsigned char an_pp_plain[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -72,20 +73,29 @@ static void an_pp_skip(an_state *st)
     while (t.kind != LEX_PP_END && t.kind != LEX_EOF);
 }
 
-/* an_pp_skip for a line that may be long (#define, #include, #undef,
- * #error ...; not #else or #endif, which are mostly alone on theirs):
- * when every byte up to the newline is plain (an_pp_plain), the lexer
- * would only make tokens that change none of its counters, and the line
- * cannot continue, so the lexer is moved to the newline, where it ends
- * the directive as it would have. */
-static void an_pp_skip_line(an_state *st)
+/* The end of the directive line the lexer stands in (its newline, or the
+ * end of the input) when every byte up to it is plain (an_pp_plain): the
+ * lexer would only make tokens that change none of its counters, and the
+ * line cannot continue, so moving the lexer there and ending the
+ * directive (an_pp_skip) is what lexing the line does.  NULL otherwise. */
+static const char *an_pp_plain_end(const an_state *st)
 {
     const char *p = st->lx.p, *end = st->lx.end;
 
     while (p < end && an_pp_plain[(unsigned char)*p])
         p++;
-    if (p == end || *p == '\n')
-        st->lx.p = p;
+    return p == end || *p == '\n' ? p : NULL;
+}
+
+/* an_pp_skip for a line that may be long (#define, #include, #undef,
+ * #error ...; not #else or #endif, which are mostly alone on theirs):
+ * moved over at once when it is plain (an_pp_plain_end). */
+static void an_pp_skip_line(an_state *st)
+{
+    const char *q = an_pp_plain_end(st);
+
+    if (q)
+        st->lx.p = q;
     an_pp_skip(st);
 }
 
@@ -428,11 +438,11 @@ static int an_pp_kind(const char *s, size_t n)
 #define AN_PCC_MAXLEN 256
 
 /* The condition cache (an_state.pcc) for the rest of an #if/#elif line,
- * the lexer after its name.  When the line's bytes are plain
- * (an_pp_plain, and '<', whose digraphs need a ':' or '%') up to its
- * newline and a slot holds the same bytes read in the same language, the
- * lexer is moved to the newline, the directive ended there as the lexer
- * would have (an_pp_skip_line's reasoning), and the slot's verdict is
+ * the lexer after its name.  When the line is plain (an_pp_plain_end)
+ * and a slot holds the same bytes read in the same language (the slot
+ * chosen as the classification cache chooses one for a name, by
+ * an_cc_key), the lexer is moved to the line's end, the directive ended
+ * there as the lexer would have, and the slot's verdict is
  * returned.  Else -1, with *c the slot to fill with the verdict of bytes
  * *s, *len (NULL: the line cannot be cached).  numpy's expanded
  * templates repeat a few conditions thousands of times (`#if 0`,
@@ -443,25 +453,16 @@ static int an_pp_kind(const char *s, size_t n)
  * key. */
 static int an_pp_cached(an_state *st, an_pcc **c, const char **s, size_t *len)
 {
-    const char *p = st->lx.p, *q = p, *end = st->lx.end;
-    size_t n;
-    uint64_t a = 0, b = 0, h;
+    const char *p = st->lx.p, *q = an_pp_plain_end(st);
+    size_t n = q ? (size_t)(q - p) : 0;
+    uint64_t w[3];
     an_pcc *slot;
 
     *c = NULL;
-    while (q < end && (an_pp_plain[(unsigned char)*q] || *q == '<'))
-        q++;
-    n = (size_t)(q - p);
-    if (q == end || *q != '\n' || n > AN_PCC_MAXLEN)
-        return -1;
-    if (n >= 8) {                     /* the first and the last 8 bytes */
-        memcpy(&a, p, 8);
-        memcpy(&b, q - 8, 8);
-    } else {
-        memcpy(&a, p, n);
-    }
-    h = ((a ^ n) * 0x9e3779b97f4a7c15ULL) ^ (b * 0xff51afd7ed558ccdULL);
-    slot = &st->pcc[(h ^ h >> 29) >> (64 - AN_PCC_BITS) & ((1u << AN_PCC_BITS) - 1)];
+    if (n == 0 || n > AN_PCC_MAXLEN)
+        return -1;                    /* not plain, empty or long */
+    an_cc_key(p, n, st->lx.end, w);
+    slot = &st->pcc[an_cc_index(w, n) & ((1u << AN_PCC_BITS) - 1)];
     if (slot->s && slot->len == n && slot->cpp == st->cpp &&
         memcmp(slot->s, p, n) == 0) {
         st->lx.p = q;
