@@ -5,6 +5,7 @@
 #define PD_FILE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 /*
  * Read all of `path` ("-": standard input) into a new NUL-terminated
@@ -15,5 +16,16 @@
  * PD_ENOMEM.  *out is NULL after an error.
  */
 int pd_file_read(const char *path, size_t max, const char *what, char **out, size_t *len);
+
+/*
+ * pd_file_read() of a descriptor the caller opened (and closes): for a
+ * caller that must know what a path is before reading it (a directory is
+ * walked instead) without a second lookup of the path.  `st` is fd's
+ * fstat() if the caller has it (NULL: this asks), `path` names it in
+ * messages.  The same results; a directory gives PD_EIO ("cannot read",
+ * with the system's reason).
+ */
+int pd_file_read_fd(int fd, const struct stat *st, const char *path, size_t max,
+                    const char *what, char **out, size_t *len);
 
 #endif
