@@ -58,6 +58,12 @@ struct ingest_pipe {
     int planner_started;
     pthread_t *workers;
     unsigned nworkers;
+    /* The job the writer waits for (ingest_pipe_take), or NULL: only its
+     * end wakes the writer.  A wake at every job's end, as a broadcast
+     * gave, found the writer's job still running half the time, and each
+     * needless switch costs microseconds on a virtual machine (issue 26:
+     * 35,000 context switches an ingest of numpy/core, 25,000 since). */
+    ingest_job *awaited;
     uint64_t stalled_plans, stalled_blobs;   /* the writer's, see ingest_pipe_stalls */
     double cpu_plan, cpu_analyse;            /* threads that ended, see ingest_pipe_cpu */
 };
@@ -217,9 +223,10 @@ static void *ingest_pipe_worker(void *arg)
         }
         pthread_mutex_lock(&p->mu);
         j->state = JOB_DONE;
+        if (p->awaited == j)
+            pthread_cond_signal(&p->cv_done);
         if (j->orphan)
             ingest_job_free(j);
-        pthread_cond_broadcast(&p->cv_done);
     }
     pthread_mutex_unlock(&p->mu);
     git_repository_free(repo);
@@ -241,7 +248,7 @@ static void ingest_pipe_oom(ingest_plan *plan)
  * Returns the plan's code. */
 static int ingest_pipe_publish(ingest_pipe *p, ingest_plan *plan, size_t seq)
 {
-    size_t i;
+    size_t i, added = 0;
 
     if (seq < p->planned) {     /* the writer made this one (await_plan) */
         ingest_plan_clear(plan);
@@ -268,10 +275,14 @@ static int ingest_pipe_publish(ingest_pipe *p, ingest_plan *plan, size_t seq)
             p->head = j;
         p->tail = j;
         p->pending++;
+        added++;
     }
     p->ring[seq % INGEST_PIPE_AHEAD] = *plan;
     p->planned++;
-    pthread_cond_broadcast(&p->cv_work);
+    /* One worker woken per job added: a broadcast woke every waiting
+     * worker for a plan of one blob, and all but one went back to wait. */
+    for (i = 0; i < added && i < p->nworkers; i++)
+        pthread_cond_signal(&p->cv_work);
     pthread_cond_broadcast(&p->cv_plan);
     return plan->rc;
 }
@@ -396,8 +407,10 @@ int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
         struct timespec until = ingest_pipe_deadline(p);
         int late = 0;
 
+        p->awaited = j;
         while (j->state != JOB_DONE && !late)
             late = pthread_cond_timedwait(&p->cv_done, &p->mu, &until) == ETIMEDOUT;
+        p->awaited = NULL;
         if (j->state != JOB_DONE) {
             /* Late (a starved worker): the writer analyses it itself. */
             ingest_pipe_unlink(p, j, prev);
@@ -410,8 +423,10 @@ int ingest_pipe_take(ingest_pipe *p, const git_oid *blob, const char *path,
             return 0;
         }
     }
+    p->awaited = j;
     while (j->state != JOB_DONE)
         pthread_cond_wait(&p->cv_done, &p->mu);
+    p->awaited = NULL;
     ingest_pipe_unlink(p, j, prev);
     pthread_mutex_unlock(&p->mu);
     if ((rc = j->rc) < 0)
