@@ -455,12 +455,14 @@ done:
 static void an_rec_store(an_state *st, an_memo *m, an_rec *r)
 {
     an_mentry *e;
+    an_mshard *sh;
 
     if (r->log.failed || st->rc || !(e = an_rec_entry(st, r)))
         return;
-    pthread_mutex_lock(&m->mu);
+    sh = an_memo_shard(m, e->k_hi);
+    pthread_mutex_lock(&sh->mu);
     an_memo_insert(m, e);
-    pthread_mutex_unlock(&m->mu);
+    pthread_mutex_unlock(&sh->mu);
 }
 
 /* ---- replaying ------------------------------------------------------- */
@@ -662,17 +664,18 @@ done:
  * again. */
 static int an_lookup(an_state *st, an_memo *m, an_rec *r, uint32_t line0)
 {
+    an_mshard *sh = an_memo_shard(m, r->k_hi);
     an_mentry *e;
 
-    pthread_mutex_lock(&m->mu);
-    m->s.lookups++;
+    pthread_mutex_lock(&sh->mu);
+    sh->s.lookups++;
     if ((e = an_memo_find(m, r->k_lo, r->k_hi)) != NULL) {
         an_memo_touch(m, e);
-        m->s.hits++;
-        m->s.hit_bytes += e->len;
+        sh->s.hits++;
+        sh->s.hit_bytes += e->len;
         __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     }
-    pthread_mutex_unlock(&m->mu);
+    pthread_mutex_unlock(&sh->mu);
     if (!e)
         return 0;
     an_replay(st, e, r->base, line0);       /* reads e, which stays as it is */

@@ -84,21 +84,45 @@ typedef struct an_mentry {
     char *strs;
 } an_mentry;
 
-struct an_memo {
-    const rules *r;
+/* One shard of the table: its lock, its entries and their LRU list, its
+ * part of the memo's bound and its counters.  The two analysis threads
+ * look a chunk up in the memo every few hundred bytes; behind one lock,
+ * a lookup met the other thread's in a tenth of the cases, and each
+ * meeting cost a futex wait and wake: the memo's lock made half of an
+ * ingest's 180,000 futex calls (issue 26).  A key's shard is its high
+ * bits, so the threads meet in one lookup in eight times as many. */
+typedef struct {
     pthread_mutex_t mu;
     an_mentry **tab;
     size_t mask, n;
     an_mentry *head, *tail;     /* most recently used first */
-    size_t max;
+    size_t max;                 /* bytes */
     an_memo_stats s;
+} __attribute__((aligned(64))) an_mshard;
+
+/* Shards hold at least this much each; a smaller memo has fewer (one
+ * below 2 MiB: the tests' memos of a few KiB keep one LRU order). */
+#define AN_MEMO_SHARD_MIN ((size_t)1 << 20)
+#define AN_MEMO_SHARDS 8
+
+struct an_memo {
+    const rules *r;
+    unsigned nshards;           /* a power of two, 1 to AN_MEMO_SHARDS */
+    an_mshard sh[AN_MEMO_SHARDS];
 };
 
-/* The table (callers hold m->mu): the entry of a key or NULL; insert
- * (taking e, dropped when its key is there or it cannot fit), dropping the
- * least recently used entries for room; mark e most recently used.
- * an_memo_release ends a replay of e (its reference taken under the lock)
- * without the lock, freeing e when it was dropped meanwhile. */
+/* The shard of key (lo, hi). */
+static inline an_mshard *an_memo_shard(an_memo *m, uint64_t hi)
+{
+    return &m->sh[(hi >> 32) & (m->nshards - 1)];
+}
+
+/* The table (callers hold the lock of the key's shard, an_memo_shard):
+ * the entry of a key or NULL; insert (taking e, dropped when its key is
+ * there or it cannot fit), dropping the shard's least recently used
+ * entries for room; mark e most recently used.  an_memo_release ends a
+ * replay of e (its reference taken under the lock) without the lock,
+ * freeing e when it was dropped meanwhile. */
 an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi);
 void an_memo_insert(an_memo *m, an_mentry *e);
 void an_memo_touch(an_memo *m, an_mentry *e);

@@ -1,7 +1,7 @@
 /*
- * analyze_memo_tab.c: the chunk memo's table (analyze_memo.h): lookup by
- * 128-bit key, a bound in bytes kept by dropping the least recently used
- * entries, the counters; and an_result_diff, which the memo's tests and
+ * analyze_memo_tab.c: the chunk memo's table (analyze_memo.h), in shards
+ * by key: lookup by 128-bit key, a bound in bytes kept by dropping each
+ * shard's least recently used entries, the counters; and an_result_diff, which the memo's tests and
  * `portdash analyze --blobs` with PORTDASH_MEMO_CHECK use to compare a
  * result through the memo with a plain one.
  */
@@ -15,16 +15,27 @@
 int an_memo_new(an_memo **out, const rules *r, size_t max_bytes)
 {
     an_memo *m = calloc(1, sizeof(*m));
+    unsigned k;
 
     *out = NULL;
-    if (!m || !(m->tab = calloc(1024, sizeof(*m->tab)))) {
-        free(m);
+    if (!m)
         return pd_error_nomem(NULL);
-    }
-    m->mask = 1023;
     m->r = r;
-    m->max = max_bytes;
-    pthread_mutex_init(&m->mu, NULL);
+    m->nshards = 1;
+    while (m->nshards < AN_MEMO_SHARDS && max_bytes / (2 * m->nshards) >= AN_MEMO_SHARD_MIN)
+        m->nshards *= 2;
+    for (k = 0; k < m->nshards; k++) {
+        an_mshard *sh = &m->sh[k];
+
+        if (!(sh->tab = calloc(1024, sizeof(*sh->tab)))) {
+            an_memo_free(m);
+            return pd_error_nomem(NULL);
+        }
+        sh->mask = 1023;
+        /* the bound split evenly, the remainder to the first shard */
+        sh->max = max_bytes / m->nshards + (k ? 0 : max_bytes % m->nshards);
+        pthread_mutex_init(&sh->mu, NULL);
+    }
     *out = m;
     return 0;
 }
@@ -32,23 +43,42 @@ int an_memo_new(an_memo **out, const rules *r, size_t max_bytes)
 void an_memo_free(an_memo *m)
 {
     an_mentry *e, *next;
+    unsigned k;
 
     if (!m)
         return;
-    for (e = m->head; e; e = next) {
-        next = e->next;
-        free(e);
+    for (k = 0; k < m->nshards; k++) {
+        an_mshard *sh = &m->sh[k];
+
+        if (!sh->tab)
+            continue;
+        for (e = sh->head; e; e = next) {
+            next = e->next;
+            free(e);
+        }
+        free(sh->tab);
+        pthread_mutex_destroy(&sh->mu);
     }
-    free(m->tab);
-    pthread_mutex_destroy(&m->mu);
     free(m);
 }
 
 void an_memo_stats_get(an_memo *m, an_memo_stats *s)
 {
-    pthread_mutex_lock(&m->mu);
-    *s = m->s;
-    pthread_mutex_unlock(&m->mu);
+    unsigned k;
+
+    memset(s, 0, sizeof(*s));
+    for (k = 0; k < m->nshards; k++) {
+        an_mshard *sh = &m->sh[k];
+
+        pthread_mutex_lock(&sh->mu);
+        s->lookups += sh->s.lookups;
+        s->hits += sh->s.hits;
+        s->hit_bytes += sh->s.hit_bytes;
+        s->stored += sh->s.stored;
+        s->evicted += sh->s.evicted;
+        s->bytes += sh->s.bytes;
+        pthread_mutex_unlock(&sh->mu);
+    }
 }
 
 size_t an_memo_env_bytes(void)
@@ -63,52 +93,53 @@ size_t an_memo_env_bytes(void)
     return *endp ? AN_MEMO_DEFAULT_BYTES : (size_t)mb << 20;
 }
 
-static void an_lru_unlink(an_memo *m, an_mentry *e)
+static void an_lru_unlink(an_mshard *sh, an_mentry *e)
 {
     if (e->prev)
         e->prev->next = e->next;
     else
-        m->head = e->next;
+        sh->head = e->next;
     if (e->next)
         e->next->prev = e->prev;
     else
-        m->tail = e->prev;
+        sh->tail = e->prev;
     e->prev = e->next = NULL;
 }
 
-static void an_lru_front(an_memo *m, an_mentry *e)
+static void an_lru_front(an_mshard *sh, an_mentry *e)
 {
-    e->next = m->head;
+    e->next = sh->head;
     e->prev = NULL;
-    if (m->head)
-        m->head->prev = e;
-    m->head = e;
-    if (!m->tail)
-        m->tail = e;
+    if (sh->head)
+        sh->head->prev = e;
+    sh->head = e;
+    if (!sh->tail)
+        sh->tail = e;
 }
 
 an_mentry *an_memo_find(an_memo *m, uint64_t lo, uint64_t hi)
 {
+    const an_mshard *sh = an_memo_shard(m, hi);
     an_mentry *e;
 
-    for (e = m->tab[lo & m->mask]; e; e = e->hnext)
+    for (e = sh->tab[lo & sh->mask]; e; e = e->hnext)
         if (e->k_lo == lo && e->k_hi == hi)
             return e;
     return NULL;
 }
 
-static void an_memo_drop(an_memo *m, an_mentry *e)
+static void an_memo_drop(an_mshard *sh, an_mentry *e)
 {
-    an_mentry **pp = &m->tab[e->k_lo & m->mask];
+    an_mentry **pp = &sh->tab[e->k_lo & sh->mask];
 
     while (*pp != e)
         pp = &(*pp)->hnext;
     *pp = e->hnext;
-    an_lru_unlink(m, e);
-    m->s.bytes -= e->bytes;
-    m->n--;
-    m->s.evicted++;
-    an_memo_release(m, e);  /* the table's reference */
+    an_lru_unlink(sh, e);
+    sh->s.bytes -= e->bytes;
+    sh->n--;
+    sh->s.evicted++;
+    an_memo_release(NULL, e);  /* the table's reference */
 }
 
 void an_memo_release(an_memo *m, an_mentry *e)
@@ -118,45 +149,52 @@ void an_memo_release(an_memo *m, an_mentry *e)
         free(e);
 }
 
+/* Double the shard's table when it holds as many entries as slots. */
+static void an_memo_grow(an_mshard *sh)
+{
+    size_t cap = (sh->mask + 1) * 2, i;
+    an_mentry **t = calloc(cap, sizeof(*t)), *x, *nx;
+
+    if (!t)
+        return;                 /* longer chains: slower, still right */
+    for (i = 0; i <= sh->mask; i++)
+        for (x = sh->tab[i]; x; x = nx) {
+            nx = x->hnext;
+            x->hnext = t[x->k_lo & (cap - 1)];
+            t[x->k_lo & (cap - 1)] = x;
+        }
+    free(sh->tab);
+    sh->tab = t;
+    sh->mask = cap - 1;
+}
+
 void an_memo_insert(an_memo *m, an_mentry *e)
 {
-    size_t i;
+    an_mshard *sh = an_memo_shard(m, e->k_hi);
 
-    if (an_memo_find(m, e->k_lo, e->k_hi) || e->bytes > m->max) {
+    if (an_memo_find(m, e->k_lo, e->k_hi) || e->bytes > sh->max) {
         free(e);
         return;
     }
-    while (m->tail && m->s.bytes + e->bytes > m->max)
-        an_memo_drop(m, m->tail);
-    if (m->n >= m->mask + 1) {
-        size_t cap = (m->mask + 1) * 2;
-        an_mentry **t = calloc(cap, sizeof(*t)), *x, *nx;
-
-        if (t) {
-            for (i = 0; i <= m->mask; i++)
-                for (x = m->tab[i]; x; x = nx) {
-                    nx = x->hnext;
-                    x->hnext = t[x->k_lo & (cap - 1)];
-                    t[x->k_lo & (cap - 1)] = x;
-                }
-            free(m->tab);
-            m->tab = t;
-            m->mask = cap - 1;
-        }
-    }
+    while (sh->tail && sh->s.bytes + e->bytes > sh->max)
+        an_memo_drop(sh, sh->tail);
+    if (sh->n >= sh->mask + 1)
+        an_memo_grow(sh);
     e->refs = 1;            /* the table's */
-    e->hnext = m->tab[e->k_lo & m->mask];
-    m->tab[e->k_lo & m->mask] = e;
-    an_lru_front(m, e);
-    m->s.bytes += e->bytes;
-    m->n++;
-    m->s.stored++;
+    e->hnext = sh->tab[e->k_lo & sh->mask];
+    sh->tab[e->k_lo & sh->mask] = e;
+    an_lru_front(sh, e);
+    sh->s.bytes += e->bytes;
+    sh->n++;
+    sh->s.stored++;
 }
 
 void an_memo_touch(an_memo *m, an_mentry *e)
 {
-    an_lru_unlink(m, e);
-    an_lru_front(m, e);
+    an_mshard *sh = an_memo_shard(m, e->k_hi);
+
+    an_lru_unlink(sh, e);
+    an_lru_front(sh, e);
 }
 
 /* ---- comparing results ----------------------------------------------- */
