@@ -68,6 +68,8 @@ int an_analyze_nograph(an_result **out, const rules *r, const char *path,
  * Consecutive versions of a file share most chunks, and so do template
  * instances that expand to the same text.  Bounded by bytes, least
  * recently used entries dropped first; safe to share between threads.
+ * From 2 MiB on, in up to 8 shards by key, each with its lock and an even
+ * part of the bound, its own least recently used order (analyze_memo.h).
  */
 typedef struct an_memo an_memo;
 
@@ -83,7 +85,8 @@ typedef struct {
 
 /*
  * A memo for analyses with rules r (borrowed; the memo is used only with
- * that rules object), holding at most max_bytes of entries.  0 or
+ * that rules object), holding at most max_bytes of entries in all (a
+ * shard at most its part: an entry larger than that is not kept).  0 or
  * PD_ENOMEM.  Free with an_memo_free().
  */
 int an_memo_new(an_memo **out, const rules *r, size_t max_bytes);
