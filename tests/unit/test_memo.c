@@ -15,7 +15,8 @@
  * and the order of a function's calls, which follows the whole file.
  * A replay runs outside the memo's lock: an entry dropped for room while
  * it is replayed lives until the replay ends, and two threads through a
- * small memo, dropping each other's entries, stay exact.
+ * small memo, dropping each other's entries, stay exact.  A memo from 2
+ * MiB on is in shards, each with its own part of the bound.
  */
 #include "testutil.h"
 
@@ -363,6 +364,103 @@ static void test_two_threads_through_a_small_memo_stay_exact(void **state)
     an_memo_free(m);
 }
 
+/* An entry for the table tests: key (lo, hi), `bytes` of room. */
+static an_mentry *entry_of(uint64_t lo, uint64_t hi, size_t bytes)
+{
+    an_mentry *e = calloc(1, sizeof(*e));
+
+    assert_non_null(e);
+    e->k_lo = lo;
+    e->k_hi = hi;
+    e->bytes = bytes;
+    return e;
+}
+
+/* A key whose high half puts it in shard k (analyze_memo.h). */
+#define SHARD_KEY(k) ((uint64_t)(k) << 32)
+
+/* A memo of 4 MiB is 4 shards of 1 MiB (analyze_memo.h): each keeps its
+ * own part of the bound and its own order, so filling one shard drops
+ * that shard's oldest entry and no other shard's, an entry larger than a
+ * shard's part is not kept, and the counters add up over the shards. */
+static void test_shards_keep_their_own_bound(void **state)
+{
+    an_memo *m = NULL;
+    an_memo_stats s;
+    size_t k, part = (size_t)1 << 20;
+
+    assert_int_equal(an_memo_new(&m, g_rules, 4 * part), 0);
+    assert_int_equal(m->nshards, 4);
+    for (k = 0; k < 4; k++)
+        an_memo_insert(m, entry_of(1, SHARD_KEY(k), part / 2 + 1));
+    an_memo_stats_get(m, &s);
+    assert_int_equal(s.stored, 4);
+    assert_int_equal(s.bytes, 4 * (part / 2 + 1));
+    for (k = 0; k < 4; k++)
+        assert_non_null(an_memo_find(m, 1, SHARD_KEY(k)));
+    /* Shard 2's second entry: no room beside its first, which goes. */
+    an_memo_insert(m, entry_of(2, SHARD_KEY(2), part / 2 + 1));
+    assert_null(an_memo_find(m, 1, SHARD_KEY(2)));
+    assert_non_null(an_memo_find(m, 2, SHARD_KEY(2)));
+    for (k = 0; k < 4; k++)
+        if (k != 2)
+            assert_non_null(an_memo_find(m, 1, SHARD_KEY(k)));
+    /* More than a shard's part, though the memo has room in all. */
+    an_memo_insert(m, entry_of(3, SHARD_KEY(1), part + 1));
+    assert_null(an_memo_find(m, 3, SHARD_KEY(1)));
+    assert_non_null(an_memo_find(m, 1, SHARD_KEY(1)));
+    an_memo_stats_get(m, &s);
+    assert_int_equal(s.stored, 5);
+    assert_int_equal(s.evicted, 1);
+    assert_true(s.bytes <= 4 * part);
+    an_memo_free(m);
+}
+
+/* A memo under 2 MiB is one shard, whatever the key (the small memos of
+ * the tests above keep one least recently used order); 12 MiB, the
+ * default, is 8. */
+static void test_small_memo_is_one_shard(void **state)
+{
+    an_memo *m = NULL;
+
+    assert_int_equal(an_memo_new(&m, g_rules, ((size_t)2 << 20) - 1), 0);
+    assert_int_equal(m->nshards, 1);
+    an_memo_free(m);
+    assert_int_equal(an_memo_new(&m, g_rules, (size_t)12 << 20), 0);
+    assert_int_equal(m->nshards, 8);
+    an_memo_free(m);
+}
+
+/* The threads' test above through a memo of 8 shards: lookups and
+ * inserts of both threads under different shards' locks stay exact. */
+static void test_two_threads_through_a_sharded_memo_stay_exact(void **state)
+{
+    memo_thread t[2];
+    pthread_t th[2];
+    an_memo_stats s;
+    an_memo *m = NULL;
+    int i, k;
+
+    assert_int_equal(an_memo_new(&m, g_rules, (size_t)8 << 20), 0);
+    assert_int_equal(m->nshards, 8);
+    for (k = 0; k < 2; k++) {
+        t[k].m = m;
+        t[k].src[0] = '\0';
+        for (i = 0; i < 30; i++)
+            snprintf(t[k].src + strlen(t[k].src), sizeof(t[k].src) - strlen(t[k].src),
+                     "int\nf%d_%d(HPy h)\n{\n    return HPy_IsNull(h) + %d;\n}\n", k, i, i);
+    }
+    for (k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, memo_worker, &t[k]), 0);
+    for (k = 0; k < 2; k++)
+        pthread_join(th[k], NULL);
+    assert_true(t[0].ok);
+    assert_true(t[1].ok);
+    an_memo_stats_get(m, &s);
+    assert_true(s.hits > 0);
+    an_memo_free(m);
+}
+
 static void test_memo_of_other_rules_is_not_used(void **state)
 {
     rules *other = NULL;
@@ -398,6 +496,9 @@ int main(void)
         cmocka_unit_test(test_small_memo_evicts_and_stays_exact),
         cmocka_unit_test(test_memo_of_other_rules_is_not_used),
         cmocka_unit_test(test_entry_dropped_during_a_replay_outlives_it),
+        cmocka_unit_test(test_shards_keep_their_own_bound),
+        cmocka_unit_test(test_small_memo_is_one_shard),
+        cmocka_unit_test(test_two_threads_through_a_sharded_memo_stay_exact),
         cmocka_unit_test(test_two_threads_through_a_small_memo_stay_exact),
     };
 
