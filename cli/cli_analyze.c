@@ -4,6 +4,7 @@
  * print the analysis (report.h) without a database or server.  With
  * --blobs it is the analyzer benchmark of tests/bench/run.sh.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
@@ -263,7 +264,7 @@ static int cli_an_path(cli_an *a, const char *path)
     int rc, known, fd = open(path, O_RDONLY | O_CLOEXEC);
 
     if (fd < 0)
-        return pd_error_set(PD_EIO, "cannot open %s", path);
+        return pd_error_set(PD_EIO, "cannot open %s: %s", path, strerror(errno));
     known = fstat(fd, &sb) == 0;
     if (!known || !S_ISDIR(sb.st_mode)) {
         rc = pd_file_read_fd(fd, known ? &sb : NULL, path, 0, NULL, &buf, &len);
@@ -593,6 +594,10 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         rc = sarif_write_ex(stdout, a->files, a->n, a->r, fail, so);
     else if (!rc)
         rc = report_write(stdout, format, a->files, a->n, fail);
+    /* Up to 64 KiB of output still sit in stdout's buffer (cli_analyze):
+     * written here, not at exit, where a full disk would go unsaid. */
+    if (rc >= 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = pd_error_set(PD_EIO, "cannot write the report: %s", strerror(errno));
     /* Not called without one: a call would load libgit2 (pd_lazylib.h). */
     if (repo)
         git_repository_free(repo);

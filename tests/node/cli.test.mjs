@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -213,6 +213,22 @@ test('gate names what is wrong with its arguments, one line each, exit 2', () =>
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, want);
     assert.match(r.stderr, /usage: portdash gate/);
+  }
+});
+
+// stdout is buffered 64 KiB at a time (cli_analyze.c): what is left in the
+// buffer is written before the exit status is decided, so a full disk is
+// an error (exit 1) and not a clean run whose report is lost.
+test('analyze that cannot write its report says so and fails', () => {
+  const src = join(root, 'tests', 'fixtures', 'analyze', 'cases');
+  const file = readdirSync(src).find((f) => f.endsWith('.c'));
+  for (const format of ['functions', 'text', 'json', 'sarif']) {
+    const out = openSync('/dev/full', 'w');
+    const r = spawnSync(bin, ['analyze', '--format', format, join(src, file)],
+                        { cwd: root, encoding: 'utf8', stdio: ['ignore', out, 'pipe'] });
+    closeSync(out);
+    assert.equal(r.status, 1, `${format}: ${r.stderr}`);
+    assert.match(r.stderr, /portdash analyze: cannot write the (JSON |SARIF )?report/, format);
   }
 });
 

@@ -107,6 +107,8 @@ static void test_errors_name_the_file(void **state)
     assert_null(text);
     assert_non_null(strstr(pd_error_last(), "cannot open rules file "));
     assert_non_null(strstr(pd_error_last(), path));
+    /* the reason: a missing file and one that may not be read differ */
+    assert_non_null(strstr(pd_error_last(), ": No such file or directory"));
     /* A directory opens but cannot be read. */
     assert_int_equal(pd_file_read(dir, 0, NULL, &text, NULL), PD_EIO);
     assert_null(text);

@@ -86,7 +86,7 @@ static void test_rules_errors(void **state)
     }
     assert_int_equal(rules_load(&r, FIXTURES "missing.rules"), PD_EIO);
     assert_string_equal(pd_error_last(), "cannot open rules file "
-                        FIXTURES "missing.rules");
+                        FIXTURES "missing.rules: No such file or directory");
 }
 
 static void test_rules_hash_is_git_blob_id(void **state)
