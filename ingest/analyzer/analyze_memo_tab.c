@@ -1,5 +1,5 @@
 /*
- * analyze_memo_tab.c: the chunk memo's table (analyze_memo.h), in shards
+ * analyze_memo_tab.c: the chunk memo's table (analyze_memo_tab.h), in shards
  * by key: lookup by 128-bit key, a bound in bytes kept by dropping each
  * shard's least recently used entries, the counters; and an_result_diff, which the memo's tests and
  * `portdash analyze --blobs` with PORTDASH_MEMO_CHECK use to compare a
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_memo.h"
+#include "analyze_memo_tab.h"
 #include "pd_error.h"
 
 int an_memo_new(an_memo **out, const rules *r, size_t max_bytes)

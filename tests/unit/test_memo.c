@@ -23,7 +23,7 @@
 #include <pthread.h>
 
 #include "analyzer/analyzer.h"
-#include "analyzer/analyze_memo.h"
+#include "analyzer/analyze_memo_tab.h"
 
 static rules *g_rules;
 
@@ -333,22 +333,19 @@ static void *memo_worker(void *arg)
     return NULL;
 }
 
-static void test_two_threads_through_a_small_memo_stay_exact(void **state)
+/* Two threads through memo m, thread 0 with n0 functions and thread 1
+ * with n1, each analysing its file again and again; both exact.  The
+ * memo's counters in *s. */
+static void two_threads(an_memo *m, int n0, int n1, an_memo_stats *s)
 {
     memo_thread t[2];
     pthread_t th[2];
-    an_memo_stats s;
-    an_memo *m = NULL;
     int i, k;
 
-    /* Room for some 16 entries: thread 0's three functions, used again
-     * and again, stay; thread 1's thirty drop each other and some of
-     * thread 0's. */
-    assert_int_equal(an_memo_new(&m, g_rules, 16384), 0);
     for (k = 0; k < 2; k++) {
         t[k].m = m;
         t[k].src[0] = '\0';
-        for (i = 0; i < (k ? 30 : 3); i++)
+        for (i = 0; i < (k ? n1 : n0); i++)
             snprintf(t[k].src + strlen(t[k].src), sizeof(t[k].src) - strlen(t[k].src),
                      "int\nf%d_%d(HPy h)\n{\n    return HPy_IsNull(h) + %d;\n}\n", k, i, i);
     }
@@ -358,7 +355,19 @@ static void test_two_threads_through_a_small_memo_stay_exact(void **state)
         pthread_join(th[k], NULL);
     assert_true(t[0].ok);
     assert_true(t[1].ok);
-    an_memo_stats_get(m, &s);
+    an_memo_stats_get(m, s);
+}
+
+static void test_two_threads_through_a_small_memo_stay_exact(void **state)
+{
+    an_memo_stats s;
+    an_memo *m = NULL;
+
+    /* Room for some 16 entries: thread 0's three functions, used again
+     * and again, stay; thread 1's thirty drop each other and some of
+     * thread 0's. */
+    assert_int_equal(an_memo_new(&m, g_rules, 16384), 0);
+    two_threads(m, 3, 30, &s);
     assert_true(s.hits > 0);
     assert_true(s.evicted > 0);
     an_memo_free(m);
@@ -376,10 +385,10 @@ static an_mentry *entry_of(uint64_t lo, uint64_t hi, size_t bytes)
     return e;
 }
 
-/* A key whose high half puts it in shard k (analyze_memo.h). */
+/* A key whose high half puts it in shard k (analyze_memo_tab.h). */
 #define SHARD_KEY(k) ((uint64_t)(k) << 32)
 
-/* A memo of 4 MiB is 4 shards of 1 MiB (analyze_memo.h): each keeps its
+/* A memo of 4 MiB is 4 shards of 1 MiB (analyze_memo_tab.h): each keeps its
  * own part of the bound and its own order, so filling one shard drops
  * that shard's oldest entry and no other shard's, an entry larger than a
  * shard's part is not kept, and the counters add up over the shards. */
@@ -435,28 +444,12 @@ static void test_small_memo_is_one_shard(void **state)
  * inserts of both threads under different shards' locks stay exact. */
 static void test_two_threads_through_a_sharded_memo_stay_exact(void **state)
 {
-    memo_thread t[2];
-    pthread_t th[2];
     an_memo_stats s;
     an_memo *m = NULL;
-    int i, k;
 
     assert_int_equal(an_memo_new(&m, g_rules, (size_t)8 << 20), 0);
     assert_int_equal(m->nshards, 8);
-    for (k = 0; k < 2; k++) {
-        t[k].m = m;
-        t[k].src[0] = '\0';
-        for (i = 0; i < 30; i++)
-            snprintf(t[k].src + strlen(t[k].src), sizeof(t[k].src) - strlen(t[k].src),
-                     "int\nf%d_%d(HPy h)\n{\n    return HPy_IsNull(h) + %d;\n}\n", k, i, i);
-    }
-    for (k = 0; k < 2; k++)
-        assert_int_equal(pthread_create(&th[k], NULL, memo_worker, &t[k]), 0);
-    for (k = 0; k < 2; k++)
-        pthread_join(th[k], NULL);
-    assert_true(t[0].ok);
-    assert_true(t[1].ok);
-    an_memo_stats_get(m, &s);
+    two_threads(m, 30, 30, &s);
     assert_true(s.hits > 0);
     an_memo_free(m);
 }
