@@ -2,6 +2,7 @@
  * cli_ingest.c: `portdash ingest`.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,37 @@ static const char *cli_bytes(char *buf, size_t n, double bytes)
     return buf;
 }
 
+/* SIGINT or SIGTERM received: the run stops at its next database
+ * statement, rolls the open batch back and closes as after an error, so
+ * that what it committed is kept (and a new database built aside is put
+ * in place, db_aside.h).  A second signal ends the process at once
+ * (SA_RESETHAND). */
+static volatile sig_atomic_t cli_ingest_signal;
+
+static void cli_ingest_on_signal(int sig)
+{
+    cli_ingest_signal = sig;
+}
+
+/* ingest_options.interrupted */
+static int cli_ingest_stopped(void *arg)
+{
+    (void)arg;
+    return cli_ingest_signal != 0;
+}
+
+static void cli_ingest_catch(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = cli_ingest_on_signal;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 int cli_ingest(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -174,7 +206,17 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     opt.progress = !quiet && isatty(2);
-    if ((rc = ingest_run(&opt, &st)) < 0) {
+    opt.interrupted = cli_ingest_stopped;
+    cli_ingest_catch();
+    if ((rc = ingest_run(&opt, &st)) < 0 && cli_ingest_signal) {
+        fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "
+                "rolled back, the batches before it are kept; ingest again to go on "
+                "(%s)\n", cli_ingest_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+                pd_error_last());
+        rc = 128 + cli_ingest_signal;
+        goto done;
+    }
+    if (rc < 0) {
         fprintf(stderr, "portdash ingest: %s\n", pd_error_last());
         /* A ref or filter that names nothing is bad usage (exit 2). */
         rc = rc == PD_EINVAL ? CLI_USAGE : CLI_FAIL;

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "db.h"
+#include "db_aside.h"
 #include "db_token.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -80,6 +81,13 @@ int cli_token(int argc, char **argv)
                 "for create and revoke\n\n");
         cli_token_usage(stderr);
         return CLI_USAGE;
+    }
+    /* A token made at PATH now would make a database there, which the
+     * first ingest could not then put in place (db_aside.h). */
+    if (db_aside_building(db_path)) {
+        fprintf(stderr, "portdash token: no database at %s yet: a first ingest is "
+                "building it (%s.new); run this once it has ended\n", db_path, db_path);
+        return CLI_FAIL;
     }
     if ((rc = db_open(&db, db_path, strcmp(verb, "create") == 0)) < 0)
         goto fail;

@@ -95,7 +95,32 @@ int db_open(sqlite3 **out, const char *path, int create)
     return db_open_wait(out, path, create, 10000);
 }
 
+/* The journal of a connection to a database others open too: WAL, so
+ * that the server reads while an ingest writes, synced at checkpoints. */
+static const char db_journal_shared[] =
+    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL";
+
+/* The journal of one nobody else opens while it is written (db.h,
+ * db_open_private): a rollback journal in memory, so that ROLLBACK works,
+ * and no sync; what a crash leaves is thrown away, not read. */
+static const char db_journal_private[] =
+    "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF";
+
+static int db_open_journal(sqlite3 **out, const char *path, int create, int busy_ms,
+                           const char *journal);
+
 int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
+{
+    return db_open_journal(out, path, create, busy_ms, db_journal_shared);
+}
+
+int db_open_private(sqlite3 **out, const char *path)
+{
+    return db_open_journal(out, path, 1, 10000, db_journal_private);
+}
+
+static int db_open_journal(sqlite3 **out, const char *path, int create, int busy_ms,
+                           const char *journal)
 {
     sqlite3 *db = NULL;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
@@ -125,9 +150,7 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
     }
     sqlite3_busy_timeout(db, busy_ms);
     sqlite3_extended_result_codes(db, 1);
-    /* WAL lets the server read while an ingest writes. */
-    if ((rc = db_exec(db, "PRAGMA journal_mode = WAL")) < 0 ||
-        (rc = db_exec(db, "PRAGMA synchronous = NORMAL")) < 0 ||
+    if ((rc = db_exec(db, journal)) < 0 ||
         (rc = db_exec(db, "PRAGMA foreign_keys = ON")) < 0) {
         if (sqlite3_errcode(db) == SQLITE_NOTADB)   /* "file is not a database", unnamed */
             rc = pd_error_set(PD_EINVAL, "%s is not a database (not SQLite): "

@@ -26,6 +26,8 @@ typedef struct {
     db_lock *lock;                /* the database's work lock, held throughout */
     git_repository *repo;
     sqlite3 *db;
+    int aside;                    /* db is PATH.new, put in place at the end
+                                   * (db_aside.h: nothing was at PATH) */
     db_ingest *store;
     rules *rules;
     const char *rules_hash;       /* analysis key: rules hash + analyzer version */

@@ -53,6 +53,7 @@ static int lfx_teardown(void **state)
 static int g_no_memo;          /* run() without the chunk memo */
 static int g_background;       /* run() in the background, ... */
 static unsigned g_stall_ms;    /* ... its writer waiting this long */
+static int (*g_interrupted)(void *); /* ingest_options.interrupted */
 
 /* Ingest refs main and side of the long repository into `db`. */
 static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
@@ -73,6 +74,7 @@ static int run(const lfx *f, const char *db, unsigned threads, unsigned batch,
     o.threads = threads;
     o.batch_commits = batch;
     o.on_progress = on_progress;
+    o.interrupted = g_interrupted;
     return ingest_run(&o, st);
 }
 
@@ -206,17 +208,13 @@ static void die_at_256(void *arg, const char *ref, size_t done, size_t total)
     raise(SIGKILL);
 }
 
-static void test_killed_parallel_ingest_resumes_to_the_same_content(void **state)
+/* Ingest into `path` in a child that dies hard after 256 commits. */
+static void ingest_killed(const lfx *f, const char *path)
 {
-    lfx *f = *state;
-    char path[4300], *want, *got;
     ingest_stats st;
     pid_t pid;
     int status = 0;
 
-    assert_int_equal(run(f, f->db, 1, 50, NULL, &st), 0);
-    want = dump(f->db);
-    snprintf(path, sizeof(path), "%s/killed.db", f->dir);
     pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -225,15 +223,124 @@ static void test_killed_parallel_ingest_resumes_to_the_same_content(void **state
     }
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    /* The five batches of 50 finished before the kill are there, no more. */
-    assert_int_equal(scalar(path, "SELECT count(*) FROM commit_stats"), 250);
-    assert_int_equal(scalar(path, "SELECT count(*) FROM refs"), 0);
+}
+
+/* Ingest into `path` again: `fresh` commits are new, and the database ends
+ * as `want` (dump()); frees want. */
+static void ingest_resumes_to(const lfx *f, const char *path, size_t fresh, char *want)
+{
+    ingest_stats st;
+    char *got;
+
     assert_int_equal(run(f, path, 3, 50, NULL, &st), 0);
-    assert_int_equal(st.commits_new, NCOMMITS + 40 - 250);
+    assert_int_equal(st.commits_new, fresh);
     got = dump(path);
     assert_string_equal(got, want);
     free(got);
     free(want);
+}
+
+/* An ingest into a database that exists (a new one is built aside and
+ * put in place at the end: the tests below). */
+static void test_killed_parallel_ingest_resumes_to_the_same_content(void **state)
+{
+    lfx *f = *state;
+    char path[4300], *want;
+    ingest_stats st;
+    sqlite3 *db = NULL;
+
+    assert_int_equal(run(f, f->db, 1, 50, NULL, &st), 0);
+    want = dump(f->db);
+    snprintf(path, sizeof(path), "%s/killed.db", f->dir);
+    assert_int_equal(db_open(&db, path, 1), 0);
+    db_close(db);
+    ingest_killed(f, path);
+    /* The five batches of 50 finished before the kill are there, no more. */
+    assert_int_equal(scalar(path, "SELECT count(*) FROM commit_stats"), 250);
+    assert_int_equal(scalar(path, "SELECT count(*) FROM refs"), 0);
+    ingest_resumes_to(f, path, NCOMMITS + 40 - 250, want);
+}
+
+/* on_progress: where the database is while a first ingest runs (after
+ * 100 commits): PATH.new, and nothing at PATH. */
+static const lfx *g_fx;
+static int g_seen_aside = -1;
+
+static void see_aside(void *arg, const char *ref, size_t done, size_t total)
+{
+    char p[4300], pn[4310];
+
+    if (done < 100 || g_seen_aside >= 0)
+        return;
+    snprintf(p, sizeof(p), "%s/first.db", g_fx->dir);
+    snprintf(pn, sizeof(pn), "%s.new", p);
+    g_seen_aside = !tu_exists(p) && tu_exists(pn);
+}
+
+/* interrupted: after 256 commits, as SIGINT does in `portdash ingest`. */
+static volatile int g_stop;
+
+static void stop_at_256(void *arg, const char *ref, size_t done, size_t total)
+{
+    if (done >= 256)
+        g_stop = 1;
+}
+
+static int stopped(void *arg)
+{
+    return g_stop;
+}
+
+/* A first ingest builds its database aside and puts it in place; stopped
+ * in the middle (interrupted), it keeps its finished batches at PATH as
+ * an ingest into an existing database does, and the next run goes on. */
+static void test_first_ingest_built_aside_keeps_its_batches_when_stopped(void **state)
+{
+    lfx *f = *state;
+    char path[4300], pn[4310], *want, *got;
+    ingest_stats st;
+
+    assert_int_equal(run(f, f->db, 1, 50, NULL, &st), 0);
+    want = dump(f->db);
+    snprintf(path, sizeof(path), "%s/first.db", f->dir);
+    snprintf(pn, sizeof(pn), "%s.new", path);
+    g_fx = f;
+    assert_int_equal(run(f, path, 3, 50, see_aside, &st), 0);
+    assert_int_equal(g_seen_aside, 1);
+    assert_false(tu_exists(pn));
+    got = dump(path);
+    assert_string_equal(got, want);
+    free(got);
+    assert_int_equal(tu_db_header_versions(path), 0x0202);   /* in WAL mode */
+    tu_sh("rm -f '%s' '%s'-wal '%s'-shm", path, path, path);
+
+    g_interrupted = stopped;
+    assert_true(run(f, path, 3, 50, stop_at_256, &st) < 0);
+    g_interrupted = NULL;
+    g_stop = 0;
+    assert_true(tu_exists(path));
+    assert_false(tu_exists(pn));
+    assert_int_equal(scalar(path, "SELECT count(*) FROM commit_stats"), 250);
+    ingest_resumes_to(f, path, NCOMMITS + 40 - 250, want);
+}
+
+/* A first ingest killed leaves PATH.new and nothing at PATH; the next
+ * run removes it and ends with the content of an uninterrupted one. */
+static void test_killed_first_ingest_starts_again(void **state)
+{
+    lfx *f = *state;
+    char path[4300], pn[4310], *want;
+    ingest_stats st;
+
+    assert_int_equal(run(f, f->db, 1, 50, NULL, &st), 0);
+    want = dump(f->db);
+    snprintf(path, sizeof(path), "%s/killed.db", f->dir);
+    snprintf(pn, sizeof(pn), "%s.new", path);
+    ingest_killed(f, path);
+    assert_false(tu_exists(path));
+    assert_true(tu_exists(pn));
+    ingest_resumes_to(f, path, NCOMMITS + 40, want);
+    assert_false(tu_exists(pn));
 }
 
 /* A blob missing from the repository: the analysis thread's error reaches
@@ -410,6 +517,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_any_thread_count_stores_the_same,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_killed_parallel_ingest_resumes_to_the_same_content,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_first_ingest_built_aside_keeps_its_batches_when_stopped,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_killed_first_ingest_starts_again,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_blob_in_a_thread_is_recorded,
                                         lfx_setup, lfx_teardown),

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <curl/curl.h>
@@ -43,6 +44,28 @@ static inline char *tu_tmpdir(void)
 
     assert_non_null(mkdtemp(t));
     return t;
+}
+
+/* 1 when something is at path p (lstat). */
+static inline int tu_exists(const char *p)
+{
+    struct stat sb;
+
+    return lstat(p, &sb) == 0;
+}
+
+/* The SQLite file format's write and read versions, bytes 18 and 19 of
+ * the database's header: 0x0202 in WAL mode, 0x0101 in rollback mode
+ * (https://sqlite.org/fileformat2.html). */
+static inline int tu_db_header_versions(const char *p)
+{
+    unsigned char h[20];
+    FILE *fp = fopen(p, "rb");
+
+    assert_non_null(fp);
+    assert_int_equal(fread(h, 1, sizeof(h), fp), sizeof(h));
+    fclose(fp);
+    return h[18] << 8 | h[19];
 }
 
 /* Run a shell command built from a format; returns its exit status. */

@@ -1,0 +1,61 @@
+/*
+ * db_aside.h: a database that does not exist yet, built aside and put in
+ * place whole (the first ingest into a new --db).
+ *
+ * While nothing is at PATH, no reader and no other writer can have it
+ * open, so there is nothing for WAL and its syncs to protect: the ingest
+ * writes PATH.new with a rollback journal in memory and no sync
+ * (db_open_private), then switches it to WAL, syncs it once and renames
+ * it to PATH.  On numpy/core's full ingest that is 7.1 -> 6.5 s of wall
+ * time (the checkpoints' copies and syncs, with the other threads waiting
+ * behind them; doc/benchmarks.md, issue 26).
+ *
+ * What a run leaves:
+ * - it ends (done, failed after opening, or interrupted: its last open
+ *   transaction rolled back as before): PATH, holding what it committed,
+ *   as a run that wrote PATH itself leaves it;
+ * - it is killed, or the machine stops: PATH.new, unfinished, and no
+ *   PATH.  The next ingest (which holds PATH's ingest lock, db_lock.h)
+ *   removes it and starts again.  That run's progress is lost, never data:
+ *   nothing was at PATH.
+ * Until the run ends, `portdash serve --db PATH` finds no database (the
+ * systemd unit retries every 5 s, doc/service.md).
+ */
+#ifndef DB_ASIDE_H
+#define DB_ASIDE_H
+
+#include <sqlite3.h>
+
+/* 1 when nothing is at `path` (lstat: ENOENT), so that a database made
+ * there may be built aside; 0 when something is (or lstat failed
+ * otherwise: the plain open then says why). */
+int db_aside_wanted(const char *path);
+
+/* 1 when nothing is at `path` but PATH.new is: a first ingest is
+ * building the database (or one was killed while it did). */
+int db_aside_building(const char *path);
+
+/*
+ * Open PATH.new (`path` with ".new") for a new database at `path`, after
+ * removing what an unfinished run left there (PATH.new and its -journal,
+ * -wal, -shm).  The caller holds the ingest lock of `path` (db_lock.h),
+ * so no other run builds it.  *out as db_open_private() gives it.
+ * Errors: PD_ENOMEM, PD_EIO (a leftover that cannot be removed, named),
+ * PD_EDB (as db_open).
+ */
+int db_aside_open(sqlite3 **out, const char *path);
+
+/*
+ * Close db (opened by db_aside_open for `path`; every statement
+ * finalized) and put it in place: switched to WAL, synced, renamed to
+ * `path` without replacing anything there (renameat2 RENAME_NOREPLACE,
+ * or link and unlink where the file system has no such rename), and the
+ * directory synced.  db is closed in every case.  Errors: PD_EDB (the
+ * switch or the close), PD_EIO (sync or rename; the message names both
+ * paths), PD_EBUSY when something appeared at `path` meanwhile (another
+ * command made a database there): PATH.new is then left as it is, and
+ * the message says so.
+ */
+int db_aside_finish(sqlite3 *db, const char *path);
+
+#endif

@@ -1,0 +1,79 @@
+// A first ingest (nothing at --db) builds its database aside, in PATH.new,
+// and puts it at PATH when it ends (db/db_aside.h): meanwhile `serve` and
+// `token create` say so instead of finding or making another database
+// there; SIGINT stops `portdash ingest` at its next statement, keeping its
+// finished batches at PATH, and the next run goes on from them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const bin = resolve(process.env.PORTDASH_BIN || join(root, 'build', 'portdash'));
+const run = (args) => spawnSync(bin, args, { cwd: root, encoding: 'utf8' });
+
+test('while PATH.new is built, serve and token create say so and make nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-aside-'));
+  try {
+    const db = join(dir, 'p.db');
+    writeFileSync(`${db}.new`, 'a first ingest at work');
+    const s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
+    assert.notEqual(s.status, 0);
+    assert.match(s.stderr, /no database at .*p\.db yet: a first ingest is building it \(.*p\.db\.new\)/);
+    const t = run(['token', 'create', '--db', db, '--name', 'ci']);
+    assert.equal(t.status, 1, t.stderr);
+    assert.match(t.stderr, /a first ingest is building it \(.*p\.db\.new\)/);
+    assert.ok(!existsSync(db), 'token create made a database at PATH');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The commits stored for repository "long", by `portdash repo list`.
+function commits(db) {
+  const r = run(['repo', 'list', '--db', db]);
+  assert.equal(r.status, 0, r.stderr);
+  const row = r.stdout.split('\n').find((l) => l.startsWith('long '));
+  return row ? Number(row.trim().split(/\s+/)[1]) : 0;
+}
+
+test('SIGINT stops a first ingest with its batches at PATH; the next run goes on', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-aside-'));
+  try {
+    const repo = join(dir, 'long.git');
+    const mk = spawnSync('sh', ['tests/repo/make_long_repo.sh', '400', repo], { cwd: root, encoding: 'utf8' });
+    assert.equal(mk.status, 0, mk.stderr);
+    const whole = join(dir, 'whole.db');
+    const w = run(['ingest', '--quiet', '--db', whole, '--git-dir', repo, '--name', 'long',
+      '--ref', 'main', '--threads', '1']);
+    assert.equal(w.status, 0, w.stderr);
+    const db = join(dir, 'p.db');
+    const child = spawn(bin, ['ingest', '--quiet', '--db', db, '--git-dir', repo, '--name', 'long',
+      '--ref', 'main', '--threads', '1'], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const done = new Promise((res) => child.on('close', (code, sig) => res({ code, sig })));
+    // PATH.new is made after the handler is set: the signal finds it.
+    while (!existsSync(`${db}.new`)) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGINT');
+    const { code, sig } = await done;
+    assert.equal(sig, null, stderr);
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /stopped by SIGINT: the open batch of commits was rolled back, the batches before it are kept/);
+    assert.ok(existsSync(db), 'the database is not at PATH');
+    assert.ok(!existsSync(`${db}.new`), 'PATH.new is left');
+    const kept = commits(db);
+    const all = commits(whole);
+    assert.ok(kept < all, `${kept} of ${all} commits: the signal came too late to test`);
+    const again = run(['ingest', '--quiet', '--db', db, '--git-dir', repo, '--name', 'long',
+      '--ref', 'main', '--threads', '1']);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(commits(db), all);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

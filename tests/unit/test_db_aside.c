@@ -1,0 +1,146 @@
+/*
+ * test_db_aside.c: a new database built aside and put in place whole
+ * (db_aside.h): what an unfinished run left is removed, the result is a
+ * WAL database at PATH with nothing beside it, and nothing that appeared
+ * at PATH meanwhile is ever replaced.  The ingest's use of it (stopped,
+ * killed, resumed) is in test_ingest_threads.c.
+ */
+#include "testutil.h"
+
+#include "db.h"
+#include "db_aside.h"
+#include "pd_error.h"
+
+typedef struct {
+    char *dir;
+    char path[4200], tmp[4210];
+} afx;
+
+static int afx_setup(void **state)
+{
+    afx *f = calloc(1, sizeof(*f));
+
+    f->dir = tu_tmpdir();
+    snprintf(f->path, sizeof(f->path), "%s/a.db", f->dir);
+    snprintf(f->tmp, sizeof(f->tmp), "%s.new", f->path);
+    *state = f;
+    return 0;
+}
+
+static int afx_teardown(void **state)
+{
+    afx *f = *state;
+
+    tu_sh("rm -rf '%s'", f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+/* A number written through db and read back from `path` by a plain
+ * connection (db_open: WAL, as the server opens it). */
+static int64_t read_back(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+
+    assert_int_equal(db_open(&db, path, 0), 0);
+    assert_int_equal(db_prepare(db, &st, "SELECT v FROM t"), 0);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    db_close(db);
+    return v;
+}
+
+static void test_built_aside_then_in_place_in_wal_mode(void **state)
+{
+    afx *f = *state;
+    char side[4300];
+    sqlite3 *db = NULL;
+
+    assert_true(db_aside_wanted(f->path));
+    assert_false(db_aside_building(f->path));
+    assert_int_equal(db_aside_open(&db, f->path), 0);
+    assert_true(tu_exists(f->tmp));
+    assert_false(tu_exists(f->path));
+    assert_true(db_aside_building(f->path));
+    assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (41)"), 0);
+    /* a rolled back change is undone (the journal is in memory) */
+    assert_int_equal(db_exec(db, "BEGIN; UPDATE t SET v = 7; ROLLBACK"), 0);
+    assert_int_equal(db_exec(db, "UPDATE t SET v = v + 1"), 0);
+    assert_int_equal(db_aside_finish(db, f->path), 0);
+    assert_false(tu_exists(f->tmp));
+    assert_false(db_aside_wanted(f->path));
+    assert_false(db_aside_building(f->path));
+    assert_int_equal(tu_db_header_versions(f->path), 0x0202);
+    snprintf(side, sizeof(side), "%s-journal", f->path);
+    assert_false(tu_exists(side));
+    assert_int_equal(read_back(f->path), 42);
+}
+
+/* A killed run's PATH.new and SQLite's files beside it are removed. */
+static void test_leftovers_of_a_killed_run_are_removed(void **state)
+{
+    afx *f = *state;
+    sqlite3 *db = NULL;
+
+    assert_int_equal(tu_sh("printf 'half a database' > '%s'; printf x > '%s-journal'; "
+                           "printf y > '%s-wal'", f->tmp, f->tmp, f->tmp), 0);
+    assert_int_equal(db_aside_open(&db, f->path), 0);
+    assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (5)"), 0);
+    assert_int_equal(db_aside_finish(db, f->path), 0);
+    assert_int_equal(read_back(f->path), 5);
+    assert_int_equal(tu_sh("ls '%s' | grep -v '^a.db$' | grep -v '^a.db-' | wc -l | "
+                           "grep -qx 0", f->dir), 0);
+}
+
+/* What another command made at PATH meanwhile stays; the new database
+ * stays in PATH.new, and the message names both. */
+static void test_nothing_at_path_is_replaced(void **state)
+{
+    afx *f = *state;
+    sqlite3 *db = NULL, *other = NULL;
+
+    assert_int_equal(db_aside_open(&db, f->path), 0);
+    assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1)"), 0);
+    assert_int_equal(db_open(&other, f->path, 1), 0);
+    assert_int_equal(db_exec(other, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (2)"), 0);
+    db_close(other);
+    assert_int_equal(db_aside_finish(db, f->path), PD_EBUSY);
+    assert_non_null(strstr(pd_error_last(), f->path));
+    assert_non_null(strstr(pd_error_last(), f->tmp));
+    assert_int_equal(read_back(f->path), 2);
+    assert_true(tu_exists(f->tmp));
+}
+
+/* A database that cannot be made leaves nothing behind. */
+static void test_failed_open_leaves_nothing(void **state)
+{
+    afx *f = *state;
+    char bad[4300];
+    sqlite3 *db = NULL;
+
+    snprintf(bad, sizeof(bad), "%s/no/such/dir/a.db", f->dir);
+    assert_true(db_aside_wanted(bad));
+    assert_true(db_aside_open(&db, bad) < 0);
+    assert_null(db);
+    assert_int_equal(tu_sh("test -z \"$(ls -A '%s')\"", f->dir), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_built_aside_then_in_place_in_wal_mode,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_leftovers_of_a_killed_run_are_removed,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_nothing_at_path_is_replaced,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_failed_open_leaves_nothing,
+                                        afx_setup, afx_teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
