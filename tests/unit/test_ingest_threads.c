@@ -294,7 +294,7 @@ static int stopped(void *arg)
 /* A first ingest builds its database aside and puts it in place; stopped
  * in the middle (interrupted), it keeps its finished batches at PATH as
  * an ingest into an existing database does, and the next run goes on. */
-static void test_first_ingest_built_aside_keeps_its_batches_when_stopped(void **state)
+static void test_first_ingest_aside_keeps_batches_when_stopped(void **state)
 {
     lfx *f = *state;
     char path[4300], pn[4310], *want, *got;
@@ -518,7 +518,7 @@ int main(void)
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_killed_parallel_ingest_resumes_to_the_same_content,
                                         lfx_setup, lfx_teardown),
-        cmocka_unit_test_setup_teardown(test_first_ingest_built_aside_keeps_its_batches_when_stopped,
+        cmocka_unit_test_setup_teardown(test_first_ingest_aside_keeps_batches_when_stopped,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_killed_first_ingest_starts_again,
                                         lfx_setup, lfx_teardown),
