@@ -5,15 +5,31 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
 #include "db.h"
 #include "db_aside.h"
 #include "pd_error.h"
+
+/* How often the writeback thread starts the disk writes of what the run
+ * wrote since (db_aside.h). */
+#define DB_ASIDE_WRITEBACK_MS 250
+
+struct db_aside {
+    char *path, *tmp;               /* PATH and PATH.new */
+    int fd;                         /* PATH.new, for the writeback; -1: none */
+    pthread_t thread;
+    int started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;
+};
 
 /* `path` with `suffix` appended (malloc), or NULL. */
 static char *db_aside_name(const char *path, const char *suffix)
@@ -66,24 +82,107 @@ static int db_aside_clear(const char *tmp)
     return rc;
 }
 
-int db_aside_open(sqlite3 **out, const char *path)
+/* The writeback thread: every DB_ASIDE_WRITEBACK_MS until stopped, start
+ * writing the file's dirty pages (sync_file_range SYNC_FILE_RANGE_WRITE
+ * waits for no write to end; on its own thread, what it does wait for
+ * delays no other).  Without it the kernel writes nothing of a run this
+ * short (its own writeback starts after 30 s or 10 % of memory dirty), so
+ * the one sync at the end wrote all of numpy/core's 117 MB: 0.13-0.16 s
+ * with every other thread done; with it 0.02-0.04 s. */
+static void *db_aside_writeback(void *arg)
 {
-    char *tmp = db_aside_name(path, ".new");
+    db_aside *a = arg;
+    struct timespec until;
+
+    pthread_mutex_lock(&a->mu);
+    while (!a->stop) {
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += DB_ASIDE_WRITEBACK_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        if (pthread_cond_timedwait(&a->cv, &a->mu, &until) != ETIMEDOUT || a->stop)
+            continue;
+        pthread_mutex_unlock(&a->mu);
+        (void)sync_file_range(a->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+        pthread_mutex_lock(&a->mu);
+    }
+    pthread_mutex_unlock(&a->mu);
+    return NULL;
+}
+
+/* Stop and join the writeback thread, close its descriptor. */
+static void db_aside_stop(db_aside *a)
+{
+    if (a->started) {
+        pthread_mutex_lock(&a->mu);
+        a->stop = 1;
+        pthread_cond_signal(&a->cv);
+        pthread_mutex_unlock(&a->mu);
+        pthread_join(a->thread, NULL);
+        a->started = 0;
+    }
+    if (a->fd >= 0)
+        close(a->fd);
+    a->fd = -1;
+}
+
+static void db_aside_free(db_aside *a)
+{
+    if (!a)
+        return;
+    db_aside_stop(a);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
+    free(a->path);
+    free(a->tmp);
+    free(a);
+}
+
+/* A handle for `path` (no thread yet), or NULL when out of memory. */
+static db_aside *db_aside_new(const char *path)
+{
+    db_aside *a = calloc(1, sizeof(*a));
+
+    if (!a)
+        return NULL;
+    a->fd = -1;
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
+    if (!(a->path = strdup(path)) || !(a->tmp = db_aside_name(path, ".new"))) {
+        db_aside_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+int db_aside_open(db_aside **out, sqlite3 **db, const char *path)
+{
+    db_aside *a = db_aside_new(path);
     int rc;
 
     *out = NULL;
-    if (!tmp)
+    *db = NULL;
+    if (!a)
         return pd_error_nomem("opening the database");
-    if ((rc = db_aside_clear(tmp)) == 0 && (rc = db_open_private(out, tmp)) < 0) {
+    if ((rc = db_aside_clear(a->tmp)) == 0 && (rc = db_open_private(db, a->tmp)) < 0) {
         char *msg = strdup(pd_error_last());
 
-        (void)db_aside_clear(tmp);      /* a file half made: nothing to keep */
+        (void)db_aside_clear(a->tmp);   /* a file half made: nothing to keep */
         if (msg)
             pd_error_set(rc, "%s", msg);
         free(msg);
     }
-    free(tmp);
-    return rc;
+    if (rc < 0) {
+        db_aside_free(a);
+        return rc;
+    }
+    /* Best effort: without it the final sync only takes longer. */
+    if ((a->fd = open(a->tmp, O_RDONLY | O_CLOEXEC)) >= 0)
+        a->started = pthread_create(&a->thread, NULL, db_aside_writeback, a) == 0;
+    *out = a;
+    return 0;
 }
 
 /* fsync the file or directory at p; 0 or -1 with errno. */
@@ -143,11 +242,11 @@ static int db_aside_place(const char *tmp, const char *path)
     return rc;
 }
 
-int db_aside_finish(sqlite3 *db, const char *path)
+int db_aside_finish(db_aside *a, sqlite3 *db)
 {
-    char *tmp = db_aside_name(path, ".new");
     int rc;
 
+    db_aside_stop(a);
     /* Not stopped half way by the run's interrupt (ingest_options), which
      * may be why it ends: what it committed is kept as a run into an
      * existing database keeps it. */
@@ -157,14 +256,12 @@ int db_aside_finish(sqlite3 *db, const char *path)
     rc = db_exec(db, "PRAGMA journal_mode = WAL");
     if (sqlite3_close(db) != SQLITE_OK) {
         if (rc == 0)
-            rc = pd_error_set(PD_EDB, "%s: cannot close the new database: %s",
-                              tmp ? tmp : path, sqlite3_errmsg(db));
+            rc = pd_error_set(PD_EDB, "%s: cannot close the new database: %s", a->tmp,
+                              sqlite3_errmsg(db));
         sqlite3_close_v2(db);       /* closed once its statements are */
     }
-    if (rc == 0 && !tmp)
-        rc = pd_error_nomem("putting the database in place");
     if (rc == 0)
-        rc = db_aside_place(tmp, path);
-    free(tmp);
+        rc = db_aside_place(a->tmp, a->path);
+    db_aside_free(a);
     return rc;
 }

@@ -20,7 +20,6 @@
 #include "pd_time.h"
 #include "analyzer/analyzer.h"
 #include "db.h"
-#include "db_aside.h"
 #include "db_lock.h"
 #include "db_repo.h"
 #include "ingest.h"
@@ -455,9 +454,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     /* A new database is built aside and put in place whole: nothing can
      * read it meanwhile, so WAL's checkpoints and syncs guard nothing. */
-    c->aside = db_aside_wanted(opt->db_path);
-    if ((rc = c->aside ? db_aside_open(&c->db, opt->db_path)
-                       : db_open(&c->db, opt->db_path, 1)) < 0 ||
+    if ((rc = db_aside_wanted(opt->db_path) ? db_aside_open(&c->aside, &c->db, opt->db_path)
+                                            : db_open(&c->db, opt->db_path, 1)) < 0 ||
         /* Fewer WAL checkpoints (64 MiB of WAL, not 4): the index pages
          * that the run's transactions all rewrite are copied back once, not
          * at every commit (numpy/core: 37.6 -> 35.4 s CPU). */
@@ -509,10 +507,11 @@ static int ingest_close(ingest_ctx *c)
     ingest_flow_close(c->flow);
     ingest_progress_free(c->progress);
     db_ingest_free(c->store);
-    if (c->aside && c->db)
-        rc = db_aside_finish(c->db, c->opt->db_path);
+    if (c->aside)
+        rc = db_aside_finish(c->aside, c->db);
     else
         db_close(c->db);
+    c->aside = NULL;
     c->db = NULL;
     an_memo_free(c->memo);
     rules_free(c->rules);

@@ -13,6 +13,7 @@
 
 #include "analyzer/analyzer.h"
 #include "db.h"
+#include "db_aside.h"
 #include "db_ingest.h"
 #include "db_lock.h"
 #include "ingest.h"
@@ -26,8 +27,8 @@ typedef struct {
     db_lock *lock;                /* the database's work lock, held throughout */
     git_repository *repo;
     sqlite3 *db;
-    int aside;                    /* db is PATH.new, put in place at the end
-                                   * (db_aside.h: nothing was at PATH) */
+    db_aside *aside;              /* db is PATH.new, put in place at the end
+                                   * (db_aside.h: nothing was at PATH), or NULL */
     db_ingest *store;
     rules *rules;
     const char *rules_hash;       /* analysis key: rules hash + analyzer version */

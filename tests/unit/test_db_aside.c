@@ -59,10 +59,11 @@ static void test_built_aside_then_in_place_in_wal_mode(void **state)
     afx *f = *state;
     char side[4300];
     sqlite3 *db = NULL;
+    db_aside *a = NULL;
 
     assert_true(db_aside_wanted(f->path));
     assert_false(db_aside_building(f->path));
-    assert_int_equal(db_aside_open(&db, f->path), 0);
+    assert_int_equal(db_aside_open(&a, &db, f->path), 0);
     assert_true(tu_exists(f->tmp));
     assert_false(tu_exists(f->path));
     assert_true(db_aside_building(f->path));
@@ -70,7 +71,7 @@ static void test_built_aside_then_in_place_in_wal_mode(void **state)
     /* a rolled back change is undone (the journal is in memory) */
     assert_int_equal(db_exec(db, "BEGIN; UPDATE t SET v = 7; ROLLBACK"), 0);
     assert_int_equal(db_exec(db, "UPDATE t SET v = v + 1"), 0);
-    assert_int_equal(db_aside_finish(db, f->path), 0);
+    assert_int_equal(db_aside_finish(a, db), 0);
     assert_false(tu_exists(f->tmp));
     assert_false(db_aside_wanted(f->path));
     assert_false(db_aside_building(f->path));
@@ -85,12 +86,13 @@ static void test_leftovers_of_a_killed_run_are_removed(void **state)
 {
     afx *f = *state;
     sqlite3 *db = NULL;
+    db_aside *a = NULL;
 
     assert_int_equal(tu_sh("printf 'half a database' > '%s'; printf x > '%s-journal'; "
                            "printf y > '%s-wal'", f->tmp, f->tmp, f->tmp), 0);
-    assert_int_equal(db_aside_open(&db, f->path), 0);
+    assert_int_equal(db_aside_open(&a, &db, f->path), 0);
     assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (5)"), 0);
-    assert_int_equal(db_aside_finish(db, f->path), 0);
+    assert_int_equal(db_aside_finish(a, db), 0);
     assert_int_equal(read_back(f->path), 5);
     assert_int_equal(tu_sh("ls '%s' | grep -v '^a.db$' | grep -v '^a.db-' | wc -l | "
                            "grep -qx 0", f->dir), 0);
@@ -102,13 +104,14 @@ static void test_nothing_at_path_is_replaced(void **state)
 {
     afx *f = *state;
     sqlite3 *db = NULL, *other = NULL;
+    db_aside *a = NULL;
 
-    assert_int_equal(db_aside_open(&db, f->path), 0);
+    assert_int_equal(db_aside_open(&a, &db, f->path), 0);
     assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1)"), 0);
     assert_int_equal(db_open(&other, f->path, 1), 0);
     assert_int_equal(db_exec(other, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (2)"), 0);
     db_close(other);
-    assert_int_equal(db_aside_finish(db, f->path), PD_EBUSY);
+    assert_int_equal(db_aside_finish(a, db), PD_EBUSY);
     assert_non_null(strstr(pd_error_last(), f->path));
     assert_non_null(strstr(pd_error_last(), f->tmp));
     assert_int_equal(read_back(f->path), 2);
@@ -121,11 +124,13 @@ static void test_failed_open_leaves_nothing(void **state)
     afx *f = *state;
     char bad[4300];
     sqlite3 *db = NULL;
+    db_aside *a = NULL;
 
     snprintf(bad, sizeof(bad), "%s/no/such/dir/a.db", f->dir);
     assert_true(db_aside_wanted(bad));
-    assert_true(db_aside_open(&db, bad) < 0);
+    assert_true(db_aside_open(&a, &db, bad) < 0);
     assert_null(db);
+    assert_null(a);
     assert_int_equal(tu_sh("test -z \"$(ls -A '%s')\"", f->dir), 0);
 }
 
