@@ -54,7 +54,10 @@ static void cli_ingest_usage(FILE *out)
         "                   wait up to SECONDS for it (default 0: fail at once\n"
         "                   with \"another ingest is running\", exit status 1)\n\n"
         "A ref whose new tip does not descend from the stored one (a rebase or\n"
-        "force-push) is recorded as a rewrite; every old commit is kept.\n");
+        "force-push) is recorded as a rewrite; every old commit is kept.\n"
+        "SIGINT, SIGTERM or SIGHUP rolls the open batch of commits back, keeps\n"
+        "the finished ones and ends the command by that signal.  A new FILE is\n"
+        "built as FILE.new and renamed to FILE at the end (doc/guide.md).\n");
 }
 
 /* Default name: the directory's base name without ".git" and "/.git". */
@@ -102,16 +105,22 @@ static const char *cli_bytes(char *buf, size_t n, double bytes)
     return buf;
 }
 
-/* SIGINT or SIGTERM received: the run stops at its next database
- * statement, rolls the open batch back and closes as after an error, so
- * that what it committed is kept (and a new database built aside is put
- * in place, db_aside.h).  A second signal ends the process at once
- * (SA_RESETHAND). */
+/* SIGINT, SIGTERM or SIGHUP received: the run stops before its next
+ * commit or within its running statement, rolls the open batch back and
+ * closes as after an error, so that what it committed is kept (and a new
+ * database built aside is put in place, db_aside.h); then the process
+ * ends by that signal, as a shell or systemd expects (systemd counts a
+ * SIGTERM end of `systemctl stop` as clean).  The first signal gives
+ * every one of them back its default action: a second one ends the
+ * process at once (but for the placing, which holds them). */
 static volatile sig_atomic_t cli_ingest_signal;
 
 static void cli_ingest_on_signal(int sig)
 {
     cli_ingest_signal = sig;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
 }
 
 /* ingest_options.interrupted */
@@ -127,10 +136,28 @@ static void cli_ingest_catch(void)
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = cli_ingest_on_signal;
-    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* After a run stopped by signal `sig` (st its stats): say so, then end
+ * by the signal. */
+static void cli_ingest_end_by(int sig, const ingest_stats *st)
+{
+    const char *name = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
+
+    if (st->close_failed)           /* a new database not put in place */
+        fprintf(stderr, "portdash ingest: stopped by %s, then: %s\n", name, pd_error_last());
+    else
+        fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "
+                "rolled back, the batches before it are kept; ingest again to go on\n",
+                name);
+    fflush(stderr);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 int cli_ingest(int argc, char **argv)
@@ -187,9 +214,9 @@ int cli_ingest(int argc, char **argv)
     }
     /* before any thread or big buffer */
     pd_malloc_ingest(ingest_threads(&opt));
-    if (!opt.db_path || !opt.repo_path || optind < argc) {
+    if (!opt.db_path || !opt.repo_path || !opt.db_path[0] || optind < argc) {
         fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
-                ? "unexpected argument" : "--db and --git-dir are required");
+                ? "unexpected argument" : "--db and --git-dir are required (not empty)");
         cli_ingest_usage(stderr);
         goto done;
     }
@@ -209,11 +236,8 @@ int cli_ingest(int argc, char **argv)
     opt.interrupted = cli_ingest_stopped;
     cli_ingest_catch();
     if ((rc = ingest_run(&opt, &st)) < 0 && cli_ingest_signal) {
-        fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "
-                "rolled back, the batches before it are kept; ingest again to go on "
-                "(%s)\n", cli_ingest_signal == SIGTERM ? "SIGTERM" : "SIGINT",
-                pd_error_last());
-        rc = 128 + cli_ingest_signal;
+        cli_ingest_end_by(cli_ingest_signal, &st);
+        rc = 128 + cli_ingest_signal;       /* where the signal is held */
         goto done;
     }
     if (rc < 0) {

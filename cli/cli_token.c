@@ -84,10 +84,12 @@ int cli_token(int argc, char **argv)
     }
     /* A token made at PATH now would make a database there, which the
      * first ingest could not then put in place (db_aside.h). */
-    if (db_aside_building(db_path)) {
-        fprintf(stderr, "portdash token: no database at %s yet: a first ingest is "
-                "building it (%s.new); run this once it has ended\n", db_path, db_path);
-        return CLI_FAIL;
+    if ((rc = db_aside_building(db_path)) != 0) {
+        fprintf(stderr, "portdash token: no database at %s yet: %s (%s.new); %s\n", db_path,
+                rc == 1 ? "a first ingest is building it" : "a first ingest was stopped "
+                "before it ended", db_path, rc == 1 ? "run this once it has ended"
+                : "ingest again, then run this");
+        return CLI_USAGE;           /* as for any --db that does not exist */
     }
     if ((rc = db_open(&db, db_path, strcmp(verb, "create") == 0)) < 0)
         goto fail;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,17 @@
 
 #include "db.h"
 #include "db_aside.h"
+#include "db_lock.h"
 #include "pd_error.h"
 
 /* How often the writeback thread starts the disk writes of what the run
  * wrote since (db_aside.h). */
 #define DB_ASIDE_WRITEBACK_MS 250
+
+/* PRAGMA application_id of a database being built aside ("pdNW"), 0 once
+ * it is put in place: what marks a PATH.new as one a run left, which the
+ * next may remove (https://sqlite.org/fileformat2.html, offset 68). */
+#define DB_ASIDE_MARK 0x70644e57
 
 struct db_aside {
     char *path, *tmp;               /* PATH and PATH.new */
@@ -51,35 +58,78 @@ int db_aside_wanted(const char *path)
     return lstat(path, &sb) < 0 && errno == ENOENT;
 }
 
+/* 1 when tmp is a file a run building it aside left: empty (killed
+ * before its first page), or a database whose header carries the mark;
+ * 0 for anything else (another's file, a directory). */
+static int db_aside_ours(const char *tmp)
+{
+    unsigned char h[100];
+    struct stat sb;
+    FILE *fp;
+    size_t got;
+
+    if (lstat(tmp, &sb) < 0 || !S_ISREG(sb.st_mode))
+        return 0;
+    if (sb.st_size == 0)
+        return 1;
+    if (!(fp = fopen(tmp, "rb")))
+        return 0;
+    got = fread(h, 1, sizeof(h), fp);
+    fclose(fp);
+    return got == sizeof(h) && memcmp(h, "SQLite format 3", 16) == 0 &&
+           ((uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 |
+            h[71]) == DB_ASIDE_MARK;
+}
+
 int db_aside_building(const char *path)
 {
     char *tmp = db_aside_name(path, ".new");
     struct stat sb;
-    int r = tmp && db_aside_wanted(path) && lstat(tmp, &sb) == 0;
+    int r = 0;
 
+    if (tmp && db_aside_wanted(path) && lstat(tmp, &sb) == 0)
+        r = db_lock_held(path) ? 1 : 2;
     free(tmp);
     return r;
 }
 
-/* Remove what an unfinished run left at tmp: the file and SQLite's files
- * beside it.  0 or PD_EIO / PD_ENOMEM. */
-static int db_aside_clear(const char *tmp)
+/* Remove SQLite's files beside p (-journal, -wal, -shm), and p itself when
+ * `self`.  0 or PD_EIO / PD_ENOMEM. */
+static int db_aside_clear(const char *p, int self)
 {
     static const char *const sfx[] = {"", "-journal", "-wal", "-shm"};
     size_t i;
     int rc = 0;
 
-    for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]) && rc == 0; i++) {
-        char *f = db_aside_name(tmp, sfx[i]);
+    for (i = self ? 0 : 1; i < sizeof(sfx) / sizeof(sfx[0]) && rc == 0; i++) {
+        char *f = db_aside_name(p, sfx[i]);
 
         if (!f)
             rc = pd_error_nomem("opening the database");
         else if (unlink(f) < 0 && errno != ENOENT)
             rc = pd_error_set(PD_EIO, "%s: cannot remove what an unfinished first "
-                              "ingest left: %s", f, strerror(errno));
+                              "ingest or a removed database left: %s", f,
+                              strerror(errno));
         free(f);
     }
     return rc;
+}
+
+/* Make room for a new database at a->path: PATH.new and its files when a
+ * run left them (else refused: nothing that is not ours is removed), and
+ * the -journal, -wal and -shm of a database removed from PATH, which
+ * SQLite would replay into the new one once it is there (a new empty
+ * file drops them; a built one does not).  The caller holds PATH's lock
+ * and nothing is at PATH. */
+static int db_aside_room(const db_aside *a)
+{
+    struct stat sb;
+
+    if (lstat(a->tmp, &sb) == 0 && !db_aside_ours(a->tmp))
+        return pd_error_set(PD_EINVAL, "%s is in the way of a new database at %s: "
+                            "it is not one a first ingest left; move it away", a->tmp,
+                            a->path);
+    return db_aside_clear(a->tmp, 1) < 0 ? PD_EIO : db_aside_clear(a->path, 0);
 }
 
 /* The writeback thread: every DB_ASIDE_WRITEBACK_MS until stopped, start
@@ -157,6 +207,15 @@ static db_aside *db_aside_new(const char *path)
     return a;
 }
 
+/* Set the mark (on) or clear it; 0 or PD_EDB. */
+static int db_aside_mark(sqlite3 *db, int on)
+{
+    char sql[64];
+
+    snprintf(sql, sizeof(sql), "PRAGMA application_id = %ld", on ? (long)DB_ASIDE_MARK : 0L);
+    return db_exec(db, sql);
+}
+
 int db_aside_open(db_aside **out, sqlite3 **db, const char *path)
 {
     db_aside *a = db_aside_new(path);
@@ -166,10 +225,13 @@ int db_aside_open(db_aside **out, sqlite3 **db, const char *path)
     *db = NULL;
     if (!a)
         return pd_error_nomem("opening the database");
-    if ((rc = db_aside_clear(a->tmp)) == 0 && (rc = db_open_private(db, a->tmp)) < 0) {
+    if ((rc = db_aside_room(a)) == 0 &&
+        ((rc = db_open_private(db, a->tmp)) < 0 || (rc = db_aside_mark(*db, 1)) < 0)) {
         char *msg = strdup(pd_error_last());
 
-        (void)db_aside_clear(a->tmp);   /* a file half made: nothing to keep */
+        sqlite3_close(*db);
+        *db = NULL;
+        (void)db_aside_clear(a->tmp, 1);    /* a file half made: nothing to keep */
         if (msg)
             pd_error_set(rc, "%s", msg);
         free(msg);
@@ -242,26 +304,86 @@ static int db_aside_place(const char *tmp, const char *path)
     return rc;
 }
 
-int db_aside_finish(db_aside *a, sqlite3 *db)
+/* The run's file removed after error rc (its message kept, with what
+ * happened to the file added). */
+static void db_aside_discard_file(const db_aside *a, int rc)
 {
-    int rc;
+    char *msg = strdup(pd_error_last());
 
-    db_aside_stop(a);
-    /* Not stopped half way by the run's interrupt (ingest_options), which
-     * may be why it ends: what it committed is kept as a run into an
-     * existing database keeps it. */
-    sqlite3_progress_handler(db, 0, NULL, NULL);
-    /* The switch rewrites the header under the rollback journal; the
-     * readers that open the file later find a WAL database. */
-    rc = db_exec(db, "PRAGMA journal_mode = WAL");
+    (void)db_aside_clear(a->tmp, 1);
+    pd_error_set(rc, "%s; nothing was put at %s", msg ? msg : "", a->path);
+    free(msg);
+}
+
+/* PRAGMA quick_check says "ok": 0, else PD_EDB naming what it found. */
+static int db_aside_check(sqlite3 *db, const char *tmp)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = 0;
+
+    if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK)
+        return pd_error_set(PD_EDB, "%s: cannot check the new database: %s", tmp,
+                            sqlite3_errmsg(db));
+    if (sqlite3_step(st) != SQLITE_ROW ||
+        strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0)
+        rc = pd_error_set(PD_EDB, "%s: the new database is damaged (%s)", tmp,
+                          sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0)
+                                                     : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Close db; PD_EDB when it would not (unfinalized statements: it closes
+ * once they are). */
+static int db_aside_close(sqlite3 *db, const char *tmp, int rc)
+{
     if (sqlite3_close(db) != SQLITE_OK) {
         if (rc == 0)
-            rc = pd_error_set(PD_EDB, "%s: cannot close the new database: %s", a->tmp,
+            rc = pd_error_set(PD_EDB, "%s: cannot close the new database: %s", tmp,
                               sqlite3_errmsg(db));
-        sqlite3_close_v2(db);       /* closed once its statements are */
+        sqlite3_close_v2(db);
     }
+    return rc;
+}
+
+int db_aside_finish(db_aside *a, sqlite3 *db, int check)
+{
+    sigset_t block, old;
+    int rc;
+
+    /* Not cut by a second signal half way (the first may be why the run
+     * ends): the database is put in place whole, then the signal acts. */
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    db_aside_stop(a);
+    /* Nor stopped by the run's interrupt (ingest_options). */
+    sqlite3_progress_handler(db, 0, NULL, NULL);
+    rc = check ? db_aside_check(db, a->tmp) : 0;
+    if (rc == 0)
+        rc = db_aside_mark(db, 0);
+    /* The switch rewrites the header under the rollback journal; readers
+     * open the file in WAL mode (db_open would switch it otherwise). */
+    if (rc == 0)
+        rc = db_exec(db, "PRAGMA journal_mode = WAL");
+    rc = db_aside_close(db, a->tmp, rc);
+    if (rc == 0 && db_aside_wanted(a->path))
+        rc = db_aside_clear(a->path, 0);     /* none can have come: the lock */
     if (rc == 0)
         rc = db_aside_place(a->tmp, a->path);
+    else
+        db_aside_discard_file(a, rc);
     db_aside_free(a);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
+}
+
+void db_aside_discard(db_aside *a, sqlite3 *db)
+{
+    db_aside_stop(a);
+    (void)db_aside_close(db, a->tmp, 0);
+    (void)db_aside_clear(a->tmp, 1);
+    db_aside_free(a);
 }

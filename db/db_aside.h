@@ -11,13 +11,16 @@
  * behind them; doc/benchmarks.md, issue 26).
  *
  * What a run leaves:
- * - it ends (done, failed after opening, or interrupted: its last open
- *   transaction rolled back as before): PATH, holding what it committed,
- *   as a run that wrote PATH itself leaves it;
- * - it is killed, or the machine stops: PATH.new, unfinished, and no
- *   PATH.  The next ingest (which holds PATH's ingest lock, db_lock.h)
- *   removes it and starts again.  That run's progress is lost, never data:
- *   nothing was at PATH.
+ * - done, or stopped by a signal (its open transaction rolled back as
+ *   before, then PRAGMA quick_check): PATH, holding what it committed, as
+ *   a run that wrote PATH itself leaves it;
+ * - failed otherwise (an unknown ref, a full disk: a rollback after an
+ *   I/O error cannot be trusted with the journal in memory): nothing, as
+ *   a failed first run keeps nothing anyway (ingest.c, ingest_forget_new);
+ * - killed, or the machine stops: PATH.new, unfinished, and no PATH.  The
+ *   next ingest (which holds PATH's ingest lock, db_lock.h) removes it and
+ *   starts again.  That run's progress is lost, never data: nothing was at
+ *   PATH.
  * Until the run ends, `portdash serve --db PATH` finds no database (the
  * systemd unit retries every 5 s, doc/service.md).
  */
@@ -31,8 +34,10 @@
  * otherwise: the plain open then says why). */
 int db_aside_wanted(const char *path);
 
-/* 1 when nothing is at `path` but PATH.new is: a first ingest is
- * building the database (or one was killed while it did). */
+/* 1 when nothing is at `path` but PATH.new is and an ingest holds the
+ * database's lock: a first ingest is building it; 2 when PATH.new is but
+ * no one holds the lock: what a first ingest killed left (the next
+ * ingest starts again); 0 otherwise. */
 int db_aside_building(const char *path);
 
 /* A database being built aside: its paths and its writeback thread. */
@@ -41,8 +46,12 @@ typedef struct db_aside db_aside;
 /*
  * Open PATH.new (`path` with ".new") for a new database at `path`, after
  * removing what an unfinished run left there (PATH.new and its -journal,
- * -wal, -shm).  The caller holds the ingest lock of `path` (db_lock.h),
- * so no other run builds it.  *db as db_open_private() gives it; *out
+ * -wal, -shm) and the -journal, -wal and -shm of a database removed from
+ * PATH (SQLite would replay them into the new database once it is at
+ * PATH).  A PATH.new that no run left (not empty, and without the mark
+ * these files carry in their header, PRAGMA application_id) is not
+ * removed: PD_EINVAL, "in the way".  The caller holds the ingest lock of
+ * `path` (db_lock.h), so no other run builds it.  *db as db_open_private() gives it; *out
  * the handle db_aside_finish takes.  A thread starts the disk writes of
  * what was written every 250 ms (sync_file_range, waiting for none), so
  * that the sync at the end finds little left: numpy/core's 117 MB took
@@ -54,15 +63,26 @@ int db_aside_open(db_aside **out, sqlite3 **db, const char *path);
 
 /*
  * Close db (opened by db_aside_open with handle a; every statement
- * finalized) and put it in place: switched to WAL, synced, renamed to
- * PATH without replacing anything there (renameat2 RENAME_NOREPLACE, or
- * link and unlink where the file system has no such rename), and the
- * directory synced.  db is closed and a freed in every case.  Errors:
- * PD_EDB (the switch or the close), PD_EIO (sync or rename; the message
- * names both paths), PD_EBUSY when something appeared at PATH meanwhile
- * (another command made a database there): PATH.new is then left as it
- * is, and the message says so.
+ * finalized) and put it in place: checked first when `check`
+ * (PRAGMA quick_check: after a run stopped by an interrupt, whose open
+ * transaction was rolled back from the journal in memory), its mark
+ * cleared, switched to WAL, closed, synced, renamed to PATH without
+ * replacing anything there (renameat2 RENAME_NOREPLACE, or link and
+ * unlink where the file system has no such rename), and the directory
+ * synced.  SIGINT, SIGTERM and SIGHUP wait meanwhile.  db is closed and a
+ * freed in every case.  Errors: PD_EDB (the check, the switch or the
+ * close: PATH.new is then removed, and the message says nothing was put
+ * at PATH), PD_EIO (sync or rename; the message names both paths),
+ * PD_EBUSY when something appeared at PATH meanwhile (another command
+ * made a database there): PATH.new is then left as it is, and the
+ * message says so.
  */
-int db_aside_finish(db_aside *a, sqlite3 *db);
+int db_aside_finish(db_aside *a, sqlite3 *db, int check);
+
+/* Close db and remove PATH.new: the run failed otherwise than by an
+ * interrupt, and a rollback after an I/O error (a full disk) cannot be
+ * trusted with the journal in memory; nothing existed at PATH, so nothing
+ * is lost but the run.  Frees a. */
+void db_aside_discard(db_aside *a, sqlite3 *db);
 
 #endif

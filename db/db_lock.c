@@ -27,8 +27,9 @@ static void dl_holder(int fd, char *buf, size_t n)
     buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* flock, retried every 100 ms up to wait_s seconds; 0, or errno. */
-static int dl_flock(int fd, int wait_s)
+/* flock, retried every 100 ms up to wait_s seconds or until stop(arg);
+ * 0, or errno (ECANCELED: stopped). */
+static int dl_flock(int fd, int wait_s, int (*stop)(void *), void *arg)
 {
     struct timespec step = {0, 100 * 1000 * 1000};
     long tries = (long)wait_s * 10;
@@ -40,11 +41,32 @@ static int dl_flock(int fd, int wait_s)
             return errno;
         if (tries-- <= 0)
             return EWOULDBLOCK;
+        if (stop && stop(arg))
+            return ECANCELED;
         nanosleep(&step, NULL);
     }
 }
 
+int db_lock_held(const char *db_path)
+{
+    char path[4200];
+    int fd, held;
+
+    if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path) ||
+        (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return 0;
+    held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    close(fd);              /* a shared lock taken goes with it */
+    return held;
+}
+
 int db_lock_take(db_lock **out, const char *db_path, const char *what, int wait_s)
+{
+    return db_lock_take_stoppable(out, db_path, what, wait_s, NULL, NULL);
+}
+
+int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
+                           int wait_s, int (*stop)(void *), void *arg)
 {
     char path[4200], holder[256], when[40], line[300];
     db_lock *l;
@@ -56,9 +78,13 @@ int db_lock_take(db_lock **out, const char *db_path, const char *what, int wait_
     if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) < 0)
         return pd_error_set(PD_EIO, "%s: cannot open the lock file: %s", path,
                             strerror(errno));
-    if ((err = dl_flock(fd, wait_s)) != 0) {
+    if ((err = dl_flock(fd, wait_s, stop, arg)) != 0) {
         dl_holder(fd, holder, sizeof(holder));
         close(fd);
+        if (err == ECANCELED)
+            return pd_error_set(PD_EBUSY, "stopped while waiting for another ingest "
+                                "(%s); this %s did not start",
+                                holder[0] ? holder : "holder unknown", what);
         if (err != EWOULDBLOCK)
             return pd_error_set(PD_EIO, "%s: cannot lock: %s", path, strerror(err));
         return pd_error_set(PD_EBUSY, "another ingest is running (%s); this %s did not "

@@ -25,6 +25,18 @@ typedef struct db_lock db_lock;
  */
 int db_lock_take(db_lock **out, const char *db_path, const char *what, int wait_s);
 
+/* db_lock_take whose wait ends early, with PD_EBUSY "stopped while waiting
+ * for ...", once stop(arg) returns nonzero (checked every 100 ms; stop may
+ * be NULL): an ingest told to stop (SIGTERM from `systemctl stop`) while
+ * it waits with --wait. */
+int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
+                           int wait_s, int (*stop)(void *), void *arg);
+
+/* 1 when some process holds the work lock of `db_path` now, 0 when none
+ * does or it has no lock file.  Tried with a shared flock let go at once:
+ * a taker that does not wait could be refused only in that moment. */
+int db_lock_held(const char *db_path);
+
 /* Release; accepts NULL. */
 void db_lock_release(db_lock *l);
 

@@ -52,6 +52,12 @@
  * upload waits for the write lock the writer holds. */
 #define INGEST_STALL_MS 20
 
+/* 1 when the caller asked the run to stop (ingest_options.interrupted). */
+static int ingest_stopped(const ingest_ctx *c)
+{
+    return c->opt->interrupted && c->opt->interrupted(c->opt->interrupt_arg);
+}
+
 /* Commit the open transaction every so often, so work survives a stop. */
 static int ingest_checkpoint(ingest_ctx *c, int force)
 {
@@ -373,6 +379,12 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
     prev = base;
     for (i = n; i-- > 0;) {
         c->patch_here = i < c->patch_below;
+        /* Between commits too: SQLite's progress handler sees the
+         * interrupt only in statements of 1,000 steps or more. */
+        if (ingest_stopped(c)) {
+            rc = pd_error_set(PD_ERROR, "interrupted");
+            goto done;
+        }
         if ((c->pipe && (rc = ingest_pipe_next(c->pipe, &plan)) < 0) ||
             (rc = ingest_commit(c, &chain[i], ids[i], &prev, plan)) < 0)
             goto done;
@@ -445,7 +457,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     /* Before the database is opened (and migrated): one writer of
      * commits at a time, with a message that says so (issue 27). */
-    if ((rc = db_lock_take(&c->lock, opt->db_path, "ingest", opt->lock_wait_s)) < 0)
+    if ((rc = db_lock_take_stoppable(&c->lock, opt->db_path, "ingest", opt->lock_wait_s,
+                                     opt->interrupted, opt->interrupt_arg)) < 0)
         return rc;
     ingest_analysis_key(c->analysis_key, rules_hash(c->rules));
     c->rules_hash = c->analysis_key;
@@ -498,19 +511,29 @@ done:
     return rc;
 }
 
-/* Free the run's state; a database built aside is put in place (its
- * error, else 0, is returned). */
-static int ingest_close(ingest_ctx *c)
+/* Free the run's state, which ended with `rc`.  A database built aside
+ * is put in place when the run succeeded or was stopped (checked then:
+ * its open transaction was rolled back), else removed (db_aside.h);
+ * returns the placing's error, else 0. */
+static int ingest_close(ingest_ctx *c, int rc_run)
 {
     int rc = 0;
 
     ingest_flow_close(c->flow);
     ingest_progress_free(c->progress);
     db_ingest_free(c->store);
-    if (c->aside)
-        rc = db_aside_finish(c->aside, c->db);
-    else
+    if (c->aside && (rc_run == 0 || ingest_stopped(c))) {
+        rc = db_aside_finish(c->aside, c->db, rc_run != 0);
+    } else if (c->aside) {
+        char *msg = strdup(pd_error_last());
+
+        db_aside_discard(c->aside, c->db);
+        pd_error_set(rc_run, "%s; a first ingest that fails keeps nothing: nothing "
+                     "is at %s", msg ? msg : "", c->opt->db_path);
+        free(msg);
+    } else {
         db_close(c->db);
+    }
     c->aside = NULL;
     c->db = NULL;
     an_memo_free(c->memo);
@@ -637,7 +660,10 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         rc = db_ingest_commit(c.store);
     if (rc < 0) {
         db_ingest_rollback(c.store);
-        ingest_forget_new(&c);
+        /* Stopped, it keeps its batches, as the next run goes on from
+         * them; failed, a first run keeps nothing. */
+        if (!ingest_stopped(&c))
+            ingest_forget_new(&c);
     }
 done:
     if (c.memo) {
@@ -649,9 +675,10 @@ done:
     }
     /* The close is the run's too: the database's last checkpoint, or a
      * new one put in place. */
-    rc2 = ingest_close(&c);
-    if (rc == 0)
-        rc = rc2;
+    rc2 = ingest_close(&c, rc);
+    c.st.close_failed = rc2 < 0;
+    if (rc == 0 || rc2 < 0)
+        rc = rc2 < 0 ? rc2 : rc;
     c.st.seconds = pd_clock_s(CLOCK_MONOTONIC) - t0;
     c.st.cpu_write_s = pd_clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
     if (stats)

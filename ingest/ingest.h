@@ -97,6 +97,8 @@ typedef struct {
      * planner, the analysis threads together, and the calling (writer)
      * thread, which also plans and analyses when there are no threads. */
     double cpu_plan_s, cpu_analyse_s, cpu_write_s;
+    int close_failed;         /* the run's error is the close's: a new
+                                 database not put in place (db_aside.h) */
 } ingest_stats;
 
 /* The analysis threads an ingest with `opt` runs: opt->threads, or one per

@@ -477,10 +477,11 @@ int srv_start(srv **out, const srv_options *opt)
         return rc;
     /* Fail at start, not at the first request, on a bad database (a missing
      * one: db_open says how to make it). */
-    if (db_aside_building(opt->db_path))
-        return pd_error_set(PD_EINVAL, "no database at %s yet: a first ingest is "
-                            "building it (%s.new) and puts it there when it ends",
-                            opt->db_path, opt->db_path);
+    if ((rc = db_aside_building(opt->db_path)) != 0)
+        return pd_error_set(PD_EINVAL, "no database at %s yet: %s (%s.new)", opt->db_path,
+                            rc == 1 ? "a first ingest is building it and puts it there "
+                            "when it ends" : "a first ingest was stopped before it ended; "
+                            "run `portdash ingest` again", opt->db_path);
     if ((rc = db_open(&probe, opt->db_path, 0)) < 0)
         return rc;
     db_close(probe);

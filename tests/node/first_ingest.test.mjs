@@ -1,8 +1,9 @@
 // A first ingest (nothing at --db) builds its database aside, in PATH.new,
 // and puts it at PATH when it ends (db/db_aside.h): meanwhile `serve` and
 // `token create` say so instead of finding or making another database
-// there; SIGINT stops `portdash ingest` at its next statement, keeping its
-// finished batches at PATH, and the next run goes on from them.
+// there; SIGINT stops `portdash ingest` before its next commit, keeping its
+// finished batches at PATH, then ends it by that signal, and the next run
+// goes on from them; SIGTERM ends one that waits for the lock.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,18 +17,62 @@ const root = join(here, '..', '..');
 const bin = resolve(process.env.PORTDASH_BIN || join(root, 'build', 'portdash'));
 const run = (args) => spawnSync(bin, args, { cwd: root, encoding: 'utf8' });
 
-test('while PATH.new is built, serve and token create say so and make nothing', () => {
+test('while PATH.new is built, or was left, serve and token create say so and make nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-aside-'));
   try {
     const db = join(dir, 'p.db');
-    writeFileSync(`${db}.new`, 'a first ingest at work');
-    const s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
-    assert.notEqual(s.status, 0);
-    assert.match(s.stderr, /no database at .*p\.db yet: a first ingest is building it \(.*p\.db\.new\)/);
-    const t = run(['token', 'create', '--db', db, '--name', 'ci']);
-    assert.equal(t.status, 1, t.stderr);
-    assert.match(t.stderr, /a first ingest is building it \(.*p\.db\.new\)/);
+    writeFileSync(`${db}.new`, '');
+    // No one holds the lock: what a killed first ingest left.
+    let s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
+    assert.equal(s.status, 2, s.stderr);
+    assert.match(s.stderr, /no database at .*p\.db yet: a first ingest was stopped before it ended; run `portdash ingest` again \(.*p\.db\.new\)/);
+    let t = run(['token', 'create', '--db', db, '--name', 'ci']);
+    assert.equal(t.status, 2, t.stderr);
+    assert.match(t.stderr, /a first ingest was stopped before it ended \(.*p\.db\.new\); ingest again/);
+    // The lock held, as a running ingest holds it.
+    const holder = spawn('flock', [`${db}.lock`, 'sleep', '30']);
+    try {
+      while (!existsSync(`${db}.lock`)) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 100));
+      s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
+      assert.equal(s.status, 2, s.stderr);
+      assert.match(s.stderr, /a first ingest is building it and puts it there when it ends \(.*p\.db\.new\)/);
+      t = run(['token', 'create', '--db', db, '--name', 'ci']);
+      assert.equal(t.status, 2, t.stderr);
+      assert.match(t.stderr, /a first ingest is building it \(.*p\.db\.new\); run this once it has ended/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
     assert.ok(!existsSync(db), 'token create made a database at PATH');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('SIGTERM ends an ingest that waits for the lock (--wait)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-aside-'));
+  try {
+    const db = join(dir, 'p.db');
+    writeFileSync(`${db}.lock`, '');
+    const holder = spawn('flock', [`${db}.lock`, 'sleep', '30']);
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const child = spawn(bin, ['ingest', '--quiet', '--wait', '600', '--db', db, '--git-dir',
+        join(root, '.git'), '--name', 'self'], { cwd: root });
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += d; });
+      const done = new Promise((res) => child.on('close', (code, sig) => res({ code, sig })));
+      await new Promise((r) => setTimeout(r, 500));
+      const t0 = Date.now();
+      child.kill('SIGTERM');
+      const { code, sig } = await done;
+      assert.equal(sig, 'SIGTERM', `code ${code}: ${stderr}`);
+      assert.ok(Date.now() - t0 < 3000, 'it went on waiting');
+      assert.match(stderr, /stopped by SIGTERM/);
+      assert.ok(!existsSync(db) && !existsSync(`${db}.new`));
+    } finally {
+      holder.kill('SIGKILL');
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -61,8 +106,7 @@ test('SIGINT stops a first ingest with its batches at PATH; the next run goes on
     while (!existsSync(`${db}.new`)) await new Promise((r) => setTimeout(r, 2));
     child.kill('SIGINT');
     const { code, sig } = await done;
-    assert.equal(sig, null, stderr);
-    assert.equal(code, 130, stderr);
+    assert.equal(sig, 'SIGINT', `code ${code}: ${stderr}`);
     assert.match(stderr, /stopped by SIGINT: the open batch of commits was rolled back, the batches before it are kept/);
     assert.ok(existsSync(db), 'the database is not at PATH');
     assert.ok(!existsSync(`${db}.new`), 'PATH.new is left');

@@ -7,8 +7,11 @@
  */
 #include "testutil.h"
 
+#include <sys/wait.h>
+
 #include "db.h"
 #include "db_aside.h"
+#include "db_lock.h"
 #include "pd_error.h"
 
 typedef struct {
@@ -71,7 +74,7 @@ static void test_built_aside_then_in_place_in_wal_mode(void **state)
     /* a rolled back change is undone (the journal is in memory) */
     assert_int_equal(db_exec(db, "BEGIN; UPDATE t SET v = 7; ROLLBACK"), 0);
     assert_int_equal(db_exec(db, "UPDATE t SET v = v + 1"), 0);
-    assert_int_equal(db_aside_finish(a, db), 0);
+    assert_int_equal(db_aside_finish(a, db, 0), 0);
     assert_false(tu_exists(f->tmp));
     assert_false(db_aside_wanted(f->path));
     assert_false(db_aside_building(f->path));
@@ -88,11 +91,22 @@ static void test_leftovers_of_a_killed_run_are_removed(void **state)
     sqlite3 *db = NULL;
     db_aside *a = NULL;
 
-    assert_int_equal(tu_sh("printf 'half a database' > '%s'; printf x > '%s-journal'; "
-                           "printf y > '%s-wal'", f->tmp, f->tmp, f->tmp), 0);
+    pid_t pid = fork();
+    int status = 0;
+
+    assert_true(pid >= 0);
+    if (pid == 0) {                 /* a run that dies in the middle */
+        if (db_aside_open(&a, &db, f->path) == 0)
+            db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (4)");
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(tu_exists(f->tmp));
+    assert_false(tu_exists(f->path));
+    assert_int_equal(tu_sh("printf x > '%s-journal'; printf y > '%s-wal'", f->tmp, f->tmp), 0);
     assert_int_equal(db_aside_open(&a, &db, f->path), 0);
     assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (5)"), 0);
-    assert_int_equal(db_aside_finish(a, db), 0);
+    assert_int_equal(db_aside_finish(a, db, 0), 0);
     assert_int_equal(read_back(f->path), 5);
     assert_int_equal(tu_sh("ls '%s' | grep -v '^a.db$' | grep -v '^a.db-' | wc -l | "
                            "grep -qx 0", f->dir), 0);
@@ -111,11 +125,72 @@ static void test_nothing_at_path_is_replaced(void **state)
     assert_int_equal(db_open(&other, f->path, 1), 0);
     assert_int_equal(db_exec(other, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (2)"), 0);
     db_close(other);
-    assert_int_equal(db_aside_finish(a, db), PD_EBUSY);
+    assert_int_equal(db_aside_finish(a, db, 0), PD_EBUSY);
     assert_non_null(strstr(pd_error_last(), f->path));
     assert_non_null(strstr(pd_error_last(), f->tmp));
     assert_int_equal(read_back(f->path), 2);
     assert_true(tu_exists(f->tmp));
+}
+
+/* The -wal of a database removed from PATH (killed, then rm PATH) is not
+ * replayed into the new one once it is there. */
+static void test_a_removed_databases_wal_is_not_replayed(void **state)
+{
+    afx *f = *state;
+    sqlite3 *old = NULL, *db = NULL;
+    db_aside *a = NULL;
+
+    assert_int_equal(db_open(&old, f->path, 1), 0);
+    assert_int_equal(db_exec(old, "PRAGMA wal_autocheckpoint = 0; CREATE TABLE t(v INTEGER); "
+                                  "INSERT INTO t VALUES (666)"), 0);
+    /* the WAL as a kill leaves it, then the database removed */
+    assert_int_equal(tu_sh("cp '%s-wal' '%s/w' && cp '%s-shm' '%s/s'", f->path, f->dir,
+                           f->path, f->dir), 0);
+    db_close(old);
+    assert_int_equal(tu_sh("rm -f '%s'* && mv '%s/w' '%s-wal' && mv '%s/s' '%s-shm'",
+                           f->path, f->dir, f->path, f->dir, f->path), 0);
+    assert_int_equal(db_aside_open(&a, &db, f->path), 0);
+    assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (7)"), 0);
+    assert_int_equal(db_aside_finish(a, db, 1), 0);
+    assert_int_equal(read_back(f->path), 7);
+    assert_int_equal(tu_sh("sqlite3 '%s' 'PRAGMA integrity_check' | grep -qx ok", f->path), 0);
+}
+
+/* A PATH.new that no run left is not removed; an empty one (a run killed
+ * before its first page) is. */
+static void test_only_what_a_run_left_is_removed(void **state)
+{
+    afx *f = *state;
+    sqlite3 *db = NULL, *other = NULL;
+    db_aside *a = NULL;
+
+    assert_int_equal(db_open(&other, f->tmp, 1), 0);     /* someone's database */
+    assert_int_equal(db_exec(other, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (3)"), 0);
+    db_close(other);
+    assert_int_equal(db_aside_open(&a, &db, f->path), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "is in the way"));
+    assert_int_equal(read_back(f->tmp), 3);
+    assert_int_equal(tu_sh("rm -f '%s'* && : > '%s'", f->tmp, f->tmp), 0);
+    assert_int_equal(db_aside_open(&a, &db, f->path), 0);
+    db_aside_discard(a, db);
+    assert_false(tu_exists(f->tmp));
+    assert_false(tu_exists(f->path));
+}
+
+/* What serve and token create are told: building (the lock held) or
+ * left by a run that was stopped (no one holds it). */
+static void test_building_or_left(void **state)
+{
+    afx *f = *state;
+    db_lock *l = NULL;
+
+    assert_int_equal(db_aside_building(f->path), 0);
+    assert_int_equal(tu_sh(": > '%s'", f->tmp), 0);
+    assert_int_equal(db_aside_building(f->path), 2);
+    assert_int_equal(db_lock_take(&l, f->path, "ingest", 0), 0);
+    assert_int_equal(db_aside_building(f->path), 1);
+    db_lock_release(l);
+    assert_int_equal(db_aside_building(f->path), 2);
 }
 
 /* A database that cannot be made leaves nothing behind. */
@@ -143,6 +218,11 @@ int main(void)
                                         afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_at_path_is_replaced,
                                         afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_a_removed_databases_wal_is_not_replayed,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_only_what_a_run_left_is_removed,
+                                        afx_setup, afx_teardown),
+        cmocka_unit_test_setup_teardown(test_building_or_left, afx_setup, afx_teardown),
         cmocka_unit_test_setup_teardown(test_failed_open_leaves_nothing,
                                         afx_setup, afx_teardown),
     };

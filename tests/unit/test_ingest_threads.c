@@ -324,6 +324,32 @@ static void test_first_ingest_aside_keeps_batches_when_stopped(void **state)
     ingest_resumes_to(f, path, NCOMMITS + 40 - 250, want);
 }
 
+/* A first ingest that fails otherwise than by a stop (a ref that does
+ * not exist, after a whole ref's batches) keeps nothing, as a failed first
+ * run always did: nothing at PATH, no PATH.new, and the message says so. */
+static void test_failed_first_ingest_keeps_nothing(void **state)
+{
+    lfx *f = *state;
+    static const char *refs[] = {"main", "no-such-ref"};
+    char path[4300], pn[4310];
+    ingest_options o = {0};
+
+    snprintf(path, sizeof(path), "%s/failed.db", f->dir);
+    snprintf(pn, sizeof(pn), "%s.new", path);
+    o.db_path = path;
+    o.repo_path = f->repo;
+    o.name = "long";
+    o.refs = refs;
+    o.nrefs = 2;
+    o.threads = 3;
+    o.batch_commits = 50;
+    assert_true(ingest_run(&o, NULL) < 0);
+    assert_non_null(strstr(pd_error_last(), "no-such-ref"));
+    assert_non_null(strstr(pd_error_last(), "a first ingest that fails keeps nothing"));
+    assert_false(tu_exists(path));
+    assert_false(tu_exists(pn));
+}
+
 /* A first ingest killed leaves PATH.new and nothing at PATH; the next
  * run removes it and ends with the content of an uninterrupted one. */
 static void test_killed_first_ingest_starts_again(void **state)
@@ -519,6 +545,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_killed_parallel_ingest_resumes_to_the_same_content,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_first_ingest_aside_keeps_batches_when_stopped,
+                                        lfx_setup, lfx_teardown),
+        cmocka_unit_test_setup_teardown(test_failed_first_ingest_keeps_nothing,
                                         lfx_setup, lfx_teardown),
         cmocka_unit_test_setup_teardown(test_killed_first_ingest_starts_again,
                                         lfx_setup, lfx_teardown),
