@@ -132,6 +132,16 @@ static int db_aside_room(const db_aside *a)
     return db_aside_clear(a->tmp, 1) < 0 ? PD_EIO : db_aside_clear(a->path, 0);
 }
 
+/* The signals that stop an ingest (cli_ingest.c), held while a new
+ * database is put in place. */
+static void db_aside_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+}
+
 /* The writeback thread: every DB_ASIDE_WRITEBACK_MS until stopped, start
  * writing the file's dirty pages (sync_file_range SYNC_FILE_RANGE_WRITE
  * waits for no write to end; on its own thread, what it does wait for
@@ -143,7 +153,12 @@ static void *db_aside_writeback(void *arg)
 {
     db_aside *a = arg;
     struct timespec until;
+    sigset_t block;
 
+    /* The run's signals go to its other threads: a second one, which ends
+     * the process, must wait while db_aside_finish holds them there. */
+    db_aside_signals(&block);
+    pthread_sigmask(SIG_BLOCK, &block, NULL);
     pthread_mutex_lock(&a->mu);
     while (!a->stop) {
         clock_gettime(CLOCK_REALTIME, &until);
@@ -353,10 +368,7 @@ int db_aside_finish(db_aside *a, sqlite3 *db, int check)
 
     /* Not cut by a second signal half way (the first may be why the run
      * ends): the database is put in place whole, then the signal acts. */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
+    db_aside_signals(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     db_aside_stop(a);
     /* Nor stopped by the run's interrupt (ingest_options). */
