@@ -149,7 +149,9 @@ static void cli_ingest_end_by(int sig, const ingest_stats *st)
 {
     const char *name = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
 
-    if (st->close_failed)           /* a new database not put in place */
+    if (!st->locked)                /* it waited for another ingest */
+        fprintf(stderr, "portdash ingest: stopped by %s: %s\n", name, pd_error_last());
+    else if (st->close_failed)      /* a new database not put in place */
         fprintf(stderr, "portdash ingest: stopped by %s, then: %s\n", name, pd_error_last());
     else
         fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "

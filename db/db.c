@@ -114,9 +114,14 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms)
     return db_open_journal(out, path, create, busy_ms, db_journal_shared);
 }
 
-int db_open_private(sqlite3 **out, const char *path)
+int db_open_private(sqlite3 **out, const char *path, const char *first)
 {
-    return db_open_journal(out, path, 1, 10000, db_journal_private);
+    char sql[256];
+
+    if (snprintf(sql, sizeof(sql), "%s; %s", db_journal_private, first ? first : "") >=
+        (int)sizeof(sql))
+        return pd_error_set(PD_EINVAL, "%s: statement too long to open with", path);
+    return db_open_journal(out, path, 1, 10000, sql);
 }
 
 static int db_open_journal(sqlite3 **out, const char *path, int create, int busy_ms,
@@ -128,6 +133,10 @@ static int db_open_journal(sqlite3 **out, const char *path, int create, int busy
     int rc;
 
     *out = NULL;
+    /* SQLite would open a temporary database for "" and lose what is
+     * written to it (`token create --db ''`). */
+    if (!path[0])
+        return pd_error_set(PD_EINVAL, "the database path is empty (--db '')");
     if (create)
         flags |= SQLITE_OPEN_CREATE;
     else if (stat(path, &sb) < 0 && errno == ENOENT)

@@ -41,10 +41,13 @@ int db_open_wait(sqlite3 **out, const char *path, int create, int busy_ms);
  * and its checkpoints (a full ingest of numpy/core: 0.55 s of 7.1 s, in
  * doc/benchmarks.md).  A crash or power loss can leave the file
  * inconsistent: it is never opened this way where data lives, only where
- * a crash means the file is thrown away.  Switch it to WAL before others
- * open it (db_aside_finish).
+ * a crash means the file is thrown away.  `first` (may be NULL) is SQL run
+ * before the schema is made, so that it is in the file's first write
+ * (db_aside's mark).  Switch it to WAL before others open it
+ * (db_aside_finish).  An empty `path` is refused (PD_EINVAL), here as in
+ * db_open.
  */
-int db_open_private(sqlite3 **out, const char *path);
+int db_open_private(sqlite3 **out, const char *path, const char *first);
 
 /* Close; accepts NULL. */
 void db_close(sqlite3 *db);

@@ -88,7 +88,7 @@ int db_aside_building(const char *path)
     int r = 0;
 
     if (tmp && db_aside_wanted(path) && lstat(tmp, &sb) == 0)
-        r = db_lock_held(path) ? 1 : 2;
+        r = db_lock_held(path) ? 1 : db_aside_ours(tmp) ? 2 : 0;
     free(tmp);
     return r;
 }
@@ -222,26 +222,38 @@ static db_aside *db_aside_new(const char *path)
     return a;
 }
 
-/* Set the mark (on) or clear it; 0 or PD_EDB. */
-static int db_aside_mark(sqlite3 *db, int on)
+/* Clear the mark of the database file at p (a plain connection: WAL by
+ * then), so that no later run takes it for one it may remove.  0 or
+ * PD_EDB. */
+static int db_aside_unmark(const char *p)
 {
-    char sql[64];
+    sqlite3 *db = NULL;
+    int rc;
 
-    snprintf(sql, sizeof(sql), "PRAGMA application_id = %ld", on ? (long)DB_ASIDE_MARK : 0L);
-    return db_exec(db, sql);
+    if (sqlite3_open_v2(p, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        rc = pd_error_set(PD_EDB, "%s: cannot open it again: %s", p,
+                          db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return rc;
+    }
+    rc = db_exec(db, "PRAGMA application_id = 0");
+    if (sqlite3_close(db) != SQLITE_OK && rc == 0)
+        rc = pd_error_set(PD_EDB, "%s: cannot close it: %s", p, sqlite3_errmsg(db));
+    return rc;
 }
 
 int db_aside_open(db_aside **out, sqlite3 **db, const char *path)
 {
     db_aside *a = db_aside_new(path);
+    char mark[64];
     int rc;
 
     *out = NULL;
     *db = NULL;
     if (!a)
         return pd_error_nomem("opening the database");
-    if ((rc = db_aside_room(a)) == 0 &&
-        ((rc = db_open_private(db, a->tmp)) < 0 || (rc = db_aside_mark(*db, 1)) < 0)) {
+    snprintf(mark, sizeof(mark), "PRAGMA application_id = %ld", (long)DB_ASIDE_MARK);
+    if ((rc = db_aside_room(a)) == 0 && (rc = db_open_private(db, a->tmp, mark)) < 0) {
         char *msg = strdup(pd_error_last());
 
         sqlite3_close(*db);
@@ -293,30 +305,37 @@ static int db_aside_rename(const char *tmp, const char *path)
     return 0;
 }
 
-/* Sync tmp, put it at path, sync path's directory. */
+/* Sync tmp, put it at path, sync path's directory, clear the mark.  The
+ * mark stays until the rename, so that a run killed before it leaves a
+ * PATH.new the next run removes. */
 static int db_aside_place(const char *tmp, const char *path)
 {
     char *d;
-    int rc = 0;
 
-    if (db_aside_sync(tmp, 0) < 0)
-        return pd_error_set(PD_EIO, "%s: cannot sync the new database: %s", tmp,
-                            strerror(errno));
-    if (db_aside_rename(tmp, path) < 0)
-        return errno == EEXIST
-            ? pd_error_set(PD_EBUSY, "%s appeared while this first ingest built it "
-                           "aside (another command made a database there); the "
-                           "ingest's database is kept in %s", path, tmp)
-            : pd_error_set(PD_EIO, "cannot rename %s to %s: %s", tmp, path,
-                           strerror(errno));
+    if (db_aside_sync(tmp, 0) < 0 || db_aside_rename(tmp, path) < 0) {
+        int e = errno;
+
+        if (e == EEXIST) {
+            /* Kept, and no longer ours to remove: the user chooses. */
+            (void)db_aside_unmark(tmp);
+            return pd_error_set(PD_EBUSY, "%s appeared while this first ingest built "
+                                "it aside (another command made a database there); "
+                                "the ingest's database is kept in %s", path, tmp);
+        }
+        (void)db_aside_clear(tmp, 1);
+        return pd_error_set(PD_EIO, "cannot put %s in place of %s: %s; a first ingest "
+                            "that fails keeps nothing: nothing is at %s", tmp, path,
+                            strerror(e), path);
+    }
     /* The rename itself, made durable: best effort (some file systems
      * cannot open a directory). */
     if ((d = strdup(path)) != NULL)
         (void)db_aside_sync(dirname(d), 1);
-    else
-        rc = pd_error_nomem("putting the database in place");
     free(d);
-    return rc;
+    /* A database in place whose mark stayed (this failing) is whole; the
+     * mark only matters at PATH.new. */
+    (void)db_aside_unmark(path);
+    return 0;
 }
 
 /* The run's file removed after error rc (its message kept, with what
@@ -374,8 +393,6 @@ int db_aside_finish(db_aside *a, sqlite3 *db, int check)
     /* Nor stopped by the run's interrupt (ingest_options). */
     sqlite3_progress_handler(db, 0, NULL, NULL);
     rc = check ? db_aside_check(db, a->tmp) : 0;
-    if (rc == 0)
-        rc = db_aside_mark(db, 0);
     /* The switch rewrites the header under the rollback journal; readers
      * open the file in WAL mode (db_open would switch it otherwise). */
     if (rc == 0)

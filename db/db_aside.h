@@ -35,9 +35,9 @@
 int db_aside_wanted(const char *path);
 
 /* 1 when nothing is at `path` but PATH.new is and an ingest holds the
- * database's lock: a first ingest is building it; 2 when PATH.new is but
- * no one holds the lock: what a first ingest killed left (the next
- * ingest starts again); 0 otherwise. */
+ * database's lock: a first ingest is building it; 2 when PATH.new is one
+ * a run left (db_aside_open) and no one holds the lock: a first ingest
+ * was killed (the next ingest starts again); 0 otherwise. */
 int db_aside_building(const char *path);
 
 /* A database being built aside: its paths and its writeback thread. */
@@ -49,8 +49,9 @@ typedef struct db_aside db_aside;
  * -wal, -shm) and the -journal, -wal and -shm of a database removed from
  * PATH (SQLite would replay them into the new database once it is at
  * PATH).  A PATH.new that no run left (not empty, and without the mark
- * these files carry in their header, PRAGMA application_id) is not
- * removed: PD_EINVAL, "in the way".  The caller holds the ingest lock of
+ * these files carry in their header from their first write until they
+ * are renamed to PATH, PRAGMA application_id) is not removed: PD_EINVAL,
+ * "in the way".  The caller holds the ingest lock of
  * `path` (db_lock.h), so no other run builds it.  *db as db_open_private() gives it; *out
  * the handle db_aside_finish takes.  A thread starts the disk writes of
  * what was written every 250 ms (sync_file_range, waiting for none), so
@@ -68,14 +69,14 @@ int db_aside_open(db_aside **out, sqlite3 **db, const char *path);
  * transaction was rolled back from the journal in memory), its mark
  * cleared, switched to WAL, closed, synced, renamed to PATH without
  * replacing anything there (renameat2 RENAME_NOREPLACE, or link and
- * unlink where the file system has no such rename), and the directory
- * synced.  SIGINT, SIGTERM and SIGHUP wait meanwhile.  db is closed and a
- * freed in every case.  Errors: PD_EDB (the check, the switch or the
- * close: PATH.new is then removed, and the message says nothing was put
- * at PATH), PD_EIO (sync or rename; the message names both paths),
- * PD_EBUSY when something appeared at PATH meanwhile (another command
- * made a database there): PATH.new is then left as it is, and the
- * message says so.
+ * unlink where the file system has no such rename), the directory synced
+ * and the mark cleared.  SIGINT, SIGTERM and SIGHUP wait meanwhile.  db
+ * is closed and a freed in every case.  Errors: PD_EDB (the check, the
+ * switch or the close) and PD_EIO (sync or rename; the message names
+ * both paths): PATH.new is then removed, and the message says nothing is
+ * at PATH; PD_EBUSY when something appeared at PATH meanwhile (another
+ * command made a database there): PATH.new is then kept, unmarked (no
+ * run removes it), and the message says so.
  */
 int db_aside_finish(db_aside *a, sqlite3 *db, int check);
 

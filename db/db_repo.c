@@ -130,12 +130,14 @@ int db_repo_filter(sqlite3 *db, int64_t id, pathfilter_owned *out)
     return rc;
 }
 
-int db_repo_forget_empty(sqlite3 *db, int64_t id)
+int db_repo_forget_empty(sqlite3 *db, int64_t id, int bare)
 {
     sqlite3_stmt *st = NULL;
     int refs = 1;
 
-    if (db_prepare(db, &st, "SELECT count(*) FROM refs WHERE repo_id = ?1") == 0) {
+    if (db_prepare(db, &st, bare ? "SELECT (SELECT count(*) FROM refs WHERE repo_id = ?1) + "
+                                   "EXISTS (SELECT 1 FROM commits WHERE repo_id = ?1)"
+                                 : "SELECT count(*) FROM refs WHERE repo_id = ?1") == 0) {
         sqlite3_bind_int64(st, 1, id);
         if (db_step(st) > 0)
             refs = sqlite3_column_int(st, 0);

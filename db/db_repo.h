@@ -63,10 +63,13 @@ int db_repo_filter(sqlite3 *db, int64_t id, pathfilter_owned *out);
 /*
  * Remove repository row `id` in a transaction of its own when it has no
  * ref: what a failed first ingest leaves (commits a checkpoint kept are
- * unreachable without a ref).  Quiet: a failure leaves the row, which
- * `portdash repo rm` removes.  1 when removed, else 0.
+ * unreachable without a ref); with `bare`, only when it has no commit
+ * either: what a first ingest stopped before its first batch leaves (one
+ * stopped later keeps its batches, and the next run goes on from them).
+ * Quiet: a failure leaves the row, which `portdash repo rm` removes.  1
+ * when removed, else 0.
  */
-int db_repo_forget_empty(sqlite3 *db, int64_t id);
+int db_repo_forget_empty(sqlite3 *db, int64_t id, int bare);
 
 /*
  * Rename repository `from` to `to`.  `to` must be a name ingest accepts

@@ -460,6 +460,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     if ((rc = db_lock_take_stoppable(&c->lock, opt->db_path, "ingest", opt->lock_wait_s,
                                      opt->interrupted, opt->interrupt_arg)) < 0)
         return rc;
+    c->st.locked = 1;
     ingest_analysis_key(c->analysis_key, rules_hash(c->rules));
     c->rules_hash = c->analysis_key;
     if (!opt->no_memo && an_memo_env_bytes() &&
@@ -596,14 +597,17 @@ static int ingest_check_filter(ingest_ctx *c, const char *const *refs, size_t n)
 }
 
 /* A first run that failed keeps nothing (db_repo_forget_empty), so that a
- * retry may choose another path filter or name (issue 23, point 5); the run's
- * error message stays. */
-static void ingest_forget_new(ingest_ctx *c)
+ * retry may choose another path filter or name (issue 23, point 5); one
+ * stopped keeps its batches, and nothing but when it stored none.  The
+ * run's error message stays. */
+static void ingest_forget_new(ingest_ctx *c, int stopped)
 {
     char *msg = strdup(pd_error_last());
 
+    if (stopped)        /* else the stop would cut these statements too */
+        sqlite3_progress_handler(c->db, 0, NULL, NULL);
     if (c->repo_new && c->repo_id && msg)
-        db_repo_forget_empty(c->db, c->repo_id);
+        db_repo_forget_empty(c->db, c->repo_id, stopped);
     if (msg)
         pd_error_set(PD_ERROR, "%s", msg);
     free(msg);
@@ -660,10 +664,7 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         rc = db_ingest_commit(c.store);
     if (rc < 0) {
         db_ingest_rollback(c.store);
-        /* Stopped, it keeps its batches, as the next run goes on from
-         * them; failed, a first run keeps nothing. */
-        if (!ingest_stopped(&c))
-            ingest_forget_new(&c);
+        ingest_forget_new(&c, ingest_stopped(&c));
     }
 done:
     if (c.memo) {

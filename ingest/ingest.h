@@ -99,6 +99,7 @@ typedef struct {
     double cpu_plan_s, cpu_analyse_s, cpu_write_s;
     int close_failed;         /* the run's error is the close's: a new
                                  database not put in place (db_aside.h) */
+    int locked;               /* the run took the database's lock */
 } ingest_stats;
 
 /* The analysis threads an ingest with `opt` runs: opt->threads, or one per

@@ -57,6 +57,18 @@ static int64_t read_back(const char *path)
     return v;
 }
 
+/* The header's application_id (offset 68, big-endian; fileformat2.html). */
+static uint32_t app_id(const char *p)
+{
+    unsigned char h[72];
+    FILE *fp = fopen(p, "rb");
+
+    assert_non_null(fp);
+    assert_int_equal(fread(h, 1, sizeof(h), fp), sizeof(h));
+    fclose(fp);
+    return (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
+}
+
 static void test_built_aside_then_in_place_in_wal_mode(void **state)
 {
     afx *f = *state;
@@ -70,6 +82,9 @@ static void test_built_aside_then_in_place_in_wal_mode(void **state)
     assert_true(tu_exists(f->tmp));
     assert_false(tu_exists(f->path));
     assert_true(db_aside_building(f->path));
+    /* marked from its first write: a run killed at any point leaves a
+     * PATH.new the next one may remove */
+    assert_int_equal(app_id(f->tmp), 0x70644e57);
     assert_int_equal(db_exec(db, "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (41)"), 0);
     /* a rolled back change is undone (the journal is in memory) */
     assert_int_equal(db_exec(db, "BEGIN; UPDATE t SET v = 7; ROLLBACK"), 0);
@@ -79,6 +94,7 @@ static void test_built_aside_then_in_place_in_wal_mode(void **state)
     assert_false(db_aside_wanted(f->path));
     assert_false(db_aside_building(f->path));
     assert_int_equal(tu_db_header_versions(f->path), 0x0202);
+    assert_int_equal(app_id(f->path), 0);
     snprintf(side, sizeof(side), "%s-journal", f->path);
     assert_false(tu_exists(side));
     assert_int_equal(read_back(f->path), 42);
@@ -130,6 +146,13 @@ static void test_nothing_at_path_is_replaced(void **state)
     assert_non_null(strstr(pd_error_last(), f->tmp));
     assert_int_equal(read_back(f->path), 2);
     assert_true(tu_exists(f->tmp));
+    /* kept unmarked: no later run removes it, even once PATH is gone */
+    assert_int_equal(read_back(f->tmp), 1);
+    assert_int_equal(tu_sh("rm -f '%s' '%s'-wal '%s'-shm", f->path, f->path, f->path), 0);
+    assert_int_equal(db_aside_open(&a, &db, f->path), PD_EINVAL);
+    assert_int_equal(read_back(f->tmp), 1);
+    /* and an empty --db is no database */
+    assert_int_equal(db_open(&other, "", 1), PD_EINVAL);
 }
 
 /* The -wal of a database removed from PATH (killed, then rm PATH) is not
