@@ -86,8 +86,7 @@ int cli_token(int argc, char **argv)
      * first ingest could not then put in place (db_aside.h). */
     if ((rc = db_aside_building(db_path)) != 0) {
         fprintf(stderr, "portdash token: no database at %s yet: %s (%s.new); %s\n", db_path,
-                rc == 1 ? "a first ingest is building it" : "a first ingest was stopped "
-                "before it ended", db_path, rc == 1 ? "run this once it has ended"
+                db_aside_state(rc), db_path, rc == 1 ? "run this once it has ended"
                 : "ingest again, then run this");
         return CLI_USAGE;           /* as for any --db that does not exist */
     }

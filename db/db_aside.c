@@ -93,6 +93,12 @@ int db_aside_building(const char *path)
     return r;
 }
 
+const char *db_aside_state(int building)
+{
+    return building == 1 ? "a first ingest is building it"
+           : building == 2 ? "a first ingest was stopped before it ended" : "";
+}
+
 /* Remove SQLite's files beside p (-journal, -wal, -shm), and p itself when
  * `self`.  0 or PD_EIO / PD_ENOMEM. */
 static int db_aside_clear(const char *p, int self)
@@ -305,6 +311,18 @@ static int db_aside_rename(const char *tmp, const char *path)
     return 0;
 }
 
+/* Remove tmp (the run failed with rc) and add to the error message what
+ * a first ingest that fails leaves at path: nothing. */
+static void db_aside_lost(const char *tmp, const char *path, int rc)
+{
+    char *msg = strdup(pd_error_last());
+
+    (void)db_aside_clear(tmp, 1);
+    pd_error_set(rc, "%s; a first ingest that fails keeps nothing: nothing is at %s",
+                 msg ? msg : "", path);
+    free(msg);
+}
+
 /* Sync tmp, put it at path, sync path's directory, clear the mark.  The
  * mark stays until the rename, so that a run killed before it leaves a
  * PATH.new the next run removes. */
@@ -322,10 +340,9 @@ static int db_aside_place(const char *tmp, const char *path)
                                 "it aside (another command made a database there); "
                                 "the ingest's database is kept in %s", path, tmp);
         }
-        (void)db_aside_clear(tmp, 1);
-        return pd_error_set(PD_EIO, "cannot put %s in place of %s: %s; a first ingest "
-                            "that fails keeps nothing: nothing is at %s", tmp, path,
-                            strerror(e), path);
+        pd_error_set(PD_EIO, "cannot put %s in place of %s: %s", tmp, path, strerror(e));
+        db_aside_lost(tmp, path, PD_EIO);
+        return PD_EIO;
     }
     /* The rename itself, made durable: best effort (some file systems
      * cannot open a directory). */
@@ -338,16 +355,6 @@ static int db_aside_place(const char *tmp, const char *path)
     return 0;
 }
 
-/* The run's file removed after error rc (its message kept, with what
- * happened to the file added). */
-static void db_aside_discard_file(const db_aside *a, int rc)
-{
-    char *msg = strdup(pd_error_last());
-
-    (void)db_aside_clear(a->tmp, 1);
-    pd_error_set(rc, "%s; nothing was put at %s", msg ? msg : "", a->path);
-    free(msg);
-}
 
 /* PRAGMA quick_check says "ok": 0, else PD_EDB naming what it found. */
 static int db_aside_check(sqlite3 *db, const char *tmp)
@@ -403,16 +410,16 @@ int db_aside_finish(db_aside *a, sqlite3 *db, int check)
     if (rc == 0)
         rc = db_aside_place(a->tmp, a->path);
     else
-        db_aside_discard_file(a, rc);
+        db_aside_lost(a->tmp, a->path, rc);
     db_aside_free(a);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 
-void db_aside_discard(db_aside *a, sqlite3 *db)
+void db_aside_discard(db_aside *a, sqlite3 *db, int rc)
 {
     db_aside_stop(a);
     (void)db_aside_close(db, a->tmp, 0);
-    (void)db_aside_clear(a->tmp, 1);
+    db_aside_lost(a->tmp, a->path, rc);
     db_aside_free(a);
 }

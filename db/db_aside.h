@@ -40,6 +40,11 @@ int db_aside_wanted(const char *path);
  * was killed (the next ingest starts again); 0 otherwise. */
 int db_aside_building(const char *path);
 
+/* What db_aside_building's answer says, for messages: "a first ingest is
+ * building it" (1), "a first ingest was stopped before it ended" (2), ""
+ * (0).  Static text. */
+const char *db_aside_state(int building);
+
 /* A database being built aside: its paths and its writeback thread. */
 typedef struct db_aside db_aside;
 
@@ -73,17 +78,19 @@ int db_aside_open(db_aside **out, sqlite3 **db, const char *path);
  * and the mark cleared.  SIGINT, SIGTERM and SIGHUP wait meanwhile.  db
  * is closed and a freed in every case.  Errors: PD_EDB (the check, the
  * switch or the close) and PD_EIO (sync or rename; the message names
- * both paths): PATH.new is then removed, and the message says nothing is
- * at PATH; PD_EBUSY when something appeared at PATH meanwhile (another
+ * both paths): PATH.new is then removed, and the message says so as
+ * db_aside_discard's does; PD_EBUSY when something appeared at PATH meanwhile (another
  * command made a database there): PATH.new is then kept, unmarked (no
  * run removes it), and the message says so.
  */
 int db_aside_finish(db_aside *a, sqlite3 *db, int check);
 
-/* Close db and remove PATH.new: the run failed otherwise than by an
- * interrupt, and a rollback after an I/O error (a full disk) cannot be
+/* Close db and remove PATH.new: the run failed with rc otherwise than by
+ * an interrupt, and a rollback after an I/O error (a full disk) cannot be
  * trusted with the journal in memory; nothing existed at PATH, so nothing
- * is lost but the run.  Frees a. */
-void db_aside_discard(db_aside *a, sqlite3 *db);
+ * is lost but the run.  The error message gets "; a first ingest that
+ * fails keeps nothing: nothing is at PATH", as every error that removes
+ * PATH.new.  Frees a. */
+void db_aside_discard(db_aside *a, sqlite3 *db, int rc);
 
 #endif

@@ -526,12 +526,7 @@ static int ingest_close(ingest_ctx *c, int rc_run)
     if (c->aside && (rc_run == 0 || ingest_stopped(c))) {
         rc = db_aside_finish(c->aside, c->db, rc_run != 0);
     } else if (c->aside) {
-        char *msg = strdup(pd_error_last());
-
-        db_aside_discard(c->aside, c->db);
-        pd_error_set(rc_run, "%s; a first ingest that fails keeps nothing: nothing "
-                     "is at %s", msg ? msg : "", c->opt->db_path);
-        free(msg);
+        db_aside_discard(c->aside, c->db, rc_run);
     } else {
         db_close(c->db);
     }

@@ -478,10 +478,9 @@ int srv_start(srv **out, const srv_options *opt)
     /* Fail at start, not at the first request, on a bad database (a missing
      * one: db_open says how to make it). */
     if ((rc = db_aside_building(opt->db_path)) != 0)
-        return pd_error_set(PD_EINVAL, "no database at %s yet: %s (%s.new)", opt->db_path,
-                            rc == 1 ? "a first ingest is building it and puts it there "
-                            "when it ends" : "a first ingest was stopped before it ended; "
-                            "run `portdash ingest` again", opt->db_path);
+        return pd_error_set(PD_EINVAL, "no database at %s yet: %s (%s.new); %s",
+                            opt->db_path, db_aside_state(rc), opt->db_path, rc == 1
+                            ? "serve it once it has ended" : "run `portdash ingest` again");
     if ((rc = db_open(&probe, opt->db_path, 0)) < 0)
         return rc;
     db_close(probe);

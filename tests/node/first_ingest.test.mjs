@@ -25,7 +25,7 @@ test('while PATH.new is built, or was left, serve and token create say so and ma
     // No one holds the lock: what a killed first ingest left.
     let s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
     assert.equal(s.status, 2, s.stderr);
-    assert.match(s.stderr, /no database at .*p\.db yet: a first ingest was stopped before it ended; run `portdash ingest` again \(.*p\.db\.new\)/);
+    assert.match(s.stderr, /no database at .*p\.db yet: a first ingest was stopped before it ended \(.*p\.db\.new\); run `portdash ingest` again/);
     let t = run(['token', 'create', '--db', db, '--name', 'ci']);
     assert.equal(t.status, 2, t.stderr);
     assert.match(t.stderr, /a first ingest was stopped before it ended \(.*p\.db\.new\); ingest again/);
@@ -36,7 +36,7 @@ test('while PATH.new is built, or was left, serve and token create say so and ma
       await new Promise((r) => setTimeout(r, 100));
       s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
       assert.equal(s.status, 2, s.stderr);
-      assert.match(s.stderr, /a first ingest is building it and puts it there when it ends \(.*p\.db\.new\)/);
+      assert.match(s.stderr, /a first ingest is building it \(.*p\.db\.new\); serve it once it has ended/);
       t = run(['token', 'create', '--db', db, '--name', 'ci']);
       assert.equal(t.status, 2, t.stderr);
       assert.match(t.stderr, /a first ingest is building it \(.*p\.db\.new\); run this once it has ended/);

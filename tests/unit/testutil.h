@@ -54,18 +54,23 @@ static inline int tu_exists(const char *p)
     return lstat(p, &sb) == 0;
 }
 
-/* The SQLite file format's write and read versions, bytes 18 and 19 of
- * the database's header: 0x0202 in WAL mode, 0x0101 in rollback mode
- * (https://sqlite.org/fileformat2.html). */
-static inline int tu_db_header_versions(const char *p)
+/* The big-endian number of `n` bytes (at most 4) at offset `off` of the
+ * SQLite database header of file p (https://sqlite.org/fileformat2.html):
+ * (18, 2) the write and read versions, 0x0202 in WAL mode and 0x0101 in
+ * rollback mode; (68, 4) the application_id. */
+static inline uint32_t tu_db_header(const char *p, size_t off, size_t n)
 {
-    unsigned char h[20];
+    unsigned char h[100];
+    uint32_t v = 0;
+    size_t i;
     FILE *fp = fopen(p, "rb");
 
     assert_non_null(fp);
     assert_int_equal(fread(h, 1, sizeof(h), fp), sizeof(h));
     fclose(fp);
-    return h[18] << 8 | h[19];
+    for (i = 0; i < n && off + i < sizeof(h); i++)
+        v = v << 8 | h[off + i];
+    return v;
 }
 
 /* Run a shell command built from a format; returns its exit status. */
