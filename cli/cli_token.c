@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "db.h"
-#include "db_aside.h"
+#include "db_aside_probe.h"
 #include "db_token.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -84,13 +84,8 @@ int cli_token(int argc, char **argv)
     }
     /* A token made at PATH now would make a database there, which the
      * first ingest could not then put in place (db_aside.h). */
-    if ((rc = db_aside_building(db_path)) != 0) {
-        fprintf(stderr, "portdash token: no database at %s yet: %s (%s.new); %s\n", db_path,
-                db_aside_state(rc), db_path, rc == 1 ? "run this once it has ended"
-                : "ingest again, then run this");
-        return CLI_USAGE;           /* as for any --db that does not exist */
-    }
-    if ((rc = db_open(&db, db_path, strcmp(verb, "create") == 0)) < 0)
+    if ((rc = db_aside_say(db_path, "run this once it has ended")) < 0 ||
+        (rc = db_open(&db, db_path, strcmp(verb, "create") == 0)) < 0)
         goto fail;
     if (strcmp(verb, "create") == 0) {
         if ((rc = db_token_create(db, token, name, perms)) < 0)

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "db.h"
+#include "db_aside_probe.h"
 #include "db_fns.h"
 #include "db_measures_fill.h"
 #include "db_migrations.h"
@@ -141,10 +142,12 @@ static int db_open_journal(sqlite3 **out, const char *path, int create, int busy
         flags |= SQLITE_OPEN_CREATE;
     else if (stat(path, &sb) < 0 && errno == ENOENT)
         /* SQLite's "unable to open database file" says neither what is
-         * missing nor how to make it (a mistyped --db). */
-        return pd_error_set(PD_EINVAL, "no database at %s: `portdash ingest --db %s "
-                            "--git-dir GITDIR --name NAME --ref BRANCH` makes one "
-                            "(doc/guide.md)", path, path);
+         * missing nor how to make it (a mistyped --db), nor that a first
+         * ingest is making it (db_aside.h). */
+        return (rc = db_aside_say(path, "run this once it has ended")) < 0 ? rc
+               : pd_error_set(PD_EINVAL, "no database at %s: `portdash ingest --db %s "
+                              "--git-dir GITDIR --name NAME --ref BRANCH` makes one "
+                              "(doc/guide.md)", path, path);
     else if (S_ISREG(sb.st_mode) && sb.st_size == 0)
         /* SQLite takes an empty file for an empty database, and the
          * migrations would make it one with no repository: a --db that

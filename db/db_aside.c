@@ -16,17 +16,13 @@
 
 #include "db.h"
 #include "db_aside.h"
+#include "db_aside_probe.h"
 #include "db_lock.h"
 #include "pd_error.h"
 
 /* How often the writeback thread starts the disk writes of what the run
  * wrote since (db_aside.h). */
 #define DB_ASIDE_WRITEBACK_MS 250
-
-/* PRAGMA application_id of a database being built aside ("pdNW"), 0 once
- * it is put in place: what marks a PATH.new as one a run left, which the
- * next may remove (https://sqlite.org/fileformat2.html, offset 68). */
-#define DB_ASIDE_MARK 0x70644e57
 
 struct db_aside {
     char *path, *tmp;               /* PATH and PATH.new */
@@ -37,67 +33,6 @@ struct db_aside {
     pthread_cond_t cv;
     int stop;
 };
-
-/* `path` with `suffix` appended (malloc), or NULL. */
-static char *db_aside_name(const char *path, const char *suffix)
-{
-    size_t a = strlen(path), b = strlen(suffix);
-    char *s = malloc(a + b + 1);
-
-    if (s) {
-        memcpy(s, path, a);
-        memcpy(s + a, suffix, b + 1);
-    }
-    return s;
-}
-
-int db_aside_wanted(const char *path)
-{
-    struct stat sb;
-
-    return lstat(path, &sb) < 0 && errno == ENOENT;
-}
-
-/* 1 when tmp is a file a run building it aside left: empty (killed
- * before its first page), or a database whose header carries the mark;
- * 0 for anything else (another's file, a directory). */
-static int db_aside_ours(const char *tmp)
-{
-    unsigned char h[100];
-    struct stat sb;
-    FILE *fp;
-    size_t got;
-
-    if (lstat(tmp, &sb) < 0 || !S_ISREG(sb.st_mode))
-        return 0;
-    if (sb.st_size == 0)
-        return 1;
-    if (!(fp = fopen(tmp, "rb")))
-        return 0;
-    got = fread(h, 1, sizeof(h), fp);
-    fclose(fp);
-    return got == sizeof(h) && memcmp(h, "SQLite format 3", 16) == 0 &&
-           ((uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 |
-            h[71]) == DB_ASIDE_MARK;
-}
-
-int db_aside_building(const char *path)
-{
-    char *tmp = db_aside_name(path, ".new");
-    struct stat sb;
-    int r = 0;
-
-    if (tmp && db_aside_wanted(path) && lstat(tmp, &sb) == 0)
-        r = db_lock_held(path) ? 1 : db_aside_ours(tmp) ? 2 : 0;
-    free(tmp);
-    return r;
-}
-
-const char *db_aside_state(int building)
-{
-    return building == 1 ? "a first ingest is building it"
-           : building == 2 ? "a first ingest was stopped before it ended" : "";
-}
 
 /* Remove SQLite's files beside p (-journal, -wal, -shm), and p itself when
  * `self`.  0 or PD_EIO / PD_ENOMEM. */

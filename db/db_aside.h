@@ -21,29 +21,16 @@
  *   next ingest (which holds PATH's ingest lock, db_lock.h) removes it and
  *   starts again.  That run's progress is lost, never data: nothing was at
  *   PATH.
- * Until the run ends, `portdash serve --db PATH` finds no database (the
- * systemd unit retries every 5 s, doc/service.md).
+ * Until the run ends there is no database at PATH, and every command that
+ * opens it says why (db_aside_probe.h; `serve`'s systemd unit retries
+ * every 5 s, doc/service.md).
  */
 #ifndef DB_ASIDE_H
 #define DB_ASIDE_H
 
 #include <sqlite3.h>
 
-/* 1 when nothing is at `path` (lstat: ENOENT), so that a database made
- * there may be built aside; 0 when something is (or lstat failed
- * otherwise: the plain open then says why). */
-int db_aside_wanted(const char *path);
-
-/* 1 when nothing is at `path` but PATH.new is and an ingest holds the
- * database's lock: a first ingest is building it; 2 when PATH.new is one
- * a run left (db_aside_open) and no one holds the lock: a first ingest
- * was killed (the next ingest starts again); 0 otherwise. */
-int db_aside_building(const char *path);
-
-/* What db_aside_building's answer says, for messages: "a first ingest is
- * building it" (1), "a first ingest was stopped before it ended" (2), ""
- * (0).  Static text. */
-const char *db_aside_state(int building);
+#include "db_aside_probe.h"
 
 /* A database being built aside: its paths and its writeback thread. */
 typedef struct db_aside db_aside;

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,7 +18,49 @@
 
 struct db_lock {
     int fd;
+    dev_t dev;
+    ino_t ino;
 };
+
+/* The lock files this process holds locks on, so that db_lock_held asks
+ * about other processes only: a command that took the lock and then
+ * finds no database (`snapshot`) must not read its own lock as a first
+ * ingest's (db_aside_probe.h).  A process holds one or two at a time. */
+#define DL_MINE 16
+static struct { dev_t dev; ino_t ino; } dl_mine[DL_MINE];
+static size_t dl_nmine;
+static pthread_mutex_t dl_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* 1 when this process holds a lock on the file (dev, ino). */
+static int dl_is_mine(dev_t dev, ino_t ino)
+{
+    size_t i;
+    int mine = 0;
+
+    pthread_mutex_lock(&dl_mu);
+    for (i = 0; i < dl_nmine && !mine; i++)
+        mine = dl_mine[i].dev == dev && dl_mine[i].ino == ino;
+    pthread_mutex_unlock(&dl_mu);
+    return mine;
+}
+
+/* Note (add) or forget (!add) one lock of this process's on (dev, ino). */
+static void dl_note(dev_t dev, ino_t ino, int add)
+{
+    size_t i;
+
+    pthread_mutex_lock(&dl_mu);
+    if (add && dl_nmine < DL_MINE) {
+        dl_mine[dl_nmine].dev = dev;
+        dl_mine[dl_nmine++].ino = ino;
+    }
+    for (i = 0; !add && i < dl_nmine; i++)
+        if (dl_mine[i].dev == dev && dl_mine[i].ino == ino) {
+            dl_mine[i] = dl_mine[--dl_nmine];
+            break;
+        }
+    pthread_mutex_unlock(&dl_mu);
+}
 
 /* The holder's line from the lock file into buf ("" when unreadable). */
 static void dl_holder(int fd, char *buf, size_t n)
@@ -50,12 +94,14 @@ static int dl_flock(int fd, int wait_s, int (*stop)(void *), void *arg)
 int db_lock_held(const char *db_path)
 {
     char path[4200];
+    struct stat sb;
     int fd, held;
 
     if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path) ||
         (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
         return 0;
-    held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK &&
+           !(fstat(fd, &sb) == 0 && dl_is_mine(sb.st_dev, sb.st_ino));
     close(fd);              /* a shared lock taken goes with it */
     return held;
 }
@@ -69,6 +115,7 @@ int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
                            int wait_s, int (*stop)(void *), void *arg)
 {
     char path[4200], holder[256], when[40], line[300];
+    struct stat sb;
     db_lock *l;
     int fd, err;
 
@@ -101,6 +148,13 @@ int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
         return pd_error_nomem(NULL);
     }
     l->fd = fd;
+    l->dev = 0;
+    l->ino = 0;
+    if (fstat(fd, &sb) == 0) {
+        l->dev = sb.st_dev;
+        l->ino = sb.st_ino;
+        dl_note(l->dev, l->ino, 1);
+    }
     *out = l;
     return 0;
 }
@@ -109,6 +163,8 @@ void db_lock_release(db_lock *l)
 {
     if (!l)
         return;
+    if (l->ino)
+        dl_note(l->dev, l->ino, 0);
     close(l->fd);           /* the lock goes with the descriptor */
     free(l);
 }

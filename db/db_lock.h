@@ -32,9 +32,10 @@ int db_lock_take(db_lock **out, const char *db_path, const char *what, int wait_
 int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
                            int wait_s, int (*stop)(void *), void *arg);
 
-/* 1 when some process holds the work lock of `db_path` now, 0 when none
- * does or it has no lock file.  Tried with a shared flock let go at once:
- * a taker that does not wait could be refused only in that moment. */
+/* 1 when another process holds the work lock of `db_path` now, 0 when
+ * none does (or only this one: db_lock_take) or it has no lock file.
+ * Tried with a shared flock let go at once: a taker that does not wait
+ * could be refused only in that moment. */
 int db_lock_held(const char *db_path);
 
 /* Release; accepts NULL. */

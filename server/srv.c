@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "db.h"
-#include "db_aside.h"
+#include "db_aside_probe.h"
 #include "db_scope.h"
 #include "api_scope_series.h"
 #include "pd_buf.h"
@@ -477,10 +477,8 @@ int srv_start(srv **out, const srv_options *opt)
         return rc;
     /* Fail at start, not at the first request, on a bad database (a missing
      * one: db_open says how to make it). */
-    if ((rc = db_aside_building(opt->db_path)) != 0)
-        return pd_error_set(PD_EINVAL, "no database at %s yet: %s (%s.new); %s",
-                            opt->db_path, db_aside_state(rc), opt->db_path, rc == 1
-                            ? "serve it once it has ended" : "run `portdash ingest` again");
+    if ((rc = db_aside_say(opt->db_path, "serve it once it has ended")) < 0)
+        return rc;
     if ((rc = db_open(&probe, opt->db_path, 0)) < 0)
         return rc;
     db_close(probe);

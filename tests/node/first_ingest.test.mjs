@@ -1,7 +1,7 @@
 // A first ingest (nothing at --db) builds its database aside, in PATH.new,
-// and puts it at PATH when it ends (db/db_aside.h): meanwhile `serve` and
-// `token create` say so instead of finding or making another database
-// there; SIGINT stops `portdash ingest` before its next commit, keeping its
+// and puts it at PATH when it ends (db/db_aside.h): meanwhile every command
+// that opens --db says so instead of finding no database or making another
+// one there; SIGINT stops `portdash ingest` before its next commit, keeping its
 // finished batches at PATH, then ends it by that signal, and the next run
 // goes on from them; SIGTERM ends one that waits for the lock.
 import { test } from 'node:test';
@@ -17,18 +17,32 @@ const root = join(here, '..', '..');
 const bin = resolve(process.env.PORTDASH_BIN || join(root, 'build', 'portdash'));
 const run = (args) => spawnSync(bin, args, { cwd: root, encoding: 'utf8' });
 
-test('while PATH.new is built, or was left, serve and token create say so and make nothing', async () => {
+// The commands that read or write an existing --db, each told of PATH.new.
+const readers = [
+  ['repo', 'list'], ['token', 'list'], ['triage', 'list', '--name', 'demo'],
+  ['show', 'commit', '--name', 'demo', 'HEAD'],
+  ['import-sarif', '--name', 'demo', '--rev', 'HEAD', 'README.md'],
+];
+
+test('while PATH.new is built, or was left, every command that opens --db says so and makes nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-aside-'));
   try {
     const db = join(dir, 'p.db');
+    const left = /no database at .*p\.db yet: a first ingest was stopped before it ended \(.*p\.db\.new\); run `portdash ingest` again/;
     writeFileSync(`${db}.new`, '');
     // No one holds the lock: what a killed first ingest left.
     let s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
     assert.equal(s.status, 2, s.stderr);
-    assert.match(s.stderr, /no database at .*p\.db yet: a first ingest was stopped before it ended \(.*p\.db\.new\); run `portdash ingest` again/);
+    assert.match(s.stderr, left);
     let t = run(['token', 'create', '--db', db, '--name', 'ci']);
     assert.equal(t.status, 2, t.stderr);
-    assert.match(t.stderr, /a first ingest was stopped before it ended \(.*p\.db\.new\); ingest again/);
+    assert.match(t.stderr, left);
+    // snapshot takes the lock itself before it opens: its own lock is not a run's.
+    for (const argv of [...readers, ['snapshot', '--name', 'demo']]) {
+      const r = run([...argv, '--db', db]);
+      assert.equal(r.status, 2, `${argv.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, left, argv.join(' '));
+    }
     // The lock held, as a running ingest holds it.
     const holder = spawn('flock', [`${db}.lock`, 'sleep', '30']);
     try {
@@ -40,10 +54,15 @@ test('while PATH.new is built, or was left, serve and token create say so and ma
       t = run(['token', 'create', '--db', db, '--name', 'ci']);
       assert.equal(t.status, 2, t.stderr);
       assert.match(t.stderr, /a first ingest is building it \(.*p\.db\.new\); run this once it has ended/);
+      for (const argv of readers) {
+        const r = run([...argv, '--db', db]);
+        assert.equal(r.status, 2, `${argv.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, /no database at .*p\.db yet: a first ingest is building it \(.*p\.db\.new\); run this once it has ended/, argv.join(' '));
+      }
     } finally {
       holder.kill('SIGKILL');
     }
-    assert.ok(!existsSync(db), 'token create made a database at PATH');
+    assert.ok(!existsSync(db), 'a command made a database at PATH');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

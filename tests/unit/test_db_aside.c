@@ -206,19 +206,46 @@ static void test_only_what_a_run_left_is_removed(void **state)
                                             "keeps nothing: nothing is at"));
 }
 
-/* What serve and token create are told: building (the lock held) or
- * left by a run that was stopped (no one holds it). */
+/* What every command that opens --db is told: building (another process
+ * holds the lock) or left by a run that was stopped (no one holds it, or
+ * only the asking process: `snapshot` takes the lock before it opens). */
 static void test_building_or_left(void **state)
 {
     afx *f = *state;
     db_lock *l = NULL;
+    int up[2], down[2], st;
+    char c;
+    pid_t pid;
 
     assert_int_equal(db_aside_building(f->path), 0);
+    assert_int_equal(db_aside_say(f->path, "then"), 0);
     assert_int_equal(tu_sh(": > '%s'", f->tmp), 0);
     assert_int_equal(db_aside_building(f->path), 2);
-    assert_int_equal(db_lock_take(&l, f->path, "ingest", 0), 0);
-    assert_int_equal(db_aside_building(f->path), 1);
+    assert_int_equal(db_lock_take(&l, f->path, "snapshot", 0), 0);
+    assert_int_equal(db_aside_building(f->path), 2);
+    assert_int_equal(db_aside_say(f->path, "then"), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "yet: a first ingest was stopped before it "
+                                            "ended ("));
     db_lock_release(l);
+    assert_int_equal(pipe(up), 0);
+    assert_int_equal(pipe(down), 0);
+    if ((pid = fork()) == 0) {      /* an ingest in another process */
+        close(up[0]);
+        close(down[1]);
+        if (db_lock_take(&l, f->path, "ingest", 0) == 0 && write(up[1], "x", 1) == 1)
+            (void)!read(down[0], &c, 1);
+        _exit(0);
+    }
+    close(up[1]);
+    close(down[0]);
+    assert_int_equal(read(up[0], &c, 1), 1);
+    assert_int_equal(db_aside_building(f->path), 1);
+    assert_int_equal(db_aside_say(f->path, "run this once it has ended"), PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "yet: a first ingest is building it ("));
+    assert_non_null(strstr(pd_error_last(), ".new); run this once it has ended"));
+    close(down[1]);
+    close(up[0]);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_int_equal(db_aside_building(f->path), 2);
 }
 
