@@ -7,7 +7,8 @@
 # 40.  Each commit rewrites one of 7 C files (src/fK.c) with one of 13
 # contents, so blobs recur; every 9th commit rewrites a numpy template
 # (src/t.c.src); every 50th renames a file, every 37th deletes one (and a
-# later commit brings it back); every 3rd rewrites src/m.c, where only
+# later commit brings it back; a rename of a file deleted just before
+# writes it instead); every 3rd rewrites src/m.c, where only
 # function v changes (the chunk memo reuses the others).  Dates are fixed:
 # the same N always gives the same ids.
 set -eu
@@ -43,6 +44,7 @@ function mod(v,   s, j) {
 }
 function put(path, text) {
   printf "M 100644 inline %s\ndata %d\n%s\n", path, length(text), text
+  have[path] = 1
 }
 function commit(ref, i, mark, msg) {
   printf "commit refs/heads/%s\nmark :%d\n", ref, mark
@@ -56,10 +58,13 @@ BEGIN {
     if (i == 1)
       for (k = 0; k < 7; k++) put(sprintf("src/f%d.c", k), body(k))
     k = i % 7
-    if (i % 50 == 0) {
-      printf "R src/f%d.c src/moved%d.c\n", k, i
+    f = sprintf("src/f%d.c", k)
+    if (i % 50 == 0 && have[f]) {        # fast-import cannot rename what is gone
+      printf "R %s src/moved%d.c\n", f, i
+      have[f] = 0
     } else if (i % 37 == 0) {
-      printf "D src/f%d.c\n", k
+      printf "D %s\n", f
+      have[f] = 0
     } else {
       put(sprintf("src/f%d.c", k), body(i % 97))
       put("README", "text " i "\n")
