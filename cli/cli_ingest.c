@@ -153,10 +153,15 @@ static void cli_ingest_end_by(int sig, const ingest_stats *st)
         fprintf(stderr, "portdash ingest: stopped by %s: %s\n", name, pd_error_last());
     else if (st->close_failed)      /* a new database not put in place */
         fprintf(stderr, "portdash ingest: stopped by %s, then: %s\n", name, pd_error_last());
+    else if (st->commits_kept)
+        fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "
+                "rolled back, the %llu commits of the batches before it are kept (a ref "
+                "is stored once its history is in: `repo list` may show none yet); "
+                "ingest again to go on\n", name, (unsigned long long)st->commits_kept);
     else
         fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "
-                "rolled back, the batches before it are kept; ingest again to go on\n",
-                name);
+                "rolled back, and no batch had ended before it: this run kept no commit; "
+                "ingest again to start over\n", name);
     fflush(stderr);
     signal(sig, SIG_DFL);
     raise(sig);
@@ -237,7 +242,11 @@ int cli_ingest(int argc, char **argv)
     opt.progress = !quiet && isatty(2);
     opt.interrupted = cli_ingest_stopped;
     cli_ingest_catch();
-    if ((rc = ingest_run(&opt, &st)) < 0 && cli_ingest_signal) {
+    rc = ingest_run(&opt, &st);
+    if (!quiet && st.restarted)
+        fprintf(stderr, "portdash ingest: removed %s.new, which a first ingest stopped "
+                "before it ended had left, and started again\n", opt.db_path);
+    if (rc < 0 && cli_ingest_signal) {
         cli_ingest_end_by(cli_ingest_signal, &st);
         rc = 128 + cli_ingest_signal;       /* where the signal is held */
         goto done;

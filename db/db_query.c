@@ -86,6 +86,44 @@ static int db_rev_row(sqlite3 *db, sqlite3_stmt *st, int64_t *commit_out, char *
     return rc;
 }
 
+/* At most this many stored refs are named in the message of an unknown
+ * revision; the rest are counted. */
+#define DB_REV_NAMED 8
+
+/* PD_ENOTFOUND "unknown revision 'REV'", naming the refs the repository
+ * stores, as pd_rev_unknown names a clone's branches: a branch of the
+ * clone that no ingest named (`--ref`) is not one of them. */
+static int db_rev_unknown(sqlite3 *db, int64_t repo_id, const char *rev)
+{
+    sqlite3_stmt *st = NULL;
+    char names[DB_REV_NAMED * 64 + 1] = "";
+    size_t len = 0, n = 0;
+
+    if (db_prepare(db, &st, "SELECT name FROM refs WHERE repo_id = ?1 ORDER BY name") == 0) {
+        sqlite3_bind_int64(st, 1, repo_id);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(st, 0);
+
+            if (!name || n++ >= DB_REV_NAMED)
+                continue;
+            if (strncmp(name, "refs/heads/", 11) == 0)
+                name += 11;
+            len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%.60s",
+                                    n > 1 ? ", " : "", name);
+        }
+        sqlite3_finalize(st);
+    }
+    if (n == 0)
+        return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no ref stored yet: "
+                            "`portdash ingest --ref BRANCH` stores one)", rev);
+    if (n <= DB_REV_NAMED)
+        return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no stored ref or commit "
+                            "of that name; its refs: %s)", rev, names);
+    return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no stored ref or commit of "
+                        "that name; its refs: %s and %zu more)", rev, names,
+                        n - DB_REV_NAMED);
+}
+
 /* Commit ids starting with `prefix`: a range scan on the unique index. */
 static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
                             int64_t *commit_out, char *oid_out)
@@ -110,7 +148,7 @@ static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
     if (rc != SQLITE_DONE)
         rc = pd_error_set(PD_EDB, "database: %s", sqlite3_errmsg(db));
     else if (found == 0)
-        rc = pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+        rc = db_rev_unknown(db, repo_id, rev);
     else if (found > 1)
         rc = pd_error_set(PD_ENOTFOUND, "ambiguous commit id prefix '%s'", rev);
     else
@@ -219,7 +257,7 @@ int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
     if ((rc = db_rev_row(db, st, commit_out, oid_out)) != PD_ENOTFOUND)
         return rc;
     if (!db_is_hex(rev, 4, 40))
-        return pd_error_set(PD_ENOTFOUND, "unknown revision '%s'", rev);
+        return db_rev_unknown(db, repo_id, rev);
     return db_rev_by_prefix(db, repo_id, rev, commit_out, oid_out);
 }
 

@@ -68,6 +68,7 @@ static int ingest_checkpoint(ingest_ctx *c, int force)
     c->batch = 0;
     if ((rc = db_ingest_commit(c->store)) < 0)
         return rc;
+    c->st.commits_kept = c->st.commits_new;
     return db_ingest_begin(c->store);
 }
 
@@ -468,6 +469,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     /* A new database is built aside and put in place whole: nothing can
      * read it meanwhile, so WAL's checkpoints and syncs guard nothing. */
+    c->st.restarted = db_aside_building(opt->db_path) == 2;   /* the lock is ours */
     if ((rc = db_aside_wanted(opt->db_path) ? db_aside_open(&c->aside, &c->db, opt->db_path)
                                             : db_open(&c->db, opt->db_path, 1)) < 0 ||
         /* Fewer WAL checkpoints (64 MiB of WAL, not 4): the index pages
@@ -655,8 +657,8 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         rc = db_meta_set(c.db, "rules_hash", c.rules_hash);
     if (rc == 0)
         rc = db_repo_rules_set(c.db, rules_hash(c.rules), ingest_rules_name(opt));
-    if (rc == 0)
-        rc = db_ingest_commit(c.store);
+    if (rc == 0 && (rc = db_ingest_commit(c.store)) == 0)
+        c.st.commits_kept = c.st.commits_new;
     if (rc < 0) {
         db_ingest_rollback(c.store);
         ingest_forget_new(&c, ingest_stopped(&c));

@@ -77,6 +77,8 @@ typedef struct {
 typedef struct {
     uint64_t commits_seen;    /* commits on the walked chains not yet summarised */
     uint64_t commits_new;     /* commit rows inserted */
+    uint64_t commits_kept;    /* ... of them in transactions committed: a
+                                 stopped run keeps these */
     uint64_t blobs_analysed;
     uint64_t templates_analysed;  /* ... of them numpy templates (PD_SRC_TEMPLATE) */
     uint64_t bytes_analysed;
@@ -100,6 +102,8 @@ typedef struct {
     int close_failed;         /* the run's error is the close's: a new
                                  database not put in place (db_aside.h) */
     int locked;               /* the run took the database's lock */
+    int restarted;            /* it removed the PATH.new a first ingest
+                                 stopped before it ended left (db_aside.h) */
 } ingest_stats;
 
 /* The analysis threads an ingest with `opt` runs: opt->threads, or one per

@@ -11,6 +11,7 @@
 
 struct ingest_progress {
     int enabled;
+    int open;                  /* a line drawn and not ended with '\n' */
     char ref[128];
     size_t total, done;
     uint64_t blobs, bytes;
@@ -57,6 +58,7 @@ static void ingest_progress_draw(ingest_progress *p, double now)
             (unsigned long long)p->blobs, p->bytes / 1e6, rate,
             (int)left / 60, (int)left % 60);
     fflush(stderr);
+    p->open = 1;
 }
 
 void ingest_progress_update(ingest_progress *p, size_t done, uint64_t blobs,
@@ -82,9 +84,14 @@ void ingest_progress_done(ingest_progress *p)
         return;
     ingest_progress_draw(p, ingest_progress_now());
     fputc('\n', stderr);
+    p->open = 0;
 }
 
 void ingest_progress_free(ingest_progress *p)
 {
+    /* A run that stops or fails mid-ref: what is said next starts on a
+     * line of its own, not after "... left". */
+    if (p && p->open)
+        fputc('\n', stderr);
     free(p);
 }

@@ -44,7 +44,7 @@ test('while PATH.new is built, or was left, every command that opens --db says s
       assert.match(r.stderr, left, argv.join(' '));
     }
     // The lock held, as a running ingest holds it.
-    const holder = spawn('flock', [`${db}.lock`, 'sleep', '30']);
+    const holder = spawn('flock', ['-o', `${db}.lock`, 'sleep', '30']);
     try {
       while (!existsSync(`${db}.lock`)) await new Promise((r) => setTimeout(r, 5));
       await new Promise((r) => setTimeout(r, 100));
@@ -63,6 +63,14 @@ test('while PATH.new is built, or was left, every command that opens --db says s
       holder.kill('SIGKILL');
     }
     assert.ok(!existsSync(db), 'a command made a database at PATH');
+    // The next ingest removes what the stopped one left, and says so.
+    const repo = join(dir, 'long.git');
+    const mk = spawnSync('sh', ['tests/repo/make_long_repo.sh', '60', repo], { cwd: root, encoding: 'utf8' });
+    assert.equal(mk.status, 0, mk.stderr);
+    const i = run(['ingest', '--db', db, '--git-dir', repo, '--name', 'long', '--ref', 'main']);
+    assert.equal(i.status, 0, i.stderr);
+    assert.match(i.stderr, /removed .*p\.db\.new, which a first ingest stopped before it ended had left, and started again/);
+    assert.ok(existsSync(db) && !existsSync(`${db}.new`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -73,7 +81,7 @@ test('SIGTERM ends an ingest that waits for the lock (--wait)', async () => {
   try {
     const db = join(dir, 'p.db');
     writeFileSync(`${db}.lock`, '');
-    const holder = spawn('flock', [`${db}.lock`, 'sleep', '30']);
+    const holder = spawn('flock', ['-o', `${db}.lock`, 'sleep', '30']);
     try {
       await new Promise((r) => setTimeout(r, 200));
       const child = spawn(bin, ['ingest', '--quiet', '--wait', '600', '--db', db, '--git-dir',
@@ -126,10 +134,12 @@ test('SIGINT stops a first ingest with its batches at PATH; the next run goes on
     child.kill('SIGINT');
     const { code, sig } = await done;
     assert.equal(sig, 'SIGINT', `code ${code}: ${stderr}`);
-    assert.match(stderr, /stopped by SIGINT: the open batch of commits was rolled back, the batches before it are kept/);
+    const said = stderr.match(/stopped by SIGINT: the open batch of commits was rolled back, (?:the (\d+) commits of the batches before it are kept|and no batch had ended before it: this run kept no commit)/);
+    assert.ok(said, stderr);
     assert.ok(existsSync(db), 'the database is not at PATH');
     assert.ok(!existsSync(`${db}.new`), 'PATH.new is left');
     const kept = commits(db);
+    assert.equal(kept, Number(said[1] || 0), 'the commits it says it kept');
     const all = commits(whole);
     assert.ok(kept < all, `${kept} of ${all} commits: the signal came too late to test`);
     const again = run(['ingest', '--quiet', '--db', db, '--git-dir', repo, '--name', 'long',

@@ -306,6 +306,7 @@ static void test_first_ingest_aside_keeps_batches_when_stopped(void **state)
     snprintf(pn, sizeof(pn), "%s.new", path);
     g_fx = f;
     assert_int_equal(run(f, path, 3, 50, see_aside, &st), 0);
+    assert_int_equal(st.commits_kept, st.commits_new);
     assert_int_equal(g_seen_aside, 1);
     assert_false(tu_exists(pn));
     got = dump(path);
@@ -321,6 +322,9 @@ static void test_first_ingest_aside_keeps_batches_when_stopped(void **state)
     assert_true(tu_exists(path));
     assert_false(tu_exists(pn));
     assert_int_equal(scalar(path, "SELECT count(*) FROM commit_stats"), 250);
+    /* what `portdash ingest` says it kept: the batches that ended */
+    assert_int_equal(st.commits_kept, 250);
+    assert_true(st.commits_new > st.commits_kept);
     ingest_resumes_to(f, path, NCOMMITS + 40 - 250, want);
 }
 
