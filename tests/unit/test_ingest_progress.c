@@ -1,0 +1,111 @@
+/*
+ * test_ingest_progress.c: the terminal progress line of `portdash ingest`
+ * (ingest_progress.h) is always ended before anything else is said: a run
+ * stopped or failed in the middle of a ref printed its message right after
+ * "... 0m08s left".
+ */
+#include "testutil.h"
+
+#include <fcntl.h>
+
+#include "ingest_progress.h"
+
+/* What standard error received while fn ran (malloc). */
+static char *stderr_of(void (*fn)(void))
+{
+    char path[] = "/tmp/pd-progress-XXXXXX";
+    int fd = mkstemp(path), saved = dup(2);
+    char *text;
+    FILE *fp;
+    long n;
+
+    assert_true(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    assert_int_equal(dup2(fd, 2), 2);
+    fn();
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    close(fd);
+    assert_non_null(fp = fopen(path, "rb"));
+    fseek(fp, 0, SEEK_END);
+    n = ftell(fp);
+    rewind(fp);
+    assert_non_null(text = calloc(1, (size_t)n + 1));
+    assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    unlink(path);
+    return text;
+}
+
+static void stopped_mid_ref(void)
+{
+    ingest_progress *p = ingest_progress_new(1);
+
+    ingest_progress_ref(p, "hpy", 100);
+    ingest_progress_update(p, 40, 7, 4096);   /* the first update draws */
+    ingest_progress_free(p);                  /* the run stopped here */
+}
+
+static void ended(void)
+{
+    ingest_progress *p = ingest_progress_new(1);
+
+    ingest_progress_ref(p, "hpy", 100);
+    ingest_progress_update(p, 40, 7, 4096);
+    ingest_progress_done(p);
+    ingest_progress_free(p);
+}
+
+static void quiet(void)
+{
+    ingest_progress *p = ingest_progress_new(0);
+
+    ingest_progress_ref(p, "hpy", 100);
+    ingest_progress_update(p, 40, 7, 4096);
+    ingest_progress_free(p);
+}
+
+static void test_a_stopped_run_ends_its_line(void **state)
+{
+    char *out = stderr_of(stopped_mid_ref);
+    size_t n = strlen(out);
+
+    (void)state;
+    assert_non_null(strstr(out, "hpy: commits 40/100, blobs 7"));
+    assert_true(n > 0 && out[n - 1] == '\n');
+    free(out);
+}
+
+static void test_an_ended_ref_ends_its_line_once(void **state)
+{
+    char *out = stderr_of(ended), *q;
+    size_t n = strlen(out), lines = 0;
+
+    (void)state;
+    for (q = out; (q = strchr(q, '\n')) != NULL; q++)
+        lines++;
+    assert_int_equal(lines, 1);
+    assert_true(n > 0 && out[n - 1] == '\n');
+    free(out);
+}
+
+static void test_without_a_terminal_nothing_is_drawn(void **state)
+{
+    char *out = stderr_of(quiet);
+
+    (void)state;
+    assert_string_equal(out, "");
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_stopped_run_ends_its_line),
+        cmocka_unit_test(test_an_ended_ref_ends_its_line_once),
+        cmocka_unit_test(test_without_a_terminal_nothing_is_drawn),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
