@@ -161,7 +161,7 @@ static void cli_ingest_end_by(int sig, const ingest_stats *st)
     else
         fprintf(stderr, "portdash ingest: stopped by %s: the open batch of commits was "
                 "rolled back, and no batch had ended before it: this run kept no commit; "
-                "ingest again to start over\n", name);
+                "ingest again to go on\n", name);
     fflush(stderr);
     signal(sig, SIG_DFL);
     raise(sig);
