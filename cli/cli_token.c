@@ -83,8 +83,10 @@ int cli_token(int argc, char **argv)
         return CLI_USAGE;
     }
     /* A token made at PATH now would make a database there, which the
-     * first ingest could not then put in place (db_aside.h). */
-    if ((rc = db_aside_say(db_path, "run this once it has ended")) < 0 ||
+     * first ingest could not then put in place (db_aside.h); list and
+     * revoke are told by db_open, which makes nothing. */
+    if ((strcmp(verb, "create") == 0 &&
+         (rc = db_aside_say(db_path, "run this once it has ended")) < 0) ||
         (rc = db_open(&db, db_path, strcmp(verb, "create") == 0)) < 0)
         goto fail;
     if (strcmp(verb, "create") == 0) {

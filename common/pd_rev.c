@@ -120,9 +120,12 @@ int pd_rev_parse(git_object **out, git_repository *repo, const char *rev)
     return 0;
 }
 
-/* At most this many branches are named in the message of an unknown
- * revision; the rest are counted. */
-#define PD_REV_NAMED 8
+void pd_rev_names_add(pd_rev_names *l, const char *name)
+{
+    if (l->n++ < PD_REV_NAMED)
+        l->len += (size_t)snprintf(l->text + l->len, sizeof(l->text) - l->len, "%s%.60s",
+                                   l->n > 1 ? ", " : "", name);
+}
 
 /* 1 when branch `name` is `rev` but for a remote's name in front of one of
  * them (origin/hpy for hpy, or hpy for origin/hpy). */
@@ -138,33 +141,30 @@ int pd_rev_unknown(git_repository *repo, const char *gitdir, const char *rev, in
     git_branch_iterator *it = NULL;
     git_reference *ref;
     git_branch_t type;
-    char names[PD_REV_NAMED * 64 + 1] = "", near[80] = "";
-    size_t len = 0, n = 0;
+    pd_rev_names l = {"", 0, 0};
+    char near[80] = "";
 
     if (git_branch_iterator_new(&it, repo, GIT_BRANCH_ALL) == 0) {
         while (git_branch_next(&ref, &type, it) == 0) {
             const char *name = NULL;
 
             if (git_branch_name(&name, ref) == 0 && name) {
-                if (n < PD_REV_NAMED)
-                    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%.60s",
-                                            n ? ", " : "", name);
+                pd_rev_names_add(&l, name);
                 if (!near[0] && pd_rev_near(name, rev))
                     snprintf(near, sizeof(near), "did you mean '%.60s'? ", name);
-                n++;
             }
             git_reference_free(ref);
         }
         git_branch_iterator_free(it);
     }
-    if (n == 0)
+    if (l.n == 0)
         return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of "
                             "that name, and no branch at all: fetch the branch into this "
                             "clone first)", gitdir, rev);
-    if (n <= PD_REV_NAMED)
+    if (l.n <= PD_REV_NAMED)
         return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of "
-                            "that name; %sits branches: %s)", gitdir, rev, near, names);
+                            "that name; %sits branches: %s)", gitdir, rev, near, l.text);
     return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of that "
                         "name; %sits branches: %s and %zu more, `git --git-dir %s branch -a` "
-                        "lists them)", gitdir, rev, near, names, n - PD_REV_NAMED, gitdir);
+                        "lists them)", gitdir, rev, near, l.text, l.n - PD_REV_NAMED, gitdir);
 }

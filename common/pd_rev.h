@@ -47,6 +47,20 @@ int pd_ref_name_check(const char *name);
  */
 int pd_rev_parse(git_object **out, git_repository *repo, const char *rev);
 
+/* At most this many names (branches, refs) are listed in the message of
+ * an unknown revision; the rest are counted. */
+#define PD_REV_NAMED 8
+
+/* The names an unknown-revision message lists: the first PD_REV_NAMED,
+ * each cut at 60 bytes, ", "-separated in `text`; `n` counts them all. */
+typedef struct {
+    char text[PD_REV_NAMED * 64 + 1];
+    size_t len, n;
+} pd_rev_names;
+
+/* Count `name` into l, and list it while fewer than PD_REV_NAMED are. */
+void pd_rev_names_add(pd_rev_names *l, const char *name);
+
 /*
  * Set the message of revision `rev` that repository `repo` (at `gitdir`,
  * named in the message) does not know, and return `code`: it names the

@@ -32,6 +32,7 @@ struct db_aside {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int stop;
+    int restarted;                  /* it removed a PATH.new a run left */
 };
 
 /* Remove SQLite's files beside p (-journal, -wal, -shm), and p itself when
@@ -62,11 +63,11 @@ static int db_aside_clear(const char *p, int self)
  * SQLite would replay into the new one once it is there (a new empty
  * file drops them; a built one does not).  The caller holds PATH's lock
  * and nothing is at PATH. */
-static int db_aside_room(const db_aside *a)
+static int db_aside_room(db_aside *a)
 {
     struct stat sb;
 
-    if (lstat(a->tmp, &sb) == 0 && !db_aside_ours(a->tmp))
+    if ((a->restarted = lstat(a->tmp, &sb) == 0) && !db_aside_ours(a->tmp))
         return pd_error_set(PD_EINVAL, "%s is in the way of a new database at %s: "
                             "it is not one a first ingest left; move it away", a->tmp,
                             a->path);
@@ -357,4 +358,9 @@ void db_aside_discard(db_aside *a, sqlite3 *db, int rc)
     (void)db_aside_close(db, a->tmp, 0);
     db_aside_lost(a->tmp, a->path, rc);
     db_aside_free(a);
+}
+
+int db_aside_restarted(const db_aside *a)
+{
+    return a && a->restarted;
 }

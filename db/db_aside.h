@@ -58,19 +58,24 @@ int db_aside_open(db_aside **out, sqlite3 **db, const char *path);
  * Close db (opened by db_aside_open with handle a; every statement
  * finalized) and put it in place: checked first when `check`
  * (PRAGMA quick_check: after a run stopped by an interrupt, whose open
- * transaction was rolled back from the journal in memory), its mark
- * cleared, switched to WAL, closed, synced, renamed to PATH without
- * replacing anything there (renameat2 RENAME_NOREPLACE, or link and
- * unlink where the file system has no such rename), the directory synced
- * and the mark cleared.  SIGINT, SIGTERM and SIGHUP wait meanwhile.  db
- * is closed and a freed in every case.  Errors: PD_EDB (the check, the
- * switch or the close) and PD_EIO (sync or rename; the message names
- * both paths): PATH.new is then removed, and the message says so as
- * db_aside_discard's does; PD_EBUSY when something appeared at PATH meanwhile (another
- * command made a database there): PATH.new is then kept, unmarked (no
- * run removes it), and the message says so.
+ * transaction was rolled back from the journal in memory), switched to
+ * WAL, closed, synced, renamed to PATH without replacing anything there
+ * (renameat2 RENAME_NOREPLACE, or link and unlink where the file system
+ * has no such rename), the directory synced and the mark cleared at PATH.
+ * SIGINT, SIGTERM and SIGHUP wait meanwhile.  db is closed and a freed in
+ * every case.  Errors: PD_EDB (the check, the switch or the close) and
+ * PD_EIO (sync or rename; the message names both paths): PATH.new is then
+ * removed, and the message says so as db_aside_discard's does; PD_EBUSY
+ * when something appeared at PATH meanwhile (another command made a
+ * database there): PATH.new is then kept, unmarked (no run removes it),
+ * and the message says so.
  */
 int db_aside_finish(db_aside *a, sqlite3 *db, int check);
+
+/* 1 when db_aside_open removed a PATH.new that a first ingest stopped
+ * before it ended had left (so that the ingest says it started again);
+ * 0 otherwise, and for NULL. */
+int db_aside_restarted(const db_aside *a);
 
 /* Close db and remove PATH.new: the run failed with rc otherwise than by
  * an interrupt, and a rollback after an I/O error (a full disk) cannot be

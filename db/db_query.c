@@ -86,42 +86,33 @@ static int db_rev_row(sqlite3 *db, sqlite3_stmt *st, int64_t *commit_out, char *
     return rc;
 }
 
-/* At most this many stored refs are named in the message of an unknown
- * revision; the rest are counted. */
-#define DB_REV_NAMED 8
-
 /* PD_ENOTFOUND "unknown revision 'REV'", naming the refs the repository
  * stores, as pd_rev_unknown names a clone's branches: a branch of the
  * clone that no ingest named (`--ref`) is not one of them. */
 static int db_rev_unknown(sqlite3 *db, int64_t repo_id, const char *rev)
 {
     sqlite3_stmt *st = NULL;
-    char names[DB_REV_NAMED * 64 + 1] = "";
-    size_t len = 0, n = 0;
+    pd_rev_names l = {"", 0, 0};
 
     if (db_prepare(db, &st, "SELECT name FROM refs WHERE repo_id = ?1 ORDER BY name") == 0) {
         sqlite3_bind_int64(st, 1, repo_id);
         while (sqlite3_step(st) == SQLITE_ROW) {
             const char *name = (const char *)sqlite3_column_text(st, 0);
 
-            if (!name || n++ >= DB_REV_NAMED)
-                continue;
-            if (strncmp(name, "refs/heads/", 11) == 0)
-                name += 11;
-            len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%.60s",
-                                    n > 1 ? ", " : "", name);
+            if (name)
+                pd_rev_names_add(&l, strncmp(name, "refs/heads/", 11) ? name : name + 11);
         }
         sqlite3_finalize(st);
     }
-    if (n == 0)
+    if (l.n == 0)
         return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no ref stored yet: "
                             "`portdash ingest --ref BRANCH` stores one)", rev);
-    if (n <= DB_REV_NAMED)
+    if (l.n <= PD_REV_NAMED)
         return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no stored ref or commit "
-                            "of that name; its refs: %s)", rev, names);
+                            "of that name; its refs: %s)", rev, l.text);
     return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no stored ref or commit of "
-                        "that name; its refs: %s and %zu more)", rev, names,
-                        n - DB_REV_NAMED);
+                        "that name; its refs: %s and %zu more)", rev, l.text,
+                        l.n - PD_REV_NAMED);
 }
 
 /* Commit ids starting with `prefix`: a range scan on the unique index. */

@@ -469,7 +469,6 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         return rc;
     /* A new database is built aside and put in place whole: nothing can
      * read it meanwhile, so WAL's checkpoints and syncs guard nothing. */
-    c->st.restarted = db_aside_building(opt->db_path) == 2;   /* the lock is ours */
     if ((rc = db_aside_wanted(opt->db_path) ? db_aside_open(&c->aside, &c->db, opt->db_path)
                                             : db_open(&c->db, opt->db_path, 1)) < 0 ||
         /* Fewer WAL checkpoints (64 MiB of WAL, not 4): the index pages
@@ -479,6 +478,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
         (rc = db_ingest_open(&c->store, c->db)) < 0 ||
         (rc = ingest_flow_open(&c->flow, c->db, c->rules_hash)) < 0)
         return rc;
+    c->st.restarted = db_aside_restarted(c->aside);
     if (opt->interrupted)
         sqlite3_progress_handler(c->db, 1000, opt->interrupted, opt->interrupt_arg);
     if ((rc = db_ingest_begin(c->store)) < 0)

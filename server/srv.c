@@ -19,7 +19,6 @@
 #include <time.h>
 
 #include "db.h"
-#include "db_aside_probe.h"
 #include "db_scope.h"
 #include "api_scope_series.h"
 #include "pd_buf.h"
@@ -476,9 +475,7 @@ int srv_start(srv **out, const srv_options *opt)
         (rc = srv_mhd_load()) < 0)
         return rc;
     /* Fail at start, not at the first request, on a bad database (a missing
-     * one: db_open says how to make it). */
-    if ((rc = db_aside_say(opt->db_path, "serve it once it has ended")) < 0)
-        return rc;
+     * one: db_open says how to make it, or that a first ingest is). */
     if ((rc = db_open(&probe, opt->db_path, 0)) < 0)
         return rc;
     db_close(probe);

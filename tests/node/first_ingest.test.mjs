@@ -50,7 +50,7 @@ test('while PATH.new is built, or was left, every command that opens --db says s
       await new Promise((r) => setTimeout(r, 100));
       s = run(['serve', '--db', db, '--listen', '127.0.0.1:0']);
       assert.equal(s.status, 2, s.stderr);
-      assert.match(s.stderr, /a first ingest is building it \(.*p\.db\.new\); serve it once it has ended/);
+      assert.match(s.stderr, /portdash serve: no database at .*p\.db yet: a first ingest is building it \(.*p\.db\.new\); run this once it has ended/);
       t = run(['token', 'create', '--db', db, '--name', 'ci']);
       assert.equal(t.status, 2, t.stderr);
       assert.match(t.stderr, /a first ingest is building it \(.*p\.db\.new\); run this once it has ended/);

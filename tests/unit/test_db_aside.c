@@ -80,6 +80,7 @@ static void test_built_aside_then_in_place_in_wal_mode(void **state)
     assert_true(db_aside_wanted(f->path));
     assert_false(db_aside_building(f->path));
     assert_int_equal(db_aside_open(&a, &db, f->path), 0);
+    assert_false(db_aside_restarted(a));    /* nothing was left to remove */
     assert_true(tu_exists(f->tmp));
     assert_false(tu_exists(f->path));
     assert_true(db_aside_building(f->path));
@@ -198,6 +199,7 @@ static void test_only_what_a_run_left_is_removed(void **state)
     assert_int_equal(read_back(f->tmp), 3);
     assert_int_equal(tu_sh("rm -f '%s'* && : > '%s'", f->tmp, f->tmp), 0);
     assert_int_equal(db_aside_open(&a, &db, f->path), 0);
+    assert_true(db_aside_restarted(a));     /* the empty one a killed run left */
     pd_error_set(PD_EIO, "a failed run");
     db_aside_discard(a, db, PD_EIO);
     assert_false(tu_exists(f->tmp));

@@ -6,18 +6,16 @@
  */
 #include "testutil.h"
 
-#include <fcntl.h>
-
 #include "ingest_progress.h"
+#include "pd_file.h"
 
 /* What standard error received while fn ran (malloc). */
 static char *stderr_of(void (*fn)(void))
 {
     char path[] = "/tmp/pd-progress-XXXXXX";
     int fd = mkstemp(path), saved = dup(2);
-    char *text;
-    FILE *fp;
-    long n;
+    char *text = NULL;
+    size_t n;
 
     assert_true(fd >= 0 && saved >= 0);
     fflush(stderr);
@@ -27,13 +25,7 @@ static char *stderr_of(void (*fn)(void))
     assert_int_equal(dup2(saved, 2), 2);
     close(saved);
     close(fd);
-    assert_non_null(fp = fopen(path, "rb"));
-    fseek(fp, 0, SEEK_END);
-    n = ftell(fp);
-    rewind(fp);
-    assert_non_null(text = calloc(1, (size_t)n + 1));
-    assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
+    assert_int_equal(pd_file_read(path, 1 << 20, "standard error", &text, &n), 0);
     unlink(path);
     return text;
 }
