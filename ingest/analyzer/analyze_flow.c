@@ -285,7 +285,7 @@ static void an_end_flow_arg(an_state *st, an_fcall *c)
     } else {
         an_code(c, "-", 1);
     }
-    if (e && e->nullowner.cls >= 0 && c->argi == e->nullowner_arg && c->root >= 0 &&
+    if (e && e->item->nullowner.cls >= 0 && c->argi == e->item->nullowner_arg && c->root >= 0 &&
         c->ntok == 1) {
         an_flow_rec(st, buf, an_put_root(buf, 'o', c->root));
     }
@@ -543,7 +543,7 @@ static void an_asg_value(an_state *st, const an_tok *t)
             f->asg_call = st->pdepth + 1;
             f->asg_argc = 1;
             f->asg_argroot = f->asg_lastroot = f->asg_viewroot = -1;
-            f->asg_view = e ? e->itemview_arg : -1;
+            f->asg_view = e ? e->item->itemview_arg : -1;
             f->asg_source = rules_itemsource(st->r, f->asg_cand.s, f->asg_cand.len, e);
             return;
         }

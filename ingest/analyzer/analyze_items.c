@@ -54,8 +54,8 @@ static void an_add_local(an_state *st, const an_tok *name,
     l = &st->locals[st->nlocals++];
     l->s = name->s;
     l->len = name->len;
-    l->v = e->itemlocal[stars];
-    l->pv = e->itemcast[stars];
+    l->v = e->item->itemlocal[stars];
+    l->pv = e->item->itemcast[stars];
     l->param = param;
     l->data = data;
     l->stars = stars;
@@ -74,7 +74,7 @@ void an_local_decl(an_state *st, const an_tok *t)
 
     if (st->ld_state == 0) {
         if (t->kind == LEX_IDENT && t->e &&
-            (t->e->has_local || t->e->has_cast || t->e->has_data) &&
+            (t->e->flags & (RULES_F_HAS_LOCAL | RULES_F_HAS_CAST | RULES_F_HAS_DATA)) &&
             !an_punct_is(prev, '.') && !an_punct_is(prev, LEX_P2('-', '>'))) {
             st->ld_e = t->e;
             st->ld_state = 1;
@@ -90,11 +90,11 @@ void an_local_decl(an_state *st, const an_tok *t)
             ;
         else if (t->kind == LEX_IDENT && st->ld_stars <= RULES_MAXSTARS) {
             const rules_name *e = st->ld_e;
-            int param = st->cur < 0, dk = e->itemdata[st->ld_stars];
+            int param = st->cur < 0, dk = e->item->itemdata[st->ld_stars];
             int data = dk == RULES_DATA_ANY || (dk == RULES_DATA_PARAM && param);
 
-            if (e->itemlocal[st->ld_stars].cls >= 0 ||
-                e->itemcast[st->ld_stars].cls >= 0 || data)
+            if (e->item->itemlocal[st->ld_stars].cls >= 0 ||
+                e->item->itemcast[st->ld_stars].cls >= 0 || data)
                 an_add_local(st, t, e, st->ld_stars, data, param);
             st->ld_state = 2;
         } else
@@ -155,19 +155,19 @@ void an_check_cast(an_state *st)
     ty = an_prev(st, k);
     lp = an_prev(st, k + 1);
     before = an_prev(st, k + 2);
-    if (stars == 1 && ty->kind == LEX_IDENT && ty->e && ty->e->itemdata[1] &&
+    if (stars == 1 && ty->kind == LEX_IDENT && ty->e && ty->e->item->itemdata[1] &&
         !st->pcast.active && st->nlocals) {
         an_check_addr_cast(st, ty);
         return;
     }
     if (stars == 0 || stars > RULES_MAXSTARS || ty->kind != LEX_IDENT ||
-        !ty->e || ty->e->itemcast[stars].cls < 0 || !an_punct_is(lp, '('))
+        !ty->e || ty->e->item->itemcast[stars].cls < 0 || !an_punct_is(lp, '('))
         return;
     if (before->kind == LEX_IDENT && !an_is(before, "return"))
         return;                       /* sizeof(T *), f(T *): not a cast */
     memset(&st->pcast, 0, sizeof(st->pcast));
     st->pcast.active = 1;
-    st->pcast.v = ty->e->itemcast[stars];
+    st->pcast.v = ty->e->item->itemcast[stars];
     st->pcast.line = lp->line;
     st->pcast.column = lp->column;
     st->pcast.stars = stars;
@@ -335,15 +335,15 @@ void an_item_call(an_state *st, const an_tok *name)
     int n;
     size_t fi;
 
-    if (!name->e || name->e->itemcall.cls < 0 ||
+    if (!name->e || name->e->item->itemcall.cls < 0 ||
         an_punct_is(an_prev(st, 2), '.') || an_punct_is(an_prev(st, 2), LEX_P2('-', '>')))
         return;
     n = snprintf(text, sizeof(text), "%.*s()", (int)name->len, name->s);
-    fi = an_add_finding(st, name->line, name->column, name->e->itemcall, text,
+    fi = an_add_finding(st, name->line, name->column, name->e->item->itemcall, text,
                         (size_t)n, AN_FK_ITEM, NULL, 0);
     an_set_reason(st, fi, "%.*s reads or writes the items of an object array "
                   "as %s", (int)name->len, name->s,
-                  name->e->itemcall.cls == AN_CLASS_HPY ? "HPyField" : "PyObject *");
+                  name->e->item->itemcall.cls == AN_CLASS_HPY ? "HPyField" : "PyObject *");
 }
 
 /* The argument of call c is complete: check it. */
@@ -369,7 +369,7 @@ static void an_end_arg(an_state *st, an_call *c)
                       l->s, l->type, l->stars, "***");
         c->hit = 1;
     }
-    if (c->argi == e->fieldarg_arg && c->a_s && c->a_ok &&
+    if (c->argi == e->item->fieldarg_arg && c->a_s && c->a_ok &&
         (l = an_find_local(st, c->a_s, c->a_len)) != NULL &&
         (l->pv.cls >= 0 || (l->param && l->v.cls >= 0 && !c->deref))) {
         n = snprintf(text, sizeof(text), "%.*s(%s%.*s)", (int)c->namelen,
@@ -387,10 +387,10 @@ static void an_end_arg(an_state *st, an_call *c)
                           "passed by value", (int)c->namelen, c->name,
                           (int)l->len, l->s, l->type);
     }
-    if (e->nullowner.cls >= 0 && c->argi == e->nullowner_arg &&
-        c->ntok == 1 && c->a_s && c->a_len == strlen(e->null_name) &&
-        memcmp(c->a_s, e->null_name, c->a_len) == 0)
-        an_add_finding(st, c->line, c->column, e->nullowner, c->name,
+    if (e->item->nullowner.cls >= 0 && c->argi == e->item->nullowner_arg &&
+        c->ntok == 1 && c->a_s && c->a_len == strlen(e->item->null_name) &&
+        memcmp(c->a_s, e->item->null_name, c->a_len) == 0)
+        an_add_finding(st, c->line, c->column, e->item->nullowner, c->name,
                        c->namelen, AN_FK_NULLOWNER, NULL, 0);
     st->guard = save;
     c->argi++;
@@ -445,8 +445,7 @@ void an_call_token(an_state *st, const an_tok *t)
     }
     st->callpend_valid = 0;
     if (t->kind == LEX_IDENT && t->e &&
-        ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0 ||
-         t->e->fieldarg_arg >= 0)) {
+        (t->e->flags & (RULES_F_ITEMCOPY | RULES_F_ITEMARG))) {
         st->callpend = *t;
         st->callpend_valid = 1;
     }

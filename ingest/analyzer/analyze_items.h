@@ -20,15 +20,14 @@ static inline int an_local_decl_wants(const an_state *st, const an_tok *t)
 {
     return st->ld_state != 0 ||
            (t->kind == LEX_IDENT && t->e &&
-            (t->e->has_local || t->e->has_cast || t->e->has_data));
+            (t->e->flags & (RULES_F_HAS_LOCAL | RULES_F_HAS_CAST | RULES_F_HAS_DATA)));
 }
 
 static inline int an_call_token_wants(const an_state *st, const an_tok *t)
 {
     return st->ncalls || st->callpend_valid ||
            (t->kind == LEX_IDENT && t->e &&
-            ((t->e->flags & RULES_F_ITEMCOPY) || t->e->nullowner.cls >= 0 ||
-             t->e->fieldarg_arg >= 0));
+            (t->e->flags & (RULES_F_ITEMCOPY | RULES_F_ITEMARG)));
 }
 
 static inline int an_cast_operand_wants(const an_state *st)

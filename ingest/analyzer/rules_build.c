@@ -6,6 +6,7 @@
  * (rules_items.c, rules_names.c) call it, it calls none of them.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,15 @@ int rules_err(const rules_ctx *c, const char *fmt, ...)
     return pd_error_set(PD_EINVAL, "%s:%u: %s", c->file, c->line, msg);
 }
 
-/* Copy s[0..len) into the arena, NUL-terminated; NULL when out of memory. */
-char *rules_strndup(rules *r, const char *s, size_t len)
+/* n bytes of the arena at a multiple of align (a power of two); NULL
+ * when out of memory. */
+static void *rules_alloc(rules *r, size_t n, size_t align)
 {
     rules_block *b = r->arena;
-    char *out;
+    size_t at = b ? b->used + (size_t)(-(uintptr_t)(b->data + b->used) & (align - 1)) : 0;
 
-    if (!b || b->cap - b->used < len + 1) {
-        size_t cap = len + 1 > 4096 ? len + 1 : 4096;
+    if (!b || at > b->cap || b->cap - at < n) {
+        size_t cap = n + align > 4096 ? n + align : 4096;
 
         b = malloc(sizeof(*b) + cap);
         if (!b)
@@ -43,11 +45,21 @@ char *rules_strndup(rules *r, const char *s, size_t len)
         b->used = 0;
         b->cap = cap;
         r->arena = b;
+        at = (size_t)(-(uintptr_t)b->data & (align - 1));
     }
-    out = b->data + b->used;
+    b->used = at + n;
+    return b->data + at;
+}
+
+/* Copy s[0..len) into the arena, NUL-terminated; NULL when out of memory. */
+char *rules_strndup(rules *r, const char *s, size_t len)
+{
+    char *out = rules_alloc(r, len + 1, 1);
+
+    if (!out)
+        return NULL;
     memcpy(out, s, len);
     out[len] = '\0';
-    b->used += len + 1;
     return out;
 }
 
@@ -150,6 +162,20 @@ int rules_reserve(rules *r, size_t more)
     return 0;
 }
 
+#define RULES_UNSET_V {RULES_CLS_UNSET, NULL}
+#define RULES_UNSET_4 {RULES_UNSET_V, RULES_UNSET_V, RULES_UNSET_V, RULES_UNSET_V}
+_Static_assert(RULES_MAXSTARS == 3, "RULES_UNSET_4 spells out RULES_MAXSTARS + 1 verdicts");
+
+const rules_item rules_item_none = {
+    .itemcast = RULES_UNSET_4,
+    .itemlocal = RULES_UNSET_4,
+    .nullowner = RULES_UNSET_V,
+    .nullowner_arg = -1,
+    .fieldarg_arg = -1,
+    .itemview_arg = -1,
+    .itemcall = RULES_UNSET_V,
+};
+
 /* Find or create the exact entry of `name`; *out gets it.  The pointer is
  * valid until the next call.  0 or PD_ENOMEM. */
 int rules_entry(rules *r, const char *name, rules_name **out)
@@ -177,15 +203,10 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     memset(e, 0, sizeof(*e));
     if (!(e->name = rules_strndup(r, name, len)))
         return pd_error_nomem("loading rules");
+    e->item = &rules_item_none;
     e->len = len;
     e->hash = rules_hash_name(name, len);
     e->exact.cls = e->member.cls = e->cond.cls = RULES_CLS_UNSET;
-    e->nullowner.cls = e->itemcall.cls = RULES_CLS_UNSET;
-    e->nullowner_arg = -1;
-    e->fieldarg_arg = -1;
-    e->itemview_arg = -1;
-    for (k = 0; k <= RULES_MAXSTARS; k++)
-        e->itemcast[k].cls = e->itemlocal[k].cls = RULES_CLS_UNSET;
     rules_ix_put(r->ix, r->ixmask, (uint64_t)e->hash << 32 | (r->nnames + 1));
     r->nnames++;
     k = (size_t)(unsigned char)name[0] << 8 | (unsigned char)name[1];
@@ -193,5 +214,24 @@ int rules_entry(rules *r, const char *name, rules_name **out)
     k = e->hash >> 16;
     r->hbits[k >> 3] |= (uint8_t)(1u << (k & 7));
     *out = e;
+    return 0;
+}
+
+int rules_item_entry(rules *r, const char *name, rules_name **out, rules_item **item)
+{
+    rules_item *it;
+    int rc;
+
+    if ((rc = rules_entry(r, name, out)) != 0)
+        return rc;
+    if ((*out)->item != &rules_item_none) {
+        *item = (rules_item *)(*out)->item;     /* its own, in the arena */
+        return 0;
+    }
+    /* in the arena, freed with it */
+    if (!(it = rules_alloc(r, sizeof(*it), _Alignof(rules_item))))
+        return pd_error_nomem("loading rules");
+    *it = rules_item_none;
+    (*out)->item = *item = it;
     return 0;
 }

@@ -39,6 +39,13 @@ typedef struct {
 #define RULES_F_TYPE     0x20u  /* a names set lists it with kind `type`:
                                  * a variable may take its name
                                  * (analyze_shadow.h) */
+/* What its item record holds, for the walk's per-token tests
+ * (analyze_items.h) without reading the record. */
+#define RULES_F_HAS_LOCAL 0x40u /* some item->itemlocal[] is set */
+#define RULES_F_HAS_CAST 0x80u  /* some item->itemcast[] is set */
+#define RULES_F_HAS_DATA 0x100u /* some item->itemdata[] is set */
+#define RULES_F_ITEMARG  0x200u /* item->nullowner or item->fieldarg_arg
+                                 * is set */
 
 /* rules_name.itemdata[] values (`itemdata`) */
 #define RULES_DATA_ANY   1      /* locals and parameters */
@@ -47,18 +54,12 @@ typedef struct {
 /* Most '*' in an `itemcast`/`itemlocal` type. */
 #define RULES_MAXSTARS 3
 
-/* Everything the rules say about one exact identifier. */
+/* What the object-dtype item rules say of one name (rules_items.c): few
+ * names have any, so they live apart from rules_name, which every name
+ * has and which a start-up writes once per name (2,900 CPython names):
+ * the 300-byte entries with these inside were a quarter of the CPU of
+ * `portdash analyze` on one small file (issue 26). */
 typedef struct {
-    const char *name;           /* NUL-terminated, owned by the rules */
-    size_t len;
-    uint32_t hash;              /* rules_hash_name(name, len) */
-    rules_verdict exact;        /* `exact`, or a `names` set */
-    int exact_from_set;         /* exact came from a `names` set: an
-                                 * `exact` rule may still replace it */
-    rules_verdict member;       /* `member`: after '.' or '->' */
-    rules_verdict cond;         /* `exact-if`: class once a trigger is seen */
-    uint32_t cond_bit;          /* the bit of that exact-if rule */
-    uint32_t triggers;          /* bits of exact-if rules this name triggers */
     rules_verdict itemcast[RULES_MAXSTARS + 1];  /* by number of '*' */
     rules_verdict itemlocal[RULES_MAXSTARS + 1]; /* by number of '*' */
     rules_verdict nullowner;    /* `nullowner`: this call ... */
@@ -70,15 +71,32 @@ typedef struct {
                                  * (0-based) whose array the call returns,
                                  * or a view or copy of it with its dtype;
                                  * -1 */
-    int guard;                  /* RULES_GUARD_* or 0 */
-    unsigned flags;             /* RULES_F_* */
-    int has_local;              /* some itemlocal[] is set */
-    int has_cast;               /* some itemcast[] is set */
     uint8_t itemdata[RULES_MAXSTARS + 1];  /* `itemdata`: RULES_DATA_*
                                  * by number of '*', or 0 */
-    int has_data;               /* some itemdata[] is set */
     rules_verdict itemcall;     /* `itemcall`: this call reads or writes
                                  * object items */
+} rules_item;
+
+/* The item record of a name no item rule names: every verdict unset,
+ * every argument index -1. */
+extern const rules_item rules_item_none;
+
+/* Everything the rules say about one exact identifier. */
+typedef struct {
+    const char *name;           /* NUL-terminated, owned by the rules */
+    const rules_item *item;     /* never NULL: &rules_item_none, or the
+                                 * name's own, owned by the rules */
+    size_t len;
+    uint32_t hash;              /* rules_hash_name(name, len) */
+    uint32_t cond_bit;          /* the bit of its exact-if rule */
+    rules_verdict exact;        /* `exact`, or a `names` set */
+    rules_verdict member;       /* `member`: after '.' or '->' */
+    rules_verdict cond;         /* `exact-if`: class once a trigger is seen */
+    uint32_t triggers;          /* bits of exact-if rules this name triggers */
+    unsigned flags;             /* RULES_F_* */
+    uint8_t guard;              /* RULES_GUARD_* or 0 */
+    uint8_t exact_from_set;     /* exact came from a `names` set: an
+                                 * `exact` rule may still replace it */
 } rules_name;
 
 #endif

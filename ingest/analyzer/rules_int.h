@@ -193,6 +193,11 @@ int rules_class(const rules_ctx *c, const char *s, int allow_none, int *cls);
 /* The exact entry of `name`, created if missing. */
 int rules_entry(rules *r, const char *name, rules_name **out);
 
+/* rules_entry, and the entry's own item record in *item (made from
+ * rules_item_none at its first item rule, in the arena).  0 or
+ * PD_ENOMEM. */
+int rules_item_entry(rules *r, const char *name, rules_name **out, rules_item **item);
+
 /* Make room for `more` entries beyond r->nnames at once (a names set adds
  * thousands: one allocation instead of doublings).  0 or PD_ENOMEM. */
 int rules_reserve(rules *r, size_t more);

@@ -47,6 +47,7 @@ int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast)
 {
     char type[RULES_MAXLINE] = "";
     rules_name *e;
+    rules_item *it;
     rules_verdict *slot;
     int cls = 0, stars, i, rc;
 
@@ -58,18 +59,15 @@ int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast)
         return rc;
     if (cast && stars == 0)
         return rules_err(c, "an itemcast type needs at least one '*'");
-    if ((rc = rules_entry(r, type, &e)) != 0)
+    if ((rc = rules_item_entry(r, type, &e, &it)) != 0)
         return rc;
-    slot = cast ? &e->itemcast[stars] : &e->itemlocal[stars];
+    slot = cast ? &it->itemcast[stars] : &it->itemlocal[stars];
     if (slot->cls != RULES_CLS_UNSET)
         return rules_err(c, "duplicate %s rule for '%s'", av[0], av[2]);
     slot->cls = cls;
     if (!(slot->id = rules_item_id(r, c, cls)))
         return pd_error_nomem("loading rules");
-    if (cast)
-        e->has_cast = 1;
-    else
-        e->has_local = 1;
+    e->flags |= cast ? RULES_F_HAS_CAST : RULES_F_HAS_LOCAL;
     return 0;
 }
 
@@ -77,6 +75,7 @@ int rules_d_item(rules *r, const rules_ctx *c, char **av, int ac, unsigned cast)
 int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
+    rules_item *it;
     char *endp;
     long idx;
     int rc;
@@ -88,16 +87,17 @@ int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned 
     if (*endp || endp == av[2] || idx < 0 || idx > 64)
         return rules_err(c, "bad argument index '%s' (expected 0..64)",
                          av[2]);
-    if ((rc = rules_entry(r, av[1], &e)) != 0)
+    if ((rc = rules_item_entry(r, av[1], &e, &it)) != 0)
         return rc;
-    if (e->nullowner.cls != RULES_CLS_UNSET)
+    if (it->nullowner.cls != RULES_CLS_UNSET)
         return rules_err(c, "duplicate nullowner rule for '%s'", av[1]);
-    e->nullowner.cls = PD_CLASS_BRIDGE;
-    e->nullowner_arg = (int)idx;
-    e->null_name = rules_strndup(r, av[3], strlen(av[3]));
-    e->nullowner.id = rules_id(r, c, "field-null-owner");
-    if (!e->null_name || !e->nullowner.id)
+    it->nullowner.cls = PD_CLASS_BRIDGE;
+    it->nullowner_arg = (int)idx;
+    it->null_name = rules_strndup(r, av[3], strlen(av[3]));
+    it->nullowner.id = rules_id(r, c, "field-null-owner");
+    if (!it->null_name || !it->nullowner.id)
         return pd_error_nomem("loading rules");
+    e->flags |= RULES_F_ITEMARG;
     return 0;
 }
 
@@ -106,6 +106,7 @@ int rules_d_nullowner(rules *r, const rules_ctx *c, char **av, int ac, unsigned 
 int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
+    rules_item *it;
     char *endp;
     long idx;
     int rc, *slot;
@@ -116,12 +117,14 @@ int rules_d_fieldarg(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
     if (*endp || endp == av[2] || idx < 0 || idx > 64)
         return rules_err(c, "bad argument index '%s' (expected 0..64)",
                          av[2]);
-    if ((rc = rules_entry(r, av[1], &e)) != 0)
+    if ((rc = rules_item_entry(r, av[1], &e, &it)) != 0)
         return rc;
-    slot = arg ? &e->itemview_arg : &e->fieldarg_arg;
+    slot = arg ? &it->itemview_arg : &it->fieldarg_arg;
     if (*slot >= 0)
         return rules_err(c, "duplicate %s rule for '%s'", av[0], av[1]);
     *slot = (int)idx;
+    if (!arg)
+        e->flags |= RULES_F_ITEMARG;
     return 0;
 }
 
@@ -130,6 +133,7 @@ int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
 {
     char type[RULES_MAXLINE] = "";
     rules_name *e;
+    rules_item *it;
     int stars, i, rc, kind;
 
     if (strcmp(av[1], "any") == 0)
@@ -144,12 +148,12 @@ int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
         return rc;
     if (stars == 0)
         return rules_err(c, "an itemdata type needs at least one '*'");
-    if ((rc = rules_entry(r, type, &e)) != 0)
+    if ((rc = rules_item_entry(r, type, &e, &it)) != 0)
         return rc;
-    if (e->itemdata[stars])
+    if (it->itemdata[stars])
         return rules_err(c, "duplicate itemdata rule for '%s'", type);
-    e->itemdata[stars] = (uint8_t)kind;
-    e->has_data = 1;
+    it->itemdata[stars] = (uint8_t)kind;
+    e->flags |= RULES_F_HAS_DATA;
     return 0;
 }
 
@@ -157,18 +161,19 @@ int rules_d_itemdata(rules *r, const rules_ctx *c, char **av, int ac, unsigned a
 int rules_d_itemcall(rules *r, const rules_ctx *c, char **av, int ac, unsigned arg)
 {
     rules_name *e;
+    rules_item *it;
     int cls = 0, rc;
 
     if ((rc = rules_class(c, av[1], 0, &cls)) != 0)
         return rc;
     if (!rules_is_ident(av[2]))
         return rules_err(c, "'%s' is not an identifier", av[2]);
-    if ((rc = rules_entry(r, av[2], &e)) != 0)
+    if ((rc = rules_item_entry(r, av[2], &e, &it)) != 0)
         return rc;
-    if (e->itemcall.cls != RULES_CLS_UNSET)
+    if (it->itemcall.cls != RULES_CLS_UNSET)
         return rules_err(c, "duplicate itemcall rule for '%s'", av[2]);
-    e->itemcall.cls = cls;
-    if (!(e->itemcall.id = rules_item_id(r, c, cls)))
+    it->itemcall.cls = cls;
+    if (!(it->itemcall.id = rules_item_id(r, c, cls)))
         return pd_error_nomem("loading rules");
     return 0;
 }

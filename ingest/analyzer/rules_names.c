@@ -86,9 +86,10 @@ static int rules_names_apply(rules *r, const rules_ctx *c, const char *set,
 
     /* Room at once for the set's names that are not entries yet and for
      * what the rest of the rules file can add (two a line): the default
-     * rules' entries after their set used to double the 740 KB of
-     * entries, copied into fresh pages, a third of a start-up's CPU on
-     * the development VM (issue 26).  Room not written costs nothing. */
+     * rules' entries after their set used to double the entries (740 KB
+     * when an entry held its item rules), copied into fresh pages, a
+     * third of a start-up's CPU on the development VM (issue 26).  Room
+     * not written costs nothing. */
     for (; p < end; p = nl + 1) {
         size_t n = 0;
 

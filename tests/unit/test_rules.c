@@ -169,6 +169,63 @@ static void test_rules_names(void **state)
     rules_free(d);
 }
 
+/* The item rules of a name live in its own record (rules_def.h): every
+ * directive lands in it, by number of '*' where it has one, beside the
+ * names set's verdict of the same name; the flags the walk tests say what
+ * it holds; a name no item rule names shares rules_item_none. */
+static void test_rules_item_records(void **state)
+{
+    static const char text[] =
+        "names builtin:cpython capi\n"
+        "itemcast capi PyObject * *\n"
+        "itemlocal capi PyObject *\n"
+        "itemdata any char *\n"
+        "itemcall hpy F\n"
+        "nullowner G 2 HPy_NULL\n"
+        "itemview H 1\n"
+        "fieldarg F 3\n";
+    const rules_name *e;
+    rules *r;
+    int i;
+
+    (void)state;
+    assert_int_equal(rules_parse(&r, "m.rules", text, sizeof(text) - 1), 0);
+    e = rules_lookup(r, "PyObject", 8);
+    assert_non_null(e);
+    assert_int_equal(e->exact.cls, AN_CLASS_CAPI);          /* the set's */
+    assert_int_equal(e->item->itemcast[2].cls, AN_CLASS_CAPI);
+    assert_int_equal(e->item->itemlocal[1].cls, AN_CLASS_CAPI);
+    assert_int_equal(e->item->itemcast[1].cls, RULES_CLS_UNSET);
+    assert_int_equal(e->item->itemlocal[2].cls, RULES_CLS_UNSET);
+    assert_int_equal(e->flags & (RULES_F_HAS_CAST | RULES_F_HAS_LOCAL | RULES_F_HAS_DATA),
+                     RULES_F_HAS_CAST | RULES_F_HAS_LOCAL);
+    assert_int_equal((uintptr_t)e->item % _Alignof(rules_item), 0);
+    e = rules_lookup(r, "char", 4);
+    assert_int_equal(e->item->itemdata[1], RULES_DATA_ANY);
+    assert_int_equal(e->flags & RULES_F_HAS_DATA, RULES_F_HAS_DATA);
+    e = rules_lookup(r, "F", 1);
+    assert_int_equal(e->item->itemcall.cls, AN_CLASS_HPY);
+    assert_int_equal(e->item->fieldarg_arg, 3);
+    assert_int_equal(e->item->itemview_arg, -1);
+    assert_true(e->flags & RULES_F_ITEMARG);
+    e = rules_lookup(r, "G", 1);
+    assert_int_equal(e->item->nullowner.cls, AN_CLASS_BRIDGE);
+    assert_int_equal(e->item->nullowner_arg, 2);
+    assert_string_equal(e->item->null_name, "HPy_NULL");
+    assert_true(e->flags & RULES_F_ITEMARG);
+    e = rules_lookup(r, "H", 1);                /* a view is no item argument */
+    assert_int_equal(e->item->itemview_arg, 1);
+    assert_false(e->flags & RULES_F_ITEMARG);
+    e = rules_lookup(r, "PyTuple_New", 11);
+    assert_ptr_equal(e->item, &rules_item_none);
+    assert_int_equal(e->flags & (RULES_F_HAS_CAST | RULES_F_HAS_LOCAL | RULES_F_HAS_DATA |
+                                 RULES_F_ITEMARG), 0);
+    for (i = 0; i <= RULES_MAXSTARS; i++)
+        assert_int_equal(rules_item_none.itemcast[i].cls, RULES_CLS_UNSET);
+    assert_int_equal(rules_item_none.fieldarg_arg, -1);
+    rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_rules_errors),
         cmocka_unit_test(test_rules_hash_is_git_blob_id),
         cmocka_unit_test(test_rules_names),
+        cmocka_unit_test(test_rules_item_records),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
