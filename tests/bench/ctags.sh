@@ -18,7 +18,12 @@
 #   BENCH_CTAGS_BEFORE  another build of portdash, run in turn with the two
 #                       (before/after tables); adds two columns at the end
 # Prints one table row per file set: the scope, its templates (.src) and
-# its other files apart, and the whole repository.
+# its other files apart, and the whole repository; beside the speed, the
+# system CPU within each tool's time (page faults, reads, writes: on a
+# virtual machine a fresh page's fault costs from 3 to 40 µs with the
+# host's state, and ctags faults in about 1,400 pages on numpy/core where
+# the analyzer's heap takes a few huge pages, so ctags' time and the ratio
+# move with the host while the analyzer's does not).
 set -eu
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
@@ -35,7 +40,8 @@ mkdir -p "$tmp/co"
 git --git-dir="$repo" archive --format=tar "$ref" | tar -x -C "$tmp/co"
 cd "$tmp/co"
 
-# cpu CMD...: user + system seconds of one run (output discarded), to the
+# cpu CMD...: user + system seconds of one run (output discarded), then the
+# system seconds alone, to the
 # microsecond: wait4's rusage of that child (GNU time prints hundredths,
 # and numpy/core's 0.07 s against ctags' 0.13 s moved the ratio by 0.3 a
 # step; Python's subprocess.run counted 2.5 times what perf did).
@@ -44,15 +50,16 @@ cpu() {
 null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_WRONLY, 0) for fd in (1, 2)]
 pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=null)
 r = os.wait4(pid, 0)[2]
-print("%.6f" % (r.ru_utime + r.ru_stime))' "$@"
+print("%.6f %.6f" % (r.ru_utime + r.ru_stime, r.ru_stime))' "$@"
 }
 if [ -z "$before" ]; then
-  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |"
-  echo "|---|---|---|---|---|"
+  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |" \
+       "system CPU: ctags, analyzer |"
+  echo "|---|---|---|---|---|---|"
 else
   echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |" \
-       "analyzer before CPU | speed before |"
-  echo "|---|---|---|---|---|---|---|"
+       "system CPU: ctags, analyzer | analyzer before CPU | speed before |"
+  echo "|---|---|---|---|---|---|---|---|"
 fi
 # The scope, its numpy templates (.src, expanded by the analyzer, read once
 # by ctags) and its other files apart, then the whole tree.
@@ -79,16 +86,18 @@ for set in scope templates plain whole; do
       cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$before" "$tmp/list" >> "$tmp/an0"
     i=$((i + 1))
   done
-  ct=$(median < "$tmp/ct"); an=$(median < "$tmp/an"); an0=$(median < "$tmp/an0")
+  ct=$(cut -d' ' -f1 "$tmp/ct" | median); an=$(cut -d' ' -f1 "$tmp/an" | median)
+  an0=$(cut -d' ' -f1 "$tmp/an0" | median)
+  cs=$(cut -d' ' -f2 "$tmp/ct" | median); as=$(cut -d' ' -f2 "$tmp/an" | median)
   case $set in
     scope) label=$scope ;;
     templates) label="$scope, templates only" ;;
     plain) label="$scope, without templates" ;;
     *) label="whole repository" ;;
   esac
-  echo "$n $mb $ct $an ${an0:-0}" | awk -v l="$label" -v two="${before:+1}" '{
-    printf "| %s | %d, %s MB | %.1f ms | %.1f ms | %.2f × |", l, $1, $2, 1000 * $3,
-           1000 * $4, $3 / $4
+  echo "$n $mb $ct $an ${an0:-0} $cs $as" | awk -v l="$label" -v two="${before:+1}" '{
+    printf "| %s | %d, %s MB | %.1f ms | %.1f ms | %.2f × | %.1f, %.1f ms |", l, $1, $2,
+           1000 * $3, 1000 * $4, $3 / $4, 1000 * $6, 1000 * $7
     if (two) printf " %.1f ms | %.2f × |", 1000 * $5, $3 / $5
     printf "\n" }'
 done
