@@ -6,6 +6,8 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <getopt.h>
+
 #define CLI_OK 0
 #define CLI_FAIL 1
 #define CLI_USAGE 2
@@ -34,5 +36,15 @@ void cli_deprecated(const char *cmd, const char *old, const char *now);
  * 86400, into *out.  0, or -1 after saying why on stderr.
  */
 int cli_wait_seconds(const char *cmd, const char *arg, int *out);
+
+/*
+ * getopt_long(argc, argv, "", longopts, NULL) for `portdash argv[0]`
+ * (every command takes long options only), with its own messages in
+ * place of getopt's: "portdash CMD: unknown option '--incldue' (did you
+ * mean '--include'?)", "... option '--db' needs a value", "... option
+ * '--quiet' takes no value", "... option '--in' is ambiguous (--include,
+ * --interval)".  Returns what getopt_long does, '?' after such a message.
+ */
+int cli_getopt(int argc, char **argv, const struct option *longopts);
 
 #endif

@@ -44,6 +44,9 @@ typedef struct {
                                  * it is analysed (cli_an_add) */
 } cli_an;
 
+/* The suffixes an_path_is_source() takes, for messages. */
+#define CLI_AN_SUFFIXES ".c .h .inc .c.src .h.src .inc.src .cpp .hpp .cc .cxx .hh .hxx"
+
 /* Standard output's buffer (cli_analyze): static, as stdout is written
  * until exit. */
 static char cli_an_outbuf[1 << 16];
@@ -84,8 +87,9 @@ static void cli_analyze_usage(FILE *out)
         "  --sarif-since REV  only findings new since REV (with --git-dir: a\n"
         "                     pull request's own; moved lines are not new)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
-        "2 bad usage, a repository that cannot be opened or a revision it does\n"
-        "not know.\n");
+        "2 bad usage: a PATH that cannot be opened or is no C source, a\n"
+        "directory without one, a repository that cannot be opened or a\n"
+        "revision it does not know.\n");
 }
 
 /* The checked rewrites of file rf (bytes buf) for its SARIF fixes. */
@@ -263,9 +267,21 @@ static int cli_an_path(cli_an *a, const char *path)
     size_t i, len = 0;
     int rc, known, fd = open(path, O_RDONLY | O_CLOEXEC);
 
+    /* A path that is not there (a typo) is the caller's mistake, exit 2,
+     * which a CI step must tell from forbidden findings (1). */
     if (fd < 0)
-        return pd_error_set(PD_EIO, "cannot open %s: %s", path, strerror(errno));
+        return pd_error_set(errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
+                            errno == ELOOP || errno == ENAMETOOLONG ? PD_EINVAL : PD_EIO,
+                            "cannot open %s: %s", path, strerror(errno));
     known = fstat(fd, &sb) == 0;
+    /* A file named that is no C source (notes.txt) would read as a clean,
+     * universal-ready file: refused, as a directory's such files are left
+     * out. */
+    if (known && !S_ISDIR(sb.st_mode) && !an_path_is_source(path)) {
+        close(fd);
+        return pd_error_set(PD_EINVAL, "%s is not a C source file (" CLI_AN_SUFFIXES
+                            "): name source files or directories", path);
+    }
     if (!known || !S_ISDIR(sb.st_mode)) {
         rc = pd_file_read_fd(fd, known ? &sb : NULL, path, 0, NULL, &buf, &len);
         close(fd);
@@ -287,8 +303,8 @@ static int cli_an_path(cli_an *a, const char *path)
     /* A directory with no C source (a wrong directory) would pass any
      * --fail-on as a clean port. */
     if (!rc && cli_walk_n == 0)
-        rc = pd_error_set(PD_EINVAL, "no C source file (.c .h .inc .c.src .h.src .inc.src "
-                          ".cpp .hpp .cc .cxx .hh .hxx) under %s", path);
+        rc = pd_error_set(PD_EINVAL, "no C source file (" CLI_AN_SUFFIXES ") under %s",
+                          path);
     if (cli_walk_n)
         qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
     if (!rc)
@@ -694,7 +710,7 @@ int cli_analyze(int argc, char **argv)
         setvbuf(stdout, cli_an_outbuf, _IOFBF, sizeof(cli_an_outbuf));
     memset(&a, 0, sizeof(a));
     optind = 1;
-    while (globs && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while (globs && (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'F': format = optarg; break;
         case 'R': rules_path = optarg; break;

@@ -254,7 +254,7 @@ int cli_fix(int argc, char **argv)
 
     memset(&x, 0, sizeof(x));
     optind = 1;
-    while (globs && want && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while (globs && want && (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'D': git_dir = optarg; break;
         case 'v': rev = optarg; break;

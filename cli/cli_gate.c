@@ -92,7 +92,7 @@ int cli_gate(int argc, char **argv)
     int c, rc = CLI_USAGE;
 
     optind = 1;
-    while (inc && exc && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while (inc && exc && (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'r': cli_deprecated("gate", "--repo", "--git-dir"); /* fall through */
         case 'G': repo = optarg; break;

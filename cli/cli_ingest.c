@@ -192,7 +192,7 @@ int cli_ingest(int argc, char **argv)
     opt.include = inc;
     opt.exclude = exc;
     while (refs && inc && exc &&
-           (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+           (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': opt.db_path = optarg; break;
         case 'r': cli_deprecated("ingest", "--repo", "--git-dir"); /* fall through */

@@ -79,7 +79,7 @@ int cli_repo(int argc, char **argv)
     want = strcmp(verb, "list") == 0 ? 0 : strcmp(verb, "rm") == 0 ? 1
          : strcmp(verb, "rename") == 0 ? 2 : -1;
     optind = 2;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': db_path = optarg; break;
         case 'h': cli_repo_usage(stdout); return CLI_OK;

@@ -136,7 +136,7 @@ int cli_import_sarif(int argc, char **argv)
     sqlite3 *db = NULL;
     int c, rc;
 
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': db_path = optarg; break;
         case 'r': cli_deprecated("import-sarif", "--repo", "--name"); /* fall through */

@@ -174,7 +174,7 @@ int cli_serve(int argc, char **argv)
     opt.repo_names = names;
     opt.repo_paths = paths;
     opt.host_names = hosts;
-    while (names && paths && hosts && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while (names && paths && hosts && (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': opt.db_path = optarg; break;
         case 'l': opt.listen = optarg; break;

@@ -251,7 +251,7 @@ static int cli_show_parse(int argc, char **argv, cli_show_args *a)
     int c;
 
     optind = 2;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': a->db_path = optarg; break;
         case 'r': cli_deprecated("show", "--repo", "--name"); /* fall through */

@@ -149,7 +149,7 @@ int cli_snapshot(int argc, char **argv)
     s.by_author = 1;
     s.until = (int64_t)time(NULL);
     optind = 1;
-    while (refs && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while (refs && (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': db_path = optarg; break;
         case 'r': cli_deprecated("snapshot", "--repo", "--name"); /* fall through */

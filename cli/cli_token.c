@@ -63,7 +63,7 @@ int cli_token(int argc, char **argv)
         return CLI_OK;
     }
     optind = 2;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': db_path = optarg; break;
         case 'n': name = optarg; break;

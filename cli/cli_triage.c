@@ -98,7 +98,7 @@ int cli_triage(int argc, char **argv)
         return CLI_OK;
     }
     optind = 2;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
         case 'd': a.db_path = optarg; break;
         case 'r': cli_deprecated("triage", "--repo", "--name"); /* fall through */

@@ -10,6 +10,7 @@
 #include "analyzer/analyzer.h"
 #include "cli.h"
 #include "db_migrations.h"
+#include "pd_near.h"
 #include "report_file.h"
 
 static const struct {
@@ -62,6 +63,62 @@ int cli_wait_seconds(const char *cmd, const char *arg, int *out)
     return 0;
 }
 
+/* Say what was wrong with option argv[optind - 1] (getopt_long returned
+ * c: '?' or ':' for a missing value). */
+static void cli_getopt_say(char **argv, const struct option *longopts, int c)
+{
+    const char *arg = argv[optind - 1], *name = arg + 2, *eq, *names[64], *near;
+    size_t len, i, n = 0, nprefix = 0;
+    char list[256] = "";
+
+    if (c == ':' || strncmp(arg, "--", 2) != 0) {
+        if (c == ':')
+            fprintf(stderr, "portdash %s: option '%s' needs a value\n", argv[0], arg);
+        else
+            fprintf(stderr, "portdash %s: unknown option '%s' (options are long: --NAME)\n",
+                    argv[0], arg);
+        return;
+    }
+    len = (eq = strchr(name, '=')) ? (size_t)(eq - name) : strlen(name);
+    for (i = 0; longopts[i].name && n < 64; i++) {
+        names[n++] = longopts[i].name;
+        if (strncmp(longopts[i].name, name, len) == 0) {
+            if (strlen(longopts[i].name) == len && longopts[i].has_arg == no_argument) {
+                fprintf(stderr, "portdash %s: option '--%s' takes no value\n", argv[0],
+                        longopts[i].name);
+                return;
+            }
+            if (strlen(list) + strlen(longopts[i].name) + 5 < sizeof(list))
+                snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s--%s",
+                         nprefix ? ", " : "", longopts[i].name);
+            nprefix++;
+        }
+    }
+    if (nprefix > 1) {
+        fprintf(stderr, "portdash %s: option '--%.*s' is ambiguous (%s)\n", argv[0], (int)len,
+                name, list);
+        return;
+    }
+    if ((near = pd_near_pick(name, len, names, n)))
+        fprintf(stderr, "portdash %s: unknown option '--%.*s' (did you mean '--%s'?)\n",
+                argv[0], (int)len, name, near);
+    else
+        fprintf(stderr, "portdash %s: unknown option '--%.*s'\n", argv[0], (int)len, name);
+}
+
+int cli_getopt(int argc, char **argv, const struct option *longopts)
+{
+    int c;
+
+    opterr = 0;
+    c = getopt_long(argc, argv, ":", longopts, NULL);
+    if (c == '?' || c == ':') {
+        cli_getopt_say(argv, longopts, c);
+        return '?';
+    }
+    return c;
+}
+
 int main(int argc, char **argv)
 {
     size_t i;
@@ -93,7 +150,15 @@ int main(int argc, char **argv)
             git_libgit2_init();
         return cli_commands[i].run(argc - 1, argv + 1);
     }
-    fprintf(stderr, "portdash: unknown command '%s'\n\n", argv[1]);
+    {
+        const char *names[sizeof(cli_commands) / sizeof(cli_commands[0])], *near;
+
+        for (i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
+            names[i] = cli_commands[i].name;
+        near = pd_near_pick(argv[1], strlen(argv[1]), names, i);
+        fprintf(stderr, "portdash: unknown command '%s'%s%s%s\n\n", argv[1],
+                near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    }
     cli_usage(stderr);
     return CLI_USAGE;
 }

@@ -39,6 +39,30 @@ int db_refs_list(sqlite3 *db, int64_t repo_id,
     return db_each_text_int(st, fn, arg);
 }
 
+int db_repo_unknown(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st = NULL;
+    pd_rev_names l = {"", 0, 0};
+
+    if (db_prepare(db, &st, "SELECT name FROM repos ORDER BY name") == 0) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *n = (const char *)sqlite3_column_text(st, 0);
+
+            if (n)
+                pd_rev_names_add(&l, n);
+        }
+        sqlite3_finalize(st);
+    }
+    if (l.n == 0)
+        return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (the database holds "
+                            "none yet: `portdash ingest --name NAME` adds one)", name);
+    if (l.n <= PD_REV_NAMED)
+        return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (its repositories: %s)",
+                            name, l.text);
+    return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (its repositories: %s "
+                        "and %zu more)", name, l.text, l.n - PD_REV_NAMED);
+}
+
 int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
                  char *path_out, size_t n)
 {
@@ -50,7 +74,7 @@ int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     rc = db_step_one(db, st);
     if (rc == PD_ENOTFOUND)
-        pd_error_set(rc, "no repository named '%s'", name);
+        db_repo_unknown(db, name);
     if (rc == 0) {
         *id_out = sqlite3_column_int64(st, 0);
         if (path_out)

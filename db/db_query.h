@@ -14,9 +14,16 @@
 #include "pd_flow.h"
 
 /* Look a repository up by name: its id and (if path_out) its git directory
- * copied into path_out (size n).  0, PD_ENOTFOUND, PD_EDB. */
+ * copied into path_out (size n).  0, PD_ENOTFOUND (message as
+ * db_repo_unknown), PD_EDB. */
 int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
                  char *path_out, size_t n);
+
+/* Set the message of repository `name` that the database does not hold,
+ * "no repository named 'NAME'", naming the repositories it holds (the
+ * first PD_REV_NAMED, by name, and how many more) or saying it holds none
+ * yet; returns PD_ENOTFOUND. */
+int db_repo_unknown(sqlite3 *db, const char *name);
 
 /*
  * Call `fn` for every stored ref of repository `repo_id`, by name, with its

@@ -243,14 +243,20 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
     return rc;
 }
 
-/* Resolve a ref name to its commit id; the message names ref and repo. */
-static int ingest_resolve(ingest_ctx *c, git_oid *out, const char *ref)
+/* Resolve a ref name to its commit id; the message names ref and repo.
+ * A ref the command line gave (`given`) that the repository does not know
+ * is bad usage, PD_EINVAL (exit 2, as gate and analyze say of a revision),
+ * and the message names the repository's branches, first the one meant
+ * (pd_rev_unknown); a stored tip gone from it is PD_ENOTFOUND. */
+static int ingest_resolve(ingest_ctx *c, git_oid *out, const char *ref, int given)
 {
     git_object *obj = NULL, *peeled = NULL;
     int rc = 0;
 
     if ((rc = pd_rev_parse(&obj, c->repo, ref)) == PD_EINVAL)
         return rc;
+    if (rc < 0 && given)
+        return pd_rev_unknown(c->repo, c->opt->repo_path, ref, PD_EINVAL);
     if (rc < 0)
         return pd_error_set(PD_ENOTFOUND, "%s: unknown ref '%s'",
                             c->opt->repo_path, ref);
@@ -363,7 +369,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
     int rc, has_stats;
 
     c->patch_below = 0;
-    if ((rc = ingest_resolve(c, &tip, ref)) < 0 ||
+    if ((rc = ingest_resolve(c, &tip, ref, store_ref)) < 0 ||
         (rc = db_ingest_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
         (rc = ingest_chain(c, &tip, &chain, &ids, &n, &base)) < 0 ||
         (rc = ingest_load_base(c, base)) < 0 ||
@@ -450,7 +456,8 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
      * leaves nothing beside the database, not even its lock file. */
     if (git_repository_open_ext(&c->repo, opt->repo_path,
                                 GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
-        return pd_error_set(PD_EGIT, "%s: not a git repository: %s", opt->repo_path,
+        /* the caller's path: bad usage, as for gate and analyze */
+        return pd_error_set(PD_EINVAL, "%s: not a git repository: %s", opt->repo_path,
                             git_error_last()->message);
     rc = opt->rules_path ? rules_load(&c->rules, opt->rules_path)
                          : rules_load_default(&c->rules);
@@ -581,7 +588,7 @@ static int ingest_check_filter(ingest_ctx *c, const char *const *refs, size_t n)
     for (i = 0; i < n; i++) {
         git_oid tip;
 
-        if ((rc = ingest_resolve(c, &tip, refs[i])) < 0)
+        if ((rc = ingest_resolve(c, &tip, refs[i], 1)) < 0)
             return rc;
         if ((rc = ingest_filter_selects(c->repo, &tip, &c->filter, &files)) != 0)
             return rc < 0 ? rc : 0;

@@ -64,9 +64,10 @@ enum MHD_Result api_repo_get(srv_req *r)
 
     if (rc < 0)
         return srv_reply_error(r, rc);
-    if (!p.doc)
-        return srv_reply_problem(r, 404, "Not Found", "no repository named '%s'",
-                                 r->param[0]);
+    if (!p.doc) {
+        db_repo_unknown(r->db, r->param[0]);
+        return srv_reply_problem(r, 404, "Not Found", "%s", pd_error_last());
+    }
     return srv_reply_json(r, 200, p.doc);
 }
 

@@ -270,6 +270,24 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
       [['fix', '--git-dir', toyport, '--rev', 'hpy', '--hpy', '0.9.9'],
         /--hpy '0.9.9' is not an HPy version recorded/],
       [['analyze', tmp], /no C source file .* under /],
+      // a mistyped option or command: the one meant, in portdash's words
+      [['ingest', '--incldue', 'numpy/core/**'],
+        /^portdash ingest: unknown option '--incldue' \(did you mean '--include'\?\)\n/],
+      [['analyze', '--db'], /^portdash analyze: unknown option '--db'\n/],
+      [['ingest', '--db'], /^portdash ingest: option '--db' needs a value\n/],
+      [['ingest', '--quiet=1'], /^portdash ingest: option '--quiet' takes no value\n/],
+      [['ingest', '--re', 'hpy'], /^portdash ingest: option '--re' is ambiguous \(--repo, --ref\)\n/],
+      [['gate', '-b', 'hpy'], /^portdash gate: unknown option '-b' \(options are long: --NAME\)\n/],
+      [['ingset', '--db', 'x.db'], /^portdash: unknown command 'ingset' \(did you mean 'ingest'\?\)\n/],
+      // a mistyped or wrong FILE is no clean port (1 is forbidden findings)
+      [['analyze', '--fail-on', 'capi', join(tmp, 'nosuch.c')],
+        /portdash analyze: cannot open .*nosuch\.c: No such file or directory/],
+      [['analyze', join(tmp, 'notes.txt')],
+        /notes\.txt is not a C source file \(\.c \.h .*\): name source files or directories/],
+      // an ingest's --ref it does not know, as gate says it
+      [['ingest', '--quiet', '--db', join(tmp, 'z.db'), '--git-dir', toyport, '--name', 'demo',
+        '--ref', 'origin/hpy'],
+        /unknown revision 'origin\/hpy' \(no branch, tag or commit of that name; did you mean 'hpy'\? its branches: hpy, /],
       // a directory given without /** selects no file: the message says how
       [['analyze', '--git-dir', toyport, '--rev', 'hpy', '--path', 'src'],
         /selected by the path filter \(--path\) \(did you mean 'src\/\*\*'\?/],
@@ -328,6 +346,7 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
     ];
     writeFileSync(join(tmp, 'empty.db'), '');
     writeFileSync(join(tmp, 'notes.db'), 'notes of the dev call\n');
+    writeFileSync(join(tmp, 'notes.txt'), 'notes of the dev call\n');
     for (const [args, want] of cases) {
       const r = spawnSync(bin, args, { cwd: root, encoding: 'utf8', timeout: 20000 });
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -349,7 +368,7 @@ test('an ingest from a path that is no git repository leaves nothing beside the 
   const tmp = mkdtempSync(join(tmpdir(), 'portdash-cli-'));
   try {
     const r = run(['ingest', '--db', join(tmp, 't.db'), '--git-dir', join(tmp, 'nosuch.git')]);
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2, 'bad usage, as for gate and analyze');
     assert.match(r.stderr, /nosuch\.git: not a git repository/);
     assert.deepEqual(readdirSync(tmp), []);
   } finally {

@@ -206,6 +206,11 @@ test('show refuses what it cannot answer, and says why', () => {
   assert.match(r.stderr, /no analysed file 'README': its suffix is none of the C sources/);
   r = show(['commit', 'no-such-ref']);
   assert.equal(r.status, 1);
+  // a repository name from another database: the ones this one holds
+  r = spawnSync(bin, ['show', 'commit', 'hpy', '--db', db, '--name', 'numpy'],
+    { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^portdash show: no repository named 'numpy' \(its repositories: demo\)\n/);
   r = show(['symbols', '--rev', 'hpy', '--scope', 'no-such-scope']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown scope 'no-such-scope' \(known: no-object-dtype, /);

@@ -332,9 +332,11 @@ static void test_unknown_ref_is_named_and_keeps_data(void **state)
     assert_int_equal(db_open(&db, f->db, 0), 0);
     before = scalar(db, "SELECT count(*) FROM commits");
     db_close(db);
+    /* the caller's mistake (exit 2), named with the branches there are */
     assert_int_equal(run(f->db, tu_fixture("toyport"), "toy", bad, 1, NULL),
-                     PD_ENOTFOUND);
-    assert_non_null(strstr(pd_error_last(), "unknown ref 'no-such-branch'"));
+                     PD_EINVAL);
+    assert_non_null(strstr(pd_error_last(), "unknown revision 'no-such-branch' (no branch, "
+                           "tag or commit of that name; its branches: hpy, "));
     assert_int_equal(db_open(&db, f->db, 0), 0);
     assert_int_equal(scalar(db, "SELECT count(*) FROM commits"), before);
     assert_int_equal(scalar(db, "SELECT count(*) FROM refs"), 1);
@@ -345,7 +347,7 @@ static void test_unopenable_repository_is_named(void **state)
 {
     fx *f = *state;
 
-    assert_int_equal(run(f->db, "/nonexistent/repo.git", "x", NULL, 0, NULL), PD_EGIT);
+    assert_int_equal(run(f->db, "/nonexistent/repo.git", "x", NULL, 0, NULL), PD_EINVAL);
     assert_non_null(strstr(pd_error_last(), "/nonexistent/repo.git: not a git repository"));
 }
 
