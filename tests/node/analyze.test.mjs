@@ -52,9 +52,18 @@ test('usage errors and unknown revisions exit 2, failures 1', () => {
   assert.equal(analyze([]).status, 2);
   assert.equal(analyze(['--format', 'xml', 'x.c']).status, 2);
   assert.equal(analyze(['--rev', 'hpy', 'x.c']).status, 2);
-  assert.equal(analyze(['no/such/file.c']).status, 1);
+  // a PATH that is not there, or no C source, is the caller's (2): a
+  // --fail-on job reads 1 as forbidden findings
+  let r = analyze(['no/such/file.c']);
+  assert.equal(r.status, 2);
+  assert.match(r.err, /cannot open no\/such\/file\.c: No such file or directory/);
+  r = analyze(['tests/fixtures/analyze/bad.rules']);
+  assert.equal(r.status, 2);
+  assert.match(r.err, /bad\.rules is not a C source file/);
+  // 1: forbidden findings
+  assert.equal(analyze(['--fail-on', 'capi', 'tests/fixtures/analyze/decls.c']).status, 1);
   // 2, as gate's: a --fail-on job reads 1 as forbidden findings
-  const r = analyze(['--git-dir', toyport, '--rev', 'no-such-ref']);
+  r = analyze(['--git-dir', toyport, '--rev', 'no-such-ref']);
   assert.equal(r.status, 2);
   assert.match(r.err, /unknown revision 'no-such-ref'/);
 });
