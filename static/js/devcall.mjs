@@ -159,6 +159,11 @@ async function weekCard(ctx, s) {
   }
   const commits = week?.points?.length ?? 0;
   const base = before.find((p) => p)?.commit ?? null;
+  // Commits that landed in the window but were written before it (a
+  // rebase, a merge of older work): said, so that a rebased port's whole
+  // history does not read as one week's work.
+  const older = (week?.points ?? []).map((p) => Date.parse(p.author_date ?? ''))
+    .filter((t) => t < endMs - 7 * DAY).sort((a, b) => a - b);
   const table = h('table', { class: 'dc-week', id: 'dc-week' },
     h('tbody', null, measures.map((m, i) => {
       const nowV = valueOf(s, m.key);
@@ -180,6 +185,11 @@ async function weekCard(ctx, s) {
     h('p', { class: 'small', id: 'dc-week-when' },
       h('strong', { dataset: { metric: 'dc-week-commits' } }, fmt(commits)),
       ` ${commits === 1 ? 'commit' : 'commits'}${port ? ' of the port' : ''} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
+    older.length ? h('p', { class: 'small', id: 'dc-week-older' },
+      h('strong', { dataset: { metric: 'dc-week-older' } }, fmt(older.length)),
+      ` of them written before (authored from ${iso(older[0]).slice(0, 10)} to ` +
+      `${iso(older[older.length - 1]).slice(0, 10)}): older work that landed in these days, ` +
+      'as a rebase or a merge lands it.') : null,
     table,
     objectDtype ? null : h('p', { class: 'small muted', id: 'dc-week-no-object' },
       'This port has no object-dtype code: no object-dtype paths to count.'),

@@ -81,6 +81,8 @@ test('the overview answers how far, this week and what next on the first screen 
   assert.match(await page.textContent('#dc-week-stale'), /No commit in the last 7 days/);
   assert.equal(num(await page.textContent('[data-metric="dc-week-commits"]')), 1);
   assert.match(await page.textContent('#dc-week-when'), /commit of the port/);
+  // written when it landed: no note of older work
+  assert.equal(await page.locator('#dc-week-older').count(), 0);
   const ported = page.locator('#dc-week tr[data-measure="functions.legacy"]');
   assert.equal(num(await ported.locator('td').first().textContent()), s.functions.legacy);
   // Bridged functions have a row of their own, from the same base (the
@@ -115,6 +117,9 @@ test("the overview's week counts the port's own commits from its fork base, not 
   const page = await open(`${BASE}/index.html?${q({ repo: 'forked', rev: 'hpy' })}`, { width: 1280, height: 800 });
   await page.waitForSelector('#devcall[data-complete]');
   assert.equal(num(await page.textContent('[data-metric="dc-week-commits"]')), 4);
+  // all four were written in 2021 and landed by the rebase: said beside the count
+  assert.equal(await page.textContent('#dc-week-older'), '4 of them written before (authored from ' +
+    '2021-02-01 to 2021-05-03): older work that landed in these days, as a rebase or a merge lands it.');
   const legacy = page.locator('#dc-week tr[data-measure="functions.legacy"] .dc-delta');
   assert.equal(await legacy.getAttribute('data-delta'), '-3', 'from the base (5 legacy), not from main\'s second commit (4)');
   const h = await apiOk('/api/v1/repos/forked/refs/hpy/history?measure=functions.legacy&window=port');
