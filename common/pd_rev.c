@@ -127,6 +127,15 @@ void pd_rev_names_add(pd_rev_names *l, const char *name)
                                    l->n > 1 ? ", " : "", name);
 }
 
+const char *pd_rev_names_str(const pd_rev_names *l, char *buf, size_t n)
+{
+    if (l->n <= PD_REV_NAMED)
+        snprintf(buf, n, "%s", l->text);
+    else
+        snprintf(buf, n, "%s and %zu more", l->text, l->n - PD_REV_NAMED);
+    return buf;
+}
+
 /* 1 when branch `name` is `rev` but for a remote's name in front of one of
  * them (origin/hpy for hpy, or hpy for origin/hpy). */
 static int pd_rev_near(const char *name, const char *rev)

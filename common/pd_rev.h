@@ -61,6 +61,10 @@ typedef struct {
 /* Count `name` into l, and list it while fewer than PD_REV_NAMED are. */
 void pd_rev_names_add(pd_rev_names *l, const char *name);
 
+/* The names listed in l, then " and N more" when l counted more: into
+ * buf (n bytes, cut to fit); returns buf. */
+const char *pd_rev_names_str(const pd_rev_names *l, char *buf, size_t n);
+
 /*
  * Set the message of revision `rev` that repository `repo` (at `gitdir`,
  * named in the message) does not know, and return `code`: it names the

@@ -39,28 +39,36 @@ int db_refs_list(sqlite3 *db, int64_t repo_id,
     return db_each_text_int(st, fn, arg);
 }
 
-int db_repo_unknown(sqlite3 *db, const char *name)
+/* The names the one-column query `sql` (bound to id when id > 0) gives,
+ * in its order, without a leading "refs/heads/", counted into l. */
+static void db_names_of(sqlite3 *db, const char *sql, int64_t id, pd_rev_names *l)
 {
     sqlite3_stmt *st = NULL;
-    pd_rev_names l = {"", 0, 0};
 
-    if (db_prepare(db, &st, "SELECT name FROM repos ORDER BY name") == 0) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *n = (const char *)sqlite3_column_text(st, 0);
+    if (db_prepare(db, &st, sql) != 0)
+        return;
+    if (id > 0)
+        sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
 
-            if (n)
-                pd_rev_names_add(&l, n);
-        }
-        sqlite3_finalize(st);
+        if (name)
+            pd_rev_names_add(l, strncmp(name, "refs/heads/", 11) ? name : name + 11);
     }
+    sqlite3_finalize(st);
+}
+
+int db_repo_unknown(sqlite3 *db, const char *name)
+{
+    pd_rev_names l = {"", 0, 0};
+    char names[sizeof(l.text) + 32];
+
+    db_names_of(db, "SELECT name FROM repos ORDER BY name", 0, &l);
     if (l.n == 0)
         return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (the database holds "
                             "none yet: `portdash ingest --name NAME` adds one)", name);
-    if (l.n <= PD_REV_NAMED)
-        return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (its repositories: %s)",
-                            name, l.text);
-    return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (its repositories: %s "
-                        "and %zu more)", name, l.text, l.n - PD_REV_NAMED);
+    return pd_error_set(PD_ENOTFOUND, "no repository named '%s' (its repositories: %s)",
+                        name, pd_rev_names_str(&l, names, sizeof(names)));
 }
 
 int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
@@ -115,28 +123,16 @@ static int db_rev_row(sqlite3 *db, sqlite3_stmt *st, int64_t *commit_out, char *
  * clone that no ingest named (`--ref`) is not one of them. */
 static int db_rev_unknown(sqlite3 *db, int64_t repo_id, const char *rev)
 {
-    sqlite3_stmt *st = NULL;
     pd_rev_names l = {"", 0, 0};
+    char names[sizeof(l.text) + 32];
 
-    if (db_prepare(db, &st, "SELECT name FROM refs WHERE repo_id = ?1 ORDER BY name") == 0) {
-        sqlite3_bind_int64(st, 1, repo_id);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(st, 0);
-
-            if (name)
-                pd_rev_names_add(&l, strncmp(name, "refs/heads/", 11) ? name : name + 11);
-        }
-        sqlite3_finalize(st);
-    }
+    db_names_of(db, "SELECT name FROM refs WHERE repo_id = ?1 ORDER BY name", repo_id, &l);
     if (l.n == 0)
         return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no ref stored yet: "
                             "`portdash ingest --ref BRANCH` stores one)", rev);
-    if (l.n <= PD_REV_NAMED)
-        return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no stored ref or commit "
-                            "of that name; its refs: %s)", rev, l.text);
     return pd_error_set(PD_ENOTFOUND, "unknown revision '%s' (no stored ref or commit of "
-                        "that name; its refs: %s and %zu more)", rev, l.text,
-                        l.n - PD_REV_NAMED);
+                        "that name; its refs: %s)", rev, pd_rev_names_str(&l, names,
+                                                                          sizeof(names)));
 }
 
 /* Commit ids starting with `prefix`: a range scan on the unique index. */
