@@ -47,7 +47,7 @@ typedef struct {
 #define RULES_F_ITEMARG  0x200u /* item->nullowner or item->fieldarg_arg
                                  * is set */
 
-/* rules_name.itemdata[] values (`itemdata`) */
+/* rules_item.itemdata[] values (`itemdata`) */
 #define RULES_DATA_ANY   1      /* locals and parameters */
 #define RULES_DATA_PARAM 2      /* parameters only */
 

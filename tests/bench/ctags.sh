@@ -41,10 +41,10 @@ git --git-dir="$repo" archive --format=tar "$ref" | tar -x -C "$tmp/co"
 cd "$tmp/co"
 
 # cpu CMD...: user + system seconds of one run (output discarded), then the
-# system seconds alone, to the
-# microsecond: wait4's rusage of that child (GNU time prints hundredths,
-# and numpy/core's 0.07 s against ctags' 0.13 s moved the ratio by 0.3 a
-# step; Python's subprocess.run counted 2.5 times what perf did).
+# system seconds alone, to the microsecond: wait4's rusage of that child,
+# which agrees with perf (GNU time prints hundredths, and numpy/core's 0.07
+# s against ctags' 0.13 s moved the ratio by 0.3 a step; Python's
+# subprocess.run with RUSAGE_CHILDREN did not agree with perf).
 cpu() {
   python3 -c 'import os, sys
 null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_WRONLY, 0) for fd in (1, 2)]
