@@ -43,7 +43,10 @@ int cli_wait_seconds(const char *cmd, const char *arg, int *out);
  * place of getopt's: "portdash CMD: unknown option '--incldue' (did you
  * mean '--include'?)", "... option '--db' needs a value", "... option
  * '--quiet' takes no value", "... option '--in' is ambiguous (--include,
- * --interval)".  Returns what getopt_long does, '?' after such a message.
+ * --interval)", and "... option '--name' needs a value, and got the
+ * option '--ref'" for a value that is one of the command's options
+ * (`--name --ref hpy`).  Returns what getopt_long does, '?' after such a
+ * message.
  */
 int cli_getopt(int argc, char **argv, const struct option *longopts);
 

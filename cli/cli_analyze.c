@@ -85,7 +85,9 @@ static void cli_analyze_usage(FILE *out)
         "  --sarif-level LV   only results at LV or worse (note, warning, error)\n"
         "  --sarif-max N      at most N results, worst levels kept (default 25000)\n"
         "  --sarif-since REV  only findings new since REV (with --git-dir: a\n"
-        "                     pull request's own; moved lines are not new)\n\n"
+        "                     pull request's own; moved lines are not new);\n"
+        "                     the results only: --fail-on counts every finding\n"
+        "                     (portdash gate fails on what a change made worse)\n\n"
         "Exit status: 0 nothing forbidden found, 1 forbidden findings or failure,\n"
         "2 bad usage: a PATH that cannot be opened or is no C source, a\n"
         "directory without one, a repository that cannot be opened or a\n"
@@ -669,7 +671,8 @@ static int cli_an_sarif_opt(sarif_write_opts *so, int c, const char *arg)
 /* What is wrong with this combination of options (`paths`: any PATH
  * given), for the usage message; NULL when nothing is. */
 static const char *cli_an_misuse(const char *format, const char *repo, const char *rev,
-                                 const char *blobs, const char *since, int paths, int globs)
+                                 const char *blobs, const char *since, int paths, int globs,
+                                 int sarif_opts)
 {
     /* on disk a --path would be ignored: every PATH is read whole */
     if (!repo && globs)
@@ -685,6 +688,11 @@ static const char *cli_an_misuse(const char *format, const char *repo, const cha
     if (strcmp(format, "text") && strcmp(format, "json") &&
         strcmp(format, "sarif") && strcmp(format, "functions"))
         return "unknown --format (text, json, sarif, functions)";
+    /* the text or JSON would be printed whole, while stderr said what the
+     * option had done */
+    if (sarif_opts && strcmp(format, "sarif"))
+        return "--sarif-group, --sarif-classes, --sarif-level, --sarif-max and --sarif-since "
+               "shape --format sarif only";
     return NULL;
 }
 
@@ -708,7 +716,7 @@ int cli_analyze(int argc, char **argv)
     sarif_write_opts so = {0};
     cli_an a;
     rules *r = NULL;
-    int c, rc = CLI_USAGE;
+    int c, rc = CLI_USAGE, sarif_opts = 0;
 
     pd_malloc_analyze();    /* before any big buffer */
     /* Written in 64 KiB blocks, not stdio's 4 KiB (a file's st_blksize):
@@ -734,8 +742,9 @@ int cli_analyze(int argc, char **argv)
         case 'v': rev = optarg; break;
         case 'p': globs[a.pf.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
-        case 'S': so.since = optarg; break;
+        case 'S': so.since = optarg; sarif_opts = 1; break;
         case 'G': case 'C': case 'L': case 'M':
+            sarif_opts = 1;
             if (cli_an_sarif_opt(&so, c, optarg) < 0) {
                 fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
                 goto done;
@@ -748,7 +757,7 @@ int cli_analyze(int argc, char **argv)
     a.pf.include = globs;
     if ((bad = !globs ? "out of memory"
                : cli_an_misuse(format, repo, rev, blobs, so.since, optind < argc,
-                               a.pf.ninclude != 0))) {
+                               a.pf.ninclude != 0, sarif_opts))) {
         fprintf(stderr, "portdash analyze: %s\n\n", bad);
         cli_analyze_usage(stderr);
         goto done;

@@ -117,18 +117,29 @@ static long cli_serve_number(const char *arg, long min)
  * `dir`: the server runs without them, and the browser alone would notice
  * (charts, reports, diffs and colours quietly missing).
  */
-static void cli_serve_vendor_warn(const char *dir)
+static void cli_serve_vendor_warn(const char *dir, int named)
 {
     const char *missing[16];
-    char cwd[2048] = "";
+    char cwd[2048] = "", exe[2048], *slash;
     size_t i, n = srv_vendor_missing(dir, missing, sizeof(missing) / sizeof(missing[0]));
+    ssize_t len;
 
     if (!n)
         return;
     if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
         cwd[0] = '\0';
     fprintf(stderr, "portdash serve: warning: the dashboard's browser libraries are not in "
-            "%s%s%s (missing:", cwd, cwd[0] ? "/" : "", dir);
+            "%s%s%s", cwd, cwd[0] ? "/" : "", dir);
+    /* Not named: the last of the places cli_serve_default_dir tries, which
+     * alone would send a newcomer to run serve from the source tree. */
+    if (!named && (len = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
+        exe[len] = '\0';
+        if ((slash = strrchr(exe, '/')))
+            *slash = '\0';
+        fprintf(stderr, ", nor in %s/../node_modules (the source tree of this binary) or "
+                "%s/../share/portdash/vendor", exe, exe);
+    }
+    fprintf(stderr, " (missing:");
     for (i = 0; i < n; i++)
         fprintf(stderr, " %s", missing[i]);
     fprintf(stderr, "): its charts, reports, code diffs and syntax colours will not load.\n"
@@ -166,7 +177,7 @@ int cli_serve(int argc, char **argv)
     long num;
     srv *s = NULL;
     char *eq, host[256];
-    int c, rc = CLI_USAGE, err;
+    int c, rc = CLI_USAGE, err, vendor_named = 0;
 
     optind = 1;
     opt.static_dir = cli_serve_default_dir(PORTDASH_STATIC_DIR, "static", "index.html");
@@ -179,7 +190,7 @@ int cli_serve(int argc, char **argv)
         case 'd': opt.db_path = optarg; break;
         case 'l': opt.listen = optarg; break;
         case 's': opt.static_dir = optarg; break;
-        case 'v': opt.vendor_dir = optarg; break;
+        case 'v': opt.vendor_dir = optarg; vendor_named = 1; break;
         case 'p': opt.private_reads = 1; break;
         case 'S': opt.scopes_path = optarg; break;
         case 't': opt.threads = (unsigned)atoi(optarg); break;
@@ -236,7 +247,7 @@ int cli_serve(int argc, char **argv)
         rc = err == PD_EINVAL ? CLI_USAGE : CLI_FAIL;
         goto done;
     }
-    cli_serve_vendor_warn(opt.vendor_dir);
+    cli_serve_vendor_warn(opt.vendor_dir, vendor_named);
     signal(SIGINT, cli_serve_signal);
     signal(SIGTERM, cli_serve_signal);
     signal(SIGPIPE, SIG_IGN);

@@ -106,14 +106,37 @@ static void cli_getopt_say(char **argv, const struct option *longopts, int c)
         fprintf(stderr, "portdash %s: unknown option '--%.*s'\n", argv[0], (int)len, name);
 }
 
+/* 1 when `arg` is one of longopts written as an option (`--ref`,
+ * `--ref=hpy`, a unique abbreviation not counted). */
+static int cli_getopt_is_option(const char *arg, const struct option *longopts)
+{
+    size_t i, len;
+
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    len = strcspn(arg + 2, "=");
+    for (i = 0; longopts[i].name; i++)
+        if (strlen(longopts[i].name) == len && strncmp(longopts[i].name, arg + 2, len) == 0)
+            return 1;
+    return 0;
+}
+
 int cli_getopt(int argc, char **argv, const struct option *longopts)
 {
-    int c;
+    int c, idx = -1;
 
     opterr = 0;
-    c = getopt_long(argc, argv, ":", longopts, NULL);
+    c = getopt_long(argc, argv, ":", longopts, &idx);
     if (c == '?' || c == ':') {
         cli_getopt_say(argv, longopts, c);
+        return '?';
+    }
+    /* `--name --ref hpy`: --name took "--ref" as its value, and the error
+     * that followed named neither */
+    if (idx >= 0 && longopts[idx].has_arg == required_argument && optarg &&
+        cli_getopt_is_option(optarg, longopts)) {
+        fprintf(stderr, "portdash %s: option '--%s' needs a value, and got the option '%s'\n",
+                argv[0], longopts[idx].name, optarg);
         return '?';
     }
     return c;

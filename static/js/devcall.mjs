@@ -184,7 +184,7 @@ async function weekCard(ctx, s) {
       timeEl(s.committer_date), '. Its last week of activity:') : null,
     h('p', { class: 'small', id: 'dc-week-when' },
       h('strong', { dataset: { metric: 'dc-week-commits' } }, fmt(commits)),
-      ` ${commits === 1 ? 'commit' : 'commits'}${port ? ' of the port' : ''} committed from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
+      ` ${commits === 1 ? 'commit' : 'commits'}${port ? ' of the port' : ''} committed in the 7 days from ${cutoff.slice(0, 10)} to ${iso(endMs).slice(0, 10)}`),
     older.length ? h('p', { class: 'small', id: 'dc-week-older' },
       h('strong', { dataset: { metric: 'dc-week-older' } }, fmt(older.length)),
       ` of them written before (authored from ${iso(older[0]).slice(0, 10)} to ` +

@@ -140,8 +140,10 @@ test('serve says on stderr when the browser libraries are missing, and serves an
     const cases = [
       { what: '--vendor naming an empty directory', exe: bin, cwd: root,
         args: ['--vendor', tmp], warn: tmp },
+      // every place it looked, first the source tree next to the binary
       { what: 'no --vendor, no node_modules anywhere it looks', exe: join(tmp, 'bin', 'portdash'),
-        cwd: tmp, args: [], warn: join(tmp, 'node_modules') },
+        cwd: tmp, args: [], warn: `${join(tmp, 'node_modules')}, nor in ${join(tmp, 'bin')}/../node_modules ` +
+          `(the source tree of this binary) or ${join(tmp, 'bin')}/../share/portdash/vendor` },
       { what: 'the source tree\'s node_modules', exe: bin, cwd: root,
         args: ['--vendor', join(root, 'node_modules')], warn: null },
     ];
@@ -279,6 +281,14 @@ test('a bad value given on the command line is bad usage (exit 2), named', () =>
       [['ingest', '--re', 'hpy'], /^portdash ingest: option '--re' is ambiguous \(--repo, --ref\)\n/],
       [['gate', '-b', 'hpy'], /^portdash gate: unknown option '-b' \(options are long: --NAME\)\n/],
       [['ingset', '--db', 'x.db'], /^portdash: unknown command 'ingset' \(did you mean 'ingest'\?\)\n/],
+      // an option given no value takes the next option as one: said so
+      [['ingest', '--db', join(tmp, 'w.db'), '--git-dir', toyport, '--name', '--ref', 'hpy'],
+        /^portdash ingest: option '--name' needs a value, and got the option '--ref'\n/],
+      [['analyze', '--git-dir', '--rev', 'hpy'],
+        /^portdash analyze: option '--git-dir' needs a value, and got the option '--rev'\n/],
+      // the SARIF's options with another format would print all, silently
+      [['analyze', '--git-dir', toyport, '--rev', 'hpy', '--sarif-since', 'hpy~1'],
+        /--sarif-since shape --format sarif only/],
       // a mistyped or wrong FILE is no clean port (1 is forbidden findings)
       [['analyze', '--fail-on', 'capi', join(tmp, 'nosuch.c')],
         /portdash analyze: cannot open .*nosuch\.c: No such file or directory/],
