@@ -44,9 +44,6 @@ typedef struct {
                                  * it is analysed (cli_an_add) */
 } cli_an;
 
-/* The suffixes an_path_is_source() takes, for messages. */
-#define CLI_AN_SUFFIXES ".c .h .inc .c.src .h.src .inc.src .cpp .hpp .cc .cxx .hh .hxx"
-
 /* Standard output's buffer (cli_analyze): static, as stdout is written
  * until exit. */
 static char cli_an_outbuf[1 << 16];
@@ -281,7 +278,7 @@ static int cli_an_path(cli_an *a, const char *path)
      * out. */
     if (known && !S_ISDIR(sb.st_mode) && !an_path_is_source(path)) {
         close(fd);
-        return pd_error_set(PD_EINVAL, "%s is not a C source file (" CLI_AN_SUFFIXES
+        return pd_error_set(PD_EINVAL, "%s is not a C source file (" PD_SRC_SUFFIXES
                             "): name source files or directories", path);
     }
     if (!known || !S_ISDIR(sb.st_mode)) {
@@ -305,7 +302,7 @@ static int cli_an_path(cli_an *a, const char *path)
     /* A directory with no C source (a wrong directory) would pass any
      * --fail-on as a clean port. */
     if (!rc && cli_walk_n == 0)
-        rc = pd_error_set(PD_EINVAL, "no C source file (" CLI_AN_SUFFIXES ") under %s",
+        rc = pd_error_set(PD_EINVAL, "no C source file (" PD_SRC_SUFFIXES ") under %s",
                           path);
     if (cli_walk_n)
         qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);

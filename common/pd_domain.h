@@ -50,6 +50,9 @@ typedef enum {
     PD_SRC_TEMPLATE    /* numpy's .c.src .h.src .inc.src: expanded, then C */
 } pd_srckind;
 
+/* pd_path_kind's suffixes, for messages that name them. */
+#define PD_SRC_SUFFIXES ".c .h .inc .c.src .h.src .inc.src .cpp .hpp .cc .cxx .hh .hxx"
+
 /*
  * The kind of file `path` names, by its suffix (case-sensitive; a name
  * that is only the suffix, ".c", is none): Universal Ctags' C and C++

@@ -151,7 +151,7 @@ int pd_rev_unknown(git_repository *repo, const char *gitdir, const char *rev, in
     git_reference *ref;
     git_branch_t type;
     pd_rev_names l = {"", 0, 0};
-    char near[80] = "";
+    char near[80] = "", names[sizeof(l.text) + 32];
 
     if (git_branch_iterator_new(&it, repo, GIT_BRANCH_ALL) == 0) {
         while (git_branch_next(&ref, &type, it) == 0) {
@@ -172,8 +172,9 @@ int pd_rev_unknown(git_repository *repo, const char *gitdir, const char *rev, in
                             "clone first)", gitdir, rev);
     if (l.n <= PD_REV_NAMED)
         return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of "
-                            "that name; %sits branches: %s)", gitdir, rev, near, l.text);
+                            "that name; %sits branches: %s)", gitdir, rev, near,
+                            pd_rev_names_str(&l, names, sizeof(names)));
     return pd_error_set(code, "%s: unknown revision '%s' (no branch, tag or commit of that "
-                        "name; %sits branches: %s and %zu more, `git --git-dir %s branch -a` "
-                        "lists them)", gitdir, rev, near, l.text, l.n - PD_REV_NAMED, gitdir);
+                        "name; %sits branches: %s, `git --git-dir %s branch -a` lists them)",
+                        gitdir, rev, near, pd_rev_names_str(&l, names, sizeof(names)), gitdir);
 }

@@ -130,8 +130,7 @@ int api_file_missing(sqlite3 *db, int64_t repo_id, const char *path, int rc)
             ? pd_error_set(PD_ENOTFOUND, "no file '%s': it is a directory (its files "
                            "are in the commit's file list)", path)
             : pd_error_set(PD_ENOTFOUND, "no analysed file '%s': its suffix is none of "
-                           "the C sources the analysis reads (.c .h .inc .c.src .h.src "
-                           ".inc.src .cpp .hpp .cc .cxx .hh .hxx)", path);
+                           "the C sources the analysis reads (" PD_SRC_SUFFIXES ")", path);
     } else if (db_repo_filter(db, repo_id, &pf) == 0 &&
                !pathfilter_globs_contain(&pf.f, path)) {
         api_file_globs(globs, sizeof(globs), &pf.f);

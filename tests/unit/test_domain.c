@@ -31,6 +31,24 @@ static void test_names_round_trip(void **state)
     assert_int_equal(pd_status_parse(NULL), -1);
 }
 
+/* The suffix list the messages name (PD_SRC_SUFFIXES) is pd_path_kind's:
+ * each one a source kind, twelve of them as pd_domain.c's table holds
+ * (the table is not public: a suffix added there is added here too). */
+static void test_source_suffixes_listed(void **state)
+{
+    char list[] = PD_SRC_SUFFIXES, path[32], *sfx, *save = NULL;
+    int n = 0;
+
+    (void)state;
+    for (sfx = strtok_r(list, " ", &save); sfx; sfx = strtok_r(NULL, " ", &save), n++) {
+        snprintf(path, sizeof(path), "x%s", sfx);
+        assert_int_not_equal(pd_path_kind(path), PD_SRC_NONE);
+        assert_int_not_equal(pd_path_kind_since(path), 0);
+    }
+    assert_int_equal(n, 12);
+    assert_int_equal(pd_path_kind("x.c.in"), PD_SRC_NONE);
+}
+
 /* The status rule of DOMAIN.md written out as a table over the 16 sets of
  * classes (bit order hpy, capi, npy-legacy, bridge). */
 static void test_status_rule_every_combination(void **state)
@@ -307,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_badge_svg_escapes_its_text),
         cmocka_unit_test(test_fnv1a_vectors),
         cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_source_suffixes_listed),
         cmocka_unit_test(test_status_rule_every_combination),
         cmocka_unit_test(test_measures_table),
         cmocka_unit_test(test_counts_of_file),
