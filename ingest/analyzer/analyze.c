@@ -532,6 +532,10 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     memset(&rp, 0, sizeof(rp));
     rpp = m || !an_is_template(path) ? NULL
         : tmpl_replay_start(&rp, tm, buf, len, st.cpp ? LEX_F_CPP : 0, path);
+    /* Its tokens' verdicts, kept by template token (an_tv); without the
+     * room every name goes through the cache by name, as lexed ones do. */
+    if (rpp && (st.tv = calloc(rpp->ntok, sizeof(*st.tv))) != NULL)
+        st.ntv = rpp->ntok;
     if (m)
         an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len, rpp);
     else
@@ -561,6 +565,7 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
 done:
     an_result_free(st.res);
     tmpl_free(tm);
+    free(st.tv);
     free(st.fmeta);
     free(st.facc);
     free(st.pool);

@@ -87,6 +87,30 @@ an_cc_classify(an_state *st, const char *s, size_t len, rules_verdict *v)
     return e;
 }
 
+/* an_cc_classify of identifier t, a token a template's replay handed
+ * out (t->tmpl_tok - 1 < st->ntv): the verdict kept for its template
+ * token, without reading its bytes again.  The cache by name costs a
+ * third of a name's classification in the replayed walk, most of it
+ * loading the bytes of a fresh expansion (issue 26). */
+static inline __attribute__((always_inline)) const rules_name *
+an_tv_classify(an_state *st, const lex_token *t, rules_verdict *v)
+{
+    an_tv *s = &st->tv[t->tmpl_tok - 1];
+    const rules_name *e;
+
+    if (s->set) {
+        v->cls = s->cls;
+        v->id = s->id;
+        return s->e;
+    }
+    e = an_cc_classify(st, t->start, t->len, v);
+    s->e = e;
+    s->id = v->id;
+    s->cls = v->cls;
+    s->set = 1;
+    return e;
+}
+
 /* The rest of an_classify for a name s[0..len) whose exact entry is e
  * and verdict v (rules_classify): findings, exact-if triggers, markers.
  * Returns e, or NULL for a member. */
@@ -109,7 +133,8 @@ an_classify_fast(an_state *st, const lex_token *t, int member, int define)
 
     if (t->spliced)
         return an_classify_spliced(st, t, member, define);
-    e = an_cc_classify(st, t->start, t->len, &v);
+    e = t->tmpl_tok - 1u < st->ntv ? an_tv_classify(st, t, &v)
+                                   : an_cc_classify(st, t->start, t->len, &v);
     if (!e && v.cls < 0)
         return NULL;
     return an_classified(st, t, t->start, t->len, member, define, e, v);

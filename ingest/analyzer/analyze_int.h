@@ -261,6 +261,16 @@ typedef struct {
     int32_t cls;                /* verdict's class, or RULES_CLS_UNSET */
 } an_cc;
 
+/* The verdict on one token of a template's loop bodies (an_state.tv,
+ * indexed by lex_token.tmpl_tok - 1): every instance hands that token out
+ * with the same bytes, so it is classified once (analyze_class.h). */
+typedef struct {
+    const rules_name *e;        /* as an_cc */
+    const char *id;
+    int32_t cls;
+    uint32_t set;               /* 0: not asked yet */
+} an_tv;
+
 typedef struct {
     const rules *r;
     an_result *res;
@@ -385,6 +395,8 @@ typedef struct {
     /* Classification verdicts by name (analyze_class.h): most names
      * recur, and a hit costs half the instructions of rules_classify. */
     an_cc cc[1u << AN_CC_BITS];
+    an_tv *tv;                  /* the replay's tokens' verdicts (NULL, */
+    size_t ntv;                 /* 0: no replay) */
     /* #if/#elif verdicts by the condition's bytes (analyze_pp.c). */
     an_pcc pcc[1u << AN_PCC_BITS];
 } an_state;

@@ -57,6 +57,10 @@ typedef struct {
     uint32_t line;      /* 1-based line of the first byte */
     uint32_t column;    /* 1-based byte column of the first byte */
     int spliced;        /* 1 if a backslash-newline lies inside */
+    uint32_t tmpl_tok;  /* 0 (the lexer's), or 1 + the template token a
+                         * template's replay handed this one out for
+                         * (tmpl_replay.h): its bytes are that token's,
+                         * in every instance */
 } lex_token;
 
 typedef struct {

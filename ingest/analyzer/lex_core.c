@@ -283,6 +283,7 @@ LEX_COLD const char *lex_comment(lex_state *lx, const char *p,
     tok->kind = LEX_COMMENT;
     tok->punct = 0;
     tok->spliced = 0;
+    tok->tmpl_tok = 0;
     tok->start = s;
     tok->len = (size_t)(p - s);
     lx->p = p;

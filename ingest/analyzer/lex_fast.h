@@ -125,6 +125,7 @@ lex_next_fast(lex_state *lx, lex_token *tok)
         tok->kind = lx->in_pp ? LEX_PP_END : LEX_EOF;
         tok->len = 0;
         tok->spliced = 0;
+        tok->tmpl_tok = 0;
         lx->in_pp = 0;
         lx->p = p;
         return;
@@ -188,6 +189,7 @@ lex_next_fast(lex_state *lx, lex_token *tok)
     }
     tok->len = (size_t)(q - p);
     tok->spliced = spliced;
+    tok->tmpl_tok = 0;
     lx->p = q;
 }
 

@@ -23,7 +23,7 @@ _Static_assert(TM_MAXLEVEL < 10, "tm_level writes the level as one digit");
 
 typedef struct {
     const char *src;
-    size_t srclen, limit, cap_text, cap_segs, cap_bodies;
+    size_t srclen, limit, cap_text, cap_segs, cap_bodies, cap_lines;
     tmpl_out *o;
     int rc;                 /* 0, PD_ENOMEM, or 1: too large */
 } tm_state;
@@ -336,11 +336,26 @@ static int tm_header(tm_state *st, size_t a, size_t b, tm_head *h)
 
 enum { TM_LIT, TM_VAR, TM_LOOP };
 
+/* A value where the emission reads it (tm_cloop.text). */
+typedef struct {
+    const char *s;
+    size_t len;
+} tm_text;
+
 /* One piece of a region: TM_LIT src[off..off+len) with `aux` unknown
- * names in it; TM_VAR the '@' at off, bound by name `len` of the loop at
- * nesting level `aux`; TM_LOOP loop number `aux` of the template. */
+ * names in it, and the template's line starts src_lines[l0..l0+nl) that
+ * its newlines make (tm_newlines); TM_VAR the '@' at off, bound by name
+ * `len` of the loop at nesting level `aux`, whose values are vals[0..]
+ * (the binding loop is known when compiling: one load per value emitted,
+ * where the chain from the loop's number through its header was a third
+ * of the emission's time, issue 26); TM_LOOP loop number `aux` of the
+ * template. */
 typedef struct {
     uint32_t kind, off, len, aux;
+    union {
+        struct { uint32_t l0, nl; } lit;
+        const tm_text *vals;
+    } u;
 } tm_piece;
 
 /* A list of pieces. */
@@ -353,6 +368,7 @@ typedef struct {
  * bad-header count of one expansion of it, and its body. */
 typedef struct {
     tm_head h;
+    tm_text *text;          /* h's values as pointers, in h.vals' order */
     size_t be, bad;
     int level;
     tm_pieces body;
@@ -369,6 +385,7 @@ typedef struct {
     int nopen;
     size_t cur[TM_MAXLEVEL + 2];    /* instance of each open loop (emitting) */
     size_t segs;                    /* tm_size: segments at most */
+    size_t lines;                   /* tm_size: newlines */
 } tm_comp;
 
 /* Append a piece (adjacent template runs merge); 0 or PD_ENOMEM. */
@@ -387,6 +404,7 @@ static int tm_piece_add(tm_pieces *ps, uint32_t kind, size_t off, size_t len,
     }
     if (tm_grow((void **)&ps->v, &ps->cap, ps->n + 1, sizeof(*ps->v)))
         return PD_ENOMEM;
+    memset(&ps->v[ps->n], 0, sizeof(ps->v[ps->n]));
     ps->v[ps->n].kind = kind;
     ps->v[ps->n].off = (uint32_t)off;
     ps->v[ps->n].len = (uint32_t)len;
@@ -443,8 +461,11 @@ static int tm_subst(tm_comp *c, tm_pieces *ps, size_t a, size_t b)
         if (tm_piece_add(ps, TM_LIT, p, k - p, 0))
             return PD_ENOMEM;
         if (tm_resolve(c, k, q - k - 1, &lv, &nm)) {
+            const tm_cloop *L = c->loops[c->open[lv]];
+
             if (tm_piece_add(ps, TM_VAR, k, nm, lv))
                 return PD_ENOMEM;
+            ps->v[ps->n - 1].u.vals = &L->text[L->h.names[nm].first];
             p = q + 1;
         } else {                        /* kept; the closing '@' may open */
             if (tm_piece_add(ps, TM_LIT, k, q - k, 1))
@@ -463,7 +484,7 @@ static int tm_loop(tm_comp *c, tm_pieces *ps, size_t hs, size_t he,
                    size_t be, int level)
 {
     tm_cloop *L;
-    size_t id = c->nloops;
+    size_t id = c->nloops, v;
     int rc;
 
     size_t bad0 = c->st->o->bad_headers;
@@ -485,6 +506,12 @@ static int tm_loop(tm_comp *c, tm_pieces *ps, size_t hs, size_t he,
     if (L->h.nnames == 0) {
         L->bad++;
         L->h.ninst = 1;
+    }
+    if (L->h.nvals && !(L->text = malloc(L->h.nvals * sizeof(*L->text))))
+        return pd_error_nomem("expanding template");
+    for (v = 0; v < L->h.nvals; v++) {
+        L->text[v].s = L->h.buf + L->h.vals[v].off;
+        L->text[v].len = L->h.vals[v].len;
     }
     if ((rc = tm_piece_add(ps, TM_LOOP, he, 0, (uint32_t)id)))
         return rc;
@@ -545,6 +572,32 @@ static int tm_level(tm_comp *c, tm_pieces *ps, size_t a, size_t b, int level)
     return tm_subst(c, ps, ind, b);
 }
 
+/* The line starts src_lines[0..n) of text just emitted at `delta` bytes
+ * past the template offsets it came from, into the expansion's line
+ * table.  Its newlines are the template's own, whose line starts are
+ * known (tmpl_out.src_lines; values have none: tm_header drops the
+ * header's), so the expansion is not scanned for them (tmpl_lines), which
+ * was 2 % of numpy/core's analysis (issue 26). */
+static inline __attribute__((always_inline)) void
+tm_lines_put(tm_state *st, const uint32_t *src_lines, size_t n, size_t delta)
+{
+    tmpl_out *o = st->o;
+    size_t k;
+
+    if (st->rc)
+        return;
+    if (o->nexp_lines + n > st->cap_lines &&
+        (st->rc = tm_grow((void **)&o->exp_lines, &st->cap_lines, o->nexp_lines + n,
+                          sizeof(*o->exp_lines))))
+        return;
+    for (k = 0; k < n; k++)
+        o->exp_lines[o->nexp_lines + k] = (uint32_t)(src_lines[k] + delta);
+    o->nexp_lines += n;
+}
+
+/* The line start after an instance's newline: offset 1 past it. */
+static const uint32_t tm_one = 1;
+
 /* Emit the pieces ps[0..n) once (loops once per instance, each instance
  * ending with a newline mapped to the end of its body). */
 static void tm_run(tm_comp *c, const tm_piece *ps, size_t n)
@@ -556,13 +609,16 @@ static void tm_run(tm_comp *c, const tm_piece *ps, size_t n)
         const tm_piece *p = &ps[i];
 
         if (p->kind == TM_LIT) {
+            size_t at = st->o->len;
+
             st->o->unknown_names += p->aux;
             tm_emit(st, st->src + p->off, p->len, p->off, 0);
+            if (p->u.lit.nl)
+                tm_lines_put(st, st->o->src_lines + p->u.lit.l0, p->u.lit.nl, at - p->off);
         } else if (p->kind == TM_VAR) {
-            const tm_head *h = &c->loops[c->open[p->aux]]->h;
-            const struct tm_val *v = &h->vals[h->names[p->len].first + c->cur[p->aux]];
+            const tm_text *v = &p->u.vals[c->cur[p->aux]];
 
-            tm_emit(st, h->buf + v->off, v->len, p->off, 1);
+            tm_emit(st, v->s, v->len, p->off, 1);
         } else {
             const tm_cloop *L = c->loops[p->aux];
 
@@ -574,6 +630,7 @@ static void tm_run(tm_comp *c, const tm_piece *ps, size_t n)
                 st->o->instances++;
                 tm_run(c, L->body.v, L->body.n);
                 tm_emit(st, "\n", 1, L->be, 1);
+                tm_lines_put(st, &tm_one, 1, st->o->len - 1);
             }
         }
     }
@@ -596,6 +653,7 @@ static size_t tm_size(tm_comp *c, const tm_piece *ps, size_t n, size_t times,
             add = p->len;
             add = times > limit / (add ? add : 1) ? SIZE_MAX : add * times;
             c->segs += times;
+            c->lines += p->u.lit.nl * times;
         } else if (p->kind == TM_VAR) {
             const tm_head *h = &c->loops[c->open[p->aux]]->h;
             size_t sum = 0;
@@ -617,10 +675,29 @@ static size_t tm_size(tm_comp *c, const tm_piece *ps, size_t n, size_t times,
             if (add <= limit)
                 add += times * L->h.ninst;          /* the newlines */
             c->segs += times * L->h.ninst;
+            c->lines += times * L->h.ninst;
         }
         total = add > limit ? SIZE_MAX : total + add;
     }
     return total > limit ? SIZE_MAX : total;
+}
+
+/* Each template run of ps[0..n) gets the range of the template's line
+ * starts its newlines make (tm_piece.l0, nl): those in (off, off+len]. */
+static void tm_newlines(const tmpl_out *o, tm_pieces *ps)
+{
+    size_t i, a, b;
+
+    for (i = 0; i < ps->n; i++) {
+        tm_piece *p = &ps->v[i];
+
+        if (p->kind != TM_LIT)
+            continue;
+        a = tmpl_line_of(o->src_lines, o->nsrc_lines, p->off);
+        b = tmpl_line_of(o->src_lines, o->nsrc_lines, (size_t)p->off + p->len);
+        p->u.lit.l0 = (uint32_t)a + 1;
+        p->u.lit.nl = (uint32_t)(b - a);
+    }
 }
 
 /* Compile and emit the whole template; the result is in st.  Its size
@@ -638,13 +715,19 @@ static void tm_expand_all(tm_state *st)
     c.st = st;
     if ((rc = tm_level(&c, &top, 0, st->srclen, 0))) {
         st->rc = rc;
-    } else if ((size = tm_size(&c, top.v, top.n, 1, st->limit)) > st->limit) {
+        goto done;
+    }
+    tm_newlines(st->o, &top);
+    for (i = 0; i < c.nloops; i++)
+        tm_newlines(st->o, &c.loops[i]->body);
+    if ((size = tm_size(&c, top.v, top.n, 1, st->limit)) > st->limit) {
         st->rc = 1;
     } else {
         /* The segments, allocated once at their number: at most c.segs
          * (tm_size), and at most one a byte (an empty value makes none);
          * tm_emit still grows them, so that a count too low is the
-         * assert's find below rather than an overrun.
+         * assert's find below rather than an overrun.  The line table
+         * likewise, at its number (c.lines, plus the first line's start).
          * A guess of 4 a template byte grew by copies where it was short
          * and held pages where it was long: the full ingest's analysis
          * 8.0 -> 7.6 s of CPU (issue 26).  The text, the segments and
@@ -653,6 +736,7 @@ static void tm_expand_all(tm_state *st)
          * for numpy's largest template, where 2.5 times the text and the
          * guess faulted in 22. */
         size_t segs = c.segs < size ? c.segs : size;
+        size_t lines = (c.lines < size ? c.lines : size) + 1;
 
         if (segs == 0)
             segs = 1;
@@ -662,18 +746,25 @@ static void tm_expand_all(tm_state *st)
             st->rc = pd_error_nomem("expanding template");
         else
             st->cap_text = size + 1;
-        if (!st->rc && !(st->o->segs = malloc(segs * sizeof(*st->o->segs))))
+        if (!st->rc && (!(st->o->segs = malloc(segs * sizeof(*st->o->segs))) ||
+                        !(st->o->exp_lines = malloc(lines * sizeof(*st->o->exp_lines)))))
             st->rc = pd_error_nomem("expanding template");
         else if (!st->rc) {
             st->cap_segs = segs;
+            st->cap_lines = lines;
+            st->o->exp_lines[0] = 0;
+            st->o->nexp_lines = 1;
             tm_run(&c, top.v, top.n);
         }
-        assert(st->rc || (st->o->len == size && st->o->nsegs <= segs));
+        assert(st->rc || (st->o->len == size && st->o->nsegs <= segs &&
+                          st->o->nexp_lines <= lines));
     }
+done:
     for (i = 0; i < c.nloops; i++) {
         free(c.loops[i]->h.buf);
         free(c.loops[i]->h.names);
         free(c.loops[i]->h.vals);
+        free(c.loops[i]->text);
         free(c.loops[i]->body.v);
         free(c.loops[i]);
     }
@@ -702,12 +793,12 @@ int tmpl_expand(tmpl_out **out, int *too_large, const char *buf, size_t len)
     st.limit = 128 * len + ((size_t)4 << 20);
     if (!(st.o = calloc(1, sizeof(*st.o))))
         return pd_error_nomem("expanding template");
-    tm_expand_all(&st);
-    if (st.rc == 0 &&
-        ((rc = tmpl_lines(&st.o->exp_lines, &st.o->nexp_lines, st.o->text,
-                        st.o->len)) ||
-         (rc = tmpl_lines(&st.o->src_lines, &st.o->nsrc_lines, buf, len))))
+    /* The template's line starts first: the expansion's are made from
+     * them (tm_lines_put). */
+    if ((rc = tmpl_lines(&st.o->src_lines, &st.o->nsrc_lines, buf, len)))
         st.rc = rc;
+    else
+        tm_expand_all(&st);
     if (st.rc == 0 && st.o->unterminated_line)
         st.o->unterminated_line = (uint32_t)tmpl_line_of(
             st.o->src_lines, st.o->nsrc_lines, st.o->unterminated_line - 1) + 1;

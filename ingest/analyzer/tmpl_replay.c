@@ -147,6 +147,7 @@ static int tr_lex_region(tmpl_replay *r, size_t *cap, const char *src, uint32_t 
         r->bmap[b] = ((uint32_t)n + 1) << 2 | pre;
         k->t = tk;
         k->t.start = NULL;
+        k->t.tmpl_tok = (uint32_t)n + 1;
         k->start = (uint32_t)(tk.start - src);
         k->flags = pre << TR_PRE_SHIFT | (tk.spliced ? TR_SPLICED : 0) |
                    (lx.in_pp ? TR_PP_AFTER : 0);
@@ -282,6 +283,7 @@ int tmpl_replay_cross(tmpl_replay *r, lex_token *t)
     t->line = (uint32_t)((int64_t)k->t.line + r->linefix);
     t->column = k->t.line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->t.column;
     t->spliced = 0;
+    t->tmpl_tok = 0;                  /* bytes of values in it */
     if (k->t.line != r->sline) {      /* columns from here on: this line's */
         r->ls = r->text + ((int64_t)r->src_lines[k->t.line - 1] + r->delta);
         r->sline = k->t.line;
@@ -344,7 +346,23 @@ static int tr_same_state(const lex_state *a, const lex_state *b)
 typedef struct {
     lex_state a, *b;
     size_t n, bad;
+    const tmpl_replay *r;       /* the replay and its template, for */
+    const char *src;            /* lex_token.tmpl_tok's bytes */
 } tr_check;
+
+/* 1 when t, if it says it is template token tmpl_tok - 1, has that
+ * token's bytes (the classification keeps verdicts by it, an_tv). */
+static int tr_same_bytes(const tr_check *c, const lex_token *t)
+{
+    const tr_tok *k;
+
+    if (!t->tmpl_tok)
+        return 1;
+    if (t->tmpl_tok > c->r->ntok)
+        return 0;
+    k = &c->r->tok[t->tmpl_tok - 1];
+    return k->t.len == t->len && memcmp(c->src + k->start, t->start, t->len) == 0;
+}
 
 /* Compare token t of the replay's walk (and, after a '#', the directive
  * that b lexes on) with the plain lexer's; nonzero at the first that
@@ -358,7 +376,7 @@ static int tr_check_feed(void *ctx, const lex_token *t)
         c->n++;
         lex_next(&c->a, &ta);
         /* lx is the lexer's where feed may read it: after a '#' */
-        if (!tr_same_tok(&ta, &tb) ||
+        if (!tr_same_tok(&ta, &tb) || !tr_same_bytes(c, &tb) ||
             ((tb.kind == LEX_PP_BEGIN || c->b->in_pp) && !tr_same_state(&c->a, c->b))) {
             c->bad = c->n;
             return 1;
@@ -386,6 +404,8 @@ size_t tmpl_replay_check(const tmpl_out *t, const char *src, size_t srclen,
     lex_init(&c.a, t->text, t->len, flags);
     lex_init(&b, t->text, t->len, flags);
     c.b = &b;
+    c.r = &r;
+    c.src = src;
     tmpl_replay_walk(&r, &b, tr_check_feed, &c);
     if (!c.bad) {                   /* both at the end, in the same state */
         lex_next(&c.a, &ta);
@@ -401,7 +421,8 @@ size_t tmpl_replay_check(const tmpl_out *t, const char *src, size_t srclen,
         lex_next(&c.a, &ta);
         tmpl_replay_next(&r, &b, &tb);
         n += r.next_p != NULL;
-        if (!tr_same_tok(&ta, &tb) || !tr_same_state(&c.a, &b))
+        if (!tr_same_tok(&ta, &tb) || !tr_same_bytes(&c, &tb) ||
+            !tr_same_state(&c.a, &b))
             c.bad = i;
         if (ta.kind == LEX_EOF)
             break;

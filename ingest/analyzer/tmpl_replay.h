@@ -18,7 +18,9 @@
  * problem cases, a directive's tokens, which analyze_pp.c reads itself)
  * the real lexer reads the expansion, and the replay takes over again at
  * the next boundary it knows.  Every token and the lexer state after it
- * are those lex_next would give (tmpl_replay_check compares them).
+ * are those lex_next would give (tmpl_replay_check compares them), but
+ * for lex_token.tmpl_tok, which names the template token a replayed one
+ * is (the classification keeps its verdict by it, analyze_class.h).
  * doc/analyzer.md ("The expansion's tokens are replayed") describes it.
  */
 #ifndef TMPL_REPLAY_H
@@ -147,10 +149,12 @@ int tmpl_replay_pays(const tmpl_out *t, size_t srclen);
 /*
  * Lex t->text once plainly and once through the replay (directives read
  * by lex_next after their '#', as analyze_pp.c does) and compare every
- * token and the lexer state after it.  Returns 0 when all agree, else the
- * 1-based number of the first token that differs, or (size_t)-1 when out
- * of memory.  *replayed (may be NULL) gets the number of tokens the
- * replay handed out without lexing.  For the tests and the check mode.
+ * token and the lexer state after it, and the bytes of a replayed token
+ * with those of the template token its lex_token.tmpl_tok names.
+ * Returns 0 when all agree, else the 1-based number of the first token
+ * that differs, or (size_t)-1 when out of memory.  *replayed (may be
+ * NULL) gets the number of tokens the replay handed out without lexing.
+ * For the tests and the check mode.
  */
 size_t tmpl_replay_check(const tmpl_out *t, const char *src, size_t srclen,
                          unsigned flags, size_t *replayed);

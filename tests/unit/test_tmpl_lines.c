@@ -9,7 +9,11 @@
  * copied segment equals its template bytes, every substituted one a value.
  * tmpl.c allocates the segments at once at the number its pieces give
  * (and asserts the expansion stays within it): empty values, which make
- * no segment, and nested loops are checked against that too.
+ * no segment, and nested loops are checked against that too.  The
+ * expansion's line table is made from the template's while emitting
+ * (tm_lines_put), so the templates numpy's script refuses are checked
+ * as well: a loop without its end, a name without a value, a header
+ * without names, loops nested past the limit, text around the loops.
  */
 #include "testutil.h"
 
@@ -97,6 +101,44 @@ static void test_widths(void **state)
     }
 }
 
+/* What numpy's script refuses, which the expander keeps as written or
+ * counts: the line table is still the expansion's (test_widths' check,
+ * values unchecked: none of these substitute one but a, b, c). */
+static void test_refused_templates(void **state)
+{
+    static const char *const values[] = {"a", "b", "c", "x y", NULL};
+    static const char *const srcs[] = {
+        /* no end */
+        "head\n/**begin repeat\n * #t = a, b#\n */\n@t@\nline\n\n",
+        /* a name without a value, and one over a newline */
+        "/**begin repeat\n * #t = a, b#\n */\n@u@ @t@\n@v\n@\n/**end repeat**/\ntail\n",
+        /* a header without names: one literal instance */
+        "/**begin repeat\n * nothing here\n */\n@t@\nx\n/**end repeat**/\n",
+        /* a header over lines, a multi-word value */
+        "/**begin repeat\n *\n * #t = a,\n *      x y#\n */\n\n@t@\n\n/**end repeat**/",
+        /* text after the end marker on its line is dropped */
+        "/**begin repeat\n * #t = a, b, c#\n */\n1\n2\n/**end repeat**/ gone\nafter\n",
+        NULL};
+    char src[8192];
+    size_t n, d;
+    int i;
+
+    (void)state;
+    for (i = 0; srcs[i]; i++)
+        check(srcs[i], strlen(srcs[i]), values);
+    /* nested 10 deep: levels past 8 are substituted, not expanded */
+    n = 0;
+    for (d = 0; d < 10; d++)
+        n += d ? (size_t)snprintf(src + n, sizeof(src) - n,
+                                  "/**begin repeat%zu\n * #t%zu = a, b#\n */\n@t%zu@\n", d, d, d)
+               : (size_t)snprintf(src + n, sizeof(src) - n,
+                                  "/**begin repeat\n * #t0 = a, b#\n */\n@t0@\n");
+    for (d = 10; d-- > 0;)
+        n += d ? (size_t)snprintf(src + n, sizeof(src) - n, "\n/**end repeat%zu**/\n", d)
+               : (size_t)snprintf(src + n, sizeof(src) - n, "\n/**end repeat**/\n");
+    check(src, n, values);
+}
+
 /* Pseudo-random bodies of letters, values and newlines. */
 static void test_random(void **state)
 {
@@ -166,6 +208,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_refused_templates),
         cmocka_unit_test(test_empty_values_and_nesting),
     };
 

@@ -9,6 +9,9 @@
  *   - analysis by analysis: every template fixture analysed with the
  *     replay (PORTDASH_TMPL_REPLAY=all) and with PORTDASH_TMPL_REPLAY=0
  *     gives the same JSON;
+ *   - the tokens the replay hands out name their template token
+ *     (lex_token.tmpl_tok, by which the analyzer keeps a name's verdict),
+ *     whose bytes they have, and the check compares those bytes too;
  *   - and the check itself sees a replay that hands out a wrong token;
  * and tmpl_map_near, which maps the findings back from where the last one
  * was found, maps as a plain scan does.
@@ -65,6 +68,48 @@ static void test_fixtures_tokens(void **state)
         free(src);
     }
     assert_true(rep > 100);           /* the replay did replay */
+}
+
+/* Replayed tokens name the template token they are, with its bytes;
+ * lexed ones (values, glued identifiers) name none. */
+static void test_template_token_named(void **state)
+{
+    static const char src[] =
+        "/**begin repeat\n * #v = int, long, double#\n */\n"
+        "static @v@ f_@v@(PyObject *o) { return PyLong_AsLong(o) + g_@v@; }\n"
+        "/**end repeat**/\n";
+    tmpl_out *t = NULL;
+    tmpl_replay r;
+    lex_state lx;
+    lex_token k;
+    size_t named = 0, lexed = 0;
+    int big = 0;
+
+    (void)state;
+    assert_int_equal(tmpl_expand(&t, &big, src, sizeof(src) - 1), 0);
+    assert_non_null(t);
+    assert_int_equal(tmpl_replay_init(&r, t, src, sizeof(src) - 1, 0), 0);
+    lex_init(&lx, t->text, t->len, 0);
+    r.next_p = NULL;
+    do {
+        tmpl_replay_next(&r, &lx, &k);
+        if (k.kind != LEX_IDENT)
+            continue;
+        if (!k.tmpl_tok) {
+            lexed++;
+            continue;
+        }
+        named++;
+        assert_true(k.tmpl_tok <= r.ntok);
+        assert_int_equal(r.tok[k.tmpl_tok - 1].t.len, k.len);
+        assert_memory_equal(src + r.tok[k.tmpl_tok - 1].start, k.start, k.len);
+    } while (k.kind != LEX_EOF);
+    /* static, PyObject, o, return, PyLong_AsLong, o: 6 an instance, the
+     * first one's lexed until the replay syncs */
+    assert_true(named >= 12);
+    assert_true(lexed >= 6);          /* @v@, f_@v@, g_@v@ */
+    tmpl_replay_free(&r);
+    tmpl_free(t);
 }
 
 /* Values that make one token of the expansion out of the template's text
@@ -333,6 +378,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures_tokens),
         cmocka_unit_test(test_glue),
+        cmocka_unit_test(test_template_token_named),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_check_sees_wrong),
         cmocka_unit_test(test_map_near),
