@@ -271,11 +271,13 @@ static int tm_header(tm_state *st, size_t a, size_t b, tm_head *h)
     int rc = 0;
 
     for (i = a; i < b; i++) {
-        if (s[i] != '\n') {
-            if (tm_put(h, s + i, 1))
-                return PD_ENOMEM;
-            continue;
-        }
+        const char *nl = memchr(s + i, '\n', b - i);
+
+        j = nl ? (size_t)(nl - s) : b;     /* the line's run, put at once */
+        if (j > i && tm_put(h, s + i, j - i))
+            return PD_ENOMEM;
+        if ((i = j) == b)
+            break;
         while (i + 1 < b && tm_blank(s[i + 1]))
             i++;
         if (i + 1 < b && s[i + 1] == '*')

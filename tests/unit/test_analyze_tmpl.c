@@ -195,6 +195,12 @@ static void test_template_value_lists_like_numpy(void **state)
                      "[1]\n\n[]\n\n[3]\n\n");
     /* a header line without names repeats nothing: one literal instance */
     expect_expansion("/**begin repeat */\n@x@\n/**end repeat**/\n", "@x@\n\n");
+    /* a header over lines: each continuation loses its newline, the
+     * blanks after it and one '*' (a second stays), as numpy's
+     * parse_loop_header joins them; a value runs on over lines */
+    expect_expansion("/**begin repeat\n *\n * #a = p,\n *      q r,\n\t**s#\n"
+                     " * #b = 1, 2,\n   3#\n */\n@a@|@b@\n/**end repeat**/\n",
+                     "p|1\n\nq r|2\n\n*s|3\n\n");
 }
 
 /* The expansion's size is computed from the compiled template before it
