@@ -1,7 +1,8 @@
 /*
  * test_tmpl_lines.c: the line tables of a template expansion (tmpl.h,
- * tmpl_out.exp_lines and src_lines), which tmpl_map.c finds 16 bytes at a
- * time, equal a byte-by-byte scan: every newline gives the offset after
+ * tmpl_out.src_lines, which tmpl_lines finds 16 bytes at a time, and
+ * exp_lines, which tmpl.c writes from them while emitting) equal a
+ * byte-by-byte scan: every newline gives the offset after
  * it (a last one too), and the first line starts at 0.  Lines of every
  * length around the 16-byte blocks, newlines in runs, at the end or not,
  * and pseudo-random templates.  The expansion's text is checked too, as
