@@ -465,9 +465,11 @@ static void an_walk(an_state *st, const char *buf, size_t len, tmpl_replay *rp)
     lex_token t;
 
     lex_init(&st->lx, buf, len, st->cpp ? LEX_F_CPP : 0);
-    if (rp)
+    if (rp) {
+        st->rp = st->dv ? rp : NULL;  /* directives by their '#' token */
         tmpl_replay_walk(rp, &st->lx, an_feed_replayed, st);
-    else
+        st->rp = NULL;
+    } else
         for (;;) {
             lex_next_fast(&st->lx, &t);   /* inline: once per token */
             if (t.kind == LEX_EOF || st->rc)
@@ -534,7 +536,8 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
         : tmpl_replay_start(&rp, tm, buf, len, st.cpp ? LEX_F_CPP : 0, path);
     /* Its tokens' verdicts, kept by template token (an_tv); without the
      * room every name goes through the cache by name, as lexed ones do. */
-    if (rpp && (st.tv = calloc(rpp->ntok, sizeof(*st.tv))) != NULL)
+    if (rpp && (st.tv = calloc(rpp->ntok, sizeof(*st.tv))) != NULL &&
+        (st.dv = calloc(rpp->ntok, sizeof(*st.dv))) != NULL)
         st.ntv = rpp->ntok;
     if (m)
         an_walk_memo(&st, m, tm ? tm->text : buf, tm ? tm->len : len, rpp);
@@ -566,6 +569,7 @@ done:
     an_result_free(st.res);
     tmpl_free(tm);
     free(st.tv);
+    free(st.dv);
     free(st.fmeta);
     free(st.facc);
     free(st.pool);

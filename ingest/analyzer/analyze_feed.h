@@ -19,7 +19,7 @@ static inline void an_feed(an_state *st, const lex_token *t)
     if (st->tpend.valid)
         an_shadow_next(st, t);        /* a C API type name or a variable */
     if (t->kind == LEX_PP_BEGIN)
-        an_directive(st);
+        an_directive(st, t);
     else if (!st->skip)
         an_scan_token(st, t);
 }

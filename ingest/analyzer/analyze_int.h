@@ -35,6 +35,7 @@
 #include "analyze.h"
 #include "lex.h"
 #include "tmpl.h"
+#include "tmpl_replay.h"
 
 /* What a finding is, beside its class (kept in an_fmeta). */
 enum { AN_FK_PLAIN = 0, AN_FK_ITEM, AN_FK_NULLOWNER };
@@ -397,6 +398,11 @@ typedef struct {
     an_cc cc[1u << AN_CC_BITS];
     an_tv *tv;                  /* the replay's tokens' verdicts (NULL, */
     size_t ntv;                 /* 0: no replay) */
+    /* The replay the walk takes its tokens from (NULL: none), and what a
+     * directive of the template's bytes does, by the template token of
+     * its '#' (analyze_pp.c's AN_DV_*; 0: not read yet), ntv of them. */
+    tmpl_replay *rp;
+    uint16_t *dv;
     /* #if/#elif verdicts by the condition's bytes (analyze_pp.c). */
     an_pcc pcc[1u << AN_PCC_BITS];
 } an_state;

@@ -475,7 +475,79 @@ static int an_pp_cached(an_state *st, an_pcc **c, const char **s, size_t *len)
     return -1;
 }
 
-void an_directive(an_state *st)
+/*
+ * What a directive of the template's bytes did (an_state.dv, by the
+ * template token of its '#'): its kind, and the verdict of its condition
+ * once read.  Its bytes are the same in every instance of the loop, so
+ * are its kind and verdict (which depend on the bytes, the language and
+ * the rules, as the condition cache's do), and an instance after the
+ * first applies them without reading the line: numpy's instances repeat
+ * their bodies' directives thousands of times (lowlevel_strided_loops.c.src
+ * has 45 in each of 1,296), and reading them was a tenth of numpy/core's
+ * templates (issue 26).  The line's end is where the replay's next token
+ * starts (tmpl_replay_put), which is where lexing it leaves the lexer.
+ */
+#define AN_DV_KIND    0x1u    /* kind known: bits 1-3 */
+#define AN_DV_CT      0x10u   /* the condition's verdict known: bits 5-8 */
+
+/* The entry of directive `hash` when it is the template's bytes and the
+ * walk replays (else NULL). */
+static uint16_t *an_pp_dv(const an_state *st, const lex_token *hash)
+{
+    return st->rp && hash->tmpl_tok - 1u < st->ntv ? &st->dv[hash->tmpl_tok - 1] : NULL;
+}
+
+/* Move the lexer past directive `hash` (an_pp_dv's) as reading it would. */
+static void an_pp_past(an_state *st, const lex_token *hash)
+{
+    tmpl_replay *r = st->rp;
+
+    r->j = r->tok[hash->tmpl_tok - 1].dnext;
+    tmpl_replay_put(r, &st->lx);
+}
+
+/* Apply directive `hash` from its entry dv, without reading it: 1, or 0
+ * when it must be read (a #define that is not skipped makes findings, a
+ * condition not read yet). */
+static int an_pp_known(an_state *st, const lex_token *hash, uint16_t dv)
+{
+    int kind = (int)(dv >> 1) & 7, ct = (int)(dv >> 5) & 0xf;
+
+    switch (kind) {
+    case PP_IF:
+    case PP_ELIF:
+    case PP_IFDEF:
+    case PP_IFNDEF:
+        if (an_pp_moot(st, kind == PP_ELIF))
+            ct = 0;
+        else if (!(dv & AN_DV_CT))
+            return 0;
+        an_pp_past(st, hash);
+        if (kind == PP_ELIF)
+            an_pp_branch(st, 0, ct, hash->line);
+        else
+            an_pp_push(st, ct);
+        return 1;
+    case PP_ELSE:
+        an_pp_past(st, hash);
+        an_pp_branch(st, 1, 0, hash->line);
+        return 1;
+    case PP_ENDIF:
+        an_pp_past(st, hash);
+        an_pp_endif(st, hash->line);
+        return 1;
+    case PP_DEFINE:
+        if (!st->skip)
+            return 0;
+        an_pp_past(st, hash);
+        return 1;
+    default:
+        an_pp_past(st, hash);
+        return 1;
+    }
+}
+
+void an_directive(an_state *st, const lex_token *hash)
 {
     lex_token t, v[AN_PPMAX];
     char name[16];
@@ -483,7 +555,10 @@ void an_directive(an_state *st)
     an_pcc *c;
     const char *cs;
     size_t clen;
+    uint16_t *dv = an_pp_dv(st, hash);
 
+    if (dv && (*dv & AN_DV_KIND) && an_pp_known(st, hash, *dv))
+        return;
     lex_next_fast(&st->lx, &t);       /* inline: once per directive */
     if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
         return;                       /* null directive */
@@ -495,21 +570,31 @@ void an_directive(an_state *st)
         kind = an_pp_kind(name, strlen(name));
     else
         kind = PP_OTHER;
+    /* Its kind is kept when its name is on the line of its '#' (the line
+     * an_pp_known gives #else and #endif). */
+    if (dv && t.line != hash->line)
+        dv = NULL;
+    else if (dv)
+        *dv = (uint16_t)(AN_DV_KIND | (unsigned)kind << 1);
     switch (kind) {
     case PP_IF:
     case PP_ELIF:
         if (an_pp_moot(st, kind == PP_ELIF)) {
             an_pp_skip_line(st);
             ct = 0;
-        } else if ((ct = an_pp_cached(st, &c, &cs, &clen)) < 0) {
-            nv = an_pp_read(st, v);
-            ct = an_pp_cond(st, v, nv);
-            if (c) {
-                c->s = cs;
-                c->len = (uint32_t)clen;
-                c->cpp = st->cpp;
-                c->ct = ct;
+        } else {
+            if ((ct = an_pp_cached(st, &c, &cs, &clen)) < 0) {
+                nv = an_pp_read(st, v);
+                ct = an_pp_cond(st, v, nv);
+                if (c) {
+                    c->s = cs;
+                    c->len = (uint32_t)clen;
+                    c->cpp = st->cpp;
+                    c->ct = ct;
+                }
             }
+            if (dv)
+                *dv |= (uint16_t)(AN_DV_CT | (unsigned)ct << 5);
         }
         if (kind == PP_IF)
             an_pp_push(st, ct);
@@ -525,6 +610,8 @@ void an_directive(an_state *st)
             nv = an_pp_read(st, v);
             ct = nv >= 1 && v[0].kind == LEX_IDENT
                ? an_pp_test(st, &v[0], kind == PP_IFNDEF) : 0;
+            if (dv)
+                *dv |= (uint16_t)(AN_DV_CT | (unsigned)ct << 5);
         }
         an_pp_push(st, ct);
         break;

@@ -60,7 +60,8 @@ typedef struct {
     uint32_t tmpl_tok;  /* 0 (the lexer's), or 1 + the template token a
                          * template's replay handed this one out for
                          * (tmpl_replay.h): its bytes are that token's,
-                         * in every instance */
+                         * in every instance; a directive's '#' has it
+                         * only when the whole directive has */
 } lex_token;
 
 typedef struct {

@@ -184,6 +184,8 @@ tmpl_replay_next(tmpl_replay *r, lex_state *lx, lex_token *tok)
     }
     e = (int64_t)k->start + r->delta;
     *tok = k->t;
+    if (tok->kind == LEX_PP_BEGIN && k->dlim > r->seg_end)
+        tok->tmpl_tok = 0;            /* as tmpl_replay_walk */
     tok->start = r->text + e;
     tok->line = (uint32_t)((int64_t)k->t.line + r->linefix);
     tok->column = k->t.line == r->sline ? (uint32_t)(r->text + e - r->ls) + 1 : k->t.column;
@@ -242,6 +244,8 @@ tmpl_replay_walk(tmpl_replay *r, lex_state *lx, tmpl_replay_feed feed, void *ctx
                 t.line = (uint32_t)((int64_t)k->t.line + linefix);
                 t.column = k->t.line == sline ? (uint32_t)(text + e - ls) + 1 : k->t.column;
                 if (t.kind == LEX_PP_BEGIN) {
+                    if (k->dlim > seg_end)    /* not all of it the template's */
+                        t.tmpl_tok = 0;
                     r->j = (size_t)(k + 1 - r->tok);
                     tmpl_replay_put(r, lx);
                     if (feed(ctx, &t))

@@ -7,8 +7,9 @@
  *     `>b` is `a ->b`), and on pseudo-random templates of C-ish pieces
  *     and awkward values, in C and in C++;
  *   - analysis by analysis: every template fixture analysed with the
- *     replay (PORTDASH_TMPL_REPLAY=all) and with PORTDASH_TMPL_REPLAY=0
- *     gives the same JSON;
+ *     replay (PORTDASH_TMPL_REPLAY=all: its directives applied from
+ *     their first instance's reading too) and with
+ *     PORTDASH_TMPL_REPLAY=0 gives the same JSON;
  *   - the tokens the replay hands out name their template token
  *     (lex_token.tmpl_tok, by which the analyzer keeps a name's verdict),
  *     whose bytes they have, and the check compares those bytes too;
@@ -55,6 +56,7 @@ static void test_fixtures_tokens(void **state)
         "tests/fixtures/analyze/cases/tmpl_derive.c.src",
         "tests/fixtures/analyze/cases/tmpl_inner_header.c.src",
         "tests/fixtures/analyze/cases/tmpl_replay.c.src",
+        "tests/fixtures/analyze/cases/tmpl_directives.c.src",
     };
     size_t i, len, rep = 0;
 
@@ -348,6 +350,7 @@ static void test_analysis_same(void **state)
         "tests/fixtures/analyze/cases/tmpl_derive.c.src",
         "tests/fixtures/analyze/cases/tmpl_inner_header.c.src",
         "tests/fixtures/analyze/cases/tmpl_replay.c.src",
+        "tests/fixtures/analyze/cases/tmpl_directives.c.src",
     };
     rules *r = NULL;
     size_t i, len;
