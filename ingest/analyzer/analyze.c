@@ -330,15 +330,14 @@ static void an_remap(an_state *st, const char *buf, size_t len)
     an_fmeta *meta;
     an_key *keys = NULL;
     tmpl_near nf = {0, 0}, nk = {0, 0};   /* both in the walk's order */
-    uint32_t c;
     size_t i;
 
     for (i = 0; i < res->nfunctions; i++) {
         an_function *fn = &res->functions[i];
 
-        tmpl_map_near(t, &nf, fn->start_line, 1, &fn->start_line, &c);
-        tmpl_map_near(t, &nf, fn->name_line, 1, &fn->name_line, &c);
-        tmpl_map_near(t, &nf, fn->end_line, 1, &fn->end_line, &c);
+        fn->start_line = tmpl_map_line(t, &nf, fn->start_line);
+        fn->name_line = tmpl_map_line(t, &nf, fn->name_line);
+        fn->end_line = tmpl_map_line(t, &nf, fn->end_line);
         /* A body that runs out of one instance into the text after the
          * loop can end above its start in the template (found by the
          * fuzzer): keep the lines ordered. */

@@ -97,6 +97,17 @@ typedef struct {
 void tmpl_map_near(const tmpl_out *t, tmpl_near *near, uint32_t line,
                    uint32_t column, uint32_t *out_line, uint32_t *out_column);
 
+/* The template line of a whole line of the expansion (1-based, as
+ * tmpl_map_near finds it, *near likewise): the line's first byte that is
+ * not a blank or tab, or its start when it is all blank.  A line of the
+ * expansion can begin with the indentation of a loop's begin marker
+ * (`    /` + `**begin repeat1`) and go on with the loop's first instance:
+ * read at its start, the first instance's first line was the marker's
+ * (numpy's loops_minmax.dispatch.c.src, found by a newcomer's check).  Not
+ * the line's last byte: a macro's use (mexp.h) can have file text after
+ * it on the line of its body's last. */
+uint32_t tmpl_map_line(const tmpl_out *t, tmpl_near *near, uint32_t line);
+
 /* Free; accepts NULL. */
 void tmpl_free(tmpl_out *t);
 

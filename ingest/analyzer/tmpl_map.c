@@ -161,6 +161,23 @@ void tmpl_map_near(const tmpl_out *t, tmpl_near *near, uint32_t line,
     *out_column = (uint32_t)(src - t->src_lines[l]) + 1;
 }
 
+uint32_t tmpl_map_line(const tmpl_out *t, tmpl_near *near, uint32_t line)
+{
+    size_t l = line > 0 ? line - 1 : 0, a, p, e;
+    uint32_t out, column;
+
+    if (l >= t->nexp_lines)
+        l = t->nexp_lines - 1;
+    a = t->exp_lines[l];
+    e = l + 1 < t->nexp_lines ? t->exp_lines[l + 1] : t->len;
+    for (p = a; p < e && (t->text[p] == ' ' || t->text[p] == '\t'); p++)
+        ;
+    if (p == e || t->text[p] == '\n' || t->text[p] == '\r')
+        p = a;                        /* all blank: its start */
+    tmpl_map_near(t, near, line, (uint32_t)(p - a) + 1, &out, &column);
+    return out;
+}
+
 void tmpl_free(tmpl_out *t)
 {
     if (!t)
