@@ -45,16 +45,15 @@ json_t *sw_fix(const report_file *rf, const an_finding *f, const char **rule)
     return NULL;
 }
 
-json_t *sw_fixes_of(const report_file *rf, int32_t fn, an_class cls)
+json_t *sw_fixes_of(const report_file *rf, size_t head, const size_t *next)
 {
     const an_result *res = rf->res;
     json_t *all = NULL, *one;
     const char *rule;
     size_t k;
 
-    for (k = 0; rf->fixes && k < res->nfindings; k++) {
-        if (res->findings[k].function != fn || res->findings[k].cls != cls ||
-            !(one = sw_fix(rf, &res->findings[k], &rule)))
+    for (k = head; rf->fixes && k != SIZE_MAX; k = next[k]) {
+        if (!(one = sw_fix(rf, &res->findings[k], &rule)))
             continue;
         if (!all && !(all = json_array())) {
             json_decref(one);

@@ -11,6 +11,7 @@
 
 #include "pd_error.h"
 #include "pd_hash.h"
+#include "pd_map.h"
 #include "sarif_write_int.h"
 
 #define SG_TOP 5          /* identifiers named in a message */
@@ -25,7 +26,19 @@ typedef struct {
     size_t count, guarded;
     size_t first;         /* index of its first finding */
     int rank;             /* worst level */
+    size_t head, tail;    /* all its findings, wanted or not, in order:
+                           * the chain through sg_file.next (SIZE_MAX) */
 } sg_group;
+
+/* What the results of one file read besides its analysis: the chains of
+ * its groups' findings, and each function's occurrence among those of
+ * its name (#0, #1 ...: the fingerprint's), so that a result costs its
+ * own findings, not the file's (a template of 64,000 functions took 16 s
+ * with a pass over every finding and every function per result). */
+typedef struct {
+    size_t *next;         /* per finding */
+    uint32_t *occ;        /* per function */
+} sg_file;
 
 typedef struct {
     const char *text;
@@ -43,7 +56,7 @@ static int sg_ident_cmp(const void *a, const void *b)
 
 /* The identifiers of group (fn, cls) of res with their counts, most used
  * first, at most cap of them; *n how many. */
-static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
+static sg_ident *sg_idents(const report_file *rf, const sg_group *g, const sg_file *sf,
                            const report_fail *fail, const sarif_write_opts *o,
                            size_t cap, size_t *n)
 {
@@ -52,10 +65,10 @@ static sg_ident *sg_idents(const report_file *rf, int32_t fn, an_class cls,
     size_t k, j;
 
     *n = 0;
-    for (k = 0; v && k < res->nfindings; k++) {
+    for (k = g->head; v && k != SIZE_MAX; k = sf->next[k]) {
         const an_finding *f = &res->findings[k];
 
-        if (f->function != fn || f->cls != cls || !sw_wanted(o, fail, rf, k))
+        if (!sw_wanted(o, fail, rf, k))
             continue;
         for (j = 0; j < *n && strcmp(v[j].text, f->text) != 0; j++)
             ;
@@ -102,8 +115,8 @@ static void sg_message(char *msg, size_t cap, const sg_group *g, an_class cls,
 }
 
 /* One grouped result. */
-static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
-                         long rule_index, const report_fail *fail,
+static json_t *sg_result(const report_file *rf, const sg_group *g, const sg_file *sf,
+                         an_class cls, long rule_index, const report_fail *fail,
                          const sarif_write_opts *o)
 {
     static const char *const levels[] = {"none", "note", "warning", "error"};
@@ -111,8 +124,8 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
     const an_finding *first = &res->findings[g->first];
     const char *fn = first->function >= 0 ? res->functions[first->function].name : NULL;
     char msg[1024], occ[24], fph[17];
-    size_t nv, i, same = 0;
-    sg_ident *v = sg_idents(rf, first->function, cls, fail, o, 256, &nv);
+    size_t nv, i;
+    sg_ident *v = sg_idents(rf, g, sf, fail, o, 256, &nv);
     json_t *ids = json_object(), *loc, *r, *fixes = NULL;
 
     if (!v || !ids) {
@@ -120,13 +133,11 @@ static json_t *sg_result(const report_file *rf, const sg_group *g, an_class cls,
         json_decref(ids);
         return NULL;
     }
-    for (i = 0; fn && (int32_t)i < first->function; i++)
-        same += strcmp(res->functions[i].name, fn) == 0;
-    snprintf(occ, sizeof(occ), "#%zu", same);
+    snprintf(occ, sizeof(occ), "#%u", fn ? (unsigned)sf->occ[first->function] : 0u);
     snprintf(fph, sizeof(fph), "%016llx", (unsigned long long)sg_fnv(
         (const char *[]){"function", an_class_name(cls), fn ? fn : "", occ}, 4));
     sg_message(msg, sizeof(msg), g, cls, fn, v, nv);
-    if ((fixes = sw_fixes_of(rf, first->function, cls)) != NULL)
+    if ((fixes = sw_fixes_of(rf, g->head, sf->next)) != NULL)
         snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " %zu checked HPy "
                  "rewrite%s exist%s.", json_array_size(fixes),
                  json_array_size(fixes) == 1 ? "" : "s", json_array_size(fixes) == 1 ? "s" : "");
@@ -160,6 +171,29 @@ static int sg_first_cmp(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* sf->occ: each function's number among the earlier ones of its name. */
+static int sg_occurrences(const an_result *res, sg_file *sf)
+{
+    pd_map *seen = pd_map_new(PD_MAP_SEEDED);
+    size_t i;
+
+    if (!seen)
+        return -1;
+    for (i = 0; i < res->nfunctions; i++) {
+        const char *name = res->functions[i].name;
+        size_t len = strlen(name);
+        uintptr_t n = (uintptr_t)pd_map_get(seen, name, len);   /* count + 1 */
+
+        sf->occ[i] = n ? (uint32_t)(n - 1) : 0;
+        if (pd_map_put(seen, name, len, (void *)(n ? n + 1 : 2)) < 0) {
+            pd_map_free(seen);
+            return -1;
+        }
+    }
+    pd_map_free(seen);
+    return 0;
+}
+
 int sw_group_file(const report_file *rf, sw_rules *sr, json_t *results,
                      const report_fail *fail, const sarif_write_opts *o)
 {
@@ -167,17 +201,27 @@ int sw_group_file(const report_file *rf, sw_rules *sr, json_t *results,
     size_t slots = (res->nfunctions + 1) * AN_CLASS_COUNT, k, n = 0;
     sg_group *g = calloc(slots, sizeof(*g));
     sg_group **order = malloc((slots + 1) * sizeof(*order));
+    sg_file sf = {malloc((res->nfindings + 1) * sizeof(size_t)),
+                  malloc((res->nfunctions + 1) * sizeof(uint32_t))};
     int rc = 0;
 
-    if (!g || !order) {
+    if (!g || !order || !sf.next || !sf.occ || sg_occurrences(res, &sf) < 0) {
         rc = pd_error_nomem("writing SARIF");
         goto done;
     }
+    for (k = 0; k < slots; k++)
+        g[k].head = g[k].tail = SIZE_MAX;
     for (k = 0; k < res->nfindings; k++) {
         const an_finding *f = &res->findings[k];
         sg_group *s = &g[(size_t)(f->function + 1) * AN_CLASS_COUNT + f->cls];
         int rank = sw_level_rank(sw_level(fail, f));
 
+        sf.next[k] = SIZE_MAX;        /* every finding in its group's chain */
+        if (s->tail == SIZE_MAX)
+            s->head = k;
+        else
+            sf.next[s->tail] = k;
+        s->tail = k;
         if (!sw_wanted(o, fail, rf, k))
             continue;
         if (!s->count++) {
@@ -193,13 +237,15 @@ int sw_group_file(const report_file *rf, sw_rules *sr, json_t *results,
         an_class cls = (an_class)((size_t)(order[k] - g) % AN_CLASS_COUNT);
         long ri = sw_rule_index(sr, sg_rule[cls], cls);
 
-        if (ri < 0 || json_array_append_new(results, sg_result(rf, order[k], cls, ri,
+        if (ri < 0 || json_array_append_new(results, sg_result(rf, order[k], &sf, cls, ri,
                                                                fail, o)))
             rc = pd_error_nomem("writing SARIF");
     }
 done:
     free(g);
     free(order);
+    free(sf.next);
+    free(sf.occ);
     return rc;
 }
 

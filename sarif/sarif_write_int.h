@@ -66,9 +66,10 @@ int sw_cap(json_t *results, size_t max, size_t omitted[4]);
  */
 json_t *sw_fix(const report_file *rf, const an_finding *f, const char **rule);
 
-/* The fixes (sw_fix) of every finding of class cls in function fn (-1:
- * file scope) of rf, as a new array, or NULL when there is none. */
-json_t *sw_fixes_of(const report_file *rf, int32_t fn, an_class cls);
+/* The fixes (sw_fix) of the findings of rf in the chain from index head
+ * (SIZE_MAX: none) through next[] (SIZE_MAX ends it), as a new array, or
+ * NULL when there is none. */
+json_t *sw_fixes_of(const report_file *rf, size_t head, const size_t *next);
 
 /* A rule id as a readable PascalCase name ("capi-names-cpython" ->
  * "CapiNamesCpython"), which SARIF wants different from the id. */

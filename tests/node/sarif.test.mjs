@@ -121,6 +121,35 @@ test('one result per function and class carries the counts, and is valid', () =>
     assert.ok(ids <= res.properties.count && ids >= 1);
   }
   assert.match(r.err, /findings -> \d+ results, one per function and class/);
+  // each grouped result counts its own function's findings of its class:
+  // by file, function name and class, the grouped counts add up to the
+  // per-finding results (the message's class starts each one's text)
+  const key = (x, cls) => [x.locations[0].physicalLocation.artifactLocation.uri,
+    x.locations[0].logicalLocations?.[0]?.name ?? '', cls].join('|');
+  // and names the identifiers those findings use, with their counts
+  const want = new Map(), got = new Map(), wantIds = new Map(), gotIds = new Map();
+  const add = (m, k, id, n) => {
+    const v = m.get(k) ?? {};
+    v[id] = (v[id] ?? 0) + n;
+    m.set(k, v);
+  };
+  for (const x of each.results) {
+    const k = key(x, x.message.text.split(' ')[0]);
+    want.set(k, (want.get(k) ?? 0) + 1);
+    add(wantIds, k, x.message.text.split('`')[1], 1);
+  }
+  for (const x of run.results) {
+    const k = key(x, x.ruleId.slice('class/'.length));
+    got.set(k, (got.get(k) ?? 0) + x.properties.count);
+    for (const [id, n] of Object.entries(x.properties.identifiers)) add(gotIds, k, id, n);
+  }
+  assert.deepEqual(got, want);
+  assert.deepEqual(gotIds, wantIds);
+  // and a function's results are told apart from a same-named one's in
+  // its file (GitHub matches fingerprints within a file)
+  const prints = run.results.map((x) =>
+    x.locations[0].physicalLocation.artifactLocation.uri + ' ' + x.partialFingerprints['portdash/v1']);
+  assert.equal(new Set(prints).size, prints.length);
   // auto: these few findings fit, so one result per finding
   assert.equal(each.properties['portdash/sarif'].grouping, 'finding');
 });
