@@ -24,7 +24,7 @@ static const struct {
     {"gate", cli_gate, "did a change make the port worse? (CI gate, from git)"},
     {"token", cli_token, "create, list and revoke API tokens for CI bots"},
     {"import-sarif", cli_import_sarif, "store analyzer output (SARIF 2.1.0) for a commit"},
-    {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF)"},
+    {"analyze", cli_analyze, "print the analysis of files (text, JSON, SARIF, functions)"},
     {"fix", cli_fix, "print checked HPy rewrites of a revision as a diff (git apply)"},
     {"triage", cli_triage, "dismiss findings (false positive, won't fix, used in tests)"},
     {"repo", cli_repo, "list, remove or rename the repositories of a database"},

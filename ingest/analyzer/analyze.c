@@ -558,7 +558,7 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     if (!st.rc)
         an_explain(&st);
     if (!st.rc && big)
-        an_note(&st, "template: expansion larger than 128 times the file; "
+        an_note(&st, "template: expansion larger than 128 times the file plus 4 MB; "
                 "analysed as written, without instances");
     if ((rc = st.rc) == 0) {
         *out = st.res;

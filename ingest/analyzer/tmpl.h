@@ -20,7 +20,9 @@
  * lists of different lengths, a header without names), this expander
  * goes on: an unknown `@name@` stays as written, lists are cut to the
  * shortest, a header without names gives one literal instance; each case
- * is counted in the note.  Like numpy, `:exclude:` lines are ignored.
+ * is counted in the note.  A loop without its end marker (or with end
+ * markers out of order) is noted and the rest left as written, where
+ * numpy's script expands it to the end of the file.  Like numpy, `:exclude:` lines are ignored.
  *
  * Limits, so that time and memory stay linear in the input: at most 8
  * nesting levels, and an expansion larger than 128 times the input plus
