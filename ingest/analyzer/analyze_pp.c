@@ -506,131 +506,129 @@ static void an_pp_past(an_state *st, const lex_token *hash)
     tmpl_replay_put(r, &st->lx);
 }
 
-/* Apply directive `hash` from its entry dv, without reading it: 1, or 0
- * when it must be read (a #define that is not skipped makes findings, a
- * condition not read yet). */
-static int an_pp_known(an_state *st, const lex_token *hash, uint16_t dv)
+/* Read the directive's name (the lexer after its '#'): its kind (PP_*),
+ * or -1 for a null directive; *t gets the name's token. */
+static int an_pp_name(an_state *st, lex_token *t)
 {
-    int kind = (int)(dv >> 1) & 7, ct = (int)(dv >> 5) & 0xf;
+    char name[16];
 
-    switch (kind) {
-    case PP_IF:
-    case PP_ELIF:
-    case PP_IFDEF:
-    case PP_IFNDEF:
-        if (an_pp_moot(st, kind == PP_ELIF))
-            ct = 0;
-        else if (!(dv & AN_DV_CT))
-            return 0;
-        an_pp_past(st, hash);
-        if (kind == PP_ELIF)
-            an_pp_branch(st, 0, ct, hash->line);
-        else
-            an_pp_push(st, ct);
-        return 1;
-    case PP_ELSE:
-        an_pp_past(st, hash);
-        an_pp_branch(st, 1, 0, hash->line);
-        return 1;
-    case PP_ENDIF:
-        an_pp_past(st, hash);
-        an_pp_endif(st, hash->line);
-        return 1;
-    case PP_DEFINE:
-        if (!st->skip)
-            return 0;
-        an_pp_past(st, hash);
-        return 1;
-    default:
-        an_pp_past(st, hash);
-        return 1;
+    lex_next_fast(&st->lx, t);        /* inline: once per directive */
+    if (t->kind == LEX_PP_END || t->kind == LEX_EOF)
+        return -1;
+    if (t->kind != LEX_IDENT)
+        return PP_OTHER;
+    if (!t->spliced)
+        return an_pp_kind(t->start, t->len);
+    if (lex_text(t, name, sizeof(name)) < sizeof(name))
+        return an_pp_kind(name, strlen(name));
+    return PP_OTHER;
+}
+
+/* The verdict of the condition of an #if, #elif (the lexer after the
+ * name), read through the condition cache (an_pp_cached). */
+static int an_pp_if_verdict(an_state *st)
+{
+    lex_token v[AN_PPMAX];
+    an_pcc *c;
+    const char *cs;
+    size_t clen;
+    int ct;
+
+    if ((ct = an_pp_cached(st, &c, &cs, &clen)) >= 0)
+        return ct;
+    ct = an_pp_cond(st, v, an_pp_read(st, v));
+    if (c) {
+        c->s = cs;
+        c->len = (uint32_t)clen;
+        c->cpp = st->cpp;
+        c->ct = ct;
     }
+    return ct;
+}
+
+/* The verdict of an #ifdef (ifndef 0) or #ifndef (1) (the lexer after
+ * the name). */
+static int an_pp_ifdef_verdict(an_state *st, int ifndef)
+{
+    lex_token v[AN_PPMAX];
+    int nv = an_pp_read(st, v);
+
+    return nv >= 1 && v[0].kind == LEX_IDENT ? an_pp_test(st, &v[0], ifndef) : 0;
+}
+
+/* Past the rest of the directive: by the replay when its line was not
+ * read (`unread`: an_pp_past), else by `skip` reading it. */
+static void an_pp_rest(an_state *st, const lex_token *hash, int unread,
+                       void (*skip)(an_state *))
+{
+    if (unread)
+        an_pp_past(st, hash);
+    else
+        skip(st);
 }
 
 void an_directive(an_state *st, const lex_token *hash)
 {
-    lex_token t, v[AN_PPMAX];
-    char name[16];
-    int kind, nv, ct;
-    an_pcc *c;
-    const char *cs;
-    size_t clen;
+    lex_token t;
     uint16_t *dv = an_pp_dv(st, hash);
+    /* its kind known from an instance before (dv): the line is not read */
+    int unread = dv && (*dv & AN_DV_KIND), kind, ct;
+    uint32_t line = hash->line;
 
-    if (dv && (*dv & AN_DV_KIND) && an_pp_known(st, hash, *dv))
-        return;
-    lex_next_fast(&st->lx, &t);       /* inline: once per directive */
-    if (t.kind == LEX_PP_END || t.kind == LEX_EOF)
+    if (unread) {
+        kind = (int)(*dv >> 1) & 7;
+    } else if ((kind = an_pp_name(st, &t)) < 0) {
         return;                       /* null directive */
-    if (t.kind != LEX_IDENT)
-        kind = PP_OTHER;
-    else if (!t.spliced)
-        kind = an_pp_kind(t.start, t.len);
-    else if (lex_text(&t, name, sizeof(name)) < sizeof(name))
-        kind = an_pp_kind(name, strlen(name));
-    else
-        kind = PP_OTHER;
-    /* Its kind is kept when its name is on the line of its '#' (the line
-     * an_pp_known gives #else and #endif). */
-    if (dv && t.line != hash->line)
-        dv = NULL;
-    else if (dv)
+    } else if (dv && t.line == hash->line) {
         *dv = (uint16_t)(AN_DV_KIND | (unsigned)kind << 1);
+    } else {
+        dv = NULL;                    /* kept only when its name is on the
+                                       * line of its '#', the line used then */
+        line = t.line;
+    }
     switch (kind) {
     case PP_IF:
     case PP_ELIF:
-        if (an_pp_moot(st, kind == PP_ELIF)) {
-            an_pp_skip_line(st);
-            ct = 0;
-        } else {
-            if ((ct = an_pp_cached(st, &c, &cs, &clen)) < 0) {
-                nv = an_pp_read(st, v);
-                ct = an_pp_cond(st, v, nv);
-                if (c) {
-                    c->s = cs;
-                    c->len = (uint32_t)clen;
-                    c->cpp = st->cpp;
-                    c->ct = ct;
-                }
-            }
-            if (dv)
-                *dv |= (uint16_t)(AN_DV_CT | (unsigned)ct << 5);
-        }
-        if (kind == PP_IF)
-            an_pp_push(st, ct);
-        else
-            an_pp_branch(st, 0, ct, t.line);
-        break;
     case PP_IFDEF:
     case PP_IFNDEF:
-        if (an_pp_moot(st, 0)) {
-            an_pp_skip_line(st);
+        if (an_pp_moot(st, kind == PP_ELIF)) {
+            an_pp_rest(st, hash, unread, an_pp_skip_line);
             ct = 0;
+        } else if (unread && (*dv & AN_DV_CT)) {
+            an_pp_past(st, hash);
+            ct = (int)(*dv >> 5) & 0xf;
         } else {
-            nv = an_pp_read(st, v);
-            ct = nv >= 1 && v[0].kind == LEX_IDENT
-               ? an_pp_test(st, &v[0], kind == PP_IFNDEF) : 0;
+            if (unread)
+                an_pp_name(st, &t);   /* the condition is read after it */
+            ct = kind == PP_IF || kind == PP_ELIF ? an_pp_if_verdict(st)
+                                                  : an_pp_ifdef_verdict(st, kind == PP_IFNDEF);
             if (dv)
                 *dv |= (uint16_t)(AN_DV_CT | (unsigned)ct << 5);
         }
-        an_pp_push(st, ct);
+        if (kind == PP_ELIF)
+            an_pp_branch(st, 0, ct, line);
+        else
+            an_pp_push(st, ct);
         break;
     case PP_ELSE:
-        an_pp_skip(st);
-        an_pp_branch(st, 1, 0, t.line);
+        an_pp_rest(st, hash, unread, an_pp_skip);
+        an_pp_branch(st, 1, 0, line);
         break;
     case PP_ENDIF:
-        an_pp_skip(st);
-        an_pp_endif(st, t.line);
+        an_pp_rest(st, hash, unread, an_pp_skip);
+        an_pp_endif(st, line);
         break;
     case PP_DEFINE:
-        if (!st->skip)
+        if (st->skip) {
+            an_pp_rest(st, hash, unread, an_pp_skip_line);  /* not read in skipped code */
+        } else {
+            if (unread)
+                an_pp_name(st, &t);   /* its body makes findings: read */
             an_pp_define(st);
-        else
-            an_pp_skip_line(st);  /* not read in skipped code */
+        }
         break;
     default:
-        an_pp_skip_line(st);
+        an_pp_rest(st, hash, unread, an_pp_skip_line);
         break;
     }
 }
