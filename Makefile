@@ -140,6 +140,58 @@ $(B)/%.o: %.c $(B)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# Profile-guided optimisation of the analyzer (issue 26, doc/benchmarks.md
+# "What was changed"): its files are compiled once instrumented into
+# $(B)/pgo/, that build analyses the project's own fixtures (PGO_TRAIN:
+# C, C++ and numpy templates; never a fetched repository), and the profile
+# it writes guides their real compilation, so that the branches the lexer,
+# the scanner and the template expansion take most run straight through.
+# A function the training never ran is compiled as without a profile
+# (-fprofile-partial-training), so an input unlike the fixtures is no
+# slower than before.  GCC 10 or later; PGO=0 turns it off, a sanitizer
+# build (SAN=1) never has it.  tests/run_all.sh compares this build's
+# output with the sanitizer build's on the analyzer's cases.
+ifeq ($(SAN),1)
+PGO = 0
+endif
+PGO ?= $(shell $(CC) -fprofile-partial-training -x c -c -o /dev/null /dev/null \
+                2>/dev/null && echo 1 || echo 0)
+ifeq ($(PGO),1)
+PGO_DIR   = $(B)/pgo
+PGO_TRAIN = tests/fixtures
+AN_OBJ    = $(filter $(B)/ingest/analyzer/%,$(LIB_OBJ))
+AN_GEN    = $(AN_OBJ:$(B)/%=$(PGO_DIR)/%)
+
+# Named as the real object is (-dumpdir, -dumpbase): GCC keys a static
+# function's profile by that name, and the profile is written where the
+# real compilation reads it, $(B)/ingest/analyzer/NAME.gcda.
+$(AN_GEN): $(PGO_DIR)/%.o: %.c $(PGO_DIR)/%.d
+	@mkdir -p $(dir $@) $(dir $(B)/$*)
+	$(CC) $(CFLAGS) -MF $(PGO_DIR)/$*.d -fprofile-generate -fprofile-update=single \
+	  -dumpdir $(dir $(B)/$*) -dumpbase $(notdir $<) -dumpbase-ext .c -c -o $@ $<
+
+# Linked as usual (no lazy loading): it only runs the training.
+$(PGO_DIR)/portdash: $(CLI_OBJ) $(filter-out $(AN_OBJ),$(LIB_OBJ)) $(AN_GEN)
+	$(CC) $(LDFLAGS) -fprofile-generate -o $@ $^ $(LDLIBS)
+
+# Both walks: the one with the call graph's facts (json) and the one
+# without (functions).  A stale profile never outlives a change: every
+# instrumented object is newer than it.
+$(PGO_DIR)/train.stamp: $(PGO_DIR)/portdash
+	rm -f $(AN_OBJ:.o=.gcda)
+	$(PGO_DIR)/portdash analyze --format json $(PGO_TRAIN) > /dev/null
+	$(PGO_DIR)/portdash analyze --format functions $(PGO_TRAIN) > /dev/null
+	touch $@
+
+$(AN_OBJ): $(B)/%.o: %.c $(B)/%.d $(PGO_DIR)/train.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fprofile-use -fprofile-partial-training -Wno-missing-profile -c -o $@ $<
+
+-include $(AN_GEN:.o=.d)
+$(PGO_DIR)/%.d: ;
+.PRECIOUS: $(PGO_DIR)/%.d
+endif
+
 # Migrations are embedded in the binary so a database never meets a schema
 # from another build.
 $(B)/gen/db_migrations.c: $(MIGRATIONS) db/embed_migrations.sh
@@ -281,6 +333,7 @@ run: deps
 test: deps
 	sh tests/checksrc.sh
 	$(MAKE) SAN=1 all unit-bins build-san/stress_conn
+	$(MAKE) all
 	sh tests/run_all.sh build-san
 
 unit-bins: $(TEST_BIN)

@@ -49,6 +49,27 @@ else
   echo "ctags comparison: universal-ctags missing (run make deps)"; failed=$((failed + 1))
 fi
 
+# The release build (build/portdash, its analyzer compiled with the
+# profile of a training run: Makefile, "Profile-guided optimisation") must
+# analyse as the sanitizer build does: every format, every fixture; one
+# test.  make test builds it.
+if [ "$B" != build ] && [ -x build/portdash ]; then
+  differs=""
+  for f in json text functions sarif; do
+    build/portdash analyze --format "$f" tests/fixtures >"$out/release.$f" 2>&1
+    "$B/portdash" analyze --format "$f" tests/fixtures >"$out/san.$f" 2>&1
+    cmp -s "$out/release.$f" "$out/san.$f" || differs="$differs $f"
+  done
+  if [ -z "$differs" ]; then
+    echo "ok - the release build analyses the fixtures as $B does"; passed=$((passed + 1))
+  else
+    echo "not ok - the release build's analysis differs from $B's in:$differs"
+    failed=$((failed + 1))
+  fi
+else
+  echo "not ok - build/portdash missing (make test builds it)"; failed=$((failed + 1))
+fi
+
 # Connection exhaustion (tests/stress/): slowloris and a burst against a real
 # server, about 15 s; two results.
 if [ -x "$B/stress_conn" ]; then
