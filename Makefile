@@ -149,16 +149,21 @@ $(B)/%.o: %.c $(B)/%.d
 # A function the training never ran is compiled as without a profile
 # (-fprofile-partial-training), so an input unlike the fixtures is no
 # slower than before.  GCC 10 or later; PGO=0 turns it off, a sanitizer
-# build (SAN=1) never has it.  tests/run_all.sh compares this build's
-# output with the sanitizer build's on the analyzer's cases.
-ifeq ($(SAN),1)
-PGO = 0
-endif
+# build (SAN=1) or a tree without the fixtures never has it.
+# tests/run_all.sh compares this build's output with the sanitizer
+# build's on the fixtures.
+PGO_TRAIN_DIR = tests/fixtures
 PGO ?= $(shell $(CC) -fprofile-partial-training -x c -c -o /dev/null /dev/null \
                 2>/dev/null && echo 1 || echo 0)
+ifeq ($(SAN),1)
+override PGO = 0
+endif
+ifeq ($(wildcard $(firstword $(PGO_TRAIN_DIR))),)
+override PGO = 0
+endif
 ifeq ($(PGO),1)
 PGO_DIR   = $(B)/pgo
-PGO_TRAIN = tests/fixtures
+PGO_TRAIN = $(PGO_TRAIN_DIR)
 AN_OBJ    = $(filter $(B)/ingest/analyzer/%,$(LIB_OBJ))
 AN_GEN    = $(AN_OBJ:$(B)/%=$(PGO_DIR)/%)
 
