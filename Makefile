@@ -148,19 +148,27 @@ $(B)/%.o: %.c $(B)/%.d
 # the scanner and the template expansion take most run straight through.
 # A function the training never ran is compiled as without a profile
 # (-fprofile-partial-training), so an input unlike the fixtures is no
-# slower than before.  GCC 10 or later; PGO=0 turns it off, a sanitizer
-# build (SAN=1) or a tree without the fixtures never has it.
-# tests/run_all.sh compares this build's output with the sanitizer
-# build's on the fixtures.
+# slower than before.  GCC 11 or later (the options below); PGO=0 turns
+# it off, a sanitizer build (SAN=1) or a tree without the fixtures never
+# has it.  tests/run_all.sh compares this build's analysis and ingest with
+# the sanitizer build's.
 PGO_TRAIN_DIR = tests/fixtures
-PGO ?= $(shell $(CC) -fprofile-partial-training -x c -c -o /dev/null /dev/null \
-                2>/dev/null && echo 1 || echo 0)
+PGO ?= $(shell $(CC) -fprofile-partial-training -dumpbase-ext .c -x c -c -o /dev/null \
+                /dev/null 2>/dev/null && echo 1 || echo 0)
 ifeq ($(SAN),1)
 override PGO = 0
 endif
 ifeq ($(wildcard $(firstword $(PGO_TRAIN_DIR))),)
 override PGO = 0
 endif
+# The analyzer's objects name the setting they were built with, so that
+# `make PGO=0` after a profile-guided build (or the reverse) rebuilds them.
+PGO_MODE = $(B)/.pgo-$(PGO)
+$(PGO_MODE):
+	@mkdir -p $(dir $@)
+	@rm -f $(B)/.pgo-*
+	@touch $@
+$(filter $(B)/ingest/analyzer/%,$(LIB_OBJ)): $(PGO_MODE)
 ifeq ($(PGO),1)
 PGO_DIR   = $(B)/pgo
 PGO_TRAIN = $(PGO_TRAIN_DIR)
@@ -175,14 +183,17 @@ $(AN_GEN): $(PGO_DIR)/%.o: %.c $(PGO_DIR)/%.d
 	$(CC) $(CFLAGS) -MF $(PGO_DIR)/$*.d -fprofile-generate -fprofile-update=single \
 	  -dumpdir $(dir $(B)/$*) -dumpbase $(notdir $<) -dumpbase-ext .c -c -o $@ $<
 
-# Linked as usual (no lazy loading): it only runs the training.
-$(PGO_DIR)/portdash: $(CLI_OBJ) $(filter-out $(AN_OBJ),$(LIB_OBJ)) $(AN_GEN)
-	$(CC) $(LDFLAGS) -fprofile-generate -o $@ $^ $(LDLIBS)
+# Linked as usual (no lazy loading): it only runs the training.  The
+# other objects are order-only: a change outside the analyzer does not
+# change its profile, so it neither trains again nor recompiles the
+# analyzer (the profile follows the analyzer's code, not the fixtures').
+$(PGO_DIR)/portdash: $(AN_GEN) | $(CLI_OBJ) $(filter-out $(AN_OBJ),$(LIB_OBJ))
+	$(CC) $(LDFLAGS) -fprofile-generate -o $@ $| $(AN_GEN) $(LDLIBS)
 
 # Both walks: the one with the call graph's facts (json) and the one
-# without (functions).  A stale profile never outlives a change: every
-# instrumented object is newer than it.
+# without (functions).
 $(PGO_DIR)/train.stamp: $(PGO_DIR)/portdash
+	@echo "PGO: training the analyzer on $(PGO_TRAIN) (make PGO=0 builds without)"
 	rm -f $(AN_OBJ:.o=.gcda)
 	$(PGO_DIR)/portdash analyze --format json $(PGO_TRAIN) > /dev/null
 	$(PGO_DIR)/portdash analyze --format functions $(PGO_TRAIN) > /dev/null
