@@ -152,13 +152,17 @@ $(B)/%.o: %.c $(B)/%.d
 # it off, a sanitizer build (SAN=1) or a tree without the fixtures never
 # has it.  tests/run_all.sh compares this build's analysis and ingest with
 # the sanitizer build's.
-PGO_TRAIN_DIR = tests/fixtures
-PGO ?= $(shell $(CC) -fprofile-partial-training -dumpbase-ext .c -x c -c -o /dev/null \
+PGO_TRAIN = tests/fixtures
+AN_OBJ    = $(filter $(B)/ingest/analyzer/%,$(LIB_OBJ))
+# Asked of the compiler once per make (simply expanded), not per use.
+ifeq ($(origin PGO),undefined)
+PGO := $(shell $(CC) -fprofile-partial-training -dumpbase-ext .c -x c -c -o /dev/null \
                 /dev/null 2>/dev/null && echo 1 || echo 0)
+endif
 ifeq ($(SAN),1)
 override PGO = 0
 endif
-ifeq ($(wildcard $(firstword $(PGO_TRAIN_DIR))),)
+ifeq ($(wildcard $(firstword $(PGO_TRAIN))),)
 override PGO = 0
 endif
 # The analyzer's objects name the setting they were built with, so that
@@ -168,11 +172,9 @@ $(PGO_MODE):
 	@mkdir -p $(dir $@)
 	@rm -f $(B)/.pgo-*
 	@touch $@
-$(filter $(B)/ingest/analyzer/%,$(LIB_OBJ)): $(PGO_MODE)
+$(AN_OBJ): $(PGO_MODE)
 ifeq ($(PGO),1)
 PGO_DIR   = $(B)/pgo
-PGO_TRAIN = $(PGO_TRAIN_DIR)
-AN_OBJ    = $(filter $(B)/ingest/analyzer/%,$(LIB_OBJ))
 AN_GEN    = $(AN_OBJ:$(B)/%=$(PGO_DIR)/%)
 
 # Named as the real object is (-dumpdir, -dumpbase): GCC keys a static
