@@ -294,7 +294,7 @@ static int an_rn_only(const lex_token *t)
 
     if (!only || !*only)
         return 1;
-    for (p = only; (p = strstr(p, "")) && *p; ) {
+    for (p = only + strspn(only, " "); *p; ) {
         size_t n = strcspn(p, " ");
 
         if (n == t->len && !memcmp(p, t->start, n))
@@ -310,7 +310,8 @@ static void an_rn_rename(an_rn *x, const lex_token *t, void *arg)
     an_rn_job *j = arg;
     char *n;
 
-    if (t->kind != LEX_IDENT || t->spliced || !an_rn_only(t) || pd_map_get(x->spliced, t->start, t->len) ||
+    if (t->kind != LEX_IDENT || t->spliced || !an_rn_only(t) ||
+        pd_map_get(x->spliced, t->start, t->len) ||
         an_rn_kept(x, t->start, t->len) || memchr(t->start, '@', t->len))
         return;
     if (!(n = pd_map_get(x->old2new, t->start, t->len))) {
@@ -424,6 +425,60 @@ static void an_rn_first_diff(const char *a, const char *b, char *out, size_t cap
              (int)(b - lb) + (int)strcspn(b, "\n") % 160, lb);
 }
 
+/* x for a file of rules r: empty maps, the list's words. */
+static void an_rn_init(an_rn *x, const rules *r)
+{
+    size_t i;
+
+    memset(x, 0, sizeof(*x));
+    x->r = r;
+    assert_non_null(x->words = pd_map_new(0));
+    assert_non_null(x->old2new = pd_map_new(0));
+    assert_non_null(x->new2old = pd_map_new(0));
+    assert_non_null(x->seen = pd_map_new(0));
+    assert_non_null(x->spliced = pd_map_new(0));
+    assert_non_null(x->member = pd_map_new(0));
+    assert_non_null(x->pasted = pd_map_new(0));
+    for (i = 0; i < sizeof(an_rn_words) / sizeof(*an_rn_words); i++)
+        assert_int_equal(pd_map_put(x->words, an_rn_words[i], strlen(an_rn_words[i]),
+                                    (void *)1), 0);
+}
+
+static void an_rn_free(an_rn *x)
+{
+    size_t i;
+
+    for (i = 0; i < x->nowned; i++)
+        free(x->owned[i]);
+    free(x->owned);
+    pd_map_free(x->words);
+    pd_map_free(x->old2new);
+    pd_map_free(x->new2old);
+    pd_map_free(x->seen);
+    pd_map_free(x->spliced);
+    pd_map_free(x->member);
+    pd_map_free(x->pasted);
+    free(x->left);
+    free(x->right);
+}
+
+/* What the analysis may read by its bytes, found in src: members, pastes
+ * and the names in a pasting macro's calls. */
+static void an_rn_survey(an_rn *x, const char *src, size_t len, int cpp)
+{
+    lex_token prev;
+    an_rn_macros mac;
+
+    memset(&prev, 0, sizeof(prev));
+    an_rn_each(src, len, cpp, an_rn_note, x, &prev);
+    memset(&mac, 0, sizeof(mac));
+    assert_non_null(mac.pasters = pd_map_new(0));
+    an_rn_each(src, len, cpp, an_rn_pasters, x, &mac);
+    mac.state = 0;
+    an_rn_each(src, len, cpp, an_rn_paste_args, x, &mac);
+    pd_map_free(mac.pasters);
+}
+
 /* Rename src (as path) and compare the analyses; returns how many names
  * were renamed. */
 static size_t check(const rules *r, const char *path, const char *src, size_t len)
@@ -432,23 +487,10 @@ static size_t check(const rules *r, const char *path, const char *src, size_t le
     an_rn_job j;
     an_result *a = NULL, *b = NULL;
     pd_buf da, db;
-    size_t i, n;
+    size_t n;
     char why[2048];
-    lex_token prev;
-    an_rn_macros mac;
 
-    memset(&x, 0, sizeof(x));
-    x.r = r;
-    assert_non_null(x.words = pd_map_new(0));
-    assert_non_null(x.old2new = pd_map_new(0));
-    assert_non_null(x.new2old = pd_map_new(0));
-    assert_non_null(x.seen = pd_map_new(0));
-    assert_non_null(x.spliced = pd_map_new(0));
-    assert_non_null(x.member = pd_map_new(0));
-    assert_non_null(x.pasted = pd_map_new(0));
-    for (i = 0; i < sizeof(an_rn_words) / sizeof(*an_rn_words); i++)
-        assert_int_equal(pd_map_put(x.words, an_rn_words[i], strlen(an_rn_words[i]),
-                                    (void *)1), 0);
+    an_rn_init(&x, r);
     assert_int_equal(an_analyze(&a, r, path, src, len), 0);
     pd_buf_init(&da, 0);
     an_rn_dump(NULL, &da, a);
@@ -459,14 +501,7 @@ static size_t check(const rules *r, const char *path, const char *src, size_t le
     assert_non_null(j.out = malloc(len + 1));
     memcpy(j.out, src, len);
     j.out[len] = '\0';
-    memset(&prev, 0, sizeof(prev));
-    an_rn_each(src, len, a->cpp, an_rn_note, &x, &prev);
-    memset(&mac, 0, sizeof(mac));
-    assert_non_null(mac.pasters = pd_map_new(0));
-    an_rn_each(src, len, a->cpp, an_rn_pasters, &x, &mac);
-    mac.state = 0;
-    an_rn_each(src, len, a->cpp, an_rn_paste_args, &x, &mac);
-    pd_map_free(mac.pasters);
+    an_rn_survey(&x, src, len, a->cpp);
     an_rn_each(src, len, a->cpp, an_rn_rename, &x, &j);
     assert_int_equal(an_analyze(&b, r, path, j.out, len), 0);
     pd_buf_init(&db, 0);
@@ -485,18 +520,7 @@ static size_t check(const rules *r, const char *path, const char *src, size_t le
         fail_msg("%s: renaming plain names changes the analysis:%s", path, why);
     }
     n = x.nowned;
-    for (i = 0; i < x.nowned; i++)
-        free(x.owned[i]);
-    free(x.owned);
-    pd_map_free(x.words);
-    pd_map_free(x.old2new);
-    pd_map_free(x.new2old);
-    pd_map_free(x.seen);
-    pd_map_free(x.spliced);
-    pd_map_free(x.member);
-    free(x.left);
-    free(x.right);
-    pd_map_free(x.pasted);
+    an_rn_free(&x);
     pd_map_free(j.avoid);
     free(j.out);
     pd_buf_free(&da);
