@@ -29,6 +29,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "analyze_build.h"
@@ -247,10 +248,23 @@ void an_flow_site_wait(an_state *st, rules_verdict v)
 
 /* ---- calls and their arguments ---------------------------------------- */
 
+/* Append argument c->argi's code s[0..len).  Codes are read by position
+ * (the call-graph step takes the k-th as argument k), so one that does not
+ * fit is written "-" (nothing known), and when not even that fits the
+ * codes end: an argument is never moved to an earlier one's place (it
+ * was, with 96 bytes, after long names: tests/unit/test_rename.c). */
 static void an_code(an_fcall *c, const char *s, size_t len)
 {
-    if (c->ncodes + len + 2 >= sizeof(c->codes))
+    if (c->codes_full)
         return;
+    if (c->ncodes + len + 2 >= sizeof(c->codes)) {
+        if (c->ncodes + 1 + 2 >= sizeof(c->codes)) {
+            c->codes_full = 1;
+            return;
+        }
+        s = "-";
+        len = 1;
+    }
     if (c->argi > 0)
         c->codes[c->ncodes++] = ',';
     memcpy(c->codes + c->ncodes, s, len);
@@ -434,7 +448,10 @@ static void an_flow_calls(an_state *st, const an_tok *t)
             an_punct_is(an_prev(st, 2), LEX_P2('-', '>')) || f->nfc >= AN_MAXFCALL)
             return;
         c = &f->fc[f->nfc++];
-        memset(c, 0, sizeof(*c));
+        memset(c, 0, offsetof(an_fcall, codes));    /* not the codes' 512 bytes */
+        c->codes[0] = '\0';
+        c->ncodes = 0;
+        c->codes_full = 0;
         c->name = *name;
         c->depth = st->pdepth + 1;
         c->root = c->firstroot = -1;

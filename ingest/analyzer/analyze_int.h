@@ -147,7 +147,8 @@ _Static_assert((AN_RING & (AN_RING - 1)) == 0, "an_prev masks with AN_RING - 1")
 #define AN_MAXALIAS 32          /* locals set from a parameter */
 #define AN_MAXFNALIAS 16        /* function pointers set from a name */
 #define AN_MAXFCALL 16          /* nested calls whose arguments are read */
-#define AN_MAXCODES 96          /* bytes of one call's argument codes */
+#define AN_MAXCODES 512         /* bytes of one call's argument codes: about
+                                 * 20 arguments written as names (iNAME) */
 #define AN_MAXSHADOW 16         /* variables named like a C API type */
 
 /* A C API type name whose finding waits for the token after it
@@ -175,6 +176,8 @@ typedef struct {
                                  * or through a local: 'L', 'F'; 0: none */
     char codes[AN_MAXCODES];
     size_t ncodes;
+    int codes_full;             /* the codes stopped at an argument: later
+                                 * ones are left out, not moved up */
 } an_fcall;
 
 /* Flow facts state (analyze_flow.c): parameter names read at file
