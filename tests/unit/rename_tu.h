@@ -1,9 +1,10 @@
 /*
  * rename_tu.h: what the renaming tests share (test_rename.c, plain files;
  * test_rename_tmpl.c, numpy templates): which names the analysis may read
- * by their bytes (an_rn_kept), new names of the same length and shape
- * (an_rn_draw), the survey of a file for members and pastes, and a result
- * dumped field by field with the new names turned back (an_rn_dump).
+ * by their bytes (an_rn_kept), new names of the same shape (an_rn_draw),
+ * the survey of a file for members and pastes, and a result dumped field
+ * by field with the new names, and the columns they moved, turned back
+ * (an_rn_dump).
  * Included by one test file per binary.
  */
 #ifndef RENAME_TU_H
@@ -62,6 +63,12 @@ typedef struct {
     size_t nleft, nright;   /* the pieces '##' pastes, on its left and right */
     char **owned;
     size_t nowned, capowned;
+    /* Names renamed to another length (test_rename.c's second pass):
+     * each renamed token's line, its column after the renaming, its
+     * lengths after and before, in file order; the result's columns are
+     * turned back with them (an_rn_col). */
+    struct an_rn_occ { uint32_t line, col, lenb, lena; } *occ;
+    size_t nocc, capocc;
 } an_rn;
 
 /* 1 when the analysis may read name s[0..len) by its bytes: a word of the
@@ -113,40 +120,83 @@ static void an_rn_own(an_rn *x, char *s)
     x->owned[x->nowned++] = s;
 }
 
-/* A new name for s[0..len): same length and shape, itself free to rename,
- * not a name of the file nor a word of `avoid` (the original result's
- * text, so that turning new names back touches nothing else); NULL when
- * 200 draws find none (the name then stays). */
-static char *an_rn_draw(an_rn *x, const char *s, size_t len, const pd_map *avoid)
+/* A new name for s[0..len): the same shape (each letter a letter of the
+ * same case, each digit a digit, '_' kept; with stretch, 2 bytes shorter
+ * to 2 longer, never the same length, the bytes added like the last),
+ * itself free to rename, not a name of the file nor a word of `avoid` (the
+ * original result's text, so that turning new names back touches nothing
+ * else).  NUL-terminated; NULL when 200 draws find none (the name then
+ * stays). */
+static char *an_rn_draw(an_rn *x, const char *s, size_t len, const pd_map *avoid,
+                        int stretch)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull;
-    size_t i, k;
-    char *n = malloc(len + 1);
+    size_t i, k, nlen = len;
+    char *n;
 
-    assert_non_null(n);
     for (i = 0; i < len; i++)
         h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    if (stretch) {
+        long d = (long)(h % 5) - 2;
+
+        nlen = d == 0 ? len + 1 : (long)len + d < 1 ? len + 1 : (size_t)((long)len + d);
+    }
+    assert_non_null(n = malloc(nlen + 1));
     for (k = 0; k < 200; k++) {
-        for (i = 0; i < len; i++) {
-            unsigned char c = (unsigned char)s[i];
+        for (i = 0; i < nlen; i++) {
+            unsigned char c = (unsigned char)s[i < len ? i : len - 1];
 
             h ^= h >> 33;
             h *= 0xff51afd7ed558ccdull;
             h ^= h >> 29;
+            if (i >= len && c == '_')
+                c = 'a';
             n[i] = islower(c) ? (char)('a' + h % 26) : isupper(c) ? (char)('A' + h % 26)
                  : isdigit(c) ? (char)('0' + h % 10) : (char)c;
         }
         if (n[0] == 'i')     /* flow facts write an argument as 'i' NAME: */
             continue;        /* a new name never reads as one of those */
-        n[len] = '\0';
-        if (!memcmp(n, s, len) || pd_map_get(x->seen, n, len) ||
-            pd_map_get(x->new2old, n, len) || pd_map_get(avoid, n, len) ||
-            an_rn_kept(x, n, len))
+        n[nlen] = '\0';
+        if ((nlen == len && !memcmp(n, s, len)) || pd_map_get(x->seen, n, nlen) ||
+            pd_map_get(x->new2old, n, nlen) || pd_map_get(avoid, n, nlen) ||
+            an_rn_kept(x, n, nlen))
             continue;
         return n;
     }
     free(n);
     return NULL;
+}
+
+/* A copy of s[0..len), NUL-terminated, that x frees. */
+static char *an_rn_dup(an_rn *x, const char *s, size_t len)
+{
+    char *c = malloc(len + 1);
+
+    assert_non_null(c);
+    memcpy(c, s, len);
+    c[len] = '\0';
+    an_rn_own(x, c);
+    return c;
+}
+
+/* Column col of line in the renamed file as it was before (names renamed
+ * to another length move what follows them on their line). */
+static uint32_t an_rn_col(const an_rn *x, uint32_t line, uint32_t col)
+{
+    size_t lo = 0, hi = x ? x->nocc : 0;
+    long d = 0;
+
+    while (lo < hi) {                   /* the first occurrence on line */
+        size_t mid = (lo + hi) / 2;
+
+        if (x->occ[mid].line < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; x && lo < x->nocc && x->occ[lo].line == line && x->occ[lo].col < col; lo++)
+        d += (long)x->occ[lo].lenb - (long)x->occ[lo].lena;
+    return (uint32_t)((long)col - d);
 }
 
 /* Every identifier token of src, in order, to fn(x, token). */
@@ -269,9 +319,14 @@ typedef struct an_rn_tmpl an_rn_tmpl;
 
 typedef struct {
     pd_map *avoid;
-    char *out;          /* the renamed copy of the source */
+    char *out;          /* the renamed copy of the source (templates) */
     const char *src;
     an_rn_tmpl *tmpl;   /* renaming a template's atoms */
+    int stretch;        /* plain files: new names of another length */
+    pd_buf ob;          /* plain files: the renamed source, written in order */
+    size_t last;        /* bytes of src copied to ob */
+    uint32_t dline;     /* the line of the last renamed name, */
+    long delta;         /* and how much longer the renamed line is so far */
 } an_rn_job;
 
 /* s with every new name turned back, appended to b. */
@@ -294,11 +349,11 @@ static void an_rn_back(const an_rn *x, pd_buf *b, const char *s)
         }
         /* a flow fact's argument is its name after an 'i' (analyze_flow.c) */
         if ((o = pd_map_get(x->new2old, p, (size_t)(q - p))) != NULL) {
-            pd_buf_put(b, o, (size_t)(q - p));
+            pd_buf_put(b, o, strlen(o));
         } else if (*p == 'i' && q - p > 1 &&
                    (o = pd_map_get(x->new2old, p + 1, (size_t)(q - p - 1))) != NULL) {
             pd_buf_put(b, "i", 1);
-            pd_buf_put(b, o, (size_t)(q - p - 1));
+            pd_buf_put(b, o, strlen(o));
         } else {
             pd_buf_put(b, p, (size_t)(q - p));
         }
@@ -346,7 +401,7 @@ static void an_rn_dump(const an_rn *x, pd_buf *b, const an_result *res)
         const an_finding *f = &res->findings[i];
 
         pd_buf_printf(b, "\nfinding %u:%u cls %d fn %d guarded %d rule %s text ", f->line,
-                      f->column, (int)f->cls, f->function, f->guarded,
+                      an_rn_col(x, f->line, f->column), (int)f->cls, f->function, f->guarded,
                       f->rule ? f->rule : "(null)");
         STR(f->text);
         pd_buf_printf(b, " reason ");
@@ -423,6 +478,7 @@ static void an_rn_free(an_rn *x)
     pd_map_free(x->pasted);
     free(x->left);
     free(x->right);
+    free(x->occ);
 }
 
 /* What the analysis may read by its bytes, found in src: members, pastes

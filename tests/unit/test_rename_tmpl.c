@@ -151,7 +151,7 @@ static void an_rn_atoms_draw(an_rn *x, an_rn_tmpl *t, const char *src, size_t le
     t->maxlen = 0;
     for (i = 0; i < n; i++) {
         char *a = an_rn_kept(x, keys[i].s, keys[i].len) ? NULL
-                : an_rn_draw(x, keys[i].s, keys[i].len, avoid);
+                : an_rn_draw(x, keys[i].s, keys[i].len, avoid, 0);
 
         if (a && memmem(src, len, a, keys[i].len)) {
             free(a);
@@ -216,7 +216,8 @@ static int an_rn_tmpl_verify(an_rn *x, an_rn_tmpl *t, int cpp, const pd_map *avo
         if (!nn) {
             *renamed += !same;
             assert_int_equal(pd_map_put(x->old2new, ta.start, ta.len, (void *)tb.start), 0);
-            assert_int_equal(pd_map_put(x->new2old, tb.start, tb.len, (void *)ta.start), 0);
+            assert_int_equal(pd_map_put(x->new2old, tb.start, tb.len,
+                                        an_rn_dup(x, ta.start, ta.len)), 0);
         }
     }
     return ok;
