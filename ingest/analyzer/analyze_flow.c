@@ -18,7 +18,9 @@
  *                with one code per argument, comma-separated: p<k> (the
  *                argument reaches parameter k), N (HPy_NULL), i<NAME> (a
  *                single other name: a local, or a function passed as a
- *                callback), - (anything else).
+ *                callback), - (anything else).  The codes are read by
+ *                position; past AN_MAXCODES bytes an argument is -, and
+ *                the codes end where not even that fits.
  *
  * "Reaches parameter k" is followed through locals assigned from an
  * expression that names the parameter (`fa = HPyArray_AsFields(ctx, h)`).
