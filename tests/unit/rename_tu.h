@@ -536,7 +536,9 @@ static void an_rn_case(void **state, an_rn_check_fn fn, int templates)
 }
 
 /* Every file of the kind the binary checks in the list PORTDASH_RENAME_LIST
- * names (one path a line; skipped when unset) through fn. */
+ * names through fn: one path a line (relative to the current directory),
+ * plain files and templates mixed, each binary taking its own kind;
+ * skipped when unset. */
 static void an_rn_list(an_rn_check_fn fn, int templates)
 {
     const char *list = getenv("PORTDASH_RENAME_LIST");
@@ -547,7 +549,8 @@ static void an_rn_list(an_rn_check_fn fn, int templates)
 
     if (!list || !*list)
         skip();
-    assert_non_null(f = fopen(list, "r"));
+    if (!(f = fopen(list, "r")))
+        fail_msg("cannot open PORTDASH_RENAME_LIST %s", list);
     assert_int_equal(rules_load_default(&r), 0);
     while (fgets(line, sizeof(line), f)) {
         size_t len;

@@ -340,6 +340,6 @@ int main(void)
         cmocka_unit_test(test_list),
     };
 
-    return tc_run_cases("rename_tmpl", CASES, ".expect", run_case, fixed,
+    return tc_run_cases("rename_tmpl", CASES, ".src.expect", run_case, fixed,
                         sizeof(fixed) / sizeof(*fixed));
 }
