@@ -31,7 +31,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "analyze_build.h"
@@ -255,12 +254,14 @@ void an_flow_site_wait(an_state *st, rules_verdict v)
  * fit is written "-" (nothing known), and when not even that fits the
  * codes end: an argument is never moved to an earlier one's place (it
  * was, with 96 bytes, after long names: tests/unit/test_rename.c). */
-static void an_code(an_fcall *c, const char *s, size_t len)
+static void an_code(an_state *st, an_fcall *c, const char *s, size_t len)
 {
+    char *codes = st->fcodes[c - st->flow.fc];
+
     if (c->codes_full)
         return;
-    if (c->ncodes + len + 2 >= sizeof(c->codes)) {
-        if (c->ncodes + 1 + 2 >= sizeof(c->codes)) {
+    if (c->ncodes + len + 2 >= AN_MAXCODES) {
+        if (c->ncodes + 1 + 2 >= AN_MAXCODES) {
             c->codes_full = 1;
             return;
         }
@@ -268,10 +269,10 @@ static void an_code(an_fcall *c, const char *s, size_t len)
         len = 1;
     }
     if (c->argi > 0)
-        c->codes[c->ncodes++] = ',';
-    memcpy(c->codes + c->ncodes, s, len);
+        codes[c->ncodes++] = ',';
+    memcpy(codes + c->ncodes, s, len);
     c->ncodes += len;
-    c->codes[c->ncodes] = '\0';
+    codes[c->ncodes] = '\0';
 }
 
 static void an_end_flow_arg(an_state *st, an_fcall *c)
@@ -289,17 +290,17 @@ static void an_end_flow_arg(an_state *st, an_fcall *c)
                 c->vcls = st->flow.vl[k].cls;
     }
     if (c->root >= 0) {
-        an_code(c, buf, an_put_root(buf, 'p', c->root));
+        an_code(st, c, buf, an_put_root(buf, 'p', c->root));
         if (c->firstroot < 0)
             c->firstroot = c->root;
     } else if (c->one_valid && c->ntok == 1 + c->amp && an_is(&c->one, "HPy_NULL")) {
-        an_code(c, "N", 1);
+        an_code(st, c, "N", 1);
     } else if (c->one_valid && c->ntok == 1 + c->amp && c->one.len < sizeof(buf) - 2) {
         buf[0] = 'i';
         memcpy(buf + 1, c->one.s, c->one.len);
-        an_code(c, buf, 1 + c->one.len);
+        an_code(st, c, buf, 1 + c->one.len);
     } else {
-        an_code(c, "-", 1);
+        an_code(st, c, "-", 1);
     }
     if (e && e->item->nullowner.cls >= 0 && c->argi == e->item->nullowner_arg && c->root >= 0 &&
         c->ntok == 1) {
@@ -348,8 +349,8 @@ static void an_call_rec(an_state *st, const an_fcall *c, const an_tok *name)
     memcpy(buf + n, name->s, name->len);
     n += name->len;
     buf[n++] = ':';
-    k = strlen(c->codes);
-    memcpy(buf + n, c->codes, k);
+    k = c->ncodes;
+    memcpy(buf + n, st->fcodes[c - st->flow.fc], k);
     an_flow_rec(st, buf, n + k);
 }
 
@@ -450,10 +451,8 @@ static void an_flow_calls(an_state *st, const an_tok *t)
             an_punct_is(an_prev(st, 2), LEX_P2('-', '>')) || f->nfc >= AN_MAXFCALL)
             return;
         c = &f->fc[f->nfc++];
-        memset(c, 0, offsetof(an_fcall, codes));    /* not the codes' 512 bytes */
-        c->codes[0] = '\0';
-        c->ncodes = 0;
-        c->codes_full = 0;
+        memset(c, 0, sizeof(*c));
+        st->fcodes[c - f->fc][0] = '\0';
         c->name = *name;
         c->depth = st->pdepth + 1;
         c->root = c->firstroot = -1;
