@@ -54,7 +54,7 @@ typedef struct {
     const rules *r;
     pd_map *words;      /* an_rn_words */
     pd_map *old2new;    /* name -> new name (malloc) */
-    pd_map *new2old;    /* new name -> name (borrowed from old2new's keys) */
+    pd_map *new2old;    /* new name -> name (a NUL-terminated copy) */
     pd_map *seen;       /* every identifier of the file */
     pd_map *spliced;    /* identifiers written with a backslash-newline */
     pd_map *member;     /* names written after '.' or '->' */
