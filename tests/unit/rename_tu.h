@@ -86,8 +86,8 @@ static int an_rn_kept(const an_rn *x, const char *s, size_t len)
     char name[256];
     size_t i;
 
-    if (pd_map_get(x->words, s, len) || (x->member && pd_map_get(x->member, s, len)) ||
-        (x->pasted && pd_map_get(x->pasted, s, len)))
+    if (pd_map_get(x->words, s, len) || pd_map_get(x->member, s, len) ||
+        pd_map_get(x->pasted, s, len))
         return 1;
     for (i = 0; i < x->nleft; i++)     /* a name a paste may make */
         if (len >= x->left[i].len && !memcmp(s, x->left[i].s, x->left[i].len))
@@ -515,21 +515,17 @@ typedef size_t (*an_rn_check_fn)(const rules *r, const char *path, const char *s
 static void an_rn_case(void **state, an_rn_check_fn fn, int templates)
 {
     const char *expect_name = *state;
-    char path[512], src_name[256];
-    rules *r = NULL;
+    char src_name[256];
+    rules *r;
     size_t len;
     char *src;
 
-    snprintf(src_name, sizeof(src_name), "%.*s",
-             (int)(strlen(expect_name) - strlen(".expect")), expect_name);
-    if (an_rn_template(src_name) != templates)
+    src = tc_analyzer_case(CASES, expect_name, src_name, sizeof(src_name), &r, &len);
+    if (an_rn_template(src_name) != templates) {
+        free(src);
+        rules_free(r);
         skip();
-    snprintf(path, sizeof(path), CASES "%s.rules", src_name);
-    if (rules_load(&r, path) != 0)
-        assert_int_equal(rules_load_default(&r), 0);
-    snprintf(path, sizeof(path), CASES "%s", src_name);
-    if (!(src = tc_slurp(path, &len)))
-        fail_msg("%s: no source file %s", expect_name, path);
+    }
     fn(r, src_name, src, len);
     free(src);
     rules_free(r);

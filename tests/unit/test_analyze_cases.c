@@ -154,18 +154,10 @@ static void run_case(void **state)
     rules *r = NULL;
     an_result *res = NULL;
 
-    snprintf(src_name, sizeof(src_name), "%.*s",
-             (int)(strlen(expect_name) - strlen(".expect")), expect_name);
-    snprintf(path, sizeof(path), CASES "%s.rules", src_name);
-    if (rules_load(&r, path) != 0)
-        assert_int_equal(rules_load_default(&r), 0);
+    src = tc_analyzer_case(CASES, expect_name, src_name, sizeof(src_name), &r, &slen);
     snprintf(path, sizeof(path), CASES "%s", expect_name);
     expect = tc_slurp(path, &elen);
     assert_non_null(expect);
-    snprintf(path, sizeof(path), CASES "%s", src_name);
-    src = tc_slurp(path, &slen);
-    if (!src)
-        fail_msg("%s: no source file %s", expect_name, path);
     assert_int_equal(an_analyze(&res, r, src_name, src, slen), 0);
     {
         const char *paths[1] = {src_name};   /* the call graph of the file */

@@ -153,16 +153,9 @@ static void run_case(void **state)
     an_result *res = NULL;
     fix_list l;
 
-    snprintf(src_name, sizeof(src_name), "%.*s",
-             (int)(strlen(expect_name) - strlen(".expect")), expect_name);
-    snprintf(path, sizeof(path), CASES "%s.rules", src_name);
-    if (rules_load(&r, path) != 0)
-        assert_int_equal(rules_load_default(&r), 0);
+    src = tc_analyzer_case(CASES, expect_name, src_name, sizeof(src_name), &r, &slen);
     snprintf(path, sizeof(path), CASES "%s", expect_name);
     assert_non_null(expect = tc_slurp(path, &elen));
-    snprintf(path, sizeof(path), CASES "%s", src_name);
-    if (!(src = tc_slurp(path, &slen)))
-        fail_msg("%s: no source file %s", expect_name, path);
     assert_int_equal(an_analyze(&res, r, src_name, src, slen), 0);
     assert_int_equal(fix_file(&l, r, src_name, src, slen, res), 0);
     assert_int_equal(fix_apply(src, slen, &l, NULL, NULL, &patched, &plen), 0);

@@ -58,20 +58,11 @@ static size_t check(const rules *r, const char *name, const char *src, size_t le
 
 static void run_case(void **state)
 {
-    const char *expect_name = *state;
-    char path[512], src_name[256];
-    rules *r = NULL;
+    char src_name[256];
+    rules *r;
     size_t len;
-    char *src;
+    char *src = tc_analyzer_case(CASES, *state, src_name, sizeof(src_name), &r, &len);
 
-    snprintf(src_name, sizeof(src_name), "%.*s",
-             (int)(strlen(expect_name) - strlen(".expect")), expect_name);
-    snprintf(path, sizeof(path), CASES "%s.rules", src_name);
-    if (rules_load(&r, path) != 0)
-        assert_int_equal(rules_load_default(&r), 0);
-    snprintf(path, sizeof(path), CASES "%s", src_name);
-    if (!(src = tc_slurp(path, &len)))
-        fail_msg("%s: no source file %s", expect_name, path);
     check(r, src_name, src, len);
     free(src);
     rules_free(r);

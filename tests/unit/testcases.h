@@ -2,7 +2,8 @@
  * testcases.h: the runner shared by the tests whose cases are data files
  * (tests/fixtures/analyze/cases, tests/fixtures/fix): every file of a
  * directory ending in a suffix becomes one cmocka test named after the
- * file, run in name order, beside a few fixed tests.  Header-only so each
+ * file, run in name order, beside a few fixed tests; an analyzer case's
+ * source and rules (tc_analyzer_case).  Header-only so each
  * test binary stays one file.
  */
 #ifndef TESTCASES_H
@@ -18,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "analyzer/analyzer.h"
 #include "pd_file.h"
 
 /* The whole file at path, NUL-terminated (free()), *len without the NUL;
@@ -90,6 +92,31 @@ done:
         free((void *)tests[i].name);
     free(tests);
     return rc;
+}
+
+/*
+ * The analyzer case `expect_name` (NAME.expect) of directory dir (ending
+ * in '/'): NAME into src_name (cap bytes), the case's rules into *r
+ * (NAME.rules when there is one, else the built-in rules; the caller
+ * frees them), and NAME's bytes returned (free()), *len without the NUL.
+ * Fails the test when the source cannot be read.
+ */
+static inline char *tc_analyzer_case(const char *dir, const char *expect_name,
+                                     char *src_name, size_t cap, rules **r, size_t *len)
+{
+    char path[768];
+    char *src;
+
+    snprintf(src_name, cap, "%.*s", (int)(strlen(expect_name) - strlen(".expect")),
+             expect_name);
+    snprintf(path, sizeof(path), "%s%s.rules", dir, src_name);
+    *r = NULL;
+    if (rules_load(r, path) != 0)
+        assert_int_equal(rules_load_default(r), 0);
+    snprintf(path, sizeof(path), "%s%s", dir, src_name);
+    if (!(src = tc_slurp(path, len)))
+        fail_msg("%s: no source file %s", expect_name, path);
+    return src;
 }
 
 #endif
