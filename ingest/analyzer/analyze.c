@@ -13,6 +13,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -510,7 +511,9 @@ static int an_analyze_st(an_result **out, const rules *r, an_memo *m,
     int rc, big = 0;
 
     *out = NULL;
-    memset(&st, 0, sizeof(st));
+    /* all but the calls' argument codes, which each call starts afresh
+     * (8 KiB a file, numpy/core's history has 8,787 of them) */
+    memset(&st, 0, offsetof(an_state, fcodes));
     st.r = r;
     st.nograph = nograph && !m;
     st.cur = -1;

@@ -411,7 +411,9 @@ typedef struct {
     /* The argument codes of flow.fc's calls, by index: 8 KiB kept out of
      * the calls' own state, at the end, where only appending a code
      * touches them (inside an_fcall, 16 times 512 bytes in the middle of
-     * the hot state, an ingest ran 3-8 % slower in three runs). */
+     * the hot state, an ingest ran 3-8 % slower in three runs).  Last,
+     * so that a new state is zeroed up to them only (an_analyze_st): each
+     * call starts its own codes. */
     char fcodes[AN_MAXFCALL][AN_MAXCODES];
 } an_state;
 
