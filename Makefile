@@ -193,12 +193,14 @@ $(PGO_DIR)/portdash: $(AN_GEN) | $(CLI_OBJ) $(filter-out $(AN_OBJ),$(LIB_OBJ))
 	$(CC) $(LDFLAGS) -fprofile-generate -o $@ $| $(AN_GEN) $(LDLIBS)
 
 # Both walks: the one with the call graph's facts (json) and the one
-# without (functions).
+# without (functions).  On one thread: the counters are updated without
+# atomics (-fprofile-update=single), and two threads counting at once
+# leave a profile GCC refuses as corrupted.
 $(PGO_DIR)/train.stamp: $(PGO_DIR)/portdash
 	@echo "PGO: training the analyzer on $(PGO_TRAIN) (make PGO=0 builds without)"
 	rm -f $(AN_OBJ:.o=.gcda)
-	$(PGO_DIR)/portdash analyze --format json $(PGO_TRAIN) > /dev/null
-	$(PGO_DIR)/portdash analyze --format functions $(PGO_TRAIN) > /dev/null
+	$(PGO_DIR)/portdash analyze --threads 1 --format json $(PGO_TRAIN) > /dev/null
+	$(PGO_DIR)/portdash analyze --threads 1 --format functions $(PGO_TRAIN) > /dev/null
 	touch $@
 
 $(AN_OBJ): $(B)/%.o: %.c $(B)/%.d $(PGO_DIR)/train.stamp

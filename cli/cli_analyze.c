@@ -19,10 +19,12 @@
 
 #include "analyzer/analyzer.h"
 #include "cli.h"
+#include "cli_analyze_blobs.h"
 #include "pd_domain.h"
 #include "pd_malloc.h"
 #include "pd_error.h"
 #include "pd_file.h"
+#include "pd_pool.h"
 #include "pd_rev.h"
 #include "report.h"
 #include "sarif_write.h"
@@ -41,7 +43,10 @@ typedef struct {
                                  * facts (an_analyze_nograph); then nothing
                                  * needs two files at once, and each file's
                                  * functions are printed and freed as soon as
-                                 * it is analysed (cli_an_add) */
+                                 * it is analysed (cli_an_take) */
+    unsigned threads;           /* --threads: analysis threads */
+    pd_pool *pool;              /* their pool while inputs are read
+                                 * (cli_an_start), else NULL: one thread */
 } cli_an;
 
 /* Standard output's buffer (cli_analyze): static, as stdout is written
@@ -71,8 +76,11 @@ static void cli_analyze_usage(FILE *out)
         "  --rev REV        the revision to read (branch, tag, commit)\n"
         "  --path GLOB      with --git-dir, only paths matching a glob (numpy/core/**,\n"
         "                   from the root of the repository); repeatable\n"
+        "  --threads N      analysis threads (default: one per CPU; 1: none); the\n"
+        "                   output is the same for any N\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
-        "                   line, '-' for stdin) and print the time and MB/s\n\n"
+        "                   line, '-' for stdin) on one thread and print the time\n"
+        "                   and MB/s\n\n"
         "SARIF fits GitHub code scanning (25,000 results per run, 10 MB gzip):\n"
         "one result per finding when they fit, else one per function and class\n"
         "with its counts; what was grouped or left out goes to stderr and\n"
@@ -90,87 +98,6 @@ static void cli_analyze_usage(FILE *out)
         "directory without one, a repository that cannot be opened or a\n"
         "revision it does not know.\n");
 }
-
-/* The checked rewrites of file rf (bytes buf) for its SARIF fixes. */
-static int cli_an_fixes(report_file *rf, const rules *r, const char *buf, size_t len)
-{
-    fix_list *l = calloc(1, sizeof(*l));
-    int rc;
-
-    if (!l)
-        return pd_error_nomem(NULL);
-    if ((rc = fix_file(l, r, rf->path, buf, len, rf->res)) < 0) {
-        free(l);
-        return rc;
-    }
-    rf->fixes = l;
-    return 0;
-}
-
-/* Analyse buf as `path` and keep the result, or, without the call graph,
- * print its functions at once; 0 or a PD_E* code. */
-static int cli_an_add(cli_an *a, const char *path, const char *buf, size_t len)
-{
-    an_result *res = NULL;
-    char *p;
-    int rc;
-
-    if (a->nograph) {
-        /* The same lines, in the same order, as report_write at the end;
-         * the heap then holds one file's result at a time instead of
-         * every file's (numpy/core: 15 MB instead of 30, and half the
-         * page faults: issue 26). */
-        report_file one = {0};
-
-        if ((rc = an_analyze_nograph(&res, a->r, path, buf, len)) < 0)
-            return rc;
-        one.path = path;
-        one.res = res;
-        rc = report_write(stdout, "functions", &one, 1, NULL);
-        an_result_free(res);
-        return rc;
-    }
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 64;
-        report_file *f = realloc(a->files, cap * sizeof(*f));
-
-        if (!f)
-            return pd_error_nomem(NULL);
-        a->files = f;
-        a->cap = cap;
-    }
-    if ((rc = an_analyze(&res, a->r, path, buf, len)) < 0)
-        return rc;
-    if (!(p = strdup(path))) {
-        an_result_free(res);
-        return pd_error_nomem(NULL);
-    }
-    a->files[a->n].path = p;
-    a->files[a->n].keep = NULL;
-    a->files[a->n].fixes = NULL;
-    a->files[a->n++].res = res;
-    return a->want_fixes ? cli_an_fixes(&a->files[a->n - 1], a->r, buf, len) : 0;
-}
-
-/* Read and analyse one file from disk. */
-static int cli_an_file(cli_an *a, const char *path)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    int rc;
-
-    if ((rc = pd_file_read(path, 0, NULL, &buf, &len)) == 0)
-        rc = cli_an_add(a, path, buf, len);
-    free(buf);
-    return rc;
-}
-
-/* nftw() callback state: the walk cannot take a context pointer. */
-static cli_an *cli_walk_an;
-static int cli_walk_rc;
-static size_t cli_walk_selected;    /* paths the filter selected in the walk */
-static char **cli_walk_paths;
-static size_t cli_walk_n, cli_walk_cap;
 
 /* The heap a run's files will fill, for faulting it in at once: page by
  * page it was a fifth of the CPU time of `analyze` on numpy/core on a
@@ -207,6 +134,169 @@ static void cli_an_ahead(size_t bytes)
     cli_an_heap_add(&h, bytes);
     pd_malloc_ahead(h.peak);
 }
+
+/* One file to analyse: what a thread of the pool works on and the main
+ * thread takes back in order (cli_an_work, cli_an_take).  Its bytes are
+ * `buf`, freed with the job when `own`, or the blob's, released then. */
+typedef struct {
+    char *path;
+    const char *buf;
+    size_t len;
+    char *own;
+    git_blob *blob;
+    an_result *res;
+    fix_list *fixes;
+} cli_an_job;
+
+static void cli_an_job_free(cli_an_job *j)
+{
+    free(j->path);
+    free(j->own);
+    if (j->blob)                /* a call loads libgit2 (pd_lazylib.h) */
+        git_blob_free(j->blob);
+    an_result_free(j->res);
+    if (j->fixes) {
+        fix_list_free(j->fixes);
+        free(j->fixes);
+    }
+    free(j);
+}
+
+/* The checked rewrites of a job for its SARIF fixes. */
+static int cli_an_fixes(cli_an_job *j, const rules *r)
+{
+    fix_list *l = calloc(1, sizeof(*l));
+    int rc;
+
+    if (!l)
+        return pd_error_nomem(NULL);
+    if ((rc = fix_file(l, r, j->path, j->buf, j->len, j->res)) < 0) {
+        free(l);
+        return rc;
+    }
+    j->fixes = l;
+    return 0;
+}
+
+/* pd_pool_work_fn: analyse a job, on any thread; 0 or a PD_E* code. */
+static int cli_an_work(void *ctx, void *item)
+{
+    cli_an *a = ctx;
+    cli_an_job *j = item;
+    int rc;
+
+    if (a->nograph && a->pool) {
+        /* This thread's arena faulted in ahead, as the main thread's heap
+         * is on one thread (cli_analyze): each file is printed and freed,
+         * so the arena goes as high as the largest file needs.  Results
+         * kept to the end grow it as they come (faulting in each thread's
+         * share of them ahead cost more than it saved). */
+        pd_malloc_ahead_on();
+        cli_an_ahead(j->len);
+    }
+    /* Without the call graph, nothing needs two files at once (cli_an). */
+    rc = a->nograph ? an_analyze_nograph(&j->res, a->r, j->path, j->buf, j->len)
+                    : an_analyze(&j->res, a->r, j->path, j->buf, j->len);
+    return !rc && a->want_fixes ? cli_an_fixes(j, a->r) : rc;
+}
+
+/* pd_pool_take_fn: a job analysed (rc 0), in the order of the inputs:
+ * without the call graph its functions are printed and freed at once,
+ * else its result is kept in a->files for the report at the end. */
+static int cli_an_take(void *ctx, void *item, int rc)
+{
+    cli_an *a = ctx;
+    cli_an_job *j = item;
+
+    if (rc == 0 && a->nograph) {
+        /* The same lines, in the same order, as report_write at the end;
+         * the heap then holds one file's result at a time instead of
+         * every file's (numpy/core: 15 MB instead of 30, and half the
+         * page faults: issue 26). */
+        report_file one = {0};
+
+        one.path = j->path;
+        one.res = j->res;
+        rc = report_write(stdout, "functions", &one, 1, NULL);
+    } else if (rc == 0 && (rc = pd_grow((void **)&a->files, &a->cap, a->n + 1,
+                                        sizeof(*a->files), 64, NULL)) == 0) {
+        report_file *f = &a->files[a->n++];
+
+        f->path = j->path;
+        f->keep = NULL;
+        f->res = j->res;
+        f->fixes = j->fixes;
+        j->path = NULL;
+        j->res = NULL;
+        j->fixes = NULL;
+    }
+    cli_an_job_free(j);
+    return rc > 0 ? 0 : rc;     /* PD_POOL_SKIPPED: only freed */
+}
+
+/* Analyse `len` bytes as `path`: at once on one thread, else queued for
+ * the pool.  The bytes are `own` (malloc'd, taken over) or the blob's
+ * (taken over too); 0 or a PD_E* code. */
+static int cli_an_add(cli_an *a, const char *path, char *own, git_blob *blob, size_t len)
+{
+    cli_an_job *j = calloc(1, sizeof(*j));
+
+    if (!j || !(j->path = strdup(path))) {
+        free(j);
+        free(own);
+        if (blob)
+            git_blob_free(blob);
+        return pd_error_nomem(NULL);
+    }
+    j->own = own;
+    j->blob = blob;
+    j->buf = blob ? git_blob_rawcontent(blob) : own;
+    j->len = len;
+    if (a->pool)
+        return pd_pool_submit(a->pool, j);
+    return cli_an_take(a, j, cli_an_work(a, j));
+}
+
+/* Read and analyse one file from disk. */
+static int cli_an_file(cli_an *a, const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    if ((rc = pd_file_read(path, 0, NULL, &buf, &len)) == 0)
+        return cli_an_add(a, path, buf, NULL, len);
+    free(buf);
+    return rc;
+}
+
+/* Start the pool of --threads for the files cli_an_add will queue, when
+ * there is more than one thread; 0 or a PD_E* code. */
+static int cli_an_start(cli_an *a)
+{
+    return a->threads > 1 ? pd_pool_new(&a->pool, a->threads, 16 * a->threads, cli_an_work,
+                                        cli_an_take, a) : 0;
+}
+
+/* Wait for the pool's files and stop it; the pool's first failure, else
+ * rc. */
+static int cli_an_stop(cli_an *a, int rc)
+{
+    /* The files queued came before the caller's failure in the inputs'
+     * order: theirs, if any, is the one a run on one thread reports. */
+    int prc = a->pool ? pd_pool_finish(a->pool) : 0;
+
+    pd_pool_free(a->pool);
+    a->pool = NULL;
+    return prc < 0 ? prc : rc;
+}
+
+/* nftw() callback state: the walk cannot take a context pointer. */
+static cli_an *cli_walk_an;
+static int cli_walk_rc;
+static size_t cli_walk_selected;    /* paths the filter selected in the walk */
+static char **cli_walk_paths;
+static size_t cli_walk_n, cli_walk_cap;
 
 static cli_an_heap cli_walk_heap;
 
@@ -284,12 +374,12 @@ static int cli_an_path(cli_an *a, const char *path)
     if (!known || !S_ISDIR(sb.st_mode)) {
         rc = pd_file_read_fd(fd, known ? &sb : NULL, path, 0, NULL, &buf, &len);
         close(fd);
-        if (rc == 0) {
-            cli_an_ahead(len);
-            rc = cli_an_add(a, path, buf, len);
+        if (rc < 0) {
+            free(buf);
+            return rc;
         }
-        free(buf);
-        return rc;
+        cli_an_ahead(len);
+        return cli_an_add(a, path, buf, NULL, len);
     }
     close(fd);
     cli_walk_an = a;
@@ -306,7 +396,7 @@ static int cli_an_path(cli_an *a, const char *path)
                           path);
     if (cli_walk_n)
         qsort(cli_walk_paths, cli_walk_n, sizeof(char *), cli_strcmp);
-    if (!rc)
+    if (!rc && !a->pool)    /* a pool's threads fill arenas of their own */
         cli_an_prefault(&cli_walk_heap, !a->nograph, 0);
     for (i = 0; i < cli_walk_n; i++) {
         if (!rc)
@@ -338,10 +428,7 @@ static int cli_tree_cb(const char *root, const git_tree_entry *e, void *payload)
                                    git_error_last() ? git_error_last()->message : "?");
         return -1;
     }
-    rc = cli_an_add(a, path, git_blob_rawcontent(blob),
-                    (size_t)git_blob_rawsize(blob));
-    git_blob_free(blob);
-    if (rc < 0) {
+    if ((rc = cli_an_add(a, path, NULL, blob, (size_t)git_blob_rawsize(blob))) < 0) {
         cli_walk_rc = rc;
         return -1;
     }
@@ -367,137 +454,15 @@ static int cli_an_rev(cli_an *a, git_repository *repo, const char *rev)
     }
     cli_walk_rc = 0;
     cli_walk_selected = 0;
+    if ((rc = cli_an_start(a)) < 0)
+        goto done;
     if (git_tree_walk(tree, GIT_TREEWALK_PRE, cli_tree_cb, a) < 0)
         rc = cli_walk_rc ? cli_walk_rc
                          : pd_error_set(PD_EGIT, "cannot walk '%s'", rev);
+    rc = cli_an_stop(a, rc);
 done:
     git_tree_free(tree);
     git_object_free(obj);
-    return rc;
-}
-
-/* Seconds of process CPU time (the benchmark is single-threaded). */
-static double cli_cpu(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Bytes the analyzer reads for blob b at `path`: a template's expansion
- * (computed again here, untimed), else the blob. */
-static size_t cli_analysed_bytes(git_blob *b, const char *path)
-{
-    size_t n = (size_t)git_blob_rawsize(b);
-    tmpl_out *t = NULL;
-
-    if (pd_path_kind(path) != PD_SRC_TEMPLATE ||
-        tmpl_expand(&t, NULL, git_blob_rawcontent(b), n) < 0 || !t)
-        return n;
-    n = t->len;
-    tmpl_free(t);
-    return n;
-}
-
-/* Analyse one blob of --blobs through memo (may be NULL); with check, also
- * without it, and fail when the two results differ. */
-static int cli_an_blob(const rules *r, an_memo *memo, const char *path,
-                       const char *buf, size_t len, int check)
-{
-    an_result *res = NULL, *plain = NULL;
-    char why[256];
-    int rc = an_analyze_memo(&res, r, memo, path, buf, len);
-
-    if (!rc && check && (rc = an_analyze(&plain, r, path, buf, len)) == 0 &&
-        an_result_diff(res, plain, why, sizeof(why)))
-        rc = pd_error_set(PD_ERROR, "memo check: %s: %s", path, why);
-    an_result_free(res);
-    an_result_free(plain);
-    return rc;
-}
-
-/* --blobs: read every listed blob ("ID [PATH]" lines; the path's suffix
- * picks C, C++ or template handling, default C) into memory, then analyse
- * them all and print "blobs N bytes B analysed_bytes E read_s R analyze_s A
- * analyze_MBps M" (CPU seconds of this process; E counts templates
- * expanded, M is B over A). */
-static int cli_an_blobs(const rules *r, git_repository *repo, const char *list)
-{
-    FILE *f = strcmp(list, "-") == 0 ? stdin : fopen(list, "r");
-    git_blob **blobs = NULL;
-    char **paths = NULL;
-    size_t n = 0, cap = 0, i, bytes = 0, analysed = 0;
-    char line[4096];
-    double t0, t1, t2;
-    int rc = 0, check = getenv("PORTDASH_MEMO_CHECK") != NULL;
-    an_memo *memo = NULL;
-    an_memo_stats ms = {0};
-
-    if (!f)
-        return pd_error_set(PD_EIO, "cannot open %s", list);
-    t0 = cli_cpu();
-    while (!rc && fgets(line, sizeof(line), f)) {
-        git_oid oid;
-        size_t idl = strcspn(line, " \t\r\n");
-        char *path = line + idl + strspn(line + idl, " \t");
-
-        path[strcspn(path, "\r\n")] = '\0';
-        line[idl] = '\0';
-        if (!line[0])
-            continue;
-        if (n == cap) {
-            git_blob **p = realloc(blobs, (cap ? cap * 2 : 1024) * sizeof(*p));
-            char **q = p ? realloc(paths, (cap ? cap * 2 : 1024) * sizeof(*q)) : NULL;
-
-            if (p)
-                blobs = p;
-            if (!p || !q) {
-                rc = pd_error_nomem(NULL);
-                break;
-            }
-            paths = q;
-            cap = cap ? cap * 2 : 1024;
-        }
-        if (!(paths[n] = strdup(*path ? path : "blob.c"))) {
-            rc = pd_error_nomem(NULL);
-            break;
-        }
-        if (git_oid_fromstr(&oid, line) < 0 ||
-            git_blob_lookup(&blobs[n], repo, &oid) < 0) {
-            rc = pd_error_set(PD_EGIT, "cannot read blob %s", line);
-            free(paths[n]);
-            break;
-        }
-        bytes += (size_t)git_blob_rawsize(blobs[n++]);
-    }
-    if (!rc && an_memo_env_bytes() && (rc = an_memo_new(&memo, r, an_memo_env_bytes())) < 0)
-        memo = NULL;
-    t1 = cli_cpu();
-    for (i = 0; !rc && i < n; i++)
-        rc = cli_an_blob(r, memo, paths[i], git_blob_rawcontent(blobs[i]),
-                         (size_t)git_blob_rawsize(blobs[i]), check);
-    t2 = cli_cpu();
-    for (i = 0; !rc && i < n; i++)
-        analysed += cli_analysed_bytes(blobs[i], paths[i]);
-    if (memo)
-        an_memo_stats_get(memo, &ms);
-    if (!rc)
-        printf("blobs %zu bytes %zu analysed_bytes %zu read_s %.3f analyze_s %.3f "
-               "analyze_MBps %.1f memo_lookups %llu memo_hits %llu memo_hit_bytes %llu "
-               "memo_bytes %zu%s\n", n, bytes, analysed, t1 - t0, t2 - t1,
-               bytes / 1e6 / (t2 - t1 > 0 ? t2 - t1 : 1e-9),
-               (unsigned long long)ms.lookups, (unsigned long long)ms.hits,
-               (unsigned long long)ms.hit_bytes, ms.bytes, check ? " checked" : "");
-    an_memo_free(memo);
-    for (i = 0; i < n; i++) {
-        git_blob_free(blobs[i]);
-        free(paths[i]);
-    }
-    free(blobs);
-    free(paths);
-    if (f != stdin)
-        fclose(f);
     return rc;
 }
 
@@ -528,6 +493,7 @@ static int cli_an_since(cli_an *a, git_repository *repo, const char *since)
     int rc;
 
     memset(&b, 0, sizeof(b));
+    b.threads = a->threads;
     b.r = a->r;
     b.pf = a->pf;
     b.repo = repo;
@@ -607,8 +573,11 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         if (rc == 0 && so->since)
             rc = cli_an_since(a, repo, so->since);
     }
-    for (i = 0; !rc && i < argc; i++)
-        rc = cli_an_path(a, argv[i]);
+    if (!rc && argc && (rc = cli_an_start(a)) == 0) {
+        for (i = 0; !rc && i < argc; i++)
+            rc = cli_an_path(a, argv[i]);
+        rc = cli_an_stop(a, rc);
+    }
     /* The call graph changes object states and their evidence, which
      * `--format functions` does not print: without --fail-on nothing reads
      * them there (issue 26: a tenth of that run). */
@@ -637,6 +606,29 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
         return CLI_FAIL;
     }
     return CLI_OK;
+}
+
+/* The default of --threads: one per CPU online, as `portdash ingest`'s. */
+static unsigned cli_an_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
+/* --threads N: 1 to 256 into *out; 0, or -1 after saying why. */
+static int cli_an_threads(unsigned *out, const char *arg)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+
+    if (*arg < '0' || *arg > '9' || *end || n < 1 || n > 256) {
+        fprintf(stderr, "portdash analyze: --threads takes a number from 1 to 256, "
+                "not '%.40s'\n", arg);
+        return -1;
+    }
+    *out = (unsigned)n;
+    return 0;
 }
 
 /* One --sarif-* option (getopt code c) into *so; 0 or PD_EINVAL. */
@@ -705,7 +697,8 @@ int cli_analyze(int argc, char **argv)
         {"sarif-classes", required_argument, 0, 'C'},
         {"sarif-level", required_argument, 0, 'L'},
         {"sarif-max", required_argument, 0, 'M'},
-        {"sarif-since", required_argument, 0, 'S'}, {0, 0, 0, 0}};
+        {"sarif-since", required_argument, 0, 'S'},
+        {"threads", required_argument, 0, 't'}, {0, 0, 0, 0}};
     const char **globs = calloc(argc, sizeof(char *));
     const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
     const char *blobs = NULL, *bad;
@@ -723,6 +716,7 @@ int cli_analyze(int argc, char **argv)
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, cli_an_outbuf, _IOFBF, sizeof(cli_an_outbuf));
     memset(&a, 0, sizeof(a));
+    a.threads = cli_an_cpus();
     optind = 1;
     while (globs && (c = cli_getopt(argc, argv, longopts)) != -1) {
         switch (c) {
@@ -739,6 +733,10 @@ int cli_analyze(int argc, char **argv)
         case 'v': rev = optarg; break;
         case 'p': globs[a.pf.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
+        case 't':
+            if (cli_an_threads(&a.threads, optarg) < 0)
+                goto done;
+            break;
         case 'S': so.since = optarg; sarif_opts = 1; break;
         case 'G': case 'C': case 'L': case 'M':
             sarif_opts = 1;
@@ -766,9 +764,9 @@ int cli_analyze(int argc, char **argv)
     if (repo)
         git_libgit2_init();
     else
-        cli_an_prefault_args(argv + optind, argc - optind, !a.nograph);
-    if (a.nograph)
-        pd_malloc_ahead_on();
+        cli_an_prefault_args(argv + optind, argc - optind, !a.nograph && a.threads == 1);
+    if (a.nograph && a.threads == 1)
+        pd_malloc_ahead_on();   /* not thread-safe */
     if ((rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
         rc = CLI_FAIL;

@@ -120,9 +120,10 @@ void pd_malloc_prefault(size_t bytes)
 #endif
 }
 
-/* Off unless a single-threaded command turns it on (pd_malloc.h). */
-static int pd_ahead_on;
-static size_t pd_ahead_done;
+/* Off unless a thread turns it on for itself (pd_malloc.h): a thread
+ * allocates from its own arena, whose high-water mark this is. */
+static _Thread_local int pd_ahead_on;
+static _Thread_local size_t pd_ahead_done;
 
 void pd_malloc_ahead_on(void)
 {

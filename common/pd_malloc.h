@@ -80,14 +80,17 @@ void pd_malloc_prefault(size_t bytes);
 
 /*
  * Fault in the heap's next `bytes` as pd_malloc_prefault() does, when
- * pd_malloc_ahead_on() was called and no earlier call asked for as much:
- * the heap keeps what it had, so only a new high-water mark costs a
- * populate.  For `portdash analyze --format functions FILE...`, which
- * prints file by file, so its heap goes as high as its largest file
- * needs: a template's analysis fills about twice its expansion (tmpl.c
- * calls this once the expansion's size is known), numpy's largest 10 MB
- * (2,800 page faults, a fifth of its CPU time on a virtual machine).
- * Not thread-safe: on only in a process that analyses on one thread.
+ * pd_malloc_ahead_on() was called on this thread and no earlier call on
+ * it asked for as much: the heap keeps what it had, so only a new
+ * high-water mark costs a populate.  For `portdash analyze --format
+ * functions FILE...`, which prints file by file, so its heap goes as high
+ * as its largest file needs: a template's analysis fills about twice its
+ * expansion (tmpl.c calls this once the expansion's size is known),
+ * numpy's largest 10 MB (2,800 page faults, a fifth of its CPU time on a
+ * virtual machine).  Both are per thread: each of `analyze --threads`'
+ * threads allocates from an arena of its own (glibc), whose high-water
+ * mark its own calls keep; a thread that did not call
+ * pd_malloc_ahead_on() is not affected.
  */
 void pd_malloc_ahead_on(void);
 void pd_malloc_ahead(size_t bytes);

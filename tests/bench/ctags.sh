@@ -4,12 +4,16 @@
 # numpy template under BENCH_CTAGS_SCOPE and then under the whole tree, read
 # by `portdash analyze --format functions FILE...` (templates expanded, every
 # function with its findings) and by `ctags -f TAGS -L LIST` (C and
-# C++, `.src` mapped to C: ctags reads a template's source as C).  Both are
-# one process on one core; they run alternately, BENCH_RUNS times each, and
-# the medians of their CPU times (user + system, process start included,
-# to the microsecond: the child's rusage, which sums what the scheduler
-# counted, as `perf stat -e task-clock` does) are compared: "speed" is
-# ctags' time over the analyzer's (≥ 2 is the goal).
+# C++, `.src` mapped to C: ctags reads a template's source as C).  They run
+# alternately, BENCH_RUNS times each, and the medians are compared, two
+# ways:
+# - CPU: the analyzer on one thread (`--threads 1`), as ctags runs: their
+#   CPU times (user + system, process start included, to the microsecond:
+#   the child's rusage, which sums what the scheduler counted, as `perf
+#   stat -e task-clock` does).  "speed" is ctags' time over the analyzer's
+#   (≥ 2 is the goal).
+# - wall: what a user waits, the analyzer with its default threads (one
+#   per CPU) against ctags, which has one.
 # Usage: ctags.sh PORTDASH
 #   BENCH_REPO          git directory of numpy-hpy (required)
 #   BENCH_CTAGS_REF     the revision checked out (default: hpy)
@@ -40,26 +44,34 @@ mkdir -p "$tmp/co"
 git --git-dir="$repo" archive --format=tar "$ref" | tar -x -C "$tmp/co"
 cd "$tmp/co"
 
-# cpu CMD...: user + system seconds of one run (output discarded), then the
-# system seconds alone, to the microsecond: wait4's rusage of that child,
+# cpu CMD...: user + system seconds of one run (output discarded), the
+# system seconds alone, and the wall seconds, to the microsecond: wait4's rusage of that child,
 # which agrees with perf (GNU time prints hundredths, and numpy/core's 0.07
 # s against ctags' 0.13 s moved the ratio by 0.3 a step; Python's
 # subprocess.run with RUSAGE_CHILDREN did not agree with perf).
 cpu() {
   python3 -c 'import os, sys
 null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_WRONLY, 0) for fd in (1, 2)]
+import time
+t = time.monotonic()
 pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=null)
 r = os.wait4(pid, 0)[2]
-print("%.6f %.6f" % (r.ru_utime + r.ru_stime, r.ru_stime))' "$@"
+t = time.monotonic() - t
+print("%.6f %.6f %.6f" % (r.ru_utime + r.ru_stime, r.ru_stime, t))' "$@"
 }
+# A build from before --threads (BENCH_CTAGS_BEFORE) analyses on one.
+one() { "$1" analyze --help | grep -q -- --threads && echo "--threads 1" || true; }
+one_now=$(one "$bin"); one_before=${before:+$(one "$before")}
+cpus=$(nproc)
 if [ -z "$before" ]; then
-  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |" \
-       "system CPU: ctags, analyzer |"
-  echo "|---|---|---|---|---|---|"
+  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU, 1 thread | speed / ctags |" \
+       "system CPU: ctags, analyzer | ctags wall | analyzer wall, $cpus threads | wall speed |"
+  echo "|---|---|---|---|---|---|---|---|---|"
 else
-  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU | analyzer speed / ctags |" \
-       "system CPU: ctags, analyzer | analyzer before CPU | speed before |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| files (\`$ref\`) | files, MB | ctags CPU | analyzer CPU, 1 thread | speed / ctags |" \
+       "system CPU: ctags, analyzer | ctags wall | analyzer wall, $cpus threads | wall speed |" \
+       "analyzer before CPU | speed before |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 fi
 # The scope, its numpy templates (.src, expanded by the analyzer, read once
 # by ctags) and its other files apart, then the whole tree.
@@ -76,28 +88,33 @@ for set in scope templates plain whole; do
   [ -s "$tmp/list" ] || continue
   n=$(wc -l < "$tmp/list")
   mb=$(tr '\n' '\0' < "$tmp/list" | du -cb --files0-from=- | tail -n1 | awk '{printf "%.1f", $1 / 1e6}')
-  : > "$tmp/ct"; : > "$tmp/an"; : > "$tmp/an0"
+  : > "$tmp/ct"; : > "$tmp/an"; : > "$tmp/an0"; : > "$tmp/anw"
   i=0
   while [ $i -lt "$runs" ]; do
     cpu ctags --languages=C,C++ --langmap=C:+.src.inc -f "$tmp/tags" -L "$tmp/list" >> "$tmp/ct"
     # xargs would split a long list into several processes: one is wanted.
-    cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$bin" "$tmp/list" >> "$tmp/an"
+    cpu sh -c 'exec "$0" analyze $2 --format functions $(cat "$1")' "$bin" "$tmp/list" \
+      "$one_now" >> "$tmp/an"
+    cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$bin" "$tmp/list" >> "$tmp/anw"
     [ -z "$before" ] ||
-      cpu sh -c 'exec "$0" analyze --format functions $(cat "$1")' "$before" "$tmp/list" >> "$tmp/an0"
+      cpu sh -c 'exec "$0" analyze $2 --format functions $(cat "$1")' "$before" "$tmp/list" \
+        "$one_before" >> "$tmp/an0"
     i=$((i + 1))
   done
   ct=$(cut -d' ' -f1 "$tmp/ct" | median); an=$(cut -d' ' -f1 "$tmp/an" | median)
   an0=$(cut -d' ' -f1 "$tmp/an0" | median)
   cs=$(cut -d' ' -f2 "$tmp/ct" | median); as=$(cut -d' ' -f2 "$tmp/an" | median)
+  cw=$(cut -d' ' -f3 "$tmp/ct" | median); aw=$(cut -d' ' -f3 "$tmp/anw" | median)
   case $set in
     scope) label=$scope ;;
     templates) label="$scope, templates only" ;;
     plain) label="$scope, without templates" ;;
     *) label="whole repository" ;;
   esac
-  echo "$n $mb $ct $an ${an0:-0} $cs $as" | awk -v l="$label" -v two="${before:+1}" '{
-    printf "| %s | %d, %s MB | %.1f ms | %.1f ms | %.2f × | %.1f, %.1f ms |", l, $1, $2,
-           1000 * $3, 1000 * $4, $3 / $4, 1000 * $6, 1000 * $7
+  echo "$n $mb $ct $an ${an0:-0} $cs $as $cw $aw" | awk -v l="$label" -v two="${before:+1}" '{
+    printf "| %s | %d, %s MB | %.1f ms | %.1f ms | %.2f × | %.1f, %.1f ms | %.1f ms | %.1f ms | %.2f × |",
+           l, $1, $2, 1000 * $3, 1000 * $4, $3 / $4, 1000 * $6, 1000 * $7, 1000 * $8, 1000 * $9,
+           $8 / $9
     if (two) printf " %.1f ms | %.2f × |", 1000 * $5, $3 / $5
     printf "\n" }'
 done

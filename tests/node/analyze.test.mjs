@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,4 +68,62 @@ test('usage errors and unknown revisions exit 2, failures 1', () => {
   r = analyze(['--git-dir', toyport, '--rev', 'no-such-ref']);
   assert.equal(r.status, 2);
   assert.match(r.err, /unknown revision 'no-such-ref'/);
+});
+
+// --threads: files analysed in any order, reported in the inputs' order.
+const same = (a, b, what) => {
+  assert.equal(b.status, a.status, `${what}: exit status`);
+  assert.equal(b.err, a.err, `${what}: stderr`);
+  assert.ok(b.out === a.out, `${what}: stdout differs (${a.out.length} and ${b.out.length} bytes)`);
+};
+
+test('--threads N prints what one thread prints, in every format', () => {
+  const runs = [
+    ['tests/fixtures'],
+    ['--fail-on', 'capi,object-legacy', 'tests/fixtures/analyze', 'tests/fixtures/ctags'],
+    ['--git-dir', toyport, '--rev', 'hpy-convert-object-dtype', '--path', 'src/**'],
+    ['--git-dir', toyport, '--rev', 'hpy-convert-object-dtype', '--sarif-since', 'hpy'],
+  ];
+  for (const args of runs) {
+    for (const format of ['functions', 'json', 'text', 'sarif']) {
+      if (args.includes('--sarif-since') && format !== 'sarif') continue;
+      const one = analyze(['--threads', '1', '--format', format, ...args]);
+      assert.ok(one.status === 0 || one.status === 1, one.err);
+      assert.ok(one.out.length > 100, `${format} ${args.join(' ')}: output`);
+      for (const n of ['2', '5']) {
+        same(one, analyze(['--threads', n, '--format', format, ...args]),
+          `--threads ${n} --format ${format} ${args.join(' ')}`);
+      }
+    }
+  }
+});
+
+test('--threads N: a bad input in the middle ends the run as on one thread', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'portdash-threads-'));
+  try {
+    writeFileSync(join(tmp, 'notes.txt'), 'not C\n');
+    const args = ['tests/fixtures/analyze', 'tests/fixtures/ctags/methods.cpp',
+      join(tmp, 'notes.txt'), 'tests/fixtures/ctags'];
+    for (const format of ['functions', 'json']) {
+      const one = analyze(['--threads', '1', '--format', format, ...args]);
+      assert.equal(one.status, 2);
+      assert.match(one.err, /notes\.txt is not a C source file/);
+      // the functions format has printed the files before it
+      if (format === 'functions') assert.match(one.out, /^tests\/fixtures\/ctags\/methods\.cpp\t/m);
+      for (const n of ['2', '8']) {
+        same(one, analyze(['--threads', n, '--format', format, ...args]),
+          `--threads ${n} --format ${format}`);
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('--threads takes a number from 1 to 256', () => {
+  for (const bad of ['0', '257', 'two', '-1', '']) {
+    const r = analyze(['--threads', bad, 'tests/fixtures/analyze/hpydef.c']);
+    assert.equal(r.status, 2, bad);
+    assert.match(r.err, /--threads takes a number from 1 to 256/);
+  }
 });

@@ -232,12 +232,63 @@ static void test_ahead_spares_the_page_faults(void **state)
     assert_true(faults < 500);
 }
 
+/* A thread of `analyze --threads`: its own arena faulted in ahead, though
+ * the main thread asked for more before (the high-water mark is the
+ * thread's, as its arena is); out: the share resident of what it
+ * allocates after. */
+static void *thread_ahead(void *arg)
+{
+    size_t n = (size_t)8 << 20;
+    char *p;
+
+    pd_malloc_ahead_on();
+    pd_malloc_ahead((size_t)12 << 20);
+    p = malloc(n);
+    *(long *)arg = p ? resident_permille(p, n) : -1;
+    free(p);
+    return NULL;
+}
+
+/* A thread that did not turn it on: nothing faulted in for it. */
+static void *thread_not_ahead(void *arg)
+{
+    size_t n = (size_t)8 << 20;
+    char *p;
+
+    pd_malloc_ahead((size_t)12 << 20);
+    p = malloc(n);
+    *(long *)arg = p ? resident_permille(p, n) : -1;
+    free(p);
+    return NULL;
+}
+
+static void test_ahead_is_per_thread(void **state)
+{
+    pthread_t t;
+    long in = -1, out = -1;
+
+#ifdef __SANITIZE_ADDRESS__
+    skip();    /* AddressSanitizer's allocator replaces glibc's */
+#endif
+    pd_malloc_keep();
+    pd_malloc_ahead_on();
+    pd_malloc_ahead((size_t)40 << 20);
+    assert_int_equal(pthread_create(&t, NULL, thread_not_ahead, &out), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(pthread_create(&t, NULL, thread_ahead, &in), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_true(in > 990);
+    assert_true(out >= 0);
+    assert_true(out < 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buffers_of_megabytes_come_from_the_heap),
         cmocka_unit_test(test_prefault_spares_the_page_faults),
         cmocka_unit_test(test_ahead_spares_the_page_faults),
+        cmocka_unit_test(test_ahead_is_per_thread),
         cmocka_unit_test(test_ingest_threads_have_arenas),
         cmocka_unit_test(test_ingest_trims_the_heap_top),
         cmocka_unit_test(test_ingest_arena_keeps_its_pad),
