@@ -76,8 +76,8 @@ static void cli_analyze_usage(FILE *out)
         "  --rev REV        the revision to read (branch, tag, commit)\n"
         "  --path GLOB      with --git-dir, only paths matching a glob (numpy/core/**,\n"
         "                   from the root of the repository); repeatable\n"
-        "  --threads N      analysis threads (default: one per CPU; 1: none); the\n"
-        "                   output is the same for any N\n"
+        "  --threads N      analysis threads (default: one per CPU, at most 8; 1:\n"
+        "                   none); the output is the same for any N\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
         "                   line, '-' for stdin) on one thread and print the time\n"
         "                   and MB/s\n\n"
@@ -608,12 +608,19 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     return CLI_OK;
 }
 
-/* The default of --threads: one per CPU online, as `portdash ingest`'s. */
+/* The default of --threads: one per CPU online, as `portdash ingest`'s,
+ * but at most 8: each thread's arena keeps what its largest file needed
+ * (numpy's largest template: about 10 MB), and the main thread, which
+ * prints in order, and numpy's few large templates bound the run beyond a
+ * few threads anyway. */
+#define CLI_AN_MAX_DEFAULT_THREADS 8
+
 static unsigned cli_an_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-    return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+    return n < 1 ? 1 : n > CLI_AN_MAX_DEFAULT_THREADS ? CLI_AN_MAX_DEFAULT_THREADS
+                                                      : (unsigned)n;
 }
 
 /* --threads N: 1 to 256 into *out; 0, or -1 after saying why. */
