@@ -26,6 +26,7 @@
 #include "pd_file.h"
 #include "pd_pool.h"
 #include "pd_rev.h"
+#include "pd_sched.h"
 #include "report.h"
 #include "sarif_write.h"
 #include "pathfilter.h"
@@ -76,8 +77,9 @@ static void cli_analyze_usage(FILE *out)
         "  --rev REV        the revision to read (branch, tag, commit)\n"
         "  --path GLOB      with --git-dir, only paths matching a glob (numpy/core/**,\n"
         "                   from the root of the repository); repeatable\n"
-        "  --threads N      analysis threads (default: one per CPU, at most 8; 1:\n"
-        "                   none); the output is the same for any N\n"
+        "  --threads N      analysis threads, 1 to 256 (default: one per CPU this\n"
+        "                   process may use, at most 8; 1: none); the output is\n"
+        "                   the same for any N\n"
         "  --blobs FILE     benchmark: analyse the blobs listed in FILE (one id a\n"
         "                   line, '-' for stdin) on one thread and print the time\n"
         "                   and MB/s\n\n"
@@ -608,7 +610,7 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
     return CLI_OK;
 }
 
-/* The default of --threads: one per CPU online, as `portdash ingest`'s,
+/* The default of --threads: one per CPU it may use, as `portdash ingest`'s,
  * but at most 8: each thread's arena keeps what its largest file needed
  * (numpy's largest template: about 10 MB), and the main thread, which
  * prints in order, and numpy's few large templates bound the run beyond a
@@ -617,10 +619,9 @@ static int cli_an_run(cli_an *a, char **argv, int argc, const char *repo_path,
 
 static unsigned cli_an_cpus(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = pd_sched_cpus();
 
-    return n < 1 ? 1 : n > CLI_AN_MAX_DEFAULT_THREADS ? CLI_AN_MAX_DEFAULT_THREADS
-                                                      : (unsigned)n;
+    return n > CLI_AN_MAX_DEFAULT_THREADS ? CLI_AN_MAX_DEFAULT_THREADS : n;
 }
 
 /* --threads N: 1 to 256 into *out; 0, or -1 after saying why. */
@@ -713,7 +714,8 @@ int cli_analyze(int argc, char **argv)
     sarif_write_opts so = {0};
     cli_an a;
     rules *r = NULL;
-    int c, rc = CLI_USAGE, sarif_opts = 0;
+    const char *bad_blobs = NULL;
+    int c, rc = CLI_USAGE, sarif_opts = 0, threads_given = 0;
 
     pd_malloc_analyze();    /* before any big buffer */
     /* Written in 64 KiB blocks, not stdio's 4 KiB (a file's st_blksize):
@@ -743,6 +745,7 @@ int cli_analyze(int argc, char **argv)
         case 't':
             if (cli_an_threads(&a.threads, optarg) < 0)
                 goto done;
+            threads_given = 1;
             break;
         case 'S': so.since = optarg; sarif_opts = 1; break;
         case 'G': case 'C': case 'L': case 'M':
@@ -757,7 +760,12 @@ int cli_analyze(int argc, char **argv)
         }
     }
     a.pf.include = globs;
-    if ((bad = !globs ? "out of memory"
+    /* The benchmark reads its own list on one thread and prints its own
+     * line: an option that shapes the analysis' output would go unheeded. */
+    if (blobs && (rev || optind < argc || a.pf.ninclude || sarif_opts || threads_given ||
+                  fail.classes || fail.objstates || strcmp(format, "text")))
+        bad_blobs = "--blobs (the benchmark) takes --git-dir and --rules only";
+    if ((bad = !globs ? "out of memory" : bad_blobs ? bad_blobs
                : cli_an_misuse(format, repo, rev, blobs, so.since, optind < argc,
                                a.pf.ninclude != 0, sarif_opts))) {
         fprintf(stderr, "portdash analyze: %s\n\n", bad);

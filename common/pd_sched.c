@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pd_error.h"
 #include "pd_sched.h"
@@ -23,4 +24,16 @@ int pd_sched_idle(void)
 #else
     return pd_error_set(PD_ERROR, "this system has no SCHED_IDLE");
 #endif
+}
+
+unsigned pd_sched_cpus(void)
+{
+    cpu_set_t set;
+    long n;
+
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
 }

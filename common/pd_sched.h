@@ -15,4 +15,15 @@
  */
 int pd_sched_idle(void);
 
+/*
+ * The CPUs this process may run on: its affinity mask's count
+ * (sched_getaffinity(2), what `nproc` prints), so that `taskset` or a
+ * container's cpuset gives fewer default threads than the machine's CPUs;
+ * the CPUs online where the mask cannot be read; at least 1.  The default
+ * thread count of `ingest --threads`, `analyze --threads` and `serve
+ * --threads`.  A CPU quota (cgroup cpu.max) is not counted, as nproc does
+ * not count it.
+ */
+unsigned pd_sched_cpus(void);
+
 #endif

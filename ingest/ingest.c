@@ -37,6 +37,7 @@
 #include "ingest_store.h"
 #include "pd_domain.h"
 #include "pd_error.h"
+#include "pd_sched.h"
 #include "pd_rev.h"
 #include "pathfilter_value.h"
 
@@ -619,12 +620,7 @@ static void ingest_forget_new(ingest_ctx *c, int stopped)
 
 unsigned ingest_threads(const ingest_options *opt)
 {
-    long ncpu;
-
-    if (opt->threads)
-        return opt->threads;
-    ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    return ncpu > 0 ? (unsigned)ncpu : 1;
+    return opt->threads ? opt->threads : pd_sched_cpus();
 }
 
 int ingest_run(const ingest_options *opt, ingest_stats *stats)

@@ -23,6 +23,7 @@
 #include "api_scope_series.h"
 #include "pd_buf.h"
 #include "pd_error.h"
+#include "pd_sched.h"
 #include "srv.h"
 #include "srv_auth.h"
 #include "srv_budget.h"
@@ -436,10 +437,8 @@ static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
     int per_client = opt->max_per_client > 0 ? opt->max_per_client
                      : opt->max_per_client < 0 || srv_is_loopback(ss) ? 0 : 64;
 
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 2;
-    }
+    if (threads == 0)
+        threads = pd_sched_cpus();
     return MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
             (ss->ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),

@@ -127,3 +127,15 @@ test('--threads takes a number from 1 to 256', () => {
     assert.match(r.err, /--threads takes a number from 1 to 256/);
   }
 });
+
+test('--blobs, the benchmark, refuses the options it would not heed', () => {
+  for (const extra of [['--rev', 'hpy'], ['--threads', '2'], ['--format', 'json'],
+    ['--fail-on', 'capi'], ['--path', 'src/**']]) {
+    const r = analyze(['--git-dir', toyport, '--blobs', '/dev/null', ...extra]);
+    assert.equal(r.status, 2, extra.join(' '));
+    assert.match(r.err, /--blobs \(the benchmark\) takes --git-dir and --rules only/);
+  }
+  const ok = analyze(['--git-dir', toyport, '--blobs', '/dev/null']);
+  assert.equal(ok.status, 0, ok.err);
+  assert.match(ok.out, /^blobs 0 bytes 0 /);
+});

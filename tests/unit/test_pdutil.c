@@ -1,7 +1,10 @@
 /*
  * test_pdutil.c: the shared utilities of common/: the growable buffer with
- * its bound (pd_buf.h) and the hash table (pd_map.h).
+ * its bound (pd_buf.h), the hash table (pd_map.h), and the CPUs a default
+ * thread count counts (pd_sched.h).
  */
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +19,7 @@
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_map.h"
+#include "pd_sched.h"
 
 static void test_buf_appends_and_terminates(void **state)
 {
@@ -252,6 +256,26 @@ static void test_map_delete_in_one_run(void **state)
     pd_map_free(m);
 }
 
+/* The CPUs counted are those the process may run on (taskset, a
+ * container's cpuset), not every CPU online: one CPU allowed, one thread
+ * by default. */
+static void test_cpus_are_those_allowed(void **state)
+{
+    cpu_set_t all, one;
+    int cpu;
+
+    (void)state;
+    assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+    assert_int_equal(pd_sched_cpus(), (unsigned)CPU_COUNT(&all));
+    for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &all); cpu++)
+        ;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    assert_int_equal(pd_sched_cpus(), 1);
+    assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_map_trusted),
         cmocka_unit_test(test_map_seeded),
         cmocka_unit_test(test_map_delete_in_one_run),
+        cmocka_unit_test(test_cpus_are_those_allowed),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
