@@ -38,6 +38,13 @@ void cli_deprecated(const char *cmd, const char *old, const char *now);
 int cli_wait_seconds(const char *cmd, const char *arg, int *out);
 
 /*
+ * --threads N of `portdash CMD` (ingest, analyze): a count from 1 to 256,
+ * written in decimal digits, into *out.  0, or -1 after saying why on
+ * stderr.
+ */
+int cli_threads(const char *cmd, const char *arg, unsigned *out);
+
+/*
  * getopt_long(argc, argv, "", longopts, NULL) for `portdash argv[0]`
  * (every command takes long options only), with its own messages in
  * place of getopt's: "portdash CMD: unknown option '--incldue' (did you

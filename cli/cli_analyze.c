@@ -624,21 +624,6 @@ static unsigned cli_an_cpus(void)
     return n > CLI_AN_MAX_DEFAULT_THREADS ? CLI_AN_MAX_DEFAULT_THREADS : n;
 }
 
-/* --threads N: 1 to 256 into *out; 0, or -1 after saying why. */
-static int cli_an_threads(unsigned *out, const char *arg)
-{
-    char *end;
-    long n = strtol(arg, &end, 10);
-
-    if (*arg < '0' || *arg > '9' || *end || n < 1 || n > 256) {
-        fprintf(stderr, "portdash analyze: --threads takes a number from 1 to 256, "
-                "not '%.40s'\n", arg);
-        return -1;
-    }
-    *out = (unsigned)n;
-    return 0;
-}
-
 /* One --sarif-* option (getopt code c) into *so; 0 or PD_EINVAL. */
 static int cli_an_sarif_opt(sarif_write_opts *so, int c, const char *arg)
 {
@@ -743,7 +728,7 @@ int cli_analyze(int argc, char **argv)
         case 'p': globs[a.pf.ninclude++] = optarg; break;
         case 'b': blobs = optarg; break;
         case 't':
-            if (cli_an_threads(&a.threads, optarg) < 0)
+            if (cli_threads("analyze", optarg, &a.threads) < 0)
                 goto done;
             threads_given = 1;
             break;

@@ -77,21 +77,6 @@ static void cli_default_name(char *buf, size_t n, const char *path)
     snprintf(buf, n, "%s", base);
 }
 
-/* --threads: a count from 1 to 256. */
-static int cli_ingest_threads(unsigned *out, const char *arg)
-{
-    char *end;
-    long n = strtol(arg, &end, 10);
-
-    if (*arg == '\0' || *end != '\0' || n < 1 || n > 256) {
-        fprintf(stderr, "portdash ingest: --threads takes a number from 1 to 256, "
-                "not '%s'\n", arg);
-        return -1;
-    }
-    *out = (unsigned)n;
-    return 0;
-}
-
 /* bytes as "1.5 MB", "12.0 KB" or "512 bytes": a demo's few KB read as
  * "0.0 MB" of analysis. */
 static const char *cli_bytes(char *buf, size_t n, double bytes)
@@ -208,7 +193,7 @@ int cli_ingest(int argc, char **argv)
         case 'M': opt.no_memo = 1; break;
         case 'B': opt.background = 1; break;
         case 't':
-            if (cli_ingest_threads(&opt.threads, optarg) < 0)
+            if (cli_threads("ingest", optarg, &opt.threads) < 0)
                 goto done;
             break;
         case 'w':

@@ -63,6 +63,21 @@ int cli_wait_seconds(const char *cmd, const char *arg, int *out)
     return 0;
 }
 
+int cli_threads(const char *cmd, const char *arg, unsigned *out)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+
+    /* a digit first: strtol would also take " 2", "+2" and "-0" */
+    if (*arg < '0' || *arg > '9' || *end != '\0' || n < 1 || n > 256) {
+        fprintf(stderr, "portdash %s: --threads takes a number from 1 to 256, not '%.40s'\n",
+                cmd, arg);
+        return -1;
+    }
+    *out = (unsigned)n;
+    return 0;
+}
+
 /* Say what was wrong with option argv[optind - 1] (getopt_long returned
  * c: '?' or ':' for a missing value). */
 static void cli_getopt_say(char **argv, const struct option *longopts, int c)

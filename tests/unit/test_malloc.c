@@ -232,29 +232,18 @@ static void test_ahead_spares_the_page_faults(void **state)
     assert_true(faults < 500);
 }
 
-/* A thread of `analyze --threads`: its own arena faulted in ahead, though
- * the main thread asked for more before (the high-water mark is the
- * thread's, as its arena is); out: the share resident of what it
- * allocates after. */
+/* A thread of `analyze --threads`: with *arg 1 it turns pd_malloc_ahead
+ * on for itself, and its own arena is faulted in ahead, though the main
+ * thread asked for more before (the high-water mark is the thread's, as
+ * its arena is); with 0 nothing is faulted in for it.  Out in *arg: the
+ * share (per mille) resident of what it allocates after. */
 static void *thread_ahead(void *arg)
 {
     size_t n = (size_t)8 << 20;
     char *p;
 
-    pd_malloc_ahead_on();
-    pd_malloc_ahead((size_t)12 << 20);
-    p = malloc(n);
-    *(long *)arg = p ? resident_permille(p, n) : -1;
-    free(p);
-    return NULL;
-}
-
-/* A thread that did not turn it on: nothing faulted in for it. */
-static void *thread_not_ahead(void *arg)
-{
-    size_t n = (size_t)8 << 20;
-    char *p;
-
+    if (*(long *)arg)
+        pd_malloc_ahead_on();
     pd_malloc_ahead((size_t)12 << 20);
     p = malloc(n);
     *(long *)arg = p ? resident_permille(p, n) : -1;
@@ -265,7 +254,7 @@ static void *thread_not_ahead(void *arg)
 static void test_ahead_is_per_thread(void **state)
 {
     pthread_t t;
-    long in = -1, out = -1;
+    long in = 1, out = 0;
 
 #ifdef __SANITIZE_ADDRESS__
     skip();    /* AddressSanitizer's allocator replaces glibc's */
@@ -273,7 +262,7 @@ static void test_ahead_is_per_thread(void **state)
     pd_malloc_keep();
     pd_malloc_ahead_on();
     pd_malloc_ahead((size_t)40 << 20);
-    assert_int_equal(pthread_create(&t, NULL, thread_not_ahead, &out), 0);
+    assert_int_equal(pthread_create(&t, NULL, thread_ahead, &out), 0);
     assert_int_equal(pthread_join(t, NULL), 0);
     assert_int_equal(pthread_create(&t, NULL, thread_ahead, &in), 0);
     assert_int_equal(pthread_join(t, NULL), 0);
