@@ -16,14 +16,32 @@
 int pd_sched_idle(void);
 
 /*
- * The CPUs this process may run on: its affinity mask's count
- * (sched_getaffinity(2), what `nproc` prints), so that `taskset` or a
- * container's cpuset gives fewer default threads than the machine's CPUs;
- * the CPUs online where the mask cannot be read; at least 1.  The default
- * thread count of `ingest --threads`, `analyze --threads` and `serve
- * --threads`.  A CPU quota (cgroup cpu.max) is not counted, as nproc does
- * not count it.
+ * The CPUs this process may use: its affinity mask's count
+ * (sched_getaffinity(2), what `nproc` prints: `taskset`, a container's
+ * cpuset), or the CPUs online where the mask cannot be read; then at most
+ * its CPU bandwidth limit, pd_sched_quota() of /proc/self/cgroup under
+ * /sys/fs/cgroup (`docker --cpus 2` on a 64-CPU runner gives 2, where
+ * nproc says 64); at least 1.  The default thread count of `ingest
+ * --threads`, `analyze --threads` and `serve --threads`.
  */
 unsigned pd_sched_cpus(void);
+
+/*
+ * The CPUs the bandwidth limits of the process's cgroups allow, rounded up
+ * (a limit of 1.5 CPUs: 2), as the JVM and Go's runtime count them; 0 when
+ * no cgroup limits it or nothing can be read.  proc_cgroup is a file in
+ * the form of /proc/self/cgroup (cgroups(7): "ID:CONTROLLERS:PATH" lines),
+ * root the directory cgroup file systems are mounted under (/sys/fs/cgroup;
+ * a parameter so that tests can give a tree of their own).  cgroup v2
+ * ("0::PATH"): root/PATH/cpu.max, "$MAX $PERIOD" with "max" for no limit
+ * (the kernel's Documentation/admin-guide/cgroup-v2.rst); v1 (a line whose
+ * controllers include "cpu"): root/CONTROLLERS/PATH/cpu.cfs_quota_us
+ * over cpu.cfs_period_us, -1 for none (Documentation/scheduler/
+ * sched-bwc.rst).  The smallest limit of the cgroup and its ancestors
+ * counts.  A PATH missing under root (a container that sees its own cgroup
+ * as the root, the host's name in the file) loses leading components until
+ * it is found.  Files that do not parse limit nothing.
+ */
+unsigned pd_sched_quota(const char *proc_cgroup, const char *root);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -263,10 +264,13 @@ static void test_cpus_are_those_allowed(void **state)
 {
     cpu_set_t all, one;
     int cpu;
+    unsigned quota = pd_sched_quota("/proc/self/cgroup", "/sys/fs/cgroup");
+    unsigned want;
 
     (void)state;
     assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
-    assert_int_equal(pd_sched_cpus(), (unsigned)CPU_COUNT(&all));
+    want = (unsigned)CPU_COUNT(&all);
+    assert_int_equal(pd_sched_cpus(), quota && quota < want ? quota : want);
     for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &all); cpu++)
         ;
     CPU_ZERO(&one);
@@ -274,6 +278,89 @@ static void test_cpus_are_those_allowed(void **state)
     assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
     assert_int_equal(pd_sched_cpus(), 1);
     assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
+/* CPU bandwidth limits as data: a /proc/self/cgroup text, the files of a
+ * cgroup tree ("PATH=CONTENT", PATH under the tree's root; a PATH ending
+ * in "/" is a directory), and the CPUs pd_sched_quota() must count. */
+static const struct {
+    const char *name, *proc, *files[6];
+    unsigned want;
+} quota_cases[] = {
+    { "v2 without a limit", "0::/user.slice/a\n", { "user.slice/a/cpu.max=max 100000" }, 0 },
+    { "v2, 1.5 CPUs round up", "0::/a\n", { "a/cpu.max=150000 100000" }, 2 },
+    { "v2, half a CPU is one", "0::/a\n", { "a/cpu.max=50000 100000" }, 1 },
+    { "v2, a parent's smaller limit", "0::/p/c\n",
+      { "p/cpu.max=100000 100000", "p/c/cpu.max=400000 100000" }, 1 },
+    { "v2, the root's limit, none below", "0::/a/b\n",
+      { "cpu.max=200000 100000", "a/b/" }, 2 },
+    { "v2, a container's view: the host's path missing", "0::/docker/abc\n",
+      { "cpu.max=300000 100000" }, 3 },
+    { "v1 cpu,cpuacct", "4:memory:/x\n3:cpu,cpuacct:/docker/abc\n",
+      { "cpu,cpuacct/docker/abc/cpu.cfs_quota_us=250000",
+        "cpu,cpuacct/docker/abc/cpu.cfs_period_us=100000" }, 3 },
+    { "v1 without a limit", "1:cpu:/\n",
+      { "cpu/cpu.cfs_quota_us=-1", "cpu/cpu.cfs_period_us=100000" }, 0 },
+    { "v1 cpuacct alone limits nothing", "2:cpuacct:/\n",
+      { "cpuacct/cpu.cfs_quota_us=100000", "cpuacct/cpu.cfs_period_us=100000" }, 0 },
+    { "hybrid: the smaller of v1 and v2", "1:cpu:/\n0::/\n",
+      { "cpu/cpu.cfs_quota_us=200000", "cpu/cpu.cfs_period_us=100000",
+        "cpu.max=100000 100000" }, 1 },
+    { "v2 cpu.max without a period", "0::/\n", { "cpu.max=100000" }, 0 },
+    { "v2 cpu.max not a number", "0::/\n", { "cpu.max=lots 100000" }, 0 },
+    { "v2, a zero period", "0::/\n", { "cpu.max=100000 0" }, 0 },
+    { "no cgroup file", NULL, { NULL }, 0 },
+};
+
+/* Write `text` to dir/rel, making its directories; rel ending in "/"
+ * only makes them. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+    char path[4096], *p;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, rel);
+    for (p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    if (path[strlen(path) - 1] == '/')
+        return;
+    assert_non_null(f = fopen(path, "w"));
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_quota_cases(void **state)
+{
+    size_t i, j;
+
+    (void)state;
+    for (i = 0; i < sizeof(quota_cases) / sizeof(quota_cases[0]); i++) {
+        char root[] = "/tmp/pd_quota_XXXXXX", proc[4096], cmd[4200];
+
+        assert_non_null(mkdtemp(root));
+        snprintf(proc, sizeof(proc), "%s/proc_cgroup", root);
+        if (quota_cases[i].proc)
+            put_file(root, "proc_cgroup", quota_cases[i].proc);
+        for (j = 0; j < 6 && quota_cases[i].files[j]; j++) {
+            char rel[1024], *eq;
+
+            snprintf(rel, sizeof(rel), "tree/%s", quota_cases[i].files[j]);
+            eq = strchr(rel, '=');
+            if (eq)
+                *eq = '\0';
+            put_file(root, rel, eq ? eq + 1 : "");
+        }
+        snprintf(cmd, sizeof(cmd), "%s/tree", root);
+        put_file(root, "tree/", "");
+        if (pd_sched_quota(proc, cmd) != quota_cases[i].want)
+            fail_msg("%s: %u CPUs, want %u", quota_cases[i].name,
+                     pd_sched_quota(proc, cmd), quota_cases[i].want);
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+    }
 }
 
 int main(void)
@@ -287,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_map_seeded),
         cmocka_unit_test(test_map_delete_in_one_run),
         cmocka_unit_test(test_cpus_are_those_allowed),
+        cmocka_unit_test(test_quota_cases),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
