@@ -31,6 +31,16 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(__x86_64__) || defined(__i386__)
+/* libxxhash's dispatch (xxh_x86dispatch.h, declared here: the header's
+ * declarations turn static under XXH_INLINE_ALL): AVX2 where the CPU has
+ * it, where the inlined functions are compiled for the baseline, SSE2;
+ * the same hash. */
+XXH128_hash_t XXH3_128bits_dispatch(const void *input, size_t len);
+#define DB_XXH128 XXH3_128bits_dispatch
+#else
+#define DB_XXH128 XXH3_128bits
+#endif
 
 #include "db.h"
 #include "pd_error.h"
@@ -243,7 +253,7 @@ int db_compress(unsigned char **out, size_t *out_len, const void *in, size_t len
         return pd_error_set(PD_ENOMEM, "out of memory compressing %zu bytes", len);
     if (!in)
         in = "";
-    h = XXH3_128bits(in, len);
+    h = DB_XXH128(in, len);
     if (db_recent_find(out, out_len, h, len) < 0)
         return pd_error_set(PD_ENOMEM, "out of memory compressing %zu bytes", len);
     if (*out && db_recent_same(s, *out, *out_len, in, len)) {

@@ -135,6 +135,26 @@ static void test_tokens_before_the_cut_are_context(void **state)
     warm_by("b.cpp", b, "a.cpp", a, 0);
 }
 
+/* A token longer than the buffer the key's context is gathered in (1 KiB,
+ * analyze_memo.c) among those before the cut: what was gathered before
+ * it is still part of the key.  Here that is the open #if, guarded
+ * (#ifndef HPY_UNIVERSAL_ABI) or not, the tokens before the cut the same. */
+static void test_long_tokens_before_the_cut_are_context(void **state)
+{
+    char lit[3001], a[3400], b[3400];
+    const char *fmt = "#ifndef %s\nconst char *s = \"%s\";\n}\nint\nf(PyObject *o)\n{\n"
+                      "    Py_INCREF(o);\n    return 0;\n}\n#endif\n";
+
+    memset(lit, 'x', sizeof(lit) - 1);
+    lit[sizeof(lit) - 1] = '\0';
+    snprintf(a, sizeof(a), fmt, "HPY_UNIVERSAL_ABI", lit);
+    snprintf(b, sizeof(b), fmt, "SOMETHING_ELSE___", lit);
+    cold_warm("long1.c", a, 1);
+    cold_warm("long0.c", b, 1);
+    warm_by("long1.c", a, "long0.c", b, 0);
+    warm_by("long0.c", b, "long1.c", a, 0);
+}
+
 static void test_macro_redefined_between_identical_functions(void **state)
 {
     cold_warm("macro.c",
@@ -477,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_relocated_chunks_keep_exact_lines),
         cmocka_unit_test(test_guarded_and_skipped_copies_differ),
         cmocka_unit_test(test_tokens_before_the_cut_are_context),
+        cmocka_unit_test(test_long_tokens_before_the_cut_are_context),
         cmocka_unit_test(test_macro_redefined_between_identical_functions),
         cmocka_unit_test(test_function_split_by_if_branches),
         cmocka_unit_test(test_close_brace_lines_in_comments_and_strings),
