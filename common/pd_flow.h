@@ -230,23 +230,4 @@ int pd_flow_results_file_states(const char *fns, size_t fnslen, int64_t key,
  * value is never stored. */
 uint64_t pd_flow_facts_hash(const char *text);
 
-/*
- * The decimal digits of v written at d (room for 10 bytes), no '\0';
- * returns how many.  The flow text's numbers are written with this, not
- * snprintf: a call's fact by snprintf was a tenth of a file-only analysis
- * (issue 26).
- */
-static inline size_t pd_flow_utoa(char *d, uint32_t v)
-{
-    char t[10];
-    size_t n = 0, i;
-
-    do
-        t[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    for (i = 0; i < n; i++)
-        d[i] = t[n - 1 - i];
-    return n;
-}
-
 #endif

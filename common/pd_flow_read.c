@@ -10,6 +10,7 @@
 #include <xxhash.h>
 
 #include "pd_buf.h"
+#include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_flow_int.h"
 
@@ -275,7 +276,7 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
         fl_bits(fns[i].local, bits);
         pd_buf_puts(text, name);
         head[0] = '\t';
-        k = 1 + pd_flow_utoa(head + 1, fns[i].line);
+        k = 1 + pd_utoa(head + 1, fns[i].line);
         at = k;                         /* the hash skips the line */
         head[k++] = '\t';
         k += (size_t)(stpcpy(head + k, bits) - (head + k));
@@ -287,7 +288,7 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
         XXH3_64bits_update(&xs, head + at, k - at);
         XXH3_64bits_update(&xs, flow, strlen(flow));
         XXH3_64bits_update(&xs, "\n", 1);
-        k = pd_flow_utoa(head, fns[i].line);
+        k = pd_utoa(head, fns[i].line);
         k += (size_t)(stpcpy(head + k, bits) - (head + k));
         head[k++] = '\n';
         pd_buf_put(lines, head, k);

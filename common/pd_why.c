@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pd_dec.h"
 #include "pd_why.h"
 
 static json_t *pd_why_str(const char *s)
@@ -126,14 +127,10 @@ static void pd_why_field(pd_buf *b, const char *s)
 /* Append PD_WHY_US and the decimal of v. */
 static void pd_why_num(pd_buf *b, uint32_t v)
 {
-    char d[12];
-    size_t k = sizeof(d);
+    char d[1 + PD_DEC_MAX];
 
-    do
-        d[--k] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    d[--k] = PD_WHY_US;
-    pd_buf_put(b, d + k, sizeof(d) - k);
+    d[0] = PD_WHY_US;
+    pd_buf_put(b, d, 1 + pd_utoa(d + 1, v));
 }
 
 /* A site's four fields. */

@@ -7,6 +7,7 @@
 #include "db_fns.h"
 #include "db_stmt.h"
 #include "db_compress.h"
+#include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_why.h"
 
@@ -30,14 +31,11 @@ static void db_fns_str(pd_buf *b, const char *s, size_t n)
 /* Append the decimal of v and the separator sep. */
 static void db_fns_num(pd_buf *b, uint64_t v, char sep)
 {
-    char d[24];
-    size_t k = sizeof(d);
+    char d[PD_DEC_MAX + 1];
+    size_t n = pd_utoa(d, v);
 
-    d[--k] = sep;
-    do
-        d[--k] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    pd_buf_put(b, d + k, sizeof(d) - k);
+    d[n] = sep;
+    pd_buf_put(b, d, n + 1);
 }
 
 /* Append field s (NULL or not) and the tab after it. */

@@ -8,6 +8,7 @@
 
 #include <openssl/evp.h>
 
+#include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_map.h"
 #include "pd_utf8.h"
@@ -86,15 +87,9 @@ static json_int_t q_fp_count(q_fp_seen *s, const char *key, size_t len)
  * (k >= 0); returns its start. */
 static const char *q_fp_occ(char occ[24], json_int_t k)
 {
-    unsigned long long u = (unsigned long long)k;
-    char *p = occ + 23;
-
-    *p = '\0';
-    do
-        *--p = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    *--p = '#';
-    return p;
+    occ[0] = '#';
+    occ[1 + pd_utoa(occ + 1, (uint64_t)k)] = '\0';
+    return occ;
 }
 
 int q_fp_one(q_fp_seen *s, const char *const parts[4], char hex[33])

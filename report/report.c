@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "pd_buf.h"
+#include "pd_dec.h"
 #include "pd_error.h"
 #include "report.h"
 
@@ -185,16 +186,8 @@ static int report_json(FILE *out, const report_file *files, size_t n)
 /* Put ":%u" (the separator c, then v in decimal) at p; returns the end. */
 static char *report_put_u(char *p, char c, uint32_t v)
 {
-    char d[10];
-    int n = 0;
-
     *p++ = c;
-    do
-        d[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    while (n)
-        *p++ = d[--n];
-    return p;
+    return p + pd_utoa(p, v);
 }
 
 /* The lines of one file in the functions format: path, name, name line,

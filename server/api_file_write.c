@@ -15,6 +15,7 @@
 #include "api_file_write.h"
 #include "api_why_text.h"
 #include "pd_buf_huge.h"
+#include "pd_dec.h"
 #include "pd_utf8.h"
 #include "sarif_import.h"
 
@@ -56,16 +57,9 @@ static void aw_text(pd_buf *b, const char *s)
 
 static void aw_int(pd_buf *b, int64_t v)
 {
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    char tmp[24];
-    size_t n = sizeof(tmp);
+    char tmp[PD_DEC_MAX];
 
-    do
-        tmp[--n] = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    if (v < 0)
-        tmp[--n] = '-';
-    pd_buf_put(b, tmp + n, sizeof(tmp) - n);
+    pd_buf_put(b, tmp, pd_itoa(tmp, v));
 }
 
 /* ,"key": (first: no comma) */

@@ -35,6 +35,7 @@
 
 #include "analyze_build.h"
 #include "analyze_flow.h"
+#include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_flow.h"
 
@@ -195,7 +196,7 @@ static char an_site_cls(rules_verdict v)
 static size_t an_put_root(char *buf, char c, int root)
 {
     buf[0] = c;
-    return 1 + pd_flow_utoa(buf + 1, (uint32_t)root);
+    return 1 + pd_utoa(buf + 1, (uint32_t)root);
 }
 
 static void an_site_root(an_state *st, char cls, int root)
@@ -344,7 +345,7 @@ static void an_call_rec(an_state *st, const an_fcall *c, const an_tok *name)
     if (name->len > 96)
         return;
     buf[0] = 'c';
-    n = 1 + pd_flow_utoa(buf + 1, c->name.line >= start ? c->name.line - start : 0);
+    n = 1 + pd_utoa(buf + 1, c->name.line >= start ? c->name.line - start : 0);
     buf[n++] = ':';
     memcpy(buf + n, name->s, name->len);
     n += name->len;

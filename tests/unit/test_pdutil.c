@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "pd_buf.h"
+#include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_map.h"
 #include "pd_sched.h"
@@ -363,6 +364,49 @@ static void test_quota_cases(void **state)
     }
 }
 
+/* pd_utoa and pd_itoa write what printf's %llu and %lld write: at every
+ * power of ten and either side of it, the ends of both ranges, and a
+ * sweep of pseudo-random values of every length. */
+static void check_dec(uint64_t u)
+{
+    char want[32], got[PD_DEC_MAX + 1];
+    size_t n;
+
+    snprintf(want, sizeof(want), "%llu", (unsigned long long)u);
+    n = pd_utoa(got, u);
+    got[n] = '\0';
+    assert_string_equal(got, want);
+    assert_int_equal(n, pd_dec_len(u));
+    snprintf(want, sizeof(want), "%lld", (long long)(int64_t)u);
+    n = pd_itoa(got, (int64_t)u);
+    got[n] = '\0';
+    assert_string_equal(got, want);
+}
+
+static void test_dec_writes_what_printf_writes(void **state)
+{
+    uint64_t p = 1, x = 88172645463325252ull;
+    int i;
+
+    (void)state;
+    check_dec(0);
+    check_dec(UINT64_MAX);
+    check_dec((uint64_t)INT64_MAX);
+    check_dec((uint64_t)INT64_MIN);
+    for (i = 0; i < 20; i++, p *= 10) {
+        check_dec(p - 1);
+        check_dec(p);
+        check_dec(p + 1);
+        check_dec((uint64_t)0 - p);
+    }
+    for (i = 0; i < 100000; i++) {     /* xorshift64 */
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        check_dec(x >> (x & 63));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_map_delete_in_one_run),
         cmocka_unit_test(test_cpus_are_those_allowed),
         cmocka_unit_test(test_quota_cases),
+        cmocka_unit_test(test_dec_writes_what_printf_writes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
