@@ -42,7 +42,9 @@ DEB_PKGS += jq
 # python3-dev: CPython's own headers, from which tools/gen_capi_names.py
 # takes the names that are C API (make capi-names; issue 21)
 DEB_PKGS += python3-dev
-# xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c)
+# xxHash: the 128-bit keys of the analyzer's chunk memo (analyze_memo.c);
+# on x86 its run-time dispatch too (xxh_x86dispatch.h: AVX2 where the CPU
+# has it), which Debian's libxxhash has and a build without DISPATCH=1 lacks
 DEB_PKGS += libxxhash-dev
 PKGS     += libxxhash
 # libzstd: the compressed columns, Zstandard frames (db_compress.c; rows of

@@ -39,8 +39,9 @@ static void cli_ingest_usage(FILE *out)
         "                   starts at the first HPy token)\n"
         "  --no-patch-ids   skip git patch ids (faster; no links between a\n"
         "                   rebased commit and its earlier version)\n"
-        "  --threads N      analysis threads (default: one per CPU; 1: no\n"
-        "                   threads); the stored result is the same for any N\n"
+        "  --threads N      analysis threads (default: one per CPU the process\n"
+        "                   may use, its CPU limit counted; 1: no threads); the\n"
+        "                   stored result is the same for any N\n"
         "  --no-memo        analyse every version whole instead of reusing the\n"
         "                   analysis of unchanged functions (same result;\n"
         "                   the memo's size: PORTDASH_MEMO_MB, default 12)\n"
@@ -258,8 +259,9 @@ int cli_ingest(int argc, char **argv)
         fprintf(stderr, "%s: CPU %.1f s: planning %.1f s, analysis %.1f s, writing %.1f s%s\n",
                 opt.name, st.cpu_plan_s + st.cpu_analyse_s + st.cpu_write_s, st.cpu_plan_s,
                 st.cpu_analyse_s, st.cpu_write_s,
-                st.cpu_analyse_s > 0 ? "" : " (all on the writing thread: --threads 1, or a "
-                "ref with fewer than 32 new commits, which threads would not speed up)");
+                st.cpu_analyse_s > 0 ? "" : " (all on the writing thread: --threads 1, one CPU "
+                "to use (affinity or CPU limit), or a ref with fewer than 32 new commits, "
+                "which threads would not speed up)");
     if (!quiet && (st.stalled_plans || st.stalled_blobs))
         fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
                 "planned %llu commits and analysed %llu blobs itself\n", opt.name,

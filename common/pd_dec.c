@@ -3,7 +3,7 @@
  */
 #include "pd_dec.h"
 
-const char pd_dec_pairs[200] =
+const char pd_dec_pairs[201] =
     "00010203040506070809"
     "10111213141516171819"
     "20212223242526272829"

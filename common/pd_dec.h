@@ -18,8 +18,8 @@
  * "18446744073709551615" are 20). */
 #define PD_DEC_MAX 20
 
-/* "00" "01" ... "99" (pd_dec.c). */
-extern const char pd_dec_pairs[200];
+/* "00" "01" ... "99" (pd_dec.c), and the literal's NUL. */
+extern const char pd_dec_pairs[201];
 
 /* How many decimal digits v has (1 for 0). */
 static inline size_t pd_dec_len(uint64_t v)

@@ -89,7 +89,7 @@ static unsigned sc_limit(const char *dir, int v2)
     }
     if (quota <= 0 || period <= 0)
         return 0;
-    quota = (quota + period - 1) / period;
+    quota = quota / period + (quota % period != 0);   /* no overflow */
     return quota > 4096 ? 4096 : (unsigned)quota;
 }
 

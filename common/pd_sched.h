@@ -28,11 +28,16 @@ unsigned pd_sched_cpus(void);
 
 /*
  * The CPUs the bandwidth limits of the process's cgroups allow, rounded up
- * (a limit of 1.5 CPUs: 2), as the JVM and Go's runtime count them; 0 when
- * no cgroup limits it or nothing can be read.  proc_cgroup is a file in
+ * (a limit of 1.5 CPUs: 2; the JVM counts them so; Go's runtime too but
+ * never below 2), at most 4096; 0 when no cgroup limits it or nothing can
+ * be read.  proc_cgroup is a file in
  * the form of /proc/self/cgroup (cgroups(7): "ID:CONTROLLERS:PATH" lines),
  * root the directory cgroup file systems are mounted under (/sys/fs/cgroup;
- * a parameter so that tests can give a tree of their own).  cgroup v2
+ * a parameter so that tests can give a tree of their own).  The mount
+ * points are the ones systemd and container runtimes use, not read from
+ * /proc/self/mountinfo: v2 at root (on a hybrid system the v2 tree, at
+ * root/unified, has no cpu controller: the v1 line counts), v1 at
+ * root/CONTROLLERS; a hierarchy mounted elsewhere limits nothing here.  cgroup v2
  * ("0::PATH"): root/PATH/cpu.max, "$MAX $PERIOD" with "max" for no limit
  * (the kernel's Documentation/admin-guide/cgroup-v2.rst); v1 (a line whose
  * controllers include "cpu"): root/CONTROLLERS/PATH/cpu.cfs_quota_us

@@ -304,9 +304,14 @@ static const struct {
       { "cpu/cpu.cfs_quota_us=-1", "cpu/cpu.cfs_period_us=100000" }, 0 },
     { "v1 cpuacct alone limits nothing", "2:cpuacct:/\n",
       { "cpuacct/cpu.cfs_quota_us=100000", "cpuacct/cpu.cfs_period_us=100000" }, 0 },
-    { "hybrid: the smaller of v1 and v2", "1:cpu:/\n0::/\n",
+    { "hybrid: cpu on v1, the v2 tree under unified/ without it", "1:cpu:/\n0::/\n",
+      { "cpu/cpu.cfs_quota_us=200000", "cpu/cpu.cfs_period_us=100000",
+        "unified/cgroup.controllers=" }, 2 },
+    { "a v1 cpu line and a v2 line: the smaller limit", "1:cpu:/\n0::/\n",
       { "cpu/cpu.cfs_quota_us=200000", "cpu/cpu.cfs_period_us=100000",
         "cpu.max=100000 100000" }, 1 },
+    { "a quota that would overflow rounding up", "0::/\n",
+      { "cpu.max=9223372036854775807 100000" }, 4096 },
     { "v2 cpu.max without a period", "0::/\n", { "cpu.max=100000" }, 0 },
     { "v2 cpu.max not a number", "0::/\n", { "cpu.max=lots 100000" }, 0 },
     { "v2, a zero period", "0::/\n", { "cpu.max=100000 0" }, 0 },
@@ -340,6 +345,7 @@ static void test_quota_cases(void **state)
     (void)state;
     for (i = 0; i < sizeof(quota_cases) / sizeof(quota_cases[0]); i++) {
         char root[] = "/tmp/pd_quota_XXXXXX", proc[4096], cmd[4200];
+        unsigned got;
 
         assert_non_null(mkdtemp(root));
         snprintf(proc, sizeof(proc), "%s/proc_cgroup", root);
@@ -356,11 +362,11 @@ static void test_quota_cases(void **state)
         }
         snprintf(cmd, sizeof(cmd), "%s/tree", root);
         put_file(root, "tree/", "");
-        if (pd_sched_quota(proc, cmd) != quota_cases[i].want)
-            fail_msg("%s: %u CPUs, want %u", quota_cases[i].name,
-                     pd_sched_quota(proc, cmd), quota_cases[i].want);
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        got = pd_sched_quota(proc, cmd);
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);   /* before a failure */
         assert_int_equal(system(cmd), 0);
+        if (got != quota_cases[i].want)
+            fail_msg("%s: %u CPUs, want %u", quota_cases[i].name, got, quota_cases[i].want);
     }
 }
 
