@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pd_error.h"
+#include "pd_file.h"
 #include "pd_sched.h"
 
 int pd_sched_idle(void)
@@ -29,19 +30,18 @@ int pd_sched_idle(void)
 #endif
 }
 
-/* The first line of file `path` into buf (cap bytes, NUL-terminated, the
- * newline cut); 0, or -1 when it cannot be read. */
-static int sc_line(const char *path, char *buf, size_t cap)
+/* The first line of cgroup file `path` (pd_file_read, at most 63 bytes:
+ * the files read here hold one short line) into buf[64], the newline cut;
+ * 0, or -1 when it cannot be read or is longer. */
+static int sc_line(const char *path, char buf[64])
 {
-    FILE *f = fopen(path, "r");
-    int ok;
+    char *s = NULL;
+    size_t len;
 
-    if (!f)
+    if (pd_file_read(path, 63, NULL, &s, &len) < 0)
         return -1;
-    ok = fgets(buf, (int)cap, f) != NULL;
-    fclose(f);
-    if (!ok)
-        return -1;
+    memcpy(buf, s, len + 1);
+    free(s);
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
 }
@@ -73,16 +73,16 @@ static unsigned sc_limit(const char *dir, int v2)
         char *sp;
 
         if (snprintf(path, sizeof(path), "%s/cpu.max", dir) >= (int)sizeof(path) ||
-            sc_line(path, a, sizeof(a)) < 0 || !(sp = strchr(a, ' ')))
+            sc_line(path, a) < 0 || !(sp = strchr(a, ' ')))
             return 0;
         *sp = '\0';
         quota = sc_num(a);
         period = sc_num(sp + 1);
     } else {
         if (snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir) >= (int)sizeof(path) ||
-            sc_line(path, a, sizeof(a)) < 0 ||
+            sc_line(path, a) < 0 ||
             snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir) >= (int)sizeof(path) ||
-            sc_line(path, b, sizeof(b)) < 0)
+            sc_line(path, b) < 0)
             return 0;
         quota = sc_num(a);
         period = sc_num(b);

@@ -83,8 +83,8 @@ static json_int_t q_fp_count(q_fp_seen *s, const char *key, size_t len)
     return 0;
 }
 
-/* "#k" into the end of occ (24 bytes), as snprintf "#%lld" writes it
- * (k >= 0); returns its start. */
+/* "#k" into occ (24 bytes, NUL-terminated), as snprintf "#%lld" writes it
+ * (k >= 0); returns occ. */
 static const char *q_fp_occ(char occ[24], json_int_t k)
 {
     occ[0] = '#';
