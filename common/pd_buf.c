@@ -46,7 +46,7 @@ int pd_buf_reserve(pd_buf *b, size_t n)
     return 0;
 }
 
-int pd_buf_put(pd_buf *b, const void *p, size_t n)
+int pd_buf_put_grow(pd_buf *b, const void *p, size_t n)
 {
     if (pd_buf_reserve(b, n) < 0)
         return b->err;

@@ -11,6 +11,7 @@
 #define PD_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 
 typedef struct {
     char *data;       /* NULL until the first append; then NUL-terminated */
@@ -32,8 +33,25 @@ void pd_buf_init(pd_buf *b, size_t max);
  */
 int pd_buf_reserve(pd_buf *b, size_t n);
 
-/* Append `n` bytes at `p`.  0 or b->err (see pd_buf_reserve). */
-int pd_buf_put(pd_buf *b, const void *p, size_t n);
+/* pd_buf_put's way when the bytes may not fit, or the buffer failed. */
+int pd_buf_put_grow(pd_buf *b, const void *p, size_t n);
+
+/* Append `n` bytes at `p`.  0 or b->err (see pd_buf_reserve).  Inline
+ * where they fit in the allocation and the bound: writers append a field
+ * at a time, 15 million times in an ingest of numpy's multiarray, where
+ * the call and the checks cost more than the copy (2.8 % of its
+ * instructions, 2026-12-07). */
+static inline int pd_buf_put(pd_buf *b, const void *p, size_t n)
+{
+    if (!b->err && n < b->cap - b->len && (!b->max || n <= b->max - b->len)) {
+        if (n)
+            memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return 0;
+    }
+    return pd_buf_put_grow(b, p, n);
+}
 
 /* Append the string `s` without its NUL.  0 or b->err. */
 int pd_buf_puts(pd_buf *b, const char *s);

@@ -21,16 +21,31 @@
 #include "pd_error.h"
 #include "pd_flow_int.h"
 
+/* Most keys in one call: a seeded streaming hash sets up its secret and
+ * state, about 650 instructions a function (0.6 % of an ingest's,
+ * 2026-12-07), where the one-shot hash of the same bytes, the same value,
+ * takes a copy of them. */
+#define FL_KEY_ONESHOT 512
+
 void fl_fn_key(const pd_flow_fn *fn, uint64_t seed, uint64_t key[2])
 {
     XXH3_state_t xs;
     XXH128_hash_t h;
     const char *name = fn->name ? fn->name : "", *flow = fn->flow ? fn->flow : "";
+    size_t nl = strlen(name) + 1, fl = strlen(flow);    /* the NUL parts them */
 
-    XXH3_128bits_reset_withSeed(&xs, seed);
-    XXH3_128bits_update(&xs, name, strlen(name) + 1);    /* the NUL parts them */
-    XXH3_128bits_update(&xs, flow, strlen(flow));
-    h = XXH3_128bits_digest(&xs);
+    if (nl + fl <= FL_KEY_ONESHOT) {
+        char b[FL_KEY_ONESHOT];
+
+        memcpy(b, name, nl);
+        memcpy(b + nl, flow, fl);
+        h = XXH3_128bits_withSeed(b, nl + fl, seed);
+    } else {
+        XXH3_128bits_reset_withSeed(&xs, seed);
+        XXH3_128bits_update(&xs, name, nl);
+        XXH3_128bits_update(&xs, flow, fl);
+        h = XXH3_128bits_digest(&xs);
+    }
     key[0] = h.low64;
     key[1] = h.high64;
 }

@@ -340,6 +340,38 @@ static void test_one_pass_encoding_is_the_long_way(void **state)
     pd_buf_free(&l);
 }
 
+/* The hash gathers its bytes into a buffer before it hashes them: a file
+ * whose facts fill it many times over, and a function whose facts alone
+ * are larger than it, hash as pd_flow_facts_hash does. */
+static void test_one_pass_hash_past_its_buffer(void **state)
+{
+    pd_flow_fn v[300];
+    char names[300][16], *big = malloc(5001), *mid = malloc(2048);
+    size_t i;
+
+    (void)state;
+    assert_non_null(big);
+    assert_non_null(mid);
+    for (i = 0; i < 5000; i++)
+        big[i] = "c1:f:p0 "[i % 8];
+    big[5000] = '\0';
+    memset(mid, 'L', 2047);        /* with its head, one byte past the buffer */
+    mid[2047] = '\0';
+    for (i = 0; i < 300; i++) {
+        snprintf(names[i], sizeof(names[i]), "fn_%zu", i * 7919);
+        v[i].name = names[i];
+        v[i].line = (uint32_t)(i * 13 + 1);
+        v[i].local = (unsigned)(i % 3 ? PD_FLOW_LEGACY : PD_FLOW_FIELD);
+        v[i].flow = i == 150 ? big : i == 151 ? mid : i % 5 ? "c2:g:p1,- L0" : "";
+    }
+    check_one_pass(v, 300);
+    check_one_pass(v + 150, 1);    /* larger than the buffer, first */
+    check_one_pass(v + 151, 1);
+    check_one_pass(v + 149, 3);
+    free(big);
+    free(mid);
+}
+
 /* Every function of file `key` (n of them): state and chain. */
 static void same_functions(const pd_flow *a, const pd_flow *b, int64_t key, size_t n)
 {
@@ -414,10 +446,67 @@ static void test_replaced_file_equals_a_fresh_one(void **state)
     pd_flow_free(g);
 }
 
+/* The keys of long facts: a function whose name and facts pass the
+ * one-shot key's buffer (pd_flow_keep.c, 512 bytes) is keyed by the
+ * streaming hash, one just under it by the one-shot hash.  Versions that
+ * differ only past the buffer's end, or move a function across that
+ * limit, must not take each other's facts: the graph answers like one
+ * built from the last text alone. */
+static void test_replaced_long_facts_equal_a_fresh_one(void **state)
+{
+    pd_flow_fn a[1] = {{"release", 5, PD_FLOW_LEGACY, "L0"}};
+    char pad[700], f1[800], f2[800], f3[800];
+    pd_flow_fn v1[2], v2[2], v3[2];
+    const pd_flow_fn *ver[5];
+    int64_t ka = pd_flow_path_key("a.c"), kb = pd_flow_path_key("b.c");
+    size_t k, i;
+    pd_flow *g = NULL;
+
+    (void)state;
+    for (i = 0; i + 10 < 600; i += 10)   /* "c1:noop:- " calls, 10 bytes each */
+        memcpy(pad + i, "c1:noop:- ", 10);
+    pad[i] = '\0';                       /* 590 bytes */
+    /* the caller calls release past byte 512 (f1), calls another name
+     * there (f2), and calls release under the limit (f3: 5 + 490 + 14) */
+    snprintf(f1, sizeof(f1), "%sc9:release:p0", pad);
+    snprintf(f2, sizeof(f2), "%sc9:relaxed:p0", pad);
+    snprintf(f3, sizeof(f3), "%.490sc9:release:p0", pad);
+    v1[0] = (pd_flow_fn){"user", 10, 0, f1};
+    v2[0] = (pd_flow_fn){"user", 10, 0, f2};
+    v3[0] = (pd_flow_fn){"user", 10, 0, f3};
+    v1[1] = v2[1] = v3[1] = (pd_flow_fn){"other", 30, 0, "c1:release:p0"};
+    ver[0] = v1;
+    ver[1] = v2;
+    ver[2] = v1;
+    ver[3] = v3;
+    ver[4] = v2;
+    assert_true(strlen("user") + 1 + strlen(f1) > 512);
+    assert_true(strlen("user") + 1 + strlen(f3) <= 512);
+    assert_int_equal(pd_flow_new(&g), 0);
+    assert_int_equal(pd_flow_set_file(g, ka, "a.c", a, 1), 0);
+    for (k = 0; k < 5; k++) {
+        pd_flow *fresh = NULL;
+
+        assert_int_equal(pd_flow_set_file(g, kb, "b.c", ver[k], 2), 0);
+        assert_int_equal(pd_flow_resolve(g), 0);
+        assert_int_equal(pd_flow_new(&fresh), 0);
+        assert_int_equal(pd_flow_set_file(fresh, ka, "a.c", a, 1), 0);
+        assert_int_equal(pd_flow_set_file(fresh, kb, "b.c", ver[k], 2), 0);
+        assert_int_equal(pd_flow_resolve(fresh), 0);
+        same_functions(g, fresh, kb, 2);
+        /* release's items make user legacy; relaxed is nobody's */
+        assert_int_equal(pd_flow_state(g, kb, 0) == PD_OBJ_NONE, ver[k] == v2);
+        pd_flow_free(fresh);
+    }
+    pd_flow_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_pass_encoding_is_the_long_way),
+        cmocka_unit_test(test_one_pass_hash_past_its_buffer),
+        cmocka_unit_test(test_replaced_long_facts_equal_a_fresh_one),
         cmocka_unit_test(test_replaced_file_equals_a_fresh_one),
         cmocka_unit_test(test_full_ingest_stores_the_same_states),
         cmocka_unit_test(test_pushes_store_the_same_sets),
