@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -22,6 +23,7 @@
 #include "pd_error.h"
 #include "pd_map.h"
 #include "pd_sched.h"
+#include "pd_time.h"
 
 static void test_buf_appends_and_terminates(void **state)
 {
@@ -413,6 +415,59 @@ static void test_dec_writes_what_printf_writes(void **state)
     }
 }
 
+/* pd_iso8601 of t at offset off against printf's format of gmtime_r's
+ * fields, the one way it was written before its digits were written by
+ * hand (every buffer size from 0 to 40). */
+static void check_iso(int64_t t, int off)
+{
+    time_t local = (time_t)(t + (int64_t)off * 60);
+    struct tm tm;
+    char want[64], got[64];
+    int a = off < 0 ? -off : off;
+    size_t n;
+
+    assert_non_null(gmtime_r(&local, &tm));
+    snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d",
+             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+             tm.tm_sec, off < 0 ? '-' : '+', a / 60, a % 60);
+    for (n = 0; n <= 40; n++) {
+        memset(got, 'x', sizeof(got));
+        pd_iso8601(got, n, t, off);
+        if (n)
+            assert_memory_equal(got, want, strlen(want) + 1 < n ? strlen(want) + 1 : n - 1);
+        if (n && n <= strlen(want))
+            assert_int_equal(got[n - 1], '\0');
+        assert_int_equal(got[n], 'x');                  /* nothing past the buffer */
+        if (n > strlen(want))
+            assert_string_equal(got, want);
+    }
+}
+
+static void test_iso8601_writes_what_printf_writes(void **state)
+{
+    static const int offs[] = {0, 60, -60, 330, -570, 840, -720, 345, 1, -1, 5999, -6000};
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    size_t i, k;
+
+    (void)state;
+    for (k = 0; k < sizeof(offs) / sizeof(offs[0]); k++) {
+        check_iso(0, offs[k]);                          /* 1970 */
+        check_iso(-1, offs[k]);                         /* 1969 */
+        check_iso(-2208988800LL, offs[k]);              /* 1900 */
+        check_iso(-62167219200LL, offs[k]);             /* year 0 */
+        check_iso(-62167219201LL, offs[k]);             /* year -1: printf's way */
+        check_iso(253402300799LL, offs[k]);             /* 9999-12-31T23:59:59Z */
+        check_iso(253402300800LL, offs[k]);             /* year 10000 */
+        check_iso(951782400, offs[k]);                  /* 2000-02-29 */
+    }
+    for (i = 0; i < 20000; i++) {                       /* xorshift64 */
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        check_iso((int64_t)(x % 4102444800ull) - 86400 * 365, (int)(x >> 40) % 1441 - 720);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_cpus_are_those_allowed),
         cmocka_unit_test(test_quota_cases),
         cmocka_unit_test(test_dec_writes_what_printf_writes),
+        cmocka_unit_test(test_iso8601_writes_what_printf_writes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
