@@ -43,7 +43,9 @@ int pd_buf_put_grow(pd_buf *b, const void *p, size_t n);
  * instructions, 2026-12-07). */
 static inline int pd_buf_put(pd_buf *b, const void *p, size_t n)
 {
-    if (!b->err && n < b->cap - b->len && (!b->max || n <= b->max - b->len)) {
+    /* len + n cannot overflow once it is under cap; the bound is tested
+     * as pd_buf_reserve tests it (a bound lowered under len still holds) */
+    if (!b->err && n < b->cap - b->len && (!b->max || b->len + n <= b->max)) {
         if (n)
             memcpy(b->data + b->len, p, n);
         b->len += n;

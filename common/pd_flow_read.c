@@ -231,10 +231,13 @@ static void fl_decode(const char *p, const char *e, char *tmp, pd_flow_fn *fn)
  * its lines being 100-200 bytes long. */
 static size_t fl_count_lines(const char *text, size_t len)
 {
-    const char *p = text, *end = text + len;
+    const char *p = text, *end;
     size_t n = 0;
 
-    while (text && p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    if (!text)
+        return 0;
+    end = text + len;
+    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
         n++;
         p++;
     }

@@ -82,6 +82,18 @@ static void test_buf_bound_is_an_error_that_sticks(void **state)
     assert_int_equal(pd_buf_printf(&b, "%05d", 7), PD_EINVAL);
     assert_string_equal(b.data, "1234");
     pd_buf_free(&b);
+    /* A bound lowered under what the buffer holds (the server sets a
+     * body's bound as it reads) refuses the next append, even one that
+     * fits the allocation's room: the inline append tests it as reserve
+     * does, without wrapping max - len. */
+    pd_buf_init(&b, 0);
+    assert_int_equal(pd_buf_puts(&b, "0123456789"), 0);
+    b.max = 8;
+    assert_true(b.cap - b.len > 2);
+    assert_int_equal(pd_buf_put(&b, "ab", 2), PD_EINVAL);
+    assert_int_equal(b.len, 10);
+    assert_string_equal(b.data, "0123456789");
+    pd_buf_free(&b);
 }
 
 static void test_buf_reserve_and_reset(void **state)
