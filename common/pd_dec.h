@@ -60,6 +60,15 @@ static inline size_t pd_utoa(char *d, uint64_t v)
     return n;
 }
 
+/* The two digits of v (0 to 99) at d, as printf's "%02d" writes them;
+ * returns d + 2. */
+static inline char *pd_dec2(char *d, unsigned v)
+{
+    d[0] = pd_dec_pairs[2 * v];
+    d[1] = pd_dec_pairs[2 * v + 1];
+    return d + 2;
+}
+
 /* v written at d as printf's "%lld" writes it ('-' first when negative;
  * INT64_MIN too), no '\0'; returns how many bytes (at most PD_DEC_MAX). */
 static inline size_t pd_itoa(char *d, int64_t v)

@@ -6,13 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_STATIC_LINKING_ONLY   /* XXH3_state_t on the stack */
-#include <xxhash.h>
-
 #include "pd_buf.h"
 #include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_flow_int.h"
+#include "pd_xxh.h"
 
 /* ---- results ----------------------------------------------------------- */
 
@@ -272,39 +270,13 @@ int pd_flow_set_file_text(pd_flow *g, int64_t file, const char *path, const char
     return rc;
 }
 
-/* The bytes a file's facts hash reads, gathered before they are hashed:
- * XXH3's streaming update costs about 120 instructions a call whatever its
- * length, and a function came in four pieces (1.3 % of an ingest's
- * instructions, 2026-12-07).  The hash of a stream does not depend on how
- * it is split, so it is the one pd_flow_facts_hash gives. */
-typedef struct {
-    XXH3_state_t xs;
-    size_t n;
-    char b[2048];
-} fl_hashbuf;
-
-static void fl_hash_put(fl_hashbuf *h, const char *p, size_t len)
-{
-    if (h->n + len > sizeof(h->b)) {
-        XXH3_64bits_update(&h->xs, h->b, h->n);
-        h->n = 0;
-        if (len > sizeof(h->b)) {
-            XXH3_64bits_update(&h->xs, p, len);
-            return;
-        }
-    }
-    memcpy(h->b + h->n, p, len);
-    h->n += len;
-}
-
 int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *lines,
                         uint64_t *hash)
 {
-    fl_hashbuf hb;
+    pd_xxh hb;                   /* four pieces a function: gathered */
     size_t i, start = text->len, lstart = lines->len;
 
-    XXH3_64bits_reset(&hb.xs);
-    hb.n = 0;
+    pd_xxh_start64(&hb);
     for (i = 0; i < n; i++) {
         const char *name = fns[i].name ? fns[i].name : "";
         const char *flow = fns[i].flow ? fns[i].flow : "";
@@ -314,11 +286,11 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
         /* A tab or newline would move the fields the readers split on:
          * then the stored text is what they read back (never from the
          * analyzer: names are identifiers, facts hold neither). */
-        if (name[strcspn(name, "\t\n")] || flow[strcspn(flow, "\n")])
+        nlen = strcspn(name, "\t\n");  /* its length, unless it holds one */
+        flen = strcspn(flow, "\n");
+        if (name[nlen] || flow[flen])
             goto reread;
         fl_bits(fns[i].local, bits);
-        nlen = strlen(name);
-        flen = strlen(flow);
         pd_buf_put(text, name, nlen);
         head[0] = '\t';
         k = 1 + pd_utoa(head + 1, fns[i].line);
@@ -329,10 +301,10 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
         pd_buf_put(text, head, k);
         pd_buf_put(text, flow, flen);
         pd_buf_put(text, "\n", 1);
-        fl_hash_put(&hb, name, nlen);
-        fl_hash_put(&hb, head + at, k - at);
-        fl_hash_put(&hb, flow, flen);
-        fl_hash_put(&hb, "\n", 1);
+        pd_xxh_put(&hb, name, nlen);
+        pd_xxh_put(&hb, head + at, k - at);
+        pd_xxh_put(&hb, flow, flen);
+        pd_xxh_put(&hb, "\n", 1);
         k = pd_utoa(head, fns[i].line);
         k += (size_t)(stpcpy(head + k, bits) - (head + k));
         head[k++] = '\n';
@@ -340,8 +312,7 @@ int pd_flow_encode_file(const pd_flow_fn *fns, size_t n, pd_buf *text, pd_buf *l
     }
     if (text->err || lines->err)
         return PD_ENOMEM;
-    XXH3_64bits_update(&hb.xs, hb.b, hb.n);
-    *hash = XXH3_64bits_digest(&hb.xs);
+    *hash = pd_xxh_digest64(&hb);
     return 0;
 reread:
     for (; i < n; i++)

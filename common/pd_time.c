@@ -48,14 +48,6 @@ bad:
     return pd_error_set(PD_EINVAL, "'%s' is not a date (YYYY-MM-DD or ISO 8601)", s);
 }
 
-/* Two digits of v (0-99) at p. */
-static char *pd_time_2(char *p, int v)
-{
-    p[0] = pd_dec_pairs[2 * v];
-    p[1] = pd_dec_pairs[2 * v + 1];
-    return p + 2;
-}
-
 void pd_iso8601(char *buf, size_t n, int64_t t, int off)
 {
     time_t local = (time_t)(t + (int64_t)off * 60);
@@ -70,21 +62,21 @@ void pd_iso8601(char *buf, size_t n, int64_t t, int off)
      * point history writes 3,000 dates, and snprintf was a tenth of its
      * cold answer's time (issue 26, 2026-12-07). */
     if (n >= 26 && y >= 0 && y <= 9999 && a / 60 <= 99) {
-        p = pd_time_2(pd_time_2(p, y / 100), y % 100);
+        p = pd_dec2(pd_dec2(p, (unsigned)y / 100), (unsigned)y % 100);
         *p++ = '-';
-        p = pd_time_2(p, tm.tm_mon + 1);
+        p = pd_dec2(p, (unsigned)(tm.tm_mon + 1));
         *p++ = '-';
-        p = pd_time_2(p, tm.tm_mday);
+        p = pd_dec2(p, (unsigned)(tm.tm_mday));
         *p++ = 'T';
-        p = pd_time_2(p, tm.tm_hour);
+        p = pd_dec2(p, (unsigned)(tm.tm_hour));
         *p++ = ':';
-        p = pd_time_2(p, tm.tm_min);
+        p = pd_dec2(p, (unsigned)(tm.tm_min));
         *p++ = ':';
-        p = pd_time_2(p, tm.tm_sec);
+        p = pd_dec2(p, (unsigned)(tm.tm_sec));
         *p++ = off < 0 ? '-' : '+';
-        p = pd_time_2(p, a / 60);
+        p = pd_dec2(p, (unsigned)(a / 60));
         *p++ = ':';
-        p = pd_time_2(p, a % 60);
+        p = pd_dec2(p, (unsigned)(a % 60));
         *p = '\0';
         return;
     }

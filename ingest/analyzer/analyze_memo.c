@@ -22,23 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_STATIC_LINKING_ONLY   /* XXH3_state_t on the stack */
-#include <xxhash.h>
-#if defined(__x86_64__) || defined(__i386__)
-/* libxxhash's own dispatch picks AVX2 or SSE2 at run time, where its
- * plain functions are built for the baseline; the hash is the same. */
-#include <xxh_x86dispatch.h>
-#define AN_XXH_UPDATE XXH3_128bits_update_dispatch
-#else
-#define AN_XXH_UPDATE XXH3_128bits_update
-#endif
-
 #include "analyze_build.h"
 #include "analyze_feed.h"
 #include "analyze_flow.h"
 #include "analyze_memo.h"
 #include "tmpl_replay.h"
 #include "pd_error.h"
+#include "pd_xxh.h"
 
 /* A chunk being recorded (st->rec). */
 typedef struct an_rec {
@@ -89,43 +79,17 @@ static int an_clean(const an_state *st)
            st->nshadow == 0;
 }
 
-/* The key's context, gathered before it is hashed: XXH3's streaming
- * update costs about 160 instructions a call whatever its length, and the
- * context came in about 19 pieces a chunk (5.6 % of an ingest's
- * instructions, 2026-12-07).  The hash of a stream does not depend on how
- * it is split, so the key is the same as piece by piece. */
-typedef struct {
-    XXH3_state_t xs;
-    size_t n;
-    unsigned char b[1024];
-} an_keybuf;
-
-static void an_key_put(an_keybuf *k, const void *p, size_t len)
-{
-    if (k->n + len > sizeof(k->b)) {
-        AN_XXH_UPDATE(&k->xs, k->b, k->n);
-        k->n = 0;
-        if (len > sizeof(k->b)) {
-            AN_XXH_UPDATE(&k->xs, p, len);
-            return;
-        }
-    }
-    memcpy(k->b + k->n, p, len);
-    k->n += len;
-}
-
 /* The key of chunk [base, q) whose first line is line0 in state st. */
 static void an_key(const an_state *st, const char *base, const char *q,
                    uint32_t line0, int at_start, uint64_t *lo, uint64_t *hi)
 {
-    an_keybuf kb;
+    pd_xxh kb;                   /* ~19 pieces a chunk: gathered (pd_xxh.h) */
     XXH128_hash_t h;
     int64_t v[8];
     size_t i, k = st->nring < AN_RING ? st->nring : AN_RING;
     long nw = st->wrappers < AN_MAXSCOPE ? st->wrappers : AN_MAXSCOPE;
 
-    XXH3_128bits_reset(&kb.xs);
-    kb.n = 0;
+    pd_xxh_start128(&kb);
     v[0] = at_start;
     v[1] = st->cpp;
     v[2] = st->lx.flags;
@@ -134,10 +98,10 @@ static void an_key(const an_state *st, const char *base, const char *q,
     v[5] = (int64_t)st->nframes;
     v[6] = st->wrappers;
     v[7] = (int64_t)k;
-    an_key_put(&kb, v, sizeof(v));
-    an_key_put(&kb, st->scope, st->scope_len);
+    pd_xxh_put(&kb, v, sizeof(v));
+    pd_xxh_put(&kb, st->scope, st->scope_len);
     if (nw > 0)
-        an_key_put(&kb, st->scope_marks, (size_t)nw * sizeof(uint32_t));
+        pd_xxh_put(&kb, st->scope_marks, (size_t)nw * sizeof(uint32_t));
     for (i = 0; i < st->nframes; i++) {
         const an_frame *f = &st->frames[i];
 
@@ -147,7 +111,7 @@ static void an_key(const an_state *st, const char *base, const char *q,
         v[3] = f->ref_pdepth;
         v[4] = f->ref_set | f->outer_skip << 1 | f->skip << 2 | f->guard << 3 |
                f->else_skip << 4 | f->else_guard << 5 | f->seen_elif << 6;
-        an_key_put(&kb, v, 5 * sizeof(v[0]));
+        pd_xxh_put(&kb, v, 5 * sizeof(v[0]));
     }
     for (i = k; i > 0; i--) {
         const an_tok *t = an_prev(st, i);
@@ -157,11 +121,11 @@ static void an_key(const an_state *st, const char *base, const char *q,
         v[2] = t->len;
         v[3] = (int64_t)t->line - (int64_t)line0;
         v[4] = t->column;
-        an_key_put(&kb, v, 5 * sizeof(v[0]));
-        an_key_put(&kb, t->s, t->len);
+        pd_xxh_put(&kb, v, 5 * sizeof(v[0]));
+        pd_xxh_put(&kb, t->s, t->len);
     }
-    AN_XXH_UPDATE(&kb.xs, kb.b, kb.n);
-    AN_XXH_UPDATE(&kb.xs, base, (size_t)(q - base));
+    pd_xxh_flush(&kb);
+    kb.update(&kb.xs, base, (size_t)(q - base));   /* the chunk, whole */
     h = XXH3_128bits_digest(&kb.xs);
     *lo = h.low64;
     *hi = h.high64;

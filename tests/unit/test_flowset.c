@@ -340,7 +340,8 @@ static void test_one_pass_encoding_is_the_long_way(void **state)
     pd_buf_free(&l);
 }
 
-/* The hash gathers its bytes into a buffer before it hashes them: a file
+/* The hash gathers its bytes into a buffer (2 KiB, pd_xxh.h) before it
+ * hashes them: a file
  * whose facts fill it many times over, and a function whose facts alone
  * are larger than it, hash as pd_flow_facts_hash does. */
 static void test_one_pass_hash_past_its_buffer(void **state)
@@ -455,47 +456,48 @@ static void test_replaced_file_equals_a_fresh_one(void **state)
 static void test_replaced_long_facts_equal_a_fresh_one(void **state)
 {
     pd_flow_fn a[1] = {{"release", 5, PD_FLOW_LEGACY, "L0"}};
-    char pad[700], f1[800], f2[800], f3[800];
-    pd_flow_fn v1[2], v2[2], v3[2];
-    const pd_flow_fn *ver[5];
+    /* the caller's name, the pad's length (whole calls), and whether it
+     * calls release or relaxed (a name nobody defines): past the buffer,
+     * under it, at it (9 + 490 + 13 = 512), one past it */
+    static const struct { const char *name; size_t pad; int relaxed; } ver[] = {
+        {"user", 590, 0}, {"user", 590, 1}, {"user", 590, 0}, {"user", 490, 0},
+        {"user", 590, 1}, {"user_123", 490, 0}, {"user_123", 490, 1},
+        {"user_1234", 490, 0}, {"user_1234", 490, 1}, {"user_123", 490, 0},
+    };
+    char pad[700], f[800];
+    pd_flow_fn v[2];
     int64_t ka = pd_flow_path_key("a.c"), kb = pd_flow_path_key("b.c");
     size_t k, i;
     pd_flow *g = NULL;
 
     (void)state;
-    for (i = 0; i + 10 < 600; i += 10)   /* "c1:noop:- " calls, 10 bytes each */
+    for (i = 0; i + 10 <= 600; i += 10)  /* "c1:noop:- " calls, 10 bytes each */
         memcpy(pad + i, "c1:noop:- ", 10);
-    pad[i] = '\0';                       /* 590 bytes */
-    /* the caller calls release past byte 512 (f1), calls another name
-     * there (f2), and calls release under the limit (f3: 5 + 490 + 14) */
-    snprintf(f1, sizeof(f1), "%sc9:release:p0", pad);
-    snprintf(f2, sizeof(f2), "%sc9:relaxed:p0", pad);
-    snprintf(f3, sizeof(f3), "%.490sc9:release:p0", pad);
-    v1[0] = (pd_flow_fn){"user", 10, 0, f1};
-    v2[0] = (pd_flow_fn){"user", 10, 0, f2};
-    v3[0] = (pd_flow_fn){"user", 10, 0, f3};
-    v1[1] = v2[1] = v3[1] = (pd_flow_fn){"other", 30, 0, "c1:release:p0"};
-    ver[0] = v1;
-    ver[1] = v2;
-    ver[2] = v1;
-    ver[3] = v3;
-    ver[4] = v2;
-    assert_true(strlen("user") + 1 + strlen(f1) > 512);
-    assert_true(strlen("user") + 1 + strlen(f3) <= 512);
+    pad[i] = '\0';
+    v[1] = (pd_flow_fn){"other", 30, 0, "c1:release:p0"};
     assert_int_equal(pd_flow_new(&g), 0);
     assert_int_equal(pd_flow_set_file(g, ka, "a.c", a, 1), 0);
-    for (k = 0; k < 5; k++) {
+    for (k = 0; k < sizeof(ver) / sizeof(ver[0]); k++) {
         pd_flow *fresh = NULL;
+        size_t keylen;
 
-        assert_int_equal(pd_flow_set_file(g, kb, "b.c", ver[k], 2), 0);
+        /* "c9:release:p0" and "c9:relaxed:p0" are 13 bytes each */
+        snprintf(f, sizeof(f), "%.*sc9:%s:p0", (int)ver[k].pad, pad,
+                 ver[k].relaxed ? "relaxed" : "release");
+        v[0] = (pd_flow_fn){ver[k].name, 10, 0, f};
+        keylen = strlen(ver[k].name) + 1 + strlen(f);
+        assert_int_equal(keylen, strlen(ver[k].name) + ver[k].pad + 14);
+        if (ver[k].pad == 490 && strlen(ver[k].name) >= 8)
+            assert_int_equal(keylen, strlen(ver[k].name) == 8 ? 512 : 513);
+        assert_int_equal(pd_flow_set_file(g, kb, "b.c", v, 2), 0);
         assert_int_equal(pd_flow_resolve(g), 0);
         assert_int_equal(pd_flow_new(&fresh), 0);
         assert_int_equal(pd_flow_set_file(fresh, ka, "a.c", a, 1), 0);
-        assert_int_equal(pd_flow_set_file(fresh, kb, "b.c", ver[k], 2), 0);
+        assert_int_equal(pd_flow_set_file(fresh, kb, "b.c", v, 2), 0);
         assert_int_equal(pd_flow_resolve(fresh), 0);
         same_functions(g, fresh, kb, 2);
         /* release's items make user legacy; relaxed is nobody's */
-        assert_int_equal(pd_flow_state(g, kb, 0) == PD_OBJ_NONE, ver[k] == v2);
+        assert_int_equal(pd_flow_state(g, kb, 0) == PD_OBJ_NONE, ver[k].relaxed);
         pd_flow_free(fresh);
     }
     pd_flow_free(g);

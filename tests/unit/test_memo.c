@@ -135,8 +135,8 @@ static void test_tokens_before_the_cut_are_context(void **state)
     warm_by("b.cpp", b, "a.cpp", a, 0);
 }
 
-/* A token longer than the buffer the key's context is gathered in (1 KiB,
- * analyze_memo.c) among those before the cut: what was gathered before
+/* A token longer than the buffer the key's context is gathered in (2 KiB,
+ * pd_xxh.h) among those before the cut: what was gathered before
  * it is still part of the key.  Here that is the open #if, guarded
  * (#ifndef HPY_UNIVERSAL_ABI) or not, the tokens before the cut the same. */
 static void test_long_tokens_before_the_cut_are_context(void **state)

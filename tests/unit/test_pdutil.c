@@ -24,6 +24,7 @@
 #include "pd_map.h"
 #include "pd_sched.h"
 #include "pd_time.h"
+#include "pd_xxh.h"
 
 static void test_buf_appends_and_terminates(void **state)
 {
@@ -409,6 +410,14 @@ static void test_dec_writes_what_printf_writes(void **state)
     int i;
 
     (void)state;
+    for (i = 0; i < 100; i++) {
+        char want[8], got[8] = "xxxxxxx";
+
+        snprintf(want, sizeof(want), "%02d", i);
+        assert_ptr_equal(pd_dec2(got, (unsigned)i), got + 2);
+        assert_memory_equal(got, want, 2);
+        assert_int_equal(got[2], 'x');
+    }
     check_dec(0);
     check_dec(UINT64_MAX);
     check_dec((uint64_t)INT64_MAX);
@@ -480,6 +489,46 @@ static void test_iso8601_writes_what_printf_writes(void **state)
     }
 }
 
+/* A gathered hash (pd_xxh.h) is XXH3's one-shot hash of the same bytes,
+ * however they are cut: pieces of 0 bytes up to past the buffer, a piece
+ * that lands exactly on its end, and one larger than it after others. */
+static void test_xxh_gathered_is_one_shot(void **state)
+{
+    static unsigned char data[9000];
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    size_t i, round;
+
+    (void)state;
+    for (i = 0; i < sizeof(data); i++)
+        data[i] = (unsigned char)(i * 131 + (i >> 7));
+    for (round = 0; round < 300; round++) {
+        size_t total = round < 4 ? (size_t[]){0, 2048, 2049, 9000}[round]
+                                 : (size_t)(x % sizeof(data)), at = 0;
+        pd_xxh h64, h128;
+        XXH128_hash_t w, g;
+
+        pd_xxh_start64(&h64);
+        pd_xxh_start128(&h128);
+        while (at < total) {
+            size_t piece;
+
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            piece = x % 8 == 0 ? x % 3000 : x % 8 == 1 ? 2048 - h64.n : x % 40;
+            if (piece > total - at)
+                piece = total - at;
+            pd_xxh_put(&h64, data + at, piece);
+            pd_xxh_put(&h128, data + at, piece);
+            at += piece;
+        }
+        assert_true(pd_xxh_digest64(&h64) == XXH3_64bits(data, total));
+        w = XXH3_128bits(data, total);
+        g = pd_xxh_digest128(&h128);
+        assert_true(w.low64 == g.low64 && w.high64 == g.high64);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_quota_cases),
         cmocka_unit_test(test_dec_writes_what_printf_writes),
         cmocka_unit_test(test_iso8601_writes_what_printf_writes),
+        cmocka_unit_test(test_xxh_gathered_is_one_shot),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
