@@ -51,9 +51,14 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp)
             w->amax = hp->c.author_time;
         w->own++;
     } else {
+        /* a copy, not snprintf: this runs for each of upstream's 15,000 */
+        size_t n = hp->c.oid ? strnlen(hp->c.oid, sizeof(w->base_oid) - 1) : 0;
+
         w->has_base = 1;
         w->base = hp->c;
-        snprintf(w->base_oid, sizeof(w->base_oid), "%s", hp->c.oid ? hp->c.oid : "");
+        if (n)
+            memcpy(w->base_oid, hp->c.oid, n);
+        w->base_oid[n] = '\0';
         w->base.oid = w->base_oid;
         w->base_value = hp->value;
         w->upstream++;

@@ -82,23 +82,40 @@ void srv_page_link(srv_req *r, size_t page, size_t per, size_t total)
                  page + 1, per);
 }
 
+int srv_page_range(srv_req *r, size_t total, size_t per_page_default, size_t *from,
+                   size_t *to)
+{
+    size_t page, per;
+
+    if (srv_page_window(r, per_page_default, per_page_default * 10, &page, &per) < 0)
+        return PD_EINVAL;
+    if (total <= per && page == 1) {
+        *from = 0;
+        *to = total;
+        return 0;
+    }
+    *from = (page - 1) * per < total ? (page - 1) * per : total;
+    *to = page * per < total ? page * per : total;
+    srv_page_link(r, page, per, total);
+    return 0;
+}
+
 json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default)
 {
-    size_t page, per, total = json_array_size(arr), i;
+    size_t from, to, i;
     json_t *out;
 
     /* The list is built whole before it is cut: a larger page costs the
      * answer's bytes, not more work. */
-    if (srv_page_window(r, per_page_default, per_page_default * 10, &page, &per) < 0) {
+    if (srv_page_range(r, json_array_size(arr), per_page_default, &from, &to) < 0) {
         json_decref(arr);
         return NULL;
     }
-    if (total <= per && page == 1)
+    if (from == 0 && to == json_array_size(arr))
         return arr;
     out = json_array();
-    for (i = (page - 1) * per; i < total && i < page * per; i++)
+    for (i = from; i < to; i++)
         json_array_append(out, json_array_get(arr, i));
     json_decref(arr);
-    srv_page_link(r, page, per, total);
     return out;
 }

@@ -30,6 +30,15 @@ json_t *srv_paginate(srv_req *r, json_t *arr, size_t per_page_default);
 int srv_page_window(srv_req *r, size_t per_page_default, size_t per_page_max,
                     size_t *page, size_t *per);
 
+/*
+ * The items [*from, *to) of a list of `total` that the page the client
+ * asked for holds (as srv_paginate cuts it), for a handler that writes
+ * its list without a JSON tree; sets the Link header when the list does
+ * not fit one page.  0, or PD_EINVAL (message set).
+ */
+int srv_page_range(srv_req *r, size_t total, size_t per_page_default, size_t *from,
+                   size_t *to);
+
 /* Set the Link header (first, prev, next, last) for page `page` of `per`
  * items out of `total`. */
 void srv_page_link(srv_req *r, size_t page, size_t per, size_t total);
