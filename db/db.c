@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "db.h"
+#include "db_kept.h"
 #include "db_aside_probe.h"
 #include "db_fns.h"
 #include "db_measures_fill.h"
@@ -174,12 +175,14 @@ static int db_open_journal(sqlite3 **out, const char *path, int create, int busy
     *out = db;
     return 0;
 fail:
-    sqlite3_close(db);
+    db_close(db);
     return rc;
 }
 
 void db_close(sqlite3 *db)
 {
-    if (db)
+    if (db) {
+        db_kept_close(db);
         sqlite3_close(db);
+    }
 }

@@ -9,6 +9,7 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "db_fns.h"
+#include "db_kept.h"
 #include "pd_error.h"
 
 int db_analysis_find(sqlite3 *db, const char *blob, const char *rules_hash, int64_t *id)
@@ -53,7 +54,7 @@ int db_analysis_get(sqlite3 *db, const char *blob, const char *rules_hash,
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if ((rc = db_prepare(db, &st, "SELECT id, status, universal_ready, notes, lines, "
+    if ((rc = db_kept_prepare(db, &st, "SELECT id, status, universal_ready, notes, lines, "
                          "size FROM analyses WHERE blob_oid = ?1 AND rules_hash = ?2")) < 0)
         return rc;
     sqlite3_bind_text(st, 1, blob, -1, SQLITE_STATIC);
@@ -69,7 +70,7 @@ int db_analysis_get(sqlite3 *db, const char *blob, const char *rules_hash,
         if ((rc = db_column_dup(st, 1, &out->status)) == 0)
             rc = db_column_dup(st, 3, &out->notes);
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);
     return rc;
 }
 

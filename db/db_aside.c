@@ -17,6 +17,7 @@
 #include "db.h"
 #include "db_aside.h"
 #include "db_aside_probe.h"
+#include "db_kept.h"
 #include "db_lock.h"
 #include "pd_error.h"
 
@@ -314,6 +315,7 @@ static int db_aside_check(sqlite3 *db, const char *tmp)
  * once they are). */
 static int db_aside_close(sqlite3 *db, const char *tmp, int rc)
 {
+    db_kept_close(db);          /* the ingest's kept statements (db_kept.h) */
     if (sqlite3_close(db) != SQLITE_OK) {
         if (rc == 0)
             rc = pd_error_set(PD_EDB, "%s: cannot close the new database: %s", tmp,

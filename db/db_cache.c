@@ -5,6 +5,7 @@
 
 #include "db.h"
 #include "db_cache.h"
+#include "db_kept.h"
 #include "pd_error.h"
 
 int db_data_version(sqlite3 *db, int64_t *out)
@@ -31,7 +32,7 @@ int db_commit_generation(sqlite3 *db, int64_t repo_id, int64_t commit_id,
 
     memset(out, 0, sizeof(*out));
     /* An aggregate without GROUP BY: always exactly one row. */
-    if ((rc = db_prepare(db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
+    if ((rc = db_kept_prepare(db, &st, "SELECT (SELECT coalesce(max(gen), 0) FROM "
                          "sarif_generation WHERE commit_id = ?1), count(*), "
                          "coalesce(max(id), 0), (SELECT coalesce(max(gen), 0) FROM "
                          "dismissal_generation WHERE repo_id = ?2) "
@@ -47,7 +48,7 @@ int db_commit_generation(sqlite3 *db, int64_t repo_id, int64_t commit_id,
     } else if (rc == 0) {
         rc = pd_error_set(PD_EDB, "database: the SARIF generation query gave no row");
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);
     if (rc < 0)
         memset(out, 0, sizeof(*out));
     return rc < 0 ? rc : 0;

@@ -16,6 +16,7 @@
 #include "db_flow.h"
 #include "db_flow_set.h"
 #include "db_compress.h"
+#include "db_kept.h"
 #include "db_tree.h"
 #include "pd_buf.h"
 #include "pd_error.h"
@@ -161,7 +162,7 @@ static int db_flow_results(sqlite3 *db, int64_t commit_id, const char *rules_has
     if ((rc = db_flow_set_read(db, commit_id, rules_hash, &set, &len)) < 0)
         return rc;
     if ((rc = pd_flow_new(&g)) < 0 ||
-        (rc = db_prepare(db, &st, DB_TREE_LATEST_CTE
+        (rc = db_kept_prepare(db, &st, DB_TREE_LATEST_CTE
                          "SELECT p.path, a.flow_fns, "
                          "CASE WHEN a.flow_fns IS NULL THEN a.flow END, a.flow_len "
                          "FROM latest l JOIN paths p ON p.id = l.path_id "
@@ -176,7 +177,7 @@ static int db_flow_results(sqlite3 *db, int64_t commit_id, const char *rules_has
     if (rc == 0 && (rc = pd_flow_results_apply(g, set, len)) == PD_EINVAL)
         rc = PD_ENOTFOUND;
 done:
-    sqlite3_finalize(st);
+    db_kept_done(st);
     free(set);
     if (rc < 0)
         pd_flow_free(g);
@@ -216,7 +217,7 @@ static int db_flow_key(sqlite3 *db, int64_t commit_id, char *key, size_t n)
     const char *file = sqlite3_db_filename(db, "main");
     int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT oid FROM commits WHERE id = ?1")) < 0)
+    if ((rc = db_kept_prepare(db, &st, "SELECT oid FROM commits WHERE id = ?1")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, commit_id);
     if ((rc = db_step(st)) > 0) {
@@ -226,7 +227,7 @@ static int db_flow_key(sqlite3 *db, int64_t commit_id, char *key, size_t n)
     } else if (rc == 0) {
         rc = pd_error_set(PD_ENOTFOUND, "no commit %lld", (long long)commit_id);
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);
     return rc;
 }
 

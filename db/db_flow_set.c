@@ -7,6 +7,7 @@
 #include "db.h"
 #include "db_flow_set.h"
 #include "db_compress.h"
+#include "db_kept.h"
 #include "pd_flow.h"
 #include "pd_error.h"
 #include "pd_sha1.h"
@@ -121,7 +122,7 @@ int db_flow_set_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, cha
 
     *text = NULL;
     *len = 0;
-    if ((rc = db_prepare(db, &st, "SELECT s.data, s.data_len FROM flow_commits c "
+    if ((rc = db_kept_prepare(db, &st, "SELECT s.data, s.data_len FROM flow_commits c "
                          "JOIN flow_sets s ON s.id = c.set_id "
                          "WHERE c.commit_id = ?1 AND c.rules_hash = ?2")) < 0)
         return rc;
@@ -138,7 +139,7 @@ int db_flow_set_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, cha
     } else if (rc == 0) {
         rc = PD_ENOTFOUND;       /* not an error to report: no message */
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "db.h"
+#include "db_kept.h"
 #include "db_missing.h"
 #include "pd_error.h"
 
@@ -12,7 +13,7 @@ int db_missing_blob(sqlite3 *db, int64_t repo_id, const char *blob, char *since_
     sqlite3_stmt *st;
     int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT c.oid FROM missing_objects m JOIN commits c "
+    if ((rc = db_kept_prepare(db, &st, "SELECT c.oid FROM missing_objects m JOIN commits c "
                          "ON c.id = m.commit_id WHERE m.blob_oid = ?1 AND "
                          "c.repo_id = ?2 ORDER BY c.id LIMIT 1")) < 0)
         return rc;
@@ -20,7 +21,7 @@ int db_missing_blob(sqlite3 *db, int64_t repo_id, const char *blob, char *since_
     sqlite3_bind_int64(st, 2, repo_id);
     if ((rc = db_step(st)) > 0)
         snprintf(since_out, 41, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+    db_kept_done(st);
     if (rc == 0)
         return PD_ENOTFOUND;
     return rc < 0 ? rc : 0;

@@ -9,6 +9,7 @@
 
 #include "db.h"
 #include "db_flow.h"
+#include "db_kept.h"
 #include "db_measures.h"
 #include "db_tree.h"
 #include "pd_error.h"
@@ -77,7 +78,7 @@ int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
     sqlite3_stmt *st = NULL;
     int rc;
 
-    if ((rc = db_prepare(db, &st, "SELECT id, path FROM repos WHERE name = ?1")) < 0)
+    if ((rc = db_kept_prepare(db, &st, "SELECT id, path FROM repos WHERE name = ?1")) < 0)
         return rc;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     rc = db_step_one(db, st);
@@ -88,7 +89,7 @@ int db_repo_find(sqlite3 *db, const char *name, int64_t *id_out,
         if (path_out)
             snprintf(path_out, n, "%s", (const char *)sqlite3_column_text(st, 1));
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);
     return rc;
 }
 
@@ -114,7 +115,7 @@ static int db_rev_row(sqlite3 *db, sqlite3_stmt *st, int64_t *commit_out, char *
         *commit_out = sqlite3_column_int64(st, 0);
         snprintf(oid_out, 41, "%s", (const char *)sqlite3_column_text(st, 1));
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);           /* a kept statement or a plain one */
     return rc;
 }
 
@@ -144,7 +145,7 @@ static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
     int rc, found = 0;
 
     snprintf(hi, sizeof(hi), "%sg", rev);  /* 'g' sorts after every hex digit */
-    if ((rc = db_prepare(db, &st, "SELECT id, oid FROM commits WHERE repo_id = ?1 "
+    if ((rc = db_kept_prepare(db, &st, "SELECT id, oid FROM commits WHERE repo_id = ?1 "
                          "AND oid >= ?2 AND oid < ?3 LIMIT 2")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, repo_id);
@@ -164,7 +165,7 @@ static int db_rev_by_prefix(sqlite3 *db, int64_t repo_id, const char *rev,
         rc = pd_error_set(PD_ENOTFOUND, "ambiguous commit id prefix '%s'", rev);
     else
         rc = 0;
-    sqlite3_finalize(st);
+    db_kept_done(st);
     return rc;
 }
 
@@ -257,7 +258,7 @@ int db_rev_resolve(sqlite3 *db, int64_t repo_id, const char *rev,
             return rc;
         return db_rev_steps(db, repo_id, rev, rev + name, commit_out, oid_out);
     }
-    if ((rc = db_prepare(db, &st, "SELECT c.id, c.oid FROM refs r JOIN commits c "
+    if ((rc = db_kept_prepare(db, &st, "SELECT c.id, c.oid FROM refs r JOIN commits c "
                          "ON c.id = r.commit_id WHERE r.repo_id = ?1 AND "
                          "(r.name = ?2 OR r.name = 'refs/heads/' || ?2 OR "
                          "r.name = 'refs/remotes/' || ?2 OR r.name = 'refs/tags/' || ?2) "
@@ -309,7 +310,7 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
 
     /* The newest change of the path after the checkpoint, else the
      * checkpoint's row (db_tree.h); ?2 the path. */
-    if ((rc = db_prepare(db, &st, "WITH RECURSIVE base(id) AS (SELECT coalesce("
+    if ((rc = db_kept_prepare(db, &st, "WITH RECURSIVE base(id) AS (SELECT coalesce("
                          "(SELECT base_id FROM chain_pos WHERE commit_id = ?1), 0)),"
                          " pid(id) AS (SELECT id FROM paths WHERE path = ?2),"
                          " chain(cid, depth) AS (SELECT ?1, 0 UNION ALL"
@@ -334,7 +335,7 @@ int db_commit_file_blob(sqlite3 *db, int64_t commit_id, const char *path,
         snprintf(blob_out, 41, "%s", (const char *)sqlite3_column_text(st, 0));
     else if (rc == PD_ENOTFOUND)
         pd_error_set(rc, "no file '%s' at this commit", path);
-    sqlite3_finalize(st);
+    db_kept_done(st);
     /* Not found along a chain cut short by damage is the damage. */
     if (rc == PD_ENOTFOUND) {
         int bad = db_chain_check(db, commit_id);

@@ -7,6 +7,7 @@
 
 #include "db.h"
 #include "db_fns.h"
+#include "db_kept.h"
 #include "db_sarif.h"
 #include "pd_error.h"
 
@@ -293,7 +294,7 @@ static int ds_read_end(sqlite3_stmt *st, int rc, int stepped, const char *what)
 
     if (rc < 0 && stepped)
         rc = pd_error_set(PD_EDB, "%s: %s", what, sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+    db_kept_done(st);           /* a kept statement or a plain one */
     return rc;
 }
 
@@ -329,7 +330,7 @@ int db_sarif_file_count(sqlite3 *db, int64_t commit_id, const char *path, int64_
     int rc;
 
     *n = 0;
-    if ((rc = db_prepare(db, &st, "SELECT count(*) FROM sarif_results r JOIN sarif_runs s "
+    if ((rc = db_kept_prepare(db, &st, "SELECT count(*) FROM sarif_results r JOIN sarif_runs s "
                          "ON s.id = r.run_id WHERE r.path = ?2 AND s.commit_id = ?1 AND "
                          DB_SARIF_FINDING_SQL)) < 0)
         return rc;
@@ -354,7 +355,7 @@ int db_sarif_file_findings(sqlite3 *db, int64_t commit_id, const char *path,
     if (strlen(fp_key) > 200 || strchr(fp_key, '"'))
         return pd_error_set(PD_EINVAL, "fingerprint key \"%.40s\" cannot be read", fp_key);
     snprintf(member, sizeof(member), "$.\"%s\"", fp_key);
-    if ((rc = db_prepare(db, &st, "SELECT r.line, r.col, u.rule_id, r.message, "
+    if ((rc = db_kept_prepare(db, &st, "SELECT r.line, r.col, u.rule_id, r.message, "
                          "r.function, s.tool, r.level, s.category, "
                          "json_extract(r.fingerprints, ?3) FROM sarif_results r "
                          "JOIN sarif_runs s ON s.id = r.run_id LEFT JOIN sarif_rules u "

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "db.h"
+#include "db_kept.h"
 #include "db_triage.h"
 #include "pd_error.h"
 #include "pd_time.h"
@@ -197,7 +198,7 @@ int db_triage_marks(sqlite3 *db, int64_t repo_id, const char *const *fp, size_t 
      * page, issue 26.3).  Past as many as there are findings, look each up. */
     if ((rc = dt_fps(db, repo_id, n, &fps, &nfps)) < 0)
         return rc;
-    if ((rc = db_prepare(db, &st, "SELECT " DT_COLS " FROM dismissals WHERE repo_id = ?1 "
+    if ((rc = db_kept_prepare(db, &st, "SELECT " DT_COLS " FROM dismissals WHERE repo_id = ?1 "
                          "AND fingerprint = ?2")) < 0) {
         dt_fps_free(fps, nfps);
         return rc;
@@ -224,7 +225,7 @@ int db_triage_marks(sqlite3 *db, int64_t repo_id, const char *const *fp, size_t 
             (*ndismissed)++;
         }
     }
-    sqlite3_finalize(st);
+    db_kept_done(st);
     dt_fps_free(fps, nfps);
     for (; rc < 0 && i > 0; i--) {
         json_decref(out[i - 1]);
