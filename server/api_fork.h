@@ -48,7 +48,8 @@ int api_fork_step(api_fork_walk *w, const db_hist_point *hp);
  * | "none", "upstream": name | null, "base": {"commit", "author_date",
  * "committer_date", "value"} | null, "own_commits", "upstream_commits",
  * "first": commit | null, "last": commit | null, "author_dates": {"first",
- * "last"} | null}.  Takes the walk's references; the walk is spent.
+ * "last"} | null, "parts": [{"after": ref | null, "own_commits"}]}.  Takes
+ * the walk's references; the walk is spent.
  */
 json_t *api_fork_json(api_fork_walk *w);
 
@@ -58,8 +59,9 @@ void api_fork_end(api_fork_walk *w);
 /*
  * ?points=N of request `r` over points whose own ones carry "own": true:
  * the upstream part and the own part are reduced apart (each with x its
- * effective date, which rises within a part), the own part keeping up to
- * half of N (all of it when it fits).  0 when the request does not ask, 1
+ * effective date, which rises within a part), the own part keeping what
+ * upstream's points leave of N, at least half of N, and all of it when it
+ * fits.  0 when the request does not ask, 1
  * when applied with *total the count before, PD_EINVAL (pd_error_set;
  * *points untouched) for an N that is not a whole number from 3 to
  * 100000, or PD_ENOMEM (*points freed and NULL).

@@ -133,6 +133,7 @@ typedef struct {
     size_t nrows, cap;
     unsigned char *own;      /* own[i]: rows[i] is one of the port's own */
     json_t *port_start;
+    size_t port_row;         /* rows[port_row] is port_start's; SIZE_MAX: none */
     api_order ord;
     api_fork_walk fork;
 } api_hist;
@@ -172,10 +173,12 @@ static int api_history_point(api_hist *h, size_t i)
     db_hist_point hp = {api_history_when(h, i), h->src[i].value, h->src[i].tok_hpy};
     int64_t t = h->by_author ? hp.c.author_time : hp.c.committer_time;
     api_hrow *row;
-    int own, rc;
+    int own, rc, starts = 0;
 
-    if (!h->port_start && hp.tok_hpy > 0)
+    if (!h->port_start && hp.tok_hpy > 0) {
         h->port_start = api_commit_point(&hp.c);
+        starts = 1;
+    }
     own = api_fork_step(&h->fork, &hp);
     /* Along the chain even where the range leaves points out; the port's
      * own commits are dated among themselves (issue 23.1): the upstream
@@ -191,6 +194,8 @@ static int api_history_point(api_hist *h, size_t i)
     row->tmax = h->ord.tmax;
     row->out = (unsigned char)h->ord.out;
     row->part_start = (unsigned char)h->fork.restart;
+    if (starts)
+        h->port_row = h->nrows;
     h->own[h->nrows++] = (unsigned char)own;
     return 0;
 }
@@ -230,6 +235,38 @@ static void api_history_write_point(pd_buf *b, const api_hist *h, size_t i)
 }
 
 /*
+ * ?points=N: the rows api_fork_pick keeps, with the port's start among
+ * them (doc/api.md: the first and last points and port_start stay).  The
+ * kept rows ascend (upstream's part, then the port's own, which come after
+ * it on the chain); when LTTB left the start out, it takes the place of
+ * the nearer of the kept rows either side of it that is neither the first
+ * nor the last, so the answer still has at most N points and stays in
+ * order (found by a newcomer: numpy-hpy's start, its 10th own commit, was
+ * missing from a 50-point history).  1, or PD_ENOMEM.
+ */
+static int api_history_pick(const api_hist *h, const int64_t *t, const int64_t *v, size_t n,
+                            size_t **idx, size_t *nidx)
+{
+    size_t r = h->port_row, at, *k;
+
+    if (api_fork_pick(h->own, t, v, h->nrows, n, idx, nidx) < 0)
+        return PD_ENOMEM;
+    k = *idx;
+    for (at = 0; at < *nidx && k[at] < r; at++)
+        ;
+    /* kept, or outside the kept span (LTTB keeps the chain's last row,
+     * and the start is an own commit after upstream's kept ones) */
+    if (r == SIZE_MAX || at == 0 || at == *nidx || k[at] == r || *nidx < 3)
+        return 1;
+    /* k[at - 1] < r < k[at]: one of the two goes, never k[0] or the last */
+    if (at - 1 > 0 && (at == *nidx - 1 || r - k[at - 1] <= k[at] - r))
+        k[at - 1] = r;
+    else
+        k[at] = r;
+    return 1;
+}
+
+/*
  * The points of the answer into b as a JSON array: every row, or with
  * ?points=N those LTTB keeps (api_fork_pick on the rows' effective dates
  * and values), cut to the page asked for (srv_page_range, 100,000 a
@@ -254,7 +291,7 @@ static int api_history_points(srv_req *r, const api_hist *h, pd_buf *b)
             t[i] = h->rows[i].tmax;
             v[i] = h->src[h->rows[i].src].value;
         }
-        sampled = api_fork_pick(h->own, t, v, h->nrows, n, &idx, &nidx) < 0 ? PD_ENOMEM : 1;
+        sampled = api_history_pick(h, t, v, n, &idx, &nidx);
         free(t);
         free(v);
         if (sampled < 0)
@@ -350,6 +387,7 @@ enum MHD_Result api_history(srv_req *r)
     pd_buf b;
 
     memset(&h, 0, sizeof(h));
+    h.port_row = SIZE_MAX;
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = api_history_args(r, &measure, &h.by_author, &h.since, &h.until)) < 0 ||
         (rc = api_history_window(r, &h.port_only)) < 0 ||

@@ -23,7 +23,7 @@ int api_jw_utf8(const char *s);
  * document; NULL, or a value jansson cannot write, as null. */
 void api_jw_json(pd_buf *b, const json_t *v);
 
-/* api_text(s) (api.h): null for NULL, the string, or when it is not UTF-8
+/* api_text(s) (api_common.h): null for NULL, the string, or when it is not UTF-8
  * its display form (each byte outside UTF-8 as \xHH). */
 void api_jw_text(pd_buf *b, const char *s);
 

@@ -31,10 +31,11 @@ int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
  * Reduce history points (a JSON array of {"commit", "author_date",
  * "committer_date", "value"}, oldest first; reference stolen) to at most
  * `n` points, x the `date` ("author_date" or "committer_date") and y the
- * value.  The point of commit `keep` (may be NULL: the port start the
- * dashboard's window begins at) stays: the series is cut there and each
- * side reduced in proportion.  Returns the new array, or NULL when out of
- * memory.
+ * value.  The point of commit `keep` (NULL: none) stays: the series is
+ * cut there and each side reduced in proportion.  (A ref's history keeps
+ * its port start by api_history.c's own pick, on arrays; the scopes'
+ * histories sample with api_fork_sample, which keeps none.)  Returns the
+ * new array, or NULL when out of memory.
  */
 json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep);
 

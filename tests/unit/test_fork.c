@@ -193,6 +193,62 @@ static void test_sampling_keeps_the_port(void **state)
     json_decref(h);
 }
 
+/* 1 when the array of points holds commit `oid`. */
+static int has_commit(json_t *pts, const char *oid)
+{
+    json_t *p;
+    size_t i;
+
+    json_array_foreach(pts, i, p)
+        if (strcmp(json_string_value(json_object_get(p, "commit")), oid) == 0)
+            return 1;
+    return 0;
+}
+
+/* ?points=N keeps the first and last points and the port's start
+ * (doc/api.md), at most N points in order, for every N: the fixture's
+ * start is its second own commit ("port one", the first with an HPy
+ * token), which LTTB's share of the port left out at N = 3 (found by a
+ * newcomer on numpy-hpy, where the start is the 10th own commit). */
+static void test_sampling_keeps_the_port_start(void **state)
+{
+    json_t *all = get("/api/v1/repos/fk/refs/hpy/history", 200);
+    json_t *apts = json_object_get(all, "points");
+    const char *start = json_string_value(json_object_get(json_object_get(all, "port_start"),
+                                                          "commit"));
+    const char *first = json_string_value(json_object_get(json_array_get(apts, 0), "commit"));
+    const char *last = json_string_value(json_object_get(
+        json_array_get(apts, json_array_size(apts) - 1), "commit"));
+    char *one = git("log --format=%H --grep='^port one to HPy' hpy");
+    char path[128];
+    size_t n, i;
+
+    (void)state;
+    assert_non_null(start);
+    assert_string_equal(start, one);        /* the fixture's 05-port-one */
+    for (n = 3; n <= 7; n++) {
+        json_t *h, *pts;
+        json_int_t pos = -1;
+
+        snprintf(path, sizeof(path), "/api/v1/repos/fk/refs/hpy/history?points=%zu", n);
+        h = get(path, 200);
+        pts = json_object_get(h, "points");
+        assert_true(json_array_size(pts) <= n);
+        assert_true(has_commit(pts, start));
+        assert_true(has_commit(pts, first));
+        assert_true(has_commit(pts, last));
+        for (i = 0; i < json_array_size(pts); i++) {
+            json_int_t p = num(json_array_get(pts, i), "position");
+
+            assert_true(p > pos);
+            pos = p;
+        }
+        json_decref(h);
+    }
+    free(one);
+    json_decref(all);
+}
+
 /* The value of the trend at the end of ISO week `week`: the newest point
  * of the full history whose effective date is before the week's end. */
 static json_int_t trend_at(json_t *h, const char *week)
@@ -309,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_patch_ids_are_the_ports_own),
         cmocka_unit_test(test_port_window_dates_the_port_by_its_own_commits),
         cmocka_unit_test(test_sampling_keeps_the_port),
+        cmocka_unit_test(test_sampling_keeps_the_port_start),
         cmocka_unit_test(test_backfill_follows_the_trend_dates),
         cmocka_unit_test(test_backfill_before_the_port_is_its_base),
         cmocka_unit_test(test_forecast_range_from_today),
