@@ -208,9 +208,8 @@ enum MHD_Result api_file(srv_req *r)
 {
     q_file_params p = {.typed = 1};
     q_file *f = NULL;
-    char *owned = NULL, *body;
+    char *owned = NULL;
     enum MHD_Result ret;
-    size_t len;
     pd_buf b;
     int rc;
 
@@ -221,15 +220,8 @@ enum MHD_Result api_file(srv_req *r)
     pd_buf_init(&b, 0);
     api_file_write(f, &b);
     q_file_free(f);
-    /* The answer cache takes the body as it is (no copy of 1.2 MB). */
-    if (!(body = pd_buf_take(&b, &len)))
-        ret = srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
-    else if (srv_capture_take(r, 200, "application/json", body, len))
-        ret = MHD_YES;
-    else {
-        ret = srv_reply_bytes(r, 200, "application/json", body, len);
-        free(body);
-    }
+    /* the answer cache takes the body as it is (no copy of 1.2 MB) */
+    ret = srv_reply_json_buf(r, &b);
     free(owned);
     return ret;
 }

@@ -18,7 +18,6 @@
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_time.h"
-#include "srv_capture.h"
 #include "srv_page.h"
 
 /* The measures with their label, direction and badge label, from the
@@ -357,23 +356,6 @@ static void api_history_head(pd_buf *b, srv_req *r, const api_hist *h, int measu
     pd_buf_puts(b, ",\"points\":");
 }
 
-/* Send the answer written into b (taken). */
-static enum MHD_Result api_history_send(srv_req *r, pd_buf *b)
-{
-    enum MHD_Result ret;
-    size_t len;
-    char *body;
-
-    /* The answer cache takes the body as it is (no copy). */
-    if (!(body = pd_buf_take(b, &len)))
-        return srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
-    if (srv_capture_take(r, 200, "application/json", body, len))
-        return MHD_YES;
-    ret = srv_reply_bytes(r, 200, "application/json", body, len);
-    free(body);
-    return ret;
-}
-
 enum MHD_Result api_history(srv_req *r)
 {
     const db_scope *sc;
@@ -426,7 +408,7 @@ enum MHD_Result api_history(srv_req *r)
     api_jw_int(&b, h.ord.late);
     pd_buf_put(&b, "}", 1);
     api_history_free(&h);
-    return api_history_send(r, &b);
+    return srv_reply_json_buf(r, &b);
 }
 
 /* db_file_history callback: one point of the file, newest first. */

@@ -233,6 +233,21 @@ void srv_reply_cache_headers(struct MHD_Response *resp, int immutable, int priva
     MHD_add_response_header(resp, "Cache-Control", "no-cache");
 }
 
+enum MHD_Result srv_reply_json_buf(srv_req *r, pd_buf *b)
+{
+    enum MHD_Result ret;
+    size_t len;
+    char *body = pd_buf_take(b, &len);
+
+    if (!body)
+        return srv_reply_problem(r, 500, "Internal error", "could not encode JSON");
+    if (srv_capture_take(r, 200, "application/json", body, len))
+        return MHD_YES;
+    ret = srv_reply_bytes(r, 200, "application/json", body, len);
+    free(body);
+    return ret;
+}
+
 enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc)
 {
     char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "pd_buf.h"
 #include "srv_req.h"
 
 /* Reply with a JSON document (reference stolen), 200 unless `status`. */
@@ -29,6 +30,15 @@ enum MHD_Result srv_reply_error(srv_req *r, int code);
 /* Reply with bytes (copied). */
 enum MHD_Result srv_reply_bytes(srv_req *r, unsigned status, const char *ctype,
                                 const void *buf, size_t len);
+
+/*
+ * Reply 200 with the JSON written into `b` (its bytes taken, b emptied):
+ * the answer cache keeps them without a copy (srv_capture_take) when it
+ * asked for the answer, else they are sent.  A buffer whose writing failed
+ * (b->err) is a 500 problem.  For the answers written without a jansson
+ * tree (the file page, a ref's history).
+ */
+enum MHD_Result srv_reply_json_buf(srv_req *r, pd_buf *b);
 
 /* Size of an ETag buffer: a quoted 40-hex blob id, "-gzip" and the NUL. */
 #define SRV_ETAG_SIZE 56
