@@ -109,25 +109,6 @@ void api_fork_end(api_fork_walk *w)
     memset(w, 0, sizeof(*w));
 }
 
-/* `part` (reference stolen) cut to at most `b` points: LTTB from 3 on,
- * else its ends (the last alone for 1: upstream's last is the base). */
-static json_t *api_fork_cut(json_t *part, size_t b)
-{
-    size_t len = json_array_size(part);
-    json_t *out;
-
-    if (len <= b || b >= 3)
-        return api_lttb_points(part, b, "effective_date", NULL);
-    if (!(out = json_array()))
-        return json_decref(part), NULL;
-    if (b == 2)
-        json_array_append(out, json_array_get(part, 0));
-    if (b >= 1)
-        json_array_append(out, json_array_get(part, len - 1));
-    json_decref(part);
-    return out;
-}
-
 int api_fork_points_arg(srv_req *r, size_t *n)
 {
     char buf[32], *end;
@@ -157,37 +138,9 @@ static size_t api_fork_budget(size_t n, size_t nup, size_t nown)
     return bown > nown ? nown : bown;
 }
 
-int api_fork_sample(srv_req *r, json_t **points, size_t *total)
-{
-    json_t *up, *own, *p;
-    size_t i, n = 0, bown;
-    int rc;
-
-    if ((rc = api_fork_points_arg(r, &n)) <= 0)
-        return rc;
-    *total = json_array_size(*points);
-    up = json_array();
-    own = json_array();
-    json_array_foreach(*points, i, p)
-        json_array_append(json_is_true(json_object_get(p, "own")) ? own : up, p);
-    json_decref(*points);
-    *points = NULL;
-    bown = api_fork_budget(n, json_array_size(up), json_array_size(own));
-    own = api_fork_cut(own, bown);
-    up = api_fork_cut(up, n - bown);
-    if (!own || !up) {
-        json_decref(own);
-        json_decref(up);
-        return pd_error_nomem(NULL);
-    }
-    json_array_extend(up, own);
-    json_decref(own);
-    *points = up;
-    return 1;
-}
-
 /* Append to idx[*k...] the indices part[] (len of them, dates t, values
- * v) keeps for budget b, as api_fork_cut keeps them.  -1 out of memory. */
+ * v) keeps for budget b: LTTB from 3 on, else its ends (the last alone
+ * for 1: upstream's last is the base).  -1 out of memory. */
 static int api_fork_pick_part(const size_t *part, const int64_t *t, const int64_t *v,
                               size_t len, size_t b, size_t *idx, size_t *k)
 {
@@ -246,4 +199,87 @@ done:
         return pd_error_nomem(NULL);
     }
     return 0;
+}
+
+void api_fork_keep(size_t *idx, size_t nidx, size_t r)
+{
+    size_t at;
+
+    for (at = 0; at < nidx && idx[at] < r; at++)
+        ;
+    /* kept, or outside the kept span (LTTB keeps a part's last point, and
+     * the start is an own commit after upstream's kept ones) */
+    if (r == SIZE_MAX || at == 0 || at == nidx || idx[at] == r || nidx < 3)
+        return;
+    /* idx[at - 1] < r < idx[at]: one of the two goes, never the first or
+     * the last */
+    if (at - 1 > 0 && (at == nidx - 1 || r - idx[at - 1] <= idx[at] - r))
+        idx[at - 1] = r;
+    else
+        idx[at] = r;
+}
+
+/* The dates ("effective_date"; a point without a readable one sits where
+ * its neighbour does, as in api_lttb_pick), values and parts of JSON
+ * history points, and the index of commit `keep` (SIZE_MAX: none). */
+static void api_fork_series(json_t *points, const char *keep, unsigned char *own,
+                            int64_t *t, int64_t *v, size_t *at)
+{
+    const char *d, *c;
+    int64_t last = 0;
+    json_t *p;
+    size_t i;
+
+    *at = SIZE_MAX;
+    json_array_foreach(points, i, p) {
+        d = json_string_value(json_object_get(p, "effective_date"));
+        if (pd_parse_date(d ? d : "", &t[i]) < 0)
+            t[i] = last;
+        last = t[i];
+        v[i] = json_integer_value(json_object_get(p, "value"));
+        own[i] = json_is_true(json_object_get(p, "own"));
+        c = json_string_value(json_object_get(p, "commit"));
+        if (keep && c && strcmp(c, keep) == 0)
+            *at = i;
+    }
+}
+
+int api_fork_sample(srv_req *r, json_t **points, size_t *total, const char *keep)
+{
+    size_t len = json_array_size(*points), n = 0, *idx = NULL, nidx = 0, at, i;
+    unsigned char *own = malloc(len + 1);
+    int64_t *t = malloc((len + 1) * sizeof(*t)), *v = malloc((len + 1) * sizeof(*v));
+    json_t *out = NULL;
+    int rc;
+
+    if ((rc = api_fork_points_arg(r, &n)) <= 0)
+        goto done;
+    rc = PD_ENOMEM;
+    if (!own || !t || !v)
+        goto done;
+    *total = len;
+    api_fork_series(*points, keep, own, t, v, &at);
+    if (api_fork_pick(own, t, v, len, n, &idx, &nidx) < 0 || !(out = json_array()))
+        goto done;
+    /* api_fork_pick's order ascends (upstream before the port's own) */
+    api_fork_keep(idx, nidx, at);
+    for (i = 0; i < nidx; i++)
+        if (json_array_append(out, json_array_get(*points, idx[i])) < 0)
+            goto done;
+    json_decref(*points);
+    *points = out;
+    out = NULL;
+    rc = 1;
+done:
+    free(own);
+    free(t);
+    free(v);
+    free(idx);
+    json_decref(out);
+    if (rc == PD_ENOMEM) {
+        json_decref(*points);
+        *points = NULL;
+        return pd_error_nomem(NULL);
+    }
+    return rc;
 }

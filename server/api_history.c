@@ -234,34 +234,16 @@ static void api_history_write_point(pd_buf *b, const api_hist *h, size_t i)
 }
 
 /*
- * ?points=N: the rows api_fork_pick keeps, with the port's start among
- * them (doc/api.md: the first and last points and port_start stay).  The
- * kept rows ascend (upstream's part, then the port's own, which come after
- * it on the chain); when LTTB left the start out, it takes the place of
- * the nearer of the kept rows either side of it that is neither the first
- * nor the last, so the answer still has at most N points and stays in
- * order (found by a newcomer: numpy-hpy's start, its 10th own commit, was
- * missing from a 50-point history).  1, or PD_ENOMEM.
+ * ?points=N: the rows api_fork_pick keeps, with the port's start put among
+ * them by api_fork_keep.  The kept rows ascend: upstream's part, then the
+ * port's own, which come after it on the chain.  1, or PD_ENOMEM.
  */
 static int api_history_pick(const api_hist *h, const int64_t *t, const int64_t *v, size_t n,
                             size_t **idx, size_t *nidx)
 {
-    size_t r = h->port_row, at, *k;
-
     if (api_fork_pick(h->own, t, v, h->nrows, n, idx, nidx) < 0)
         return PD_ENOMEM;
-    k = *idx;
-    for (at = 0; at < *nidx && k[at] < r; at++)
-        ;
-    /* kept, or outside the kept span (LTTB keeps the chain's last row,
-     * and the start is an own commit after upstream's kept ones) */
-    if (r == SIZE_MAX || at == 0 || at == *nidx || k[at] == r || *nidx < 3)
-        return 1;
-    /* k[at - 1] < r < k[at]: one of the two goes, never k[0] or the last */
-    if (at - 1 > 0 && (at == *nidx - 1 || r - k[at - 1] <= k[at] - r))
-        k[at - 1] = r;
-    else
-        k[at] = r;
+    api_fork_keep(*idx, *nidx, h->port_row);
     return 1;
 }
 

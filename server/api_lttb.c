@@ -72,66 +72,8 @@ int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
     return 0;
 }
 
-/* Append to `dst` the points of src[from..to] that LTTB keeps for budget n. */
-static int api_lttb_part(json_t *dst, json_t *src, const double *x, const double *y,
-                         size_t from, size_t to, size_t n)
-{
-    size_t *keep, nkeep, i;
-
-    if (api_lttb_indices(x + from, y + from, to - from + 1, n, &keep, &nkeep) < 0)
-        return -1;
-    for (i = 0; i < nkeep; i++)
-        json_array_append(dst, json_array_get(src, from + keep[i]));
-    free(keep);
-    return 0;
-}
-
-json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep)
-{
-    size_t len = json_array_size(points), i, cut = 0, n1;
-    double *x = NULL, *y = NULL;
-    json_t *out = NULL, *p;
-    int64_t t = 0;
-
-    if (len <= n || n < 3)
-        return points;
-    if (!(x = malloc(len * sizeof(*x))) || !(y = malloc(len * sizeof(*y))) ||
-        !(out = json_array()))
-        goto done;
-    json_array_foreach(points, i, p) {
-        const char *c = json_string_value(json_object_get(p, "commit"));
-
-        /* A point without a readable date sits where its neighbour does. */
-        if (pd_parse_date(json_string_value(json_object_get(p, date)) ?
-                          json_string_value(json_object_get(p, date)) : "", &t) < 0 && i)
-            t = (int64_t)x[i - 1];
-        x[i] = (double)t;
-        y[i] = json_number_value(json_object_get(p, "value"));
-        if (keep && c && strcmp(c, keep) == 0)
-            cut = i;
-    }
-    /* Both sides of the kept point get budgets in proportion, at least 2
-     * each; they share the kept point, so together they are n. */
-    n1 = cut ? (size_t)((double)n * (double)(cut + 1) / (double)len) : 0;
-    if (cut && n1 < 2)
-        n1 = 2;
-    if (cut && n1 > n - 1)
-        n1 = n - 1;
-    if ((cut && api_lttb_part(out, points, x, y, 0, cut, n1) < 0) ||
-        (cut && json_array_remove(out, json_array_size(out) - 1) < 0) ||
-        api_lttb_part(out, points, x, y, cut, len - 1, cut ? n - n1 + 1 : n) < 0) {
-        json_decref(out);
-        out = NULL;
-    }
-done:
-    free(x);
-    free(y);
-    json_decref(points);
-    return out;
-}
-
-/* x of a point dated t, as api_lttb_points reads it from the ISO 8601
- * text of t: exact for years 1 to 9999 without the text; outside them
+/* x of a point dated t, as a reader of its ISO 8601 text (pd_parse_date)
+ * gets it: exact for years 1 to 9999 without the text; outside them
  * the text decides (a year it cannot read: the neighbour's x, *t kept). */
 static double api_lttb_x(int64_t t, int64_t *last)
 {

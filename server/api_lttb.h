@@ -12,11 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
-#include "srv_reply.h"
-#include "srv_req.h"
-
 /*
  * The indices (ascending, into *out, malloc'd; *nout of them) of the
  * points LTTB keeps of the series x[i], y[i] (len points) for a budget of n
@@ -28,23 +23,11 @@ int api_lttb_indices(const double *x, const double *y, size_t len, size_t n,
                      size_t **out, size_t *nout);
 
 /*
- * Reduce history points (a JSON array of {"commit", "author_date",
- * "committer_date", "value"}, oldest first; reference stolen) to at most
- * `n` points, x the `date` ("author_date" or "committer_date") and y the
- * value.  The point of commit `keep` (NULL: none) stays: the series is
- * cut there and each side reduced in proportion.  (A ref's history keeps
- * its port start by api_history.c's own pick, on arrays; the scopes'
- * histories sample with api_fork_sample, which keeps none.)  Returns the
- * new array, or NULL when out of memory.
- */
-json_t *api_lttb_points(json_t *points, size_t n, const char *date, const char *keep);
-
-/*
  * The indices (ascending, into *out, malloc'd; *nout of them) of the
- * points api_lttb_points keeps (no `keep`) of the series of dates t[i]
- * (unix seconds, the x as read back from their ISO 8601 text in UTC) and
- * values v[i], len points, for a budget of n: every index when len <= n
- * or n < 3.  The same points, without the series being JSON first: a
+ * points LTTB keeps of the series of dates t[i] (unix seconds, the x as
+ * read back from their ISO 8601 text in UTC, so that a date whose text
+ * has no readable year sits where its neighbour does) and values v[i], len
+ * points, for a budget of n: every index when len <= n or n < 3.  A
  * history answer makes JSON of the kept points only.  0, or -1 when out
  * of memory.
  */

@@ -206,7 +206,8 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
         api_fork_end(&h.fork);
         return srv_reply_error(r, rc);
     }
-    if ((rc = api_fork_sample(r, &h.points, &total)) < 0 ||
+    if ((rc = api_fork_sample(r, &h.points, &total, h.port_start ? json_string_value(
+                                  json_object_get(h.port_start, "commit")) : NULL)) < 0 ||
         !(h.points = srv_paginate(r, h.points, 100000))) {
         json_decref(rc < 0 ? h.points : NULL);
         json_decref(h.port_start);

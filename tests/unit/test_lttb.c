@@ -1,8 +1,9 @@
 /*
  * test_lttb.c: Largest-Triangle-Three-Buckets downsampling of history
  * series (server/api_lttb.c, ?points=N): sizes, ends, the extreme points a
- * chart must show, the kept port start, and series short enough to stay;
- * the plain-array pick keeps the very points the JSON sampling keeps.
+ * chart must show, and series short enough to stay; the port's parts and
+ * its kept start (server/api_fork.c): the plain-array pick of a ref's
+ * history keeps the very points the JSON sampling of a scope's keeps.
  */
 #include "testutil.h"
 
@@ -54,44 +55,6 @@ static void test_budget_ends_and_spikes(void **state)
     free(keep);
 }
 
-/* A history point as the API makes it. */
-static json_t *point(int i)
-{
-    char commit[41], date[40];
-
-    snprintf(commit, sizeof(commit), "%040d", i);
-    snprintf(date, sizeof(date), "2021-%02d-%02dT12:00:00+00:00", 1 + i / 28 % 12,
-             1 + i % 28);
-    return json_pack("{s:s, s:s, s:s, s:i}", "commit", commit, "author_date", date,
-                     "committer_date", "2022-02-08T12:00:00+00:00", "value", i % 7);
-}
-
-static void test_points_keep_the_port_start(void **state)
-{
-    json_t *pts = json_array(), *out;
-    char keep[41];
-    size_t i, found = 0;
-
-    for (i = 0; i < 300; i++)
-        json_array_append_new(pts, point((int)i));
-    snprintf(keep, sizeof(keep), "%040d", 211);
-    out = api_lttb_points(pts, 20, "author_date", keep);
-    assert_int_equal(json_array_size(out), 20);
-    for (i = 0; i < json_array_size(out); i++)
-        found += strcmp(json_string_value(json_object_get(json_array_get(out, i), "commit")),
-                        keep) == 0;
-    assert_int_equal(found, 1);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(out, 0), "commit")),
-                        "0000000000000000000000000000000000000000");
-    json_decref(out);
-    /* Under the budget: the very same array. */
-    pts = json_array();
-    json_array_append_new(pts, point(1));
-    out = api_lttb_points(pts, 20, "committer_date", NULL);
-    assert_ptr_equal(out, pts);
-    json_decref(out);
-}
-
 /*
  * A series with what can make two samplings part: runs of equal dates,
  * equal values (ties for the largest triangle), a date going back, and
@@ -113,62 +76,94 @@ static void series(int64_t *t, int64_t *v, size_t len)
     t[91] = 253402300799LL;                              /* 9999-12-31T23:59:59 */
 }
 
-/* The commits api_lttb_points keeps of series() as JSON, into `names`. */
-static size_t json_pick(const int64_t *t, const int64_t *v, size_t len, size_t n,
-                        char names[][41])
+/* An internal request (no connection) with query string `args`. */
+static void req_init(srv_req *r, const char *args)
 {
-    json_t *pts = json_array(), *out;
-    size_t i, k;
+    memset(r, 0, sizeof(*r));
+    r->url = "/api/v1/x";
+    r->args = args;
+}
+
+/* The commits api_fork_sample keeps of series() as JSON points (own from
+ * index `own_from` on), with commit `keep` (index; SIZE_MAX: none) kept,
+ * into `names`. */
+static size_t json_pick(const int64_t *t, const int64_t *v, size_t len, size_t own_from,
+                        size_t n, size_t keep, char names[][41])
+{
+    json_t *pts = json_array();
+    char args[32], kc[41];
+    size_t i, k, total = 0;
+    srv_req r;
 
     for (i = 0; i < len; i++) {
         char c[41], d[40];
+        json_t *p;
 
         snprintf(c, sizeof(c), "%040zu", i);
         pd_iso8601(d, sizeof(d), t[i], 0);
-        json_array_append_new(pts, json_pack("{s:s, s:s, s:I}", "commit", c,
-                                             "effective_date", d, "value", (json_int_t)v[i]));
+        p = json_pack("{s:s, s:s, s:I}", "commit", c, "effective_date", d,
+                      "value", (json_int_t)v[i]);
+        if (i >= own_from)
+            json_object_set_new(p, "own", json_true());
+        json_array_append_new(pts, p);
     }
-    out = api_lttb_points(pts, n, "effective_date", NULL);
-    for (k = 0; k < json_array_size(out); k++)
+    snprintf(args, sizeof(args), "points=%zu", n);
+    snprintf(kc, sizeof(kc), "%040zu", keep);
+    req_init(&r, args);
+    assert_int_equal(api_fork_sample(&r, &pts, &total, keep == SIZE_MAX ? NULL : kc), 1);
+    assert_int_equal(total, len);
+    for (k = 0; k < json_array_size(pts); k++)
         snprintf(names[k], 41, "%s",
-                 json_string_value(json_object_get(json_array_get(out, k), "commit")));
-    json_decref(out);
+                 json_string_value(json_object_get(json_array_get(pts, k), "commit")));
+    json_decref(pts);
     return k;
 }
 
+/* The JSON sampling (the scopes' histories) keeps the very points the
+ * plain-array pick (a ref's history) keeps, the port's start put in by
+ * api_fork_keep in both; unreadable dates, ties and a date going back
+ * included. */
 static void test_pick_on_arrays_keeps_the_json_points(void **state)
 {
     enum { LEN = 200 };
     static char names[LEN][41];
-    static const size_t budgets[] = {2, 3, 4, 7, 10, 33, 50, 101, 199, 200, 500};
+    static const size_t budgets[] = {3, 4, 7, 10, 33, 50, 101, 199, 200, 500};
+    static const size_t own_from[] = {0, 150, LEN};
+    static const size_t keeps[] = {SIZE_MAX, 0, 151, 160, 177, LEN - 1};
     int64_t t[LEN], v[LEN];
-    size_t *keep, nkeep, b, i, k, differ = 0;
+    unsigned char own[LEN];
+    size_t *keep, nkeep, b, i, k, o, q;
 
     series(t, v, LEN);
-    for (b = 0; b < sizeof(budgets) / sizeof(*budgets); b++) {
-        k = json_pick(t, v, LEN, budgets[b], names);
-        assert_int_equal(api_lttb_pick(t, v, LEN, budgets[b], &keep, &nkeep), 0);
-        assert_int_equal(nkeep, k);
-        for (i = 0; i < k; i++) {
-            char c[41];
+    for (o = 0; o < 3; o++)
+        for (q = 0; q < sizeof(keeps) / sizeof(*keeps); q++)
+            for (b = 0; b < sizeof(budgets) / sizeof(*budgets); b++) {
+                for (i = 0; i < LEN; i++)
+                    own[i] = i >= own_from[o];
+                k = json_pick(t, v, LEN, own_from[o], budgets[b], keeps[q], names);
+                assert_int_equal(api_fork_pick(own, t, v, LEN, budgets[b], &keep, &nkeep), 0);
+                api_fork_keep(keep, nkeep, keeps[q]);
+                assert_int_equal(nkeep, k);
+                for (i = 0; i < k; i++) {
+                    char c[41];
 
-            snprintf(c, sizeof(c), "%040zu", keep[i]);
-            assert_string_equal(c, names[i]);
-        }
-        free(keep);
-    }
+                    snprintf(c, sizeof(c), "%040zu", keep[i]);
+                    assert_string_equal(c, names[i]);
+                }
+                free(keep);
+            }
     /* The unreadable dates matter: read as their own x, a budget keeps
      * other points (else the test above could not fail on them). */
     {
         double x[LEN], y[LEN];
-        size_t *a, na;
+        size_t *a, na, differ = 0;
 
         for (i = 0; i < LEN; i++) {
             x[i] = (double)t[i];
             y[i] = (double)v[i];
         }
-        for (b = 1; b < 9; b++) {
-            k = json_pick(t, v, LEN, budgets[b], names);
+        for (b = 0; b < 7; b++) {
+            k = json_pick(t, v, LEN, LEN, budgets[b], SIZE_MAX, names);
             assert_int_equal(api_lttb_indices(x, y, LEN, budgets[b], &a, &na), 0);
             for (i = 0; i < na && i < k; i++) {
                 char c[41];
@@ -179,6 +174,54 @@ static void test_pick_on_arrays_keeps_the_json_points(void **state)
             free(a);
         }
         assert_true(differ > 0);
+    }
+}
+
+/* api_fork_keep: the start takes its nearer kept neighbour's place, never
+ * the first's or the last's; kept already, outside the span or with too
+ * few kept, nothing moves.  Every r of a 100-point series against every
+ * budget: the count stays, the order ascends, the ends and r are in. */
+static void test_keep_takes_a_neighbours_place(void **state)
+{
+    enum { LEN = 100 };
+    int64_t t[LEN], v[LEN];
+    unsigned char own[LEN];
+    size_t *idx, n, n0, r, b, i, *before;
+
+    series(t, v, LEN);
+    memset(own, 1, sizeof(own));
+    for (b = 3; b <= 12; b++)
+        for (r = 0; r < LEN; r++) {
+            assert_int_equal(api_fork_pick(own, t, v, LEN, b, &idx, &n), 0);
+            n0 = n;
+            before = malloc(n * sizeof(*before));
+            memcpy(before, idx, n * sizeof(*idx));
+            api_fork_keep(idx, n, r);
+            assert_int_equal(n, n0);
+            assert_int_equal(idx[0], 0);
+            assert_int_equal(idx[n - 1], LEN - 1);
+            for (i = 1; i < n; i++)
+                assert_true(idx[i] > idx[i - 1]);
+            for (i = 0; i < n && idx[i] != r; i++)
+                ;
+            assert_true(i < n);
+            /* at most one index moved, and only to r */
+            for (i = 0; i < n; i++)
+                assert_true(idx[i] == before[i] || idx[i] == r);
+            free(before);
+            free(idx);
+        }
+    /* Nothing to do: none asked, or two kept only. */
+    {
+        size_t two[2] = {0, 9}, three[3] = {0, 5, 9};
+
+        api_fork_keep(three, 3, SIZE_MAX);
+        assert_int_equal(three[1], 5);
+        api_fork_keep(two, 2, 4);
+        assert_int_equal(two[0], 0);
+        assert_int_equal(two[1], 9);
+        api_fork_keep(three, 3, 2);         /* nearer 0, which stays: 5 goes */
+        assert_int_equal(three[1], 2);
     }
 }
 
@@ -222,8 +265,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_short_series_keep_every_point_tiny_budgets_the_ends),
         cmocka_unit_test(test_budget_ends_and_spikes),
-        cmocka_unit_test(test_points_keep_the_port_start),
         cmocka_unit_test(test_pick_on_arrays_keeps_the_json_points),
+        cmocka_unit_test(test_keep_takes_a_neighbours_place),
         cmocka_unit_test(test_fork_pick_parts),
     };
 
