@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "pd_buf.h"
+#include "pd_utf8.h"
 #include "pd_dec.h"
 #include "pd_error.h"
 #include "pd_map.h"
@@ -161,6 +162,62 @@ static void test_buf_json_str_escapes_as_jansson(void **state)
     }
     for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++)
         str_same(hostile[i]);
+}
+
+/* The same with what needs an escape at every place of strings of 0 to 24
+ * bytes: the writer reads eight bytes a step, so each byte of a word, a
+ * word's end and a string's last bytes are each a different path. */
+static void test_buf_json_str_in_words(void **state)
+{
+    static const char *mark[] = {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", " ", "\xc3\xa9",
+                                 "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+    char s[40];
+    size_t len, p, m, k;
+
+    for (len = 0; len <= 24; len++)
+        for (p = 0; p <= len; p++)
+            for (m = 0; m < sizeof(mark) / sizeof(*mark); m++) {
+                k = strlen(mark[m]);
+                memset(s, 'x', len);
+                memcpy(s + p, mark[m], k);
+                memset(s + p + k, 'y', len - p);
+                s[len + k] = '\0';
+                str_same(s);
+                if (p + k + 9 < len + k) {      /* a second one a word later */
+                    s[p + k + 9] = '"';
+                    str_same(s);
+                }
+            }
+}
+
+/* pd_utf8_valid against jansson, which refuses a string that is not UTF-8
+ * (RFC 3629): sequences valid and not at every place of ASCII runs of 0 to
+ * 20 bytes (it reads eight ASCII bytes a step), at the end cut short. */
+static void test_utf8_valid_as_jansson(void **state)
+{
+    static const char *seq[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\x80",
+                                "\xbf", "\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf", "\xed\xa0\x80",
+                                "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xe2\x82",
+                                "\xf0\x9f\x98", "\xc3"};
+    char s[40];
+    size_t len, p, q, k, n;
+
+    for (len = 0; len <= 20; len++)
+        for (p = 0; p <= len; p++)
+            for (q = 0; q < sizeof(seq) / sizeof(*seq); q++) {
+                json_t *j;
+
+                k = strlen(seq[q]);
+                memset(s, 'a', len);
+                memcpy(s + p, seq[q], k);
+                memset(s + p + k, 'b', len - p);
+                n = len + k;
+                j = json_stringn(s, n);
+                if (pd_utf8_valid(s, n) != (j != NULL))
+                    fail_msg("%zu bytes, sequence %zu at %zu: pd_utf8_valid %d, jansson %s", n,
+                             q, p, pd_utf8_valid(s, n), j ? "takes it" : "refuses it");
+                json_decref(j);
+            }
 }
 
 /* Keys "k0".."k{n-1}" in one block, each at keys + 16 * i. */
@@ -536,6 +593,8 @@ int main(void)
         cmocka_unit_test(test_buf_bound_is_an_error_that_sticks),
         cmocka_unit_test(test_buf_reserve_and_reset),
         cmocka_unit_test(test_buf_json_str_escapes_as_jansson),
+        cmocka_unit_test(test_buf_json_str_in_words),
+        cmocka_unit_test(test_utf8_valid_as_jansson),
         cmocka_unit_test(test_map_trusted),
         cmocka_unit_test(test_map_seeded),
         cmocka_unit_test(test_map_delete_in_one_run),
