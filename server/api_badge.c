@@ -73,8 +73,18 @@ enum MHD_Result api_badge(srv_req *r)
     int i, rc;
     enum MHD_Result ret;
 
-    if ((i = pd_measure_find(measure)) < 0 || !pd_measures[i].badge)
-        return srv_reply_problem(r, 404, "Not Found", "no badge for measure '%s'", measure);
+    if ((i = pd_measure_find(measure)) < 0 || !pd_measures[i].badge) {
+        char known[512] = "";
+        size_t k, n = 0;
+
+        /* name the badges there are, as an unknown history measure does */
+        for (k = 0; k < PD_NMEASURES && n < sizeof(known); k++)
+            if (pd_measures[k].badge)
+                n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", n ? ", " : "",
+                                      pd_measures[k].key);
+        return srv_reply_problem(r, 404, "Not Found", "no badge for measure '%s' (badges: %s)",
+                                 measure, known);
+    }
     if ((rc = api_resolve(r, &at)) < 0 ||
         (rc = db_commit_stats(r->db, at.commit_id, at.rules_hash, &c)) < 0 ||
         (rc = api_scope_stats(r, &at, &c, &sc)) < 0)

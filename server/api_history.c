@@ -12,6 +12,7 @@
 #include "api_history.h"
 #include "api_jw.h"
 #include "api_lttb.h"
+#include "api_order.h"
 #include "api_scope.h"
 #include "db.h"
 #include "db_history.h"
@@ -82,32 +83,6 @@ static int api_history_args(srv_req *r, int *measure, int *by_author,
     if ((rc = srv_query(r, "until", buf, sizeof(buf))) == 0)
         rc = pd_parse_date(buf, until);
     return rc == PD_ENOTFOUND ? 0 : rc;
-}
-
-/*
- * The order of a first-parent chain against its dates (issue 11.11): on a
- * rebased branch a commit can be dated before its parent, so a chart with
- * x = date runs back in time.  Each point gets its position on the chain
- * (0 = oldest), its effective date (the latest date so far along the
- * chain: monotone, what the chart's x is) and out_of_order when its own
- * date is before that (dated before an earlier commit of the branch).
- */
-typedef struct {
-    int64_t n;        /* commits seen */
-    int64_t pos;      /* chain position of the last commit seen */
-    int64_t tmax;     /* latest date so far */
-    int64_t late;     /* commits dated before an earlier one */
-    int out;          /* the last commit seen is one of them */
-} api_order;
-
-static void api_history_order(api_order *o, int64_t t, int restart)
-{
-    o->pos = o->n++;
-    o->out = o->pos > 0 && !restart && t < o->tmax;
-    if (o->out)
-        o->late++;
-    if (o->pos == 0 || restart || t > o->tmax)
-        o->tmax = t;
 }
 
 /*
@@ -182,7 +157,7 @@ static int api_history_point(api_hist *h, size_t i)
     /* Along the chain even where the range leaves points out; the port's
      * own commits are dated among themselves (issue 23.1): the upstream
      * commit a rebase put under them does not move them to its date. */
-    api_history_order(&h->ord, t, h->fork.restart);
+    api_order_step(&h->ord, t, h->fork.restart);
     if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
     if ((rc = api_history_grow(h)) < 0)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api_fork.h"
+#include "api_order.h"
 #include "api_scope.h"
 #include "api_scope_series.h"
 #include "pd_error.h"
@@ -116,8 +117,7 @@ typedef struct {
     json_t *points;
     json_t *port_start;
     int port_only;           /* ?window=port */
-    int64_t tmax;            /* latest date so far in the current part */
-    int started;
+    api_order ord;           /* positions and effective dates, as a ref's */
     api_fork_walk fork;      /* the port's own commits (issue 23.1) */
 } api_scope_hist;
 
@@ -151,16 +151,18 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
     api_scope_measure(h->key, c, &v);
     hp.value = v;
     own = api_fork_step(&h->fork, &hp);
-    /* The dates of the unscoped trend: latest so far within each part. */
-    if (h->fork.restart || !h->started || t > h->tmax)
-        h->tmax = t;
-    h->started = 1;
+    /* The positions and dates of the unscoped trend (found missing by a
+     * newcomer: a scope's points had no position and no out_of_order). */
+    api_order_step(&h->ord, t, h->fork.restart);
     if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
     p = api_scope_point(cm);
     json_object_set_new(p, "value", json_integer(v));
-    pd_iso8601(eff, sizeof(eff), h->tmax, 0);
+    json_object_set_new(p, "position", json_integer(h->ord.pos));
+    pd_iso8601(eff, sizeof(eff), h->ord.tmax, 0);
     json_object_set_new(p, "effective_date", json_string(eff));
+    if (h->ord.out)
+        json_object_set_new(p, "out_of_order", json_true());
     if (own)
         json_object_set_new(p, "own", json_true());
     if (h->fork.restart)
@@ -221,6 +223,7 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
         "port", api_fork_json(&h.fork), "points", h.points);
     if (rc)
         json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
+    json_object_set_new(doc, "out_of_order", json_integer(h.ord.late));
     return srv_reply_json(r, 200, doc);
 }
 

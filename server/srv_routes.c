@@ -398,9 +398,11 @@ int srv_routes_find(srv_req *r, const char *method, const char *path, srv_route_
         }
         if (m == 1 && !allow_pattern)
             allow_pattern = rt->pattern;
+        /* a GET route answers HEAD too (RFC 9110 9.3.2), so Allow says so */
         if (m == 1 && !strstr(h->allow, rt->method))
             snprintf(h->allow + strlen(h->allow), sizeof(h->allow) - strlen(h->allow),
-                     "%s%s", h->allow[0] ? ", " : "", rt->method);
+                     "%s%s%s", h->allow[0] ? ", " : "", rt->method,
+                     strcmp(rt->method, "GET") == 0 ? ", HEAD" : "");
     }
     srv_routes_release(h);
     r->tail = NULL;
