@@ -205,8 +205,11 @@ async function weekCard(ctx, s) {
 function nextCard(ctx, d) {
   const title = h('h2', { class: 'card-title', id: 'dc-next-h' }, 'What to port next?');
   const list = d?.functions ?? [];
+  // the frontier takes no scope: say so under one (overview.mjs, wholeRepository)
+  const whole = ctx.scope ? h('p', { class: 'muted small', dataset: { wholeRepo: '' } },
+    'The whole repository: the scope ', h('code', null, ctx.scope), ' does not apply here.') : null;
   if (!list.length) {
-    return [title, h('p', { class: 'muted', id: 'dc-next-none' },
+    return [title, whole, h('p', { class: 'muted', id: 'dc-next-none' },
       // The frontier lists only functions some ported or bridged code
       // calls (api frontier without all=1): functions nobody calls may be
       // portable on their own, so "none can be" would be wrong.
@@ -216,9 +219,10 @@ function nextCard(ctx, d) {
   const at = d.commit ?? ctx.rev;
   return [
     title,
+    whole,
     h('ol', { class: 'dc-next', id: 'dc-next' }, list.slice(0, NEXT_SHOWN).map((f) => h('li', { dataset: { name: f.name, path: f.path } },
       h('a', { href: fileHref(ctx.repo, at, f.path, f.start_line) }, h('code', null, f.name)), ' ', statusBadge(f.status),
-      h('span', { class: 'muted small dc-path' }, ' ', pathNodes(f.path.split('/').pop()))))),
+      h('span', { class: 'muted small dc-path', title: f.path }, ' ', pathNodes(f.path.split('/').pop()))))),
     moreLinks(h('a', { href: '#frontier', id: 'dc-next-all' }, `all ${fmt(d.candidates ?? list.length)} candidates and why`)),
   ];
 }

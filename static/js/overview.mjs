@@ -440,6 +440,7 @@ async function firstScreen(refNames) {
   $('more-nav').hidden = false;
   await devcall;
   const frontierIn = mountFrontier(frontierSec, { repo: state.repo, rev: state.rev, answer: frontierAnswer })
+    .then((d) => { wholeRepository(frontierSec); return d; })
     .catch((e) => { panelError(sumIn, 'Next to port')(e); return e; });
   return { sumIn, listIn, frontierIn, profileIn, scopesIn };
 }
@@ -520,6 +521,22 @@ function applyObjectsShown() {
   }
 }
 
+/**
+ * Under a scope, a panel whose answer takes no scope says that it counts
+ * the whole repository, under its heading (found in a browser walk: the
+ * multiarray overview showed the whole repository's universal blockers and
+ * next functions beside the scope's totals without a word).  `own`: the
+ * scope the panel is itself (its figures are then the page's).
+ */
+function wholeRepository(root, own = null) {
+  if (!state.scope || state.scope === own || !root || root.hidden) return;
+  root.querySelector('[data-whole-repo]')?.remove();
+  const note = h('p', { class: 'muted small', dataset: { wholeRepo: '' } }, 'The whole repository: the scope ',
+    h('code', null, state.scope), ' does not apply to this panel.');
+  const head = root.querySelector('h2, h3');
+  if (head) head.after(note); else root.prepend(note);
+}
+
 /** The panels below the totals; resolves once each has answered (or failed,
  * said by panelError). */
 function mountPanels(sumIn, frontierIn, scopeList) {
@@ -529,8 +546,9 @@ function mountPanels(sumIn, frontierIn, scopeList) {
     // legacy API: "every site must move to HPyField before universal mode"
     // would contradict the scope's banner right under it.
     objectsShown() ? import('./items.mjs').then(({ mountObjectItems }) => mountObjectItems($('object-items'), at))
-      .catch(panelError(sumIn, 'Object items')) : null,
+      .then(() => wholeRepository($('object-items'))).catch(panelError(sumIn, 'Object items')) : null,
     profile.objectDtype ? scoped.mountNoObjectPanel($('no-object'), { ...at, scopes: scopeList })
+      .then(() => wholeRepository($('no-object'), scoped.NO_OBJECT))
       .catch(panelError(sumIn, 'Without object dtype')) : null,
     // Blockers by C API symbol with the HPy replacement (symbols.mjs).
     import('./symbols.mjs').then(({ mountSymbols }) => mountSymbols($('symbols'), { ...at, scope: state.scope }))

@@ -56,3 +56,26 @@ test('each checked rewrite shows under its line with its diff, and Copy gives th
   if (state.text !== null) assert.equal(state.text.trim(), fixes.fixes[0].diff.trim(), state.b);
   await close(page);
 });
+
+test('in the dark theme a suggestion row takes the theme\'s panel colour', async () => {
+  // Found in a browser walk: the row's background named a --panel that no
+  // theme defines, so its light fallback stayed under the dark theme's
+  // pale text (unreadable).
+  const page = await open(`${BASE}/file.html?${new URLSearchParams({ repo: REPO, rev: REV, path: PATH })}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const c = await page.evaluate(() => {
+      const td = document.querySelector('#source-table tr.suggest td.lc');
+      const probe = document.createElement('div');
+      probe.style.background = 'var(--bg-soft)';
+      document.body.append(probe);
+      const want = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return { got: getComputedStyle(td).backgroundColor, want, page: getComputedStyle(document.body).backgroundColor };
+    });
+    assert.equal(c.got, c.want, `${scheme}: ${JSON.stringify(c)}`);
+    if (scheme === 'dark') assert.notEqual(c.got, 'rgb(246, 248, 250)');
+  }
+  await close(page);
+});

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { BASE, ROOT, apiOk, close, closeBrowser, launch, here, open, shot } from './lib.mjs';
+import { BASE, ROOT, apiOk, blank, close, closeBrowser, launch, here, open, shot } from './lib.mjs';
 
 const enc = encodeURIComponent;
 const num = (s) => Number(String(s).replace(/[,\s\u00a0]/g, ''));
@@ -81,6 +81,29 @@ test('the symbols panel lists the API\'s blocking symbols with their HPy replace
   assert.equal(await page.textContent('#symbol-name'), d.symbols[0].symbol);
   assert.equal(await page.locator('#symbol-sites tbody tr').count(), one.sites.length);
   assert.match(await page.textContent('#symbol-uses'), new RegExp(`^${one.uses} in ${one.functions} `));
+  await close(page);
+});
+
+test('a symbol page lists every site past the API\'s first page', async () => {
+  // Found on numpy-hpy: PyObject's 7,056 sites were drawn as the first
+  // 1,000 (the API's page) without a word.  The fixture's symbol has a few,
+  // so its first request is made to ask 2 a page: the page must read on.
+  const all = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols/PyObject?per_page=10000`);
+  assert.ok(all.uses > 4, `PyObject has ${all.uses} sites in the fixture`);
+  const page = await blank();
+  const asked = [];
+  await page.route('**/symbols/PyObject?*', (route) => {
+    const u = new URL(route.request().url());
+    asked.push(u.search);
+    if (!u.searchParams.has('page')) u.searchParams.set('per_page', '2');
+    return route.continue({ url: u.toString() });
+  });
+  await page.goto(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyObject' })}`);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.locator('#symbol-sites tbody tr').count(), all.uses);
+  const lines = await page.$$eval('#symbol-sites tbody tr td.num', (tds) => tds.map((td) => Number(td.textContent)));
+  assert.deepEqual(lines, all.sites.map((x) => x.line));
+  assert.equal(asked.length, Math.ceil(all.uses / 2));
   await close(page);
 });
 

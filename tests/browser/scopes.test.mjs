@@ -115,6 +115,26 @@ test('the scope picker keeps the scope in the URL, and totals, files and trend f
   await close(page);
 });
 
+test('under a scope, the panels that count the whole repository say so', async () => {
+  // Found in a browser walk: the multiarray overview showed the whole
+  // repository's blockers and next functions beside the scope's totals.
+  const rev = refs[refs.length - 1];
+  let page = await open(overviewUrl({ repo, rev }));
+  await page.waitForSelector('#frontier h2, #frontier h3', { timeout: 20000 });
+  await page.waitForSelector('#dc-next-h');
+  assert.equal(await page.locator('[data-whole-repo]').count(), 0, 'no note without a scope');
+  await close(page);
+  page = await open(overviewUrl({ repo, rev, scope: NO_OBJECT }));
+  await page.waitForSelector('#frontier [data-whole-repo]', { timeout: 20000 });
+  assert.match(await page.locator('#frontier [data-whole-repo]').textContent(),
+    new RegExp(`^The whole repository: the scope ${NO_OBJECT} does not apply`));
+  // the week card's next functions come from the same answer
+  assert.equal(await page.locator('#dc-next-h + [data-whole-repo]').count(), 1);
+  // the no-object-dtype panel is the page's own scope: no note there
+  assert.equal(await page.locator('#no-object [data-whole-repo]').count(), 0);
+  await close(page);
+});
+
 test('an unknown scope in the URL is reported, not shown as figures', async () => {
   const page = await open(overviewUrl({ repo, rev: refs[0], scope: 'no-such-scope' }));
   assert.equal(await page.locator('#errors').isVisible(), true);
