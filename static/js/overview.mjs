@@ -299,8 +299,12 @@ function fileRow(f) {
     STATUSES.map((s) => num(fn[s], `col-st col-st-${s}`)),
     objectStates().map((s) => num(ob[s], `col-ob col-${s}`)),
     h('td', { class: 'num' }, !isAnalysed(f) ? h('span', { class: 'muted', title: STATUS_HELP[UNANALYSED] }, '—')
-      : f.universal_ready ? h('span', { class: 'yes', title: 'universal-ready' }, 'yes')
-        : h('span', { class: 'no', title: 'needs CPython' }, 'no')));
+      // a legacy file can be ready: the project's own legacy API (numpy's
+      // npy-legacy) does not block universal mode, only C API and bridge uses do
+      : f.universal_ready ? h('span', { class: 'yes', title: f.status === 'legacy'
+        ? 'universal-ready: no unguarded C API or bridge use; its legacy code is the project\'s own legacy API, which universal mode does not need to drop'
+        : 'universal-ready: no unguarded C API or bridge use' }, 'yes')
+        : h('span', { class: 'no', title: 'needs CPython: unguarded C API or bridge uses' }, 'no')));
 }
 
 function footRow(rows) {
