@@ -77,7 +77,8 @@ enum MHD_Result api_badge(srv_req *r)
         char known[512] = "";
         size_t k, n = 0;
 
-        /* name the badges there are, as an unknown history measure does */
+        /* name the badges there are: the measures list (GET /api/v1/measures)
+         * gives every measure, and most have none */
         for (k = 0; k < PD_NMEASURES && n < sizeof(known); k++)
             if (pd_measures[k].badge)
                 n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", n ? ", " : "",

@@ -161,47 +161,17 @@ static int api_fork_pick_part(const size_t *part, const int64_t *t, const int64_
     return 0;
 }
 
-int api_fork_pick(const unsigned char *own, const int64_t *t, const int64_t *v,
-                  size_t len, size_t n, size_t **idx, size_t *nidx)
-{
-    size_t *part = malloc((len ? len : 1) * sizeof(*part));
-    int64_t *pt = malloc((len ? len : 1) * sizeof(*pt));
-    int64_t *pv = malloc((len ? len : 1) * sizeof(*pv));
-    size_t i, k = 0, m, bown = 0;
-    int side, rc = PD_ENOMEM;
-
-    *idx = malloc((len ? len : 1) * sizeof(**idx));
-    *nidx = 0;
-    if (!part || !pt || !pv || !*idx)
-        goto done;
-    /* Upstream's points first, then the port's own, as api_fork_sample. */
-    for (side = 0; side < 2; side++) {
-        for (m = 0, i = 0; i < len; i++)
-            if ((own[i] != 0) == side) {
-                part[m] = i;
-                pt[m] = t[i];
-                pv[m++] = v[i];
-            }
-        if (side == 0)
-            bown = api_fork_budget(n, m, len - m);
-        if (api_fork_pick_part(part, pt, pv, m, side ? bown : n - bown, *idx, &k) < 0)
-            goto done;
-    }
-    *nidx = k;
-    rc = 0;
-done:
-    free(part);
-    free(pt);
-    free(pv);
-    if (rc < 0) {
-        free(*idx);
-        *idx = NULL;
-        return pd_error_nomem(NULL);
-    }
-    return 0;
-}
-
-void api_fork_keep(size_t *idx, size_t nidx, size_t r)
+/*
+ * Put index r (the port's start; SIZE_MAX: none) among the nidx ascending
+ * indices idx that a sampling kept (doc/api.md: the first and last points
+ * and port_start stay).  When r lies between two kept indices it takes
+ * the place of the nearer of them that is neither the first nor the last,
+ * so there are still nidx, still ascending; outside the kept span, kept
+ * already, or with fewer than 3 kept, nothing changes.  Found by a
+ * newcomer: numpy-hpy's start, its 10th own commit, was missing from a
+ * 50-point history.
+ */
+static void api_fork_keep(size_t *idx, size_t nidx, size_t r)
 {
     size_t at;
 
@@ -219,67 +189,44 @@ void api_fork_keep(size_t *idx, size_t nidx, size_t r)
         idx[at] = r;
 }
 
-/* The dates ("effective_date"; a point without a readable one sits where
- * its neighbour does, as in api_lttb_pick), values and parts of JSON
- * history points, and the index of commit `keep` (SIZE_MAX: none). */
-static void api_fork_series(json_t *points, const char *keep, unsigned char *own,
-                            int64_t *t, int64_t *v, size_t *at)
+int api_fork_pick(const unsigned char *own, const int64_t *t, const int64_t *v,
+                  size_t len, size_t n, size_t start, size_t **idx, size_t *nidx)
 {
-    const char *d, *c;
-    int64_t last = 0;
-    json_t *p;
-    size_t i;
+    size_t *part = malloc((len ? len : 1) * sizeof(*part));
+    int64_t *pt = malloc((len ? len : 1) * sizeof(*pt));
+    int64_t *pv = malloc((len ? len : 1) * sizeof(*pv));
+    size_t i, k = 0, m, bown = 0;
+    int side, rc = PD_ENOMEM;
 
-    *at = SIZE_MAX;
-    json_array_foreach(points, i, p) {
-        d = json_string_value(json_object_get(p, "effective_date"));
-        if (pd_parse_date(d ? d : "", &t[i]) < 0)
-            t[i] = last;
-        last = t[i];
-        v[i] = json_integer_value(json_object_get(p, "value"));
-        own[i] = json_is_true(json_object_get(p, "own"));
-        c = json_string_value(json_object_get(p, "commit"));
-        if (keep && c && strcmp(c, keep) == 0)
-            *at = i;
-    }
-}
-
-int api_fork_sample(srv_req *r, json_t **points, size_t *total, const char *keep)
-{
-    size_t len = json_array_size(*points), n = 0, *idx = NULL, nidx = 0, at, i;
-    unsigned char *own = malloc(len + 1);
-    int64_t *t = malloc((len + 1) * sizeof(*t)), *v = malloc((len + 1) * sizeof(*v));
-    json_t *out = NULL;
-    int rc;
-
-    if ((rc = api_fork_points_arg(r, &n)) <= 0)
+    *idx = malloc((len ? len : 1) * sizeof(**idx));
+    *nidx = 0;
+    if (!part || !pt || !pv || !*idx)
         goto done;
-    rc = PD_ENOMEM;
-    if (!own || !t || !v)
-        goto done;
-    *total = len;
-    api_fork_series(*points, keep, own, t, v, &at);
-    if (api_fork_pick(own, t, v, len, n, &idx, &nidx) < 0 || !(out = json_array()))
-        goto done;
-    /* api_fork_pick's order ascends (upstream before the port's own) */
-    api_fork_keep(idx, nidx, at);
-    for (i = 0; i < nidx; i++)
-        if (json_array_append(out, json_array_get(*points, idx[i])) < 0)
+    /* Upstream's points first, then the port's own (after them on a chain). */
+    for (side = 0; side < 2; side++) {
+        for (m = 0, i = 0; i < len; i++)
+            if ((own[i] != 0) == side) {
+                part[m] = i;
+                pt[m] = t[i];
+                pv[m++] = v[i];
+            }
+        if (side == 0)
+            bown = api_fork_budget(n, m, len - m);
+        if (api_fork_pick_part(part, pt, pv, m, side ? bown : n - bown, *idx, &k) < 0)
             goto done;
-    json_decref(*points);
-    *points = out;
-    out = NULL;
-    rc = 1;
+    }
+    /* the parts' kept indices ascend: upstream's come before the port's */
+    api_fork_keep(*idx, k, start);
+    *nidx = k;
+    rc = 0;
 done:
-    free(own);
-    free(t);
-    free(v);
-    free(idx);
-    json_decref(out);
-    if (rc == PD_ENOMEM) {
-        json_decref(*points);
-        *points = NULL;
+    free(part);
+    free(pt);
+    free(pv);
+    if (rc < 0) {
+        free(*idx);
+        *idx = NULL;
         return pd_error_nomem(NULL);
     }
-    return rc;
+    return 0;
 }

@@ -57,18 +57,6 @@ json_t *api_fork_json(api_fork_walk *w);
 void api_fork_end(api_fork_walk *w);
 
 /*
- * ?points=N of request `r` over JSON history points (oldest first, each
- * with "commit", "effective_date", "value" and "own": true when it is one
- * of the port's own): the points api_fork_pick keeps of them, with the
- * point of commit `keep` (the port's start; NULL or not among them: none)
- * put in by api_fork_keep.  0 when the request does not ask, 1 when
- * applied with *total the count before, PD_EINVAL (pd_error_set; *points
- * untouched) for an N that is not a whole number from 3 to 100000, or
- * PD_ENOMEM (*points freed and NULL).
- */
-int api_fork_sample(srv_req *r, json_t **points, size_t *total, const char *keep);
-
-/*
  * ?points=N of request `r`: 0 when it does not ask (*n untouched), 1 with
  * *n, or PD_EINVAL (pd_error_set) for an N that is not a whole number from
  * 3 to 100000.
@@ -76,28 +64,20 @@ int api_fork_sample(srv_req *r, json_t **points, size_t *total, const char *keep
 int api_fork_points_arg(srv_req *r, size_t *n);
 
 /*
- * The reduction of ?points=N on plain arrays: of len points (own[i]
- * non-zero for the port's own, t[i] the effective date in unix seconds,
- * v[i] the value), the upstream part and the own part are reduced apart by
- * LTTB (api_lttb_pick), the own part keeping what upstream's points leave
- * of N, at least half of N, and all of it when it fits.  The kept indices
- * into *idx (malloc'd; the caller frees it) and *nidx, in the order
- * upstream's kept points, then the own ones, each part ascending.  0, or
- * PD_ENOMEM (pd_error_nomem; *idx NULL).
+ * The reduction of ?points=N on plain arrays, for a ref's and a scope's
+ * history alike: of len points (own[i] non-zero for the port's own, t[i]
+ * the effective date in unix seconds, v[i] the value), the upstream part
+ * and the own part are reduced apart by LTTB (api_lttb_pick), the own part
+ * keeping what upstream's points leave of N, at least half of N, and all
+ * of it when it fits; then the point at index `start` (the port's start;
+ * SIZE_MAX: none) is put among them when LTTB left it out, in the place of
+ * the nearer of the kept points either side of it that is neither the
+ * first nor the last (doc/api.md: the first and last points and
+ * port_start stay).  The kept indices ascend, into *idx (malloc'd; the
+ * caller frees it) and *nidx: at most N.  0, or PD_ENOMEM (pd_error_nomem;
+ * *idx NULL).
  */
 int api_fork_pick(const unsigned char *own, const int64_t *t, const int64_t *v,
-                  size_t len, size_t n, size_t **idx, size_t *nidx);
-
-/*
- * Put index r (the port's start; SIZE_MAX: none) among the nidx ascending
- * indices idx that a sampling kept (doc/api.md: the first and last points
- * and port_start stay).  When r lies between two kept indices it takes
- * the place of the nearer of them that is neither the first nor the last,
- * so there are still nidx, still ascending; outside the kept span, kept
- * already, or with fewer than 3 kept, nothing changes.  Found by a
- * newcomer: numpy-hpy's start, its 10th own commit, was missing from a
- * 50-point history.
- */
-void api_fork_keep(size_t *idx, size_t nidx, size_t r);
+                  size_t len, size_t n, size_t start, size_t **idx, size_t *nidx);
 
 #endif

@@ -209,20 +209,6 @@ static void api_history_write_point(pd_buf *b, const api_hist *h, size_t i)
 }
 
 /*
- * ?points=N: the rows api_fork_pick keeps, with the port's start put among
- * them by api_fork_keep.  The kept rows ascend: upstream's part, then the
- * port's own, which come after it on the chain.  1, or PD_ENOMEM.
- */
-static int api_history_pick(const api_hist *h, const int64_t *t, const int64_t *v, size_t n,
-                            size_t **idx, size_t *nidx)
-{
-    if (api_fork_pick(h->own, t, v, h->nrows, n, idx, nidx) < 0)
-        return PD_ENOMEM;
-    api_fork_keep(*idx, *nidx, h->port_row);
-    return 1;
-}
-
-/*
  * The points of the answer into b as a JSON array: every row, or with
  * ?points=N those LTTB keeps (api_fork_pick on the rows' effective dates
  * and values), cut to the page asked for (srv_page_range, 100,000 a
@@ -247,7 +233,8 @@ static int api_history_points(srv_req *r, const api_hist *h, pd_buf *b)
             t[i] = h->rows[i].tmax;
             v[i] = h->src[h->rows[i].src].value;
         }
-        sampled = api_history_pick(h, t, v, n, &idx, &nidx);
+        sampled = api_fork_pick(h->own, t, v, h->nrows, n, h->port_row, &idx, &nidx) < 0
+                  ? PD_ENOMEM : 1;
         free(t);
         free(v);
         if (sampled < 0)

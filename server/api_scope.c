@@ -119,7 +119,44 @@ typedef struct {
     int port_only;           /* ?window=port */
     api_order ord;           /* positions and effective dates, as a ref's */
     api_fork_walk fork;      /* the port's own commits (issue 23.1) */
+    /* what ?points=N samples, by point: effective date, value, own */
+    int64_t *t, *v;
+    unsigned char *own;
+    size_t n, cap;
+    size_t start;            /* the port start's point; SIZE_MAX: none */
 } api_scope_hist;
+
+/* Room for one more point in the sampling's arrays; -1 without memory. */
+static int api_scope_hist_grow(api_scope_hist *h)
+{
+    size_t cap = h->cap ? h->cap * 2 : 1024;
+    int64_t *t, *v;
+    unsigned char *own;
+
+    if (h->n < h->cap)
+        return 0;
+    if ((t = realloc(h->t, cap * sizeof(*t))))
+        h->t = t;
+    if ((v = realloc(h->v, cap * sizeof(*v))))
+        h->v = v;
+    if ((own = realloc(h->own, cap)))
+        h->own = own;
+    if (!t || !v || !own)
+        return -1;
+    h->cap = cap;
+    return 0;
+}
+
+/* Free what the walk holds (its points are the caller's). */
+static void api_scope_hist_free(api_scope_hist *h)
+{
+    json_decref(h->points);
+    json_decref(h->port_start);
+    api_fork_end(&h->fork);
+    free(h->t);
+    free(h->v);
+    free(h->own);
+}
 
 /* {"commit", "author_date", "committer_date"} of a replayed commit. */
 static json_t *api_scope_point(const db_scope_commit *cm)
@@ -141,10 +178,12 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
                          cm->committer_offset}, 0, c->tok[0]};
     char eff[40];
     json_t *p;
-    int own;
+    int own, starts = 0;
 
-    if (!h->port_start && c->tok[0] > 0)
+    if (!h->port_start && c->tok[0] > 0) {
         h->port_start = api_scope_point(cm);
+        starts = 1;
+    }
     /* The value goes into the walk too: the last upstream commit's is the
      * port's base value (it was 0, so a week card's change under a scope
      * was the whole total). */
@@ -156,6 +195,13 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
     api_order_step(&h->ord, t, h->fork.restart);
     if (t < h->since || t > h->until || (h->port_only && !own))
         return 0;
+    if (api_scope_hist_grow(h) < 0)
+        return pd_error_nomem(NULL);
+    if (starts)
+        h->start = h->n;
+    h->t[h->n] = h->ord.tmax;
+    h->v[h->n] = v;
+    h->own[h->n++] = (unsigned char)own;
     p = api_scope_point(cm);
     json_object_set_new(p, "value", json_integer(v));
     json_object_set_new(p, "position", json_integer(h->ord.pos));
@@ -171,6 +217,31 @@ static int api_scope_hist_point(void *arg, const db_scope_commit *cm, const db_c
     return 0;
 }
 
+/* ?points=N on the walk's points: those api_fork_pick keeps of its
+ * arrays, as a ref's history keeps them (h->points replaced).  0 when not
+ * asked, 1 when sampled, or < 0 (pd_error_set). */
+static int api_scope_sample(srv_req *r, api_scope_hist *h)
+{
+    size_t n = 0, *idx = NULL, nidx = 0, i;
+    json_t *out;
+    int rc;
+
+    if ((rc = api_fork_points_arg(r, &n)) <= 0)
+        return rc;
+    if (api_fork_pick(h->own, h->t, h->v, h->n, n, h->start, &idx, &nidx) < 0)
+        return PD_ENOMEM;
+    if (!(out = json_array())) {
+        free(idx);
+        return pd_error_nomem(NULL);
+    }
+    for (i = 0; i < nidx; i++)
+        json_array_append(out, json_array_get(h->points, idx[i]));
+    free(idx);
+    json_decref(h->points);
+    h->points = out;
+    return 1;
+}
+
 enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *sc,
                                   const char *key, int by_author, int64_t since,
                                   int64_t until)
@@ -178,8 +249,7 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
     api_scope_hist h;
     char win[16];
     db_fork fork;
-    json_t *doc;
-    size_t total = 0;
+    json_t *doc, *points;
     int64_t v;
     int rc;
 
@@ -188,42 +258,31 @@ enum MHD_Result api_scope_history(srv_req *r, const api_at *at, const db_scope *
     h.by_author = by_author;
     h.since = since;
     h.until = until;
-    h.points = json_array();
+    h.start = SIZE_MAX;
     /* api_history checked ?window already. */
     h.port_only = srv_query(r, "window", win, sizeof(win)) == 0 && strcmp(win, "port") == 0;
-    if ((rc = db_fork_find(r->db, at->repo_id, r->param[1], at->commit_id, &fork)) < 0) {
-        json_decref(h.points);
-        return srv_reply_error(r, rc);
-    }
-    api_fork_begin(&h.fork, &fork);
-
-    if (api_scope_measure(key, &(db_counts){0}, &v) < 0) {
-        json_decref(h.points);
+    if (api_scope_measure(key, &(db_counts){0}, &v) < 0)
         return srv_reply_problem(r, 400, "Bad Request", "measure '%s' has no scoped "
                                  "history", key);
-    }
-    if ((rc = api_scope_series_walk(r, sc, at, api_scope_hist_point, &h)) < 0) {
-        json_decref(h.points);
-        json_decref(h.port_start);
-        api_fork_end(&h.fork);
+    if ((rc = db_fork_find(r->db, at->repo_id, r->param[1], at->commit_id, &fork)) < 0)
         return srv_reply_error(r, rc);
-    }
-    if ((rc = api_fork_sample(r, &h.points, &total, h.port_start ? json_string_value(
-                                  json_object_get(h.port_start, "commit")) : NULL)) < 0 ||
-        !(h.points = srv_paginate(r, h.points, 100000))) {
-        json_decref(rc < 0 ? h.points : NULL);
-        json_decref(h.port_start);
-        api_fork_end(&h.fork);
+    api_fork_begin(&h.fork, &fork);
+    h.points = json_array();
+    if ((rc = api_scope_series_walk(r, sc, at, api_scope_hist_point, &h)) < 0 ||
+        (rc = api_scope_sample(r, &h)) < 0 ||
+        !(points = srv_paginate(r, json_incref(h.points), 100000))) {
+        api_scope_hist_free(&h);
         return srv_reply_error(r, rc < 0 ? rc : PD_EINVAL);
     }
-    doc = json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
+    doc = json_pack("{s:o, s:s, s:s, s:s, s:s, s:O, s:o, s:o}",
         "ref", api_text(r->param[1]), "measure", key, "scope", sc->name,
         "date", by_author ? "author" : "committer", "window", h.port_only ? "port" : "full",
         "port_start", h.port_start ? h.port_start : json_null(),
-        "port", api_fork_json(&h.fork), "points", h.points);
+        "port", api_fork_json(&h.fork), "points", points);
     if (rc)
-        json_object_set_new(doc, "sampled_from", json_integer((json_int_t)total));
+        json_object_set_new(doc, "sampled_from", json_integer((json_int_t)h.n));
     json_object_set_new(doc, "out_of_order", json_integer(h.ord.late));
+    api_scope_hist_free(&h);
     return srv_reply_json(r, 200, doc);
 }
 

@@ -16,7 +16,7 @@
 
 import * as api from './api.mjs';
 import { h, replace, fmt, pct, timeEl, pathNodes } from './dom.mjs';
-import { compareHref, fileHref, statusBadge, snapshotsHref } from './ui.mjs';
+import { compareHref, fileHref, statusBadge, snapshotsHref, wholeRepoNote } from './ui.mjs';
 
 /* The figures "this week" compares, with the direction that is progress
  * (none for bridged functions: a legacy function bridged adds one, a
@@ -205,9 +205,7 @@ async function weekCard(ctx, s) {
 function nextCard(ctx, d) {
   const title = h('h2', { class: 'card-title', id: 'dc-next-h' }, 'What to port next?');
   const list = d?.functions ?? [];
-  // the frontier takes no scope: say so under one (overview.mjs, wholeRepository)
-  const whole = ctx.scope ? h('p', { class: 'muted small', dataset: { wholeRepo: '' } },
-    'The whole repository: the scope ', h('code', null, ctx.scope), ' does not apply here.') : null;
+  const whole = wholeRepoNote(ctx.scope);    // the frontier takes no scope
   if (!list.length) {
     return [title, whole, h('p', { class: 'muted', id: 'dc-next-none' },
       // The frontier lists only functions some ported or bridged code

@@ -15,6 +15,7 @@ import {
 import {
   statusBadge, statusBar, objectBar, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, overviewHref, fileHref, commitHref, snapshotsHref, renderNav,
+  wholeRepoNote,
 } from './ui.mjs';
 import * as scoped from './scopes.mjs';
 import { mountTraverse, portSection } from './traverse.mjs';
@@ -525,18 +526,13 @@ function applyObjectsShown() {
   }
 }
 
-/**
- * Under a scope, a panel whose answer takes no scope says that it counts
- * the whole repository, under its heading (found in a browser walk: the
- * multiarray overview showed the whole repository's universal blockers and
- * next functions beside the scope's totals without a word).  `own`: the
- * scope the panel is itself (its figures are then the page's).
- */
+/** Under a scope, a panel whose answer takes no scope says so under its
+ * heading (ui.mjs, wholeRepoNote).  `own`: the scope the panel is itself
+ * (its figures are then the page's). */
 function wholeRepository(root, own = null) {
   if (!state.scope || state.scope === own || !root || root.hidden) return;
   root.querySelector('[data-whole-repo]')?.remove();
-  const note = h('p', { class: 'muted small', dataset: { wholeRepo: '' } }, 'The whole repository: the scope ',
-    h('code', null, state.scope), ' does not apply to this panel.');
+  const note = wholeRepoNote(state.scope);
   const head = root.querySelector('h2, h3');
   if (head) head.after(note); else root.prepend(note);
 }

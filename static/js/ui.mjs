@@ -149,6 +149,18 @@ export function writeParams(state, defaults = {}) {
   history.replaceState(null, '', `${location.pathname}${s ? `?${s}` : ''}${location.hash}`);
 }
 
+/**
+ * Under scope `scope` (nothing without one), the note a panel whose
+ * answer takes no scope puts under its heading: that it counts the whole
+ * repository (found in a browser walk: the multiarray overview showed the
+ * whole repository's blockers and next functions beside the scope's
+ * totals without a word).
+ */
+export function wholeRepoNote(scope) {
+  return scope ? h('p', { class: 'muted small', dataset: { wholeRepo: '' } }, 'The whole repository: the scope ',
+    h('code', null, scope), ' does not apply here.') : null;
+}
+
 /** Link to the overview page for repo/rev with extra params. */
 export function overviewHref(repo, rev, extra = {}) {
   const q = new URLSearchParams({ repo, rev, ...extra });

@@ -111,9 +111,9 @@ static void test_kept_never_reads_a_stale_snapshot(void **state)
 static void test_kept_is_one_callers_at_a_time(void **state)
 {
     sqlite3 *a, *b;
-    sqlite3_stmt *outer = NULL, *inner = NULL, *again = NULL;
+    sqlite3_stmt *outer = NULL, *inner = NULL, *again = NULL, *twice = NULL;
     char *dir = two_connections(&a, &b, 2);
-    int n = 0;
+    int n = 0, base = db_kept_count();
 
     (void)state;
     /* a walk that asks for its own SQL inside its loop gets a second one */
@@ -127,11 +127,44 @@ static void test_kept_is_one_callers_at_a_time(void **state)
     }
     db_kept_done(outer);
     assert_int_equal(n, 4);
-    /* both kept: the next two callers get them back */
+    /* both kept: two callers at once get both back, neither prepared anew */
+    assert_int_equal(db_kept_count(), base + 2);
     assert_int_equal(db_kept_prepare(a, &again, ROWS_SQL), 0);
-    assert_true(again == outer || again == inner);
+    assert_int_equal(db_kept_prepare(a, &twice, ROWS_SQL), 0);
+    assert_true((again == outer && twice == inner) || (again == inner && twice == outer));
+    db_kept_done(twice);
     db_kept_done(again);
+    assert_int_equal(db_kept_count(), base + 2);
     close_all(a, b, dir);
+}
+
+/* Past DB_KEPT_MAX kept statements a new one is used and finalized when
+ * given back: the count stays at the bound, the connection closes with
+ * nothing left on it (close_all asserts SQLITE_OK), and a statement of
+ * db_prepare given to db_kept_done is finalized too. */
+static void test_a_full_table_finalizes(void **state)
+{
+    static char sql[DB_KEPT_MAX + 2][48];   /* the keys live as long as the test */
+    sqlite3 *a, *b;
+    sqlite3_stmt *st;
+    char *dir = two_connections(&a, &b, 1);
+    int i;
+
+    (void)state;
+    for (i = 0; i < DB_KEPT_MAX + 2; i++) {
+        snprintf(sql[i], sizeof(sql[i]), "SELECT %d FROM t", i);
+        assert_int_equal(db_kept_prepare(a, &st, sql[i]), 0);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        assert_int_equal(sqlite3_column_int(st, 0), i);
+        db_kept_done(st);
+        assert_true(db_kept_count() <= DB_KEPT_MAX);
+    }
+    assert_int_equal(db_kept_count(), DB_KEPT_MAX);
+    assert_int_equal(db_prepare(b, &st, "SELECT x FROM t"), 0);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    db_kept_done(st);                        /* not kept: finalized */
+    close_all(a, b, dir);
+    assert_int_equal(db_kept_count(), 0);
 }
 
 static void test_bad_sql_is_an_error_and_keeps_nothing(void **state)
@@ -157,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_kept_never_reads_a_stale_snapshot),
         cmocka_unit_test(test_kept_is_one_callers_at_a_time),
         cmocka_unit_test(test_bad_sql_is_an_error_and_keeps_nothing),
+        cmocka_unit_test(test_a_full_table_finalizes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
