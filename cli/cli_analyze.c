@@ -678,7 +678,18 @@ static const char *cli_an_misuse(const char *format, const char *repo, const cha
     return NULL;
 }
 
-int cli_analyze(int argc, char **argv)
+/* What `portdash analyze` was asked, besides the run's own state (cli_an). */
+typedef struct {
+    const char *format, *rules_path, *repo, *rev, *blobs;
+    report_fail fail;
+    sarif_write_opts so;
+    int sarif_opts, threads_given;
+} cli_an_args;
+
+/* Parse the options into *o and a (its path globs go to globs, room for
+ * argc).  -1: go on; otherwise the exit code (help printed, or bad usage
+ * reported). */
+static int cli_an_parse(int argc, char **argv, cli_an_args *o, cli_an *a, const char **globs)
 {
     static const struct option longopts[] = {
         {"format", required_argument, 0, 'F'}, {"rules", required_argument, 0, 'R'},
@@ -692,15 +703,66 @@ int cli_analyze(int argc, char **argv)
         {"sarif-max", required_argument, 0, 'M'},
         {"sarif-since", required_argument, 0, 'S'},
         {"threads", required_argument, 0, 't'}, {0, 0, 0, 0}};
+    int c;
+
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (c) {
+        case 'F': o->format = optarg; break;
+        case 'R': o->rules_path = optarg; break;
+        case 'f':
+            if (report_fail_parse(&o->fail, optarg) < 0) {
+                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+                return CLI_USAGE;
+            }
+            break;
+        case 'r': cli_deprecated("analyze", "--repo", "--git-dir"); /* fall through */
+        case 'D': o->repo = optarg; break;
+        case 'v': o->rev = optarg; break;
+        case 'p': globs[a->pf.ninclude++] = optarg; break;
+        case 'b': o->blobs = optarg; break;
+        case 't':
+            if (cli_threads("analyze", optarg, &a->threads) < 0)
+                return CLI_USAGE;
+            o->threads_given = 1;
+            break;
+        case 'S': o->so.since = optarg; o->sarif_opts = 1; break;
+        case 'G': case 'C': case 'L': case 'M':
+            o->sarif_opts = 1;
+            if (cli_an_sarif_opt(&o->so, c, optarg) < 0) {
+                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
+                return CLI_USAGE;
+            }
+            break;
+        case 'h': cli_analyze_usage(stdout); return CLI_OK;
+        default: cli_analyze_usage(stderr); return CLI_USAGE;
+        }
+    }
+    return -1;
+}
+
+/* The misuse of options o (with optind where the files start) that the
+ * run must refuse, or NULL. */
+static const char *cli_an_refused(const cli_an_args *o, const cli_an *a, int argc)
+{
+    /* The benchmark reads its own list on one thread and prints its own
+     * line: an option that shapes the analysis' output would go unheeded. */
+    if (o->blobs && (o->rev || optind < argc || a->pf.ninclude || o->sarif_opts ||
+                     o->threads_given || o->fail.classes || o->fail.objstates ||
+                     strcmp(o->format, "text")))
+        return "--blobs (the benchmark) takes --git-dir and --rules only";
+    return cli_an_misuse(o->format, o->repo, o->rev, o->blobs, o->so.since, optind < argc,
+                         a->pf.ninclude != 0, o->sarif_opts);
+}
+
+int cli_analyze(int argc, char **argv)
+{
     const char **globs = calloc(argc, sizeof(char *));
-    const char *format = "text", *rules_path = NULL, *repo = NULL, *rev = NULL;
-    const char *blobs = NULL, *bad;
-    report_fail fail = {0, 0};
-    sarif_write_opts so = {0};
+    cli_an_args o = {0};
+    const char *bad;
     cli_an a;
     rules *r = NULL;
-    const char *bad_blobs = NULL;
-    int c, rc = CLI_USAGE, sarif_opts = 0, threads_given = 0;
+    int rc = CLI_USAGE;
 
     pd_malloc_analyze();    /* before any big buffer */
     /* Written in 64 KiB blocks, not stdio's 4 KiB (a file's st_blksize):
@@ -711,73 +773,37 @@ int cli_analyze(int argc, char **argv)
         setvbuf(stdout, cli_an_outbuf, _IOFBF, sizeof(cli_an_outbuf));
     memset(&a, 0, sizeof(a));
     a.threads = cli_an_cpus();
-    optind = 1;
-    while (globs && (c = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (c) {
-        case 'F': format = optarg; break;
-        case 'R': rules_path = optarg; break;
-        case 'f':
-            if (report_fail_parse(&fail, optarg) < 0) {
-                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
-                goto done;
-            }
-            break;
-        case 'r': cli_deprecated("analyze", "--repo", "--git-dir"); /* fall through */
-        case 'D': repo = optarg; break;
-        case 'v': rev = optarg; break;
-        case 'p': globs[a.pf.ninclude++] = optarg; break;
-        case 'b': blobs = optarg; break;
-        case 't':
-            if (cli_threads("analyze", optarg, &a.threads) < 0)
-                goto done;
-            threads_given = 1;
-            break;
-        case 'S': so.since = optarg; sarif_opts = 1; break;
-        case 'G': case 'C': case 'L': case 'M':
-            sarif_opts = 1;
-            if (cli_an_sarif_opt(&so, c, optarg) < 0) {
-                fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
-                goto done;
-            }
-            break;
-        case 'h': cli_analyze_usage(stdout); rc = CLI_OK; goto done;
-        default: cli_analyze_usage(stderr); goto done;
-        }
-    }
+    o.format = "text";
+    if (globs && (rc = cli_an_parse(argc, argv, &o, &a, globs)) >= 0)
+        goto done;
+    rc = CLI_USAGE;
     a.pf.include = globs;
-    /* The benchmark reads its own list on one thread and prints its own
-     * line: an option that shapes the analysis' output would go unheeded. */
-    if (blobs && (rev || optind < argc || a.pf.ninclude || sarif_opts || threads_given ||
-                  fail.classes || fail.objstates || strcmp(format, "text")))
-        bad_blobs = "--blobs (the benchmark) takes --git-dir and --rules only";
-    if ((bad = !globs ? "out of memory" : bad_blobs ? bad_blobs
-               : cli_an_misuse(format, repo, rev, blobs, so.since, optind < argc,
-                               a.pf.ninclude != 0, sarif_opts))) {
+    if ((bad = !globs ? "out of memory" : cli_an_refused(&o, &a, argc))) {
         fprintf(stderr, "portdash analyze: %s\n\n", bad);
         cli_analyze_usage(stderr);
         goto done;
     }
     /* the condition under which cli_an_run skips the call graph */
-    a.nograph = strcmp(format, "functions") == 0 && !fail.classes && !fail.objstates;
+    a.nograph = strcmp(o.format, "functions") == 0 && !o.fail.classes && !o.fail.objstates;
     /* Only a repository needs libgit2: its initialisation loads the CA
      * certificates, a third of a file-only run's start-up (issue 26). */
-    if (repo)
+    if (o.repo)
         git_libgit2_init();
     else
         cli_an_prefault_args(argv + optind, argc - optind, !a.nograph && a.threads == 1);
     if (a.nograph && a.threads == 1)
         pd_malloc_ahead_on();   /* not thread-safe */
-    if ((rules_path ? rules_load(&r, rules_path) : rules_load_default(&r)) < 0) {
+    if ((o.rules_path ? rules_load(&r, o.rules_path) : rules_load_default(&r)) < 0) {
         fprintf(stderr, "portdash analyze: %s\n", pd_error_last());
         rc = CLI_FAIL;
     } else {
         a.r = r;
-        a.want_fixes = strcmp(format, "sarif") == 0;
-        so.note = stderr;
-        rc = cli_an_run(&a, argv + optind, argc - optind, repo, rev, blobs,
-                        format, fail.classes || fail.objstates ? &fail : NULL, &so);
+        a.want_fixes = strcmp(o.format, "sarif") == 0;
+        o.so.note = stderr;
+        rc = cli_an_run(&a, argv + optind, argc - optind, o.repo, o.rev, o.blobs, o.format,
+                        o.fail.classes || o.fail.objstates ? &o.fail : NULL, &o.so);
     }
-    if (repo)
+    if (o.repo)
         git_libgit2_shutdown();
 done:
     cli_an_free(&a);

@@ -237,6 +237,27 @@ static int cf_run(cli_fx *x, const char *git_dir, const char *rev)
     return rc;
 }
 
+/* A mistyped rule or version would read as "nothing to fix" (or, for
+ * --hpy, as every offer): named and refused, as a bad --path is.  1 when
+ * one of want[0..n) or hpy (NULL: none) is unknown (reported), else 0. */
+static int cf_unknown(const char **want, size_t n, const char *hpy)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!fix_rule_known(want[i])) {
+            fprintf(stderr, "portdash fix: --rule '%s' is no rule (hpy-call, hpy-name) and no "
+                    "C API name with a rewrite (ingest/rules/fix_calls.tsv)\n", want[i]);
+            return 1;
+        }
+    if (hpy && !fix_hpy_version_known(hpy)) {
+        fprintf(stderr, "portdash fix: --hpy '%s' is not an HPy version recorded "
+                "(0.0.4, 0.9.0, master: server/hpy_api_names.tsv)\n", hpy);
+        return 1;
+    }
+    return 0;
+}
+
 int cli_fix(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -275,19 +296,8 @@ int cli_fix(int argc, char **argv)
         cli_fix_usage(stderr);
         goto done;
     }
-    /* A mistyped rule or version would read as "nothing to fix" (or, for
-     * --hpy, as every offer): named and refused, as a bad --path is. */
-    for (c = 0; c < (int)x.nwant; c++)
-        if (!fix_rule_known(want[c])) {
-            fprintf(stderr, "portdash fix: --rule '%s' is no rule (hpy-call, hpy-name) and no "
-                    "C API name with a rewrite (ingest/rules/fix_calls.tsv)\n", want[c]);
-            goto done;
-        }
-    if (x.hpy && !fix_hpy_version_known(x.hpy)) {
-        fprintf(stderr, "portdash fix: --hpy '%s' is not an HPy version recorded "
-                "(0.0.4, 0.9.0, master: server/hpy_api_names.tsv)\n", x.hpy);
+    if (cf_unknown(want, x.nwant, x.hpy))
         goto done;
-    }
     x.pf.include = globs;
     x.want_rules = want;
     git_libgit2_init();

@@ -69,6 +69,37 @@ static int cli_gate_args_bad(const char *repo, const char *base, const char *hea
     return 1;
 }
 
+/* The verdict res on stdout in format fmt ("comment" runs the comment's
+ * own steps from repo, base, head, r and pf, linking to dashboard as
+ * repository name); -1 when it cannot be written (reported). */
+static int cli_gate_print(const char *fmt, json_t *res, const char *repo, const char *base,
+                          const char *head, const rules *r, const pathfilter *pf,
+                          const char *dashboard, const char *name)
+{
+    char *md = NULL;
+
+    if (strcmp(fmt, "comment") == 0) {
+        gate_comment_opts co = {dashboard, name, res};
+
+        if (gate_comment_run(&md, NULL, repo, base, head, r, pf, &co) < 0) {
+            fprintf(stderr, "portdash gate: %s\n", pd_error_last());
+            return -1;
+        }
+    } else if (strcmp(fmt, "markdown") == 0) {
+        if (!(md = gate_markdown(res))) {
+            fprintf(stderr, "portdash gate: out of memory writing the Markdown verdict\n");
+            return -1;
+        }
+    } else {
+        json_dumpf(res, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        return 0;
+    }
+    fputs(md, stdout);
+    free(md);
+    return 0;
+}
+
 int cli_gate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -128,29 +159,8 @@ int cli_gate(int argc, char **argv)
         fprintf(stderr, "portdash gate: %s\n", pd_error_last());
         goto done;
     }
-    if (strcmp(fmt, "comment") == 0) {
-        gate_comment_opts co = {dashboard, name, res};
-        char *md = NULL;
-
-        if (gate_comment_run(&md, NULL, repo, base, head, r, &pf, &co) < 0) {
-            fprintf(stderr, "portdash gate: %s\n", pd_error_last());
-            goto done;
-        }
-        fputs(md, stdout);
-        free(md);
-    } else if (strcmp(fmt, "markdown") == 0) {
-        char *md = gate_markdown(res);
-
-        if (!md) {
-            fprintf(stderr, "portdash gate: out of memory writing the Markdown verdict\n");
-            goto done;
-        }
-        fputs(md, stdout);
-        free(md);
-    } else {
-        json_dumpf(res, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-    }
+    if (cli_gate_print(fmt, res, repo, base, head, r, &pf, dashboard, name) < 0)
+        goto done;
     rc = strcmp(json_string_value(json_object_get(res, "result")), "pass") == 0
          ? CLI_OK : CLI_FAIL;
 done:

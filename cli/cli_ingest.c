@@ -153,7 +153,10 @@ static void cli_ingest_end_by(int sig, const ingest_stats *st)
     raise(sig);
 }
 
-int cli_ingest(int argc, char **argv)
+/* Parse the options into *opt (its refs, include and exclude arrays have
+ * room for argc entries) and *quiet.  -1: go on; otherwise the exit code
+ * (help printed, or bad usage reported). */
+static int cli_ingest_args(int argc, char **argv, ingest_options *opt, int *quiet)
 {
     static const struct option longopts[] = {
         {"db", required_argument, 0, 'd'}, {"git-dir", required_argument, 0, 'G'},
@@ -165,54 +168,108 @@ int cli_ingest(int argc, char **argv)
         {"no-memo", no_argument, 0, 'M'}, {"wait", required_argument, 0, 'w'},
         {"background", no_argument, 0, 'B'},
         {"upstream", required_argument, 0, 'u'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (c) {
+        case 'd': opt->db_path = optarg; break;
+        case 'r': cli_deprecated("ingest", "--repo", "--git-dir"); /* fall through */
+        case 'G': opt->repo_path = optarg; break;
+        case 'n': opt->name = optarg; break;
+        case 'f': opt->refs[opt->nrefs++] = optarg; break;
+        case 'i': opt->include[opt->ninclude++] = optarg; break;
+        case 'x': opt->exclude[opt->nexclude++] = optarg; break;
+        case 'R': opt->rules_path = optarg; break;
+        case 'u': opt->upstream = optarg; break;
+        case 'q': *quiet = 1; break;
+        case 'P': opt->no_patch_ids = 1; break;
+        case 'M': opt->no_memo = 1; break;
+        case 'B': opt->background = 1; break;
+        case 't':
+            if (cli_threads("ingest", optarg, &opt->threads) < 0)
+                return CLI_USAGE;
+            break;
+        case 'w':
+            if (cli_wait_seconds("ingest", optarg, &opt->lock_wait_s) < 0)
+                return CLI_USAGE;
+            break;
+        case 'h': cli_ingest_usage(stdout); return CLI_OK;
+        default: cli_ingest_usage(stderr); return CLI_USAGE;
+        }
+    }
+    if (!opt->db_path || !opt->repo_path || !opt->db_path[0] || optind < argc) {
+        fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
+                ? "unexpected argument" : "--db and --git-dir are required (not empty)");
+        cli_ingest_usage(stderr);
+        return CLI_USAGE;
+    }
+    return -1;
+}
+
+/* What an ingest that ended did, on stderr (the CPU line is read by
+ * tests/bench/ingest_ab.sh). */
+static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
+{
+    char analysed[32], reused[32];
+
+    fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%s; %s of "
+            "unchanged chunks reused%s) in %.1f s%s\n",
+            opt->name, (unsigned long long)st->commits_new,
+            (unsigned long long)st->blobs_analysed,
+            cli_bytes(analysed, sizeof(analysed), (double)st->bytes_analysed),
+            cli_bytes(reused, sizeof(reused), (double)st->memo_hit_bytes),
+            /* the reused bytes count a template's expansion */
+            st->templates_analysed ? ", templates expanded" : "", st->seconds,
+            st->rewrites ? "; a ref was rewritten (rebased or "
+            "force-pushed): recorded, old history kept" : "");
+    if (st->commits_new)
+        fprintf(stderr, "%s: CPU %.1f s: planning %.1f s, analysis %.1f s, writing %.1f s%s\n",
+                opt->name, st->cpu_plan_s + st->cpu_analyse_s + st->cpu_write_s,
+                st->cpu_plan_s, st->cpu_analyse_s, st->cpu_write_s,
+                st->cpu_analyse_s > 0 ? "" : " (all on the writing thread: --threads 1, one CPU "
+                "to use (affinity or CPU limit), or a ref with fewer than 32 new commits, "
+                "which threads would not speed up)");
+    if (st->stalled_plans || st->stalled_blobs)
+        fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
+                "planned %llu commits and analysed %llu blobs itself\n", opt->name,
+                (unsigned long long)st->stalled_plans, (unsigned long long)st->stalled_blobs);
+    if (st->blobs_missing)
+        fprintf(stderr, "%s: %llu blob reads found no object (a partial clone?): the files "
+                "count as absent where their blob is missing; see `portdash repo "
+                "list` and the file pages. Fetch the objects and ingest again to fill "
+                "them in.\n", opt->name, (unsigned long long)st->blobs_missing);
+    if (st->blobs_filled)
+        fprintf(stderr, "%s: %zu blobs recorded as missing are there now: their "
+                "commits were summarised again\n", opt->name, st->blobs_filled);
+    if (st->shallow)
+        fprintf(stderr, "%s: a shallow clone: the history starts at its boundary\n",
+                opt->name);
+}
+
+int cli_ingest(int argc, char **argv)
+{
     const char **refs = calloc(argc, sizeof(char *));
     const char **inc = calloc(argc, sizeof(char *));
     const char **exc = calloc(argc, sizeof(char *));
     ingest_options opt = {0};
     ingest_stats st;
-    char name[256], analysed[32], reused[32];
-    int c, rc = CLI_USAGE, quiet = 0;
+    char name[256];
+    int rc = CLI_USAGE, quiet = 0;
 
-    optind = 1;
     opt.refs = refs;
     opt.include = inc;
     opt.exclude = exc;
-    while (refs && inc && exc &&
-           (c = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (c) {
-        case 'd': opt.db_path = optarg; break;
-        case 'r': cli_deprecated("ingest", "--repo", "--git-dir"); /* fall through */
-        case 'G': opt.repo_path = optarg; break;
-        case 'n': opt.name = optarg; break;
-        case 'f': refs[opt.nrefs++] = optarg; break;
-        case 'i': inc[opt.ninclude++] = optarg; break;
-        case 'x': exc[opt.nexclude++] = optarg; break;
-        case 'R': opt.rules_path = optarg; break;
-        case 'u': opt.upstream = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'P': opt.no_patch_ids = 1; break;
-        case 'M': opt.no_memo = 1; break;
-        case 'B': opt.background = 1; break;
-        case 't':
-            if (cli_threads("ingest", optarg, &opt.threads) < 0)
-                goto done;
-            break;
-        case 'w':
-            if (cli_wait_seconds("ingest", optarg, &opt.lock_wait_s) < 0)
-                goto done;
-            break;
-        case 'h': cli_ingest_usage(stdout); rc = CLI_OK; goto done;
-        default: cli_ingest_usage(stderr); goto done;
-        }
-    }
-    /* before any thread or big buffer */
-    pd_malloc_ingest(ingest_threads(&opt));
-    if (!opt.db_path || !opt.repo_path || !opt.db_path[0] || optind < argc) {
-        fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
-                ? "unexpected argument" : "--db and --git-dir are required (not empty)");
-        cli_ingest_usage(stderr);
+    if (!refs || !inc || !exc) {
+        fprintf(stderr, "portdash ingest: out of memory\n");
+        rc = CLI_FAIL;
         goto done;
     }
+    if ((rc = cli_ingest_args(argc, argv, &opt, &quiet)) >= 0)
+        goto done;
+    rc = CLI_USAGE;
+    /* before any thread or big buffer */
+    pd_malloc_ingest(ingest_threads(&opt));
     if (!opt.name) {
         cli_default_name(name, sizeof(name), opt.repo_path);
         opt.name = name;
@@ -244,39 +301,7 @@ int cli_ingest(int argc, char **argv)
         goto done;
     }
     if (!quiet)
-        fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%s; %s of "
-                "unchanged chunks reused%s) in %.1f s%s\n",
-                opt.name, (unsigned long long)st.commits_new,
-                (unsigned long long)st.blobs_analysed,
-                cli_bytes(analysed, sizeof(analysed), (double)st.bytes_analysed),
-                cli_bytes(reused, sizeof(reused), (double)st.memo_hit_bytes),
-                /* the reused bytes count a template's expansion */
-                st.templates_analysed ? ", templates expanded" : "", st.seconds,
-                st.rewrites ? "; a ref was rewritten (rebased or "
-                "force-pushed): recorded, old history kept" : "");
-    /* Where the CPU went, by stage (tests/bench/ingest_ab.sh reads it). */
-    if (!quiet && st.commits_new)
-        fprintf(stderr, "%s: CPU %.1f s: planning %.1f s, analysis %.1f s, writing %.1f s%s\n",
-                opt.name, st.cpu_plan_s + st.cpu_analyse_s + st.cpu_write_s, st.cpu_plan_s,
-                st.cpu_analyse_s, st.cpu_write_s,
-                st.cpu_analyse_s > 0 ? "" : " (all on the writing thread: --threads 1, one CPU "
-                "to use (affinity or CPU limit), or a ref with fewer than 32 new commits, "
-                "which threads would not speed up)");
-    if (!quiet && (st.stalled_plans || st.stalled_blobs))
-        fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
-                "planned %llu commits and analysed %llu blobs itself\n", opt.name,
-                (unsigned long long)st.stalled_plans, (unsigned long long)st.stalled_blobs);
-    if (!quiet && st.blobs_missing)
-        fprintf(stderr, "%s: %llu blob reads found no object (a partial clone?): the files "
-                "count as absent where their blob is missing; see `portdash repo "
-                "list` and the file pages. Fetch the objects and ingest again to fill "
-                "them in.\n", opt.name, (unsigned long long)st.blobs_missing);
-    if (!quiet && st.blobs_filled)
-        fprintf(stderr, "%s: %zu blobs recorded as missing are there now: their "
-                "commits were summarised again\n", opt.name, st.blobs_filled);
-    if (!quiet && st.shallow)
-        fprintf(stderr, "%s: a shallow clone: the history starts at its boundary\n",
-                opt.name);
+        cli_ingest_report(&opt, &st);
     rc = CLI_OK;
 done:
     free(refs);

@@ -155,7 +155,49 @@ static void cli_serve_signal(int sig)
     cli_serve_stop = sig;
 }
 
-int cli_serve(int argc, char **argv)
+/* One of the numeric limits (option letter c) into *opt; -1: bad value
+ * (reported). */
+static int cli_serve_limit(srv_options *opt, int c, const char *arg)
+{
+    long num = cli_serve_number(arg, c == 'C' || c == 'B' || c == 'U' || c == 'O');
+
+    if (num < 0)
+        return -1;
+    if (c == 'O')
+        opt->body_timeout = (double)num;
+    else if (c == 'U')
+        opt->request_budget = (double)num;
+    else if (c == 'B')
+        opt->db_wait_ms = (int)num;
+    else if (c == 'C')
+        opt->max_connections = (size_t)num;
+    else if (c == 'P')
+        opt->max_per_client = num ? (int)num : -1;
+    else
+        opt->head_timeout = (double)num;
+    return 0;
+}
+
+/* --repo NAME=GITDIR (arg, split in place) into *opt; -1: malformed
+ * (reported). */
+static int cli_serve_repo(srv_options *opt, char *arg)
+{
+    char *eq = strchr(arg, '=');
+
+    if (!eq || eq == arg || !eq[1]) {
+        fprintf(stderr, "portdash serve: --repo wants NAME=GITDIR, got '%s'\n", arg);
+        return -1;
+    }
+    *eq = '\0';
+    opt->repo_names[opt->nrepos] = arg;
+    opt->repo_paths[opt->nrepos++] = eq + 1;
+    return 0;
+}
+
+/* Parse the options into *opt (its repository and host arrays have room
+ * for argc entries); *vendor_named when --vendor was given.  -1: go on;
+ * otherwise the exit code (help printed, or bad usage reported). */
+static int cli_serve_args(int argc, char **argv, srv_options *opt, int *vendor_named)
 {
     static const struct option longopts[] = {
         {"db", required_argument, 0, 'd'}, {"listen", required_argument, 0, 'l'},
@@ -171,77 +213,72 @@ int cli_serve(int argc, char **argv)
         {"request-budget", required_argument, 0, 'U'},
         {"body-timeout", required_argument, 0, 'O'},
         {0, 0, 0, 0}};
+    char *end;
+    int c;
+
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (c) {
+        case 'd': opt->db_path = optarg; break;
+        case 'l': opt->listen = optarg; break;
+        case 's': opt->static_dir = optarg; break;
+        case 'v': opt->vendor_dir = optarg; *vendor_named = 1; break;
+        case 'p': opt->private_reads = 1; break;
+        case 'S': opt->scopes_path = optarg; break;
+        case 't': opt->threads = (unsigned)atoi(optarg); break;
+        case 'W': opt->no_warm = 1; break;
+        case 'M':
+            if ((opt->cache_mb = strtol(optarg, &end, 10)) < 0 || *end || end == optarg) {
+                fprintf(stderr, "portdash serve: --cache-mb wants a number of MiB, "
+                        "got '%s'\n", optarg);
+                return CLI_USAGE;
+            }
+            opt->cache_mb = opt->cache_mb ? opt->cache_mb : -1;
+            break;
+        case 'H': opt->host_names[opt->nhost_names++] = optarg; break;
+        case 'C': case 'P': case 'T': case 'B': case 'U': case 'O':
+            if (cli_serve_limit(opt, c, optarg) < 0)
+                return CLI_USAGE;
+            break;
+        case 'r':
+            if (cli_serve_repo(opt, optarg) < 0)
+                return CLI_USAGE;
+            break;
+        case 'h': cli_serve_usage(stdout); return CLI_OK;
+        default: cli_serve_usage(stderr); return CLI_USAGE;
+        }
+    }
+    if (!opt->db_path || optind < argc) {
+        fprintf(stderr, "portdash serve: %s\n\n", optind < argc
+                ? "unexpected argument" : "--db is required");
+        cli_serve_usage(stderr);
+        return CLI_USAGE;
+    }
+    return -1;
+}
+
+int cli_serve(int argc, char **argv)
+{
     const char **names = calloc(argc, sizeof(char *));
     const char **paths = calloc(argc, sizeof(char *));
     const char **hosts = calloc(argc, sizeof(char *));
     srv_options opt = {0};
-    long num;
     srv *s = NULL;
-    char *eq, host[256];
-    int c, rc = CLI_USAGE, err, vendor_named = 0;
+    char host[256];
+    int rc, err, vendor_named = 0;
 
-    optind = 1;
     opt.static_dir = cli_serve_default_dir(PORTDASH_STATIC_DIR, "static", "index.html");
     opt.vendor_dir = cli_serve_default_dir("node_modules", "vendor", "chart.js");
     opt.repo_names = names;
     opt.repo_paths = paths;
     opt.host_names = hosts;
-    while (names && paths && hosts && (c = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (c) {
-        case 'd': opt.db_path = optarg; break;
-        case 'l': opt.listen = optarg; break;
-        case 's': opt.static_dir = optarg; break;
-        case 'v': opt.vendor_dir = optarg; vendor_named = 1; break;
-        case 'p': opt.private_reads = 1; break;
-        case 'S': opt.scopes_path = optarg; break;
-        case 't': opt.threads = (unsigned)atoi(optarg); break;
-        case 'W': opt.no_warm = 1; break;
-        case 'M':
-            if ((opt.cache_mb = strtol(optarg, &eq, 10)) < 0 || *eq || eq == optarg) {
-                fprintf(stderr, "portdash serve: --cache-mb wants a number of MiB, "
-                        "got '%s'\n", optarg);
-                goto done;
-            }
-            opt.cache_mb = opt.cache_mb ? opt.cache_mb : -1;
-            break;
-        case 'H': hosts[opt.nhost_names++] = optarg; break;
-        case 'C': case 'P': case 'T': case 'B': case 'U': case 'O':
-            if ((num = cli_serve_number(optarg, c == 'C' || c == 'B' || c == 'U' ||
-                                        c == 'O')) < 0)
-                goto done;
-            if (c == 'O')
-                opt.body_timeout = (double)num;
-            else if (c == 'U')
-                opt.request_budget = (double)num;
-            else if (c == 'B')
-                opt.db_wait_ms = (int)num;
-            else if (c == 'C')
-                opt.max_connections = (size_t)num;
-            else if (c == 'P')
-                opt.max_per_client = num ? (int)num : -1;
-            else
-                opt.head_timeout = (double)num;
-            break;
-        case 'r':
-            if (!(eq = strchr(optarg, '=')) || eq == optarg || !eq[1]) {
-                fprintf(stderr, "portdash serve: --repo wants NAME=GITDIR, got '%s'\n",
-                        optarg);
-                goto done;
-            }
-            *eq = '\0';
-            names[opt.nrepos] = optarg;
-            paths[opt.nrepos++] = eq + 1;
-            break;
-        case 'h': cli_serve_usage(stdout); rc = CLI_OK; goto done;
-        default: cli_serve_usage(stderr); goto done;
-        }
-    }
-    if (!opt.db_path || optind < argc) {
-        fprintf(stderr, "portdash serve: %s\n\n", optind < argc
-                ? "unexpected argument" : "--db is required");
-        cli_serve_usage(stderr);
+    if (!names || !paths || !hosts) {
+        fprintf(stderr, "portdash serve: out of memory\n");
+        rc = CLI_FAIL;
         goto done;
     }
+    if ((rc = cli_serve_args(argc, argv, &opt, &vendor_named)) >= 0)
+        goto done;
     if ((err = srv_start(&s, &opt)) < 0) {
         fprintf(stderr, "portdash serve: %s\n", pd_error_last());
         /* a bad --listen (or another value) is the caller's: bad usage */

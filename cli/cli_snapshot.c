@@ -129,6 +129,33 @@ static int cli_snapshot_refs(cli_snap *s, const char **refs, size_t nrefs, int b
     return rc;
 }
 
+/* Whether the options go together (optind past them, argc), the dates
+ * of --since and --until parsed into s.  0, or -1 (reported). */
+static int cli_snapshot_check(cli_snap *s, const char *db_path, const char *name, int argc,
+                              int backfill, const char *since, const char *until)
+{
+    if (!db_path || !name || optind < argc || (backfill && !since) ||
+        (!backfill && (since || until))) {
+        fprintf(stderr, "portdash snapshot: %s\n\n", !db_path || !name
+                ? "--db and --name are required" : backfill && !since
+                ? "--backfill needs --since" : optind < argc ? "unexpected argument"
+                : "--since and --until go with --backfill");
+        cli_snapshot_usage(stderr);
+        return -1;
+    }
+    if ((since && pd_parse_date(since, &s->since) < 0) ||
+        (until && pd_parse_date(until, &s->until) < 0)) {
+        fprintf(stderr, "portdash snapshot: %s\n", pd_error_last());
+        return -1;
+    }
+    if (since && until && s->since > s->until) {
+        /* an empty range would record nothing and say nothing */
+        fprintf(stderr, "portdash snapshot: --since %s is after --until %s\n", since, until);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_snapshot(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -173,25 +200,8 @@ int cli_snapshot(int argc, char **argv)
         default: cli_snapshot_usage(stderr); goto done;
         }
     }
-    if (!db_path || !name || optind < argc || (backfill && !since) ||
-        (!backfill && (since || until))) {
-        fprintf(stderr, "portdash snapshot: %s\n\n", !db_path || !name
-                ? "--db and --name are required" : backfill && !since
-                ? "--backfill needs --since" : optind < argc ? "unexpected argument"
-                : "--since and --until go with --backfill");
-        cli_snapshot_usage(stderr);
+    if (cli_snapshot_check(&s, db_path, name, argc, backfill, since, until) < 0)
         goto done;
-    }
-    if ((since && pd_parse_date(since, &s.since) < 0) ||
-        (until && pd_parse_date(until, &s.until) < 0)) {
-        fprintf(stderr, "portdash snapshot: %s\n", pd_error_last());
-        goto done;
-    }
-    if (since && until && s.since > s.until) {
-        /* an empty range would record nothing and say nothing */
-        fprintf(stderr, "portdash snapshot: --since %s is after --until %s\n", since, until);
-        goto done;
-    }
     rc = CLI_FAIL;
     /* One writer at a time: the Monday snapshot and the hourly ingest
      * queue on the same lock (db_lock.h). */

@@ -143,13 +143,34 @@ static int own_version(sqlite3 *db, db_owner_hist *h, sqlite3_stmt *st, db_owner
     return rc;
 }
 
+/* Put the versions read newest first oldest first. */
+static void own_reverse(db_owner_hist *h)
+{
+    size_t i;
+
+    for (i = 0; i < h->n / 2; i++) {     /* oldest first */
+        pd_own_ver t = h->v[i];
+        int64_t *a = h->starts[i], *b = h->ends[i];
+        char *c = h->blob[i];
+        size_t j = h->n - 1 - i;
+
+        h->v[i] = h->v[j];
+        h->v[j] = t;
+        h->starts[i] = h->starts[j];
+        h->starts[j] = a;
+        h->ends[i] = h->ends[j];
+        h->ends[j] = b;
+        h->blob[i] = h->blob[j];
+        h->blob[j] = c;
+    }
+}
+
 int db_owner_hist_read(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                        const char *path, size_t min, size_t max, db_owners_who who,
                        void *who_arg, db_owner_hist *h)
 {
     sqlite3_stmt *st = NULL;
     int64_t path_id = 0, depth = 0;
-    size_t i;
     int rc = 0, stop = 0;
 
     memset(h, 0, sizeof(*h));
@@ -205,21 +226,7 @@ int db_owner_hist_read(sqlite3 *db, int64_t commit_id, const char *rules_hash,
         path_id = renamed;
     }
     sqlite3_finalize(st);
-    for (i = 0; i < h->n / 2; i++) {     /* oldest first */
-        pd_own_ver t = h->v[i];
-        int64_t *a = h->starts[i], *b = h->ends[i];
-        char *c = h->blob[i];
-        size_t j = h->n - 1 - i;
-
-        h->v[i] = h->v[j];
-        h->v[j] = t;
-        h->starts[i] = h->starts[j];
-        h->starts[j] = a;
-        h->ends[i] = h->ends[j];
-        h->ends[j] = b;
-        h->blob[i] = h->blob[j];
-        h->blob[j] = c;
-    }
+    own_reverse(h);
     if (h->n) {
         h->start_line = h->starts[h->n - 1];
         h->end_line = h->ends[h->n - 1];

@@ -30,24 +30,13 @@ static const char *gate_md_side(json_t *fn, const char *side)
     return buf;
 }
 
-char *gate_markdown(json_t *res)
+/* The conditions' table rows of verdict res's "conditions" (conds). */
+static void gate_md_conditions(FILE *f, json_t *conds)
 {
-    int pass = strcmp(json_string_value(json_object_get(res, "result")), "pass") == 0;
-    json_t *c, *x, *why;
-    char *buf = NULL, from[64];
-    size_t len = 0, i, k;
-    FILE *f = open_memstream(&buf, &len);
+    json_t *c;
+    size_t i;
 
-    if (!f)
-        return NULL;
-    fprintf(f, "### HPy porting gate: %s\n\n", pass ? "✅ pass" : "❌ fail");
-    /* "found" is the figure the condition tests; base and head are the
-     * totals of its measure, for context (issue 23.9). */
-    fprintf(f, "Base `%.10s`, head `%.10s`.\n\n| condition | tested | found | total at base "
-            "| at head | |\n|---|---|---:|---:|---:|---|\n",
-            json_string_value(json_object_get(res, "base")),
-            json_string_value(json_object_get(res, "head")));
-    json_array_foreach(json_object_get(res, "conditions"), i, c) {
+    json_array_foreach(conds, i, c) {
         fputs("| ", f);
         pd_esc_md_text(f, json_string_value(json_object_get(c, "rule")));
         fputs(" | ", f);
@@ -64,7 +53,15 @@ char *gate_markdown(json_t *res)
                 (long long)json_integer_value(json_object_get(c, "head")),
                 json_is_true(json_object_get(c, "ok")) ? "ok" : "**failed**");
     }
-    x = json_object_get(res, "regressions");
+}
+
+/* The list of regressions x. */
+static void gate_md_regressions(FILE *f, json_t *x)
+{
+    json_t *c, *why;
+    char from[64];
+    size_t i, k;
+
     fprintf(f, "\n%zu regression%s.\n", json_array_size(x),
             json_array_size(x) == 1 ? "" : "s");
     json_array_foreach(x, i, c) {
@@ -83,6 +80,27 @@ char *gate_markdown(json_t *res)
             fprintf(f, "%s%s", k ? ", " : "", json_string_value(why));
         fputs(")\n", f);
     }
+}
+
+char *gate_markdown(json_t *res)
+{
+    int pass = strcmp(json_string_value(json_object_get(res, "result")), "pass") == 0;
+    json_t *c, *x;
+    char *buf = NULL;
+    size_t len = 0, i;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        return NULL;
+    fprintf(f, "### HPy porting gate: %s\n\n", pass ? "✅ pass" : "❌ fail");
+    /* "found" is the figure the condition tests; base and head are the
+     * totals of its measure, for context (issue 23.9). */
+    fprintf(f, "Base `%.10s`, head `%.10s`.\n\n| condition | tested | found | total at base "
+            "| at head | |\n|---|---|---:|---:|---:|---|\n",
+            json_string_value(json_object_get(res, "base")),
+            json_string_value(json_object_get(res, "head")));
+    gate_md_conditions(f, json_object_get(res, "conditions"));
+    gate_md_regressions(f, json_object_get(res, "regressions"));
     x = json_object_get(res, "files_no_longer_universal_ready");
     if (json_array_size(x)) {
         fputs("\nNo longer universal-ready:\n", f);

@@ -439,9 +439,48 @@ static const char *ingest_rules_name(const ingest_options *opt)
     return opt->rules_path ? opt->rules_path : "default.rules (built in)";
 }
 
-static int ingest_open(ingest_ctx *c, const ingest_options *opt)
+/* In one transaction: the repository's row (found or made), its path
+ * filter and rules checked against what is stored, its file kinds and
+ * rules profile.  0 or an error (rolled back). */
+static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
 {
     char *abs, *profile = NULL;
+    int rc;
+
+    if ((rc = db_ingest_begin(c->store)) < 0)
+        return rc;
+    /* Stored absolute, so that serve finds the sources from any directory
+     * (a relative path was kept as typed). */
+    abs = realpath(opt->repo_path, NULL);
+    if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
+        c->repo_new = 1;
+    /* A run without --include/--exclude keeps the path filter stored with
+     * the repository, so that later commits are cut the same way as
+     * earlier ones; a run with them must ask for the same filter. */
+    rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
+                        abs ? abs : opt->repo_path,
+                        opt->ninclude || opt->nexclude ? &c->filter : NULL);
+    free(abs);
+    if (rc == 0)
+        rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), ingest_rules_name(opt));
+    if (rc == 0)
+        rc = ingest_kinds_stored(c->db, c->repo_id, c->repo_new, &c->kinds_since);
+    if (rc == 0 && !opt->ninclude && !opt->nexclude)
+        c->filter = c->stored_filter.f;
+    if (rc == 0 && !(profile = rules_profile_json(c->rules)))
+        rc = pd_error_nomem(NULL);
+    if (rc == 0)
+        rc = db_repo_set_profile(c->db, c->repo_id, profile);
+    free(profile);
+    if (rc == 0)
+        rc = db_ingest_commit(c->store);
+    else
+        db_ingest_rollback(c->store);
+    return rc;
+}
+
+static int ingest_open(ingest_ctx *c, const ingest_options *opt)
+{
     int rc;
 
     c->opt = opt;
@@ -489,37 +528,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
     c->st.restarted = db_aside_restarted(c->aside);
     if (opt->interrupted)
         sqlite3_progress_handler(c->db, 1000, opt->interrupted, opt->interrupt_arg);
-    if ((rc = db_ingest_begin(c->store)) < 0)
-        goto done;
-    /* Stored absolute, so that serve finds the sources from any directory
-     * (a relative path was kept as typed). */
-    abs = realpath(opt->repo_path, NULL);
-    if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
-        c->repo_new = 1;
-    /* A run without --include/--exclude keeps the path filter stored with
-     * the repository, so that later commits are cut the same way as
-     * earlier ones; a run with them must ask for the same filter. */
-    rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
-                        abs ? abs : opt->repo_path,
-                        opt->ninclude || opt->nexclude ? &c->filter : NULL);
-    free(abs);
-    if (rc == 0)
-        rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), ingest_rules_name(opt));
-    if (rc == 0)
-        rc = ingest_kinds_stored(c->db, c->repo_id, c->repo_new, &c->kinds_since);
-    if (rc == 0 && !opt->ninclude && !opt->nexclude)
-        c->filter = c->stored_filter.f;
-    if (rc == 0 && !(profile = rules_profile_json(c->rules)))
-        rc = pd_error_nomem(NULL);
-    if (rc == 0)
-        rc = db_repo_set_profile(c->db, c->repo_id, profile);
-    free(profile);
-    if (rc == 0)
-        rc = db_ingest_commit(c->store);
-    else
-        db_ingest_rollback(c->store);
-done:
-    return rc;
+    return ingest_open_repo(c, opt);
 }
 
 /* Free the run's state, which ended with `rc`.  A database built aside

@@ -228,6 +228,89 @@ static void sj_keep(sj_walk *w, int dest, const char *key, size_t *left)
  */
 static int sj_value(sj_walk *w, json_t *v, int is_map);
 
+/* sj_route of the value of the top-level "runs" (arr: an array). */
+static int sj_route_runs(sj_walk *w, int arr, const sj_spec **spec)
+{
+    if (!arr) {
+        sj_keep(w, B_TOP, "runs", &w->meta_left);
+        *spec = &sj_leaf;
+        return 1;
+    }
+    w->runs_keys++;
+    if (w->pass == 1) {
+        w->nruns = 0;
+        if (json_object_set_new(w->top, "runs", json_array()))
+            return sj_nomem(w);
+        w->h.runs_begin(w->h.arg);
+        return sj_push(w, F_RUNS, NULL, NULL);
+    }
+    return sj_push(w, w->runs_keys == w->runs_last ? F_RUNS : F_SKIP, NULL, NULL);
+}
+
+/* sj_route of an item of "runs" (frame p): a run when it is an object. */
+static int sj_route_run(sj_walk *w, sj_frame *p, int is_map, const sj_spec **spec)
+{
+    size_t i = p->n++;
+
+    if (i >= SARIF_MAX_RUNS)
+        return sj_fail(w, pd_error_set(PD_EINVAL, "/runs/%zu: the log has more than "
+                                       "%d runs", i, SARIF_MAX_RUNS));
+    if (w->pass == 1 && i >= w->cap_runs) {
+        size_t cap = w->cap_runs ? w->cap_runs * 2 : 8;
+        size_t *rk = realloc(w->results_keys, cap * sizeof(*rk));
+        unsigned char *sk = rk ? realloc(w->skip, cap) : NULL;
+
+        if (rk)
+            w->results_keys = rk;
+        if (!sk)
+            return sj_nomem(w);
+        w->skip = sk;
+        w->cap_runs = cap;
+    }
+    if (w->pass == 1) {
+        w->results_keys[i] = 0;
+        w->skip[i] = 0;
+        w->nruns = i + 1;
+    }
+    if (is_map) {
+        json_t *meta = w->pass == 1 ? json_object() : NULL;
+
+        if (w->pass == 1 && !meta)
+            return sj_nomem(w);
+        if (!sj_push(w, F_RUN, meta, NULL))
+            return json_decref(meta), 0;
+        w->stack[w->depth - 1].run = i;
+        w->results_seen = 0;
+        return 1;
+    }
+    if (w->pass == 1) {
+        sj_keep(w, B_RUN_VALUE, NULL, &w->meta_left);
+        *spec = &sj_leaf;
+    }
+    return 1;
+}
+
+/* sj_route of a run's "results" (frame p, the run; arr: an array): the
+ * first pass counts them, the second walks the last. */
+static int sj_route_results(sj_walk *w, sj_frame *p, int arr, const sj_spec **spec)
+{
+    if (!arr) {
+        if (w->pass == 1) {
+            sj_keep(w, B_RUN_MEMBER, "results", &w->meta_left);
+            *spec = &sj_leaf;
+        }
+    } else if (w->pass == 1) {
+        w->results_keys[p->run]++;
+        if (json_object_set_new(p->v, "results", json_array()))
+            return sj_nomem(w);
+    } else if (++w->results_seen == w->results_keys[p->run] && !w->skip[p->run]) {
+        if (!sj_push(w, F_RESULTS, NULL, NULL))
+            return 0;
+        w->stack[w->depth - 1].run = p->run;
+    }
+    return 1;
+}
+
 /* The routing of a value whose enclosing frame is not a kept value. */
 static int sj_route(sj_walk *w, sj_frame *p, json_t *v, int is_map, const sj_spec **spec)
 {
@@ -238,74 +321,11 @@ static int sj_route(sj_walk *w, sj_frame *p, json_t *v, int is_map, const sj_spe
         sj_keep(w, B_TOP, "version", &w->meta_left);
         *spec = &sj_leaf;
     } else if (p->role == F_TOP && p->key && strcmp(p->key, "runs") == 0) {
-        if (!arr) {
-            sj_keep(w, B_TOP, "runs", &w->meta_left);
-            *spec = &sj_leaf;
-            return 1;
-        }
-        w->runs_keys++;
-        if (w->pass == 1) {
-            w->nruns = 0;
-            if (json_object_set_new(w->top, "runs", json_array()))
-                return sj_nomem(w);
-            w->h.runs_begin(w->h.arg);
-            return sj_push(w, F_RUNS, NULL, NULL);
-        }
-        return sj_push(w, w->runs_keys == w->runs_last ? F_RUNS : F_SKIP, NULL, NULL);
+        return sj_route_runs(w, arr, spec);
     } else if (p->role == F_RUNS) {
-        size_t i = p->n++;
-
-        if (i >= SARIF_MAX_RUNS)
-            return sj_fail(w, pd_error_set(PD_EINVAL, "/runs/%zu: the log has more than "
-                                           "%d runs", i, SARIF_MAX_RUNS));
-        if (w->pass == 1 && i >= w->cap_runs) {
-            size_t cap = w->cap_runs ? w->cap_runs * 2 : 8;
-            size_t *rk = realloc(w->results_keys, cap * sizeof(*rk));
-            unsigned char *sk = rk ? realloc(w->skip, cap) : NULL;
-
-            if (rk)
-                w->results_keys = rk;
-            if (!sk)
-                return sj_nomem(w);
-            w->skip = sk;
-            w->cap_runs = cap;
-        }
-        if (w->pass == 1) {
-            w->results_keys[i] = 0;
-            w->skip[i] = 0;
-            w->nruns = i + 1;
-        }
-        if (is_map) {
-            json_t *meta = w->pass == 1 ? json_object() : NULL;
-
-            if (w->pass == 1 && !meta)
-                return sj_nomem(w);
-            if (!sj_push(w, F_RUN, meta, NULL))
-                return json_decref(meta), 0;
-            w->stack[w->depth - 1].run = i;
-            w->results_seen = 0;
-            return 1;
-        }
-        if (w->pass == 1) {
-            sj_keep(w, B_RUN_VALUE, NULL, &w->meta_left);
-            *spec = &sj_leaf;
-        }
+        return sj_route_run(w, p, is_map, spec);
     } else if (p->role == F_RUN && p->key && strcmp(p->key, "results") == 0) {
-        if (!arr) {
-            if (w->pass == 1) {
-                sj_keep(w, B_RUN_MEMBER, "results", &w->meta_left);
-                *spec = &sj_leaf;
-            }
-        } else if (w->pass == 1) {
-            w->results_keys[p->run]++;
-            if (json_object_set_new(p->v, "results", json_array()))
-                return sj_nomem(w);
-        } else if (++w->results_seen == w->results_keys[p->run] && !w->skip[p->run]) {
-            if (!sj_push(w, F_RESULTS, NULL, NULL))
-                return 0;
-            w->stack[w->depth - 1].run = p->run;
-            return 1;
-        }
+        return sj_route_results(w, p, arr, spec);
     } else if (p->role == F_RUN && p->key && w->pass == 1) {
         const sj_spec *k;
 

@@ -101,6 +101,46 @@ static int api_fc_gap(const double *x, int start, int n)
     return (int)lround(g);
 }
 
+/* The projection of a series that api_forecast_project fitted (f, over
+ * weeks x, today at `from`), or why there is none, into o: `still` weeks
+ * without a change since snapshot `last`, `window` the weeks fitted. */
+static void api_fc_verdict(json_t *o, const char (*weeks)[16], const double *y,
+                           const double *x, int n, int still, int last, int window,
+                           const api_fit *fp, int64_t from)
+{
+    api_fit f = *fp;
+    char d0[40], d1[40], d2[40], note[160];
+
+    if (n == 0) {
+        api_fc_none(o, "too little history to project: fewer than 4 weeks with a change");
+    } else if (y[n - 1] == 0) {
+        api_fc_none(o, "already at zero");
+    } else if (still >= window) {
+        /* Said before "too little history": a standstill is the news. */
+        snprintf(note, sizeof(note), "no progress for %d weeks: unchanged since %s", still,
+                 weeks[last]);
+        api_fc_none(o, note);
+    } else if (f.changes < 4) {
+        api_fc_none(o, "too little history to project: fewer than 4 weeks with a change");
+    } else if (f.slope >= 0 || f.slope + 2 * f.se >= 0) {
+        api_fc_none(o, "the pace is too irregular to project: the trend is not clearly falling");
+    } else {
+        double now = f.intercept + f.slope * x[n - 1];
+
+        if (-now / f.slope > 520) {
+            api_fc_none(o, "at this pace zero is more than ten years away");
+        } else {
+            api_fc_date(d0, sizeof(d0), from, -now / f.slope);
+            api_fc_date(d1, sizeof(d1), from, -now / (f.slope - 2 * f.se));
+            api_fc_date(d2, sizeof(d2), from, -now / (f.slope + 2 * f.se));
+            json_object_set_new(o, "projection", json_pack("{s:s, s:s, s:s}", "zero_on", d0,
+                                                           "earliest", d1, "latest", d2));
+            json_object_set_new(o, "note", json_string("straight-line fit of the weekly "
+                "snapshots over calendar time; range is slope +/- 2 standard errors"));
+        }
+    }
+}
+
 void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, int n,
                           int window, int64_t today)
 {
@@ -108,7 +148,7 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
     int64_t t0 = 0, t, from = 0;
     int i, k = 1, start = 0, last = 0, still;
     api_fit f;
-    char d0[40], d1[40], d2[40], note[160];
+    char d0[40];
 
     /* Calendar weeks since the first snapshot. */
     for (i = 0; i < n; i++) {
@@ -153,34 +193,7 @@ void api_forecast_project(json_t *o, const char (*weeks)[16], const double *y, i
     json_object_set_new(o, "largest_gap_weeks", json_integer(n ? api_fc_gap(x, start, n) : 0));
     json_object_set_new(o, "no_progress_weeks", json_integer(still));
     json_object_set_new(o, "last_change", n && last ? json_string(weeks[last]) : json_null());
-    if (n == 0) {
-        api_fc_none(o, "too little history to project: fewer than 4 weeks with a change");
-    } else if (y[n - 1] == 0) {
-        api_fc_none(o, "already at zero");
-    } else if (still >= window) {
-        /* Said before "too little history": a standstill is the news. */
-        snprintf(note, sizeof(note), "no progress for %d weeks: unchanged since %s", still,
-                 weeks[last]);
-        api_fc_none(o, note);
-    } else if (f.changes < 4) {
-        api_fc_none(o, "too little history to project: fewer than 4 weeks with a change");
-    } else if (f.slope >= 0 || f.slope + 2 * f.se >= 0) {
-        api_fc_none(o, "the pace is too irregular to project: the trend is not clearly falling");
-    } else {
-        double now = f.intercept + f.slope * x[n - 1];
-
-        if (-now / f.slope > 520) {
-            api_fc_none(o, "at this pace zero is more than ten years away");
-        } else {
-            api_fc_date(d0, sizeof(d0), from, -now / f.slope);
-            api_fc_date(d1, sizeof(d1), from, -now / (f.slope - 2 * f.se));
-            api_fc_date(d2, sizeof(d2), from, -now / (f.slope + 2 * f.se));
-            json_object_set_new(o, "projection", json_pack("{s:s, s:s, s:s}", "zero_on", d0,
-                                                           "earliest", d1, "latest", d2));
-            json_object_set_new(o, "note", json_string("straight-line fit of the weekly "
-                "snapshots over calendar time; range is slope +/- 2 standard errors"));
-        }
-    }
+    api_fc_verdict(o, weeks, y, x, n, still, last, window, &f, from);
     free(x);
 }
 

@@ -509,6 +509,31 @@ static int pl_int_arg(srv_req *r, const char *key, long lo, long hi, long dflt, 
     return 0;
 }
 
+/* The functions the plan is for (indexes into s->fn, *target, *nt of
+ * them): those of file `path`, or of the scope's files when NULL; with a
+ * path, *outside gets its uses outside functions.  0, PD_ENOTFOUND (no
+ * such analysed file), PD_ENOMEM. */
+static int pl_targets(const pl_state *s, const char *path, size_t **target, size_t *nt,
+                      int64_t *outside)
+{
+    size_t i;
+
+    if (!(*target = malloc((s->n + 1) * sizeof(**target))))
+        return pd_error_nomem(NULL);
+    if (path) {
+        for (i = 0; i < s->nfile && strcmp(s->file[i].path, path) != 0; i++)
+            ;
+        if (i == s->nfile)
+            return pd_error_set(PD_ENOTFOUND, "no analysed file '%s' at this commit", path);
+        *outside = s->file[i].outside;
+    }
+    for (i = 0; i < s->n; i++)
+        if (path ? strcmp(s->file[s->fn[i].file].path, path) == 0
+                 : db_scope_has_path(s->sc, s->file[s->fn[i].file].path))
+            (*target)[(*nt)++] = i;
+    return 0;
+}
+
 enum MHD_Result api_plan(srv_req *r)
 {
     pl_state s;
@@ -516,7 +541,7 @@ enum MHD_Result api_plan(srv_req *r)
     api_at at;
     pd_plan_result res;
     char path[4096];
-    size_t *target = NULL, nt = 0, i, batch, limit;
+    size_t *target = NULL, nt = 0, batch, limit;
     uint64_t *rank = NULL;
     int rc, has_path, cut = 0;
     json_t *steps, *batches, *o;
@@ -542,23 +567,8 @@ enum MHD_Result api_plan(srv_req *r)
     if ((rc = db_commit_calls(r->db, at.commit_id, at.rules_hash, pl_add_file, &s)) < 0 ||
         (rc = pl_index(&s)) < 0 || (rc = pl_graph(&s)) < 0)
         goto fail;
-    if (!(target = malloc((s.n + 1) * sizeof(*target)))) {
-        rc = pd_error_nomem(NULL);
+    if ((rc = pl_targets(&s, has_path ? path : NULL, &target, &nt, &outside)) < 0)
         goto fail;
-    }
-    if (has_path) {
-        for (i = 0; i < s.nfile && strcmp(s.file[i].path, path) != 0; i++)
-            ;
-        if (i == s.nfile) {
-            rc = pd_error_set(PD_ENOTFOUND, "no analysed file '%s' at this commit", path);
-            goto fail;
-        }
-        outside = s.file[i].outside;
-    }
-    for (i = 0; i < s.n; i++)
-        if (has_path ? strcmp(s.file[s.fn[i].file].path, path) == 0
-                     : db_scope_has_path(s.sc, s.file[s.fn[i].file].path))
-            target[nt++] = i;
     /* first the order by position, for the files whose owners are read;
      * then by (path, owner, line) within each level */
     if ((rc = pd_plan_make(s.g, target, nt, NULL, &res)) < 0 ||

@@ -458,6 +458,52 @@ static struct MHD_Daemon *srv_daemon(srv *s, const struct sockaddr_storage *ss,
         MHD_OPTION_END);
 }
 
+/* The server's state from opt, s allocated with its paths: locks,
+ * limits, metrics, jobs, scopes, the answer cache, the connection guard
+ * and the database handles.  0 or an error (PD_ENOMEM, a scopes file's);
+ * the caller frees s (srv_stop) either way. */
+static int srv_setup(srv *s, const srv_options *opt)
+{
+    srv_guard_limits lim = {0};
+    int rc;
+
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->answered, NULL);
+    s->private_reads = opt->private_reads;
+    s->budget = opt->request_budget > 0 ? opt->request_budget : 30;
+    s->db_wait_ms = opt->db_wait_ms > 0 ? opt->db_wait_ms : 10000;
+    s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
+    if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path)))
+        return pd_error_nomem(NULL);
+    if ((rc = db_scopes_load(&s->scopes, opt->scopes_path)) < 0)
+        return rc;
+    if (opt->cache_mb >= 0 &&
+        !(s->cache = srv_cache_new((size_t)(opt->cache_mb ? opt->cache_mb
+                                            : SRV_CACHE_DEFAULT_MB) << 20)))
+        return pd_error_nomem(NULL);
+    if (s->cache && !(s->series = api_scope_series_new()))
+        return pd_error_nomem(NULL);
+    s->repo_names = opt->repo_names;
+    s->repo_paths = opt->repo_paths;
+    s->nrepos = opt->nrepos;
+    s->host_names = opt->host_names;
+    s->nhost_names = opt->nhost_names;
+    s->max_connections = srv_connection_limit(opt->max_connections);
+    lim.body_seconds = opt->body_timeout;
+    /* One address may hold half the budget, and always one largest body. */
+    lim.per_client_bytes = opt->body_budget ? opt->body_budget / 2 : 2 * s->max_body;
+    if (lim.per_client_bytes < s->max_body)
+        lim.per_client_bytes = s->max_body;
+    if (!(s->guard = srv_guard_new(opt->head_timeout ? opt->head_timeout : 10,
+                                   opt->body_budget ? opt->body_budget
+                                                    : 4 * s->max_body,
+                                   &lim, s->metrics)))
+        return pd_error_set(PD_ENOMEM, "cannot start the connection guard");
+    if (!(s->dbs = srv_dbs_new(s->db_path, s->db_wait_ms, s->cache)))
+        return pd_error_nomem(NULL);
+    return 0;
+}
+
 int srv_start(srv **out, const srv_options *opt)
 {
     struct sockaddr_storage ss;
@@ -465,7 +511,6 @@ int srv_start(srv **out, const srv_options *opt)
     const union MHD_DaemonInfo *info;
     srv *s = NULL;
     sqlite3 *probe = NULL;
-    srv_guard_limits lim = {0};
     int rc;
 
     *out = NULL;
@@ -484,50 +529,8 @@ int srv_start(srv **out, const srv_options *opt)
         rc = pd_error_nomem(NULL);
         goto fail;
     }
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->answered, NULL);
-    s->private_reads = opt->private_reads;
-    s->budget = opt->request_budget > 0 ? opt->request_budget : 30;
-    s->db_wait_ms = opt->db_wait_ms > 0 ? opt->db_wait_ms : 10000;
-    s->max_body = opt->max_body ? opt->max_body : (size_t)32 << 20;
-    if (!(s->metrics = srv_metrics_new()) || !(s->jobs = srv_jobs_new(opt->db_path))) {
-        rc = pd_error_nomem(NULL);
+    if ((rc = srv_setup(s, opt)) < 0)
         goto fail;
-    }
-    if ((rc = db_scopes_load(&s->scopes, opt->scopes_path)) < 0)
-        goto fail;
-    if (opt->cache_mb >= 0 &&
-        !(s->cache = srv_cache_new((size_t)(opt->cache_mb ? opt->cache_mb
-                                            : SRV_CACHE_DEFAULT_MB) << 20))) {
-        rc = pd_error_nomem(NULL);
-        goto fail;
-    }
-    if (s->cache && !(s->series = api_scope_series_new())) {
-        rc = pd_error_nomem(NULL);
-        goto fail;
-    }
-    s->repo_names = opt->repo_names;
-    s->repo_paths = opt->repo_paths;
-    s->nrepos = opt->nrepos;
-    s->host_names = opt->host_names;
-    s->nhost_names = opt->nhost_names;
-    s->max_connections = srv_connection_limit(opt->max_connections);
-    lim.body_seconds = opt->body_timeout;
-    /* One address may hold half the budget, and always one largest body. */
-    lim.per_client_bytes = opt->body_budget ? opt->body_budget / 2 : 2 * s->max_body;
-    if (lim.per_client_bytes < s->max_body)
-        lim.per_client_bytes = s->max_body;
-    if (!(s->guard = srv_guard_new(opt->head_timeout ? opt->head_timeout : 10,
-                                   opt->body_budget ? opt->body_budget
-                                                    : 4 * s->max_body,
-                                   &lim, s->metrics))) {
-        rc = pd_error_set(PD_ENOMEM, "cannot start the connection guard");
-        goto fail;
-    }
-    if (!(s->dbs = srv_dbs_new(s->db_path, s->db_wait_ms, s->cache))) {
-        rc = pd_error_nomem(NULL);
-        goto fail;
-    }
     if (!(s->daemon = srv_daemon(s, &ss, opt))) {
         rc = pd_error_set(PD_EIO, "cannot listen on %s: %s",
                           opt->listen ? opt->listen : "127.0.0.1:8080",

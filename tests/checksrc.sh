@@ -53,4 +53,19 @@ if [ -n "$above" ] && git ls-files -- 'query/*.c' 'query/*.h' |
    xargs grep -nE "#include \"($above)\"" ; then
   echo "above: query/ includes a header of server/ or cli/, the floors above it"; bad=1
 fi
+# No function over 80 lines, from its first line to its closing brace, as
+# Universal Ctags sees it (doc/hacking.md, layout): a longer one is split
+# into steps that each say what they do.
+if command -v ctags >/dev/null; then
+  git ls-files -- '*.c' '*.h' | grep -v '^tests/fixtures/' |
+    ctags -L - --languages=C --kinds-C=f --fields=+ne -f - |
+    awk -F'\t' '{ l = e = ""
+                  for (i = 4; i <= NF; i++) { if ($i ~ /^line:/) l = substr($i, 6)
+                                              if ($i ~ /^end:/) e = substr($i, 5) }
+                  if (e != "" && e - l + 1 > 80) {
+                    printf "%s:%s: %s is %d lines (80 at most: split it)\n", $2, l, $1, e - l + 1; b = 1 } }
+                END { exit b }' || bad=1
+else
+  echo "checksrc: universal-ctags missing, function lengths not checked (run make deps)"; bad=1
+fi
 exit $bad

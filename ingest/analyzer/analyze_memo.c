@@ -253,72 +253,79 @@ static void an_rec_stop(an_state *st, an_rec *r)
     st->ilog = NULL;
 }
 
-/* Index of pool offset off among the chunk's strings (open addressing
- * table of 2^bits slots holding index + 1). */
-static uint32_t an_str_index(const uint32_t *slots, const uint32_t *offs,
-                             size_t mask, uint32_t off)
+/* The chunk's distinct strings, in the order it first asked for them:
+ * their pool offsets (offs[0..n)), an open-addressing table of their
+ * indexes + 1 (slots, mask + 1 of them), and their bytes with NULs. */
+typedef struct {
+    uint32_t *slots, *offs;
+    size_t mask, n, bytes;
+} an_strs;
+
+/* Index of pool offset off among the chunk's strings; UINT32_MAX: none. */
+static uint32_t an_str_index(const an_strs *x, uint32_t off)
 {
     size_t i;
 
-    for (i = (off * 2654435761u) & mask; slots[i]; i = (i + 1) & mask)
-        if (offs[slots[i] - 1] == off)
-            return slots[i] - 1;
+    for (i = (off * 2654435761u) & x->mask; x->slots[i]; i = (i + 1) & x->mask)
+        if (x->offs[x->slots[i] - 1] == off)
+            return x->slots[i] - 1;
     return UINT32_MAX;
+}
+
+/* Gather the distinct strings of recording r's log into x.  0 or -1 (out
+ * of memory; x is freed by the caller either way). */
+static int an_strs_make(an_strs *x, const an_state *st, const an_rec *r)
+{
+    size_t i;
+
+    memset(x, 0, sizeof(*x));
+    x->mask = 63;
+    while (x->mask + 1 < r->log.n * 2)
+        x->mask = x->mask * 2 + 1;
+    x->slots = calloc(x->mask + 1, sizeof(*x->slots));
+    x->offs = malloc((r->log.n + 1) * sizeof(*x->offs));
+    if (!x->slots || !x->offs)
+        return -1;
+    for (i = 0; i < r->log.n; i++) {         /* distinct, in first order */
+        uint32_t off = r->log.v[i];
+        size_t j;
+
+        if (an_str_index(x, off) != UINT32_MAX)
+            continue;
+        for (j = (off * 2654435761u) & x->mask; x->slots[j]; j = (j + 1) & x->mask)
+            ;
+        x->offs[x->n] = off;
+        x->slots[j] = (uint32_t)++x->n;
+        x->bytes += strlen(st->pool + off) + 1;
+    }
+    return 0;
 }
 
 /* Round n up to a multiple of 8. */
 #define AN_AL(n) (((n) + 7) & ~(size_t)7)
 
-/* Build the entry of the chunk just analysed (state st at its cut);
- * NULL when out of memory or a string cannot be placed. */
-static an_mentry *an_rec_entry(an_state *st, an_rec *r)
+/* One block for an entry of the given counts, its arrays pointing into
+ * it and its counts set (the rest zero); NULL when out of memory. */
+static an_mentry *an_entry_alloc(size_t nfind, size_t nfn, size_t ncall, size_t nflow,
+                                 size_t nring, size_t nframes, size_t nw, size_t nstr,
+                                 size_t scope_len, size_t strb)
 {
-    const an_result *res = st->res;
-    size_t nfind = res->nfindings - r->nfind0, nfn = res->nfunctions - r->nfn0;
-    size_t ncall = st->ncallrecs - r->ncall0, ntok = st->nring - r->nring0;
-    size_t nflow = st->nflowrecs - r->nflow0, o_flow;
-    size_t nring = ntok < AN_RING ? ntok : AN_RING, mask = 63, nstr = 0, strb = 0;
-    size_t i, sz, o_find, o_fn, o_call, o_ring, o_fr, o_marks, o_scope, o_off, o_str;
-    long nw = st->wrappers < AN_MAXSCOPE ? st->wrappers : AN_MAXSCOPE;
-    uint32_t *slots, *offs, idx;
-    an_mentry *e = NULL;
-    char *blk;
+    size_t o_find = AN_AL(sizeof(an_mentry));
+    size_t o_fn = o_find + AN_AL(nfind * sizeof(an_mfind));
+    size_t o_call = o_fn + AN_AL(nfn * sizeof(an_mfunc));
+    size_t o_flow = o_call + AN_AL(ncall * sizeof(an_mcall));
+    size_t o_ring = o_flow + AN_AL(nflow * sizeof(an_mcall));
+    size_t o_fr = o_ring + AN_AL(nring * sizeof(an_mtok));
+    size_t o_marks = o_fr + AN_AL(nframes * sizeof(an_frame));
+    size_t o_off = o_marks + AN_AL(nw * sizeof(uint32_t));
+    size_t o_scope = o_off + AN_AL((nstr + 1) * sizeof(uint32_t));
+    size_t o_str = o_scope + AN_AL(scope_len + 1);
+    char *blk = calloc(1, o_str + strb);
+    an_mentry *e = (an_mentry *)blk;
 
-    while (mask + 1 < r->log.n * 2)
-        mask = mask * 2 + 1;
-    slots = calloc(mask + 1, sizeof(*slots));
-    offs = malloc((r->log.n + 1) * sizeof(*offs));
-    if (!slots || !offs)
-        goto done;
-    for (i = 0; i < r->log.n; i++) {         /* distinct, in first order */
-        uint32_t off = r->log.v[i];
-        size_t j;
-
-        if (an_str_index(slots, offs, mask, off) != UINT32_MAX)
-            continue;
-        for (j = (off * 2654435761u) & mask; slots[j]; j = (j + 1) & mask)
-            ;
-        offs[nstr] = off;
-        slots[j] = (uint32_t)++nstr;
-        strb += strlen(st->pool + off) + 1;
-    }
-    o_find = AN_AL(sizeof(*e));
-    o_fn = o_find + AN_AL(nfind * sizeof(an_mfind));
-    o_call = o_fn + AN_AL(nfn * sizeof(an_mfunc));
-    o_flow = o_call + AN_AL(ncall * sizeof(an_mcall));
-    o_ring = o_flow + AN_AL(nflow * sizeof(an_mcall));
-    o_fr = o_ring + AN_AL(nring * sizeof(an_mtok));
-    o_marks = o_fr + AN_AL(st->nframes * sizeof(an_frame));
-    o_off = o_marks + AN_AL((size_t)(nw > 0 ? nw : 0) * sizeof(uint32_t));
-    o_scope = o_off + AN_AL((nstr + 1) * sizeof(uint32_t));
-    o_str = o_scope + AN_AL(st->scope_len + 1);
-    sz = o_str + strb;
-    if (!(blk = calloc(1, sz)))
-        goto done;
-    e = (an_mentry *)blk;
-    e->bytes = sz;
-    e->k_lo = r->k_lo;
-    e->k_hi = r->k_hi;
+    if (!blk)
+        return NULL;
+    e->bytes = o_str + strb;
     e->find = (an_mfind *)(blk + o_find);
     e->fn = (an_mfunc *)(blk + o_fn);
     e->call = (an_mcall *)(blk + o_call);
@@ -329,26 +336,39 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     e->stroff = (uint32_t *)(blk + o_off);
     e->scope = blk + o_scope;
     e->strs = blk + o_str;
-    e->len = (uint32_t)(r->q - r->base);
-    e->lines = st->lx.line - r->line0;
-    e->qline_off = (uint32_t)(r->qline - r->base);
     e->nstr = (uint32_t)nstr;
     e->nfind = (uint32_t)nfind;
     e->nfn = (uint32_t)nfn;
     e->ncall = (uint32_t)ncall;
     e->nflow = (uint32_t)nflow;
     e->nring = (uint32_t)nring;
-    e->ntok = ntok;
-    for (i = 0, strb = 0; i < nstr; i++) {
-        size_t n = strlen(st->pool + offs[i]) + 1;
+    return e;
+}
+
+/* The strings' bytes and offsets into e. */
+static void an_rec_put_strs(an_mentry *e, const an_state *st, const an_strs *x)
+{
+    size_t i, strb = 0;
+
+    for (i = 0; i < x->n; i++) {
+        size_t n = strlen(st->pool + x->offs[i]) + 1;
 
         e->stroff[i] = (uint32_t)strb;
-        memcpy(e->strs + strb, st->pool + offs[i], n);
+        memcpy(e->strs + strb, st->pool + x->offs[i], n);
         strb += n;
     }
-    e->stroff[nstr] = (uint32_t)strb;
-    for (i = 0; i < nfind; i++) {
-        const an_finding *f = &res->findings[r->nfind0 + i];
+    e->stroff[x->n] = (uint32_t)strb;
+}
+
+/* The chunk's findings into e, lines relative to its first.  0, or -1
+ * when a string is not the chunk's. */
+static int an_rec_put_finds(an_mentry *e, const an_state *st, const an_rec *r,
+                            const an_strs *x)
+{
+    size_t i;
+
+    for (i = 0; i < e->nfind; i++) {
+        const an_finding *f = &st->res->findings[r->nfind0 + i];
         const an_fmeta *fm = &st->fmeta[r->nfind0 + i];
         an_mfind *d = &e->find[i];
 
@@ -362,14 +382,22 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
         d->kind = fm->kind;
         d->define = fm->define;
         d->reason = UINT32_MAX;
-        if ((d->text = an_str_index(slots, offs, mask, fm->text_off)) == UINT32_MAX ||
-            d->function < -1 ||
+        if ((d->text = an_str_index(x, fm->text_off)) == UINT32_MAX || d->function < -1 ||
             (fm->reason_off != UINT32_MAX &&
-             (d->reason = an_str_index(slots, offs, mask, fm->reason_off)) == UINT32_MAX))
-            goto bad;
+             (d->reason = an_str_index(x, fm->reason_off)) == UINT32_MAX))
+            return -1;
     }
-    for (i = 0; i < nfn; i++) {
-        const an_function *f = &res->functions[r->nfn0 + i];
+    return 0;
+}
+
+/* The chunk's functions into e, as an_rec_put_finds. */
+static int an_rec_put_fns(an_mentry *e, const an_state *st, const an_rec *r,
+                          const an_strs *x)
+{
+    size_t i;
+
+    for (i = 0; i < e->nfn; i++) {
+        const an_function *f = &st->res->functions[r->nfn0 + i];
         an_mfunc *d = &e->fn[i];
 
         d->facc = st->facc[r->nfn0 + i];
@@ -378,41 +406,44 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
         d->name_line = f->name_line - r->line0;
         memcpy(d->tokens, f->tokens, sizeof(d->tokens));
         d->facc.marker_line = d->facc.marker_line ? d->facc.marker_line - r->line0 + 1 : 0;
-        if ((d->facc.name_off = an_str_index(slots, offs, mask, d->facc.name_off)) == UINT32_MAX ||
+        if ((d->facc.name_off = an_str_index(x, d->facc.name_off)) == UINT32_MAX ||
             (d->facc.marker_line &&
-             (d->facc.marker_off = an_str_index(slots, offs, mask, d->facc.marker_off)) ==
-                 UINT32_MAX) ||
+             (d->facc.marker_off = an_str_index(x, d->facc.marker_off)) == UINT32_MAX) ||
             (d->facc.macro_off != UINT32_MAX &&
-             (d->facc.macro_off = an_str_index(slots, offs, mask, d->facc.macro_off)) ==
-                 UINT32_MAX))
-            goto bad;
+             (d->facc.macro_off = an_str_index(x, d->facc.macro_off)) == UINT32_MAX))
+            return -1;
     }
-    for (i = 0; i < ncall; i++) {
-        const struct an_callrec *c = &st->callrecs[r->ncall0 + i];
+    return 0;
+}
 
-        e->call[i].fn = c->fn - (int32_t)r->nfn0;
-        e->call[i].len = c->len;
-        if (c->fn < (int32_t)r->nfn0 ||
-            (idx = an_str_index(slots, offs, mask, c->off)) == UINT32_MAX)
-            goto bad;
-        e->call[i].str = idx;
-    }
-    for (i = 0; i < nflow; i++) {
-        const struct an_callrec *c = &st->flowrecs[r->nflow0 + i];
+/* Call records recs[0..n) (the chunk's calls or flow facts, of functions
+ * from fn0 on) into d, as an_rec_put_finds. */
+static int an_rec_put_calls(an_mcall *d, const struct an_callrec *recs, size_t n,
+                            size_t fn0, const an_strs *x)
+{
+    size_t i;
 
-        e->flow[i].fn = c->fn - (int32_t)r->nfn0;
-        e->flow[i].len = c->len;
-        if (c->fn < (int32_t)r->nfn0 ||
-            (idx = an_str_index(slots, offs, mask, c->off)) == UINT32_MAX)
-            goto bad;
-        e->flow[i].str = idx;
+    for (i = 0; i < n; i++) {
+        d[i].fn = recs[i].fn - (int32_t)fn0;
+        d[i].len = recs[i].len;
+        if (recs[i].fn < (int32_t)fn0 || (d[i].str = an_str_index(x, recs[i].off)) == UINT32_MAX)
+            return -1;
     }
-    for (i = 0; i < nring; i++) {
-        const an_tok *t = an_prev(st, nring - i);
+    return 0;
+}
+
+/* The last e->nring tokens into e, offsets relative to the chunk; -1 when
+ * one lies outside it. */
+static int an_rec_put_ring(an_mentry *e, const an_state *st, const an_rec *r)
+{
+    size_t i;
+
+    for (i = 0; i < e->nring; i++) {
+        const an_tok *t = an_prev(st, e->nring - i);
         an_mtok *d = &e->ring[i];
 
         if (t->s < r->base || t->s + t->len > r->q)
-            goto bad;
+            return -1;
         d->e = t->e;
         d->kind = t->kind;
         d->punct = t->punct;
@@ -421,14 +452,22 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
         d->line = t->line - r->line0;
         d->column = t->column;
     }
-    {
-        an_mcount now;
+    return 0;
+}
 
-        an_count_get(st, &now);
-        an_count_delta(&e->c, &r->c0, &now, r->line0);
-        e->c.triggers = st->triggers_seen;     /* the chunk's own */
-        e->c.types_seen = (uint32_t)st->types_seen;
-    }
+/* The counters the chunk added and the state at its end (an_put_state
+ * puts it back) into e; nw wrappers' marks are kept. */
+static void an_rec_put_state(an_mentry *e, an_state *st, const an_rec *r, size_t nw)
+{
+    an_mcount now;
+
+    an_count_get(st, &now);
+    an_count_delta(&e->c, &r->c0, &now, r->line0);
+    e->c.triggers = st->triggers_seen;     /* the chunk's own */
+    e->c.types_seen = (uint32_t)st->types_seen;
+    e->len = (uint32_t)(r->q - r->base);
+    e->lines = st->lx.line - r->line0;
+    e->qline_off = (uint32_t)(r->qline - r->base);
     e->cpp = st->cpp;
     e->skip = st->skip;
     e->guard = st->guard;
@@ -436,17 +475,44 @@ static an_mentry *an_rec_entry(an_state *st, an_rec *r)
     e->scope_len = st->scope_len;
     memcpy(e->scope, st->scope, st->scope_len);
     if (nw > 0)
-        memcpy(e->scope_marks, st->scope_marks, (size_t)nw * sizeof(uint32_t));
+        memcpy(e->scope_marks, st->scope_marks, nw * sizeof(uint32_t));
     e->nframes = st->nframes;
     if (st->nframes)
         memcpy(e->frames, st->frames, st->nframes * sizeof(an_frame));
-    goto done;
-bad:
-    free(e);
-    e = NULL;
+}
+
+/* Build the entry of the chunk just analysed (state st at its cut);
+ * NULL when out of memory or a string cannot be placed. */
+static an_mentry *an_rec_entry(an_state *st, an_rec *r)
+{
+    const an_result *res = st->res;
+    size_t ntok = st->nring - r->nring0, nring = ntok < AN_RING ? ntok : AN_RING;
+    size_t nw = st->wrappers < AN_MAXSCOPE ? (size_t)(st->wrappers > 0 ? st->wrappers : 0)
+                                           : AN_MAXSCOPE;
+    an_mentry *e = NULL;
+    an_strs x;
+
+    if (an_strs_make(&x, st, r) < 0 ||
+        !(e = an_entry_alloc(res->nfindings - r->nfind0, res->nfunctions - r->nfn0,
+                             st->ncallrecs - r->ncall0, st->nflowrecs - r->nflow0, nring,
+                             st->nframes, nw, x.n, st->scope_len, x.bytes)))
+        goto done;
+    e->k_lo = r->k_lo;
+    e->k_hi = r->k_hi;
+    e->ntok = ntok;
+    an_rec_put_strs(e, st, &x);
+    if (an_rec_put_finds(e, st, r, &x) < 0 || an_rec_put_fns(e, st, r, &x) < 0 ||
+        an_rec_put_calls(e->call, st->callrecs + r->ncall0, e->ncall, r->nfn0, &x) < 0 ||
+        an_rec_put_calls(e->flow, st->flowrecs + r->nflow0, e->nflow, r->nfn0, &x) < 0 ||
+        an_rec_put_ring(e, st, r) < 0) {
+        free(e);
+        e = NULL;
+        goto done;
+    }
+    an_rec_put_state(e, st, r, nw);
 done:
-    free(slots);
-    free(offs);
+    free(x.slots);
+    free(x.offs);
     return e;
 }
 

@@ -540,6 +540,38 @@ static void an_file_semicolon(an_state *st)
     an_reset_decl(st);
 }
 
+/* The parenthesised group after a pending name closed at depth 0: the
+ * name becomes the candidate of a declaration (t is the ')'). */
+static void an_group_close(an_state *st, const an_tok *t)
+{
+    st->cand = st->pend;
+    st->cand_valid = 1;
+    memcpy(st->cand_qual, st->qual, sizeof(st->qual));
+    if (st->alt_valid && st->alt.len == st->cand.len &&
+        memcmp(st->alt.s, st->cand.s, st->alt.len) == 0) {
+        st->cand = st->alt;   /* see an_open_group() */
+        st->decl_line = st->alt_line;
+        st->decl_find = st->alt_find;
+    }
+    st->alt_valid = 0;
+    if (st->cand.s == st->opname[0]) {
+        memcpy(st->opname[1], st->opname[0], sizeof(st->opname[0]));
+        st->cand.s = st->opname[1];
+    }
+    st->cand_idlist = st->group_idlist && st->group_nident > 0;
+    st->cand_arg = st->group_arg;
+    st->cand_arg_valid = st->group_ntok == 1 &&
+                         st->group_arg.kind == LEX_IDENT;
+    st->cand_macro = st->pend_macro;
+    st->cand_macro_valid = st->pend_macro_valid;
+    st->pend_macro_valid = 0;
+    st->cand_ring = st->nring;
+    st->after_group = 1;
+    st->post_seen = 0;
+    st->group_close_line = t->line;
+    st->pend_valid = 0;
+}
+
 /* A punctuator at depth 0 outside functions. */
 static void an_file_punct(an_state *st, const an_tok *t)
 {
@@ -557,34 +589,8 @@ static void an_file_punct(an_state *st, const an_tok *t)
         st->pdepth++;
         break;
     case ')':
-        if (st->pdepth > 0 && --st->pdepth == 0 && st->pend_valid) {
-            st->cand = st->pend;
-            st->cand_valid = 1;
-            memcpy(st->cand_qual, st->qual, sizeof(st->qual));
-            if (st->alt_valid && st->alt.len == st->cand.len &&
-                memcmp(st->alt.s, st->cand.s, st->alt.len) == 0) {
-                st->cand = st->alt;   /* see an_open_group() */
-                st->decl_line = st->alt_line;
-                st->decl_find = st->alt_find;
-            }
-            st->alt_valid = 0;
-            if (st->cand.s == st->opname[0]) {
-                memcpy(st->opname[1], st->opname[0], sizeof(st->opname[0]));
-                st->cand.s = st->opname[1];
-            }
-            st->cand_idlist = st->group_idlist && st->group_nident > 0;
-            st->cand_arg = st->group_arg;
-            st->cand_arg_valid = st->group_ntok == 1 &&
-                                 st->group_arg.kind == LEX_IDENT;
-            st->cand_macro = st->pend_macro;
-            st->cand_macro_valid = st->pend_macro_valid;
-            st->pend_macro_valid = 0;
-            st->cand_ring = st->nring;
-            st->after_group = 1;
-            st->post_seen = 0;
-            st->group_close_line = t->line;
-            st->pend_valid = 0;
-        }
+        if (st->pdepth > 0 && --st->pdepth == 0 && st->pend_valid)
+            an_group_close(st, t);
         break;
     case '<':
         if (st->cpp && st->pdepth == 0 && !st->init &&
