@@ -68,4 +68,15 @@ if command -v ctags >/dev/null; then
 else
   echo "checksrc: universal-ctags missing, function lengths not checked (run make deps)"; bad=1
 fi
+# The same bound for the dashboard's and the tests' JavaScript, whose
+# functions at file level start at the first column and end with a "}" there
+# (the code's one formatting): a function longer than 80 lines is split too.
+git ls-files -- 'static/*.mjs' 'static/*.js' 'tests/*.mjs' 'tests/*.js' | grep -v '^tests/fixtures/' |
+  while IFS= read -r f; do
+    awk -v f="$f" '/^(export )?(async )?function[ *]/ { s = NR; n = $0 }
+                   /^}/ && s { if (NR - s + 1 > 80) { sub(/\(.*/, "", n)
+                                 printf "%s:%d: %s is %d lines (80 at most: split it)\n", f, s, n, NR - s + 1; b = 1 }
+                               s = 0 }
+                   END { exit b }' "$f" || :
+  done | grep . && bad=1
 exit $bad

@@ -100,6 +100,31 @@ const portFrom = (hist) => {
   return lastPoint(hist) ?? (hist.port?.base ? { commit: hist.port.base.commit, value: hist.port.base.value } : null);
 };
 
+/* The week's histories of each measure: the point before the window
+ * (before[i]) and the commits in it (week), the port's own (port true)
+ * or, on a branch where no port is found, the whole chain's. */
+async function weekHistory(ctx, measures, opts, cutoff) {
+  const ask = (o, key, extra) => api.history(ctx.repo, ctx.ref, key, { ...o, ...extra }).catch(() => null);
+  let [before, week] = await Promise.all([
+    Promise.all(measures.map((m) => ask(opts, m.key, { until: cutoff, points: 3 }))),
+    ask(opts, 'functions.ported', { since: cutoff }),
+  ]);
+  const port = week?.port?.basis !== 'none' && before.some((a) => a?.port && a.port.basis !== 'none');
+  if (port) return { before: before.map(portFrom), week, port };
+  // No port found on this branch: the whole chain, every commit.
+  const all = { ...opts, window: undefined };
+  [before, week] = await Promise.all([
+    Promise.all(measures.map((m) => ask(all, m.key, { until: cutoff, points: 3 }).then(lastPoint))),
+    ask(all, 'functions.ported', { since: cutoff }),
+  ]);
+  return { before, week, port };
+}
+
+/* A measure's row: its value now and the change since `was` (0 when no
+ * commit came before: the branch started in the window). */
+const weekRow = (m, nowV, was) => h('tr', { dataset: { measure: m.key } },
+  h('th', { scope: 'row' }, m.label), h('td', { class: 'num' }, fmt(nowV)), h('td', { class: 'num' }, delta(nowV - was, m.good)));
+
 /**
  * Card 2: what changed on the branch in the last 7 days, by committer date
  * (when commits landed on it: a rebase lands all it moves that day).  A
@@ -141,22 +166,7 @@ async function weekCard(ctx, s) {
     seen || Promise.resolve(ctx.objectDtype).then((x) => x !== false), ctx.objectScope ?? null]);
   const objectRow = objectDtype && !objectScope;
   const measures = WEEK_MEASURES.filter((m) => objectRow || m.key !== OBJECT_KEY);
-  const ask = (o, key, extra) => api.history(ctx.repo, ctx.ref, key, { ...o, ...extra }).catch(() => null);
-  let [before, week] = await Promise.all([
-    Promise.all(measures.map((m) => ask(opts, m.key, { until: cutoff, points: 3 }))),
-    ask(opts, 'functions.ported', { since: cutoff }),
-  ]);
-  const port = week?.port?.basis !== 'none' && before.some((a) => a?.port && a.port.basis !== 'none');
-  if (port) {
-    before = before.map(portFrom);
-  } else {
-    // No port found on this branch: the whole chain, every commit.
-    const all = { ...opts, window: undefined };
-    [before, week] = await Promise.all([
-      Promise.all(measures.map((m) => ask(all, m.key, { until: cutoff, points: 3 }).then(lastPoint))),
-      ask(all, 'functions.ported', { since: cutoff }),
-    ]);
-  }
+  const { before, week, port } = await weekHistory(ctx, measures, opts, cutoff);
   const commits = week?.points?.length ?? 0;
   const base = before.find((p) => p)?.commit ?? null;
   // Commits that landed in the window but were written before it (a
@@ -165,12 +175,7 @@ async function weekCard(ctx, s) {
   const older = (week?.points ?? []).map((p) => Date.parse(p.author_date ?? ''))
     .filter((t) => t < endMs - 7 * DAY).sort((a, b) => a - b);
   const table = h('table', { class: 'dc-week', id: 'dc-week' },
-    h('tbody', null, measures.map((m, i) => {
-      const nowV = valueOf(s, m.key);
-      const was = before[i]?.value ?? 0;      // no commit before: the branch started in the window
-      return h('tr', { dataset: { measure: m.key } },
-        h('th', { scope: 'row' }, m.label), h('td', { class: 'num' }, fmt(nowV)), h('td', { class: 'num' }, delta(nowV - was, m.good)));
-    })));
+    h('tbody', null, measures.map((m, i) => weekRow(m, valueOf(s, m.key), before[i]?.value ?? 0))));
   if (seen) {
     // A profile that says "no object dtype" against the summary's paths:
     // the page follows the profile, and so does the card.

@@ -19,6 +19,7 @@ import {
 import { templateGroups, groupSums, groupName, groupWhy, templateName, macroOf, groupKind } from './tmplgroup.mjs';
 import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
 import { renderCrumbs, renderHead, isLost } from './filehead.mjs';
+import { dismissCell } from './dismiss.mjs';
 // highlight.mjs (and Prism's loader, vendor.mjs) once the function table
 // is in: main() sets these two before the source is coloured.
 let styled = null;
@@ -107,6 +108,95 @@ const FN_FIRST_ROWS = 20;
 const FN_ROW_PX = 40;
 let fnGen = 0;
 
+const fnLineLink = (n) => h('a', { href: `#L${n}` }, String(n));
+const fnFindings = (f) => findingCount.get(f.name) ?? 0;
+
+/* The file's functions in the table's order (sort: its column and order;
+ * ties by first line). */
+function fnSorted(sort) {
+  const col = FN_COLUMN[sort.key];
+  const dir = sort.order === 'desc' ? -1 : 1;
+  return [...(detail.functions ?? [])].sort((a, b) => {
+    const va = col.get(a);
+    const vb = col.get(b);
+    const c = typeof va === 'string' ? cmpStr(va, vb) : va - vb;
+    return c ? dir * c : (a.start_line ?? 0) - (b.start_line ?? 0);
+  });
+}
+
+/* A function's row; group: the template definition it is an instance of
+ * (hidden while the group is closed), or none. */
+function fnRow(f, group) {
+  return h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
+    hidden: group ? !openGroups.has(group) : null },
+  h('th', { scope: 'row', class: 'fn-name' },
+    h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, nameNodes(f.name ?? '?')))),
+  h('td', { class: 'lines' }, fnLineLink(f.start_line), '–', fnLineLink(f.end_line)),
+  h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
+    title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
+  objectCols ? h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
+    title: whyObject(f) || null }, objectBadge(f.object_state),
+  f.object_state ? (f.why?.object?.chain ? whyChain(f, state)
+    : whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2))) : null) : null,
+  TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
+  h('td', { class: ['num', !fnFindings(f) && 'zero'] }, fmt(fnFindings(f))));
+}
+
+/* The row of a template definition (key: its lines) whose instances are
+ * inst, f the first of them in the table's order: their sums, and a
+ * toggle that shows them. */
+function fnGroupRow(f, key, inst) {
+  const sums = groupSums(inst, TOKEN_CLASSES, fnFindings);
+  const open = openGroups.has(key);
+  // The instances' why when they agree on rule and line (a chain of calls
+  // is not folded: the instances show it).
+  const stWhy = groupWhy(inst.map((x) => x.why?.status ?? null));
+  const obWhy = inst.some((x) => x.object_state && x.why?.object?.chain) ? null
+    : groupWhy(inst.map((x) => (x.object_state ? x.why?.object ?? null : null)));
+  // The definition's name as the template writes it (issue 23.7); the
+  // instances' common prefix and suffix until the source is in.
+  const names = inst.map((x) => x.name);
+  const tname = templateName(sourceLines, f.start_line, f.end_line, names);
+  const label = tname ?? groupName(names);
+  const toggle = h('button', { type: 'button', class: 'toggle linkish', 'aria-expanded': String(open),
+    'aria-label': `${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${label}` }, open ? '▾' : '▸');
+  toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
+  return h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
+    h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
+      h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' },
+        h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
+      h('span', { class: 'muted small tmpl-kind' },
+        groupKind(TEMPLATE_FILE.test(state.path), inst.length, macroOf(sourceLines, f.start_line), fmt))),
+    h('td', { class: 'lines' }, fnLineLink(f.start_line), '–', fnLineLink(f.end_line)),
+    h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' ']),
+      whyLine(stWhy?.site, stWhy?.text)),
+    objectCols ? h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null),
+      whyLine(obWhy?.site, obWhy?.text)) : null,
+    TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
+    h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
+}
+
+/* Makers of the table's rows, in order, so that only the rows that go in
+ * now are built now.  Template instances (tmplgroup.mjs, groups): one row
+ * per definition, where its first instance sorts, then its instances
+ * when the group is open. */
+function fnRowMakers(fns, groups) {
+  const done = new Set();
+  const rows = [];
+  for (const f of fns) {
+    const key = `${f.start_line}-${f.end_line}`;
+    const inst = groups.get(key);
+    if (!inst) { rows.push(() => fnRow(f)); continue; }
+    if (done.has(key)) continue;
+    done.add(key);
+    rows.push(() => fnGroupRow(f, key, inst));
+    // Instances are built only when their group is open: arraytypes.c.src
+    // has 884 functions in 121 definitions (issue 26.4).
+    if (openGroups.has(key)) for (const x of inst) rows.push(() => fnRow(x, key));
+  }
+  return rows;
+}
+
 /**
  * Draws the function table.  first: how many rows go in now; the others
  * are built and put in by the function returned (null when none are
@@ -124,76 +214,9 @@ function renderFunctions(first = Infinity) {
     renderFunctions();
   };
   renderHeaders($('functions-table').tHead.rows[0], fnColumns(), sort, onSort);
-  const col = FN_COLUMN[sort.key];
-  const dir = sort.order === 'desc' ? -1 : 1;
-  const fns = [...(detail.functions ?? [])].sort((a, b) => {
-    const va = col.get(a);
-    const vb = col.get(b);
-    const c = typeof va === 'string' ? cmpStr(va, vb) : va - vb;
-    return c ? dir * c : (a.start_line ?? 0) - (b.start_line ?? 0);
-  });
-  const lineLink = (n) => h('a', { href: `#L${n}` }, String(n));
-  const nfind = (f) => findingCount.get(f.name) ?? 0;
-  const fnRow = (f, group) => h('tr', { dataset: { name: f.name ?? '', group: group ?? null }, class: group ? 'tmpl-instance' : null,
-    hidden: group ? !openGroups.has(group) : null },
-    h('th', { scope: 'row', class: 'fn-name' },
-      h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' }, h('code', null, nameNodes(f.name ?? '?')))),
-    h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
-    h('td', { class: 'fn-status', dataset: { status: f.status ?? '', why: whyStatus(f) },
-      title: whyStatus(f) || null }, statusBadge(f.status), whyLine(f.why?.status, whyFinding(f.why?.status))),
-    objectCols ? h('td', { class: 'fn-object', dataset: { object: f.object_state ?? '', why: whyObject(f) },
-      title: whyObject(f) || null }, objectBadge(f.object_state),
-      f.object_state ? (f.why?.object?.chain ? whyChain(f, state)
-        : whyLine(f.why?.object, whyObject(f).slice(f.object_state.length + 2))) : null) : null,
-    TOKEN_CLASSES.map((c) => h('td', { class: ['num', !(f.tokens?.[c]) && 'zero'] }, fmt(f.tokens?.[c] ?? 0))),
-    h('td', { class: ['num', !nfind(f) && 'zero'] }, fmt(nfind(f))));
-  // Template instances (tmplgroup.mjs): one row per definition, where its
-  // first instance sorts, then its instances (shown when expanded).
+  const fns = fnSorted(sort);
   const groups = templateGroups(fns);
-  const done = new Set();
-  // Row makers, so that only the rows that go in now are built now.
-  const rows = [];
-  for (const f of fns) {
-    const key = `${f.start_line}-${f.end_line}`;
-    const inst = groups.get(key);
-    if (!inst) { rows.push(() => fnRow(f)); continue; }
-    if (done.has(key)) continue;
-    done.add(key);
-    rows.push(() => groupRow(f, key, inst));
-    // Instances are built only when their group is open: arraytypes.c.src
-    // has 884 functions in 121 definitions (issue 26.4).
-    if (openGroups.has(key)) for (const x of inst) rows.push(() => fnRow(x, key));
-  }
-  function groupRow(f, key, inst) {
-    const sums = groupSums(inst, TOKEN_CLASSES, nfind);
-    const open = openGroups.has(key);
-    // The instances' why when they agree on rule and line (a chain of calls
-    // is not folded: the instances show it).
-    const stWhy = groupWhy(inst.map((x) => x.why?.status ?? null));
-    const obWhy = inst.some((x) => x.object_state && x.why?.object?.chain) ? null
-      : groupWhy(inst.map((x) => (x.object_state ? x.why?.object ?? null : null)));
-    // The definition's name as the template writes it (issue 23.7); the
-    // instances' common prefix and suffix until the source is in.
-    const names = inst.map((x) => x.name);
-    const tname = templateName(sourceLines, f.start_line, f.end_line, names);
-    const label = tname ?? groupName(names);
-    const toggle = h('button', { type: 'button', class: 'toggle linkish', 'aria-expanded': String(open),
-      'aria-label': `${open ? 'Collapse' : 'Expand'} the ${inst.length} instances of ${label}` }, open ? '▾' : '▸');
-    toggle.onclick = () => { if (openGroups.has(key)) openGroups.delete(key); else openGroups.add(key); renderFunctions(); };
-    return h('tr', { class: 'tmpl-group', dataset: { group: key, instances: String(inst.length) } },
-      h('th', { scope: 'row', class: 'fn-name' }, toggle, ' ',
-        h('a', { href: `#L${f.start_line}-L${f.end_line}`, title: 'Show in source' },
-          h('code', { class: 'tmpl-name', dataset: { template: tname ? 'source' : 'common' } }, nameNodes(label))),
-        h('span', { class: 'muted small tmpl-kind' },
-          groupKind(TEMPLATE_FILE.test(state.path), inst.length, macroOf(sourceLines, f.start_line), fmt))),
-      h('td', { class: 'lines' }, lineLink(f.start_line), '–', lineLink(f.end_line)),
-      h('td', { class: 'fn-status' }, Object.entries(sums.statuses).map(([st, n]) => [statusBadge(st), n > 1 && Object.keys(sums.statuses).length > 1 ? ` ${n} ` : ' ']),
-        whyLine(stWhy?.site, stWhy?.text)),
-      objectCols ? h('td', { class: 'fn-object' }, Object.keys(sums.objects).length ? Object.keys(sums.objects).map((o) => objectBadge(o)) : objectBadge(null),
-        whyLine(obWhy?.site, obWhy?.text)) : null,
-      TOKEN_CLASSES.map((c) => h('td', { class: ['num', !sums.tokens[c] && 'zero'], dataset: { sum: c } }, fmt(sums.tokens[c]))),
-      h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
-  }
+  const rows = fnRowMakers(fns, groups);
   const body = $('functions-table').tBodies[0];
   const build = (from, to) => rows.slice(from, to).map((make) => make());
   replace(body, fns.length ? build(0, first)
@@ -269,61 +292,12 @@ function setupFindingsFilter(findings) {
   for (const el of [sel, unguarded, tool, level, open]) el.addEventListener('change', apply);
 }
 
-function dismissedBadge(d) {
-  if (!d) return '';
-  return h('span', { class: 'badge dismissed-badge', title: `dismissed by ${d.by} at ${d.at}${d.comment ? `: ${d.comment}` : ''}` }, d.reason);
-}
-
-/* Dismissing needs a token of scope triage; it is kept for this tab only. */
-const TOKEN_KEY = 'portdash-triage-token';
-const REASONS = ['false positive', "won't fix", 'used in tests'];
-
 /** Reloads the file's findings after a dismissal changed them. */
 async function refreshFindings() {
   const d = await api.file(state.repo, state.rev, state.path);
   detail.findings = d.findings;
   detail.dismissed_count = d.dismissed_count;
   renderFindings();
-}
-
-/** The inline form that dismisses finding f, in place of its cell's content. */
-function dismissForm(td, f) {
-  const reason = h('select', { name: 'reason', 'aria-label': 'Reason' }, REASONS.map((r) => h('option', { value: r }, r)));
-  const comment = h('input', { name: 'comment', type: 'text', placeholder: 'comment', 'aria-label': 'Comment', maxlength: 4000 });
-  const token = h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)', 'aria-label': 'Token',
-    value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
-  const msg = h('span', { class: 'form-error', role: 'alert' });
-  const form = h('form', { class: 'dismiss-form', onsubmit: async (e) => {
-    e.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, token.value);
-    try {
-      await api.dismiss(state.repo, token.value, { rev: state.rev, path: state.path, fingerprint: f.fingerprint,
-        reason: reason.value, comment: comment.value });
-      await refreshFindings();
-    } catch (err) {
-      msg.textContent = err.message;
-    }
-  } }, reason, comment, token, h('button', { type: 'submit' }, 'Dismiss'), msg);
-  replace(td, form);
-  reason.focus();
-}
-
-function dismissCell(f) {
-  const td = h('td', { class: 'dismiss-cell' });
-  if (f.dismissed) {
-    return append(td, [dismissedBadge(f.dismissed), ' ', h('button', { type: 'button', class: 'linkish undo', onclick: async () => {
-      try {
-        await api.undismiss(state.repo, sessionStorage.getItem(TOKEN_KEY) ?? '', f.dismissed.id);
-        await refreshFindings();
-      } catch (err) {
-        append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${err.message}`));
-      }
-    } }, 'undo')]);
-  }
-  if (f.fingerprint) {
-    td.append(h('button', { type: 'button', class: 'linkish dismiss', onclick: () => dismissForm(td, f) }, 'dismiss…'));
-  }
-  return td;
 }
 
 /* Bumped by every renderFindings call, so an older call still appending
@@ -345,7 +319,7 @@ function findingRow(f) {
     h('td', null, f.function ? h('code', null, f.function) : h('span', { class: 'muted' }, '—')),
     h('td', null, f.guarded ? h('span', { class: 'badge guarded-badge', title: 'CPython-only on purpose (guarded block): does not block universal mode' }, 'guarded') : ''),
     h('td', null, f.tool ?? 'portdash'),
-    dismissCell(f));
+    dismissCell(f, state, refreshFindings));
 }
 
 /**
@@ -687,19 +661,51 @@ function mountPlanPanel() {
     .catch((e) => showError($('errors'), e, 'Owners and porting plan'));
 }
 
+/* What the port has (profile.mjs), asked once the first screen is in;
+ * without object dtype the object columns go.  Then the traverse coverage
+ * of this file's HPy types (traverse.mjs), under the functions: the
+ * promise returned. */
+function startPortPanels(errors) {
+  // A function of this file on an object path says the port has object
+  // dtype: its profile (the repository, its summary and file list) is
+  // asked only for a file without one.
+  profileIn = (detail.functions ?? []).some((f) => f.object_state) ? Promise.resolve({ objectDtype: true })
+    : import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev)).catch(() => null);
+  profileIn.then((p) => {
+    if (p?.objectDtype === false && !(detail.functions ?? []).some((f) => f.object_state)) {
+      objectCols = false;
+      replace($('legend-slot'), legend({ tokens: true, objects: false }));
+      renderFunctions();
+    }
+    $('functions-table').dataset.objectColumns = String(objectCols);   /* decided */
+  });
+  // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
+  return Promise.all([import('./traverse.mjs'), profileIn]).then(([{ mountTraverse, portSection }, p]) => mountTraverse(
+    portSection('traverse', $('functions-section'), 'Traverse coverage'),
+    { repo: state.repo, rev: state.rev, path: state.path, objectDtype: p?.objectDtype }))
+    .catch((e) => showError(errors, e, 'Traverse coverage'));
+}
+
 /* ---------- start ---------- */
 
-async function main() {
-  const errors = $('errors');
+/* The page's frame: legend, navigation, crumbs and title; false (said
+ * in errors) when the URL does not name a file. */
+function startPage(errors) {
   $('legend-slot').append(legend({ tokens: true }));
   if (!state.repo || !state.rev || !state.path) {
     showError(errors, { problem: { title: 'Missing parameters', detail: 'file.html needs ?repo=…&rev=…&path=…' } });
     replace($('file-head'), h('a', { href: './' }, 'Back to the overview'));
-    return;
+    return false;
   }
   renderNav($('nav'), '', state.repo, state.rev);
   renderCrumbs(state);
   setTitle(`${state.path} · ${state.repo} @ ${revLabel(state.rev)} · portdash`);
+  return true;
+}
+
+async function main() {
+  const errors = $('errors');
+  if (!startPage(errors)) return;
   // Both asked at once; the head and the functions show as soon as the
   // analysis is in, without waiting for the text (issue 26.4).  The text,
   // smaller, is mostly in first: then the template rows are named by it
@@ -740,25 +746,7 @@ async function main() {
     $('findings-section').hidden = false;
     return renderFindings();
   });
-  // What the port has (profile.mjs), asked once the first screen is in.
-  // A function of this file on an object path says the port has object
-  // dtype: its profile (the repository, its summary and file list) is
-  // asked only for a file without one.
-  profileIn = (detail.functions ?? []).some((f) => f.object_state) ? Promise.resolve({ objectDtype: true })
-    : import('./profile.mjs').then(({ loadProfile }) => loadProfile(state.repo, state.rev)).catch(() => null);
-  profileIn.then((p) => {
-    if (p?.objectDtype === false && !(detail.functions ?? []).some((f) => f.object_state)) {
-      objectCols = false;
-      replace($('legend-slot'), legend({ tokens: true, objects: false }));
-      renderFunctions();
-    }
-    $('functions-table').dataset.objectColumns = String(objectCols);   /* decided */
-  });
-  // Traverse coverage of the HPy types in this file (traverse.mjs); hidden when none.
-  const types = Promise.all([import('./traverse.mjs'), profileIn]).then(([{ mountTraverse, portSection }, p]) => mountTraverse(
-    portSection('traverse', $('functions-section'), 'Traverse coverage'),
-    { repo: state.repo, rev: state.rev, path: state.path, objectDtype: p?.objectDtype }))
-    .catch((e) => showError(errors, e, 'Traverse coverage'));
+  const types = startPortPanels(errors);
   $('source-section').hidden = false;
   const raw = await rawIn;
   // The function table's other rows once every line's text is in: their

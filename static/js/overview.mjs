@@ -562,6 +562,24 @@ function mountPanels(sumIn, frontierIn, scopeList) {
 
 /* ---------- start ---------- */
 
+/* The summary and the file table once both answers are in; an error
+ * they share is said once. */
+async function showSummaryAndFiles(errors, sumIn, listIn, scopeList) {
+  const [sum, list] = await Promise.allSettled([sumIn, listIn]);
+  if (sum.status === 'fulfilled') {
+    renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope),
+      list.value?.files);
+  } else {
+    showError(errors, sum.reason, 'Summary');
+    replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
+  }
+  if (list.status === 'fulfilled') {
+    await showFiles(list.value.files ?? []);
+  } else if (sum.status === 'fulfilled' || list.reason?.status !== sum.reason?.status) {
+    showError(errors, list.reason, 'File list');
+  }
+}
+
 async function main() {
   const errors = $('errors');
   $('legend-slot').append(legend());
@@ -625,19 +643,7 @@ async function main() {
   const scopeList = (await allScopes).filter(profile.keepScope);
   scoped.mountScopePicker($('scope-select'), $('scope-banner'), scopeList, state.scope, await allScopes);
   const extras = mountPanels(sumIn, frontierIn, scopeList);
-  const [sum, list] = await Promise.allSettled([sumIn, listIn]);
-  if (sum.status === 'fulfilled') {
-    renderSummary(sum.value, state.repo, state.rev, scopeList.find((x) => x.name === state.scope),
-      list.value?.files);
-  } else {
-    showError(errors, sum.reason, 'Summary');
-    replace($('commit'), h('span', { class: 'muted' }, 'Nothing to show.'));
-  }
-  if (list.status === 'fulfilled') {
-    await showFiles(list.value.files ?? []);
-  } else if (sum.status === 'fulfilled' || list.reason?.status !== sum.reason?.status) {
-    showError(errors, list.reason, 'File list');
-  }
+  await showSummaryAndFiles(errors, sumIn, listIn, scopeList);
   await extras;
   // The trend's module may arrive after every answer (a cached page): its
   // panel is shown first, or the link to it would be taken for dead.

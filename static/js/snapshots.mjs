@@ -84,6 +84,33 @@ async function showReport(s) {
   }
 }
 
+/* The figure cells of snapshot s, each with its change since the
+ * snapshot before it of the same ref (prev). */
+function snapshotFigs(s, prev, figs) {
+  const now = figs.get(`${s.week}\u0000${s.ref}`);
+  const before = prev.get(s) ? figs.get(`${prev.get(s).week}\u0000${prev.get(s).ref}`) : null;
+  return FIGURES.map((k) => h('td', { class: ['num', 'fig', `fig-${k.replace(/[^a-z-]/g, '-')}`] },
+    now ? [fmt(now[k]), before && now[k] !== before[k] ? [' ', deltaEl(k, now[k] - before[k])] : null] : '–'));
+}
+
+/* Snapshot s's row; figs null when no snapshot has figures. */
+function snapshotRow(s, prev, figs) {
+  const p = prev.get(s);
+  const same = p && p.commit === s.commit;
+  return h('tr', { dataset: { week: s.week, ref: s.ref }, class: [same && 'unchanged'],
+    title: same ? 'same commit as the previous snapshot of this ref' : null },
+  h('th', { scope: 'row', class: 'week' }, s.week),
+  h('td', { class: 'ref' }, h('code', null, s.ref)),
+  h('td', { class: 'commit' }, h('a', { href: commitHref(state.repo, s.commit), title: s.commit }, h('code', { class: 'sha' }, shortCommit(s.commit)))),
+  figs ? snapshotFigs(s, prev, figs) : null,
+  h('td', { class: 'taken' }, timeEl(s.taken_at)),
+  h('td', { class: 'method' }, h('span', { class: 'method' }, s.method ?? '')),
+  h('td', { class: 'links' }, h('span', { class: 'head-links' },
+    h('button', { type: 'button', class: 'linkish show-report', onclick: () => showReport(s) }, 'show'),
+    h('a', { href: api.reportUrl(state.repo, s.week, s.ref), class: 'raw-report' }, 'report.md'),
+    h('a', { href: api.filesCsvUrl(state.repo, s.commit), download: true, class: 'files-csv', title: 'the file table of this commit as CSV' }, 'files CSV'))));
+}
+
 function render(list, figs) {
   const rows = [...list].sort((a, b) => cmpStr(b.week, a.week) || cmpStr(a.ref, b.ref));
   $('snapshots-count').textContent = `${fmt(rows.length)} ${rows.length === 1 ? 'snapshot' : 'snapshots'}`;
@@ -106,28 +133,7 @@ function render(list, figs) {
     refs.map((r) => h('option', { value: r }, r)));
   const changedBox = h('input', { type: 'checkbox', id: 'snap-changed' });
   const hasFigs = figs.size > 0;
-  const figCells = (s) => {
-    const now = figs.get(`${s.week}\u0000${s.ref}`);
-    const before = prev.get(s) ? figs.get(`${prev.get(s).week}\u0000${prev.get(s).ref}`) : null;
-    return FIGURES.map((k) => h('td', { class: ['num', 'fig', `fig-${k.replace(/[^a-z-]/g, '-')}`] },
-      now ? [fmt(now[k]), before && now[k] !== before[k] ? [' ', deltaEl(k, now[k] - before[k])] : null] : '–'));
-  };
-  const tbody = h('tbody', null, rows.map((s) => {
-    const p = prev.get(s);
-    const same = p && p.commit === s.commit;
-    return h('tr', { dataset: { week: s.week, ref: s.ref }, class: [same && 'unchanged'],
-      title: same ? 'same commit as the previous snapshot of this ref' : null },
-    h('th', { scope: 'row', class: 'week' }, s.week),
-    h('td', { class: 'ref' }, h('code', null, s.ref)),
-    h('td', { class: 'commit' }, h('a', { href: commitHref(state.repo, s.commit), title: s.commit }, h('code', { class: 'sha' }, shortCommit(s.commit)))),
-    hasFigs ? figCells(s) : null,
-    h('td', { class: 'taken' }, timeEl(s.taken_at)),
-    h('td', { class: 'method' }, h('span', { class: 'method' }, s.method ?? '')),
-    h('td', { class: 'links' }, h('span', { class: 'head-links' },
-      h('button', { type: 'button', class: 'linkish show-report', onclick: () => showReport(s) }, 'show'),
-      h('a', { href: api.reportUrl(state.repo, s.week, s.ref), class: 'raw-report' }, 'report.md'),
-      h('a', { href: api.filesCsvUrl(state.repo, s.commit), download: true, class: 'files-csv', title: 'the file table of this commit as CSV' }, 'files CSV'))));
-  }));
+  const tbody = h('tbody', null, rows.map((s) => snapshotRow(s, prev, hasFigs ? figs : null)));
   // A rev that names no ref with snapshots (a commit id, a ref never
   // snapshotted) shows every ref's, and says so.
   const revNote = h('p', { class: 'notice small', id: 'snapshots-rev', role: 'status', hidden: true });

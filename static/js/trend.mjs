@@ -186,6 +186,377 @@ export async function chartAvailable(box) {
   return false;
 }
 
+/* The trend panel's state: the choices (st), its elements, and the
+ * history answer drawn (data, rewrites, chart; loadSeq counts the loads so
+ * that a late answer is dropped). */
+function trendState(root, opts) {
+  const st = {
+    measure: MEASURE[opts.measure] ? opts.measure : 'object_paths.object-legacy',
+    date: opts.date === 'committer' ? 'committer' : 'author',
+    window: opts.window === 'full' ? 'full' : 'port',
+    ref: opts.ref,
+  };
+  const t = {
+    root, opts, st, data: null, rewrites: [], chart: null, loadSeq: 0,
+    measures: MEASURES.map((m) => m.key)
+      .filter((k) => opts.objectDtype !== false || !k.startsWith('object_paths.')),
+    errors: h('div', { class: 'errors', role: 'alert', hidden: true }),
+    measureSel: h('select', { id: 'trend-measure', 'aria-label': 'Measure' }),
+    refSel: h('select', { id: 'trend-ref', 'aria-label': 'Ref' },
+      (opts.refs ?? [st.ref]).map((r) => h('option', { value: r }, r))),
+    dateBtns: ['author', 'committer'].map((d) => h('button', {
+      type: 'button', dataset: { date: d }, 'aria-pressed': String(st.date === d),
+      title: d === 'author' ? 'when each change was written' : 'when each commit was (re)applied: a rebase sets it for every commit',
+    }, `${d} date`)),
+    windowBox: h('input', { type: 'checkbox', id: 'trend-full' }),
+    canvas: h('canvas', { id: 'trend-canvas', role: 'img', 'aria-label': 'Trend chart' }),
+    caption: h('div', { class: 'trend-caption', id: 'trend-caption', 'aria-live': 'polite' }),
+    rewritesList: h('ul', { class: 'rewrites', id: 'trend-rewrites' }),
+    forecastLine: h('p', { class: 'trend-forecast muted', id: 'trend-forecast', hidden: true }),
+  };
+  t.refSel.value = st.ref;
+  t.windowBox.checked = st.window === 'full';
+  return t;
+}
+
+/* The panel's heading, controls, chart box and lines below, into root. */
+function trendLayout(t) {
+  const { opts, st } = t;
+  replace(t.root,
+    h('div', { class: 'section-head' },
+      h('h2', { id: 'trend-heading' }, 'Trend'),
+      h('div', { class: 'trend-controls' },
+        h('label', null, 'Measure ', t.measureSel),
+        (opts.refs ?? []).length > 1 ? h('label', null, 'along ', t.refSel) : h('span', null, 'along ', h('code', null, st.ref)),
+        h('span', { class: 'seg-toggle', role: 'group', 'aria-label': 'Time axis', id: 'trend-date' }, t.dateBtns),
+        h('label', { title: "By default the chart shows the port's own commits; this adds the upstream history under them" }, t.windowBox, ' full history'))),
+    t.errors,
+    h('div', { class: 'chart-box' }, t.canvas),
+    t.caption, t.forecastLine, t.rewritesList);
+}
+
+/* Ask for the history of the chosen measure and the ref's rewrites, then
+ * draw them and the forecast. */
+async function trendLoad(t) {
+  const { root, opts, st, errors, canvas } = t;
+  const seq = ++t.loadSeq;
+  errors.hidden = true;
+  errors.replaceChildren();
+  root.dataset.loading = 'true';
+  const [hist, rw] = await Promise.allSettled([
+    api.history(opts.repo, st.ref, st.measure, {
+      scope: opts.scope,
+      // The port's own commits only, unless upstream history is asked for.
+      window: st.window === 'full' ? 'full' : 'port',
+      // The box the chart fills: the canvas keeps its default 300 px until drawn.
+      points: chartPoints((canvas.parentElement?.clientWidth || canvas.clientWidth) * (window.devicePixelRatio || 1)),
+    }),
+    api.rewrites(opts.repo, st.ref),
+  ]);
+  if (seq !== t.loadSeq) return;
+  delete root.dataset.loading;
+  if (hist.status === 'rejected') {
+    showError(errors, hist.reason, 'Trend');
+    t.data = null;
+    t.chart?.destroy();
+    t.chart = null;
+    t.caption.replaceChildren();
+    return;
+  }
+  t.data = hist.value;
+  t.rewrites = rw.status === 'fulfilled' && Array.isArray(rw.value) ? rw.value : [];
+  trendDraw(t);
+  trendForecast(t, seq);
+}
+
+/* The range (issue 23.2): P50 / P85 dates from today, from the port's
+ * weekly throughput minus inflow, or "not at this rate". */
+function rangeText(rg) {
+  if (!rg) return null;
+  const r1 = (x) => fmt(Math.round(x * 10) / 10);
+  const why = ` (the port's last ${fmt(rg.window_weeks)} weeks: ${r1(rg.throughput_per_week)} removed and ${r1(rg.inflow_per_week)} added a week; ${fmt(rg.remaining)} left)`;
+  return h('span', { id: 'trend-range', dataset: { p50: rg.p50 ?? '', p85: rg.p85 ?? '' } }, '. ',
+    h('strong', null, 'Range: '), rg.remaining === 0 ? 'already at zero'
+      : rg.p50 ? `P50 ${rg.p50}, P85 ${rg.p85 ?? 'not at this rate'}${why}`
+        : `${rg.note}${why}`);
+}
+
+/* The forecast from the weekly snapshots, for the measures of remaining
+ * work it covers; the server says plainly when it cannot project. */
+async function trendForecast(t, seq) {
+  const { opts, st, forecastLine } = t;
+  const covered = { 'object_paths.object-legacy': true, 'tokens.capi': true };
+  forecastLine.hidden = true;
+  if (!covered[st.measure] || opts.scope) return;
+  let fc;
+  try {
+    fc = await api.forecast(opts.repo, st.ref, st.measure);
+  } catch { return; }
+  if (seq !== t.loadSeq) return;
+  const p = fc.projection;
+  // Calendar time (issue 11.9): a gap between snapshots is said, and a
+  // standstill is "no progress for N weeks", never a date.
+  const gap = fc.largest_gap_weeks > 1
+    ? `; the snapshots have a gap of ${fmt(fc.largest_gap_weeks)} weeks, fitted over real dates` : '';
+  forecastLine.replaceChildren(h('strong', null, `Forecast${fc.as_of ? ` as of ${fc.as_of}` : ''}: `), fc.weeks === 0
+    ? 'no weekly snapshots of this ref yet (portdash snapshot)'
+    : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots${gap}`
+      : `no projection: ${fc.note}`, rangeText(fc.range));
+  forecastLine.dataset.projection = p ? p.zero_on : '';
+  forecastLine.dataset.noProgressWeeks = !p && /^no progress/.test(fc.note ?? '') ? String(fc.no_progress_weeks) : '';
+  forecastLine.hidden = false;
+}
+
+/** Index of the first point of the port window (0 if none); only for an
+ * answer without `port` (a scoped history), which the server did not fold. */
+function trendWindowStart(t) {
+  const { data, st } = t;
+  if (st.window === 'full' || !data?.port_start || data.port) return 0;
+  const i = data.points.findIndex((p) => p.commit === data.port_start.commit);
+  return i < 0 ? 0 : i;
+}
+
+/* What the chart counts (issue 23.1): the port's own commits, from the
+ * server's count (not the points drawn, which sampling may thin), and the
+ * upstream history folded away with a button to show it. */
+function trendCountLine(t, port, drawn, from, total) {
+  const { data, st, opts, windowBox } = t;
+  const sampled = data.sampled_from > drawn ? `${fmt(drawn)} points drawn · ` : '';
+  if (!port) {
+    return h('span', { class: 'muted', id: 'trend-count' }, sampled,
+      data.sampled_from ? `${fmt(data.sampled_from)} commits` : `${fmt(drawn)} commits`,
+      st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(data.sampled_from ?? total)} in the full history)` : ' (full history)');
+  }
+  const own = port.own_commits;
+  const base = port.base;
+  const onTop = port.basis === 'upstream'
+    ? [` on top of ${port.upstream}`, base ? [' at ', h('a', { href: commitHref(opts.repo, base.commit), title: base.commit },
+      h('code', null, shortCommit(base.commit))), ` (${(base.committer_date ?? '').slice(0, 10)})`] : null]
+    : [' from the first HPy token (no upstream branch known: ', h('code', null, 'ingest --upstream'), ')'];
+  const toggle = h('button', { type: 'button', class: 'linkish', id: 'trend-fold' },
+    st.window === 'full' ? 'fold it away' : 'show it');
+  toggle.addEventListener('click', () => { windowBox.checked = st.window !== 'full'; windowBox.dispatchEvent(new Event('change')); });
+  const parts = (port.parts ?? []).length > 1
+    ? ` (${port.parts.map((q) => (q.after ? `${fmt(q.own_commits)} after ${q.after}` : fmt(q.own_commits))).join(', ')}, each part at its own dates)` : '';
+  return h('span', { class: 'muted', id: 'trend-count', dataset: { own: String(own), upstream: String(port.upstream_commits) } },
+    sampled, h('strong', null, `${fmt(own)} ${own === 1 ? 'commit' : 'commits'} of the port`), parts, ...onTop,
+    `, at their ${st.date} dates in branch order; `,
+    st.window === 'full' ? `with ${fmt(port.upstream_commits)} upstream commits before them (grey): `
+      : `${fmt(port.upstream_commits)} upstream commits folded away: `, toggle);
+}
+
+/* What the chart draws of the answer t.data: the points shown (series,
+ * from the port window's start `from`), the x range, the first and last
+ * values and the trend's colour, the vertical marks (lines). */
+function trendSeries(t) {
+  const { data, st, rewrites } = t;
+  const pts = data.points ?? [];
+  const from = trendWindowStart(t);
+  const shown = pts.slice(from);
+  // The server's effective date is along the date it was asked for (data.date).
+  const times = effectiveTimes(pts.map((p) => (data.date === st.date ? p
+    : { ...p, effective_date: undefined, out_of_order: undefined })), st.date).slice(from);
+  const series = shown.map((p, i) => ({ x: times[i].x, own: times[i].own, late: times[i].late,
+    y: p.value, commit: p.commit, i: from + i, port: p.own === true, part: p.part_start === true }));
+  const port = data.port && data.port.basis !== 'none' ? data.port : null;
+  // With upstream history shown, it is grey; the port's own commits keep
+  // the measure's colour, and no line joins the two parts.
+  const upstreamShown = !!port && series.some((p) => !p.port);
+  // No line joins two parts (upstream, the port, a branch stacked on
+  // another ref): each starts again at its own first date.
+  const parted = upstreamShown || series.some((p, i) => i > 0 && p.part);
+  const xs = series.map((p) => p.x).filter((x) => Number.isFinite(x));
+  let min = Math.min(...xs);
+  let max = Math.max(...xs);
+  if (!xs.length) { min = 0; max = 1; }
+  if (max - min < DAY) { min -= DAY / 2; max += DAY / 2; }   // one day (a rebase): widen so it can be read
+  const good = MEASURE[st.measure]?.good;
+  // From the state the port started from (its upstream base) when folded.
+  const ownPts = port ? shown.filter((p) => p.own === true) : shown;
+  const first = port && port.base ? port.base.value : ownPts[0]?.value ?? shown[0]?.value;
+  const last = (ownPts.length ? ownPts : shown)[(ownPts.length ? ownPts : shown).length - 1]?.value;
+  const trend = first == null || last === first ? 'none'
+    : !good ? 'neutral' : (last > first) === (good === 'up') ? 'good' : 'bad';
+  const lines = [];
+  if (data.port_start && st.window === 'full') {
+    const ps = pts.find((p) => p.commit === data.port_start.commit);
+    const x = ps ? pointTime(ps, st.date) : Date.parse(st.date === 'committer' ? data.port_start.committer_date : data.port_start.author_date);
+    if (Number.isFinite(x)) lines.push({ x, label: 'first HPy token', color: '#1a7f37', dash: [2, 3] });
+  }
+  for (const r of rewrites) {
+    const p = pts.find((q) => q.commit === r.new_commit);
+    if (p) lines.push({ x: pointTime(p, st.date), label: `rewrite ${(r.detected_at ?? '').slice(0, 10)}`, color: '#8250df' });
+  }
+  return { pts, from, series, port, upstreamShown, parted, min, max, first, last, trend,
+    color: COLORS[trend], lines, many: series.length > 400 };
+}
+
+/* The chart's one dataset: the series s.series in the trend's colour, an
+ * out-of-order commit a hollow triangle, upstream history grey. */
+function trendDataset(t, s) {
+  const { series, color, many, upstreamShown, parted } = s;
+  return {
+    label: MEASURE[t.st.measure]?.label ?? t.st.measure,
+    data: series,
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 1.75,
+    // Commits dated before an earlier one: hollow orange triangles, always drawn.
+    pointRadius: series.map((p) => (p.late ? 4.5 : many && !(upstreamShown && p.port) ? 0 : 2.5)),
+    pointStyle: series.map((p) => (p.late ? 'triangle' : 'circle')),
+    pointBorderColor: series.map((p) => (p.late ? LATE : upstreamShown && !p.port ? UPSTREAM : color)),
+    pointBackgroundColor: series.map((p) => (p.late ? '#fff' : upstreamShown && !p.port ? UPSTREAM : color)),
+    segment: parted ? {
+      borderColor: (c) => (series[c.p1DataIndex]?.part ? 'rgba(0,0,0,0)'
+        : upstreamShown && !series[c.p1DataIndex]?.port ? UPSTREAM : undefined),
+    } : undefined,
+    pointHoverRadius: 4,
+    pointHitRadius: many ? 3 : 6,
+    tension: 0,
+    spanGaps: true,
+  };
+}
+
+/* The chart's axes: calendar ticks on x (calTicks is where they are kept
+ * between building and labelling them), the measure on y. */
+function trendScales(t, s, calTicks) {
+  const { st } = t;
+  return {
+    x: {
+      type: 'linear', min: s.min, max: s.max,
+      // Calendar ticks (calendarTicks), about one per 110 px: the
+      // linear scale's own are round milliseconds, months apart
+      // unevenly once labelled.
+      afterBuildTicks: (axis) => {
+        Object.assign(calTicks, calendarTicks(axis.min, axis.max, (axis.chart.width || 800) / 110));
+        axis.ticks = calTicks.values.map((value) => ({ value }));
+      },
+      ticks: { maxRotation: 0, autoSkip: false, callback: (v) => tickText(v, calTicks.unit) },
+      title: { display: true, color: '#59636e', text: s.series.some((p) => p.late)
+        ? `${st.date} date (UTC), the latest so far along the branch${s.parted ? ' (each part apart)' : ''}` : `${st.date} date (UTC)` },
+      grid: { color: '#eaeef2' },
+    },
+    y: {
+      beginAtZero: true,
+      ticks: { precision: 0, callback: (v) => fmt(v) },
+      title: { display: true, text: MEASURE[st.measure]?.label ?? st.measure, color: '#59636e' },
+      grid: { color: '#eaeef2' },
+    },
+  };
+}
+
+/* The Chart.js configuration of what trendSeries gave. */
+function trendConfig(t, s) {
+  const { st, opts } = t;
+  return {
+    type: 'line',
+    data: { datasets: [trendDataset(t, s)] },
+    options: {
+      animation: false,
+      parsing: false,
+      normalized: true,
+      responsive: true,
+      maintainAspectRatio: false,
+      interaction: { mode: 'nearest', intersect: false },
+      scales: trendScales(t, s, { unit: 'day', values: [] }),
+      plugins: {
+        legend: { display: false },
+        decimation: { enabled: true, algorithm: 'lttb', samples: 1200, threshold: 1500 },
+        tooltip: {
+          callbacks: {
+            title: (items) => {
+              const p = items[0]?.raw;
+              return p ? `${shortCommit(p.commit)} · ${fullDate(p.own)}` : '';
+            },
+            afterTitle: (items) => {
+              const p = items[0]?.raw;
+              return p?.late ? `dated before an earlier commit of the branch: drawn at ${fullDate(p.x)}` : '';
+            },
+            label: (item) => ` ${MEASURE[st.measure]?.label ?? st.measure}: ${fmt(item.raw.y)}`,
+            footer: () => 'click to open the commit',
+          },
+        },
+        pdMarks: { lines: s.lines },
+      },
+      onClick: (evt, _els, ch) => {
+        const els = ch.getElementsAtEventForMode(evt, 'nearest', { intersect: false }, true);
+        const p = els.length ? ch.data.datasets[els[0].datasetIndex].data[els[0].index] : null;
+        if (p?.commit) location.assign(commitHref(opts.repo, p.commit));
+      },
+      onHover: (evt, els) => { evt.native.target.style.cursor = els.length ? 'pointer' : 'default'; },
+    },
+    plugins: [marksPlugin],
+  };
+}
+
+/* The caption under the chart (from → to, what is counted, the dates,
+ * out-of-order commits) and the list of the ref's rewrites. */
+function trendCaption(t, s) {
+  const { st, data, opts } = t;
+  const { series, first, last, trend, port, from, pts, upstreamShown } = s;
+  const label = MEASURE[st.measure]?.label ?? st.measure;
+  const backwards = series.filter((p) => p.late).length;
+  const owns = (upstreamShown ? series.filter((p) => p.port) : series).map((p) => p.own).filter((x) => Number.isFinite(x));
+  const dateRange = owns.length ? `${tickText(Math.min(...owns), 'day')} – ${tickText(Math.max(...owns), 'day')}` : '';
+  replace(t.caption,
+    h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
+      `${fmt(first)} → ${fmt(last)}`), ` ${label}`),
+    trendCountLine(t, port, series.length, from, pts.length),
+    h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
+    !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null,
+    backwards ? h('span', { class: 'trend-late', id: 'trend-backwards', dataset: { late: String(backwards) } },
+      h('span', { class: 'late-mark', 'aria-hidden': 'true' }, '△'), ' ',
+      `${fmt(backwards)} ${backwards === 1 ? 'commit is' : 'commits are'} dated before an earlier commit of the branch (rebased or reordered): `,
+      `the line follows the branch's order, oldest first; such a commit is drawn at the latest ${st.date} date before it and marked △, its own date in its tooltip`) : null);
+  replace(t.rewritesList, t.rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected `, timeEl(r.detected_at), ': ',
+    h('a', { href: commitHref(opts.repo, r.old_commit), title: r.old_commit }, h('code', null, shortCommit(r.old_commit))), ' → ',
+    h('a', { href: commitHref(opts.repo, r.new_commit), title: r.new_commit }, h('code', null, shortCommit(r.new_commit))),
+    r.links?.length ? ` · ${fmt(r.links.length)} ${r.links.length === 1 ? 'commit' : 'commits'} linked to ${r.links.length === 1 ? 'its' : 'their'} rebased copy (${linkMethods(r.links)})` : '')));
+}
+
+/* Draw the answer t.data: the chart, its canvas's data attributes and
+ * label, the caption. */
+function trendDraw(t) {
+  const { st, canvas } = t;
+  const s = trendSeries(t);
+  t.chart?.destroy();
+  t.chart = new window.Chart(canvas, trendConfig(t, s));
+  canvas.dataset.points = String(s.series.length);
+  canvas.dataset.measure = st.measure;
+  canvas.dataset.date = st.date;
+  canvas.dataset.window = st.window;
+  canvas.setAttribute('aria-label', `${MEASURE[st.measure]?.label ?? st.measure} along ${st.ref}: `
+    + `${fmt(s.first)} to ${fmt(s.last)} over ${fmt(s.series.length)} commits`);
+  trendCaption(t, s);
+  t.windowBox.disabled = !t.data.port_start;
+}
+
+/* The controls: each change is kept in the page's URL (opts.onState) and
+ * asks again, or draws again when the answer already holds it. */
+function trendWire(t) {
+  const { st, opts, measureSel, refSel, dateBtns, windowBox } = t;
+  const changed = (partial) => opts.onState?.({
+    measure: st.measure, date: st.date === 'author' ? '' : st.date, window: st.window === 'full' ? 'full' : '', tref: st.ref, ...partial,
+  });
+  measureSel.addEventListener('change', () => { st.measure = measureSel.value; changed(); trendLoad(t); });
+  refSel.addEventListener('change', () => { st.ref = refSel.value; changed(); trendLoad(t); });
+  for (const b of dateBtns) {
+    b.addEventListener('click', () => {
+      st.date = b.dataset.date;
+      for (const x of dateBtns) x.setAttribute('aria-pressed', String(x === b));
+      changed();
+      if (t.data) trendDraw(t);
+    });
+  }
+  windowBox.addEventListener('change', () => {
+    st.window = windowBox.checked ? 'full' : 'port';
+    changed();
+    // The server folds upstream history away (?window=port): ask again.
+    if (t.data?.port) trendLoad(t);
+    else if (t.data) trendDraw(t);
+  });
+}
+
 /**
  * The trend panel.  root: an empty <section>; opts: {repo, ref, refs,
  * measure, date, window ('full' or ''), objectDtype (false: the port has
@@ -195,329 +566,16 @@ export async function chartAvailable(box) {
  */
 export async function mountTrend(root, opts) {
   loadChart();   // asked for at once, fetched beside the work below
-  const st = {
-    measure: MEASURE[opts.measure] ? opts.measure : 'object_paths.object-legacy',
-    date: opts.date === 'committer' ? 'committer' : 'author',
-    window: opts.window === 'full' ? 'full' : 'port',
-    ref: opts.ref,
-  };
-  const measures = MEASURES.map((m) => m.key)
-    .filter((k) => opts.objectDtype !== false || !k.startsWith('object_paths.'));
-  const errors = h('div', { class: 'errors', role: 'alert', hidden: true });
-  const measureSel = h('select', { id: 'trend-measure', 'aria-label': 'Measure' });
-  const refSel = h('select', { id: 'trend-ref', 'aria-label': 'Ref' },
-    (opts.refs ?? [st.ref]).map((r) => h('option', { value: r }, r)));
-  refSel.value = st.ref;
-  const dateBtns = ['author', 'committer'].map((d) => h('button', {
-    type: 'button', dataset: { date: d }, 'aria-pressed': String(st.date === d),
-    title: d === 'author' ? 'when each change was written' : 'when each commit was (re)applied: a rebase sets it for every commit',
-  }, `${d} date`));
-  const windowBox = h('input', { type: 'checkbox', id: 'trend-full' });
-  windowBox.checked = st.window === 'full';
-  const canvas = h('canvas', { id: 'trend-canvas', role: 'img', 'aria-label': 'Trend chart' });
-  const caption = h('div', { class: 'trend-caption', id: 'trend-caption', 'aria-live': 'polite' });
-  const rewritesList = h('ul', { class: 'rewrites', id: 'trend-rewrites' });
-  const forecastLine = h('p', { class: 'trend-forecast muted', id: 'trend-forecast', hidden: true });
-  replace(root,
-    h('div', { class: 'section-head' },
-      h('h2', { id: 'trend-heading' }, 'Trend'),
-      h('div', { class: 'trend-controls' },
-        h('label', null, 'Measure ', measureSel),
-        (opts.refs ?? []).length > 1 ? h('label', null, 'along ', refSel) : h('span', null, 'along ', h('code', null, st.ref)),
-        h('span', { class: 'seg-toggle', role: 'group', 'aria-label': 'Time axis', id: 'trend-date' }, dateBtns),
-        h('label', { title: "By default the chart shows the port's own commits; this adds the upstream history under them" }, windowBox, ' full history'))),
-    errors,
-    h('div', { class: 'chart-box' }, canvas),
-    caption, forecastLine, rewritesList);
+  const t = trendState(root, opts);
+  trendLayout(t);
   root.hidden = false;
   if (!(await chartAvailable(root.querySelector('.chart-box')))) return;
 
-  replace(measureSel, measures.map((k) => h('option', { value: k, title: k }, MEASURE[k]?.label ?? k)));
-  if (!measures.includes(st.measure)) st.measure = measures[0];
-  measureSel.value = st.measure;
-
-  let data = null;        // history API answer for st.ref/st.measure
-  let rewrites = [];
-  let chart = null;
-  let loadSeq = 0;
-
-  async function load() {
-    const seq = ++loadSeq;
-    errors.hidden = true;
-    errors.replaceChildren();
-    root.dataset.loading = 'true';
-    const [hist, rw] = await Promise.allSettled([
-      api.history(opts.repo, st.ref, st.measure, {
-        scope: opts.scope,
-        // The port's own commits only, unless upstream history is asked for.
-        window: st.window === 'full' ? 'full' : 'port',
-        // The box the chart fills: the canvas keeps its default 300 px until drawn.
-        points: chartPoints((canvas.parentElement?.clientWidth || canvas.clientWidth) * (window.devicePixelRatio || 1)),
-      }),
-      api.rewrites(opts.repo, st.ref),
-    ]);
-    if (seq !== loadSeq) return;
-    delete root.dataset.loading;
-    if (hist.status === 'rejected') {
-      showError(errors, hist.reason, 'Trend');
-      data = null;
-      chart?.destroy();
-      chart = null;
-      caption.replaceChildren();
-      return;
-    }
-    data = hist.value;
-    rewrites = rw.status === 'fulfilled' && Array.isArray(rw.value) ? rw.value : [];
-    draw();
-    showForecast(seq);
-  }
-
-  /* The range (issue 23.2): P50 / P85 dates from today, from the port's
-   * weekly throughput minus inflow, or "not at this rate". */
-  function rangeText(rg) {
-    if (!rg) return null;
-    const r1 = (x) => fmt(Math.round(x * 10) / 10);
-    const why = ` (the port's last ${fmt(rg.window_weeks)} weeks: ${r1(rg.throughput_per_week)} removed and ${r1(rg.inflow_per_week)} added a week; ${fmt(rg.remaining)} left)`;
-    return h('span', { id: 'trend-range', dataset: { p50: rg.p50 ?? '', p85: rg.p85 ?? '' } }, '. ',
-      h('strong', null, 'Range: '), rg.remaining === 0 ? 'already at zero'
-        : rg.p50 ? `P50 ${rg.p50}, P85 ${rg.p85 ?? 'not at this rate'}${why}`
-          : `${rg.note}${why}`);
-  }
-
-  /* The forecast from the weekly snapshots, for the measures of remaining
-   * work it covers; the server says plainly when it cannot project. */
-  async function showForecast(seq) {
-    const covered = { 'object_paths.object-legacy': true, 'tokens.capi': true };
-    forecastLine.hidden = true;
-    if (!covered[st.measure] || opts.scope) return;
-    let fc;
-    try {
-      fc = await api.forecast(opts.repo, st.ref, st.measure);
-    } catch { return; }
-    if (seq !== loadSeq) return;
-    const p = fc.projection;
-    // Calendar time (issue 11.9): a gap between snapshots is said, and a
-    // standstill is "no progress for N weeks", never a date.
-    const gap = fc.largest_gap_weeks > 1
-      ? `; the snapshots have a gap of ${fmt(fc.largest_gap_weeks)} weeks, fitted over real dates` : '';
-    forecastLine.replaceChildren(h('strong', null, `Forecast${fc.as_of ? ` as of ${fc.as_of}` : ''}: `), fc.weeks === 0
-      ? 'no weekly snapshots of this ref yet (portdash snapshot)'
-      : p ? `at ${fmt(Math.round(-fc.slope_per_week * 10) / 10)} a week since ${fc.window_start}, zero around ${p.zero_on} (between ${p.earliest} and ${p.latest}), from ${fmt(fc.weeks)} weekly snapshots${gap}`
-        : `no projection: ${fc.note}`, rangeText(fc.range));
-    forecastLine.dataset.projection = p ? p.zero_on : '';
-    forecastLine.dataset.noProgressWeeks = !p && /^no progress/.test(fc.note ?? '') ? String(fc.no_progress_weeks) : '';
-    forecastLine.hidden = false;
-  }
-
-  /** Index of the first point of the port window (0 if none); only for an
-   * answer without `port` (a scoped history), which the server did not fold. */
-  function windowStart() {
-    if (st.window === 'full' || !data?.port_start || data.port) return 0;
-    const i = data.points.findIndex((p) => p.commit === data.port_start.commit);
-    return i < 0 ? 0 : i;
-  }
-
-  /* What the chart counts (issue 23.1): the port's own commits, from the
-   * server's count (not the points drawn, which sampling may thin), and the
-   * upstream history folded away with a button to show it. */
-  function countLine(port, drawn, from, total) {
-    const sampled = data.sampled_from > drawn ? `${fmt(drawn)} points drawn · ` : '';
-    if (!port) {
-      return h('span', { class: 'muted', id: 'trend-count' }, sampled,
-        data.sampled_from ? `${fmt(data.sampled_from)} commits` : `${fmt(drawn)} commits`,
-        st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(data.sampled_from ?? total)} in the full history)` : ' (full history)');
-    }
-    const own = port.own_commits;
-    const base = port.base;
-    const onTop = port.basis === 'upstream'
-      ? [` on top of ${port.upstream}`, base ? [' at ', h('a', { href: commitHref(opts.repo, base.commit), title: base.commit },
-        h('code', null, shortCommit(base.commit))), ` (${(base.committer_date ?? '').slice(0, 10)})`] : null]
-      : [' from the first HPy token (no upstream branch known: ', h('code', null, 'ingest --upstream'), ')'];
-    const toggle = h('button', { type: 'button', class: 'linkish', id: 'trend-fold' },
-      st.window === 'full' ? 'fold it away' : 'show it');
-    toggle.addEventListener('click', () => { windowBox.checked = st.window !== 'full'; windowBox.dispatchEvent(new Event('change')); });
-    const parts = (port.parts ?? []).length > 1
-      ? ` (${port.parts.map((q) => (q.after ? `${fmt(q.own_commits)} after ${q.after}` : fmt(q.own_commits))).join(', ')}, each part at its own dates)` : '';
-    return h('span', { class: 'muted', id: 'trend-count', dataset: { own: String(own), upstream: String(port.upstream_commits) } },
-      sampled, h('strong', null, `${fmt(own)} ${own === 1 ? 'commit' : 'commits'} of the port`), parts, ...onTop,
-      `, at their ${st.date} dates in branch order; `,
-      st.window === 'full' ? `with ${fmt(port.upstream_commits)} upstream commits before them (grey): `
-        : `${fmt(port.upstream_commits)} upstream commits folded away: `, toggle);
-  }
-
-  function draw() {
-    const pts = data.points ?? [];
-    const from = windowStart();
-    const shown = pts.slice(from);
-    // The server's effective date is along the date it was asked for (data.date).
-    const times = effectiveTimes(pts.map((p) => (data.date === st.date ? p
-      : { ...p, effective_date: undefined, out_of_order: undefined })), st.date).slice(from);
-    const series = shown.map((p, i) => ({ x: times[i].x, own: times[i].own, late: times[i].late,
-      y: p.value, commit: p.commit, i: from + i, port: p.own === true, part: p.part_start === true }));
-    const port = data.port && data.port.basis !== 'none' ? data.port : null;
-    // With upstream history shown, it is grey; the port's own commits keep
-    // the measure's colour, and no line joins the two parts.
-    const upstreamShown = !!port && series.some((p) => !p.port);
-    // No line joins two parts (upstream, the port, a branch stacked on
-    // another ref): each starts again at its own first date.
-    const parted = upstreamShown || series.some((p, i) => i > 0 && p.part);
-    const xs = series.map((p) => p.x).filter((x) => Number.isFinite(x));
-    let min = Math.min(...xs);
-    let max = Math.max(...xs);
-    if (!xs.length) { min = 0; max = 1; }
-    if (max - min < DAY) { min -= DAY / 2; max += DAY / 2; }   // one day (a rebase): widen so it can be read
-    const good = MEASURE[st.measure]?.good;
-    // From the state the port started from (its upstream base) when folded.
-    const ownPts = port ? shown.filter((p) => p.own === true) : shown;
-    const first = port && port.base ? port.base.value : ownPts[0]?.value ?? shown[0]?.value;
-    const last = (ownPts.length ? ownPts : shown)[(ownPts.length ? ownPts : shown).length - 1]?.value;
-    const trend = first == null || last === first ? 'none'
-      : !good ? 'neutral' : (last > first) === (good === 'up') ? 'good' : 'bad';
-    const color = COLORS[trend];
-    const lines = [];
-    if (data.port_start && st.window === 'full') {
-      const ps = pts.find((p) => p.commit === data.port_start.commit);
-      const x = ps ? pointTime(ps, st.date) : Date.parse(st.date === 'committer' ? data.port_start.committer_date : data.port_start.author_date);
-      if (Number.isFinite(x)) lines.push({ x, label: 'first HPy token', color: '#1a7f37', dash: [2, 3] });
-    }
-    for (const r of rewrites) {
-      const p = pts.find((q) => q.commit === r.new_commit);
-      if (p) lines.push({ x: pointTime(p, st.date), label: `rewrite ${(r.detected_at ?? '').slice(0, 10)}`, color: '#8250df' });
-    }
-    const many = series.length > 400;
-    let calTicks = { unit: 'day', values: [] };
-    const config = {
-      type: 'line',
-      data: {
-        datasets: [{
-          label: MEASURE[st.measure]?.label ?? st.measure,
-          data: series,
-          borderColor: color,
-          backgroundColor: color,
-          borderWidth: 1.75,
-          // Commits dated before an earlier one: hollow orange triangles, always drawn.
-          pointRadius: series.map((p) => (p.late ? 4.5 : many && !(upstreamShown && p.port) ? 0 : 2.5)),
-          pointStyle: series.map((p) => (p.late ? 'triangle' : 'circle')),
-          pointBorderColor: series.map((p) => (p.late ? LATE : upstreamShown && !p.port ? UPSTREAM : color)),
-          pointBackgroundColor: series.map((p) => (p.late ? '#fff' : upstreamShown && !p.port ? UPSTREAM : color)),
-          segment: parted ? {
-            borderColor: (c) => (series[c.p1DataIndex]?.part ? 'rgba(0,0,0,0)'
-              : upstreamShown && !series[c.p1DataIndex]?.port ? UPSTREAM : undefined),
-          } : undefined,
-          pointHoverRadius: 4,
-          pointHitRadius: many ? 3 : 6,
-          tension: 0,
-          spanGaps: true,
-        }],
-      },
-      options: {
-        animation: false,
-        parsing: false,
-        normalized: true,
-        responsive: true,
-        maintainAspectRatio: false,
-        interaction: { mode: 'nearest', intersect: false },
-        scales: {
-          x: {
-            type: 'linear', min, max,
-            // Calendar ticks (calendarTicks), about one per 110 px: the
-            // linear scale's own are round milliseconds, months apart
-            // unevenly once labelled.
-            afterBuildTicks: (axis) => {
-              calTicks = calendarTicks(axis.min, axis.max, (axis.chart.width || 800) / 110);
-              axis.ticks = calTicks.values.map((value) => ({ value }));
-            },
-            ticks: { maxRotation: 0, autoSkip: false, callback: (v) => tickText(v, calTicks.unit) },
-            title: { display: true, color: '#59636e', text: series.some((p) => p.late)
-              ? `${st.date} date (UTC), the latest so far along the branch${parted ? ' (each part apart)' : ''}` : `${st.date} date (UTC)` },
-            grid: { color: '#eaeef2' },
-          },
-          y: {
-            beginAtZero: true,
-            ticks: { precision: 0, callback: (v) => fmt(v) },
-            title: { display: true, text: MEASURE[st.measure]?.label ?? st.measure, color: '#59636e' },
-            grid: { color: '#eaeef2' },
-          },
-        },
-        plugins: {
-          legend: { display: false },
-          decimation: { enabled: true, algorithm: 'lttb', samples: 1200, threshold: 1500 },
-          tooltip: {
-            callbacks: {
-              title: (items) => {
-                const p = items[0]?.raw;
-                return p ? `${shortCommit(p.commit)} · ${fullDate(p.own)}` : '';
-              },
-              afterTitle: (items) => {
-                const p = items[0]?.raw;
-                return p?.late ? `dated before an earlier commit of the branch: drawn at ${fullDate(p.x)}` : '';
-              },
-              label: (item) => ` ${MEASURE[st.measure]?.label ?? st.measure}: ${fmt(item.raw.y)}`,
-              footer: () => 'click to open the commit',
-            },
-          },
-          pdMarks: { lines },
-        },
-        onClick: (evt, _els, ch) => {
-          const els = ch.getElementsAtEventForMode(evt, 'nearest', { intersect: false }, true);
-          const p = els.length ? ch.data.datasets[els[0].datasetIndex].data[els[0].index] : null;
-          if (p?.commit) location.assign(commitHref(opts.repo, p.commit));
-        },
-        onHover: (evt, els) => { evt.native.target.style.cursor = els.length ? 'pointer' : 'default'; },
-      },
-      plugins: [marksPlugin],
-    };
-    chart?.destroy();
-    chart = new window.Chart(canvas, config);
-    canvas.dataset.points = String(series.length);
-    canvas.dataset.measure = st.measure;
-    canvas.dataset.date = st.date;
-    canvas.dataset.window = st.window;
-    canvas.setAttribute('aria-label', `${MEASURE[st.measure]?.label ?? st.measure} along ${st.ref}: `
-      + `${fmt(first)} to ${fmt(last)} over ${fmt(series.length)} commits`);
-
-    const label = MEASURE[st.measure]?.label ?? st.measure;
-    const backwards = series.filter((p) => p.late).length;
-    const owns = (upstreamShown ? series.filter((p) => p.port) : series).map((p) => p.own).filter((x) => Number.isFinite(x));
-    const dateRange = owns.length ? `${tickText(Math.min(...owns), 'day')} – ${tickText(Math.max(...owns), 'day')}` : '';
-    replace(caption,
-      h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
-        `${fmt(first)} → ${fmt(last)}`), ` ${label}`),
-      countLine(port, series.length, from, pts.length),
-      h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
-      !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null,
-      backwards ? h('span', { class: 'trend-late', id: 'trend-backwards', dataset: { late: String(backwards) } },
-        h('span', { class: 'late-mark', 'aria-hidden': 'true' }, '△'), ' ',
-        `${fmt(backwards)} ${backwards === 1 ? 'commit is' : 'commits are'} dated before an earlier commit of the branch (rebased or reordered): `,
-        `the line follows the branch's order, oldest first; such a commit is drawn at the latest ${st.date} date before it and marked △, its own date in its tooltip`) : null);
-    replace(rewritesList, rewrites.map((r) => h('li', null, `Rewrite (rebase or force-push) of ${r.ref ?? st.ref} detected `, timeEl(r.detected_at), ': ',
-      h('a', { href: commitHref(opts.repo, r.old_commit), title: r.old_commit }, h('code', null, shortCommit(r.old_commit))), ' → ',
-      h('a', { href: commitHref(opts.repo, r.new_commit), title: r.new_commit }, h('code', null, shortCommit(r.new_commit))),
-      r.links?.length ? ` · ${fmt(r.links.length)} ${r.links.length === 1 ? 'commit' : 'commits'} linked to ${r.links.length === 1 ? 'its' : 'their'} rebased copy (${linkMethods(r.links)})` : '')));
-    windowBox.disabled = !data.port_start;
-  }
-
-  const changed = (partial) => opts.onState?.({
-    measure: st.measure, date: st.date === 'author' ? '' : st.date, window: st.window === 'full' ? 'full' : '', tref: st.ref, ...partial,
-  });
-  measureSel.addEventListener('change', () => { st.measure = measureSel.value; changed(); load(); });
-  refSel.addEventListener('change', () => { st.ref = refSel.value; changed(); load(); });
-  for (const b of dateBtns) {
-    b.addEventListener('click', () => {
-      st.date = b.dataset.date;
-      for (const x of dateBtns) x.setAttribute('aria-pressed', String(x === b));
-      changed();
-      if (data) draw();
-    });
-  }
-  windowBox.addEventListener('change', () => {
-    st.window = windowBox.checked ? 'full' : 'port';
-    changed();
-    // The server folds upstream history away (?window=port): ask again.
-    if (data?.port) load();
-    else if (data) draw();
-  });
-  await load();
+  replace(t.measureSel, t.measures.map((k) => h('option', { value: k, title: k }, MEASURE[k]?.label ?? k)));
+  if (!t.measures.includes(t.st.measure)) t.st.measure = t.measures[0];
+  t.measureSel.value = t.st.measure;
+  trendWire(t);
+  await trendLoad(t);
 }
 
 /**
