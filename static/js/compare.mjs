@@ -149,7 +149,7 @@ async function main() {
   lost.length ? h('p', { class: 'warn', id: 'lost-ready' }, h('strong', null, `${fmt(lost.length)} ${lost.length === 1 ? 'file is' : 'files are'} no longer universal-ready: `),
     joined(lost, (f) => h('a', { href: fileHref(state.repo, at.to, f.path) }, f.path)),
     '.', excused && !(g instanceof Error) ? [' ', h('a', { href: '#gate-excused' },
-      excused === lost.length ? 'The gate does not count them: why' : `The gate counts ${fmt(lost.length - excused)} of them: why`)] : null) : null);
+      excused === lost.length ? `The gate does not count ${lost.length === 1 ? 'it' : 'them'}: why` : `The gate counts ${fmt(lost.length - excused)} of them: why`)] : null) : null);
   // The regressions are shown above; the moves list shows everything else.
   const regKeys = new Set(regs.map((f) => `${f.path}\u0000${f.name}`));
   const rest = (c.functions ?? []).filter((f) => !regKeys.has(`${f.path}\u0000${f.name}`));

@@ -9,6 +9,7 @@ import { h, append, replace } from './dom.mjs';
 
 const TOKEN_KEY = 'portdash-triage-token';
 const REASONS = ['false positive', "won't fix", 'used in tests'];
+const NO_TOKEN = 'a token with the triage permission is needed (portdash token create --scope triage)';
 
 function dismissedBadge(d) {
   if (!d) return '';
@@ -24,6 +25,12 @@ function dismissForm(td, f, at, refresh) {
   const msg = h('span', { class: 'form-error', role: 'alert' });
   const form = h('form', { class: 'dismiss-form', onsubmit: async (e) => {
     e.preventDefault();
+    // Without a token the server can only refuse (401): said here, unasked.
+    if (!token.value.trim()) {
+      msg.textContent = NO_TOKEN;
+      token.focus();
+      return;
+    }
     sessionStorage.setItem(TOKEN_KEY, token.value);
     try {
       await api.dismiss(at.repo, token.value, { rev: at.rev, path: at.path, fingerprint: f.fingerprint,
@@ -45,8 +52,13 @@ export function dismissCell(f, at, refresh) {
   const td = h('td', { class: 'dismiss-cell' });
   if (f.dismissed) {
     return append(td, [dismissedBadge(f.dismissed), ' ', h('button', { type: 'button', class: 'linkish undo', onclick: async () => {
+      const tok = sessionStorage.getItem(TOKEN_KEY) ?? '';
+      if (!tok.trim()) {
+        append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${NO_TOKEN} (dismiss a finding first to give it)`));
+        return;
+      }
       try {
-        await api.undismiss(at.repo, sessionStorage.getItem(TOKEN_KEY) ?? '', f.dismissed.id);
+        await api.undismiss(at.repo, tok, f.dismissed.id);
         await refresh();
       } catch (err) {
         append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${err.message}`));

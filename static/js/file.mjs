@@ -176,19 +176,35 @@ function fnGroupRow(f, key, inst) {
     h('td', { class: ['num', !sums.findings && 'zero'] }, fmt(sums.findings)));
 }
 
-/* Makers of the table's rows, in order, so that only the rows that go in
- * now are built now.  Template instances (tmplgroup.mjs, groups): one row
- * per definition, where its first instance sorts, then its instances
- * when the group is open. */
-function fnRowMakers(fns, groups) {
-  const done = new Set();
-  const rows = [];
+/* The table's rows in order, each a function's or a template
+ * definition's (tmplgroup.mjs, groups: where its first instance sorts,
+ * its instances in fns's order).  A definition's row shows its instances'
+ * sums, so in a count column (sort) it sorts by them. */
+function fnUnits(fns, groups, sort) {
+  const units = [];
+  const seen = new Set();
   for (const f of fns) {
     const key = `${f.start_line}-${f.end_line}`;
     const inst = groups.get(key);
+    if (!inst) { units.push({ f }); continue; }
+    if (seen.has(key)) continue;
+    seen.add(key);
+    units.push({ f, key, inst });
+  }
+  const col = FN_COLUMN[sort.key];
+  if (!col.numeric) return units;
+  const dir = sort.order === 'desc' ? -1 : 1;
+  for (const u of units) u.v = u.inst ? u.inst.reduce((a, x) => a + col.get(x), 0) : col.get(u.f);
+  return units.sort((a, b) => dir * (a.v - b.v) || (a.f.start_line ?? 0) - (b.f.start_line ?? 0));
+}
+
+/* Makers of the table's rows, in order, so that only the rows that go in
+ * now are built now: a definition's row, then its instances when its
+ * group is open. */
+function fnRowMakers(fns, groups, sort) {
+  const rows = [];
+  for (const { f, key, inst } of fnUnits(fns, groups, sort)) {
     if (!inst) { rows.push(() => fnRow(f)); continue; }
-    if (done.has(key)) continue;
-    done.add(key);
     rows.push(() => fnGroupRow(f, key, inst));
     // Instances are built only when their group is open: arraytypes.c.src
     // has 884 functions in 121 definitions (issue 26.4).
@@ -216,7 +232,7 @@ function renderFunctions(first = Infinity) {
   renderHeaders($('functions-table').tHead.rows[0], fnColumns(), sort, onSort);
   const fns = fnSorted(sort);
   const groups = templateGroups(fns);
-  const rows = fnRowMakers(fns, groups);
+  const rows = fnRowMakers(fns, groups, sort);
   const body = $('functions-table').tBodies[0];
   const build = (from, to) => rows.slice(from, to).map((make) => make());
   replace(body, fns.length ? build(0, first)

@@ -502,7 +502,8 @@ function trendCaption(t, s) {
     h('span', null, h('span', { class: ['big', `delta-${trend === 'none' ? 'flat' : trend}`], id: 'trend-from-to' },
       `${fmt(first)} → ${fmt(last)}`), ` ${label}`),
     trendCountLine(t, port, series.length, from, pts.length),
-    h('span', { class: 'muted' }, `${st.date} dates ${dateRange}`),
+    // With upstream history shown, the dates are still the port's own.
+    h('span', { class: 'muted', id: 'trend-dates' }, `${upstreamShown ? "the port's " : ''}${st.date} dates ${dateRange}`),
     !data.port_start ? h('span', { class: 'muted' }, 'no HPy token on this ref yet') : null,
     backwards ? h('span', { class: 'trend-late', id: 'trend-backwards', dataset: { late: String(backwards) } },
       h('span', { class: 'late-mark', 'aria-hidden': 'true' }, '△'), ' ',

@@ -40,6 +40,7 @@ test('the trend of a rebased port shows its own commits at their own dates, upst
   const text = await count.textContent();
   assert.match(text, /4 commits of the port on top of main at [0-9a-f]{7,} \(2022-02-07\)/, text);
   assert.match(text, /3 upstream commits folded away/, text);
+  assert.equal(await p.locator('#trend-dates').textContent(), 'author dates 2021-02-01 – 2021-05-03');
   await shot(p, 'porttrend-forked-port');
 
   // The way to see upstream history: the button in the caption.
@@ -49,6 +50,9 @@ test('the trend of a rebased port shows its own commits at their own dates, upst
   pts = await chartPoints(p);
   assert.equal(pts.length, 7);
   assert.match(await p.locator('#trend-count').textContent(), /with 3 upstream commits before them/);
+  // The caption's dates stay the port's own, and say so: the axis now
+  // spans upstream's too.
+  assert.equal(await p.locator('#trend-dates').textContent(), "the port's author dates 2021-02-01 – 2021-05-03");
   assert.equal(new URL(p.url()).searchParams.get('window'), 'full', 'the choice is kept in the URL');
   await shot(p, 'porttrend-forked-full');
   await p.locator('#trend-fold').click();

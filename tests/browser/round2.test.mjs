@@ -380,6 +380,31 @@ test('template instances: one row per definition, counts summed, expandable to t
   await close(page);
 });
 
+test('a count column sorts a template definition by the sum its row shows', async () => {
+  // Sorted by capi, most first: a definition's row shows its instances'
+  // sum, and sits among the functions by it (not where its first instance
+  // would); ties by first line.
+  for (const order of ['desc', 'asc']) {
+    const page = await open(`${BASE}/${pages().file}&sort=capi&order=${order}`);
+    const rows = await page.evaluate(() => {
+      const head = [...document.querySelectorAll('#functions-table thead th')];
+      const at = head.findIndex((th) => th.textContent.trim().startsWith('capi'));
+      return [...document.querySelectorAll('#functions-table tbody tr:not(.tmpl-instance)')].map((tr) => ({
+        group: tr.classList.contains('tmpl-group'),
+        capi: Number(tr.cells[at].textContent.replace(/[^0-9]/g, '')),
+        line: Number(tr.querySelector('td.lines a').textContent),
+      }));
+    });
+    assert.ok(rows.some((r) => r.group) && rows.some((r) => !r.group), 'definitions and plain functions');
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1], rows[i]];
+      const ok = a.capi === b.capi ? a.line <= b.line : order === 'desc' ? a.capi > b.capi : a.capi < b.capi;
+      assert.ok(ok, `${order}: row ${i} (capi ${b.capi}, line ${b.line}) after capi ${a.capi}, line ${a.line}`);
+    }
+    await close(page);
+  }
+});
+
 test('a template row\'s why: one text where the instances agree, tokens counted where they differ', async () => {
   const page = await open(`${BASE}/${pages().file}`);
   const out = await page.evaluate(async () => {

@@ -91,6 +91,23 @@ test('a finding without a column has no ":null" in the source gutter', async () 
   await close(page);
 });
 
+test('dismissing without a token is refused on the page, not sent to be refused', async () => {
+  const page = await open(pageUrl());
+  await page.waitForSelector('#findings-table tbody tr');
+  await page.evaluate(() => sessionStorage.removeItem('portdash-triage-token'));
+  const asked = [];
+  page.on('request', (r) => { if (r.url().includes('/dismissals')) asked.push(r.method()); });
+  const target = file.findings.find((f) => !f.dismissed && f.tool === 'portdash' && f.fingerprint);
+  const row = page.locator(`#findings-table tbody tr[data-fingerprint="${target.fingerprint}"]`);
+  await row.locator('button.dismiss').click();
+  await row.locator('input[name=token]').fill('  ');
+  await row.locator('button[type=submit]').click();
+  await row.locator('.form-error').filter({ hasText: /triage permission is needed/ }).waitFor();
+  assert.deepEqual(asked, [], 'no request without a token');
+  assert.equal(await row.locator('.dismissed-badge').count(), 0);
+  await close(page);
+});
+
 test('a finding is dismissed and undone from the page, with the token of scope triage', async () => {
   const page = await open(pageUrl());
   await page.waitForSelector('#findings-table tbody tr');
