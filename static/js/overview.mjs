@@ -108,12 +108,15 @@ function currentSort() {
 }
 
 /** Files passing the filters, sorted: primary column in the chosen order, then path ascending. */
+/* Whether file f passes the table's filters but the status one (q: the
+ * path's text, lowercase). */
+const keptBesidesStatus = (f, q) => (!state.dir || f.path.startsWith(`${state.dir}/`))
+  && (!state.obj || (f.object_paths?.[state.obj] ?? 0) > 0)
+  && (!q || f.path.toLowerCase().includes(q));
+
 function visibleFiles() {
   const q = state.q.toLowerCase();
-  const rows = allFiles.filter((f) => (!state.status || f.status === state.status)
-    && (!state.dir || f.path.startsWith(`${state.dir}/`))
-    && (!state.obj || (f.object_paths?.[state.obj] ?? 0) > 0)
-    && (!q || f.path.toLowerCase().includes(q)));
+  const rows = allFiles.filter((f) => (!state.status || f.status === state.status) && keptBesidesStatus(f, q));
   const sort = currentSort();
   const col = COLUMN[sort.key];
   const dir = sort.order === 'desc' ? -1 : 1;
@@ -328,8 +331,19 @@ function footRow(rows) {
 const FILES_SHOWN = 30;
 let filesAll = false;
 
+/* The status filter's options count the files the other filters keep
+ * (under a directory, its files), so that a choice says what it will show. */
+function statusCounts() {
+  const q = state.q.toLowerCase();
+  const kept = allFiles.filter((f) => keptBesidesStatus(f, q));
+  for (const opt of $('f-status').options) {
+    if (opt.value) opt.textContent = `${STATUS_LABEL[opt.value] ?? opt.value} (${fmt(kept.filter((f) => f.status === opt.value).length)})`;
+  }
+}
+
 function renderTable() {
   renderHead();
+  statusCounts();
   const table = $('files-table');
   const rows = visibleFiles();
   const shown = filesAll ? rows : rows.slice(0, FILES_SHOWN);
@@ -357,9 +371,6 @@ function setupFilters() {
   const statusSel = $('f-status');
   const extra = [...new Set(allFiles.map((f) => f.status))].filter((st) => !STATUSES.includes(st)).sort(cmpStr);
   statusSel.append(...extra.map((st) => h('option', { value: st }, st)));
-  for (const opt of statusSel.options) {
-    if (opt.value) opt.textContent = `${STATUS_LABEL[opt.value] ?? opt.value} (${fmt(allFiles.filter((f) => f.status === opt.value).length)})`;
-  }
   const fields = { status: statusSel, dir: dirSel, obj: $('f-obj'), q: $('f-q') };
   for (const [name, el] of Object.entries(fields)) {
     el.value = state[name];

@@ -227,6 +227,12 @@ test('the status filter shows only matching rows, is kept in the URL and survive
     const q = new URL(await here(page)).searchParams;
     assert.equal(q.get('dir'), dir);
     assert.equal(q.get('status'), null, 'cleared filter leaves the URL');
+    // The status options count the directory's files, not the whole list's.
+    const opts = await page.locator('#f-status option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+    for (const [value, text] of opts.filter(([v]) => STATUSES.includes(v))) {
+      const n = files.filter((f) => f.status === value && f.path.startsWith(`${dir}/`)).length;
+      assert.match(text, new RegExp(`\\(${n}\\)$`), `${value} under ${dir}/: ${text}`);
+    }
   }
   await close(page);
 });
