@@ -473,12 +473,14 @@ static void test_findings_not_as_ingest_writes_them_are_damage(void **state)
     }
 }
 
-static void test_findings_as_ingest_writes_them_are_read(void **state)
+static void test_findings_json_of_older_databases_is_read(void **state)
 {
     int64_t aid = refcount_analysis();
     kept k;
 
-    /* What ingest does write, escapes and the optional reason included. */
+    /* The JSON that ingests before format F1 wrote (db_findings.h; what
+     * ingest writes now, F1, is test_dbingest's), escapes and the optional
+     * reason included. */
     memset(&k, 0, sizeof(k));
     set_findings(aid, " [[7,3,\"bridge\",\"r1\",\"a\\\"b\\\\c\\u00e9\",-1,true],\n"
                  "[4294967295,1,\"hpy\",\"r2\",\"HPy_Close\",2,false,\"why \\u0001\"]] ");
@@ -548,7 +550,7 @@ int main(void)
         cmocka_unit_test(test_analysis_is_the_analyzers),
         /* These two damage the database: last. */
         cmocka_unit_test(test_findings_not_as_ingest_writes_them_are_damage),
-        cmocka_unit_test(test_findings_as_ingest_writes_them_are_read),
+        cmocka_unit_test(test_findings_json_of_older_databases_is_read),
         cmocka_unit_test(test_a_first_parent_after_its_child_is_damage),
     };
 
