@@ -116,6 +116,15 @@ export function replace(el, ...children) {
   return append(el, children);
 }
 
+/** Resolves once the browser has painted what is in the page. */
+export const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res)));
+
+/** Resolves once the browser has run other tasks (input, answers that came
+ * in), without waiting for a frame: a frame per slice of a long job cost a
+ * layout and paint of the page each time. */
+export const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield()
+  : new Promise((res) => setTimeout(res)));
+
 // Intl.NumberFormat is made only for what the plain path below does not
 // cover: its first construction loads ICU's locale data, 45-150 ms of the
 // main thread in a fresh renderer at load 8 (20-40 ms quiet), ahead of

@@ -8,10 +8,8 @@
 // back with history.replaceState.
 
 import * as api from './api.mjs';
-import { h, append, replace, fmt, nameNodes, setTitle, hasBidi, visible, textNodes, normalise } from './dom.mjs';
-import {
-  STATUS_RANK, OBJECT_STATES, TOKEN_CLASSES, worstFinding, findingSeverity,
-} from './model.mjs';
+import { h, replace, fmt, nameNodes, setTitle, visible, normalise, paint } from './dom.mjs';
+import { STATUS_RANK, OBJECT_STATES, TOKEN_CLASSES } from './model.mjs';
 import {
   statusBadge, objectBadge, classBadge, legend, showError, renderHeaders, nextSort, cmpStr,
   readParams, writeParams, renderNav, revLabel, revIsCommit,
@@ -20,10 +18,7 @@ import { templateGroups, groupSums, groupName, groupWhy, templateName, macroOf, 
 import { whyFinding, whyLine, whyStatus, whyObject, whyChain } from './why.mjs';
 import { renderCrumbs, renderHead, isLost } from './filehead.mjs';
 import { dismissCell } from './dismiss.mjs';
-// highlight.mjs (and Prism's loader, vendor.mjs) once the function table
-// is in: main() sets these two before the source is coloured.
-let styled = null;
-let appendStyled = null;
+import { renderSource, remarkSource, applyHash, colour } from './source.mjs';
 // What comes after the first screen (the history chart, the traverse,
 // owners and plan panels, the suggested changes) is imported then, so its
 // modules are neither fetched nor run before the function table (issue 26.4).
@@ -313,6 +308,7 @@ async function refreshFindings() {
   const d = await api.file(state.repo, state.rev, state.path);
   detail.findings = d.findings;
   detail.dismissed_count = d.dismissed_count;
+  remarkSource(detail.findings);
   renderFindings();
 }
 
@@ -374,258 +370,6 @@ async function renderFindings() {
   }
 }
 
-/* ---------- source ---------- */
-
-/**
- * One source line as nodes: its text coloured by segs (highlight.mjs, null
- * for plain) with <mark>s for its findings.  A finding is marked where its
- * text really is: at its (1-based) column if the text is there, else at the
- * first occurrence in the line; otherwise unmarked.  Of findings on the same
- * token the most severe paints it.
- */
-function lineContent(text, findings, segs) {
-  if (!findings?.length) return styled(text, segs);
-  const spans = [];
-  // Several findings on one token (HPyField_Load is hpy by name and a bridge
-  // with an HPy_NULL owner): the most severe one paints it, never green.
-  for (const f of [...findings].sort((a, b) => a.column - b.column
-                                     || findingSeverity(b) - findingSeverity(a))) {
-    if (!f.text) continue;
-    let at = (f.column ?? 0) - 1;
-    if (at < 0 || !text.startsWith(f.text, at)) at = text.indexOf(f.text);
-    if (at < 0) continue;
-    const end = at + f.text.length;
-    if (spans.some((s) => at < s.end && end > s.at)) continue;
-    spans.push({ at, end, f });
-  }
-  spans.sort((a, b) => a.at - b.at);
-  const out = [];
-  let pos = 0;
-  for (const s of spans) {
-    out.push(styled(text, segs, pos, s.at));
-    out.push(h('mark', { class: ['tk', `tk-${s.f.class}`, s.f.guarded && 'guarded'],
-      title: `${s.f.class}${s.f.guarded ? ' (guarded)' : ''}: ${s.f.rule ?? ''}` }, styled(text, segs, s.at, s.end)));
-    pos = s.end;
-  }
-  out.push(styled(text, segs, pos));
-  return out;
-}
-
-function findingTitle(list) {
-  return list.map((f) => `${f.line}${f.column != null ? `:${f.column}` : ''} ${f.class}${f.guarded ? ' (guarded)' : ''} ${f.text ?? ''} — ${f.rule ?? ''}`).join('\n');
-}
-
-/* Lets the browser paint what is in the page before going on. */
-const paint = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res)));
-
-/* Lets the browser run other tasks (input, answers that came in) without
- * waiting for a frame: a frame per slice cost a layout and paint of the page
- * each time. */
-const yieldTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield()
-  : new Promise((res) => setTimeout(res)));
-
-/* A source row without its content: cloned for each line, cheaper than
- * building the four elements one by one (issue 26.4). */
-let ROW = null;
-
-/**
- * One source line's row: number and the line's text uncoloured
- * (bidirectional controls as marks).  Returns the row; markRow gives it
- * its findings, its last cell (td.lc) takes the coloured text
- * (sourceText).
- */
-function sourceRow(n, line) {
-  // Text nodes in the prototype, their data set: cheaper than a new node each.
-  ROW ??= h('tr', null, h('td', { class: 'ln' }, h('a', null, '')), h('td', { class: 'mk' }), h('td', { class: 'lc' }, ''));
-  const tr = ROW.cloneNode(true);
-  const num = String(n);
-  tr.id = `L${num}`;
-  const a = tr.firstChild.firstChild;
-  a.setAttribute('href', `#L${num}`);
-  a.setAttribute('data-line', num);
-  a.firstChild.data = num;
-  const lc = tr.lastChild;
-  if (!hasBidi(line)) lc.firstChild.data = line;
-  else lc.replaceChildren(...textNodes(line));
-  return tr;
-}
-
-/** The colour and marker of source row tr, whose line has the findings fs. */
-function markRow(tr, fs) {
-  const worst = worstFinding(fs);
-  tr.className = worst.guarded ? `hl hl-${worst.class} hl-guarded` : `hl hl-${worst.class}`;
-  tr.dataset.worst = worst.class;
-  tr.dataset.guarded = String(!!worst.guarded);
-  const mk = tr.children[1];
-  mk.setAttribute('title', visible(findingTitle(fs)));
-  mk.append(h('span', { class: 'dot', role: 'img', 'aria-label': `${fs.length} finding(s)` }));
-}
-
-/**
- * The line's text in its cell lc again, coloured by segs, its findings (fs)
- * marked and their messages under it.  Nothing to do for a line with
- * neither: sourceRow wrote it so.
- */
-function sourceText(lc, line, segs, fs) {
-  if (!segs && !fs) return;
-  lc.textContent = '';
-  if (fs) {
-    append(lc, lineContent(line, fs, segs));
-    // The finding messages under the line, not only in a tooltip.
-    lc.append(h('span', { class: 'fmsg' }, sameFindings(fs).map(([f, n]) => findingMessage(f, n))));
-  } else if (hasBidi(line)) append(lc, styled(line, segs));
-  else appendStyled(lc, line, segs);
-}
-
-/* The findings of a line as [finding, how many say the same]: a line of a
- * numpy template has one finding per instance (14 on `@TYPE@_getitem`'s),
- * and the same message 14 times under it hid the line's other ones. */
-function sameFindings(fs) {
-  const seen = new Map();
-  for (const f of fs) {
-    const key = `${f.class}\0${!!f.guarded}\0${f.text ?? ''}\0${f.rule ?? ''}`;
-    const e = seen.get(key);
-    if (e) e[1]++;
-    else seen.set(key, [f, 1]);
-  }
-  return [...seen.values()];
-}
-
-/* A finding's message under its line (n: how many findings of the line
- * say it), cloned like the rows: the SARIF upload puts 5,000 of them on
- * arraytypes.c.src. */
-let FMSG = null;
-
-function findingMessage(f, n = 1) {
-  const kind = `${f.class}${f.guarded ? ' (guarded)' : ''}: `;
-  const text = f.text ?? '';
-  const rule = ` — ${f.rule ?? ''}${n > 1 ? ` ×${n}` : ''}`;
-  const cls = f.guarded ? `fmsg-one fmsg-${f.class} guarded` : `fmsg-one fmsg-${f.class}`;
-  if (hasBidi(kind + text + rule)) return h('span', { class: cls }, kind, h('code', null, text), rule);
-  FMSG ??= h('span', null, '', h('code', null, ''), '');
-  const one = FMSG.cloneNode(true);
-  one.className = cls;
-  one.firstChild.data = kind;
-  one.childNodes[1].firstChild.data = text;
-  one.lastChild.data = rule;
-  return one;
-}
-
-/* The source table, built apart from the page and put in once: arraytypes.c.src
- * (5,000 lines, 90,000 nodes) was appended in chunks, a frame each, and
- * every chunk restyled and laid out what was already there.  In two passes
- * (issue 26.4): every line's number and plain text first, without waiting
- * for the findings list (1.5 MB there), so that the whole text is in the
- * page (find-in-page reaches it) with a few nodes a line; then, once the
- * findings and the worker's colours are in, each line coloured, the rows
- * with findings marked, the findings in the text marked and their
- * messages under it (table[data-coloured] when done).  In slices with a
- * yield between them, so the page keeps answering.  colours: a promise of
- * highlighter()'s answer for the same text (the whole text: a comment or
- * macro can span lines); findings: a promise of the file's findings;
- * afterText: called once every line's text is in.  Resolves when all
- * lines are coloured. */
-async function renderSource(raw, colours, findings, afterText) {
-  const text = normalise(raw);
-  const lines = text.split('\n');
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  // A row group per slice: the second pass takes each out of the page,
-  // changes it and puts it back in the same task (no frame sees it out),
-  // so its new nodes (colours, marks, messages) go into a tree apart from
-  // the page.
-  const SLICE = 800;
-  const bodies = [];
-  const rows = new Array(lines.length);
-  for (let at = 0; at < lines.length; at += SLICE) {
-    await yieldTask();
-    const body = h('tbody');
-    for (let i = at; i < Math.min(at + SLICE, lines.length); i++) rows[i] = body.appendChild(sourceRow(i + 1, lines[i]));
-    bodies.push(body);
-  }
-  // The columns' widths from <col>: a fixed layout takes them from the first
-  // row otherwise, and with the caption and the bodies laid out only near the
-  // viewport Chromium gave the three columns a third each.
-  const table = h('table', { class: 'code', id: 'source-table' },
-    h('caption', { class: 'sr-only' }, `Source of ${state.path}`),
-    h('colgroup', null, h('col', { class: 'ln' }), h('col', { class: 'mk' }), h('col', { class: 'lc' })), bodies);
-  table.addEventListener('click', onLineClick);
-  replace($('source'), h('div', { class: 'code-wrap' }, table));
-  const info = $('source-info');
-  info.textContent = `${fmt(lines.length)} lines${detail.size != null ? ` · ${fmt(detail.size)} bytes` : ''}`;
-  afterText?.();
-  const byLine = new Map();
-  for (const f of await findings) {
-    if (!byLine.has(f.line)) byLine.set(f.line, []);
-    byLine.get(f.line).push(f);
-  }
-  info.append(` · ${fmt(byLine.size)} with findings`);
-  const segsOf = await colours;
-  for (const [b, body] of bodies.entries()) {
-    await yieldTask();
-    const next = body.nextSibling;
-    body.remove();
-    for (let i = b * SLICE; i < Math.min((b + 1) * SLICE, lines.length); i++) {
-      const fs = byLine.get(i + 1);
-      if (fs) markRow(rows[i], fs);
-      sourceText(rows[i].lastChild, lines[i], segsOf?.(i, lines[i]), fs);
-    }
-    table.insertBefore(body, next);
-  }
-  table.dataset.coloured = 'true';
-}
-
-let anchor = 0;
-
-/** Shift-click on a line number extends the selection from the last clicked line. */
-function onLineClick(e) {
-  const a = e.target.closest('a[data-line]');
-  if (!a) return;
-  const n = Number(a.dataset.line);
-  if (e.shiftKey && anchor) {
-    e.preventDefault();
-    location.hash = `#L${Math.min(anchor, n)}-L${Math.max(anchor, n)}`;
-  } else {
-    anchor = n;
-  }
-}
-
-/** Applies #L12 / #L12-L40 from the URL: marks those lines and scrolls to them. */
-function applyHash(scroll = true) {
-  for (const tr of document.querySelectorAll('#source-table tr.selected')) tr.classList.remove('selected');
-  const m = /^#L(\d+)(?:-L?(\d+))?$/.exec(location.hash);
-  const fn = /^#fn=(.+)$/.exec(location.hash);
-  if (fn && detail) {
-    // A function by name (a link from a chain of calls): its lines.
-    let name = '';
-    try { name = decodeURIComponent(fn[1]); } catch { /* a malformed hash names nothing */ }
-    const f = (detail.functions ?? []).find((x) => x.name === name);
-    if (f) {
-      history.replaceState(null, '', `#L${f.start_line}-L${f.end_line}`);
-      applyHash(scroll);
-      return;
-    }
-  }
-  if (!m) {
-    // A panel's id (#owners-plan): the panel came after the browser
-    // looked for it.
-    let id = '';
-    try { id = decodeURIComponent(location.hash.slice(1)); } catch { /* a malformed hash names nothing */ }
-    if (scroll && id) document.getElementById(id)?.scrollIntoView();
-    return;
-  }
-  const from = Number(m[1]);
-  const to = Math.max(from, Number(m[2] ?? m[1]));
-  anchor = from;
-  let first = null;
-  for (let n = from; n <= to; n++) {
-    const tr = document.getElementById(`L${n}`);
-    if (!tr) break;
-    tr.classList.add('selected');
-    first ??= tr;
-  }
-  if (first && scroll) first.scrollIntoView({ block: to - from > 20 ? 'start' : 'center' });
-}
-
 /** The source once its text is in (raw: the settled answer), or why it is not there. */
 async function showSource(raw, colours, findings, afterText) {
   if (raw.status === 'fulfilled') {
@@ -634,7 +378,7 @@ async function showSource(raw, colours, findings, afterText) {
       sourceLines = normalise(raw.value).split('\n');
       nameTemplateRows();
     }
-    await renderSource(raw.value, colours, findings, afterText);
+    await renderSource(raw.value, colours, findings, afterText, { path: state.path, size: detail.size });
     return;
   }
   const p = raw.reason?.problem ?? {};
@@ -642,23 +386,6 @@ async function showSource(raw, colours, findings, afterText) {
     h('strong', null, 'Source not available. '),
     'The analysis above is stored, but the file\'s text could not be read',
     p.detail ? `: ${p.detail}` : p.title ? `: ${p.title}` : '', '.'));
-}
-
-/**
- * The text's colours (a promise of highlighter()'s answer, null without
- * text), from rawIn (the settled raw answer).  Worked out by a worker
- * (highlight.mjs) started only now, highlight.mjs itself imported only
- * now: the modules, the worker's start, its seven scripts and Prism's load
- * took CPU and requests from the first screen on two cores (issue 26.4);
- * the colours go in after every line's text and the findings list anyway.
- * Only for a text that came: a worker stopped while its script loads
- * leaves that request pending for the page's life.
- */
-function colour(rawIn) {
-  return rawIn.then((r) => (r.status !== 'fulfilled' ? null : import('./highlight.mjs').then((m) => {
-    ({ styled, appendStyled } = m);
-    return m.highlighter()(normalise(r.value));
-  })));
 }
 
 /** The file's findings (its full answer's), kept in detail; [] after saying why not. */
@@ -787,8 +514,8 @@ async function main() {
     await mountSuggestions(state.repo, state.rev, state.path);
     // Once the panels above the source are in, so the line scrolled to stays put.
     await Promise.all([types, planned]);
-    applyHash();
-    window.addEventListener('hashchange', () => applyHash());
+    applyHash(detail.functions);
+    window.addEventListener('hashchange', () => applyHash(detail.functions));
   }
   await findingsIn;
   await spark;

@@ -8,6 +8,7 @@
 
 import * as api from './api.mjs';
 import { h, replace } from './dom.mjs';
+import { findingMessage } from './source.mjs';
 
 const cache = new Map();
 
@@ -53,8 +54,7 @@ export function diffTable(before, after) {
         h('td', { class: 'ln' }, kind === 'del' ? '' : String(b)),
         h('td', { class: 'sign', 'aria-label': kind === 'add' ? 'added' : kind === 'del' ? 'removed' : null }, kind === 'add' ? '+' : kind === 'del' ? '−' : ' '),
         h('td', { class: 'lc' }, line,
-          fs ? h('span', { class: 'fmsg' }, fs.map((f) => h('span', { class: ['fmsg-one', `fmsg-${f.class}`] },
-            `${f.class}${f.guarded ? ' (guarded)' : ''}: `, h('code', null, f.text ?? ''), ` — ${f.rule ?? ''}`))) : null)));
+          fs ? h('span', { class: 'fmsg' }, fs.map((f) => findingMessage(f))) : null)));
       if (kind !== 'add') a++;
       if (kind !== 'del') b++;
     }

@@ -64,7 +64,8 @@ export const TOKEN_HELP = {
 };
 
 /**
- * Severity of a finding for source highlighting: unguarded findings outrank
+ * Severity of a finding for source highlighting: open findings outrank
+ * dismissed ones (the triage said they need no work), unguarded ones
  * guarded ones (a guarded finding sits in an #ifndef HPY_UNIVERSAL_ABI block
  * and does not block universal mode); among them capi > npy-legacy > bridge >
  * hpy.
@@ -72,7 +73,7 @@ export const TOKEN_HELP = {
 export const CLASS_SEVERITY = { hpy: 1, bridge: 2, 'npy-legacy': 3, capi: 4 };
 
 export function findingSeverity(f) {
-  return (f.guarded ? 0 : 10) + (CLASS_SEVERITY[f.class] ?? 0);
+  return (f.dismissed ? 0 : 100) + (f.guarded ? 0 : 10) + (CLASS_SEVERITY[f.class] ?? 0);
 }
 
 /** The finding that decides a line's highlight colour (max severity; first wins ties). */

@@ -54,10 +54,10 @@ function expectedOrder(list, get, order) {
   }).map((f) => f.path);
 }
 
-/** The finding that colours a source line: unguarded before guarded, then capi > npy-legacy > bridge > hpy. */
+/** The finding that colours a source line: open before dismissed, unguarded before guarded, then capi > npy-legacy > bridge > hpy. */
 function worst(findings) {
   const sev = { hpy: 1, bridge: 2, 'npy-legacy': 3, capi: 4 };
-  const score = (f) => (f.guarded ? 0 : 10) + (sev[f.class] ?? 0);
+  const score = (f) => (f.dismissed ? 0 : 100) + (f.guarded ? 0 : 10) + (sev[f.class] ?? 0);
   return findings.reduce((w, f) => (!w || score(f) > score(w) ? f : w), null);
 }
 
@@ -310,7 +310,7 @@ test('the file page lists the functions of the API and highlights the lines of f
       assert.equal(hl[i].worst, w.class, `line ${n} coloured by its worst class`);
       assert.equal(hl[i].guarded, String(!!w.guarded), `line ${n} guarded marking`);
     }
-    const guardedLine = expected.find(([, fs]) => worst(fs).guarded);
+    const guardedLine = expected.find(([, fs]) => worst(fs).guarded && !worst(fs).dismissed);
     if (guardedLine) assert.ok(await page.locator(`#L${guardedLine[0]}`).evaluate((tr) => tr.classList.contains('hl-guarded')));
     assert.equal(await page.locator('#source-table tr').count(), nlines, 'one row per source line');
     // The code column takes the width, the line numbers and marks a little

@@ -607,7 +607,7 @@ test('the source view colours C syntax and shows every line exactly as it is', a
   const lines = raw.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
   assert.deepEqual(got.map((r) => r.text), lines, 'every line\'s text as in the file');
   const tags = new Set(got.flatMap((r) => r.tags));
-  for (const t of tags) assert.match(t, /^(SPAN\.sx-[csknftm]|MARK\.tk tk-[a-z-]+( guarded)?)$/, 'only colour spans and finding marks');
+  for (const t of tags) assert.match(t, /^(SPAN\.sx-[csknftm]|MARK\.tk tk-[a-z-]+( guarded)?( dismissed)?)$/, 'only colour spans and finding marks');
   // Colours where C has them: a comment, a keyword, a string.
   const kinds = await page.evaluate(() => Object.fromEntries(['c', 'k', 's', 'f'].map((k) =>
     [k, [...document.querySelectorAll(`#source-table .sx-${k}`)].map((e) => e.textContent)])));

@@ -68,6 +68,42 @@ test('a dismissed finding is marked, counted and can be hidden', async () => {
   await close(page);
 });
 
+/* What the source view shows of line n. */
+async function sourceLine(page, n) {
+  return page.locator(`#L${n}`).evaluate((tr) => ({
+    hl: tr.classList.contains('hl'), dismissedRow: tr.classList.contains('hl-dismissed'),
+    dismissed: tr.dataset.dismissed ?? '0', worst: tr.dataset.worst,
+    struck: [...tr.querySelectorAll('.fmsg-one.dismissed')].map((m) => m.textContent),
+  }));
+}
+
+/* The line of findings fs as the source view must mark it: not coloured
+ * when every finding is dismissed, by the worst open one otherwise. */
+function expectLine(got, fs) {
+  const live = fs.filter((f) => !f.dismissed);
+  assert.equal(got.hl, true);
+  assert.equal(got.dismissedRow, live.length === 0, 'no colour only when every finding is dismissed');
+  assert.equal(Number(got.dismissed), fs.length - live.length);
+  if (live.length) assert.ok(live.some((f) => f.class === got.worst), `coloured by an open finding (${got.worst})`);
+  const reasons = fs.filter((f) => f.dismissed).map((f) => f.dismissed.reason);
+  assert.equal(got.struck.length > 0, reasons.length > 0, 'a struck message exactly when a finding is dismissed');
+  for (const r of reasons) assert.ok(got.struck.some((t) => t.endsWith(`dismissed: ${r}`)), `the reason "${r}" under the line`);
+}
+
+test('a dismissed finding is muted in the source view, not coloured as open', async () => {
+  const d = file.findings.find((f) => f.dismissed);
+  const page = await open(pageUrl());
+  await page.waitForSelector('#source-table[data-coloured]');
+  const got = await sourceLine(page, d.line);
+  expectLine(got, file.findings.filter((f) => f.line === d.line));
+  assert.ok(got.struck.length >= 1, 'its message struck through');
+  assert.match(await page.locator(`#L${d.line} td.mk`).getAttribute('title'), /\(dismissed: false positive\)/);
+  // Other lines keep their colour: no open finding is shown as dismissed.
+  const other = file.findings.find((f) => !f.dismissed && f.line !== d.line);
+  if (other) assert.equal((await sourceLine(page, other.line)).dismissed, '0');
+  await close(page);
+});
+
 test('the tool and level filters show only those findings', async () => {
   const page = await open(pageUrl({ tool: 'lintW' }));
   await page.waitForSelector('#findings-table tbody tr');
@@ -127,8 +163,13 @@ test('a finding is dismissed and undone from the page, with the token of scope t
   assert.equal(await row().locator('.dismissed-badge').textContent(), 'used in tests');
   const api = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/files/${PATH}`);
   assert.equal(api.findings.find((f) => f.fingerprint === target.fingerprint).dismissed.comment, 'only the test suite calls it');
+  // The source view follows the dismissal, and its undo, without a reload.
+  await page.waitForSelector('#source-table[data-coloured]');
+  expectLine(await sourceLine(page, target.line), api.findings.filter((f) => f.line === target.line));
   await row().locator('button.undo').click();
   await page.waitForFunction(() => document.querySelector('#findings-count').dataset.dismissed === '1');
   assert.match(await count.textContent(), /· 1 dismissed$/);
+  const undone = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/files/${PATH}`);
+  expectLine(await sourceLine(page, target.line), undone.findings.filter((f) => f.line === target.line));
   await close(page);
 });
