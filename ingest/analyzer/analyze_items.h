@@ -6,11 +6,29 @@
 
 #include "analyze_int.h"
 
-/* analyze_items.c: object-dtype item access (see there) */
+/* analyze_items.c: object-dtype item access (see there). */
+
+/* Token t in a function: follows declarations `TYPE *...name` of the
+ * rules' itemlocal types, whose names then reach items. */
 void an_local_decl(an_state *st, const an_tok *t);
+
+/* At ')': a cast `( TYPE *... )` of an itemcast or itemdata type waits for
+ * its operand (an_cast_operand). */
 void an_check_cast(an_state *st);
+
+/* Token t (not yet counted in pdepth) fed to the tracked calls: the
+ * itemcopy and itemarg calls whose arguments are items, and the nullowner
+ * calls whose owner is HPy_NULL. */
 void an_call_token(an_state *st, const an_tok *t);
+
+/* Token t after a pending cast (an_check_cast): its operand, an item site
+ * when it reaches items (a local of an item type, PyArray_DATA(...), an
+ * address cast to a data pointer). */
 void an_cast_operand(an_state *st, const an_tok *t);
+
+/* '(' after `name` in a function: an itemcall (numpy's item helpers such
+ * as PyArray_XDECREF) reads or writes object items: a finding and a
+ * site. */
 void an_item_call(an_state *st, const an_tok *name);
 
 /* The callers' tests before the three per-token steps above: 0 when the

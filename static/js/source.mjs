@@ -19,6 +19,9 @@ let appendStyled = null;
 /* What the second pass of renderSource left, for remarkSource: the rows,
  * the lines' texts, the colours (null: plain) and the findings by line. */
 let view = null;
+/* The findings a dismissal changed before that pass was done: it marks
+ * them once it is. */
+let pending = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -241,6 +244,8 @@ export async function renderSource(raw, colours, findings, afterText, file) {
     table.insertBefore(body, next);
   }
   view = { rows, lines, segsOf, byLine };
+  if (pending) remarkSource(pending);
+  pending = null;
   table.dataset.coloured = 'true';
 }
 
@@ -260,10 +265,14 @@ const lineKey = (fs) => (fs ?? []).map((f) => `${f.fingerprint ?? ''}:${f.dismis
 /**
  * Marks again, after a dismissal or its undo, the source lines whose
  * findings (findings: the file's whole list, as the API gives it) changed;
- * the others are left as they are.  Nothing before renderSource is done.
+ * the others are left as they are.  Before renderSource has marked every
+ * line, it does so once it has.
  */
 export function remarkSource(findings) {
-  if (!view) return;
+  if (!view) {
+    pending = findings;
+    return;
+  }
   const byLine = findingsByLine(findings);
   const { rows, lines, segsOf } = view;
   for (const n of new Set([...view.byLine.keys(), ...byLine.keys()])) {
