@@ -216,7 +216,7 @@ endif
 
 # Migrations are embedded in the binary so a database never meets a schema
 # from another build.
-$(B)/gen/db_migrations.c: $(MIGRATIONS) db/embed_migrations.sh
+$(B)/gen/db_migrations.c: $(MIGRATIONS) db/embed_migrations.sh db/migrations
 	@mkdir -p $(dir $@)
 	sh db/embed_migrations.sh $(MIGRATIONS) > $@
 

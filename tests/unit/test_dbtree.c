@@ -9,6 +9,8 @@
  */
 #include "testutil.h"
 
+#include "db_migrations.h"
+
 #include "db.h"
 #include "db_repo.h"
 #include "db_tree.h"
@@ -196,7 +198,8 @@ static void test_migration_fills(void **state)
                            "ALTER TABLE analyses DROP COLUMN flow_fns; "
                            "PRAGMA user_version = 16;'", g_site.db), 0);
     assert_int_equal(db_open(&g_db, g_site.db, 0), 0);
-    assert_int_equal(one_int("PRAGMA user_version"), 20);
+    assert_int_equal(one_int("PRAGMA user_version"),
+                     db_migrations[db_migrations_count - 1].version);
     assert_int_equal(one_int("SELECT count(*) FROM chain_pos"), 20);
     assert_int_equal(one_int("SELECT max(depth) FROM chain_pos"), 18);
     check_all_against_git();

@@ -199,6 +199,78 @@ static void test_a_dismissal_follows_its_finding(void **state)
     json_decref(b);
 }
 
+/* A dismissal's id is never given again: an undo sent from a page read
+ * before the newest dismissal was undone and another made must not remove
+ * that other one (migration 021; the id was the largest plus one). */
+static void test_an_undone_dismissals_id_is_not_given_again(void **state)
+{
+    json_t *file = get("/api/v1/repos/demo/commits/hpy/files/src/toyarray.c", 200);
+    json_t *fs = json_object_get(file, "findings"), *d1, *d2, *now;
+    const char *fp1 = json_string_value(json_object_get(json_array_get(fs, 0), "fingerprint"));
+    const char *fp2 = json_string_value(json_object_get(json_array_get(fs, 1), "fingerprint"));
+    char tail[64];
+    tu_http h;
+
+    assert_true(fp1 && fp2 && strcmp(fp1, fp2) != 0);
+    d1 = dismiss("hpy", "src/toyarray.c", fp1, "false positive", 201);
+    snprintf(tail, sizeof(tail), "/%lld", (long long)json_integer_value(json_object_get(d1, "id")));
+    h = call("DELETE", tail, g_triage, NULL);
+    assert_int_equal(h.status, 200);
+    tu_http_free(&h);
+    d2 = dismiss("hpy", "src/toyarray.c", fp2, "won't fix", 201);
+    assert_true(json_integer_value(json_object_get(d2, "id")) >
+                json_integer_value(json_object_get(d1, "id")));
+    h = call("DELETE", tail, g_triage, NULL);       /* the stale undo */
+    assert_int_equal(h.status, 404);
+    tu_http_free(&h);
+    now = get("/api/v1/repos/demo/commits/hpy/files/src/toyarray.c", 200);
+    assert_int_equal(json_integer_value(json_object_get(now, "dismissed_count")), 1);
+    snprintf(tail, sizeof(tail), "/%lld", (long long)json_integer_value(json_object_get(d2, "id")));
+    h = call("DELETE", tail, g_triage, NULL);
+    assert_int_equal(h.status, 200);
+    tu_http_free(&h);
+    json_decref(now);
+    json_decref(d2);
+    json_decref(d1);
+    json_decref(file);
+    (void)state;
+}
+
+/* Migration 021 on a database of schema 20 with dismissals 1 and 3: both
+ * kept with their ids, the next ids past every id given, and the
+ * generation still raised by each change. */
+static void test_migration_021_keeps_dismissals_and_their_ids(void **state)
+{
+    char *dir = tu_tmpdir(), path[4200], *out;
+    const char *root = getenv("PORTDASH_ROOT");
+    const char *row = "'x', 'false positive', '', 'portdash', 'a.c', 'R', 't', NULL, 1, "
+                      "'c0ffee', 'ana', 0";
+    sqlite3 *db = NULL;
+
+    snprintf(path, sizeof(path), "%s/v20.db", dir);
+    assert_int_equal(tu_sh("cd '%s' && cat $(ls db/migrations/*.sql | head -n 20) | "
+                           "sqlite3 '%s' && sqlite3 '%s' \"PRAGMA user_version = 20; "
+                           "INSERT INTO repos (id, name, path, scope, created_at) VALUES "
+                           "(1, 'r', '/r', '{}', 0); "
+                           "INSERT INTO dismissals VALUES (1, 1, 'a' || %s), (3, 1, 'b' || %s);\"",
+                           root ? root : ".", path, path, row, row), 0);
+    assert_int_equal(db_open(&db, path, 0), 0);
+    db_close(db);
+    out = tu_sh_out("sqlite3 '%s' \"SELECT group_concat(id || ':' || fingerprint, ' ') FROM "
+                    "dismissals; INSERT INTO dismissals VALUES (NULL, 1, 'c' || %s); "
+                    "DELETE FROM dismissals WHERE fingerprint = 'cx'; "
+                    "INSERT INTO dismissals VALUES (NULL, 1, 'd' || %s); "
+                    "SELECT group_concat(id || ':' || fingerprint, ' ') FROM dismissals; "
+                    "SELECT gen FROM dismissal_generation WHERE repo_id = 1;\"",
+                    path, row, row);
+    /* ids 1 and 3 kept; 4 went with its row and is not given to the next */
+    assert_string_equal(out, "1:ax 3:bx\n1:ax 3:bx 5:dx\n5\n");
+    free(out);
+    tu_sh("rm -rf '%s'", dir);
+    free(dir);
+    (void)state;
+}
+
 /* An object-item site dismissed from the items list shows on the file page. */
 static void test_object_item_sites_are_dismissed_by_the_same_fingerprint(void **state)
 {
@@ -387,6 +459,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dismissing_needs_permission_triage_and_a_real_finding),
         cmocka_unit_test(test_a_dismissal_follows_its_finding),
+        cmocka_unit_test(test_an_undone_dismissals_id_is_not_given_again),
+        cmocka_unit_test(test_migration_021_keeps_dismissals_and_their_ids),
         cmocka_unit_test(test_object_item_sites_are_dismissed_by_the_same_fingerprint),
         cmocka_unit_test(test_sarif_findings_can_be_dismissed),
         cmocka_unit_test(test_the_summary_leaves_dismissed_findings_out),
