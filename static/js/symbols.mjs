@@ -5,7 +5,7 @@
 // the port must stop needing).  The replacement table is HPy's own, for
 // the release the server names (hpy_version).
 
-import { h, replace, fmt, pathNodes } from './dom.mjs';
+import { h, replace, fmt, pathNodes, paint } from './dom.mjs';
 import { fileHref } from './ui.mjs';
 import { getJson, seg } from './api.mjs';
 
@@ -115,32 +115,68 @@ export async function mountSymbols(root, { repo, rev, scope, top = 15 }) {
   return d;
 }
 
-/** A symbol with every site.  The API pages the sites (1,000 a page unless
- * asked, at most 10,000): the page asks for the most, and when the first
- * page holds fewer than all, reads the rest at the commit the first page
- * names (PyObject's 7,056 sites on numpy-hpy were shown as the first 1,000
- * without a word). */
-async function symbolAllSites(repo, rev, name, scope) {
-  const url = (r, extra) => `${base(repo, r)}/symbols/${seg(name)}?${new URLSearchParams({
+/* The sites the page lists before "show all": PyObject has 7,056 on
+ * numpy-hpy, and drawing them all held the heading back 1.5 s and made the
+ * page 200,000 px tall (the findings table keeps 200 too). */
+const SITES_SHOWN = 200;
+
+/* The URL of name's answer at rev with extra query parameters. */
+function symbolUrl(repo, rev, name, scope, extra) {
+  return `${base(repo, rev)}/symbols/${seg(name)}?${new URLSearchParams({
     ...(scope ? { scope } : {}), ...extra })}`;
-  const d = await getJson(url(rev, { per_page: 10000 }));
-  const per = d.sites.length;
-  if (per > 0 && per < d.uses) {
-    const rest = await Promise.all(Array.from({ length: Math.ceil(d.uses / per) - 1 },
-      (_, i) => getJson(url(d.commit, { per_page: per, page: i + 2 }))));
-    for (const r of rest) d.sites.push(...r.sites);
-  }
-  return d;
 }
 
-/** The symbol page: its replacement and every blocking site, by file. */
-export async function renderSymbolPage(root, { repo, rev, name, scope }) {
-  const d = await symbolAllSites(repo, rev, name, scope || undefined);
-  const byFile = new Map();
-  for (const s of d.sites) {
-    if (!byFile.has(s.path)) byFile.set(s.path, []);
-    byFile.get(s.path).push(s);
+/** Every site of a symbol at commit (the one its first answer named).  The
+ * API pages the sites (1,000 a page unless asked, at most 10,000): the most
+ * are asked, and when the first page holds fewer than all, the rest (PyObject's
+ * 7,056 sites on numpy-hpy were once shown as the first 1,000 without a word). */
+async function symbolAllSites(repo, commit, name, scope, uses) {
+  const first = await getJson(symbolUrl(repo, commit, name, scope, { per_page: 10000 }));
+  const sites = first.sites;
+  const per = sites.length;
+  if (per > 0 && per < uses) {
+    const rest = await Promise.all(Array.from({ length: Math.ceil(uses / per) - 1 },
+      (_, i) => getJson(symbolUrl(repo, commit, name, scope, { per_page: per, page: i + 2 }))));
+    for (const r of rest) sites.push(...r.sites);
   }
+  return sites;
+}
+
+/* The rows of sites (sorted by path, then line, as the API gives them):
+ * the path on the first row of each file; prev is the path of the row
+ * before them. */
+function siteRows(repo, commit, sites, prev = null) {
+  return sites.map((s, i) => h('tr', { dataset: { path: s.path } },
+    h('td', { class: 'path' }, s.path !== (i ? sites[i - 1].path : prev) ? pathNodes(s.path) : ''),
+    h('td', { class: 'num' }, h('a', { href: fileHref(repo, commit, s.path, s.line) }, String(s.line))),
+    h('td', null, s.function ? h('code', null, s.function) : h('span', { class: 'muted' }, 'outside any function'))));
+}
+
+/* "show all" under the sites table: reads every site at the commit the page
+ * shows and puts the rows not yet there, in slices with a paint between
+ * them so that the page keeps answering. */
+function moreSites(body, d, { repo, name, scope }) {
+  const btn = h('button', { type: 'button', class: 'linkish', id: 'symbol-more' },
+    `show all ${fmt(d.uses)} sites (${fmt(d.sites.length)} shown)`);
+  btn.onclick = async () => {
+    btn.disabled = true;
+    btn.textContent = 'reading every site…';
+    const all = await symbolAllSites(repo, d.commit, name, scope, d.uses);
+    const SLICE = 1500;
+    for (let at = d.sites.length; at < all.length; at += SLICE) {
+      body.append(...siteRows(repo, d.commit, all.slice(at, at + SLICE), all[at - 1]?.path));
+      await paint();
+    }
+    btn.remove();
+  };
+  return h('p', null, btn);
+}
+
+/** The symbol page: its replacement, its figures, and its blocking sites by
+ * file (the first SITES_SHOWN at once, every one after "show all"). */
+export async function renderSymbolPage(root, { repo, rev, name, scope }) {
+  const d = await getJson(symbolUrl(repo, rev, name, scope || undefined, { per_page: SITES_SHOWN }));
+  const body = d.sites.length ? h('tbody', null, siteRows(repo, d.commit, d.sites)) : null;
   replace(root,
     h('h1', null, h('code', { id: 'symbol-name' }, d.symbol)),
     h('dl', { class: 'facts' },
@@ -149,15 +185,13 @@ export async function renderSymbolPage(root, { repo, rev, name, scope }) {
       h('dt', null, 'Scope'), h('dd', null, h('code', null, d.scope)),
       h('dt', null, 'Blocking uses'), h('dd', { id: 'symbol-uses' },
         `${fmt(d.uses)} in ${fmt(d.functions)} ${d.functions === 1 ? 'function' : 'functions'} of ${fmt(d.files)} ${d.files === 1 ? 'file' : 'files'}`)),
-    d.sites.length
+    body
       ? h('table', { class: 'data sites', id: 'symbol-sites' },
         h('caption', { class: 'sr-only' }, 'Where the symbol is used'),
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'File'), h('th', { scope: 'col', class: 'num' }, 'Line'),
           h('th', { scope: 'col' }, 'Function'))),
-        h('tbody', null, [...byFile].flatMap(([path, sites]) => sites.map((s, i) => h('tr', { dataset: { path } },
-          h('td', { class: 'path' }, i === 0 ? pathNodes(path) : ''),
-          h('td', { class: 'num' }, h('a', { href: fileHref(repo, d.commit, path, s.line) }, String(s.line))),
-          h('td', null, s.function ? h('code', null, s.function) : h('span', { class: 'muted' }, 'outside any function')))))))
-      : h('p', { class: 'muted', id: 'symbol-sites' }, 'No blocking use at this commit in this scope.'));
+        body)
+      : h('p', { class: 'muted', id: 'symbol-sites' }, 'No blocking use at this commit in this scope.'),
+    body && d.sites.length < d.uses ? moreSites(body, d, { repo, name, scope: scope || undefined }) : null);
   return d;
 }

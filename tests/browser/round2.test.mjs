@@ -84,10 +84,12 @@ test('the symbols panel lists the API\'s blocking symbols with their HPy replace
   await close(page);
 });
 
-test('a symbol page lists every site past the API\'s first page', async () => {
+test('a symbol page shows its first sites at once and every site after "show all"', async () => {
   // Found on numpy-hpy: PyObject's 7,056 sites were drawn as the first
-  // 1,000 (the API's page) without a word.  The fixture's symbol has a few,
-  // so its first request is made to ask 2 a page: the page must read on.
+  // 1,000 (the API's page) without a word; then all of them before the
+  // heading (1.5 s, a page 200,000 px tall).  The page asks the first 200;
+  // here each request without a page is made to ask 2, so the fixture's
+  // few sites need "show all", which must read every page of the API.
   const all = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols/PyObject?per_page=10000`);
   assert.ok(all.uses > 4, `PyObject has ${all.uses} sites in the fixture`);
   const page = await blank();
@@ -100,10 +102,18 @@ test('a symbol page lists every site past the API\'s first page', async () => {
   });
   await page.goto(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyObject' })}`);
   await page.waitForSelector('body[data-ready]');
-  assert.equal(await page.locator('#symbol-sites tbody tr').count(), all.uses);
-  const lines = await page.$$eval('#symbol-sites tbody tr td.num', (tds) => tds.map((td) => Number(td.textContent)));
-  assert.deepEqual(lines, all.sites.map((x) => x.line));
-  assert.equal(asked.length, Math.ceil(all.uses / 2));
+  assert.match(asked[0], /per_page=200\b/, 'the first request asks the first 200 sites');
+  assert.match(await page.textContent('#symbol-uses'), new RegExp(`^${all.uses} in ${all.functions} `), 'the figures are the whole symbol\'s');
+  assert.equal(await page.locator('#symbol-sites tbody tr').count(), 2);
+  assert.equal(await page.textContent('#symbol-more'), `show all ${all.uses} sites (2 shown)`);
+  await page.click('#symbol-more');
+  await page.waitForFunction((n) => document.querySelectorAll('#symbol-sites tbody tr').length === n
+    && !document.getElementById('symbol-more'), all.uses);
+  const rows = await page.$$eval('#symbol-sites tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[1].textContent)]));
+  assert.deepEqual(rows.map((r) => r[1]), all.sites.map((x) => x.line));
+  // the path once per file, on its first row
+  assert.deepEqual(rows.map((r) => r[0]), all.sites.map((x, i) => (i && all.sites[i - 1].path === x.path ? '' : x.path)));
+  assert.equal(asked.length, 1 + Math.ceil(all.uses / 2));
   await close(page);
 });
 
