@@ -27,7 +27,7 @@ const WEEK_MEASURES = [
   { key: 'functions.ported', label: 'functions ported', good: 'up' },
   { key: 'functions.bridged', label: 'functions bridged (HPy code that still needs CPython)', good: '' },
   { key: 'functions.legacy', label: 'legacy functions (C API or the project\'s legacy API)', good: 'down' },
-  { key: 'object_paths.object-legacy', label: 'object-dtype paths on PyObject *', good: 'down' },
+  { key: 'object_paths.object-legacy', label: 'object-dtype paths on the legacy API', good: 'down' },
 ];
 const DAY = 86400000;
 const NEXT_SHOWN = 5;
@@ -77,7 +77,7 @@ function farCard(s) {
       h('li', null, h('strong', { dataset: { metric: 'dc-legacy' } }, fmt(legacy)), ' legacy functions (C API or the project\'s own legacy API), ',
         h('strong', { dataset: { metric: 'dc-bridged' } }, fmt(bridged)), ' bridged'),
       obj ? h('li', null, h('strong', { dataset: { metric: 'dc-object-legacy' } }, fmt(obj)),
-        ' object-dtype paths still on ', h('code', null, 'PyObject *')) : null),
+        ' object-dtype paths still on the legacy API (items as ', h('code', null, 'PyObject *'), ')') : null),
     moreLinks(h('a', { href: '#summary' }, 'totals'),
       h('a', { href: '#no-object', id: 'dc-no-object' }, 'without object dtype'),
       h('a', { href: '#files-section' }, 'file by file')),

@@ -466,6 +466,7 @@ async function main() {
   } catch (e) {
     showError(errors, e, 'File');
     replace($('file-head'), h('span', { class: 'muted' }, 'Nothing to show.'));
+    replace($('legend-slot'));    // no table or source for it to explain
     return;
   }
   findingCount = new Map(Object.entries(detail.function_findings ?? {}));

@@ -305,7 +305,9 @@ function fileRow(f) {
     h('td', { class: 'num' }, !isAnalysed(f) ? h('span', { class: 'muted', title: STATUS_HELP[UNANALYSED] }, '—')
       // a legacy file can be ready: the project's own legacy API (numpy's
       // npy-legacy) does not block universal mode, only C API and bridge uses do
-      : f.universal_ready ? h('span', { class: 'yes', title: f.status === 'legacy'
+      // (underlined as a hint that it says why: a newcomer read "legacy" and
+      // "yes" side by side as a contradiction)
+      : f.universal_ready ? h('span', { class: ['yes', f.status === 'legacy' && 'has-why'], title: f.status === 'legacy'
         ? 'universal-ready: no unguarded C API or bridge use; its legacy code is the project\'s own legacy API, which universal mode does not need to drop'
         : 'universal-ready: no unguarded C API or bridge use' }, 'yes')
         : h('span', { class: 'no', title: 'needs CPython: unguarded C API or bridge uses' }, 'no')));
