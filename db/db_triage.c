@@ -67,13 +67,13 @@ int db_triage_dismiss(sqlite3 *db, int64_t repo_id, const char *oid, json_t *f,
     *out = NULL;
     if (!db_triage_reason_ok(reason))
         return pd_error_set(PD_EINVAL, "reason must be one of %s", DB_TRIAGE_REASONS);
-    if ((rc = db_prepare(db, &st, "INSERT INTO dismissals (repo_id, fingerprint, reason, "
-                         "comment, tool, path, rule, text, function, line, commit_oid, "
-                         "by_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                         "?10, ?11, ?12, ?13) ON CONFLICT (repo_id, fingerprint) DO UPDATE "
-                         "SET reason = ?3, comment = ?4, tool = ?5, path = ?6, rule = ?7, "
-                         "text = ?8, function = ?9, line = ?10, commit_oid = ?11, "
-                         "by_name = ?12, created_at = ?13 RETURNING " DT_COLS)) < 0)
+    /* Dismissing again replaces the row, and with it the id (REPLACE
+     * deletes the old row, AUTOINCREMENT gives a new id): an undo sent
+     * for the old dismissal answers 404 instead of removing the new one. */
+    if ((rc = db_prepare(db, &st, "INSERT OR REPLACE INTO dismissals (repo_id, fingerprint, "
+                         "reason, comment, tool, path, rule, text, function, line, "
+                         "commit_oid, by_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                         "?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING " DT_COLS)) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, repo_id);
     dt_bind(st, 2, f, "fingerprint");

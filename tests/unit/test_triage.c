@@ -201,11 +201,12 @@ static void test_a_dismissal_follows_its_finding(void **state)
 
 /* A dismissal's id is never given again: an undo sent from a page read
  * before the newest dismissal was undone and another made must not remove
- * that other one (migration 021; the id was the largest plus one). */
+ * that other one (migration 021; the id was the largest plus one), nor one
+ * that replaced it (dismissing again gives a new id). */
 static void test_an_undone_dismissals_id_is_not_given_again(void **state)
 {
     json_t *file = get("/api/v1/repos/demo/commits/hpy/files/src/toyarray.c", 200);
-    json_t *fs = json_object_get(file, "findings"), *d1, *d2, *now;
+    json_t *fs = json_object_get(file, "findings"), *d1, *d2, *d3, *now;
     const char *fp1 = json_string_value(json_object_get(json_array_get(fs, 0), "fingerprint"));
     const char *fp2 = json_string_value(json_object_get(json_array_get(fs, 1), "fingerprint"));
     char tail[64];
@@ -225,11 +226,24 @@ static void test_an_undone_dismissals_id_is_not_given_again(void **state)
     tu_http_free(&h);
     now = get("/api/v1/repos/demo/commits/hpy/files/src/toyarray.c", 200);
     assert_int_equal(json_integer_value(json_object_get(now, "dismissed_count")), 1);
+    /* dismissing the same finding again replaces it under a new id: an undo
+     * of the one it replaced removes nothing */
+    d3 = dismiss("hpy", "src/toyarray.c", fp2, "used in tests", 201);
+    assert_true(json_integer_value(json_object_get(d3, "id")) >
+                json_integer_value(json_object_get(d2, "id")));
     snprintf(tail, sizeof(tail), "/%lld", (long long)json_integer_value(json_object_get(d2, "id")));
+    h = call("DELETE", tail, g_triage, NULL);
+    assert_int_equal(h.status, 404);
+    tu_http_free(&h);
+    json_decref(now);
+    now = get("/api/v1/repos/demo/commits/hpy/files/src/toyarray.c", 200);
+    assert_int_equal(json_integer_value(json_object_get(now, "dismissed_count")), 1);
+    snprintf(tail, sizeof(tail), "/%lld", (long long)json_integer_value(json_object_get(d3, "id")));
     h = call("DELETE", tail, g_triage, NULL);
     assert_int_equal(h.status, 200);
     tu_http_free(&h);
     json_decref(now);
+    json_decref(d3);
     json_decref(d2);
     json_decref(d1);
     json_decref(file);
