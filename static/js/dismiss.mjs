@@ -1,8 +1,8 @@
 // dismiss.mjs: a finding's dismissal on the file page (POST and DELETE
 // /api/v1/repos/{repo}/dismissals): its badge and an undo when it is
 // dismissed, else a "dismiss…" button that opens the inline form in its
-// cell.  Dismissing needs a token with the triage permission, kept for this
-// tab only.
+// cell.  Dismissing and undoing need a token with the triage permission,
+// kept for this tab only; an undo asks for it when none was given.
 
 import * as api from './api.mjs';
 import { h, append, replace } from './dom.mjs';
@@ -44,6 +44,50 @@ function dismissForm(td, f, at, refresh) {
   reason.focus();
 }
 
+/* A word for a finding's next cell, by fingerprint: a refresh this cell
+ * asked for draws the row again, and the word goes with the new row. */
+const notes = new Map();
+
+/* Undo f's dismissal with token tok; a problem is said in msg.  A 404 means
+ * the dismissal changed meanwhile (undone, or dismissed again under a new
+ * id, from another tab or by someone else): the row is read again and says
+ * so.  A token refused opens the token field (undoForm). */
+async function undo(td, f, at, refresh, tok, msg) {
+  try {
+    await api.undismiss(at.repo, tok, f.dismissed.id);
+    await refresh();
+  } catch (err) {
+    if (err.status === 404) {
+      notes.set(f.fingerprint, 'its dismissal had changed meanwhile; this is how it stands now');
+      await refresh();
+    } else if (err.status === 401 || err.status === 403) {
+      undoForm(td, f, at, refresh, err.message);
+    } else {
+      msg.textContent = ` ${err.message}`;
+    }
+  }
+}
+
+/* The token field of an undo, in place of its button: when no token was
+ * given in this tab yet, or the one given was refused (said). */
+function undoForm(td, f, at, refresh, said = '') {
+  const token = h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)', 'aria-label': 'Token',
+    value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
+  const msg = h('span', { class: 'form-error', role: 'alert' }, said);
+  const form = h('form', { class: 'dismiss-form undo-form', onsubmit: async (e) => {
+    e.preventDefault();
+    if (!token.value.trim()) {
+      msg.textContent = NO_TOKEN;
+      token.focus();
+      return;
+    }
+    sessionStorage.setItem(TOKEN_KEY, token.value);
+    await undo(td, f, at, refresh, token.value, msg);
+  } }, token, h('button', { type: 'submit' }, 'Undo'), msg);
+  replace(td, dismissedBadge(f.dismissed), ' ', form);
+  token.focus();
+}
+
 /**
  * The dismissal cell of finding f of file at = {repo, rev, path}; refresh()
  * reads the file's findings again once a dismissal changed them.
@@ -51,22 +95,19 @@ function dismissForm(td, f, at, refresh) {
 export function dismissCell(f, at, refresh) {
   const td = h('td', { class: 'dismiss-cell' });
   if (f.dismissed) {
-    return append(td, [dismissedBadge(f.dismissed), ' ', h('button', { type: 'button', class: 'linkish undo', onclick: async () => {
+    const msg = h('span', { class: 'form-error', role: 'alert' });
+    append(td, [dismissedBadge(f.dismissed), ' ', h('button', { type: 'button', class: 'linkish undo', onclick: () => {
       const tok = sessionStorage.getItem(TOKEN_KEY) ?? '';
-      if (!tok.trim()) {
-        append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${NO_TOKEN} (dismiss a finding first to give it)`));
-        return;
-      }
-      try {
-        await api.undismiss(at.repo, tok, f.dismissed.id);
-        await refresh();
-      } catch (err) {
-        append(td, h('span', { class: 'form-error', role: 'alert' }, ` ${err.message}`));
-      }
-    } }, 'undo')]);
-  }
-  if (f.fingerprint) {
+      if (!tok.trim()) undoForm(td, f, at, refresh);
+      else undo(td, f, at, refresh, tok, msg);
+    } }, 'undo'), msg]);
+  } else if (f.fingerprint) {
     td.append(h('button', { type: 'button', class: 'linkish dismiss', onclick: () => dismissForm(td, f, at, refresh) }, 'dismiss…'));
+  }
+  const note = notes.get(f.fingerprint);
+  if (note) {
+    notes.delete(f.fingerprint);
+    td.append(h('span', { class: 'muted small dismiss-note', role: 'status' }, ` ${note}`));
   }
   return td;
 }

@@ -156,20 +156,31 @@ function siteRows(repo, commit, sites, prev = null) {
  * shows and puts the rows not yet there, in slices with a paint between
  * them so that the page keeps answering. */
 function moreSites(body, d, { repo, name, scope }) {
-  const btn = h('button', { type: 'button', class: 'linkish', id: 'symbol-more' },
-    `show all ${fmt(d.uses)} sites (${fmt(d.sites.length)} shown)`);
+  const label = `show all ${fmt(d.uses)} sites (${fmt(d.sites.length)} shown)`;
+  const btn = h('button', { type: 'button', class: 'linkish', id: 'symbol-more' }, label);
+  const msg = h('span', { class: 'form-error', role: 'alert', id: 'symbol-more-error' });
   btn.onclick = async () => {
     btn.disabled = true;
     btn.textContent = 'reading every site…';
-    const all = await symbolAllSites(repo, d.commit, name, scope, d.uses);
+    msg.textContent = '';
+    let all;
+    try {
+      all = await symbolAllSites(repo, d.commit, name, scope, d.uses);
+    } catch (e) {
+      // A busy server answers 503: said, and the button is there again.
+      btn.disabled = false;
+      btn.textContent = label;
+      msg.textContent = ` The sites could not be read: ${e.message}. Try again.`;
+      return;
+    }
     const SLICE = 1500;
     for (let at = d.sites.length; at < all.length; at += SLICE) {
       body.append(...siteRows(repo, d.commit, all.slice(at, at + SLICE), all[at - 1]?.path));
       await paint();
     }
-    btn.remove();
+    btn.parentNode.remove();
   };
-  return h('p', null, btn);
+  return h('p', null, btn, msg);
 }
 
 /** The symbol page: its replacement, its figures, and its blocking sites by

@@ -117,6 +117,34 @@ test('a symbol page shows its first sites at once and every site after "show all
   await close(page);
 });
 
+test('a symbol page whose "show all" fails says why and can try again', async () => {
+  // A busy server answers 503; the button stayed at "reading every site…".
+  const all = await apiOk(`/api/v1/repos/${enc(repo)}/commits/${enc(rev)}/symbols/PyObject?per_page=10000`);
+  const page = await blank();
+  let refuse = true;
+  await page.route('**/symbols/PyObject?*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.searchParams.get('per_page') === '10000' && refuse) {
+      refuse = false;
+      return route.fulfill({ status: 503, contentType: 'application/problem+json',
+        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'busy' }) });
+    }
+    if (!u.searchParams.has('page')) u.searchParams.set('per_page', '2');
+    return route.continue({ url: u.toString() });
+  });
+  await page.goto(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyObject' })}`);
+  await page.waitForSelector('#symbol-more');
+  await page.click('#symbol-more');
+  await page.waitForFunction(() => document.getElementById('symbol-more-error')?.textContent);
+  assert.match(await page.textContent('#symbol-more-error'), /could not be read.*Try again/);
+  assert.equal(await page.locator('#symbol-more').isEnabled(), true);
+  assert.equal(await page.textContent('#symbol-more'), `show all ${all.uses} sites (2 shown)`);
+  await page.click('#symbol-more');
+  await page.waitForFunction((n) => document.querySelectorAll('#symbol-sites tbody tr').length === n
+    && !document.getElementById('symbol-more'), all.uses);
+  await close(page);
+});
+
 test('a symbol with an HPy replacement names it on its page', async () => {
   const page = await open(`${BASE}/symbol.html?${new URLSearchParams({ repo, rev, symbol: 'PyLong_FromLong' })}`);
   assert.match(await page.textContent('#symbol-hpy'), /^HPyLong_FromLong/);

@@ -144,6 +144,55 @@ test('dismissing without a token is refused on the page, not sent to be refused'
   await close(page);
 });
 
+test('an undo asks for the token when the tab has none, and undoes with it', async () => {
+  const target = file.findings.find((f) => !f.dismissed && f.tool === 'portdash' && f.fingerprint
+    && f.line !== file.findings.find((x) => x.dismissed)?.line);
+  const d = await post(`/api/v1/repos/${REPO}/dismissals`, { rev: REV, path: PATH, fingerprint: target.fingerprint,
+    reason: 'used in tests', comment: 'undo without a token' });
+  const page = await open(pageUrl());
+  await page.waitForSelector('#findings-table tbody tr');
+  await page.evaluate(() => sessionStorage.removeItem('portdash-triage-token'));
+  const row = page.locator(`#findings-table tbody tr[data-fingerprint="${target.fingerprint}"]`);
+  await row.locator('button.undo').click();
+  const token = row.locator('form.undo-form input[name=token]');
+  await token.waitFor();
+  await row.locator('form.undo-form button[type=submit]').click();
+  await row.locator('.form-error').filter({ hasText: /triage permission is needed/ }).waitFor();
+  await token.fill(TOKEN);
+  await row.locator('form.undo-form button[type=submit]').click();
+  await page.waitForFunction((fp) => !document.querySelector(`#findings-table tbody tr[data-fingerprint="${fp}"] .dismissed-badge`),
+    target.fingerprint);
+  const now = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/files/${PATH}`);
+  assert.equal(now.findings.find((f) => f.fingerprint === target.fingerprint).dismissed, null);
+  assert.ok(d.id > 0);
+  await close(page);
+});
+
+test('an undo of a dismissal changed meanwhile undoes nothing and shows the row as it stands', async () => {
+  const target = file.findings.find((f) => !f.dismissed && f.tool === 'portdash' && f.fingerprint
+    && f.line !== file.findings.find((x) => x.dismissed)?.line);
+  const old = await post(`/api/v1/repos/${REPO}/dismissals`, { rev: REV, path: PATH, fingerprint: target.fingerprint,
+    reason: 'false positive', comment: 'first' });
+  const page = await open(pageUrl());
+  await page.waitForSelector('#findings-table tbody tr');
+  await page.evaluate((t) => sessionStorage.setItem('portdash-triage-token', t), TOKEN);
+  // another tab dismisses it again: a new id, another reason
+  const again = await post(`/api/v1/repos/${REPO}/dismissals`, { rev: REV, path: PATH, fingerprint: target.fingerprint,
+    reason: 'used in tests', comment: 'second' });
+  assert.notEqual(again.id, old.id);
+  const row = () => page.locator(`#findings-table tbody tr[data-fingerprint="${target.fingerprint}"]`);
+  assert.equal(await row().locator('.dismissed-badge').textContent(), 'false positive');
+  await row().locator('button.undo').click();
+  await row().locator('.dismiss-note').filter({ hasText: /changed meanwhile/ }).waitFor();
+  assert.equal(await row().locator('.dismissed-badge').textContent(), 'used in tests');
+  const now = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/files/${PATH}`);
+  assert.equal(now.findings.find((f) => f.fingerprint === target.fingerprint).dismissed.id, again.id, 'the newer dismissal stays');
+  const del = await fetch(`${BASE}/api/v1/repos/${REPO}/dismissals/${again.id}`,
+    { method: 'DELETE', headers: { Authorization: `Bearer ${TOKEN}` } });
+  assert.equal(del.status, 200);
+  await close(page);
+});
+
 test('a finding is dismissed and undone from the page, with the token of scope triage', async () => {
   const page = await open(pageUrl());
   await page.waitForSelector('#findings-table tbody tr');
