@@ -16,22 +16,31 @@ function dismissedBadge(d) {
   return h('span', { class: 'badge dismissed-badge', title: `dismissed by ${d.by} at ${d.at}${d.comment ? `: ${d.comment}` : ''}` }, d.reason);
 }
 
+/* A form's token field, holding the tab's token if it has one. */
+const tokenField = () => h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)',
+  'aria-label': 'Token', value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
+
+/* The token in field token, kept for the tab; without one, null and msg
+ * says it is needed: the server could only refuse (401), so it is not asked. */
+function takeToken(token, msg) {
+  if (!token.value.trim()) {
+    msg.textContent = NO_TOKEN;
+    token.focus();
+    return null;
+  }
+  sessionStorage.setItem(TOKEN_KEY, token.value);
+  return token.value;
+}
+
 /** The inline form that dismisses finding f, in place of its cell's content. */
 function dismissForm(td, f, at, refresh) {
   const reason = h('select', { name: 'reason', 'aria-label': 'Reason' }, REASONS.map((r) => h('option', { value: r }, r)));
   const comment = h('input', { name: 'comment', type: 'text', placeholder: 'comment', 'aria-label': 'Comment', maxlength: 4000 });
-  const token = h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)', 'aria-label': 'Token',
-    value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
+  const token = tokenField();
   const msg = h('span', { class: 'form-error', role: 'alert' });
   const form = h('form', { class: 'dismiss-form', onsubmit: async (e) => {
     e.preventDefault();
-    // Without a token the server can only refuse (401): said here, unasked.
-    if (!token.value.trim()) {
-      msg.textContent = NO_TOKEN;
-      token.focus();
-      return;
-    }
-    sessionStorage.setItem(TOKEN_KEY, token.value);
+    if (!takeToken(token, msg)) return;
     try {
       await api.dismiss(at.repo, token.value, { rev: at.rev, path: at.path, fingerprint: f.fingerprint,
         reason: reason.value, comment: comment.value });
@@ -71,18 +80,12 @@ async function undo(td, f, at, refresh, tok, msg) {
 /* The token field of an undo, in place of its button: when no token was
  * given in this tab yet, or the one given was refused (said). */
 function undoForm(td, f, at, refresh, said = '') {
-  const token = h('input', { name: 'token', type: 'password', placeholder: 'token (scope triage)', 'aria-label': 'Token',
-    value: sessionStorage.getItem(TOKEN_KEY) ?? '' });
+  const token = tokenField();
   const msg = h('span', { class: 'form-error', role: 'alert' }, said);
   const form = h('form', { class: 'dismiss-form undo-form', onsubmit: async (e) => {
     e.preventDefault();
-    if (!token.value.trim()) {
-      msg.textContent = NO_TOKEN;
-      token.focus();
-      return;
-    }
-    sessionStorage.setItem(TOKEN_KEY, token.value);
-    await undo(td, f, at, refresh, token.value, msg);
+    const tok = takeToken(token, msg);
+    if (tok) await undo(td, f, at, refresh, tok, msg);
   } }, token, h('button', { type: 'submit' }, 'Undo'), msg);
   replace(td, dismissedBadge(f.dismissed), ' ', form);
   token.focus();
