@@ -8,7 +8,7 @@
 
 import * as api from './api.mjs';
 import { h, replace } from './dom.mjs';
-import { findingMessage } from './source.mjs';
+import { findingMessage, findingsByLine } from './source.mjs';
 
 const cache = new Map();
 
@@ -39,8 +39,7 @@ async function fnAt(repo, rev, path, name) {
 /** The diff of one function as a table: old line, new line, sign, code. */
 export function diffTable(before, after) {
   const parts = window.Diff.diffLines(before?.text ?? '', after?.text ?? '');
-  const byLine = new Map();
-  for (const f of after?.findings ?? []) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f]);
+  const byLine = findingsByLine(after?.findings ?? []);
   let a = before?.start ?? 1;
   let b = after?.start ?? 1;
   const rows = [];

@@ -249,8 +249,8 @@ export async function renderSource(raw, colours, findings, afterText, file) {
   table.dataset.coloured = 'true';
 }
 
-/* The findings of list by line number. */
-function findingsByLine(list) {
+/** The findings of list by line number (a Map of arrays, in list's order). */
+export function findingsByLine(list) {
   const byLine = new Map();
   for (const f of list) {
     if (!byLine.has(f.line)) byLine.set(f.line, []);

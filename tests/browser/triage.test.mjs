@@ -144,11 +144,17 @@ test('dismissing without a token is refused on the page, not sent to be refused'
   await close(page);
 });
 
-test('an undo asks for the token when the tab has none, and undoes with it', async () => {
+/* A built-in finding not dismissed, off the dismissed one's line, dismissed
+ * now through the API with reason and comment: [finding, dismissal]. */
+async function dismissedNow(reason, comment) {
   const target = file.findings.find((f) => !f.dismissed && f.tool === 'portdash' && f.fingerprint
     && f.line !== file.findings.find((x) => x.dismissed)?.line);
-  const d = await post(`/api/v1/repos/${REPO}/dismissals`, { rev: REV, path: PATH, fingerprint: target.fingerprint,
-    reason: 'used in tests', comment: 'undo without a token' });
+  return [target, await post(`/api/v1/repos/${REPO}/dismissals`,
+    { rev: REV, path: PATH, fingerprint: target.fingerprint, reason, comment })];
+}
+
+test('an undo asks for the token when the tab has none, and undoes with it', async () => {
+  const [target] = await dismissedNow('used in tests', 'undo without a token');
   const page = await open(pageUrl());
   await page.waitForSelector('#findings-table tbody tr');
   await page.evaluate(() => sessionStorage.removeItem('portdash-triage-token'));
@@ -164,15 +170,11 @@ test('an undo asks for the token when the tab has none, and undoes with it', asy
     target.fingerprint);
   const now = await apiOk(`/api/v1/repos/${REPO}/commits/${REV}/files/${PATH}`);
   assert.equal(now.findings.find((f) => f.fingerprint === target.fingerprint).dismissed, null);
-  assert.ok(d.id > 0);
   await close(page);
 });
 
 test('an undo of a dismissal changed meanwhile undoes nothing and shows the row as it stands', async () => {
-  const target = file.findings.find((f) => !f.dismissed && f.tool === 'portdash' && f.fingerprint
-    && f.line !== file.findings.find((x) => x.dismissed)?.line);
-  const old = await post(`/api/v1/repos/${REPO}/dismissals`, { rev: REV, path: PATH, fingerprint: target.fingerprint,
-    reason: 'false positive', comment: 'first' });
+  const [target, old] = await dismissedNow('false positive', 'first');
   const page = await open(pageUrl());
   await page.waitForSelector('#findings-table tbody tr');
   await page.evaluate((t) => sessionStorage.setItem('portdash-triage-token', t), TOKEN);
