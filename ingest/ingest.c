@@ -78,31 +78,26 @@ static int ingest_checkpoint(ingest_ctx *c, int force)
  * map and fault in the same pack windows for the diff and the patch id
  * that the analysis then reads (the reopening is for long walks). */
 static int ingest_plan_here(ingest_ctx *c, ingest_plan *out, const git_oid *oid,
-                            int patch_id)
+                            const git_oid *parent_tree, int patch_id)
 {
     int rc;
 
     if (c->plan_on_repo)
-        return ingest_plan_commit(out, c->repo, &c->filter, oid, patch_id,
+        return ingest_plan_commit(out, c->repo, &c->filter, oid, parent_tree, patch_id,
                                   c->opt->repo_path);
     if ((rc = ingest_plan_repo(&c->plan_repo, &c->plan_calls, c->opt->repo_path)) < 0)
         return rc;
-    return ingest_plan_commit(out, c->plan_repo, &c->filter, oid, patch_id,
+    return ingest_plan_commit(out, c->plan_repo, &c->filter, oid, parent_tree, patch_id,
                               c->opt->repo_path);
 }
 
-/* Store (or revisit) one commit of the chain and its summary.  `plan` is
- * the commit's plan from the planner thread, or NULL to make it here. */
-static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
-                         int64_t *prev_id, const ingest_plan *plan)
+/* The meta of commit `oid`, read here (the planner's plan carries it
+ * otherwise). */
+static int ingest_commit_meta_here(ingest_ctx *c, const git_oid *oid, ingest_commit_meta *m)
 {
     git_commit *commit = NULL;
-    ingest_plan here;
-    int64_t id = known_id;
     int rc;
 
-    memset(&here, 0, sizeof(here));
-    c->cur_commit = known_id;
     if (git_commit_lookup(&commit, c->repo, oid) < 0) {
         const git_error *e = git_error_last();
         char hex[GIT_OID_HEXSZ + 1];
@@ -111,22 +106,52 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
         return pd_error_set(PD_EGIT, "%s: cannot read commit %s: %s",
                             c->opt->repo_path, hex, e ? e->message : "?");
     }
-    if (id) {
+    rc = ingest_commit_meta_of(m, commit);
+    git_commit_free(commit);
+    return rc;
+}
+
+/* Store (or revisit) one commit of the chain and its summary.  `plan` is
+ * the commit's plan from the planner thread, or NULL to make it here
+ * (parent_tree: its first parent's tree id, zero when unknown). */
+static int ingest_commit(ingest_ctx *c, const git_oid *oid, const git_oid *parent_tree,
+                         int64_t known_id, int64_t *prev_id, const ingest_plan *plan)
+{
+    ingest_commit_meta meta_here;
+    ingest_plan here;
+    int64_t id = known_id;
+    int rc;
+
+    memset(&here, 0, sizeof(here));
+    memset(&meta_here, 0, sizeof(meta_here));
+    c->cur_commit = known_id;
+    if (id) {       /* replayed from its rows: the commit is not read */
         rc = db_ingest_changes_of(c->store, id, ingest_replay_change, c);
         /* Stored under older source kinds: add the newer kinds' files. */
         if (rc == 0 && c->kinds_since < PD_SRC_KINDS && !plan)
-            rc = ingest_plan_here(c, &here, oid, 0);
+            rc = ingest_plan_here(c, &here, oid, parent_tree, 0);
         if (rc == 0 && c->kinds_since < PD_SRC_KINDS)
             rc = ingest_apply_new_kinds(c, plan ? plan : &here, id, c->kinds_since);
     } else {
-        rc = ingest_store_commit(c->store, &id, c->repo_id, commit,
-                                        git_commit_parentcount(commit) ? *prev_id : 0);
+        const ingest_commit_meta *meta = &meta_here;
+
+        /* The plan carries the commit's meta (read once, by the planner);
+         * a plan that could not read the commit fails again here, with
+         * the reason. */
+        rc = plan ? 0 : ingest_plan_here(c, &here, oid, parent_tree, c->patch_here);
+        if (!plan)
+            plan = &here;
+        if (rc == 0 && plan->has_meta)
+            meta = &plan->meta;
+        else if (rc == 0)
+            rc = ingest_commit_meta_here(c, oid, &meta_here);
+        if (rc == 0)
+            rc = ingest_store_commit(c->store, &id, c->repo_id, oid, meta,
+                                     meta->nparents ? *prev_id : 0);
         c->cur_commit = id;
-        if (rc == 0 && !plan)
-            rc = ingest_plan_here(c, &here, oid, c->patch_here);
         if (rc == 0) {
             c->st.commits_new++;
-            rc = ingest_apply_plan(c, plan ? plan : &here, id);
+            rc = ingest_apply_plan(c, plan, id);
         }
     }
     if (rc == 0) {
@@ -140,7 +165,7 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, int64_t known_id,
         rc = ingest_checkpoint(c, 0);
     *prev_id = id;
     ingest_plan_clear(&here);
-    git_commit_free(commit);
+    ingest_commit_meta_free(&meta_here);
     return rc;
 }
 
@@ -178,12 +203,14 @@ static int ingest_load_base(ingest_ctx *c, int64_t base)
 /*
  * Collect the first-parent chain from `tip` back to the newest commit with
  * a summary (*base, 0 if none): *chain_out lists the commits to process,
- * newest first, with their row ids if already stored.
+ * newest first, with their row ids if already stored, and *trees_out
+ * their tree ids (what the plan of each one's child diffs against).
  */
 static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
-                        int64_t **ids_out, size_t *n_out, int64_t *base)
+                        git_oid **trees_out, int64_t **ids_out, size_t *n_out,
+                        int64_t *base)
 {
-    git_oid cur = *tip, *chain = NULL;
+    git_oid cur = *tip, *chain = NULL, *trees = NULL;
     int64_t *ids = NULL, id;
     size_t n = 0, cap = 0;
     int rc = 0, has_stats;
@@ -203,13 +230,16 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
             cap = cap ? cap * 2 : 1024;
             void *a = realloc(chain, cap * sizeof(*chain));
             void *b = a ? realloc(ids, cap * sizeof(*ids)) : NULL;
+            void *t = b ? realloc(trees, cap * sizeof(*trees)) : NULL;
             if (a)
                 chain = a;
-            if (!b) {
+            if (b)
+                ids = b;
+            if (!t) {
                 rc = pd_error_nomem(NULL);
                 break;
             }
-            ids = b;
+            trees = t;
         }
         chain[n] = cur;
         ids[n++] = id;
@@ -231,6 +261,7 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
                               c->opt->repo_path, hex, git_error_last()->message);
             break;
         }
+        git_oid_cpy(&trees[n - 1], git_commit_tree_id(commit));
         if (git_commit_parentcount(commit) == 0) {
             git_commit_free(commit);
             break;
@@ -239,9 +270,28 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
         git_commit_free(commit);
     }
     *chain_out = chain;
+    *trees_out = trees;
     *ids_out = ids;
     *n_out = n;
     return rc;
+}
+
+/*
+ * The first parent's tree of each commit of a chain (ingest_chain's
+ * trees[0..n)), in place: trees[i] becomes the tree of chain[i + 1], the
+ * oldest one's the base's tree (c->base_tree), or zero when there is none
+ * to give (a root commit, a shallow boundary: the plan reads the parent).
+ */
+static void ingest_chain_parent_trees(const ingest_ctx *c, git_oid *trees, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i + 1 < n; i++)
+        trees[i] = trees[i + 1];
+    if (n && c->base_tree)
+        git_oid_cpy(&trees[n - 1], git_tree_id(c->base_tree));
+    else if (n)
+        memset(&trees[n - 1], 0, sizeof(trees[n - 1]));
 }
 
 /* Resolve a ref name to its commit id; the message names ref and repo.
@@ -300,8 +350,8 @@ static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
 
 /* Start the threads for a chain of n commits (newest first) when it is
  * long enough to gain from them. */
-static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *ids,
-                            size_t n)
+static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const git_oid *ptrees,
+                            const int64_t *ids, size_t n)
 {
     ingest_pipe_options po;
     git_oid *analysed = NULL;
@@ -328,6 +378,7 @@ static int ingest_pipe_open(ingest_ctx *c, const git_oid *chain, const int64_t *
     po.threads = c->threads;
     po.patch_below = c->patch_below;
     po.chain = chain;
+    po.parent_trees = ptrees;
     po.known = known;
     po.n = n;
     po.analysed = analysed;
@@ -363,7 +414,7 @@ static void ingest_pipe_close(ingest_ctx *c)
  * (unless !store_ref: a tip that only needs its summaries again). */
 static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
 {
-    git_oid tip, *chain = NULL;
+    git_oid tip, *chain = NULL, *ptrees = NULL;
     int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0, own;
     const ingest_plan *plan = NULL;
     size_t n = 0, i;
@@ -372,13 +423,15 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
     c->patch_below = 0;
     if ((rc = ingest_resolve(c, &tip, ref, store_ref)) < 0 ||
         (rc = db_ingest_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
-        (rc = ingest_chain(c, &tip, &chain, &ids, &n, &base)) < 0 ||
-        (rc = ingest_load_base(c, base)) < 0 ||
-        /* Patch ids for the ref's own commits alone (doc/history.md). */
-        (!c->opt->no_patch_ids &&
+        (rc = ingest_chain(c, &tip, &chain, &ptrees, &ids, &n, &base)) < 0 ||
+        (rc = ingest_load_base(c, base)) < 0)
+        goto done;
+    ingest_chain_parent_trees(c, ptrees, n);
+    /* Patch ids for the ref's own commits alone (doc/history.md). */
+    if ((!c->opt->no_patch_ids &&
          (rc = ingest_fork_own(c->repo, ref, &tip, c->opt->upstream, n,
                                &c->patch_below)) < 0) ||
-        (rc = ingest_pipe_open(c, chain, ids, n)) < 0)
+        (rc = ingest_pipe_open(c, chain, ptrees, ids, n)) < 0)
         goto done;
     c->st.commits_seen += n;
     c->plan_on_repo = n < INGEST_PARALLEL_MIN;
@@ -394,7 +447,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
             goto done;
         }
         if ((c->pipe && (rc = ingest_pipe_next(c->pipe, &plan)) < 0) ||
-            (rc = ingest_commit(c, &chain[i], ids[i], &prev, plan)) < 0)
+            (rc = ingest_commit(c, &chain[i], &ptrees[i], ids[i], &prev, plan)) < 0)
             goto done;
         ingest_progress_update(c->progress, n - i, c->st.blobs_analysed,
                                c->st.bytes_analysed);
@@ -414,6 +467,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
 done:
     ingest_pipe_close(c);
     free(chain);
+    free(ptrees);
     free(ids);
     return rc;
 }

@@ -5,7 +5,7 @@
 #include "pd_error.h"
 
 int ingest_patch_id(git_oid *out, git_repository *repo, git_commit *commit,
-                    char **paths, size_t n)
+                    const git_oid *parent_tree, char **paths, size_t n)
 {
     git_commit *parent = NULL;
     git_tree *a = NULL, *b = NULL;
@@ -20,7 +20,9 @@ int ingest_patch_id(git_oid *out, git_repository *repo, git_commit *commit,
     opt.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
     opt.pathspec.strings = paths;
     opt.pathspec.count = n;
-    if (git_commit_parent(&parent, commit, 0) < 0 || git_commit_tree(&a, parent) < 0 ||
+    if ((parent_tree ? git_tree_lookup(&a, repo, parent_tree) < 0
+                     : git_commit_parent(&parent, commit, 0) < 0 ||
+                           git_commit_tree(&a, parent) < 0) ||
         git_commit_tree(&b, commit) < 0 ||
         git_diff_tree_to_tree(&diff, repo, a, b, &opt) < 0 ||
         git_diff_patchid(out, diff, NULL) < 0) {

@@ -314,6 +314,7 @@ static void *ingest_pipe_planner(void *arg)
         known = p->o.known && p->o.known[i];
         ingest_plan_repo(&p->plan_repo, &p->plan_calls, p->o.repo_path);
         ingest_plan_commit(&plan, p->plan_repo, p->o.filter, &p->o.chain[i],
+                           p->o.parent_trees ? &p->o.parent_trees[i] : NULL,
                            i < p->o.patch_below && !known, p->o.repo_path);
         if (known && plan.rc)
             ingest_plan_clear(&plan);   /* only a hint: the writer replays */

@@ -55,6 +55,9 @@ typedef struct {
     unsigned threads;          /* analysis threads, >= 1 */
     size_t patch_below;        /* plans of chain[i], i < this, carry patch ids */
     const git_oid *chain;      /* commits, newest first (as ingest_chain) */
+    const git_oid *parent_trees; /* parent_trees[i]: chain[i]'s first
+                                * parent's tree, zero when unknown
+                                * (ingest_plan_commit); NULL: none known */
     const int *known;          /* known[i]: chain[i] is stored already, so
                                 * only its blobs are wanted, not its plan */
     size_t n;

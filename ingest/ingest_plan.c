@@ -59,7 +59,50 @@ void ingest_plan_clear(ingest_plan *p)
     }
     free(p->ch);
     free(p->err);
+    ingest_commit_meta_free(&p->meta);
     memset(p, 0, sizeof(*p));
+}
+
+void ingest_commit_meta_free(ingest_commit_meta *m)
+{
+    if (!m)
+        return;
+    free(m->text);
+    memset(m, 0, sizeof(*m));
+}
+
+/* Every parent id is kept, space-separated: an octopus merge may have any
+ * number of them. */
+int ingest_commit_meta_of(ingest_commit_meta *m, const git_commit *c)
+{
+    const git_signature *a = git_commit_author(c);
+    const char *summary = git_commit_summary((git_commit *)c);
+    const char *name = a && a->name ? a->name : "", *email = a && a->email ? a->email : "";
+    size_t np = git_commit_parentcount(c), off = 0, i;
+    size_t ln = strlen(name) + 1, le = strlen(email) + 1;
+    size_t ls = (summary ? strlen(summary) : 0) + 1;
+    char *t;
+
+    memset(m, 0, sizeof(*m));
+    if (!(t = m->text = malloc(np * (GIT_OID_HEXSZ + 1) + 1 + ln + le + ls)))
+        return pd_error_nomem(NULL);
+    for (i = 0; i < np; i++) {
+        if (i)
+            t[off++] = ' ';
+        git_oid_tostr(t + off, GIT_OID_HEXSZ + 1, git_commit_parent_id(c, (unsigned)i));
+        off += GIT_OID_HEXSZ;
+    }
+    t[off++] = '\0';
+    m->parents = t;
+    m->author_name = memcpy(t + off, name, ln);
+    m->author_email = memcpy(t + off + ln, email, le);
+    m->summary = memcpy(t + off + ln + le, summary ? summary : "", ls);
+    m->author_time = a ? a->when.time : 0;
+    m->author_offset = a ? a->when.offset : 0;
+    m->committer_time = git_commit_time(c);
+    m->committer_offset = git_commit_time_offset(c);
+    m->nparents = (unsigned)np;
+    return 0;
 }
 
 /* 1 when rename detection can change the plan: a selected file was both
@@ -190,7 +233,7 @@ static int ingest_plan_same(git_tree *a, git_tree *b, char **dirs, size_t n)
  * it), limited to the `n` literal directories `dirs` when n > 0.  *diff is
  * NULL (no delta) when those directories are the parent's. */
 static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *commit,
-                            char **dirs, size_t n)
+                            const git_oid *parent_tree, char **dirs, size_t n)
 {
     git_commit *parent = NULL;
     git_tree *old_tree = NULL, *new_tree = NULL;
@@ -205,8 +248,10 @@ static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *c
         dopt.pathspec.strings = dirs;
         dopt.pathspec.count = n;
     }
-    if (git_commit_parentcount(commit) > 0 &&
-        (prc = git_commit_parent(&parent, commit, 0)) == GIT_ENOTFOUND) {
+    if (git_commit_parentcount(commit) > 0 && parent_tree)
+        prc = git_tree_lookup(&old_tree, repo, parent_tree);
+    else if (git_commit_parentcount(commit) > 0 &&
+             (prc = git_commit_parent(&parent, commit, 0)) == GIT_ENOTFOUND) {
         git_error_clear();
         prc = 0;
     }
@@ -232,7 +277,7 @@ static int ingest_plan_diff(git_diff **diff, git_repository *repo, git_commit *c
  * the selected deltas of the whole one; libgit2 then neither reads nor
  * compares the trees outside the filter's directories. */
 static int ingest_plan_deltas(git_diff **diff, git_repository *repo, git_commit *commit,
-                              const pathfilter *pf)
+                              const git_oid *parent_tree, const pathfilter *pf)
 {
     char **dirs = NULL;
     size_t n = 0;
@@ -240,13 +285,13 @@ static int ingest_plan_deltas(git_diff **diff, git_repository *repo, git_commit 
 
     if ((rc = ingest_filter_dirs(pf, &dirs, &n)) < 0)
         return rc;
-    if (ingest_plan_diff(diff, repo, commit, dirs, n) < 0) {
+    if (ingest_plan_diff(diff, repo, commit, parent_tree, dirs, n) < 0) {
         rc = -1;
     } else if (ingest_plan_wants_renames(pf, *diff)) {
         if (n > 0) {
             git_diff_free(*diff);
             *diff = NULL;
-            rc = ingest_plan_diff(diff, repo, commit, NULL, 0);
+            rc = ingest_plan_diff(diff, repo, commit, parent_tree, NULL, 0);
         }
         if (rc == 0)
             ingest_plan_renames(*diff);
@@ -256,7 +301,8 @@ static int ingest_plan_deltas(git_diff **diff, git_repository *repo, git_commit 
 }
 
 /* The patch id of the planned paths (deleted and new halves alike). */
-static void ingest_plan_patch_id(ingest_plan *p, git_repository *repo, git_commit *commit)
+static void ingest_plan_patch_id(ingest_plan *p, git_repository *repo, git_commit *commit,
+                                 const git_oid *parent_tree)
 {
     char **paths = calloc(p->nch + 1, sizeof(char *));
     size_t i;
@@ -266,13 +312,15 @@ static void ingest_plan_patch_id(ingest_plan *p, git_repository *repo, git_commi
     for (i = 0; i < p->nch; i++)
         paths[i] = p->ch[i].path;
     p->has_patch_id = p->nch &&
-                      ingest_patch_id(&p->patch_id, repo, commit, paths, p->nch) == 0;
+                      ingest_patch_id(&p->patch_id, repo, commit, parent_tree, paths,
+                                      p->nch) == 0;
     git_error_clear();
     free(paths);
 }
 
 int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter *pf,
-                       const git_oid *oid, int patch_ids, const char *repo_path)
+                       const git_oid *oid, const git_oid *parent_tree, int patch_ids,
+                       const char *repo_path)
 {
     git_commit *commit = NULL;
     git_diff *diff = NULL;
@@ -282,8 +330,10 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter 
 
     memset(out, 0, sizeof(*out));
     git_oid_cpy(&out->commit, oid);
+    if (parent_tree && git_oid_is_zero(parent_tree))
+        parent_tree = NULL;
     if (git_commit_lookup(&commit, repo, oid) < 0 ||
-        (rc = ingest_plan_deltas(&diff, repo, commit, pf)) == -1) {
+        (rc = ingest_plan_deltas(&diff, repo, commit, parent_tree, pf)) == -1) {
         const git_error *e = git_error_last();
 
         git_oid_tostr(hex, sizeof(hex), oid);
@@ -291,8 +341,9 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter 
                           repo_path, hex, e ? e->message : "?");
         goto done;
     }
-    if (rc < 0)
+    if (rc < 0 || (rc = ingest_commit_meta_of(&out->meta, commit)) < 0)
         goto done;
+    out->has_meta = 1;
     n = diff ? git_diff_num_deltas(diff) : 0;
     if (!(out->ch = calloc(2 * n + 1, sizeof(*out->ch)))) {
         rc = pd_error_nomem(NULL);
@@ -301,7 +352,7 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter 
     for (i = 0; i < n && rc == 0; i++)
         rc = ingest_plan_delta(out, pf, git_diff_get_delta(diff, i));
     if (rc == 0 && patch_ids)
-        ingest_plan_patch_id(out, repo, commit);
+        ingest_plan_patch_id(out, repo, commit, parent_tree);
 done:
     if (rc < 0) {
         out->rc = rc;

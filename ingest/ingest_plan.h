@@ -19,8 +19,29 @@ typedef struct {
     char *old_path;        /* the path this one was renamed from, or NULL */
 } ingest_plan_change;
 
+/* What the commits table stores of a commit (db_commit_row's fields but
+ * the ids), copied out of a parsed commit: the planner hands it on, so
+ * that the writer need not read the commit again. */
+typedef struct {
+    char *text;            /* one block holding the four strings */
+    const char *parents;   /* parent ids in hex, space-separated */
+    const char *author_name, *author_email, *summary;
+    int64_t author_time, committer_time;     /* seconds since the epoch */
+    int author_offset, committer_offset;     /* minutes east of UTC */
+    unsigned nparents;
+} ingest_commit_meta;
+
+/* The meta of parsed commit c into *m (freed with ingest_commit_meta_free
+ * in every case).  0 or PD_ENOMEM. */
+int ingest_commit_meta_of(ingest_commit_meta *m, const git_commit *c);
+
+/* Free what *m holds and empty it; accepts an empty one. */
+void ingest_commit_meta_free(ingest_commit_meta *m);
+
 typedef struct {
     git_oid commit;
+    int has_meta;          /* 1: meta is the commit's */
+    ingest_commit_meta meta;
     ingest_plan_change *ch;
     size_t nch;
     int has_patch_id;      /* 0: merge, root, nothing selected, or unreadable */
@@ -35,12 +56,17 @@ typedef struct {
  * changes: a rename from a selected path is a deletion of the old path
  * followed by the new path naming the old one; a file that stops being a
  * regular file is a deletion.  With `patch_ids`, also the patch id.
- * `repo_path` names the repository in messages.  Returns 0, or PD_EGIT /
+ * `parent_tree` is the first parent's tree id when the caller knows it
+ * (the chain's walk read the parent: ingest.c), NULL or zero to read the
+ * parent commit for it; a commit is read once per plan, not twice (a
+ * commit read was a quarter of the instructions of an ingest of
+ * numpy/core/src/common, most of them undeltifying).  `repo_path` names the repository in messages.  Returns 0, or PD_EGIT /
  * PD_ENOMEM with pd_error_set (then out->rc and out->err say the same).
  * The plan is freed with ingest_plan_clear() either way.
  */
 int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter *pf,
-                       const git_oid *oid, int patch_ids, const char *repo_path);
+                       const git_oid *oid, const git_oid *parent_tree, int patch_ids,
+                       const char *repo_path);
 
 /*
  * The repository handle to plan with: opened when *repo is NULL, opened

@@ -362,26 +362,6 @@ int ingest_store_analysis_insert(db_ingest *s, int64_t *id_out,
     return rc;
 }
 
-/* Every parent id, space-separated: a new string (NULL: out of memory).
- * An octopus merge may have any number of parents; all are kept. */
-static char *ingest_store_parents(const git_commit *c)
-{
-    unsigned i, np = git_commit_parentcount(c);
-    size_t off = 0, n = (size_t)np * (GIT_OID_HEXSZ + 1) + 1;
-    char *buf = malloc(n);
-
-    if (!buf)
-        return NULL;
-    buf[0] = '\0';
-    for (i = 0; i < np; i++) {
-        if (i)
-            buf[off++] = ' ';
-        git_oid_tostr(buf + off, n - off, git_commit_parent_id(c, i));
-        off += GIT_OID_HEXSZ;
-    }
-    return buf;
-}
-
 int ingest_store_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,
                              int64_t repo_id, const git_oid *oid,
                              const char *rules_hash)
@@ -393,30 +373,24 @@ int ingest_store_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,
 }
 
 int ingest_store_commit(db_ingest *s, int64_t *id_out, int64_t repo_id,
-                        const git_commit *c, int64_t first_parent_id)
+                        const git_oid *oid, const ingest_commit_meta *m,
+                        int64_t first_parent_id)
 {
-    const git_signature *a = git_commit_author(c);
-    const char *summary = git_commit_summary((git_commit *)c);
-    char hex[GIT_OID_HEXSZ + 1], *parents = ingest_store_parents(c);
+    char hex[GIT_OID_HEXSZ + 1];
     db_commit_row row;
-    int rc;
 
-    if (!parents)
-        return pd_error_nomem(NULL);
-    git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+    git_oid_tostr(hex, sizeof(hex), oid);
     row.oid = hex;
-    row.parents = parents;
+    row.parents = m->parents;
     row.first_parent_id = first_parent_id;
-    row.author_name = a && a->name ? a->name : "";
-    row.author_email = a && a->email ? a->email : "";
-    row.author_time = a ? a->when.time : 0;
-    row.author_offset = a ? a->when.offset : 0;
-    row.committer_time = git_commit_time(c);
-    row.committer_offset = git_commit_time_offset(c);
-    row.summary = summary ? summary : "";
-    rc = db_ingest_commit_insert(s, id_out, repo_id, &row);
-    free(parents);
-    return rc;
+    row.author_name = m->author_name;
+    row.author_email = m->author_email;
+    row.author_time = m->author_time;
+    row.author_offset = m->author_offset;
+    row.committer_time = m->committer_time;
+    row.committer_offset = m->committer_offset;
+    row.summary = m->summary;
+    return db_ingest_commit_insert(s, id_out, repo_id, &row);
 }
 
 typedef struct {

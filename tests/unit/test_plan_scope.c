@@ -36,17 +36,57 @@ static const ingest_plan_change *change_of(const ingest_plan *p, const char *pat
     return NULL;
 }
 
-/* Plan HEAD of `git` with the include/exclude globs given. */
+/* 1 when two strings are equal, NULL being equal to NULL only. */
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The plans a and b hold the same changes, patch id and commit meta. */
+static void assert_same_plan(const ingest_plan *a, const ingest_plan *b)
+{
+    size_t i;
+
+    assert_int_equal(a->nch, b->nch);
+    for (i = 0; i < a->nch; i++) {
+        assert_string_equal(a->ch[i].path, b->ch[i].path);
+        assert_int_equal(a->ch[i].deleted, b->ch[i].deleted);
+        assert_true(same_str(a->ch[i].old_path, b->ch[i].old_path));
+        assert_true(a->ch[i].deleted || git_oid_equal(&a->ch[i].blob, &b->ch[i].blob));
+    }
+    assert_int_equal(a->has_patch_id, b->has_patch_id);
+    assert_true(!a->has_patch_id || git_oid_equal(&a->patch_id, &b->patch_id));
+    assert_int_equal(a->has_meta, 1);
+    assert_int_equal(b->has_meta, 1);
+    assert_string_equal(a->meta.parents, b->meta.parents);
+    assert_string_equal(a->meta.summary, b->meta.summary);
+    assert_string_equal(a->meta.author_name, b->meta.author_name);
+    assert_int_equal(a->meta.nparents, b->meta.nparents);
+}
+
+/* Plan HEAD of `git` with the include/exclude globs given; planned again
+ * with its parent's tree id handed in (as the ingest's chain does), the
+ * plan and its patch id are the same. */
 static void plan_head(ingest_plan *p, const char *git, const char **inc, size_t ninc,
                       const char **exc, size_t nexc)
 {
     git_repository *repo = NULL;
-    git_oid head;
+    git_commit *head_commit = NULL, *parent = NULL;
+    git_oid head, ptree;
     pathfilter sc = { inc, ninc, exc, nexc };
+    ingest_plan q;
 
     assert_int_equal(git_repository_open(&repo, git), 0);
     assert_int_equal(git_reference_name_to_id(&head, repo, "HEAD"), 0);
-    assert_int_equal(ingest_plan_commit(p, repo, &sc, &head, 0, git), 0);
+    assert_int_equal(ingest_plan_commit(p, repo, &sc, &head, NULL, 1, git), 0);
+    assert_int_equal(git_commit_lookup(&head_commit, repo, &head), 0);
+    assert_int_equal(git_commit_parent(&parent, head_commit, 0), 0);
+    git_oid_cpy(&ptree, git_commit_tree_id(parent));
+    assert_int_equal(ingest_plan_commit(&q, repo, &sc, &head, &ptree, 1, git), 0);
+    assert_same_plan(p, &q);
+    ingest_plan_clear(&q);
+    git_commit_free(parent);
+    git_commit_free(head_commit);
     git_repository_free(repo);
 }
 
