@@ -100,12 +100,18 @@ void pd_flow_free(pd_flow *g)
 
 uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
 {
-    uint64_t h;
-    void *v = pd_map_get_hashed(g->names, s, len, &h);
+    uint64_t h, f = pd_fnv1a64(PD_FNV64_BASIS, s, len);
+    uint32_t *slot = &g->name_cache[(f ^ (f >> 32)) & (FL_NAME_CACHE - 1)];
+    void *v;
     fl_name *n;
 
-    if (v)
+    if (*slot && strncmp(g->name[*slot - 1].s, s, len) == 0 &&
+        g->name[*slot - 1].s[len] == '\0')
+        return *slot - 1;
+    if ((v = pd_map_get_hashed(g->names, s, len, &h)) != NULL) {
+        *slot = (uint32_t)(uintptr_t)v;
         return (uint32_t)((uintptr_t)v - 1);
+    }
     if (fl_grow((void **)&g->name, &g->capname, g->nname + 1, sizeof(*g->name)) < 0)
         return UINT32_MAX;
     n = &g->name[g->nname];
@@ -118,6 +124,7 @@ uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
         free(n->s);
         return UINT32_MAX;
     }
+    *slot = (uint32_t)g->nname + 1;
     return (uint32_t)g->nname++;
 }
 

@@ -56,6 +56,9 @@ typedef struct {
     size_t n, cap;
 } fl_vec;
 
+/* Slots of pd_flow.name_cache (a power of two). */
+#define FL_NAME_CACHE 4096
+
 typedef struct {
     char *s;
     fl_vec defs;              /* fn indexes */
@@ -81,6 +84,13 @@ struct pd_flow {
     fl_name *name;
     size_t nname, capname;
     pd_map *files, *names;
+    /* In front of `names`: the last name id + 1 seen in each slot, by
+     * FNV-1a of the name (fl_name_id).  A graph made from a commit's
+     * stored facts interns every callee of every call again, most of
+     * them a few common names, and the seeded map's SipHash was a seventh
+     * of a push's instructions.  Direct-mapped, so names made to meet in
+     * a slot only miss it and take the map's way. */
+    uint32_t name_cache[FL_NAME_CACHE];
     uint32_t *work;
     size_t nwork, capwork;
     /* Path order (pd_flow_resolve): rank[fn] (UINT32_MAX: dead) and

@@ -5,6 +5,11 @@
 # Usage: push.sh PORTDASH DB REPO REF SCOPE_FILE RUNS [REF...]
 #   DB          a database with REF (and the other REFs) ingested
 #   SCOPE_FILE  an in-scope C file of REF to change
+#   PUSH_EDIT   what the commit appends to it: "comment" (the default; no
+#               function's flow facts change, so the base's call graph
+#               stays unread) or "function" (a new function that calls
+#               PyArray_NDIM: the facts change, and the push loads the
+#               base commit's graph from every file's facts)
 # The new commit lives in a scratch repository that borrows REPO's objects
 # (objects/info/alternates), so REPO is never written.  Prints
 # "push_wall S push_cpu S" (medians of RUNS runs on a fresh copy of DB).
@@ -25,7 +30,12 @@ for r in "$@"; do
 done
 tip=$(git rev-parse "$ref^{commit}")
 git read-tree "$tip"
-blob=$({ git cat-file blob "$tip:$file"; echo "/* pushed */"; } | git hash-object -w --stdin)
+case ${PUSH_EDIT:-comment} in
+  comment) line='/* pushed */' ;;
+  function) line='static int pushed_ndim(PyArrayObject *a) { return PyArray_NDIM(a); }' ;;
+  *) echo "push.sh: PUSH_EDIT is comment or function" >&2; exit 2 ;;
+esac
+blob=$({ git cat-file blob "$tip:$file"; echo "$line"; } | git hash-object -w --stdin)
 git update-index --cacheinfo "100644,$blob,$file"
 new=$(git commit-tree "$(git write-tree)" -p "$tip" -m "one pushed commit")
 git update-ref "refs/heads/$ref" "$new"

@@ -18,6 +18,8 @@
 #include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_flow.h"
+#include "pd_flow_int.h"
+#include "pd_hash.h"
 
 static int ingest(const char *dbpath, const char *ref)
 {
@@ -503,6 +505,54 @@ static void test_replaced_long_facts_equal_a_fresh_one(void **state)
     pd_flow_free(g);
 }
 
+/* The name cache's slot of a name (pd_flow_int.h, fl_name_id). */
+static unsigned name_slot(const char *s)
+{
+    uint64_t f = pd_fnv1a64(PD_FNV64_BASIS, s, strlen(s));
+
+    return (unsigned)((f ^ (f >> 32)) & (FL_NAME_CACHE - 1));
+}
+
+/* Two callees whose names meet in one slot of the graph's name cache
+ * stay two functions: the caller reaches the legacy items of the one that
+ * has them, through that one, whichever was interned last. */
+static void test_names_that_share_a_cache_slot_stay_apart(void **state)
+{
+    char a[24], b[24], facts[80], chain[512], want[64];
+    int64_t kc = pd_flow_path_key("c.c"), kh = pd_flow_path_key("h.c");
+    unsigned i, j, turn;
+
+    (void)state;
+    for (i = 0; ; i++) {                 /* the first pair that meets */
+        snprintf(a, sizeof(a), "helper%u", i);
+        for (j = 0; j < i; j++) {
+            snprintf(b, sizeof(b), "helper%u", j);
+            if (name_slot(a) == name_slot(b))
+                break;
+        }
+        if (j < i)
+            break;
+    }
+    for (turn = 0; turn < 2; turn++) {
+        const char *items = turn ? b : a, *other = turn ? a : b;
+        pd_flow_fn caller = {"caller", 10, 0, facts};
+        pd_flow_fn h[2] = {{items, 20, PD_FLOW_LEGACY, "L0"}, {other, 30, 0, ""}};
+        pd_flow *g = NULL;
+
+        snprintf(facts, sizeof(facts), "c1:%s:p0 c2:%s:p0", a, b);
+        assert_int_equal(pd_flow_new(&g), 0);
+        assert_int_equal(pd_flow_set_file(g, kc, "c.c", &caller, 1), 0);
+        assert_int_equal(pd_flow_set_file(g, kh, "h.c", h, 2), 0);
+        assert_int_equal(pd_flow_resolve(g), 0);
+        assert_int_equal(pd_flow_state(g, kc, 0), PD_OBJ_LEGACY);
+        assert_int_equal(pd_flow_state(g, kh, 1), PD_OBJ_NONE);
+        assert_true(pd_flow_chain_json(g, kc, 0, chain, sizeof(chain)) > 0);
+        snprintf(want, sizeof(want), "\"function\":\"%s\"", items);
+        assert_non_null(strstr(chain, want));
+        pd_flow_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_pushes_store_the_same_sets),
         cmocka_unit_test(test_backfill_and_missing_sets),
         cmocka_unit_test(test_results_do_not_depend_on_file_order),
+        cmocka_unit_test(test_names_that_share_a_cache_slot_stay_apart),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
