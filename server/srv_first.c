@@ -185,7 +185,7 @@ int srv_first_block(srv_req *r, pd_buf *out)
     if (cache)
         srv_cache_count(cache, &counts);
     /* Under a scope (even one too long to read) the page asks other
-     * answers.  Without the cache each page would compute the nine in turn,
+     * answers.  Without the cache each page would compute the ten in turn,
      * where the browser asks them side by side. */
     if (r->private_reads || !counts.max_bytes || srv_query(r, "repo", repo, sizeof(repo)) < 0 ||
         srv_query(r, "rev", rev, sizeof(rev)) < 0 || !repo[0] || !rev[0] ||

@@ -2,9 +2,9 @@
  * srv_first.h: the overview's first-screen answers, embedded in the page
  * that asks for them (issue 26.4).
  *
- * The overview (static/index.html?repo=R&rev=REV) needs nine API answers
+ * The overview (static/index.html?repo=R&rev=REV) needs ten API answers
  * before its first screen (the measures, the repository list, the summary,
- * the frontier and five histories of the week card, whose cutoff depends on
+ * the frontier and six histories of the week card, whose cutoff depends on
  * the summary's date), and over HTTP/1.1 a browser asks them six at a time,
  * behind the page's modules, in two rounds.  The server asks them itself,
  * through the route table and the answer cache (the same bytes a browser
