@@ -105,8 +105,7 @@ uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
     void *v;
     fl_name *n;
 
-    if (*slot && strncmp(g->name[*slot - 1].s, s, len) == 0 &&
-        g->name[*slot - 1].s[len] == '\0')
+    if (*slot && g->name[*slot - 1].len == len && memcmp(g->name[*slot - 1].s, s, len) == 0)
         return *slot - 1;
     if ((v = pd_map_get_hashed(g->names, s, len, &h)) != NULL) {
         *slot = (uint32_t)(uintptr_t)v;
@@ -120,6 +119,7 @@ uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
         return UINT32_MAX;
     memcpy(n->s, s, len);
     n->s[len] = '\0';
+    n->len = len;
     if (pd_map_put_hashed(g->names, n->s, len, h, (void *)(uintptr_t)(g->nname + 1)) < 0) {
         free(n->s);
         return UINT32_MAX;

@@ -61,6 +61,7 @@ typedef struct {
 
 typedef struct {
     char *s;
+    size_t len;               /* strlen(s), for the name cache's compare */
     fl_vec defs;              /* fn indexes */
     fl_vec calls;             /* pairs: fn index, call index */
     fl_vec cbs;               /* pairs: fn index, call index */
