@@ -91,39 +91,17 @@ static int ingest_plan_here(ingest_ctx *c, ingest_plan *out, const git_oid *oid,
                               c->opt->repo_path);
 }
 
-/* The meta of commit `oid`, read here (the planner's plan carries it
- * otherwise). */
-static int ingest_commit_meta_here(ingest_ctx *c, const git_oid *oid, ingest_commit_meta *m)
-{
-    git_commit *commit = NULL;
-    int rc;
-
-    if (git_commit_lookup(&commit, c->repo, oid) < 0) {
-        const git_error *e = git_error_last();
-        char hex[GIT_OID_HEXSZ + 1];
-
-        git_oid_tostr(hex, sizeof(hex), oid);
-        return pd_error_set(PD_EGIT, "%s: cannot read commit %s: %s",
-                            c->opt->repo_path, hex, e ? e->message : "?");
-    }
-    rc = ingest_commit_meta_of(m, commit);
-    git_commit_free(commit);
-    return rc;
-}
-
 /* Store (or revisit) one commit of the chain and its summary.  `plan` is
  * the commit's plan from the planner thread, or NULL to make it here
  * (parent_tree: its first parent's tree id, zero when unknown). */
 static int ingest_commit(ingest_ctx *c, const git_oid *oid, const git_oid *parent_tree,
                          int64_t known_id, int64_t *prev_id, const ingest_plan *plan)
 {
-    ingest_commit_meta meta_here;
     ingest_plan here;
     int64_t id = known_id;
     int rc;
 
     memset(&here, 0, sizeof(here));
-    memset(&meta_here, 0, sizeof(meta_here));
     c->cur_commit = known_id;
     if (id) {       /* replayed from its rows: the commit is not read */
         rc = db_ingest_changes_of(c->store, id, ingest_replay_change, c);
@@ -133,21 +111,17 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, const git_oid *paren
         if (rc == 0 && c->kinds_since < PD_SRC_KINDS)
             rc = ingest_apply_new_kinds(c, plan ? plan : &here, id, c->kinds_since);
     } else {
-        const ingest_commit_meta *meta = &meta_here;
+        db_commit_row row;
 
-        /* The plan carries the commit's meta (read once, by the planner);
-         * a plan that could not read the commit fails again here, with
-         * the reason. */
+        /* The plan carries the commit's row (the planner read the commit:
+         * a plan that failed never comes here, ingest_pipe_next says so). */
         rc = plan ? 0 : ingest_plan_here(c, &here, oid, parent_tree, c->patch_here);
         if (!plan)
             plan = &here;
-        if (rc == 0 && plan->has_meta)
-            meta = &plan->meta;
-        else if (rc == 0)
-            rc = ingest_commit_meta_here(c, oid, &meta_here);
+        row = plan->meta.row;
+        row.first_parent_id = row.parents && row.parents[0] ? *prev_id : 0;
         if (rc == 0)
-            rc = ingest_store_commit(c->store, &id, c->repo_id, oid, meta,
-                                     meta->nparents ? *prev_id : 0);
+            rc = db_ingest_commit_insert(c->store, &id, c->repo_id, &row);
         c->cur_commit = id;
         if (rc == 0) {
             c->st.commits_new++;
@@ -165,7 +139,6 @@ static int ingest_commit(ingest_ctx *c, const git_oid *oid, const git_oid *paren
         rc = ingest_checkpoint(c, 0);
     *prev_id = id;
     ingest_plan_clear(&here);
-    ingest_commit_meta_free(&meta_here);
     return rc;
 }
 

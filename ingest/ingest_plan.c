@@ -78,14 +78,18 @@ int ingest_commit_meta_of(ingest_commit_meta *m, const git_commit *c)
     const git_signature *a = git_commit_author(c);
     const char *summary = git_commit_summary((git_commit *)c);
     const char *name = a && a->name ? a->name : "", *email = a && a->email ? a->email : "";
-    size_t np = git_commit_parentcount(c), off = 0, i;
+    size_t np = git_commit_parentcount(c), off = GIT_OID_HEXSZ + 1, i;
     size_t ln = strlen(name) + 1, le = strlen(email) + 1;
     size_t ls = (summary ? strlen(summary) : 0) + 1;
     char *t;
 
     memset(m, 0, sizeof(*m));
-    if (!(t = m->text = malloc(np * (GIT_OID_HEXSZ + 1) + 1 + ln + le + ls)))
+    if (!(t = m->text = malloc(GIT_OID_HEXSZ + 1 + np * (GIT_OID_HEXSZ + 1) + 1 +
+                               ln + le + ls)))
         return pd_error_nomem(NULL);
+    git_oid_tostr(t, GIT_OID_HEXSZ + 1, git_commit_id(c));
+    m->row.oid = t;
+    m->row.parents = t + off;
     for (i = 0; i < np; i++) {
         if (i)
             t[off++] = ' ';
@@ -93,15 +97,13 @@ int ingest_commit_meta_of(ingest_commit_meta *m, const git_commit *c)
         off += GIT_OID_HEXSZ;
     }
     t[off++] = '\0';
-    m->parents = t;
-    m->author_name = memcpy(t + off, name, ln);
-    m->author_email = memcpy(t + off + ln, email, le);
-    m->summary = memcpy(t + off + ln + le, summary ? summary : "", ls);
-    m->author_time = a ? a->when.time : 0;
-    m->author_offset = a ? a->when.offset : 0;
-    m->committer_time = git_commit_time(c);
-    m->committer_offset = git_commit_time_offset(c);
-    m->nparents = (unsigned)np;
+    m->row.author_name = memcpy(t + off, name, ln);
+    m->row.author_email = memcpy(t + off + ln, email, le);
+    m->row.summary = memcpy(t + off + ln + le, summary ? summary : "", ls);
+    m->row.author_time = a ? a->when.time : 0;
+    m->row.author_offset = a ? a->when.offset : 0;
+    m->row.committer_time = git_commit_time(c);
+    m->row.committer_offset = git_commit_time_offset(c);
     return 0;
 }
 
@@ -343,7 +345,6 @@ int ingest_plan_commit(ingest_plan *out, git_repository *repo, const pathfilter 
     }
     if (rc < 0 || (rc = ingest_commit_meta_of(&out->meta, commit)) < 0)
         goto done;
-    out->has_meta = 1;
     n = diff ? git_diff_num_deltas(diff) : 0;
     if (!(out->ch = calloc(2 * n + 1, sizeof(*out->ch)))) {
         rc = pd_error_nomem(NULL);

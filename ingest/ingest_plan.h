@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <git2.h>
 
+#include "db_ingest.h"
 #include "pathfilter.h"
 
 /* One selected change, in the order ingest stores them. */
@@ -19,19 +20,14 @@ typedef struct {
     char *old_path;        /* the path this one was renamed from, or NULL */
 } ingest_plan_change;
 
-/* What the commits table stores of a commit (db_commit_row's fields but
- * the ids), copied out of a parsed commit: the planner hands it on, so
- * that the writer need not read the commit again. */
+/* A commit's row of the commits table, made from the parsed commit: the
+ * planner hands it on, so that the writer need not read the commit again. */
 typedef struct {
-    char *text;            /* one block holding the four strings */
-    const char *parents;   /* parent ids in hex, space-separated */
-    const char *author_name, *author_email, *summary;
-    int64_t author_time, committer_time;     /* seconds since the epoch */
-    int author_offset, committer_offset;     /* minutes east of UTC */
-    unsigned nparents;
+    char *text;            /* one block holding the row's strings */
+    db_commit_row row;     /* first_parent_id 0: the writer knows it */
 } ingest_commit_meta;
 
-/* The meta of parsed commit c into *m (freed with ingest_commit_meta_free
+/* The row of parsed commit c into *m (freed with ingest_commit_meta_free
  * in every case).  0 or PD_ENOMEM. */
 int ingest_commit_meta_of(ingest_commit_meta *m, const git_commit *c);
 
@@ -40,8 +36,7 @@ void ingest_commit_meta_free(ingest_commit_meta *m);
 
 typedef struct {
     git_oid commit;
-    int has_meta;          /* 1: meta is the commit's */
-    ingest_commit_meta meta;
+    ingest_commit_meta meta;  /* the commit's row, when rc is 0 */
     ingest_plan_change *ch;
     size_t nch;
     int has_patch_id;      /* 0: merge, root, nothing selected, or unreadable */

@@ -372,27 +372,6 @@ int ingest_store_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,
     return db_ingest_commit_find(s, id_out, has_stats, repo_id, hex, rules_hash);
 }
 
-int ingest_store_commit(db_ingest *s, int64_t *id_out, int64_t repo_id,
-                        const git_oid *oid, const ingest_commit_meta *m,
-                        int64_t first_parent_id)
-{
-    char hex[GIT_OID_HEXSZ + 1];
-    db_commit_row row;
-
-    git_oid_tostr(hex, sizeof(hex), oid);
-    row.oid = hex;
-    row.parents = m->parents;
-    row.first_parent_id = first_parent_id;
-    row.author_name = m->author_name;
-    row.author_email = m->author_email;
-    row.author_time = m->author_time;
-    row.author_offset = m->author_offset;
-    row.committer_time = m->committer_time;
-    row.committer_offset = m->committer_offset;
-    row.summary = m->summary;
-    return db_ingest_commit_insert(s, id_out, repo_id, &row);
-}
-
 typedef struct {
     git_oid *v;
     size_t n, cap;

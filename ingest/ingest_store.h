@@ -14,7 +14,6 @@
 #include "analyzer/analyzer.h"
 #include "db.h"
 #include "db_ingest.h"
-#include "ingest_plan.h"
 
 /*
  * An analysis in the form it is stored: the analyses row and its function
@@ -78,13 +77,6 @@ int ingest_store_analysis_insert(db_ingest *s, int64_t *id_out,
 int ingest_store_commit_find(db_ingest *s, int64_t *id_out, int *has_stats,
                              int64_t repo_id, const git_oid *oid,
                              const char *rules_hash);
-
-/* Insert commit `oid` of repository row repo_id, described by `m`
- * (ingest_commit_meta_of), its first parent being row first_parent_id (0:
- * none); *id_out receives its row id.  0 or PD_EDB. */
-int ingest_store_commit(db_ingest *s, int64_t *id_out, int64_t repo_id,
-                        const git_oid *oid, const ingest_commit_meta *m,
-                        int64_t first_parent_id);
 
 /*
  * The blob ids of every analysis stored under `rules_hash`, in a new array

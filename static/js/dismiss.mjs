@@ -40,9 +40,10 @@ function dismissForm(td, f, at, refresh) {
   const msg = h('span', { class: 'form-error', role: 'alert' });
   const form = h('form', { class: 'dismiss-form', onsubmit: async (e) => {
     e.preventDefault();
-    if (!takeToken(token, msg)) return;
+    const tok = takeToken(token, msg);
+    if (!tok) return;
     try {
-      await api.dismiss(at.repo, token.value, { rev: at.rev, path: at.path, fingerprint: f.fingerprint,
+      await api.dismiss(at.repo, tok, { rev: at.rev, path: at.path, fingerprint: f.fingerprint,
         reason: reason.value, comment: comment.value });
       await refresh();
     } catch (err) {
