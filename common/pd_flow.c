@@ -129,6 +129,31 @@ uint32_t fl_name_id(pd_flow *g, const char *s, size_t len)
 }
 
 
+fl_file *fl_file_add(pd_flow *g, int64_t id, const char *path)
+{
+    fl_file *f;
+
+    if (fl_grow((void **)&g->file, &g->capfile, g->nfile + 1, sizeof(*g->file)) < 0)
+        return NULL;
+    f = &g->file[g->nfile];
+    memset(f, 0, sizeof(*f));
+    if (!(f->id = malloc(sizeof(*f->id))) || !(f->path = strdup(path ? path : ""))) {
+        free(f->id);
+        pd_error_nomem("in the call graph");
+        return NULL;
+    }
+    *f->id = id;
+    if (pd_map_put(g->files, f->id, sizeof(*f->id), (void *)(uintptr_t)(g->nfile + 1)) < 0) {
+        free(f->id);
+        free(f->path);
+        pd_error_nomem("in the call graph");
+        return NULL;
+    }
+    f->fn0 = (uint32_t)g->nfn;
+    g->nfile++;
+    return f;
+}
+
 /* ---- reading facts ------------------------------------------------------ */
 
 /* Parameter index in s (digits), or -1 past 15. */
@@ -260,16 +285,8 @@ int pd_flow_set_file(pd_flow *g, int64_t id, const char *path, const pd_flow_fn 
     if (!f) {
         if (!n)
             return 0;
-        if (fl_grow((void **)&g->file, &g->capfile, g->nfile + 1, sizeof(*g->file)) < 0)
+        if (!(f = fl_file_add(g, id, path)))
             return PD_ENOMEM;
-        f = &g->file[g->nfile];
-        memset(f, 0, sizeof(*f));
-        if (!(f->id = malloc(sizeof(*f->id))) || !(f->path = strdup(path ? path : "")))
-            return pd_error_nomem("in the call graph");
-        *f->id = id;
-        if (pd_map_put(g->files, f->id, sizeof(*f->id), (void *)(uintptr_t)(g->nfile + 1)) < 0)
-            return PD_ENOMEM;
-        g->nfile++;
     } else if (n && fl_old_take(g, f, &old) < 0) {
         goto done;
     }

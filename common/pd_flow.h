@@ -144,6 +144,32 @@ void pd_flow_delta(const pd_flow *g, int64_t delta[PD_OBJ_COUNT]);
 /* The same for the functions of one file. */
 void pd_flow_file_delta(const pd_flow *g, int64_t file, int64_t delta[PD_OBJ_COUNT]);
 
+/* ---- packed input (db_flow_graph.h, migration 022) ----------------------
+ *
+ * A push whose facts change needs its base commit's whole graph; made from
+ * the facts, that is every file's stored facts decompressed and parsed
+ * (45 % of such a push).  The ingest keeps each stored ref's graph packed.
+ */
+
+/*
+ * Append the input of g (what pd_flow_set_file kept of every file's facts:
+ * files, functions, calls, arguments and the names they use, in g's own
+ * order; pd_flow_pack.c gives the format) to b.  g need not be resolved.
+ * 0, PD_EINVAL (a graph of stored results), PD_ENOMEM (also b's sticky
+ * error).
+ */
+int pd_flow_pack(const pd_flow *g, pd_buf *b);
+
+/*
+ * A new graph in *out (the caller frees it; unresolved) from data[0..len)
+ * as pd_flow_pack wrote it: it resolves to the results of the graph packed,
+ * and takes pd_flow_set_file like it (a file set again is read in full
+ * once: the functions unpacked have no facts text to compare).  0,
+ * PD_EINVAL (not a packed graph of this build's format, or damaged: read
+ * the facts instead), PD_ENOMEM.
+ */
+int pd_flow_unpack(pd_flow **out, const void *data, size_t len);
+
 /* ---- stored results (db_flow_set.h, migration 018) ---------------------
  *
  * What a resolved graph adds to its functions' own states is small: the

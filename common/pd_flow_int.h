@@ -159,6 +159,10 @@ static inline int fl_add_call(pd_flow *g, fl_fn *f, uint32_t fi)
 /* The id of name s[0..len), made if new; UINT32_MAX when out of memory. */
 uint32_t fl_name_id(pd_flow *g, const char *s, size_t len);
 
+/* A new file `id` (not in the graph) with path `path` (copied; NULL:
+ * ""), its functions to start at g->nfn; NULL when out of memory. */
+fl_file *fl_file_add(pd_flow *g, int64_t id, const char *path);
+
 /* The file `id`, or NULL. */
 static inline fl_file *fl_file_get(const pd_flow *g, int64_t id)
 {

@@ -75,23 +75,8 @@ int pd_flow_results_file(pd_flow *g, int64_t id, const char *path, const char *f
         return 0;
     if (fl_file_get(g, id))
         return pd_error_set(PD_EINVAL, "call graph results: file %s given twice", path);
-    if ((noname = fl_name_id(g, "", 0)) == UINT32_MAX ||
-        fl_grow((void **)&g->file, &g->capfile, g->nfile + 1, sizeof(*g->file)) < 0)
+    if ((noname = fl_name_id(g, "", 0)) == UINT32_MAX || !(f = fl_file_add(g, id, path)))
         return pd_error_nomem("in the call graph");
-    f = &g->file[g->nfile];
-    memset(f, 0, sizeof(*f));
-    if (!(f->id = malloc(sizeof(*f->id))) || !(f->path = strdup(path ? path : ""))) {
-        free(f->id);
-        return pd_error_nomem("in the call graph");
-    }
-    *f->id = id;
-    if (pd_map_put(g->files, f->id, sizeof(*f->id), (void *)(uintptr_t)(g->nfile + 1)) < 0) {
-        free(f->id);
-        free(f->path);
-        return pd_error_nomem("in the call graph");
-    }
-    f->fn0 = (uint32_t)g->nfn;
-    g->nfile++;
     while (p < end) {                      /* "LINE BITS\n" */
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         fl_fn *x;

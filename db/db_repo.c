@@ -72,6 +72,9 @@ static const char *const db_repo_rm_sql[] = {
     "(SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM commit_stats WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM flow_commits WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
+    "DELETE FROM flow_graph_commits WHERE commit_id IN "
+    "(SELECT id FROM commits WHERE repo_id = ?1)",
+    "DELETE FROM flow_graphs WHERE id NOT IN (SELECT graph_id FROM flow_graph_commits)",
     "DELETE FROM tree_files WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM chain_pos WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",
     "DELETE FROM changes WHERE commit_id IN (SELECT id FROM commits WHERE repo_id = ?1)",

@@ -20,6 +20,7 @@
 #include "pd_time.h"
 #include "analyzer/analyzer.h"
 #include "db.h"
+#include "db_flow_graph.h"
 #include "db_lock.h"
 #include "db_repo.h"
 #include "ingest.h"
@@ -434,7 +435,9 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
                                        &tip, c->rules_hash)) < 0 ||
         (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
         goto done;
-    if ((rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id)) == 0)
+    if ((rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id)) == 0 &&
+        (rc = ingest_flow_keep(c->flow, tip_id)) == 0 &&
+        (rc = db_flow_graph_prune(c->db)) == 0)
         rc = ingest_fork_record(c->repo, c->db, c->repo_id, ref, &tip, c->opt->upstream,
                                 &own);
 done:

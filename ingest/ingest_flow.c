@@ -13,6 +13,7 @@
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
+#include "db_flow_graph.h"
 #include "db_flow_set.h"
 #include "ingest_flow.h"
 #include "pd_buf.h"
@@ -27,6 +28,8 @@ struct ingest_flow {
     int64_t delta[PD_OBJ_COUNT];
     int64_t base;                /* the commit the walk started from */
     int loaded;                  /* the graph holds base's files */
+    int packed;                  /* ... unpacked (db_flow_graph.h): `seen`
+                                  * lacks the paths not touched since */
     pd_map *seen;                /* path -> hash of its facts (lines left out) */
     char **paths;                /* the map's keys (owned) */
     size_t npaths, cappaths;
@@ -187,6 +190,7 @@ static int ingest_flow_reset(ingest_flow *f)
 
     pd_flow_free(f->g);
     f->g = NULL;
+    f->packed = 0;
     memset(f->delta, 0, sizeof(f->delta));
     pd_map_free(f->seen);
     for (size_t i = 0; i < f->npaths; i++)
@@ -222,11 +226,22 @@ int ingest_flow_base(ingest_flow *f, int64_t base)
  */
 static int ingest_flow_load(ingest_flow *f, pd_counts *totals)
 {
+    pd_flow *g = NULL;
     int rc, s;
 
     f->loaded = 1;
-    if ((rc = db_commit_flow(f->db, f->base, f->rules_hash, ingest_flow_base_file, f)) < 0 ||
-        (rc = ingest_flow_resolve(f)) < 0)
+    /* The graph the run that stored base left, when it kept it packed;
+     * else made from the facts of every file. */
+    if ((rc = db_flow_graph_read(f->db, f->base, f->rules_hash, &g)) == 0) {
+        pd_flow_free(f->g);
+        f->g = g;
+        f->packed = 1;
+    } else if (rc != PD_ENOTFOUND ||
+               (rc = db_commit_flow(f->db, f->base, f->rules_hash, ingest_flow_base_file,
+                                    f)) < 0) {
+        return rc;
+    }
+    if ((rc = ingest_flow_resolve(f)) < 0)
         return rc;
     for (s = 0; s < PD_OBJ_COUNT; s++)
         totals->obj[s] -= f->delta[s];
@@ -275,6 +290,15 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t a
             return 0;             /* the graph stays base's: no load */
         if ((rc = ingest_flow_load(f, totals)) < 0)
             return rc;
+    }
+    /* An unpacked graph holds base's version of a path not seen yet: the
+     * facts of the analysis this change replaces. */
+    if (f->packed && old_id && !pd_map_get(f->seen, path, strlen(path))) {
+        uint64_t a;
+
+        if ((rc = ingest_flow_hash_of(f, old_id, &a)) < 0)
+            return rc;
+        ingest_flow_same(f, path, a);
     }
     if (!have_text) {
         uint64_t *seen = pd_map_get(f->seen, path, strlen(path));
@@ -365,4 +389,15 @@ int ingest_flow_commit(ingest_flow *f, int64_t commit_id)
     }
     f->fresh = 0;
     return db_flow_sets_commit(f->sets, commit_id, f->rules_hash, f->set_id);
+}
+
+int ingest_flow_keep(ingest_flow *f, int64_t commit_id)
+{
+    if (f->loaded)
+        return db_flow_graph_put(f->db, commit_id, f->rules_hash, f->g);
+    /* No file's facts changed since base: base's graph, if kept. */
+    if (commit_id != f->base &&
+        db_flow_graph_copy(f->db, f->base, commit_id, f->rules_hash) < 0)
+        return PD_EDB;
+    return 0;
 }

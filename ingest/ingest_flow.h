@@ -71,4 +71,13 @@ int ingest_flow_totals(ingest_flow *f, const pd_counts *local, pd_counts *out);
  */
 int ingest_flow_commit(ingest_flow *f, int64_t commit_id);
 
+/*
+ * Keep the current graph packed as that of `commit_id`, the commit a
+ * stored ref now names (db_flow_graph.h), so that the next run starts
+ * from it: the graph itself when one was loaded or built, else base's
+ * row copied (no facts changed since base).  0, PD_EDB, PD_ENOMEM,
+ * PD_ERROR.
+ */
+int ingest_flow_keep(ingest_flow *f, int64_t commit_id);
+
 #endif

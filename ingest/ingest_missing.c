@@ -105,9 +105,14 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
         rc = ingest_missing_exec2(db, "DELETE FROM commit_stats WHERE commit_id IN "
                                   "(SELECT id FROM commits WHERE repo_id = ?1 "
                                   "AND id >= ?2)", repo_id, first);
-    /* Their call-graph results go with them (db_flow_set.h). */
+    /* Their call-graph results go with them (db_flow_set.h), and their
+     * packed graphs (db_flow_graph.h), made of the facts they lacked. */
     if (rc >= 0 && first)
         rc = ingest_missing_exec2(db, "DELETE FROM flow_commits WHERE commit_id IN "
+                                  "(SELECT id FROM commits WHERE repo_id = ?1 "
+                                  "AND id >= ?2)", repo_id, first);
+    if (rc >= 0 && first)
+        rc = ingest_missing_exec2(db, "DELETE FROM flow_graph_commits WHERE commit_id IN "
                                   "(SELECT id FROM commits WHERE repo_id = ?1 "
                                   "AND id >= ?2)", repo_id, first);
     /* Answers about those commits were cached as if they could not change

@@ -7,7 +7,9 @@ Compressed columns (analyses.findings, calls, flow, fns; flow_sets.data:
 Zstandard frames, or zlib streams in rows from before schema version 20)
 are written decompressed, since two encoders may write different valid
 streams of the same text (Zstandard through libzstd's own library, which
-Python's standard library does not wrap); the columns that hold the time
+Python's standard library does not wrap); packed call graphs
+(flow_graphs.data) as their functions in path order, since two runs may
+build one graph in different orders; the columns that hold the time
 of the run (repos.created_at, refs.updated_at, ref_forks.computed_at,
 rewrites.detected_at) are left out.  Reads the database only (opened
 read-only, so a WAL beside it is read, not checkpointed).
@@ -43,11 +45,93 @@ def zstd_decompress(v):
         raise ValueError("not a frame")
     return out.raw[:n]
 
+def uleb(d, p):
+    v = s = 0
+    while True:
+        c = d[p]
+        p += 1
+        v |= (c & 0x7f) << s
+        s += 7
+        if not c & 0x80:
+            return v, p
+
+
+def packed_graph(d):
+    """A packed call graph (flow_graphs.data, common/pd_flow_pack.c) as its
+    content: one line per function, files in path order.  The bytes follow
+    the order a graph was built in, which two runs may differ in."""
+    if d[:4] != b"PDG1":
+        raise ValueError("not a packed graph")
+    p = 4
+    nname, p = uleb(d, p)
+    nfile, p = uleb(d, p)
+    nfn, p = uleb(d, p)
+    ncall, p = uleb(d, p)
+    narg, p = uleb(d, p)
+    names = []
+    for _ in range(nname):
+        n, p = uleb(d, p)
+        names.append(d[p:p + n].decode("utf-8", "backslashreplace"))
+        p += n
+    files = []
+    for _ in range(nfile):
+        fid = int.from_bytes(d[p:p + 8], "little")
+        n, p = uleb(d, p + 8)
+        path = d[p:p + n].decode("utf-8", "backslashreplace")
+        k, p = uleb(d, p + n)
+        files.append((fid, path, k))
+    fns = []
+    for _ in range(nfn):
+        f = []
+        for _ in range(7):
+            v, p = uleb(d, p)
+            f.append(v)
+        fns.append(f)
+    calls = []
+    for _ in range(ncall):
+        c = []
+        for _ in range(3):
+            v, p = uleb(d, p)
+            c.append(v)
+        calls.append(c)
+    args = []
+    for _ in range(narg):
+        t = chr(d[p])
+        p += 1
+        if t == "p":
+            v, p = uleb(d, p)
+            args.append("p%d" % v)
+        elif t == "i":
+            v, p = uleb(d, p)
+            args.append("i" + names[v])
+        else:
+            args.append(t)
+    if p + 8 != len(d):
+        raise ValueError("trailing bytes")
+    out, fi, ci, ai = [], 0, 0, 0
+    for fid, path, k in files:
+        for _ in range(k):
+            name, line, local, el, ef, own, nc = fns[fi]
+            fi += 1
+            cs = []
+            for _ in range(nc):
+                callee, dl, na = calls[ci]
+                ci += 1
+                cs.append("c%d:%s:%s" % (dl, names[callee], ",".join(args[ai:ai + na])))
+                ai += na
+            out.append("%016x %s|%s %d %d %d %d %d|%s" % (fid, path, names[name], line, local, el,
+                                                         ef, own, " ".join(cs)))
+    out.sort(key=lambda x: x.split("|")[0])
+    return "\n    ".join(out)
+
+
 RUN_TIME = {("repos", "created_at"), ("refs", "updated_at"),
             ("ref_forks", "computed_at"), ("rewrites", "detected_at")}
 
 
 def cell(v):
+    if isinstance(v, bytes) and v[:4] == b"PDG1":
+        return "g:" + packed_graph(v)
     if isinstance(v, bytes):
         try:
             text = zstd_decompress(v) if v[:4] == ZSTD_MAGIC else zlib.decompress(v)
