@@ -298,9 +298,10 @@ static int pk_read_files(pd_flow *g, pk_in *in, size_t nfile, size_t nfn)
     return 0;
 }
 
-/* The functions, their calls and arguments.  Each function's key is one no text hashes to (pd_flow_keep.c:
- * its facts are not at hand), unique so that the old-function table of a
- * file set again stays a table. */
+/* The functions, their calls and arguments.  Each function's key is made
+ * up (pd_flow_keep.c hashes the facts text, not at hand here), one per
+ * function so that the old-function table of a file set again stays a
+ * table; a key of real text meets one with a 128-bit hash's odds. */
 static int pk_read_fns(pd_flow *g, pk_in *in, size_t nfn, size_t ncall, size_t narg)
 {
     size_t i, j, k, nc = 0, na = 0;
