@@ -553,7 +553,7 @@ static int ingest_open(ingest_ctx *c, const ingest_options *opt)
          * at every commit (numpy/core: 37.6 -> 35.4 s CPU). */
         (rc = sqlite3_wal_autocheckpoint(c->db, 16384) ? PD_EDB : 0) < 0 ||
         (rc = db_ingest_open(&c->store, c->db)) < 0 ||
-        (rc = ingest_flow_open(&c->flow, c->db, c->rules_hash)) < 0)
+        (rc = ingest_flow_open(&c->flow, c->db, c->rules_hash, c->opt->graph_files_kb)) < 0)
         return rc;
     c->st.restarted = db_aside_restarted(c->aside);
     if (opt->interrupted)

@@ -68,6 +68,12 @@ typedef struct {
                                * stored result is the same.  For the
                                * server's jobs and the hourly unit, so
                                * reads keep the CPU. */
+    int graph_files_kb;       /* a push's call graph is kept as its base's
+                               * block and the files changed since it
+                               * while their facts are at most this many
+                               * KiB (db_flow_graph.h); 0: 128; -1: a new
+                               * block each time (tests).  The stored
+                               * results are the same. */
     unsigned stall_ms;        /* background: how long the writer waits for
                                * its threads before it plans a commit or
                                * analyses a blob itself; 0: 20 ms (tests

@@ -21,6 +21,14 @@
 #include "pd_flow.h"
 #include "pd_map.h"
 
+/* A file read over a kept block: its path holds analysis `id` (0: gone),
+ * whose facts are `bytes` long. */
+typedef struct {
+    int64_t id;
+    size_t bytes;
+    char path[];
+} ingest_flow_at;
+
 struct ingest_flow {
     sqlite3 *db;
     const char *rules_hash;
@@ -28,8 +36,14 @@ struct ingest_flow {
     int64_t delta[PD_OBJ_COUNT];
     int64_t base;                /* the commit the walk started from */
     int loaded;                  /* the graph holds base's files */
-    int packed;                  /* ... unpacked (db_flow_graph.h): `seen`
+    int packed;                  /* ... kept (db_flow_graph.h): `seen`
                                   * lacks the paths not touched since */
+    int64_t graph_id;            /* the kept block it was read from */
+    pd_map *since;               /* path -> its entry in since_at: */
+    ingest_flow_at **since_at;   /* the files read over that block */
+    size_t nsince, capsince;
+    size_t since_bytes;          /* the sum of their facts' bytes */
+    long files_max;              /* the most since_bytes may be (ingest.h) */
     pd_map *seen;                /* path -> hash of its facts (lines left out) */
     char **paths;                /* the map's keys (owned) */
     size_t npaths, cappaths;
@@ -119,7 +133,104 @@ static int ingest_flow_same(ingest_flow *f, const char *path, uint64_t facts)
     return 0;
 }
 
-int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash)
+static int ingest_flow_cmp_at(const void *a, const void *b)
+{
+    return strcmp((*(ingest_flow_at *const *)a)->path, (*(ingest_flow_at *const *)b)->path);
+}
+
+/* Forget the files read over the kept block. */
+static void ingest_flow_since_clear(ingest_flow *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->nsince; i++) {
+        pd_map_del(f->since, f->since_at[i]->path, strlen(f->since_at[i]->path));
+        free(f->since_at[i]);
+    }
+    f->nsince = 0;
+    f->since_bytes = 0;
+}
+
+/* `path` now holds analysis `id` (0: gone), of `bytes` of facts, over
+ * the kept block.  0 or PD_ENOMEM. */
+static int ingest_flow_since_put(ingest_flow *f, const char *path, int64_t id, size_t bytes)
+{
+    size_t len = strlen(path);
+    ingest_flow_at *at = pd_map_get(f->since, path, len);
+
+    if (at) {
+        f->since_bytes += bytes - at->bytes;
+        at->id = id;
+        at->bytes = bytes;
+        return 0;
+    }
+    if (f->nsince == f->capsince) {
+        size_t cap = f->capsince ? f->capsince * 2 : 16;
+        ingest_flow_at **a = realloc(f->since_at, cap * sizeof(*a));
+
+        if (!a)
+            return pd_error_nomem(NULL);
+        f->since_at = a;
+        f->capsince = cap;
+    }
+    if (!(at = malloc(sizeof(*at) + len + 1)))
+        return pd_error_nomem(NULL);
+    at->id = id;
+    at->bytes = bytes;
+    f->since_bytes += bytes;
+    memcpy(at->path, path, len + 1);
+    if (pd_map_put(f->since, at->path, len, at) < 0) {
+        free(at);
+        return PD_ENOMEM;
+    }
+    f->since_at[f->nsince++] = at;
+    return 0;
+}
+
+/* The kept block's files text (db_flow_graph_name): *files NULL when a
+ * path holds a tab or newline, which the text cannot carry (then a new
+ * block is written).  0 or PD_ENOMEM. */
+static int ingest_flow_since_text(ingest_flow *f, char **files)
+{
+    pd_buf b;
+    size_t i;
+
+    *files = NULL;
+    qsort(f->since_at, f->nsince, sizeof(*f->since_at), ingest_flow_cmp_at);
+    pd_buf_init(&b, 0);
+    for (i = 0; i < f->nsince && !strpbrk(f->since_at[i]->path, "\t\n"); i++)
+        pd_buf_printf(&b, "%lld\t%zu\t%s\n", (long long)f->since_at[i]->id,
+                      f->since_at[i]->bytes, f->since_at[i]->path);
+    if (b.err) {
+        pd_buf_free(&b);
+        return pd_error_nomem(NULL);
+    }
+    if (i == f->nsince)
+        *files = pd_buf_take(&b, NULL);
+    pd_buf_free(&b);
+    return *files || i < f->nsince ? 0 : pd_error_nomem(NULL);
+}
+
+/* Read the lines of a kept row's files (db_flow_graph_next) into
+ * `since`.  0 or PD_ENOMEM (the list was checked when the row was
+ * read). */
+static int ingest_flow_since_read(ingest_flow *f, const char *files)
+{
+    db_flow_graph_line l;
+    int rc = 0;
+
+    while (rc == 0 && db_flow_graph_next(&files, &l) > 0) {
+        char *path = strndup(l.path, l.path_len);
+
+        if (!path)
+            return pd_error_nomem(NULL);
+        rc = ingest_flow_since_put(f, path, l.id, l.bytes);
+        free(path);
+    }
+    return rc;
+}
+
+int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash, int files_kb)
 {
     ingest_flow *f = calloc(1, sizeof(*f));
     int rc;
@@ -129,8 +240,9 @@ int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash)
         return pd_error_nomem(NULL);
     f->db = db;
     f->rules_hash = rules_hash;
+    f->files_max = files_kb < 0 ? -1 : 1024L * (files_kb ? files_kb : INGEST_FLOW_FILES_KB);
     if ((rc = pd_flow_new(&f->g)) < 0 || (rc = db_flow_sets_open(db, &f->sets)) < 0 ||
-        !(f->seen = pd_map_new(PD_MAP_SEEDED))) {
+        !(f->seen = pd_map_new(PD_MAP_SEEDED)) || !(f->since = pd_map_new(PD_MAP_SEEDED))) {
         ingest_flow_close(f);
         return rc < 0 ? rc : pd_error_nomem(NULL);
     }
@@ -147,6 +259,9 @@ void ingest_flow_close(ingest_flow *f)
     for (size_t i = 0; i < f->npaths; i++)
         free(f->paths[i]);
     free(f->paths);
+    ingest_flow_since_clear(f);
+    pd_map_free(f->since);
+    free(f->since_at);
     db_flow_sets_close(f->sets);
     free(f->set);
     free(f->hash_of);
@@ -191,6 +306,8 @@ static int ingest_flow_reset(ingest_flow *f)
     pd_flow_free(f->g);
     f->g = NULL;
     f->packed = 0;
+    f->graph_id = 0;
+    ingest_flow_since_clear(f);
     memset(f->delta, 0, sizeof(f->delta));
     pd_map_free(f->seen);
     for (size_t i = 0; i < f->npaths; i++)
@@ -227,15 +344,21 @@ int ingest_flow_base(ingest_flow *f, int64_t base)
 static int ingest_flow_load(ingest_flow *f, pd_counts *totals)
 {
     pd_flow *g = NULL;
+    char *files = NULL;
     int rc, s;
 
     f->loaded = 1;
     /* The graph the run that stored base left, when it kept it packed;
      * else made from the facts of every file. */
-    if ((rc = db_flow_graph_read(f->db, f->base, f->rules_hash, &g)) == 0) {
+    if ((rc = db_flow_graph_read(f->db, f->base, f->rules_hash, &g, &f->graph_id,
+                                 &files)) == 0) {
         pd_flow_free(f->g);
         f->g = g;
         f->packed = 1;
+        rc = ingest_flow_since_read(f, files);
+        free(files);
+        if (rc < 0)
+            return rc;
     } else if (rc != PD_ENOTFOUND ||
                (rc = db_commit_flow(f->db, f->base, f->rules_hash, ingest_flow_base_file,
                                     f)) < 0) {
@@ -312,9 +435,10 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t a
         h = pd_flow_facts_hash(text);
         ingest_flow_hash_put(f, analysis_id, h);
     }
-    if (!ingest_flow_same(f, path, h))
-        rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
-                                   text ? strlen(text) : 0);
+    if (!ingest_flow_same(f, path, h) &&
+        (rc = pd_flow_set_file_text(f->g, pd_flow_path_key(path), path, text,
+                                    text ? strlen(text) : 0)) == 0 && f->graph_id)
+        rc = ingest_flow_since_put(f, path, analysis_id, text ? strlen(text) : 0);
     free(stored);
     return rc;
 }
@@ -393,11 +517,25 @@ int ingest_flow_commit(ingest_flow *f, int64_t commit_id)
 
 int ingest_flow_keep(ingest_flow *f, int64_t commit_id)
 {
-    if (f->loaded)
-        return db_flow_graph_put(f->db, commit_id, f->rules_hash, f->g);
-    /* No file's facts changed since base: base's graph, if kept. */
-    if (commit_id != f->base &&
-        db_flow_graph_copy(f->db, f->base, commit_id, f->rules_hash) < 0)
-        return PD_EDB;
-    return 0;
+    char *files = NULL;
+    int rc;
+
+    if (!f->loaded) {       /* no file's facts changed: base's, if kept */
+        if (commit_id != f->base &&
+            db_flow_graph_copy(f->db, f->base, commit_id, f->rules_hash) < 0)
+            return PD_EDB;
+        return 0;
+    }
+    /* Read from a kept block and a few files changed since: the block
+     * named again with them, not written (750 KB on numpy/core). */
+    if (f->graph_id && f->files_max >= 0 && f->since_bytes <= (size_t)f->files_max) {
+        if ((rc = ingest_flow_since_text(f, &files)) < 0)
+            return rc;
+        if (files) {
+            rc = db_flow_graph_name(f->db, commit_id, f->rules_hash, f->graph_id, files);
+            free(files);
+            return rc;
+        }
+    }
+    return db_flow_graph_put(f->db, commit_id, f->rules_hash, f->g);
 }

@@ -22,11 +22,15 @@
 #include "pd_flow_int.h"
 #include "pd_hash.h"
 
+/* ingest_options.graph_files_kb of the next ingest() */
+static int g_graph_files;
+
 static int ingest(const char *dbpath, const char *ref)
 {
     const char *refs[1] = {ref};
     ingest_options o = {0};
 
+    o.graph_files_kb = g_graph_files;
     o.db_path = dbpath;
     o.repo_path = tu_fixture("callgraph");
     o.name = "cg";
@@ -202,9 +206,13 @@ static void packed_graphs_hold(sqlite3 *db, const char *hash)
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t c = sqlite3_column_int64(st, 0);
         pd_flow *g = NULL, *s = NULL;
+        int64_t graph_id;
+        char *files = NULL;
         pd_buf a, b;
 
-        assert_int_equal(db_flow_graph_read(db, c, hash, &g), 0);
+        assert_int_equal(db_flow_graph_read(db, c, hash, &g, &graph_id, &files), 0);
+        assert_true(graph_id > 0);
+        free(files);
         assert_int_equal(pd_flow_resolve(g), 0);
         assert_int_equal(db_flow_compute(db, c, hash, &s), 0);
         pd_buf_init(&a, 0);
@@ -228,46 +236,65 @@ static void packed_graphs_hold(sqlite3 *db, const char *hash)
 }
 
 /* Pushes start from the graph the ingest before kept for its ref's commit
- * (db_flow_graph.h): every ref's commit has one, a push that changes no
- * facts (tip: a comment) names its base's, and pushes whose kept graphs
- * are all damaged, so read from the facts, store the very same sets. */
+ * (db_flow_graph.h): every ref's commit has one, which reads back as its
+ * facts give it; a push names its base's block with the files it changed
+ * (convert: one block for both refs), one that changes no facts (tip: a
+ * comment) names its base's row as it is.  Pushes that write a new block
+ * each time, and pushes whose kept blocks or file lists are all damaged
+ * (a line without its end), so read from the facts, store the very same
+ * sets. */
 static void test_pushes_start_from_packed_graphs(void **state)
 {
     static const char *const refs[] = {"hpy", "convert", "tip", "back", "solo", "gone"};
-    char *dir = tu_tmpdir(), kept[4200], damaged[4200], hash[64];
+    static const char *const names[] = {"named", "written", "damaged"};
+    char *dir = tu_tmpdir(), path[3][4200], hash[64];
     sqlite3 *db;
     pd_buf a, b;
-    size_t i;
+    size_t i, k;
 
     (void)state;
-    snprintf(kept, sizeof(kept), "%s/kept.db", dir);
-    snprintf(damaged, sizeof(damaged), "%s/damaged.db", dir);
+    for (k = 0; k < 3; k++)
+        snprintf(path[k], sizeof(path[k]), "%s/%s.db", dir, names[k]);
     for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
-        assert_int_equal(ingest(kept, refs[i]), 0);
-        assert_int_equal(ingest(damaged, refs[i]), 0);
-        db = open_db(kept, hash, sizeof(hash));
-        packed_graphs_hold(db, hash);
-        if (strcmp(refs[i], "tip") == 0)
-            assert_int_equal(one_int(db, "SELECT count(DISTINCT graph_id) FROM "
-                                         "flow_graph_commits JOIN refs USING (commit_id) "
-                                         "WHERE name IN ('convert', 'tip')"), 1);
-        db_close(db);
-        db = open_db(damaged, hash, sizeof(hash));
-        assert_int_equal(db_exec(db, "UPDATE flow_graphs SET data = "
-                                     "CAST('PDG1' AS BLOB) || zeroblob(16)"), 0);
+        for (k = 0; k < 3; k++) {
+            g_graph_files = k == 1 ? -1 : 0;
+            assert_int_equal(ingest(path[k], refs[i]), 0);
+        }
+        g_graph_files = 0;
+        for (k = 0; k < 2; k++) {
+            db = open_db(path[k], hash, sizeof(hash));
+            packed_graphs_hold(db, hash);
+            if (k == 0 && strcmp(refs[i], "convert") == 0)
+                assert_int_equal(one_int(db, "SELECT count(*) FROM flow_graphs"), 1);
+            if (k == 0 && strcmp(refs[i], "tip") == 0)
+                assert_int_equal(one_int(db, "SELECT count(DISTINCT graph_id || files) FROM "
+                                             "flow_graph_commits JOIN refs USING (commit_id) "
+                                             "WHERE name IN ('convert', 'tip')"), 1);
+            if (k == 1)
+                assert_int_equal(one_int(db, "SELECT count(files) FROM flow_graph_commits"),
+                                 0);
+            db_close(db);
+        }
+        db = open_db(path[2], hash, sizeof(hash));      /* the block, or its files */
+        assert_int_equal(db_exec(db, i % 2 ? "UPDATE flow_graphs SET data = "
+                                             "CAST('PDG1' AS BLOB) || zeroblob(16)"
+                                           : "UPDATE flow_graph_commits SET files = "
+                                             "'1' || char(9) || 'src/items.c'"), 0);
         db_close(db);
     }
     pd_buf_init(&a, 0);
-    pd_buf_init(&b, 0);
-    db = open_db(kept, hash, sizeof(hash));
+    db = open_db(path[0], hash, sizeof(hash));
     all_sets(db, hash, &a);
     db_close(db);
-    db = open_db(damaged, hash, sizeof(hash));
-    all_sets(db, hash, &b);
-    db_close(db);
-    assert_string_equal(a.data, b.data);
+    for (k = 1; k < 3; k++) {
+        pd_buf_init(&b, 0);
+        db = open_db(path[k], hash, sizeof(hash));
+        all_sets(db, hash, &b);
+        db_close(db);
+        assert_string_equal(a.data, b.data);
+        pd_buf_free(&b);
+    }
     pd_buf_free(&a);
-    pd_buf_free(&b);
     free(dir);
 }
 
