@@ -9,7 +9,8 @@
 #               function's flow facts change, so the base's call graph
 #               stays unread) or "function" (a new function that calls
 #               PyArray_NDIM: the facts change, and the push loads the
-#               base commit's graph from every file's facts)
+#               base commit's call graph, kept since migration 022, from
+#               every file's facts before it)
 # The new commit lives in a scratch repository that borrows REPO's objects
 # (objects/info/alternates), so REPO is never written.  Prints
 # "push_wall S push_cpu S" (medians of RUNS runs on a fresh copy of DB, in
