@@ -56,6 +56,18 @@ def uleb(d, p):
             return v, p
 
 
+def ulebs(d, p, n, k):
+    """n records of k numbers each from d at p, and the offset after."""
+    out = []
+    for _ in range(n):
+        r = []
+        for _ in range(k):
+            v, p = uleb(d, p)
+            r.append(v)
+        out.append(r)
+    return out, p
+
+
 def packed_graph(d):
     """A packed call graph (flow_graphs.data, common/pd_flow_pack.c) as its
     content: one line per function, files in path order.  The bytes follow
@@ -80,20 +92,8 @@ def packed_graph(d):
         path = d[p:p + n].decode("utf-8", "backslashreplace")
         k, p = uleb(d, p + n)
         files.append((fid, path, k))
-    fns = []
-    for _ in range(nfn):
-        f = []
-        for _ in range(7):
-            v, p = uleb(d, p)
-            f.append(v)
-        fns.append(f)
-    calls = []
-    for _ in range(ncall):
-        c = []
-        for _ in range(3):
-            v, p = uleb(d, p)
-            c.append(v)
-        calls.append(c)
+    fns, p = ulebs(d, p, nfn, 7)
+    calls, p = ulebs(d, p, ncall, 3)
     args = []
     for _ in range(narg):
         t = chr(d[p])

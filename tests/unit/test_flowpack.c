@@ -5,6 +5,7 @@
  * read as a graph.  The ingest's use of packed graphs is in test_flowset.c.
  */
 #include "testutil.h"
+#include "tu_flow.h"
 
 #include <xxhash.h>
 
@@ -15,41 +16,11 @@
 static const char *const fp_paths[] = {"a.c", "b.c", "c.c", "d.c"};
 #define FP_NPATHS (sizeof(fp_paths) / sizeof(fp_paths[0]))
 
-/* Every answer of a and b about every function of every file: the same. */
+/* Every answer of a and b, and their stored results: the same. */
 static void same_graphs(const pd_flow *a, const pd_flow *b)
 {
-    size_t k, i;
-    pd_buf ra, rb;
-
-    for (k = 0; k < FP_NPATHS; k++) {
-        int64_t key = pd_flow_path_key(fp_paths[k]), d1[PD_OBJ_COUNT], d2[PD_OBJ_COUNT];
-
-        pd_flow_file_delta(a, key, d1);
-        pd_flow_file_delta(b, key, d2);
-        assert_memory_equal(d1, d2, sizeof(d1));
-        for (i = 0; i < 8; i++) {
-            char c1[1024], c2[1024];
-            size_t n1, n2;
-
-            assert_int_equal(pd_flow_known(a, key, i), pd_flow_known(b, key, i));
-            assert_int_equal(pd_flow_state(a, key, i), pd_flow_state(b, key, i));
-            assert_int_equal(pd_flow_local_state(a, key, i), pd_flow_local_state(b, key, i));
-            n1 = pd_flow_chain_json(a, key, i, c1, sizeof(c1));
-            n2 = pd_flow_chain_json(b, key, i, c2, sizeof(c2));
-            assert_int_equal(n1, n2);
-            if (n1)
-                assert_string_equal(c1, c2);
-        }
-    }
-    pd_buf_init(&ra, 0);
-    pd_buf_init(&rb, 0);
-    assert_int_equal(pd_flow_results_encode(a, &ra), 0);
-    assert_int_equal(pd_flow_results_encode(b, &rb), 0);
-    assert_int_equal(ra.len, rb.len);
-    assert_true(ra.len > 0);
-    assert_memory_equal(ra.data, rb.data, ra.len);
-    pd_buf_free(&ra);
-    pd_buf_free(&rb);
+    tu_same_flow(a, b, fp_paths, FP_NPATHS);
+    assert_true(tu_same_results(a, b) > 0);
 }
 
 /* Helpers that reach items through a parameter, as a callback and through

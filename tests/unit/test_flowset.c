@@ -10,6 +10,7 @@
  * owner; a third caller arrives in src/more.c; then a comment moves lines.
  */
 #include "testutil.h"
+#include "tu_flow.h"
 
 #include "db.h"
 #include "db_flow.h"
@@ -51,39 +52,11 @@ static void same_answers(sqlite3 *db, int64_t commit, const char *hash)
 {
     db_flow *f = NULL;
     pd_flow *s = NULL;
-    size_t k, i;
 
     db_flow_forget();
     assert_int_equal(db_flow_get(db, commit, hash, &f), 0);
     assert_int_equal(db_flow_compute(db, commit, hash, &s), 0);
-    for (k = 0; k < sizeof(cg_paths) / sizeof(cg_paths[0]); k++) {
-        int64_t key = pd_flow_path_key(cg_paths[k]), d1[PD_OBJ_COUNT], d2[PD_OBJ_COUNT];
-        const pd_flow *g = db_flow_graph(f);
-
-        pd_flow_file_delta(g, key, d1);
-        pd_flow_file_delta(s, key, d2);
-        assert_memory_equal(d1, d2, sizeof(d1));
-        for (i = 0; i < 8; i++) {
-            char c1[1024], c2[1024];
-            size_t n1, n2;
-
-            assert_int_equal(pd_flow_known(g, key, i), pd_flow_known(s, key, i));
-            assert_int_equal(pd_flow_state(g, key, i), pd_flow_state(s, key, i));
-            assert_int_equal(pd_flow_local_state(g, key, i), pd_flow_local_state(s, key, i));
-            n1 = pd_flow_chain_json(g, key, i, c1, sizeof(c1));
-            n2 = pd_flow_chain_json(s, key, i, c2, sizeof(c2));
-            assert_int_equal(n1, n2);
-            if (n1)
-                assert_string_equal(c1, c2);
-        }
-    }
-    {
-        int64_t d1[PD_OBJ_COUNT], d2[PD_OBJ_COUNT];
-
-        pd_flow_delta(db_flow_graph(f), d1);
-        pd_flow_delta(s, d2);
-        assert_memory_equal(d1, d2, sizeof(d1));
-    }
+    tu_same_flow(db_flow_graph(f), s, cg_paths, sizeof(cg_paths) / sizeof(cg_paths[0]));
     db_flow_release(f);
     pd_flow_free(s);
 }
@@ -208,21 +181,13 @@ static void packed_graphs_hold(sqlite3 *db, const char *hash)
         pd_flow *g = NULL, *s = NULL;
         int64_t graph_id;
         char *files = NULL;
-        pd_buf a, b;
 
         assert_int_equal(db_flow_graph_read(db, c, hash, &g, &graph_id, &files), 0);
         assert_true(graph_id > 0);
         free(files);
         assert_int_equal(pd_flow_resolve(g), 0);
         assert_int_equal(db_flow_compute(db, c, hash, &s), 0);
-        pd_buf_init(&a, 0);
-        pd_buf_init(&b, 0);
-        assert_int_equal(pd_flow_results_encode(g, &a), 0);
-        assert_int_equal(pd_flow_results_encode(s, &b), 0);
-        assert_int_equal(a.len, b.len);
-        assert_memory_equal(a.data ? a.data : "", b.data ? b.data : "", a.len);
-        pd_buf_free(&a);
-        pd_buf_free(&b);
+        tu_same_results(g, s);
         pd_flow_free(g);
         pd_flow_free(s);
         n++;
@@ -540,7 +505,6 @@ static void test_replaced_file_equals_a_fresh_one(void **state)
     assert_int_equal(pd_flow_set_file(g, ka, "a.c", a, 1), 0);
     for (k = 0; k < 4; k++) {
         pd_flow *fresh = NULL;
-        pd_buf r1, r2;
 
         assert_int_equal(pd_flow_set_file(g, kb, "b.c", ver[k], nver[k]), 0);
         assert_int_equal(pd_flow_resolve(g), 0);
@@ -549,15 +513,7 @@ static void test_replaced_file_equals_a_fresh_one(void **state)
         assert_int_equal(pd_flow_set_file(fresh, kb, "b.c", ver[k], nver[k]), 0);
         assert_int_equal(pd_flow_resolve(fresh), 0);
         same_functions(g, fresh, kb, nver[k]);
-        pd_buf_init(&r1, 0);
-        pd_buf_init(&r2, 0);
-        assert_int_equal(pd_flow_results_encode(g, &r1), 0);
-        assert_int_equal(pd_flow_results_encode(fresh, &r2), 0);
-        assert_int_equal(r1.len, r2.len);
-        assert_true(r1.len > 0);
-        assert_memory_equal(r1.data, r2.data, r1.len);
-        pd_buf_free(&r1);
-        pd_buf_free(&r2);
+        assert_true(tu_same_results(g, fresh) > 0);
         pd_flow_free(fresh);
     }
     {   /* the moved caller's chain names the moved call's line */
