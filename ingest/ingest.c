@@ -588,10 +588,9 @@ static int ingest_close(ingest_ctx *c, int rc_run)
     git_repository_free(c->repo);
     free(c->path_analysis);
     free(c->path_known);
-    free(c->counts);
+    ingest_counts_free(c);
     db_lock_release(c->lock);
     c->lock = NULL;
-    free(c->counts_known);
     pathfilter_owned_free(&c->stored_filter);
     git_libgit2_shutdown();
     return rc;

@@ -41,35 +41,67 @@ static int ingest_grow(void **arr, size_t *n, size_t i, size_t elsize)
     return 0;
 }
 
+/* The page of the counts cache that holds analysis `id`, made (zeroed)
+ * if new; NULL when out of memory. */
+static struct ingest_counts_page *ingest_counts_page_of(ingest_ctx *c, int64_t id)
+{
+    size_t i = (size_t)id / INGEST_COUNTS_PAGE;
+
+    if (i >= c->ncounts) {
+        size_t n = c->ncounts ? c->ncounts : 64;
+        struct ingest_counts_page **p;
+
+        while (n <= i)
+            n *= 2;
+        if (!(p = realloc(c->counts, n * sizeof(*p))))
+            return NULL;
+        memset(p + c->ncounts, 0, (n - c->ncounts) * sizeof(*p));
+        c->counts = p;
+        c->ncounts = n;
+    }
+    if (!c->counts[i])
+        c->counts[i] = calloc(1, sizeof(*c->counts[i]));
+    return c->counts[i];
+}
+
+void ingest_counts_free(ingest_ctx *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->ncounts; i++)
+        free(c->counts[i]);
+    free(c->counts);
+    c->counts = NULL;
+    c->ncounts = 0;
+}
+
 /* Counts of analysis `id`, from the cache or the database. */
 static int ingest_counts(ingest_ctx *c, int64_t id, const db_counts **out)
 {
-    size_t n = c->ncounts;
+    struct ingest_counts_page *pg = ingest_counts_page_of(c, id);
+    size_t k = (size_t)id % INGEST_COUNTS_PAGE;
     int rc;
 
-    if ((rc = ingest_grow((void **)&c->counts, &n, (size_t)id, sizeof(db_counts))) < 0 ||
-        (rc = ingest_grow((void **)&c->counts_known, &c->ncounts, (size_t)id, 1)) < 0)
-        return rc;
-    if (!c->counts_known[id]) {
-        if ((rc = db_analysis_counts(c->db, id, &c->counts[id])) < 0)
+    if (!pg)
+        return pd_error_nomem(NULL);
+    if (!pg->known[k]) {
+        if ((rc = db_analysis_counts(c->db, id, &pg->k[k])) < 0)
             return rc;
-        c->counts_known[id] = 1;
+        pg->known[k] = 1;
     }
-    *out = &c->counts[id];
+    *out = &pg->k[k];
     return 0;
 }
 
 /* Remember the counts of a new analysis (ingest_counts reads them). */
 static int ingest_counts_put(ingest_ctx *c, int64_t id, const db_counts *k)
 {
-    size_t n = c->ncounts;
-    int rc;
+    struct ingest_counts_page *pg = ingest_counts_page_of(c, id);
 
-    if ((rc = ingest_grow((void **)&c->counts, &n, (size_t)id, sizeof(db_counts))) < 0 ||
-        (rc = ingest_grow((void **)&c->counts_known, &c->ncounts, (size_t)id, 1)) < 0)
-        return rc;
-    c->counts[id] = *k;
-    c->counts_known[id] = 1;
+    if (!pg)
+        return pd_error_nomem(NULL);
+    pg->k[(size_t)id % INGEST_COUNTS_PAGE] = *k;
+    pg->known[(size_t)id % INGEST_COUNTS_PAGE] = 1;
     return 0;
 }
 

@@ -34,4 +34,7 @@ int ingest_replay_change(void *arg, int64_t path_id, const char *blob, const cha
 int ingest_apply_new_kinds(ingest_ctx *c, const ingest_plan *plan, int64_t commit_id,
                            int since);
 
+/* Free the counts cache (ingest_ctx.counts); the run's end. */
+void ingest_counts_free(ingest_ctx *c);
+
 #endif

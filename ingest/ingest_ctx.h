@@ -22,6 +22,14 @@
 #include "ingest_progress.h"
 #include "pathfilter_value.h"
 
+/* A page of the counts cache: the counts of INGEST_COUNTS_PAGE analysis
+ * ids, and which of them are known. */
+#define INGEST_COUNTS_PAGE 256
+struct ingest_counts_page {
+    db_counts k[INGEST_COUNTS_PAGE];
+    unsigned char known[INGEST_COUNTS_PAGE];
+};
+
 typedef struct {
     const ingest_options *opt;
     db_lock *lock;                /* the database's work lock, held throughout */
@@ -39,9 +47,11 @@ typedef struct {
     int64_t cur_commit;           /* row of the commit being stored/replayed */
     int64_t *path_analysis;       /* by path id: analysis id, 0 if absent */
     size_t npath_analysis;
-    db_counts *counts;            /* by analysis id */
-    unsigned char *counts_known;
-    size_t ncounts;
+    /* Counts by analysis id, in pages made on first use (ingest_apply.c):
+     * a push touches a few of thousands of ids, and one array grown past
+     * its first size was copied and zeroed whole (680 pages faulted in). */
+    struct ingest_counts_page **counts;
+    size_t ncounts;               /* pages */
     db_counts totals;
     ingest_stats st;
     ingest_progress *progress;
