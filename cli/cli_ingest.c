@@ -23,8 +23,9 @@ static void cli_ingest_usage(FILE *out)
         "Walks the first-parent history of each REF (default: HEAD) of the git\n"
         "repository GITDIR (bare or not), analyses every version of the files its\n"
         "path filter selects (source kinds, --include, --exclude) and stores the\n"
-        "results in FILE (created if missing).  A second run only reads what is\n"
-        "new.\n\n"
+        "results in FILE (created if missing).  A second run (a push) only reads\n"
+        "what is new; the path filter is stored with the repository, so a later\n"
+        "run may leave out --include and --exclude (another filter is refused).\n\n"
         "  --db FILE        database file\n"
         "  --git-dir GITDIR git directory to read (--repo GITDIR: deprecated alias)\n"
         "  --name NAME      repository name in the dashboard (default: GITDIR's\n"
@@ -199,8 +200,9 @@ static int cli_ingest_args(int argc, char **argv, ingest_options *opt, int *quie
         }
     }
     if (!opt->db_path || !opt->repo_path || !opt->db_path[0] || optind < argc) {
-        fprintf(stderr, "portdash ingest: %s\n\n", optind < argc
-                ? "unexpected argument" : "--db and --git-dir are required (not empty)");
+        fprintf(stderr, "portdash ingest: %s\n\n", optind < argc ? "unexpected argument"
+                : !opt->db_path || !opt->db_path[0] ? "--db FILE is required (not empty)"
+                : "--git-dir GITDIR is required");
         cli_ingest_usage(stderr);
         return CLI_USAGE;
     }

@@ -114,6 +114,7 @@ int db_flow_graph_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, p
     if (rc < 0) {
         pd_flow_free(*out);
         *out = NULL;
+        *graph_id = 0;          /* no block: nothing to name again */
         free(*files);
         *files = NULL;
         /* A row that does not read back costs a read of the facts, not

@@ -22,8 +22,8 @@
  * db_flow_graph_name takes them.  PD_ENOTFOUND when the commit has no
  * row, or one that does not read back (a damaged block or list, a block of
  * another build's format, a file whose analysis is gone): the caller reads
- * the facts instead, with no error left set.  0, PD_ENOTFOUND, PD_EDB,
- * PD_ENOMEM.
+ * the facts instead, with no error left set.  On any error *out and
+ * *files are NULL and *graph_id 0.  0, PD_ENOTFOUND, PD_EDB, PD_ENOMEM.
  */
 int db_flow_graph_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, pd_flow **out,
                        int64_t *graph_id, char **files);

@@ -122,9 +122,17 @@ int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
     *out = NULL;
     if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path))
         return pd_error_set(PD_EIO, "%s: path too long for its lock file", db_path);
-    if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) < 0)
+    if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) < 0) {
+        const char *slash = strrchr(db_path, '/');
+
+        /* The usual cause: a database path in a directory that is not
+         * there, which the lock file's name would hide. */
+        if (errno == ENOENT && slash && slash > db_path)
+            return pd_error_set(PD_EIO, "%s: no directory %.*s to hold the database", db_path,
+                                (int)(slash - db_path), db_path);
         return pd_error_set(PD_EIO, "%s: cannot open the lock file: %s", path,
                             strerror(errno));
+    }
     if ((err = dl_flock(fd, wait_s, stop, arg)) != 0) {
         dl_holder(fd, holder, sizeof(holder));
         close(fd);

@@ -345,16 +345,20 @@ static int ingest_flow_load(ingest_flow *f, pd_counts *totals)
 {
     pd_flow *g = NULL;
     char *files = NULL;
+    int64_t graph_id = 0;
     int rc, s;
 
     f->loaded = 1;
     /* The graph the run that stored base left, when it kept it packed;
-     * else made from the facts of every file. */
-    if ((rc = db_flow_graph_read(f->db, f->base, f->rules_hash, &g, &f->graph_id,
+     * else made from the facts of every file (and kept as a new block:
+     * graph_id stays 0, so a block that did not read back is never named
+     * again). */
+    if ((rc = db_flow_graph_read(f->db, f->base, f->rules_hash, &g, &graph_id,
                                  &files)) == 0) {
         pd_flow_free(f->g);
         f->g = g;
         f->packed = 1;
+        f->graph_id = graph_id;
         rc = ingest_flow_since_read(f, files);
         free(files);
         if (rc < 0)

@@ -73,6 +73,15 @@ test('usage names the new spellings', () => {
   const r = run(['snapshot', '--db', '/nonexistent/x.db']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--db and --name are required/);
+  const d = run(['ingest', '--git-dir', toyport, '--ref', 'hpy']);
+  assert.equal(d.status, 2);
+  assert.match(d.stderr, /^portdash ingest: --db FILE is required/);
+  const g = run(['ingest', '--db', '/nonexistent/x.db', '--ref', 'hpy']);
+  assert.equal(g.status, 2);
+  assert.match(g.stderr, /^portdash ingest: --git-dir GITDIR is required/);
+  const n = run(['ingest', '--db', '/nonexistent/x.db', '--git-dir', toyport, '--ref', 'hpy']);
+  assert.equal(n.status, 1);
+  assert.match(n.stderr, /\/nonexistent\/x\.db: no directory \/nonexistent to hold the database/);
 });
 
 test('serve on a busy address names it, in one line', async () => {
