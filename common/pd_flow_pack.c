@@ -330,8 +330,10 @@ static int pk_read_fns(pd_flow *g, pk_in *in, size_t nfn, size_t ncall, size_t n
             nc += x->ncall;
         }
     g->nfn = nfn;
-    if (in->bad || nc != ncall)
-        return in->bad = 1, 0;
+    if (in->bad || nc != ncall) {
+        in->bad = 1;
+        return 0;
+    }
     for (k = 0; k < ncall && !in->bad; k++) {
         fl_call *c = &g->call[k];
 

@@ -448,14 +448,34 @@ done:
     return rc;
 }
 
+/* db_refs_list callback: append a stored ref's name to a list. */
+static int ingest_ref_name(void *arg, const char *name, int64_t commit_id)
+{
+    pd_buf *b = arg;
+
+    (void)commit_id;
+    pd_buf_printf(b, "%s--ref %s", b->len ? " " : "", name);
+    return 0;
+}
+
 /* The repository's current branch, for runs without --ref. */
 static int ingest_head_ref(ingest_ctx *c, char *buf, size_t n)
 {
     git_reference *head = NULL;
 
-    if (git_repository_head(&head, c->repo) < 0)
-        return pd_error_set(PD_ENOTFOUND, "%s: no HEAD to ingest; name refs with "
-                            "--ref", c->opt->repo_path);
+    if (git_repository_head(&head, c->repo) < 0) {
+        pd_buf refs;
+        int rc;
+
+        /* The refs stored before are what a push most likely means. */
+        pd_buf_init(&refs, 1024);
+        db_refs_list(c->db, c->repo_id, ingest_ref_name, &refs);
+        rc = pd_error_set(PD_ENOTFOUND, "%s: no HEAD to ingest; name refs with --ref%s%s%s",
+                          c->opt->repo_path, refs.len ? " (stored: " : "",
+                          refs.len ? refs.data : "", refs.len ? ")" : "");
+        pd_buf_free(&refs);
+        return rc;
+    }
     snprintf(buf, n, "%s", git_reference_shorthand(head));
     git_reference_free(head);
     return 0;

@@ -84,6 +84,27 @@ test('usage names the new spellings', () => {
   assert.match(n.stderr, /\/nonexistent\/x\.db: no directory \/nonexistent to hold the database/);
 });
 
+test('a push without --ref from a git directory without HEAD names the stored refs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-nohead-'));
+  const git = join(dir, 'r.git');
+  const g = (args) => spawnSync('git', ['--git-dir', git, ...args], { encoding: 'utf8' });
+  try {
+    assert.equal(spawnSync('git', ['init', '-q', '--bare', git]).status, 0);
+    writeFileSync(join(git, 'objects', 'info', 'alternates'), join(toyport, 'objects') + '\n');
+    const tip = spawnSync('git', ['--git-dir', toyport, 'rev-parse', 'hpy'], { encoding: 'utf8' });
+    assert.equal(g(['update-ref', 'refs/heads/hpy', tip.stdout.trim()]).status, 0);
+    assert.equal(g(['symbolic-ref', 'HEAD', 'refs/heads/none']).status, 0);
+    const db = join(dir, 'x.db');
+    const first = run(['ingest', '--quiet', '--db', db, '--git-dir', git, '--ref', 'hpy']);
+    assert.equal(first.status, 0, first.stderr);
+    const r = run(['ingest', '--quiet', '--db', db, '--git-dir', git]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /no HEAD to ingest; name refs with --ref \(stored: --ref hpy\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('serve on a busy address names it, in one line', async () => {
   const busy = createServer();
   await new Promise((res) => busy.listen(0, '127.0.0.1', res));
