@@ -216,22 +216,29 @@ static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
     char analysed[32], reused[32];
 
     fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%s; %s of "
-            "unchanged chunks reused%s) in %.1f s%s\n",
+            "unchanged chunks reused%s) in %.*f s%s\n",
             opt->name, (unsigned long long)st->commits_new,
             (unsigned long long)st->blobs_analysed,
             cli_bytes(analysed, sizeof(analysed), (double)st->bytes_analysed),
             cli_bytes(reused, sizeof(reused), (double)st->memo_hit_bytes),
             /* the reused bytes count a template's expansion */
-            st->templates_analysed ? ", templates expanded" : "", st->seconds,
+            st->templates_analysed ? ", templates expanded" : "",
+            st->seconds < 1 ? 3 : 1, st->seconds,
             st->rewrites ? "; a ref was rewritten (rebased or "
             "force-pushed): recorded, old history kept" : "");
-    if (st->commits_new)
-        fprintf(stderr, "%s: CPU %.1f s: planning %.1f s, analysis %.1f s, writing %.1f s%s\n",
-                opt->name, st->cpu_plan_s + st->cpu_analyse_s + st->cpu_write_s,
-                st->cpu_plan_s, st->cpu_analyse_s, st->cpu_write_s,
-                st->cpu_analyse_s > 0 ? "" : " (all on the writing thread: --threads 1, one CPU "
-                "to use (affinity or CPU limit), or a ref with fewer than 32 new commits, "
-                "which threads would not speed up)");
+    if (st->commits_new) {
+        double cpu = st->cpu_plan_s + st->cpu_analyse_s + st->cpu_write_s;
+        /* A push takes tens of milliseconds: tenths of a second said 0.0. */
+        int prec = cpu < 1 ? 3 : 1;
+
+        fprintf(stderr, "%s: CPU %.*f s: planning %.*f s, analysis %.*f s, writing %.*f s%s\n",
+                opt->name, prec, cpu, prec, st->cpu_plan_s, prec, st->cpu_analyse_s, prec,
+                st->cpu_write_s, st->cpu_analyse_s > 0 ? ""
+                : ingest_threads(opt) < 2 ? " (all on the writing thread: one analysis thread, "
+                "by --threads 1 or one CPU to use)"
+                : " (all on the writing thread: under 32 new commits a ref, which threads "
+                "would not speed up)");
+    }
     if (st->stalled_plans || st->stalled_blobs)
         fprintf(stderr, "%s: in the background, the machine busy: the writing thread "
                 "planned %llu commits and analysed %llu blobs itself\n", opt->name,

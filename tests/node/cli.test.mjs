@@ -84,6 +84,22 @@ test('usage names the new spellings', () => {
   assert.match(n.stderr, /\/nonexistent\/x\.db: no directory \/nonexistent to hold the database/);
 });
 
+test('a short ingest says its CPU in milliseconds and why it used one thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-cpu-'));
+  try {
+    const a = run(['ingest', '--db', join(dir, 'a.db'), '--git-dir', toyport, '--ref', 'hpy',
+                   '--threads', '2']);
+    assert.equal(a.status, 0, a.stderr);
+    assert.match(a.stderr, /: CPU 0\.\d{3} s: planning 0\.\d{3} s, analysis 0\.000 s, writing 0\.\d{3} s \(all on the writing thread: under 32 new commits a ref/);
+    const b = run(['ingest', '--db', join(dir, 'b.db'), '--git-dir', toyport, '--ref', 'hpy',
+                   '--threads', '1']);
+    assert.equal(b.status, 0, b.stderr);
+    assert.match(b.stderr, /\(all on the writing thread: one analysis thread, by --threads 1/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a push without --ref from a git directory without HEAD names the stored refs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-nohead-'));
   const git = join(dir, 'r.git');
