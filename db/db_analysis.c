@@ -161,12 +161,15 @@ int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out)
     int rc;
 
     *out = NULL;
-    if ((rc = db_prepare(db, &st, "SELECT flow, flow_len FROM analyses WHERE id = ?1")) < 0)
+    /* Kept: a push reads a few files' facts, an ingest one per change. */
+    if ((rc = db_kept_prepare(db, &st, "SELECT flow, flow_len FROM analyses WHERE id = ?1")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, analysis_id);
     if ((rc = db_step(st)) > 0)
         rc = db_column_decompress(st, 0, 1, out);
-    sqlite3_finalize(st);
+    else if (rc == 0)
+        rc = pd_error_set(PD_ENOTFOUND, "no analysis %lld", (long long)analysis_id);
+    db_kept_done(st);
     return rc < 0 ? rc : 0;
 }
 

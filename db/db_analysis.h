@@ -107,7 +107,8 @@ int db_analysis_functions(sqlite3 *db, int64_t analysis_id,
                           int (*fn)(void *arg, const db_fn_brief *f), void *arg);
 
 /* The flow facts of one analysis, decompressed and NUL-terminated, into *out
- * (the caller frees; NULL when not stored).  0, PD_EDB, PD_ENOMEM. */
+ * (the caller frees; NULL when not stored).  0, PD_ENOTFOUND (no such
+ * analysis), PD_EDB, PD_ENOMEM. */
 int db_analysis_flow(sqlite3 *db, int64_t analysis_id, char **out);
 
 /* Call `fn` with each stored ref name of repository `repo_id`, sorted.

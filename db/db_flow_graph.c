@@ -6,32 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_compress.h"
+#include "db_analysis.h"
 #include "db_flow_graph.h"
 #include "db_kept.h"
 #include "db_stmt.h"
 #include "pd_buf.h"
 #include "pd_error.h"
-
-/* The facts of analysis `id` into *text (NULL: none).  0, PD_EINVAL (no
- * such analysis), PD_EDB, PD_ENOMEM. */
-static int db_flow_graph_facts(sqlite3 *db, int64_t id, char **text)
-{
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    *text = NULL;
-    if ((rc = db_kept_prepare(db, &st, "SELECT flow, flow_len FROM analyses WHERE id = ?1")) < 0)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    if ((rc = db_step(st)) > 0)
-        rc = db_column_decompress(st, 0, 1, text);
-    else if (rc == 0)
-        rc = pd_error_set(PD_EINVAL, "a kept call graph names analysis %lld, which is gone",
-                          (long long)id);
-    db_kept_done(st);
-    return rc;
-}
 
 int db_flow_graph_next(const char **p, db_flow_graph_line *out)
 {
@@ -71,9 +51,11 @@ static int db_flow_graph_replay(sqlite3 *db, pd_flow *g, const char *files)
             return pd_error_set(PD_EINVAL, "a damaged file list of a kept call graph");
         if (!(path = strndup(l.path, l.path_len)))
             return pd_error_nomem(NULL);
-        if (l.id == 0 || (rc = db_flow_graph_facts(db, l.id, &text)) == 0)
+        if (l.id == 0 || (rc = db_analysis_flow(db, l.id, &text)) == 0)
             rc = pd_flow_set_file_text(g, pd_flow_path_key(path), path, text,
                                        text ? strlen(text) : 0);
+        else if (rc == PD_ENOTFOUND)        /* a list naming what is gone */
+            rc = PD_EINVAL;
         free(text);
         free(path);
     }
@@ -127,27 +109,6 @@ int db_flow_graph_read(sqlite3 *db, int64_t commit_id, const char *rules_hash, p
     return rc;
 }
 
-/* Run one kept statement with up to three integer or text parameters
- * (text: `t` names which, 1-based; 0 none).  0 or PD_EDB. */
-static int db_flow_graph_exec(sqlite3 *db, const char *sql, int64_t a, int64_t b,
-                              const char *text, int t)
-{
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    if ((rc = db_kept_prepare(db, &st, sql)) < 0)
-        return rc;
-    if (t != 1)
-        sqlite3_bind_int64(st, 1, a);
-    if (t != 2)
-        sqlite3_bind_int64(st, 2, b);
-    if (t)
-        sqlite3_bind_text(st, t, text, -1, SQLITE_STATIC);
-    rc = db_step(st);
-    db_kept_done(st);
-    return rc < 0 ? rc : 0;
-}
-
 int db_flow_graph_put(sqlite3 *db, int64_t commit_id, const char *rules_hash,
                       const pd_flow *g)
 {
@@ -191,12 +152,21 @@ int db_flow_graph_name(sqlite3 *db, int64_t commit_id, const char *rules_hash,
 
 int db_flow_graph_copy(sqlite3 *db, int64_t from, int64_t to, const char *rules_hash)
 {
-    return db_flow_graph_exec(db, "INSERT OR REPLACE INTO flow_graph_commits"
-                                  "(commit_id, rules_hash, graph_id, files) "
-                                  "SELECT ?2, rules_hash, graph_id, files "
-                                  "FROM flow_graph_commits "
-                                  "WHERE commit_id = ?1 AND rules_hash = ?3",
-                              from, to, rules_hash, 3);
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_kept_prepare(db, &st, "INSERT OR REPLACE INTO flow_graph_commits"
+                                       "(commit_id, rules_hash, graph_id, files) "
+                                       "SELECT ?2, rules_hash, graph_id, files "
+                                       "FROM flow_graph_commits "
+                                       "WHERE commit_id = ?1 AND rules_hash = ?3")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, from);
+    sqlite3_bind_int64(st, 2, to);
+    sqlite3_bind_text(st, 3, rules_hash, -1, SQLITE_STATIC);
+    rc = db_step(st);
+    db_kept_done(st);
+    return rc < 0 ? rc : 0;
 }
 
 int db_flow_graph_prune(sqlite3 *db)
@@ -205,8 +175,8 @@ int db_flow_graph_prune(sqlite3 *db)
     char sql[64];
     int rc, was = 1;
 
-    if ((rc = db_flow_graph_exec(db, "DELETE FROM flow_graph_commits WHERE commit_id NOT IN "
-                                     "(SELECT commit_id FROM refs)", 0, 0, NULL, 0)) < 0 ||
+    if ((rc = db_exec(db, "DELETE FROM flow_graph_commits WHERE commit_id NOT IN "
+                          "(SELECT commit_id FROM refs)")) < 0 ||
         (rc = db_prepare(db, &st, "PRAGMA secure_delete")) < 0)
         return rc;
     if ((rc = db_step(st)) > 0)
@@ -217,8 +187,8 @@ int db_flow_graph_prune(sqlite3 *db)
      * more.  FAST zeroes only the pages written anyway. */
     if (rc < 0 || (rc = db_exec(db, "PRAGMA secure_delete = FAST")) < 0)
         return rc;
-    rc = db_flow_graph_exec(db, "DELETE FROM flow_graphs WHERE id NOT IN "
-                                "(SELECT graph_id FROM flow_graph_commits)", 0, 0, NULL, 0);
+    rc = db_exec(db, "DELETE FROM flow_graphs WHERE id NOT IN "
+                     "(SELECT graph_id FROM flow_graph_commits)");
     snprintf(sql, sizeof(sql), "PRAGMA secure_delete = %d", was);
     if (db_exec(db, sql) < 0 && rc == 0)
         rc = PD_EDB;
