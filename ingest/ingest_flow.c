@@ -21,13 +21,17 @@
 #include "pd_flow.h"
 #include "pd_map.h"
 
-/* A file read over a kept block: its path holds analysis `id` (0: gone),
- * whose facts are `bytes` long. */
+/* What the walk knows of a path: the hash of its facts as the graph holds
+ * them (pd_flow_facts_hash | 1, lines left out; 0: not known), and when
+ * it was read over a kept block (`since`), the analysis it holds (0: the
+ * file is gone) and its facts' length, which ingest_flow_keep names. */
 typedef struct {
+    uint64_t hash;
+    int since;
     int64_t id;
     size_t bytes;
     char path[];
-} ingest_flow_at;
+} ingest_flow_path;
 
 struct ingest_flow {
     sqlite3 *db;
@@ -36,17 +40,15 @@ struct ingest_flow {
     int64_t delta[PD_OBJ_COUNT];
     int64_t base;                /* the commit the walk started from */
     int loaded;                  /* the graph holds base's files */
-    int packed;                  /* ... kept (db_flow_graph.h): `seen`
-                                  * lacks the paths not touched since */
+    int packed;                  /* ... kept (db_flow_graph.h): the paths not
+                                  * touched since have no hash yet */
     int64_t graph_id;            /* the kept block it was read from */
-    pd_map *since;               /* path -> its entry in since_at: */
-    ingest_flow_at **since_at;   /* the files read over that block */
-    size_t nsince, capsince;
-    size_t since_bytes;          /* the sum of their facts' bytes */
+    pd_map *paths;               /* path -> its ingest_flow_path */
+    ingest_flow_path **path;     /* every one (owned) */
+    size_t npath, cappath;
+    size_t nsince, since_bytes;  /* those read over the kept block, and the
+                                  * sum of their facts' bytes */
     long files_max;              /* the most since_bytes may be (ingest.h) */
-    pd_map *seen;                /* path -> hash of its facts (lines left out) */
-    char **paths;                /* the map's keys (owned) */
-    size_t npaths, cappaths;
     db_flow_sets *sets;          /* the stored results (db_flow_set.h) */
     int64_t set_id;              /* the current commit's set; 0: unknown */
     char *set;                   /* its text when the graph made it */
@@ -98,93 +100,84 @@ void ingest_flow_hash_note(ingest_flow *f, int64_t analysis_id, uint64_t hash)
     ingest_flow_hash_put(f, analysis_id, hash);
 }
 
-/* 1 when `path`'s facts, of hash `facts`, are those it had (and
- * remember them). */
-static int ingest_flow_same(ingest_flow *f, const char *path, uint64_t facts)
+/* The record of `path`, made if new; NULL when out of memory. */
+static ingest_flow_path *ingest_flow_path_of(ingest_flow *f, const char *path)
 {
-    uint64_t h = facts | 1;                      /* 0 is "none" */
-    uint64_t *old = pd_map_get(f->seen, path, strlen(path));
-    char *key;
+    size_t len = strlen(path);
+    ingest_flow_path *p = pd_map_get(f->paths, path, len);
 
-    if (old) {
-        if (*old == h)
-            return 1;
-        *old = h;
-        return 0;
-    }
-    if (f->npaths == f->cappaths) {
-        size_t cap = f->cappaths ? f->cappaths * 2 : 256;
-        char **p = realloc(f->paths, cap * sizeof(*p));
+    if (p)
+        return p;
+    if (f->npath == f->cappath) {
+        size_t cap = f->cappath ? f->cappath * 2 : 256;
+        ingest_flow_path **a = realloc(f->path, cap * sizeof(*a));
 
-        if (!p)
-            return 0;
-        f->paths = p;
-        f->cappaths = cap;
+        if (!a)
+            return NULL;
+        f->path = a;
+        f->cappath = cap;
     }
-    if (!(key = malloc(strlen(path) + 1 + sizeof(uint64_t))))
-        return 0;
-    memcpy(key, &h, sizeof(h));                 /* the value, then the key */
-    memcpy(key + sizeof(h), path, strlen(path) + 1);
-    if (pd_map_put(f->seen, key + sizeof(h), strlen(path), key) < 0) {
-        free(key);
-        return 0;
+    if (!(p = calloc(1, sizeof(*p) + len + 1)))
+        return NULL;
+    memcpy(p->path, path, len + 1);
+    if (pd_map_put(f->paths, p->path, len, p) < 0) {
+        free(p);
+        return NULL;
     }
-    f->paths[f->npaths++] = key;
-    return 0;
+    f->path[f->npath++] = p;
+    return p;
 }
 
-static int ingest_flow_cmp_at(const void *a, const void *b)
-{
-    return strcmp((*(ingest_flow_at *const *)a)->path, (*(ingest_flow_at *const *)b)->path);
-}
-
-/* Forget the files read over the kept block. */
-static void ingest_flow_since_clear(ingest_flow *f)
+/* Forget every path (a new base). */
+static void ingest_flow_paths_clear(ingest_flow *f)
 {
     size_t i;
 
-    for (i = 0; i < f->nsince; i++) {
-        pd_map_del(f->since, f->since_at[i]->path, strlen(f->since_at[i]->path));
-        free(f->since_at[i]);
+    for (i = 0; i < f->npath; i++) {
+        pd_map_del(f->paths, f->path[i]->path, strlen(f->path[i]->path));
+        free(f->path[i]);
     }
-    f->nsince = 0;
-    f->since_bytes = 0;
+    f->npath = f->nsince = f->since_bytes = 0;
+}
+
+/* 1 when `path`'s facts, of hash `facts`, are those it had (and
+ * remember them; out of memory: 0, the file is set again). */
+static int ingest_flow_same(ingest_flow *f, const char *path, uint64_t facts)
+{
+    ingest_flow_path *p = ingest_flow_path_of(f, path);
+    uint64_t h = facts | 1;                      /* 0 is "not known" */
+
+    if (!p)
+        return 0;
+    if (p->hash == h)
+        return 1;
+    p->hash = h;
+    return 0;
 }
 
 /* `path` now holds analysis `id` (0: gone), of `bytes` of facts, over
  * the kept block.  0 or PD_ENOMEM. */
 static int ingest_flow_since_put(ingest_flow *f, const char *path, int64_t id, size_t bytes)
 {
-    size_t len = strlen(path);
-    ingest_flow_at *at = pd_map_get(f->since, path, len);
+    ingest_flow_path *p = ingest_flow_path_of(f, path);
 
-    if (at) {
-        f->since_bytes += bytes - at->bytes;
-        at->id = id;
-        at->bytes = bytes;
-        return 0;
-    }
-    if (f->nsince == f->capsince) {
-        size_t cap = f->capsince ? f->capsince * 2 : 16;
-        ingest_flow_at **a = realloc(f->since_at, cap * sizeof(*a));
-
-        if (!a)
-            return pd_error_nomem(NULL);
-        f->since_at = a;
-        f->capsince = cap;
-    }
-    if (!(at = malloc(sizeof(*at) + len + 1)))
+    if (!p)
         return pd_error_nomem(NULL);
-    at->id = id;
-    at->bytes = bytes;
-    f->since_bytes += bytes;
-    memcpy(at->path, path, len + 1);
-    if (pd_map_put(f->since, at->path, len, at) < 0) {
-        free(at);
-        return PD_ENOMEM;
+    if (p->since) {
+        f->since_bytes -= p->bytes;
+    } else {
+        p->since = 1;
+        f->nsince++;
     }
-    f->since_at[f->nsince++] = at;
+    p->id = id;
+    p->bytes = bytes;
+    f->since_bytes += bytes;
     return 0;
+}
+
+static int ingest_flow_cmp_path(const void *a, const void *b)
+{
+    return strcmp((*(ingest_flow_path *const *)a)->path, (*(ingest_flow_path *const *)b)->path);
 }
 
 /* The kept block's files text (db_flow_graph_name): *files NULL when a
@@ -192,23 +185,29 @@ static int ingest_flow_since_put(ingest_flow *f, const char *path, int64_t id, s
  * block is written).  0 or PD_ENOMEM. */
 static int ingest_flow_since_text(ingest_flow *f, char **files)
 {
+    ingest_flow_path **v = malloc((f->nsince ? f->nsince : 1) * sizeof(*v));
+    size_t i, n = 0;
     pd_buf b;
-    size_t i;
 
     *files = NULL;
-    qsort(f->since_at, f->nsince, sizeof(*f->since_at), ingest_flow_cmp_at);
+    if (!v)
+        return pd_error_nomem(NULL);
+    for (i = 0; i < f->npath; i++)
+        if (f->path[i]->since)
+            v[n++] = f->path[i];
+    qsort(v, n, sizeof(*v), ingest_flow_cmp_path);
     pd_buf_init(&b, 0);
-    for (i = 0; i < f->nsince && !strpbrk(f->since_at[i]->path, "\t\n"); i++)
-        pd_buf_printf(&b, "%lld\t%zu\t%s\n", (long long)f->since_at[i]->id,
-                      f->since_at[i]->bytes, f->since_at[i]->path);
+    for (i = 0; i < n && !strpbrk(v[i]->path, "\t\n"); i++)
+        pd_buf_printf(&b, "%lld\t%zu\t%s\n", (long long)v[i]->id, v[i]->bytes, v[i]->path);
+    free(v);
     if (b.err) {
         pd_buf_free(&b);
         return pd_error_nomem(NULL);
     }
-    if (i == f->nsince)
+    if (i == n)
         *files = pd_buf_take(&b, NULL);
     pd_buf_free(&b);
-    return *files || i < f->nsince ? 0 : pd_error_nomem(NULL);
+    return *files || i < n ? 0 : pd_error_nomem(NULL);
 }
 
 /* Read the lines of a kept row's files (db_flow_graph_next) into
@@ -242,7 +241,7 @@ int ingest_flow_open(ingest_flow **out, sqlite3 *db, const char *rules_hash, int
     f->rules_hash = rules_hash;
     f->files_max = files_kb < 0 ? -1 : 1024L * (files_kb ? files_kb : INGEST_FLOW_FILES_KB);
     if ((rc = pd_flow_new(&f->g)) < 0 || (rc = db_flow_sets_open(db, &f->sets)) < 0 ||
-        !(f->seen = pd_map_new(PD_MAP_SEEDED)) || !(f->since = pd_map_new(PD_MAP_SEEDED))) {
+        !(f->paths = pd_map_new(PD_MAP_SEEDED))) {
         ingest_flow_close(f);
         return rc < 0 ? rc : pd_error_nomem(NULL);
     }
@@ -255,13 +254,9 @@ void ingest_flow_close(ingest_flow *f)
     if (!f)
         return;
     pd_flow_free(f->g);
-    pd_map_free(f->seen);
-    for (size_t i = 0; i < f->npaths; i++)
-        free(f->paths[i]);
-    free(f->paths);
-    ingest_flow_since_clear(f);
-    pd_map_free(f->since);
-    free(f->since_at);
+    ingest_flow_paths_clear(f);
+    pd_map_free(f->paths);
+    free(f->path);
     db_flow_sets_close(f->sets);
     free(f->set);
     free(f->hash_of);
@@ -307,14 +302,8 @@ static int ingest_flow_reset(ingest_flow *f)
     f->g = NULL;
     f->packed = 0;
     f->graph_id = 0;
-    ingest_flow_since_clear(f);
+    ingest_flow_paths_clear(f);
     memset(f->delta, 0, sizeof(f->delta));
-    pd_map_free(f->seen);
-    for (size_t i = 0; i < f->npaths; i++)
-        free(f->paths[i]);
-    f->npaths = 0;
-    if (!(f->seen = pd_map_new(PD_MAP_SEEDED)))
-        return pd_error_nomem(NULL);
     if ((rc = pd_flow_new(&f->g)) < 0)
         return rc;
     return 0;
@@ -395,6 +384,7 @@ static int ingest_flow_hash_of(ingest_flow *f, int64_t id, uint64_t *h)
 int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t analysis_id,
                      const char *text, int have_text, pd_counts *totals)
 {
+    ingest_flow_path *known;
     char *stored = NULL;
     uint64_t h = 0;
     int rc = 0;
@@ -420,7 +410,8 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t a
     }
     /* An unpacked graph holds base's version of a path not seen yet: the
      * facts of the analysis this change replaces. */
-    if (f->packed && old_id && !pd_map_get(f->seen, path, strlen(path))) {
+    known = pd_map_get(f->paths, path, strlen(path));
+    if (f->packed && old_id && (!known || !known->hash)) {
         uint64_t a;
 
         if ((rc = ingest_flow_hash_of(f, old_id, &a)) < 0)
@@ -428,10 +419,9 @@ int ingest_flow_file(ingest_flow *f, const char *path, int64_t old_id, int64_t a
         ingest_flow_same(f, path, a);
     }
     if (!have_text) {
-        uint64_t *seen = pd_map_get(f->seen, path, strlen(path));
-
+        known = pd_map_get(f->paths, path, strlen(path));
         /* The facts the path already has: nothing to read. */
-        if (seen && ingest_flow_hash_get(f, analysis_id, &h) && *seen == (h | 1))
+        if (known && ingest_flow_hash_get(f, analysis_id, &h) && known->hash == (h | 1))
             return 0;
         if ((rc = db_analysis_flow(f->db, analysis_id, &stored)) < 0)
             return rc;
