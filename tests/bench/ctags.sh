@@ -29,6 +29,7 @@
 # the analyzer's heap takes a few huge pages, so ctags' time and the ratio
 # move with the host while the analyzer's does not).
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 repo=${BENCH_REPO:?set BENCH_REPO to a bare clone of numpy-hpy (see doc/benchmarks.md)}
 ref=${BENCH_CTAGS_REF:-hpy}
@@ -44,21 +45,8 @@ mkdir -p "$tmp/co"
 git --git-dir="$repo" archive --format=tar "$ref" | tar -x -C "$tmp/co"
 cd "$tmp/co"
 
-# cpu CMD...: user + system seconds of one run (output discarded), the
-# system seconds alone, and the wall seconds, to the microsecond: wait4's rusage of that child,
-# which agrees with perf (GNU time prints hundredths, and numpy/core's 0.07
-# s against ctags' 0.13 s moved the ratio by 0.3 a step; Python's
-# subprocess.run with RUSAGE_CHILDREN did not agree with perf).
-cpu() {
-  python3 -c 'import os, sys
-null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_WRONLY, 0) for fd in (1, 2)]
-import time
-t = time.monotonic()
-pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=null)
-r = os.wait4(pid, 0)[2]
-t = time.monotonic() - t
-print("%.6f %.6f %.6f" % (r.ru_utime + r.ru_stime, r.ru_stime, t))' "$@"
-}
+# cpu CMD...: "CPU SYSTEM WALL" of one run, output discarded (rusage.py).
+cpu() { python3 "$here/rusage.py" -q "$@" || true; }
 # A build from before --threads (BENCH_CTAGS_BEFORE) analyses on one.
 one() { "$1" analyze --help | grep -q -- --threads && echo "--threads 1" || true; }
 one_now=$(one "$bin"); one_before=${before:+$(one "$before")}

@@ -16,23 +16,12 @@
 # "push_wall S push_cpu S" (medians of RUNS runs on a fresh copy of DB, in
 # seconds to the microsecond).
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 db=$2 repo=$3 ref=$4 file=$5 runs=$6
 shift 6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# usec CMD...: "WALL CPU" of one run in seconds to the microsecond (wait4's
-# rusage of the child, as ctags.sh takes it: GNU time prints hundredths,
-# and a push is tens of milliseconds).  Exits with the command's status.
-usec() {
-  python3 -c 'import os, sys, time
-t = time.monotonic()
-pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ)
-_, status, r = os.wait4(pid, 0)
-t = time.monotonic() - t
-print("%.6f %.6f" % (t, r.ru_utime + r.ru_stime))
-sys.exit(os.waitstatus_to_exitcode(status))' "$@"
-}
 
 git init -q --bare "$tmp/push.git"
 echo "$(cd "$repo" && pwd)/objects" > "$tmp/push.git/objects/info/alternates"
@@ -66,10 +55,11 @@ while [ "$i" -lt "$runs" ]; do
   # Written back before the clock starts: else the ingest's first fsync
   # writes the whole copy out and is counted (tens of ms of kernel time).
   sync "$tmp/p.db"
-  usec "$bin" ingest --quiet --db "$tmp/p.db" --git-dir "$tmp/push.git" --name numpy-hpy \
-    "$@" > "$tmp/time"
-  awk '{print $1}' "$tmp/time" >> "$tmp/wall"
-  awk '{print $2}' "$tmp/time" >> "$tmp/cpu"
+  # to the microsecond: a push is tens of milliseconds (rusage.py)
+  python3 "$here/rusage.py" "$bin" ingest --quiet --db "$tmp/p.db" --git-dir "$tmp/push.git" \
+    --name numpy-hpy "$@" > "$tmp/time"
+  awk '{print $3}' "$tmp/time" >> "$tmp/wall"
+  awk '{print $1}' "$tmp/time" >> "$tmp/cpu"
   [ "$(sqlite3 "$tmp/p.db" "SELECT count(*) FROM commits WHERE oid = '$new'")" = 1 ] ||
     { echo "push: the pushed commit was not stored" >&2; exit 1; }
   i=$((i + 1))
