@@ -35,9 +35,11 @@ static void cli_ingest_usage(FILE *out)
         "  --exclude GLOB   leave out matching paths; repeatable\n"
         "  --rules FILE     rules file (default: the built-in HPy/numpy rules)\n"
         "  --upstream REF   the branch the port was forked from: a ref's own\n"
-        "                   commits are those REF cannot reach (default: main or\n"
-        "                   master when the repository has one; else the port\n"
-        "                   starts at the first HPy token)\n"
+        "                   commits are those REF cannot reach (default: the\n"
+        "                   upstream stored for the ref, its stored fork base when\n"
+        "                   the git directory lacks it; else main or master when\n"
+        "                   the repository has one; else the port starts at the\n"
+        "                   first HPy token)\n"
         "  --no-patch-ids   skip git patch ids (faster; no links between a\n"
         "                   rebased commit and its earlier version)\n"
         "  --threads N      analysis threads (default: one per CPU the process\n"
@@ -254,6 +256,16 @@ static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
     if (st->shallow)
         fprintf(stderr, "%s: a shallow clone: the history starts at its boundary\n",
                 opt->name);
+    if (st->forks_kept)
+        fprintf(stderr, "%s: %s lacks the upstream stored for %llu ref(s): their own "
+                "commits are counted from the fork base stored before (doc/history.md)\n",
+                opt->name, opt->repo_path, (unsigned long long)st->forks_kept);
+    if (st->forks_dropped)
+        fprintf(stderr, "%s: %llu ref(s) no longer have their stored fork base on their "
+                "chain and %s lacks their upstream: their port now starts at the first HPy "
+                "token; ingest from a git directory with the upstream, or name it with "
+                "--upstream REF\n", opt->name, (unsigned long long)st->forks_dropped,
+                opt->repo_path);
 }
 
 int cli_ingest(int argc, char **argv)

@@ -92,6 +92,37 @@ int db_fork_is_stop(const db_fork *f, int64_t id, const char *oid, const char **
     return 0;
 }
 
+/* A stored fork from the row (upstream, base oid, base id) `st` is on. */
+static void db_fork_row(sqlite3_stmt *st, db_fork *out)
+{
+    out->basis = DB_FORK_UPSTREAM;
+    snprintf(out->upstream, sizeof(out->upstream), "%s",
+             (const char *)sqlite3_column_text(st, 0));
+    if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+        snprintf(out->base_oid, sizeof(out->base_oid), "%s",
+                 (const char *)sqlite3_column_text(st, 1));
+    out->base_id = sqlite3_column_int64(st, 2);
+}
+
+int db_fork_stored(sqlite3 *db, int64_t repo_id, const char *ref, db_fork *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = db_prepare(db, &st, "SELECT f.upstream, c.oid, f.base_commit_id FROM ref_forks f "
+                         "LEFT JOIN commits c ON c.id = f.base_commit_id "
+                         "WHERE f.repo_id = ?1 AND f.ref = ?2")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
+    if ((rc = db_step(st)) > 0)
+        db_fork_row(st, out);
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : rc == 0 ? pd_error_set(PD_ENOTFOUND, "no fork stored for '%s'", ref)
+                                 : 0;
+}
+
 /* The tips of the repository's other refs (not `commit_id`). */
 static int db_fork_stops(sqlite3 *db, int64_t repo_id, int64_t commit_id, db_fork *out)
 {
@@ -142,15 +173,8 @@ int db_fork_find(sqlite3 *db, int64_t repo_id, const char *ref, int64_t commit_i
     sqlite3_bind_int64(st, 1, commit_id);
     sqlite3_bind_int64(st, 2, repo_id);
     sqlite3_bind_text(st, 3, ref ? ref : "", -1, SQLITE_STATIC);
-    if ((rc = db_step(st)) > 0) {
-        out->basis = DB_FORK_UPSTREAM;
-        snprintf(out->upstream, sizeof(out->upstream), "%s",
-                 (const char *)sqlite3_column_text(st, 0));
-        if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-            snprintf(out->base_oid, sizeof(out->base_oid), "%s",
-                     (const char *)sqlite3_column_text(st, 1));
-        out->base_id = sqlite3_column_int64(st, 2);
-    }
+    if ((rc = db_step(st)) > 0)
+        db_fork_row(st, out);
     sqlite3_finalize(st);
     return rc < 0 ? rc : db_fork_stops(db, repo_id, commit_id, out);
 }

@@ -70,6 +70,15 @@ typedef struct {
     int nstops;
 } db_fork;
 
+/*
+ * The fork db_fork_put stored for `ref` itself, as it was stored: basis
+ * DB_FORK_UPSTREAM, its upstream, its base (oid and row id; "" and 0 when
+ * the whole chain is the ref's own), no stops.  An ingest from a git
+ * directory without that upstream starts from it (ingest_fork.h).  0,
+ * PD_ENOTFOUND when none is stored, PD_EDB.
+ */
+int db_fork_stored(sqlite3 *db, int64_t repo_id, const char *ref, db_fork *out);
+
 /* The index + 1 of the stop that row id `id` (or, when id is 0, commit
  * `oid`) is, 0 when none; *ref (may be NULL) gets its ref name. */
 int db_fork_is_stop(const db_fork *f, int64_t id, const char *oid, const char **ref);

@@ -392,7 +392,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
     int64_t *ids = NULL, base = 0, prev, tip_id = 0, old_id = 0, own;
     const ingest_plan *plan = NULL;
     size_t n = 0, i;
-    int rc, has_stats;
+    int rc, has_stats, how;
 
     c->patch_below = 0;
     if ((rc = ingest_resolve(c, &tip, ref, store_ref)) < 0 ||
@@ -403,8 +403,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
     ingest_chain_parent_trees(c, ptrees, n);
     /* Patch ids for the ref's own commits alone (doc/history.md). */
     if ((!c->opt->no_patch_ids &&
-         (rc = ingest_fork_own(c->repo, ref, &tip, c->opt->upstream, n,
-                               &c->patch_below)) < 0) ||
+         (rc = ingest_fork_own(c->repo, c->db, c->repo_id, ref, &tip, c->opt->upstream,
+                               n, &c->patch_below)) < 0) ||
         (rc = ingest_pipe_open(c, chain, ptrees, ids, n)) < 0)
         goto done;
     c->st.commits_seen += n;
@@ -437,9 +437,12 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
         goto done;
     if ((rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id)) == 0 &&
         (rc = ingest_flow_keep(c->flow, tip_id)) == 0 &&
-        (rc = db_flow_graph_prune(c->db)) == 0)
-        rc = ingest_fork_record(c->repo, c->db, c->repo_id, ref, &tip, c->opt->upstream,
-                                &own);
+        (rc = db_flow_graph_prune(c->db)) == 0 &&
+        (rc = ingest_fork_record(c->repo, c->db, c->repo_id, ref, &tip, c->opt->upstream,
+                                 &own, &how)) == 0) {
+        c->st.forks_kept += how == INGEST_FORK_KEPT;
+        c->st.forks_dropped += how == INGEST_FORK_DROPPED;
+    }
 done:
     ingest_pipe_close(c);
     free(chain);

@@ -95,6 +95,10 @@ typedef struct {
                                  partial clone): recorded, counted absent */
     size_t blobs_filled;      /* recorded missing blobs found this time */
     int shallow;              /* a walk stopped at a shallow boundary */
+    uint64_t forks_kept;      /* refs whose stored upstream the git directory
+                                 lacks: counted from the stored fork base */
+    uint64_t forks_dropped;   /* ... and whose chain no longer has that base:
+                                 their port starts at the first HPy token */
     double seconds;           /* wall-clock time of the run */
     uint64_t stalled_plans;   /* background: commits the writer planned
                                  itself, the planner being late */

@@ -32,9 +32,9 @@ static int ingest_fork_resolve(git_repository *repo, const char *name, git_oid *
     return rc;
 }
 
-/* Walk tip's first-parent commits that `up` cannot reach: their number
- * into *own and the base (first parent of the oldest; tip when none) into
- * *base, *has_base 0 when the oldest is a root. */
+/* Walk tip's first-parent commits that `up` cannot reach (every one when
+ * `up` is NULL): their number into *own and the base (first parent of the
+ * oldest; tip when none) into *base, *has_base 0 when the oldest is a root. */
 static int ingest_fork_walk(git_repository *repo, const git_oid *tip, const git_oid *up,
                             int64_t *own, git_oid *base, int *has_base)
 {
@@ -47,7 +47,7 @@ static int ingest_fork_walk(git_repository *repo, const git_oid *tip, const git_
     *has_base = 1;
     git_oid_cpy(base, tip);
     if (git_revwalk_new(&w, repo) < 0 || git_revwalk_push(w, tip) < 0 ||
-        git_revwalk_hide(w, up) < 0) {
+        (up && git_revwalk_hide(w, up) < 0)) {
         git_revwalk_free(w);
         return pd_error_set(PD_EGIT, "cannot walk from the upstream: %s",
                             git_error_last() ? git_error_last()->message : "?");
@@ -73,59 +73,136 @@ static int ingest_fork_walk(git_repository *repo, const git_oid *tip, const git_
     return 0;
 }
 
-/* The upstream to use when none is named, its commit into *up; NULL when
- * there is none.  A main line ingested itself has no upstream to guess:
- * numpy's main would otherwise be "forked" from its stale master. */
-static const char *ingest_fork_guess(git_repository *repo, const char *ref, git_oid *up)
+/* Whether `ref` is a main line, which has no upstream to guess: numpy's
+ * main would otherwise be "forked" from its stale master. */
+static int ingest_fork_is_main(const char *ref)
 {
     size_t i, n = sizeof(ingest_fork_auto) / sizeof(*ingest_fork_auto);
 
     for (i = 0; i < n; i++)
         if (strcmp(ingest_fork_auto[i], ref) == 0)
-            return NULL;
+            return 1;
+    return 0;
+}
+
+/* The first of ingest_fork_auto the repository has, its commit into *up;
+ * NULL when it has none. */
+static const char *ingest_fork_guess(git_repository *repo, git_oid *up)
+{
+    size_t i, n = sizeof(ingest_fork_auto) / sizeof(*ingest_fork_auto);
+
     for (i = 0; i < n; i++)
         if (ingest_fork_resolve(repo, ingest_fork_auto[i], up) == 0)
             return ingest_fork_auto[i];
     return NULL;
 }
 
-int ingest_fork_own(git_repository *repo, const char *ref, const git_oid *tip,
-                    const char *upstream, size_t n, size_t *below)
+/* What a ref's own commits are counted from. */
+typedef struct {
+    const char *name;        /* the upstream's name; NULL: none at all */
+    git_oid up;              /* the commit to hide */
+    int hide;                /* 0: hide nothing (a stored fork without base) */
+    int kept;                /* the stored fork's base, this git directory
+                                lacking its upstream */
+    db_fork stored;          /* the stored fork, if any */
+} ingest_fork_from;
+
+/*
+ * The upstream named; else the one the ref's stored fork names (`db` may
+ * be NULL), when the git directory has it; else, with a stored fork, that
+ * fork's base: a push from a clone of the port branch alone (a CI
+ * checkout, a webhook's mirror) lacks the upstream, and the fork found
+ * where it was still holds.  Hiding the base gives the same own commits
+ * as hiding the upstream while the base is on the chain; the caller checks
+ * that it still is.  Else, for a ref that is no main line, the first of
+ * ingest_fork_auto the git directory has.  0 (f->name NULL: nothing
+ * found), PD_ENOTFOUND for a named upstream the repository lacks, PD_EDB.
+ */
+static int ingest_fork_from_find(git_repository *repo, sqlite3 *db, int64_t repo_id,
+                                 const char *ref, const char *upstream, ingest_fork_from *f)
 {
-    git_oid up, base;
+    int rc = PD_ENOTFOUND;
+
+    memset(f, 0, sizeof(*f));
+    f->hide = 1;
+    if (upstream) {
+        if (ingest_fork_resolve(repo, upstream, &f->up) < 0)
+            return pd_error_set(PD_ENOTFOUND, "unknown upstream '%s'", upstream);
+        f->name = upstream;
+        return 0;
+    }
+    if (db && (rc = db_fork_stored(db, repo_id, ref, &f->stored)) < 0 && rc != PD_ENOTFOUND)
+        return rc;
+    if (rc == PD_ENOTFOUND) {
+        pd_error_clear();
+        f->name = ingest_fork_is_main(ref) ? NULL : ingest_fork_guess(repo, &f->up);
+        return 0;
+    }
+    f->name = f->stored.upstream;
+    if (ingest_fork_resolve(repo, f->name, &f->up) == 0)
+        return 0;
+    f->kept = 1;
+    f->hide = f->stored.base_oid[0] != '\0' && git_oid_fromstr(&f->up, f->stored.base_oid) == 0;
+    return 0;
+}
+
+/* Whether the walk from a stored fork found that fork again: the same base
+ * (or, for a fork without one, none).  A ref rewritten off its base has
+ * lost it. */
+static int ingest_fork_holds(const ingest_fork_from *f, const git_oid *base, int has_base)
+{
+    if (!f->hide)
+        return !has_base;
+    return has_base && git_oid_equal(base, &f->up);
+}
+
+int ingest_fork_own(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
+                    const git_oid *tip, const char *upstream, size_t n, size_t *below)
+{
+    ingest_fork_from f;
+    git_oid base;
     int64_t own;
     int rc, has_base;
 
     *below = n;
-    if (upstream ? ingest_fork_resolve(repo, upstream, &up) < 0
-                 : !ingest_fork_guess(repo, ref, &up))
+    if (ingest_fork_from_find(repo, db, repo_id, ref, upstream, &f) < 0) {
+        pd_error_clear();
+        return 0;
+    }
+    if (!f.name)
         return 0;
     /* Own commits are a prefix of the first-parent chain: once one is
      * reachable from the upstream, so are all its ancestors. */
-    if ((rc = ingest_fork_walk(repo, tip, &up, &own, &base, &has_base)) == 0 &&
-        (uint64_t)own < n)
+    if ((rc = ingest_fork_walk(repo, tip, f.hide ? &f.up : NULL, &own, &base,
+                               &has_base)) == 0 &&
+        (uint64_t)own < n && (!f.kept || ingest_fork_holds(&f, &base, has_base)))
         *below = (size_t)own;
     return rc;
 }
 
 int ingest_fork_record(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
-                       const git_oid *tip, const char *upstream, int64_t *own)
+                       const git_oid *tip, const char *upstream, int64_t *own, int *how)
 {
-    const char *name = upstream;
     char hex[GIT_OID_HEXSZ + 1];
-    git_oid up, base;
+    ingest_fork_from f;
+    git_oid base;
     int rc, has_base;
 
     *own = -1;
-    if (upstream && ingest_fork_resolve(repo, upstream, &up) < 0)
-        return pd_error_set(PD_ENOTFOUND, "unknown upstream '%s'", upstream);
-    if (!upstream)
-        name = ingest_fork_guess(repo, ref, &up);
-    if (!name)
-        return db_fork_clear(db, repo_id, ref);
-    if ((rc = ingest_fork_walk(repo, tip, &up, own, &base, &has_base)) < 0)
+    *how = INGEST_FORK_NONE;
+    if ((rc = ingest_fork_from_find(repo, db, repo_id, ref, upstream, &f)) < 0)
         return rc;
+    if (!f.name)
+        return db_fork_clear(db, repo_id, ref);
+    if ((rc = ingest_fork_walk(repo, tip, f.hide ? &f.up : NULL, own, &base, &has_base)) < 0)
+        return rc;
+    if (f.kept && !ingest_fork_holds(&f, &base, has_base)) {
+        *own = -1;
+        *how = INGEST_FORK_DROPPED;
+        return db_fork_clear(db, repo_id, ref);
+    }
+    *how = f.kept ? INGEST_FORK_KEPT : INGEST_FORK_FOUND;
     git_oid_tostr(hex, sizeof(hex), &base);
-    return db_fork_put(db, repo_id, ref, name, has_base ? hex : NULL, *own,
+    return db_fork_put(db, repo_id, ref, f.name, has_base ? hex : NULL, *own,
                        (int64_t)time(NULL));
 }

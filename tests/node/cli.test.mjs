@@ -100,6 +100,38 @@ test('a short ingest says its CPU in milliseconds and why it used one thread', (
   }
 });
 
+test('a push from a clone of the port branch alone says it kept the stored fork, or lost it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-solo-'));
+  const full = join(fixtures, 'forked.git');
+  const git = join(dir, 'solo.git');
+  const g = (args) => spawnSync('git', ['--git-dir', git, ...args], { encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.org',
+           GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.org' } });
+  try {
+    const db = join(dir, 'x.db');
+    const first = run(['ingest', '--db', db, '--git-dir', full, '--name', 'fk', '--ref', 'hpy']);
+    assert.equal(first.status, 0, first.stderr);
+    assert.doesNotMatch(first.stderr, /fork base/);
+    // A git directory with the port branch alone, one commit more.
+    assert.equal(spawnSync('git', ['init', '-q', '--bare', git]).status, 0);
+    writeFileSync(join(git, 'objects', 'info', 'alternates'), join(full, 'objects') + '\n');
+    const tip = spawnSync('git', ['--git-dir', full, 'rev-parse', 'hpy'], { encoding: 'utf8' }).stdout.trim();
+    const next = g(['commit-tree', `${tip}^{tree}`, '-p', tip, '-m', 'more']).stdout.trim();
+    assert.equal(g(['update-ref', 'refs/heads/hpy', next]).status, 0);
+    const kept = run(['ingest', '--db', db, '--git-dir', git, '--name', 'fk', '--ref', 'hpy']);
+    assert.equal(kept.status, 0, kept.stderr);
+    assert.match(kept.stderr, /fk: .*solo\.git lacks the upstream stored for 1 ref\(s\): their own commits are counted from the fork base stored before/);
+    // Rewritten off the fork base: a root commit.
+    const root = g(['commit-tree', `${tip}^{tree}`, '-m', 'redo']).stdout.trim();
+    assert.equal(g(['update-ref', 'refs/heads/hpy', root]).status, 0);
+    const lost = run(['ingest', '--db', db, '--git-dir', git, '--name', 'fk', '--ref', 'hpy']);
+    assert.equal(lost.status, 0, lost.stderr);
+    assert.match(lost.stderr, /fk: 1 ref\(s\) no longer have their stored fork base on their chain .*first HPy token; ingest from a git directory with the upstream, or name it with --upstream REF/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a push without --ref from a git directory without HEAD names the stored refs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-nohead-'));
   const git = join(dir, 'r.git');

@@ -61,6 +61,57 @@ static int backfill(const char *name, const char *ref)
     return rc ? -1 : 0;
 }
 
+/* Ingest `ref` of git directory `gitdir` as repository "solo" into the
+ * site's solo.db, from `upstream` (NULL: none named), its figures into
+ * *st.  0, or -1 after printing why. */
+static int ingest_solo(const char *gitdir, const char *ref, const char *upstream,
+                       ingest_stats *st)
+{
+    char dbp[4300];
+    const char *refs[] = {ref};
+    ingest_options o = {0};
+
+    snprintf(dbp, sizeof(dbp), "%s/solo.db", g_site.dir);
+    o.db_path = dbp;
+    o.repo_path = gitdir;
+    o.name = "solo";
+    o.refs = refs;
+    o.nrefs = 1;
+    o.upstream = upstream;
+    if (ingest_run(&o, st) < 0) {
+        fprintf(stderr, "ingest %s: %s\n", gitdir, pd_error_last());
+        return -1;
+    }
+    return 0;
+}
+
+/* The fork stored for hpy in solo.db: basis, upstream, base oid, own count
+ * (-1: no record) and the fork its tip's history uses. */
+static void solo_fork(db_fork *stored, int64_t *own, db_fork *used)
+{
+    char dbp[4300];
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t repo_id, tip;
+    char oid[41];
+    int rc;
+
+    snprintf(dbp, sizeof(dbp), "%s/solo.db", g_site.dir);
+    assert_int_equal(db_open(&db, dbp, 0), 0);
+    assert_int_equal(db_repo_find(db, "solo", &repo_id, NULL, 0), 0);
+    rc = db_fork_stored(db, repo_id, "hpy", stored);
+    assert_true(rc == 0 || rc == PD_ENOTFOUND);
+    *own = -1;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT own_commits FROM ref_forks WHERE ref = "
+                                        "'hpy'", -1, &st, NULL), SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *own = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    assert_int_equal(db_rev_resolve(db, repo_id, "hpy", &tip, oid), 0);
+    assert_int_equal(db_fork_find(db, repo_id, "hpy", tip, used), 0);
+    db_close(db);
+}
+
 static int setup(void **state)
 {
     tu_site_init(&g_site, "f.db");
@@ -411,6 +462,67 @@ static void test_backfill_before_the_port_is_its_base(void **state)
     free(first);
 }
 
+/* A push from a clone of the port branch alone (no main in it: a CI
+ * checkout, a webhook's mirror) keeps the fork stored from the full clone:
+ * the same upstream and base, one own commit more.  Rewritten off that
+ * base, the ref loses it (the first HPy token then), and an ingest from a
+ * git directory with main finds it again. */
+static void test_a_push_from_a_clone_without_upstream_keeps_the_fork(void **state)
+{
+    char *solo = NULL, *base = git("merge-base hpy main");
+    ingest_stats st;
+    db_fork f, used;
+    int64_t own;
+
+    assert_true(asprintf(&solo, "%s/solo", g_site.dir) > 0);
+    assert_int_equal(ingest_solo(tu_fixture("forked"), "hpy", NULL, &st), 0);
+    assert_int_equal(st.forks_kept + st.forks_dropped, 0);
+    assert_int_equal(tu_sh("git clone -q --single-branch --branch hpy '%s' '%s' && "
+                           "cd '%s' && ! git rev-parse -q --verify main && "
+                           "! git rev-parse -q --verify origin/main && "
+                           "echo '/* more */' >> \"$(git ls-files '*.c' | head -n1)\" && "
+                           "git -c user.name=T -c user.email=t@example.org commit -qam more",
+                           tu_fixture("forked"), solo, solo), 0);
+
+    assert_int_equal(ingest_solo(solo, "hpy", NULL, &st), 0);
+    assert_int_equal(st.forks_kept, 1);
+    solo_fork(&f, &own, &used);
+    assert_string_equal(f.upstream, "main");
+    assert_string_equal(f.base_oid, base);
+    assert_int_equal(own, 5);
+    assert_int_equal(used.basis, DB_FORK_UPSTREAM);
+    assert_string_equal(used.base_oid, base);
+
+    assert_int_equal(tu_sh("cd '%s' && git checkout -q --orphan redo && "
+                           "git -c user.name=T -c user.email=t@example.org commit -qm redo && "
+                           "git branch -qf hpy redo", solo), 0);
+    assert_int_equal(ingest_solo(solo, "hpy", NULL, &st), 0);
+    assert_int_equal(st.forks_kept, 0);
+    assert_int_equal(st.forks_dropped, 1);
+    solo_fork(&f, &own, &used);
+    assert_int_equal(own, -1);
+    assert_int_equal(used.basis, DB_FORK_HPY_TOKEN);
+
+    assert_int_equal(ingest_solo(tu_fixture("forked"), "hpy", NULL, &st), 0);
+    assert_int_equal(st.forks_kept + st.forks_dropped, 0);
+    solo_fork(&f, &own, &used);
+    assert_string_equal(f.upstream, "main");
+    assert_int_equal(own, 4);
+    assert_string_equal(used.base_oid, base);
+
+    /* An upstream named once is the one later runs use, though the git
+     * directory has main: main~2 reaches one commit less of the chain. */
+    assert_int_equal(ingest_solo(tu_fixture("forked"), "hpy", "main~2", &st), 0);
+    solo_fork(&f, &own, &used);
+    assert_int_equal(own, 5);
+    assert_int_equal(ingest_solo(tu_fixture("forked"), "hpy", NULL, &st), 0);
+    solo_fork(&f, &own, &used);
+    assert_string_equal(f.upstream, "main~2");
+    assert_int_equal(own, 5);
+    free(solo);
+    free(base);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_backfill_follows_the_trend_dates),
         cmocka_unit_test(test_backfill_before_the_port_is_its_base),
         cmocka_unit_test(test_forecast_range_from_today),
+        cmocka_unit_test(test_a_push_from_a_clone_without_upstream_keeps_the_fork),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
