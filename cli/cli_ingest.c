@@ -256,6 +256,11 @@ static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
     if (st->shallow)
         fprintf(stderr, "%s: a shallow clone: the history starts at its boundary\n",
                 opt->name);
+    if (st->rules_changed)
+        fprintf(stderr, "%s: its commits were stored under other rules than %s: every blob "
+                "version was analysed again under these, which answer from now on (a "
+                "database answers under the rules of its last ingest)\n", opt->name,
+                opt->rules_path ? opt->rules_path : "the built-in rules");
     if (st->forks_kept)
         fprintf(stderr, "%s: %s lacks the upstream stored for %llu ref(s): their own "
                 "commits are counted from the fork base stored before (doc/history.md)\n",

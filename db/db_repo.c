@@ -199,6 +199,20 @@ fail:
     return rc;
 }
 
+/* 1 when repository `repo_id` has stored commits, else 0; PD_EDB. */
+static int db_repo_has_commits(sqlite3 *db, int64_t repo_id)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = db_prepare(db, &st, "SELECT 1 FROM commits WHERE repo_id = ?1 LIMIT 1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, repo_id);
+    rc = db_step(st);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
                         const char *rules_name)
 {
@@ -223,8 +237,10 @@ int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
         off += (size_t)snprintf(others + off, sizeof(others) - off, "%s%s", off ? ", " : "",
                                 (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
-    if (rc < 0 || !others[0])
-        return rc < 0 ? rc : 0;
+    if (rc < 0)
+        return rc;
+    if (!others[0])
+        return db_repo_has_commits(db, repo_id);
     sp = strchr(had, ' ');
     return pd_error_set(PD_EINVAL, "this database answers under the rules %s, those of "
                         "its repositories %s; ingesting with %s would leave them without "

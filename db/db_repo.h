@@ -91,8 +91,9 @@ int db_repo_name_check(const char *name);
  * without answers ("no summary under the current rules", empty symbol
  * lists).  PD_EINVAL naming them when meta `rules_file` (set by
  * db_repo_rules_set) is another file and another repository has commits;
- * else 0 (a database of one repository may change its rules: the next
- * ingest re-analyses it).  PD_EDB.
+ * 1 when it is another file and only `repo_id` has commits (a database of
+ * one repository may change its rules: the ingest analyses it again, and
+ * says so); else 0.  PD_EDB.
  */
 int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
                         const char *rules_name);

@@ -514,8 +514,11 @@ static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
                         abs ? abs : opt->repo_path,
                         opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
-    if (rc == 0)
-        rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), ingest_rules_name(opt));
+    if (rc == 0 && (rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules),
+                                             ingest_rules_name(opt))) > 0) {
+        c->st.rules_changed = 1;
+        rc = 0;
+    }
     if (rc == 0)
         rc = ingest_kinds_stored(c->db, c->repo_id, c->repo_new, &c->kinds_since);
     if (rc == 0 && !opt->ninclude && !opt->nexclude)
@@ -696,6 +699,9 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     if ((rc = ingest_open(&c, opt)) < 0)
         goto done;
     c.progress = ingest_progress_new(opt->progress);
+    if (c.st.rules_changed)
+        ingest_progress_note(c.progress, "%s: stored under other rules than %s: every blob "
+                             "version is analysed again", opt->name, ingest_rules_name(opt));
     if ((rc = db_ingest_begin(c.store)) < 0)
         goto done;
     rc = ingest_missing_refill(c.db, c.repo, c.repo_id, c.rules_hash,

@@ -95,6 +95,8 @@ typedef struct {
                                  partial clone): recorded, counted absent */
     size_t blobs_filled;      /* recorded missing blobs found this time */
     int shallow;              /* a walk stopped at a shallow boundary */
+    int rules_changed;        /* the repository's commits were stored under
+                                 another rules file: analysed again */
     uint64_t forks_kept;      /* refs whose stored upstream the git directory
                                  lacks: counted from the stored fork base */
     uint64_t forks_dropped;   /* ... and whose chain no longer has that base:

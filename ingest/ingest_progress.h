@@ -22,6 +22,11 @@ void ingest_progress_ref(ingest_progress *p, const char *ref, size_t total);
 void ingest_progress_update(ingest_progress *p, size_t done, uint64_t blobs,
                             uint64_t bytes);
 
+/* A line of its own on stderr (printf format, no newline needed) when
+ * enabled: what the user should know while the run goes on. */
+void ingest_progress_note(ingest_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* End the ref's line. */
 void ingest_progress_done(ingest_progress *p);
 

@@ -132,6 +132,31 @@ test('a push from a clone of the port branch alone says it kept the stored fork,
   }
 });
 
+test('an ingest under other rules than the stored ones says it analysed everything again', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-rules-'));
+  try {
+    const db = join(dir, 'x.db');
+    const rules = join(dir, 'alt.rules');
+    writeFileSync(rules, readFileSync(join(root, 'ingest', 'rules', 'default.rules'), 'utf8') +
+                  '\n# the same rules, another file\n');
+    const ing = (extra) => run(['ingest', '--db', db, '--git-dir', toyport, '--ref', 'hpy', ...extra]);
+    const first = ing([]);
+    assert.equal(first.status, 0, first.stderr);
+    assert.doesNotMatch(first.stderr, /other rules/);
+    const other = ing(['--rules', rules]);
+    assert.equal(other.status, 0, other.stderr);
+    assert.match(other.stderr, /: its commits were stored under other rules than .*alt\.rules: every blob version was analysed again under these/);
+    assert.doesNotMatch(other.stderr, / 0 blobs analysed/);
+    const again = ing(['--rules', rules]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /other rules/);
+    const back = ing([]);
+    assert.match(back.stderr, /stored under other rules than the built-in rules/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a push without --ref from a git directory without HEAD names the stored refs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-nohead-'));
   const git = join(dir, 'r.git');
