@@ -215,19 +215,22 @@ static int cli_ingest_args(int argc, char **argv, ingest_options *opt, int *quie
  * tests/bench/ingest_ab.sh). */
 static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
 {
-    char analysed[32], reused[32];
+    char analysed[32], reused[32], rewrite[320] = "";
 
-    fprintf(stderr, "%s: %llu new commits, %llu blobs analysed (%s; %s of "
+    if (st->rewrites)
+        snprintf(rewrite, sizeof(rewrite), "; %s%s was rewritten (rebased or force-pushed) "
+                 "from %.10s to %.10s: recorded, old history kept",
+                 st->rewrites > 1 ? "more than one ref; the last, " : "", st->rewrite_ref,
+                 st->rewrite_from, st->rewrite_to);
+    fprintf(stderr, "%s: %llu new commit%s, %llu blob%s analysed (%s; %s of "
             "unchanged chunks reused%s) in %.*f s%s\n",
-            opt->name, (unsigned long long)st->commits_new,
-            (unsigned long long)st->blobs_analysed,
+            opt->name, (unsigned long long)st->commits_new, st->commits_new == 1 ? "" : "s",
+            (unsigned long long)st->blobs_analysed, st->blobs_analysed == 1 ? "" : "s",
             cli_bytes(analysed, sizeof(analysed), (double)st->bytes_analysed),
             cli_bytes(reused, sizeof(reused), (double)st->memo_hit_bytes),
             /* the reused bytes count a template's expansion */
             st->templates_analysed ? ", templates expanded" : "",
-            st->seconds < 1 ? 3 : 1, st->seconds,
-            st->rewrites ? "; a ref was rewritten (rebased or "
-            "force-pushed): recorded, old history kept" : "");
+            st->seconds < 1 ? 3 : 1, st->seconds, rewrite);
     if (st->commits_new) {
         double cpu = st->cpu_plan_s + st->cpu_analyse_s + st->cpu_write_s;
         /* A push takes tens of milliseconds: tenths of a second said 0.0. */
@@ -257,10 +260,15 @@ static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
         fprintf(stderr, "%s: a shallow clone: the history starts at its boundary\n",
                 opt->name);
     if (st->rules_changed)
-        fprintf(stderr, "%s: its commits were stored under other rules than %s: every blob "
-                "version was analysed again under these, which answer from now on (a "
-                "database answers under the rules of its last ingest)\n", opt->name,
-                opt->rules_path ? opt->rules_path : "the built-in rules");
+        fprintf(stderr, "%s: the rules changed since its last ingest: its commits answer "
+                "under %s from now on (%llu blob versions not analysed under them before "
+                "were analysed now; the other rules' analyses stay stored)\n", opt->name,
+                opt->rules_path ? opt->rules_path : "the built-in rules",
+                (unsigned long long)st->blobs_analysed);
+    if (st->git_dir_kept)
+        fprintf(stderr, "%s: %s lacks refs stored for it, so its git directory stays the "
+                "one stored before, from which the server reads sources and runs ingest "
+                "jobs (`portdash repo list` shows it)\n", opt->name, opt->repo_path);
     if (st->forks_kept)
         fprintf(stderr, "%s: %s lacks the upstream stored for %llu ref(s): their own "
                 "commits are counted from the fork base stored before (doc/history.md)\n",

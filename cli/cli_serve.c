@@ -31,7 +31,7 @@ static void cli_serve_usage(FILE *out)
         "  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0\n"
         "                       picks a free port, printed on stdout)\n"
         "  --repo NAME=GITDIR   where repository NAME's git directory is now (for\n"
-        "                       file sources; default: the path given at ingest)\n"
+        "                       file sources; default: the one stored at ingest)\n"
         "  --static DIR         dashboard files (default: %s next to the build\n"
         "                       directory, else ../share/portdash/static next to the\n"
         "                       binary (installed), else in the current directory)\n"

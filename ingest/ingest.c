@@ -30,6 +30,7 @@
 #include "ingest_flow.h"
 #include "ingest_kinds.h"
 #include "ingest_fork.h"
+#include "ingest_gitdir.h"
 #include "ingest_missing.h"
 #include "ingest_pipe.h"
 #include "ingest_plan.h"
@@ -319,6 +320,9 @@ static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
         return 0;
     git_error_clear();
     c->st.rewrites++;
+    snprintf(c->st.rewrite_ref, sizeof(c->st.rewrite_ref), "%s", ref);
+    snprintf(c->st.rewrite_from, sizeof(c->st.rewrite_from), "%s", hex);
+    git_oid_tostr(c->st.rewrite_to, sizeof(c->st.rewrite_to), tip);
     return db_ingest_rewrite(c->store, c->repo_id, ref, old_id, new_id);
 }
 
@@ -497,7 +501,7 @@ static const char *ingest_rules_name(const ingest_options *opt)
  * rules profile.  0 or an error (rolled back). */
 static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
 {
-    char *abs, *profile = NULL;
+    char *abs, *profile = NULL, gitdir[4096];
     int rc;
 
     if ((rc = db_ingest_begin(c->store)) < 0)
@@ -507,12 +511,16 @@ static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
     abs = realpath(opt->repo_path, NULL);
     if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
         c->repo_new = 1;
+    rc = c->repo_new ? 0 : ingest_gitdir_choose(c->db, c->repo, opt->name, c->repo_id,
+                                                abs ? abs : opt->repo_path, gitdir,
+                                                sizeof(gitdir), &c->st.git_dir_kept);
     /* A run without --include/--exclude keeps the path filter stored with
      * the repository, so that later commits are cut the same way as
      * earlier ones; a run with them must ask for the same filter. */
-    rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
-                        abs ? abs : opt->repo_path,
-                        opt->ninclude || opt->nexclude ? &c->filter : NULL);
+    if (rc == 0)
+        rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
+                            c->repo_new ? (abs ? abs : opt->repo_path) : gitdir,
+                            opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
     if (rc == 0 && (rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules),
                                              ingest_rules_name(opt))) > 0) {
@@ -700,8 +708,9 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
         goto done;
     c.progress = ingest_progress_new(opt->progress);
     if (c.st.rules_changed)
-        ingest_progress_note(c.progress, "%s: stored under other rules than %s: every blob "
-                             "version is analysed again", opt->name, ingest_rules_name(opt));
+        ingest_progress_note(c.progress, "%s: stored under other rules than %s: the blob "
+                             "versions not analysed under them before are analysed now",
+                             opt->name, ingest_rules_name(opt));
     if ((rc = db_ingest_begin(c.store)) < 0)
         goto done;
     rc = ingest_missing_refill(c.db, c.repo, c.repo_id, c.rules_hash,

@@ -91,10 +91,15 @@ typedef struct {
     uint64_t memo_hits;       /* chunks reused from the memo (an_memo) */
     uint64_t memo_hit_bytes;  /* ... their bytes (templates expanded) */
     uint64_t rewrites;        /* refs found rebased or force-pushed */
+    char rewrite_ref[128];    /* the last of them, its old and new tips */
+    char rewrite_from[41], rewrite_to[41];  /* hex, as stored */
     uint64_t blobs_missing;   /* blob reads the clone could not answer (a
                                  partial clone): recorded, counted absent */
     size_t blobs_filled;      /* recorded missing blobs found this time */
     int shallow;              /* a walk stopped at a shallow boundary */
+    int git_dir_kept;         /* this git directory lacks refs stored for the
+                                 repository: the stored one stays its git
+                                 directory (ingest_gitdir.h) */
     int rules_changed;        /* the repository's commits were stored under
                                  another rules file: analysed again */
     uint64_t forks_kept;      /* refs whose stored upstream the git directory

@@ -17,23 +17,39 @@
 #include "db_commit.h"
 #include "pd_error.h"
 #include "pd_time.h"
+#include "db_fork.h"
 #include "pd_utf8.h"
 #include "sarif_import.h"
 #include "srv_page.h"
-
-/* db_refs callback: a ref onto the array. */
-static int api_ref_add(void *arg, const db_ref *ref)
-{
-    json_array_append_new(arg, json_pack("{s:o, s:s}", "name", api_text(ref->name),
-                                         "commit", ref->oid));
-    return 0;
-}
 
 /* The repository list being built. */
 typedef struct {
     srv_req *r;
     json_t *arr;
+    json_t *refs;            /* the refs of the repository being added */
+    int64_t repo_id;
 } api_repo_list;
+
+/* db_refs callback: a ref onto the array, with its stored fork (what
+ * the compare page takes as the base of a head given alone). */
+static int api_ref_add(void *arg, const db_ref *ref)
+{
+    api_repo_list *l = arg;
+    json_t *fork = json_null();
+    db_fork f;
+    int rc;
+
+    if ((rc = db_fork_stored(l->r->db, l->repo_id, ref->name, &f)) < 0 && rc != PD_ENOTFOUND)
+        return rc;
+    if (rc == PD_ENOTFOUND)
+        pd_error_clear();
+    else
+        fork = json_pack("{s:o, s:o}", "upstream", api_text(f.upstream),
+                         "base", f.base_oid[0] ? json_string(f.base_oid) : json_null());
+    json_array_append_new(l->refs, json_pack("{s:o, s:s, s:o}", "name", api_text(ref->name),
+                                             "commit", ref->oid, "fork", fork));
+    return 0;
+}
 
 /* db_repos callback: a repository with its refs onto the array. */
 static int api_repo_add(void *arg, const db_repo *repo)
@@ -42,7 +58,9 @@ static int api_repo_add(void *arg, const db_repo *repo)
     json_t *refs = json_array();
     int rc;
 
-    if ((rc = db_refs(l->r->db, repo->id, api_ref_add, refs)) < 0) {
+    l->refs = refs;
+    l->repo_id = repo->id;
+    if ((rc = db_refs(l->r->db, repo->id, api_ref_add, l)) < 0) {
         json_decref(refs);
         return rc;
     }
@@ -54,7 +72,7 @@ static int api_repo_add(void *arg, const db_repo *repo)
 enum MHD_Result api_repos(srv_req *r)
 {
     json_t *arr = json_array();
-    api_repo_list l = {r, arr};
+    api_repo_list l = {r, arr, NULL, 0};
     int rc;
 
     if ((rc = db_repos(r->db, api_repo_add, &l)) < 0) {

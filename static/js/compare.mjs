@@ -50,10 +50,16 @@ function setupForm(repos) {
   });
 }
 
+/** The head's stored fork ({upstream, base}), once the refs are read. */
+let headFork = null;
+
 /** One side of the heading: a ref name and the commit it resolves to; a side
- * given by commit id is that commit, shown once. */
+ * given by commit id is that commit, shown once; the head's fork base says so. */
 function sideLabel(name, oid) {
   const link = h('a', { href: commitHref(state.repo, oid), title: oid }, h('code', { class: 'sha' }, shortCommit(oid)));
+  if (headFork?.base && oid === headFork.base) {
+    return [h('span', { class: 'side-label', id: 'fork-base' }, `${state.head}'s fork base from ${headFork.upstream}`), ' ', link];
+  }
   return revIsCommit(name, oid) ? link : [h('span', { class: 'side-label' }, name), ' ', link];
 }
 
@@ -99,8 +105,14 @@ async function main() {
   }
   if (!state.repo) state.repo = repos[0]?.name ?? '';
   const refs = repos.find((r) => r.name === state.repo)?.refs ?? [];
-  // Defaults: the first two refs; a given side is paired with the first other ref.
-  if (!state.base) state.base = (state.head ? refs.find((r) => r.name !== state.head) : refs[0])?.name ?? refs[0]?.name ?? '';
+  // Defaults: the first two refs. A head given alone is compared with its
+  // fork base (what the port has done since it left its upstream), not
+  // with another ref, which may be ahead of it (a branch stacked on it);
+  // a ref without a stored fork, or a base given alone, with the first other ref.
+  headFork = refs.find((r) => r.name === state.head)?.fork ?? null;
+  const forkBase = headFork?.base;
+  if (!state.base) state.base = state.head && forkBase ? forkBase
+    : (state.head ? refs.find((r) => r.name !== state.head) : refs[0])?.name ?? refs[0]?.name ?? '';
   if (!state.head) state.head = refs.find((r) => r.name !== state.base)?.name ?? refs[0]?.name ?? '';
   if (state.repo) history.replaceState(null, '', `compare.html?${new URLSearchParams(state)}`);
   renderNav($('nav'), 'compare', state.repo, state.head);

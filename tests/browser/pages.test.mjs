@@ -128,6 +128,19 @@ test("the overview's week counts the port's own commits from its fork base, not 
   await close(page);
 });
 
+test('a head compared alone is compared with its fork base, not with a ref that may be ahead of it', async () => {
+  const repos = await apiOk('/api/v1/repos');
+  const hpy = repos.find((r) => r.name === REPO).refs.find((r) => r.name === 'hpy');
+  assert.equal(hpy.fork?.upstream, 'main', "ingest found hpy's upstream");
+  assert.match(hpy.fork.base ?? '', /^[0-9a-f]{40}$/);
+  const page = await open(`${BASE}/compare.html?${q({ repo: REPO, head: 'hpy' })}`);
+  await page.waitForSelector('#compare-title');
+  assert.equal(new URL(page.url()).searchParams.get('base'), hpy.fork.base);
+  assert.equal(await page.textContent('#fork-base'), "hpy's fork base from main");
+  assert.equal(await page.getAttribute('#compare-title a >> nth=0', 'title'), hpy.fork.base);
+  await close(page);
+});
+
 test('the gate table shows the figure each rule tests, and follows a function renamed in place', async () => {
   const g = await apiOk(`/api/v1/repos/${REPO}/gate?base=main&head=hpy`);
   const page = await open(`${BASE}/compare.html?${q({ repo: REPO, base: 'main', head: 'hpy' })}`);
