@@ -213,20 +213,29 @@ static int db_repo_has_commits(sqlite3 *db, int64_t repo_id)
     return rc;
 }
 
+/* Whether meta rules_file's value `had` ("HASH NAME") names hash `h`. */
+static int db_repo_rules_named(const char *had, const char *h)
+{
+    size_t n = strlen(h);
+
+    return strncmp(had, h, n) == 0 && (had[n] == ' ' || !had[n]);
+}
+
 int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
-                        const char *rules_name)
+                        const char *rules_legacy, const char *rules_name)
 {
     char had[600], others[300] = "";
     const char *sp;
     sqlite3_stmt *st = NULL;
-    size_t n = strlen(rules_file), off = 0;
+    size_t off = 0;
     int rc;
 
     if ((rc = db_meta_get(db, "rules_file", had, sizeof(had))) == PD_ENOTFOUND)
         return 0;                      /* older database: nothing recorded */
     if (rc < 0)
         return rc;
-    if (strncmp(had, rules_file, n) == 0 && (had[n] == ' ' || !had[n]))
+    if (db_repo_rules_named(had, rules_file) ||
+        (rules_legacy && db_repo_rules_named(had, rules_legacy)))
         return 0;
     if ((rc = db_prepare(db, &st, "SELECT name FROM repos r WHERE id != ?1 AND EXISTS "
                          "(SELECT 1 FROM commits c WHERE c.repo_id = r.id) "

@@ -91,12 +91,14 @@ int db_repo_name_check(const char *name);
  * without answers ("no summary under the current rules", empty symbol
  * lists).  PD_EINVAL naming them when meta `rules_file` (set by
  * db_repo_rules_set) is another file and another repository has commits;
+ * `rules_legacy` (may be NULL) is the same rules' hash of an older
+ * portdash (rules_hash_raw), which names the same file;
  * 1 when it is another file and only `repo_id` has commits (a database of
  * one repository may change its rules: the ingest analyses it again, and
  * says so); else 0.  PD_EDB.
  */
 int db_repo_rules_check(sqlite3 *db, int64_t repo_id, const char *rules_file,
-                        const char *rules_name);
+                        const char *rules_legacy, const char *rules_name);
 
 /* Record the rules file of the ingest that ends (meta rules_file: "HASH
  * NAME").  0 or PD_EDB. */

@@ -501,7 +501,7 @@ static const char *ingest_rules_name(const ingest_options *opt)
  * rules profile.  0 or an error (rolled back). */
 static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
 {
-    char *abs, *profile = NULL, gitdir[4096];
+    char *abs, *profile = NULL, gitdir[4096], legacy[41];
     int rc;
 
     if ((rc = db_ingest_begin(c->store)) < 0)
@@ -522,7 +522,8 @@ static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
                             c->repo_new ? (abs ? abs : opt->repo_path) : gitdir,
                             opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
-    if (rc == 0 && (rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules),
+    rules_hash_raw(c->rules, legacy);
+    if (rc == 0 && (rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), legacy,
                                              ingest_rules_name(opt))) > 0) {
         c->st.rules_changed = 1;
         rc = 0;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pd_buf.h"
 #include "pd_error.h"
 #include "pd_file.h"
 #include "pd_hash.h"
@@ -303,9 +304,22 @@ static int rules_split(rules_ctx *c, char *buf, char **av)
     return ac;
 }
 
-/* Parse every line of text[0..len) into r. */
+/* A directive's words (and its id=) as one line of the canonical text
+ * (rules_parse). */
+static void rules_canon_line(pd_buf *canon, const rules_ctx *c, char *const *av, int ac)
+{
+    int i;
+
+    for (i = 0; i < ac; i++)
+        pd_buf_printf(canon, "%s%s", i ? " " : "", av[i]);
+    if (c->id)
+        pd_buf_printf(canon, " id=%s", c->id);
+    pd_buf_puts(canon, "\n");
+}
+
+/* Parse every line of text[0..len) into r, its canonical text into canon. */
 static int rules_parse_lines(rules *r, rules_ctx *c, const char *text,
-                             size_t len)
+                             size_t len, pd_buf *canon)
 {
     const char *p = text, *end = text + len, *nl;
     char buf[RULES_MAXLINE], *av[RULES_MAXARGS];
@@ -323,6 +337,8 @@ static int rules_parse_lines(rules *r, rules_ctx *c, const char *text,
         buf[nl - p] = '\0';
         if ((ac = rules_split(c, buf, av)) < 0)
             return ac;
+        if (ac > 0)
+            rules_canon_line(canon, c, av, ac);
         if (ac > 0 && (rc = rules_directive(r, c, av, ac)) != 0)
             return rc;
     }
@@ -332,6 +348,7 @@ static int rules_parse_lines(rules *r, rules_ctx *c, const char *text,
 int rules_parse(rules **out, const char *name, const char *text, size_t len)
 {
     rules_ctx c = {name ? name : "rules", 0, NULL};
+    pd_buf canon;
     const char *nl;
     rules *r;
     int rc;
@@ -342,17 +359,25 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len)
     r->prof_object_dtype = -1;
     for (nl = text; nl < text + len && (nl = memchr(nl, '\n', (size_t)(text + len - nl))); nl++)
         r->text_lines++;
-    if ((rc = rules_parse_lines(r, &c, text, len)) != 0)
+    /* What the rules hash is taken over (rules_hash): the directives, one
+     * a line, their words one blank apart, without comments or blank
+     * lines, so that a comment or a layout change does not make every
+     * analysis stale (a full re-analysis and a second copy of every
+     * analysis in the database). */
+    pd_buf_init(&canon, 0);
+    if ((rc = rules_parse_lines(r, &c, text, len, &canon)) != 0)
         goto fail;
-    if (!(r->text = malloc(len ? len : 1))) {
+    if (canon.err || !(r->text = pd_buf_take(&canon, &r->text_len)) ||
+        !(r->raw = malloc(len ? len : 1))) {
         rc = pd_error_nomem("loading rules");
         goto fail;
     }
-    memcpy(r->text, text, len);
-    r->text_len = len;
+    memcpy(r->raw, text, len);
+    r->raw_len = len;
     *out = r;
     return 0;
 fail:
+    pd_buf_free(&canon);
     rules_free(r);
     return rc;
 }
@@ -410,6 +435,7 @@ void rules_free(rules *r)
     free(r->srcsuf);
     free(r->sets);
     free(r->text);
+    free(r->raw);
     free(r);
 }
 
@@ -431,6 +457,11 @@ const char *rules_hash(const rules *r)
     }
     pthread_mutex_unlock(&rules_hash_mu);
     return r->hash;
+}
+
+void rules_hash_raw(const rules *r, char out[41])
+{
+    pd_sha1_blob_hex(out, r->raw, r->raw_len, r->sets, r->sets_len);
 }
 
 int rules_ncond(const rules *r)

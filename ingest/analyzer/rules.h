@@ -27,16 +27,26 @@ int rules_parse(rules **out, const char *name, const char *text, size_t len);
 void rules_free(rules *r);
 
 /*
- * Hex SHA-1-sized content hash (40 chars, NUL-terminated) of the rules text,
+ * Hex SHA-1-sized content hash (40 chars, NUL-terminated) of the rules,
  * owned by `r`.  Stored with every analysis, so changed rules re-analyse.
- * It is the git blob id of the text (pd_sha1_blob_hex, without libgit2), so
- * `git hash-object FILE` gives the same value for rules that read no
- * `names` set; with sets, it is the blob id of the text followed by each
- * set's text (after a "\nnames SET\n" line), so a changed set re-analyses.
- * Computed by the first call (any thread may make it), not by the load: a
- * run that never asks skips hashing the 140 KB.
+ * It is the git blob id (pd_sha1_blob_hex, without libgit2) of their
+ * canonical text: each directive on a line of its own, its words one blank
+ * apart (its id= last), comments and blank lines left out, so a comment or
+ * a layout change re-analyses nothing; with `names` sets, that text
+ * followed by each set's text (after a "\nnames SET\n" line), so a changed
+ * set re-analyses.  Computed by the first call (any thread may make it),
+ * not by the load: a run that never asks skips hashing the text.
  */
 const char *rules_hash(const rules *r);
+
+/*
+ * The hash rules_hash gave before comments and layout were left out
+ * (2026-12-07): the git blob id of the text as read, with the sets, into
+ * out (40 hex and a NUL).  A database whose rules were recorded under it
+ * is under these same rules (db_repo_rules_check); its analyses are made
+ * again once, under the new key, as after an analyzer upgrade.
+ */
+void rules_hash_raw(const rules *r, char out[41]);
 
 /*
  * The port profile the rules file declares with `profile` lines, as JSON

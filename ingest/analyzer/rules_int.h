@@ -76,8 +76,10 @@ struct rules {
     char *sets;                 /* the text of every `names` set read, for
                                  * the hash (rules_names.c) */
     size_t sets_len;
-    char *text;                 /* a copy of the rules text, for the hash */
+    char *text;                 /* the canonical text, for the hash (rules.h) */
     size_t text_len;
+    char *raw;                  /* the text as read, for rules_hash_raw */
+    size_t raw_len;
     size_t text_lines;          /* its lines: a line makes at most two
                                  * entries (rules_names.c reserves room) */
     /* The git blob id (hex, pd_sha1.h) of text and sets, computed by the

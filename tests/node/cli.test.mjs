@@ -177,7 +177,7 @@ test('an ingest under other rules than the stored ones says it analysed everythi
     const db = join(dir, 'x.db');
     const rules = join(dir, 'alt.rules');
     writeFileSync(rules, readFileSync(join(root, 'ingest', 'rules', 'default.rules'), 'utf8') +
-                  '\n# the same rules, another file\n');
+                  '\nexact npy_bool_conv npy-legacy   # a rule the defaults lack\n');
     const ing = (extra) => run(['ingest', '--db', db, '--git-dir', toyport, '--ref', 'hpy', ...extra]);
     const first = ing([]);
     assert.equal(first.status, 0, first.stderr);
