@@ -496,12 +496,29 @@ static const char *ingest_rules_name(const ingest_options *opt)
     return opt->rules_path ? opt->rules_path : "default.rules (built in)";
 }
 
+/* db_repo_rules_check for this run's rules; the hash an older portdash
+ * gave them (rules_hash_raw: 2 ms of hashing) only when the stored one is
+ * another. */
+static int ingest_rules_check(ingest_ctx *c, const ingest_options *opt)
+{
+    char legacy[41];
+    int rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), NULL,
+                                 ingest_rules_name(opt));
+
+    if (rc != PD_EINVAL && rc != 1)
+        return rc;
+    pd_error_clear();
+    rules_hash_raw(c->rules, legacy);
+    return db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), legacy,
+                               ingest_rules_name(opt));
+}
+
 /* In one transaction: the repository's row (found or made), its path
  * filter and rules checked against what is stored, its file kinds and
  * rules profile.  0 or an error (rolled back). */
 static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
 {
-    char *abs, *profile = NULL, gitdir[4096], legacy[41];
+    char *abs, *profile = NULL, gitdir[4096];
     int rc;
 
     if ((rc = db_ingest_begin(c->store)) < 0)
@@ -522,9 +539,9 @@ static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
                             c->repo_new ? (abs ? abs : opt->repo_path) : gitdir,
                             opt->ninclude || opt->nexclude ? &c->filter : NULL);
     free(abs);
-    rules_hash_raw(c->rules, legacy);
-    if (rc == 0 && (rc = db_repo_rules_check(c->db, c->repo_id, rules_hash(c->rules), legacy,
-                                             ingest_rules_name(opt))) > 0) {
+    if (rc == 0)
+        rc = ingest_rules_check(c, opt);
+    if (rc > 0) {
         c->st.rules_changed = 1;
         rc = 0;
     }
