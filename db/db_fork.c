@@ -123,6 +123,27 @@ int db_fork_stored(sqlite3 *db, int64_t repo_id, const char *ref, db_fork *out)
                                  : 0;
 }
 
+int db_fork_own_count(sqlite3 *db, int64_t tip_id, int64_t base_id, int64_t *own)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    /* DB_FORK_CHAIN, stopped at the base. */
+    if ((rc = db_prepare(db, &st, "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 "
+                         "UNION ALL SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
+                         "JOIN chain ON c.id = chain.cid WHERE chain.cid != ?2 AND "
+                         "c.first_parent_id < c.id) "
+                         "SELECT depth FROM chain WHERE cid = ?2")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, tip_id);
+    sqlite3_bind_int64(st, 2, base_id);
+    if ((rc = db_step(st)) > 0)
+        *own = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : rc == 0 ? pd_error_set(PD_ENOTFOUND, "the fork base is not on the "
+                                                "chain") : 0;
+}
+
 /* The tips of the repository's other refs (not `commit_id`). */
 static int db_fork_stops(sqlite3 *db, int64_t repo_id, int64_t commit_id, db_fork *out)
 {

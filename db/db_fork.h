@@ -79,6 +79,15 @@ typedef struct {
  */
 int db_fork_stored(sqlite3 *db, int64_t repo_id, const char *ref, db_fork *out);
 
+/*
+ * The commits of the first-parent chain from row `tip_id` down to row
+ * `base_id`, the base left out (0 when they are the same), into *own, as
+ * stored (commits.first_parent_id): what a kept fork's count becomes after
+ * a push (ingest_fork.h).  0, PD_ENOTFOUND when base_id is not on the
+ * chain, PD_EDB.
+ */
+int db_fork_own_count(sqlite3 *db, int64_t tip_id, int64_t base_id, int64_t *own);
+
 /* The index + 1 of the stop that row id `id` (or, when id is 0, commit
  * `oid`) is, 0 when none; *ref (may be NULL) gets its ref name. */
 int db_fork_is_stop(const db_fork *f, int64_t id, const char *oid, const char **ref);

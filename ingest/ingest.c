@@ -442,8 +442,8 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
     if ((rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id)) == 0 &&
         (rc = ingest_flow_keep(c->flow, tip_id)) == 0 &&
         (rc = db_flow_graph_prune(c->db)) == 0 &&
-        (rc = ingest_fork_record(c->repo, c->db, c->repo_id, ref, &tip, c->opt->upstream,
-                                 &own, &how)) == 0) {
+        (rc = ingest_fork_record(c->repo, c->db, c->repo_id, ref, &tip, tip_id,
+                                 c->opt->upstream, &own, &how)) == 0) {
         c->st.forks_kept += how == INGEST_FORK_KEPT;
         c->st.forks_dropped += how == INGEST_FORK_DROPPED;
     }

@@ -146,14 +146,38 @@ static int ingest_fork_from_find(git_repository *repo, sqlite3 *db, int64_t repo
     return 0;
 }
 
-/* Whether the walk from a stored fork found that fork again: the same base
- * (or, for a fork without one, none).  A ref rewritten off its base has
- * lost it. */
-static int ingest_fork_holds(const ingest_fork_from *f, const git_oid *base, int has_base)
+/* Whether the walk from a stored fork without base found none either (a
+ * ref rewritten onto a base has lost it). */
+static int ingest_fork_holds(const ingest_fork_from *f, int has_base)
 {
-    if (!f->hide)
-        return !has_base;
-    return has_base && git_oid_equal(base, &f->up);
+    return !f->hide && !has_base;
+}
+
+/* Of the n newest commits of tip's first-parent chain, how many come
+ * before the stored base `up` (n when it is not among them): one commit
+ * read a step, where a revwalk that hides the base read each commit of
+ * the chain twice (14 M instructions of a push). */
+static int ingest_fork_steps(git_repository *repo, const git_oid *tip, const git_oid *up,
+                             size_t n, size_t *below)
+{
+    git_commit *c = NULL;
+    git_oid id;
+    size_t i;
+
+    git_oid_cpy(&id, tip);
+    for (i = 0; i < n && !git_oid_equal(&id, up); i++) {
+        if (git_commit_lookup(&c, repo, &id) < 0)
+            return pd_error_set(PD_EGIT, "cannot read a commit: %s", git_error_last()->message);
+        if (git_commit_parentcount(c) == 0) {
+            git_commit_free(c);
+            i = n;
+            break;
+        }
+        git_oid_cpy(&id, git_commit_parent_id(c, 0));
+        git_commit_free(c);
+    }
+    *below = i;
+    return 0;
 }
 
 int ingest_fork_own(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
@@ -169,19 +193,42 @@ int ingest_fork_own(git_repository *repo, sqlite3 *db, int64_t repo_id, const ch
         pd_error_clear();
         return 0;
     }
-    if (!f.name)
+    if (!f.name || (f.kept && !f.hide))
         return 0;
+    if (f.kept)
+        return ingest_fork_steps(repo, tip, &f.up, n, below);
     /* Own commits are a prefix of the first-parent chain: once one is
      * reachable from the upstream, so are all its ancestors. */
-    if ((rc = ingest_fork_walk(repo, tip, f.hide ? &f.up : NULL, &own, &base,
-                               &has_base)) == 0 &&
-        (uint64_t)own < n && (!f.kept || ingest_fork_holds(&f, &base, has_base)))
+    if ((rc = ingest_fork_walk(repo, tip, &f.up, &own, &base, &has_base)) == 0 &&
+        (uint64_t)own < n)
         *below = (size_t)own;
     return rc;
 }
 
+/* Record the stored fork f again for tip row tip_id: its own commits
+ * counted along the stored chain down to its base (the commits are
+ * stored by now), or, the base no longer on it, the fork dropped. */
+static int ingest_fork_keep(sqlite3 *db, int64_t repo_id, const char *ref, int64_t tip_id,
+                            const ingest_fork_from *f, int64_t *own, int *how)
+{
+    int rc = db_fork_own_count(db, tip_id, f->stored.base_id, own);
+
+    if (rc == PD_ENOTFOUND) {
+        pd_error_clear();
+        *own = -1;
+        *how = INGEST_FORK_DROPPED;
+        return db_fork_clear(db, repo_id, ref);
+    }
+    if (rc < 0)
+        return rc;
+    *how = INGEST_FORK_KEPT;
+    return db_fork_put(db, repo_id, ref, f->name, f->stored.base_oid, *own,
+                       (int64_t)time(NULL));
+}
+
 int ingest_fork_record(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
-                       const git_oid *tip, const char *upstream, int64_t *own, int *how)
+                       const git_oid *tip, int64_t tip_id, const char *upstream,
+                       int64_t *own, int *how)
 {
     char hex[GIT_OID_HEXSZ + 1];
     ingest_fork_from f;
@@ -194,9 +241,11 @@ int ingest_fork_record(git_repository *repo, sqlite3 *db, int64_t repo_id, const
         return rc;
     if (!f.name)
         return db_fork_clear(db, repo_id, ref);
+    if (f.kept && f.hide)
+        return ingest_fork_keep(db, repo_id, ref, tip_id, &f, own, how);
     if ((rc = ingest_fork_walk(repo, tip, f.hide ? &f.up : NULL, own, &base, &has_base)) < 0)
         return rc;
-    if (f.kept && !ingest_fork_holds(&f, &base, has_base)) {
+    if (f.kept && !ingest_fork_holds(&f, has_base)) {
         *own = -1;
         *how = INGEST_FORK_DROPPED;
         return db_fork_clear(db, repo_id, ref);

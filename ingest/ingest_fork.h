@@ -22,8 +22,8 @@ enum {
 };
 
 /*
- * Find and store the fork of `ref` (tip `tip`, already stored with its
- * first-parent chain).  The upstream is `upstream`; when NULL, the one the
+ * Find and store the fork of `ref` (tip `tip`, row `tip_id`, already
+ * stored with its first-parent chain).  The upstream is `upstream`; when NULL, the one the
  * ref's stored fork names; when the git directory lacks that one, the
  * stored fork's base stands for it (a push from a clone of the port branch
  * alone), unless the ref was rewritten off it; with no stored fork, the
@@ -38,7 +38,8 @@ enum {
  * upstream the repository does not have, PD_EGIT, PD_EDB.
  */
 int ingest_fork_record(git_repository *repo, sqlite3 *db, int64_t repo_id, const char *ref,
-                       const git_oid *tip, const char *upstream, int64_t *own, int *how);
+                       const git_oid *tip, int64_t tip_id, const char *upstream,
+                       int64_t *own, int *how);
 
 /*
  * Of the `n` newest commits of `ref`'s first-parent chain (tip `tip`),
