@@ -268,7 +268,13 @@ static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
     if (st->git_dir_kept)
         fprintf(stderr, "%s: %s lacks refs stored for it, so its git directory stays the "
                 "one stored before, from which the server reads sources and runs ingest "
-                "jobs (`portdash repo list` shows it)\n", opt->name, opt->repo_path);
+                "jobs (`portdash repo list` shows it); the new commits' sources show once "
+                "that one has them (fetch it)\n", opt->name, opt->repo_path);
+    if (st->refs_behind)
+        fprintf(stderr, "%s: %s's tip in %s is behind the stored one, which that git "
+                "directory lacks (pushed from another): the stored tip stays%s; fetch the "
+                "git directory\n", opt->name, st->behind_ref, opt->repo_path,
+                st->refs_behind > 1 ? " (and for other refs too)" : "");
     if (st->forks_kept)
         fprintf(stderr, "%s: %s lacks the upstream stored for %llu ref(s): their own "
                 "commits are counted from the fork base stored before (doc/history.md)\n",

@@ -37,6 +37,7 @@
 #include "ingest_setup.h"
 #include "ingest_progress.h"
 #include "ingest_store.h"
+#include "ingest_tip.h"
 #include "pd_domain.h"
 #include "pd_error.h"
 #include "pd_sched.h"
@@ -296,35 +297,6 @@ static int ingest_resolve(ingest_ctx *c, git_oid *out, const char *ref, int give
     return rc;
 }
 
-/*
- * A ref that moved from `old_id` to `new_id` without descending from it was
- * rebased or force-pushed: record it.  Descent is checked on the stored
- * first-parent chain first, then by git (a merge may bring the old tip in
- * through another parent).  Nothing stored is removed either way.
- */
-static int ingest_check_rewrite(ingest_ctx *c, const char *ref, int64_t old_id,
-                                int64_t new_id, const git_oid *tip)
-{
-    char hex[GIT_OID_HEXSZ + 1];
-    git_oid old;
-    int rc;
-
-    if (!old_id || old_id == new_id)
-        return 0;
-    if ((rc = db_ingest_on_chain(c->store, new_id, old_id)) != 0)
-        return rc < 0 ? rc : 0;
-    if ((rc = db_ingest_commit_oid(c->store, hex, old_id)) < 0)
-        return rc;
-    if (git_oid_fromstr(&old, hex) == 0 &&
-        git_graph_descendant_of(c->repo, tip, &old) == 1)
-        return 0;
-    git_error_clear();
-    c->st.rewrites++;
-    snprintf(c->st.rewrite_ref, sizeof(c->st.rewrite_ref), "%s", ref);
-    snprintf(c->st.rewrite_from, sizeof(c->st.rewrite_from), "%s", hex);
-    git_oid_tostr(c->st.rewrite_to, sizeof(c->st.rewrite_to), tip);
-    return db_ingest_rewrite(c->store, c->repo_id, ref, old_id, new_id);
-}
 
 /* Start the threads for a chain of n commits (newest first) when it is
  * long enough to gain from them. */
@@ -388,6 +360,7 @@ static void ingest_pipe_close(ingest_ctx *c)
     c->pipe_known = NULL;
 }
 
+
 /* Ingest one ref: walk, replay oldest first, then move the stored ref
  * (unless !store_ref: a tip that only needs its summaries again). */
 static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
@@ -400,7 +373,16 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
 
     c->patch_below = 0;
     if ((rc = ingest_resolve(c, &tip, ref, store_ref)) < 0 ||
-        (rc = db_ingest_ref_get(c->store, &old_id, c->repo_id, ref)) < 0 ||
+        (rc = db_ingest_ref_get(c->store, &old_id, c->repo_id, ref)) < 0)
+        return rc;
+    if (store_ref && (rc = ingest_tip_behind(c, old_id, &tip)) != 0) {
+        if (rc > 0) {
+            c->st.refs_behind++;
+            snprintf(c->st.behind_ref, sizeof(c->st.behind_ref), "%s", ref);
+        }
+        return rc < 0 ? rc : 0;
+    }
+    if ((rc = ingest_chain(c, &tip, &chain, &ptrees, &ids, &n, &base)) < 0 ||
         (rc = ingest_chain(c, &tip, &chain, &ptrees, &ids, &n, &base)) < 0 ||
         (rc = ingest_load_base(c, base)) < 0)
         goto done;
@@ -437,7 +419,7 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
         goto done;
     if ((rc = ingest_store_commit_find(c->store, &tip_id, &has_stats, c->repo_id,
                                        &tip, c->rules_hash)) < 0 ||
-        (rc = ingest_check_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
+        (rc = ingest_tip_rewrite(c, ref, old_id, tip_id, &tip)) < 0)
         goto done;
     if ((rc = db_ingest_ref(c->store, c->repo_id, ref, tip_id)) == 0 &&
         (rc = ingest_flow_keep(c->flow, tip_id)) == 0 &&
@@ -648,8 +630,9 @@ static int ingest_close(ingest_ctx *c, int rc_run)
     return rc;
 }
 
-/* After blobs arrived (ingest_missing_refill): the summaries the run's refs
- * did not recompute, from every stored tip left without them. */
+/* After blobs arrived (ingest_missing_refill), with newer source kinds or
+ * other rules: the summaries the run's refs did not recompute, from every
+ * stored tip left without them. */
 static int ingest_retips(ingest_ctx *c)
 {
     char (*tips)[41] = NULL;
@@ -744,9 +727,11 @@ int ingest_run(const ingest_options *opt, ingest_stats *stats)
     }
     for (i = 0; i < opt->nrefs && rc == 0; i++)
         rc = ingest_ref(&c, opt->refs[i], 1);
-    /* Newer source kinds: every stored tip, so that every stored commit
-     * has them before the generation is recorded. */
-    if (rc == 0 && (c.st.blobs_filled || c.kinds_since < PD_SRC_KINDS))
+    /* Newer source kinds, or other rules: every stored tip, so that every
+     * stored commit has them before the generation is recorded, and the
+     * refs this run did not name keep answering (the database answers
+     * under the rules of its last ingest). */
+    if (rc == 0 && (c.st.blobs_filled || c.kinds_since < PD_SRC_KINDS || c.st.rules_changed))
         rc = ingest_retips(&c);
     if (rc == 0)
         rc = ingest_kinds_done(c.db, c.repo_id, c.kinds_since);

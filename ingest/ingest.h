@@ -90,6 +90,10 @@ typedef struct {
     uint64_t bytes_analysed;
     uint64_t memo_hits;       /* chunks reused from the memo (an_memo) */
     uint64_t memo_hit_bytes;  /* ... their bytes (templates expanded) */
+    uint64_t refs_behind;     /* refs whose tip in the git directory is behind
+                                 the stored one, which it lacks: left as
+                                 stored (a push came from elsewhere) */
+    char behind_ref[128];     /* the last of them */
     uint64_t rewrites;        /* refs found rebased or force-pushed */
     char rewrite_ref[128];    /* the last of them, its old and new tips */
     char rewrite_from[41], rewrite_to[41];  /* hex, as stored */

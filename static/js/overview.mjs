@@ -498,6 +498,15 @@ function unknownRevNote(known, repos, repo, rev) {
   if (!known) return knownReposNote(repos);
   const refs = known.refs ?? [];
   if (!refs.length) return h('span', { class: 'muted', id: 'unknown-rev' }, 'Nothing to show.');
+  // A stored ref whose commit has no summary under the rules the database
+  // answers under (another rules file ingested since, the ref's tip not in
+  // that run's git directory): it exists, it needs an ingest.
+  if (refs.some((r) => r.name === rev)) {
+    return h('p', { class: 'muted', id: 'unknown-rev' },
+      `${repo}'s ref "${rev}" has no summary under the rules this database answers under: `,
+      h('code', {}, `portdash ingest --name ${repo} --ref ${rev}`), ' from a git directory that has it makes one. Its other refs: ',
+      joined(refs.filter((r) => r.name !== rev), (r) => h('a', { href: overviewHref(repo, r.name) }, r.name)), '.');
+  }
   return h('p', { class: 'muted', id: 'unknown-rev' },
     `No commit of ${repo} is named "${rev}". Its refs: `,
     joined(refs, (r) => h('a', { href: overviewHref(repo, r.name) }, r.name)), '.');

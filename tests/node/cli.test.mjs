@@ -158,6 +158,28 @@ test('a push from a git directory without every stored ref keeps the stored git 
     assert.equal(push.status, 0, push.stderr);
     assert.match(push.stderr, /fk: .*solo\.git lacks refs stored for it, so its git directory stays the one stored before/);
     assert.equal(gitDir(), full);
+    // One commit more from the CI directory; then an ingest from the stored
+    // directory, not fetched since: its hpy is behind and it lacks the
+    // stored tip, so the push is not undone.
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.org',
+                  GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.org' };
+    const next = spawnSync('git', ['--git-dir', solo, 'commit-tree', `${tip}^{tree}`, '-p', tip, '-m', 'ci'],
+                           { encoding: 'utf8', env }).stdout.trim();
+    assert.equal(spawnSync('git', ['--git-dir', solo, 'update-ref', 'refs/heads/hpy', next]).status, 0);
+    assert.equal(run(['ingest', '--db', db, '--git-dir', solo, '--name', 'fk', '--ref', 'hpy']).status, 0);
+    const stored = () => JSON.parse(run(['show', 'commit', '--db', db, '--name', 'fk', 'hpy', '--format', 'json']).stdout).commit;
+    assert.equal(stored(), next);
+    const stale = run(['ingest', '--db', db, '--git-dir', full, '--name', 'fk', '--ref', 'hpy']);
+    assert.equal(stale.status, 0, stale.stderr);
+    assert.match(stale.stderr, /fk: hpy's tip in .*full\.git is behind the stored one, which that git directory lacks \(pushed from another\): the stored tip stays; fetch the git directory/);
+    assert.doesNotMatch(stale.stderr, /rewritten/);
+    assert.equal(stored(), next);
+    // Fetched, the directory has the stored tip: a tip behind it is a reset,
+    // ingested as a rewrite.
+    assert.equal(spawnSync('git', ['--git-dir', full, 'fetch', '-q', solo, 'hpy:refs/heads/ci']).status, 0);
+    const reset = run(['ingest', '--db', db, '--git-dir', full, '--name', 'fk', '--ref', 'hpy']);
+    assert.match(reset.stderr, new RegExp(`hpy was rewritten \\(rebased or force-pushed\\) from ${next.slice(0, 10)} to ${tip.slice(0, 10)}`));
+    assert.equal(stored(), tip);
     // The stored one gone (moved away): the run's own is stored, quietly.
     const moved = join(dir, 'moved.git');
     assert.equal(spawnSync('mv', [full, moved]).status, 0);
@@ -179,7 +201,7 @@ test('an ingest under other rules than the stored ones says it analysed everythi
     writeFileSync(rules, readFileSync(join(root, 'ingest', 'rules', 'default.rules'), 'utf8') +
                   '\nexact npy_bool_conv npy-legacy   # a rule the defaults lack\n');
     const ing = (extra) => run(['ingest', '--db', db, '--git-dir', toyport, '--ref', 'hpy', ...extra]);
-    const first = ing([]);
+    const first = ing(['--ref', 'hpy-convert-object-dtype']);
     assert.equal(first.status, 0, first.stderr);
     assert.doesNotMatch(first.stderr, /other rules/);
     const other = ing(['--rules', rules]);
@@ -187,6 +209,10 @@ test('an ingest under other rules than the stored ones says it analysed everythi
     const analysed = Number(/, (\d+) blobs analysed/.exec(other.stderr)[1]);
     assert.ok(analysed > 0, other.stderr);
     assert.match(other.stderr, new RegExp(`: the rules changed since its last ingest: its commits answer under .*alt\\.rules from now on \\(${analysed} blob versions not analysed under them before were analysed now`));
+    // The ref this run did not name answers under the new rules too.
+    const other2 = run(['show', 'commit', '--db', db, '--name', 'toyport', 'hpy-convert-object-dtype', '--format', 'json']);
+    assert.equal(other2.status, 0, other2.stderr);
+    assert.ok(JSON.parse(other2.stdout).stats, other2.stdout.slice(0, 200));
     const again = ing(['--rules', rules]);
     assert.equal(again.status, 0, again.stderr);
     assert.doesNotMatch(again.stderr, /other rules/);
