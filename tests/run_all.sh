@@ -218,6 +218,13 @@ if [ -d tests/browser ] && [ -x /usr/bin/chromium ] && [ -d node_modules/playwri
   # trend by author date, truth2.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/reordered.git" --name reordered \
     --ref main || { echo "browser: reordered ingest failed"; failed=$((failed+1)); }
+  # A ref without a port: main cut back to reordered's first commit (no HPy
+  # token, and a main line has no upstream) (history.test.mjs).
+  { git clone -q --bare "$B/fixtures/reordered.git" "$out/noport.git" &&
+    git --git-dir="$out/noport.git" update-ref refs/heads/main \
+      "$(git --git-dir="$out/noport.git" rev-list --reverse main | head -n 1)" &&
+    "$B/portdash" ingest --quiet --db "$db" --git-dir "$out/noport.git" --name noport \
+      --ref main; } || { echo "browser: noport setup failed"; failed=$((failed+1)); }
   # Template names, the first screen and the gate table (pages.test.mjs).
   "$B/portdash" ingest --quiet --db "$db" --git-dir "$B/fixtures/pagesport.git" --name pagesport \
     --ref hpy --ref main || { echo "browser: pagesport ingest failed"; failed=$((failed+1)); }

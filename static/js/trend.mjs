@@ -243,14 +243,18 @@ async function trendLoad(t) {
   errors.hidden = true;
   errors.replaceChildren();
   root.dataset.loading = 'true';
+  const ask = (win) => api.history(opts.repo, st.ref, st.measure, {
+    scope: opts.scope,
+    window: win,
+    // The box the chart fills: the canvas keeps its default 300 px until drawn.
+    points: chartPoints((canvas.parentElement?.clientWidth || canvas.clientWidth) * (window.devicePixelRatio || 1)),
+  });
+  // The port's own commits only, unless upstream history is asked for; a
+  // ref without a port (no upstream, no HPy token: a branch rewritten to
+  // unrelated code) has an empty port window, so its whole chain is drawn.
   const [hist, rw] = await Promise.allSettled([
-    api.history(opts.repo, st.ref, st.measure, {
-      scope: opts.scope,
-      // The port's own commits only, unless upstream history is asked for.
-      window: st.window === 'full' ? 'full' : 'port',
-      // The box the chart fills: the canvas keeps its default 300 px until drawn.
-      points: chartPoints((canvas.parentElement?.clientWidth || canvas.clientWidth) * (window.devicePixelRatio || 1)),
-    }),
+    ask(st.window === 'full' ? 'full' : 'port').then((d) => (st.window !== 'full' && d?.port?.basis === 'none'
+      && !d.points?.length ? ask('full') : d)),
     api.rewrites(opts.repo, st.ref),
   ]);
   if (seq !== t.loadSeq) return;
@@ -316,6 +320,8 @@ function trendWindowStart(t) {
   return i < 0 ? 0 : i;
 }
 
+const commitsWord = (n) => `${fmt(n)} ${n === 1 ? 'commit' : 'commits'}`;
+
 /* What the chart counts (issue 23.1): the port's own commits, from the
  * server's count (not the points drawn, which sampling may thin), and the
  * upstream history folded away with a button to show it. */
@@ -324,7 +330,7 @@ function trendCountLine(t, port, drawn, from, total) {
   const sampled = data.sampled_from > drawn ? `${fmt(drawn)} points drawn · ` : '';
   if (!port) {
     return h('span', { class: 'muted', id: 'trend-count' }, sampled,
-      data.sampled_from ? `${fmt(data.sampled_from)} commits` : `${fmt(drawn)} commits`,
+      commitsWord(data.sampled_from || drawn),
       st.window === 'port' && from > 0 ? ` since the first HPy token (${fmt(data.sampled_from ?? total)} in the full history)` : ' (full history)');
   }
   const own = port.own_commits;

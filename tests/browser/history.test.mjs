@@ -367,6 +367,22 @@ function chartPoints(p) {
   });
 }
 
+test('a ref without a port (no upstream, no HPy token) draws its whole chain, not an empty 1970 axis', async () => {
+  const h = await apiOk('/api/v1/repos/noport/refs/main/history?measure=functions.legacy&window=port');
+  assert.equal(h.port.basis, 'none');
+  assert.equal(h.points.length, 0, 'its port window is empty');
+  const full = await apiOk('/api/v1/repos/noport/refs/main/history?measure=functions.legacy');
+  assert.equal(full.points.length, 1);
+  const p = await open(page('index.html', { repo: 'noport', rev: 'main' }));
+  await p.waitForFunction(() => document.getElementById('trend-canvas')?.dataset.points);
+  assert.equal(await p.getAttribute('#trend-canvas', 'data-points'), '1');
+  const pts = await chartPoints(p);
+  assert.equal(pts[0].commit, full.points[0].commit);
+  assert.ok(new Date(pts[0].x).getUTCFullYear() >= 2021, `drawn at its date, not 1970: ${pts[0].x}`);
+  assert.match(await p.textContent('#trend-count'), /^1 commit \(full history\)$/);
+  await close(p);
+});
+
 test('the trend chart draws one point per commit of the history API, switches the date axis and opens commits', async () => {
   const ref = convRef;
   const measure = 'object_paths.object-legacy';
