@@ -383,7 +383,6 @@ static int ingest_ref(ingest_ctx *c, const char *ref, int store_ref)
         return rc < 0 ? rc : 0;
     }
     if ((rc = ingest_chain(c, &tip, &chain, &ptrees, &ids, &n, &base)) < 0 ||
-        (rc = ingest_chain(c, &tip, &chain, &ptrees, &ids, &n, &base)) < 0 ||
         (rc = ingest_load_base(c, base)) < 0)
         goto done;
     ingest_chain_parent_trees(c, ptrees, n);
