@@ -11,11 +11,13 @@
 #include "pd_domain.h"
 #include "pd_error.h"
 
-/* The first-parent chain from ?1 with each commit's depth (0 = ?1). */
-#define DB_FORK_CHAIN \
+/* The first-parent chain from ?1 with each commit's depth (0 = ?1), going
+ * on while `cond` holds of the commit reached (chain.cid). */
+#define DB_FORK_CHAIN_WHILE(cond) \
     "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 UNION ALL " \
     "SELECT c.first_parent_id, chain.depth + 1 FROM commits c " \
-    "JOIN chain ON c.id = chain.cid WHERE c.first_parent_id < c.id) "
+    "JOIN chain ON c.id = chain.cid WHERE " cond " AND c.first_parent_id < c.id) "
+#define DB_FORK_CHAIN DB_FORK_CHAIN_WHILE("1")
 
 /* DB_FORK_CHAIN cut below the deepest fork base of repository ?2: its
  * depth along ?1's chain is the difference of their chain_pos depths when
@@ -128,11 +130,7 @@ int db_fork_own_count(sqlite3 *db, int64_t tip_id, int64_t base_id, int64_t *own
     sqlite3_stmt *st = NULL;
     int rc;
 
-    /* DB_FORK_CHAIN, stopped at the base. */
-    if ((rc = db_prepare(db, &st, "WITH RECURSIVE chain(cid, depth) AS (SELECT ?1, 0 "
-                         "UNION ALL SELECT c.first_parent_id, chain.depth + 1 FROM commits c "
-                         "JOIN chain ON c.id = chain.cid WHERE chain.cid != ?2 AND "
-                         "c.first_parent_id < c.id) "
+    if ((rc = db_prepare(db, &st, DB_FORK_CHAIN_WHILE("chain.cid != ?2")
                          "SELECT depth FROM chain WHERE cid = ?2")) < 0)
         return rc;
     sqlite3_bind_int64(st, 1, tip_id);

@@ -499,7 +499,7 @@ static int ingest_rules_check(ingest_ctx *c, const ingest_options *opt)
  * rules profile.  0 or an error (rolled back). */
 static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
 {
-    char *abs, *profile = NULL, gitdir[4096];
+    char *abs, *profile = NULL, gitdir[4096], stored[4096];
     int rc;
 
     if ((rc = db_ingest_begin(c->store)) < 0)
@@ -507,19 +507,23 @@ static int ingest_open_repo(ingest_ctx *c, const ingest_options *opt)
     /* Stored absolute, so that serve finds the sources from any directory
      * (a relative path was kept as typed). */
     abs = realpath(opt->repo_path, NULL);
-    if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, NULL, 0)) == PD_ENOTFOUND)
+    snprintf(gitdir, sizeof(gitdir), "%s", abs ? abs : opt->repo_path);
+    free(abs);
+    if ((rc = db_repo_find(c->db, opt->name, &c->repo_id, stored, sizeof(stored))) ==
+        PD_ENOTFOUND) {
+        pd_error_clear();
         c->repo_new = 1;
-    rc = c->repo_new ? 0 : ingest_gitdir_choose(c->db, c->repo, opt->name, c->repo_id,
-                                                abs ? abs : opt->repo_path, gitdir,
-                                                sizeof(gitdir), &c->st.git_dir_kept);
+        rc = 0;
+    } else if (rc == 0) {
+        rc = ingest_gitdir_choose(c->repo, c->db, c->repo_id, stored, gitdir, sizeof(gitdir),
+                                  &c->st.git_dir_kept);
+    }
     /* A run without --include/--exclude keeps the path filter stored with
      * the repository, so that later commits are cut the same way as
      * earlier ones; a run with them must ask for the same filter. */
     if (rc == 0)
-        rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name,
-                            c->repo_new ? (abs ? abs : opt->repo_path) : gitdir,
+        rc = db_ingest_repo(c->store, &c->repo_id, &c->stored_filter, opt->name, gitdir,
                             opt->ninclude || opt->nexclude ? &c->filter : NULL);
-    free(abs);
     if (rc == 0)
         rc = ingest_rules_check(c, opt);
     if (rc > 0) {

@@ -7,7 +7,6 @@
 
 #include "db_query.h"
 #include "ingest_gitdir.h"
-#include "pd_error.h"
 #include "pd_rev.h"
 
 /* A stored ref's name that `arg` (a git repository) cannot resolve stops
@@ -24,22 +23,15 @@ static int ingest_gitdir_lacks(void *arg, const char *ref, int64_t commit_id)
     return rc;
 }
 
-int ingest_gitdir_choose(sqlite3 *db, git_repository *repo, const char *name,
-                         int64_t repo_id, const char *path, char *out, size_t n, int *kept)
+int ingest_gitdir_choose(git_repository *repo, sqlite3 *db, int64_t repo_id,
+                         const char *stored, char *path, size_t n, int *kept)
 {
-    char stored[4096];
     git_repository *old = NULL;
-    int64_t id;
     int rc;
 
     *kept = 0;
-    snprintf(out, n, "%s", path);
-    if ((rc = db_repo_find(db, name, &id, stored, sizeof(stored))) == PD_ENOTFOUND) {
-        pd_error_clear();
+    if (strcmp(stored, path) == 0)
         return 0;
-    }
-    if (rc < 0 || strcmp(stored, path) == 0)
-        return rc < 0 ? rc : 0;
     /* A stored directory moved or removed is replaced whatever this one has. */
     if (git_repository_open_ext(&old, stored, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
         git_error_clear();
@@ -50,7 +42,7 @@ int ingest_gitdir_choose(sqlite3 *db, git_repository *repo, const char *name,
         return rc;
     if (rc > 0) {
         *kept = 1;
-        snprintf(out, n, "%s", stored);
+        snprintf(path, n, "%s", stored);
     }
     return 0;
 }

@@ -13,16 +13,16 @@
 #include <sqlite3.h>
 
 /*
- * The git directory to store for repository `name` (row `repo_id`) after
- * a run from `repo`, opened at `path` (absolute): `path` itself, unless
- * the directory stored before is another that still opens as a git
- * repository and `repo` lacks a ref stored for the repository (a CI
- * checkout or a mirror of the port branch alone: the server would lose
- * the other refs' sources and its ingest jobs would fail on them), in
- * which case the stored one is kept.  Into out (size n); *kept 1 when it
- * is the stored one.  0, PD_EDB, PD_ENOMEM.
+ * The git directory to store for repository row `repo_id`, whose stored
+ * one is `stored`, after a run from `repo`, opened at `path` (absolute,
+ * in a buffer of n bytes): `path` itself, unless `stored` is another
+ * directory that still opens as a git repository and `repo` lacks a ref
+ * stored for the repository (a CI checkout or a mirror of the port branch
+ * alone: the server would lose the other refs' sources and its ingest jobs
+ * would fail on them); then `stored` is copied into path and *kept is 1.
+ * 0 or PD_EDB.
  */
-int ingest_gitdir_choose(sqlite3 *db, git_repository *repo, const char *name,
-                         int64_t repo_id, const char *path, char *out, size_t n, int *kept);
+int ingest_gitdir_choose(git_repository *repo, sqlite3 *db, int64_t repo_id,
+                         const char *stored, char *path, size_t n, int *kept);
 
 #endif

@@ -59,15 +59,17 @@ void ingest_progress_ref(ingest_progress *p, const char *ref, size_t total)
 
 static void ingest_progress_draw(ingest_progress *p, double now)
 {
-    double el = now - p->start, rate = el > 0 ? p->done / el : 0;
-    double since = p->first_t ? now - p->first_t : 0;
-    double left = since > 0 ? (p->total - p->done) / ((p->done - p->first_done) / since) : 0;
+    double el = now - p->start, since = p->first_t ? now - p->first_t : 0;
+    double rate = el > 0 ? p->done / el : 0, left;
     char eta[32] = "time left: estimating";
 
-    /* A second after the first commit, the rate of the commits since. */
-    if (since >= 1.0 && p->done > p->first_done)
+    /* A second after the first commit, the rate of the commits since: the
+     * one shown and the one the time left is counted at. */
+    if (since >= 1.0 && p->done > p->first_done) {
+        rate = (double)(p->done - p->first_done) / since;
+        left = (double)(p->total - p->done) / rate;
         snprintf(eta, sizeof(eta), "%dm%02ds left", (int)left / 60, (int)left % 60);
-    else if (p->done == p->total)
+    } else if (p->done == p->total)
         snprintf(eta, sizeof(eta), "0m00s left");
     fprintf(stderr, "\r\033[K%s: commits %zu/%zu, blobs %llu (%.1f MB), "
             "%.0f commits/s, %s", p->ref, p->done, p->total,

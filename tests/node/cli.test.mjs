@@ -193,7 +193,7 @@ test('a push from a git directory without every stored ref keeps the stored git 
   }
 });
 
-test('an ingest under other rules than the stored ones says it analysed everything again', () => {
+test('an ingest under other rules says so with what it analysed, and every stored ref answers under them', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-rules-'));
   try {
     const db = join(dir, 'x.db');

@@ -95,14 +95,15 @@ static void note_mid_ref(void)
 static void test_time_left_counts_from_the_first_commit(void **state)
 {
     char *out = stderr_of(slow_first_commit), *last;
-    int m = -1, sec = -1;
+    int m = -1, sec = -1, rate = -1;
 
     (void)state;
     assert_non_null(strstr(out, "commits 1/1000, blobs 900 (1.0 MB), 1 commits/s, "
                             "time left: estimating"));
     assert_non_null(last = strstr(out, "commits 101/1000"));
-    assert_non_null(last = strstr(last, "commits/s, "));
-    assert_int_equal(sscanf(last, "commits/s, %dm%ds left", &m, &sec), 2);
+    assert_non_null(last = strstr(last, "MB), "));
+    assert_int_equal(sscanf(last, "MB), %d commits/s, %dm%ds left", &rate, &m, &sec), 3);
+    assert_in_range(rate, 80, 110);      /* 100 a second since the first */
     assert_int_equal(m, 0);
     assert_in_range(sec, 6, 10);
     free(out);
