@@ -462,22 +462,54 @@ static void sj_pointer(const sj_walk *w, char *buf, size_t n, int key)
     }
 }
 
-/* Text that is not UTF-8: *out the repaired copy (owned), bad_text told.
- * yajl return convention. */
+/* s[0..len) with each NUL as U+FFFD: a new string (NULL on ENOMEM), *nnul
+ * the count. */
+static char *sj_nul_repair(const char *s, size_t len, size_t *nnul)
+{
+    size_t i, o = 0, n = 0;
+    char *out;
+
+    for (i = 0; i < len; i++)
+        n += s[i] == '\0';
+    *nnul = n;
+    if (!(out = malloc(len + 2 * n + 1)))
+        return NULL;
+    for (i = 0; i < len; i++) {
+        if (s[i]) {
+            out[o++] = s[i];
+        } else {
+            memcpy(out + o, PD_UTF8_REPLACEMENT, 3);
+            o += 3;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Text that is not UTF-8 or holds a NUL: *out the repaired copy (owned),
+ * bad_text told.  yajl return convention. */
 static int sj_bad_text(sj_walk *w, const char *s, size_t len, char **out, int key)
 {
-    char ptr[512];
-    size_t nbad;
+    char ptr[512], *nonul = NULL;
+    size_t nbad, nnul = 0;
     int rc;
 
-    if (!(*out = pd_utf8_repair(s, len, &nbad)))
+    if (memchr(s, 0, len)) {
+        if (!(nonul = sj_nul_repair(s, len, &nnul)))
+            return sj_nomem(w);
+        s = nonul;
+        len = strlen(nonul);
+    }
+    *out = pd_utf8_repair(s, len, &nbad);
+    free(nonul);
+    if (!*out)
         return sj_nomem(w);
     if (!w->h.bad_text)
         return 1;
     sj_pointer(w, ptr, sizeof(ptr), key);
     if (key)
         sj_ptr_add(ptr, sizeof(ptr), *out);
-    rc = w->h.bad_text(w->h.arg, ptr, nbad);
+    rc = w->h.bad_text(w->h.arg, ptr, nbad, nnul);
     return rc < 0 ? sj_fail(w, rc) : 1;
 }
 
@@ -488,15 +520,14 @@ static int sj_key(void *ctx, const unsigned char *k, size_t len)
 
     if (f->role == F_SKIP)
         return 1;
-    if (memchr(k, 0, len))
-        return sj_fail(w, pd_error_set(PD_EINVAL, "\\u0000 is not allowed in a key"));
     free(f->key);
     f->key = NULL;
     /* Only the members of maps kept whole become stored names; any other
      * name is compared with the ASCII names portdash reads, and a name
-     * that is not UTF-8 matches none of them. */
-    if (f->role == F_BUILD && (f->spec->how == SJ_MAP || f->spec->how == SJ_FULL) &&
-        !pd_utf8_valid((const char *)k, len))
+     * that is not UTF-8 (or holds a NUL) matches none of them. */
+    if (memchr(k, 0, len) ||
+        (f->role == F_BUILD && (f->spec->how == SJ_MAP || f->spec->how == SJ_FULL) &&
+         !pd_utf8_valid((const char *)k, len)))
         return sj_bad_text(w, (const char *)k, len, &f->key, 1);
     if (!(f->key = strndup((const char *)k, len)))
         return sj_nomem(w);
@@ -524,11 +555,10 @@ static int sj_string(void *ctx, const unsigned char *s, size_t len)
     sj_walk *w = ctx;
     sj_frame *p = w->depth ? &w->stack[w->depth - 1] : NULL;
 
-    if (memchr(s, 0, len))      /* as jansson: strings are C strings downstream */
-        return sj_fail(w, pd_error_set(PD_EINVAL, "\\u0000 is not allowed in a string"));
     if (p && p->role == F_SKIP)
         return 1;               /* the common case: not read, not copied */
-    if (!pd_utf8_valid((const char *)s, len)) {
+    /* strings are C strings downstream: a NUL is repaired as bad bytes are */
+    if (memchr(s, 0, len) || !pd_utf8_valid((const char *)s, len)) {
         char *fixed = NULL;
 
         json_t *v;
@@ -720,9 +750,18 @@ int sj_walk_pass(sj_walk *w, sarif_src *src, int pass)
     w->runs_keys = 0;
     if ((rc = sarif_src_rewind(src)) < 0)
         goto done;
-    while ((rc = sarif_src_read(src, buf, SJ_CHUNK, &got)) == 0 && got)
-        if ((rc = sj_feed(w, &pos, buf, got)) < 0)
+    while ((rc = sarif_src_read(src, buf, SJ_CHUNK, &got)) == 0 && got) {
+        size_t skip = 0;
+
+        /* A UTF-8 byte order mark, which some Windows tools write first:
+         * RFC 8259 section 8.1 lets a parser ignore it, and yajl does not. */
+        if (pos.off == 0 && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+            sj_advance(&pos, buf, 3);
+            skip = 3;
+        }
+        if ((rc = sj_feed(w, &pos, buf + skip, got - skip)) < 0)
             goto done;
+    }
     if (rc < 0)
         goto done;
     if (!w->top_seen)

@@ -38,14 +38,17 @@ typedef struct sj_walk sj_walk;
  * with each invalid byte as U+FFFD, and bad_text (may be NULL) is called
  * first with the JSON pointer (RFC 6901) of the value or member and how
  * many bytes were replaced.  So every reader of the log sees the same,
- * valid, text, and the replacement shows where bytes were lost.
+ * valid, text, and the replacement shows where bytes were lost.  A
+ * "\u0000" (valid JSON, but the end of a C string downstream) is replaced
+ * the same way and counted apart (nnul), so one such character costs its
+ * value, not the log.
  */
 typedef struct {
     void *arg;
     void (*runs_begin)(void *arg);
     int (*run_meta)(void *arg, size_t run, json_t *meta, const char *over_key);
     int (*result)(void *arg, size_t run, size_t idx, json_t *res, size_t cost);
-    int (*bad_text)(void *arg, const char *pointer, size_t nbad);
+    int (*bad_text)(void *arg, const char *pointer, size_t nbad, size_t nnul);
 } sj_handlers;
 
 /* A new walker; 0 or PD_ENOMEM.  Free with sj_walk_free. */

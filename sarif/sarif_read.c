@@ -223,13 +223,21 @@ static int sr_result(void *arg, size_t run, size_t idx, json_t *res, size_t cost
 
 /* A kept string or name that was not UTF-8 (sj_handlers): a warning at
  * its pointer; the text goes on with U+FFFD in place of each bad byte. */
-static int sr_bad_text(void *arg, const char *pointer, size_t nbad)
+static int sr_bad_text(void *arg, const char *pointer, size_t nbad, size_t nnul)
 {
     sr_state *s = arg;
 
-    sarif_fail(pointer, "is not valid UTF-8 (RFC 3629): %zu byte%s", nbad,
-               nbad == 1 ? "" : "s");
-    return sarif_warn(s->log, "kept with each invalid byte shown as U+FFFD");
+    if (nnul && !nbad)
+        sarif_fail(pointer, "holds \\u0000 (%zu time%s), which no path or text "
+                   "may hold", nnul, nnul == 1 ? "" : "s");
+    else if (nnul)
+        sarif_fail(pointer, "holds \\u0000 (%zu time%s) and is not valid UTF-8 "
+                   "(RFC 3629): %zu byte%s", nnul, nnul == 1 ? "" : "s", nbad,
+                   nbad == 1 ? "" : "s");
+    else
+        sarif_fail(pointer, "is not valid UTF-8 (RFC 3629): %zu byte%s", nbad,
+                   nbad == 1 ? "" : "s");
+    return sarif_warn(s->log, "kept with each such character shown as U+FFFD");
 }
 
 /* Between the passes: the log's frame, then each run. */

@@ -15,6 +15,7 @@
 
 #include "db.h"
 #include "pd_error.h"
+#include "pd_utf8.h"
 #include "srv_capture.h"
 #include "srv_budget.h"
 #include "srv_reply.h"
@@ -264,7 +265,7 @@ enum MHD_Result srv_reply_json(srv_req *r, unsigned status, json_t *doc)
 enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title,
                                   const char *fmt, ...)
 {
-    char detail[1024];
+    char detail[1024], *fixed = NULL;
     va_list ap;
     json_t *doc;
     char *text;
@@ -273,9 +274,14 @@ enum MHD_Result srv_reply_problem(srv_req *r, unsigned status, const char *title
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
+    /* A detail quoting the request's bytes (a path or value that is not
+     * UTF-8, or cut inside a character at the buffer's end) keeps its
+     * words: the bad bytes become U+FFFD, as json_pack refuses them. */
+    if (!pd_utf8_valid(detail, strlen(detail)))
+        fixed = pd_utf8_repair(detail, strlen(detail), NULL);
     doc = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank", "title", title,
-                    "status", (int)status, "detail", detail);
-    /* json_pack refuses invalid UTF-8 (an attacker's path): drop the detail. */
+                    "status", (int)status, "detail", fixed ? fixed : detail);
+    free(fixed);
     if (!doc)
         doc = json_pack("{s:s, s:s, s:i}", "type", "about:blank", "title", title,
                         "status", (int)status);

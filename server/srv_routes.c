@@ -82,7 +82,7 @@ const srv_route srv_routes[] = {
      api_sarif_post, "sarif", SRV_CACHE_NO, SRV_BODY_LARGE,
      "uploadSarif", "SarifUpload", "upload a SARIF 2.1.0 log for a commit"},
     {"GET", "/api/v1/repos/{repo}/commits/{rev}/sarif",
-     api_sarif_list, NULL, SRV_CACHE_COMMIT, SRV_BODY_NONE,
+     api_sarif_list, NULL, SRV_CACHE_COMMIT_LIVE, SRV_BODY_NONE,
      "listSarifRuns", "SarifRuns", "the SARIF runs stored for a commit"},
     {"GET", "/api/v1/repos/{repo}/compare/{range}",
      api_compare, NULL, SRV_CACHE_DB, SRV_BODY_NONE,

@@ -291,6 +291,44 @@ static void test_a_file_page_is_bounded(void **state)
     free(b.s);
 }
 
+/* A "\u0000" in a kept string or name costs that value, not the log: it is
+ * shown as U+FFFD with a warning at its pointer, and a path holding one
+ * maps to no file (a trial had the whole log refused, "\u0000 is not
+ * allowed in a string", with no pointer).  A log that starts with a UTF-8
+ * byte order mark is read (RFC 8259 section 8.1). */
+static void test_nul_characters_and_a_byte_order_mark(void **state)
+{
+    const char *nul = "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":"
+        "\"nul\"}},\"results\":[{\"message\":{\"text\":\"m\"},\"locations\":[{"
+        "\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"src/ref\\u0000count.c\"}}}]},"
+        "{\"message\":{\"text\":\"n\"},\"partialFingerprints\":{\"k\\u0000\":\"v\"},"
+        "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":"
+        "\"src/refcount.c\"},\"region\":{\"startLine\":2}}}]}]}]}";
+    const char *bom = "\xEF\xBB\xBF{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+        "{\"name\":\"bom\"}},\"results\":[{\"message\":{\"text\":\"m\"}}]}]}";
+    tu_http h;
+
+    h = upload(nul, strlen(nul), "nul");
+    assert_int_equal(h.status, 201);
+    assert_non_null(strstr(h.body, "\"pointer\":\"/runs/0/results/0/locations/0/"
+                                   "physicalLocation/artifactLocation/uri\""));
+    assert_non_null(strstr(h.body, "holds \\\\u0000 (1 time), which no path or text may hold"));
+    assert_non_null(strstr(h.body, "\"pointer\":\"/runs/0/results/1/partialFingerprints/"
+                                   "k\xEF\xBF\xBD\""));
+    assert_non_null(strstr(h.body, "\"results\":2"));
+    assert_non_null(strstr(h.body, "\"unmapped\":1"));
+    tu_http_free(&h);
+
+    h = upload(bom, strlen(bom), "bom");
+    if (h.status != 201)
+        fail_msg("a log after a byte order mark: %ld %s", h.status, h.body);
+    tu_http_free(&h);
+    /* a mark anywhere else is no JSON */
+    h = upload(bom + 3, 5, "bom2");
+    assert_int_equal(h.status, 400);
+    tu_http_free(&h);
+}
+
 /* The issue's three cases of bytes that are not UTF-8. */
 static void test_bytes_that_are_not_utf8(void **state)
 {
@@ -414,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_what_a_log_stores_is_bounded),
         cmocka_unit_test(test_a_file_page_is_bounded),
         cmocka_unit_test(test_bytes_that_are_not_utf8),
+        cmocka_unit_test(test_nul_characters_and_a_byte_order_mark),
         cmocka_unit_test(test_cli_reads_the_same),
         cmocka_unit_test(test_a_log_of_which_nothing_is_kept_is_refused),
     };
