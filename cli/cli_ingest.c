@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "db_repo.h"
 #include "ingest.h"
 #include "pd_malloc.h"
 #include "pd_error.h"
@@ -314,12 +315,10 @@ int cli_ingest(int argc, char **argv)
         cli_default_name(name, sizeof(name), opt.repo_path);
         opt.name = name;
     }
-    /* serve --repo NAME=GITDIR splits at the first '=': such a name could
-     * never be pointed elsewhere, so it is refused here, not lost there. */
-    if (strchr(opt.name, '=') || !opt.name[0]) {
-        fprintf(stderr, "portdash ingest: repository name '%s' is empty or has '=' "
-                "(serve --repo NAME=GITDIR splits at the first '='); give --name\n",
-                opt.name);
+    /* A name serve --repo NAME=GITDIR or a log line cannot carry is
+     * refused here, not lost there. */
+    if (db_repo_name_check(opt.name) < 0) {
+        fprintf(stderr, "portdash ingest: %s; give --name\n", pd_error_last());
         goto done;
     }
     opt.progress = !quiet && isatty(2);

@@ -7,13 +7,24 @@
 #include "db.h"
 #include "db_repo.h"
 #include "pd_error.h"
+#include "pd_utf8.h"
 
 int db_repo_name_check(const char *name)
 {
+    const unsigned char *p;
+
     if (!name || !name[0] || strchr(name, '='))
         return pd_error_set(PD_EINVAL, "repository name '%s' is empty or has '=' "
                             "(serve --repo NAME=GITDIR splits at the first '=')",
                             name ? name : "");
+    /* A name is shown in every answer, log line and error that lists the
+     * repositories: a control character there could forge a line. */
+    for (p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return pd_error_set(PD_EINVAL, "repository name has a control character "
+                                "(byte 0x%02X at %zu)", *p, (size_t)(p - (const unsigned char *)name));
+    if (!pd_utf8_valid(name, strlen(name)))
+        return pd_error_set(PD_EINVAL, "repository name is not UTF-8");
     return 0;
 }
 

@@ -78,9 +78,10 @@ int db_repo_forget_empty(sqlite3 *db, int64_t id, int bare);
  */
 int db_repo_rename(sqlite3 *db, const char *from, const char *to);
 
-/* 0 when `name` may name a repository: non-empty and without '=' (serve
- * --repo NAME=GITDIR splits at the first '='); else PD_EINVAL with a
- * message that says why. */
+/* 0 when `name` may name a repository: non-empty, without '=' (serve
+ * --repo NAME=GITDIR splits at the first '='), without control characters
+ * (bytes below 0x20, 0x7F: names go into log lines and errors) and UTF-8;
+ * else PD_EINVAL with a message that says why. */
 int db_repo_name_check(const char *name);
 
 /*

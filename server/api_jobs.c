@@ -91,6 +91,11 @@ static int api_jobs_new_refs(srv_req *r, const char *gitdir, json_t **out)
     if (!r->body || !r->body_len)
         return 0;
     doc = json_loadb(r->body, r->body_len, 0, NULL);
+    /* {} asks for what no body asks for: the stored refs */
+    if (json_is_object(doc) && json_object_size(doc) == 0) {
+        json_decref(doc);
+        return 0;
+    }
     refs = json_object_get(doc, "refs");
     if (!json_is_array(refs) || json_array_size(refs) > API_JOBS_MAX_NEW) {
         json_decref(doc);
@@ -116,7 +121,10 @@ static int api_jobs_new_refs(srv_req *r, const char *gitdir, json_t **out)
             rc = pd_error_set(PD_EINVAL, "refs[%zu] is not a ref name: %s", i, why);
         }
         else if (git_revparse_ext(&obj, &ref, repo, name) < 0)
-            rc = pd_error_set(PD_ENOTFOUND, "the repository has no ref '%s'", name);
+            rc = strlen(name) >= 7 && strspn(name, "0123456789abcdef") == strlen(name)
+                 ? pd_error_set(PD_EINVAL, "'%s' is a commit id, not a branch or tag, "
+                                "and the git directory has no such commit", name)
+                 : pd_error_set(PD_ENOTFOUND, "the repository has no ref '%s'", name);
         else if (!ref)
             rc = pd_error_set(PD_EINVAL, "'%s' is not a branch or tag (to gate a commit, "
                               "GET .../gate?base=REV&head=COMMIT)", name);
