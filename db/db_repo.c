@@ -22,7 +22,8 @@ int db_repo_name_check(const char *name)
     for (p = (const unsigned char *)name; *p; p++)
         if (*p < 0x20 || *p == 0x7f)
             return pd_error_set(PD_EINVAL, "repository name has a control character "
-                                "(byte 0x%02X at %zu)", *p, (size_t)(p - (const unsigned char *)name));
+                                "(byte 0x%02X at %zu)", *p,
+                                (size_t)(p - (const unsigned char *)name));
     if (!pd_utf8_valid(name, strlen(name)))
         return pd_error_set(PD_EINVAL, "repository name is not UTF-8");
     return 0;
