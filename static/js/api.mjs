@@ -2,6 +2,10 @@
 //
 // Every path segment is percent-encoded with encodeURIComponent (a ref such
 // as "ss/np-zeros-1" is one segment); a file path keeps its "/" separators.
+// A file path with a "." or ".." segment is refused here (404), never sent:
+// the browser resolves such segments, %2E included (WHATWG URL, "single-dot
+// path segment"), before the request, so path=../../REF/... reached another
+// route; git itself allows no such segment in a tree.
 // URLs are relative to the page, so the dashboard also works under a prefix.
 // Failures throw ApiError carrying the server's problem document
 // (application/problem+json: type, title, status, detail).
@@ -18,7 +22,16 @@ export class ApiError extends Error {
 
 /** One URL path segment, percent-encoded (a ref such as "ss/np-zeros-1" is one segment). */
 export const seg = (s) => encodeURIComponent(String(s));
-const pathSegs = (p) => String(p).split('/').map(seg).join('/');
+/** A file path as URL segments, each through seg(); throws ApiError 404 for a
+ *  "." or ".." segment, which no git path has and the browser would resolve. */
+export const pathSegs = (p) => {
+  const parts = String(p).split('/');
+  if (parts.some((x) => x === '.' || x === '..')) {
+    throw new ApiError({ title: 'Not Found', status: 404,
+      detail: `no file '${p}': a git path has no '.' or '..' segment` }, String(p));
+  }
+  return parts.map(seg).join('/');
+};
 
 /** The API path of a commit: api/v1/repos/REPO/commits/REV. */
 export function commitBase(repo, rev) {

@@ -4,10 +4,8 @@
 // level, file and owner, each saying what it unblocks).  Issue 24.
 
 import { h, replace, fmt, nameNodes, joined } from './dom.mjs';
-import { getJson, commitBase } from './api.mjs';
+import { getJson, commitBase, pathSegs } from './api.mjs';
 import { commitHref, fileHref, statusBadge } from './ui.mjs';
-
-const pathSegs = (p) => String(p).split('/').map(encodeURIComponent).join('/');
 
 /** A person: "@login" or the name, linking to the commit that counts. */
 function person(repo, p) {

@@ -21,7 +21,10 @@
   var page = location.pathname.replace(/.*\//, '') || 'index.html';
   if (repo && rev) {
     var base = 'api/v1/repos/' + seg(repo) + '/commits/' + seg(rev);
-    if (page === 'file.html' && q.get('path')) {
+    // A path with a "." or ".." segment is no git path, and the browser
+    // would resolve it into another route (api.mjs pathSegs): not asked.
+    if (page === 'file.html' && q.get('path') &&
+        !q.get('path').split('/').some(function (x) { return x === '.' || x === '..'; })) {
       // The first screen's answer (the head and the function table) first,
       // then the text: the browser asks a server six at a time, and the
       // page's modules wait behind these.  The findings list (1.5 MB on

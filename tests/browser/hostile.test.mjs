@@ -47,3 +47,19 @@ test('the dashboard cannot be framed', async () => {
   const res = await fetch(`${BASE}/index.html`);
   assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
 });
+
+// A file path with "." or ".." segments is no file (git has none), and is
+// never sent: the browser would resolve it into another route (a trial's
+// path=../../REF/file-functions/X showed another ref's file under this
+// one's breadcrumb).
+test('dot segments in a file path do not reach another route', async () => {
+  const evil = '../../hpy-convert-object-dtype/file-functions/src/refcount.c';
+  const page = await open(`${BASE}/file.html?repo=demo&rev=hpy&path=${encodeURIComponent(evil)}`);
+  const api = page.requests.filter((u) => u.includes('/api/v1/'));
+  const text = await page.textContent('body');
+  await close(page);
+  for (const u of api) {
+    assert.ok(!u.includes('/commits/hpy-convert-object-dtype/'), `no request left the ref: ${u}`);
+  }
+  assert.match(text, /a git path has no '\.' or '\.\.' segment/);
+});
