@@ -191,7 +191,10 @@ static void md_forecast(FILE *f, srv_req *r, int64_t repo_id, const char *ref,
     int64_t today = 0;
     json_t *fc, *p, *rg;
 
-    db_iso_week_end(week, &today);
+    /* the week's last second: its end (db_iso_week_end) is the next
+     * Monday, which the forecast counted as a day and a week more */
+    if (db_iso_week_end(week, &today) == 0)
+        today -= 1;
     fc = api_forecast_json(r, repo_id, ref, "object_paths.object-legacy", 12, week, today);
     p = json_object_get(fc, "projection");
     rg = json_object_get(fc, "range");
