@@ -160,6 +160,10 @@ function renderPicker(repos, repo, rev) {
     go(repoSel.value, r?.refs?.[0]?.name ?? '');   // '': no data (nodata.mjs)
   };
   revSel.onchange = () => go(repoSel.value, revSel.value);
+  // Back to this page (from the back/forward cache, or with the browser's
+  // form state put back) shows the choice the user left it by; the page's
+  // figures are for `repo` and `rev`, so the pickers say those.
+  window.addEventListener('pageshow', () => { repoSel.value = repo; revSel.value = rev; });
 }
 
 /* ---------- the commit strip and the totals ---------- */

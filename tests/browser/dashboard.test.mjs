@@ -432,3 +432,19 @@ test('a commit message containing <script> is shown as text', async () => {
   await shot(page, 'overview-script-message');
   await close(page);
 });
+
+// A trial: after choosing another ref and going Back, the page showed
+// hpy's figures under a Ref picker that still said the other ref (the
+// browser put the left choice back), and choosing it again did nothing.
+test('Back after choosing another ref shows the ref the figures are for', async () => {
+  const page = await open(`${BASE}/index.html?repo=demo&rev=hpy`);
+  await Promise.all([page.waitForURL(/rev=hpy-convert-object-dtype/),
+    page.selectOption('#rev-select', 'hpy-convert-object-dtype')]);
+  await page.waitForSelector('body[data-ready]');
+  await page.goBack();
+  await page.waitForURL(/rev=hpy$/);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.inputValue('#rev-select'), 'hpy');
+  assert.equal(await page.inputValue('#repo-select'), 'demo');
+  await close(page);
+});
