@@ -10,6 +10,28 @@
 import { h, replace, fmt, joined } from './dom.mjs';
 import { fileHref } from './ui.mjs';
 
+/** What a side of a regression was: "legacy, object-legacy". */
+const side = (x) => (x ? [x.status ?? 'absent', x.object_state].filter(Boolean).join(', ') : 'absent');
+
+/**
+ * Every function the gate counts against the change, with its reasons
+ * (the gate answer's regressions).  A function can break a rule while
+ * its status moves forward ("new C API use" in a function that went
+ * legacy → bridged), so the compare page's own list of status moves
+ * back does not name them all; a trial saw a failing gate beside "No
+ * regressions" and the function named nowhere.
+ */
+function gateFunctions(regs, ctx) {
+  if (!regs.length) return null;
+  return h('div', { class: 'gate-functions', id: 'gate-functions' },
+    h('p', null, h('strong', null, regs.length === 1 ? 'The function the gate counts'
+      : `The ${fmt(regs.length)} functions the gate counts`), ' (base → head, and the rules each breaks):'),
+    h('ul', null, regs.map((x) => h('li', { dataset: { path: x.path, name: x.name } },
+      h('a', { href: `${fileHref(ctx.repo, ctx.head, x.path)}#fn=${encodeURIComponent(x.name)}` },
+        h('code', null, x.name)), ' in ', h('code', null, x.path), ': ',
+      `${side(x.from)} → ${side(x.to)}`, ' · ', (x.reasons ?? []).join(', ')))));
+}
+
 /**
  * Renders the gate's verdict into el.  gate: the GET .../gate answer (or an
  * Error when it failed: then the page says the verdict is unknown, never
@@ -47,6 +69,7 @@ export function renderGate(el, gate, lost, ctx) {
         h('td', { class: c.ok ? 'yes' : 'no' }, c.ok ? '✓ holds' : '✗ broken'),
         h('td', { class: 'num muted small gate-context' }, h('code', null, c.measure),
           c.scope ? [' (scope ', h('code', { class: 'gate-scope' }, c.scope), ')'] : null, ` ${fmt(c.base)} → ${fmt(c.head)}`))))),
+    gateFunctions(gate.regressions ?? [], ctx),
     (gate.regressions ?? []).some((x) => x.renamed_from) ? h('p', { class: 'muted small', id: 'gate-renames' },
       'Followed as renames (compared with the function of the old name at its place): ',
       joined(gate.regressions.filter((x) => x.renamed_from), (x) => [h('code', null, x.renamed_from), ' → ',

@@ -161,6 +161,12 @@ test('the gate table shows the figure each rule tests, and follows a function re
   assert.equal(num(await row('object_paths.object-legacy').locator('.gate-found').textContent()), 0);
   assert.ok(!g.regressions.some((r) => r.name === 'array_finalize_impl'), 'the renamed function is no regression');
   assert.ok(g.regressions.some((r) => r.name === 'array_base_count' && r.reasons.includes('new C API use')));
+  // Every function the gate counts is named under its rules, with the
+  // rules it breaks (a trial saw a failing gate and no function named).
+  const listed = await page.locator('#gate-functions li').evaluateAll((li) =>
+    li.map((x) => [x.dataset.name, x.textContent]));
+  assert.deepEqual(listed.map(([n]) => n), g.regressions.map((r) => r.name));
+  assert.match(listed.find(([n]) => n === 'array_base_count')[1], /new C API use/);
   await shot(page, 'pages-gate-table');
   await close(page);
 });
