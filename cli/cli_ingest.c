@@ -254,6 +254,10 @@ static void cli_ingest_report(const ingest_options *opt, const ingest_stats *st)
                 "count as absent where their blob is missing; see `portdash repo "
                 "list` and the file pages. Fetch the objects and ingest again to fill "
                 "them in.\n", opt->name, (unsigned long long)st->blobs_missing);
+    if (st->blobs_damaged)
+        fprintf(stderr, "%s: %llu of them damaged in the git directory (the first: %s): "
+                "`git fsck` names them; fetch or restore the objects and ingest again\n",
+                opt->name, (unsigned long long)st->blobs_damaged, st->damaged_first);
     if (st->blobs_filled)
         fprintf(stderr, "%s: %zu blobs recorded as missing are there now: their "
                 "commits were summarised again\n", opt->name, st->blobs_filled);

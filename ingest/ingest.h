@@ -99,6 +99,9 @@ typedef struct {
     char rewrite_from[41], rewrite_to[41];  /* hex, as stored */
     uint64_t blobs_missing;   /* blob reads the clone could not answer (a
                                  partial clone): recorded, counted absent */
+    uint64_t blobs_damaged;   /* of those, objects there but damaged (they
+                                 do not inflate or match their id) */
+    char damaged_first[512];  /* the first: "BLOB (PATH): libgit2's error" */
     size_t blobs_filled;      /* recorded missing blobs found this time */
     int shallow;              /* a walk stopped at a shallow boundary */
     int git_dir_kept;         /* this git directory lacks refs stored for the

@@ -118,7 +118,7 @@ static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
 }
 
 /* Read, analyse and encode one blob on this thread; 1 (*out NULL) when the
- * clone does not hold it (ingest_missing.h). */
+ * clone does not hold it, 2 when it holds it damaged (ingest_missing.h). */
 static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *oid,
                                const char *hex, const char *path)
 {
@@ -130,10 +130,15 @@ static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *o
     if ((rc = git_blob_lookup(&blob, c->repo, oid)) < 0) {
         const git_error *e = git_error_last();
 
-        if (ingest_missing_is_absent(rc)) {
+        if (ingest_missing_is_absent(rc) || ingest_missing_is_damaged(rc)) {
+            int damaged = !ingest_missing_is_absent(rc);
+
+            if (damaged && !c->st.damaged_first[0])
+                snprintf(c->st.damaged_first, sizeof(c->st.damaged_first), "%s (%s): %s",
+                         hex, path, e ? e->message : "?");
             git_error_clear();
             *out = NULL;
-            return 1;
+            return damaged ? 2 : 1;
         }
 
         return pd_error_set(PD_EGIT, "%s: cannot read blob %s (%s): %s",
@@ -171,10 +176,13 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
     if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) != 0) {
         int64_t path_id;
 
+        int damaged = rc == 2;
+
         /* Not in the clone: the file counts as absent at this commit. */
         if (rc < 0 || (rc = db_ingest_path_id(c->store, &path_id, path)) < 0)
             return rc;
         c->st.blobs_missing++;
+        c->st.blobs_damaged += damaged;
         return ingest_missing_record(c->db, c->cur_commit, path_id, hex);
     }
     if ((rc = db_ingest_analysis_put(c->store, id_out, hex, c->rules_hash, &enc->row)) == 0 &&

@@ -15,6 +15,27 @@ int ingest_missing_is_absent(int git_rc)
     return git_rc == GIT_ENOTFOUND;
 }
 
+/* 1 when the clone holds the object and it reads: a damaged one (a
+ * loose object that does not inflate) "exists" but would be recorded
+ * missing again, and said to have arrived at every run. */
+static int ingest_missing_readable(git_odb *odb, const git_oid *oid)
+{
+    git_odb_object *obj = NULL;
+
+    if (!git_odb_exists(odb, oid) || git_odb_read(&obj, odb, oid) < 0)
+        return 0;
+    git_odb_object_free(obj);
+    return 1;
+}
+
+int ingest_missing_is_damaged(int git_rc)
+{
+    const git_error *e = git_error_last();
+
+    return git_rc < 0 && git_rc != GIT_ENOTFOUND && e &&
+           (e->klass == GIT_ERROR_ZLIB || e->klass == GIT_ERROR_ODB);
+}
+
 int ingest_missing_record(sqlite3 *db, int64_t commit_id, int64_t path_id,
                           const char *hex)
 {
@@ -78,7 +99,7 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
 
         if (!sqlite3_column_int(st, 2) &&
             (git_oid_fromstr(&oid, (const char *)sqlite3_column_text(st, 0)) < 0 ||
-             !git_odb_exists(odb, &oid)))
+             !ingest_missing_readable(odb, &oid)))
             continue;
         (*filled)++;
         if (!first || sqlite3_column_int64(st, 1) < first)

@@ -50,4 +50,10 @@ int ingest_missing_tips(sqlite3 *db, git_repository *repo, int64_t repo_id,
  * (GIT_ENOTFOUND from a lookup), else 0. */
 int ingest_missing_is_absent(int git_rc);
 
+/* 1 when a failed lookup (git_rc < 0) met a damaged object: its data does
+ * not inflate or hash to its id (libgit2's error classes ZLIB and ODB).
+ * Such a blob is recorded as missing, as doc/guide.md says of a damaged
+ * pack, so that one bad object does not stop the run; else 0. */
+int ingest_missing_is_damaged(int git_rc);
+
 #endif

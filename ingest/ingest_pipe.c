@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analyzer/analyzer.h"
+#include "ingest_missing.h"
 #include "ingest_pipe.h"
 #include "pd_time.h"
 #include "pd_error.h"
@@ -134,9 +135,10 @@ static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const inges
     char hex[GIT_OID_HEXSZ + 1];
     size_t size;
 
-    if ((j->rc = git_blob_lookup(&blob, repo, &j->blob)) == GIT_ENOTFOUND) {
-        /* Not in the clone: no result; the ingest thread records it
-         * (ingest_missing.h). */
+    if ((j->rc = git_blob_lookup(&blob, repo, &j->blob)) == GIT_ENOTFOUND ||
+        ingest_missing_is_damaged(j->rc)) {
+        /* Not in the clone, or damaged: no result; the ingest thread
+         * reads it again and records it (ingest_missing.h). */
         git_error_clear();
         j->rc = 0;
     } else if (j->rc < 0) {
