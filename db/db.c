@@ -139,6 +139,9 @@ static int db_open_journal(sqlite3 **out, const char *path, int create, int busy
      * written to it (`token create --db ''`). */
     if (!path[0])
         return pd_error_set(PD_EINVAL, "the database path is empty (--db '')");
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return pd_error_set(PD_EINVAL, "%s is a directory, not a database file (--db "
+                            "names the file, e.g. %s/portdash.db)", path, path);
     if (create)
         flags |= SQLITE_OPEN_CREATE;
     else if (stat(path, &sb) < 0 && errno == ENOENT)
@@ -168,6 +171,14 @@ static int db_open_journal(sqlite3 **out, const char *path, int create, int busy
         if (sqlite3_errcode(db) == SQLITE_NOTADB)   /* "file is not a database", unnamed */
             rc = pd_error_set(PD_EINVAL, "%s is not a database (not SQLite): "
                               "`portdash ingest` makes one", path);
+        /* "unable to open database file" from the journal: SQLite could
+         * not make the WAL's files beside the database (a read-only or
+         * immutable directory); it names neither. */
+        else if ((sqlite3_errcode(db) & 0xff) == SQLITE_CANTOPEN)
+            rc = pd_error_set(PD_EDB, "%s: cannot open its write-ahead log (%s-wal, "
+                              "%s-shm): SQLite makes them beside the database, so its "
+                              "directory must be writable (%s)", path, path, path,
+                              sqlite3_errmsg(db));
         goto fail;
     }
     if ((rc = db_migrate(db, path)) < 0)

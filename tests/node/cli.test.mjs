@@ -623,3 +623,20 @@ test('a damaged blob is recorded as missing, named, and filled in once restored'
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// --db naming a directory says so (it was SQLite's "unable to open
+// database file"), for a first ingest and for a reader alike.
+test('a --db that is a directory is named as such', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-dbdir-'));
+  try {
+    const ing = run(['ingest', '--db', dir, '--git-dir', toyport, '--name', 'toy', '--ref', 'hpy']);
+    assert.notEqual(ing.status, 0);
+    assert.match(ing.stderr, new RegExp(`${dir} is a directory, not a database file \\(--db names the file, e\\.g\\. ${dir}/portdash\\.db\\)`));
+    const list = run(['repo', 'list', '--db', dir]);
+    assert.notEqual(list.status, 0);
+    assert.match(list.stderr, /is a directory, not a database file/);
+    assert.deepEqual(readdirSync(dir), [], 'nothing written in it');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
