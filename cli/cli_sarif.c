@@ -3,6 +3,7 @@
  * gzip) for a commit, the same import as POST .../commits/{rev}/sarif.
  */
 #include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int cli_sarif_open(FILE **out, const char *path, size_t max)
     if (strcmp(path, "-") == 0)
         return cli_sarif_spool(out, stdin, max);
     if (!(f = fopen(path, "rb")))
-        return pd_error_set(PD_EIO, "cannot open %s", path);
+        return pd_error_set(PD_EIO, "cannot open %s: %s", path, strerror(errno));
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
         *out = f;
         return 0;

@@ -11,6 +11,7 @@
 
 #include "analyzer/analyzer.h"
 #include "gate.h"
+#include "gate_blob.h"
 #include "gate_comment.h"
 #include "gate_owners.h"
 #include "pd_error.h"
@@ -158,8 +159,8 @@ static int gc_analyse(git_repository *repo, const rules *r, const char *path,
     *out = NULL;
     if (!path)
         return 0;
-    if (git_blob_lookup(&b, repo, oid) < 0)
-        return pd_error_set(PD_EGIT, "cannot read %s", path);
+    if ((rc = gate_blob_lookup(&b, repo, oid, path)) < 0)
+        return rc;
     rc = an_analyze(out, r, path, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
     git_blob_free(b);
     return rc;

@@ -13,6 +13,7 @@
 #include <git2.h>
 
 #include "analyzer/analyzer.h"
+#include "gate_blob.h"
 #include "gate_fixable.h"
 #include "pd_error.h"
 
@@ -101,10 +102,9 @@ int gate_fixable_file(gate_fixable *g, git_repository *repo, const rules *r, con
 
     if (!head)
         return 0;                          /* the file is gone: nothing added */
-    if ((base && git_blob_lookup(&bb, repo, base) < 0) || git_blob_lookup(&hb, repo, head) < 0) {
-        rc = pd_error_set(PD_EGIT, "cannot read %s", path);
+    if ((base && (rc = gate_blob_lookup(&bb, repo, base, path)) < 0) ||
+        (rc = gate_blob_lookup(&hb, repo, head, path)) < 0)
         goto done;
-    }
     a.n = lex_count_lines(git_blob_rawcontent(hb), (size_t)git_blob_rawsize(hb));
     if (!(a.added = calloc(a.n + 2, 1))) {
         rc = pd_error_nomem(NULL);

@@ -8,6 +8,7 @@
 #include <git2.h>
 
 #include "analyzer/analyzer.h"
+#include "gate_blob.h"
 #include "gate_fixable.h"
 #include "gate_git.h"
 #include "ingest_store.h"
@@ -182,8 +183,8 @@ static int gg_analyse(gg_cache *c, const git_oid *oid, const char *path, gg_blob
             return pd_error_nomem(NULL);
         c->v = v;
     }
-    if (git_blob_lookup(&blob, c->repo, oid) < 0)
-        return pd_error_set(PD_EGIT, "cannot read %s", path);
+    if ((rc = gate_blob_lookup(&blob, c->repo, oid, path)) < 0)
+        return rc;
     rc = an_analyze(&res, c->r, path, git_blob_rawcontent(blob),
                     (size_t)git_blob_rawsize(blob));
     b = &c->v[c->n];

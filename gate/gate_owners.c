@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyzer/analyzer.h"
+#include "gate_blob.h"
 #include "gate_owners.h"
 #include "pd_error.h"
 
@@ -216,8 +217,8 @@ static int go_analyse(gate_owners *o, git_repository *repo, const rules *r, cons
         go_ver *v = &o->v[k];
         git_blob *b = NULL;
 
-        if (git_blob_lookup(&b, repo, &v->blob) < 0)
-            return pd_error_set(PD_EGIT, "cannot read %s", path);
+        if ((rc = gate_blob_lookup(&b, repo, &v->blob, path)) < 0)
+            return rc;
         rc = an_analyze(&v->res, r, path, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
         git_blob_free(b);
         if (rc < 0)

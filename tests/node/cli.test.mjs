@@ -614,6 +614,10 @@ test('a damaged blob is recorded as missing, named, and filled in once restored'
     const again = run(['ingest', '--db', db, '--git-dir', git, '--name', 'toy', '--ref', 'hpy']);
     assert.equal(again.status, 0, again.stderr);
     assert.doesNotMatch(again.stderr, /are there now/);
+    // The gate, which must read it, names the blob and the cause.
+    const gate = run(['gate', '--git-dir', git, '--base', 'hpy~1', '--head', 'hpy']);
+    assert.equal(gate.status, 2, gate.stderr);
+    assert.match(gate.stderr, new RegExp(`cannot read blob ${blob} \\(src/refcount\\.c\\): .*\\(git fsck says what is damaged or missing\\)`));
     rmSync(loose, { force: true });
     writeFileSync(loose, good);
     const filled = run(['ingest', '--db', db, '--git-dir', git, '--name', 'toy', '--ref', 'hpy']);
