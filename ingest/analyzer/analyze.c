@@ -397,7 +397,7 @@ done:
 static void an_explain(an_state *st)
 {
     an_result *res = st->res;
-    int32_t (*first)[AN_CLASS_COUNT + 2];
+    int32_t (*first)[AN_CLASS_COUNT + 3];   /* + legacy item, field item, null owner */
     size_t i;
     uint32_t c;
 
@@ -417,6 +417,9 @@ static void an_explain(an_state *st)
         if (st->fmeta[i].kind == AN_FK_ITEM)  /* AN_CLASS_COUNT: legacy, +1 field */
             k = f->cls == AN_CLASS_CAPI || f->cls == AN_CLASS_NPY_LEGACY
                     ? AN_CLASS_COUNT : AN_CLASS_COUNT + 1;
+        else if (st->fmeta[i].kind == AN_FK_NULLOWNER &&
+                 first[f->function][AN_CLASS_COUNT + 2] < 0)
+            first[f->function][AN_CLASS_COUNT + 2] = (int32_t)i;   /* also a bridge */
         if (first[f->function][k] < 0)
             first[f->function][k] = (int32_t)i;
     }
@@ -432,7 +435,11 @@ static void an_explain(an_state *st)
             : -1;
         fn->object_finding = fn->object_state == AN_OBJ_LEGACY ? a[AN_CLASS_COUNT]
             : fn->object_state == AN_OBJ_NONE ? -1 : a[AN_CLASS_COUNT + 1];
+        /* An HPy_NULL owner keeps a field use on CPython by itself: it is
+         * the reason, not a bridge call before it (npy_get_context), which
+         * the function could lose and still not be universal. */
         fn->object_also = fn->object_state != AN_OBJ_CPYTHON_ONLY ? -1
+            : a[AN_CLASS_COUNT + 2] >= 0 ? a[AN_CLASS_COUNT + 2]
             : a[AN_CLASS_BRIDGE] >= 0 ? a[AN_CLASS_BRIDGE] : a[AN_CLASS_CAPI];
         if (fn->object_marker && st->tmap)
             tmpl_map(st->tmap, fn->object_marker_line, 1, &fn->object_marker_line, &c);

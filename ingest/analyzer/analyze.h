@@ -24,7 +24,7 @@
  * analyzer changes its results: stored analyses are keyed by the rules hash
  * and this version together, so the next ingest re-analyses.
  */
-#define AN_ANALYZER_VERSION "19"
+#define AN_ANALYZER_VERSION "20"
 
 
 /*

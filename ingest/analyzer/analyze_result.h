@@ -86,7 +86,8 @@ typedef struct {
      * else its first npy-legacy one.  object: object-legacy = its first
      * legacy item site; object-cpython-only and object-universal = its
      * first HPyField item site (object_also: for cpython-only, the first
-     * bridge or capi finding that keeps it on CPython).  A function on an
+     * HPy_NULL owner of a field call, else the first bridge or capi
+     * finding that keeps it on CPython).  A function on an
      * object path by a marker only has object_finding -1 and
      * object_marker (the marker's name, line object_marker_line), or by
      * its name only (an `objfunc` rule) neither. */
