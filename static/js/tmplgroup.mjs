@@ -123,17 +123,34 @@ export function groupSums(instances, classes, findingsOf) {
  * page's words, the tokens counted where the instances differ
  * ("capi-names-cpython `PyLong_FromLong` ×6, `PyLong_FromUnsignedLong` ×2
  * at line 203") and "(k of n instances)" when not every instance has one.
- * Null when none has one or their rules or lines differ: the instances
- * say, expanded.  → {site, text}, site the first (its line is linked).
+ * Null when none has one.  Where their rules or lines differ, the
+ * reasons by instance, most frequent first, at most three ("differs by
+ * instance: capi-names-cpython at line 1841 ×8; npy-legacy-prefix-PyArray
+ * at line 1837 ×4"): a badge without a reason read as a verdict without
+ * one (a trial, on arraytypes.c.src).  → {site, text}, site the first of
+ * the most frequent (its line is linked).
  */
 export function groupWhy(sites) {
   const have = sites.filter(Boolean);
   if (!have.length) return null;
   const { rule, line } = have[0];
-  if (have.some((w) => w.rule !== rule || w.line !== line)) return null;
+  if (have.some((w) => w.rule !== rule || w.line !== line)) return whyByInstance(have);
   const counts = new Map();
   for (const w of have) counts.set(w.text, (counts.get(w.text) ?? 0) + 1);
   const tokens = [...counts].map(([t, n]) => (counts.size > 1 ? `\`${t}\` ×${n}` : `\`${t}\``));
   const part = have.length < sites.length ? ` (${have.length} of ${sites.length} instances)` : '';
   return { site: have[0], text: `${rule} ${tokens.join(', ')} at line ${line}${part}` };
+}
+
+/** groupWhy's text where the instances' rules or lines differ. */
+function whyByInstance(have) {
+  const groups = new Map();
+  for (const w of have) {
+    const k = `${w.rule} at line ${w.line}`;
+    if (!groups.has(k)) groups.set(k, { site: w, n: 0 });
+    groups.get(k).n++;
+  }
+  const top = [...groups].sort((a, b) => b[1].n - a[1].n);
+  const shown = top.slice(0, 3).map(([k, g]) => `${k} ×${g.n}`).join('; ');
+  return { site: top[0][1].site, text: `differs by instance: ${shown}${top.length > 3 ? `; ${top.length - 3} more` : ''}` };
 }

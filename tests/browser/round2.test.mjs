@@ -443,7 +443,7 @@ test('a count column sorts a template definition by the sum its row shows', asyn
   }
 });
 
-test('a template row\'s why: one text where the instances agree, tokens counted where they differ', async () => {
+test('a template row\'s why: one text where the instances agree, tokens counted where they differ, reasons by instance where rules or lines do', async () => {
   const page = await open(`${BASE}/${pages().file}`);
   const out = await page.evaluate(async () => {
     const { groupWhy } = await import('./js/tmplgroup.mjs');
@@ -455,13 +455,22 @@ test('a template row\'s why: one text where the instances agree, tokens counted 
       groupWhy([s('PyObject', 203), s('PyObject', 204)]),
       groupWhy([s('PyObject'), s('PyObject', 203, 'npy-legacy-prefix-PyArray')]),
       groupWhy([null, null]),
+      groupWhy([s('A', 1841), s('B', 1837, 'npy-legacy-prefix-PyArray'), s('C', 1841), null]),
+      groupWhy([s('A', 1), s('A', 2), s('A', 3), s('A', 4), s('A', 4)])?.text,
     ];
   });
-  assert.deepEqual(out, [
+  assert.deepEqual(out.slice(0, 3), [
     'capi-names-cpython `PyObject` at line 203',
     'capi-names-cpython `PyLong_FromLong` ×2, `PyLong_FromUnsignedLong` ×1 at line 203',
-    'object-item-legacy `memcpy(&obj)` at line 22 (1 of 3 instances)',
-    null, null, null]);
+    'object-item-legacy `memcpy(&obj)` at line 22 (1 of 3 instances)']);
+  // where the instances' rules or lines differ (a trial: `@fname@_fromstr`
+  // of arraytypes.c.src, 8 at line 1841, 4 at 1837, showed no reason)
+  assert.equal(out[3].text, 'differs by instance: capi-names-cpython at line 203 ×1; capi-names-cpython at line 204 ×1');
+  assert.equal(out[4].text, 'differs by instance: capi-names-cpython at line 203 ×1; npy-legacy-prefix-PyArray at line 203 ×1');
+  assert.equal(out[5], null);
+  assert.deepEqual(out[6], { site: { rule: 'capi-names-cpython', text: 'A', line: 1841 },
+    text: 'differs by instance: capi-names-cpython at line 1841 ×2; npy-legacy-prefix-PyArray at line 1837 ×1' });
+  assert.equal(out[7], 'differs by instance: capi-names-cpython at line 4 ×2; capi-names-cpython at line 1 ×1; capi-names-cpython at line 2 ×1; 1 more');
   await close(page);
 });
 
