@@ -15,12 +15,24 @@ const $ = (id) => document.getElementById(id);
  * stored (another repository's ingest may have analysed the same content). */
 export const isLost = (d) => d.status == null && Boolean(d.missing);
 
+/** Directories a breadcrumb shows at most: the first and the last ones,
+ *  "…" for those between (its title names them); a URL with thousands of
+ *  segments made a header thousands of pixels high (a trial). */
+const CRUMB_DIRS = 8;
+
 /** The breadcrumb: the overview, each directory (the overview filtered to it), the file. */
 export function renderCrumbs(state) {
   const parts = state.path.split('/');
   const items = [h('li', null, h('a', { href: overviewHref(state.repo, state.rev), id: 'crumb-overview' },
     state.repo, ' @ ', revLabel(state.rev)))];
-  for (let i = 0; i < parts.length - 1; i++) {
+  const ndirs = parts.length - 1;
+  const cut = ndirs > CRUMB_DIRS ? [2, ndirs - (CRUMB_DIRS - 3)] : null;   // dirs [cut[0], cut[1]) left out
+  for (let i = 0; i < ndirs; i++) {
+    if (cut && i === cut[0]) {
+      items.push(h('li', { class: 'crumb-cut', title: parts.slice(cut[0], cut[1]).join('/') }, '…'));
+      i = cut[1] - 1;
+      continue;
+    }
     const dir = parts.slice(0, i + 1).join('/');
     items.push(h('li', null, h('a', { href: overviewHref(state.repo, state.rev, { dir }), title: `Files under ${dir}/` }, parts[i])));
   }

@@ -63,3 +63,17 @@ test('dot segments in a file path do not reach another route', async () => {
   }
   assert.match(text, /a git path has no '\.' or '\.\.' segment/);
 });
+
+// A path of thousands of directories (a hand-made URL) keeps the header one
+// line: the breadcrumb shows the first and last directories, "…" between.
+test('a very long path keeps the breadcrumb short', async () => {
+  const path = `${'a/'.repeat(1500)}x.c`;   // the query stays under the server's 8 KiB
+  const page = await open(`${BASE}/file.html?repo=demo&rev=hpy&path=${encodeURIComponent(path)}`);
+  const crumbs = await page.locator('#crumbs li').allTextContents();
+  const height = await page.evaluate(() => document.querySelector('#crumbs').getBoundingClientRect().height);
+  await close(page);
+  assert.ok(crumbs.length <= 11, `${crumbs.length} items`);
+  assert.ok(crumbs.includes('…'));
+  assert.equal(crumbs[crumbs.length - 1], 'x.c');
+  assert.ok(height < 80, `the breadcrumb is ${height} px high`);
+});
