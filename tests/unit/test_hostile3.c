@@ -343,6 +343,11 @@ static void test_ambiguous_heads_are_refused(void **state)
          "Content-Length together with Transfer-Encoding"},
         {"POST /api/v1/repos/demo/dismissals HTTP/1.1\r\nHost: 127.0.0.1\r\n"
          "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "only Transfer-Encoding"},
+        /* a bare CR inside a value (RFC 9110 section 5.5; a trial) */
+        {"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\rb\r\n", 400,
+         "a header value has a control character"},
+        {"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\x01b\r\n", 400,
+         "a header value has a control character"},
     };
     char req[1024], *out;
     size_t i;
