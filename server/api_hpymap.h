@@ -21,7 +21,8 @@ extern const unsigned long hpy_api_text_len;
  * The HPy name replacing CPython name `cpy` (e.g. "HPyErr_SetString", or
  * "ctx->h_None" for a handle), or NULL when HPy has none.  *how (how may be
  * NULL) gets how the table knows it: "table" (HPy's porting-guide table),
- * "handle" (the object behind a context handle), "abi", "helper", "macro",
+ * "handle" (the object behind a context handle), "abi", "wrap" (the
+ * CPython ABI's HPy function returns this CPython function's call), "helper", "macro",
  * "type", "name" (a hand-written HPy function of the same name) or
  * "manual" (tools/hpy_api_manual.tsv), NULL with no match.  Strings are
  * static, never freed.  Thread-safe: the table is parsed once, on first use.

@@ -61,16 +61,22 @@ Where the names come from (all read with `git show TAG:PATH`, nothing run):
     - abi: what the CPython ABI defines an HPy name as, in every header
       (`typedef Py_ssize_t HPy_ssize_t;`, `#define HPY_SSIZE_T_MAX
       PY_SSIZE_T_MAX`): exact, by HPy's own definition;
+    - wrap: an `HPyAPI_FUNC` function of the CPython ABI's headers
+      (include/hpy/cpython/*.h) whose body calls one CPython function and
+      returns what it gives (`HPyCapsule_GetContext` is `return
+      PyCapsule_GetContext(_h2py(capsule));`): that function is what the
+      HPy one does on CPython, by HPy's own code;
     - macro: the `#define HPy...` macros and `HPy_...` enum constants of
-      macros.h and hpytype.h (HPy_TPFLAGS_DEFAULT, HPy_RETURN_RICHCOMPARE,
-      HPy_LT), CPython name by the rule;
+      macros.h, hpytype.h, hpyfunc.h and the slots' autogen_hpyslot.h
+      (HPy_TPFLAGS_DEFAULT, HPy_RETURN_RICHCOMPARE, HPy_LT, HPy_VISIT,
+      HPy_tp_traverse, HPy_mod_exec), CPython name by the rule;
     - type: the types HPy's headers define (`} HPyType_Spec;`), CPython
       name by the rule, kept only where HPy's own CPython-ABI code
       (hpy/devel/src/runtime/*.c, include/hpy/cpython/*.h) uses that
       CPython type: the rule alone would pair HPyContext with CPython's
       unrelated PyContext.
     A name the table (or a handle) already maps keeps that mapping; the
-    order of strength is table, handle, abi, helper, macro, type, name.
+    order of strength is table, handle, abi, wrap, helper, macro, type, name.
 conf.py is read with ast.literal_eval of its assignments, never executed.
 """
 import argparse
@@ -84,7 +90,12 @@ CONF = 'hpy/tools/autogen/conf.py'
 MISC = 'hpy/devel/include/hpy/cpython/misc.h'
 INCLUDE = 'hpy/devel/include/'
 HELPER_HEADERS = ('hpy/devel/include/hpy/inline_helpers.h', 'hpy/devel/include/hpy/runtime/')
-MACRO_HEADERS = ('hpy/devel/include/hpy/macros.h', 'hpy/devel/include/hpy/hpytype.h')
+MACRO_HEADERS = ('hpy/devel/include/hpy/macros.h', 'hpy/devel/include/hpy/hpytype.h',
+                 'hpy/devel/include/hpy/hpyfunc.h', 'hpy/devel/include/hpy/autogen_hpyslot.h')
+CPYTHON_ABI = 'hpy/devel/include/hpy/cpython/'
+# What the CPython ABI's functions call to pass handles (not the function
+# they wrap): the conversions between HPy and PyObject *.
+CONVERSIONS = {'_h2py', '_py2h', '_hf2py', '_py2hf', '_hp2py', '_py2hp'}
 CPYTHON_IMPL = ('hpy/devel/src/runtime/', 'hpy/devel/include/hpy/cpython/')
 
 
@@ -183,14 +194,32 @@ def abi_definitions(texts):
     return out
 
 
+def wrapped_functions(texts):
+    """CPython name -> HPy name, for each HPyAPI_FUNC function of the
+    CPython ABI whose body is one `return` of one CPython call (after the
+    handle conversions are taken out)."""
+    out = {}
+    pat = r'\bHPyAPI_FUNC\b[^;{(]*?\b(_?HPy\w+)\s*\([^)]*\)\s*\{([^{}]*)\}'
+    for text in texts:
+        for m in re.finditer(pat, text):
+            body = m.group(2).strip()
+            calls = [c for c in re.findall(r'\b(\w+)\s*\(', body) if c not in CONVERSIONS]
+            if body.startswith('return') and body.count(';') == 1 and len(calls) == 1 and \
+                    re.match(r'_?Py[A-Z]\w*$', calls[0]):
+                out.setdefault(calls[0], m.group(1))
+    return out
+
+
 def hpy_macros(texts):
-    """The public HPy macros and enum constants (HPy_TPFLAGS_DEFAULT, HPy_LT)."""
+    """The public HPy macros and enum constants (HPy_TPFLAGS_DEFAULT, HPy_LT,
+    HPy_VISIT, and the slots: HPy_tp_new, HPy_nb_add, HPy_mod_exec)."""
     out = set()
     for text in texts:
         out.update(re.findall(r'^[ \t]*#[ \t]*define[ \t]+(HPy[A-Z_]\w*)', text, re.M))
         for body in re.findall(r'\benum\b[^{;]*\{([^}]*)\}', text):
             out.update(re.findall(r'\b(HPy_[A-Z]\w*)\s*(?:=|,|$)', body))
-    return sorted(n for n in out if re.match(r'HPy(_[A-Z]|[A-Z]\w*_)', n) and not n.startswith('HPyAPI_'))
+            out.update(re.findall(r'\b(HPy_(?:tp|nb|sq|mp|am|bf|mod)_\w+)\s*=', body))
+    return sorted(n for n in out if re.match(r'HPy(_[A-Za-z]|[A-Z]\w*_)', n) and not n.startswith('HPyAPI_'))
 
 
 def hpy_types(texts):
@@ -229,6 +258,9 @@ def generate(git_dir, tag):
     headers = sources(git_dir, tag, [INCLUDE])
     for cpy, name in sorted(abi_definitions(headers.values()).items()):
         mapping.setdefault(cpy, (name, 'abi'))
+    abi_text = [t for f, t in headers.items() if f.startswith(CPYTHON_ABI)]
+    for cpy, name in sorted(wrapped_functions(abi_text).items()):
+        mapping.setdefault(cpy, (name, 'wrap'))
     helper_text = [t for f, t in headers.items() if f.startswith(HELPER_HEADERS)]
     for name in helper_functions(helper_text):
         mapping.setdefault(to_cpython(name), (name, 'helper'))
@@ -281,12 +313,16 @@ def read_tsv(path):
 
 def table(git_dir, tag, versions, cpython, manual):
     """(table text, names text)."""
-    mapping = {cpy: (h, how, 'one-to-one') for cpy, (h, how) in generate(git_dir, tag).items()}
+    # A slot (Py_tp_new: an entry of a PyType_Slot array) becomes an
+    # HPyDef_SLOT of the same name: the code changes shape.
+    def kind_of(cpy):
+        return 'pattern' if re.match(r'Py_(?:tp|nb|sq|mp|am|bf|mod)_', cpy) else 'one-to-one'
+    mapping = {cpy: (h, how, kind_of(cpy)) for cpy, (h, how) in generate(git_dir, tag).items()}
     # versions after the release (master): what they add, never what they
     # change, so a released mapping stays the released one
     for later in versions[versions.index(tag) + 1:] if tag in versions else []:
         for cpy, (h, how) in generate(git_dir, later).items():
-            mapping.setdefault(cpy, (h, how, 'one-to-one'))
+            mapping.setdefault(cpy, (h, how, kind_of(cpy)))
     for row in manual:
         cpy, h, kind = row[0], row[1], row[2]
         if kind not in ('one-to-one', 'generic', 'pattern'):
@@ -313,8 +349,9 @@ def table(git_dir, tag, versions, cpython, manual):
         '#   table  = the porting guide\'s table (convert_name + DOC_MANUAL_API_MAPPING)',
         '#   handle = the CPython object behind a context handle (misc.h)',
         '#   abi    = the CPython ABI defines the HPy name as this CPython name (typedef, #define)',
+        '#   wrap   = the CPython ABI\'s HPy function returns this CPython function\'s call (cpython/*.h)',
         '#   helper = an HPy helper function (HPyAPI_HELPER), CPython name: the HPy prefix replaced by Py',
-        '#   macro  = an HPy macro or enum constant (macros.h, hpytype.h), CPython name likewise',
+        '#   macro  = an HPy macro or enum constant (macros.h, hpytype.h, hpyfunc.h, slots), CPython name likewise',
         '#   type   = an HPy type, CPython name likewise, that HPy\'s CPython-ABI code uses',
         '#   name   = a hand-written HPy function, CPython name by the same rule',
         '#   manual = tools/hpy_api_manual.tsv',

@@ -27,6 +27,7 @@ const SOURCE_TITLE = {
   table: "HPy's porting-guide table",
   handle: 'the object behind an HPy context handle',
   abi: "what HPy's CPython ABI defines this HPy name as",
+  wrap: "the CPython function HPy's CPython ABI calls for this HPy function",
   helper: 'an HPy helper function',
   macro: 'an HPy macro or constant',
   type: 'an HPy type',

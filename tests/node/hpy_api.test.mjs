@@ -46,7 +46,7 @@ test('the table has the shape the server reads', () => {
     assert.match(cpy, /^[A-Za-z_]\w+$/);
     if (kind !== 'one-to-one') assert.match(hpy, /HPy/);
     else assert.match(hpy, /^(_?HPy\w+|HPY\w+|ctx->h_\w+)$/);
-    assert.ok(['table', 'handle', 'abi', 'helper', 'macro', 'type', 'name', 'manual'].includes(how), how);
+    assert.ok(['table', 'handle', 'abi', 'wrap', 'helper', 'macro', 'type', 'name', 'manual'].includes(how), how);
     assert.ok(['one-to-one', 'generic', 'pattern'].includes(kind), kind);
     assert.ok(rows[1].split('\t')[1].split(' ').includes(since), since);
   }
@@ -69,6 +69,15 @@ test('helpers, CPython-ABI definitions, macros and types come from HPy\'s header
   assert.equal(rows.get('Py_TPFLAGS_HAVE_GC'), 'HPy_TPFLAGS_HAVE_GC macro');
   assert.equal(rows.get('Py_GE'), 'HPy_GE macro');
   assert.equal(rows.get('PyType_Spec'), 'HPyType_Spec type');
+  // What HPy's CPython ABI implements by calling CPython (cpython/misc.h:
+  // HPyCapsule_GetContext returns PyCapsule_GetContext's call), HPy_VISIT
+  // (hpyfunc.h) and the slots (autogen_hpyslot.h: HPy_tp_new), which change
+  // the code's shape (a trial found them on the "what HPy must add" page).
+  assert.equal(rows.get('PyCapsule_GetContext'), 'HPyCapsule_GetContext wrap');
+  assert.equal(rows.get('PyCapsule_SetName'), 'HPyCapsule_SetName wrap');
+  assert.equal(rows.get('Py_VISIT'), 'HPy_VISIT macro');
+  assert.equal(rows.get('Py_tp_new'), 'HPy_tp_new macro');
+  assert.equal(rows.get('Py_mod_exec'), 'HPy_mod_exec macro');
   assert.equal(rows.get('PyThreadState'), 'HPyThreadState type');
   // The porting guide's table wins over the other sources.
   assert.equal(rows.get('PyErr_SetString'), 'HPyErr_SetString table');
