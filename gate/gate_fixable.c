@@ -3,7 +3,8 @@
  * 25): a change may not add a line with a legacy use that a checked HPy
  * rewrite (fix.h) replaces.  Only the change's own lines count: the lines
  * git's diff of the file's two blobs marks as added.  The verdict gains a
- * condition {"measure": "fixable", "rule", "base": 0, "head": N, "ok"} and
+ * condition {"measure": "fixable", "rule", "base": 0, "head": N, "ok",
+ * "tested", "found": N} and
  * "fixable": [{"path", "line", "column", "function", "from", "to", "rule",
  * "hpy_since", "replacement"}], and fails when N > 0.
  */
@@ -129,10 +130,14 @@ int gate_fixable_verdict(gate_fixable *g, json_t *result)
     size_t n = json_array_size(g->found);
     json_t *conds = json_object_get(result, "conditions");
 
+    /* tested and found as every other condition has them (gate_eval.c):
+     * the table of the comment and the markdown read them */
     if (!conds || json_array_append_new(conds, json_pack(
-            "{s:s, s:s, s:i, s:I, s:b}", "measure", "fixable", "rule",
+            "{s:s, s:s, s:i, s:I, s:b, s:s, s:I}", "measure", "fixable", "rule",
             "no added line with a legacy use that a checked HPy rewrite replaces",
-            "base", 0, "head", (json_int_t)n, "ok", n == 0)) ||
+            "base", 0, "head", (json_int_t)n, "ok", n == 0, "tested",
+            "added lines with a legacy use a checked HPy rewrite replaces",
+            "found", (json_int_t)n)) ||
         json_object_set(result, "fixable", g->found))
         return pd_error_nomem(NULL);
     if (n)

@@ -158,6 +158,9 @@ test('gate --fixable fails a change that adds a fixable legacy use, on its own l
     assert.equal(v.result, 'fail');
     const cond = v.conditions.find((c) => c.measure === 'fixable');
     assert.deepEqual([cond.head, cond.ok], [1, false]);
+    // tested and found as the other conditions have them (a trial saw an
+    // empty "What it counts" and "found 0" on the failed row)
+    assert.deepEqual([cond.tested, cond.found], ['added lines with a legacy use a checked HPy rewrite replaces', 1]);
     // lines 8 and 11 hold fixable uses too, but hpy already had them
     assert.deepEqual(v.fixable.map((x) => [x.line, x.from, x.replacement]),
       [[31, 'PyErr_Occurred', 'HPyErr_Occurred(ctx)']]);
