@@ -59,7 +59,8 @@ async function runSearch() {
   const d = await search(state.repo, state.rev, q);
   if (my !== seq) return;
   document.body.dataset.commit = d.commit;
-  replace($('search-count'), `${fmt(d.functions_total)} functions, ${fmt(d.symbols.length)} C API names`);
+  const n = (k, one, many) => `${fmt(k)} ${k === 1 ? one : many}`;
+  replace($('search-count'), `${n(d.functions_total, 'function', 'functions')}, ${n(d.symbols.length, 'C API name', 'C API names')}`);
   replace($('search-results'), functionsTable(d), symbolsTable(d));
 }
 
