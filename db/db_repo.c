@@ -112,6 +112,21 @@ int db_repo_rm_id(sqlite3 *db, int64_t id)
     return rc;
 }
 
+int db_repo_profile(sqlite3 *db, int64_t id, char *buf, size_t n)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    buf[0] = '\0';
+    if ((rc = db_prepare(db, &st, "SELECT profile FROM repos WHERE id = ?1")) < 0)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    if ((rc = db_step(st)) > 0 && sqlite3_column_text(st, 0))
+        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
+}
+
 int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile)
 {
     sqlite3_stmt *st;

@@ -48,6 +48,11 @@ int db_repo_rm(sqlite3 *db, const char *name);
  */
 int db_repo_rm_id(sqlite3 *db, int64_t id);
 
+/* The profile stored with repository row `id` (JSON text,
+ * rules_profile_json) into buf, n bytes; "" when none is stored.  0 or
+ * PD_EDB. */
+int db_repo_profile(sqlite3 *db, int64_t id, char *buf, size_t n);
+
 /* Store `profile` (JSON text, rules_profile_json) with repository row `id`,
  * in the caller's transaction.  0 or PD_EDB. */
 int db_repo_set_profile(sqlite3 *db, int64_t id, const char *profile);

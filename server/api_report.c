@@ -17,6 +17,7 @@
 #include "api_snapshot.h"
 #include "db.h"
 #include "db_history.h"
+#include "db_repo.h"
 #include "db_snapshot.h"
 #include "pd_error.h"
 #include "pd_escape.h"
@@ -48,12 +49,14 @@ static void md_row(FILE *f, const char *label, int64_t before, int64_t now, int 
         fprintf(f, "| %s | | %lld | |\n", label, (long long)now);
 }
 
-static void md_headline(FILE *f, const db_counts *p, const db_counts *c, int have)
+static void md_headline(FILE *f, const db_counts *p, const db_counts *c, int have, int obj)
 {
     fputs("| measure | previous | now | change |\n|---|---:|---:|---:|\n", f);
-    md_row(f, "object-dtype paths on the legacy API", p->obj[0], c->obj[0], have);
-    md_row(f, "object-dtype paths on HPyField, CPython only", p->obj[1], c->obj[1], have);
-    md_row(f, "object-dtype paths on HPyField, universal", p->obj[2], c->obj[2], have);
+    if (obj) {
+        md_row(f, "object-dtype paths on the legacy API", p->obj[0], c->obj[0], have);
+        md_row(f, "object-dtype paths on HPyField, CPython only", p->obj[1], c->obj[1], have);
+        md_row(f, "object-dtype paths on HPyField, universal", p->obj[2], c->obj[2], have);
+    }
     md_row(f, "functions ported", p->fn[0], c->fn[0], have);
     md_row(f, "functions bridged", p->fn[1], c->fn[1], have);
     md_row(f, "functions legacy", p->fn[2], c->fn[2], have);
@@ -257,19 +260,23 @@ static int md_commit(FILE *f, srv_req *r, int64_t commit_id)
     return db_commit_brief_of(r->db, commit_id, md_commit_line, f);
 }
 
-/* What moved between the previous snapshot and this one. */
-static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur)
+/* What moved between the previous snapshot and this one; obj: the
+ * object-dtype sections too (md_object_dtype). */
+static int md_changes(FILE *f, srv_req *r, const api_at *prev, const api_at *cur, int obj)
 {
     json_t *files = json_array(), *fns = json_array(), *regs = json_array();
     int rc = api_compare_commits(r, prev, cur, files, fns, regs);
 
     if (rc == 0) {
         md_functions(f, "Regressions", regs, NULL, "status");
-        md_functions(f, "Object-dtype paths converted", fns, "converted", "object_state");
-        md_functions(f, "New object-dtype paths", fns, "introduced", "object_state");
-        /* What left the object paths, removed functions included: with the
-         * two above, every object-dtype move of the week. */
-        md_functions(f, "No longer object-dtype paths", fns, "object-dropped", "object_state");
+        if (obj) {
+            md_functions(f, "Object-dtype paths converted", fns, "converted", "object_state");
+            md_functions(f, "New object-dtype paths", fns, "introduced", "object_state");
+            /* What left the object paths, removed functions included: with
+             * the two above, every object-dtype move of the week. */
+            md_functions(f, "No longer object-dtype paths", fns, "object-dropped",
+                         "object_state");
+        }
         md_functions(f, "Functions ported or bridged", fns, "progressed", "status");
         md_files(f, "Files that became universal-ready", files, 1);
         md_files(f, "Files no longer universal-ready", files, 0);
@@ -294,6 +301,31 @@ static const char *md_method(const char *m)
     return NULL;
 }
 
+/*
+ * Whether the report speaks of object dtype: the port's profile (its rules'
+ * `profile object-dtype`, doc/guide.md), or under "auto" (or none stored)
+ * whether either snapshot has an object path.  A port without object dtype
+ * (kiwi, ultrajson) gets no object rows, sections or forecast: their zeros
+ * would read as work done, as the dashboard says (a trial found them).
+ */
+static int md_object_dtype(srv_req *r, int64_t repo_id, const db_counts *p,
+                           const db_counts *c)
+{
+    char text[4096];
+    json_t *prof, *v;
+    int k, any = 0, say = -1;
+
+    if (db_repo_profile(r->db, repo_id, text, sizeof(text)) == 0 && text[0] &&
+        (prof = json_loads(text, 0, NULL)) != NULL) {
+        v = json_object_get(prof, "object_dtype");
+        say = json_is_true(v) ? 1 : json_is_false(v) ? 0 : -1;
+        json_decref(prof);
+    }
+    for (k = 0; k < 3; k++)
+        any |= p->obj[k] != 0 || c->obj[k] != 0;
+    return say >= 0 ? say : any;
+}
+
 /* The section of one ref: `cur` is this week's snapshot of it. */
 static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
                   const db_snap_row *cur)
@@ -302,7 +334,7 @@ static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
     db_snap_row prev;
     pd_counts none;
     api_at a = {0}, b = {0};
-    int have, rc;
+    int have, rc, obj;
 
     memset(&none, 0, sizeof(none));
     if ((rc = db_snaps_open_prev(r->db, &ps, repo_id, cur->ref, cur->week)) < 0)
@@ -329,16 +361,18 @@ static int md_ref(FILE *f, srv_req *r, int64_t repo_id, const char *rules_hash,
     } else {
         fputs("This is the first snapshot of this ref: nothing to compare with yet.\n\n", f);
     }
-    md_headline(f, have ? &prev.counts : &none, &cur->counts, have);
+    obj = md_object_dtype(r, repo_id, have ? &prev.counts : &none, &cur->counts);
+    md_headline(f, have ? &prev.counts : &none, &cur->counts, have, obj);
     if (have) {
         a.repo_id = b.repo_id = repo_id;
         a.commit_id = prev.commit_id;
         b.commit_id = cur->commit_id;
         snprintf(a.rules_hash, sizeof(a.rules_hash), "%s", rules_hash);
         snprintf(b.rules_hash, sizeof(b.rules_hash), "%s", rules_hash);
-        if ((rc = md_changes(f, r, &a, &b)) == 0)
+        if ((rc = md_changes(f, r, &a, &b, obj)) == 0)
             rc = md_contributors(f, r, b.commit_id, a.commit_id);
-        md_forecast(f, r, repo_id, cur->ref, cur->week);
+        if (obj)
+            md_forecast(f, r, repo_id, cur->ref, cur->week);
     }
 done:
     db_snaps_close(ps);

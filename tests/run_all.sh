@@ -157,7 +157,9 @@ if command -v node >/dev/null; then
     "$B/portdash" ingest --quiet --db "$hdb" --git-dir "$B/fixtures/toyport.git" --name inc \
       --ref hpy --include src/toyarray.c &&
     "$B/portdash" snapshot --db "$hdb" --name demo --backfill --since 2020-11-30 \
-      --until 2021-12-31 >/dev/null; } || echo "http cases: setup failed"
+      --until 2021-12-31 >/dev/null &&
+    "$B/portdash" snapshot --db "$hdb" --name gc --backfill --since 2021-03-01 \
+      --until 2021-03-31 >/dev/null; } || echo "http cases: setup failed"
   # The write cases (tests/http/writes/) upload, dismiss and ingest with it.
   htok=$("$B/portdash" token create --db "$hdb" --name http --scope sarif --scope triage \
       --scope ingest --scope admin 2>/dev/null)

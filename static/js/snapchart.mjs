@@ -67,7 +67,10 @@ const COLOURS = ['#cf222e', '#bf8700', '#1a7f37', '#0969da', '#8250df'];
  * Fills root with a ref select, the chart of that ref's figures and the
  * list of its gaps.  figs: Map "week\0ref" → {measure: value}.
  */
-export function mountSnapshotChart(root, refs, figs, { ref = refs[0] } = {}) {
+export function mountSnapshotChart(root, refs, figs, { ref = refs[0], objectDtype = true } = {}) {
+  // a port without object dtype: not its object figures (profile.mjs)
+  const shown = CHART_FIGURES.map((k, i) => [k, COLOURS[i]])
+    .filter(([k]) => objectDtype || !k.startsWith('object_paths.'));
   const sel = h('select', { id: 'snapchart-ref', 'aria-label': 'Ref of the chart' }, refs.map((r) => h('option', { value: r }, r)));
   sel.value = ref;
   const canvas = h('canvas', { id: 'snapchart-canvas', role: 'img', height: 90 });
@@ -80,14 +83,14 @@ export function mountSnapshotChart(root, refs, figs, { ref = refs[0] } = {}) {
     const missing = all.filter((w) => !figs.has(`${w}\u0000${r}`));
     canvas.dataset.weeks = String(all.length);
     canvas.dataset.gaps = String(missing.length);
-    canvas.setAttribute('aria-label', `Weekly snapshots of ${r}: ${CHART_FIGURES.map((k) => MEASURE[k]?.label ?? k).join(', ')}, ${all.length} weeks, ${missing.length} without a snapshot`);
+    canvas.setAttribute('aria-label', `Weekly snapshots of ${r}: ${shown.map(([k]) => MEASURE[k]?.label ?? k).join(', ')}, ${all.length} weeks, ${missing.length} without a snapshot`);
     replace(gapsEl, missing.length
       ? [`${fmt(missing.length)} ${missing.length === 1 ? 'week has' : 'weeks have'} no snapshot (gaps in the lines): `, ranges(missing, all).join(', '), '.']
       : `A snapshot every week from ${weeks[0] ?? '–'} to ${weeks[weeks.length - 1] ?? '–'}.`);
     if (!window.Chart) return;
     const axis = chartAxis(all, (w) => figs.has(`${w}\u0000${r}`));
-    const datasets = CHART_FIGURES.map((k, i) => ({
-      label: MEASURE[k]?.label ?? k, borderColor: COLOURS[i], backgroundColor: COLOURS[i], spanGaps: false, pointRadius: 2,
+    const datasets = shown.map(([k, colour]) => ({
+      label: MEASURE[k]?.label ?? k, borderColor: colour, backgroundColor: colour, spanGaps: false, pointRadius: 2,
       data: axis.map((a) => (a.week ? figs.get(`${a.week}\u0000${r}`)?.[k] ?? null : null)),
     }));
     chart?.destroy();

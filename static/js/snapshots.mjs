@@ -12,11 +12,16 @@ import { showError, readParams, writeParams, renderNav, commitHref, cmpStr, delt
 import { MEASURE } from './model.mjs';
 import { renderMarkdown } from './markdown.mjs';
 import { mountSnapshotChart } from './snapchart.mjs';
+import { loadProfile } from './profile.mjs';
 
 const $ = (id) => document.getElementById(id);
 const state = readParams(['repo', 'rev', 'week', 'ref', 'show']);
 // The figures shown per snapshot (from snapshots.csv), with the change since the ref's previous snapshot.
-const FIGURES = ['object_paths.object-legacy', 'object_paths.object-cpython-only', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
+const ALL_FIGURES = ['object_paths.object-legacy', 'object_paths.object-cpython-only', 'object_paths.object-universal', 'functions.ported', 'universal_ready_files'];
+/* The figures shown: without the object-dtype ones for a port without
+ * object dtype (its profile, profile.mjs): their zeros would read as work
+ * done, as on the overview (a trial, on ultrajson-hpy). */
+let FIGURES = ALL_FIGURES;
 
 /** RFC 4180 CSV → array of records (arrays of strings). */
 export function parseCsv(text) {
@@ -174,7 +179,7 @@ function render(list, figs) {
         ['Taken at', 'Method', 'Report'].map((t) => h('th', { scope: 'col' }, t)))),
       tbody)));
   applyFilter(false);
-  if (hasFigs) mountSnapshotChart($('snapchart'), refs, figs, { ref: refSel.value || refs[0] });
+  if (hasFigs) mountSnapshotChart($('snapchart'), refs, figs, { ref: refSel.value || refs[0], objectDtype: FIGURES === ALL_FIGURES });
   const chosen = rows.find((s) => s.week === state.week && (!state.ref || s.ref === state.ref));
   return chosen ? showReport(chosen) : null;
 }
@@ -202,6 +207,12 @@ async function main() {
     showError($('errors'), e, 'Snapshots');
     replace($('snapshots'), h('span', { class: 'muted' }, 'Nothing to show.'));
     return;
+  }
+  if (Array.isArray(list) && list.length) {
+    const latest = list.reduce((a, b) => (b.week > a.week ? b : a));
+    if (!(await loadProfile(state.repo, latest.ref)).objectDtype) {
+      FIGURES = ALL_FIGURES.filter((k) => !k.startsWith('object_paths.'));
+    }
   }
   await render(Array.isArray(list) ? list : [], Array.isArray(list) && list.length ? await figuresByWeek() : new Map());
 }

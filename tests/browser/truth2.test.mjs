@@ -304,3 +304,22 @@ test('trend: a sampled history keeps x in order and counts every out-of-order co
   assert.equal(demo.out_of_order, 0);
   assert.ok(demo.points.every((p) => !p.out_of_order && p.effective_date === new Date(Date.parse(p.author_date)).toISOString().replace('.000Z', '+00:00')));
 });
+
+// The snapshots page of a port without object dtype (gcport: no object
+// path, profile "auto") shows no object-dtype columns or lines: their zeros
+// would read as work done, as the overview says (a trial, on ultrajson-hpy).
+test('snapshots of a port without object dtype: no object-dtype columns or lines', async () => {
+  const p = await open(`${BASE}/snapshots.html?repo=gcport`);
+  const heads = await p.locator('#snapshots-table thead th').allTextContents();
+  const cells = await p.locator('#snapshots-table td.fig').count();
+  const labels = await p.evaluate(() => window.Chart?.getChart(document.getElementById('snapchart-canvas'))
+    ?.data.datasets.map((d) => d.label) ?? null);
+  await close(p);
+  assert.ok(cells > 0, 'the figures are shown');
+  assert.ok(heads.length >= 8, heads.join(' | '));
+  assert.ok(!heads.some((t) => /object/i.test(t)), heads.join(' | '));
+  if (labels) {
+    assert.ok(labels.length === 2, labels.join(', '));
+    assert.ok(!labels.some((t) => /object/i.test(t)), labels.join(', '));
+  }
+});
