@@ -4,10 +4,12 @@
  *
  * The analyzer stores, per function, the names its body calls
  * (analyses.calls).  At a commit those names are resolved to the
- * repository's own functions: a name defined in the caller's file means
- * that definition, otherwise every definition of that name in the other
- * files (static functions of the same name in several files all count);
- * names defined nowhere (the C API, libc, macros) are left out.
+ * repository's own functions (api_calls.h): a name defined in the
+ * caller's file means that definition, otherwise every definition of
+ * that name in the other files (static functions of the same name in
+ * several files all count), and a C++ name qualified where it is defined
+ * (`ns::g`, `kw::S::f`) is named by its unqualified tail when that is one
+ * function; names defined nowhere (the C API, libc, macros) are left out.
  *
  * The frontier: legacy or bridged functions all of whose in-repository
  * callees are ported or neutral, so converting one needs nothing else
@@ -37,13 +39,13 @@
 
 #include "analyzer/analyzer.h"
 #include "api.h"
+#include "api_calls.h"
 #include "api_frontier.h"
 #include "api_wrap.h"
 #include "db.h"
 #include "db_analysis.h"
 #include "db_flow.h"
 #include "pd_error.h"
-#include "pd_map.h"
 
 typedef struct {
     uint32_t file;              /* index into fr_state.paths */
@@ -57,7 +59,6 @@ typedef struct {
     int cpython;                /* needs CPython: bridged, or C API tokens (not
                                  * only the project's legacy API) */
     uint32_t callees_total, callees_ported;
-    uint32_t next;              /* next function of the same name, +1 */
 } fr_fn;
 
 typedef struct {
@@ -70,8 +71,8 @@ typedef struct {
     char **texts;               /* inflated calls, owned */
     size_t ntexts;
     char **names;               /* owned function names */
-    pd_map *by_name;            /* name -> first function of that name + 1
-                                 * (seeded: names are repository text) */
+    uint32_t *files;            /* per function: its file (for calls) */
+    api_calls *calls;           /* which functions a call names */
     sqlite3 *db;                /* borrowed, while loading */
 } fr_state;
 
@@ -100,7 +101,8 @@ static void fr_free(fr_state *s)
     free(s->texts);
     free(s->names);
     free(s->fn);
-    pd_map_free(s->by_name);
+    free(s->files);
+    api_calls_free(s->calls);
 }
 
 /* Grow an array of pointers by one slot; 0 or PD_ENOMEM. */
@@ -213,44 +215,43 @@ static int fr_load(srv_req *r, const api_at *at, fr_state *s)
     return db_commit_calls(r->db, at->commit_id, at->rules_hash, fr_add_file, s);
 }
 
-/* Index the functions by name: each name's functions are chained by
- * `next`, the last one indexed first. */
+/* Index the functions by name for their callers (api_calls.h). */
 static int fr_index(fr_state *s)
 {
     size_t i;
 
-    if (!(s->by_name = pd_map_new(PD_MAP_SEEDED)))
-        return PD_ENOMEM;
-    for (i = 0; i < s->n; i++) {
-        const char *name = s->fn[i].name;
-        size_t len = strlen(name);
+    if (!(s->files = malloc((s->n + 1) * sizeof(*s->files))))
+        return pd_error_nomem(NULL);
+    for (i = 0; i < s->n; i++)
+        s->files[i] = s->fn[i].file;
+    return api_calls_new(&s->calls, (const char *const *)s->names, s->files, s->n);
+}
 
-        s->fn[i].next = (uint32_t)(uintptr_t)pd_map_get(s->by_name, name, len);
-        if (pd_map_put(s->by_name, name, len, (void *)(uintptr_t)(i + 1)) < 0)
-            return PD_ENOMEM;
-    }
-    return 0;
+/* fr_resolve's callback and its argument. */
+typedef struct {
+    fr_state *s;
+    void (*fn)(fr_state *, fr_fn *, void *);
+    void *arg;
+} fr_visit;
+
+static void fr_visit_one(void *arg, uint32_t i)
+{
+    fr_visit *v = arg;
+
+    v->fn(v->s, &v->s->fn[i], v->arg);
 }
 
 /*
  * Visit the definitions name[0..len) resolves to from a caller in file
- * `file`: the ones in that file if any, else all.  Calls fn(s, callee,
- * arg) for each; returns how many there were.
+ * `file` (api_calls.h).  Calls fn(s, callee, arg) for each; returns how
+ * many there were.
  */
 static size_t fr_resolve(fr_state *s, const char *name, size_t len, uint32_t file,
                          void (*fn)(fr_state *, fr_fn *, void *), void *arg)
 {
-    uint32_t first = (uint32_t)(uintptr_t)pd_map_get(s->by_name, name, len), k;
-    size_t local = 0, all = 0;
+    fr_visit v = {s, fn, arg};
 
-    for (k = first; k; k = s->fn[k - 1].next) {
-        all++;
-        local += s->fn[k - 1].file == file;
-    }
-    for (k = first; k; k = s->fn[k - 1].next)
-        if (!local || s->fn[k - 1].file == file)
-            fn(s, &s->fn[k - 1], arg);
-    return local ? local : all;
+    return api_calls_resolve(s->calls, name, len, file, fr_visit_one, &v);
 }
 
 /* fr_resolve callbacks. */

@@ -34,6 +34,7 @@
 #include "analyzer/analyzer.h"
 #include "api.h"
 #include "api_owners.h"
+#include "api_calls.h"
 #include "api_plan.h"
 #include "api_scope.h"
 #include "api_wrap.h"
@@ -42,7 +43,6 @@
 #include "db_flow.h"
 #include "db_scope.h"
 #include "pd_error.h"
-#include "pd_map.h"
 #include "pd_plan.h"
 
 #define PLAN_OWNER_FILES 10      /* files whose history is read for owners (each
@@ -60,7 +60,6 @@ typedef struct {
                                   * the bridge mechanism aside */
     uint32_t ported_names;       /* those whose definitions include a ported one */
     char *calls;                 /* borrowed from the file's calls text */
-    uint32_t next;               /* next function of the same name, +1 */
     uint32_t callers;            /* bridged or ported callers */
 } pl_fn;
 
@@ -78,7 +77,9 @@ typedef struct {
     size_t n, cap;
     pl_file *file;
     size_t nfile, fcap;
-    pd_map *by_name;
+    const char **names;          /* per function: its name (borrowed) */
+    uint32_t *files;             /* per function: its file */
+    api_calls *calls;            /* which functions a call names */
     const db_scope *sc;
     sqlite3 *db;
     pd_plan *g;
@@ -98,7 +99,9 @@ static void pl_free(pl_state *s)
     }
     free(s->fn);
     free(s->file);
-    pd_map_free(s->by_name);
+    free(s->names);
+    free(s->files);
+    api_calls_free(s->calls);
     pd_plan_free(s->g);
 }
 
@@ -179,21 +182,19 @@ static int pl_add_file(void *arg, const char *path, int64_t aid, char *calls)
     return 0;
 }
 
-/* Index functions by name (each name's functions chained by `next`). */
+/* Index the functions by name for their callers (api_calls.h). */
 static int pl_index(pl_state *s)
 {
     size_t i;
 
-    if (!(s->by_name = pd_map_new(PD_MAP_SEEDED)))
+    if (!(s->names = malloc((s->n + 1) * sizeof(*s->names))) ||
+        !(s->files = malloc((s->n + 1) * sizeof(*s->files))))
         return pd_error_nomem(NULL);
     for (i = 0; i < s->n; i++) {
-        size_t len = strlen(s->fn[i].name);
-
-        s->fn[i].next = (uint32_t)(uintptr_t)pd_map_get(s->by_name, s->fn[i].name, len);
-        if (pd_map_put(s->by_name, s->fn[i].name, len, (void *)(uintptr_t)(i + 1)) < 0)
-            return pd_error_nomem(NULL);
+        s->names[i] = s->fn[i].name;
+        s->files[i] = s->fn[i].file;
     }
-    return 0;
+    return api_calls_new(&s->calls, s->names, s->files, s->n);
 }
 
 /* Mark the legacy-facing wrappers among the bridged functions whose one
@@ -228,36 +229,47 @@ static int pl_wrappers(pl_state *s)
     return rc;
 }
 
-/* The edges by the frontier's resolution (a self call is no edge). */
+/* One call of function `caller` being turned into edges (pl_edge). */
+typedef struct {
+    pl_state *s;
+    size_t caller;
+    int named, ported, rc;
+} pl_call;
+
+/* api_calls_resolve callback: the edge caller -> k (a self call is none). */
+static void pl_edge(void *arg, uint32_t k)
+{
+    pl_call *c = arg;
+    pl_state *s = c->s;
+
+    if (k == c->caller || c->rc < 0)
+        return;
+    c->rc = pd_plan_add_edge(s->g, c->caller, k);
+    c->named |= !s->fn[k].mechanism && !api_bridge_mechanism(s->fn[k].name);
+    c->ported |= s->fn[k].status == PD_STATUS_PORTED;
+    if (s->fn[c->caller].status == PD_STATUS_PORTED ||
+        s->fn[c->caller].status == PD_STATUS_BRIDGED)
+        s->fn[k].callers++;
+}
+
+/* The edges by the frontier's resolution (api_calls.h). */
 static int pl_edges(pl_state *s)
 {
     size_t i;
-    int rc = 0;
 
     for (i = 0; i < s->n; i++) {
         const char *p = s->fn[i].calls;
 
         while (p && *p) {
             const char *e = strchr(p, ' ');
-            size_t len = e ? (size_t)(e - p) : strlen(p), local = 0;
-            uint32_t first = (uint32_t)(uintptr_t)pd_map_get(s->by_name, p, len), k;
-            int named = 0, ported = 0;
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            pl_call c = {s, i, 0, 0, 0};
 
-            for (k = first; k; k = s->fn[k - 1].next)
-                local += s->fn[k - 1].file == s->fn[i].file;
-            for (k = first; k && rc == 0; k = s->fn[k - 1].next)
-                if ((!local || s->fn[k - 1].file == s->fn[i].file) && k - 1 != i) {
-                    rc = pd_plan_add_edge(s->g, i, k - 1);
-                    named |= !s->fn[k - 1].mechanism && !api_bridge_mechanism(s->fn[k - 1].name);
-                    ported |= s->fn[k - 1].status == PD_STATUS_PORTED;
-                    if (s->fn[i].status == PD_STATUS_PORTED ||
-                        s->fn[i].status == PD_STATUS_BRIDGED)
-                        s->fn[k - 1].callers++;
-                }
-            s->fn[i].callee_names += named;
-            s->fn[i].ported_names += named && ported;
-            if (rc < 0)
-                return rc;
+            api_calls_resolve(s->calls, p, len, s->fn[i].file, pl_edge, &c);
+            s->fn[i].callee_names += c.named;
+            s->fn[i].ported_names += c.named && c.ported;
+            if (c.rc < 0)
+                return c.rc;
             p = e ? e + 1 : NULL;
         }
     }
