@@ -24,8 +24,16 @@ int db_repo_name_check(const char *name)
             return pd_error_set(PD_EINVAL, "repository name has a control character "
                                 "(byte 0x%02X at %zu)", *p,
                                 (size_t)(p - (const unsigned char *)name));
+        else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)    /* C1, as UTF-8 */
+            return pd_error_set(PD_EINVAL, "repository name has a control character "
+                                "(U+00%02X at %zu)", p[1],
+                                (size_t)(p - (const unsigned char *)name));
     if (!pd_utf8_valid(name, strlen(name)))
         return pd_error_set(PD_EINVAL, "repository name is not UTF-8");
+    /* a URL segment the browser would resolve (RFC 3986 section 5.2.4) */
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return pd_error_set(PD_EINVAL, "repository name '%s' is a dot segment, which no "
+                            "URL can name", name);
     return 0;
 }
 

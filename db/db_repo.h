@@ -85,7 +85,8 @@ int db_repo_rename(sqlite3 *db, const char *from, const char *to);
 
 /* 0 when `name` may name a repository: non-empty, without '=' (serve
  * --repo NAME=GITDIR splits at the first '='), without control characters
- * (bytes below 0x20, 0x7F: names go into log lines and errors) and UTF-8;
+ * (bytes below 0x20, 0x7F, U+0080-U+009F: names go into log lines and
+ * errors), UTF-8, and not "." or "..";
  * else PD_EINVAL with a message that says why. */
 int db_repo_name_check(const char *name);
 

@@ -21,7 +21,14 @@ export class ApiError extends Error {
 }
 
 /** One URL path segment, percent-encoded (a ref such as "ss/np-zeros-1" is one segment). */
-export const seg = (s) => encodeURIComponent(String(s));
+export const seg = (s) => {
+  // a repository or revision "." or "..": no name can be one (the server
+  // refuses such names), and the browser would resolve it into another route
+  if (s === '.' || s === '..') {
+    throw new ApiError({ title: 'Not Found', status: 404, detail: `no such name '${s}': a dot segment names nothing` }, String(s));
+  }
+  return encodeURIComponent(String(s));
+};
 /** A file path as URL segments, each through seg(); throws ApiError 404 for a
  *  "." or ".." segment, which no git path has and the browser would resolve. */
 export const pathSegs = (p) => {

@@ -454,7 +454,9 @@ async function main() {
   // smaller, is mostly in first: then the template rows are named by it
   // from the start (tmplgroup.mjs), not drawn again once it is.
   let rawNow = null;
-  const rawIn = api.raw(state.repo, state.rev, state.path)
+  // (through a promise: a path the API refuses before any request, a
+  // "." or ".." segment, is then the file answer's error below, not the page's)
+  const rawIn = Promise.resolve().then(() => api.raw(state.repo, state.rev, state.path))
     .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }))
     .then((r) => { rawNow = r; return r; });
   // The head and the function table from the first-screen answer

@@ -19,7 +19,8 @@
   var rev = q.get('rev');
   var want = [];
   var page = location.pathname.replace(/.*\//, '') || 'index.html';
-  if (repo && rev) {
+  var dot = function (x) { return x === '.' || x === '..'; };
+  if (repo && rev && !dot(repo) && !dot(rev)) {
     var base = 'api/v1/repos/' + seg(repo) + '/commits/' + seg(rev);
     // A path with a "." or ".." segment is no git path, and the browser
     // would resolve it into another route (api.mjs pathSegs): not asked.

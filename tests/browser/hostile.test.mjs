@@ -62,6 +62,7 @@ test('dot segments in a file path do not reach another route', async () => {
     assert.ok(!u.includes('/commits/hpy-convert-object-dtype/'), `no request left the ref: ${u}`);
   }
   assert.match(text, /a git path has no '\.' or '\.\.' segment/);
+  assert.doesNotMatch(text, /Unexpected error/, 'the file answer\'s error, not the page\'s');
 });
 
 // A path of thousands of directories (a hand-made URL) keeps the header one
@@ -76,4 +77,13 @@ test('a very long path keeps the breadcrumb short', async () => {
   assert.ok(crumbs.includes('…'));
   assert.equal(crumbs[crumbs.length - 1], 'x.c');
   assert.ok(height < 80, `the breadcrumb is ${height} px high`);
+});
+
+// The same for a revision or repository of "..": never sent (a re-check
+// reached /api/v1/repos/REPO/file-functions/... outside the commits route).
+test('a dot segment as the revision is refused, not resolved', async () => {
+  const page = await open(`${BASE}/file.html?repo=demo&rev=..&path=src/refcount.c`);
+  const api = page.requests.filter((u) => u.includes('/api/v1/repos/'));
+  await close(page);
+  for (const u of api) assert.ok(u.includes('/commits/'), `a request outside the commits route: ${u}`);
 });

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, openSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
+import { join, dirname, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -640,6 +640,8 @@ test('a --db that is a directory is named as such', () => {
     assert.notEqual(list.status, 0);
     assert.match(list.stderr, /is a directory, not a database file/);
     assert.deepEqual(readdirSync(dir), [], 'nothing written in it');
+    // nor beside it: the ingest's lock comes first, and made DIR.lock
+    assert.ok(!readdirSync(dirname(dir)).includes(`${basename(dir)}.lock`), 'no lock file beside it');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
