@@ -58,16 +58,28 @@ int pd_utf8_valid(const char *s, size_t n)
 
 char *pd_utf8_repair(const char *s, size_t n, size_t *bad)
 {
+    return pd_utf8_repair_nul(s, n, bad, NULL);
+}
+
+char *pd_utf8_repair_nul(const char *s, size_t n, size_t *bad, size_t *nul)
+{
     const unsigned char *p = (const unsigned char *)s;
     char *out = n < ((size_t)-1 - 1) / 3 ? malloc(n * 3 + 1) : NULL;
-    size_t i = 0, o = 0, k, nbad = 0;
+    size_t i = 0, o = 0, k, nbad = 0, nnul = 0;
 
     if (bad)
         *bad = 0;
+    if (nul)
+        *nul = 0;
     if (!out)
         return NULL;
     while (i < n) {
-        if ((k = pd_utf8_len(p + i, n - i))) {
+        if (nul && p[i] == 0) {
+            memcpy(out + o, PD_UTF8_REPLACEMENT, 3);
+            o += 3;
+            i++;
+            nnul++;
+        } else if ((k = pd_utf8_len(p + i, n - i))) {
             memcpy(out + o, s + i, k);
             o += k;
             i += k;
@@ -81,5 +93,7 @@ char *pd_utf8_repair(const char *s, size_t n, size_t *bad)
     out[o] = '\0';
     if (bad)
         *bad = nbad;
+    if (nul)
+        *nul = nnul;
     return out;
 }

@@ -31,4 +31,11 @@ int pd_utf8_valid(const char *s, size_t n);
  */
 char *pd_utf8_repair(const char *s, size_t n, size_t *bad);
 
+/*
+ * pd_utf8_repair for text that must be a C string (a name, a path): each
+ * NUL becomes U+FFFD too, counted apart in *nul (may be NULL: then NULs are
+ * kept, as pd_utf8_repair keeps them).
+ */
+char *pd_utf8_repair_nul(const char *s, size_t n, size_t *bad, size_t *nul);
+
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "db.h"
+#include "db_path.h"
 #include "db_kept.h"
 #include "db_aside_probe.h"
 #include "db_fns.h"
@@ -139,9 +140,8 @@ static int db_open_journal(sqlite3 **out, const char *path, int create, int busy
      * written to it (`token create --db ''`). */
     if (!path[0])
         return pd_error_set(PD_EINVAL, "the database path is empty (--db '')");
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return pd_error_set(PD_EINVAL, "%s is a directory, not a database file (--db "
-                            "names the file, e.g. %s/portdash.db)", path, path);
+    if ((rc = db_path_check(path)) < 0)
+        return rc;
     if (create)
         flags |= SQLITE_OPEN_CREATE;
     else if (stat(path, &sb) < 0 && errno == ENOENT)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db_lock.h"
+#include "db_path.h"
 #include "pd_error.h"
 #include "pd_time.h"
 
@@ -122,11 +123,9 @@ int db_lock_take_stoppable(db_lock **out, const char *db_path, const char *what,
     *out = NULL;
     if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path))
         return pd_error_set(PD_EIO, "%s: path too long for its lock file", db_path);
-    /* Said before a lock file is made beside it (`--db /tmp` made /tmp.lock);
-     * the same words as db_open's. */
-    if (stat(db_path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return pd_error_set(PD_EINVAL, "%s is a directory, not a database file (--db "
-                            "names the file, e.g. %s/portdash.db)", db_path, db_path);
+    /* before a lock file is made beside it (`--db /tmp` made /tmp.lock) */
+    if ((err = db_path_check(db_path)) < 0)
+        return err;
     if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) < 0) {
         const char *slash = strrchr(db_path, '/');
 

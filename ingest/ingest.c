@@ -224,7 +224,7 @@ static int ingest_chain(ingest_ctx *c, const git_oid *tip, git_oid **chain_out,
 
             /* A parent the clone lacks is a shallow boundary: the history
              * starts at its child, as at a root commit. */
-            if (n > 1 && ingest_missing_is_absent(rc)) {
+            if (n > 1 && ingest_missing_kind(rc) == INGEST_MISSING_ABSENT) {
                 git_error_clear();
                 n--;
                 rc = 0;

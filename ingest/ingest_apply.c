@@ -117,8 +117,9 @@ static int ingest_warm_scope(ingest_ctx *c, int64_t id, const ingest_enc *e)
     return db_ingest_noobject(c->store, id, &e->noobject_counts, e->noobject_status);
 }
 
-/* Read, analyse and encode one blob on this thread; 1 (*out NULL) when the
- * clone does not hold it, 2 when it holds it damaged (ingest_missing.h). */
+/* Read, analyse and encode one blob on this thread; INGEST_MISSING_ABSENT
+ * or _DAMAGED (*out NULL) when the clone does not hold it or holds it
+ * damaged (ingest_missing.h). */
 static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *oid,
                                const char *hex, const char *path)
 {
@@ -129,16 +130,15 @@ static int ingest_analyse_here(ingest_ctx *c, ingest_enc **out, const git_oid *o
 
     if ((rc = git_blob_lookup(&blob, c->repo, oid)) < 0) {
         const git_error *e = git_error_last();
+        int kind = ingest_missing_kind(rc);
 
-        if (ingest_missing_is_absent(rc) || ingest_missing_is_damaged(rc)) {
-            int damaged = !ingest_missing_is_absent(rc);
-
-            if (damaged && !c->st.damaged_first[0])
+        if (kind) {
+            if (kind == INGEST_MISSING_DAMAGED && !c->st.damaged_first[0])
                 snprintf(c->st.damaged_first, sizeof(c->st.damaged_first), "%s (%s): %s",
                          hex, path, e ? e->message : "?");
             git_error_clear();
             *out = NULL;
-            return damaged ? 2 : 1;
+            return kind;
         }
 
         return pd_error_set(PD_EGIT, "%s: cannot read blob %s (%s): %s",
@@ -175,8 +175,7 @@ static int ingest_analysis(ingest_ctx *c, int64_t *id_out, const char *hex,
         return rc;
     if (!enc && (rc = ingest_analyse_here(c, &enc, &oid, hex, path)) != 0) {
         int64_t path_id;
-
-        int damaged = rc == 2;
+        int damaged = rc == INGEST_MISSING_DAMAGED;
 
         /* Not in the clone: the file counts as absent at this commit. */
         if (rc < 0 || (rc = db_ingest_path_id(c->store, &path_id, path)) < 0)

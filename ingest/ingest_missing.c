@@ -10,9 +10,14 @@
 #include "ingest_missing.h"
 #include "pd_error.h"
 
-int ingest_missing_is_absent(int git_rc)
+int ingest_missing_kind(int git_rc)
 {
-    return git_rc == GIT_ENOTFOUND;
+    const git_error *e = git_error_last();
+
+    if (git_rc == GIT_ENOTFOUND)
+        return INGEST_MISSING_ABSENT;
+    return git_rc < 0 && e && (e->klass == GIT_ERROR_ZLIB || e->klass == GIT_ERROR_ODB)
+           ? INGEST_MISSING_DAMAGED : INGEST_MISSING_NO;
 }
 
 /* 1 when the clone holds the object and it reads: a damaged one (a
@@ -26,14 +31,6 @@ static int ingest_missing_readable(git_odb *odb, const git_oid *oid)
         return 0;
     git_odb_object_free(obj);
     return 1;
-}
-
-int ingest_missing_is_damaged(int git_rc)
-{
-    const git_error *e = git_error_last();
-
-    return git_rc < 0 && git_rc != GIT_ENOTFOUND && e &&
-           (e->klass == GIT_ERROR_ZLIB || e->klass == GIT_ERROR_ODB);
 }
 
 int ingest_missing_record(sqlite3 *db, int64_t commit_id, int64_t path_id,

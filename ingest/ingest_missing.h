@@ -46,14 +46,20 @@ int ingest_missing_refill(sqlite3 *db, git_repository *repo, int64_t repo_id,
 int ingest_missing_tips(sqlite3 *db, git_repository *repo, int64_t repo_id,
                         const char *rules_hash, char (**out)[41], size_t *n);
 
-/* 1 when libgit2's last error says an object is not in the clone
- * (GIT_ENOTFOUND from a lookup), else 0. */
-int ingest_missing_is_absent(int git_rc);
+/* What a failed object lookup met (ingest_missing_kind). */
+enum {
+    INGEST_MISSING_NO = 0,       /* another error: the run stops on it */
+    INGEST_MISSING_ABSENT = 1,   /* not in the clone (GIT_ENOTFOUND) */
+    INGEST_MISSING_DAMAGED = 2   /* there, but its data does not inflate or
+                                  * hash to its id (libgit2's error classes
+                                  * ZLIB and ODB) */
+};
 
-/* 1 when a failed lookup (git_rc < 0) met a damaged object: its data does
- * not inflate or hash to its id (libgit2's error classes ZLIB and ODB).
- * Such a blob is recorded as missing, as doc/guide.md says of a damaged
- * pack, so that one bad object does not stop the run; else 0. */
-int ingest_missing_is_damaged(int git_rc);
+/*
+ * The kind of libgit2's return `git_rc` of a lookup and its last error.
+ * A blob ABSENT or DAMAGED is recorded as missing, as doc/guide.md says of
+ * a partial clone and of a damaged pack, so that it does not stop the run.
+ */
+int ingest_missing_kind(int git_rc);
 
 #endif

@@ -135,8 +135,7 @@ static void ingest_pipe_analyse(ingest_job *j, git_repository *repo, const inges
     char hex[GIT_OID_HEXSZ + 1];
     size_t size;
 
-    if ((j->rc = git_blob_lookup(&blob, repo, &j->blob)) == GIT_ENOTFOUND ||
-        ingest_missing_is_damaged(j->rc)) {
+    if ((j->rc = git_blob_lookup(&blob, repo, &j->blob)) < 0 && ingest_missing_kind(j->rc)) {
         /* Not in the clone, or damaged: no result; the ingest thread
          * reads it again and records it (ingest_missing.h). */
         git_error_clear();

@@ -462,47 +462,15 @@ static void sj_pointer(const sj_walk *w, char *buf, size_t n, int key)
     }
 }
 
-/* s[0..len) with each NUL as U+FFFD: a new string (NULL on ENOMEM), *nnul
- * the count. */
-static char *sj_nul_repair(const char *s, size_t len, size_t *nnul)
-{
-    size_t i, o = 0, n = 0;
-    char *out;
-
-    for (i = 0; i < len; i++)
-        n += s[i] == '\0';
-    *nnul = n;
-    if (!(out = malloc(len + 2 * n + 1)))
-        return NULL;
-    for (i = 0; i < len; i++) {
-        if (s[i]) {
-            out[o++] = s[i];
-        } else {
-            memcpy(out + o, PD_UTF8_REPLACEMENT, 3);
-            o += 3;
-        }
-    }
-    out[o] = '\0';
-    return out;
-}
-
 /* Text that is not UTF-8 or holds a NUL: *out the repaired copy (owned),
  * bad_text told.  yajl return convention. */
 static int sj_bad_text(sj_walk *w, const char *s, size_t len, char **out, int key)
 {
-    char ptr[512], *nonul = NULL;
-    size_t nbad, nnul = 0;
+    char ptr[512];
+    size_t nbad, nnul;
     int rc;
 
-    if (memchr(s, 0, len)) {
-        if (!(nonul = sj_nul_repair(s, len, &nnul)))
-            return sj_nomem(w);
-        s = nonul;
-        len = strlen(nonul);
-    }
-    *out = pd_utf8_repair(s, len, &nbad);
-    free(nonul);
-    if (!*out)
+    if (!(*out = pd_utf8_repair_nul(s, len, &nbad, &nnul)))
         return sj_nomem(w);
     if (!w->h.bad_text)
         return 1;

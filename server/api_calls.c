@@ -6,6 +6,7 @@
 
 #include "api_calls.h"
 #include "pd_error.h"
+#include "pd_malloc.h"
 #include "pd_map.h"
 
 /* A chain link: function `fn`, then link `next` (0: none; links are 1-based). */
@@ -24,16 +25,11 @@ struct api_calls {
 static int ac_add(api_calls *c, pd_map *m, const char *key, size_t len, uint32_t i)
 {
     uint32_t head = (uint32_t)(uintptr_t)pd_map_get(m, key, len);
+    int rc;
 
-    if (c->nlinks == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        ac_link *v = realloc(c->links, cap * sizeof(*v));
-
-        if (!v)
-            return pd_error_nomem(NULL);
-        c->links = v;
-        c->cap = cap;
-    }
+    if ((rc = pd_grow((void **)&c->links, &c->cap, c->nlinks + 1, sizeof(*c->links), 256,
+                      "indexing calls")) < 0)
+        return rc;
     c->links[c->nlinks].fn = i;
     c->links[c->nlinks].next = head;
     c->nlinks++;
@@ -71,10 +67,9 @@ int api_calls_new(api_calls **out, const char *const *names, const uint32_t *fil
     return 0;
 }
 
-/* The links of chain `head` whose function is in `file` (or all when
- * none is): how many, and the last counted in *one. */
-static size_t ac_count(const api_calls *c, uint32_t head, uint32_t file, int *local,
-                       uint32_t *one)
+/* How many functions of chain `head` a caller in `file` names: those in
+ * its file if any (*local 1), else all. */
+static size_t ac_kept(const api_calls *c, uint32_t head, uint32_t file, int *local)
 {
     size_t all = 0, here = 0;
     uint32_t k;
@@ -84,31 +79,25 @@ static size_t ac_count(const api_calls *c, uint32_t head, uint32_t file, int *lo
         here += c->files[c->links[k - 1].fn] == file;
     }
     *local = here > 0;
-    for (k = head; k; k = c->links[k - 1].next)
-        if (!*local || c->files[c->links[k - 1].fn] == file)
-            *one = c->links[k - 1].fn;
-    return *local ? here : all;
+    return here ? here : all;
 }
 
 size_t api_calls_resolve(const api_calls *c, const char *name, size_t len, uint32_t file,
                          void (*fn)(void *arg, uint32_t i), void *arg)
 {
-    uint32_t head = (uint32_t)(uintptr_t)pd_map_get(c->exact, name, len), k, one = 0;
-    int local;
+    uint32_t head = (uint32_t)(uintptr_t)pd_map_get(c->exact, name, len), k;
+    int exact = head != 0, local;
     size_t n;
 
-    if (head) {
-        n = ac_count(c, head, file, &local, &one);
-        for (k = head; k; k = c->links[k - 1].next)
-            if (!local || c->files[c->links[k - 1].fn] == file)
-                fn(arg, c->links[k - 1].fn);
-        return n;
-    }
-    if (!(head = (uint32_t)(uintptr_t)pd_map_get(c->tail, name, len)) ||
-        ac_count(c, head, file, &local, &one) != 1)
+    /* no exact definition: the qualified ones by their tail */
+    if (!exact && !(head = (uint32_t)(uintptr_t)pd_map_get(c->tail, name, len)))
         return 0;
-    fn(arg, one);
-    return 1;
+    if ((n = ac_kept(c, head, file, &local)) != 1 && !exact)
+        return 0;                   /* several by their tail would be a guess */
+    for (k = head; k; k = c->links[k - 1].next)
+        if (!local || c->files[c->links[k - 1].fn] == file)
+            fn(arg, c->links[k - 1].fn);
+    return n;
 }
 
 void api_calls_free(api_calls *c)

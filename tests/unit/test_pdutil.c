@@ -586,6 +586,23 @@ static void test_xxh_gathered_is_one_shot(void **state)
     }
 }
 
+/* The one repair of text that fails UTF-8 (pd_utf8.h): each bad byte a
+ * U+FFFD; for a C string a NUL too, counted apart (SARIF names and paths). */
+static void test_utf8_repair_counts_bad_bytes_and_nuls_apart(void **state)
+{
+    static const char in[] = "a\0b\xC0\xAF" "c\0";   /* two NULs, an overlong '/' */
+    size_t bad, nul;
+    char *kept = pd_utf8_repair(in, sizeof(in) - 1, &bad);
+    char *out = pd_utf8_repair_nul(in, sizeof(in) - 1, &bad, &nul);
+
+    assert_int_equal(bad, 2);
+    assert_int_equal(nul, 2);
+    assert_string_equal(out, "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD" "c\xEF\xBF\xBD");
+    assert_memory_equal(kept, "a\0b", 3);          /* pd_utf8_repair keeps the NUL */
+    free(kept);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -603,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_dec_writes_what_printf_writes),
         cmocka_unit_test(test_iso8601_writes_what_printf_writes),
         cmocka_unit_test(test_xxh_gathered_is_one_shot),
+        cmocka_unit_test(test_utf8_repair_counts_bad_bytes_and_nuls_apart),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
